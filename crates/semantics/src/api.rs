@@ -1,0 +1,1 @@
+//! The public interface of `tass-semantics`. Empty until the crate is implemented.

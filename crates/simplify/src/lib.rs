@@ -1,0 +1,6 @@
+//! `tass-simplify`: simplification of expressions under an assumption.
+//!
+//! Not implemented yet: this crate holds only its documentation and an empty
+//! `api` module. See `docs/architecture.md` for its role in the design.
+
+pub mod api;

@@ -1,0 +1,1 @@
+//! The public interface of `tass-state`. Empty until the crate is implemented.

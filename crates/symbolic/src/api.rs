@@ -1,0 +1,1 @@
+//! The public interface of `tass-symbolic`. Empty until the crate is implemented.
