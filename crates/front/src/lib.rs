@@ -4,3 +4,4 @@
 //! `api` module. See `docs/architecture.md` for its role in the design.
 
 pub mod api;
+mod preprocess;
