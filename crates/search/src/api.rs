@@ -1,1 +1,5 @@
-//! The public interface of `tass-search`. Empty until the crate is implemented.
+//! The public interface of `tass-search`.
+
+pub use crate::dfs::{
+    Control, Limit, Limits, Outcome, Search, SearchReport, SearchStats, TransitionSystem,
+};
