@@ -1,15 +1,20 @@
 //! `cargo xtask`: developer tasks for tass.
 //!
 //! - `cargo xtask deps`  — the architecture check (see `deps.rs`).
+//! - `cargo xtask bench` — the criterion benchmarks (see `bench.rs`).
 
+mod bench;
 mod deps;
+mod fevs;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let code = match args.first().map(String::as_str) {
         Some("deps") => deps::run(),
+        Some("bench") => bench::run(&args[1..]),
+        Some("fevs") => fevs::run(&args[1..]),
         _ => {
-            eprintln!("usage: cargo xtask <deps>");
+            eprintln!("usage: cargo xtask <deps|bench>");
             eprintln!(
                 "  deps    check the crate DAG of docs/architecture.md and the `pub mod api` rule"
             );

@@ -1,7 +1,44 @@
 //! The public interface of `tass-cli`: the entry point of the `tass` binary.
 
-/// Runs the `tass` command line and returns the process exit status.
+use clap::Parser as _;
+
+use crate::args::{rewrite_paper_spellings, Cli};
+
+/// Runs the `tass` command line (arguments from the environment) and returns the
+/// process exit status: 0 holds, 1 violated, 2 usage or input error, 3 inconclusive.
 pub fn main() -> i32 {
-    eprintln!("tass: no command is implemented yet");
-    2
+    run_with_args(std::env::args().collect())
+}
+
+/// Runs `tass` with the given arguments (the first is the program name).
+pub fn run_with_args(args: Vec<String>) -> i32 {
+    let args = rewrite_paper_spellings(args);
+    let args_copy = args.clone();
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(error) => {
+            // --help and --version are not errors.
+            if !error.use_stderr() {
+                let _ = error.print();
+                return 0;
+            }
+            let _ = error.print();
+            if wants_json(&args_copy) {
+                // Tools asked for JSON: give them the error object on stdout too.
+                let text = error.render().to_string();
+                let report = tass_verify::api::Report::error(text.trim().to_string());
+                println!("{}", report.to_json());
+            }
+            return 2;
+        }
+    };
+    crate::run::run(cli)
+}
+
+/// True if the arguments ask for `--format json` (looked at even when they do not
+/// parse, so that a usage error is reported as JSON too).
+fn wants_json(args: &[String]) -> bool {
+    args.windows(2)
+        .any(|w| w[0] == "--format" && w[1] == "json")
+        || args.iter().any(|a| a == "--format=json")
 }

@@ -1,7 +1,52 @@
-//! `tass-front`: C + TASS pragmas -> model (tree-sitter-c).
+//! `tass-front`: C + TASS pragmas -> a [`tass_model`] model.
 //!
-//! Not implemented yet: this crate holds only its documentation and an empty
-//! `api` module. See `docs/architecture.md` for its role in the design.
+//! The pipeline: the built-in preprocessor (macros, conditionals,
+//! `#include`, `-I`/`-D`; `#pragma TASS input` before a `#define` makes the
+//! macro an input), tree-sitter-c parsing (every ERROR or MISSING node is a
+//! syntax error), name resolution and type checking, and translation into a
+//! model: functions become guarded transition systems whose expressions are
+//! side-effect free (assignments, `++`, calls inside expressions are lowered
+//! into separate statements with temporaries). `<mpi.h>`, `<stdio.h>`,
+//! `<stdlib.h>`, `<math.h>`, `<string.h>`, `<assert.h>`, `<stdbool.h>`,
+//! `<limits.h>`, `<float.h>` are built in. Anything outside the supported C
+//! subset (goto, function pointers, unions, inline assembly, ...) is an
+//! error naming the construct and its position, never a panic.
+//!
+//! ```
+//! use std::path::PathBuf;
+//! use tass_front::api::*;
+//!
+//! let src = r#"
+//! #pragma TASS input {N > 0} int
+//! #define N 10
+//! #pragma TASS output
+//! int total;
+//! int main() {
+//!     int s = 0;
+//!     for (int i = 0; i < N; i++) s += i;
+//!     total = s;
+//!     return 0;
+//! }
+//! "#;
+//! let model = load_sources(&[(PathBuf::from("sum.c"), src.to_string())],
+//!                          &FrontOptions::default()).unwrap();
+//! let text = render_model(&model);
+//! assert!(text.contains("input int N (macro) {N > 0}"));
+//! assert!(text.contains("output int total"));
+//! assert!(text.contains("for-loop-head"));
+//!
+//! // errors are diagnostics with file, line and column
+//! let bad = "int main() { goto end; end: return 0; }";
+//! let err = load_sources(&[(PathBuf::from("bad.c"), bad.to_string())],
+//!                        &FrontOptions::default()).unwrap_err();
+//! assert_eq!(err.0[0].headline(), "bad.c:1:14: error: `goto` is not supported");
+//! ```
 
 pub mod api;
+mod ast;
+mod diag;
+mod driver;
+mod headers;
+mod pragma;
 mod preprocess;
+mod translate;

@@ -1,1 +1,14 @@
-//! The public interface of `tass-model`. Empty until the crate is implemented.
+//! The public interface of `tass-model`: everything other crates may use.
+
+pub use crate::expr::{BinaryOp, Expr, ExprKind, QuantifierKind, UnaryOp};
+pub use crate::library::{LibraryConstant, LibraryFunction};
+pub use crate::program::{
+    Body, BodyGraph, Function, FunctionId, FunctionKind, Location, LocationId, LocationKind, Model,
+    TransitionId, VarId, VarScope, Variable,
+};
+pub use crate::render::{
+    render_decl, render_expr, render_model, render_statement, render_type, scope_name,
+};
+pub use crate::span::Span;
+pub use crate::stmt::{AssertOrigin, Callee, CollectiveKind, LoopInvariant, Statement, Transition};
+pub use crate::types::{Field, IntKind, MpiHandleType, RealKind, StructDef, StructId, Type};

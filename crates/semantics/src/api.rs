@@ -1,1 +1,14 @@
-//! The public interface of `tass-semantics`. Empty until the crate is implemented.
+//! The public interface of `tass-semantics`.
+//!
+//! - [`Environment`]: the state as the semantics sees it (implemented by `tass-state`).
+//! - [`Evaluator`]: expressions -> [`tass_dynamic::api::Value`]s, with the checks.
+//! - [`execute_transition`] / [`evaluate_guard`]: the statement executor.
+//! - [`Oracle`]: the engine's handle on a `tass_prove::api::Prover`
+//!   (`Oracle::from(Box<dyn Prover>)`).
+//! - [`Violation`], [`Property`], [`Certainty`], [`EngineError`]: what steps report.
+
+pub use crate::env::Environment;
+pub use crate::eval::{is_data_type, parse_real_literal, scalar_type, Evaluator, Place, RAND_MAX};
+pub use crate::exec::{evaluate_guard, execute_transition, show_value, Change, StepResult};
+pub use crate::oracle::{is_internal_symbol, Decision, Oracle, OracleStats};
+pub use crate::report::{Certainty, EngineError, Property, Violation};

@@ -1,1 +1,17 @@
-//! The public interface of `tass-verify`. Empty until the crate is implemented.
+//! The public interface of `tass-verify`.
+//!
+//! - [`verify`] / [`compare`]: run `tass verify` / `tass compare` on models and
+//!   return a [`Report`].
+//! - [`check_signatures`]: the input/output signature check of `compare`.
+//! - [`Options`] with [`DeadlockMode`], [`ProverChoice`], [`Arith`]: the knobs.
+//! - [`Report`], [`Verdict`], [`ViolationReport`], [`Property`], [`Certainty`],
+//!   [`TraceStep`], [`Change`], [`Witness`], [`OutputDifference`], [`Stats`]: the
+//!   result, with its text / JSON / SARIF renderings and exit code.
+
+pub use crate::options::{Arith, DeadlockMode, Options, ProverChoice};
+pub use crate::real::{compare, verify};
+pub use crate::report::{
+    peak_memory_mb, Certainty, Change, OutputDifference, Property, Report, Stats, TraceStep,
+    Verdict, ViolationReport, Witness,
+};
+pub use crate::signature::check_signatures;

@@ -1,0 +1,320 @@
+//! The command line: DESIGN.md's options (clap), and the paper's single-dash
+//! spellings (`-np=N`, `-np1=N`, `-np2=N`, `-inputNAME=VALUE`) rewritten to them
+//! before clap sees the arguments.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// `tass`: verify C and C/MPI programs by symbolic execution and model checking.
+#[derive(Parser, Debug)]
+#[command(
+    name = "tass",
+    version,
+    about = "Verify C and C/MPI programs by symbolic execution and model checking",
+    after_help = "Exit status: 0 all checked properties hold; 1 a violation was found; \
+                  2 usage or input error; 3 inconclusive (a limit was reached or the prover \
+                  could not decide).\nThe paper's spellings work too: \
+                  tass compare -np2=10 -inputB=100 adder_seq.c adder_par.c"
+)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub(crate) enum Command {
+    /// Check every property of one program (its files form one program).
+    Verify(VerifyArgs),
+    /// Check that an implementation computes the same outputs as a specification.
+    Compare(CompareArgs),
+    /// Print the model extracted from a program.
+    Show(ShowArgs),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Format {
+    Text,
+    Json,
+    Sarif,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum DeadlockArg {
+    Potential,
+    Absolute,
+    None,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ProverArg {
+    Auto,
+    Builtin,
+    Z3,
+    Cvc5,
+    Yices,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ArithArg {
+    Real,
+    Ieee,
+    Herbrand,
+}
+
+/// Preprocessor options (all commands).
+#[derive(Args, Debug, Clone, Default)]
+pub(crate) struct SourceArgs {
+    /// Search this folder for `#include "..."` files (repeatable).
+    #[arg(short = 'I', long = "include-dir", value_name = "DIR")]
+    pub include_dirs: Vec<PathBuf>,
+    /// Define a macro, `NAME` or `NAME=VALUE` (repeatable).
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    pub defines: Vec<String>,
+}
+
+/// Options of `verify` and `compare`.
+#[derive(Args, Debug, Clone)]
+pub(crate) struct CheckArgs {
+    /// Fix an input: `NAME=VALUE` (repeatable).
+    #[arg(short = 'i', long = "input", value_name = "NAME=VALUE")]
+    pub inputs: Vec<String>,
+    /// Which deadlocks to look for.
+    #[arg(long, value_enum, default_value = "potential")]
+    pub deadlock: DeadlockArg,
+    /// The prover: built-in, an SMT solver, or built-in then the first solver found.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub prover: ProverArg,
+    /// The arithmetic floating-point values are taken in.
+    #[arg(long, value_enum, default_value = "real")]
+    pub arith: ArithArg,
+    /// Stop (inconclusive) after this many states.
+    #[arg(long, value_name = "N")]
+    pub max_states: Option<u64>,
+    /// Stop (inconclusive) after this many seconds.
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
+    /// Stop after this many distinct violations (0: find all).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub max_violations: usize,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+    /// Write the (first) counterexample as JSON to this file.
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<PathBuf>,
+    /// Print statistics (states, transitions, prover calls, time, memory).
+    #[arg(long)]
+    pub stats: bool,
+    /// Print only the verdict (and errors).
+    #[arg(short, long, conflicts_with = "verbose")]
+    pub quiet: bool,
+    /// Print more: the models' inputs and outputs, the prover used.
+    #[arg(short, long)]
+    pub verbose: bool,
+    #[command(flatten)]
+    pub source: SourceArgs,
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct VerifyArgs {
+    /// Number of processes.
+    #[arg(short = 'n', long = "procs", value_name = "N", default_value_t = 1)]
+    pub procs: usize,
+    #[command(flatten)]
+    pub check: CheckArgs,
+    /// The program's C files.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct CompareArgs {
+    /// Number of processes of both programs (each unless given separately).
+    #[arg(short = 'n', long = "procs", value_name = "N")]
+    pub procs: Option<usize>,
+    /// Number of processes of the specification.
+    #[arg(long, value_name = "N")]
+    pub spec_procs: Option<usize>,
+    /// Number of processes of the implementation.
+    #[arg(long, value_name = "N")]
+    pub impl_procs: Option<usize>,
+    /// The specification's C files.
+    #[arg(long = "spec", value_name = "FILE", num_args = 1..)]
+    pub spec: Vec<PathBuf>,
+    /// The implementation's C files.
+    #[arg(long = "impl", value_name = "FILE", num_args = 1..)]
+    pub implementation: Vec<PathBuf>,
+    #[command(flatten)]
+    pub check: CheckArgs,
+    /// `SPEC.c IMPL.c` (instead of --spec / --impl).
+    #[arg(value_name = "SPEC.c IMPL.c")]
+    pub files: Vec<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct ShowArgs {
+    #[command(flatten)]
+    pub source: SourceArgs,
+    /// The program's C files.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+}
+
+/// Rewrites the paper's argument spellings into DESIGN.md's:
+/// `-np=N` -> `--procs N`, `-np1=N` -> `--spec-procs N`, `-np2=N` -> `--impl-procs N`,
+/// `-inputNAME=VALUE` -> `--input NAME=VALUE`. Arguments after `--` are left alone.
+pub(crate) fn rewrite_paper_spellings(args: Vec<String>) -> Vec<String> {
+    let mut out = Vec::with_capacity(args.len());
+    let mut rest_literal = false;
+    for arg in args {
+        if rest_literal {
+            out.push(arg);
+            continue;
+        }
+        if arg == "--" {
+            rest_literal = true;
+            out.push(arg);
+            continue;
+        }
+        let rewritten = [
+            ("-np=", "--procs"),
+            ("-np1=", "--spec-procs"),
+            ("-np2=", "--impl-procs"),
+        ]
+        .iter()
+        .find_map(|(prefix, long)| arg.strip_prefix(prefix).map(|v| (*long, v.to_string())));
+        if let Some((long, value)) = rewritten {
+            out.push(long.to_string());
+            out.push(value);
+            continue;
+        }
+        if let Some(binding) = arg.strip_prefix("-input") {
+            // `-inputB=100`; not `-input` alone, nor `-input=...` (no name).
+            if binding.contains('=') && !binding.starts_with('=') {
+                out.push("--input".to_string());
+                out.push(binding.to_string());
+                continue;
+            }
+        }
+        out.push(arg);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(a: &[&str]) -> Vec<String> {
+        a.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn paper_spellings_become_long_options() {
+        let args = rewrite_paper_spellings(strings(&[
+            "tass",
+            "compare",
+            "-np2=10",
+            "-inputB=100",
+            "-np1=1",
+            "-np=3",
+            "a.c",
+            "b.c",
+        ]));
+        assert_eq!(
+            args,
+            strings(&[
+                "tass",
+                "compare",
+                "--impl-procs",
+                "10",
+                "--input",
+                "B=100",
+                "--spec-procs",
+                "1",
+                "--procs",
+                "3",
+                "a.c",
+                "b.c"
+            ])
+        );
+        let parsed = Cli::try_parse_from(args).unwrap();
+        let Command::Compare(c) = parsed.command else {
+            panic!("not compare")
+        };
+        assert_eq!(c.impl_procs, Some(10));
+        assert_eq!(c.check.inputs, vec!["B=100".to_string()]);
+        assert_eq!(c.files.len(), 2);
+    }
+
+    #[test]
+    fn literal_arguments_after_double_dash_are_kept() {
+        let args = rewrite_paper_spellings(strings(&["tass", "verify", "--", "-np=3"]));
+        assert_eq!(args[3], "-np=3");
+    }
+
+    #[test]
+    fn design_options_parse() {
+        let cli = Cli::try_parse_from([
+            "tass",
+            "verify",
+            "-n",
+            "4",
+            "-i",
+            "N=3",
+            "--input",
+            "M=2",
+            "--deadlock",
+            "absolute",
+            "--prover",
+            "builtin",
+            "--max-states",
+            "10",
+            "--timeout",
+            "1.5",
+            "--format",
+            "json",
+            "--stats",
+            "-q",
+            "-I",
+            "inc",
+            "-D",
+            "X=1",
+            "a.c",
+            "b.c",
+        ])
+        .unwrap();
+        let Command::Verify(v) = cli.command else {
+            panic!("not verify")
+        };
+        assert_eq!(v.procs, 4);
+        assert_eq!(v.check.inputs.len(), 2);
+        assert_eq!(v.check.deadlock, DeadlockArg::Absolute);
+        assert_eq!(v.check.format, Format::Json);
+        assert_eq!(v.files.len(), 2);
+        assert_eq!(v.check.source.defines, vec!["X=1".to_string()]);
+    }
+
+    #[test]
+    fn spec_and_impl_lists() {
+        let cli = Cli::try_parse_from([
+            "tass",
+            "compare",
+            "--spec",
+            "s1.c",
+            "s2.c",
+            "--impl",
+            "p.c",
+            "--impl-procs",
+            "4",
+        ])
+        .unwrap();
+        let Command::Compare(c) = cli.command else {
+            panic!("not compare")
+        };
+        assert_eq!(c.spec.len(), 2);
+        assert_eq!(c.implementation.len(), 1);
+        assert!(c.files.is_empty());
+    }
+}

@@ -1,0 +1,810 @@
+//! Types, declarators, typedefs, structs, enums, global declarations and
+//! function signatures.
+
+use tass_model::api::*;
+use tree_sitter::Node;
+
+use super::builder::FnBuilder;
+use super::{err, FnInfo, Pragma, Res, Sym, Tr};
+use crate::ast::{convert, Pos};
+use crate::pragma::PragmaKind;
+
+/// Storage class and qualifiers of a declaration.
+#[derive(Default, Clone, Copy)]
+pub(crate) struct Flags {
+    pub is_static: bool,
+    pub is_extern: bool,
+    pub is_const: bool,
+}
+
+/// A parameter: name (if any), type, position.
+pub(crate) type Param = (Option<String>, Type, Pos);
+
+/// What a declarator declares.
+pub(crate) struct Declared<'t> {
+    pub name: String,
+    pub ty: Type,
+    pub pos: Pos,
+    /// For function declarators: the parameters and whether `...` follows.
+    pub params: Option<(Vec<Param>, bool)>,
+    /// The parameter_list node (to re-resolve parameter types in pass 2).
+    pub param_node: Option<Node<'t>>,
+}
+
+fn int(kind: IntKind) -> Type {
+    Type::Int(kind)
+}
+
+impl<'t> Tr<'t> {
+    /// The type named by pragma type words (`int`, `unsigned long`, `double`,
+    /// or a typedef name).
+    pub(crate) fn type_from_words(&mut self, words: &[String], pos: Pos) -> Res<Type> {
+        if words.len() == 1 {
+            if let Some(Sym::Typedef(t)) = self.lookup(&words[0]) {
+                return Ok(t);
+            }
+        }
+        let w: Vec<&str> = words.iter().map(|s| s.as_str()).collect();
+        self.type_from_keywords(&w, pos)
+    }
+
+    fn type_from_keywords(&mut self, w: &[&str], pos: Pos) -> Res<Type> {
+        let longs = w.iter().filter(|x| **x == "long").count();
+        let unsigned = w.contains(&"unsigned");
+        let has = |k: &str| w.contains(&k);
+        let ty = if has("double") {
+            Type::Real(if longs > 0 {
+                RealKind::LongDouble
+            } else {
+                RealKind::Double
+            })
+        } else if has("float") {
+            Type::Real(RealKind::Float)
+        } else if has("char") {
+            Type::Char
+        } else if has("_Bool") || has("bool") {
+            Type::Bool
+        } else if has("void") {
+            Type::Void
+        } else if has("short") {
+            int(if unsigned {
+                IntKind::UnsignedShort
+            } else {
+                IntKind::Short
+            })
+        } else if longs >= 2 {
+            int(if unsigned {
+                IntKind::UnsignedLongLong
+            } else {
+                IntKind::LongLong
+            })
+        } else if longs == 1 {
+            int(if unsigned {
+                IntKind::UnsignedLong
+            } else {
+                IntKind::Long
+            })
+        } else if has("int") || has("signed") || unsigned {
+            int(if unsigned {
+                IntKind::Unsigned
+            } else {
+                IntKind::Int
+            })
+        } else {
+            return err(
+                pos,
+                format!("unknown type `{}`", w.join(" ")),
+            );
+        };
+        Ok(ty)
+    }
+
+    /// The type of a type-specifier node.
+    pub(crate) fn base_type_node(&mut self, node: Node<'t>) -> Res<Type> {
+        let pos = Pos::of(node);
+        match node.kind() {
+            "primitive_type" => {
+                let t = self.text(node);
+                Ok(match t {
+                    "size_t" | "uintptr_t" | "uint64_t" => int(IntKind::UnsignedLong),
+                    "ssize_t" | "ptrdiff_t" | "intptr_t" | "int64_t" => int(IntKind::Long),
+                    "int8_t" | "int16_t" | "int32_t" => int(IntKind::Int),
+                    "uint8_t" | "uint16_t" | "uint32_t" => int(IntKind::Unsigned),
+                    "char" => Type::Char,
+                    other => self.type_from_keywords(&[other], pos)?,
+                })
+            }
+            "sized_type_specifier" => {
+                let mut words: Vec<&str> = self.text(node).split_whitespace().collect();
+                if let Some(t) = node.child_by_field_name("type") {
+                    if t.kind() == "type_identifier" {
+                        return err(pos, format!("unknown type `{}`", self.text(node)));
+                    }
+                    words.push(self.text(t));
+                }
+                let words: Vec<&str> = words
+                    .into_iter()
+                    .filter(|w| !matches!(*w, "const" | "volatile"))
+                    .collect();
+                self.type_from_keywords(&words, pos)
+            }
+            "type_identifier" => {
+                let name = self.text(node);
+                match name {
+                    "__tass_MPI_Comm" => return Ok(Type::Mpi(MpiHandleType::Comm)),
+                    "__tass_MPI_Request" => return Ok(Type::Mpi(MpiHandleType::Request)),
+                    "__tass_MPI_Datatype" => return Ok(Type::Mpi(MpiHandleType::Datatype)),
+                    "__tass_MPI_Op" => return Ok(Type::Mpi(MpiHandleType::Op)),
+                    "_Bool" | "bool" => return Ok(Type::Bool),
+                    _ => {}
+                }
+                match self.lookup(name) {
+                    Some(Sym::Typedef(t)) => Ok(t),
+                    _ => {
+                        let hint = if name.starts_with("MPI_") {
+                            " (did you forget `#include <mpi.h>`?)"
+                        } else if name == "FILE" {
+                            " (did you forget `#include <stdio.h>`?)"
+                        } else {
+                            ""
+                        };
+                        err(pos, format!("unknown type name `{name}`{hint}"))
+                    }
+                }
+            }
+            "struct_specifier" => self.struct_type(node),
+            "union_specifier" => err(
+                pos,
+                "unions are not supported (tass cannot model their storage sharing soundly)",
+            ),
+            "enum_specifier" => self.enum_type(node),
+            "macro_type_specifier" => err(pos, "a macro used as a type is not supported"),
+            other => err(pos, format!("type `{}` ({other}) is not supported", self.text(node))),
+        }
+    }
+
+    /// Storage class, qualifiers and base type of a declaration-like node.
+    pub(crate) fn specifiers(&mut self, node: Node<'t>) -> Res<(Type, Flags)> {
+        let mut flags = Flags::default();
+        let mut c = node.walk();
+        for ch in node.children(&mut c) {
+            match ch.kind() {
+                "storage_class_specifier" => match self.text(ch) {
+                    "static" => flags.is_static = true,
+                    "extern" => flags.is_extern = true,
+                    "register" | "auto" | "inline" | "__inline" | "__inline__" => {}
+                    "_Thread_local" | "thread_local" | "__thread" => {
+                        return err(Pos::of(ch), "thread-local storage (threads) is not supported")
+                    }
+                    other => {
+                        return err(Pos::of(ch), format!("`{other}` is not supported"))
+                    }
+                },
+                "type_qualifier" => match self.text(ch) {
+                    "const" => flags.is_const = true,
+                    "_Atomic" => return err(Pos::of(ch), "_Atomic (threads) is not supported"),
+                    _ => {}
+                },
+                "attribute_specifier" | "attribute_declaration" | "ms_declspec_modifier" => {
+                    return err(Pos::of(ch), "attributes are not supported")
+                }
+                _ => {}
+            }
+        }
+        let tnode = node
+            .child_by_field_name("type")
+            .ok_or_else(|| crate::ast::AstError {
+                pos: Pos::of(node),
+                message: "declaration without a type".into(),
+            })?;
+        let ty = self.base_type_node(tnode)?;
+        Ok((ty, flags))
+    }
+
+    /// Translates an array extent (side-effect free).
+    fn extent(&mut self, size: Option<Node<'t>>, lenient: bool) -> Res<Option<Box<Expr>>> {
+        let Some(size) = size else { return Ok(None) };
+        if self.text(size) == "*" {
+            return Ok(None);
+        }
+        let ast = convert(size, self.src)?;
+        let saved = self.pure_context.replace("an array size");
+        let r = self.rvalue(&ast);
+        self.pure_context = saved;
+        match r {
+            Ok(e) if e.ty.is_integer() => Ok(Some(Box::new(self.to_int(e)))),
+            Ok(_) => err(Pos::of(size), "an array size must be an integer"),
+            Err(_) if lenient => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Resolves a (possibly abstract) declarator applied to `base`.
+    pub(crate) fn declarator(
+        &mut self,
+        node: Option<Node<'t>>,
+        base: Type,
+        lenient: bool,
+    ) -> Res<Declared<'t>> {
+        let Some(node) = node else {
+            return Ok(Declared {
+                name: String::new(),
+                ty: base,
+                pos: Pos::default(),
+                params: None,
+                param_node: None,
+            });
+        };
+        let pos = Pos::of(node);
+        match node.kind() {
+            "identifier" | "field_identifier" | "type_identifier" | "primitive_type" => Ok(Declared {
+                name: self.text(node).to_string(),
+                ty: base,
+                pos,
+                params: None,
+                param_node: None,
+            }),
+            "pointer_declarator" | "abstract_pointer_declarator" => self.declarator(
+                node.child_by_field_name("declarator"),
+                Type::Pointer(Box::new(base)),
+                lenient,
+            ),
+            "array_declarator" | "abstract_array_declarator" => {
+                let ext = self.extent(node.child_by_field_name("size"), lenient)?;
+                self.declarator(
+                    node.child_by_field_name("declarator"),
+                    Type::Array(Box::new(base), ext),
+                    lenient,
+                )
+            }
+            "parenthesized_declarator" | "abstract_parenthesized_declarator" => {
+                let inner = node.named_child(0);
+                if let Some(i) = inner {
+                    if i.kind().contains("pointer_declarator") {
+                        // (*p)[N] is a pointer to array: fine; (*f)(...) is not
+                        let parent_is_fn = node
+                            .parent()
+                            .map(|p| p.kind().contains("function_declarator"))
+                            .unwrap_or(false);
+                        if parent_is_fn {
+                            return err(pos, "function pointers are not supported");
+                        }
+                    }
+                }
+                self.declarator(inner, base, lenient)
+            }
+            "function_declarator" | "abstract_function_declarator" => {
+                let inner = node.child_by_field_name("declarator");
+                match inner {
+                    Some(i) if i.kind() == "identifier" => {}
+                    _ => return err(pos, "function pointers are not supported"),
+                }
+                let plist = node.child_by_field_name("parameters");
+                let params = match plist {
+                    Some(pl) => self.parameters(pl, lenient)?,
+                    None => (vec![], false),
+                };
+                let mut d = self.declarator(inner, base, lenient)?;
+                d.params = Some(params);
+                d.param_node = plist;
+                Ok(d)
+            }
+            "init_declarator" => err(pos, "unexpected initializer"),
+            "attributed_declarator" => err(pos, "attributes are not supported"),
+            "gnu_asm_expression" => err(pos, "inline assembly is not supported"),
+            other => err(pos, format!("declarator `{}` ({other}) is not supported", self.text(node))),
+        }
+    }
+
+    /// The parameters of a parameter_list.
+    pub(crate) fn parameters(&mut self, pl: Node<'t>, lenient: bool) -> Res<(Vec<Param>, bool)> {
+        let mut params = Vec::new();
+        let mut variadic = false;
+        let mut c = pl.walk();
+        let children: Vec<Node<'t>> = pl.named_children(&mut c).collect();
+        for p in children {
+            match p.kind() {
+                "parameter_declaration" => {
+                    let (base, _) = self.specifiers(p)?;
+                    let d = self.declarator(p.child_by_field_name("declarator"), base, lenient)?;
+                    if d.params.is_some() {
+                        return err(Pos::of(p), "function pointers are not supported");
+                    }
+                    let ty = match d.ty {
+                        Type::Array(elem, _) => Type::Pointer(elem),
+                        t => t,
+                    };
+                    if ty == Type::Void && d.name.is_empty() {
+                        continue;
+                    }
+                    let name = if d.name.is_empty() { None } else { Some(d.name) };
+                    params.push((name, ty, Pos::of(p)));
+                }
+                "variadic_parameter" => variadic = true,
+                "comment" => {}
+                other => return err(Pos::of(p), format!("parameter ({other}) is not supported")),
+            }
+        }
+        if pl.child_count() > 0 && self.text(pl).contains("...") {
+            variadic = true;
+        }
+        Ok((params, variadic))
+    }
+
+    /// The type named by a type_descriptor (casts, sizeof).
+    pub(crate) fn type_descriptor(&mut self, node: Node<'t>) -> Res<Type> {
+        let (base, _) = self.specifiers(node)?;
+        let d = self.declarator(node.child_by_field_name("declarator"), base, false)?;
+        if d.params.is_some() {
+            return err(Pos::of(node), "function types are not supported");
+        }
+        Ok(d.ty)
+    }
+
+    fn struct_type(&mut self, node: Node<'t>) -> Res<Type> {
+        let pos = Pos::of(node);
+        let name = node.child_by_field_name("name").map(|n| self.text(n).to_string());
+        let body = node.child_by_field_name("body");
+        let existing = name.as_ref().and_then(|n| self.ctx.struct_tags.get(n).copied());
+        let id = match (existing, body.is_some()) {
+            (Some(id), false) => return Ok(Type::Struct(id)),
+            (Some(id), true) if self.ctx.incomplete[id.0 as usize] => id,
+            (Some(_), true) => {
+                return err(
+                    pos,
+                    format!("redefinition of struct `{}`", name.unwrap_or_default()),
+                )
+            }
+            (None, _) => {
+                let id = StructId(self.ctx.structs.len() as u32);
+                let span = self.span(pos);
+                self.ctx.structs.push(StructDef {
+                    id,
+                    name: name.clone().unwrap_or_else(|| format!("<anonymous {}>", id.0)),
+                    fields: vec![],
+                    span,
+                });
+                self.ctx.incomplete.push(true);
+                if let Some(n) = &name {
+                    self.ctx.struct_tags.insert(n.clone(), id);
+                }
+                if body.is_none() {
+                    return Ok(Type::Struct(id));
+                }
+                id
+            }
+        };
+        let Some(body) = body else {
+            return Ok(Type::Struct(id));
+        };
+        let mut fields = Vec::new();
+        let mut c = body.walk();
+        let decls: Vec<Node<'t>> = body.named_children(&mut c).collect();
+        for fd in decls {
+            match fd.kind() {
+                "field_declaration" => {
+                    let mut c2 = fd.walk();
+                    if fd.children(&mut c2).any(|ch| ch.kind() == "bitfield_clause") {
+                        return err(Pos::of(fd), "bit-fields are not supported");
+                    }
+                    let (base, _) = self.specifiers(fd)?;
+                    let mut c3 = fd.walk();
+                    let decls: Vec<Node<'t>> =
+                        fd.children_by_field_name("declarator", &mut c3).collect();
+                    if decls.is_empty() {
+                        return err(Pos::of(fd), "anonymous struct members are not supported");
+                    }
+                    for d in decls {
+                        let d = self.declarator(Some(d), base.clone(), false)?;
+                        if d.params.is_some() {
+                            return err(d.pos, "function pointers are not supported");
+                        }
+                        if fields.iter().any(|f: &Field| f.name == d.name) {
+                            return err(d.pos, format!("duplicate field `{}`", d.name));
+                        }
+                        fields.push(Field {
+                            name: d.name,
+                            ty: d.ty,
+                        });
+                    }
+                }
+                "comment" => {}
+                other => {
+                    return err(Pos::of(fd), format!("struct member ({other}) is not supported"))
+                }
+            }
+        }
+        let span = self.span(pos);
+        let def = &mut self.ctx.structs[id.0 as usize];
+        def.fields = fields;
+        def.span = span;
+        self.ctx.incomplete[id.0 as usize] = false;
+        if name.as_deref() == Some("MPI_Status") {
+            self.ctx.mpi_status = Some(id);
+        }
+        Ok(Type::Struct(id))
+    }
+
+    fn enum_type(&mut self, node: Node<'t>) -> Res<Type> {
+        if let Some(body) = node.child_by_field_name("body") {
+            let mut next: i128 = 0;
+            let mut c = body.walk();
+            let items: Vec<Node<'t>> = body.named_children(&mut c).collect();
+            for e in items {
+                if e.kind() != "enumerator" {
+                    continue;
+                }
+                let Some(name_node) = e.child_by_field_name("name") else {
+                    continue;
+                };
+                let name = self.text(name_node).to_string();
+                if let Some(v) = e.child_by_field_name("value") {
+                    let ast = convert(v, self.src)?;
+                    let saved = self.pure_context.replace("an enum value");
+                    let r = self.rvalue(&ast);
+                    self.pure_context = saved;
+                    let x = r?;
+                    match fold_int(&x) {
+                        Some(k) => next = k,
+                        None => return err(Pos::of(v), "an enum value must be an integer constant"),
+                    }
+                }
+                self.declare(&name, Sym::EnumConst(next));
+                next += 1;
+            }
+        }
+        Ok(Type::INT)
+    }
+
+    pub(crate) fn type_definition(&mut self, node: Node<'t>) -> Res<()> {
+        let (base, _) = self.specifiers(node)?;
+        let mut c = node.walk();
+        let decls: Vec<Node<'t>> = node.children_by_field_name("declarator", &mut c).collect();
+        for d in decls {
+            let d = self.declarator(Some(d), base.clone(), false)?;
+            if d.params.is_some() {
+                return err(d.pos, "function types and function pointers are not supported");
+            }
+            if let Type::Struct(id) = &d.ty {
+                let s = &mut self.ctx.structs[id.0 as usize];
+                if s.name.starts_with("<anonymous") {
+                    s.name = d.name.clone();
+                    if d.name == "MPI_Status" {
+                        self.ctx.mpi_status = Some(*id);
+                    }
+                }
+            }
+            self.declare(&d.name, Sym::Typedef(d.ty));
+        }
+        Ok(())
+    }
+
+    /// Registers (or updates) a function; returns its index in `ctx.fns`.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn register_function(
+        &mut self,
+        name: &str,
+        return_type: Type,
+        params: &[Param],
+        variadic: bool,
+        has_body: bool,
+        kind: FunctionKind,
+        pos: Pos,
+    ) -> Res<usize> {
+        let span = self.span(pos);
+        if let Some(sym) = self.ctx.globals.get(name).cloned() {
+            match sym {
+                Sym::Func(i) => {
+                    let f = &mut self.ctx.fns[i];
+                    if has_body && f.has_body {
+                        return err(pos, format!("redefinition of function `{name}`"));
+                    }
+                    if !f.has_body {
+                        f.param_names = params.iter().map(|p| p.0.clone()).collect();
+                    }
+                    if has_body {
+                        f.has_body = true;
+                        f.span = span;
+                        f.param_types = params.iter().map(|p| p.1.clone()).collect();
+                        f.return_type = return_type;
+                        f.variadic = variadic;
+                    }
+                    if !matches!(kind, FunctionKind::User) {
+                        f.kind = kind;
+                    }
+                    self.assign_model_id(i);
+                    return Ok(i);
+                }
+                _ => {
+                    return err(
+                        pos,
+                        format!("`{name}` is already declared as something other than a function"),
+                    )
+                }
+            }
+        }
+        let i = self.ctx.fns.len();
+        self.ctx.fns.push(FnInfo {
+            name: name.to_string(),
+            return_type,
+            param_types: params.iter().map(|p| p.1.clone()).collect(),
+            param_names: params.iter().map(|p| p.0.clone()).collect(),
+            variadic,
+            has_body,
+            kind,
+            model_id: None,
+            function: None,
+            span,
+            first_call: None,
+        });
+        self.ctx.globals.insert(name.to_string(), Sym::Func(i));
+        self.assign_model_id(i);
+        Ok(i)
+    }
+
+    fn assign_model_id(&mut self, i: usize) {
+        let f = &self.ctx.fns[i];
+        if f.model_id.is_none() && (f.has_body || !matches!(f.kind, FunctionKind::User)) {
+            let id = FunctionId(self.ctx.model_fn_count);
+            self.ctx.model_fn_count += 1;
+            self.ctx.fns[i].model_id = Some(id);
+        }
+    }
+
+    /// Pass 1 for a function definition.
+    pub(crate) fn function_signature(
+        &mut self,
+        node: Node<'t>,
+        has_body: bool,
+        _pragma: Option<Pragma<'t>>,
+    ) -> Res<usize> {
+        let (base, flags) = self.specifiers(node)?;
+        let _ = flags;
+        let d = self.declarator(node.child_by_field_name("declarator"), base, true)?;
+        let Some((params, variadic)) = d.params else {
+            return err(d.pos, "expected a function declarator");
+        };
+        if variadic && has_body {
+            return err(d.pos, "variadic functions are not supported");
+        }
+        self.register_function(
+            &d.name,
+            d.ty,
+            &params,
+            variadic,
+            has_body,
+            FunctionKind::User,
+            d.pos,
+        )
+    }
+
+    /// A file-scope declaration (variables and prototypes).
+    pub(crate) fn global_declaration(
+        &mut self,
+        node: Node<'t>,
+        pragma: Option<Pragma<'t>>,
+    ) -> Res<()> {
+        let (base, flags) = self.specifiers(node)?;
+        let mut c = node.walk();
+        let decls: Vec<Node<'t>> = node.children_by_field_name("declarator", &mut c).collect();
+        let mut pragma = pragma;
+        for dn in decls {
+            let (dnode, value) = if dn.kind() == "init_declarator" {
+                (
+                    dn.child_by_field_name("declarator"),
+                    dn.child_by_field_name("value"),
+                )
+            } else {
+                (Some(dn), None)
+            };
+            let d = self.declarator(dnode, base.clone(), true)?;
+            if let Some((params, variadic)) = &d.params {
+                let kind = match pragma.take().map(|p| (p.pos, p.kind)) {
+                    None => FunctionKind::User,
+                    Some((_, PragmaKind::Abstract)) => FunctionKind::Abstract,
+                    Some((_, PragmaKind::System { guard })) => {
+                        let g = match guard {
+                            Some(g) => {
+                                self.in_pragma = true;
+                                let r = self.cond(&g);
+                                self.in_pragma = false;
+                                Some(r?)
+                            }
+                            None => None,
+                        };
+                        FunctionKind::System { guard: g }
+                    }
+                    Some((pos, k)) => {
+                        return err(
+                            pos,
+                            format!(
+                                "`#pragma TASS {}` must precede a variable declaration, not a function",
+                                k.keyword()
+                            ),
+                        )
+                    }
+                };
+                if matches!(kind, FunctionKind::Abstract) && d.ty == Type::Void {
+                    return err(d.pos, "an abstract function must return a value");
+                }
+                self.register_function(&d.name, d.ty, params, *variadic, false, kind, d.pos)?;
+                continue;
+            }
+            if let Some(p) = &pragma {
+                if matches!(p.kind, PragmaKind::System { .. } | PragmaKind::Abstract) {
+                    return err(
+                        p.pos,
+                        format!(
+                            "`#pragma TASS {}` must precede a function declaration",
+                            p.kind.keyword()
+                        ),
+                    );
+                }
+            }
+            if d.ty == Type::Void {
+                return err(d.pos, format!("variable `{}` has type void", d.name));
+            }
+            if flags.is_extern && value.is_none() {
+                if let Some(c) = LibraryConstant::from_c_name(&d.name) {
+                    self.ctx.globals.insert(d.name.clone(), Sym::LibConst(c, d.ty.clone()));
+                    continue;
+                }
+            }
+            let mut ty = d.ty.clone();
+            if let (Type::Array(elem, None), Some(v)) = (&ty, value) {
+                if let Some(n) = self.initializer_length(v) {
+                    ty = Type::Array(elem.clone(), Some(Box::new(Expr::int(n, self.span(d.pos)))));
+                }
+            }
+            let span = self.span(d.pos);
+            let scope = match pragma.as_ref().map(|p| &p.kind) {
+                Some(PragmaKind::Input { .. }) => VarScope::Input,
+                Some(PragmaKind::Output) => VarScope::Output,
+                _ => VarScope::ProcessGlobal,
+            };
+            let var = match self.ctx.globals.get(&d.name).cloned() {
+                Some(Sym::Var(v)) if self.ctx.var(v).scope == VarScope::ProcessGlobal
+                    && scope == VarScope::ProcessGlobal =>
+                {
+                    if let Type::Array(_, Some(_)) = ty {
+                        self.ctx.variables[v.0 as usize].ty = ty.clone();
+                    }
+                    v
+                }
+                Some(Sym::Var(v)) => {
+                    if scope != VarScope::ProcessGlobal || self.ctx.var(v).scope != VarScope::Input
+                    {
+                        return err(d.pos, format!("redeclaration of `{}`", d.name));
+                    }
+                    v
+                }
+                Some(Sym::Func(_)) => {
+                    return err(d.pos, format!("`{}` is already declared as a function", d.name))
+                }
+                _ => {
+                    let v = self.ctx.new_var(&d.name, ty.clone(), scope, span.clone());
+                    self.ctx.variables[v.0 as usize].is_const = flags.is_const;
+                    match scope {
+                        VarScope::Input => self.ctx.inputs.push(v),
+                        VarScope::Output => self.ctx.outputs.push(v),
+                        _ => self.ctx.process_globals.push(v),
+                    }
+                    self.ctx.globals.insert(d.name.clone(), Sym::Var(v));
+                    v
+                }
+            };
+            if let Some(PragmaKind::Input { constraint, .. }) = pragma.as_mut().map(|p| &mut p.kind) {
+                if value.is_some() {
+                    return err(
+                        d.pos,
+                        format!("input variable `{}` cannot have an initializer (its value is symbolic)", d.name),
+                    );
+                }
+                if let Some(c) = constraint.take() {
+                    self.deferred_constraints.push((var, c));
+                }
+            }
+            if let Some(v) = value {
+                self.global_initializer(var, ty, v)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Number of elements an initializer gives an array of unknown size.
+    pub(crate) fn initializer_length(&self, v: Node<'t>) -> Option<i128> {
+        match v.kind() {
+            "initializer_list" => {
+                let mut c = v.walk();
+                let mut n: i128 = 0;
+                let mut max: i128 = 0;
+                for ch in v.named_children(&mut c) {
+                    if ch.kind() == "comment" {
+                        continue;
+                    }
+                    if ch.kind() == "initializer_pair" {
+                        let d = ch.child_by_field_name("designator")?;
+                        if d.kind() == "subscript_designator" {
+                            let idx = d.named_child(0)?;
+                            n = self.text(idx).trim().parse().ok()?;
+                        }
+                    }
+                    n += 1;
+                    max = max.max(n);
+                }
+                Some(max)
+            }
+            "string_literal" => {
+                let s = crate::ast::convert(v, self.src).ok()?;
+                match s.kind {
+                    crate::ast::AstKind::Str(b) => Some(b.len() as i128 + 1),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// Translates a global's initializer into the list run at the start of
+    /// main.
+    pub(crate) fn global_initializer(&mut self, var: VarId, ty: Type, value: Node<'t>) -> Res<()> {
+        let span = self.span(Pos::of(value));
+        let saved_fb = self.fb.replace(FnBuilder::new(span.clone(), Type::Void));
+        let saved_pure = self.pure_context.replace("a global initializer");
+        if let Some(fb) = self.fb.as_mut() {
+            fb.text = format!("{} = {}", self.ctx.variables[var.0 as usize].name, super::first_line(crate::ast::text(value, self.src)));
+        }
+        let lhs = Expr::new(ExprKind::Var(var), ty.clone(), span.clone());
+        let r = self.initialize(lhs, &ty, value);
+        self.pure_context = saved_pure;
+        let fb = std::mem::replace(&mut self.fb, saved_fb);
+        r?;
+        let Some(fb) = fb else { return Ok(()) };
+        let body = fb.finish();
+        let mut at = body.entry;
+        loop {
+            let out: Vec<_> = body.outgoing(at).map(|(id, _, target)| (id, target)).collect();
+            match out.as_slice() {
+                [] => break,
+                [(eid, target)] => {
+                    let t = body.transition(*eid);
+                    self.ctx
+                        .init
+                        .push((t.statement.clone(), t.span.clone(), t.source_text.clone()));
+                    at = *target;
+                }
+                _ => return err(Pos::of(value), "a global initializer must be a constant expression"),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Folds an integer constant expression.
+pub(crate) fn fold_int(e: &Expr) -> Option<i128> {
+    match &e.kind {
+        ExprKind::IntLit(v) => Some(*v),
+        ExprKind::CharLit(c) => Some(*c as i128),
+        ExprKind::BoolLit(b) => Some(*b as i128),
+        ExprKind::Cast(a) if e.ty.is_integer() => fold_int(a),
+        ExprKind::Unary(UnaryOp::Neg, a) => fold_int(a)?.checked_neg(),
+        ExprKind::Unary(UnaryOp::BitNot, a) => Some(!fold_int(a)?),
+        ExprKind::Binary(op, a, b) => {
+            let (x, y) = (fold_int(a)?, fold_int(b)?);
+            match op {
+                BinaryOp::Add => x.checked_add(y),
+                BinaryOp::Sub => x.checked_sub(y),
+                BinaryOp::Mul => x.checked_mul(y),
+                BinaryOp::Div if y != 0 => x.checked_div(y),
+                BinaryOp::Mod if y != 0 => x.checked_rem(y),
+                BinaryOp::Shl if (0..64).contains(&y) => x.checked_shl(y as u32),
+                BinaryOp::Shr if (0..64).contains(&y) => x.checked_shr(y as u32),
+                BinaryOp::BitAnd => Some(x & y),
+                BinaryOp::BitOr => Some(x | y),
+                BinaryOp::BitXor => Some(x ^ y),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}

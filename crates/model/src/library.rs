@@ -1,0 +1,103 @@
+//! The functions and constants of the built-in library models
+//! (`<stdlib.h>`, `<stdio.h>`, `<string.h>`, `<math.h>`, `<mpi.h>`, ...).
+
+macro_rules! named_enum {
+    ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $v:ident = $s:literal),* $(,)? }) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum $name { $($(#[$vm])* #[doc = concat!("`", $s, "`")] $v),* }
+        impl $name {
+            /// Every variant, in declaration order.
+            pub const ALL: &'static [$name] = &[$($name::$v),*];
+            /// The C name.
+            pub fn c_name(self) -> &'static str { match self { $($name::$v => $s),* } }
+            /// The variant with this C name.
+            pub fn from_c_name(name: &str) -> Option<$name> {
+                match name { $($s => Some($name::$v),)* _ => None }
+            }
+        }
+    };
+}
+
+named_enum! {
+    /// A library function with built-in semantics. Calls to these are
+    /// [`crate::stmt::Statement::Call`] with [`crate::stmt::Callee::Library`]
+    /// (arguments in the C order of the prototype), except the pure math
+    /// functions, which are [`crate::expr::ExprKind::MathCall`] expressions, and
+    /// `malloc/calloc/realloc/free` and `assert`, which become
+    /// `Allocate/Reallocate/Free/Assert` statements.
+    LibraryFunction {
+        // stdlib.h
+        Malloc = "malloc", Calloc = "calloc", Realloc = "realloc", Free = "free",
+        Exit = "exit", Abort = "abort", Abs = "abs", Labs = "labs",
+        /// a fresh unconstrained input (0..=RAND_MAX) each call
+        Rand = "rand", Srand = "srand", Atoi = "atoi",
+        // assert.h
+        Assert = "assert",
+        // stdio.h: checked for argument validity, no effect on the state
+        Printf = "printf", Fprintf = "fprintf", Puts = "puts", Putchar = "putchar", Sprintf = "sprintf", Fflush = "fflush",
+        // string.h
+        Memcpy = "memcpy", Memset = "memset", Strlen = "strlen",
+        // math.h: uninterpreted (pure) functions
+        Sqrt = "sqrt", Fabs = "fabs", Pow = "pow", Exp = "exp", Log = "log",
+        Sin = "sin", Cos = "cos", Floor = "floor", Ceil = "ceil", Fmin = "fmin", Fmax = "fmax",
+        // mpi.h
+        MpiInit = "MPI_Init", MpiFinalize = "MPI_Finalize",
+        MpiCommRank = "MPI_Comm_rank", MpiCommSize = "MPI_Comm_size",
+        MpiSend = "MPI_Send", MpiSsend = "MPI_Ssend", MpiBsend = "MPI_Bsend", MpiRsend = "MPI_Rsend",
+        MpiRecv = "MPI_Recv", MpiSendrecv = "MPI_Sendrecv", MpiSendrecvReplace = "MPI_Sendrecv_replace",
+        MpiProbe = "MPI_Probe", MpiIprobe = "MPI_Iprobe",
+        MpiIsend = "MPI_Isend", MpiIssend = "MPI_Issend", MpiIrecv = "MPI_Irecv",
+        MpiWait = "MPI_Wait", MpiWaitall = "MPI_Waitall", MpiWaitany = "MPI_Waitany",
+        MpiTest = "MPI_Test", MpiTestall = "MPI_Testall", MpiRequestFree = "MPI_Request_free",
+        MpiGetCount = "MPI_Get_count",
+        MpiBarrier = "MPI_Barrier", MpiBcast = "MPI_Bcast", MpiReduce = "MPI_Reduce",
+        MpiAllreduce = "MPI_Allreduce", MpiGather = "MPI_Gather", MpiGatherv = "MPI_Gatherv",
+        MpiScatter = "MPI_Scatter", MpiScatterv = "MPI_Scatterv", MpiAllgather = "MPI_Allgather",
+        MpiAllgatherv = "MPI_Allgatherv", MpiAlltoall = "MPI_Alltoall", MpiAlltoallv = "MPI_Alltoallv",
+        MpiScan = "MPI_Scan", MpiExscan = "MPI_Exscan", MpiReduceScatter = "MPI_Reduce_scatter",
+        MpiIbarrier = "MPI_Ibarrier", MpiIbcast = "MPI_Ibcast", MpiIreduce = "MPI_Ireduce",
+        MpiIallreduce = "MPI_Iallreduce", MpiIgather = "MPI_Igather", MpiIgatherv = "MPI_Igatherv",
+        MpiIscatter = "MPI_Iscatter", MpiIscatterv = "MPI_Iscatterv", MpiIallgather = "MPI_Iallgather",
+        MpiIallgatherv = "MPI_Iallgatherv", MpiIalltoall = "MPI_Ialltoall", MpiIalltoallv = "MPI_Ialltoallv",
+        MpiIscan = "MPI_Iscan", MpiIexscan = "MPI_Iexscan", MpiIreduceScatter = "MPI_Ireduce_scatter",
+        MpiCommDup = "MPI_Comm_dup", MpiCommSplit = "MPI_Comm_split", MpiCommFree = "MPI_Comm_free",
+        MpiAbort = "MPI_Abort", MpiWtime = "MPI_Wtime",
+    }
+}
+
+impl LibraryFunction {
+    /// True for the side-effect-free math functions that appear as
+    /// [`crate::expr::ExprKind::MathCall`] (uninterpreted, with axioms such as
+    /// `sqrt(x)*sqrt(x) == x` for `x >= 0` supplied by the engine).
+    pub fn is_pure_math(self) -> bool {
+        use LibraryFunction::*;
+        matches!(
+            self,
+            Sqrt | Fabs | Pow | Exp | Log | Sin | Cos | Floor | Ceil | Fmin | Fmax | Abs | Labs
+        )
+    }
+    /// True for the functions of `<mpi.h>`.
+    pub fn is_mpi(self) -> bool {
+        self.c_name().starts_with("MPI_")
+    }
+}
+
+named_enum! {
+    /// A constant of a built-in library whose value only the engine knows
+    /// (MPI handles and special ranks). Numeric constants such as `INT_MAX`
+    /// or `RAND_MAX` are plain macros in the headers instead.
+    LibraryConstant {
+        MpiCommWorld = "MPI_COMM_WORLD", MpiCommSelf = "MPI_COMM_SELF", MpiCommNull = "MPI_COMM_NULL",
+        MpiAnySource = "MPI_ANY_SOURCE", MpiAnyTag = "MPI_ANY_TAG",
+        MpiStatusIgnore = "MPI_STATUS_IGNORE", MpiStatusesIgnore = "MPI_STATUSES_IGNORE",
+        MpiProcNull = "MPI_PROC_NULL", MpiRequestNull = "MPI_REQUEST_NULL",
+        MpiSuccess = "MPI_SUCCESS", MpiUndefined = "MPI_UNDEFINED",
+        MpiInt = "MPI_INT", MpiLong = "MPI_LONG", MpiFloat = "MPI_FLOAT", MpiDouble = "MPI_DOUBLE",
+        MpiChar = "MPI_CHAR", MpiByte = "MPI_BYTE", MpiUnsigned = "MPI_UNSIGNED",
+        MpiLongLong = "MPI_LONG_LONG", MpiDoubleInt = "MPI_DOUBLE_INT", Mpi2Int = "MPI_2INT",
+        MpiSum = "MPI_SUM", MpiProd = "MPI_PROD", MpiMin = "MPI_MIN", MpiMax = "MPI_MAX",
+        MpiLand = "MPI_LAND", MpiLor = "MPI_LOR", MpiBand = "MPI_BAND", MpiBor = "MPI_BOR",
+        MpiMaxloc = "MPI_MAXLOC", MpiMinloc = "MPI_MINLOC",
+    }
+}

@@ -1,0 +1,181 @@
+//! Types of model variables and expressions.
+
+use crate::expr::Expr;
+use crate::span::Span;
+
+/// The C integer type an `Int` came from. All of them denote the mathematical
+/// integers in the model; the kind is kept for printing only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IntKind {
+    /// `short`
+    Short,
+    /// `unsigned short`
+    UnsignedShort,
+    /// `int` (also enums)
+    Int,
+    /// `unsigned int`
+    Unsigned,
+    /// `long`
+    Long,
+    /// `unsigned long` (also `size_t`)
+    UnsignedLong,
+    /// `long long`
+    LongLong,
+    /// `unsigned long long`
+    UnsignedLongLong,
+}
+
+impl IntKind {
+    /// The C spelling.
+    pub fn c_name(self) -> &'static str {
+        match self {
+            IntKind::Short => "short",
+            IntKind::UnsignedShort => "unsigned short",
+            IntKind::Int => "int",
+            IntKind::Unsigned => "unsigned",
+            IntKind::Long => "long",
+            IntKind::UnsignedLong => "unsigned long",
+            IntKind::LongLong => "long long",
+            IntKind::UnsignedLongLong => "unsigned long long",
+        }
+    }
+}
+
+/// The C floating type a `Real` came from. All denote the mathematical reals.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RealKind {
+    /// `float`
+    Float,
+    /// `double`
+    Double,
+    /// `long double`
+    LongDouble,
+}
+
+impl RealKind {
+    /// The C spelling.
+    pub fn c_name(self) -> &'static str {
+        match self {
+            RealKind::Float => "float",
+            RealKind::Double => "double",
+            RealKind::LongDouble => "long double",
+        }
+    }
+}
+
+/// The opaque MPI handle types of `<mpi.h>`. (`MPI_Status` is a struct, see
+/// [`crate::program::Model::mpi_status_struct`].)
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MpiHandleType {
+    /// `MPI_Comm`
+    Comm,
+    /// `MPI_Request`
+    Request,
+    /// `MPI_Datatype`
+    Datatype,
+    /// `MPI_Op`
+    Op,
+}
+
+impl MpiHandleType {
+    /// The C spelling.
+    pub fn c_name(self) -> &'static str {
+        match self {
+            MpiHandleType::Comm => "MPI_Comm",
+            MpiHandleType::Request => "MPI_Request",
+            MpiHandleType::Datatype => "MPI_Datatype",
+            MpiHandleType::Op => "MPI_Op",
+        }
+    }
+}
+
+/// Index of a struct definition in [`crate::program::Model::structs`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct StructId(pub u32);
+
+/// A model type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Type {
+    /// `void` (function results, `void *` pointees).
+    Void,
+    /// `_Bool` / `bool`, also the type of conditions and guards.
+    Bool,
+    /// `char`, `signed char`, `unsigned char`: a separate type whose values are
+    /// integers (character codes).
+    Char,
+    /// Any C integer type: the mathematical integers.
+    Int(IntKind),
+    /// `float`, `double`, `long double`: the mathematical reals.
+    Real(RealKind),
+    /// A pointer to the given type.
+    Pointer(Box<Type>),
+    /// An array of the element type. The extent is `None` for incomplete array
+    /// types (`int a[]` parameters, `char *argv[]`). A non-constant extent
+    /// (variable-length array, `double u[nxl+2]`) is evaluated when the
+    /// variable's [`crate::stmt::Statement::Declare`] executes.
+    Array(Box<Type>, Option<Box<Expr>>),
+    /// A struct, defined in [`crate::program::Model::structs`].
+    Struct(StructId),
+    /// An opaque MPI handle.
+    Mpi(MpiHandleType),
+    /// The type of `spec.x` in a joint pragma: known only when the
+    /// specification model is at hand (compare mode).
+    Unknown,
+}
+
+impl Type {
+    /// `int`.
+    pub const INT: Type = Type::Int(IntKind::Int);
+    /// `double`.
+    pub const DOUBLE: Type = Type::Real(RealKind::Double);
+
+    /// True for `Int`, `Char` and `Bool` (the types with integer values).
+    pub fn is_integer(&self) -> bool {
+        matches!(self, Type::Int(_) | Type::Char | Type::Bool)
+    }
+    /// True for integer and real types.
+    pub fn is_arithmetic(&self) -> bool {
+        self.is_integer() || matches!(self, Type::Real(_))
+    }
+    /// True for arithmetic and pointer types (those C allows in a condition).
+    pub fn is_scalar(&self) -> bool {
+        self.is_arithmetic() || matches!(self, Type::Pointer(_))
+    }
+    /// The pointee of a pointer or the element of an array.
+    pub fn element(&self) -> Option<&Type> {
+        match self {
+            Type::Pointer(t) | Type::Array(t, _) => Some(t),
+            _ => None,
+        }
+    }
+}
+
+/// A field of a struct.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Field {
+    /// Field name.
+    pub name: String,
+    /// Field type (array extents are constant).
+    pub ty: Type,
+}
+
+/// A struct definition. Fields are numbered in declaration order; pointers into
+/// structs navigate by field index.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StructDef {
+    /// This struct's id.
+    pub id: StructId,
+    /// The tag, or the typedef name for anonymous structs.
+    pub name: String,
+    /// The fields in declaration order.
+    pub fields: Vec<Field>,
+    /// Where it was defined.
+    pub span: Span,
+}
+
+impl StructDef {
+    /// Index of the field with this name.
+    pub fn field_index(&self, name: &str) -> Option<usize> {
+        self.fields.iter().position(|f| f.name == name)
+    }
+}

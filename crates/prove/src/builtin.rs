@@ -1,0 +1,100 @@
+//! The built-in decision procedure: sound, incomplete, no external program.
+
+use tass_simplify::api::SimplifierCache;
+use tass_symbolic::api::{Assignment, Expr, ExprFactory, Type, Value};
+
+use crate::linear;
+use crate::model::{Model, ModelValue};
+use crate::prover::Answer;
+use crate::witness;
+
+/// Decides `assumption => predicate` by cheap reasoning, else `Maybe`.
+///
+/// 1. Constant cases (`predicate` true, `assumption` false).
+/// 2. Simplification of the predicate under the assumption (`tass-simplify`): a
+///    contradictory assumption, or a predicate simplified to `true`, proves it.
+/// 3. Linear arithmetic: refute `reduced assumption && !simplified predicate`.
+/// 4. Counterexamples: the predicate simplified to `false` under an assumption that
+///    reduced to plain concrete values, or evaluation at a few points.
+pub(crate) fn decide(
+    f: &ExprFactory,
+    simplifiers: &SimplifierCache,
+    assumption: Expr,
+    predicate: Expr,
+) -> Answer {
+    if f.as_bool(predicate) == Some(true) || f.as_bool(assumption) == Some(false) {
+        return Answer::yes();
+    }
+    let s = simplifiers.simplifier(assumption);
+    if s.is_contradictory() {
+        return Answer::yes();
+    }
+    let simplified = s.simplify(predicate);
+    match f.as_bool(simplified) {
+        Some(true) => return Answer::yes(),
+        Some(false) if f.as_bool(s.reduced_assumption()) == Some(true) => {
+            // The assumption only fixes some constants to values, and the predicate
+            // is false wherever it holds: those values refute the implication.
+            if let Some(model) = fixed_point_model(f, s.eliminated(), assumption, predicate) {
+                return Answer::no(Some(model));
+            }
+        }
+        _ => {}
+    }
+    if linear::implies(f, s.reduced_assumption(), simplified) {
+        return Answer::yes();
+    }
+    if let Some(model) = witness::search(f, assumption, predicate) {
+        return Answer::no(Some(model));
+    }
+    Answer::maybe("the built-in prover could not decide")
+}
+
+/// The point where the eliminated constants have their values and every other
+/// scalar constant is 0 / false, checked by evaluation.
+fn fixed_point_model(
+    f: &ExprFactory,
+    eliminated: &[(Expr, Expr)],
+    assumption: Expr,
+    predicate: Expr,
+) -> Option<Model> {
+    let mut asg = Assignment::new();
+    let mut model = Model::new();
+    let mut syms = f.free_symbols(assumption);
+    syms.extend(f.free_symbols(predicate));
+    for s in syms {
+        if asg.get(s).is_some() {
+            continue;
+        }
+        let ty = f.type_of(s);
+        let fixed = eliminated.iter().find(|(x, _)| *x == s).map(|&(_, v)| v);
+        let value = match (fixed, &ty) {
+            (Some(v), _) => match (f.as_concrete_int(v), f.as_concrete_rational(v), &ty) {
+                (Some(i), _, Type::Int) => Value::Int(i),
+                (_, Some(q), Type::Real) => Value::Real(q),
+                _ => return None,
+            },
+            (None, Type::Int) => Value::Int(0.into()),
+            (None, Type::Real) => Value::Real(num_rational::BigRational::from_integer(0.into())),
+            (None, Type::Bool) => Value::Bool(false),
+            (None, Type::Char) => Value::Char(0),
+            (None, Type::Function(..)) => continue,
+            _ => return None,
+        };
+        let name = f.symbol_name(s).map(|n| n.to_string()).unwrap_or_default();
+        model.insert(
+            name,
+            match &value {
+                Value::Int(i) => ModelValue::Int(i.clone()),
+                Value::Real(q) => ModelValue::Real(q.clone()),
+                Value::Bool(b) => ModelValue::Bool(*b),
+                Value::Char(c) => ModelValue::Int((*c).into()),
+                _ => return None,
+            },
+        );
+        asg.set(s, value);
+    }
+    // Only a point that evaluates to a counterexample counts.
+    (f.eval_bool(assumption, &asg) == Ok(true) && f.eval_bool(predicate, &asg) == Ok(false))
+        .then_some(model)
+}

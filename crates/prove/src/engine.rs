@@ -1,0 +1,206 @@
+//! The provers: built-in only, and hybrid (built-in first, then SMT back ends).
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use hashbrown::HashMap;
+use parking_lot::Mutex;
+use tass_simplify::api::SimplifierCache;
+use tass_symbolic::api::{Expr, ExprFactory};
+
+use crate::builtin;
+use crate::prover::{Answer, Prover, ProverStats, Validity};
+use crate::smt::{SatOutcome, SmtSolver};
+use crate::translate;
+
+#[derive(Default)]
+struct Counters {
+    queries: u64,
+    cache_hits: u64,
+    builtin_calls: u64,
+    builtin_decided: u64,
+    time: Duration,
+}
+
+/// Shared machinery of both provers.
+struct Engine {
+    f: Arc<ExprFactory>,
+    builtin: bool,
+    simplifiers: SimplifierCache,
+    backends: Vec<Mutex<SmtSolver>>,
+    cache: Mutex<HashMap<(Expr, Expr), Answer>>,
+    counters: Mutex<Counters>,
+}
+
+impl Engine {
+    fn answer(&self, assumption: Expr, predicate: Expr) -> Answer {
+        let started = Instant::now();
+        self.counters.lock().queries += 1;
+        if let Some(hit) = self.cache.lock().get(&(assumption, predicate)).cloned() {
+            let mut c = self.counters.lock();
+            c.cache_hits += 1;
+            c.time += started.elapsed();
+            return hit;
+        }
+        let answer = self.decide(assumption, predicate);
+        // `Maybe` is not cached: it may come from a transient solver failure (the SMT
+        // layer caches the solver's own `unknown`s and time-outs by query text).
+        if answer.validity != Validity::Maybe {
+            self.cache.lock().insert((assumption, predicate), answer.clone());
+        }
+        self.counters.lock().time += started.elapsed();
+        answer
+    }
+
+    fn decide(&self, assumption: Expr, predicate: Expr) -> Answer {
+        let f = &*self.f;
+        let mut reasons = Vec::new();
+        if self.builtin {
+            self.counters.lock().builtin_calls += 1;
+            let a = builtin::decide(f, &self.simplifiers, assumption, predicate);
+            if a.validity != Validity::Maybe {
+                self.counters.lock().builtin_decided += 1;
+                return a;
+            }
+            if self.backends.is_empty() {
+                return a;
+            }
+        }
+        if self.backends.is_empty() {
+            return Answer::maybe("no prover back end");
+        }
+        let query = match translate::negated_validity_query(f, assumption, predicate) {
+            Ok(q) => q,
+            Err(e) => return Answer::maybe(format!("not translatable to SMT-LIB: {}", e.0)),
+        };
+        for backend in &self.backends {
+            match backend.lock().check(&query) {
+                SatOutcome::Unsat => return Answer::yes(),
+                SatOutcome::Sat(model) => return Answer::no(Some(model)),
+                SatOutcome::Unknown(r) => reasons.push(r),
+            }
+        }
+        Answer::maybe(reasons.join("; "))
+    }
+
+    fn stats(&self) -> ProverStats {
+        let c = self.counters.lock();
+        ProverStats {
+            queries: c.queries,
+            cache_hits: c.cache_hits,
+            builtin_calls: c.builtin_calls,
+            builtin_decided: c.builtin_decided,
+            smt: self.backends.iter().map(|b| b.lock().stats()).collect(),
+            time: c.time,
+        }
+    }
+
+    fn name(&self) -> String {
+        let mut parts: Vec<String> = Vec::new();
+        if self.builtin {
+            parts.push("builtin".into());
+        }
+        parts.extend(self.backends.iter().map(|b| b.lock().kind().name().to_string()));
+        parts.join("+")
+    }
+}
+
+/// The built-in prover: simplification, linear arithmetic (Gaussian and
+/// Fourier-Motzkin elimination with integer tightening) and a small search for
+/// concrete counterexamples. Needs no external program.
+pub struct BuiltinProver {
+    engine: Engine,
+}
+
+impl BuiltinProver {
+    /// A built-in prover for expressions of `factory`.
+    pub fn new(factory: Arc<ExprFactory>) -> BuiltinProver {
+        BuiltinProver {
+            engine: Engine {
+                simplifiers: SimplifierCache::new(factory.clone()),
+                f: factory,
+                builtin: true,
+                backends: Vec::new(),
+                cache: Mutex::new(HashMap::new()),
+                counters: Mutex::new(Counters::default()),
+            },
+        }
+    }
+}
+
+impl Prover for BuiltinProver {
+    fn valid_with_model(&self, assumption: Expr, predicate: Expr) -> Answer {
+        self.engine.answer(assumption, predicate)
+    }
+
+    fn is_unsat(&self, pc: Expr) -> bool {
+        let ff = self.engine.f.ff();
+        self.engine.answer(pc, ff).validity == Validity::Yes
+    }
+
+    fn stats(&self) -> ProverStats {
+        self.engine.stats()
+    }
+
+    fn name(&self) -> String {
+        self.engine.name()
+    }
+}
+
+/// The hybrid prover: the built-in prover first (unless disabled), then each SMT
+/// back end in turn until one decides. `Maybe` is never turned into `Yes`: only a
+/// proof by the built-in prover or an `unsat` from a solver gives `Yes`.
+pub struct HybridProver {
+    engine: Engine,
+}
+
+impl HybridProver {
+    /// Built-in prover first, then `backends` in order.
+    pub fn new(factory: Arc<ExprFactory>, backends: Vec<SmtSolver>) -> HybridProver {
+        HybridProver::with_builtin(factory, backends, true)
+    }
+
+    /// Like [`HybridProver::new`]; `builtin_first: false` sends every query straight
+    /// to the solvers (for measurements and cross-checks).
+    pub fn with_builtin(
+        factory: Arc<ExprFactory>,
+        backends: Vec<SmtSolver>,
+        builtin_first: bool,
+    ) -> HybridProver {
+        HybridProver {
+            engine: Engine {
+                simplifiers: SimplifierCache::new(factory.clone()),
+                f: factory,
+                builtin: builtin_first,
+                backends: backends.into_iter().map(Mutex::new).collect(),
+                cache: Mutex::new(HashMap::new()),
+                counters: Mutex::new(Counters::default()),
+            },
+        }
+    }
+
+    /// The SMT-LIB script of the satisfiability query for `formula` (declarations,
+    /// assertion, `check-sat`): what a solver would be sent, for debugging.
+    pub fn smt_script(&self, formula: Expr) -> Result<String, String> {
+        translate::script(&self.engine.f, formula).map_err(|e| e.0)
+    }
+}
+
+impl Prover for HybridProver {
+    fn valid_with_model(&self, assumption: Expr, predicate: Expr) -> Answer {
+        self.engine.answer(assumption, predicate)
+    }
+
+    fn is_unsat(&self, pc: Expr) -> bool {
+        let ff = self.engine.f.ff();
+        self.engine.answer(pc, ff).validity == Validity::Yes
+    }
+
+    fn stats(&self) -> ProverStats {
+        self.engine.stats()
+    }
+
+    fn name(&self) -> String {
+        self.engine.name()
+    }
+}

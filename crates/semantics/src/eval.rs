@@ -1,0 +1,1346 @@
+//! The evaluator: model expression + environment -> dynamic value, with checks.
+
+use std::sync::Arc;
+
+use smallvec::SmallVec;
+use tass_dynamic::api::{
+    is_undefined_data, read_at, size_of, undefined_data, write_at, AccessError, Handle, HeapObject,
+    Pointer, Root, Step, Value,
+};
+use tass_model::api::{
+    BinaryOp, Expr as MExpr, ExprKind, LibraryConstant, LibraryFunction, QuantifierKind, Span,
+    Type as MType, UnaryOp, VarId, VarScope,
+};
+use tass_symbolic::api::{BigInt, BigRational, BitOp, Expr, ExprFactory, Type};
+
+use crate::env::Environment;
+use crate::oracle::{Decision, Oracle};
+use crate::report::{Certainty, EngineError, Property, Violation};
+
+/// `RAND_MAX` of the library model (glibc's value).
+pub const RAND_MAX: i64 = 2_147_483_647;
+
+/// A place in memory: a dynamic variable and a path inside it (a non-null pointer).
+pub type Place = (Root, SmallVec<[Step; 2]>);
+
+/// Evaluates expressions against an [`Environment`], checking as it goes.
+///
+/// Each check (array bounds, division by zero, pointer validity, uninitialised
+/// reads) asks the [`Oracle`] whether the claim follows from the path condition
+/// (plus the conditions of enclosing `&&`, `||`, `?:`). If not, a [`Violation`]
+/// is recorded (`provable` when the prover found a counterexample, `possible`
+/// when it could not decide) and evaluation continues assuming the claim, so one
+/// bug does not hide the next: the assumed claims are in
+/// [`Evaluator::assumed`] and the executor conjoins them to the path condition.
+pub struct Evaluator<'a> {
+    f: &'a ExprFactory,
+    oracle: &'a mut Oracle,
+    /// Violations found so far.
+    pub violations: Vec<Violation>,
+    /// Claims assumed after failed checks (to be conjoined to the path condition).
+    pub assumed: Vec<Expr>,
+    context: Vec<Expr>,
+    bound: Vec<(VarId, Expr)>,
+    checking: bool,
+    process: usize,
+}
+
+fn int_of(f: &ExprFactory, e: Expr) -> Expr {
+    match f.type_of(e) {
+        Type::Int => e,
+        _ => f.cast(e, &Type::Int),
+    }
+}
+
+/// The symbolic type of a scalar model type (bool, char, integers, reals).
+pub fn scalar_type(ty: &MType) -> Option<Type> {
+    match ty {
+        MType::Bool => Some(Type::Bool),
+        MType::Char => Some(Type::Char),
+        MType::Int(_) => Some(Type::Int),
+        MType::Real(_) => Some(Type::Real),
+        _ => None,
+    }
+}
+
+/// True if values of `ty` are [`Value::Data`] (scalars and arrays of them).
+pub fn is_data_type(ty: &MType) -> bool {
+    match ty {
+        MType::Array(e, _) => is_data_type(e),
+        t => scalar_type(t).is_some(),
+    }
+}
+
+/// Parses a C floating constant (decimal or hexadecimal, suffix already removed)
+/// into an exact rational.
+pub fn parse_real_literal(text: &str) -> Option<BigRational> {
+    let t = text.trim().trim_end_matches(['f', 'F', 'l', 'L']);
+    let ten = BigInt::from(10);
+    if let Some(hex) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        let (mant, exp) = match hex.find(['p', 'P']) {
+            Some(k) => (&hex[..k], hex[k + 1..].parse::<i64>().ok()?),
+            None => (hex, 0),
+        };
+        let (ip, fp) = mant.split_once('.').unwrap_or((mant, ""));
+        let digits = format!("{ip}{fp}");
+        let m = BigInt::parse_bytes(
+            if digits.is_empty() {
+                b"0"
+            } else {
+                digits.as_bytes()
+            },
+            16,
+        )?;
+        let e2 = exp - 4 * fp.len() as i64;
+        let two = BigInt::from(2);
+        let r = BigRational::from_integer(m);
+        return Some(if e2 >= 0 {
+            r * BigRational::from_integer(num_traits::pow(two, e2 as usize))
+        } else {
+            r / BigRational::from_integer(num_traits::pow(two, (-e2) as usize))
+        });
+    }
+    let (mant, exp) = match t.find(['e', 'E']) {
+        Some(k) => (&t[..k], t[k + 1..].parse::<i64>().ok()?),
+        None => (t, 0),
+    };
+    let (ip, fp) = mant.split_once('.').unwrap_or((mant, ""));
+    if ip.is_empty() && fp.is_empty() {
+        return None;
+    }
+    if !ip.chars().chain(fp.chars()).all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let digits = format!("{ip}{fp}");
+    let m = BigInt::parse_bytes(digits.as_bytes(), 10)?;
+    let e10 = exp - fp.len() as i64;
+    let r = BigRational::from_integer(m);
+    Some(if e10 >= 0 {
+        r * BigRational::from_integer(num_traits::pow(ten, e10 as usize))
+    } else {
+        r / BigRational::from_integer(num_traits::pow(ten, (-e10) as usize))
+    })
+}
+
+/// The integer value of an MPI library constant used as an `int`.
+fn library_int(c: LibraryConstant) -> Option<i64> {
+    use LibraryConstant::*;
+    Some(match c {
+        MpiSuccess => 0,
+        MpiAnySource => -1,
+        MpiAnyTag => -1,
+        MpiProcNull => -2,
+        MpiUndefined => -32766,
+        _ => return None,
+    })
+}
+
+impl<'a> Evaluator<'a> {
+    /// An evaluator for the step of process `process`. With `checking` false no
+    /// check is made (used for guards when computing enabled transitions).
+    pub fn new(f: &'a ExprFactory, oracle: &'a mut Oracle, process: usize, checking: bool) -> Self {
+        Evaluator {
+            f,
+            oracle,
+            violations: Vec::new(),
+            assumed: Vec::new(),
+            context: Vec::new(),
+            bound: Vec::new(),
+            checking,
+            process,
+        }
+    }
+
+    /// The factory.
+    pub fn factory(&self) -> &'a ExprFactory {
+        self.f
+    }
+
+    /// The oracle.
+    pub fn oracle(&mut self) -> &mut Oracle {
+        self.oracle
+    }
+
+    /// Path condition and everything assumed so far (without the `&&`/`||` context).
+    pub fn current_pc(&self, env: &dyn Environment) -> Expr {
+        let mut pc = env.path_condition();
+        for &a in &self.assumed {
+            pc = self.f.and(pc, a);
+        }
+        pc
+    }
+
+    fn assumption(&self, env: &dyn Environment) -> Expr {
+        let mut pc = self.current_pc(env);
+        for &c in &self.context {
+            pc = self.f.and(pc, c);
+        }
+        pc
+    }
+
+    fn context_conj(&self) -> Expr {
+        self.f.and_all(self.context.iter().copied())
+    }
+
+    /// Checks `claim` under the current assumption; records a violation of
+    /// `property` if it may fail and then assumes it.
+    pub fn check(
+        &mut self,
+        env: &dyn Environment,
+        claim: Expr,
+        property: Property,
+        message: impl FnOnce() -> String,
+        span: &Span,
+    ) {
+        self.check_and_assume(env, claim, property, message, span, true)
+    }
+
+    /// Reports a violation that does not constrain the path (an uninitialised
+    /// read: execution continues with an arbitrary value), if the path is feasible.
+    pub fn report(
+        &mut self,
+        env: &dyn Environment,
+        property: Property,
+        message: String,
+        span: &Span,
+    ) {
+        let ff = self.f.ff();
+        self.check_and_assume(env, ff, property, || message, span, false)
+    }
+
+    fn check_and_assume(
+        &mut self,
+        env: &dyn Environment,
+        claim: Expr,
+        property: Property,
+        message: impl FnOnce() -> String,
+        span: &Span,
+        assume: bool,
+    ) {
+        if !self.checking || self.f.as_bool(claim) == Some(true) {
+            return;
+        }
+        let assumption = self.assumption(env);
+        if self.f.as_bool(assumption) == Some(false) {
+            return;
+        }
+        let decision = self.oracle.valid(self.f, assumption, claim);
+        let (certainty, witness) = match decision {
+            Decision::Holds => return,
+            Decision::Fails { witness } => (Certainty::Provable, witness),
+            Decision::Unknown => (Certainty::Possible, None),
+        };
+        self.violations.push(Violation {
+            property,
+            certainty,
+            message: message(),
+            span: span.clone(),
+            process: self.process,
+            witness,
+            claim: self.f.pretty(claim),
+        });
+        if assume {
+            let ctx = self.context_conj();
+            let keep = self.f.implies(ctx, claim);
+            self.assumed.push(keep);
+        }
+    }
+
+    /// Reports a definite violation (the claim is `false`) if the current path is
+    /// feasible; afterwards the path (under the current context) is dead.
+    pub fn fail(
+        &mut self,
+        env: &dyn Environment,
+        property: Property,
+        message: String,
+        span: &Span,
+    ) {
+        let ff = self.f.ff();
+        self.check(env, ff, property, || message, span);
+    }
+
+    /// Evaluates a condition to a boolean expression.
+    pub fn eval_bool(&mut self, env: &dyn Environment, e: &MExpr) -> Result<Expr, EngineError> {
+        let v = self.eval(env, e)?;
+        self.as_condition(v, &e.span)
+    }
+
+    fn as_condition(&mut self, v: Value, span: &Span) -> Result<Expr, EngineError> {
+        match v {
+            Value::Data(x) => Ok(match self.f.type_of(x) {
+                Type::Bool => x,
+                _ => self.f.cast(x, &Type::Bool),
+            }),
+            Value::Pointer(p) => Ok(self.f.bool(!p.is_null())),
+            Value::Undefined => Ok(self.f.fresh_symbol("undef", Type::Bool)),
+            other => Err(EngineError::unsupported(
+                format!("condition of value {other:?}"),
+                span,
+            )),
+        }
+    }
+
+    /// Evaluates an integer expression.
+    pub fn eval_int(&mut self, env: &dyn Environment, e: &MExpr) -> Result<Expr, EngineError> {
+        match self.eval(env, e)? {
+            Value::Data(x) => Ok(int_of(self.f, x)),
+            Value::Undefined => Ok(self.f.fresh_symbol("undef", Type::Int)),
+            other => Err(EngineError::unsupported(
+                format!("integer expression with value {other:?}"),
+                &e.span,
+            )),
+        }
+    }
+
+    fn fresh_of(&self, ty: &MType) -> Value {
+        match scalar_type(ty) {
+            Some(t) => Value::Data(self.f.fresh_symbol("undef", t)),
+            None => Value::Undefined,
+        }
+    }
+
+    /// Evaluates `e` to a value (an rvalue).
+    pub fn eval(&mut self, env: &dyn Environment, e: &MExpr) -> Result<Value, EngineError> {
+        let f = self.f;
+        Ok(match &e.kind {
+            ExprKind::IntLit(i) => match scalar_type(&e.ty) {
+                Some(Type::Real) => {
+                    Value::Data(f.real(BigRational::from_integer(BigInt::from(*i))))
+                }
+                Some(Type::Bool) => Value::Data(f.bool(*i != 0)),
+                Some(Type::Char) => Value::Data(f.char(u32::try_from(*i).unwrap_or(0))),
+                _ => Value::Data(f.int(BigInt::from(*i))),
+            },
+            ExprKind::RealLit(text) => {
+                let r = parse_real_literal(text).ok_or_else(|| {
+                    EngineError::invalid(
+                        format!("malformed floating constant `{text}`"),
+                        Some(&e.span),
+                    )
+                })?;
+                if matches!(e.ty, MType::Int(_)) {
+                    Value::Data(f.int(r.to_integer()))
+                } else {
+                    Value::Data(f.real(r))
+                }
+            }
+            ExprKind::CharLit(c) => match scalar_type(&e.ty) {
+                Some(Type::Int) => Value::Data(f.int(*c)),
+                _ => Value::Data(f.char(*c as u32)),
+            },
+            ExprKind::BoolLit(b) => Value::Data(f.bool(*b)),
+            ExprKind::StringLit(bytes) => {
+                let mut els: Vec<Expr> = bytes.iter().map(|&b| f.char(b as u32)).collect();
+                els.push(f.char(0));
+                let ty = Type::array(Type::Char, Some(f.int(els.len())));
+                Value::Data(f.array_literal(ty, &els))
+            }
+            ExprKind::NullPointer => Value::Pointer(Pointer::Null),
+            ExprKind::Zero => self.zero_value(env, &e.ty, &e.span)?,
+            ExprKind::Var(v) => {
+                if let Some(&(_, s)) = self.bound.iter().rev().find(|(b, _)| b == v) {
+                    return Ok(Value::Data(s));
+                }
+                self.read_lvalue(env, e)?
+            }
+            ExprKind::Index(..) | ExprKind::Field(..) | ExprKind::Deref(_) => {
+                self.read_lvalue(env, e)?
+            }
+            ExprKind::RemoteVar { .. } => {
+                return Err(EngineError::unsupported(
+                    "PROC[e].x outside collective assertions",
+                    &e.span,
+                ))
+            }
+            ExprKind::SpecVar(name) => {
+                return Err(EngineError::unsupported(
+                    format!("spec.{name} outside joint pragmas"),
+                    &e.span,
+                ))
+            }
+            ExprKind::Unary(op, a) => {
+                let x = self.eval_data(env, a)?;
+                Value::Data(match op {
+                    UnaryOp::Neg => f.neg(x),
+                    UnaryOp::Not => {
+                        let b = self.as_condition(Value::Data(x), &a.span)?;
+                        f.not(b)
+                    }
+                    UnaryOp::BitNot => f.bit_not(int_of(f, x)),
+                })
+            }
+            ExprKind::Binary(op, a, b) => self.eval_binary(env, e, *op, a, b)?,
+            ExprKind::LogicalAnd(a, b) => {
+                let x = self.eval_bool(env, a)?;
+                if f.as_bool(x) == Some(false) {
+                    return Ok(Value::Data(x));
+                }
+                self.context.push(x);
+                let y = self.eval_bool(env, b);
+                self.context.pop();
+                Value::Data(f.and(x, y?))
+            }
+            ExprKind::LogicalOr(a, b) => {
+                let x = self.eval_bool(env, a)?;
+                if f.as_bool(x) == Some(true) {
+                    return Ok(Value::Data(x));
+                }
+                self.context.push(f.not(x));
+                let y = self.eval_bool(env, b);
+                self.context.pop();
+                Value::Data(f.or(x, y?))
+            }
+            ExprKind::Conditional(c, a, b) => {
+                let x = self.eval_bool(env, c)?;
+                match f.as_bool(x) {
+                    Some(true) => return self.eval(env, a),
+                    Some(false) => return self.eval(env, b),
+                    None => {}
+                }
+                self.context.push(x);
+                let va = self.eval(env, a);
+                self.context.pop();
+                self.context.push(f.not(x));
+                let vb = self.eval(env, b);
+                self.context.pop();
+                match (va?, vb?) {
+                    (Value::Data(p), Value::Data(q)) => Value::Data(f.ite(x, p, q)),
+                    (p, q) if p == q => p,
+                    _ => {
+                        return Err(EngineError::unsupported(
+                            "a conditional choosing between non-numeric values (pointers, structs) on a symbolic condition",
+                            &e.span,
+                        ))
+                    }
+                }
+            }
+            ExprKind::AddressOf(a) => {
+                let (root, path) = self.eval_place(env, a, true)?;
+                Value::Pointer(Pointer::To { root, path })
+            }
+            ExprKind::Decay(a) if matches!(a.kind, ExprKind::StringLit(_)) => {
+                // A string literal has no variable to point into: its pointer is
+                // represented by the characters themselves (enough for printf & co;
+                // dereferencing it is reported as unsupported).
+                self.eval(env, a)?
+            }
+            ExprKind::Decay(a) => {
+                let (root, mut path) = self.eval_place(env, a, true)?;
+                path.push(Step::Index(f.int(0)));
+                Value::Pointer(Pointer::To { root, path })
+            }
+            ExprKind::Cast(a) => {
+                let v = self.eval(env, a)?;
+                self.convert(v, &a.ty, &e.ty, &e.span)?
+            }
+            ExprKind::SizeOf(t) => match size_of(env.model(), t) {
+                Some(n) => Value::Data(f.int(n)),
+                None => {
+                    return Err(EngineError::unsupported(
+                        "sizeof of a type with a non-constant size",
+                        &e.span,
+                    ))
+                }
+            },
+            ExprKind::MathCall(func, args) => {
+                let mut xs = Vec::with_capacity(args.len());
+                for a in args {
+                    xs.push(self.eval_data(env, a)?);
+                }
+                Value::Data(self.math(*func, &xs, &e.ty, &e.span)?)
+            }
+            ExprKind::AbstractCall(fid, args) => {
+                let mut xs = Vec::with_capacity(args.len());
+                let mut tys = Vec::with_capacity(args.len());
+                for a in args {
+                    let x = self.eval_data(env, a)?;
+                    tys.push(f.type_of(x));
+                    xs.push(x);
+                }
+                let rt = scalar_type(&e.ty).ok_or_else(|| {
+                    EngineError::unsupported("abstract function with a non-scalar result", &e.span)
+                })?;
+                let name = &env.model().function(*fid).name;
+                let sym = f.symbol(name, Type::function(tys, rt));
+                Value::Data(f.apply(sym, &xs))
+            }
+            ExprKind::LibraryConstant(c) => match (library_int(*c), scalar_type(&e.ty)) {
+                (Some(n), Some(Type::Int)) => Value::Data(f.int(n)),
+                _ => Value::Handle(Handle::Constant(*c)),
+            },
+            ExprKind::Quantifier {
+                kind,
+                var,
+                constraint,
+                body,
+            } => {
+                let model = env.model();
+                let bv = model.var(*var);
+                let ty = scalar_type(&bv.ty)
+                    .filter(|t| t.is_numeric())
+                    .ok_or_else(|| {
+                        EngineError::unsupported(
+                            "a quantifier over a non-numeric variable",
+                            &e.span,
+                        )
+                    })?;
+                let sym = f.symbol(&format!("{}'", bv.name), ty);
+                self.bound.push((*var, sym));
+                let was = std::mem::replace(&mut self.checking, false);
+                let c = match constraint {
+                    Some(c) => self.eval_bool(env, c),
+                    None => Ok(f.tt()),
+                };
+                let b = self.eval_bool(env, body);
+                self.checking = was;
+                self.bound.pop();
+                let (c, b) = (c?, b?);
+                Value::Data(match kind {
+                    QuantifierKind::Forall => f.forall(sym, f.implies(c, b)),
+                    QuantifierKind::Exists => f.exists(sym, f.and(c, b)),
+                })
+            }
+            ExprKind::Pid => Value::Data(f.int(env.process())),
+            ExprKind::NProcs => Value::Data(f.int(env.nprocs())),
+        })
+    }
+
+    /// Evaluates an expression whose value must be data.
+    pub fn eval_data(&mut self, env: &dyn Environment, e: &MExpr) -> Result<Expr, EngineError> {
+        match self.eval(env, e)? {
+            Value::Data(x) => Ok(x),
+            Value::Undefined => match self.fresh_of(&e.ty) {
+                Value::Data(x) => Ok(x),
+                _ => Err(EngineError::unsupported(
+                    "an undefined non-scalar operand",
+                    &e.span,
+                )),
+            },
+            other => Err(EngineError::unsupported(
+                format!("operand with value {other:?} where a number was expected"),
+                &e.span,
+            )),
+        }
+    }
+
+    fn math(
+        &mut self,
+        func: LibraryFunction,
+        xs: &[Expr],
+        ty: &MType,
+        span: &Span,
+    ) -> Result<Expr, EngineError> {
+        use LibraryFunction::*;
+        let f = self.f;
+        let rt = scalar_type(ty).unwrap_or(Type::Real);
+        let arg = |k: usize| -> Result<Expr, EngineError> {
+            xs.get(k).copied().ok_or_else(|| {
+                EngineError::invalid(
+                    format!("{} needs {} argument(s)", func.c_name(), k + 1),
+                    Some(span),
+                )
+            })
+        };
+        let num = |x: Expr| -> Expr {
+            if f.type_of(x) == rt {
+                x
+            } else {
+                f.cast(x, &rt)
+            }
+        };
+        Ok(match func {
+            Abs | Labs | Fabs => {
+                let x = num(arg(0)?);
+                let z = f.zero(&rt);
+                f.ite(f.ge(x, z), x, f.neg(x))
+            }
+            Fmin | Fmax => {
+                let (x, y) = (num(arg(0)?), num(arg(1)?));
+                if func == Fmin {
+                    f.ite(f.le(x, y), x, y)
+                } else {
+                    f.ite(f.ge(x, y), x, y)
+                }
+            }
+            Pow => {
+                let (x, y) = (num(arg(0)?), arg(1)?);
+                match f.as_concrete_rational(y) {
+                    Some(k)
+                        if k.is_integer()
+                            && k >= BigRational::from_integer(0.into())
+                            && k <= BigRational::from_integer(64.into()) =>
+                    {
+                        let k: u32 = k.to_integer().try_into().unwrap_or(0);
+                        if k == 0 {
+                            f.one(&rt)
+                        } else {
+                            f.pow(x, k)
+                        }
+                    }
+                    _ => self.uninterpreted(func.c_name(), &[x, num(y)], rt),
+                }
+            }
+            Sqrt | Exp | Log | Sin | Cos | Floor | Ceil => {
+                let x = num(arg(0)?);
+                self.uninterpreted(func.c_name(), &[x], rt)
+            }
+            other => {
+                return Err(EngineError::unsupported(
+                    format!("{} as a pure function", other.c_name()),
+                    span,
+                ))
+            }
+        })
+    }
+
+    fn uninterpreted(&self, name: &str, xs: &[Expr], rt: Type) -> Expr {
+        let f = self.f;
+        let tys: Vec<Type> = xs.iter().map(|&x| f.type_of(x)).collect();
+        let sym = f.symbol(name, Type::function(tys, rt));
+        f.apply(sym, xs)
+    }
+
+    fn eval_binary(
+        &mut self,
+        env: &dyn Environment,
+        e: &MExpr,
+        op: BinaryOp,
+        a: &MExpr,
+        b: &MExpr,
+    ) -> Result<Value, EngineError> {
+        let f = self.f;
+        use BinaryOp::*;
+        match op {
+            PointerAdd | PointerSub => {
+                let p = self.eval(env, a)?;
+                let k = self.eval_int(env, b)?;
+                let k = if op == PointerSub { f.neg(k) } else { k };
+                return self.pointer_add(env, p, k, &e.span);
+            }
+            PointerDiff => {
+                let p = self.eval(env, a)?;
+                let q = self.eval(env, b)?;
+                return match (p, q) {
+                    (
+                        Value::Pointer(Pointer::To { root: r1, path: p1 }),
+                        Value::Pointer(Pointer::To { root: r2, path: p2 }),
+                    ) if r1 == r2
+                        && p1.len() == p2.len()
+                        && !p1.is_empty()
+                        && p1[..p1.len() - 1] == p2[..p2.len() - 1] =>
+                    {
+                        match (p1[p1.len() - 1], p2[p2.len() - 1]) {
+                            (Step::Index(i), Step::Index(j)) => Ok(Value::Data(f.sub(i, j))),
+                            _ => Err(EngineError::unsupported(
+                                "difference of pointers to struct fields",
+                                &e.span,
+                            )),
+                        }
+                    }
+                    _ => {
+                        self.fail(
+                            env,
+                            Property::InvalidPointer,
+                            format!(
+                                "subtraction of pointers into different objects: `{}`",
+                                tass_model::api::render_expr(env.model(), e)
+                            ),
+                            &e.span,
+                        );
+                        Ok(Value::Data(f.fresh_symbol("undef", Type::Int)))
+                    }
+                };
+            }
+            _ => {}
+        }
+        let va = self.eval(env, a)?;
+        let vb = self.eval(env, b)?;
+        // Comparisons of pointers and handles.
+        match (&va, &vb) {
+            (Value::Pointer(p), Value::Pointer(q)) => {
+                return Ok(Value::Data(self.compare_pointers(op, p, q, &e.span)?))
+            }
+            (Value::Handle(h1), Value::Handle(h2)) => {
+                return match op {
+                    Eq => Ok(Value::Data(f.bool(h1 == h2))),
+                    Ne => Ok(Value::Data(f.bool(h1 != h2))),
+                    _ => Err(EngineError::unsupported("ordering of MPI handles", &e.span)),
+                }
+            }
+            _ => {}
+        }
+        let undefined_to_fresh = |this: &Self, v: Value, ty: &MType| -> Result<Expr, EngineError> {
+            match v {
+                Value::Data(x) => Ok(x),
+                Value::Undefined => match this.fresh_of(ty) {
+                    Value::Data(x) => Ok(x),
+                    _ => Err(EngineError::unsupported("undefined operand", &e.span)),
+                },
+                other => Err(EngineError::unsupported(
+                    format!("operand {other:?} of `{}`", op.symbol()),
+                    &e.span,
+                )),
+            }
+        };
+        let mut x = undefined_to_fresh(self, va, &a.ty)?;
+        let mut y = undefined_to_fresh(self, vb, &b.ty)?;
+        // Bring operands to a common numeric type (the front end inserts casts; be lenient).
+        let (tx, ty) = (f.type_of(x), f.type_of(y));
+        if tx != ty {
+            if tx == Type::Real || ty == Type::Real {
+                x = f.cast(x, &Type::Real);
+                y = f.cast(y, &Type::Real);
+            } else if tx.is_numeric() || ty.is_numeric() {
+                x = int_of(f, x);
+                y = int_of(f, y);
+            }
+        } else if (tx == Type::Char || tx == Type::Bool) && !matches!(op, Eq | Ne) {
+            x = int_of(f, x);
+            y = int_of(f, y);
+        }
+        let result = match op {
+            Add => f.add(x, y),
+            Sub => f.sub(x, y),
+            Mul => f.mul(x, y),
+            Div | Mod => {
+                let zero = f.zero(&f.type_of(y));
+                let claim = f.ne(y, zero);
+                let what = if op == Div { "division" } else { "modulus" };
+                self.check(
+                    env,
+                    claim,
+                    Property::DivisionByZero,
+                    || {
+                        let text = tass_model::api::render_expr(env.model(), b);
+                        format!("{what} by zero: `{text}` may be 0")
+                    },
+                    &e.span,
+                );
+                match (op, f.type_of(x)) {
+                    (Div, Type::Real) => f.div(x, y),
+                    (Div, _) => f.int_div(x, y),
+                    _ => f.int_mod(x, y),
+                }
+            }
+            Lt => f.lt(x, y),
+            Le => f.le(x, y),
+            Gt => f.gt(x, y),
+            Ge => f.ge(x, y),
+            Eq => f.eq(x, y),
+            Ne => f.ne(x, y),
+            BitAnd => f.bitwise(BitOp::And, x, y),
+            BitOr => f.bitwise(BitOp::Or, x, y),
+            BitXor => f.bitwise(BitOp::Xor, x, y),
+            Shl => f.bitwise(BitOp::Shl, x, y),
+            Shr => f.bitwise(BitOp::Shr, x, y),
+            PointerAdd | PointerSub | PointerDiff => unreachable!("handled above"),
+        };
+        // Keep the expression's declared scalar type (e.g. char results).
+        Ok(Value::Data(match scalar_type(&e.ty) {
+            Some(t)
+                if t != f.type_of(result) && t != Type::Bool && f.type_of(result) != Type::Bool =>
+            {
+                f.cast(result, &t)
+            }
+            _ => result,
+        }))
+    }
+
+    fn compare_pointers(
+        &mut self,
+        op: BinaryOp,
+        p: &Pointer,
+        q: &Pointer,
+        span: &Span,
+    ) -> Result<Expr, EngineError> {
+        let f = self.f;
+        let same = match (p, q) {
+            (Pointer::Null, Pointer::Null) => Some(f.tt()),
+            (Pointer::Null, _) | (_, Pointer::Null) => Some(f.ff()),
+            (Pointer::To { root: r1, path: p1 }, Pointer::To { root: r2, path: p2 }) => {
+                if r1 != r2 || p1.len() != p2.len() {
+                    Some(f.ff())
+                } else {
+                    let mut conj = Vec::new();
+                    let mut differ = false;
+                    for (s, t) in p1.iter().zip(p2.iter()) {
+                        match (s, t) {
+                            (Step::Index(i), Step::Index(j)) => conj.push(f.eq(*i, *j)),
+                            (Step::Field(a), Step::Field(b)) if a == b => {}
+                            _ => differ = true,
+                        }
+                    }
+                    Some(if differ { f.ff() } else { f.and_all(conj) })
+                }
+            }
+        };
+        match op {
+            BinaryOp::Eq => Ok(same.unwrap_or_else(|| f.ff())),
+            BinaryOp::Ne => Ok(f.not(same.unwrap_or_else(|| f.ff()))),
+            BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => match (p, q) {
+                (Pointer::To { root: r1, path: p1 }, Pointer::To { root: r2, path: p2 })
+                    if r1 == r2
+                        && p1.len() == p2.len()
+                        && !p1.is_empty()
+                        && p1[..p1.len() - 1] == p2[..p2.len() - 1] =>
+                {
+                    match (p1[p1.len() - 1], p2[p2.len() - 1]) {
+                        (Step::Index(i), Step::Index(j)) => Ok(match op {
+                            BinaryOp::Lt => f.lt(i, j),
+                            BinaryOp::Le => f.le(i, j),
+                            BinaryOp::Gt => f.gt(i, j),
+                            _ => f.ge(i, j),
+                        }),
+                        _ => Err(EngineError::unsupported(
+                            "ordering of pointers to struct fields",
+                            span,
+                        )),
+                    }
+                }
+                _ => Err(EngineError::unsupported(
+                    "ordering of pointers into different objects",
+                    span,
+                )),
+            },
+            _ => Err(EngineError::unsupported(
+                format!("`{}` on pointers", op.symbol()),
+                span,
+            )),
+        }
+    }
+
+    /// `p + k` with the pointer-offset check (the result must stay within the
+    /// object or one past its end).
+    pub fn pointer_add(
+        &mut self,
+        env: &dyn Environment,
+        p: Value,
+        k: Expr,
+        span: &Span,
+    ) -> Result<Value, EngineError> {
+        let f = self.f;
+        match p {
+            Value::Pointer(Pointer::To { root, mut path }) => {
+                if f.as_concrete_int(k).is_some_and(|k| k == BigInt::from(0)) {
+                    return Ok(Value::Pointer(Pointer::To { root, path }));
+                }
+                match path.last().copied() {
+                    Some(Step::Index(i)) => {
+                        let j = f.add(i, k);
+                        let prefix: SmallVec<[Step; 2]> =
+                            path[..path.len() - 1].iter().copied().collect();
+                        if let Some(ext) = self.extent_at(env, root, &prefix) {
+                            let claim = f.and(f.le(f.int(0), j), f.le(j, ext));
+                            self.check(
+                                env,
+                                claim,
+                                Property::OutOfBounds,
+                                || {
+                                    let (js, es) = (f.pretty(j), f.pretty(ext));
+                                    format!(
+                                        "pointer offset {js} outside its object of {es} elements"
+                                    )
+                                },
+                                span,
+                            );
+                        }
+                        let n = path.len();
+                        path[n - 1] = Step::Index(j);
+                        Ok(Value::Pointer(Pointer::To { root, path }))
+                    }
+                    _ => Err(EngineError::unsupported(
+                        "arithmetic on a pointer to a non-array object",
+                        span,
+                    )),
+                }
+            }
+            Value::Pointer(Pointer::Null) => {
+                self.fail(
+                    env,
+                    Property::InvalidPointer,
+                    "arithmetic on a null pointer".into(),
+                    span,
+                );
+                Ok(Value::Pointer(Pointer::Null))
+            }
+            Value::Undefined => {
+                self.fail(
+                    env,
+                    Property::InvalidPointer,
+                    "arithmetic on an uninitialised pointer".into(),
+                    span,
+                );
+                Ok(Value::Undefined)
+            }
+            other => Err(EngineError::unsupported(
+                format!("pointer arithmetic on {other:?}"),
+                span,
+            )),
+        }
+    }
+
+    /// Converts `v` from model type `from` to `to` (C conversions).
+    pub fn convert(
+        &mut self,
+        v: Value,
+        from: &MType,
+        to: &MType,
+        span: &Span,
+    ) -> Result<Value, EngineError> {
+        let f = self.f;
+        let _ = from;
+        match (v, to) {
+            (Value::Data(x), t) if scalar_type(t).is_some() => {
+                let st = scalar_type(t).unwrap_or(Type::Int);
+                Ok(Value::Data(if f.type_of(x) == st {
+                    x
+                } else {
+                    f.cast(x, &st)
+                }))
+            }
+            (Value::Pointer(p), MType::Bool) => Ok(Value::Data(f.bool(!p.is_null()))),
+            (Value::Pointer(p), MType::Pointer(_)) => Ok(Value::Pointer(p)),
+            (Value::Data(x), MType::Pointer(_)) => {
+                if f.as_concrete_int(x).is_some_and(|k| k == BigInt::from(0)) {
+                    Ok(Value::Pointer(Pointer::Null))
+                } else {
+                    Err(EngineError::unsupported(
+                        "conversion of an integer to a pointer",
+                        span,
+                    ))
+                }
+            }
+            (Value::Pointer(_), _) => Err(EngineError::unsupported(
+                "conversion of a pointer to an integer",
+                span,
+            )),
+            (v, _) => Ok(v),
+        }
+    }
+
+    // ----- places (lvalues) ------------------------------------------------------
+
+    /// The extent of the array at `root`/`path`, if known.
+    pub fn extent_at(&self, env: &dyn Environment, root: Root, path: &[Step]) -> Option<Expr> {
+        let value = env.get(root)?;
+        match read_at(self.f, value, path).ok()? {
+            Value::Data(a) => self.f.array_extent(a),
+            Value::Array(v) => Some(self.f.int(v.len())),
+            _ => None,
+        }
+    }
+
+    /// Evaluates an lvalue to the place it denotes. With `address_only` (under `&`),
+    /// an index may be one past the end.
+    pub fn eval_place(
+        &mut self,
+        env: &dyn Environment,
+        e: &MExpr,
+        address_only: bool,
+    ) -> Result<Place, EngineError> {
+        let f = self.f;
+        match &e.kind {
+            ExprKind::Var(v) => {
+                if matches!(env.model().var(*v).scope, VarScope::Bound) {
+                    return Err(EngineError::unsupported(
+                        "the address of a quantified variable",
+                        &e.span,
+                    ));
+                }
+                Ok((env.root_of(*v), SmallVec::new()))
+            }
+            ExprKind::Field(s, k) => {
+                let (root, mut path) = self.eval_place(env, s, address_only)?;
+                path.push(Step::Field(*k as u32));
+                Ok((root, path))
+            }
+            ExprKind::Index(a, i) => {
+                let (root, mut path) = self.eval_place(env, a, address_only)?;
+                let i = self.eval_int(env, i)?;
+                let ext = self.extent_at(env, root, &path).or_else(|| match &a.ty {
+                    MType::Array(_, Some(x)) => match x.kind {
+                        ExprKind::IntLit(n) => Some(f.int(n)),
+                        _ => None,
+                    },
+                    _ => None,
+                });
+                if let Some(ext) = ext {
+                    let upper = if address_only {
+                        f.le(i, ext)
+                    } else {
+                        f.lt(i, ext)
+                    };
+                    let claim = f.and(f.le(f.int(0), i), upper);
+                    self.check(
+                        env,
+                        claim,
+                        Property::OutOfBounds,
+                        || {
+                            let text = tass_model::api::render_expr(env.model(), e);
+                            let (is, es) = (f.pretty(i), f.pretty(ext));
+                            format!("index out of bounds in `{text}`: index {is}, extent {es}")
+                        },
+                        &e.span,
+                    );
+                }
+                path.push(Step::Index(i));
+                Ok((root, path))
+            }
+            ExprKind::Deref(p) => {
+                let pv = self.eval(env, p)?;
+                self.deref_place(env, pv, address_only, &e.span, &|| {
+                    tass_model::api::render_expr(env.model(), p)
+                })
+            }
+            ExprKind::RemoteVar { .. } => Err(EngineError::unsupported(
+                "PROC[e].x outside collective assertions",
+                &e.span,
+            )),
+            _ => Err(EngineError::invalid(
+                format!(
+                    "`{}` is not an lvalue",
+                    tass_model::api::render_expr(env.model(), e)
+                ),
+                Some(&e.span),
+            )),
+        }
+    }
+
+    /// The place a pointer value points to, checking that it is valid: not null,
+    /// not uninitialised, not dangling or freed, and (unless `address_only`) inside
+    /// its object. On an invalid pointer the violation is recorded and the path
+    /// dies; a placeholder place is returned so evaluation can finish.
+    pub fn deref_place(
+        &mut self,
+        env: &dyn Environment,
+        pv: Value,
+        address_only: bool,
+        span: &Span,
+        text: &dyn Fn() -> String,
+    ) -> Result<Place, EngineError> {
+        let f = self.f;
+        let dead = |this: &mut Self, env: &dyn Environment, msg: String| -> Place {
+            this.fail(env, Property::InvalidPointer, msg, span);
+            (
+                Root::Heap {
+                    proc: u32::MAX,
+                    object: u32::MAX,
+                },
+                SmallVec::new(),
+            )
+        };
+        let (root, path) = match pv {
+            Value::Pointer(Pointer::To { root, path }) => (root, path),
+            Value::Pointer(Pointer::Null) => {
+                return Ok(dead(
+                    self,
+                    env,
+                    format!("dereference of a null pointer `{}`", text()),
+                ))
+            }
+            Value::Undefined => {
+                return Ok(dead(
+                    self,
+                    env,
+                    format!("dereference of an uninitialised pointer `{}`", text()),
+                ))
+            }
+            other => {
+                return Err(EngineError::unsupported(
+                    format!("dereference of {other:?}"),
+                    span,
+                ))
+            }
+        };
+        if let Root::Heap { proc, object } = root {
+            match env.heap_object(proc as usize, object) {
+                Some(HeapObject::Live { .. }) => {}
+                Some(HeapObject::Freed) => {
+                    return Ok(dead(
+                        self,
+                        env,
+                        format!("use of `{}`, which points to freed memory", text()),
+                    ))
+                }
+                None => {
+                    return Ok(dead(
+                        self,
+                        env,
+                        format!("dereference of a dangling pointer `{}`", text()),
+                    ))
+                }
+            }
+        } else if env.get(root).is_none() {
+            return Ok(dead(
+                self,
+                env,
+                format!(
+                    "dereference of a dangling pointer `{}` (its variable no longer exists)",
+                    text()
+                ),
+            ));
+        }
+        if !address_only {
+            if let Some(Step::Index(i)) = path.last().copied() {
+                let prefix = &path[..path.len() - 1];
+                if let Some(ext) = self.extent_at(env, root, prefix) {
+                    let claim = f.and(f.le(f.int(0), i), f.lt(i, ext));
+                    self.check(
+                        env,
+                        claim,
+                        Property::OutOfBounds,
+                        || {
+                            let (is, es) = (f.pretty(i), f.pretty(ext));
+                            format!(
+                                "dereference of `{}` outside its object: offset {is}, extent {es}",
+                                text()
+                            )
+                        },
+                        span,
+                    );
+                }
+            }
+        }
+        Ok((root, path))
+    }
+
+    /// Reads the place an lvalue denotes; reports uninitialised scalar reads.
+    fn read_lvalue(&mut self, env: &dyn Environment, e: &MExpr) -> Result<Value, EngineError> {
+        let (root, path) = self.eval_place(env, e, false)?;
+        let Some(value) = env.get(root) else {
+            return Ok(self.fresh_of(&e.ty));
+        };
+        let v = match read_at(self.f, value, &path) {
+            Ok(v) => v,
+            Err(AccessError::Undefined) => Value::Undefined,
+            Err(AccessError::IndexOutOfRange) => return Ok(self.fresh_of(&e.ty)),
+            Err(AccessError::SymbolicIndex) => {
+                return Err(EngineError::unsupported(
+                    "a symbolic index into an array of pointers or structs",
+                    &e.span,
+                ))
+            }
+            Err(err) => return Err(EngineError::invalid(err.to_string(), Some(&e.span))),
+        };
+        let scalar = scalar_type(&e.ty).is_some() || matches!(e.ty, MType::Pointer(_));
+        let undefined = match &v {
+            Value::Undefined => scalar,
+            Value::Data(x) => scalar && is_undefined_data(self.f, *x),
+            _ => false,
+        };
+        if undefined {
+            let text = tass_model::api::render_expr(env.model(), e);
+            self.report(
+                env,
+                Property::InvalidPointer,
+                format!("read of uninitialised `{text}`"),
+                &e.span,
+            );
+            return Ok(self.fresh_of(&e.ty));
+        }
+        Ok(v)
+    }
+
+    // ----- values of types ------------------------------------------------------------
+
+    /// The symbolic type of a data model type, evaluating array extents now.
+    #[allow(clippy::only_used_in_recursion)]
+    pub fn data_type(
+        &mut self,
+        env: &dyn Environment,
+        ty: &MType,
+        span: &Span,
+    ) -> Result<Option<Type>, EngineError> {
+        Ok(match ty {
+            MType::Array(elem, ext) => {
+                let Some(et) = self.data_type(env, elem, span)? else {
+                    return Ok(None);
+                };
+                let ext = match ext {
+                    Some(x) => Some(self.eval_int(env, x)?),
+                    None => None,
+                };
+                Some(Type::array(et, ext))
+            }
+            t => scalar_type(t),
+        })
+    }
+
+    fn concrete_extent(
+        &mut self,
+        env: &dyn Environment,
+        ext: &Option<Box<MExpr>>,
+        span: &Span,
+    ) -> Result<usize, EngineError> {
+        let Some(x) = ext else {
+            return Err(EngineError::unsupported(
+                "an array of pointers or structs without extent",
+                span,
+            ));
+        };
+        let n = self.eval_int(env, x)?;
+        self.f
+            .as_concrete_int(n)
+            .and_then(|n| usize::try_from(n).ok())
+            .ok_or_else(|| {
+                EngineError::unsupported(
+                    "an array of pointers or structs with a symbolic extent",
+                    span,
+                )
+            })
+    }
+
+    /// The value of a freshly declared variable of type `ty` (C's indeterminate value).
+    pub fn undefined_value(
+        &mut self,
+        env: &dyn Environment,
+        ty: &MType,
+        span: &Span,
+    ) -> Result<Value, EngineError> {
+        Ok(match ty {
+            MType::Array(elem, ext) => {
+                if let Some(t) = self.data_type(env, ty, span)? {
+                    Value::Data(undefined_data(self.f, t))
+                } else {
+                    let n = self.concrete_extent(env, ext, span)?;
+                    let e = self.undefined_value(env, elem, span)?;
+                    Value::Array(Arc::new(vec![e; n]))
+                }
+            }
+            MType::Struct(id) => {
+                let fields = env.model().struct_def(*id).fields.clone();
+                let mut vs = Vec::with_capacity(fields.len());
+                for fd in &fields {
+                    vs.push(self.undefined_value(env, &fd.ty, span)?);
+                }
+                Value::Struct(Arc::new(vs))
+            }
+            _ => Value::Undefined,
+        })
+    }
+
+    /// The zero value of type `ty` (C static initialisation, `calloc`).
+    pub fn zero_value(
+        &mut self,
+        env: &dyn Environment,
+        ty: &MType,
+        span: &Span,
+    ) -> Result<Value, EngineError> {
+        use tass_model::api::MpiHandleType;
+        Ok(match ty {
+            MType::Pointer(_) => Value::Pointer(Pointer::Null),
+            MType::Mpi(MpiHandleType::Comm) => {
+                Value::Handle(Handle::Constant(LibraryConstant::MpiCommNull))
+            }
+            MType::Mpi(MpiHandleType::Request) => {
+                Value::Handle(Handle::Constant(LibraryConstant::MpiRequestNull))
+            }
+            MType::Mpi(_) => Value::Undefined,
+            MType::Array(elem, ext) => {
+                if let Some(t) = self.data_type(env, ty, span)? {
+                    Value::Data(self.f.default_value(&t))
+                } else {
+                    let n = self.concrete_extent(env, ext, span)?;
+                    let e = self.zero_value(env, elem, span)?;
+                    Value::Array(Arc::new(vec![e; n]))
+                }
+            }
+            MType::Struct(id) => {
+                let fields = env.model().struct_def(*id).fields.clone();
+                let mut vs = Vec::with_capacity(fields.len());
+                for fd in &fields {
+                    vs.push(self.zero_value(env, &fd.ty, span)?);
+                }
+                Value::Struct(Arc::new(vs))
+            }
+            MType::Void | MType::Unknown => Value::Undefined,
+            t => match scalar_type(t) {
+                Some(st) => Value::Data(self.f.default_value(&st)),
+                None => Value::Undefined,
+            },
+        })
+    }
+
+    /// Writes `value` into `place`, materialising undefined structs/arrays on the
+    /// way from the root variable's static type.
+    pub fn write_place(
+        &mut self,
+        env: &mut dyn Environment,
+        place: &Place,
+        value: Value,
+        span: &Span,
+    ) -> Result<(), EngineError> {
+        let (root, path) = place;
+        if root.eq(&(Root::Heap {
+            proc: u32::MAX,
+            object: u32::MAX,
+        })) {
+            return Ok(()); // the placeholder of an invalid pointer: the path is dead
+        }
+        let f = self.f;
+        let attempt = |env: &mut dyn Environment, value: Value| -> Result<(), AccessError> {
+            match env.get_mut(*root) {
+                Some(slot) => write_at(f, slot, path, value),
+                None => Ok(()),
+            }
+        };
+        match attempt(env, value.clone()) {
+            Ok(()) => Ok(()),
+            Err(AccessError::Undefined) => {
+                let ty = match root {
+                    Root::Shared(v) | Root::Global { var: v, .. } | Root::Local { var: v, .. } => {
+                        env.model().var(*v).ty.clone()
+                    }
+                    Root::Heap { .. } => {
+                        return Err(EngineError::unsupported(
+                            "a write into an undefined heap value",
+                            span,
+                        ))
+                    }
+                };
+                let fresh = self.undefined_value(env, &ty, span)?;
+                if let Some(slot) = env.get_mut(*root) {
+                    // Merge: only replace the undefined whole value.
+                    if matches!(slot, Value::Undefined) {
+                        *slot = fresh;
+                    }
+                }
+                attempt(env, value)
+                    .map_err(|e| EngineError::unsupported(format!("write: {e}"), span))
+            }
+            Err(AccessError::IndexOutOfRange) => Ok(()),
+            Err(AccessError::SymbolicIndex) => Err(EngineError::unsupported(
+                "a write at a symbolic index into an array of pointers or structs",
+                span,
+            )),
+            Err(e) => Err(EngineError::invalid(format!("write: {e}"), Some(span))),
+        }
+    }
+
+    /// Reads a place (no uninitialised check), for library functions.
+    pub fn read_place(&self, env: &dyn Environment, place: &Place) -> Value {
+        match env.get(place.0) {
+            Some(v) => read_at(self.f, v, &place.1).unwrap_or(Value::Undefined),
+            None => Value::Undefined,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn real_literals_are_exact() {
+        let r = |s: &str| parse_real_literal(s).unwrap();
+        assert_eq!(r("0.1"), BigRational::new(1.into(), 10.into()));
+        assert_eq!(r("1e-3"), BigRational::new(1.into(), 1000.into()));
+        assert_eq!(r("2.5E2"), BigRational::from_integer(250.into()));
+        assert_eq!(r(".5"), BigRational::new(1.into(), 2.into()));
+        assert_eq!(r("3."), BigRational::from_integer(3.into()));
+        assert_eq!(r("0x1.8p1"), BigRational::from_integer(3.into()));
+        assert_eq!(r("1.0f"), BigRational::from_integer(1.into()));
+        assert!(parse_real_literal("abc").is_none());
+        assert!(parse_real_literal(".").is_none());
+    }
+}

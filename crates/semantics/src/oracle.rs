@@ -1,0 +1,120 @@
+//! The oracle: the engine's access to the prover, with fast paths and counters.
+
+use tass_prove::api::{Prover, ProverStats, Validity};
+use tass_symbolic::api::{Expr, ExprFactory};
+
+/// The outcome of checking a claim under an assumption.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// The claim follows from the assumption.
+    Holds,
+    /// Some values satisfying the assumption falsify the claim; `witness` gives
+    /// such values (name, value) when the prover produced a model.
+    Fails {
+        /// Values of the symbolic constants in the counterexample.
+        witness: Option<Vec<(String, String)>>,
+    },
+    /// The prover could not decide.
+    Unknown,
+}
+
+/// Counters of the oracle.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OracleStats {
+    /// Checks asked of the oracle.
+    pub checks: u64,
+    /// Checks answered without the prover (concrete claim or assumption).
+    pub trivial: u64,
+    /// The prover's own counters (built-in and SMT calls).
+    pub prover: ProverStats,
+}
+
+/// Wraps a [`Prover`] for the engine: answers concrete questions itself, turns
+/// models into witnesses, and counts.
+pub struct Oracle {
+    prover: Box<dyn Prover>,
+    checks: u64,
+    trivial: u64,
+}
+
+impl std::fmt::Debug for Oracle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Oracle({})", self.prover.name())
+    }
+}
+
+impl From<Box<dyn Prover>> for Oracle {
+    fn from(prover: Box<dyn Prover>) -> Oracle {
+        Oracle::new(prover)
+    }
+}
+
+/// True for symbolic constants the engine makes up internally (not inputs): they
+/// are left out of witnesses.
+pub fn is_internal_symbol(name: &str) -> bool {
+    name.starts_with("__tass") || name.starts_with("undef") || name.ends_with('\'')
+}
+
+impl Oracle {
+    /// An oracle asking `prover`.
+    pub fn new(prover: Box<dyn Prover>) -> Oracle {
+        Oracle {
+            prover,
+            checks: 0,
+            trivial: 0,
+        }
+    }
+
+    /// An oracle with the built-in prover only (no external solver).
+    pub fn builtin(factory: std::sync::Arc<ExprFactory>) -> Oracle {
+        Oracle::new(Box::new(tass_prove::api::BuiltinProver::new(factory)))
+    }
+
+    /// The prover.
+    pub fn prover(&self) -> &dyn Prover {
+        &*self.prover
+    }
+
+    /// Does `assumption` imply `claim`?
+    pub fn valid(&mut self, f: &ExprFactory, assumption: Expr, claim: Expr) -> Decision {
+        self.checks += 1;
+        if f.as_bool(claim) == Some(true) || f.as_bool(assumption) == Some(false) {
+            self.trivial += 1;
+            return Decision::Holds;
+        }
+        let answer = self.prover.valid_with_model(assumption, claim);
+        match answer.validity {
+            Validity::Yes => Decision::Holds,
+            Validity::No => Decision::Fails {
+                witness: answer.model.map(|m| {
+                    m.iter()
+                        .filter(|(name, _)| !is_internal_symbol(name))
+                        .map(|(name, v)| (name.to_string(), v.to_string()))
+                        .collect()
+                }),
+            },
+            Validity::Maybe => Decision::Unknown,
+        }
+    }
+
+    /// The paper's `nsat`: `true` only if `pc` is certainly unsatisfiable.
+    pub fn is_unsat(&mut self, f: &ExprFactory, pc: Expr) -> bool {
+        self.checks += 1;
+        match f.as_bool(pc) {
+            Some(b) => {
+                self.trivial += 1;
+                !b
+            }
+            None => self.prover.is_unsat(pc),
+        }
+    }
+
+    /// Counters so far.
+    pub fn stats(&self) -> OracleStats {
+        OracleStats {
+            checks: self.checks,
+            trivial: self.trivial,
+            prover: self.prover.stats(),
+        }
+    }
+}

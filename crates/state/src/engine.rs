@@ -1,0 +1,755 @@
+//! The engine: initial state, enabled steps, execution, canonicalization.
+
+use std::sync::Arc;
+
+use hashbrown::HashSet;
+use tass_dynamic::api::{HeapObject, Value};
+use tass_model::api::{
+    Callee, FunctionId, LocationId, Model, Span, Statement, TransitionId, VarScope,
+};
+use tass_semantics::api::{
+    evaluate_guard, execute_transition, Certainty, Change, Decision, EngineError, Environment,
+    Evaluator, Oracle, OracleStats, Property, Violation,
+};
+use tass_symbolic::api::{BigInt, BigRational, Expr, ExprFactory, Type};
+
+use crate::canon::{canonical_heaps, simplify_state};
+use crate::env::{Layout, ProcEnv};
+use crate::state::{ProcState, State, Status, SystemState};
+
+/// How numbers are interpreted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Arith {
+    /// Integers are mathematical integers, floating types are the reals (default).
+    #[default]
+    Real,
+    /// IEEE floating point (not supported yet).
+    Ieee,
+    /// Uninterpreted (Herbrand) arithmetic (not supported yet).
+    Herbrand,
+}
+
+/// A concrete value for an input fixed with `-i NAME=VALUE`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FixedValue {
+    /// An integer.
+    Int(BigInt),
+    /// A real number (exact).
+    Real(BigRational),
+    /// A boolean.
+    Bool(bool),
+}
+
+impl FixedValue {
+    /// Parses `42`, `-3`, `2.5`, `1e-3`, `true`, `false`.
+    pub fn parse(text: &str) -> Result<FixedValue, String> {
+        let t = text.trim();
+        match t {
+            "true" => return Ok(FixedValue::Bool(true)),
+            "false" => return Ok(FixedValue::Bool(false)),
+            _ => {}
+        }
+        if let Ok(i) = t.parse::<BigInt>() {
+            return Ok(FixedValue::Int(i));
+        }
+        let (neg, body) = match t.strip_prefix('-') {
+            Some(b) => (true, b),
+            None => (false, t),
+        };
+        match tass_semantics::api::parse_real_literal(body) {
+            Some(r) => Ok(FixedValue::Real(if neg { -r } else { r })),
+            None => Err(format!(
+                "`{text}` is not a number (expected e.g. 10, -3, 2.5 or true)"
+            )),
+        }
+    }
+}
+
+/// Configuration of an [`Engine`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineConfig {
+    /// Number of processes (instances of the model's process program).
+    pub nprocs: usize,
+    /// Arithmetic (only [`Arith::Real`] is supported).
+    pub arith: Arith,
+    /// Inputs fixed to concrete values (`-i NAME=VALUE`), by input name.
+    pub fixed_inputs: Vec<(String, FixedValue)>,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        EngineConfig {
+            nprocs: 1,
+            arith: Arith::Real,
+            fixed_inputs: Vec::new(),
+        }
+    }
+}
+
+/// One enabled transition of one process: what [`Engine::execute`] takes.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Step {
+    /// The process (rank) taking the step.
+    pub process: usize,
+    /// The function whose body holds the transition.
+    pub function: FunctionId,
+    /// The transition (edge of the function's body).
+    pub transition: TransitionId,
+    /// The guard's value; conjoined to the path condition unless `guard_known_true`.
+    pub guard: Expr,
+    /// The guard follows from the path condition (no branching here).
+    pub guard_known_true: bool,
+    /// The step touches only its process's own state (no communication); for POR.
+    pub local: bool,
+}
+
+/// Where a step comes from in the source, for traces.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StepInfo {
+    /// The statement's span.
+    pub span: Span,
+    /// The statement's source text (one line).
+    pub source_text: String,
+    /// The function's name.
+    pub function: String,
+}
+
+/// The result of [`Engine::execute`].
+#[derive(Clone, Debug)]
+pub struct StepOutcome {
+    /// The new state (not canonical: call [`Engine::canonicalize`] before saving it).
+    pub state: State,
+    /// Violations found by the step, and `assumption-vacuous` warnings
+    /// ([`Property::is_warning`]).
+    pub violations: Vec<Violation>,
+    /// Variables the step changed, for traces.
+    pub changes: Vec<Change>,
+}
+
+/// What a process is doing, for deadlock reports and traces.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ProcessStatus {
+    /// Running, in `function` at the location whose source is `span`.
+    Running {
+        /// Name of the function of the top frame.
+        function: String,
+        /// Location id in that function.
+        location: LocationId,
+        /// Source position of the location.
+        span: Span,
+        /// Depth of the call stack.
+        depth: usize,
+    },
+    /// Ended, with the exit code (from `main`'s return or `exit`) if any.
+    Terminated {
+        /// The exit code.
+        exit_code: Option<Expr>,
+    },
+}
+
+/// Counters of the engine.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EngineStats {
+    /// Distinct symbolic expressions created (the factory's size).
+    pub symbolic_values: u64,
+    /// Distinct canonic states stored.
+    pub canonic_states: u64,
+    /// Checks and prover counters.
+    pub oracle: OracleStats,
+    /// Queries that went to the built-in prover.
+    pub prover_calls: u64,
+    /// Queries sent to SMT solvers.
+    pub smt_calls: u64,
+}
+
+/// The execution engine for one model (`tass verify`; compare mode uses two).
+///
+/// It owns the model, the expression factory, the [`Oracle`] (prover) and the
+/// canonic store of states. `tass-verify` drives it: [`Engine::initial_state`],
+/// then repeatedly [`Engine::enabled`] and [`Engine::execute`], saving states
+/// after [`Engine::canonicalize`].
+pub struct Engine {
+    model: Arc<Model>,
+    factory: Arc<ExprFactory>,
+    oracle: Oracle,
+    config: EngineConfig,
+    layout: Layout,
+    store: HashSet<State>,
+    simplifiers: tass_simplify::api::SimplifierCache,
+    record_changes: bool,
+}
+
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Engine({}, {} processes)",
+            self.model.name, self.config.nprocs
+        )
+    }
+}
+
+impl Engine {
+    /// An engine for `model`. `prover` is anything convertible into an [`Oracle`],
+    /// notably a `Box<dyn tass_prove::api::Prover>` made with the same `factory`.
+    pub fn new(
+        model: Arc<Model>,
+        factory: Arc<ExprFactory>,
+        prover: impl Into<Oracle>,
+        config: EngineConfig,
+    ) -> Result<Engine, EngineError> {
+        if config.arith != Arith::Real {
+            return Err(EngineError::invalid(
+                format!(
+                    "--arith {:?} is not supported yet; use --arith real",
+                    config.arith
+                )
+                .to_lowercase(),
+                None,
+            ));
+        }
+        if config.nprocs == 0 {
+            return Err(EngineError::invalid(
+                "the number of processes must be at least 1",
+                None,
+            ));
+        }
+        if model.function(model.main).body.is_none() {
+            return Err(EngineError::invalid(
+                format!(
+                    "the main function `{}` has no body",
+                    model.function(model.main).name
+                ),
+                None,
+            ));
+        }
+        for (name, _) in &config.fixed_inputs {
+            let known = model.inputs.iter().any(|&v| model.var(v).name == *name);
+            if !known {
+                let names: Vec<&str> = model
+                    .inputs
+                    .iter()
+                    .map(|&v| model.var(v).name.as_str())
+                    .collect();
+                return Err(EngineError::invalid(
+                    format!(
+                        "-i {name}=...: the program has no input named `{name}` (its inputs: {})",
+                        if names.is_empty() {
+                            "none".to_string()
+                        } else {
+                            names.join(", ")
+                        }
+                    ),
+                    None,
+                ));
+            }
+        }
+        let layout = Layout::new(&model);
+        let simplifiers = tass_simplify::api::SimplifierCache::new(Arc::clone(&factory));
+        Ok(Engine {
+            model,
+            factory,
+            oracle: prover.into(),
+            config,
+            layout,
+            store: HashSet::new(),
+            simplifiers,
+            record_changes: true,
+        })
+    }
+
+    /// The model.
+    pub fn model(&self) -> &Arc<Model> {
+        &self.model
+    }
+
+    /// The expression factory.
+    pub fn factory(&self) -> &Arc<ExprFactory> {
+        &self.factory
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &EngineConfig {
+        &self.config
+    }
+
+    /// The initial state: inputs are symbolic constants named after the inputs
+    /// (or the values fixed by `-i`), their constraints form the path condition;
+    /// outputs and process globals are zero; every process is at the entry of
+    /// `main`.
+    pub fn initial_state(&mut self) -> Result<State, EngineError> {
+        let model = Arc::clone(&self.model);
+        let f = Arc::clone(&self.factory);
+        let nshared = model.inputs.len() + model.outputs.len();
+        let main = model.function(model.main);
+        let entry = main.body.as_ref().map(|b| b.entry).unwrap_or_default();
+        let proc = ProcState {
+            status: Status::Running,
+            globals: Arc::new(vec![Value::Undefined; model.globals.len()]),
+            stack: vec![Arc::new(crate::state::Frame {
+                function: model.main,
+                location: entry,
+                call_site: None,
+                locals: vec![Value::Undefined; main.params.len() + main.locals.len()],
+            })],
+            heap: Arc::new(Vec::new()),
+        };
+        let mut state = State::new(SystemState {
+            pc: f.tt(),
+            shared: Arc::new(vec![Value::Undefined; nshared]),
+            procs: (0..self.config.nprocs)
+                .map(|_| Arc::new(proc.clone()))
+                .collect(),
+            messages: Arc::new(Vec::new()),
+        });
+        // Inputs, in order (constraints and extents may mention earlier inputs).
+        let layout = self.layout.clone();
+        let mut pc = f.tt();
+        for &v in &model.inputs {
+            let var = model.var(v);
+            let mut env = ProcEnv {
+                state: &mut state,
+                proc: 0,
+                model: &model,
+                factory: &f,
+                layout: &layout,
+            };
+            let mut ev = Evaluator::new(&f, &mut self.oracle, 0, false);
+            let ty = ev.data_type(&env, &var.ty, &var.span)?.ok_or_else(|| {
+                EngineError::unsupported(
+                    format!("input `{}` of a type that is not numeric data", var.name),
+                    &var.span,
+                )
+            })?;
+            let value = match self
+                .config
+                .fixed_inputs
+                .iter()
+                .find(|(n, _)| *n == var.name)
+            {
+                Some((_, fixed)) => match (fixed, &ty) {
+                    (FixedValue::Int(i), Type::Int) => f.int(i.clone()),
+                    (FixedValue::Int(i), Type::Real) => {
+                        f.real(BigRational::from_integer(i.clone()))
+                    }
+                    (FixedValue::Real(r), Type::Real) => f.real(r.clone()),
+                    (FixedValue::Bool(b), Type::Bool) => f.bool(*b),
+                    (fv, t) => {
+                        return Err(EngineError::invalid(
+                            format!(
+                                "-i {}: value {fv:?} does not fit the input's type {t:?}",
+                                var.name
+                            ),
+                            Some(&var.span),
+                        ))
+                    }
+                },
+                None => f.symbol(&var.name, ty),
+            };
+            if let Some(slot) = env.get_mut(tass_dynamic::api::Root::Shared(v)) {
+                *slot = Value::Data(value);
+            }
+            if let Some(c) = &var.constraint {
+                let mut ev = Evaluator::new(&f, &mut self.oracle, 0, false);
+                let c = ev.eval_bool(&env, c)?;
+                pc = f.and(pc, c);
+                env.set_path_condition(pc);
+            }
+        }
+        for &v in &model.outputs {
+            let var = model.var(v);
+            let mut env = ProcEnv {
+                state: &mut state,
+                proc: 0,
+                model: &model,
+                factory: &f,
+                layout: &layout,
+            };
+            let mut ev = Evaluator::new(&f, &mut self.oracle, 0, false);
+            let z = ev.zero_value(&env, &var.ty, &var.span)?;
+            if let Some(slot) = env.get_mut(tass_dynamic::api::Root::Shared(v)) {
+                *slot = z;
+            }
+        }
+        for p in 0..self.config.nprocs {
+            let mut env = ProcEnv {
+                state: &mut state,
+                proc: p,
+                model: &model,
+                factory: &f,
+                layout: &layout,
+            };
+            for &v in &model.globals {
+                let var = model.var(v);
+                let mut ev = Evaluator::new(&f, &mut self.oracle, p, false);
+                let z = ev.zero_value(&env, &var.ty, &var.span)?;
+                let root = env.root_of(v);
+                if let Some(slot) = env.get_mut(root) {
+                    *slot = z;
+                }
+            }
+            for &v in main.params.iter().chain(&main.locals) {
+                let var = model.var(v);
+                let value = if main.params.first() == Some(&v) && var.ty.is_integer() {
+                    // argc: at least 1
+                    let argc = f.symbol(&var.name, Type::Int);
+                    pc = f.and(pc, f.le(f.int(1), argc));
+                    env.set_path_condition(pc);
+                    Value::Data(argc)
+                } else {
+                    let mut ev = Evaluator::new(&f, &mut self.oracle, p, false);
+                    match ev.undefined_value(&env, &var.ty, &var.span) {
+                        Ok(v) => v,
+                        Err(_) => Value::Undefined, // VLA: its Declare sets it
+                    }
+                };
+                let root = env.root_of(v);
+                if let Some(slot) = env.get_mut(root) {
+                    *slot = value;
+                }
+            }
+        }
+        Ok(state.seal())
+    }
+
+    /// The steps enabled in `state`: for each running process, each outgoing
+    /// transition of its current location whose guard is not provably false under
+    /// the path condition (the paper's `nsat` pruning). On a symbolic branch both
+    /// sides are enabled; each conjoins its guard when executed. A state whose
+    /// path condition is `false` has no enabled steps.
+    pub fn enabled(&mut self, state: &State) -> Result<Vec<Step>, EngineError> {
+        let f = Arc::clone(&self.factory);
+        let model = Arc::clone(&self.model);
+        let pc = state.inner.pc;
+        if f.as_bool(pc) == Some(false) {
+            return Ok(Vec::new());
+        }
+        let mut steps = Vec::new();
+        let mut scratch = state.clone();
+        for p in 0..state.inner.procs.len() {
+            let ps = &state.inner.procs[p];
+            if ps.status != Status::Running {
+                continue;
+            }
+            let Some(frame) = ps.stack.last() else {
+                continue;
+            };
+            let function = frame.function;
+            let Some(body) = model.function(function).body.as_ref() else {
+                continue;
+            };
+            for (tid, t, _) in body.outgoing(frame.location) {
+                let env = ProcEnv {
+                    state: &mut scratch,
+                    proc: p,
+                    model: &model,
+                    factory: &f,
+                    layout: &self.layout,
+                };
+                let g = evaluate_guard(&model, &f, &mut self.oracle, &env, tid)?;
+                let (enabled, known) = match f.as_bool(g) {
+                    Some(b) => (b, b),
+                    None => match self.oracle.valid(&f, pc, g) {
+                        Decision::Holds => (true, true),
+                        _ => (!self.oracle.is_unsat(&f, f.and(pc, g)), false),
+                    },
+                };
+                if enabled {
+                    let local = !matches!(&t.statement, Statement::Call { callee: Callee::Library(l), .. } if l.is_mpi());
+                    steps.push(Step {
+                        process: p,
+                        function,
+                        transition: tid,
+                        guard: g,
+                        guard_known_true: known,
+                        local,
+                    });
+                }
+            }
+        }
+        Ok(steps)
+    }
+
+    /// Executes `step` in `state` (taken by value: a uniquely held state is
+    /// changed in place). Checks made by the step are in the outcome's violations;
+    /// after each failed check the path continues assuming the check's claim.
+    pub fn execute(&mut self, state: State, step: &Step) -> Result<StepOutcome, EngineError> {
+        let f = Arc::clone(&self.factory);
+        let model = Arc::clone(&self.model);
+        let mut state = state;
+        let result = {
+            let running = state
+                .inner
+                .procs
+                .get(step.process)
+                .is_some_and(|p| p.status == Status::Running && !p.stack.is_empty());
+            if !running {
+                return Err(EngineError::invalid(
+                    format!("step of process {} which is not running", step.process),
+                    None,
+                ));
+            }
+            let mut env = ProcEnv {
+                state: &mut state,
+                proc: step.process,
+                model: &model,
+                factory: &f,
+                layout: &self.layout,
+            };
+            if env.location().0 != step.function {
+                return Err(EngineError::invalid(
+                    "step does not belong to this state",
+                    None,
+                ));
+            }
+            execute_transition(
+                &model,
+                &f,
+                &mut self.oracle,
+                &mut env,
+                step.transition,
+                step.guard_known_true,
+                self.record_changes,
+            )?
+        };
+        Ok(StepOutcome {
+            state: state.seal(),
+            violations: result.violations,
+            changes: result.changes,
+        })
+    }
+
+    /// Whether [`StepOutcome::changes`] is filled (default on). Pretty-printing
+    /// every assigned value costs time: a search can turn it off and turn it on
+    /// again to replay a counterexample path for its trace.
+    pub fn set_record_changes(&mut self, on: bool) {
+        self.record_changes = on;
+    }
+
+    /// Source information about a step, for traces.
+    pub fn step_info(&self, step: &Step) -> StepInfo {
+        let func = self.model.function(step.function);
+        match func.body.as_ref() {
+            Some(b) => {
+                let t = b.transition(step.transition);
+                StepInfo {
+                    span: t.span.clone(),
+                    source_text: t.source_text.clone(),
+                    function: func.name.clone(),
+                }
+            }
+            None => StepInfo {
+                span: func.span.clone(),
+                source_text: String::new(),
+                function: func.name.clone(),
+            },
+        }
+    }
+
+    /// True when every process has terminated.
+    pub fn is_terminated(&self, state: &State) -> bool {
+        state
+            .inner
+            .procs
+            .iter()
+            .all(|p| p.status != Status::Running)
+    }
+
+    /// True if the path condition of `state` is unsatisfiable (as far as the
+    /// prover can tell): such a state stands for no execution.
+    pub fn is_vacuous(&mut self, state: &State) -> bool {
+        let f = Arc::clone(&self.factory);
+        self.oracle.is_unsat(&f, state.inner.pc)
+    }
+
+    /// What each process is doing.
+    pub fn process_status(&self, state: &State) -> Vec<ProcessStatus> {
+        state
+            .inner
+            .procs
+            .iter()
+            .map(|p| match (&p.status, p.stack.last()) {
+                (Status::Running, Some(fr)) => {
+                    let func = self.model.function(fr.function);
+                    let span = func
+                        .body
+                        .as_ref()
+                        .map(|b| b.location(fr.location).span.clone())
+                        .unwrap_or_else(|| func.span.clone());
+                    ProcessStatus::Running {
+                        function: func.name.clone(),
+                        location: fr.location,
+                        span,
+                        depth: p.stack.len(),
+                    }
+                }
+                (Status::Terminated { exit_code, .. }, _) => ProcessStatus::Terminated {
+                    exit_code: *exit_code,
+                },
+                (Status::Running, None) => ProcessStatus::Terminated { exit_code: None },
+            })
+            .collect()
+    }
+
+    /// Checks made at a final state: heap objects still allocated are memory
+    /// leaks (later: unreceived messages, `MPI_Finalize`). Nothing is reported on a
+    /// vacuous path.
+    pub fn check_termination(&mut self, state: &State) -> Vec<Violation> {
+        let f = Arc::clone(&self.factory);
+        let mut out = Vec::new();
+        for (p, ps) in state.inner.procs.iter().enumerate() {
+            let live: Vec<&HeapObject> = ps.heap.iter().filter(|o| o.is_live()).collect();
+            if live.is_empty() {
+                continue;
+            }
+            let span = match &ps.status {
+                Status::Terminated {
+                    at: Some((func, loc)),
+                    ..
+                } => self
+                    .model
+                    .function(*func)
+                    .body
+                    .as_ref()
+                    .map(|b| b.location(*loc).span.clone())
+                    .unwrap_or_else(|| self.model.function(*func).span.clone()),
+                _ => self.model.function(self.model.main).span.clone(),
+            };
+            let (certainty, witness) = match self.oracle.valid(&f, state.inner.pc, f.ff()) {
+                Decision::Holds => continue,
+                Decision::Fails { witness } => (Certainty::Provable, witness),
+                Decision::Unknown => (Certainty::Possible, None),
+            };
+            let sizes: Vec<String> = live
+                .iter()
+                .filter_map(|o| match o {
+                    HeapObject::Live { extent, .. } => Some(f.pretty(*extent)),
+                    HeapObject::Freed => None,
+                })
+                .collect();
+            out.push(Violation {
+                property: Property::MemoryLeak,
+                certainty,
+                message: format!(
+                    "{} heap block(s) not freed when the process terminates (sizes in elements: {})",
+                    live.len(),
+                    sizes.join(", ")
+                ),
+                span,
+                process: p,
+                witness,
+                claim: "every allocated block is freed".into(),
+            });
+        }
+        out
+    }
+
+    /// The canonical representative of `state`: the path condition simplified
+    /// and every expression in the state simplified under it (an equivalent
+    /// state, paper Sec. 4.5), heap objects renumbered in order of first reach
+    /// from the roots (freed, unreferenced ones dropped), then interned in the
+    /// canonic store, so equal states are one object and "seen before?" is one
+    /// hash lookup.
+    pub fn canonicalize(&mut self, state: State) -> State {
+        let state = simplify_state(&self.factory, &self.simplifiers, state);
+        let state = canonical_heaps(&self.factory, state).seal();
+        if let Some(s) = self.store.get(&state) {
+            return s.clone();
+        }
+        self.store.insert(state.clone());
+        state
+    }
+
+    /// Number of states in the canonic store.
+    pub fn stored_states(&self) -> usize {
+        self.store.len()
+    }
+
+    /// Shared outputs and their values (for compare).
+    pub fn outputs(&self, state: &State) -> Vec<(String, Value)> {
+        let base = self.model.inputs.len();
+        self.model
+            .outputs
+            .iter()
+            .enumerate()
+            .map(|(k, &v)| {
+                (
+                    self.model.var(v).name.clone(),
+                    state.inner.shared[base + k].clone(),
+                )
+            })
+            .collect()
+    }
+
+    /// Shared inputs and their values (symbolic constants, or fixed values).
+    pub fn inputs(&self, state: &State) -> Vec<(String, Value)> {
+        self.model
+            .inputs
+            .iter()
+            .enumerate()
+            .map(|(k, &v)| {
+                (
+                    self.model.var(v).name.clone(),
+                    state.inner.shared[k].clone(),
+                )
+            })
+            .collect()
+    }
+
+    /// The path condition.
+    pub fn path_condition(&self, state: &State) -> Expr {
+        state.inner.pc
+    }
+
+    /// `e` pretty-printed (C-like, symbolic constants by their input names).
+    pub fn pretty(&self, e: Expr) -> String {
+        self.factory.pretty(e)
+    }
+
+    /// A value pretty-printed.
+    pub fn pretty_value(&self, v: &Value) -> String {
+        tass_semantics::api::show_value(&self.factory, v)
+    }
+
+    /// The value of variable `name` as process `process` sees it in its top frame
+    /// (locals of the top frame, then process globals, then shared variables).
+    pub fn variable(&self, state: &State, process: usize, name: &str) -> Option<Value> {
+        let mut scratch = state.clone();
+        let ps = state.inner.procs.get(process)?;
+        let env = ProcEnv {
+            state: &mut scratch,
+            proc: process,
+            model: &self.model,
+            factory: &self.factory,
+            layout: &self.layout,
+        };
+        let candidates = self.model.variables.iter().filter(|v| v.name == name);
+        let mut best: Option<(u8, Value)> = None;
+        for v in candidates {
+            let rank = match v.scope {
+                VarScope::Local(fid) if ps.stack.last().map(|f| f.function) == Some(fid) => 0,
+                VarScope::ProcessGlobal => 1,
+                VarScope::Input | VarScope::Output => 2,
+                _ => continue,
+            };
+            if let Some(val) = env.get(env.root_of(v.id)) {
+                if best.as_ref().is_none_or(|(r, _)| rank < *r) {
+                    best = Some((rank, val.clone()));
+                }
+            }
+        }
+        best.map(|(_, v)| v)
+    }
+
+    /// Counters so far.
+    pub fn stats(&self) -> EngineStats {
+        let oracle = self.oracle.stats();
+        EngineStats {
+            symbolic_values: self.factory.len() as u64,
+            canonic_states: self.store.len() as u64,
+            prover_calls: oracle.prover.builtin_calls,
+            smt_calls: oracle.prover.smt_calls(),
+            oracle,
+        }
+    }
+}

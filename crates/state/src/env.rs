@@ -1,0 +1,238 @@
+//! The `Environment` of `tass-semantics` over a [`State`].
+
+use std::sync::Arc;
+
+use tass_dynamic::api::{HeapObject, Root, Value};
+use tass_model::api::{FunctionId, LocationId, Model, TransitionId, VarId, VarScope};
+use tass_semantics::api::Environment;
+use tass_symbolic::api::{Expr, ExprFactory};
+
+use crate::state::{Frame, State, Status};
+
+/// Where each variable lives in its container: index into the shared vector,
+/// the globals vector, or its function's frame (`params ++ locals`).
+#[derive(Debug, Clone)]
+pub(crate) struct Layout {
+    slot: Vec<u32>,
+}
+
+impl Layout {
+    pub fn new(model: &Model) -> Layout {
+        let mut slot = vec![u32::MAX; model.variables.len()];
+        for (k, v) in model.inputs.iter().chain(&model.outputs).enumerate() {
+            slot[v.0 as usize] = k as u32;
+        }
+        for (k, v) in model.globals.iter().enumerate() {
+            slot[v.0 as usize] = k as u32;
+        }
+        for func in &model.functions {
+            for (k, v) in func.params.iter().chain(&func.locals).enumerate() {
+                slot[v.0 as usize] = k as u32;
+            }
+        }
+        Layout { slot }
+    }
+
+    pub fn slot(&self, var: VarId) -> usize {
+        self.slot.get(var.0 as usize).copied().unwrap_or(u32::MAX) as usize
+    }
+}
+
+/// A state seen by process `proc`. Reads go straight to the shared structure;
+/// writes copy (only) the components on the path to the change when shared.
+pub(crate) struct ProcEnv<'a> {
+    pub state: &'a mut State,
+    pub proc: usize,
+    pub model: &'a Model,
+    pub factory: &'a ExprFactory,
+    pub layout: &'a Layout,
+}
+
+impl ProcEnv<'_> {
+    fn frame_mut(&mut self) -> Option<&mut Frame> {
+        let p = self.proc;
+        let s = self.state.inner_mut();
+        let ps = Arc::make_mut(&mut s.procs[p]);
+        ps.stack.last_mut().map(Arc::make_mut)
+    }
+}
+
+impl Environment for ProcEnv<'_> {
+    fn model(&self) -> &Model {
+        self.model
+    }
+    fn factory(&self) -> &ExprFactory {
+        self.factory
+    }
+    fn process(&self) -> usize {
+        self.proc
+    }
+    fn nprocs(&self) -> usize {
+        self.state.inner.procs.len()
+    }
+    fn path_condition(&self) -> Expr {
+        self.state.inner.pc
+    }
+    fn set_path_condition(&mut self, pc: Expr) {
+        if pc != self.state.inner.pc {
+            self.state.inner_mut().pc = pc;
+        }
+    }
+
+    fn root_of(&self, var: VarId) -> Root {
+        match self.model.var(var).scope {
+            VarScope::Input | VarScope::Output => Root::Shared(var),
+            VarScope::ProcessGlobal => Root::Global {
+                proc: self.proc as u32,
+                var,
+            },
+            VarScope::Local(_) | VarScope::Bound => Root::Local {
+                proc: self.proc as u32,
+                frame: self.state.inner.procs[self.proc]
+                    .stack
+                    .len()
+                    .saturating_sub(1) as u32,
+                var,
+            },
+        }
+    }
+
+    fn get(&self, root: Root) -> Option<&Value> {
+        let s = &self.state.inner;
+        match root {
+            Root::Shared(v) => s.shared.get(self.layout.slot(v)),
+            Root::Global { proc, var } => s
+                .procs
+                .get(proc as usize)?
+                .globals
+                .get(self.layout.slot(var)),
+            Root::Local { proc, frame, var } => {
+                let f = s.procs.get(proc as usize)?.stack.get(frame as usize)?;
+                if self.model.var(var).scope != VarScope::Local(f.function) {
+                    return None;
+                }
+                f.locals.get(self.layout.slot(var))
+            }
+            Root::Heap { proc, object } => {
+                match s.procs.get(proc as usize)?.heap.get(object as usize)? {
+                    HeapObject::Live { value, .. } => Some(value),
+                    HeapObject::Freed => None,
+                }
+            }
+        }
+    }
+
+    fn get_mut(&mut self, root: Root) -> Option<&mut Value> {
+        self.get(root)?;
+        let slot_of = |v: VarId| self.layout.slot(v);
+        let s = self.state.inner_mut();
+        match root {
+            Root::Shared(v) => Arc::make_mut(&mut s.shared).get_mut(slot_of(v)),
+            Root::Global { proc, var } => {
+                let ps = Arc::make_mut(&mut s.procs[proc as usize]);
+                Arc::make_mut(&mut ps.globals).get_mut(slot_of(var))
+            }
+            Root::Local { proc, frame, var } => {
+                let ps = Arc::make_mut(&mut s.procs[proc as usize]);
+                let f = Arc::make_mut(&mut ps.stack[frame as usize]);
+                f.locals.get_mut(slot_of(var))
+            }
+            Root::Heap { proc, object } => {
+                let ps = Arc::make_mut(&mut s.procs[proc as usize]);
+                match Arc::make_mut(&mut ps.heap).get_mut(object as usize)? {
+                    HeapObject::Live { value, .. } => Some(value),
+                    HeapObject::Freed => None,
+                }
+            }
+        }
+    }
+
+    fn heap_object(&self, proc: usize, object: u32) -> Option<&HeapObject> {
+        self.state.inner.procs.get(proc)?.heap.get(object as usize)
+    }
+
+    fn allocate(&mut self, value: Value, extent: Expr) -> Root {
+        let p = self.proc;
+        let s = self.state.inner_mut();
+        let ps = Arc::make_mut(&mut s.procs[p]);
+        let heap = Arc::make_mut(&mut ps.heap);
+        heap.push(HeapObject::Live { value, extent });
+        Root::Heap {
+            proc: p as u32,
+            object: (heap.len() - 1) as u32,
+        }
+    }
+
+    fn free(&mut self, object: u32) {
+        let p = self.proc;
+        let s = self.state.inner_mut();
+        let ps = Arc::make_mut(&mut s.procs[p]);
+        if let Some(slot) = Arc::make_mut(&mut ps.heap).get_mut(object as usize) {
+            *slot = HeapObject::Freed;
+        }
+    }
+
+    fn location(&self) -> (FunctionId, LocationId) {
+        let f = self.state.inner.procs[self.proc]
+            .stack
+            .last()
+            .expect("location of a process without frames");
+        (f.function, f.location)
+    }
+
+    fn set_location(&mut self, location: LocationId) {
+        if let Some(f) = self.frame_mut() {
+            f.location = location;
+        }
+    }
+
+    fn stack_depth(&self) -> usize {
+        self.state.inner.procs[self.proc].stack.len()
+    }
+
+    fn push_frame(
+        &mut self,
+        function: FunctionId,
+        call_site: Option<TransitionId>,
+        locals: Vec<(VarId, Value)>,
+    ) {
+        let func = self.model.function(function);
+        let entry = func.body.as_ref().map(|b| b.entry).unwrap_or_default();
+        let n = func.params.len() + func.locals.len();
+        let mut values = vec![Value::Undefined; n];
+        for (v, x) in locals {
+            let k = self.layout.slot(v);
+            if k < n {
+                values[k] = x;
+            }
+        }
+        let frame = Frame {
+            function,
+            location: entry,
+            call_site,
+            locals: values,
+        };
+        let p = self.proc;
+        let s = self.state.inner_mut();
+        Arc::make_mut(&mut s.procs[p]).stack.push(Arc::new(frame));
+    }
+
+    fn pop_frame(&mut self) -> Option<TransitionId> {
+        let p = self.proc;
+        let s = self.state.inner_mut();
+        let f = Arc::make_mut(&mut s.procs[p]).stack.pop()?;
+        f.call_site
+    }
+
+    fn terminate(&mut self, exit_code: Option<Expr>) {
+        let p = self.proc;
+        let s = self.state.inner_mut();
+        let ps = Arc::make_mut(&mut s.procs[p]);
+        let at = ps.stack.last().map(|f| (f.function, f.location));
+        ps.stack.clear();
+        if let Status::Terminated { at: Some(_), .. } = ps.status {
+            return;
+        }
+        ps.status = Status::Terminated { at, exit_code };
+    }
+}

@@ -1,0 +1,148 @@
+//! The state hierarchy: system state -> process states -> call stack -> frames ->
+//! values; heap; message buffer; path condition (paper Sec. 5.1).
+//!
+//! Every component sits behind an `Arc`. A component is changed in place while
+//! its `Arc` is unique and copied first when shared (`Arc::make_mut`): that is
+//! the morphic pattern's mutable/committed distinction without the bookkeeping.
+//! The hash of a whole state is computed once and cached; any mutable access
+//! clears the cache.
+
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+use tass_dynamic::api::{HeapObject, Message, Value};
+use tass_model::api::{FunctionId, LocationId, TransitionId};
+use tass_symbolic::api::Expr;
+
+/// A call-stack frame.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Frame {
+    pub function: FunctionId,
+    pub location: LocationId,
+    /// The caller's call transition (receives the result), `None` for `main`.
+    pub call_site: Option<TransitionId>,
+    /// Parameters then locals, in the order of the function's `params ++ locals`.
+    pub locals: Vec<Value>,
+}
+
+/// Whether a process still runs.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Status {
+    Running,
+    /// Ended (`main` returned, `exit`, `abort`) at this place, with this exit code.
+    Terminated {
+        at: Option<(FunctionId, LocationId)>,
+        exit_code: Option<Expr>,
+    },
+}
+
+/// The state of one process.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct ProcState {
+    pub status: Status,
+    /// Process-global variables, in the order of `Model::globals`.
+    pub globals: Arc<Vec<Value>>,
+    /// Bottom (main) first.
+    pub stack: Vec<Arc<Frame>>,
+    pub heap: Arc<Vec<HeapObject>>,
+}
+
+/// The whole system state.
+#[derive(Clone, Debug)]
+pub(crate) struct SystemState {
+    pub pc: Expr,
+    /// Shared inputs then outputs, in the order of `Model::inputs ++ Model::outputs`.
+    pub shared: Arc<Vec<Value>>,
+    pub procs: Vec<Arc<ProcState>>,
+    /// Buffered messages ordered by sender, receiver, issue order (MPI engine).
+    pub messages: Arc<Vec<Message>>,
+}
+
+impl PartialEq for SystemState {
+    fn eq(&self, other: &Self) -> bool {
+        self.pc == other.pc
+            && self.procs.len() == other.procs.len()
+            && (Arc::ptr_eq(&self.shared, &other.shared) || self.shared == other.shared)
+            && self
+                .procs
+                .iter()
+                .zip(&other.procs)
+                .all(|(a, b)| Arc::ptr_eq(a, b) || a == b)
+            && self.messages == other.messages
+    }
+}
+impl Eq for SystemState {}
+
+impl SystemState {
+    pub fn compute_hash(&self) -> u64 {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.pc.hash(&mut h);
+        self.shared.hash(&mut h);
+        self.procs.hash(&mut h);
+        self.messages.hash(&mut h);
+        h.finish()
+    }
+}
+
+/// A state of the system: cheap to clone (shares everything), hashable and
+/// comparable (deeply; by identity first), `Send + Sync`.
+///
+/// States are built and changed by the [`crate::api::Engine`]; two states are equal
+/// when their path conditions, variables, call stacks, heaps and messages are
+/// (after [`crate::api::Engine::canonicalize`], equivalent paths give equal states).
+#[derive(Clone, Debug)]
+pub struct State {
+    pub(crate) inner: Arc<SystemState>,
+    /// The hash of `inner`, computed when the engine hands the state out
+    /// ([`State::seal`]); `None` while it is being changed.
+    pub(crate) hash: Option<u64>,
+}
+
+impl State {
+    /// A state around `inner`, hash not yet computed.
+    pub(crate) fn new(inner: SystemState) -> State {
+        State {
+            inner: Arc::new(inner),
+            hash: None,
+        }
+    }
+
+    /// Mutable access; clears the cached hash (copy-on-write if shared).
+    pub(crate) fn inner_mut(&mut self) -> &mut SystemState {
+        self.hash = None;
+        Arc::make_mut(&mut self.inner)
+    }
+
+    /// Computes and caches the hash (the engine does this before handing a state out).
+    pub(crate) fn seal(mut self) -> State {
+        if self.hash.is_none() {
+            self.hash = Some(self.inner.compute_hash());
+        }
+        self
+    }
+
+    /// The hash of this state (cached once the engine has handed it out).
+    pub fn hash_value(&self) -> u64 {
+        self.hash.unwrap_or_else(|| self.inner.compute_hash())
+    }
+
+    /// True if both handles share the same representation (canonic states that are
+    /// equal are always the same object).
+    pub fn same_object(&self, other: &State) -> bool {
+        Arc::ptr_eq(&self.inner, &other.inner)
+    }
+}
+
+impl PartialEq for State {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.inner, &other.inner)
+            || (self.hash_value() == other.hash_value() && *self.inner == *other.inner)
+    }
+}
+impl Eq for State {}
+
+impl Hash for State {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash_value());
+    }
+}

@@ -1,0 +1,214 @@
+//! Comparative symbolic execution (`tass compare`).
+//!
+//! Both programs are explored completely, each recording its distinct terminal
+//! states (path condition and outputs). Then for every pair of a specification path
+//! `(pc_s, y_s)` and an implementation path `(pc_i, y_i)` every output is proved
+//! equal under `pc_s && pc_i`. This is the paper's composite model (the
+//! implementation runs under the specification's path condition) with the
+//! implementation explored once instead of once per specification path: the
+//! implementation paths consistent with `pc_s` are exactly those for which
+//! `pc_s && pc_i` is satisfiable, and for the others the equality is vacuously valid.
+//! Inputs are shared: both engines use one expression factory, so an input is the
+//! same symbolic constant in both programs. Two implementation paths that overlap
+//! but compute different outputs (nondeterminism) are caught too, since each is
+//! compared with the same specification path.
+
+use std::sync::atomic::Ordering;
+
+use tass_model::api::Model;
+use tass_search::api::{Limit, Search, SearchStats};
+
+use crate::engine::{Engine, Equality};
+use crate::options::Options;
+use crate::report::{Certainty, OutputDifference, Property, Report, ViolationReport, Witness};
+use crate::system::{
+    complete_witness, finish, limits_now, replay, Ending, Findings, Mode, ModelSystem,
+};
+
+fn add_stats(total: &mut SearchStats, more: &SearchStats) {
+    total.states_seen += more.states_seen;
+    total.states_saved += more.states_saved;
+    total.states_matched += more.states_matched;
+    total.transitions += more.transitions;
+    total.states_pushed += more.states_pushed;
+    total.max_depth = total.max_depth.max(more.max_depth);
+}
+
+/// Runs the comparison. `impl_model` gives the location reported for a differing
+/// output (its declaration in the implementation).
+pub(crate) fn compare_with<E: Engine>(
+    spec: &mut E,
+    imp: &mut E,
+    impl_model: &Model,
+    options: &Options,
+) -> Report {
+    let mut findings = Findings::new(options);
+    let mut total = SearchStats::default();
+    let ending = run(spec, imp, impl_model, options, &mut findings, &mut total);
+    finish(imp, findings, ending, total, options)
+}
+
+/// Explores one model to the end, collecting its terminal states.
+#[allow(clippy::type_complexity)]
+fn explore<E: Engine>(
+    engine: &mut E,
+    label: &'static str,
+    nprocs: usize,
+    options: &Options,
+    findings: &mut Findings,
+    total: &mut SearchStats,
+) -> Result<(E::State, Vec<(E::State, Vec<E::Step>)>), Ending> {
+    let initial = engine.initial_state().map_err(Ending::Error)?;
+    let search = Search::new(limits_now(options, findings.started, total.states_seen));
+    let mut system = ModelSystem::new(
+        engine,
+        findings,
+        Mode::CollectTerminals,
+        initial.clone(),
+        Some(label),
+        nprocs,
+    );
+    let report = search.run(&mut system, initial.clone());
+    add_stats(total, &report.stats);
+    match Ending::from_outcome(report.outcome, system.error.take()) {
+        Ending::Complete => Ok((initial, std::mem::take(&mut system.terminals))),
+        other => Err(other),
+    }
+}
+
+fn run<E: Engine>(
+    spec: &mut E,
+    imp: &mut E,
+    impl_model: &Model,
+    options: &Options,
+    findings: &mut Findings,
+    total: &mut SearchStats,
+) -> Ending {
+    let (spec_initial, spec_terminals) =
+        match explore(spec, "spec", options.spec_procs, options, findings, total) {
+            Ok(x) => x,
+            Err(ending) => return ending,
+        };
+    let (impl_initial, impl_terminals) =
+        match explore(imp, "impl", options.impl_procs, options, findings, total) {
+            Ok(x) => x,
+            Err(ending) => return ending,
+        };
+    for (spec_state, spec_path) in &spec_terminals {
+        let pc_s = spec.path_condition(spec_state);
+        let outputs_s = spec.outputs(spec_state);
+        for (impl_state, impl_path) in &impl_terminals {
+            if let Some(limit) = interrupted(options, findings) {
+                return Ending::Limit(limit);
+            }
+            let pc_i = imp.path_condition(impl_state);
+            let pc = imp.and(&pc_s, &pc_i);
+            let outputs_i = imp.outputs(impl_state);
+            // The first output not proved equal; a proved difference wins over an
+            // undecided one.
+            let mut mismatch = None;
+            for (name, s) in &outputs_s {
+                let Some((_, i)) = outputs_i.iter().find(|(n, _)| n == name) else {
+                    continue; // signatures were checked: cannot happen
+                };
+                if let Some(m) = imp.compare_output(&pc, name, s, i) {
+                    let proved = matches!(m.answer, Equality::Different(_));
+                    if mismatch.is_none() || proved {
+                        mismatch = Some(m);
+                    }
+                    if proved {
+                        break;
+                    }
+                }
+            }
+            let Some(m) = mismatch else { continue };
+            let declared = impl_model
+                .global_by_name(base_name(&m.element))
+                .map(|v| v.span.clone());
+            let (file, line, column) = match &declared {
+                Some(span) => (span.file.to_string(), span.start_line, span.start_column),
+                None => (impl_model.name.clone(), 0, 0),
+            };
+            if !findings.is_new(Property::NotEquivalent, &file, line, column) {
+                continue;
+            }
+            let spec_trace = match replay(spec, spec_initial.clone(), spec_path, Some("spec")) {
+                Ok((t, _)) => t,
+                Err(error) => return Ending::Error(error),
+            };
+            let trace = match replay(imp, impl_initial.clone(), impl_path, Some("impl")) {
+                Ok((t, _)) => t,
+                Err(error) => return Ending::Error(error),
+            };
+            let (certainty, (witness, witness_missing)) = match m.answer {
+                Equality::Different(model) => (
+                    Certainty::Provable,
+                    complete_witness(model, &imp.input_names(), || imp.no_witness_reason()),
+                ),
+                Equality::Unknown => (
+                    Certainty::Possible,
+                    (
+                        Witness::Unavailable(
+                            "the prover could not decide whether the outputs differ".into(),
+                        ),
+                        Vec::new(),
+                    ),
+                ),
+            };
+            let spec_text = spec.pretty(&m.spec);
+            let impl_text = imp.pretty(&m.imp);
+            findings.violations.push(ViolationReport {
+                property: Property::NotEquivalent,
+                certainty,
+                message: format!(
+                    "output `{}` can differ: the specification computes {spec_text}, \
+                     the implementation {impl_text}",
+                    m.element
+                ),
+                file,
+                line,
+                column,
+                process: 0,
+                trace,
+                path_condition: imp.pretty(&pc),
+                claim: format!("{spec_text} == {impl_text}"),
+                witness,
+                witness_missing,
+                difference: Some(OutputDifference {
+                    output: m.element,
+                    spec_value: spec_text,
+                    impl_value: impl_text,
+                    spec_trace,
+                }),
+            });
+            if findings.budget_spent() {
+                findings.stopped_early = true;
+                return Ending::Stopped;
+            }
+        }
+    }
+    Ending::Complete
+}
+
+/// Ctrl-C or the time limit during the pairwise comparison.
+fn interrupted(options: &Options, findings: &Findings) -> Option<Limit> {
+    if options
+        .cancel
+        .as_ref()
+        .is_some_and(|c| c.load(Ordering::Relaxed))
+    {
+        return Some(Limit::Cancelled);
+    }
+    if options
+        .timeout
+        .is_some_and(|t| findings.started.elapsed() >= t)
+    {
+        return Some(Limit::Timeout);
+    }
+    None
+}
+
+/// `c[1][2]` -> `c`.
+fn base_name(name: &str) -> &str {
+    name.split('[').next().unwrap_or(name)
+}

@@ -1,0 +1,111 @@
+//! What the verifier needs from an execution engine, as a trait: the real engine
+//! (`tass-state`) implements it in `real.rs`; tests implement it with toy systems,
+//! so the search, the reports and the comparison are tested on their own.
+
+use std::hash::Hash;
+
+use tass_model::api::Span;
+use tass_semantics::api::{EngineError, Violation};
+
+use crate::report::Change;
+
+/// Where a step is and what it does, for traces.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct StepInfo {
+    pub span: Span,
+    pub process: usize,
+    pub source: String,
+}
+
+/// The result of executing one step.
+#[derive(Debug)]
+pub(crate) struct Executed<S> {
+    pub state: S,
+    pub violations: Vec<Violation>,
+    pub changes: Vec<Change>,
+}
+
+/// An answer about outputs in compare mode.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Equality {
+    /// Different for some inputs; a witness when the prover gave a model.
+    Different(Option<Vec<(String, String)>>),
+    /// The prover could not decide.
+    Unknown,
+}
+
+/// A differing output found by [`Engine::compare_output`].
+#[derive(Clone, Debug)]
+pub(crate) struct OutputMismatch<V> {
+    pub element: String,
+    pub spec: V,
+    pub imp: V,
+    pub answer: Equality,
+}
+
+/// An execution engine for one model (one program with its process count).
+pub(crate) trait Engine {
+    type State: Clone + Eq + Hash;
+    type Step: Clone;
+    /// A symbolic expression (path conditions, output values).
+    type Value: Clone;
+
+    /// The initial state (inputs symbolic or fixed, input constraints assumed).
+    fn initial_state(&mut self) -> Result<Self::State, EngineError>;
+    /// The steps enabled in `state` (after the reduction), in exploration order.
+    fn enabled(&mut self, state: &Self::State) -> Result<Vec<Self::Step>, EngineError>;
+    /// Executes one step.
+    fn execute(
+        &mut self,
+        state: Self::State,
+        step: &Self::Step,
+    ) -> Result<Executed<Self::State>, EngineError>;
+    /// True if every process has terminated.
+    fn is_terminated(&self, state: &Self::State) -> bool;
+    /// Checks at a final state (memory leaks, unreceived messages, ...), or at a
+    /// state with no enabled step where some process has not terminated (deadlock).
+    fn final_violations(&mut self, state: &Self::State) -> Vec<Violation>;
+    /// The canonical form of `state` (heap canonicalized, simplified): equal
+    /// canonical forms mean the same state.
+    fn canonicalize(&mut self, state: Self::State) -> Self::State;
+    /// Whether `state` is worth saving (the state-saving heuristic's location part):
+    /// some process sits at a loop head, an if-join or a location with several
+    /// incoming edges.
+    fn at_join_location(&self, state: &Self::State) -> bool;
+    /// The partial-order reduction: given the steps enabled in a state (of several
+    /// processes), the subset to explore. The default explores all of them.
+    fn reduce(&self, steps: Vec<Self::Step>) -> Vec<Self::Step> {
+        steps
+    }
+    /// Describes a step.
+    fn step_info(&self, step: &Self::Step) -> StepInfo;
+    /// Whether `step` touches only its process's own state (for the heuristic).
+    fn is_local(&self, step: &Self::Step) -> bool;
+    /// The process `step` belongs to.
+    fn process_of(&self, step: &Self::Step) -> usize;
+    /// The path condition of `state`.
+    fn path_condition(&self, state: &Self::State) -> Self::Value;
+    /// Pretty-prints a value (macros and inputs by name).
+    fn pretty(&self, value: &Self::Value) -> String;
+    /// The shared outputs of `state`: `(name, value)` in declaration order.
+    fn outputs(&mut self, state: &Self::State) -> Vec<(String, Self::Value)>;
+    /// Compares output `name` of the specification (`spec`) and of the
+    /// implementation (`imp`) under `assumption`: `None` if proved equal, else the
+    /// element that differs (`c[2]`, or `name` itself), its two values, and whether
+    /// the difference is proved or only not ruled out.
+    fn compare_output(
+        &mut self,
+        assumption: &Self::Value,
+        name: &str,
+        spec: &Self::Value,
+        imp: &Self::Value,
+    ) -> Option<OutputMismatch<Self::Value>>;
+    /// The conjunction of two path conditions.
+    fn and(&self, a: &Self::Value, b: &Self::Value) -> Self::Value;
+    /// Counters: (prover calls, SMT calls, symbolic values).
+    fn counters(&self) -> (u64, u64, u64);
+    /// The names of the inputs, in declaration order (for witnesses).
+    fn input_names(&self) -> Vec<String>;
+    /// Why there is no witness when the prover gave none.
+    fn no_witness_reason(&self) -> String;
+}

@@ -1,0 +1,649 @@
+//! The [`Engine`] trait over the real execution engine (`tass-state`), the prover
+//! set-up, and the entry points `verify` / `compare`.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use tass_model::api::{
+    Callee, Expr as ModelExpr, ExprKind, FunctionId, LocationId, LocationKind, Model, Statement,
+    TransitionId, VarScope,
+};
+use tass_prove::api::{build_prover, Answer, Prover, ProverOptions, ProverStats, Validity};
+use tass_semantics::api::is_internal_symbol;
+use tass_state::api::{
+    Certainty as EngineCertainty, EngineConfig, EngineError, FixedValue, ProcessStatus,
+    Property as EngineProperty, State, Step, Value, Violation,
+};
+use tass_symbolic::api::{BigInt, BigRational, Expr, ExprFactory, Type};
+
+use crate::engine::{Engine, Equality, Executed, OutputMismatch, StepInfo};
+use crate::options::{Arith, DeadlockMode, Options, ProverChoice};
+use crate::report::Report;
+use crate::signature::check_signatures;
+use crate::system::verify_with;
+
+/// One prover shared by the engines of a run and by the output comparison, so that
+/// its caches and counters are shared too.
+struct SharedProver(Arc<dyn Prover>);
+
+impl Prover for SharedProver {
+    fn valid(&self, assumption: Expr, predicate: Expr) -> Validity {
+        self.0.valid(assumption, predicate)
+    }
+    fn valid_with_model(&self, assumption: Expr, predicate: Expr) -> Answer {
+        self.0.valid_with_model(assumption, predicate)
+    }
+    fn is_unsat(&self, pc: Expr) -> bool {
+        self.0.is_unsat(pc)
+    }
+    fn stats(&self) -> ProverStats {
+        self.0.stats()
+    }
+    fn name(&self) -> String {
+        self.0.name()
+    }
+}
+
+/// Builds the prover for `choice` over `factory`.
+fn make_prover(
+    factory: &Arc<ExprFactory>,
+    choice: &ProverChoice,
+) -> Result<Arc<dyn Prover>, String> {
+    let choice = match choice {
+        ProverChoice::Auto => tass_prove::api::ProverChoice::Auto,
+        ProverChoice::Builtin => tass_prove::api::ProverChoice::Builtin,
+        ProverChoice::Z3 => tass_prove::api::ProverChoice::Z3,
+        ProverChoice::Cvc5 => tass_prove::api::ProverChoice::Cvc5,
+        ProverChoice::Yices => tass_prove::api::ProverChoice::Yices,
+    };
+    build_prover(Arc::clone(factory), &ProverOptions::new(choice))
+        .map(Arc::from)
+        .map_err(|e| format!("error: {e}"))
+}
+
+/// Parses the `-i NAME=VALUE` values: integers, decimals (`2.5`, `1e-3`),
+/// fractions (`1/3`, as witnesses print them), `true`/`false`.
+fn fixed_inputs(options: &Options) -> Result<Vec<(String, FixedValue)>, String> {
+    options
+        .inputs
+        .iter()
+        .map(|(name, text)| {
+            let value = match text.split_once('/') {
+                Some((n, d)) => {
+                    let n: BigInt = n.trim().parse().map_err(|_| bad_value(name, text))?;
+                    let d: BigInt = d.trim().parse().map_err(|_| bad_value(name, text))?;
+                    if d == BigInt::from(0) {
+                        return Err(bad_value(name, text));
+                    }
+                    FixedValue::Real(BigRational::new(n, d))
+                }
+                None => FixedValue::parse(text).map_err(|e| format!("error: -i {name}: {e}"))?,
+            };
+            Ok((name.clone(), value))
+        })
+        .collect()
+}
+
+fn bad_value(name: &str, text: &str) -> String {
+    format!("error: -i {name}={text}: `{text}` is not a number (expected e.g. 10, -3, 2.5, 1/3)")
+}
+
+/// Writes a rational the way `-i` reads it back: an integer, a terminating decimal,
+/// or `p/q`.
+fn witness_value(text: &str) -> String {
+    let Some((n, d)) = text.split_once('/') else {
+        return text.to_string();
+    };
+    let (Ok(n), Ok(d)) = (n.trim().parse::<i128>(), d.trim().parse::<i128>()) else {
+        return text.to_string();
+    };
+    if d == 0 {
+        return text.to_string();
+    }
+    // Terminating decimal iff d has no prime factors other than 2 and 5.
+    let mut rest = d.abs();
+    let mut digits = 0u32;
+    let (mut twos, mut fives) = (0u32, 0u32);
+    while rest % 2 == 0 {
+        rest /= 2;
+        twos += 1;
+    }
+    while rest % 5 == 0 {
+        rest /= 5;
+        fives += 1;
+    }
+    if rest != 1 {
+        return format!("{n}/{d}");
+    }
+    digits = digits.max(twos).max(fives);
+    let Some(scale) = 10i128.checked_pow(digits) else {
+        return format!("{n}/{d}");
+    };
+    let Some(scaled) = n.checked_mul(scale / d.abs()) else {
+        return format!("{n}/{d}");
+    };
+    let scaled = if d < 0 { -scaled } else { scaled };
+    let sign = if scaled < 0 { "-" } else { "" };
+    let abs = scaled.unsigned_abs();
+    let int_part = abs / scale as u128;
+    let frac = abs % scale as u128;
+    if digits == 0 {
+        return format!("{sign}{int_part}");
+    }
+    format!("{sign}{int_part}.{frac:0width$}", width = digits as usize)
+}
+
+fn witness_values(pairs: Vec<(String, String)>) -> Vec<(String, String)> {
+    pairs
+        .into_iter()
+        .map(|(n, v)| (n, witness_value(&v)))
+        .collect()
+}
+
+/// The real engine with what the verifier adds: the prover handle, the
+/// state-saving locations, the deadlock mode.
+pub(crate) struct RealEngine {
+    engine: tass_state::api::Engine,
+    model: Arc<Model>,
+    factory: Arc<ExprFactory>,
+    prover: Arc<dyn Prover>,
+    /// Per function name: the locations at which a state is saved.
+    save_at: HashMap<String, HashSet<LocationId>>,
+    /// Transitions that commute with every step of every other process (for the
+    /// partial-order reduction); see [`independent_transitions`].
+    independent: HashSet<(FunctionId, TransitionId)>,
+    builtin_only: bool,
+    deadlock: DeadlockMode,
+}
+
+/// The locations where the state-saving heuristic (paper Sec. 5.4) saves: those
+/// with several incoming edges that are neither the join of an `if` nor the head of
+/// a `for` loop. `while`/`do` loop heads are the typical ones; every cycle of a
+/// function's graph passes through a loop head, so only `for` loops that revisit a
+/// state can make the search repeat itself (ended by `--max-states`/`--timeout`).
+fn saving_locations(model: &Model) -> HashMap<String, HashSet<LocationId>> {
+    let mut out = HashMap::new();
+    for f in &model.functions {
+        let Some(body) = &f.body else { continue };
+        let mut set = HashSet::new();
+        for loc in body.graph.node_indices() {
+            let incoming = body
+                .graph
+                .neighbors_directed(loc, petgraph::Direction::Incoming)
+                .count();
+            let kind = body.location(loc).kind;
+            let save = match kind {
+                LocationKind::LoopHead => true,
+                LocationKind::IfJoin | LocationKind::ForLoopHead | LocationKind::Exit => false,
+                LocationKind::Plain => incoming >= 2,
+            };
+            if save {
+                set.insert(loc);
+            }
+        }
+        out.insert(f.name.clone(), set);
+    }
+    out
+}
+
+/// True if `e` may touch state other processes can see: a shared output, or
+/// anything through a pointer.
+fn touches_shared(model: &Model, e: &ModelExpr) -> bool {
+    let mut shared = false;
+    e.visit(&mut |x| match &x.kind {
+        ExprKind::Var(v) => {
+            if model.var(*v).scope == VarScope::Output {
+                shared = true;
+            }
+        }
+        ExprKind::Deref(_) => shared = true,
+        _ => {}
+    });
+    shared
+}
+
+/// The transitions whose execution commutes with every step of every other
+/// process and which no other process can disable: they read and write only the
+/// executing process's own state (and the read-only inputs), and do not
+/// communicate. Leaving a loop head is never independent, so every cycle of the
+/// reduced state space has a fully expanded state (the cycle proviso).
+fn independent_transitions(model: &Model) -> HashSet<(FunctionId, TransitionId)> {
+    let mut out = HashSet::new();
+    for f in &model.functions {
+        let Some(body) = &f.body else { continue };
+        for edge in body.graph.edge_indices() {
+            let Some((from, _)) = body.graph.edge_endpoints(edge) else {
+                continue;
+            };
+            if matches!(
+                body.location(from).kind,
+                LocationKind::LoopHead | LocationKind::ForLoopHead
+            ) {
+                continue;
+            }
+            let t = body.transition(edge);
+            let mut exprs: Vec<&ModelExpr> = vec![&t.guard];
+            let ok = match &t.statement {
+                Statement::Noop | Statement::Declare { .. } => true,
+                Statement::Assign { lhs, rhs } => {
+                    exprs.extend([lhs, rhs]);
+                    true
+                }
+                Statement::Assert { condition, .. } | Statement::Assume { condition } => {
+                    exprs.push(condition);
+                    true
+                }
+                Statement::Return { value } => {
+                    exprs.extend(value.iter());
+                    true
+                }
+                Statement::Call {
+                    lhs,
+                    callee: Callee::User(_),
+                    args,
+                } => {
+                    exprs.extend(lhs.iter());
+                    exprs.extend(args.iter());
+                    true
+                }
+                _ => false,
+            };
+            if ok && !exprs.iter().any(|e| touches_shared(model, e)) {
+                out.insert((f.id, edge));
+            }
+        }
+    }
+    out
+}
+
+impl RealEngine {
+    fn new(
+        model: Arc<Model>,
+        factory: &Arc<ExprFactory>,
+        prover: &Arc<dyn Prover>,
+        nprocs: usize,
+        options: &Options,
+    ) -> Result<RealEngine, String> {
+        let arith = match options.arith {
+            Arith::Real => tass_state::api::Arith::Real,
+            Arith::Ieee => tass_state::api::Arith::Ieee,
+            Arith::Herbrand => tass_state::api::Arith::Herbrand,
+        };
+        let config = EngineConfig {
+            nprocs,
+            arith,
+            fixed_inputs: fixed_inputs(options)?,
+        };
+        let boxed: Box<dyn Prover> = Box::new(SharedProver(Arc::clone(prover)));
+        let engine =
+            tass_state::api::Engine::new(Arc::clone(&model), Arc::clone(factory), boxed, config)
+                .map_err(|e| format!("error: {e}"))?;
+        Ok(RealEngine {
+            engine,
+            save_at: saving_locations(&model),
+            independent: independent_transitions(&model),
+            model,
+            factory: Arc::clone(factory),
+            prover: Arc::clone(prover),
+            builtin_only: options.prover == ProverChoice::Builtin,
+            deadlock: options.deadlock,
+        })
+    }
+
+    fn data(&self, v: &Value) -> Option<Expr> {
+        match v {
+            Value::Data(e) => Some(*e),
+            _ => None,
+        }
+    }
+
+    /// Decides `assumption => a == b` for two data values of one type.
+    fn decide_equal(&self, assumption: Expr, a: Expr, b: Expr) -> Option<Equality> {
+        if a == b {
+            return None;
+        }
+        let f = &self.factory;
+        if f.type_of(a) != f.type_of(b) {
+            return Some(Equality::Different(None));
+        }
+        let claim = f.eq(a, b);
+        let answer = self.prover.valid_with_model(assumption, claim);
+        match answer.validity {
+            Validity::Yes => None,
+            Validity::No => Some(Equality::Different(answer.model.map(|m| {
+                witness_values(
+                    m.iter()
+                        .filter(|(name, _)| !is_internal_symbol(name))
+                        .map(|(name, v)| (name.to_string(), v.to_string()))
+                        .collect(),
+                )
+            }))),
+            Validity::Maybe => Some(Equality::Unknown),
+        }
+    }
+
+    /// The elements of a data array with a concrete extent (`None` otherwise).
+    fn elements(&self, a: Expr) -> Option<Vec<Expr>> {
+        let f = &self.factory;
+        let Type::Array(_, _) = f.type_of(a) else {
+            return None;
+        };
+        let extent = f.array_extent(a)?;
+        let n = f.as_concrete_int(extent)?;
+        let n: usize = n.try_into().ok().filter(|&n: &usize| n <= 1 << 16)?;
+        Some((0..n).map(|i| f.array_read(a, f.int(i as i64))).collect())
+    }
+
+    /// Compares two data values, descending into arrays of concrete extent to name
+    /// the first element that differs.
+    fn compare_data(
+        &self,
+        assumption: Expr,
+        name: String,
+        a: Expr,
+        b: Expr,
+    ) -> Option<OutputMismatch<Value>> {
+        if let (Some(xs), Some(ys)) = (self.elements(a), self.elements(b)) {
+            if xs.len() == ys.len() {
+                let mut undecided = None;
+                for (k, (x, y)) in xs.into_iter().zip(ys).enumerate() {
+                    if let Some(m) = self.compare_data(assumption, format!("{name}[{k}]"), x, y) {
+                        if matches!(m.answer, Equality::Different(_)) {
+                            return Some(m);
+                        }
+                        undecided.get_or_insert(m);
+                    }
+                }
+                return undecided;
+            }
+        }
+        self.decide_equal(assumption, a, b)
+            .map(|answer| OutputMismatch {
+                element: name,
+                spec: Value::Data(a),
+                imp: Value::Data(b),
+                answer,
+            })
+    }
+
+    fn location_saved(&self, function: &str, location: LocationId) -> bool {
+        self.save_at
+            .get(function)
+            .is_some_and(|set| set.contains(&location))
+    }
+}
+
+impl Engine for RealEngine {
+    type State = State;
+    type Step = Step;
+    type Value = Value;
+
+    fn initial_state(&mut self) -> Result<State, EngineError> {
+        self.engine.initial_state()
+    }
+
+    fn enabled(&mut self, state: &State) -> Result<Vec<Step>, EngineError> {
+        self.engine.enabled(state)
+    }
+
+    fn execute(&mut self, state: State, step: &Step) -> Result<Executed<State>, EngineError> {
+        let outcome = self.engine.execute(state, step)?;
+        let violations = outcome
+            .violations
+            .into_iter()
+            .map(|mut v| {
+                v.witness = v.witness.map(witness_values);
+                v
+            })
+            .collect();
+        Ok(Executed {
+            state: outcome.state,
+            violations,
+            changes: outcome
+                .changes
+                .into_iter()
+                .map(|c| crate::report::Change {
+                    variable: c.variable,
+                    value: c.value,
+                })
+                .collect(),
+        })
+    }
+
+    fn is_terminated(&self, state: &State) -> bool {
+        self.engine.is_terminated(state)
+    }
+
+    fn final_violations(&mut self, state: &State) -> Vec<Violation> {
+        if self.engine.is_terminated(state) {
+            let mut out = self.engine.check_termination(state);
+            for v in &mut out {
+                v.witness = v.witness.take().map(witness_values);
+            }
+            return out;
+        }
+        // No step is enabled but some process has not terminated: a deadlock,
+        // unless the path is vacuous.
+        if self.deadlock == DeadlockMode::None || self.engine.is_vacuous(state) {
+            return Vec::new();
+        }
+        let pc = self.engine.path_condition(state);
+        let answer = self.prover.valid_with_model(pc, self.factory.ff());
+        let (certainty, witness) = match answer.validity {
+            Validity::Yes => return Vec::new(),
+            Validity::No => (
+                EngineCertainty::Provable,
+                answer.model.map(|m| {
+                    witness_values(
+                        m.iter()
+                            .filter(|(n, _)| !is_internal_symbol(n))
+                            .map(|(n, v)| (n.to_string(), v.to_string()))
+                            .collect(),
+                    )
+                }),
+            ),
+            Validity::Maybe => (EngineCertainty::Possible, None),
+        };
+        let statuses = self.engine.process_status(state);
+        let mut blocked = Vec::new();
+        let mut first = None;
+        for (p, s) in statuses.iter().enumerate() {
+            if let ProcessStatus::Running { function, span, .. } = s {
+                blocked.push(format!("process {p} is blocked in {function} at {span}"));
+                first.get_or_insert((p, span.clone()));
+            }
+        }
+        let Some((process, span)) = first else {
+            return Vec::new();
+        };
+        vec![Violation {
+            property: EngineProperty::Deadlock,
+            certainty,
+            message: format!("no process can move: {}", blocked.join("; ")),
+            span,
+            process,
+            witness,
+            claim: "some process can move or all have terminated".into(),
+        }]
+    }
+
+    fn canonicalize(&mut self, state: State) -> State {
+        self.engine.canonicalize(state)
+    }
+
+    fn at_join_location(&self, state: &State) -> bool {
+        self.engine.process_status(state).iter().any(|s| match s {
+            ProcessStatus::Running {
+                function, location, ..
+            } => self.location_saved(function, *location),
+            ProcessStatus::Terminated { .. } => false,
+        })
+    }
+
+    /// The reduction: when some process has only independent steps enabled, explore
+    /// just that process (the first such, by rank); otherwise everything. Since
+    /// those steps commute with all others and stay enabled until taken, every
+    /// violation and terminal state of the full space is still reached.
+    fn reduce(&self, steps: Vec<Step>) -> Vec<Step> {
+        let Some(first) = steps.first() else {
+            return steps;
+        };
+        if steps.iter().all(|s| s.process == first.process) {
+            return steps;
+        }
+        let mut processes: Vec<usize> = steps.iter().map(|s| s.process).collect();
+        processes.dedup();
+        for p in processes {
+            let mine = steps.iter().filter(|s| s.process == p);
+            if mine
+                .clone()
+                .all(|s| s.local && self.independent.contains(&(s.function, s.transition)))
+            {
+                return mine.cloned().collect();
+            }
+        }
+        steps
+    }
+
+    fn step_info(&self, step: &Step) -> StepInfo {
+        let info = self.engine.step_info(step);
+        StepInfo {
+            span: info.span,
+            process: step.process,
+            source: info.source_text,
+        }
+    }
+
+    fn is_local(&self, step: &Step) -> bool {
+        step.local
+    }
+
+    fn process_of(&self, step: &Step) -> usize {
+        step.process
+    }
+
+    fn path_condition(&self, state: &State) -> Value {
+        Value::Data(self.engine.path_condition(state))
+    }
+
+    fn pretty(&self, value: &Value) -> String {
+        self.engine.pretty_value(value)
+    }
+
+    fn outputs(&mut self, state: &State) -> Vec<(String, Value)> {
+        self.engine.outputs(state)
+    }
+
+    fn compare_output(
+        &mut self,
+        assumption: &Value,
+        name: &str,
+        spec: &Value,
+        imp: &Value,
+    ) -> Option<OutputMismatch<Value>> {
+        let assumption = self.data(assumption).unwrap_or_else(|| self.factory.tt());
+        match (self.data(spec), self.data(imp)) {
+            (Some(a), Some(b)) => self.compare_data(assumption, name.to_string(), a, b),
+            _ if spec == imp => None,
+            // Outputs that are not data (structs, pointers): equal only if identical.
+            _ => Some(OutputMismatch {
+                element: name.to_string(),
+                spec: spec.clone(),
+                imp: imp.clone(),
+                answer: Equality::Unknown,
+            }),
+        }
+    }
+
+    fn and(&self, a: &Value, b: &Value) -> Value {
+        match (self.data(a), self.data(b)) {
+            (Some(x), Some(y)) => Value::Data(self.factory.and(x, y)),
+            (Some(_), None) => a.clone(),
+            _ => b.clone(),
+        }
+    }
+
+    fn counters(&self) -> (u64, u64, u64) {
+        let stats = self.prover.stats();
+        (stats.queries, stats.smt_calls(), self.factory.len() as u64)
+    }
+
+    fn input_names(&self) -> Vec<String> {
+        self.model
+            .inputs
+            .iter()
+            .map(|&v| self.model.var(v).name.clone())
+            .collect()
+    }
+
+    fn no_witness_reason(&self) -> String {
+        if self.builtin_only {
+            "the built-in prover gives none (use --prover z3, cvc5 or yices for one)".into()
+        } else {
+            "the prover gave no model".into()
+        }
+    }
+}
+
+/// `tass verify`: checks every property of `model` run by `options.procs`
+/// processes. Never panics on bad input: problems become a report with verdict
+/// `error`.
+pub fn verify(model: &Model, options: &Options) -> Report {
+    let factory = ExprFactory::shared();
+    let prover = match make_prover(&factory, &options.prover) {
+        Ok(p) => p,
+        Err(e) => return Report::error(e),
+    };
+    let model = Arc::new(model.clone());
+    let mut engine = match RealEngine::new(model, &factory, &prover, options.procs, options) {
+        Ok(e) => e,
+        Err(e) => return Report::error(e),
+    };
+    verify_with(&mut engine, options, options.procs)
+}
+
+/// `tass compare`: checks that `imp` computes the same outputs as `spec` for every
+/// input (over the reals), besides every property of both programs. The models'
+/// signatures must agree ([`check_signatures`]); a mismatch is an `error` report.
+pub fn compare(spec: &Model, imp: &Model, options: &Options) -> Report {
+    if let Err(e) = check_signatures(spec, imp) {
+        return Report::error(e);
+    }
+    let factory = ExprFactory::shared();
+    let prover = match make_prover(&factory, &options.prover) {
+        Ok(p) => p,
+        Err(e) => return Report::error(e),
+    };
+    let spec_model = Arc::new(spec.clone());
+    let impl_model = Arc::new(imp.clone());
+    let mut s = match RealEngine::new(spec_model, &factory, &prover, options.spec_procs, options) {
+        Ok(e) => e,
+        Err(e) => return Report::error(e),
+    };
+    let mut i = match RealEngine::new(
+        Arc::clone(&impl_model),
+        &factory,
+        &prover,
+        options.impl_procs,
+        options,
+    ) {
+        Ok(e) => e,
+        Err(e) => return Report::error(e),
+    };
+    crate::compare::compare_with(&mut s, &mut i, &impl_model, options)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::witness_value;
+
+    #[test]
+    fn witness_values_read_back_with_dash_i() {
+        assert_eq!(witness_value("7"), "7");
+        assert_eq!(witness_value("1/2"), "0.5");
+        assert_eq!(witness_value("-3/4"), "-0.75");
+        assert_eq!(witness_value("5/1"), "5");
+        assert_eq!(witness_value("1/3"), "1/3");
+        assert_eq!(witness_value("7/20"), "0.35");
+    }
+}

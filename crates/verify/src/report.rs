@@ -1,0 +1,814 @@
+//! What a verification run hands back: the verdict, the violations with their traces
+//! and witnesses, and the statistics; rendered as text, as DESIGN.md's JSON object, or
+//! as SARIF.
+
+use std::fmt::Write as _;
+
+use serde_json::{json, Map, Value};
+
+/// The answer of a run. Its [`Verdict::exit_code`] is the exit status of `tass`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Verdict {
+    /// The search completed, nothing was violated and nothing was left undecided.
+    Holds,
+    /// At least one violation was found (provable or possible).
+    Violated,
+    /// A bound, limit or time-out was reached, or the prover could not decide
+    /// something, and nothing was violated.
+    Inconclusive,
+    /// Usage or input error (unreadable file, syntax error, unsupported construct).
+    Error,
+}
+
+impl Verdict {
+    /// The JSON spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Holds => "holds",
+            Verdict::Violated => "violated",
+            Verdict::Inconclusive => "inconclusive",
+            Verdict::Error => "error",
+        }
+    }
+
+    /// The exit status DESIGN.md prescribes: 0 holds, 1 violated, 2 error,
+    /// 3 inconclusive.
+    pub fn exit_code(self) -> i32 {
+        match self {
+            Verdict::Holds => 0,
+            Verdict::Violated => 1,
+            Verdict::Error => 2,
+            Verdict::Inconclusive => 3,
+        }
+    }
+}
+
+/// How sure a violation is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Certainty {
+    /// The prover showed the bad case is satisfiable under the path condition.
+    Provable,
+    /// The prover could not rule the bad case out (it answered "maybe").
+    Possible,
+}
+
+impl Certainty {
+    /// The JSON spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Certainty::Provable => "provable",
+            Certainty::Possible => "possible",
+        }
+    }
+}
+
+/// The property IDs of DESIGN.md (stable: users and tests depend on the spelling).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Property {
+    Assertion,
+    OutOfBounds,
+    InvalidPointer,
+    DivisionByZero,
+    MemoryLeak,
+    MpiInitFinalize,
+    Deadlock,
+    MpiCount,
+    MpiRank,
+    MpiType,
+    UnreceivedMessage,
+    BufferOverflow,
+    CollectiveMismatch,
+    NotEquivalent,
+    CollectiveAssertion,
+    Invariant,
+    AssumptionVacuous,
+    Unsupported,
+}
+
+impl Property {
+    /// Every property, in DESIGN.md's order.
+    pub const ALL: [Property; 18] = [
+        Property::Assertion,
+        Property::OutOfBounds,
+        Property::InvalidPointer,
+        Property::DivisionByZero,
+        Property::MemoryLeak,
+        Property::MpiInitFinalize,
+        Property::Deadlock,
+        Property::MpiCount,
+        Property::MpiRank,
+        Property::MpiType,
+        Property::UnreceivedMessage,
+        Property::BufferOverflow,
+        Property::CollectiveMismatch,
+        Property::NotEquivalent,
+        Property::CollectiveAssertion,
+        Property::Invariant,
+        Property::AssumptionVacuous,
+        Property::Unsupported,
+    ];
+
+    /// The stable ID.
+    pub fn id(self) -> &'static str {
+        match self {
+            Property::Assertion => "assertion",
+            Property::OutOfBounds => "out-of-bounds",
+            Property::InvalidPointer => "invalid-pointer",
+            Property::DivisionByZero => "division-by-zero",
+            Property::MemoryLeak => "memory-leak",
+            Property::MpiInitFinalize => "mpi-init-finalize",
+            Property::Deadlock => "deadlock",
+            Property::MpiCount => "mpi-count",
+            Property::MpiRank => "mpi-rank",
+            Property::MpiType => "mpi-type",
+            Property::UnreceivedMessage => "unreceived-message",
+            Property::BufferOverflow => "buffer-overflow",
+            Property::CollectiveMismatch => "collective-mismatch",
+            Property::NotEquivalent => "not-equivalent",
+            Property::CollectiveAssertion => "collective-assertion",
+            Property::Invariant => "invariant",
+            Property::AssumptionVacuous => "assumption-vacuous",
+            Property::Unsupported => "unsupported",
+        }
+    }
+
+    /// The property with this ID.
+    pub fn from_id(id: &str) -> Option<Property> {
+        Property::ALL.into_iter().find(|p| p.id() == id)
+    }
+
+    /// A one-line description (SARIF rule text, `--help`).
+    pub fn description(self) -> &'static str {
+        match self {
+            Property::Assertion => "an assertion can fail",
+            Property::OutOfBounds => "an array index or pointer offset can be out of bounds",
+            Property::InvalidPointer => {
+                "a pointer can be null, dangling, freed, out of its object or uninitialised"
+            }
+            Property::DivisionByZero => "a divisor (of / or %) can be zero",
+            Property::MemoryLeak => "heap memory can be left unreachable or unfreed",
+            Property::MpiInitFinalize => "MPI can be used outside MPI_Init..MPI_Finalize",
+            Property::Deadlock => "the processes can deadlock",
+            Property::MpiCount => "an MPI count can be negative or invalid",
+            Property::MpiRank => "an MPI rank can be invalid",
+            Property::MpiType => "MPI datatypes can mismatch",
+            Property::UnreceivedMessage => "a message can remain unreceived at termination",
+            Property::BufferOverflow => "a message can be longer than the receive buffer",
+            Property::CollectiveMismatch => "collective operations can mismatch",
+            Property::NotEquivalent => "the implementation can compute different outputs",
+            Property::CollectiveAssertion => "a collective assertion can fail",
+            Property::Invariant => "a loop invariant can fail",
+            Property::AssumptionVacuous => "an assumption makes every path vacuous",
+            Property::Unsupported => "an unsupported construct was met",
+        }
+    }
+}
+
+/// One variable a step changed, with its new (pretty-printed, symbolic) value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Change {
+    /// The variable (or lvalue, e.g. `a[2]`, `p->x`).
+    pub variable: String,
+    /// Its new value, pretty-printed (macros by name, symbolic constants by name).
+    pub value: String,
+}
+
+/// One step of a counterexample trace.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TraceStep {
+    /// In compare mode: `"spec"` or `"impl"`; `None` in verify mode.
+    pub model: Option<String>,
+    /// Source file of the statement.
+    pub file: String,
+    /// Line of the statement.
+    pub line: u32,
+    /// Column of the statement.
+    pub column: u32,
+    /// The process (rank) that took the step.
+    pub process: usize,
+    /// The statement's source text.
+    pub source: String,
+    /// The variables it changed.
+    pub changes: Vec<Change>,
+}
+
+/// Concrete input values that drive the program into a violation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Witness {
+    /// One `(input name, value)` per input, values in C-like syntax (`3`, `-1/2`,
+    /// `2.5`) that `-i NAME=VALUE` accepts.
+    Values(Vec<(String, String)>),
+    /// No witness, and why (e.g. "the built-in prover gives none").
+    Unavailable(String),
+}
+
+/// For `not-equivalent`: which output differs and how.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutputDifference {
+    /// The output variable (or element, e.g. `c[1]`).
+    pub output: String,
+    /// Its value in the specification.
+    pub spec_value: String,
+    /// Its value in the implementation.
+    pub impl_value: String,
+    /// The specification's trace (the violation's `trace` is the implementation's).
+    pub spec_trace: Vec<TraceStep>,
+}
+
+/// A violation found by the search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ViolationReport {
+    /// Which property.
+    pub property: Property,
+    /// Provable or possible.
+    pub certainty: Certainty,
+    /// What went wrong, in words.
+    pub message: String,
+    /// Where (file, line, column).
+    pub file: String,
+    pub line: u32,
+    pub column: u32,
+    /// The process that violated it.
+    pub process: usize,
+    /// The steps from the initial state to the violation.
+    pub trace: Vec<TraceStep>,
+    /// The path condition at the violation, pretty-printed.
+    pub path_condition: String,
+    /// The claim that can fail (e.g. `i < N`), pretty-printed.
+    pub claim: String,
+    /// Concrete inputs, or why there are none.
+    pub witness: Witness,
+    /// Inputs the prover's model gave no value for (arrays, or inputs that did not
+    /// occur in the query).
+    pub witness_missing: Vec<String>,
+    /// For `not-equivalent`: the differing output.
+    pub difference: Option<OutputDifference>,
+}
+
+/// The statistics of a run (the columns of the paper's Fig. 10).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Stats {
+    pub states_seen: u64,
+    pub states_saved: u64,
+    pub transitions: u64,
+    pub prover_calls: u64,
+    pub smt_calls: u64,
+    pub symbolic_values: u64,
+    pub time_s: f64,
+    pub memory_mb: f64,
+}
+
+impl Stats {
+    /// Adds the counters of another search (compare mode runs several).
+    pub fn absorb(&mut self, other: &Stats) {
+        self.states_seen += other.states_seen;
+        self.states_saved += other.states_saved;
+        self.transitions += other.transitions;
+        self.prover_calls = self.prover_calls.max(other.prover_calls);
+        self.smt_calls = self.smt_calls.max(other.smt_calls);
+        self.symbolic_values = self.symbolic_values.max(other.symbolic_values);
+    }
+}
+
+/// The peak resident memory of this process in MB (`VmHWM`), 0 where unknown.
+pub fn peak_memory_mb() -> f64 {
+    let Ok(status) = std::fs::read_to_string("/proc/self/status") else {
+        return 0.0;
+    };
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmHWM:"))
+        .and_then(|rest| {
+            rest.trim()
+                .trim_end_matches("kB")
+                .trim()
+                .parse::<f64>()
+                .ok()
+        })
+        .map(|kb| kb / 1024.0)
+        .unwrap_or(0.0)
+}
+
+/// The result of `tass verify` / `tass compare`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    /// The verdict.
+    pub verdict: Verdict,
+    /// Violations found, deduplicated by (property, location), in the order found.
+    pub violations: Vec<ViolationReport>,
+    /// For verdict `Error`: what went wrong.
+    pub error: Option<String>,
+    /// Why the verdict is inconclusive (the limit reached, the undecided query).
+    pub inconclusive_reason: Option<String>,
+    /// The search stopped at `max_violations` violations and more may exist.
+    pub stopped_early: bool,
+    /// The violation limit that stopped it (for the hint in the text output).
+    pub max_violations: usize,
+    /// Warnings (e.g. `assumption-vacuous`).
+    pub warnings: Vec<String>,
+    /// Counters.
+    pub stats: Stats,
+}
+
+impl Report {
+    /// A report for a usage or input error.
+    pub fn error(message: impl Into<String>) -> Report {
+        Report {
+            verdict: Verdict::Error,
+            violations: Vec::new(),
+            error: Some(message.into()),
+            inconclusive_reason: None,
+            stopped_early: false,
+            max_violations: 1,
+            warnings: Vec::new(),
+            stats: Stats {
+                memory_mb: peak_memory_mb(),
+                ..Stats::default()
+            },
+        }
+    }
+
+    /// The exit status of `tass`.
+    pub fn exit_code(&self) -> i32 {
+        self.verdict.exit_code()
+    }
+
+    /// DESIGN.md's JSON object. Keys beyond DESIGN's (`path_condition`, `claim`, and
+    /// for `not-equivalent` `output`, `spec_value`, `impl_value`, `spec_trace`;
+    /// top-level `warnings` and `reason`) are additions a consumer may ignore.
+    pub fn to_json(&self) -> Value {
+        let mut top = Map::new();
+        top.insert("verdict".into(), json!(self.verdict.as_str()));
+        top.insert(
+            "violations".into(),
+            Value::Array(self.violations.iter().map(violation_json).collect()),
+        );
+        if let Some(error) = &self.error {
+            top.insert("error".into(), json!(error));
+        }
+        if let Some(reason) = &self.inconclusive_reason {
+            top.insert("reason".into(), json!(reason));
+        }
+        if !self.warnings.is_empty() {
+            top.insert("warnings".into(), json!(self.warnings));
+        }
+        top.insert("stats".into(), stats_json(&self.stats));
+        Value::Object(top)
+    }
+
+    /// The JSON of the first violation's trace (what `--trace FILE` writes), or
+    /// `None` when there is no violation.
+    pub fn trace_json(&self) -> Option<Value> {
+        let v = self.violations.first()?;
+        let mut obj = Map::new();
+        obj.insert("property".into(), json!(v.property.id()));
+        obj.insert("certainty".into(), json!(v.certainty.as_str()));
+        obj.insert("message".into(), json!(v.message));
+        obj.insert("file".into(), json!(v.file));
+        obj.insert("line".into(), json!(v.line));
+        obj.insert("column".into(), json!(v.column));
+        obj.insert("process".into(), json!(v.process));
+        if let Some(d) = &v.difference {
+            obj.insert("spec_trace".into(), trace_json(&d.spec_trace));
+        }
+        obj.insert("trace".into(), trace_json(&v.trace));
+        obj.insert("path_condition".into(), json!(v.path_condition));
+        obj.insert("claim".into(), json!(v.claim));
+        obj.insert("witness".into(), witness_json(&v.witness));
+        Some(Value::Object(obj))
+    }
+
+    /// Human-readable text: each violation with its trace, path condition, claim
+    /// and witness; the verdict; the statistics when `stats` is set. `quiet` prints
+    /// only the verdict line (and errors); `verbose` adds unchanged details.
+    pub fn to_text(&self, stats: bool, quiet: bool) -> String {
+        let mut out = String::new();
+        if let Some(error) = &self.error {
+            let _ = writeln!(out, "{error}");
+        }
+        if !quiet {
+            for w in &self.warnings {
+                let _ = writeln!(out, "warning: {w}");
+            }
+            for (i, v) in self.violations.iter().enumerate() {
+                write_violation_text(&mut out, i + 1, v);
+            }
+        }
+        let _ = write!(out, "verdict: {}", self.verdict.as_str());
+        match self.verdict {
+            Verdict::Violated => {
+                let n = self.violations.len();
+                let possible = self
+                    .violations
+                    .iter()
+                    .filter(|v| v.certainty == Certainty::Possible)
+                    .count();
+                let _ = write!(out, " ({n} violation{}", if n == 1 { "" } else { "s" });
+                if possible > 0 {
+                    let _ = write!(out, ", {possible} only possible");
+                }
+                let _ = write!(out, ")");
+            }
+            Verdict::Inconclusive => {
+                if let Some(reason) = &self.inconclusive_reason {
+                    let _ = write!(out, " ({reason})");
+                }
+            }
+            _ => {}
+        }
+        let _ = writeln!(out);
+        if self.stopped_early && !quiet {
+            let _ = writeln!(
+                out,
+                "note: the search stopped after {} violation{}; more may exist \
+                 (use --max-violations N for more, 0 for all)",
+                self.max_violations,
+                if self.max_violations == 1 { "" } else { "s" }
+            );
+        }
+        if stats {
+            out.push_str(&stats_text(&self.stats));
+        }
+        out
+    }
+
+    /// A SARIF 2.1.0 log with one run; each violation a result with a code flow.
+    pub fn to_sarif(&self) -> Value {
+        let rules: Vec<Value> = Property::ALL
+            .iter()
+            .map(|p| {
+                json!({
+                    "id": p.id(),
+                    "shortDescription": {"text": p.description()},
+                })
+            })
+            .collect();
+        let results: Vec<Value> = self
+            .violations
+            .iter()
+            .map(|v| {
+                let locations: Vec<Value> = v
+                    .trace
+                    .iter()
+                    .map(|s| {
+                        json!({"location": {
+                            "physicalLocation": sarif_location(&s.file, s.line, s.column),
+                            "message": {"text": step_text(s)},
+                        }})
+                    })
+                    .collect();
+                let mut result = json!({
+                    "ruleId": v.property.id(),
+                    "level": match v.certainty {
+                        Certainty::Provable => "error",
+                        Certainty::Possible => "warning",
+                    },
+                    "message": {"text": format!("{} ({})", v.message, v.certainty.as_str())},
+                    "locations": [{"physicalLocation": sarif_location(&v.file, v.line, v.column)}],
+                    "properties": {
+                        "certainty": v.certainty.as_str(),
+                        "process": v.process,
+                        "pathCondition": v.path_condition,
+                        "witness": witness_json(&v.witness),
+                    },
+                });
+                if !locations.is_empty() {
+                    result["codeFlows"] = json!([{"threadFlows": [{"locations": locations}]}]);
+                }
+                result
+            })
+            .collect();
+        let mut invocation = json!({"executionSuccessful": self.verdict != Verdict::Error});
+        if let Some(error) = &self.error {
+            invocation["toolExecutionNotifications"] = json!([{
+                "level": "error", "message": {"text": error}
+            }]);
+        }
+        json!({
+            "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+            "version": "2.1.0",
+            "runs": [{
+                "tool": {"driver": {
+                    "name": "tass",
+                    "version": env!("CARGO_PKG_VERSION"),
+                    "rules": rules,
+                }},
+                "invocations": [invocation],
+                "results": results,
+                "properties": {"verdict": self.verdict.as_str(), "stats": stats_json(&self.stats)},
+            }]
+        })
+    }
+}
+
+fn sarif_location(file: &str, line: u32, column: u32) -> Value {
+    json!({
+        "artifactLocation": {"uri": file},
+        "region": {"startLine": line.max(1), "startColumn": column.max(1)},
+    })
+}
+
+fn violation_json(v: &ViolationReport) -> Value {
+    let mut obj = Map::new();
+    obj.insert("property".into(), json!(v.property.id()));
+    obj.insert("certainty".into(), json!(v.certainty.as_str()));
+    obj.insert("message".into(), json!(v.message));
+    obj.insert("file".into(), json!(v.file));
+    obj.insert("line".into(), json!(v.line));
+    obj.insert("column".into(), json!(v.column));
+    obj.insert("process".into(), json!(v.process));
+    obj.insert("trace".into(), trace_json(&v.trace));
+    obj.insert("witness".into(), witness_json(&v.witness));
+    if !v.witness_missing.is_empty() {
+        obj.insert("witness_missing".into(), json!(v.witness_missing));
+    }
+    obj.insert("path_condition".into(), json!(v.path_condition));
+    obj.insert("claim".into(), json!(v.claim));
+    if let Some(d) = &v.difference {
+        obj.insert("output".into(), json!(d.output));
+        obj.insert("spec_value".into(), json!(d.spec_value));
+        obj.insert("impl_value".into(), json!(d.impl_value));
+        obj.insert("spec_trace".into(), trace_json(&d.spec_trace));
+    }
+    Value::Object(obj)
+}
+
+fn trace_json(trace: &[TraceStep]) -> Value {
+    Value::Array(
+        trace
+            .iter()
+            .map(|s| {
+                let mut obj = Map::new();
+                if let Some(model) = &s.model {
+                    obj.insert("model".into(), json!(model));
+                }
+                obj.insert("file".into(), json!(s.file));
+                obj.insert("line".into(), json!(s.line));
+                obj.insert("column".into(), json!(s.column));
+                obj.insert("process".into(), json!(s.process));
+                obj.insert("source".into(), json!(s.source));
+                let changes: Map<String, Value> = s
+                    .changes
+                    .iter()
+                    .map(|c| (c.variable.clone(), json!(c.value)))
+                    .collect();
+                obj.insert("changes".into(), Value::Object(changes));
+                Value::Object(obj)
+            })
+            .collect(),
+    )
+}
+
+/// A witness value as JSON: integers as numbers, everything else as strings.
+fn witness_value_json(value: &str) -> Value {
+    if let Ok(i) = value.parse::<i64>() {
+        return json!(i);
+    }
+    if value.contains('.') || value.contains('e') {
+        if let Ok(f) = value.parse::<f64>() {
+            if f.is_finite() && f.to_string() == value {
+                return json!(f);
+            }
+        }
+    }
+    json!(value)
+}
+
+fn witness_json(w: &Witness) -> Value {
+    match w {
+        Witness::Values(values) => Value::Object(
+            values
+                .iter()
+                .map(|(name, value)| (name.clone(), witness_value_json(value)))
+                .collect(),
+        ),
+        Witness::Unavailable(_) => Value::Null,
+    }
+}
+
+fn stats_json(s: &Stats) -> Value {
+    json!({
+        "states_seen": s.states_seen,
+        "states_saved": s.states_saved,
+        "transitions": s.transitions,
+        "prover_calls": s.prover_calls,
+        "smt_calls": s.smt_calls,
+        "symbolic_values": s.symbolic_values,
+        "time_s": (s.time_s * 1000.0).round() / 1000.0,
+        "memory_mb": (s.memory_mb * 10.0).round() / 10.0,
+    })
+}
+
+fn stats_text(s: &Stats) -> String {
+    format!(
+        "stats: states seen {}, saved {}, transitions {}, prover calls {} (smt {}), \
+         symbolic values {}, time {:.3} s, memory {:.1} MB\n",
+        s.states_seen,
+        s.states_saved,
+        s.transitions,
+        s.prover_calls,
+        s.smt_calls,
+        s.symbolic_values,
+        s.time_s,
+        s.memory_mb
+    )
+}
+
+fn step_text(s: &TraceStep) -> String {
+    let mut text = s.source.clone();
+    if !s.changes.is_empty() {
+        let changes: Vec<String> = s
+            .changes
+            .iter()
+            .map(|c| format!("{} = {}", c.variable, c.value))
+            .collect();
+        let _ = write!(text, "   [{}]", changes.join(", "));
+    }
+    text
+}
+
+/// Steps that change nothing and repeat the statement of a neighbour (the
+/// declaration before an initialisation, the join after a branch) are left out of
+/// the text; JSON traces keep every step.
+fn write_trace_text(out: &mut String, trace: &[TraceStep]) {
+    let same = |a: &TraceStep, b: &TraceStep| {
+        a.process == b.process && a.line == b.line && a.file == b.file && a.source == b.source
+    };
+    for (k, s) in trace.iter().enumerate() {
+        let last = k + 1 == trace.len();
+        let repeats =
+            (k > 0 && same(&trace[k - 1], s)) || trace.get(k + 1).is_some_and(|next| same(next, s));
+        if s.changes.is_empty() && repeats && !last {
+            continue;
+        }
+        let model = s
+            .model
+            .as_deref()
+            .map(|m| format!("{m} "))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "  {model}{}:{} p{}: {}",
+            s.file,
+            s.line,
+            s.process,
+            step_text(s)
+        );
+    }
+}
+
+fn write_violation_text(out: &mut String, index: usize, v: &ViolationReport) {
+    let _ = writeln!(
+        out,
+        "{}:{}:{}: violation {index}: {} ({}), process {}: {}",
+        v.file,
+        v.line,
+        v.column,
+        v.property.id(),
+        v.certainty.as_str(),
+        v.process,
+        v.message
+    );
+    if let Some(d) = &v.difference {
+        let _ = writeln!(out, "specification trace:");
+        write_trace_text(out, &d.spec_trace);
+        let _ = writeln!(out, "implementation trace:");
+    } else {
+        let _ = writeln!(out, "trace:");
+    }
+    write_trace_text(out, &v.trace);
+    let _ = writeln!(out, "path condition: {}", v.path_condition);
+    if let Some(d) = &v.difference {
+        let _ = writeln!(
+            out,
+            "output {} differs: specification {}, implementation {}",
+            d.output, d.spec_value, d.impl_value
+        );
+    }
+    let _ = writeln!(out, "violated: {}", v.claim);
+    match &v.witness {
+        Witness::Values(values) if values.is_empty() => {
+            if v.witness_missing.is_empty() {
+                let _ = writeln!(out, "witness: (the program has no inputs)");
+            }
+        }
+        Witness::Values(values) => {
+            let parts: Vec<String> = values.iter().map(|(n, x)| format!("{n} = {x}")).collect();
+            let _ = writeln!(out, "witness: {}", parts.join(", "));
+        }
+        Witness::Unavailable(reason) => {
+            let _ = writeln!(out, "no witness: {reason}");
+        }
+    }
+    if !v.witness_missing.is_empty() {
+        let _ = writeln!(
+            out,
+            "note: the prover gave no value for {} (any value may not do)",
+            v.witness_missing.join(", ")
+        );
+    }
+    let _ = writeln!(out);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Report {
+        Report {
+            verdict: Verdict::Violated,
+            violations: vec![ViolationReport {
+                property: Property::Assertion,
+                certainty: Certainty::Provable,
+                message: "assertion `x < 3` can fail".into(),
+                file: "a.c".into(),
+                line: 7,
+                column: 3,
+                process: 0,
+                trace: vec![TraceStep {
+                    model: None,
+                    file: "a.c".into(),
+                    line: 5,
+                    column: 3,
+                    process: 0,
+                    source: "x = N + 1".into(),
+                    changes: vec![Change {
+                        variable: "x".into(),
+                        value: "N+1".into(),
+                    }],
+                }],
+                path_condition: "N >= 2".into(),
+                claim: "x < 3".into(),
+                witness: Witness::Values(vec![
+                    ("N".into(), "2".into()),
+                    ("r".into(), "1/2".into()),
+                ]),
+                witness_missing: vec![],
+                difference: None,
+            }],
+            error: None,
+            inconclusive_reason: None,
+            stopped_early: true,
+            max_violations: 1,
+            warnings: vec![],
+            stats: Stats::default(),
+        }
+    }
+
+    #[test]
+    fn json_has_designs_keys_in_order() {
+        let json = sample().to_json();
+        let keys: Vec<&String> = json.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["verdict", "violations", "stats"]);
+        let v = &json["violations"][0];
+        assert_eq!(v["property"], "assertion");
+        assert_eq!(v["certainty"], "provable");
+        assert_eq!(v["line"], 7);
+        assert_eq!(v["witness"]["N"], 2);
+        assert_eq!(v["witness"]["r"], "1/2");
+        assert_eq!(v["trace"][0]["changes"]["x"], "N+1");
+        for key in [
+            "states_seen",
+            "states_saved",
+            "transitions",
+            "prover_calls",
+            "smt_calls",
+            "symbolic_values",
+            "time_s",
+            "memory_mb",
+        ] {
+            assert!(json["stats"].get(key).is_some(), "{key}");
+        }
+    }
+
+    #[test]
+    fn text_names_location_property_and_hint() {
+        let text = sample().to_text(false, false);
+        assert!(text.contains("a.c:7:3: violation 1: assertion (provable)"));
+        assert!(text.contains("witness: N = 2, r = 1/2"));
+        assert!(text.contains("--max-violations"));
+        assert!(text.contains("verdict: violated (1 violation)"));
+    }
+
+    #[test]
+    fn error_report_exits_2_and_sarif_is_well_formed() {
+        let r = Report::error("a.c:1:1: error: expected `;`");
+        assert_eq!(r.exit_code(), 2);
+        assert_eq!(r.to_json()["verdict"], "error");
+        let s = sample().to_sarif();
+        assert_eq!(s["version"], "2.1.0");
+        assert_eq!(s["runs"][0]["results"][0]["ruleId"], "assertion");
+    }
+
+    #[test]
+    fn exit_codes_follow_design() {
+        assert_eq!(Verdict::Holds.exit_code(), 0);
+        assert_eq!(Verdict::Violated.exit_code(), 1);
+        assert_eq!(Verdict::Error.exit_code(), 2);
+        assert_eq!(Verdict::Inconclusive.exit_code(), 3);
+        assert_eq!(
+            Property::from_id("out-of-bounds"),
+            Some(Property::OutOfBounds)
+        );
+    }
+}

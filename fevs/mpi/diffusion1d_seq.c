@@ -1,0 +1,55 @@
+/* fevs/mpi/diffusion1d_seq.c -- explicit time stepping of the 1-d diffusion
+ * equation u_t = k u_xx on NX points with fixed end values (the sequential
+ * specification of the "diffusion" pair).
+ *
+ * Each step replaces every interior u[i] by u[i] + K (u[i-1] - 2 u[i] + u[i+1]).
+ * Inputs: bounds NXB and NTB, 1 <= NX <= NXB points, 0 <= NT <= NTB steps, the
+ * coefficient K, the initial values u0.  Output: u after NT steps.
+ *
+ * Expected verdicts:
+ *   tass verify diffusion1d_seq.c                                                holds
+ *   tass compare --spec diffusion1d_seq.c --impl diffusion1d_par.c --impl-procs P holds
+ * The paper's Fig. 10 row "diffusion, nx <= 100, nt <= 2, nprocs 50" is the
+ * compare with -i NXB=100 -i NTB=2 --impl-procs 50.
+ */
+#include <stdio.h>
+
+#pragma TASS input int
+#define NXB 8
+#pragma TASS input {1 <= NX && NX <= NXB} int
+#define NX 8
+#pragma TASS input int
+#define NTB 3
+#pragma TASS input {0 <= NT && NT <= NTB} int
+#define NT 3
+#pragma TASS input double
+#define K 0.25
+
+#pragma TASS input
+double u0[NX];
+#pragma TASS output
+double u[NX];
+
+double next[NX];
+
+int main(void) {
+    int i, t;
+
+#ifdef FEVS_CONCRETE
+    for (i = 0; i < NX; i++)
+        u0[i] = i * (NX - 1 - i);
+#endif
+    for (i = 0; i < NX; i++)
+        u[i] = u0[i];
+    for (t = 0; t < NT; t++) {
+        for (i = 1; i < NX - 1; i++)
+            next[i] = u[i] + K * (u[i - 1] - 2 * u[i] + u[i + 1]);
+        for (i = 1; i < NX - 1; i++)
+            u[i] = next[i];
+    }
+#ifdef FEVS_CONCRETE
+    for (i = 0; i < NX; i++)
+        printf("OUT u[%d] = %.17g\n", i, u[i]);
+#endif
+    return 0;
+}

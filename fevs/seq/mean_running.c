@@ -1,0 +1,39 @@
+/* fevs/seq/mean_running.c -- the mean of N numbers as a running mean (the
+ * implementation): after step i, x is the mean of a[0..i-1].
+ *
+ * x_i = ((i - 1) * x_{i-1} + a[i-1]) / i equals (a[0] + ... + a[i-1]) / i over
+ * the real numbers, though not bit for bit in floating point.
+ *
+ * Same signature as mean_sum.c.
+ * Expected verdicts:
+ *   tass verify mean_running.c                              holds
+ *   tass compare --spec mean_sum.c --impl mean_running.c    holds (over the reals)
+ */
+#include <stdio.h>
+
+#pragma TASS input int
+#define B 10
+#pragma TASS input {1 <= N && N <= B} int
+#define N 10
+
+#pragma TASS input
+double a[N];
+#pragma TASS output
+double m;
+
+int main(void) {
+    double x = 0.0;
+    int i;
+
+#ifdef FEVS_CONCRETE
+    for (i = 0; i < N; i++)
+        a[i] = 0.5 * i - 1.0;
+#endif
+    for (i = 1; i <= N; i++)
+        x = ((i - 1) * x + a[i - 1]) / i;
+    m = x;
+#ifdef FEVS_CONCRETE
+    printf("OUT m = %.17g\n", m);
+#endif
+    return 0;
+}
