@@ -18,7 +18,9 @@
 #pragma TASS input {0 <= n && n <= B} int
 #define n 10
 
+#ifndef FEVS_CONCRETE
 #pragma TASS input
+#endif
 double a[n];
 #pragma TASS output
 double sum;

@@ -12,8 +12,8 @@
 #include <mpi.h>
 #include <stdio.h>
 
-#pragma TASS input
-int scale;
+#pragma TASS input int
+#define SCALE 3
 #pragma TASS output
 int total;
 
@@ -24,7 +24,7 @@ int main(int argc, char *argv[]) {
     MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
     MPI_Comm_rank(MPI_COMM_WORLD, &myrank);
     if (myrank == 0) {
-        factor = scale;
+        factor = SCALE;
         MPI_Bcast(&factor, 1, MPI_INT, 0, MPI_COMM_WORLD); /* BUG: only rank 0 broadcasts */
     }
     mine = factor * myrank;

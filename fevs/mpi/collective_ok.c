@@ -1,7 +1,7 @@
 /* fevs/mpi/collective_ok.c -- rank 0 chooses a scale factor, broadcasts it,
  * and the scaled ranks are added up with MPI_Reduce.
  *
- * Input: scale.  Output: total = scale * P (P - 1) / 2.
+ * Input: SCALE.  Output: total = SCALE * P (P - 1) / 2.
  * Expected verdict: tass verify -n 3 collective_ok.c   holds
  * Buggy twin: collective_bad.c (collective-mismatch).
  */
@@ -9,8 +9,8 @@
 #include <mpi.h>
 #include <stdio.h>
 
-#pragma TASS input
-int scale;
+#pragma TASS input int
+#define SCALE 3
 #pragma TASS output
 int total;
 
@@ -20,17 +20,14 @@ int main(int argc, char *argv[]) {
     MPI_Init(&argc, &argv);
     MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
     MPI_Comm_rank(MPI_COMM_WORLD, &myrank);
-#ifdef FEVS_CONCRETE
-    scale = 3;
-#endif
     if (myrank == 0)
-        factor = scale;
+        factor = SCALE;
     MPI_Bcast(&factor, 1, MPI_INT, 0, MPI_COMM_WORLD);
     mine = factor * myrank;
     MPI_Reduce(&mine, &sum, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
     if (myrank == 0) {
         total = sum;
-        assert(total == scale * nprocs * (nprocs - 1) / 2);
+        assert(total == SCALE * nprocs * (nprocs - 1) / 2);
 #ifdef FEVS_CONCRETE
         printf("OUT total = %d\n", total);
 #endif

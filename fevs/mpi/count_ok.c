@@ -13,7 +13,9 @@
 #pragma TASS input {0 <= n && n <= B} int
 #define n 4
 
+#ifndef FEVS_CONCRETE
 #pragma TASS input
+#endif
 double a[n];
 #pragma TASS output
 double head_sum;

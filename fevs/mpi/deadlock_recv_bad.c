@@ -13,8 +13,8 @@
 #include <mpi.h>
 #include <stdio.h>
 
-#pragma TASS input
-int value;
+#pragma TASS input int
+#define VALUE 41
 #pragma TASS output
 int swapped;
 
@@ -26,7 +26,7 @@ int main(int argc, char *argv[]) {
     MPI_Comm_rank(MPI_COMM_WORLD, &myrank);
     if (myrank < 2 && nprocs >= 2) {
         other = 1 - myrank;
-        mine = value + myrank;
+        mine = VALUE + myrank;
         MPI_Recv(&theirs, 1, MPI_INT, other, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* BUG */
         MPI_Send(&mine, 1, MPI_INT, other, 0, MPI_COMM_WORLD);
         if (myrank == 0)

@@ -2,7 +2,7 @@
  * first, rank 1 receives first, so the exchange completes even when every
  * send is synchronous.  Run with 2 or more processes (others do nothing).
  *
- * Input: value.  Output: swapped = value + 1 (what rank 0 gets from rank 1).
+ * Input: VALUE.  Output: swapped = VALUE + 1 (what rank 0 gets from rank 1).
  * Expected verdict: tass verify -n 2 deadlock_recv_ok.c   holds
  * Buggy twin: deadlock_recv_bad.c.
  */
@@ -10,8 +10,8 @@
 #include <mpi.h>
 #include <stdio.h>
 
-#pragma TASS input
-int value;
+#pragma TASS input int
+#define VALUE 41
 #pragma TASS output
 int swapped;
 
@@ -21,17 +21,14 @@ int main(int argc, char *argv[]) {
     MPI_Init(&argc, &argv);
     MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
     MPI_Comm_rank(MPI_COMM_WORLD, &myrank);
-#ifdef FEVS_CONCRETE
-    value = 41;
-#endif
     if (myrank < 2 && nprocs >= 2) {
         other = 1 - myrank;
-        mine = value + myrank;
+        mine = VALUE + myrank;
         if (myrank == 0) {
             MPI_Send(&mine, 1, MPI_INT, other, 0, MPI_COMM_WORLD);
             MPI_Recv(&theirs, 1, MPI_INT, other, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             swapped = theirs;
-            assert(swapped == value + 1);
+            assert(swapped == VALUE + 1);
 #ifdef FEVS_CONCRETE
             printf("OUT swapped = %d\n", swapped);
 #endif

@@ -25,7 +25,9 @@
 #pragma TASS input double
 #define K 0.25
 
+#ifndef FEVS_CONCRETE
 #pragma TASS input
+#endif
 double u0[NX];
 #pragma TASS output
 double u[NX];

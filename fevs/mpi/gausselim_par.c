@@ -26,7 +26,9 @@
 #pragma TASS input {1 <= M && M <= BM} int
 #define M 3
 
+#ifndef FEVS_CONCRETE
 #pragma TASS input
+#endif
 double a0[N][M];
 #pragma TASS output
 double r[N][M];

@@ -46,9 +46,8 @@ double adaptive(double a, double b, double fa, double fb, int depth) {
     double halves = (m - a) * (fa + fm) / 2 + (b - m) * (fm + fb) / 2;
     double diff = whole - halves;
 
-    if (diff < 0)
-        diff = -diff;
-    if (depth >= MAXDEPTH || diff <= TOL)
+    /* |diff| <= TOL, written without a sign test: one choice per refinement. */
+    if (depth >= MAXDEPTH || diff * diff <= TOL * TOL)
         return halves;
     return adaptive(a, m, fa, fm, depth + 1) + adaptive(m, b, fm, fb, depth + 1);
 }

@@ -28,9 +28,13 @@
 #pragma TASS input {EPS > 0} double
 #define EPS 0.000001
 
+#ifndef FEVS_CONCRETE
 #pragma TASS input
+#endif
 double A[N][N];
+#ifndef FEVS_CONCRETE
 #pragma TASS input
+#endif
 double b[N];
 #pragma TASS output
 double x[N];

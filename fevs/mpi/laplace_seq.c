@@ -32,7 +32,9 @@
 #pragma TASS input {EPS > 0} double
 #define EPS 0.0001
 
+#ifndef FEVS_CONCRETE
 #pragma TASS input
+#endif
 double g0[NY][NX];
 #pragma TASS output
 double g[NY][NX];

@@ -24,9 +24,13 @@
 #pragma TASS input {1 <= M && M <= BM} int
 #define M 2
 
+#ifndef FEVS_CONCRETE
 #pragma TASS input
+#endif
 double a[N][L];
+#ifndef FEVS_CONCRETE
 #pragma TASS input
+#endif
 double b[L][M];
 #pragma TASS output
 double c[N][M];

@@ -19,9 +19,13 @@
 #pragma TASS input {1 <= NPTS && NPTS <= BP} int
 #define NPTS 3
 
+#ifndef FEVS_CONCRETE
 #pragma TASS input
+#endif
 double rx[NPTS];
+#ifndef FEVS_CONCRETE
 #pragma TASS input
+#endif
 double ry[NPTS];
 #pragma TASS output
 int inside;

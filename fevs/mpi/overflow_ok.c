@@ -14,7 +14,9 @@
 #pragma TASS input {1 <= N && N <= B} int
 #define N 3
 
+#ifndef FEVS_CONCRETE
 #pragma TASS input
+#endif
 double v[N];
 #pragma TASS output
 int ok;

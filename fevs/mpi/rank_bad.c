@@ -10,8 +10,8 @@
 #include <mpi.h>
 #include <stdio.h>
 
-#pragma TASS input
-int value;
+#pragma TASS input int
+#define VALUE 100
 #pragma TASS output
 int shifted;
 
@@ -21,7 +21,7 @@ int main(int argc, char *argv[]) {
     MPI_Init(&argc, &argv);
     MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
     MPI_Comm_rank(MPI_COMM_WORLD, &myrank);
-    mine = value + myrank;
+    mine = VALUE + myrank;
     right = myrank + 1; /* BUG: should be (myrank + 1) % nprocs */
     left = (myrank + nprocs - 1) % nprocs;
     /* BUG shows here: */

@@ -13,7 +13,9 @@
 #pragma TASS input {1 <= N && N <= B} int
 #define N 3
 
+#ifndef FEVS_CONCRETE
 #pragma TASS input
+#endif
 int hist[N];
 #pragma TASS output
 int total;

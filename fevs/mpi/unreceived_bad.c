@@ -15,8 +15,8 @@
 #include <mpi.h>
 #include <stdio.h>
 
-#pragma TASS input
-int value;
+#pragma TASS input int
+#define VALUE 10
 #pragma TASS output
 int sum;
 #pragma TASS output
@@ -36,7 +36,7 @@ int main(int argc, char *argv[]) {
         sum = s;
         errors = 0;
     } else {
-        x = value + myrank;
+        x = VALUE + myrank;
         st = 0;
         MPI_Send(&x, 1, MPI_INT, 0, 1, MPI_COMM_WORLD);
         MPI_Send(&st, 1, MPI_INT, 0, 2, MPI_COMM_WORLD);

@@ -1,7 +1,7 @@
 /* fevs/mpi/unreceived_ok.c -- workers send a result (tag 1) and a status word
  * (tag 2) to rank 0, which receives both from each worker.
  *
- * Input: value.  Outputs: sum = sum of (value + r) over workers r, and
+ * Input: VALUE.  Outputs: sum = sum of (VALUE + r) over workers r, and
  * errors = number of non-zero status words (0).
  * Expected verdict: tass verify -n 3 unreceived_ok.c   holds
  * Buggy twin: unreceived_bad.c (unreceived-message).
@@ -9,8 +9,8 @@
 #include <mpi.h>
 #include <stdio.h>
 
-#pragma TASS input
-int value;
+#pragma TASS input int
+#define VALUE 10
 #pragma TASS output
 int sum;
 #pragma TASS output
@@ -22,9 +22,6 @@ int main(int argc, char *argv[]) {
     MPI_Init(&argc, &argv);
     MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
     MPI_Comm_rank(MPI_COMM_WORLD, &myrank);
-#ifdef FEVS_CONCRETE
-    value = 10;
-#endif
     if (myrank == 0) {
         for (r = 1; r < nprocs; r++) {
             MPI_Recv(&x, 1, MPI_INT, r, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -40,7 +37,7 @@ int main(int argc, char *argv[]) {
         printf("OUT errors = %d\n", errors);
 #endif
     } else {
-        x = value + myrank;
+        x = VALUE + myrank;
         st = 0;
         MPI_Send(&x, 1, MPI_INT, 0, 1, MPI_COMM_WORLD);
         MPI_Send(&st, 1, MPI_INT, 0, 2, MPI_COMM_WORLD);

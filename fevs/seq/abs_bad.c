@@ -1,33 +1,29 @@
-/* fevs/seq/abs_bad.c -- distance |x - y| with the branches swapped.
+/* fevs/seq/abs_bad.c -- distance |X - Y| with the branches swapped.
  *
- * BUG: the test is x > y where x < y was meant, so d = y - x or d = x - y is
- * the smaller difference: d <= 0 always, and d < 0 whenever x != y.
+ * BUG: the test is X > Y where X < Y was meant, so d = Y - X or d = X - Y is
+ * the smaller difference: d <= 0 always, and d < 0 whenever X != Y.
  *
  * Expected verdict: tass verify abs_bad.c
- *   violated: assertion at the first assert (witness any x != y)
+ *   violated: assertion at the first assert (witness any X != Y)
  * Fixed twin: abs_ok.c.
  */
 #include <assert.h>
 #include <stdio.h>
 
-#pragma TASS input
-double x;
-#pragma TASS input
-double y;
+#pragma TASS input double
+#define X 1.5
+#pragma TASS input double
+#define Y 4.0
 #pragma TASS output
 double d;
 
 int main(void) {
-#ifdef FEVS_CONCRETE
-    x = 1.5;
-    y = 4.0;
-#endif
-    if (x > y) /* BUG: should be x < y */
-        d = y - x;
+    if (X > Y) /* BUG: should be X < Y */
+        d = Y - X;
     else
-        d = x - y;
+        d = X - Y;
     assert(d >= 0); /* BUG caught here */
-    assert(d == x - y || d == y - x);
+    assert(d == X - Y || d == Y - X);
 #ifdef FEVS_CONCRETE
     printf("OUT d = %.17g\n", d);
 #endif

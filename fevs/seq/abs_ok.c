@@ -1,30 +1,26 @@
-/* fevs/seq/abs_ok.c -- distance |x - y| of two reals, checked with C assert.
+/* fevs/seq/abs_ok.c -- distance |X - Y| of two reals, checked with C assert.
  *
- * Inputs: x, y.  Output: d = |x - y|.
+ * Inputs: X, Y.  Output: d = |X - Y|.
  * Expected verdict: tass verify abs_ok.c   holds
  * Buggy twin: abs_bad.c.
  */
 #include <assert.h>
 #include <stdio.h>
 
-#pragma TASS input
-double x;
-#pragma TASS input
-double y;
+#pragma TASS input double
+#define X 1.5
+#pragma TASS input double
+#define Y 4.0
 #pragma TASS output
 double d;
 
 int main(void) {
-#ifdef FEVS_CONCRETE
-    x = 1.5;
-    y = 4.0;
-#endif
-    if (x < y)
-        d = y - x;
+    if (X < Y)
+        d = Y - X;
     else
-        d = x - y;
+        d = X - Y;
     assert(d >= 0);
-    assert(d == x - y || d == y - x);
+    assert(d == X - Y || d == Y - X);
 #ifdef FEVS_CONCRETE
     printf("OUT d = %.17g\n", d);
 #endif

@@ -13,7 +13,9 @@
 #pragma TASS input {0 <= N && N <= B} int
 #define N 3
 
+#ifndef FEVS_CONCRETE
 #pragma TASS input
+#endif
 double a[N];
 #pragma TASS output
 double mean_pos;

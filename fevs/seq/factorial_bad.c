@@ -7,7 +7,10 @@
  * Expected verdicts:
  *   tass verify factorial_bad.c      violated: assertion at the assert line (witness n = 0)
  *   tass compare --spec factorial_iter.c --impl factorial_bad.c
- *                                    violated: not-equivalent (witness n = 0)
+ *                                    violated: assertion (compare checks the implementation's
+ *                                    own assertions too, and this one fails before the
+ *                                    outputs are compared)
+ * factorial_rec_bad.c has the same bug without the assert: compare finds not-equivalent.
  */
 #include <assert.h>
 #include <stdio.h>

@@ -1,10 +1,10 @@
 /* fevs/seq/fib_inplace.c -- the golden ratio as the limit of k/j for
  * consecutive Fibonacci numbers j, k, iterated until two successive ratios
- * differ by less than tol, or MAXIT steps (the specification of the "fib" pair).
+ * differ by less than TOL, or MAXIT steps (the specification of the "fib" pair).
  *
  * The pair (j, k) advances in place: k = j + k; j = k - j.
- * Inputs: tol > 0.  Output: p, the last ratio.  MAXIT bounds the loop, so for
- * every tol the loop stops and tass explores at most MAXIT + 1 paths.
+ * Inputs: TOL > 0.  Output: p, the last ratio.  MAXIT bounds the loop, so for
+ * every TOL the loop stops and tass explores at most MAXIT + 1 paths.
  *
  * Expected verdicts:
  *   tass verify fib_inplace.c                                  holds
@@ -14,8 +14,8 @@
 
 #define MAXIT 8
 
-#pragma TASS input {tol > 0}
-double tol;
+#pragma TASS input {TOL > 0} double
+#define TOL 0.01
 #pragma TASS output
 double p;
 
@@ -23,10 +23,7 @@ int main(void) {
     double j = 1.0, k = 1.0, err = 1.0, ratio = 1.0;
     int it = 0;
 
-#ifdef FEVS_CONCRETE
-    tol = 0.01;
-#endif
-    while (err >= tol && it < MAXIT) {
+    while (err >= TOL && it < MAXIT) {
         k = j + k;
         j = k - j;
         err = k / j - ratio;

@@ -10,8 +10,8 @@
 
 #define MAXIT 8
 
-#pragma TASS input {tol > 0}
-double tol;
+#pragma TASS input {TOL > 0} double
+#define TOL 0.01
 #pragma TASS output
 double p;
 
@@ -19,10 +19,7 @@ int main(void) {
     double i, j = 1.0, k = 1.0, err = 1.0, tmp, ratio = 1.0;
     int it;
 
-#ifdef FEVS_CONCRETE
-    tol = 0.01;
-#endif
-    for (it = 0; it < MAXIT && err >= tol; it++) {
+    for (it = 0; it < MAXIT && err >= TOL; it++) {
         i = j;
         j = k;
         k = i + j;

@@ -16,7 +16,9 @@
 #pragma TASS input {0 <= N && N <= B} int
 #define N 4
 
+#ifndef FEVS_CONCRETE
 #pragma TASS input
+#endif
 double a[N];
 #pragma TASS output
 double sum;

@@ -17,9 +17,13 @@
 #pragma TASS input {1 <= N && N <= BN} int
 #define N 4
 
+#ifndef FEVS_CONCRETE
 #pragma TASS input
+#endif
 double a[N][N];
+#ifndef FEVS_CONCRETE
 #pragma TASS input
+#endif
 double b[N][N];
 #pragma TASS output
 double c[N][N];

@@ -18,9 +18,13 @@
 
 #define TILE 3
 
+#ifndef FEVS_CONCRETE
 #pragma TASS input
+#endif
 double a[N][N];
+#ifndef FEVS_CONCRETE
 #pragma TASS input
+#endif
 double b[N][N];
 #pragma TASS output
 double c[N][N];

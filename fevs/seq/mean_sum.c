@@ -15,7 +15,9 @@
 #pragma TASS input {1 <= N && N <= B} int
 #define N 10
 
+#ifndef FEVS_CONCRETE
 #pragma TASS input
+#endif
 double a[N];
 #pragma TASS output
 double m;

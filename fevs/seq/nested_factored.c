@@ -16,9 +16,13 @@
 #pragma TASS input {0 <= M && M <= B} int
 #define M 3
 
+#ifndef FEVS_CONCRETE
 #pragma TASS input
+#endif
 double a[N];
+#ifndef FEVS_CONCRETE
 #pragma TASS input
+#endif
 double b[M];
 #pragma TASS output
 double s;

@@ -11,7 +11,9 @@
 #pragma TASS input {1 <= N && N <= B} int
 #define N 6
 
+#ifndef FEVS_CONCRETE
 #pragma TASS input
+#endif
 double a[N];
 #pragma TASS output
 double s[N];

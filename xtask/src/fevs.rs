@@ -32,7 +32,7 @@
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::io::Read;
+use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -390,6 +390,23 @@ fn first_line(text: &str) -> &str {
         .map(str::trim)
         .find(|l| !l.is_empty())
         .unwrap_or("")
+}
+
+/// A message without its leading `error:` and `file:line:column:` location, so that
+/// the same missing feature met in different files reads the same.
+fn without_location(msg: &str) -> &str {
+    let mut rest = msg.trim();
+    rest = rest.strip_prefix("error:").unwrap_or(rest).trim_start();
+    // "path:12:5: text" -> "text"
+    let mut parts = rest.splitn(4, ':');
+    if let (Some(_), Some(line), Some(col), Some(text)) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    {
+        if line.trim().parse::<u64>().is_ok() && col.trim().parse::<u64>().is_ok() {
+            rest = text.trim_start();
+        }
+    }
+    rest
 }
 
 fn basename(path: &str) -> &str {
@@ -815,9 +832,12 @@ pub fn run(args: &[String]) -> i32 {
         return 2;
     }
     let dir = fevs_dir();
+    let progress = std::io::stderr().is_terminal();
     let mut rows = Vec::new();
     for e in chosen {
-        eprint!("fevs: {:<28}\r", e.name);
+        if progress {
+            eprint!("fevs: {:<40}\r", e.name);
+        }
         let mut cmd = Command::new(&tass);
         cmd.args(tass_args(e)).current_dir(&dir);
         let raw = match run_with_limit(&mut cmd, opts.run_timeout) {
@@ -840,7 +860,9 @@ pub fn run(args: &[String]) -> i32 {
             elapsed: raw.elapsed,
         });
     }
-    eprint!("{:<40}\r", "");
+    if progress {
+        eprint!("{:<46}\r", "");
+    }
     print!("{}", render_table(&rows));
     summarize(&rows, opts.allow_unsupported)
 }
@@ -987,9 +1009,6 @@ fn summarize(rows: &[Row], allow_unsupported: bool) -> i32 {
             (|o: &Outcome| matches!(o, Outcome::Fail(_))) as fn(&Outcome) -> bool,
         ),
         ("errors", |o: &Outcome| matches!(o, Outcome::Error(_))),
-        ("unsupported", |o: &Outcome| {
-            matches!(o, Outcome::Unsupported(_))
-        }),
     ] {
         let list: Vec<&Row> = rows.iter().filter(|r| pick(&r.outcome)).collect();
         if list.is_empty() {
@@ -1002,9 +1021,24 @@ fn summarize(rows: &[Row], allow_unsupported: bool) -> i32 {
                 Outcome::Pass => "",
             };
             println!("  {:<28} {why}", r.entry.name);
-            if title != "unsupported" {
-                println!("  {:<28} tass {}", "", tass_args(r.entry).join(" "));
-            }
+            println!("  {:<28} tass {}", "", tass_args(r.entry).join(" "));
+        }
+    }
+    // Unsupported runs, grouped by what tass said is missing (without the location).
+    let mut missing: BTreeMap<String, Vec<&str>> = BTreeMap::new();
+    for r in rows {
+        if let Outcome::Unsupported(m) = &r.outcome {
+            missing
+                .entry(without_location(m).to_string())
+                .or_default()
+                .push(&r.entry.name);
+        }
+    }
+    if !missing.is_empty() {
+        println!("\nunsupported (grouped by what tass reports missing):");
+        for (why, names) in &missing {
+            println!("  {why}");
+            println!("    {} run(s): {}", names.len(), names.join(", "));
         }
     }
     let notes: Vec<&Row> = rows.iter().filter(|r| r.entry.note.is_some()).collect();
@@ -1638,6 +1672,18 @@ paper = { bounds = "n <= 200", nprocs = 30, time_s = 443.0, seen = 411044, saved
         assert!(matches!(verdict_of(&e, &slow), Outcome::Error(m) if m.contains("within 10 s")));
         let odd = verdict_of(&e, &raw(0, r#"{"verdict": "maybe"}"#));
         assert!(matches!(odd, Outcome::Error(m) if m.contains("unknown verdict")));
+    }
+
+    #[test]
+    fn unsupported_messages_group_without_their_location() {
+        let a = "error: mpi/a.c:45:5: not yet supported: MPI_Init";
+        let b = "error: mpi/b_par.c:3:1: not yet supported: MPI_Init";
+        assert_eq!(without_location(a), "not yet supported: MPI_Init");
+        assert_eq!(without_location(a), without_location(b));
+        assert_eq!(
+            without_location("setjmp: unsupported"),
+            "setjmp: unsupported"
+        );
     }
 
     #[test]

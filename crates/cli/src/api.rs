@@ -27,7 +27,9 @@ pub fn run_with_args(args: Vec<String>) -> i32 {
                 // Tools asked for JSON: give them the error object on stdout too.
                 let text = error.render().to_string();
                 let report = tass_verify::api::Report::error(text.trim().to_string());
-                println!("{}", report.to_json());
+                use std::io::Write as _;
+                // A closed stdout must not become a panic.
+                let _ = writeln!(std::io::stdout(), "{}", report.to_json());
             }
             return 2;
         }

@@ -30,7 +30,8 @@ pub(crate) fn run(cli: Cli) -> i32 {
 fn show(args: ShowArgs) -> i32 {
     match load_program(&args.files, &args.source) {
         Ok(model) => {
-            print!("{}", render_model(&model));
+            // `tass show x.c | head` closes stdout early: not an error worth a panic.
+            let _ = write!(std::io::stdout(), "{}", render_model(&model));
             0
         }
         Err(message) => {

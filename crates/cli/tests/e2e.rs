@@ -251,6 +251,41 @@ fn text_output_names_property_line_and_how_to_get_more() {
     assert!(!q.stdout.contains("trace:"), "{}", q.stdout);
 }
 
+const TWO_BUGS: &str = "#include <assert.h>
+#pragma TASS input {0 <= n && n <= 10}
+int n;
+int main(void) {
+  assert(n < 5);
+  assert(n != 3);
+  return 0;
+}
+";
+
+#[test]
+fn first_violation_by_default_all_with_max_violations_0() {
+    let dir = scratch();
+    let f = write(&dir, "two.c", TWO_BUGS);
+    let r = tass(&["verify", "--format", "json", &f]);
+    assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
+    let lines: Vec<u64> = r.json()["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["line"].as_u64().unwrap())
+        .collect();
+    assert_eq!(lines, [5]);
+    let r = tass(&["verify", "--max-violations", "0", "--format", "json", &f]);
+    assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
+    let mut lines: Vec<u64> = r.json()["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["line"].as_u64().unwrap())
+        .collect();
+    lines.sort();
+    assert_eq!(lines, [5, 6]);
+}
+
 #[test]
 fn correct_program_holds() {
     let dir = scratch();
@@ -350,6 +385,76 @@ fn builtin_prover_says_it_has_no_witness() {
         "{}",
         r.stdout
     );
+}
+
+const RACE: &str = "#include <assert.h>
+#pragma TASS output
+int out;
+int main(void) {
+  int mine;
+  out = out + 1;
+  mine = out;
+  assert(mine == 1);
+  return 0;
+}
+";
+
+#[test]
+fn processes_interleave_on_shared_outputs() {
+    let dir = scratch();
+    let f = write(&dir, "race.c", RACE);
+    let r = tass(&["verify", "-n", "1", &f]);
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    let r = tass(&["verify", "-n", "2", "--format", "json", &f]);
+    assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
+    let v = &r.json()["violations"][0];
+    assert_eq!(v["property"], "assertion");
+    assert_eq!(v["line"], 8);
+    let processes: Vec<u64> = v["trace"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["process"].as_u64().unwrap())
+        .collect();
+    assert!(processes.contains(&0) && processes.contains(&1), "{processes:?}");
+}
+
+#[test]
+fn ctrl_c_ends_the_search_inconclusive_with_statistics() {
+    let dir = scratch();
+    let f = write(
+        &dir,
+        "long.c",
+        "#pragma TASS input {0 <= n && n <= 1000000}
+int n;
+int main(void) {
+  int i = 0; int s = 0;
+  while (i < n) { s = s + i; i = i + 1; }
+  return 0;
+}
+",
+    );
+    let child = Command::new(env!("CARGO_BIN_EXE_tass"))
+        .args(["verify", &f])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start tass");
+    // Give it time to install its handler and start searching, then interrupt.
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status();
+    if !killed.is_ok_and(|s| s.success()) {
+        eprintln!("skipped: could not send SIGINT with `kill`");
+        return;
+    }
+    let out = child.wait_with_output().expect("wait for tass");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(3), "{stdout}");
+    assert!(stdout.contains("verdict: inconclusive"), "{stdout}");
+    assert!(stdout.contains("interrupted"), "{stdout}");
+    assert!(stdout.contains("states seen"), "{stdout}");
 }
 
 // ---- compare ----

@@ -278,9 +278,10 @@ pub(crate) fn convert<'t>(node: Node<'t>, src: &str) -> Result<Ast<'t>, AstError
             let name = text(field(node, "field")?, src).to_string();
             AstKind::Member(bx(node, "argument", src)?, name, op == "->")
         }
-        "cast_expression" => {
-            AstKind::Cast(TypeName::Node(field(node, "type")?), bx(node, "value", src)?)
-        }
+        "cast_expression" => AstKind::Cast(
+            TypeName::Node(field(node, "type")?),
+            bx(node, "value", src)?,
+        ),
         "sizeof_expression" => {
             if let Some(t) = node.child_by_field_name("type") {
                 AstKind::SizeofType(TypeName::Node(t))
@@ -311,7 +312,10 @@ pub(crate) fn convert<'t>(node: Node<'t>, src: &str) -> Result<Ast<'t>, AstError
         other => {
             return Err(AstError {
                 pos,
-                message: format!("expression `{}` ({other}) is not supported", text(node, src)),
+                message: format!(
+                    "expression `{}` ({other}) is not supported",
+                    text(node, src)
+                ),
             })
         }
     };

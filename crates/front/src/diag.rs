@@ -41,9 +41,22 @@ impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.headline())?;
         if let Some(src) = &self.source_line {
-            let shown: String = src.chars().map(|c| if c == '\t' { ' ' } else { c }).collect();
-            let pad = (self.column.max(1) - 1) as usize;
-            write!(f, "\n {shown}\n {}^", " ".repeat(pad.min(shown.len())))?;
+            let chars: Vec<char> = src
+                .chars()
+                .map(|c| if c == '\t' { ' ' } else { c })
+                .collect();
+            let col = (self.column.max(1) - 1) as usize;
+            // long lines: show a window around the column
+            let (start, prefix) = if chars.len() > 120 && col > 60 {
+                (col - 60, "...")
+            } else {
+                (0, "")
+            };
+            let end = (start + 120).min(chars.len());
+            let suffix = if end < chars.len() { "..." } else { "" };
+            let shown: String = chars[start.min(end)..end].iter().collect();
+            let pad = prefix.len() + col.saturating_sub(start).min(shown.chars().count());
+            write!(f, "\n {prefix}{shown}{suffix}\n {}^", " ".repeat(pad))?;
         }
         Ok(())
     }
@@ -83,7 +96,8 @@ pub(crate) struct Sources {
 
 impl Sources {
     pub(crate) fn add(&mut self, file: &Path, text: &str) {
-        self.texts.insert(file.to_path_buf(), Some(text.to_string()));
+        self.texts
+            .insert(file.to_path_buf(), Some(text.to_string()));
     }
 
     pub(crate) fn line(&mut self, file: &Path, line: u32) -> Option<String> {

@@ -45,7 +45,42 @@ pub fn load_program(files: &[PathBuf], opts: &FrontOptions) -> Result<Model, Dia
 
 /// Like [`load_program`] for sources already in memory: `(file name, text)`.
 /// `#include "..."` still looks next to the file name on disk.
-pub fn load_sources(sources: &[(PathBuf, String)], opts: &FrontOptions) -> Result<Model, Diagnostics> {
+pub fn load_sources(
+    sources: &[(PathBuf, String)],
+    opts: &FrontOptions,
+) -> Result<Model, Diagnostics> {
+    // The translator recurses over the syntax tree; a thread with a large
+    // (lazily committed) stack plus the nesting limit below keeps deeply
+    // nested input from overflowing the caller's stack.
+    std::thread::scope(|scope| {
+        let worker = std::thread::Builder::new()
+            .name("tass-front".into())
+            .stack_size(STACK_SIZE)
+            .spawn_scoped(scope, || load_sources_here(sources, opts));
+        match worker {
+            Ok(handle) => handle.join().unwrap_or_else(|_| {
+                Err(Diagnostics(vec![Diagnostic {
+                    file: sources.first().map(|s| s.0.clone()).unwrap_or_default(),
+                    line: 0,
+                    column: 0,
+                    message: "internal error in the front end (please report this input)".into(),
+                    source_line: None,
+                }]))
+            }),
+            Err(_) => load_sources_here(sources, opts),
+        }
+    })
+}
+
+const STACK_SIZE: usize = 256 << 20;
+
+/// Deepest syntax tree the translator accepts.
+const MAX_DEPTH: usize = 1000;
+
+fn load_sources_here(
+    sources: &[(PathBuf, String)],
+    opts: &FrontOptions,
+) -> Result<Model, Diagnostics> {
     let mut src_texts = Sources::default();
     if sources.is_empty() {
         return Err(Diagnostics(vec![Diagnostic {
@@ -72,6 +107,15 @@ pub fn load_sources(sources: &[(PathBuf, String)], opts: &FrontOptions) -> Resul
             }
         };
         let unit = make_unit(pre)?;
+        if let Some(pos) = too_deep(&unit) {
+            let e = crate::ast::AstError {
+                pos,
+                message: format!(
+                    "the program is nested too deeply (more than {MAX_DEPTH} levels of syntax)"
+                ),
+            };
+            return Err(Diagnostics(vec![unit.diagnostic(&e, &mut src_texts)]));
+        }
         let errors = syntax_errors(&unit);
         if !errors.is_empty() {
             let diags = errors
@@ -143,8 +187,8 @@ fn make_unit(pre: crate::preprocess::Preprocessed) -> Result<Unit, Diagnostics> 
             .unwrap_or(bytes.len());
         let line = String::from_utf8_lossy(&bytes[start..end]).into_owned();
         let trimmed = line.trim_start();
-        if trimmed.starts_with('#') {
-            let after_hash = trimmed[1..].trim_start();
+        if let Some(after_hash) = trimmed.strip_prefix('#') {
+            let after_hash = after_hash.trim_start();
             if let Some(rest) = after_hash.strip_prefix("pragma") {
                 let rest_trim = rest.trim_start();
                 if let Some(tass) = rest_trim.strip_prefix("TASS") {
@@ -216,6 +260,31 @@ fn make_unit(pre: crate::preprocess::Preprocessed) -> Result<Unit, Diagnostics> 
     })
 }
 
+/// The position of the first node deeper than [`MAX_DEPTH`], found without
+/// recursion.
+fn too_deep(unit: &Unit) -> Option<Pos> {
+    let mut cursor = unit.tree.walk();
+    let mut depth = 0usize;
+    loop {
+        if depth > MAX_DEPTH {
+            return Some(Pos::of(cursor.node()));
+        }
+        if cursor.goto_first_child() {
+            depth += 1;
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return None;
+            }
+            depth -= 1;
+        }
+    }
+}
+
 const MAX_SYNTAX_ERRORS: usize = 10;
 
 const UNSUPPORTED_WORDS: &[(&str, &str)] = &[
@@ -237,7 +306,11 @@ fn syntax_errors(unit: &Unit) -> Vec<(Pos, String)> {
 }
 
 fn snippet(s: &str) -> String {
-    let line = s.lines().find(|l| !l.trim().is_empty()).unwrap_or("").trim();
+    let line = s
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("")
+        .trim();
     let mut out: String = line.chars().take(40).collect();
     if line.chars().count() > 40 {
         out.push_str("...");
@@ -254,7 +327,9 @@ fn collect(node: Node<'_>, src: &str, out: &mut Vec<(Pos, String)>) {
         let what = if kind.chars().all(|c| c.is_ascii_punctuation()) {
             format!("`{kind}`")
         } else {
-            format!("{} ", kind.replace('_', " ")).trim_end().to_string()
+            format!("{} ", kind.replace('_', " "))
+                .trim_end()
+                .to_string()
         };
         out.push((Pos::of(node), format!("syntax error: missing {what}")));
         return;

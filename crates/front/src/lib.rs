@@ -12,6 +12,36 @@
 //! subset (goto, function pointers, unions, inline assembly, ...) is an
 //! error naming the construct and its position, never a panic.
 //!
+//! ## The C subset
+//!
+//! Supported: all integer types (the mathematical integers; the C kind is
+//! kept for printing), `float`/`double`/`long double` (the reals), `char`,
+//! `_Bool`/`bool`, enums, typedefs, structs (nested, array fields,
+//! self-referential through pointers), multi-dimensional and variable-length
+//! arrays (`double u[nxl+2]`, input-dependent extents), pointers and pointer
+//! arithmetic, `malloc/calloc/realloc/free`, `sizeof`, casts, string
+//! literals, `const`, static locals, global initializers (run at the start of
+//! `main`), functions, recursion and prototypes; `if/else`, `for`, `while`,
+//! `do/while`, `break`, `continue`, `switch/case/default` (with fallthrough),
+//! `return`, blocks, declarations with initializers (array and struct
+//! initializer lists with designators); `++ --`, compound assignments, `?:`,
+//! comma, `&&`/`||` with short circuit, bitwise operators. `int main(int argc,
+//! char **argv)` and `void main()` are both accepted.
+//!
+//! Rejected with a positioned error: `goto` and labels, function pointers
+//! (variables, parameters, typedefs, calls through them, functions used as
+//! values), unions, bit-fields, inline assembly, threads (`_Thread_local`,
+//! `_Atomic`, pthreads), `setjmp`, compound literals, `_Generic`, variadic
+//! function definitions, casts between integers and pointers, nesting deeper
+//! than 1000 syntax levels.
+//!
+//! Pragmas (`#pragma TASS ...`, see DESIGN.md): `input [{c}] [TYPE]` before a
+//! global or an object-like `#define`, `output`, `assume`, `assert`,
+//! `collective|joint assert ID e`, `collective|joint invariant ID e`
+//! (immediately before a loop), `system [guard e]`, `abstract`; expressions
+//! may use `forall/exists {T i | c} p`, `PROC[e].x`, `PROC[e]@f.x`, `spec.x`,
+//! `PID`, `NPROCS`.
+//!
 //! ```
 //! use std::path::PathBuf;
 //! use tass_front::api::*;

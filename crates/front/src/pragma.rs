@@ -110,7 +110,10 @@ fn lex(text: &str, row: u32, col0: u32) -> Result<Lexer, AstError> {
                 }
             }
             let t = text[start..i].to_string();
-            toks.push((if is_float { Tok::Float(t) } else { Tok::Int(t) }, start as u32));
+            toks.push((
+                if is_float { Tok::Float(t) } else { Tok::Int(t) },
+                start as u32,
+            ));
             continue;
         }
         if c == b'\'' {
@@ -263,11 +266,8 @@ impl Parser {
     fn binary<'t>(&mut self, min: u8) -> Result<Ast<'t>, AstError> {
         let start = self.col();
         let mut left = self.unary()?;
-        loop {
-            let op = match self.peek() {
-                Tok::Punct(p) => *p,
-                _ => break,
-            };
+        while let Tok::Punct(op) = self.peek() {
+            let op = *op;
             let prec = match op {
                 "||" => 1,
                 "&&" => 2,

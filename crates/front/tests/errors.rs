@@ -62,7 +62,9 @@ fn each_bad_input_gives_a_positioned_diagnostic() {
         let head = first.headline();
         let want_prefix = format!("{name}.c:{line}:{col}: error: ");
         if !head.starts_with(&want_prefix) || !head.contains(words) {
-            problems.push(format!("{name}: got `{head}`, want `{want_prefix}...{words}...`"));
+            problems.push(format!(
+                "{name}: got `{head}`, want `{want_prefix}...{words}...`"
+            ));
         }
         // the display shows the source line and a caret
         let shown = first.to_string();
@@ -75,7 +77,10 @@ fn each_bad_input_gives_a_positioned_diagnostic() {
 
 #[test]
 fn several_syntax_errors_are_all_reported() {
-    let d = check("many", "int main() {\n  int x = ;\n  int y = ;\n  return 0;\n}\n");
+    let d = check(
+        "many",
+        "int main() {\n  int x = ;\n  int y = ;\n  return 0;\n}\n",
+    );
     assert!(d.0.len() >= 2, "{d}");
     assert_eq!(d.0[0].line, 2);
     assert_eq!(d.0[1].line, 3);
@@ -83,8 +88,11 @@ fn several_syntax_errors_are_all_reported() {
 
 #[test]
 fn unreadable_file_is_a_diagnostic() {
-    let d = load_program(&[PathBuf::from("/nonexistent/dir/x.c")], &FrontOptions::default())
-        .unwrap_err();
+    let d = load_program(
+        &[PathBuf::from("/nonexistent/dir/x.c")],
+        &FrontOptions::default(),
+    )
+    .unwrap_err();
     assert!(d.to_string().contains("cannot read the file"), "{d}");
 }
 
@@ -95,4 +103,23 @@ fn diagnostic_display_has_source_line_and_caret() {
         d.to_string(),
         "caret.c:2:10: error: unknown identifier `zz`\n   return zz;\n          ^"
     );
+}
+
+#[test]
+fn deeply_nested_input_is_an_error_not_a_crash() {
+    let src = format!(
+        "int main() {{ int x = {}1{}; return x; }}",
+        "(".repeat(20000),
+        ")".repeat(20000)
+    );
+    let d = check("deep", &src);
+    assert!(d.0[0].message.contains("nested too deeply"), "{d}");
+    // the shown line is cut to a window around the column
+    assert!(d.to_string().lines().nth(1).unwrap().len() < 140);
+    // moderately deep code is fine
+    let ok = format!(
+        "int main() {{ int x = 1{}; return x; }}",
+        " + x".repeat(500)
+    );
+    assert!(load_sources(&[(PathBuf::from("ok.c"), ok)], &FrontOptions::default()).is_ok());
 }

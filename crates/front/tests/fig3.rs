@@ -7,20 +7,33 @@ use tass_front::api::*;
 use tass_model::api::*;
 
 fn load(name: &str) -> Model {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name);
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name);
     load_program(&[path], &FrontOptions::default()).unwrap_or_else(|d| panic!("{d}"))
 }
 
 fn check_signature(model: &Model) {
-    let inputs: Vec<&str> = model.inputs.iter().map(|&v| model.var(v).name.as_str()).collect();
+    let inputs: Vec<&str> = model
+        .inputs
+        .iter()
+        .map(|&v| model.var(v).name.as_str())
+        .collect();
     assert_eq!(inputs, ["B", "n", "a"]);
-    let outputs: Vec<&str> = model.outputs.iter().map(|&v| model.var(v).name.as_str()).collect();
+    let outputs: Vec<&str> = model
+        .outputs
+        .iter()
+        .map(|&v| model.var(v).name.as_str())
+        .collect();
     assert_eq!(outputs, ["sum"]);
     let b = model.global_by_name("B").unwrap();
     assert!(b.from_macro && b.ty == Type::INT && b.constraint.is_none());
     let n = model.global_by_name("n").unwrap();
     assert!(n.from_macro);
-    assert_eq!(render_expr(model, n.constraint.as_ref().unwrap()), "n >= 0 && n <= B");
+    assert_eq!(
+        render_expr(model, n.constraint.as_ref().unwrap()),
+        "n >= 0 && n <= B"
+    );
     let a = model.global_by_name("a").unwrap();
     assert_eq!(render_decl(model, &a.ty, &a.name), "double a[n]");
     let text = render_model(model);
@@ -57,7 +70,9 @@ fn parallel_adder_translates() {
     assert!(m.uses_mpi);
     assert!(m.mpi_status_struct.is_some());
     let text = render_model(&m);
-    assert!(text.contains("call MPI_Recv(&incoming, 1, MPI_DOUBLE, src, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE)"));
+    assert!(text.contains(
+        "call MPI_Recv(&incoming, 1, MPI_DOUBLE, src, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE)"
+    ));
     assert!(text.contains("call MPI_Send(&partial, 1, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD)"));
     assert!(text.contains("sum = call collect()"));
     // every path of every function ends in a return

@@ -364,7 +364,12 @@ fn check_structure(name: &str, model: &tass_model::api::Model) {
         for l in body.graph.node_indices() {
             let out = body.outgoing(l).count();
             let exit = body.location(l).kind == LocationKind::Exit;
-            assert!(exit == (out == 0), "{name}: {} L{} (exit: {exit}, out: {out})", f.name, l.index());
+            assert!(
+                exit == (out == 0),
+                "{name}: {} L{} (exit: {exit}, out: {out})",
+                f.name,
+                l.index()
+            );
         }
     }
 }
@@ -396,7 +401,10 @@ fn every_snippet_translates() {
 
 #[test]
 fn snippets_translate_and_match_snapshots() {
-    assert!(SNIPPETS.len() >= 40, "the table must cover at least 40 snippets");
+    assert!(
+        SNIPPETS.len() >= 40,
+        "the table must cover at least 40 snippets"
+    );
     let mut names = std::collections::HashSet::new();
     for (name, src) in SNIPPETS {
         assert!(names.insert(*name), "duplicate snippet name {name}");

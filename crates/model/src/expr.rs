@@ -160,7 +160,8 @@ pub enum ExprKind {
     /// `s.f` by field index (`p->f` is `Field(Deref(p), f)`).
     Field(Box<Expr>, usize),
     /// An array used as a pointer value (C's array-to-pointer decay): a
-    /// pointer to element 0 of the array lvalue.
+    /// pointer to element 0 of the array lvalue (or of a string literal,
+    /// a read-only constant object).
     Decay(Box<Expr>),
     /// A conversion to `ty`: int<->real (real to int truncates toward zero),
     /// int/char/bool conversions, pointer casts, a scalar to Bool (`!= 0`).

@@ -86,7 +86,11 @@ impl LibraryFunction {
 named_enum! {
     /// A constant of a built-in library whose value only the engine knows
     /// (MPI handles and special ranks). Numeric constants such as `INT_MAX`
-    /// or `RAND_MAX` are plain macros in the headers instead.
+    /// or `RAND_MAX` are plain macros in the headers instead. The type of a
+    /// [`crate::expr::ExprKind::LibraryConstant`] expression is the C type the
+    /// header declares: `int` for `MPI_ANY_SOURCE`, `MPI_ANY_TAG`,
+    /// `MPI_PROC_NULL`, `MPI_SUCCESS`, `MPI_UNDEFINED`; `MPI_Status *` for
+    /// `MPI_STATUS(ES)_IGNORE`; the MPI handle types for the others.
     LibraryConstant {
         MpiCommWorld = "MPI_COMM_WORLD", MpiCommSelf = "MPI_COMM_SELF", MpiCommNull = "MPI_COMM_NULL",
         MpiAnySource = "MPI_ANY_SOURCE", MpiAnyTag = "MPI_ANY_TAG",
@@ -99,5 +103,9 @@ named_enum! {
         MpiSum = "MPI_SUM", MpiProd = "MPI_PROD", MpiMin = "MPI_MIN", MpiMax = "MPI_MAX",
         MpiLand = "MPI_LAND", MpiLor = "MPI_LOR", MpiBand = "MPI_BAND", MpiBor = "MPI_BOR",
         MpiMaxloc = "MPI_MAXLOC", MpiMinloc = "MPI_MINLOC",
+        /// `FILE *` of `<stdio.h>` (output is not modelled)
+        Stdout = "stdout",
+        /// `FILE *` of `<stdio.h>` (output is not modelled)
+        Stderr = "stderr",
     }
 }

@@ -138,19 +138,26 @@ impl Body {
     pub fn transition(&self, id: TransitionId) -> &Transition {
         &self.graph[id]
     }
-    /// The edges leaving `from`: (edge id, transition, target), in the order
-    /// the front end created them (then-branch before else-branch).
+    /// The edges leaving `from`: (edge id, transition, target), without
+    /// allocating, in petgraph's deterministic order (the most recently
+    /// created edge first). Use [`Body::outgoing_in_order`] for source order.
     pub fn outgoing(
         &self,
         from: LocationId,
     ) -> impl Iterator<Item = (TransitionId, &Transition, LocationId)> + '_ {
-        let mut edges: Vec<_> = self
-            .graph
+        self.graph
             .edges_directed(from, Direction::Outgoing)
             .map(|e| (e.id(), e.weight(), e.target()))
-            .collect();
+    }
+    /// The edges leaving `from` in the order the front end created them
+    /// (then-branch before else-branch); allocates, for printing.
+    pub fn outgoing_in_order(
+        &self,
+        from: LocationId,
+    ) -> Vec<(TransitionId, &Transition, LocationId)> {
+        let mut edges: Vec<_> = self.outgoing(from).collect();
         edges.sort_by_key(|(id, _, _)| id.index());
-        edges.into_iter()
+        edges
     }
     /// Number of locations.
     pub fn location_count(&self) -> usize {
@@ -201,7 +208,9 @@ pub struct Model {
     /// Process-global variables (globals and static locals) in order.
     pub globals: Vec<VarId>,
     /// The function each process starts in. Its body begins with the
-    /// assignments of global and static-local initializers.
+    /// assignments of global and static-local initializers. It has no
+    /// parameters in the model: C's `argc`/`argv` are locals set to 1 and
+    /// NULL at its start.
     pub main: FunctionId,
     /// The `MPI_Status` struct when `<mpi.h>` is included; its fields are
     /// `MPI_SOURCE`, `MPI_TAG`, `MPI_ERROR`, `tass_count` (received element

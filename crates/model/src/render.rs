@@ -13,6 +13,10 @@ pub fn render_model(model: &Model) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "model {}", model.name);
     for s in &model.structs {
+        if s.name.starts_with("__tass") {
+            // opaque library types (FILE)
+            continue;
+        }
         let _ = write!(out, "struct {} {{", s.name);
         for f in &s.fields {
             let _ = write!(out, " {};", render_decl(model, &f.ty, &f.name));
@@ -101,7 +105,7 @@ pub fn render_model(model: &Model) -> String {
                     render_expr(model, &inv.condition)
                 );
             }
-            for (_, t, target) in body.outgoing(loc) {
+            for (_, t, target) in body.outgoing_in_order(loc) {
                 let guard = if t.guard.is_true() {
                     String::new()
                 } else {

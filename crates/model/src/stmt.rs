@@ -77,7 +77,10 @@ pub enum Statement {
         var: VarId,
     },
     /// `lhs = rhs` (types agree; conversions are explicit casts in `rhs`).
-    /// Struct and whole-array assignment copy the value.
+    /// Struct and whole-array assignment copy the value. Two forms occur
+    /// only in initializations: `rhs` = [`crate::expr::ExprKind::Zero`]
+    /// (everything zero) and a `char` array `lhs` with a string literal
+    /// `rhs` (copies the bytes and the NUL; the literal may be shorter).
     Assign {
         /// Target lvalue.
         lhs: Expr,
@@ -96,21 +99,29 @@ pub enum Statement {
         /// Bool condition.
         condition: Expr,
     },
-    /// A function call. `lhs` receives the result (converted by the engine to
-    /// the lvalue's type, which the front end made compatible).
+    /// A function call. `lhs` receives the result; its type is exactly the
+    /// callee's return type (the front end goes through a temporary and an
+    /// `Assign` with a cast otherwise).
     Call {
         /// Where the result goes, if anywhere.
         lhs: Option<Expr>,
         /// Who is called.
         callee: Callee,
-        /// Arguments in order (arrays already decayed to pointers, argument
-        /// conversions already applied for user functions).
+        /// Arguments in order (arrays already decayed to pointers). For user
+        /// functions and for library parameters of non-pointer type they are
+        /// converted to the parameter types; a `void *` library parameter
+        /// (MPI buffers, `memcpy`) keeps the argument's own pointer type, so
+        /// the engine sees the element type; extra arguments of variadic
+        /// functions (`printf`) are passed as they are.
         args: Vec<Expr>,
     },
     /// Return from the function (pop the frame; `main`'s return ends the
     /// process).
     Return {
-        /// The value, converted to the function's return type.
+        /// The value, converted to the function's return type; `None` for
+        /// void functions and where control falls off the end of a non-void
+        /// function other than `main` (the value is then undefined; `main`
+        /// returns 0).
         value: Option<Expr>,
     },
     /// `lhs = malloc(...)`, `calloc(...)`: allocates a heap array of `count`

@@ -16,11 +16,15 @@ use crate::witness;
 /// 3. Linear arithmetic: refute `reduced assumption && !simplified predicate`.
 /// 4. Counterexamples: the predicate simplified to `false` under an assumption that
 ///    reduced to plain concrete values, or evaluation at a few points.
+///
+/// `witness_tries` bounds the counterexample search (small when an SMT solver comes
+/// next and will give a model anyway).
 pub(crate) fn decide(
     f: &ExprFactory,
     simplifiers: &SimplifierCache,
     assumption: Expr,
     predicate: Expr,
+    witness_tries: usize,
 ) -> Answer {
     if f.as_bool(predicate) == Some(true) || f.as_bool(assumption) == Some(false) {
         return Answer::yes();
@@ -44,7 +48,7 @@ pub(crate) fn decide(
     if linear::implies(f, s.reduced_assumption(), simplified) {
         return Answer::yes();
     }
-    if let Some(model) = witness::search(f, assumption, predicate) {
+    if let Some(model) = witness::search(f, assumption, predicate, witness_tries) {
         return Answer::no(Some(model));
     }
     Answer::maybe("the built-in prover could not decide")

@@ -13,6 +13,11 @@ use crate::prover::{Answer, Prover, ProverStats, Validity};
 use crate::smt::{SatOutcome, SmtSolver};
 use crate::translate;
 
+/// Bounds on the caches: a long search asks about many path conditions; the caches
+/// are dropped wholesale when full (they only save time).
+const MAX_CACHED_ANSWERS: usize = 1 << 18;
+const MAX_CACHED_SIMPLIFIERS: usize = 1 << 14;
+
 #[derive(Default)]
 struct Counters {
     queries: u64,
@@ -46,7 +51,11 @@ impl Engine {
         // `Maybe` is not cached: it may come from a transient solver failure (the SMT
         // layer caches the solver's own `unknown`s and time-outs by query text).
         if answer.validity != Validity::Maybe {
-            self.cache.lock().insert((assumption, predicate), answer.clone());
+            let mut cache = self.cache.lock();
+            if cache.len() >= MAX_CACHED_ANSWERS {
+                cache.clear();
+            }
+            cache.insert((assumption, predicate), answer.clone());
         }
         self.counters.lock().time += started.elapsed();
         answer
@@ -57,7 +66,11 @@ impl Engine {
         let mut reasons = Vec::new();
         if self.builtin {
             self.counters.lock().builtin_calls += 1;
-            let a = builtin::decide(f, &self.simplifiers, assumption, predicate);
+            if self.simplifiers.len() >= MAX_CACHED_SIMPLIFIERS {
+                self.simplifiers.clear();
+            }
+            let tries = if self.backends.is_empty() { 40 } else { 8 };
+            let a = builtin::decide(f, &self.simplifiers, assumption, predicate, tries);
             if a.validity != Validity::Maybe {
                 self.counters.lock().builtin_decided += 1;
                 return a;
@@ -100,7 +113,11 @@ impl Engine {
         if self.builtin {
             parts.push("builtin".into());
         }
-        parts.extend(self.backends.iter().map(|b| b.lock().kind().name().to_string()));
+        parts.extend(
+            self.backends
+                .iter()
+                .map(|b| b.lock().kind().name().to_string()),
+        );
         parts.join("+")
     }
 }

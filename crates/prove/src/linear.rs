@@ -64,7 +64,8 @@ impl Unknowns {
         }
         let i = self.is_int.len();
         self.index.insert(m, i);
-        self.is_int.push(matches!(f.type_of(m), Type::Int | Type::Char));
+        self.is_int
+            .push(matches!(f.type_of(m), Type::Int | Type::Char));
         i
     }
 }
@@ -252,7 +253,10 @@ fn infeasible(mut system: Vec<Constraint>, unknowns: &Unknowns) -> bool {
             return true;
         }
         system.retain(|c| !c.is_trivially_true());
-        let vars: HashSet<usize> = system.iter().flat_map(|c| c.coefs.keys().copied()).collect();
+        let vars: HashSet<usize> = system
+            .iter()
+            .flat_map(|c| c.coefs.keys().copied())
+            .collect();
         if vars.is_empty() {
             return false;
         }
@@ -262,10 +266,16 @@ fn infeasible(mut system: Vec<Constraint>, unknowns: &Unknowns) -> bool {
         // The unknown whose elimination creates the fewest constraints.
         let mut best: Option<(usize, usize)> = None;
         for &v in &vars {
-            let p = system.iter().filter(|c| c.coefs.get(&v).is_some_and(|a| a.is_positive())).count();
-            let n = system.iter().filter(|c| c.coefs.get(&v).is_some_and(|a| a.is_negative())).count();
+            let p = system
+                .iter()
+                .filter(|c| c.coefs.get(&v).is_some_and(|a| a.is_positive()))
+                .count();
+            let n = system
+                .iter()
+                .filter(|c| c.coefs.get(&v).is_some_and(|a| a.is_negative()))
+                .count();
             let cost = p * n;
-            if best.as_ref().map_or(true, |&(_, b)| cost < b) {
+            if !matches!(best, Some((_, b)) if b <= cost) {
                 best = Some((v, cost));
             }
         }
@@ -311,7 +321,10 @@ pub(crate) fn refute_cnf(f: &ExprFactory, clauses: &[Vec<Expr>]) -> bool {
         if clause.is_empty() {
             return true;
         }
-        let lits: Vec<Lit> = clause.iter().map(|&l| literal(f, l, &mut unknowns)).collect();
+        let lits: Vec<Lit> = clause
+            .iter()
+            .map(|&l| literal(f, l, &mut unknowns))
+            .collect();
         if lits.iter().any(|l| matches!(l, Lit::Opaque)) {
             continue;
         }
@@ -399,7 +412,10 @@ mod tests {
         // ... but 2r == 1 over the reals does.
         let r = f.symbol("r", Type::Real);
         let two_r = f.mul(f.real_ratio(2, 1), r);
-        assert!(!refute_cnf(&f, &f.cnf_clauses(f.eq(two_r, f.real_ratio(1, 1)))));
+        assert!(!refute_cnf(
+            &f,
+            &f.cnf_clauses(f.eq(two_r, f.real_ratio(1, 1)))
+        ));
     }
 
     #[test]

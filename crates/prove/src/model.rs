@@ -182,7 +182,10 @@ mod tests {
             val("123456789012345678901234567890", ValueSort::Int).to_string(),
             "123456789012345678901234567890"
         );
-        assert!(matches!(val("(/ 1 2)", ValueSort::Int), ModelValue::Other(_)));
+        assert!(matches!(
+            val("(/ 1 2)", ValueSort::Int),
+            ModelValue::Other(_)
+        ));
     }
 
     #[test]
@@ -194,7 +197,10 @@ mod tests {
         assert_eq!(val("1.25", ValueSort::Real), q(5, 4));
         assert_eq!(val("(- 0.5)", ValueSort::Real), q(-1, 2));
         assert_eq!(val("3", ValueSort::Real), q(3, 1));
-        assert_eq!(val("(/ 1 0)", ValueSort::Real), ModelValue::Other("(/ 1 0)".into()));
+        assert_eq!(
+            val("(/ 1 0)", ValueSort::Real),
+            ModelValue::Other("(/ 1 0)".into())
+        );
         assert!(matches!(
             val("(root-obj (+ (^ x 2) (- 2)) 1)", ValueSort::Real),
             ModelValue::Other(_)

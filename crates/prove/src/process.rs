@@ -44,7 +44,9 @@ impl std::fmt::Display for ProcessError {
             ProcessError::Spawn(m) => write!(f, "could not start the solver: {m}"),
             ProcessError::Write(m) => write!(f, "could not send the query to the solver: {m}"),
             ProcessError::Read(e) => write!(f, "{e}"),
-            ProcessError::Killed => f.write_str("the solver exceeded its time limit and was killed"),
+            ProcessError::Killed => {
+                f.write_str("the solver exceeded its time limit and was killed")
+            }
             ProcessError::Panicked => f.write_str("talking to the solver failed unexpectedly"),
         }
     }
@@ -55,14 +57,17 @@ pub struct SolverProcess {
     solver: rsmt2::Solver<()>,
     pid: u32,
     reader: SexpReader,
+    killed: bool,
 }
 
 impl SolverProcess {
     /// Starts `program args...` behind the PID-printing wrapper.
     pub fn spawn(program: &Path, args: &[String]) -> Result<SolverProcess, ProcessError> {
         // The yices-2 style of rsmt2 adds no options of its own and sends nothing at start.
-        let mut conf = rsmt2::SmtConf::yices_2("sh");
-        conf.option("-c").option(WRAPPER).option(program.display().to_string());
+        let mut conf = rsmt2::SmtConf::yices_2("/bin/sh");
+        conf.option("-c")
+            .option(WRAPPER)
+            .option(program.display().to_string());
         for a in args {
             conf.option(a.clone());
         }
@@ -72,6 +77,7 @@ impl SolverProcess {
             solver,
             pid: 0,
             reader: SexpReader::new(),
+            killed: false,
         };
         let line = process
             .reader
@@ -110,10 +116,17 @@ impl SolverProcess {
         // this point (the process may be reaped and its PID reused later).
         let _ = done_tx.send(());
         let killed = watchdog.join().unwrap_or(false);
+        self.killed |= killed;
         match result {
             Err(_) if killed => Err(ProcessError::Killed),
             other => other,
         }
+    }
+
+    /// True once the watchdog has killed the process (even if the answer it was
+    /// waiting for had arrived just in time): it must not be used again.
+    pub fn is_killed(&self) -> bool {
+        self.killed
     }
 
     fn talk(&mut self, script: &str, answers: usize) -> Result<Vec<Sexp>, ProcessError> {
@@ -123,7 +136,11 @@ impl SolverProcess {
             .map_err(|e| ProcessError::Write(e.to_string()))?;
         let mut out = Vec::with_capacity(answers);
         for _ in 0..answers {
-            out.push(self.reader.read(&mut self.solver).map_err(ProcessError::Read)?);
+            out.push(
+                self.reader
+                    .read(&mut self.solver)
+                    .map_err(ProcessError::Read)?,
+            );
         }
         Ok(out)
     }
@@ -142,9 +159,11 @@ impl Drop for SolverProcess {
 /// Sends SIGKILL to the process group led by `pid` and to `pid` itself (through `sh`'s
 /// built-in `kill`: no `unsafe`, no extra crate).
 fn kill(pid: u32) {
-    let _ = Command::new("sh")
+    let _ = Command::new("/bin/sh")
         .arg("-c")
-        .arg(format!("kill -9 -{pid} 2>/dev/null; kill -9 {pid} 2>/dev/null"))
+        .arg(format!(
+            "kill -9 -{pid} 2>/dev/null; kill -9 {pid} 2>/dev/null"
+        ))
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())

@@ -277,7 +277,10 @@ mod tests {
             one("((x (- 3)) (|a b| 1.5))").to_string(),
             "((x (- 3)) (|a b| 1.5))"
         );
-        assert_eq!(one("(error \"say \"\"hi\"\"\")").to_string(), "(error \"say \"\"hi\"\"\")");
+        assert_eq!(
+            one("(error \"say \"\"hi\"\"\")").to_string(),
+            "(error \"say \"\"hi\"\"\")"
+        );
         assert_eq!(one("; comment\n  unsat ; more").atom(), Some("unsat"));
     }
 

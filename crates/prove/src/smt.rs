@@ -105,7 +105,11 @@ impl fmt::Display for SolverError {
                 "{kind} solver not found: `{command}` is not on PATH; install {kind} \
                  (or name its program by path), or use the built-in prover"
             ),
-            SolverError::Unusable { kind, program, reason } => write!(
+            SolverError::Unusable {
+                kind,
+                program,
+                reason,
+            } => write!(
                 f,
                 "{kind} solver `{}` is not usable: {reason}",
                 program.display()
@@ -204,6 +208,9 @@ pub struct BackendStats {
     /// Time spent in solver calls.
     pub time: Duration,
 }
+
+/// The query cache is dropped wholesale when it holds this many queries.
+const MAX_CACHED_QUERIES: usize = 1 << 14;
 
 /// Consecutive failed starts after which a back end stops trying.
 const MAX_START_FAILURES: u32 = 3;
@@ -317,6 +324,9 @@ impl SmtSolver {
         }
         let (outcome, cacheable) = self.solve(query);
         if cacheable {
+            if self.cache.len() >= MAX_CACHED_QUERIES {
+                self.cache.clear();
+            }
             self.cache.insert(key, outcome.clone());
         }
         outcome
@@ -377,7 +387,9 @@ impl SmtSolver {
         self.stats.time += started.elapsed();
         match result {
             Ok(outcome) => {
-                self.process = Some(process);
+                if !process.process.is_killed() {
+                    self.process = Some(process);
+                }
                 match &outcome {
                     SatOutcome::Sat(_) => self.stats.sat += 1,
                     SatOutcome::Unsat => self.stats.unsat += 1,
@@ -400,7 +412,10 @@ impl SmtSolver {
                 drop(process);
                 self.stats.failures += 1;
                 self.stats.unknown += 1;
-                (SatOutcome::Unknown(format!("{}: {e}; restarting it", self.kind)), false)
+                (
+                    SatOutcome::Unknown(format!("{}: {e}; restarting it", self.kind)),
+                    false,
+                )
             }
         }
     }
@@ -574,11 +589,7 @@ fn unexpected(answer: &Sexp) -> ProcessError {
 }
 
 /// Reads a `get-value` answer `((t1 v1) (t2 v2) ...)`, matching pairs by position.
-fn read_values(
-    answer: &Sexp,
-    terms: &[ModelTerm],
-    model: &mut Model,
-) -> Result<(), ProcessError> {
+fn read_values(answer: &Sexp, terms: &[ModelTerm], model: &mut Model) -> Result<(), ProcessError> {
     let Sexp::List(pairs) = answer else {
         return Err(unexpected(answer));
     };

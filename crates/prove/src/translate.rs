@@ -32,6 +32,8 @@ use crate::smt::{ModelTerm, SmtQuery};
 const MAX_EXPANDED_EXTENT: usize = 64;
 /// Expressions deeper than this are not translated (recursion depth guard).
 const MAX_DEPTH: u32 = 2500;
+/// Terms longer than this (outside binders) get a name (`define-fun`).
+const NAME_TERMS_LONGER_THAN: usize = 80;
 /// Queries whose text would exceed this many bytes are not sent.
 const MAX_QUERY_BYTES: usize = 32 << 20;
 
@@ -177,7 +179,11 @@ impl<'f> Translator<'f> {
         let mut model_terms = Vec::new();
         for &s in &self.free {
             let ty = self.f.type_of(s);
-            let name = self.f.symbol_name(s).map(|n| n.to_string()).unwrap_or_default();
+            let name = self
+                .f
+                .symbol_name(s)
+                .map(|n| n.to_string())
+                .unwrap_or_default();
             let base = &self.names[&s];
             let sorts = match &ty {
                 Type::Bool => vec![ValueSort::Bool],
@@ -237,9 +243,12 @@ impl<'f> Translator<'f> {
         if let Some(n) = self.names.get(&s) {
             return n.clone();
         }
-        let raw = self.f.symbol_name(s).map(|n| n.to_string()).unwrap_or_default();
-        let simple = !raw.is_empty()
-            && raw.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        let raw = self
+            .f
+            .symbol_name(s)
+            .map(|n| n.to_string())
+            .unwrap_or_default();
+        let simple = !raw.is_empty() && raw.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
         // The `s.` prefix keeps user names apart from SMT-LIB's own (`div`, `abs`,
         // `select`, ...) and from the translation's helper names.
         let mut base = if simple {
@@ -281,7 +290,8 @@ impl<'f> Translator<'f> {
         if self.declared.insert(s) {
             self.free.push(s);
             for (n, sort) in names.iter().zip(&sorts) {
-                self.decls.push(format!("(declare-fun {n} () {})", sort.smt()));
+                self.decls
+                    .push(format!("(declare-fun {n} () {})", sort.smt()));
             }
             if ty == Type::Char {
                 // A character is a code in u32's range (tass's `Value::Char`).
@@ -347,8 +357,28 @@ impl<'f> Translator<'f> {
         if self.f.depth(e) > MAX_DEPTH {
             return fail(format!("expression nesting deeper than {MAX_DEPTH}"));
         }
-        let t = self.term_uncached(e)?;
+        let mut t = self.term_uncached(e)?;
         self.charge(&t)?;
+        // Name large terms (outside binders) so that a term shared in the expression
+        // DAG is written once: symbolic execution builds chains like
+        // `s1 = ite(c1, s0 + a1, s0)`, whose tree doubles at every step.
+        if self.memo.len() == 1 && t.iter().map(String::len).sum::<usize>() > NAME_TERMS_LONGER_THAN
+        {
+            if let Ok(sorts) = leaves(&self.f.type_of(e)) {
+                if sorts.len() == t.len() {
+                    t = t
+                        .iter()
+                        .zip(&sorts)
+                        .map(|(text, sort)| {
+                            let n = self.fresh_name("t");
+                            self.decls
+                                .push(format!("(define-fun {n} () {} {text})", sort.smt()));
+                            n
+                        })
+                        .collect();
+                }
+            }
+        }
         if let Some(m) = self.memo.last_mut() {
             m.insert(e, t.clone());
         }
@@ -423,7 +453,11 @@ impl<'f> Translator<'f> {
             }
             ExprView::Cast(a) => self.cast(a, &ty).map(|s| vec![s]),
             ExprView::Rel(op, g) => {
-                let zero = if f.type_of(g) == Type::Real { "0.0" } else { "0" };
+                let zero = if f.type_of(g) == Type::Real {
+                    "0.0"
+                } else {
+                    "0"
+                };
                 let g = self.scalar(g)?;
                 one(match op {
                     RelOp::Gt => format!("(> {g} {zero})"),
@@ -455,8 +489,7 @@ impl<'f> Translator<'f> {
                 }
                 let c = self.scalar(c)?;
                 let (a, b) = (self.term(a)?, self.term(b)?);
-                Ok(a
-                    .iter()
+                Ok(a.iter()
                     .zip(&b)
                     .map(|(x, y)| format!("(ite {c} {x} {y})"))
                     .collect())
@@ -470,8 +503,7 @@ impl<'f> Translator<'f> {
                 let a = self.term(a)?;
                 let i = self.scalar(i)?;
                 let v = self.term(v)?;
-                Ok(a
-                    .iter()
+                Ok(a.iter()
                     .zip(&v)
                     .map(|(x, y)| format!("(store {x} {i} {y})"))
                     .collect())
@@ -594,7 +626,11 @@ impl<'f> Translator<'f> {
             // Linear: `div` by a positive numeral.
             let m = c.abs();
             let q = format!("(ite (>= {x} 0) (div {x} {m}) (- (div (- {x}) {m})))");
-            let q = if c.is_negative() { format!("(- {q})") } else { q };
+            let q = if c.is_negative() {
+                format!("(- {q})")
+            } else {
+                q
+            };
             return Ok(if rem {
                 format!("(- {x} (* {} {q}))", int_lit(&c))
             } else {
@@ -607,9 +643,7 @@ impl<'f> Translator<'f> {
         let ax = format!("(ite (>= {x} 0) {x} (- {x}))");
         let ay = format!("(ite (>= {y} 0) {y} (- {y}))");
         let mag = format!("(div {ax} {ay})");
-        let q = format!(
-            "(ite (= {y} 0) 0 (ite (= (>= {x} 0) (> {y} 0)) {mag} (- {mag})))"
-        );
+        let q = format!("(ite (= {y} 0) 0 (ite (= (>= {x} 0) (> {y} 0)) {mag} (- {mag})))");
         Ok(if rem {
             format!("(ite (= {y} 0) {x} (- {x} (* {y} {q})))")
         } else {
@@ -708,9 +742,7 @@ impl<'f> Translator<'f> {
                 }
                 Ok(and_of(parts))
             }
-            (Type::Function(..), _) | (_, Type::Function(..)) => {
-                fail("equality of functions")
-            }
+            (Type::Function(..), _) | (_, Type::Function(..)) => fail("equality of functions"),
             _ => Ok(and_of(
                 xa.iter()
                     .zip(xb)
@@ -846,7 +878,10 @@ mod tests {
         let f = ExprFactory::new();
         let x = f.symbol("div", Type::Int);
         let q = text(&f, f.and(f.gt(x, f.int(0)), f.lt(x, f.int(9))));
-        assert_eq!(q.declarations, vec!["(declare-fun s.div () Int)".to_string()]);
+        assert_eq!(
+            q.declarations,
+            vec!["(declare-fun s.div () Int)".to_string()]
+        );
         assert_eq!(q.model_terms.len(), 1);
         assert_eq!(q.model_terms[0].name, "div");
         assert!(!q.quantified && !q.nonlinear);
@@ -894,6 +929,24 @@ mod tests {
         assert_eq!(q.assertions, vec!["s.t.1".to_string()]);
         let names: Vec<&str> = q.model_terms.iter().map(|m| m.name.as_str()).collect();
         assert_eq!(names, ["t.0", "t.1"]);
+    }
+
+    #[test]
+    fn shared_subterms_are_written_once() {
+        let f = ExprFactory::new();
+        let mut s = f.symbol("s0", Type::Int);
+        for k in 1..40 {
+            let c = f.symbol(&format!("c{k}"), Type::Bool);
+            let a = f.symbol(&format!("a{k}"), Type::Int);
+            s = f.ite(c, f.add(s, a), s);
+        }
+        let q = text(&f, f.gt(s, f.int(0)));
+        let size: usize = q.body().len();
+        assert!(size < 20_000, "query of {size} bytes");
+        assert!(q
+            .declarations
+            .iter()
+            .any(|d| d.starts_with("(define-fun tass.t")));
     }
 
     #[test]

@@ -8,14 +8,10 @@ use hashbrown::HashSet;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
-use tass_symbolic::api::{
-    Assignment, BitOp, Expr, ExprFactory, ExprView, Type, Value,
-};
+use tass_symbolic::api::{Assignment, BitOp, Expr, ExprFactory, ExprView, Type, Value};
 
 use crate::model::{Model, ModelValue};
 
-/// Most assignments tried per query.
-const MAX_TRIES: usize = 40;
 /// Most distinct candidate numbers collected from the formulas.
 const MAX_CANDIDATES: usize = 24;
 
@@ -60,8 +56,14 @@ fn candidates(f: &ExprFactory, exprs: &[Expr]) -> Vec<BigRational> {
     out
 }
 
-/// Looks for values making `assumption` true and `predicate` false.
-pub(crate) fn search(f: &ExprFactory, assumption: Expr, predicate: Expr) -> Option<Model> {
+/// Looks for values making `assumption` true and `predicate` false, trying at most
+/// `tries` assignments.
+pub(crate) fn search(
+    f: &ExprFactory,
+    assumption: Expr,
+    predicate: Expr,
+    tries: usize,
+) -> Option<Model> {
     let mut syms = f.free_symbols(assumption);
     syms.extend(f.free_symbols(predicate));
     let mut seen = HashSet::new();
@@ -72,8 +74,7 @@ pub(crate) fn search(f: &ExprFactory, assumption: Expr, predicate: Expr) -> Opti
             Type::Bool | Type::Int | Type::Real | Type::Char => scalars.push(s),
             // The reserved bitwise functions evaluate without an interpretation.
             Type::Function(..)
-                if f
-                    .symbol_name(s)
+                if f.symbol_name(s)
                     .is_some_and(|n| BitOp::from_function_name(&n).is_some()) => {}
             _ => return None,
         }
@@ -81,7 +82,7 @@ pub(crate) fn search(f: &ExprFactory, assumption: Expr, predicate: Expr) -> Opti
     let pool = candidates(f, &[assumption, predicate]);
     let ints: Vec<BigRational> = pool.iter().filter(|q| q.is_integer()).cloned().collect();
     let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
-    for attempt in 0..MAX_TRIES {
+    for attempt in 0..tries {
         let mut asg = Assignment::new();
         let mut model = Model::new();
         for (j, &s) in scalars.iter().enumerate() {
@@ -122,8 +123,7 @@ pub(crate) fn search(f: &ExprFactory, assumption: Expr, predicate: Expr) -> Opti
             asg.set(s, value);
             model.insert(name, mv);
         }
-        if f.eval_bool(assumption, &asg) == Ok(true) && f.eval_bool(predicate, &asg) == Ok(false)
-        {
+        if f.eval_bool(assumption, &asg) == Ok(true) && f.eval_bool(predicate, &asg) == Ok(false) {
             return Some(model);
         }
         if scalars.is_empty() {

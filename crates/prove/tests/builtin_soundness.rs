@@ -19,14 +19,18 @@ struct Atom {
 }
 
 fn atom() -> impl Strategy<Value = Atom> {
-    ([-3i64..4, -3i64..4, -3i64..4], -6i64..7, 0..5u8, prop::bool::weighted(0.15)).prop_map(
-        |(coefs, constant, op, square)| Atom {
+    (
+        [-3i64..4, -3i64..4, -3i64..4],
+        -6i64..7,
+        0..5u8,
+        prop::bool::weighted(0.15),
+    )
+        .prop_map(|(coefs, constant, op, square)| Atom {
             coefs,
             constant,
             op,
             square,
-        },
-    )
+        })
 }
 
 fn build(f: &ExprFactory, vars: &[Expr], ty: &Type, a: &Atom) -> Expr {
@@ -58,10 +62,22 @@ fn check(
     let Some(z3) = common::solver(SolverKind::Z3, "builtin_soundness") else {
         return Ok(());
     };
-    let vars: Vec<Expr> = ["y0", "y1", "y2"].iter().map(|n| f.symbol(n, ty.clone())).collect();
-    let a = f.and_all(assume.iter().map(|x| build(f, &vars, &ty, x)).collect::<Vec<_>>());
+    let vars: Vec<Expr> = ["y0", "y1", "y2"]
+        .iter()
+        .map(|n| f.symbol(n, ty.clone()))
+        .collect();
+    let a = f.and_all(
+        assume
+            .iter()
+            .map(|x| build(f, &vars, &ty, x))
+            .collect::<Vec<_>>(),
+    );
     let parts: Vec<Expr> = pred.iter().map(|x| build(f, &vars, &ty, x)).collect();
-    let p = if disjunctive { f.or_all(parts) } else { f.and_all(parts) };
+    let p = if disjunctive {
+        f.or_all(parts)
+    } else {
+        f.and_all(parts)
+    };
     let builtin = BuiltinProver::new(f.clone());
     let smt = HybridProver::with_builtin(f.clone(), vec![z3], false);
     let b = builtin.valid_with_model(a, p);

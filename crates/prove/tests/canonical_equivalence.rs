@@ -42,7 +42,10 @@ enum B {
 }
 
 fn int_leaf() -> impl Strategy<Value = I> {
-    prop_oneof![(0..VARS.len()).prop_map(I::Var), (-4i64..5).prop_map(I::Const)]
+    prop_oneof![
+        (0..VARS.len()).prop_map(I::Var),
+        (-4i64..5).prop_map(I::Const)
+    ]
 }
 
 /// Leaves and products of two leaves (nonlinear, but mildly: deeper nonlinear
@@ -69,8 +72,11 @@ fn int_tree() -> impl Strategy<Value = I> {
             inner.clone().prop_map(|a| I::Neg(Box::new(a))),
             (inner.clone(), int_leaf()).prop_map(|(a, b)| I::Div(Box::new(a), Box::new(b))),
             (inner.clone(), int_leaf()).prop_map(|(a, b)| I::Mod(Box::new(a), Box::new(b))),
-            (cmp, inner.clone(), inner)
-                .prop_map(|(c, a, b)| I::Ite(Box::new(c), Box::new(a), Box::new(b))),
+            (cmp, inner.clone(), inner).prop_map(|(c, a, b)| I::Ite(
+                Box::new(c),
+                Box::new(a),
+                Box::new(b)
+            )),
         ]
     })
 }
@@ -163,7 +169,8 @@ fn check_equivalent(z3: &mut SmtSolver, mut q: SmtQuery, differ: String) -> Resu
             q.declarations.push(d);
         }
     }
-    q.declarations.extend(REF_HELPERS.iter().map(|h| h.to_string()));
+    q.declarations
+        .extend(REF_HELPERS.iter().map(|h| h.to_string()));
     // Nonlinear integer arithmetic with `div`/`mod` by unknowns often leaves z3 at
     // `unknown`; on a box of values the question is finite and z3 decides it.
     let mut assertions: Vec<String> = VARS
@@ -181,7 +188,10 @@ fn check_equivalent(z3: &mut SmtSolver, mut q: SmtQuery, differ: String) -> Resu
             eprintln!("z3 could not decide an equivalence ({r})");
             Ok(())
         }
-        SatOutcome::Sat(_) => Err(format!("canonical form differs from reference:\n{}", q.body())),
+        SatOutcome::Sat(_) => Err(format!(
+            "canonical form differs from reference:\n{}",
+            q.body()
+        )),
     }
 }
 

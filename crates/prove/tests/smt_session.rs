@@ -35,7 +35,12 @@ fn unsat_and_sat_with_model_on_every_solver() {
         let sat = int_query(&["(declare-fun x () Int)"], &["(> x 0)", "(< x 2)"], &["x"]);
         match s.check(&sat) {
             SatOutcome::Sat(m) => {
-                assert_eq!(m.get("x"), Some(&ModelValue::Int(BigInt::from(1))), "{}", s.kind())
+                assert_eq!(
+                    m.get("x"),
+                    Some(&ModelValue::Int(BigInt::from(1))),
+                    "{}",
+                    s.kind()
+                )
             }
             other => panic!("{}: expected sat, got {other:?}", s.kind()),
         }
@@ -46,18 +51,39 @@ fn unsat_and_sat_with_model_on_every_solver() {
 fn negative_and_rational_model_values_on_every_solver() {
     for mut s in all_solvers("negative_and_rational_model_values_on_every_solver") {
         let q = SmtQuery {
-            declarations: vec!["(declare-fun x () Int)".into(), "(declare-fun r () Real)".into()],
+            declarations: vec![
+                "(declare-fun x () Int)".into(),
+                "(declare-fun r () Real)".into(),
+            ],
             assertions: vec!["(= (+ x 3) 0)".into(), "(= (* 2.0 r) (- 1.0))".into()],
             model_terms: vec![
-                ModelTerm { name: "x".into(), term: "x".into(), sort: ValueSort::Int },
-                ModelTerm { name: "r".into(), term: "r".into(), sort: ValueSort::Real },
+                ModelTerm {
+                    name: "x".into(),
+                    term: "x".into(),
+                    sort: ValueSort::Int,
+                },
+                ModelTerm {
+                    name: "r".into(),
+                    term: "r".into(),
+                    sort: ValueSort::Real,
+                },
             ],
             ..SmtQuery::default()
         };
         match s.check(&q) {
             SatOutcome::Sat(m) => {
-                assert_eq!(m.get("x").map(|v| v.to_string()), Some("-3".into()), "{}", s.kind());
-                assert_eq!(m.get("r").map(|v| v.to_string()), Some("-1/2".into()), "{}", s.kind());
+                assert_eq!(
+                    m.get("x").map(|v| v.to_string()),
+                    Some("-3".into()),
+                    "{}",
+                    s.kind()
+                );
+                assert_eq!(
+                    m.get("r").map(|v| v.to_string()),
+                    Some("-1/2".into()),
+                    "{}",
+                    s.kind()
+                );
             }
             other => panic!("{}: expected sat, got {other:?}", s.kind()),
         }
@@ -97,8 +123,10 @@ fn yices_declines_quantified_queries() {
 
 #[test]
 fn cvc5_nonlinear_real_query_times_out_as_unknown() {
-    let Some(_) = solver(SolverKind::Cvc5, "cvc5_nonlinear_real_query_times_out_as_unknown")
-    else {
+    let Some(_) = solver(
+        SolverKind::Cvc5,
+        "cvc5_nonlinear_real_query_times_out_as_unknown",
+    ) else {
         return;
     };
     let mut s = SmtSolver::new(SolverKind::Cvc5, None, Duration::from_millis(300))
@@ -133,17 +161,28 @@ fn missing_program_is_a_clear_error() {
         .expect("no such file");
     assert!(matches!(e, SolverError::NotFound { .. }));
     assert!(e.to_string().contains("/nonexistent/dir/z3"), "{e}");
-    let e = SmtSolver::new(SolverKind::Cvc5, Some("no-such-solver-on-path-xyz"), common::LIMIT)
-        .err()
-        .expect("not on PATH");
+    let e = SmtSolver::new(
+        SolverKind::Cvc5,
+        Some("no-such-solver-on-path-xyz"),
+        common::LIMIT,
+    )
+    .err()
+    .expect("not on PATH");
     assert!(e.to_string().contains("not on PATH"), "{e}");
 }
 
 #[test]
 fn garbage_output_is_unknown_and_the_solver_is_restarted() {
-    let fake = fake_solver("garbage", "while read line; do echo 'hello ))) world'; done");
-    let mut s = SmtSolver::new(SolverKind::Z3, Some(fake.to_str().expect("utf8")), common::LIMIT)
-        .expect("script exists");
+    let fake = fake_solver(
+        "garbage",
+        "while read line; do echo 'hello ))) world'; done",
+    );
+    let mut s = SmtSolver::new(
+        SolverKind::Z3,
+        Some(fake.to_str().expect("utf8")),
+        common::LIMIT,
+    )
+    .expect("script exists");
     let q = int_query(&["(declare-fun x () Int)"], &["(> x 0)"], &["x"]);
     for _ in 0..2 {
         match s.check(&q) {
@@ -180,8 +219,12 @@ fn binary_garbage_and_lookalike_answers_are_unknown() {
 #[test]
 fn crash_mid_query_is_unknown() {
     let fake = fake_solver("crash", "read line; exit 3");
-    let mut s = SmtSolver::new(SolverKind::Cvc5, Some(fake.to_str().expect("utf8")), common::LIMIT)
-        .expect("script exists");
+    let mut s = SmtSolver::new(
+        SolverKind::Cvc5,
+        Some(fake.to_str().expect("utf8")),
+        common::LIMIT,
+    )
+    .expect("script exists");
     let q = int_query(&["(declare-fun x () Int)"], &["(> x 0)"], &[]);
     match s.check(&q) {
         SatOutcome::Unknown(reason) => assert!(reason.contains("exited or crashed"), "{reason}"),
@@ -214,16 +257,22 @@ fn hanging_solver_is_killed_by_the_watchdog() {
 #[test]
 fn solver_that_cannot_start_is_given_up_after_repeated_failures() {
     let fake = fake_solver("dies", "exit 1");
-    let mut s = SmtSolver::new(SolverKind::Z3, Some(fake.to_str().expect("utf8")), common::LIMIT)
-        .expect("script exists");
+    let mut s = SmtSolver::new(
+        SolverKind::Z3,
+        Some(fake.to_str().expect("utf8")),
+        common::LIMIT,
+    )
+    .expect("script exists");
     for i in 0..5 {
         let q = int_query(&["(declare-fun x () Int)"], &[&format!("(> x {i})")], &[]);
         assert!(matches!(s.check(&q), SatOutcome::Unknown(_)));
     }
-    assert!(
-        SmtSolver::new_checked(SolverKind::Z3, Some(fake.to_str().expect("utf8")), common::LIMIT)
-            .is_err()
-    );
+    assert!(SmtSolver::new_checked(
+        SolverKind::Z3,
+        Some(fake.to_str().expect("utf8")),
+        common::LIMIT
+    )
+    .is_err());
 }
 
 #[test]
@@ -232,16 +281,28 @@ fn alternating_incremental_and_reset_queries_stay_independent() {
     // same names are declared again in every query.
     for mut s in all_solvers("alternating_incremental_and_reset_queries_stay_independent") {
         for round in 0..3 {
-            let mut nl = int_query(&["(declare-fun x () Int)"], &["(= (* x x) 4)", "(< x 0)"], &["x"]);
+            let mut nl = int_query(
+                &["(declare-fun x () Int)"],
+                &["(= (* x x) 4)", "(< x 0)"],
+                &["x"],
+            );
             nl.nonlinear = true;
             nl.assertions.push(format!("(> x (- {}))", 3 + round));
             match s.check(&nl) {
-                SatOutcome::Sat(m) => assert_eq!(m.get("x").map(|v| v.to_string()), Some("-2".into())),
+                SatOutcome::Sat(m) => {
+                    assert_eq!(m.get("x").map(|v| v.to_string()), Some("-2".into()))
+                }
                 other => panic!("{}: {other:?}", s.kind()),
             }
-            let lin = int_query(&["(declare-fun x () Int)"], &[&format!("(= x {round})")], &["x"]);
+            let lin = int_query(
+                &["(declare-fun x () Int)"],
+                &[&format!("(= x {round})")],
+                &["x"],
+            );
             match s.check(&lin) {
-                SatOutcome::Sat(m) => assert_eq!(m.get("x").map(|v| v.to_string()), Some(round.to_string())),
+                SatOutcome::Sat(m) => {
+                    assert_eq!(m.get("x").map(|v| v.to_string()), Some(round.to_string()))
+                }
                 other => panic!("{}: {other:?}", s.kind()),
             }
         }

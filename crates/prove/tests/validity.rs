@@ -9,7 +9,7 @@ use tass_prove::api::{
     build_prover, BuiltinProver, HybridProver, ModelValue, Prover, ProverChoice, ProverOptions,
     SmtSolver, SolverKind, Validity,
 };
-use tass_symbolic::api::{BitOp, BigInt, Expr, ExprFactory, Type};
+use tass_symbolic::api::{BigInt, BitOp, Expr, ExprFactory, Type};
 
 fn factory() -> Arc<ExprFactory> {
     Arc::new(ExprFactory::new())
@@ -19,7 +19,12 @@ fn factory() -> Arc<ExprFactory> {
 fn smt_provers(f: &Arc<ExprFactory>, test: &str) -> Vec<(SolverKind, HybridProver)> {
     common::all_solvers(test)
         .into_iter()
-        .map(|s| (s.kind(), HybridProver::with_builtin(f.clone(), vec![s], false)))
+        .map(|s| {
+            (
+                s.kind(),
+                HybridProver::with_builtin(f.clone(), vec![s], false),
+            )
+        })
         .collect()
 }
 
@@ -39,7 +44,10 @@ fn builtin_decides_integer_bounds_with_a_model() {
     let x = f.symbol("x", Type::Int);
     let gt0 = f.gt(x, f.int(0));
     assert_eq!(p.valid(gt0, f.ge(x, f.int(1))), Validity::Yes);
-    assert_eq!(int_model(&p, gt0, f.gt(x, f.int(1)), "x"), Some(BigInt::from(1)));
+    assert_eq!(
+        int_model(&p, gt0, f.gt(x, f.int(1)), "x"),
+        Some(BigInt::from(1))
+    );
     assert!(p.is_unsat(f.and(gt0, f.lt(x, f.int(1)))));
     assert!(!p.is_unsat(gt0));
     let st = p.stats();
@@ -70,7 +78,11 @@ fn solvers_decide_integer_bounds_with_a_model() {
     let gt0 = f.gt(x, f.int(0));
     for (kind, p) in smt_provers(&f, "solvers_decide_integer_bounds_with_a_model") {
         assert_eq!(p.valid(gt0, f.ge(x, f.int(1))), Validity::Yes, "{kind}");
-        assert_eq!(int_model(&p, gt0, f.gt(x, f.int(1)), "x"), Some(BigInt::from(1)), "{kind}");
+        assert_eq!(
+            int_model(&p, gt0, f.gt(x, f.int(1)), "x"),
+            Some(BigInt::from(1)),
+            "{kind}"
+        );
         let sq = f.mul(x, x);
         assert_eq!(p.valid(f.tt(), f.ne(sq, f.int(2))), Validity::Yes, "{kind}");
         assert!(p.stats().smt_calls() >= 3, "{kind}");
@@ -82,8 +94,17 @@ fn c_division_and_remainder_truncate_toward_zero() {
     let f = factory();
     let x = f.symbol("x", Type::Int);
     let y = f.symbol("y", Type::Int);
-    let cases: [(i64, i64); 9] =
-        [(-7, 2), (7, -2), (-7, -2), (7, 2), (0, 3), (-1, 5), (-7, 0), (7, 0), (6, -3)];
+    let cases: [(i64, i64); 9] = [
+        (-7, 2),
+        (7, -2),
+        (-7, -2),
+        (7, 2),
+        (0, 3),
+        (-1, 5),
+        (-7, 0),
+        (7, 0),
+        (6, -3),
+    ];
     let provers = smt_provers(&f, "c_division_and_remainder_truncate_toward_zero");
     for (a, b) in cases {
         let (q, r) = if b == 0 { (0, a) } else { (a / b, a % b) };
@@ -103,7 +124,11 @@ fn c_division_and_remainder_truncate_toward_zero() {
         };
         for (kind, p) in &provers {
             assert_eq!(p.valid(assume, pred), Validity::Yes, "{kind}: {a} / {b}");
-            assert_eq!(p.valid(assume, by_const), Validity::Yes, "{kind}: {a} / const {b}");
+            assert_eq!(
+                p.valid(assume, by_const),
+                Validity::Yes,
+                "{kind}: {a} / const {b}"
+            );
             let wrong = f.eq(f.int_div(x, y), f.int(q + 1));
             assert_eq!(p.valid(assume, wrong), Validity::No, "{kind}: {a} / {b}");
         }
@@ -116,12 +141,18 @@ fn real_to_int_truncates_and_reals_are_exact() {
     let r = f.symbol("r", Type::Real);
     for (kind, p) in smt_provers(&f, "real_to_int_truncates_and_reals_are_exact") {
         let assume = f.eq(r, f.real_ratio(-7, 2));
-        assert_eq!(p.valid(assume, f.eq(f.to_int(r), f.int(-3))), Validity::Yes, "{kind}");
+        assert_eq!(
+            p.valid(assume, f.eq(f.to_int(r), f.int(-3))),
+            Validity::Yes,
+            "{kind}"
+        );
         let half = f.eq(f.mul(f.real_ratio(2, 1), r), f.real_ratio(1, 1));
         let ans = p.valid_with_model(f.tt(), f.not(half));
         assert_eq!(ans.validity, Validity::No, "{kind}");
         assert_eq!(
-            ans.model.and_then(|m| m.get("r").cloned()).map(|v| v.to_string()),
+            ans.model
+                .and_then(|m| m.get("r").cloned())
+                .map(|v| v.to_string()),
             Some("1/2".to_string()),
             "{kind}"
         );
@@ -143,16 +174,34 @@ fn arrays_tuples_functions_and_bitwise_operators() {
     for (kind, p) in smt_provers(&f, "arrays_tuples_functions_and_bitwise_operators") {
         // Reads agree at equal indices.
         let assume = f.and(f.eq(f.array_read(a, i), five), f.eq(i, j));
-        assert_eq!(p.valid(assume, f.eq(f.array_read(a, j), five)), Validity::Yes, "{kind}");
+        assert_eq!(
+            p.valid(assume, f.eq(f.array_read(a, j), five)),
+            Validity::Yes,
+            "{kind}"
+        );
         // A write is seen by a read at a provably equal index.
         let w = f.array_write(a, i, f.int(9));
-        assert_eq!(p.valid(f.eq(i, j), f.eq(f.array_read(w, j), f.int(9))), Validity::Yes);
+        assert_eq!(
+            p.valid(f.eq(i, j), f.eq(f.array_read(w, j), f.int(9))),
+            Validity::Yes
+        );
         // Equal arrays (extent 4) agree inside the extent.
         let same = f.eq(a, b);
-        assert_eq!(p.valid(same, f.eq(f.array_read(a, f.int(2)), f.array_read(b, f.int(2)))), Validity::Yes, "{kind}");
+        assert_eq!(
+            p.valid(
+                same,
+                f.eq(f.array_read(a, f.int(2)), f.array_read(b, f.int(2)))
+            ),
+            Validity::Yes,
+            "{kind}"
+        );
         // Tuples are flattened.
         let t0 = f.tuple_read(t, 0);
-        assert_eq!(p.valid(f.gt(t0, f.int(0)), f.ge(t0, f.int(1))), Validity::Yes, "{kind}");
+        assert_eq!(
+            p.valid(f.gt(t0, f.int(0)), f.ge(t0, f.int(1))),
+            Validity::Yes,
+            "{kind}"
+        );
         // Uninterpreted functions are congruent, and nothing more.
         let gi = f.apply(g, &[i]);
         let gj = f.apply(g, &[j]);
@@ -177,7 +226,11 @@ fn array_lambdas_with_concrete_and_symbolic_extents() {
     let big = f.array_lambda(Type::array(Type::Int, Some(m)), k, body);
     for (kind, p) in smt_provers(&f, "array_lambdas_with_concrete_and_symbolic_extents") {
         let at3 = f.eq(j, f.int(3));
-        assert_eq!(p.valid(at3, f.eq(f.array_read(small, j), f.int(6))), Validity::Yes, "{kind}");
+        assert_eq!(
+            p.valid(at3, f.eq(f.array_read(small, j), f.int(6))),
+            Validity::Yes,
+            "{kind}"
+        );
         // (A read of a lambda is folded by the factory; an equality keeps the lambda.)
         let c = f.symbol("c", Type::array(Type::Int, Some(m)));
         let assume = f.and_all([at3, f.gt(m, f.int(5)), f.eq(c, big)]);
@@ -190,8 +243,16 @@ fn array_lambdas_with_concrete_and_symbolic_extents() {
         }
         let c5 = f.symbol("c5", Type::array(Type::Int, Some(f.int(5))));
         let assume = f.and(at3, f.eq(c5, small));
-        assert_eq!(p.valid(assume, f.eq(f.array_read(c5, j), f.int(6))), Validity::Yes, "{kind}");
-        assert_eq!(p.valid(assume, f.eq(f.array_read(c5, j), f.int(7))), Validity::No, "{kind}");
+        assert_eq!(
+            p.valid(assume, f.eq(f.array_read(c5, j), f.int(6))),
+            Validity::Yes,
+            "{kind}"
+        );
+        assert_eq!(
+            p.valid(assume, f.eq(f.array_read(c5, j), f.int(7))),
+            Validity::No,
+            "{kind}"
+        );
     }
 }
 
@@ -215,8 +276,12 @@ fn quantified_predicates() {
 fn hybrid_never_turns_maybe_into_yes() {
     let f = factory();
     let fake = common::fake_solver("garbage", "while read l; do echo 'hello'; done");
-    let s = SmtSolver::new(SolverKind::Z3, Some(fake.to_str().expect("utf8")), common::LIMIT)
-        .expect("script exists");
+    let s = SmtSolver::new(
+        SolverKind::Z3,
+        Some(fake.to_str().expect("utf8")),
+        common::LIMIT,
+    )
+    .expect("script exists");
     let p = HybridProver::new(f.clone(), vec![s]);
     let x = f.symbol("x", Type::Int);
     let sq = f.mul(x, x);
@@ -233,11 +298,16 @@ fn explicit_choice_of_a_missing_solver_is_an_error_and_auto_works() {
     let f = factory();
     let mut opts = ProverOptions::new(ProverChoice::Z3);
     opts.solver_command = Some("/nonexistent/z3".into());
-    let err = build_prover(f.clone(), &opts).err().expect("missing solver");
+    let err = build_prover(f.clone(), &opts)
+        .err()
+        .expect("missing solver");
     assert!(err.to_string().contains("/nonexistent/z3"), "{err}");
     let auto = build_prover(f.clone(), &ProverOptions::default()).expect("auto never fails");
     let x = f.symbol("x", Type::Int);
-    assert_eq!(auto.valid(f.gt(x, f.int(0)), f.ge(x, f.int(1))), Validity::Yes);
+    assert_eq!(
+        auto.valid(f.gt(x, f.int(0)), f.ge(x, f.int(1))),
+        Validity::Yes
+    );
     let b = build_prover(f, &ProverOptions::new(ProverChoice::Builtin)).expect("builtin");
     assert_eq!(b.name(), "builtin");
     assert_eq!("yices".parse::<ProverChoice>(), Ok(ProverChoice::Yices));

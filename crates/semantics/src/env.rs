@@ -1,6 +1,6 @@
 //! The environment: the semantics' view of a state (paper Sec. 2).
 
-use tass_dynamic::api::{HeapObject, Root, Value};
+use tass_dynamic::api::{HeapObject, Message, Root, Value};
 use tass_model::api::{FunctionId, LocationId, Model, TransitionId, VarId};
 use tass_symbolic::api::{Expr, ExprFactory};
 
@@ -63,4 +63,19 @@ pub trait Environment {
     fn pop_frame(&mut self) -> Option<TransitionId>;
     /// Ends the executing process (`main` returned, `exit`, `abort`).
     fn terminate(&mut self, exit_code: Option<Expr>);
+
+    /// The buffered messages, ordered by sender, then receiver, then issue order
+    /// (for the MPI engine; environments without messages have none).
+    fn messages(&self) -> &[Message] {
+        &[]
+    }
+    /// Buffers `message` after the messages of the same sender and receiver.
+    fn enqueue(&mut self, message: Message) {
+        let _ = message;
+    }
+    /// Removes and returns the buffered message at `index` of [`Environment::messages`].
+    fn dequeue(&mut self, index: usize) -> Option<Message> {
+        let _ = index;
+        None
+    }
 }

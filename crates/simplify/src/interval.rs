@@ -223,8 +223,14 @@ impl Interval {
                 (Ext::Fin(x), Ext::Fin(y)) => x.cmp(y),
             }
         }
-        let lo = |b: &Option<Bound>| b.as_ref().map_or(Ext::NegInf, |b| Ext::Fin(b.value.clone()));
-        let hi = |b: &Option<Bound>| b.as_ref().map_or(Ext::PosInf, |b| Ext::Fin(b.value.clone()));
+        let lo = |b: &Option<Bound>| {
+            b.as_ref()
+                .map_or(Ext::NegInf, |b| Ext::Fin(b.value.clone()))
+        };
+        let hi = |b: &Option<Bound>| {
+            b.as_ref()
+                .map_or(Ext::PosInf, |b| Ext::Fin(b.value.clone()))
+        };
         let xs = [lo(&self.lower), hi(&self.upper)];
         let ys = [lo(&other.lower), hi(&other.upper)];
         let mut prods = Vec::with_capacity(4);
@@ -233,8 +239,16 @@ impl Interval {
                 prods.push(mul(x, y));
             }
         }
-        let min = prods.iter().min_by(|a, b| cmp(a, b)).cloned().unwrap_or(Ext::NegInf);
-        let max = prods.iter().max_by(|a, b| cmp(a, b)).cloned().unwrap_or(Ext::PosInf);
+        let min = prods
+            .iter()
+            .min_by(|a, b| cmp(a, b))
+            .cloned()
+            .unwrap_or(Ext::NegInf);
+        let max = prods
+            .iter()
+            .max_by(|a, b| cmp(a, b))
+            .cloned()
+            .unwrap_or(Ext::PosInf);
         Interval {
             lower: match min {
                 Ext::Fin(v) => Some(Bound {

@@ -165,7 +165,12 @@ pub(crate) fn eliminate(f: &ExprFactory, eqs: &[LinForm]) -> Solved {
             let k = std::mem::take(&mut row[c]);
             for j in c + 1..=n {
                 let v = &pv * &row[j] - &k * &prow[j];
-                row[j] = if prev.is_one() { v } else { v / &prev };
+                row[j] = if prev.is_one() {
+                    v
+                } else {
+                    debug_assert!((&v % &prev).is_zero(), "Bareiss division not exact");
+                    v / &prev
+                };
             }
         }
         prev = pv;

@@ -270,7 +270,9 @@ impl Simplifier {
                     know.subst.insert(a, f.ff());
                     plain.push(u);
                 }
-                ExprView::Symbol(_) | ExprView::ArrayRead(..) | ExprView::TupleRead(..)
+                ExprView::Symbol(_)
+                | ExprView::ArrayRead(..)
+                | ExprView::TupleRead(..)
                 | ExprView::Apply(..) => {
                     know.subst.insert(u, f.tt());
                     plain.push(u);
@@ -289,7 +291,10 @@ impl Simplifier {
                     .filter(|e| e.ty == ty && !e.terms.is_empty())
                     .cloned()
                     .collect();
-                if eqs.iter().any(|e| e.terms.is_empty() && !e.constant.is_zero()) {
+                if eqs
+                    .iter()
+                    .any(|e| e.terms.is_empty() && !e.constant.is_zero())
+                {
                     return None;
                 }
                 if sys.is_empty() {
@@ -579,7 +584,11 @@ impl Simplifier {
         let zero = BigRational::zero();
         let decided = match op {
             RelOp::Gt => {
-                if iv.lower.as_ref().is_some_and(|b| b.value > zero || (b.value == zero && b.strict)) {
+                if iv
+                    .lower
+                    .as_ref()
+                    .is_some_and(|b| b.value > zero || (b.value == zero && b.strict))
+                {
                     Some(true)
                 } else if iv.upper.as_ref().is_some_and(|b| b.value <= zero) {
                     Some(false)
@@ -590,7 +599,11 @@ impl Simplifier {
             RelOp::Ge => {
                 if iv.lower.as_ref().is_some_and(|b| b.value >= zero) {
                     Some(true)
-                } else if iv.upper.as_ref().is_some_and(|b| b.value < zero || (b.value == zero && b.strict)) {
+                } else if iv
+                    .upper
+                    .as_ref()
+                    .is_some_and(|b| b.value < zero || (b.value == zero && b.strict))
+                {
                     Some(false)
                 } else {
                     None

@@ -18,7 +18,11 @@ fn paper_example_section_4_5() {
     let (f, x) = setup();
     let sum = f.add_all(&Type::Int, x.iter().copied());
     let lin = f.add_all(&Type::Int, [x[0], f.mul(f.int(-2), x[1]), x[2]]);
-    let pc = f.and_all([f.le(sum, f.int(6)), f.ge(sum, f.int(6)), f.eq(lin, f.int(18))]);
+    let pc = f.and_all([
+        f.le(sum, f.int(6)),
+        f.ge(sum, f.int(6)),
+        f.eq(lin, f.int(18)),
+    ]);
     let a = f.add_all(&Type::Int, x.iter().map(|&v| f.mul(v, v)));
     let b = f.gt(x[1], f.int(0));
     let s = Simplifier::new(f.clone(), pc);
@@ -27,7 +31,10 @@ fn paper_example_section_4_5() {
     let expected_pc = f.eq(f.add(x[0], x[2]), f.int(10));
     assert_eq!(s.reduced_assumption(), expected_pc);
     assert_eq!(f.pretty(s.reduced_assumption()), "X0 + X2 == 10");
-    let expected_a = f.add_all(&Type::Int, [f.mul(x[0], x[0]), f.mul(x[2], x[2]), f.int(16)]);
+    let expected_a = f.add_all(
+        &Type::Int,
+        [f.mul(x[0], x[0]), f.mul(x[2], x[2]), f.int(16)],
+    );
     assert_eq!(s.simplify(a), expected_a);
     assert_eq!(f.pretty(s.simplify(a)), "X0*X0 + X2*X2 + 16");
     assert_eq!(s.simplify(b), f.ff());
@@ -59,7 +66,10 @@ fn contradictions_are_detected() {
         f.and(f.gt(x[0], zero), f.lt(x[0], zero)),
         f.and(f.eq(x[0], f.int(1)), f.eq(x[0], f.int(2))),
         // 2*X0 == 2*X1 + 1 has no integer solution
-        f.eq(f.mul(f.int(2), x[0]), f.add(f.mul(f.int(2), x[1]), f.int(1))),
+        f.eq(
+            f.mul(f.int(2), x[0]),
+            f.add(f.mul(f.int(2), x[1]), f.int(1)),
+        ),
         // X0 + X1 == 3, X0 - X1 == 0: X0 = 3/2 is not an integer
         f.and(f.eq(f.add(x[0], x[1]), f.int(3)), f.eq(x[0], x[1])),
         // bounds on a sum
@@ -93,8 +103,14 @@ fn bounds_decide_relations() {
     let sq = f.mul(x[0], x[0]);
     assert_eq!(s.simplify(f.le(sq, f.int(100))), f.tt());
     let iv = s.bounds(f.add(x[0], f.int(1)));
-    assert_eq!(iv.lower.map(|b| b.value), Some(BigRational::from_integer(1.into())));
-    assert_eq!(iv.upper.map(|b| b.value), Some(BigRational::from_integer(11.into())));
+    assert_eq!(
+        iv.lower.map(|b| b.value),
+        Some(BigRational::from_integer(1.into()))
+    );
+    assert_eq!(
+        iv.upper.map(|b| b.value),
+        Some(BigRational::from_integer(11.into()))
+    );
     assert_eq!(s.reduced_assumption(), pc);
 }
 

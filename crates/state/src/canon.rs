@@ -171,6 +171,7 @@ pub(crate) fn canonical_heaps(_f: &ExprFactory, mut state: State) -> State {
 pub(crate) fn simplify_state(
     f: &ExprFactory,
     cache: &tass_simplify::api::SimplifierCache,
+    pcs: &mut HashMap<Expr, Option<Expr>>,
     mut state: State,
 ) -> State {
     let pc = state.inner.pc;
@@ -178,11 +179,17 @@ pub(crate) fn simplify_state(
         return state;
     }
     let simp = cache.simplifier(pc);
-    if simp.is_contradictory() {
+    let new_pc = *pcs.entry(pc).or_insert_with(|| {
+        if simp.is_contradictory() {
+            None
+        } else {
+            Some(simp.equivalent_assumption())
+        }
+    });
+    let Some(new_pc) = new_pc else {
         state.inner_mut().pc = f.ff();
         return state;
-    }
-    let new_pc = simp.equivalent_assumption();
+    };
     let mut same = |p: &Pointer| p.clone();
     let mut g = |e: Expr| simp.simplify(e);
     let changes_value =

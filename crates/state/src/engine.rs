@@ -177,6 +177,8 @@ pub struct Engine {
     store: HashSet<State>,
     simplifiers: tass_simplify::api::SimplifierCache,
     record_changes: bool,
+    /// Path condition -> its simplified form (`None`: contradictory).
+    simplified_pcs: hashbrown::HashMap<Expr, Option<Expr>>,
 }
 
 impl std::fmt::Debug for Engine {
@@ -255,6 +257,7 @@ impl Engine {
             store: HashSet::new(),
             simplifiers,
             record_changes: true,
+            simplified_pcs: hashbrown::HashMap::new(),
         })
     }
 
@@ -438,6 +441,7 @@ impl Engine {
             let Some(body) = model.function(function).body.as_ref() else {
                 continue;
             };
+            let mut decided: Vec<(Expr, bool, bool)> = Vec::new();
             for (tid, t, _) in body.outgoing(frame.location) {
                 let env = ProcEnv {
                     state: &mut scratch,
@@ -447,13 +451,21 @@ impl Engine {
                     layout: &self.layout,
                 };
                 let g = evaluate_guard(&model, &f, &mut self.oracle, &env, tid)?;
-                let (enabled, known) = match f.as_bool(g) {
-                    Some(b) => (b, b),
-                    None => match self.oracle.valid(&f, pc, g) {
+                // The guards of a branch are complementary: the answer for `!g` is
+                // read off the one for `g` (halves the prover queries at branches).
+                let mirrored = decided
+                    .iter()
+                    .find(|(h, _, _)| f.not(*h) == g)
+                    .map(|&(_, en, kn)| (!kn, !en));
+                let (enabled, known) = match (f.as_bool(g), mirrored) {
+                    (Some(b), _) => (b, b),
+                    (None, Some(answer)) => answer,
+                    (None, None) => match self.oracle.valid(&f, pc, g) {
                         Decision::Holds => (true, true),
                         _ => (!self.oracle.is_unsat(&f, f.and(pc, g)), false),
                     },
                 };
+                decided.push((g, enabled, known));
                 if enabled {
                     let local = !matches!(&t.statement, Statement::Call { callee: Callee::Library(l), .. } if l.is_mpi());
                     steps.push(Step {
@@ -513,7 +525,7 @@ impl Engine {
             )?
         };
         Ok(StepOutcome {
-            state: state.seal(),
+            state,
             violations: result.violations,
             changes: result.changes,
         })
@@ -651,7 +663,12 @@ impl Engine {
     /// canonic store, so equal states are one object and "seen before?" is one
     /// hash lookup.
     pub fn canonicalize(&mut self, state: State) -> State {
-        let state = simplify_state(&self.factory, &self.simplifiers, state);
+        let state = simplify_state(
+            &self.factory,
+            &self.simplifiers,
+            &mut self.simplified_pcs,
+            state,
+        );
         let state = canonical_heaps(&self.factory, state).seal();
         if let Some(s) = self.store.get(&state) {
             return s.clone();

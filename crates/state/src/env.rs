@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use tass_dynamic::api::{HeapObject, Root, Value};
+use tass_dynamic::api::{HeapObject, Message, Root, Value};
 use tass_model::api::{FunctionId, LocationId, Model, TransitionId, VarId, VarScope};
 use tass_semantics::api::Environment;
 use tass_symbolic::api::{Expr, ExprFactory};
@@ -235,4 +235,140 @@ impl Environment for ProcEnv<'_> {
         }
         ps.status = Status::Terminated { at, exit_code };
     }
+
+    fn messages(&self) -> &[Message] {
+        &self.state.inner.messages
+    }
+
+    fn enqueue(&mut self, message: Message) {
+        let s = self.state.inner_mut();
+        let msgs = Arc::make_mut(&mut s.messages);
+        let key = (message.source, message.dest);
+        let at = msgs.partition_point(|m| (m.source, m.dest) <= key);
+        msgs.insert(at, message);
+    }
+
+    fn dequeue(&mut self, index: usize) -> Option<Message> {
+        if index >= self.state.inner.messages.len() {
+            return None;
+        }
+        let s = self.state.inner_mut();
+        Some(Arc::make_mut(&mut s.messages).remove(index))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Engine, EngineConfig};
+    use tass_dynamic::api::Message;
+    use tass_model::api::*;
+    use tass_semantics::api::Oracle;
+
+    fn tiny_model() -> Arc<Model> {
+        let span = Span::point("m.c".into(), 1, 1);
+        let mut graph = BodyGraph::new();
+        let loc = |kind| Location {
+            kind,
+            span: span.clone(),
+            invariants: vec![],
+        };
+        let entry = graph.add_node(loc(LocationKind::Plain));
+        let exit = graph.add_node(loc(LocationKind::Exit));
+        graph.add_edge(
+            entry,
+            exit,
+            Transition {
+                guard: tass_model::api::Expr::true_at(span.clone()),
+                statement: Statement::Return { value: None },
+                span: span.clone(),
+                source_text: "return;".into(),
+            },
+        );
+        Arc::new(Model {
+            name: "m.c".into(),
+            variables: vec![],
+            structs: vec![],
+            functions: vec![Function {
+                id: FunctionId(0),
+                name: "main".into(),
+                params: vec![],
+                locals: vec![],
+                return_type: Type::Void,
+                kind: FunctionKind::User,
+                body: Some(Body { graph, entry }),
+                span,
+            }],
+            inputs: vec![],
+            outputs: vec![],
+            globals: vec![],
+            main: FunctionId(0),
+            mpi_status_struct: None,
+            uses_mpi: false,
+        })
+    }
+
+    #[test]
+    fn messages_stay_ordered_by_sender_receiver_issue_and_copy_on_write() {
+        let model = tiny_model();
+        let f = ExprFactory::shared();
+        let config = EngineConfig {
+            nprocs: 3,
+            ..EngineConfig::default()
+        };
+        let mut engine = Engine::new(
+            Arc::clone(&model),
+            Arc::clone(&f),
+            Oracle::builtin(Arc::clone(&f)),
+            config,
+        )
+        .unwrap();
+        let original = engine.initial_state().unwrap();
+        let mut state = original.clone();
+        let layout = Layout::new(&model);
+        let msg = |source, dest, tag: i64| Message {
+            source,
+            dest,
+            tag: f.int(tag),
+            comm: 0,
+            data: Value::Data(f.int(tag)),
+            count: f.int(1),
+        };
+        {
+            let mut env = ProcEnv {
+                state: &mut state,
+                proc: 0,
+                model: &model,
+                factory: &f,
+                layout: &layout,
+            };
+            env.enqueue(msg(1, 0, 1));
+            env.enqueue(msg(0, 2, 2));
+            env.enqueue(msg(1, 0, 3));
+            env.enqueue(msg(0, 1, 4));
+            let tags: Vec<SExprTag> = env
+                .messages()
+                .iter()
+                .map(|m| (m.source, m.dest, m.tag))
+                .collect();
+            assert_eq!(
+                tags,
+                vec![
+                    (0, 1, f.int(4)),
+                    (0, 2, f.int(2)),
+                    (1, 0, f.int(1)),
+                    (1, 0, f.int(3))
+                ]
+            );
+            let first = env.dequeue(2).unwrap();
+            assert_eq!(first.tag, f.int(1));
+            assert!(env.dequeue(9).is_none());
+        }
+        // The original state (shared before the changes) is untouched.
+        assert!(original.inner.messages.is_empty());
+        assert_eq!(state.inner.messages.len(), 3);
+        assert_ne!(original, state);
+    }
+
+    type SExprTag = (u32, u32, tass_symbolic::api::Expr);
 }

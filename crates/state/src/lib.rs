@@ -17,16 +17,61 @@
 //! termination checks (memory leaks). `tass-verify` builds the transition system
 //! and the search on top of it.
 //!
+//! Several processes: a state holds one process state per rank (its call stack,
+//! process globals and heap); inputs and outputs are shared. Steps name their
+//! process, and [`api::Step::local`] tells partial-order reduction whether a step
+//! communicates. The message buffer (ordered by sender, receiver, issue order)
+//! is part of the state and of its hash, ready for the MPI statements, which are
+//! reported as not yet supported for now.
+//!
+//! Known limits: a pointer to a local of a frame that was popped is detected as
+//! dangling only if another function's frame (or none) now sits at that depth;
+//! uninitialised array elements are detected when read at concrete indices;
+//! arrays of pointers or structs need concrete indices and extents.
+//!
 //! ```
 //! use std::sync::Arc;
-//! use tass_state::api::*;
+//! use tass_model::api::*;
+//! use tass_state::api::{Engine, EngineConfig, Oracle, Property};
+//! use tass_symbolic::api::ExprFactory;
 //!
-//! // -i N=10 and -i x=2.5 parse as exact numbers.
-//! assert_eq!(FixedValue::parse("10"), Ok(FixedValue::Int(10.into())));
-//! assert!(matches!(FixedValue::parse("2.5"), Ok(FixedValue::Real(_))));
-//! assert!(FixedValue::parse("ten").is_err());
-//! let config = EngineConfig { nprocs: 1, ..EngineConfig::default() };
-//! assert_eq!(config.arith, Arith::Real);
+//! // int main() { assert(1 / 1 == 1); return 0; }  built by hand
+//! let span = Span::point("m.c".into(), 1, 1);
+//! let mut graph = BodyGraph::new();
+//! let loc = |kind| Location { kind, span: span.clone(), invariants: vec![] };
+//! let (l0, l1, l2) = (graph.add_node(loc(LocationKind::Plain)),
+//!     graph.add_node(loc(LocationKind::Plain)), graph.add_node(loc(LocationKind::Exit)));
+//! let one = Expr::int(1, span.clone());
+//! let div = Expr::new(ExprKind::Binary(BinaryOp::Div, Box::new(one.clone()), Box::new(one.clone())),
+//!     Type::INT, span.clone());
+//! let cond = Expr::new(ExprKind::Binary(BinaryOp::Eq, Box::new(div), Box::new(one)), Type::Bool,
+//!     span.clone());
+//! let edge = |statement, text: &str| Transition {
+//!     guard: Expr::true_at(span.clone()), statement, span: span.clone(), source_text: text.into() };
+//! graph.add_edge(l0, l1, edge(Statement::Assert { condition: cond, origin: AssertOrigin::CAssert },
+//!     "assert(1 / 1 == 1)"));
+//! graph.add_edge(l1, l2, edge(Statement::Return { value: Some(Expr::int(0, span.clone())) },
+//!     "return 0;"));
+//! let main = Function { id: FunctionId(0), name: "main".into(), params: vec![], locals: vec![],
+//!     return_type: Type::INT, kind: FunctionKind::User, body: Some(Body { graph, entry: l0 }),
+//!     span: span.clone() };
+//! let model = Arc::new(Model { name: "m.c".into(), variables: vec![], structs: vec![],
+//!     functions: vec![main], inputs: vec![], outputs: vec![], globals: vec![],
+//!     main: FunctionId(0), mpi_status_struct: None, uses_mpi: false });
+//!
+//! let factory = ExprFactory::shared();
+//! let oracle = Oracle::builtin(Arc::clone(&factory));
+//! let mut engine = Engine::new(model, factory, oracle, EngineConfig::default()).unwrap();
+//! let mut state = engine.initial_state().unwrap();
+//! while !engine.is_terminated(&state) {
+//!     let steps = engine.enabled(&state).unwrap();
+//!     assert_eq!(steps.len(), 1); // no branching in this program
+//!     let outcome = engine.execute(state, &steps[0]).unwrap();
+//!     assert!(outcome.violations.is_empty());
+//!     state = engine.canonicalize(outcome.state);
+//! }
+//! assert!(engine.check_termination(&state).is_empty());
+//! assert_eq!(Property::MemoryLeak.id(), "memory-leak");
 //! ```
 
 pub mod api;

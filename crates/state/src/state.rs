@@ -47,6 +47,38 @@ pub(crate) struct ProcState {
     pub heap: Arc<Vec<HeapObject>>,
 }
 
+/// A fast, deterministic, non-cryptographic hasher (multiply-rotate, as in
+/// rustc's FxHash): state hashing is on the hot path and needs no DoS resistance.
+#[derive(Default)]
+struct FxHasher {
+    hash: u64,
+}
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+    fn write_u64(&mut self, word: u64) {
+        self.hash = (self.hash.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_u32(&mut self, word: u32) {
+        self.write_u64(word as u64);
+    }
+    fn write_u8(&mut self, word: u8) {
+        self.write_u64(word as u64);
+    }
+    fn write_usize(&mut self, word: usize) {
+        self.write_u64(word as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.hash
+    }
+}
+
 /// The whole system state.
 #[derive(Clone, Debug)]
 pub(crate) struct SystemState {
@@ -75,7 +107,7 @@ impl Eq for SystemState {}
 
 impl SystemState {
     pub fn compute_hash(&self) -> u64 {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
+        let mut h = FxHasher::default();
         self.pc.hash(&mut h);
         self.shared.hash(&mut h);
         self.procs.hash(&mut h);

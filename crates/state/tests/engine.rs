@@ -620,3 +620,90 @@ fn outputs_and_path_condition_are_visible() {
     assert_eq!(e.pretty(v), o.changes[0].value);
     assert!(o.changes[0].value.contains('N'), "{}", o.changes[0].value);
 }
+
+/// `assume(N > 5)` with the input constraint `N <= 3` ends the path with an
+/// `assumption-vacuous` warning; `assume(N > 1)` restricts the path condition so
+/// that `10 / (N - 1)` is safe.
+#[test]
+fn assume_restricts_the_path_and_a_vacuous_one_warns() {
+    let build = |bound: i128| {
+        let mut m = ModelBuilder::default();
+        let n = m.input("N", Type::INT, None);
+        let id = var_id(&n);
+        m.variables[id.0 as usize].constraint = Some(cmp(BinaryOp::Le, n.clone(), int(3)));
+        let y = m.var("y", Type::INT, VarScope::Local(FunctionId(0)));
+        let mut b = FnBuilder::new();
+        b.then(Statement::Assume {
+            condition: cmp(BinaryOp::Gt, n.clone(), int(bound)),
+        });
+        b.assign(
+            y.clone(),
+            bin(
+                BinaryOp::Div,
+                int(10),
+                bin(BinaryOp::Sub, n.clone(), int(1), Type::INT),
+                Type::INT,
+            ),
+        );
+        b.ret(Some(int(0)));
+        m.functions
+            .push(b.function(0, "main", vec![], vec![var_id(&y)], Type::INT));
+        m.finish(FunctionId(0))
+    };
+    let mut e = engine(build(1), EngineConfig::default());
+    let r = explore(&mut e, 100).unwrap();
+    assert!(r.violations.is_empty(), "{:?}", r.violations);
+    assert_eq!(r.final_states.len(), 1);
+
+    let mut e = engine(build(5), EngineConfig::default());
+    let s = e.initial_state().unwrap();
+    let step = e.enabled(&s).unwrap().remove(0);
+    let info = e.step_info(&step);
+    assert_eq!(info.function, "main");
+    assert_eq!(info.span.start_line, 2);
+    let o = e.execute(s, &step).unwrap();
+    assert_eq!(o.violations.len(), 1);
+    assert_eq!(o.violations[0].property, Property::AssumptionVacuous);
+    assert!(o.violations[0].property.is_warning());
+    assert!(e.is_vacuous(&o.state));
+    assert!(e.enabled(&o.state).unwrap().is_empty());
+    assert!(!e.is_terminated(&o.state));
+    match &e.process_status(&o.state)[0] {
+        ProcessStatus::Running {
+            function, depth, ..
+        } => {
+            assert_eq!(function, "main");
+            assert_eq!(*depth, 1);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(e.check_termination(&o.state).is_empty());
+}
+
+#[test]
+fn states_and_engines_can_cross_threads() {
+    fn send_sync<T: Send + Sync>() {}
+    fn send<T: Send>() {}
+    send_sync::<State>();
+    send_sync::<Step>();
+    send::<Engine>();
+}
+
+#[test]
+fn fixed_values_parse_like_the_command_line_writes_them() {
+    use tass_symbolic::api::BigRational;
+    assert_eq!(FixedValue::parse("10"), Ok(FixedValue::Int(10.into())));
+    assert_eq!(FixedValue::parse("-3"), Ok(FixedValue::Int((-3).into())));
+    assert_eq!(
+        FixedValue::parse("2.5"),
+        Ok(FixedValue::Real(BigRational::new(5.into(), 2.into())))
+    );
+    assert_eq!(
+        FixedValue::parse("-1e-3"),
+        Ok(FixedValue::Real(BigRational::new((-1).into(), 1000.into())))
+    );
+    assert_eq!(FixedValue::parse("true"), Ok(FixedValue::Bool(true)));
+    assert!(FixedValue::parse("ten")
+        .unwrap_err()
+        .contains("not a number"));
+}

@@ -36,16 +36,22 @@ impl ExprFactory {
             _ => self.cast(f, &Type::Int),
         };
         let ty = self.type_of(f);
-        let (mut op, mut p) = if ty == Type::Real {
+        let p = if ty == Type::Real {
             let (n, d) = self.numerator_denominator(f);
             let pn = self.poly_of(n);
             match op {
-                RelOp::Eq | RelOp::Ne => (op, pn),
-                _ => (op, pn.mul(&self.poly_of(d))),
+                RelOp::Eq | RelOp::Ne => pn.into_owned(),
+                _ => pn.mul(&self.poly_of(d)),
             }
         } else {
-            (op, self.poly_of(f))
+            self.poly_of(f).into_owned()
         };
+        self.rel_poly(op, p, ty)
+    }
+
+    /// `p op 0` for a polynomial `p` of numeric type `ty`, in canonical form.
+    pub(crate) fn rel_poly(&self, op: RelOp, p: Poly, ty: Type) -> Expr {
+        let (mut op, mut p) = (op, p);
         if let Some(c) = p.as_constant() {
             return self.bool(match op {
                 RelOp::Gt => c.is_positive(),
@@ -60,6 +66,13 @@ impl ExprFactory {
                 p = p.add(&Poly::constant(-BigRational::from_integer(1.into())));
             }
             let (g, c) = int_content(&p);
+            if num_traits::One::is_one(&g) {
+                if op != RelOp::Ge && p.lc().is_negative() {
+                    p = p.neg();
+                }
+                let fe = self.poly_expr(p, &ty);
+                return self.intern(Op::Rel(op, fe), Type::Bool);
+            }
             let gr = BigRational::from_integer(g.clone());
             let cr = BigRational::from_integer(c.clone());
             let h = p.sub(&Poly::constant(cr)).scale(&gr.recip());
@@ -92,22 +105,34 @@ impl ExprFactory {
 
     /// `a < b` (numeric; int and real operands are promoted).
     pub fn lt(&self, a: Expr, b: Expr) -> Expr {
-        self.rel(RelOp::Gt, self.sub(b, a))
+        match self.sub_poly(b, a) {
+            Some((p, ty)) => self.rel_poly(RelOp::Gt, p, ty),
+            None => self.rel(RelOp::Gt, self.sub(b, a)),
+        }
     }
 
     /// `a <= b`.
     pub fn le(&self, a: Expr, b: Expr) -> Expr {
-        self.rel(RelOp::Ge, self.sub(b, a))
+        match self.sub_poly(b, a) {
+            Some((p, ty)) => self.rel_poly(RelOp::Ge, p, ty),
+            None => self.rel(RelOp::Ge, self.sub(b, a)),
+        }
     }
 
     /// `a > b`.
     pub fn gt(&self, a: Expr, b: Expr) -> Expr {
-        self.rel(RelOp::Gt, self.sub(a, b))
+        match self.sub_poly(a, b) {
+            Some((p, ty)) => self.rel_poly(RelOp::Gt, p, ty),
+            None => self.rel(RelOp::Gt, self.sub(a, b)),
+        }
     }
 
     /// `a >= b`.
     pub fn ge(&self, a: Expr, b: Expr) -> Expr {
-        self.rel(RelOp::Ge, self.sub(a, b))
+        match self.sub_poly(a, b) {
+            Some((p, ty)) => self.rel_poly(RelOp::Ge, p, ty),
+            None => self.rel(RelOp::Ge, self.sub(a, b)),
+        }
     }
 
     /// `a == b` for operands of any (equal) type: numeric operands give a relation,
@@ -119,7 +144,10 @@ impl ExprFactory {
         }
         let (ta, tb) = (self.type_of(a), self.type_of(b));
         if ta.is_numeric() || tb.is_numeric() {
-            return self.rel(RelOp::Eq, self.sub(a, b));
+            return match self.sub_poly(a, b) {
+                Some((p, ty)) => self.rel_poly(RelOp::Eq, p, ty),
+                None => self.rel(RelOp::Eq, self.sub(a, b)),
+            };
         }
         match (&ta, &tb) {
             (Type::Bool, Type::Bool) => self.iff(a, b),
@@ -349,7 +377,9 @@ impl ExprFactory {
 
     /// The disjunction of all `items` (`false` if empty).
     pub fn or_all(&self, items: impl IntoIterator<Item = Expr>) -> Expr {
-        items.into_iter().fold(self.c_false, |acc, x| self.or(acc, x))
+        items
+            .into_iter()
+            .fold(self.c_false, |acc, x| self.or(acc, x))
     }
 
     /// `!a`.
@@ -471,7 +501,8 @@ impl ExprFactory {
         let body = self.expect_bool("forall", body);
         let mut out = Vec::new();
         for c in self.clauses_of(body) {
-            let (dep, mut indep): (Clause, Clause) = c.iter().copied().partition(|&l| self.occurs(x, l));
+            let (dep, mut indep): (Clause, Clause) =
+                c.iter().copied().partition(|&l| self.occurs(x, l));
             if !dep.is_empty() {
                 let inner = self.clause_expr(&dep);
                 indep.push(self.intern(Op::Quant(Quantifier::Forall, x, inner), Type::Bool));
@@ -514,10 +545,9 @@ impl ExprFactory {
                         return self.c_false;
                     }
                 } else {
-                    indep.push(smallvec::smallvec![self.intern(
-                        Op::Quant(Quantifier::Exists, x, inner),
-                        Type::Bool
-                    )]);
+                    indep.push(smallvec::smallvec![
+                        self.intern(Op::Quant(Quantifier::Exists, x, inner), Type::Bool)
+                    ]);
                 }
             }
         }
@@ -535,7 +565,10 @@ impl ExprFactory {
     /// The clauses of a boolean expression in CNF, each a list of literals
     /// (`true` gives no clause, `false` one empty clause).
     pub fn cnf_clauses(&self, e: Expr) -> Vec<Vec<Expr>> {
-        self.clauses_of(e).into_iter().map(|c| c.into_vec()).collect()
+        self.clauses_of(e)
+            .into_iter()
+            .map(|c| c.into_vec())
+            .collect()
     }
 
     /// The negation of a literal, relation or quantifier (for any boolean

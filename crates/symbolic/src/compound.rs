@@ -302,7 +302,10 @@ impl ExprFactory {
         let Type::Tuple(ts) = &ty else {
             panic!("tuple_write: operand of type {ty:?}, expected a tuple");
         };
-        assert!((k as usize) < ts.len(), "tuple_write: index {k} out of range");
+        assert!(
+            (k as usize) < ts.len(),
+            "tuple_write: index {k} out of range"
+        );
         let els: Vec<Expr> = (0..ts.len() as u32)
             .map(|j| {
                 if j == k {
@@ -336,10 +339,9 @@ impl ExprFactory {
         );
         if let Some(name) = self.symbol_name(f) {
             if let Some(op) = BitOp::from_function_name(&name) {
-                if let (Some(a), Some(b)) = (
-                    self.as_concrete_int(args[0]),
-                    self.as_concrete_int(args[1]),
-                ) {
+                if let (Some(a), Some(b)) =
+                    (self.as_concrete_int(args[0]), self.as_concrete_int(args[1]))
+                {
                     if let Some(r) = op.apply(&a, &b) {
                         return self.int(r);
                     }
@@ -349,7 +351,13 @@ impl ExprFactory {
         let args: Kids = args
             .iter()
             .zip(params.iter())
-            .map(|(&a, p)| if self.type_of(a) != *p { self.cast(a, p) } else { a })
+            .map(|(&a, p)| {
+                if self.type_of(a) != *p {
+                    self.cast(a, p)
+                } else {
+                    a
+                }
+            })
             .collect();
         self.intern(Op::Apply(f, args), (**result).clone())
     }
@@ -385,7 +393,11 @@ impl ExprFactory {
             BitOp::Or | BitOp::Xor if zero(&cb) => return a,
             BitOp::Shr if zero(&cb) => return a,
             BitOp::Shl => {
-                if let Some(k) = cb.as_ref().and_then(|k| k.to_u32()).filter(|k| *k <= 1 << 16) {
+                if let Some(k) = cb
+                    .as_ref()
+                    .and_then(|k| k.to_u32())
+                    .filter(|k| *k <= 1 << 16)
+                {
                     let m = self.int(BigInt::one() << k);
                     return self.mul(a, m);
                 }

@@ -16,7 +16,9 @@ fn num(v: &Value) -> Result<BigRational, EvalError> {
         Value::Real(r) => Ok(r.clone()),
         Value::Char(c) => Ok(BigRational::from_integer((*c).into())),
         Value::Bool(b) => Ok(BigRational::from_integer(BigInt::from(*b as u8))),
-        v => Err(EvalError::TypeMismatch(format!("expected a number, got {v:?}"))),
+        v => Err(EvalError::TypeMismatch(format!(
+            "expected a number, got {v:?}"
+        ))),
     }
 }
 
@@ -25,14 +27,18 @@ fn int(v: &Value) -> Result<BigInt, EvalError> {
         Value::Int(i) => Ok(i.clone()),
         Value::Char(c) => Ok((*c).into()),
         Value::Bool(b) => Ok(BigInt::from(*b as u8)),
-        v => Err(EvalError::TypeMismatch(format!("expected an integer, got {v:?}"))),
+        v => Err(EvalError::TypeMismatch(format!(
+            "expected an integer, got {v:?}"
+        ))),
     }
 }
 
 fn boolean(v: &Value) -> Result<bool, EvalError> {
     match v {
         Value::Bool(b) => Ok(*b),
-        v => Err(EvalError::TypeMismatch(format!("expected a boolean, got {v:?}"))),
+        v => Err(EvalError::TypeMismatch(format!(
+            "expected a boolean, got {v:?}"
+        ))),
     }
 }
 
@@ -67,191 +73,193 @@ impl ExprFactory {
         }
         let node = self.node(e);
         let mut ev = |x: Expr| self.eval_rec(x, asg, memo);
-        let v = match &node.op {
-            Op::Bool(b) => Value::Bool(*b),
-            Op::Int(i) => Value::Int(i.clone()),
-            Op::Real(r) => Value::Real(r.clone()),
-            Op::Char(c) => Value::Char(*c),
-            Op::Symbol(name) => match asg.values.get(&e) {
-                Some(v) => v.clone(),
-                None => return Err(EvalError::Unassigned(name.to_string())),
-            },
-            Op::Poly(p) => {
-                let mut acc = BigRational::zero();
-                for t in &p.terms {
-                    let mut prod = t.coef.clone();
-                    for &(x, k) in &t.mono {
-                        let b = num(&ev(x)?)?;
-                        prod *= num_traits::pow(b, k as usize);
+        let v =
+            match &node.op {
+                Op::Bool(b) => Value::Bool(*b),
+                Op::Int(i) => Value::Int(i.clone()),
+                Op::Real(r) => Value::Real(r.clone()),
+                Op::Char(c) => Value::Char(*c),
+                Op::Symbol(name) => match asg.values.get(&e) {
+                    Some(v) => v.clone(),
+                    None => return Err(EvalError::Unassigned(name.to_string())),
+                },
+                Op::Poly(p) => {
+                    let mut acc = BigRational::zero();
+                    for t in &p.terms {
+                        let mut prod = t.coef.clone();
+                        for &(x, k) in &t.mono {
+                            let b = num(&ev(x)?)?;
+                            prod *= num_traits::pow(b, k as usize);
+                        }
+                        acc += prod;
                     }
-                    acc += prod;
+                    number_value(acc, &node.ty)
                 }
-                number_value(acc, &node.ty)
-            }
-            Op::Div(a, b) => {
-                let x = num(&ev(*a)?)?;
-                let y = num(&ev(*b)?)?;
-                if y.is_zero() {
-                    return Err(EvalError::DivisionByZero);
-                }
-                Value::Real(x / y)
-            }
-            Op::IntDiv(a, b) => {
-                let x = int(&ev(*a)?)?;
-                let y = int(&ev(*b)?)?;
-                Value::Int(if y.is_zero() { BigInt::zero() } else { x / y })
-            }
-            Op::IntMod(a, b) => {
-                let x = int(&ev(*a)?)?;
-                let y = int(&ev(*b)?)?;
-                Value::Int(if y.is_zero() { x } else { x % y })
-            }
-            Op::ToReal(a) => Value::Real(num(&ev(*a)?)?),
-            Op::ToInt(a) => Value::Int(num(&ev(*a)?)?.trunc().to_integer()),
-            Op::Cast(a) => {
-                let v = ev(*a)?;
-                match (&node.ty, v) {
-                    (Type::Int, v) => Value::Int(int(&v)?),
-                    (Type::Char, v) => {
-                        let i = int(&v)?;
-                        Value::Char(i.to_u32().ok_or_else(|| {
-                            EvalError::Unsupported(format!("character code {i}"))
-                        })?)
+                Op::Div(a, b) => {
+                    let x = num(&ev(*a)?)?;
+                    let y = num(&ev(*b)?)?;
+                    if y.is_zero() {
+                        return Err(EvalError::DivisionByZero);
                     }
-                    (Type::Real, v) => Value::Real(num(&v)?),
-                    (t, v) => {
-                        return Err(EvalError::Unsupported(format!("cast of {v:?} to {t:?}")))
-                    }
+                    Value::Real(x / y)
                 }
-            }
-            Op::Rel(op, f) => {
-                let x = num(&ev(*f)?)?;
-                Value::Bool(match op {
-                    RelOp::Gt => x.is_positive(),
-                    RelOp::Ge => !x.is_negative(),
-                    RelOp::Eq => x.is_zero(),
-                    RelOp::Ne => !x.is_zero(),
-                })
-            }
-            Op::Equal(a, b) => {
-                let x = ev(*a)?;
-                let y = ev(*b)?;
-                Value::Bool(x == y)
-            }
-            Op::And(ks) => {
-                let mut r = true;
-                for &k in ks {
-                    if !boolean(&ev(k)?)? {
-                        r = false;
-                        break;
-                    }
+                Op::IntDiv(a, b) => {
+                    let x = int(&ev(*a)?)?;
+                    let y = int(&ev(*b)?)?;
+                    Value::Int(if y.is_zero() { BigInt::zero() } else { x / y })
                 }
-                Value::Bool(r)
-            }
-            Op::Or(ks) => {
-                let mut r = false;
-                for &k in ks {
-                    if boolean(&ev(k)?)? {
-                        r = true;
-                        break;
-                    }
+                Op::IntMod(a, b) => {
+                    let x = int(&ev(*a)?)?;
+                    let y = int(&ev(*b)?)?;
+                    Value::Int(if y.is_zero() { x } else { x % y })
                 }
-                Value::Bool(r)
-            }
-            Op::Not(a) => Value::Bool(!boolean(&ev(*a)?)?),
-            Op::Ite(c, a, b) => {
-                if boolean(&ev(*c)?)? {
-                    ev(*a)?
-                } else {
-                    ev(*b)?
-                }
-            }
-            Op::ArrayRead(a, i) => {
-                let arr = ev(*a)?;
-                let idx = int(&ev(*i)?)?;
-                index_value(arr, &idx)?
-            }
-            Op::ArrayWrite(a, i, v) => {
-                let arr = ev(*a)?;
-                let idx = int(&ev(*i)?)?;
-                let val = ev(*v)?;
-                write_value(arr, &idx, val)?
-            }
-            Op::ConcreteArray(b, els) => {
-                let mut arr = ev(*b)?;
-                for (k, v) in els.iter().enumerate() {
-                    if let Some(v) = v {
-                        let val = ev(*v)?;
-                        arr = write_value(arr, &BigInt::from(k), val)?;
-                    }
-                }
-                arr
-            }
-            Op::ArrayLambda(var, body) => {
-                let len = match &node.ty {
-                    Type::Array(_, Some(ext)) => int(&ev(*ext)?)?,
-                    _ => {
-                        return Err(EvalError::Unsupported(
-                            "array lambda of unknown extent".into(),
-                        ))
-                    }
-                };
-                let n = len.to_usize().filter(|n| *n <= 1 << 20).ok_or_else(|| {
-                    EvalError::Unsupported(format!("array of extent {len}"))
-                })?;
-                let mut els = Vec::with_capacity(n);
-                for k in 0..n {
-                    let mut a2 = asg.clone();
-                    a2.values.insert(*var, Value::Int(k.into()));
-                    els.push(self.eval(*body, &a2)?);
-                }
-                Value::Array(els)
-            }
-            Op::Tuple(ks) => {
-                let mut v = Vec::with_capacity(ks.len());
-                for &k in ks {
-                    v.push(ev(k)?);
-                }
-                Value::Tuple(v)
-            }
-            Op::TupleRead(t, k) => match ev(*t)? {
-                Value::Tuple(mut v) if (*k as usize) < v.len() => v.swap_remove(*k as usize),
-                v => return Err(EvalError::TypeMismatch(format!("tuple read of {v:?}"))),
-            },
-            Op::Apply(g, args) => {
-                let mut vals = Vec::with_capacity(args.len());
-                for &a in args {
-                    vals.push(ev(a)?);
-                }
-                let name = self.symbol_name(*g).unwrap_or_else(|| "?".into());
-                if let (Some(op), 2) = (BitOp::from_function_name(&name), vals.len()) {
-                    let (x, y) = (int(&vals[0])?, int(&vals[1])?);
-                    match op.apply(&x, &y) {
-                        Some(r) => Value::Int(r),
-                        None => {
-                            return Err(EvalError::Unsupported(format!(
-                                "shift by {y} (negative or huge)"
-                            )))
+                Op::ToReal(a) => Value::Real(num(&ev(*a)?)?),
+                Op::ToInt(a) => Value::Int(num(&ev(*a)?)?.trunc().to_integer()),
+                Op::Cast(a) => {
+                    let v = ev(*a)?;
+                    match (&node.ty, v) {
+                        (Type::Int, v) => Value::Int(int(&v)?),
+                        (Type::Char, v) => {
+                            let i = int(&v)?;
+                            Value::Char(i.to_u32().ok_or_else(|| {
+                                EvalError::Unsupported(format!("character code {i}"))
+                            })?)
+                        }
+                        (Type::Real, v) => Value::Real(num(&v)?),
+                        (t, v) => {
+                            return Err(EvalError::Unsupported(format!("cast of {v:?} to {t:?}")))
                         }
                     }
-                } else {
-                    match asg.functions.get(g) {
-                        Some(fv) => fv(&vals).ok_or_else(|| {
-                            EvalError::Unsupported(format!("function `{name}` undefined here"))
-                        })?,
-                        None => return Err(EvalError::Unassigned(name.to_string())),
+                }
+                Op::Rel(op, f) => {
+                    let x = num(&ev(*f)?)?;
+                    Value::Bool(match op {
+                        RelOp::Gt => x.is_positive(),
+                        RelOp::Ge => !x.is_negative(),
+                        RelOp::Eq => x.is_zero(),
+                        RelOp::Ne => !x.is_zero(),
+                    })
+                }
+                Op::Equal(a, b) => {
+                    let x = ev(*a)?;
+                    let y = ev(*b)?;
+                    Value::Bool(x == y)
+                }
+                Op::And(ks) => {
+                    let mut r = true;
+                    for &k in ks {
+                        if !boolean(&ev(k)?)? {
+                            r = false;
+                            break;
+                        }
+                    }
+                    Value::Bool(r)
+                }
+                Op::Or(ks) => {
+                    let mut r = false;
+                    for &k in ks {
+                        if boolean(&ev(k)?)? {
+                            r = true;
+                            break;
+                        }
+                    }
+                    Value::Bool(r)
+                }
+                Op::Not(a) => Value::Bool(!boolean(&ev(*a)?)?),
+                Op::Ite(c, a, b) => {
+                    if boolean(&ev(*c)?)? {
+                        ev(*a)?
+                    } else {
+                        ev(*b)?
                     }
                 }
-            }
-            Op::Quant(_, var, body) => {
-                if self.occurs(*var, *body) {
-                    return Err(EvalError::Unsupported(
-                        "quantifier over an infinite domain".into(),
-                    ));
+                Op::ArrayRead(a, i) => {
+                    let arr = ev(*a)?;
+                    let idx = int(&ev(*i)?)?;
+                    index_value(arr, &idx)?
                 }
-                ev(*body)?
-            }
-        };
+                Op::ArrayWrite(a, i, v) => {
+                    let arr = ev(*a)?;
+                    let idx = int(&ev(*i)?)?;
+                    let val = ev(*v)?;
+                    write_value(arr, &idx, val)?
+                }
+                Op::ConcreteArray(b, els) => {
+                    let mut arr = ev(*b)?;
+                    for (k, v) in els.iter().enumerate() {
+                        if let Some(v) = v {
+                            let val = ev(*v)?;
+                            arr = write_value(arr, &BigInt::from(k), val)?;
+                        }
+                    }
+                    arr
+                }
+                Op::ArrayLambda(var, body) => {
+                    let len = match &node.ty {
+                        Type::Array(_, Some(ext)) => int(&ev(*ext)?)?,
+                        _ => {
+                            return Err(EvalError::Unsupported(
+                                "array lambda of unknown extent".into(),
+                            ))
+                        }
+                    };
+                    let n = len
+                        .to_usize()
+                        .filter(|n| *n <= 1 << 20)
+                        .ok_or_else(|| EvalError::Unsupported(format!("array of extent {len}")))?;
+                    let mut els = Vec::with_capacity(n);
+                    for k in 0..n {
+                        let mut a2 = asg.clone();
+                        a2.values.insert(*var, Value::Int(k.into()));
+                        els.push(self.eval(*body, &a2)?);
+                    }
+                    Value::Array(els)
+                }
+                Op::Tuple(ks) => {
+                    let mut v = Vec::with_capacity(ks.len());
+                    for &k in ks {
+                        v.push(ev(k)?);
+                    }
+                    Value::Tuple(v)
+                }
+                Op::TupleRead(t, k) => match ev(*t)? {
+                    Value::Tuple(mut v) if (*k as usize) < v.len() => v.swap_remove(*k as usize),
+                    v => return Err(EvalError::TypeMismatch(format!("tuple read of {v:?}"))),
+                },
+                Op::Apply(g, args) => {
+                    let mut vals = Vec::with_capacity(args.len());
+                    for &a in args {
+                        vals.push(ev(a)?);
+                    }
+                    let name = self.symbol_name(*g).unwrap_or_else(|| "?".into());
+                    if let (Some(op), 2) = (BitOp::from_function_name(&name), vals.len()) {
+                        let (x, y) = (int(&vals[0])?, int(&vals[1])?);
+                        match op.apply(&x, &y) {
+                            Some(r) => Value::Int(r),
+                            None => {
+                                return Err(EvalError::Unsupported(format!(
+                                    "shift by {y} (negative or huge)"
+                                )))
+                            }
+                        }
+                    } else {
+                        match asg.functions.get(g) {
+                            Some(fv) => fv(&vals).ok_or_else(|| {
+                                EvalError::Unsupported(format!("function `{name}` undefined here"))
+                            })?,
+                            None => return Err(EvalError::Unassigned(name.to_string())),
+                        }
+                    }
+                }
+                Op::Quant(_, var, body) => {
+                    if self.occurs(*var, *body) {
+                        return Err(EvalError::Unsupported(
+                            "quantifier over an infinite domain".into(),
+                        ));
+                    }
+                    ev(*body)?
+                }
+            };
         memo.insert(e, v.clone());
         Ok(v)
     }

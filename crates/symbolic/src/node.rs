@@ -14,10 +14,29 @@ use crate::types::{Expr, Kids, Quantifier, RelOp, Type};
 pub(crate) type Mono = SmallVec<[(Expr, u32); 2]>;
 
 /// One term `coef * mono` of a polynomial (`coef != 0`).
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub(crate) struct Term {
     pub mono: Mono,
     pub coef: BigRational,
+}
+
+impl Term {
+    fn negated(&self) -> Term {
+        Term {
+            mono: self.mono.clone(),
+            coef: -&self.coef,
+        }
+    }
+}
+
+impl Hash for Term {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        // Coefficients are always in lowest terms: hash the parts directly
+        // (the `Ratio` hash normalizes by repeated division, which is slow).
+        self.mono.hash(state);
+        self.coef.numer().hash(state);
+        self.coef.denom().hash(state);
+    }
 }
 
 /// A polynomial over primitives, with exact coefficients. Terms are sorted by
@@ -26,6 +45,33 @@ pub(crate) struct Term {
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
 pub(crate) struct Poly {
     pub terms: SmallVec<[Term; 2]>,
+}
+
+/// `a + b`, fast when both are integers (no gcd normalization needed).
+pub(crate) fn q_add(a: &BigRational, b: &BigRational) -> BigRational {
+    if a.is_integer() && b.is_integer() {
+        BigRational::from_integer(a.numer() + b.numer())
+    } else {
+        a + b
+    }
+}
+
+/// `a - b`, fast for integers.
+pub(crate) fn q_sub(a: &BigRational, b: &BigRational) -> BigRational {
+    if a.is_integer() && b.is_integer() {
+        BigRational::from_integer(a.numer() - b.numer())
+    } else {
+        a - b
+    }
+}
+
+/// `a * b`, fast for integers.
+pub(crate) fn q_mul(a: &BigRational, b: &BigRational) -> BigRational {
+    if a.is_integer() && b.is_integer() {
+        BigRational::from_integer(a.numer() * b.numer())
+    } else {
+        a * b
+    }
 }
 
 /// Graded lexicographic order on monomials (variables with smaller ids rank
@@ -171,7 +217,13 @@ impl Poly {
     }
 
     pub fn add(&self, other: &Poly) -> Poly {
-        let mut out: SmallVec<[Term; 2]> = SmallVec::with_capacity(self.terms.len() + other.terms.len());
+        self.merge(other, false)
+    }
+
+    /// `self + other`, or `self - other` when `negate`.
+    fn merge(&self, other: &Poly, negate: bool) -> Poly {
+        let mut out: SmallVec<[Term; 2]> =
+            SmallVec::with_capacity(self.terms.len() + other.terms.len());
         let (a, b) = (&self.terms, &other.terms);
         let (mut i, mut j) = (0, 0);
         while i < a.len() && j < b.len() {
@@ -181,11 +233,15 @@ impl Poly {
                     i += 1;
                 }
                 Ordering::Less => {
-                    out.push(b[j].clone());
+                    out.push(if negate { b[j].negated() } else { b[j].clone() });
                     j += 1;
                 }
                 Ordering::Equal => {
-                    let c = &a[i].coef + &b[j].coef;
+                    let c = if negate {
+                        q_sub(&a[i].coef, &b[j].coef)
+                    } else {
+                        q_add(&a[i].coef, &b[j].coef)
+                    };
                     if !num_traits::Zero::is_zero(&c) {
                         out.push(Term {
                             mono: a[i].mono.clone(),
@@ -198,7 +254,11 @@ impl Poly {
             }
         }
         out.extend(a[i..].iter().cloned());
-        out.extend(b[j..].iter().cloned());
+        if negate {
+            out.extend(b[j..].iter().map(Term::negated));
+        } else {
+            out.extend(b[j..].iter().cloned());
+        }
         Poly { terms: out }
     }
 
@@ -212,7 +272,7 @@ impl Poly {
                 .iter()
                 .map(|t| Term {
                     mono: t.mono.clone(),
-                    coef: &t.coef * c,
+                    coef: q_mul(&t.coef, c),
                 })
                 .collect(),
         }
@@ -232,7 +292,7 @@ impl Poly {
     }
 
     pub fn sub(&self, other: &Poly) -> Poly {
-        self.add(&other.neg())
+        self.merge(other, true)
     }
 
     pub fn mul_term(&self, t: &Term) -> Poly {
@@ -243,7 +303,7 @@ impl Poly {
                 .iter()
                 .map(|s| Term {
                     mono: mono_mul(&s.mono, &t.mono),
-                    coef: &s.coef * &t.coef,
+                    coef: q_mul(&s.coef, &t.coef),
                 })
                 .collect(),
         }
@@ -285,7 +345,9 @@ impl Poly {
                 coef: &rt.coef / &lead.coef,
             };
             rem = rem.sub(&d.mul_term(&t));
-            quot = quot.add(&Poly { terms: smallvec::smallvec![t] });
+            quot = quot.add(&Poly {
+                terms: smallvec::smallvec![t],
+            });
         }
         Some(quot)
     }

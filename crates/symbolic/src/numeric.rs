@@ -11,6 +11,31 @@ use crate::factory::{ExprFactory, Factored};
 use crate::node::{mono_gcd, Mono, Op, Poly, Term};
 use crate::types::{Expr, Type};
 
+/// A polynomial borrowed from a node or built on the fly.
+pub(crate) enum PolyRef {
+    Shared(std::sync::Arc<Poly>),
+    Owned(Poly),
+}
+
+impl std::ops::Deref for PolyRef {
+    type Target = Poly;
+    fn deref(&self) -> &Poly {
+        match self {
+            PolyRef::Shared(p) => p,
+            PolyRef::Owned(p) => p,
+        }
+    }
+}
+
+impl PolyRef {
+    pub(crate) fn into_owned(self) -> Poly {
+        match self {
+            PolyRef::Shared(p) => std::sync::Arc::try_unwrap(p).unwrap_or_else(|p| (*p).clone()),
+            PolyRef::Owned(p) => p,
+        }
+    }
+}
+
 type FactorList = SmallVec<[(Expr, u32); 2]>;
 
 fn merge_factors(a: &FactorList, b: &FactorList) -> FactorList {
@@ -30,15 +55,16 @@ impl ExprFactory {
     /// conversions, restricted to int and real), converting as needed.
     fn promote(&self, op: &str, a: Expr, b: Expr) -> (Expr, Expr, Type) {
         let (ta, tb) = (self.type_of(a), self.type_of(b));
-        let a = self.numeric_operand(op, a, &ta);
-        let b = self.numeric_operand(op, b, &tb);
-        let (ta, tb) = (self.type_of(a), self.type_of(b));
         match (ta, tb) {
             (Type::Int, Type::Int) => (a, b, Type::Int),
             (Type::Real, Type::Real) => (a, b, Type::Real),
             (Type::Int, Type::Real) => (self.to_real(a), b, Type::Real),
             (Type::Real, Type::Int) => (a, self.to_real(b), Type::Real),
-            (x, y) => panic!("{op}: operands of types {x:?} and {y:?}"),
+            (ta, tb) => {
+                let a = self.numeric_operand(op, a, &ta);
+                let b = self.numeric_operand(op, b, &tb);
+                self.promote(op, a, b)
+            }
         }
     }
 
@@ -52,19 +78,21 @@ impl ExprFactory {
     }
 
     /// The polynomial of a numeric expression that is not a real quotient.
-    pub(crate) fn poly_of(&self, e: Expr) -> Poly {
+    pub(crate) fn poly_of(&self, e: Expr) -> PolyRef {
         let node = self.node(e);
         match &node.op {
-            Op::Int(i) => Poly::constant(BigRational::from_integer(i.clone())),
-            Op::Real(r) => Poly::constant(r.clone()),
-            Op::Poly(p) => (**p).clone(),
-            _ => Poly::prim(e),
+            Op::Int(i) => PolyRef::Owned(Poly::constant(BigRational::from_integer(i.clone()))),
+            Op::Real(r) => PolyRef::Owned(Poly::constant(r.clone())),
+            Op::Poly(p) => PolyRef::Shared(p.clone()),
+            _ => PolyRef::Owned(Poly::prim(e)),
         }
     }
 
+    /// Numerator and denominator of a real quotient. A quotient by the concrete
+    /// zero is not one: it stays an opaque primitive.
     fn as_div(&self, e: Expr) -> Option<(Expr, Expr)> {
         match self.node(e).op {
-            Op::Div(n, d) => Some((n, d)),
+            Op::Div(n, d) if d != self.c_real0 => Some((n, d)),
             _ => None,
         }
     }
@@ -100,9 +128,21 @@ impl ExprFactory {
 
     /// `a - b`.
     pub fn sub(&self, a: Expr, b: Expr) -> Expr {
+        if let Some((p, ty)) = self.sub_poly(a, b) {
+            return self.poly_expr(p, &ty);
+        }
         let (a, b, _) = self.promote("sub", a, b);
         let nb = self.neg(b);
         self.add(a, nb)
+    }
+
+    /// `a - b` as a polynomial, unless one of them is a real quotient.
+    pub(crate) fn sub_poly(&self, a: Expr, b: Expr) -> Option<(Poly, Type)> {
+        let (a, b, ty) = self.promote("sub", a, b);
+        if ty == Type::Real && (self.as_div(a).is_some() || self.as_div(b).is_some()) {
+            return None;
+        }
+        Some((self.poly_of(a).sub(&self.poly_of(b)), ty))
     }
 
     /// `a * b`.
@@ -135,7 +175,11 @@ impl ExprFactory {
     /// `a` raised to the concrete power `k` (`a^0 = 1`).
     pub fn pow(&self, a: Expr, k: u32) -> Expr {
         let ty = self.type_of(a);
-        let ty = if ty == Type::Real { Type::Real } else { Type::Int };
+        let ty = if ty == Type::Real {
+            Type::Real
+        } else {
+            Type::Int
+        };
         let mut acc = self.one(&ty);
         for _ in 0..k {
             acc = self.mul(acc, a);
@@ -610,7 +654,10 @@ impl ExprFactory {
         if *ty == Type::Int {
             let mut acc = Poly::zero();
             for (c, m) in terms {
-                assert!(c.is_integer(), "linear_combination: non-integer coefficient {c} for int");
+                assert!(
+                    c.is_integer(),
+                    "linear_combination: non-integer coefficient {c} for int"
+                );
                 acc = acc.add(&self.poly_of(*m).scale(c));
             }
             return self.poly_expr(acc, ty);
@@ -646,11 +693,14 @@ pub(crate) fn int_content(p: &Poly) -> (BigInt, BigInt) {
     let mut g = BigInt::zero();
     let mut c = BigInt::zero();
     for t in &p.terms {
-        let v = t.coef.to_integer();
         if t.mono.is_empty() {
-            c = v;
-        } else {
-            g = g.gcd(&v);
+            c = t.coef.to_integer();
+        } else if !g.is_one() {
+            if t.coef.numer().abs().is_one() {
+                g = BigInt::one();
+            } else {
+                g = g.gcd(t.coef.numer());
+            }
         }
     }
     if g.is_zero() {

@@ -178,12 +178,14 @@ impl ExprFactory {
                 }
                 x.len().cmp(&y.len())
             }
-            (Type::Array(x, e), Type::Array(y, f)) => self.type_cmp(x, y).then_with(|| match (e, f) {
-                (None, None) => Ordering::Equal,
-                (None, Some(_)) => Ordering::Less,
-                (Some(_), None) => Ordering::Greater,
-                (Some(p), Some(q)) => self.compare(*p, *q),
-            }),
+            (Type::Array(x, e), Type::Array(y, f)) => {
+                self.type_cmp(x, y).then_with(|| match (e, f) {
+                    (None, None) => Ordering::Equal,
+                    (None, Some(_)) => Ordering::Less,
+                    (Some(_), None) => Ordering::Greater,
+                    (Some(p), Some(q)) => self.compare(*p, *q),
+                })
+            }
             (Type::Function(x, r), Type::Function(y, s)) => {
                 for (p, q) in x.iter().zip(y.iter()) {
                     let o = self.type_cmp(p, q);

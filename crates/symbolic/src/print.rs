@@ -166,7 +166,11 @@ impl ExprFactory {
             }
             Op::IntDiv(a, b) | Op::IntMod(a, b) => {
                 self.pp(*a, P_MUL, out);
-                out.push_str(if matches!(node.op, Op::IntDiv(..)) { "/" } else { "%" });
+                out.push_str(if matches!(node.op, Op::IntDiv(..)) {
+                    "/"
+                } else {
+                    "%"
+                });
                 self.pp(*b, P_UNARY, out);
                 P_MUL
             }
@@ -194,7 +198,11 @@ impl ExprFactory {
             }
             Op::And(ks) | Op::Or(ks) => {
                 let is_and = matches!(node.op, Op::And(_));
-                let (sep, p) = if is_and { (" && ", P_AND) } else { (" || ", P_OR) };
+                let (sep, p) = if is_and {
+                    (" && ", P_AND)
+                } else {
+                    (" || ", P_OR)
+                };
                 let mut v = ks.to_vec();
                 v.sort_by(|&a, &b| self.compare(a, b));
                 for (i, k) in v.iter().enumerate() {
@@ -420,11 +428,21 @@ impl ExprFactory {
         let (mut lhs, mut rhs): (Vec<Term>, Vec<Term>) = (Vec::new(), Vec::new());
         for t in terms {
             let goes_left = t.coef.is_negative() == flip;
-            let t = if flip { Term { mono: t.mono, coef: -t.coef } } else { t };
+            let t = if flip {
+                Term {
+                    mono: t.mono,
+                    coef: -t.coef,
+                }
+            } else {
+                t
+            };
             if goes_left {
                 lhs.push(t);
             } else {
-                rhs.push(Term { mono: t.mono, coef: -t.coef });
+                rhs.push(Term {
+                    mono: t.mono,
+                    coef: -t.coef,
+                });
             }
         }
         // Constant goes right: lhs - rhs + c' op 0  =>  lhs op rhs - c'.

@@ -154,9 +154,12 @@ pub enum ExprView {
     Equal(Expr, Expr),
     /// Conjunction of the children (at least two).
     And(Vec<Expr>),
-    /// Disjunction of the children (at least two).
+    /// Disjunction of the children (at least two). In CNF the children are
+    /// literals; when distributing a disjunction would create too many clauses
+    /// (more than 256) the children are kept as they are (any boolean).
     Or(Vec<Expr>),
-    /// Negation of a boolean primitive.
+    /// Negation of a boolean primitive (or, beyond the CNF size limit, of any
+    /// boolean expression).
     Not(Expr),
     /// `if cond then a else b`.
     Ite(Expr, Expr, Expr),

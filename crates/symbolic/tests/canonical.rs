@@ -6,7 +6,13 @@ use tass_symbolic::api::{
     Assignment, BigInt, BigRational, BitOp, ExprFactory, ExprView, Quantifier, RelOp, Type, Value,
 };
 
-fn ints(f: &ExprFactory) -> (tass_symbolic::api::Expr, tass_symbolic::api::Expr, tass_symbolic::api::Expr) {
+fn ints(
+    f: &ExprFactory,
+) -> (
+    tass_symbolic::api::Expr,
+    tass_symbolic::api::Expr,
+    tass_symbolic::api::Expr,
+) {
     (
         f.symbol("x", Type::Int),
         f.symbol("y", Type::Int),
@@ -50,7 +56,10 @@ fn constant_folding() {
     let third = f.real_ratio(1, 3);
     let sixth = f.real_ratio(1, 6);
     assert_eq!(f.add(third, sixth), f.real_ratio(1, 2));
-    assert_eq!(f.div(f.real_ratio(1, 2), f.real_ratio(1, 4)), f.real_ratio(2, 1));
+    assert_eq!(
+        f.div(f.real_ratio(1, 2), f.real_ratio(1, 4)),
+        f.real_ratio(2, 1)
+    );
     // huge integers stay exact
     let big = f.int(BigInt::from(10).pow(40u32));
     let big2 = f.mul(big, big);
@@ -92,7 +101,10 @@ fn c_integer_division_truncates_toward_zero() {
     assert_eq!(f.int_mod(p, f.int(2)), f.int(0));
     // inexact stays symbolic
     let q = f.add(f.mul(f.int(2), x), f.int(1));
-    assert!(matches!(f.view(f.int_div(q, f.int(2))), ExprView::IntDiv(..)));
+    assert!(matches!(
+        f.view(f.int_div(q, f.int(2))),
+        ExprView::IntDiv(..)
+    ));
     // identity a == (a/b)*b + a%b at a few points, including negative ones
     for (a, b) in [(-9i64, 4i64), (9, -4), (-9, -4), (0, 5), (5, 0)] {
         let (ea, eb) = (f.int(a), f.int(b));
@@ -134,7 +146,10 @@ fn real_relations_normalize() {
     assert_eq!(f.not(f.lt(a, b)), f.le(b, a));
     assert_ne!(f.lt(a, b), f.le(a, b));
     // a/b > 0  <=>  a*b > 0
-    assert_eq!(f.gt(f.div(a, b), f.real_ratio(0, 1)), f.gt(f.mul(a, b), f.real_ratio(0, 1)));
+    assert_eq!(
+        f.gt(f.div(a, b), f.real_ratio(0, 1)),
+        f.gt(f.mul(a, b), f.real_ratio(0, 1))
+    );
 }
 
 #[test]
@@ -184,10 +199,9 @@ fn boolean_cnf() {
     // CNF shape: an And of Or-clauses of literals
     let e = f.or(f.and(a, b), f.and(c, f.not(a)));
     let clauses = f.cnf_clauses(e);
-    assert!(clauses.iter().all(|cl| cl.iter().all(|&l| !matches!(
-        f.view(l),
-        ExprView::And(_) | ExprView::Or(_)
-    ))));
+    assert!(clauses.iter().all(|cl| cl
+        .iter()
+        .all(|&l| !matches!(f.view(l), ExprView::And(_) | ExprView::Or(_)))));
     // relations as literals: x > 0 && x <= 0 is false
     let x = f.symbol("x", Type::Int);
     let zero = f.int(0);
@@ -209,7 +223,10 @@ fn quantifiers_split_and_move_independent_parts_out() {
     let c = f.symbol("c", Type::Bool);
     assert_eq!(f.forall(i, f.or(c, p)), f.or(c, f.forall(i, p)));
     assert_eq!(f.forall(i, c), c);
-    assert_eq!(f.exists(i, f.or(p, q)), f.or(f.exists(i, p), f.exists(i, q)));
+    assert_eq!(
+        f.exists(i, f.or(p, q)),
+        f.or(f.exists(i, p), f.exists(i, q))
+    );
     assert_eq!(f.not(f.forall(i, p)), f.exists(i, f.not(p)));
     let ExprView::Quant { kind, var, .. } = f.view(f.forall(i, p)) else {
         panic!("not a quantifier")
@@ -241,7 +258,10 @@ fn concrete_arrays() {
     let i = f.symbol("i", Type::Int);
     let w = f.array_write(a, i, x);
     assert_eq!(f.array_read(w, i), x);
-    assert!(matches!(f.view(f.array_read(w, f.int(1))), ExprView::ArrayRead(..)));
+    assert!(matches!(
+        f.view(f.array_read(w, f.int(1))),
+        ExprView::ArrayRead(..)
+    ));
     assert_eq!(f.array_write(a, i, f.array_read(a, i)), a);
     // lambda and literal
     let k = f.symbol("k", Type::Int);
@@ -251,7 +271,14 @@ fn concrete_arrays() {
     let lit = f.array_literal(ty, &[f.int(1), f.int(2), f.int(3)]);
     assert_eq!(f.array_read(lit, f.int(1)), f.int(2));
     let v = f.eval(lit, &Assignment::new()).unwrap();
-    assert_eq!(v, Value::Array(vec![Value::Int(1.into()), Value::Int(2.into()), Value::Int(3.into())]));
+    assert_eq!(
+        v,
+        Value::Array(vec![
+            Value::Int(1.into()),
+            Value::Int(2.into()),
+            Value::Int(3.into())
+        ])
+    );
 }
 
 #[test]
@@ -278,7 +305,10 @@ fn tuples_and_functions() {
             _ => None,
         }),
     );
-    assert_eq!(f.eval(app, &asg).unwrap(), Value::Real(BigRational::from_integer(6.into())));
+    assert_eq!(
+        f.eval(app, &asg).unwrap(),
+        Value::Real(BigRational::from_integer(6.into()))
+    );
 }
 
 #[test]
@@ -301,7 +331,8 @@ fn bitwise_operators() {
     assert!(matches!(f.view(and), ExprView::Apply(..)));
     assert_eq!(f.pretty(and), "x & y");
     let mut asg = Assignment::new();
-    asg.set(x, Value::Int(12.into())).set(y, Value::Int(10.into()));
+    asg.set(x, Value::Int(12.into()))
+        .set(y, Value::Int(10.into()));
     assert_eq!(f.eval(and, &asg).unwrap(), Value::Int(8.into()));
     // substituting concrete values folds the reserved function
     let s = f.substitute_one(f.substitute_one(and, x, c(12)), y, c(10));
@@ -361,7 +392,10 @@ fn substitution_free_symbols_and_eval() {
     let b = f.fresh_symbol("X", Type::Int);
     assert_ne!(a, b);
     assert_ne!(f.symbol_name(a), f.symbol_name(b));
-    assert_eq!(f.as_concrete_rational(f.real_ratio(3, 4)), Some(BigRational::new(3.into(), 4.into())));
+    assert_eq!(
+        f.as_concrete_rational(f.real_ratio(3, 4)),
+        Some(BigRational::new(3.into(), 4.into()))
+    );
     assert_eq!(f.as_bool(f.tt()), Some(true));
 }
 

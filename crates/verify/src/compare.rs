@@ -143,7 +143,9 @@ fn run<E: Engine>(
             let (certainty, (witness, witness_missing)) = match m.answer {
                 Equality::Different(model) => (
                     Certainty::Provable,
-                    complete_witness(model, &imp.input_names(), || imp.no_witness_reason()),
+                    complete_witness(model, &imp.input_names(), &imp.fixed_inputs(), || {
+                        imp.no_witness_reason()
+                    }),
                 ),
                 Equality::Unknown => (
                     Certainty::Possible,
@@ -170,7 +172,7 @@ fn run<E: Engine>(
                 column,
                 process: 0,
                 trace,
-                path_condition: imp.pretty(&pc),
+                path_condition: imp.pretty_condition(&pc),
                 claim: format!("{spec_text} == {impl_text}"),
                 witness,
                 witness_missing,

@@ -87,6 +87,14 @@ pub(crate) trait Engine {
     fn path_condition(&self, state: &Self::State) -> Self::Value;
     /// Pretty-prints a value (macros and inputs by name).
     fn pretty(&self, value: &Self::Value) -> String;
+    /// Pretty-prints a path condition, simplified to an equivalent one.
+    fn pretty_condition(&self, condition: &Self::Value) -> String {
+        self.pretty(condition)
+    }
+    /// Inputs fixed by `-i NAME=VALUE`, for witnesses.
+    fn fixed_inputs(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
     /// The shared outputs of `state`: `(name, value)` in declaration order.
     fn outputs(&mut self, state: &Self::State) -> Vec<(String, Self::Value)>;
     /// Compares output `name` of the specification (`spec`) and of the

@@ -10,11 +10,12 @@ use tass_model::api::{
 };
 use tass_prove::api::{build_prover, Answer, Prover, ProverOptions, ProverStats, Validity};
 use tass_semantics::api::is_internal_symbol;
+use tass_simplify::api::{Simplifier, SimplifierCache};
 use tass_state::api::{
     Certainty as EngineCertainty, EngineConfig, EngineError, FixedValue, ProcessStatus,
     Property as EngineProperty, State, Step, Value, Violation,
 };
-use tass_symbolic::api::{BigInt, BigRational, Expr, ExprFactory, Type};
+use tass_symbolic::api::{BigInt, BigRational, Expr, ExprFactory, ExprView, Type};
 
 use crate::engine::{Engine, Equality, Executed, OutputMismatch, StepInfo};
 use crate::options::{Arith, DeadlockMode, Options, ProverChoice};
@@ -154,6 +155,10 @@ pub(crate) struct RealEngine {
     independent: HashSet<(FunctionId, TransitionId)>,
     builtin_only: bool,
     deadlock: DeadlockMode,
+    /// Simplifiers per assumption (output comparison, printing).
+    simplifiers: SimplifierCache,
+    /// `-i` inputs as the user gave them.
+    fixed: Vec<(String, String)>,
 }
 
 /// The locations where the state-saving heuristic (paper Sec. 5.4) saves: those
@@ -287,6 +292,8 @@ impl RealEngine {
             prover: Arc::clone(prover),
             builtin_only: options.prover == ProverChoice::Builtin,
             deadlock: options.deadlock,
+            simplifiers: SimplifierCache::new(Arc::clone(factory)),
+            fixed: options.inputs.clone(),
         })
     }
 
@@ -322,32 +329,52 @@ impl RealEngine {
         }
     }
 
-    /// The elements of a data array with a concrete extent (`None` otherwise).
-    fn elements(&self, a: Expr) -> Option<Vec<Expr>> {
+    /// The elements of a data array whose extent is concrete under the assumption
+    /// (`None` otherwise).
+    fn elements(&self, simplifier: &Simplifier, a: Expr) -> Option<Vec<Expr>> {
         let f = &self.factory;
         let Type::Array(_, _) = f.type_of(a) else {
             return None;
         };
-        let extent = f.array_extent(a)?;
+        let extent = simplifier.simplify(f.array_extent(a)?);
         let n = f.as_concrete_int(extent)?;
         let n: usize = n.try_into().ok().filter(|&n: &usize| n <= 1 << 16)?;
-        Some((0..n).map(|i| f.array_read(a, f.int(i as i64))).collect())
+        // A conversion between array types (e.g. extent `N` to extent 4) keeps the
+        // elements: read them from the converted array itself.
+        let mut a = a;
+        while let ExprView::Cast(inner) = f.view(a) {
+            if !matches!(f.type_of(inner), Type::Array(..)) {
+                break;
+            }
+            a = inner;
+        }
+        Some(
+            (0..n)
+                .map(|i| simplifier.simplify(f.array_read(a, f.int(i as i64))))
+                .collect(),
+        )
     }
 
     /// Compares two data values, descending into arrays of concrete extent to name
     /// the first element that differs.
     fn compare_data(
         &self,
+        simplifier: &Simplifier,
         assumption: Expr,
         name: String,
         a: Expr,
         b: Expr,
     ) -> Option<OutputMismatch<Value>> {
-        if let (Some(xs), Some(ys)) = (self.elements(a), self.elements(b)) {
+        let (a, b) = (simplifier.simplify(a), simplifier.simplify(b));
+        if a == b {
+            return None;
+        }
+        if let (Some(xs), Some(ys)) = (self.elements(simplifier, a), self.elements(simplifier, b)) {
             if xs.len() == ys.len() {
                 let mut undecided = None;
                 for (k, (x, y)) in xs.into_iter().zip(ys).enumerate() {
-                    if let Some(m) = self.compare_data(assumption, format!("{name}[{k}]"), x, y) {
+                    let element = format!("{name}[{k}]");
+                    if let Some(m) = self.compare_data(simplifier, assumption, element, x, y) {
                         if matches!(m.answer, Equality::Different(_)) {
                             return Some(m);
                         }
@@ -530,6 +557,23 @@ impl Engine for RealEngine {
         self.engine.pretty_value(value)
     }
 
+    fn pretty_condition(&self, condition: &Value) -> String {
+        match self.data(condition) {
+            Some(pc) => {
+                let simplifier = self.simplifiers.simplifier(pc);
+                if simplifier.is_contradictory() {
+                    return "false".into();
+                }
+                self.factory.pretty(simplifier.equivalent_assumption())
+            }
+            None => self.pretty(condition),
+        }
+    }
+
+    fn fixed_inputs(&self) -> Vec<(String, String)> {
+        self.fixed.clone()
+    }
+
     fn outputs(&mut self, state: &State) -> Vec<(String, Value)> {
         self.engine.outputs(state)
     }
@@ -542,8 +586,15 @@ impl Engine for RealEngine {
         imp: &Value,
     ) -> Option<OutputMismatch<Value>> {
         let assumption = self.data(assumption).unwrap_or_else(|| self.factory.tt());
+        let simplifier = self.simplifiers.simplifier(assumption);
+        if simplifier.is_contradictory() {
+            // The two paths cannot both be taken: nothing to compare.
+            return None;
+        }
         match (self.data(spec), self.data(imp)) {
-            (Some(a), Some(b)) => self.compare_data(assumption, name.to_string(), a, b),
+            (Some(a), Some(b)) => {
+                self.compare_data(&simplifier, assumption, name.to_string(), a, b)
+            }
             _ if spec == imp => None,
             // Outputs that are not data (structs, pointers): equal only if identical.
             _ => Some(OutputMismatch {

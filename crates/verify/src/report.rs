@@ -379,7 +379,8 @@ impl Report {
     }
 
     /// Human-readable text: each violation with its trace, path condition, claim
-    /// and witness; the verdict; the statistics when `stats` is set. `quiet` prints
+    /// and witness; the verdict; the statistics when `stats` is set or the verdict
+    /// is inconclusive. `quiet` prints
     /// only the verdict line (and errors); `verbose` adds unchanged details.
     pub fn to_text(&self, stats: bool, quiet: bool) -> String {
         let mut out = String::new();
@@ -426,7 +427,8 @@ impl Report {
                 if self.max_violations == 1 { "" } else { "s" }
             );
         }
-        if stats {
+        // A search ended by a limit or Ctrl-C always shows how far it got.
+        if stats || self.verdict == Verdict::Inconclusive {
             out.push_str(&stats_text(&self.stats));
         }
         out

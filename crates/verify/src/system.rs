@@ -87,6 +87,7 @@ pub(crate) fn certainty_of(c: EngineCertainty) -> Certainty {
 pub(crate) fn complete_witness(
     given: Option<Vec<(String, String)>>,
     inputs: &[String],
+    fixed: &[(String, String)],
     reason: impl FnOnce() -> String,
 ) -> (Witness, Vec<String>) {
     match given {
@@ -95,6 +96,10 @@ pub(crate) fn complete_witness(
             let mut out = Vec::new();
             let mut missing = Vec::new();
             for name in inputs {
+                if let Some((_, v)) = fixed.iter().find(|(n, _)| n == name) {
+                    out.push((name.clone(), v.clone()));
+                    continue;
+                }
                 match values.iter().find(|(n, _)| n == name) {
                     Some((_, v)) => out.push((name.clone(), v.clone())),
                     None => missing.push(name.clone()),
@@ -231,9 +236,12 @@ impl<'a, E: Engine> ModelSystem<'a, E> {
             self.engine.path_condition(state)
         };
         let inputs = self.engine.input_names();
+        let fixed = self.engine.fixed_inputs();
         let engine = &*self.engine;
         let (witness, witness_missing) =
-            complete_witness(violation.witness, &inputs, || engine.no_witness_reason());
+            complete_witness(violation.witness, &inputs, &fixed, || {
+                engine.no_witness_reason()
+            });
         self.findings.violations.push(ViolationReport {
             property,
             certainty: certainty_of(violation.certainty),
@@ -243,7 +251,7 @@ impl<'a, E: Engine> ModelSystem<'a, E> {
             column: span.start_column,
             process: violation.process,
             trace,
-            path_condition: self.engine.pretty(&pc),
+            path_condition: self.engine.pretty_condition(&pc),
             claim: violation.claim,
             witness,
             witness_missing,

@@ -78,6 +78,7 @@ struct Engine<'a> {
     input_macros: Vec<InputMacro>,
     builtin_headers: Vec<String>,
     warnings: Vec<PreprocessWarning>,
+    orphan_conds: Vec<Cond>,
 }
 
 pub(crate) fn run(
@@ -97,6 +98,7 @@ pub(crate) fn run(
         input_macros: Vec::new(),
         builtin_headers: Vec::new(),
         warnings: Vec::new(),
+        orphan_conds: Vec::new(),
     };
     let result = e.start(main_file, source).and_then(|()| e.top_loop());
     if let Err(err) = result {
@@ -193,6 +195,9 @@ impl Engine<'_> {
             ("__STDC__", "1"),
             ("__STDC_VERSION__", "199901L"),
             ("__TASS__", "1"),
+            // Fixed, so that verification results never depend on the clock.
+            ("__DATE__", "\"Jan  1 1970\""),
+            ("__TIME__", "\"00:00:00\""),
         ] {
             self.define_text(name, value, cmd)?;
         }
@@ -420,24 +425,35 @@ impl Engine<'_> {
                     seen_else: false,
                     active: value,
                 };
-                self.top_file().conds.push(cond);
+                self.conds().push(cond);
             }
-            "elif" => {
-                let (evaluate, seen_else) = match self.top_file().conds.last() {
-                    None => return pos_err(hash.pos, "#elif without #if"),
+            "elif" | "elifdef" | "elifndef" => {
+                let (evaluate, seen_else) = match self.conds().last() {
+                    None => return pos_err(hash.pos, format!("#{directive} without #if")),
                     Some(c) => (c.parent_active && !c.taken, c.seen_else),
                 };
                 if seen_else {
-                    return pos_err(hash.pos, "#elif after #else");
+                    return pos_err(hash.pos, format!("#{directive} after #else"));
                 }
-                let value = evaluate && self.eval_condition(&line[1..], name, end)?;
-                if let Some(c) = self.top_file().conds.last_mut() {
+                let value = evaluate
+                    && if directive == "elif" {
+                        self.eval_condition(&line[1..], name, end)?
+                    } else {
+                        let Some(n) = line.get(1).filter(|t| t.kind == Kind::Ident) else {
+                            return pos_err(
+                                line.get(1).map_or(end, |t| t.pos),
+                                format!("#{directive} needs a macro name"),
+                            );
+                        };
+                        self.table.defs.contains_key(&*n.text) == (directive == "elifdef")
+                    };
+                if let Some(c) = self.conds().last_mut() {
                     c.active = value;
                     c.taken |= value;
                 }
             }
             "else" => {
-                let Some(c) = self.top_file().conds.last_mut() else {
+                let Some(c) = self.conds().last_mut() else {
                     return pos_err(hash.pos, "#else without #if");
                 };
                 if c.seen_else {
@@ -448,7 +464,7 @@ impl Engine<'_> {
                 c.taken = true;
             }
             "endif" => {
-                if self.top_file().conds.pop().is_none() {
+                if self.conds().pop().is_none() {
                     return pos_err(hash.pos, "#endif without #if");
                 }
             }
@@ -515,10 +531,13 @@ impl Engine<'_> {
         Ok(())
     }
 
-    fn top_file(&mut self) -> &mut FileState {
-        self.stack
-            .last_mut()
-            .expect("a directive is read from an open file")
+    /// The conditional stack of the current file (a directive is always read
+    /// from an open file; the fallback is never used).
+    fn conds(&mut self) -> &mut Vec<Cond> {
+        match self.stack.last_mut() {
+            Some(f) => &mut f.conds,
+            None => &mut self.orphan_conds,
+        }
     }
 
     /// Replaces `defined X` and `defined ( X )` by `1` / `0`.
@@ -769,8 +788,9 @@ impl Engine<'_> {
     fn pragma(&mut self, hash: &Token, line: &[Token], mode: Mode) -> Result<(), PosError> {
         match line.get(1) {
             Some(t) if t.is_ident("once") => {
-                let key = self.top_file().key.clone();
-                self.once.insert(key);
+                if let Some(f) = self.stack.last() {
+                    self.once.insert(f.key.clone());
+                }
                 Ok(())
             }
             Some(t) if t.is_ident("TASS") => {

@@ -55,6 +55,8 @@ pub(crate) struct Token {
     /// First token of its logical line (so a `#` here starts a directive).
     pub bol: bool,
     pub hide: HideSet,
+    /// Produced by a macro expansion (its position is the macro name's).
+    pub expanded: bool,
 }
 
 impl Token {
@@ -66,6 +68,7 @@ impl Token {
             space: false,
             bol: false,
             hide: None,
+            expanded: false,
         }
     }
 
@@ -368,6 +371,7 @@ pub(crate) fn tokenize(src: &str, file: u32) -> Result<Vec<Token>, LexError> {
             space,
             bol,
             hide: None,
+            expanded: false,
         };
         if bol && t.is_punct("#") {
             directive_start = Some(toks.len());

@@ -289,12 +289,13 @@ pub(crate) fn collect_args(
                 _ => {}
             }
         }
-        let current = args.last_mut().expect("args starts non-empty");
-        if current.is_empty() {
-            t.space = false;
+        if let Some(current) = args.last_mut() {
+            if current.is_empty() {
+                t.space = false;
+            }
+            t.bol = false;
+            current.push(t);
         }
-        t.bol = false;
-        current.push(t);
     }
 }
 
@@ -443,6 +444,7 @@ impl MacroTable {
         if let Some(b) = m.builtin {
             let mut t = self.builtin_token(b, name);
             t.space = name.space;
+            t.expanded = true;
             budget.spend(1, name, &m.name)?;
             return Ok(vec![t]);
         }
@@ -526,7 +528,26 @@ impl MacroTable {
             }
             k += 1;
         }
-        // Pasting, left to right.
+        let mut out = if m.body.contains(&BodyItem::Paste) {
+            self.paste(m, name, items)?
+        } else {
+            items
+        };
+        for (n, t) in out.iter_mut().enumerate() {
+            t.pos = name.pos;
+            t.bol = false;
+            t.hide = hide_with(&t.hide, &hs);
+            t.expanded = true;
+            if n == 0 {
+                t.space = name.space;
+            }
+        }
+        budget.spend(out.len(), name, &m.name)?;
+        Ok(out)
+    }
+
+    /// Applies the `##` operators in `items`, left to right, and drops placemarkers.
+    fn paste(&self, m: &Macro, name: &Token, items: Vec<Token>) -> Result<Vec<Token>, PosError> {
         let mut out: Vec<Token> = Vec::with_capacity(items.len());
         let mut it = items.into_iter();
         while let Some(t) = it.next() {
@@ -563,15 +584,6 @@ impl MacroTable {
             out.push(glued);
         }
         out.retain(|t| t.kind != Kind::Placemarker);
-        for (n, t) in out.iter_mut().enumerate() {
-            t.pos = name.pos;
-            t.bol = false;
-            t.hide = hide_with(&t.hide, &hs);
-            if n == 0 {
-                t.space = name.space;
-            }
-        }
-        budget.spend(out.len(), name, &m.name)?;
         Ok(out)
     }
 

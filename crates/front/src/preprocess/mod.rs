@@ -16,9 +16,6 @@
 //! `line_origins` plus the output column are usually the exact source position.
 //! `#line` changes `__LINE__` / `__FILE__` only; `line_origins` stay physical.
 
-// The translator calls `preprocess`; until it is wired in, only the tests do.
-#![cfg_attr(not(test), allow(dead_code))]
-
 mod engine;
 mod expr;
 mod lex;
@@ -62,7 +59,9 @@ pub(crate) struct Preprocessed {
     /// Names (as written between `<>` or `""`) of the built-in headers included,
     /// each once, in order of first inclusion.
     pub included_builtin_headers: Vec<String>,
-    /// `#warning`s and macro redefinitions.
+    /// `#warning`s, macro redefinitions, ignored `#define`s of TASS inputs.
+    // Not shown to the user yet: the driver may print them (they are `Display`).
+    #[allow(dead_code)]
     pub warnings: Vec<PreprocessWarning>,
 }
 
@@ -135,9 +134,4 @@ pub(crate) fn preprocess(
     opts: &PreprocessOptions,
 ) -> Result<Preprocessed, PreprocessError> {
     engine::run(main_file, source, opts)
-}
-
-#[doc(hidden)]
-pub(crate) fn lex_for_bench(src: &str) -> usize {
-    lex::tokenize(src, 0).map_or(0, |t| t.len())
 }

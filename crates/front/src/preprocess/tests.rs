@@ -37,6 +37,14 @@ fn run_with(
             p.text
         );
         assert!(p.text.is_empty() || p.text.ends_with('\n'));
+        let n = lex::line_count(src).max(1);
+        for o in p.line_origins.iter().filter(|o| o.file == path) {
+            assert!(
+                (1..=n).contains(&o.line),
+                "origin line {} outside 1..={n}",
+                o.line
+            );
+        }
     }
     r
 }
@@ -218,6 +226,14 @@ fn expansion_does_not_glue_tokens_together() {
 }
 
 #[test]
+fn tokens_adjacent_in_the_source_stay_adjacent() {
+    assert_eq!(lines(&pp("a=0+1-x->y;\n")), vec!["a=0+1-x->y;"]);
+    // ... but an expansion that happens to end there does not count.
+    let p = pp("#define AB 1e\nAB+1\n");
+    assert_eq!(lines(&p), vec!["", "1e +1"]);
+}
+
+#[test]
 fn macro_call_arguments_may_span_lines() {
     let p = pp("#define ADD(a, b) a + b\nint s = ADD(1,\n   2);\nint t;\n");
     // `;` stays at its source column.
@@ -317,6 +333,13 @@ fn if_elif_else_choose_one_branch() {
     assert_eq!(flat(&pp(src)), "two");
     let src = "#ifdef V\na\n#else\nb\n#endif\n#ifndef V\nc\n#else\nd\n#endif\n";
     assert_eq!(flat(&pp(src)), "b c");
+}
+
+#[test]
+fn c23_elifdef_and_elifndef() {
+    let src = "#define B\n#ifdef A\na\n#elifdef B\nb\n#else\nc\n#endif\n#if 0\n#elifndef B\nd\n#elifndef A\ne\n#endif\n";
+    assert_eq!(flat(&pp(src)), "b e");
+    assert_eq!(pp_err("#elifdef X\n").message, "#elifdef without #if");
 }
 
 #[test]
@@ -619,6 +642,8 @@ fn predefined_macros() {
         flat(&p),
         "int v = 199901L ; int s = 1 + 1 ; const char *f = \"/virtual/main.c\"; int l = 2;"
     );
+    let p = pp("__DATE__ __TIME__\n");
+    assert_eq!(lines(&p), vec!["\"Jan  1 1970\" \"00:00:00\""]);
     let p = pp("#define L __LINE__\n\n\nL\n");
     assert_eq!(flat(&p), "4");
     let e = pp_err("#define __LINE__ 3\n");
@@ -985,6 +1010,21 @@ mod properties {
         #[test]
         fn c_like_text_never_panics(src in c_like()) {
             let _ = run_with(Path::new(MAIN), &src, &opts());
+        }
+
+        /// Text without directives, macros, comments or splices comes out
+        /// unchanged, line for line (up to trailing blanks).
+        #[test]
+        fn plain_text_passes_through_line_for_line(
+            src_lines in prop::collection::vec("[a-z0-9_ ;(){}+*=<>.,-]{0,30}", 0..20)
+        ) {
+            let src: String = src_lines.iter().map(|l| format!("{l}\n")).collect();
+            let p = run_with(Path::new(MAIN), &src, &opts()).expect("plain text preprocesses");
+            let want: Vec<&str> = src.lines().map(str::trim_end).collect();
+            prop_assert_eq!(lines(&p), want);
+            for (k, o) in p.line_origins.iter().enumerate() {
+                prop_assert_eq!(o, &origin(MAIN, k as u32 + 1));
+            }
         }
 
         #[test]

@@ -21,6 +21,9 @@ pub(crate) struct Writer {
     /// Last token written on the current line (to keep tokens apart that would
     /// otherwise lex as one).
     last: Option<(Kind, char)>,
+    /// Where the last token written ended in the source, if it was written
+    /// verbatim (tokens adjacent in the source may stay adjacent).
+    last_end: Option<Pos>,
 }
 
 impl Writer {
@@ -34,6 +37,7 @@ impl Writer {
         self.line = line;
         self.col = 0;
         self.last = None;
+        self.last_end = None;
     }
 
     /// Moves to the output line for source line `line` of `file` (adding blank
@@ -92,13 +96,23 @@ impl Writer {
                 self.text.push(' ');
             }
             self.col = target;
-        } else if self.col > 0 && (t.space || needs_separator(self.last, t)) {
+        } else if self.col > 0
+            && (t.space || (!self.adjacent_in_source(t) && needs_separator(self.last, t)))
+        {
             self.text.push(' ');
             self.col += 1;
         }
         self.text.push_str(&t.text);
         self.col += t.text.chars().count() as u32;
         self.last = t.text.chars().last().map(|c| (t.kind, c));
+        self.last_end = (!t.expanded).then(|| Pos {
+            col: t.pos.col + t.text.chars().count() as u32,
+            ..t.pos
+        });
+    }
+
+    fn adjacent_in_source(&self, t: &Token) -> bool {
+        !t.expanded && self.last_end == Some(t.pos)
     }
 
     /// Closes the text: every line ends with a newline.

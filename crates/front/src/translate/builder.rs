@@ -1,5 +1,6 @@
 //! Building a function's guarded transition system.
 
+use petgraph::visit::EdgeRef;
 use tass_model::api::*;
 
 /// The graph under construction and the control-flow context.
@@ -139,10 +140,63 @@ impl FnBuilder {
         self.cur = None;
     }
 
+    /// Redirects edges that enter a plain location whose single outgoing edge
+    /// is `true / noop` to that edge's target.
+    fn contract_noops(&mut self) {
+        let n = self.graph.node_count();
+        let mut forward: Vec<Option<LocationId>> = vec![None; n];
+        for l in self.graph.node_indices() {
+            if self.graph[l].kind != LocationKind::Plain {
+                continue;
+            }
+            let mut out = self.graph.edges(l);
+            let (Some(e), None) = (out.next(), out.next()) else {
+                continue;
+            };
+            let t = e.weight();
+            if t.guard.is_true() && t.statement == Statement::Noop && e.target() != l {
+                forward[l.index()] = Some(e.target());
+            }
+        }
+        let resolve = |mut l: LocationId| {
+            let mut steps = 0;
+            while let Some(next) = forward[l.index()] {
+                l = next;
+                steps += 1;
+                if steps > n {
+                    break; // a cycle of no-ops: leave it
+                }
+            }
+            l
+        };
+        let targets: Vec<(TransitionId, LocationId, LocationId)> = self
+            .graph
+            .edge_indices()
+            .filter_map(|e| {
+                let (a, b) = self.graph.edge_endpoints(e)?;
+                Some((e, a, resolve(b)))
+            })
+            .collect();
+        let mut graph = BodyGraph::with_capacity(n, self.graph.edge_count());
+        for l in self.graph.node_indices() {
+            graph.add_node(self.graph[l].clone());
+        }
+        for (e, a, b) in targets {
+            if forward[a.index()].is_some() && resolve(a) != a {
+                continue; // the contracted no-op itself
+            }
+            graph.add_edge(a, b, self.graph[e].clone());
+        }
+        self.entry = resolve(self.entry);
+        self.graph = graph;
+    }
+
     /// The body, without the locations control can never reach (code after
-    /// `return`, the unused exits of infinite loops), renumbered in creation
-    /// order.
-    pub(crate) fn finish(self) -> Body {
+    /// `return`, the unused exits of infinite loops) and without plain
+    /// locations whose only way out is an unguarded no-op (their incoming
+    /// edges go straight on), renumbered in creation order.
+    pub(crate) fn finish(mut self) -> Body {
+        self.contract_noops();
         let n = self.graph.node_count();
         let mut reachable = vec![false; n];
         let mut stack = vec![self.entry];
@@ -155,18 +209,23 @@ impl FnBuilder {
                 }
             }
         }
-        let mut graph = BodyGraph::new();
+        if reachable.iter().all(|r| *r) {
+            return Body {
+                graph: self.graph,
+                entry: self.entry,
+            };
+        }
+        let (nodes, edges) = self.graph.into_nodes_edges();
+        let mut graph = BodyGraph::with_capacity(nodes.len(), edges.len());
         let mut map = vec![None; n];
-        for old in self.graph.node_indices() {
-            if reachable[old.index()] {
-                map[old.index()] = Some(graph.add_node(self.graph[old].clone()));
+        for (k, node) in nodes.into_iter().enumerate() {
+            if reachable[k] {
+                map[k] = Some(graph.add_node(node.weight));
             }
         }
-        for e in self.graph.edge_indices() {
-            if let Some((a, b)) = self.graph.edge_endpoints(e) {
-                if let (Some(x), Some(y)) = (map[a.index()], map[b.index()]) {
-                    graph.add_edge(x, y, self.graph[e].clone());
-                }
+        for e in edges {
+            if let (Some(x), Some(y)) = (map[e.source().index()], map[e.target().index()]) {
+                graph.add_edge(x, y, e.weight);
             }
         }
         let entry = map[self.entry.index()].unwrap_or_default();

@@ -27,7 +27,9 @@ fn header_of(name: &str) -> &'static str {
         Some(LibraryFunction::Memcpy | LibraryFunction::Memset | LibraryFunction::Strlen) => {
             "<string.h>"
         }
-        Some(f) if f.is_pure_math() && !matches!(f, LibraryFunction::Abs | LibraryFunction::Labs) => {
+        Some(f)
+            if f.is_pure_math() && !matches!(f, LibraryFunction::Abs | LibraryFunction::Labs) =>
+        {
             "<math.h>"
         }
         Some(_) => "<stdlib.h>",
@@ -52,7 +54,12 @@ impl<'t> Tr<'t> {
         let i = match self.lookup(name) {
             Some(Sym::Func(i)) => i,
             Some(Sym::Var(_)) => {
-                return err(f.pos, format!("`{name}` is a variable, not a function (function pointers are not supported)"))
+                return err(
+                    f.pos,
+                    format!(
+                    "`{name}` is a variable, not a function (function pointers are not supported)"
+                ),
+                )
             }
             Some(_) => return err(f.pos, format!("`{name}` is not a function")),
             None => {
@@ -176,7 +183,10 @@ impl<'t> Tr<'t> {
         match lhs {
             Some(l) => {
                 if ret == Type::Void {
-                    return err(pos, "the function returns void: its result cannot be assigned");
+                    return err(
+                        pos,
+                        "the function returns void: its result cannot be assigned",
+                    );
                 }
                 if l.ty == ret {
                     self.emit(Statement::Call {
@@ -297,7 +307,11 @@ impl<'t> Tr<'t> {
         if args.len() < params.len() || (args.len() > params.len() && !variadic) {
             return err(
                 pos,
-                format!("`{name}` expects {} argument(s), {} given", params.len(), args.len()),
+                format!(
+                    "`{name}` expects {} argument(s), {} given",
+                    params.len(),
+                    args.len()
+                ),
             );
         }
         if !lib.is_pure_math() {
@@ -396,13 +410,20 @@ impl<'t> Tr<'t> {
                     let e = match params.get(k) {
                         // buffers keep their own pointer type: the engine
                         // needs the element type
-                        Some(Type::Pointer(t)) if **t == Type::Void && matches!(e.ty, Type::Pointer(_)) => e,
+                        Some(Type::Pointer(t))
+                            if **t == Type::Void && matches!(e.ty, Type::Pointer(_)) =>
+                        {
+                            e
+                        }
                         Some(t) => self.convert(e, t, a.pos)?,
                         None => {
                             if !(e.ty.is_scalar() || matches!(e.ty, Type::Pointer(_))) {
                                 return err(
                                     a.pos,
-                                    format!("argument of type `{}` cannot be passed to `{name}`", self.type_name(&e.ty)),
+                                    format!(
+                                        "argument of type `{}` cannot be passed to `{name}`",
+                                        self.type_name(&e.ty)
+                                    ),
                                 );
                             }
                             e

@@ -42,9 +42,7 @@ pub(crate) fn common_type(a: &Type, b: &Type) -> Type {
 /// Parses a C integer literal: value and type.
 pub(crate) fn parse_int_literal(t: &str) -> Option<(i128, Type)> {
     let lower = t.to_ascii_lowercase().replace('\'', "");
-    let digits_end = lower
-        .trim_end_matches(|c| c == 'u' || c == 'l')
-        .len();
+    let digits_end = lower.trim_end_matches(['u', 'l']).len();
     let (body, suffix) = lower.split_at(digits_end);
     let unsigned = suffix.contains('u');
     let longs = suffix.matches('l').count();
@@ -97,7 +95,10 @@ impl<'t> Tr<'t> {
 
     fn side_effect_check(&self, pos: Pos, what: &str) -> Res<()> {
         if let Some(ctx) = self.pure_context {
-            return err(pos, format!("{what} is not allowed in {ctx} (it has side effects)"));
+            return err(
+                pos,
+                format!("{what} is not allowed in {ctx} (it has side effects)"),
+            );
         }
         if self.in_pragma {
             return err(pos, format!("{what} is not allowed in a pragma expression"));
@@ -106,6 +107,18 @@ impl<'t> Tr<'t> {
             return err(pos, format!("{what} is not allowed here"));
         }
         Ok(())
+    }
+
+    pub(crate) fn set_cur(&mut self, loc: LocationId) {
+        if let Some(fb) = self.fb.as_mut() {
+            fb.cur = Some(loc);
+        }
+    }
+
+    pub(crate) fn goto_loc(&mut self, loc: LocationId) {
+        if let Some(fb) = self.fb.as_mut() {
+            fb.goto(loc);
+        }
     }
 
     /// Appends a statement to the function being built.
@@ -169,7 +182,10 @@ impl<'t> Tr<'t> {
             other => {
                 return err(
                     pos,
-                    format!("a value of type `{}` cannot be used as a condition", self.type_name(other)),
+                    format!(
+                        "a value of type `{}` cannot be used as a condition",
+                        self.type_name(other)
+                    ),
                 )
             }
         };
@@ -199,7 +215,11 @@ impl<'t> Tr<'t> {
             Type::Bool if e.ty.is_scalar() => return self.to_bool(e, pos),
             Type::Real(_) if e.ty.is_arithmetic() => {
                 if let ExprKind::IntLit(v) = e.kind {
-                    return Ok(Expr::new(ExprKind::RealLit(v.to_string()), target.clone(), span));
+                    return Ok(Expr::new(
+                        ExprKind::RealLit(v.to_string()),
+                        target.clone(),
+                        span,
+                    ));
                 }
                 return Ok(Expr::new(ExprKind::Cast(bx(e)), target.clone(), span));
             }
@@ -286,7 +306,12 @@ impl<'t> Tr<'t> {
     fn lvalue(&mut self, a: &Ast<'t>, what: &str) -> Res<Expr> {
         let e = self.expr(a)?;
         if !e.is_lvalue() {
-            return err(a.pos, format!("the operand of {what} must be a variable, array element, field or dereference"));
+            return err(
+                a.pos,
+                format!(
+                    "the operand of {what} must be a variable, array element, field or dereference"
+                ),
+            );
         }
         if let ExprKind::Var(v) = &e.kind {
             let var = self.ctx.var(*v);
@@ -294,7 +319,10 @@ impl<'t> Tr<'t> {
                 return err(a.pos, format!("cannot modify `{}`: it is const", var.name));
             }
             if var.scope == VarScope::Input && !matches!(what, "`&`") {
-                return err(a.pos, format!("cannot modify input `{}`: inputs are read-only", var.name));
+                return err(
+                    a.pos,
+                    format!("cannot modify input `{}`: inputs are read-only", var.name),
+                );
             }
         }
         Ok(e)
@@ -309,7 +337,12 @@ impl<'t> Tr<'t> {
             AstKind::Ident(name) => self.ident(name, pos)?,
             AstKind::Int(t) => match parse_int_literal(t) {
                 Some((v, ty)) => mk(ExprKind::IntLit(v), ty),
-                None => return err(pos, format!("integer constant `{t}` is malformed or too large")),
+                None => {
+                    return err(
+                        pos,
+                        format!("integer constant `{t}` is malformed or too large"),
+                    )
+                }
             },
             AstKind::Float(t) => {
                 let lower = t.to_ascii_lowercase();
@@ -327,7 +360,10 @@ impl<'t> Tr<'t> {
                 let n = bytes.len() as i128 + 1;
                 mk(
                     ExprKind::StringLit(bytes.clone()),
-                    Type::Array(Box::new(Type::Char), Some(bx(Expr::int(n, span.clone())))),
+                    Type::Array(
+                        Box::new(Type::Char),
+                        Some(bx(Expr::int(n, Span::synthetic()))),
+                    ),
                 )
             }
             AstKind::Bool(b) => mk(ExprKind::BoolLit(*b), Type::Bool),
@@ -388,7 +424,10 @@ impl<'t> Tr<'t> {
                     other => {
                         return err(
                             base.pos,
-                            format!("subscripted value has type `{}`, not an array or pointer", self.type_name(&other)),
+                            format!(
+                                "subscripted value has type `{}`, not an array or pointer",
+                                self.type_name(&other)
+                            ),
                         )
                     }
                 }
@@ -405,7 +444,10 @@ impl<'t> Tr<'t> {
                         other => {
                             return err(
                                 base.pos,
-                                format!("`->` applied to a value of type `{}`, not a pointer to a struct", self.type_name(&other)),
+                                format!(
+                                "`->` applied to a value of type `{}`, not a pointer to a struct",
+                                self.type_name(&other)
+                            ),
                             )
                         }
                     }
@@ -429,7 +471,10 @@ impl<'t> Tr<'t> {
                     other => {
                         return err(
                             base.pos,
-                            format!("member `{field}` of a value of type `{}`, which is not a struct", self.type_name(&other)),
+                            format!(
+                                "member `{field}` of a value of type `{}`, which is not a struct",
+                                self.type_name(&other)
+                            ),
                         )
                     }
                 }
@@ -457,7 +502,11 @@ impl<'t> Tr<'t> {
                     _ => {
                         return err(
                             pos,
-                            format!("cannot cast `{}` to `{}`", self.type_name(&e.ty), self.type_name(&ty)),
+                            format!(
+                                "cannot cast `{}` to `{}`",
+                                self.type_name(&e.ty),
+                                self.type_name(&ty)
+                            ),
                         )
                     }
                 }
@@ -532,11 +581,19 @@ impl<'t> Tr<'t> {
                                 ty,
                             )
                         }
-                        _ => return err(pos, format!("unknown global variable `{var}` in PROC[...].{var}")),
+                        _ => {
+                            return err(
+                                pos,
+                                format!("unknown global variable `{var}` in PROC[...].{var}"),
+                            )
+                        }
                     },
                     Some(fname) => {
                         let Some(Sym::Func(i)) = self.ctx.globals.get(fname).cloned() else {
-                            return err(pos, format!("unknown function `{fname}` in PROC[...]@{fname}"));
+                            return err(
+                                pos,
+                                format!("unknown function `{fname}` in PROC[...]@{fname}"),
+                            );
                         };
                         let f = &self.ctx.fns[i];
                         let found = f.function.as_ref().and_then(|func| {
@@ -650,7 +707,10 @@ impl<'t> Tr<'t> {
                     Type::Pointer(t) => Ok(Expr::new(ExprKind::Deref(bx(e)), *t, span)),
                     other => err(
                         pos,
-                        format!("cannot dereference a value of type `{}`", self.type_name(&other)),
+                        format!(
+                            "cannot dereference a value of type `{}`",
+                            self.type_name(&other)
+                        ),
                     ),
                 }
             }
@@ -666,7 +726,10 @@ impl<'t> Tr<'t> {
                 if !e.ty.is_arithmetic() || (op == "~" && !e.ty.is_integer()) {
                     return err(
                         pos,
-                        format!("operator `{op}` cannot be applied to `{}`", self.type_name(&e.ty)),
+                        format!(
+                            "operator `{op}` cannot be applied to `{}`",
+                            self.type_name(&e.ty)
+                        ),
                     );
                 }
                 let e = self.to_int(e);
@@ -712,7 +775,11 @@ impl<'t> Tr<'t> {
             let ty = common_type(&l.ty, &r.ty);
             let l = s.convert(l, &ty, pos)?;
             let r = s.convert(r, &ty, pos)?;
-            Ok(Expr::new(ExprKind::Binary(bop, bx(l), bx(r)), ty, span.clone()))
+            Ok(Expr::new(
+                ExprKind::Binary(bop, bx(l), bx(r)),
+                ty,
+                span.clone(),
+            ))
         };
         let is_ptr = |t: &Type| matches!(t, Type::Pointer(_));
         let unknown = l.ty == Type::Unknown || r.ty == Type::Unknown;
@@ -745,18 +812,36 @@ impl<'t> Tr<'t> {
                     ));
                 }
                 if (l.ty.is_arithmetic() && r.ty.is_arithmetic()) || unknown {
-                    return arith(self, if op == "+" { BinaryOp::Add } else { BinaryOp::Sub }, l, r);
+                    return arith(
+                        self,
+                        if op == "+" {
+                            BinaryOp::Add
+                        } else {
+                            BinaryOp::Sub
+                        },
+                        l,
+                        r,
+                    );
                 }
                 bad(self)
             }
             "*" | "/" => {
                 if (l.ty.is_arithmetic() && r.ty.is_arithmetic()) || unknown {
-                    return arith(self, if op == "*" { BinaryOp::Mul } else { BinaryOp::Div }, l, r);
+                    return arith(
+                        self,
+                        if op == "*" {
+                            BinaryOp::Mul
+                        } else {
+                            BinaryOp::Div
+                        },
+                        l,
+                        r,
+                    );
                 }
                 bad(self)
             }
             "%" | "&" | "|" | "^" | "<<" | ">>" => {
-                if !(l.ty.is_integer() && r.ty.is_integer()) && !unknown {
+                if !(unknown || l.ty.is_integer() && r.ty.is_integer()) {
                     return bad(self);
                 }
                 let bop = match op {
@@ -803,7 +888,11 @@ impl<'t> Tr<'t> {
                 } else {
                     return bad(self);
                 };
-                Ok(Expr::new(ExprKind::Binary(bop, bx(l), bx(r)), Type::Bool, span))
+                Ok(Expr::new(
+                    ExprKind::Binary(bop, bx(l), bx(r)),
+                    Type::Bool,
+                    span,
+                ))
             }
             other => err(pos, format!("operator `{other}` is not supported")),
         }
@@ -831,23 +920,27 @@ impl<'t> Tr<'t> {
         let Some(join) = self.join_location() else {
             return err(pos, "not allowed here");
         };
-        let (yes, no) = self.fb.as_mut().map(|fb| fb.branch(a)).unwrap_or((join, join));
+        let (yes, no) = self
+            .fb
+            .as_mut()
+            .map(|fb| fb.branch(a))
+            .unwrap_or((join, join));
         // && evaluates the right side where the left is true; || where false
         let (eval_at, short_at) = if and { (yes, no) } else { (no, yes) };
-        self.fb.as_mut().map(|fb| fb.cur = Some(eval_at));
+        self.set_cur(eval_at);
         let b = self.cond(r)?;
         self.emit(Statement::Assign {
             lhs: t.clone(),
             rhs: b,
         });
-        self.fb.as_mut().map(|fb| fb.goto(join));
-        self.fb.as_mut().map(|fb| fb.cur = Some(short_at));
+        self.goto_loc(join);
+        self.set_cur(short_at);
         self.emit(Statement::Assign {
             lhs: t.clone(),
             rhs: Expr::new(ExprKind::BoolLit(!and), Type::Bool, span),
         });
-        self.fb.as_mut().map(|fb| fb.goto(join));
-        self.fb.as_mut().map(|fb| fb.cur = Some(join));
+        self.goto_loc(join);
+        self.set_cur(join);
         Ok(t)
     }
 
@@ -877,8 +970,12 @@ impl<'t> Tr<'t> {
         let Some(join) = self.join_location() else {
             return err(pos, "not allowed here");
         };
-        let (yes, no) = self.fb.as_mut().map(|fb| fb.branch(ce)).unwrap_or((join, join));
-        self.fb.as_mut().map(|fb| fb.cur = Some(yes));
+        let (yes, no) = self
+            .fb
+            .as_mut()
+            .map(|fb| fb.branch(ce))
+            .unwrap_or((join, join));
+        self.set_cur(yes);
         let a = self.rvalue(x)?;
         let result = if a.ty == Type::Void {
             None
@@ -887,17 +984,23 @@ impl<'t> Tr<'t> {
         };
         if let Some(t) = &result {
             let a = self.convert(a, &t.ty, x.pos)?;
-            self.emit(Statement::Assign { lhs: t.clone(), rhs: a });
+            self.emit(Statement::Assign {
+                lhs: t.clone(),
+                rhs: a,
+            });
         }
-        self.fb.as_mut().map(|fb| fb.goto(join));
-        self.fb.as_mut().map(|fb| fb.cur = Some(no));
+        self.goto_loc(join);
+        self.set_cur(no);
         let b = self.rvalue(y)?;
         if let Some(t) = &result {
             let b = self.convert(b, &t.ty, y.pos)?;
-            self.emit(Statement::Assign { lhs: t.clone(), rhs: b });
+            self.emit(Statement::Assign {
+                lhs: t.clone(),
+                rhs: b,
+            });
         }
-        self.fb.as_mut().map(|fb| fb.goto(join));
-        self.fb.as_mut().map(|fb| fb.cur = Some(join));
+        self.goto_loc(join);
+        self.set_cur(join);
         match result {
             Some(t) => Ok(t),
             None => err(pos, "a `?:` of type void has no value"),
@@ -915,7 +1018,13 @@ impl<'t> Tr<'t> {
     ) -> Res<Option<Expr>> {
         let lv = self.lvalue(arg, if inc { "`++`" } else { "`--`" })?;
         if !lv.ty.is_scalar() {
-            return err(pos, format!("cannot increment a value of type `{}`", self.type_name(&lv.ty)));
+            return err(
+                pos,
+                format!(
+                    "cannot increment a value of type `{}`",
+                    self.type_name(&lv.ty)
+                ),
+            );
         }
         let one = Expr::int(1, lv.span.clone());
         let new = self.binary(if inc { "+" } else { "-" }, lv.clone(), one, pos)?;
@@ -934,7 +1043,13 @@ impl<'t> Tr<'t> {
             lhs: lv.clone(),
             rhs: new,
         });
-        Ok(if !want { None } else if prefix { Some(lv) } else { old })
+        Ok(if !want {
+            None
+        } else if prefix {
+            Some(lv)
+        } else {
+            old
+        })
     }
 
     /// `l = r` or `l op= r`; returns the assigned lvalue.
@@ -976,7 +1091,8 @@ impl<'t> Tr<'t> {
                 arg,
             } => {
                 self.side_effect_check(a.pos, "`++`/`--`")?;
-                self.update(*increment, *prefix, arg, false, a.pos).map(|_| ())
+                self.update(*increment, *prefix, arg, false, a.pos)
+                    .map(|_| ())
             }
             AstKind::Call(f, args) => self.call(f, args, None, false, a.pos).map(|_| ()),
             AstKind::Comma(l, r) => {
@@ -989,14 +1105,18 @@ impl<'t> Tr<'t> {
                 let Some(join) = self.join_location() else {
                     return err(a.pos, "not allowed here");
                 };
-                let (yes, no) = self.fb.as_mut().map(|fb| fb.branch(ce)).unwrap_or((join, join));
-                self.fb.as_mut().map(|fb| fb.cur = Some(yes));
+                let (yes, no) = self
+                    .fb
+                    .as_mut()
+                    .map(|fb| fb.branch(ce))
+                    .unwrap_or((join, join));
+                self.set_cur(yes);
                 self.effect(x)?;
-                self.fb.as_mut().map(|fb| fb.goto(join));
-                self.fb.as_mut().map(|fb| fb.cur = Some(no));
+                self.goto_loc(join);
+                self.set_cur(no);
                 self.effect(y)?;
-                self.fb.as_mut().map(|fb| fb.goto(join));
-                self.fb.as_mut().map(|fb| fb.cur = Some(join));
+                self.goto_loc(join);
+                self.set_cur(join);
                 Ok(())
             }
             _ => {
@@ -1037,14 +1157,25 @@ impl<'t> Tr<'t> {
                                         let e = self.rvalue(&ast)?;
                                         match super::types::fold_int(&e) {
                                             Some(k) => idx = k,
-                                            None => return err(Pos::of(d), "an array designator must be an integer constant"),
+                                            None => return err(
+                                                Pos::of(d),
+                                                "an array designator must be an integer constant",
+                                            ),
                                         }
                                     }
-                                    _ => return err(Pos::of(it), "this designator is not supported for an array"),
+                                    _ => {
+                                        return err(
+                                            Pos::of(it),
+                                            "this designator is not supported for an array",
+                                        )
+                                    }
                                 }
                                 let mut c2 = it.walk();
                                 if it.children_by_field_name("designator", &mut c2).count() > 1 {
-                                    return err(Pos::of(it), "nested designators are not supported");
+                                    return err(
+                                        Pos::of(it),
+                                        "nested designators are not supported",
+                                    );
                                 }
                                 match it.child_by_field_name("value") {
                                     Some(v) => v,
@@ -1078,13 +1209,25 @@ impl<'t> Tr<'t> {
                                         .named_child(0)
                                         .map(|n| self.text(n).to_string())
                                         .unwrap_or_default(),
-                                    Some(d) if d.kind() == "field_identifier" => self.text(d).to_string(),
-                                    _ => return err(Pos::of(it), "this designator is not supported for a struct"),
+                                    Some(d) if d.kind() == "field_identifier" => {
+                                        self.text(d).to_string()
+                                    }
+                                    _ => {
+                                        return err(
+                                            Pos::of(it),
+                                            "this designator is not supported for a struct",
+                                        )
+                                    }
                                 };
                                 let def = &self.ctx.structs[id.0 as usize];
                                 match def.field_index(&fname) {
                                     Some(i) => fi = i,
-                                    None => return err(Pos::of(it), format!("struct `{}` has no field `{fname}`", def.name)),
+                                    None => {
+                                        return err(
+                                            Pos::of(it),
+                                            format!("struct `{}` has no field `{fname}`", def.name),
+                                        )
+                                    }
                                 }
                                 match it.child_by_field_name("value") {
                                     Some(v) => v,
@@ -1095,10 +1238,17 @@ impl<'t> Tr<'t> {
                             };
                             let def = &self.ctx.structs[id.0 as usize];
                             let Some(field) = def.fields.get(fi) else {
-                                return err(Pos::of(it), format!("too many initializers for struct `{}`", def.name));
+                                return err(
+                                    Pos::of(it),
+                                    format!("too many initializers for struct `{}`", def.name),
+                                );
                             };
                             let fty = field.ty.clone();
-                            let fe = Expr::new(ExprKind::Field(bx(lhs.clone()), fi), fty.clone(), span.clone());
+                            let fe = Expr::new(
+                                ExprKind::Field(bx(lhs.clone()), fi),
+                                fty.clone(),
+                                span.clone(),
+                            );
                             self.initialize(fe, &fty, v)?;
                             fi += 1;
                         }
@@ -1106,7 +1256,10 @@ impl<'t> Tr<'t> {
                     }
                     _ => match items.first() {
                         Some(first) if items.len() == 1 => self.initialize(lhs, ty, *first),
-                        _ => err(pos, "an initializer list for a scalar must hold exactly one value"),
+                        _ => err(
+                            pos,
+                            "an initializer list for a scalar must hold exactly one value",
+                        ),
                     },
                 }
             }

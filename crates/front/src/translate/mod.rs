@@ -155,13 +155,7 @@ pub(crate) struct Ctx {
 }
 
 impl Ctx {
-    pub(crate) fn new_var(
-        &mut self,
-        name: &str,
-        ty: Type,
-        scope: VarScope,
-        span: Span,
-    ) -> VarId {
+    pub(crate) fn new_var(&mut self, name: &str, ty: Type, scope: VarScope, span: Span) -> VarId {
         let id = VarId(self.variables.len() as u32);
         self.variables.push(Variable {
             id,
@@ -456,10 +450,14 @@ impl<'t> Tr<'t> {
             });
             match containing {
                 Some(i) if items[i].kind() == "function_definition" => inside[i].push(p),
-                Some(_) => {
-                    return err(pos, "a TASS pragma must be on a line of its own between declarations or statements")
-                }
-                None => match items.iter().position(|it| it.start_position().row as u32 > raw.row) {
+                Some(_) => return err(
+                    pos,
+                    "a TASS pragma must be on a line of its own between declarations or statements",
+                ),
+                None => match items
+                    .iter()
+                    .position(|it| it.start_position().row as u32 > raw.row)
+                {
                     Some(i) => top[i].push(p),
                     None => {
                         return err(
@@ -565,7 +563,10 @@ impl<'t> Tr<'t> {
             }
         }
         if pragmas.len() > 1 {
-            return err(pragmas[1].pos, "only one TASS pragma may precede a declaration");
+            return err(
+                pragmas[1].pos,
+                "only one TASS pragma may precede a declaration",
+            );
         }
         let pragma = pragmas.into_iter().next();
         match kind {
@@ -589,10 +590,12 @@ impl<'t> Tr<'t> {
                 self.base_type_node(item).map(|_| ())
             }
             "expression_statement" if self.text(item).trim() == ";" => Ok(()),
-            "preproc_call" | "preproc_def" | "preproc_function_def" | "preproc_include"
-            | "preproc_if" | "preproc_ifdef" => {
-                err(pos, "unexpected preprocessor directive after preprocessing")
-            }
+            "preproc_call"
+            | "preproc_def"
+            | "preproc_function_def"
+            | "preproc_include"
+            | "preproc_if"
+            | "preproc_ifdef" => err(pos, "unexpected preprocessor directive after preprocessing"),
             "linkage_specification" => err(pos, "`extern \"C\"` blocks are not supported"),
             other => err(
                 pos,

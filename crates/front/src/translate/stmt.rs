@@ -58,7 +58,10 @@ impl<'t> Tr<'t> {
         let span = self.span(pos);
         self.fb = Some(FnBuilder::new(span.clone(), ret.clone()));
         let sig = match node.child_by_field_name("body") {
-            Some(b) => self.src.get(node.start_byte()..b.start_byte()).unwrap_or(""),
+            Some(b) => self
+                .src
+                .get(node.start_byte()..b.start_byte())
+                .unwrap_or(""),
             None => self.text(node),
         };
         self.fb().text = first_line(sig);
@@ -92,11 +95,17 @@ impl<'t> Tr<'t> {
                     continue;
                 }
                 if d.name.is_empty() {
-                    return err(Pos::of(p), "a parameter of a function definition needs a name");
+                    return err(
+                        Pos::of(p),
+                        "a parameter of a function definition needs a name",
+                    );
                 }
                 let pspan = self.span(Pos::of(p));
-                let v = self.ctx.new_var(&d.name, ty.clone(), VarScope::Local(fid), pspan);
-                self.ctx.variables[v.0 as usize].is_const = flags.is_const;
+                let v = self
+                    .ctx
+                    .new_var(&d.name, ty.clone(), VarScope::Local(fid), pspan);
+                self.ctx.variables[v.0 as usize].is_const =
+                    flags.is_const && !matches!(ty, Type::Pointer(_));
                 self.declare(&d.name, Sym::Var(v));
                 if is_main {
                     main_args.push((v, ty));
@@ -114,8 +123,12 @@ impl<'t> Tr<'t> {
                 self.fb().locals.push(v);
                 let sp = self.span(pos);
                 let value = match (k, &ty) {
-                    (0, t) if t.is_integer() => Expr::new(ExprKind::IntLit(1), ty.clone(), sp.clone()),
-                    (1, Type::Pointer(_)) => Expr::new(ExprKind::NullPointer, ty.clone(), sp.clone()),
+                    (0, t) if t.is_integer() => {
+                        Expr::new(ExprKind::IntLit(1), ty.clone(), sp.clone())
+                    }
+                    (1, Type::Pointer(_)) => {
+                        Expr::new(ExprKind::NullPointer, ty.clone(), sp.clone())
+                    }
                     _ => return err(pos, "`main`'s parameters must be `int argc, char **argv`"),
                 };
                 self.emit(Statement::Assign {
@@ -130,12 +143,23 @@ impl<'t> Tr<'t> {
         self.compound(body)?;
         // pragmas left over (e.g. before the closing brace of a nested body)
         if let Some(p) = self.body_pragmas.get(self.next_pragma) {
-            return err(p.pos, format!("`#pragma TASS {}` is not at a statement position", p.kind.keyword()));
+            return err(
+                p.pos,
+                format!(
+                    "`#pragma TASS {}` is not at a statement position",
+                    p.kind.keyword()
+                ),
+            );
         }
         if !self.pending_invariants.is_empty() {
             let p = self.pending_invariants.remove(0);
             return err(
-                Pos { row: 0, col: 0, end_row: 0, end_col: 0 },
+                Pos {
+                    row: 0,
+                    col: 0,
+                    end_row: 0,
+                    end_col: 0,
+                },
                 format!("invariant `{}` is not immediately before a loop", p.id),
             )
             .map_err(|mut e| {
@@ -225,7 +249,10 @@ impl<'t> Tr<'t> {
 
     fn pragma_statement(&mut self, kind: PragmaKind<'t>, pos: Pos, span: Span) -> Res<()> {
         if !self.pending_invariants.is_empty() {
-            return err(pos, "a loop invariant pragma must be immediately followed by a while or for loop");
+            return err(
+                pos,
+                "a loop invariant pragma must be immediately followed by a while or for loop",
+            );
         }
         match kind {
             PragmaKind::Assume(e) => {
@@ -260,9 +287,9 @@ impl<'t> Tr<'t> {
                 return err(
                     pos,
                     format!(
-                        "`#pragma TASS {}` must precede a global declaration, not be inside a function",
-                        other.keyword()
-                    ),
+                    "`#pragma TASS {}` must precede a global declaration, not be inside a function",
+                    other.keyword()
+                ),
                 )
             }
         }
@@ -319,9 +346,15 @@ impl<'t> Tr<'t> {
             return Ok(());
         }
         self.flush_pragmas(pos.row)?;
-        let is_loop = matches!(node.kind(), "while_statement" | "for_statement" | "do_statement");
+        let is_loop = matches!(
+            node.kind(),
+            "while_statement" | "for_statement" | "do_statement"
+        );
         if !is_loop && !self.pending_invariants.is_empty() {
-            return err(pos, "a loop invariant pragma must be immediately followed by a while, do or for loop");
+            return err(
+                pos,
+                "a loop invariant pragma must be immediately followed by a while, do or for loop",
+            );
         }
         self.set_stmt(node);
         match node.kind() {
@@ -498,8 +531,16 @@ impl<'t> Tr<'t> {
                 self.base_type_node(node).map(|_| ())
             }
             "function_definition" => err(pos, "nested functions are not supported"),
-            "seh_try_statement" | "seh_leave_statement" => err(pos, "structured exception handling is not supported"),
-            other => err(pos, format!("statement `{}` ({other}) is not supported", first_line(self.text(node)))),
+            "seh_try_statement" | "seh_leave_statement" => {
+                err(pos, "structured exception handling is not supported")
+            }
+            other => err(
+                pos,
+                format!(
+                    "statement `{}` ({other}) is not supported",
+                    first_line(self.text(node))
+                ),
+            ),
         }
     }
 
@@ -543,7 +584,10 @@ impl<'t> Tr<'t> {
                 if it.kind() == "comment" {
                     continue;
                 }
-                return err(Pos::of(*it), "statements in a switch must follow a `case` or `default` label");
+                return err(
+                    Pos::of(*it),
+                    "statements in a switch must follow a `case` or `default` label",
+                );
             }
             self.set_stmt(*it);
             let loc = self.fb().new_loc(LocationKind::Plain);
@@ -578,7 +622,11 @@ impl<'t> Tr<'t> {
         // default (or the exit) when no case matches
         let none = conds.iter().cloned().reduce(|a, b| {
             let span = a.span.clone();
-            Expr::new(ExprKind::LogicalOr(Box::new(a), Box::new(b)), Type::Bool, span)
+            Expr::new(
+                ExprKind::LogicalOr(Box::new(a), Box::new(b)),
+                Type::Bool,
+                span,
+            )
         });
         let target = default.unwrap_or(exit);
         match none {
@@ -588,7 +636,8 @@ impl<'t> Tr<'t> {
             }
             None => {
                 let span = self.fb().span.clone();
-                self.fb().edge(from, target, Expr::true_at(span), Statement::Noop);
+                self.fb()
+                    .edge(from, target, Expr::true_at(span), Statement::Noop);
             }
         }
         self.fb().cur = None;
@@ -657,14 +706,20 @@ impl<'t> Tr<'t> {
             let mut ty = d.ty.clone();
             if let (Type::Array(elem, None), Some(v)) = (&ty, value) {
                 if let Some(n) = self.initializer_length(v) {
-                    ty = Type::Array(elem.clone(), Some(Box::new(Expr::int(n, self.span(d.pos)))));
+                    ty = Type::Array(
+                        elem.clone(),
+                        Some(Box::new(Expr::int(n, Span::synthetic()))),
+                    );
                 }
             }
             let span = self.span(d.pos);
             if flags.is_static {
-                let v = self.ctx.new_var(&d.name, ty.clone(), VarScope::ProcessGlobal, span);
+                let v = self
+                    .ctx
+                    .new_var(&d.name, ty.clone(), VarScope::ProcessGlobal, span);
                 self.ctx.variables[v.0 as usize].static_in = Some(fid);
-                self.ctx.variables[v.0 as usize].is_const = flags.is_const;
+                self.ctx.variables[v.0 as usize].is_const =
+                    flags.is_const && !matches!(ty, Type::Pointer(_));
                 self.ctx.process_globals.push(v);
                 self.declare(&d.name, Sym::Var(v));
                 if let Some(value) = value {
@@ -681,7 +736,9 @@ impl<'t> Tr<'t> {
                 }
                 continue;
             }
-            let v = self.ctx.new_var(&d.name, ty.clone(), VarScope::Local(fid), span);
+            let v = self
+                .ctx
+                .new_var(&d.name, ty.clone(), VarScope::Local(fid), span);
             self.fb().locals.push(v);
             self.declare(&d.name, Sym::Var(v));
             self.emit(Statement::Declare { var: v });
@@ -690,7 +747,8 @@ impl<'t> Tr<'t> {
                 self.initialize(lhs, &ty, value)?;
             }
             // const after initialization
-            self.ctx.variables[v.0 as usize].is_const = flags.is_const;
+            self.ctx.variables[v.0 as usize].is_const =
+                flags.is_const && !matches!(ty, Type::Pointer(_));
         }
         Ok(())
     }
@@ -699,6 +757,9 @@ impl<'t> Tr<'t> {
 fn field<'t>(node: Node<'t>, name: &str) -> Res<Node<'t>> {
     match node.child_by_field_name(name) {
         Some(n) => Ok(n),
-        None => err(Pos::of(node), format!("malformed {}: missing {name}", node.kind())),
+        None => err(
+            Pos::of(node),
+            format!("malformed {}: missing {name}", node.kind()),
+        ),
     }
 }

@@ -91,10 +91,7 @@ impl<'t> Tr<'t> {
                 IntKind::Int
             })
         } else {
-            return err(
-                pos,
-                format!("unknown type `{}`", w.join(" ")),
-            );
+            return err(pos, format!("unknown type `{}`", w.join(" ")));
         };
         Ok(ty)
     }
@@ -159,7 +156,10 @@ impl<'t> Tr<'t> {
             ),
             "enum_specifier" => self.enum_type(node),
             "macro_type_specifier" => err(pos, "a macro used as a type is not supported"),
-            other => err(pos, format!("type `{}` ({other}) is not supported", self.text(node))),
+            other => err(
+                pos,
+                format!("type `{}` ({other}) is not supported", self.text(node)),
+            ),
         }
     }
 
@@ -174,11 +174,12 @@ impl<'t> Tr<'t> {
                     "extern" => flags.is_extern = true,
                     "register" | "auto" | "inline" | "__inline" | "__inline__" => {}
                     "_Thread_local" | "thread_local" | "__thread" => {
-                        return err(Pos::of(ch), "thread-local storage (threads) is not supported")
+                        return err(
+                            Pos::of(ch),
+                            "thread-local storage (threads) is not supported",
+                        )
                     }
-                    other => {
-                        return err(Pos::of(ch), format!("`{other}` is not supported"))
-                    }
+                    other => return err(Pos::of(ch), format!("`{other}` is not supported")),
                 },
                 "type_qualifier" => match self.text(ch) {
                     "const" => flags.is_const = true,
@@ -212,7 +213,11 @@ impl<'t> Tr<'t> {
         let r = self.rvalue(&ast);
         self.pure_context = saved;
         match r {
-            Ok(e) if e.ty.is_integer() => Ok(Some(Box::new(self.to_int(e)))),
+            Ok(e) if e.ty.is_integer() => {
+                let mut e = self.to_int(e);
+                strip_spans(&mut e);
+                Ok(Some(Box::new(e)))
+            }
             Ok(_) => err(Pos::of(size), "an array size must be an integer"),
             Err(_) if lenient => Ok(None),
             Err(e) => Err(e),
@@ -237,13 +242,15 @@ impl<'t> Tr<'t> {
         };
         let pos = Pos::of(node);
         match node.kind() {
-            "identifier" | "field_identifier" | "type_identifier" | "primitive_type" => Ok(Declared {
-                name: self.text(node).to_string(),
-                ty: base,
-                pos,
-                params: None,
-                param_node: None,
-            }),
+            "identifier" | "field_identifier" | "type_identifier" | "primitive_type" => {
+                Ok(Declared {
+                    name: self.text(node).to_string(),
+                    ty: base,
+                    pos,
+                    params: None,
+                    param_node: None,
+                })
+            }
             "pointer_declarator" | "abstract_pointer_declarator" => self.declarator(
                 node.child_by_field_name("declarator"),
                 Type::Pointer(Box::new(base)),
@@ -292,7 +299,13 @@ impl<'t> Tr<'t> {
             "init_declarator" => err(pos, "unexpected initializer"),
             "attributed_declarator" => err(pos, "attributes are not supported"),
             "gnu_asm_expression" => err(pos, "inline assembly is not supported"),
-            other => err(pos, format!("declarator `{}` ({other}) is not supported", self.text(node))),
+            other => err(
+                pos,
+                format!(
+                    "declarator `{}` ({other}) is not supported",
+                    self.text(node)
+                ),
+            ),
         }
     }
 
@@ -317,7 +330,11 @@ impl<'t> Tr<'t> {
                     if ty == Type::Void && d.name.is_empty() {
                         continue;
                     }
-                    let name = if d.name.is_empty() { None } else { Some(d.name) };
+                    let name = if d.name.is_empty() {
+                        None
+                    } else {
+                        Some(d.name)
+                    };
                     params.push((name, ty, Pos::of(p)));
                 }
                 "variadic_parameter" => variadic = true,
@@ -343,9 +360,13 @@ impl<'t> Tr<'t> {
 
     fn struct_type(&mut self, node: Node<'t>) -> Res<Type> {
         let pos = Pos::of(node);
-        let name = node.child_by_field_name("name").map(|n| self.text(n).to_string());
+        let name = node
+            .child_by_field_name("name")
+            .map(|n| self.text(n).to_string());
         let body = node.child_by_field_name("body");
-        let existing = name.as_ref().and_then(|n| self.ctx.struct_tags.get(n).copied());
+        let existing = name
+            .as_ref()
+            .and_then(|n| self.ctx.struct_tags.get(n).copied());
         let id = match (existing, body.is_some()) {
             (Some(id), false) => return Ok(Type::Struct(id)),
             (Some(id), true) if self.ctx.incomplete[id.0 as usize] => id,
@@ -360,7 +381,9 @@ impl<'t> Tr<'t> {
                 let span = self.span(pos);
                 self.ctx.structs.push(StructDef {
                     id,
-                    name: name.clone().unwrap_or_else(|| format!("<anonymous {}>", id.0)),
+                    name: name
+                        .clone()
+                        .unwrap_or_else(|| format!("<anonymous {}>", id.0)),
                     fields: vec![],
                     span,
                 });
@@ -384,7 +407,10 @@ impl<'t> Tr<'t> {
             match fd.kind() {
                 "field_declaration" => {
                     let mut c2 = fd.walk();
-                    if fd.children(&mut c2).any(|ch| ch.kind() == "bitfield_clause") {
+                    if fd
+                        .children(&mut c2)
+                        .any(|ch| ch.kind() == "bitfield_clause")
+                    {
                         return err(Pos::of(fd), "bit-fields are not supported");
                     }
                     let (base, _) = self.specifiers(fd)?;
@@ -410,7 +436,10 @@ impl<'t> Tr<'t> {
                 }
                 "comment" => {}
                 other => {
-                    return err(Pos::of(fd), format!("struct member ({other}) is not supported"))
+                    return err(
+                        Pos::of(fd),
+                        format!("struct member ({other}) is not supported"),
+                    )
                 }
             }
         }
@@ -446,7 +475,9 @@ impl<'t> Tr<'t> {
                     let x = r?;
                     match fold_int(&x) {
                         Some(k) => next = k,
-                        None => return err(Pos::of(v), "an enum value must be an integer constant"),
+                        None => {
+                            return err(Pos::of(v), "an enum value must be an integer constant")
+                        }
                     }
                 }
                 self.declare(&name, Sym::EnumConst(next));
@@ -463,7 +494,10 @@ impl<'t> Tr<'t> {
         for d in decls {
             let d = self.declarator(Some(d), base.clone(), false)?;
             if d.params.is_some() {
-                return err(d.pos, "function types and function pointers are not supported");
+                return err(
+                    d.pos,
+                    "function types and function pointers are not supported",
+                );
             }
             if let Type::Struct(id) = &d.ty {
                 let s = &mut self.ctx.structs[id.0 as usize];
@@ -618,9 +652,9 @@ impl<'t> Tr<'t> {
                         return err(
                             pos,
                             format!(
-                                "`#pragma TASS {}` must precede a variable declaration, not a function",
-                                k.keyword()
-                            ),
+                            "`#pragma TASS {}` must precede a variable declaration, not a function",
+                            k.keyword()
+                        ),
                         )
                     }
                 };
@@ -646,14 +680,19 @@ impl<'t> Tr<'t> {
             }
             if flags.is_extern && value.is_none() {
                 if let Some(c) = LibraryConstant::from_c_name(&d.name) {
-                    self.ctx.globals.insert(d.name.clone(), Sym::LibConst(c, d.ty.clone()));
+                    self.ctx
+                        .globals
+                        .insert(d.name.clone(), Sym::LibConst(c, d.ty.clone()));
                     continue;
                 }
             }
             let mut ty = d.ty.clone();
             if let (Type::Array(elem, None), Some(v)) = (&ty, value) {
                 if let Some(n) = self.initializer_length(v) {
-                    ty = Type::Array(elem.clone(), Some(Box::new(Expr::int(n, self.span(d.pos)))));
+                    ty = Type::Array(
+                        elem.clone(),
+                        Some(Box::new(Expr::int(n, Span::synthetic()))),
+                    );
                 }
             }
             let span = self.span(d.pos);
@@ -663,8 +702,9 @@ impl<'t> Tr<'t> {
                 _ => VarScope::ProcessGlobal,
             };
             let var = match self.ctx.globals.get(&d.name).cloned() {
-                Some(Sym::Var(v)) if self.ctx.var(v).scope == VarScope::ProcessGlobal
-                    && scope == VarScope::ProcessGlobal =>
+                Some(Sym::Var(v))
+                    if self.ctx.var(v).scope == VarScope::ProcessGlobal
+                        && scope == VarScope::ProcessGlobal =>
                 {
                     if let Type::Array(_, Some(_)) = ty {
                         self.ctx.variables[v.0 as usize].ty = ty.clone();
@@ -679,11 +719,15 @@ impl<'t> Tr<'t> {
                     v
                 }
                 Some(Sym::Func(_)) => {
-                    return err(d.pos, format!("`{}` is already declared as a function", d.name))
+                    return err(
+                        d.pos,
+                        format!("`{}` is already declared as a function", d.name),
+                    )
                 }
                 _ => {
                     let v = self.ctx.new_var(&d.name, ty.clone(), scope, span.clone());
-                    self.ctx.variables[v.0 as usize].is_const = flags.is_const;
+                    self.ctx.variables[v.0 as usize].is_const =
+                        flags.is_const && !matches!(ty, Type::Pointer(_));
                     match scope {
                         VarScope::Input => self.ctx.inputs.push(v),
                         VarScope::Output => self.ctx.outputs.push(v),
@@ -693,7 +737,8 @@ impl<'t> Tr<'t> {
                     v
                 }
             };
-            if let Some(PragmaKind::Input { constraint, .. }) = pragma.as_mut().map(|p| &mut p.kind) {
+            if let Some(PragmaKind::Input { constraint, .. }) = pragma.as_mut().map(|p| &mut p.kind)
+            {
                 if value.is_some() {
                     return err(
                         d.pos,
@@ -752,10 +797,17 @@ impl<'t> Tr<'t> {
         let saved_fb = self.fb.replace(FnBuilder::new(span.clone(), Type::Void));
         let saved_pure = self.pure_context.replace("a global initializer");
         if let Some(fb) = self.fb.as_mut() {
-            fb.text = format!("{} = {}", self.ctx.variables[var.0 as usize].name, super::first_line(crate::ast::text(value, self.src)));
+            fb.text = format!(
+                "{} = {}",
+                self.ctx.variables[var.0 as usize].name,
+                super::first_line(crate::ast::text(value, self.src))
+            );
         }
         let lhs = Expr::new(ExprKind::Var(var), ty.clone(), span.clone());
+        // static initializers see only file-scope names
+        let saved_scopes = std::mem::take(&mut self.scopes);
         let r = self.initialize(lhs, &ty, value);
+        self.scopes = saved_scopes;
         self.pure_context = saved_pure;
         let fb = std::mem::replace(&mut self.fb, saved_fb);
         r?;
@@ -763,17 +815,27 @@ impl<'t> Tr<'t> {
         let body = fb.finish();
         let mut at = body.entry;
         loop {
-            let out: Vec<_> = body.outgoing(at).map(|(id, _, target)| (id, target)).collect();
+            let out: Vec<_> = body
+                .outgoing(at)
+                .map(|(id, _, target)| (id, target))
+                .collect();
             match out.as_slice() {
                 [] => break,
                 [(eid, target)] => {
                     let t = body.transition(*eid);
-                    self.ctx
-                        .init
-                        .push((t.statement.clone(), t.span.clone(), t.source_text.clone()));
+                    self.ctx.init.push((
+                        t.statement.clone(),
+                        t.span.clone(),
+                        t.source_text.clone(),
+                    ));
                     at = *target;
                 }
-                _ => return err(Pos::of(value), "a global initializer must be a constant expression"),
+                _ => {
+                    return err(
+                        Pos::of(value),
+                        "a global initializer must be a constant expression",
+                    )
+                }
             }
         }
         Ok(())
@@ -806,5 +868,50 @@ pub(crate) fn fold_int(e: &Expr) -> Option<i128> {
             }
         }
         _ => None,
+    }
+}
+
+/// Gives every node of a type's extent expression the synthetic span, so that
+/// types compare equal by structure (`Type: PartialEq` sees spans).
+pub(crate) fn strip_spans(e: &mut Expr) {
+    e.span = Span::synthetic();
+    strip_type(&mut e.ty);
+    match &mut e.kind {
+        ExprKind::Unary(_, a)
+        | ExprKind::AddressOf(a)
+        | ExprKind::Deref(a)
+        | ExprKind::Field(a, _)
+        | ExprKind::Decay(a)
+        | ExprKind::Cast(a) => strip_spans(a),
+        ExprKind::Binary(_, a, b)
+        | ExprKind::LogicalAnd(a, b)
+        | ExprKind::LogicalOr(a, b)
+        | ExprKind::Index(a, b) => {
+            strip_spans(a);
+            strip_spans(b);
+        }
+        ExprKind::Conditional(a, b, c) => {
+            strip_spans(a);
+            strip_spans(b);
+            strip_spans(c);
+        }
+        ExprKind::MathCall(_, args) | ExprKind::AbstractCall(_, args) => {
+            args.iter_mut().for_each(strip_spans)
+        }
+        ExprKind::SizeOf(t) => strip_type(t),
+        _ => {}
+    }
+}
+
+fn strip_type(t: &mut Type) {
+    match t {
+        Type::Pointer(x) => strip_type(x),
+        Type::Array(x, ext) => {
+            strip_type(x);
+            if let Some(e) = ext {
+                strip_spans(e);
+            }
+        }
+        _ => {}
     }
 }
