@@ -911,7 +911,7 @@ fn render_table(rows: &[Row]) -> String {
         "seen",
         "saved",
         "trans",
-        "prover b/smt",
+        "prover all/smt",
         "values",
         "mem MB",
         "expected",
@@ -991,7 +991,7 @@ fn render_table(rows: &[Row]) -> String {
     }
     out.push_str(
         "time s: tass's own figure; (in parentheses) the harness's wall clock when tass gave none.\n\
-         prover b/smt: prover calls / of which SMT calls. paper: TASS (2011) Fig. 10 unless noted; \
+         prover all/smt: prover queries / of which went to an SMT solver. paper: TASS (2011) Fig. 10 unless noted; \
          its proofs are CVC3 calls.\n",
     );
     out

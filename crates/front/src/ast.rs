@@ -26,6 +26,41 @@ impl Pos {
     }
 }
 
+/// The deepest nesting of expressions, statements and declarators the front
+/// end accepts (deeper input is an error, not a stack overflow).
+pub(crate) const MAX_NESTING: usize = 1000;
+
+thread_local! {
+    static NESTING: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Counts one level of recursion while alive.
+pub(crate) struct NestingGuard(());
+
+impl NestingGuard {
+    pub(crate) fn enter(pos: Pos) -> Result<NestingGuard, AstError> {
+        NESTING.with(|n| {
+            if n.get() >= MAX_NESTING {
+                Err(AstError {
+                    pos,
+                    message: format!(
+                        "the program is nested too deeply (more than {MAX_NESTING} levels)"
+                    ),
+                })
+            } else {
+                n.set(n.get() + 1);
+                Ok(NestingGuard(()))
+            }
+        })
+    }
+}
+
+impl Drop for NestingGuard {
+    fn drop(&mut self) {
+        NESTING.with(|n| n.set(n.get().saturating_sub(1)));
+    }
+}
+
 /// A type name in a cast, `sizeof` or quantifier.
 #[derive(Clone, Debug)]
 pub(crate) enum TypeName<'t> {
@@ -165,6 +200,7 @@ fn string_bytes(node: Node<'_>, src: &str) -> Vec<u8> {
 /// Converts a tree-sitter expression node into the AST.
 pub(crate) fn convert<'t>(node: Node<'t>, src: &str) -> Result<Ast<'t>, AstError> {
     let pos = Pos::of(node);
+    let _depth = NestingGuard::enter(pos)?;
     let unsupported = |what: &str| AstError {
         pos,
         message: format!("{what} is not supported"),

@@ -50,8 +50,8 @@ pub fn load_sources(
     opts: &FrontOptions,
 ) -> Result<Model, Diagnostics> {
     // The translator recurses over the syntax tree; a thread with a large
-    // (lazily committed) stack plus the nesting limit below keeps deeply
-    // nested input from overflowing the caller's stack.
+    // (lazily committed) stack plus the nesting limit (`ast::MAX_NESTING`)
+    // keeps deeply nested input from overflowing the caller's stack.
     std::thread::scope(|scope| {
         let worker = std::thread::Builder::new()
             .name("tass-front".into())
@@ -73,9 +73,6 @@ pub fn load_sources(
 }
 
 const STACK_SIZE: usize = 256 << 20;
-
-/// Deepest syntax tree the translator accepts.
-const MAX_DEPTH: usize = 1000;
 
 fn load_sources_here(
     sources: &[(PathBuf, String)],
@@ -107,15 +104,6 @@ fn load_sources_here(
             }
         };
         let unit = make_unit(pre)?;
-        if let Some(pos) = too_deep(&unit) {
-            let e = crate::ast::AstError {
-                pos,
-                message: format!(
-                    "the program is nested too deeply (more than {MAX_DEPTH} levels of syntax)"
-                ),
-            };
-            return Err(Diagnostics(vec![unit.diagnostic(&e, &mut src_texts)]));
-        }
         let errors = syntax_errors(&unit);
         if !errors.is_empty() {
             let diags = errors
@@ -258,31 +246,6 @@ fn make_unit(pre: crate::preprocess::Preprocessed) -> Result<Unit, Diagnostics> 
         input_macros,
         uses_mpi,
     })
-}
-
-/// The position of the first node deeper than [`MAX_DEPTH`], found without
-/// recursion.
-fn too_deep(unit: &Unit) -> Option<Pos> {
-    let mut cursor = unit.tree.walk();
-    let mut depth = 0usize;
-    loop {
-        if depth > MAX_DEPTH {
-            return Some(Pos::of(cursor.node()));
-        }
-        if cursor.goto_first_child() {
-            depth += 1;
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return None;
-            }
-            depth -= 1;
-        }
-    }
 }
 
 const MAX_SYNTAX_ERRORS: usize = 10;

@@ -249,6 +249,7 @@ impl Parser {
 
     fn expr<'t>(&mut self) -> Result<Ast<'t>, AstError> {
         let start = self.col();
+        let _depth = crate::ast::NestingGuard::enter(self.pos())?;
         let c = self.binary(1)?;
         if self.is_punct("?") {
             self.bump();
@@ -296,6 +297,7 @@ impl Parser {
 
     fn unary<'t>(&mut self) -> Result<Ast<'t>, AstError> {
         let start = self.col();
+        let _depth = crate::ast::NestingGuard::enter(self.pos())?;
         if let Tok::Punct(p) = self.peek().clone() {
             let op = match p {
                 "-" => Some("-"),

@@ -122,6 +122,17 @@ pub fn parse_real_literal(text: &str) -> Option<BigRational> {
     })
 }
 
+/// What a check claims, in words (for claims that are simply `false`).
+fn claim_phrase(property: Property) -> &'static str {
+    match property {
+        Property::OutOfBounds => "the index or offset lies within its object",
+        Property::DivisionByZero => "the divisor is not 0",
+        Property::InvalidPointer => "the pointer (or variable) is valid and initialised",
+        Property::Assertion => "the asserted condition holds",
+        _ => "the property holds",
+    }
+}
+
 /// The integer value of an MPI library constant used as an `int`.
 fn library_int(c: LibraryConstant) -> Option<i64> {
     use LibraryConstant::*;
@@ -237,7 +248,14 @@ impl<'a> Evaluator<'a> {
             span: span.clone(),
             process: self.process,
             witness,
-            claim: self.f.pretty(claim),
+            claim: if self.f.as_bool(claim) == Some(false) {
+                format!(
+                    "{} (false on every execution of this path)",
+                    claim_phrase(property)
+                )
+            } else {
+                self.f.pretty(claim)
+            },
         });
         if assume {
             let ctx = self.context_conj();
@@ -361,6 +379,7 @@ impl<'a> Evaluator<'a> {
             ExprKind::Unary(op, a) => {
                 let x = self.eval_data(env, a)?;
                 Value::Data(match op {
+                    UnaryOp::Neg if !f.type_of(x).is_numeric() => f.neg(int_of(f, x)),
                     UnaryOp::Neg => f.neg(x),
                     UnaryOp::Not => {
                         let b = self.as_condition(Value::Data(x), &a.span)?;
@@ -712,7 +731,7 @@ impl<'a> Evaluator<'a> {
                     Property::DivisionByZero,
                     || {
                         let text = tass_model::api::render_expr(env.model(), b);
-                        format!("{what} by zero: `{text}` may be 0")
+                        format!("{what} by zero: `{text}` can be 0")
                     },
                     &e.span,
                 );

@@ -8,7 +8,7 @@ use num_traits::{Signed, Zero};
 use parking_lot::{Mutex, RwLock};
 use tass_symbolic::api::{Expr, ExprFactory, ExprView, RelOp, Type};
 
-use crate::interval::Interval;
+use crate::interval::{Bound, Interval};
 use crate::linear::{eliminate, mono_order, LinForm};
 
 /// Rounds of knowledge extraction (each may turn bounds into equalities or
@@ -77,7 +77,9 @@ impl Simplifier {
             know: Knowledge::default(),
             cache: Mutex::new(HashMap::new()),
         };
+        let t0 = std::time::Instant::now();
         s.analyse();
+        eprintln!("analyse {:?}", t0.elapsed());
         s
     }
 
@@ -262,6 +264,7 @@ impl Simplifier {
         let mut eqs: Vec<LinForm> = Vec::new();
         let mut ineqs: Vec<(RelOp, Expr)> = Vec::new();
         let mut plain: Vec<Expr> = Vec::new();
+        let mut nes: Vec<Expr> = Vec::new();
         for &u in units {
             match f.view(u) {
                 ExprView::Rel(RelOp::Eq, g) => eqs.push(LinForm::of(f, g)),
@@ -275,6 +278,10 @@ impl Simplifier {
                 | ExprView::TupleRead(..)
                 | ExprView::Apply(..) => {
                     know.subst.insert(u, f.tt());
+                    plain.push(u);
+                }
+                ExprView::Rel(RelOp::Ne, g) => {
+                    nes.push(g);
                     plain.push(u);
                 }
                 _ => plain.push(u),
@@ -300,7 +307,9 @@ impl Simplifier {
                 if sys.is_empty() {
                     continue;
                 }
+                let t0 = std::time::Instant::now();
                 let solved = eliminate(f, &sys);
+                eprintln!("eliminate {:?}", t0.elapsed());
                 if solved.inconsistent {
                     return None;
                 }
@@ -351,6 +360,40 @@ impl Simplifier {
                 *slot = slot.intersect(&iv);
                 if slot.is_empty() {
                     return None;
+                }
+            }
+            // An integer disequality at the end of an interval moves the end.
+            for &g in &nes {
+                let g2 = self.reduce_numeric(&know, f.substitute(g, &know.subst));
+                let form = LinForm::of(f, g2);
+                if form.terms.is_empty() {
+                    if form.constant.is_zero() {
+                        return None;
+                    }
+                    continue;
+                }
+                let (key, c1) = monic_key(f, &form);
+                if !is_integer_form(&form, &c1) {
+                    continue;
+                }
+                let v = -&form.constant / &c1;
+                if let Some(iv) = know.bounds.get_mut(&key) {
+                    let one = BigRational::from_integer(1.into());
+                    if iv.lower.as_ref().is_some_and(|b| b.value == v) {
+                        iv.lower = Some(Bound {
+                            value: &v + &one,
+                            strict: false,
+                        });
+                    }
+                    if iv.upper.as_ref().is_some_and(|b| b.value == v) {
+                        iv.upper = Some(Bound {
+                            value: &v - &one,
+                            strict: false,
+                        });
+                    }
+                    if iv.is_empty() {
+                        return None;
+                    }
                 }
             }
             let points: Vec<(Expr, BigRational)> = know

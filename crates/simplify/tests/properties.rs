@@ -9,7 +9,7 @@ use tass_simplify::api::Simplifier;
 use tass_symbolic::api::{Assignment, BigInt, Expr, ExprFactory, Type, Value};
 
 const NVARS: usize = 3;
-const RANGE: i64 = 3;
+const RANGE: i64 = 2;
 
 #[derive(Clone, Debug)]
 enum IntTree {

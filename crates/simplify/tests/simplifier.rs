@@ -242,3 +242,21 @@ fn fifty_by_fifty_linear_system() {
     assert_eq!(s.reduced_assumption(), f.tt());
     assert_eq!(s.eliminated().len(), 50);
 }
+
+#[test]
+fn integer_disequality_moves_an_interval_end() {
+    let (f, x) = setup();
+    let n = x[1];
+    // 0 <= i <= n && i != n  (a loop guard) gives i <= n - 1
+    let i = x[0];
+    let pc = f.and_all([f.ge(i, f.int(0)), f.le(i, n), f.ne(i, n)]);
+    let s = Simplifier::new(f.clone(), pc);
+    assert_eq!(s.simplify(f.lt(i, n)), f.tt());
+    assert_eq!(s.simplify(f.ne(i, n)), f.tt());
+    assert_eq!(s.reduced_assumption(), f.and(f.ge(i, f.int(0)), f.lt(i, n)));
+    // 0 <= X0 <= 1 && X0 != 0  pins X0 to 1
+    let pc2 = f.and_all([f.ge(x[2], f.int(0)), f.le(x[2], f.int(1)), f.ne(x[2], f.int(0))]);
+    let s2 = Simplifier::new(f.clone(), pc2);
+    assert_eq!(s2.simplify(x[2]), f.int(1));
+    assert_eq!(s2.reduced_assumption(), f.tt());
+}

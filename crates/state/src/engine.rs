@@ -17,6 +17,32 @@ use crate::canon::{canonical_heaps, simplify_state};
 use crate::env::{Layout, ProcEnv};
 use crate::state::{ProcState, State, Status, SystemState};
 
+/// Runs `work`, turning a panic (an internal error: a bug, never the user's
+/// fault) into an [`EngineError`] so that the verifier reports it instead of
+/// crashing.
+fn guarded<T>(
+    what: impl FnOnce() -> String,
+    work: impl FnOnce() -> Result<T, EngineError>,
+) -> Result<T, EngineError> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)) {
+        Ok(result) => result,
+        Err(payload) => {
+            let detail = payload
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "unknown cause".into());
+            Err(EngineError::invalid(
+                format!(
+                    "internal error of the tass engine while {}: {detail}; please report it",
+                    what()
+                ),
+                None,
+            ))
+        }
+    }
+}
+
 /// How numbers are interpreted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Arith {
@@ -421,6 +447,13 @@ impl Engine {
     /// sides are enabled; each conjoins its guard when executed. A state whose
     /// path condition is `false` has no enabled steps.
     pub fn enabled(&mut self, state: &State) -> Result<Vec<Step>, EngineError> {
+        guarded(
+            || "computing the enabled steps".into(),
+            || self.enabled_inner(state),
+        )
+    }
+
+    fn enabled_inner(&mut self, state: &State) -> Result<Vec<Step>, EngineError> {
         let f = Arc::clone(&self.factory);
         let model = Arc::clone(&self.model);
         let pc = state.inner.pc;
@@ -486,6 +519,21 @@ impl Engine {
     /// changed in place). Checks made by the step are in the outcome's violations;
     /// after each failed check the path continues assuming the check's claim.
     pub fn execute(&mut self, state: State, step: &Step) -> Result<StepOutcome, EngineError> {
+        let model = Arc::clone(&self.model);
+        let describe = move || {
+            let func = model.function(step.function);
+            match func.body.as_ref() {
+                Some(b) => format!(
+                    "executing the statement at {}",
+                    b.transition(step.transition).span
+                ),
+                None => format!("executing a step of `{}`", func.name),
+            }
+        };
+        guarded(describe, || self.execute_inner(state, step))
+    }
+
+    fn execute_inner(&mut self, state: State, step: &Step) -> Result<StepOutcome, EngineError> {
         let f = Arc::clone(&self.factory);
         let model = Arc::clone(&self.model);
         let mut state = state;

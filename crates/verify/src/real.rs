@@ -365,7 +365,8 @@ impl RealEngine {
         a: Expr,
         b: Expr,
     ) -> Option<OutputMismatch<Value>> {
-        let (a, b) = (simplifier.simplify(a), simplifier.simplify(b));
+        let a = self.reads_through_casts(simplifier.simplify(a));
+        let b = self.reads_through_casts(simplifier.simplify(b));
         if a == b {
             return None;
         }
@@ -393,6 +394,39 @@ impl RealEngine {
             })
     }
 
+    /// Rewrites `(T[])x)[i]` (a read of an array converted to another array
+    /// type, e.g. extent `N` to extent 4) to `x[i]`, which the factory then
+    /// evaluates when `x` is concrete. Such conversions appear where a simplified
+    /// array meets one typed with the unsimplified extent; the factory does not see
+    /// through them, and the prover would answer "maybe".
+    fn reads_through_casts(&self, e: Expr) -> Expr {
+        let f = &self.factory;
+        let mut e = e;
+        for _ in 0..4 {
+            let mut map = hashbrown::HashMap::new();
+            let mut seen = HashSet::new();
+            let mut todo = vec![e];
+            while let Some(x) = todo.pop() {
+                if !seen.insert(x) {
+                    continue;
+                }
+                if let ExprView::ArrayRead(array, index) = f.view(x) {
+                    if let ExprView::Cast(inner) = f.view(array) {
+                        if matches!(f.type_of(inner), Type::Array(..)) {
+                            map.insert(x, f.array_read(inner, index));
+                        }
+                    }
+                }
+                todo.extend(f.children(x));
+            }
+            if map.is_empty() {
+                break;
+            }
+            e = f.substitute(e, &map);
+        }
+        e
+    }
+
     fn location_saved(&self, function: &str, location: LocationId) -> bool {
         self.save_at
             .get(function)
@@ -413,8 +447,17 @@ impl Engine for RealEngine {
         self.engine.enabled(state)
     }
 
+    /// A step that took a branch (its guard was not implied by the path condition)
+    /// strengthened the path condition: the new state is simplified under it at
+    /// once (canonicalized), so that values the new condition determines are
+    /// substituted before the path goes on. This is the paper's simplification of
+    /// branching states, applied to the state right after the branch, which is the
+    /// one the path continues with.
     fn execute(&mut self, state: State, step: &Step) -> Result<Executed<State>, EngineError> {
-        let outcome = self.engine.execute(state, step)?;
+        let mut outcome = self.engine.execute(state, step)?;
+        if !step.guard_known_true {
+            outcome.state = self.engine.canonicalize(outcome.state);
+        }
         let violations = outcome
             .violations
             .into_iter()

@@ -169,23 +169,20 @@ impl FnBuilder {
             }
             l
         };
-        let targets: Vec<(TransitionId, LocationId, LocationId)> = self
-            .graph
-            .edge_indices()
-            .filter_map(|e| {
-                let (a, b) = self.graph.edge_endpoints(e)?;
-                Some((e, a, resolve(b)))
-            })
-            .collect();
-        let mut graph = BodyGraph::with_capacity(n, self.graph.edge_count());
-        for l in self.graph.node_indices() {
-            graph.add_node(self.graph[l].clone());
+        if forward.iter().all(Option::is_none) {
+            return;
         }
-        for (e, a, b) in targets {
+        let (nodes, edges) = std::mem::take(&mut self.graph).into_nodes_edges();
+        let mut graph = BodyGraph::with_capacity(nodes.len(), edges.len());
+        for node in nodes {
+            graph.add_node(node.weight);
+        }
+        for e in edges {
+            let (a, b) = (e.source(), e.target());
             if forward[a.index()].is_some() && resolve(a) != a {
                 continue; // the contracted no-op itself
             }
-            graph.add_edge(a, b, self.graph[e].clone());
+            graph.add_edge(a, resolve(b), e.weight);
         }
         self.entry = resolve(self.entry);
         self.graph = graph;

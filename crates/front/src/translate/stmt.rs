@@ -342,6 +342,7 @@ impl<'t> Tr<'t> {
 
     pub(crate) fn statement(&mut self, node: Node<'t>) -> Res<()> {
         let pos = Pos::of(node);
+        let _depth = crate::ast::NestingGuard::enter(pos)?;
         if node.kind() == "comment" {
             return Ok(());
         }

@@ -241,6 +241,7 @@ impl<'t> Tr<'t> {
             });
         };
         let pos = Pos::of(node);
+        let _depth = crate::ast::NestingGuard::enter(pos)?;
         match node.kind() {
             "identifier" | "field_identifier" | "type_identifier" | "primitive_type" => {
                 Ok(Declared {
