@@ -2,6 +2,7 @@
 //!
 //! - `cargo xtask deps`  — the architecture check (see `deps.rs`).
 //! - `cargo xtask bench` — the criterion benchmarks (see `bench.rs`).
+//! - `cargo xtask fevs`  — the example suite with expected verdicts (see `fevs.rs`).
 
 mod bench;
 mod deps;
@@ -14,9 +15,13 @@ fn main() {
         Some("bench") => bench::run(&args[1..]),
         Some("fevs") => fevs::run(&args[1..]),
         _ => {
-            eprintln!("usage: cargo xtask <deps|bench>");
+            eprintln!("usage: cargo xtask <deps|bench|fevs> [ARGS]");
             eprintln!(
                 "  deps    check the crate DAG of docs/architecture.md and the `pub mod api` rule"
+            );
+            eprintln!("  bench   run the criterion benchmarks (extra arguments go to criterion)");
+            eprintln!(
+                "  fevs    run fevs/manifest.toml and print the Fig. 10-style table (--help)"
             );
             2
         }

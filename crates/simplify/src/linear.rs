@@ -145,7 +145,6 @@ pub(crate) fn eliminate(f: &ExprFactory, eqs: &[LinForm]) -> Solved {
             r
         })
         .collect();
-    let t0 = std::time::Instant::now();
     // Forward phase: fraction-free (Bareiss) elimination to echelon form; the
     // entries stay minors of the matrix, so they do not blow up.
     let mut pivots: Vec<(usize, usize)> = Vec::new(); // (row, col)
@@ -178,8 +177,6 @@ pub(crate) fn eliminate(f: &ExprFactory, eqs: &[LinForm]) -> Solved {
         pivots.push((r, c));
         r += 1;
     }
-    eprintln!("forward {:?}", t0.elapsed());
-    let t0 = std::time::Instant::now();
     // Back phase over the rationals, bottom-up: each reduced row has non-zeros
     // only at its pivot, at non-pivot columns and at the constant.
     let mut rows: Vec<Vec<BigRational>> = irows
@@ -206,7 +203,6 @@ pub(crate) fn eliminate(f: &ExprFactory, eqs: &[LinForm]) -> Solved {
             }
         }
     }
-    eprintln!("back {:?}", t0.elapsed());
     let inconsistent = rows[r..].iter().any(|row| !row[n].is_zero());
     let ty = eqs.first().map(|e| e.ty.clone()).unwrap_or(Type::Int);
     let mut out = Vec::new();

@@ -77,9 +77,7 @@ impl Simplifier {
             know: Knowledge::default(),
             cache: Mutex::new(HashMap::new()),
         };
-        let t0 = std::time::Instant::now();
         s.analyse();
-        eprintln!("analyse {:?}", t0.elapsed());
         s
     }
 
@@ -307,9 +305,7 @@ impl Simplifier {
                 if sys.is_empty() {
                     continue;
                 }
-                let t0 = std::time::Instant::now();
                 let solved = eliminate(f, &sys);
-                eprintln!("eliminate {:?}", t0.elapsed());
                 if solved.inconsistent {
                     return None;
                 }
