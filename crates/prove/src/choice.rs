@@ -99,8 +99,11 @@ pub const TIMEOUT_ENV: &str = "TASS_SOLVER_TIMEOUT";
 
 /// 10 seconds, or the value of `TASS_SOLVER_TIMEOUT` when it is a positive number.
 pub fn default_timeout() -> Duration {
-    std::env::var(TIMEOUT_ENV)
-        .ok()
+    parse_timeout(std::env::var(TIMEOUT_ENV).ok().as_deref())
+}
+
+fn parse_timeout(value: Option<&str>) -> Duration {
+    value
         .and_then(|v| v.trim().parse::<f64>().ok())
         .filter(|s| s.is_finite() && *s > 0.0 && *s < 1e6)
         .map(Duration::from_secs_f64)
@@ -148,4 +151,34 @@ pub fn build_prover(
         vec![solver],
         options.builtin_first,
     )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timeout_from_the_environment_value() {
+        assert_eq!(parse_timeout(None), Duration::from_secs(10));
+        assert_eq!(parse_timeout(Some("2.5")), Duration::from_millis(2500));
+        assert_eq!(parse_timeout(Some(" 30 ")), Duration::from_secs(30));
+        for bad in ["", "-1", "0", "abc", "inf", "NaN"] {
+            assert_eq!(parse_timeout(Some(bad)), Duration::from_secs(10), "{bad}");
+        }
+    }
+
+    #[test]
+    fn choices_parse_and_print() {
+        for c in [
+            ProverChoice::Auto,
+            ProverChoice::Builtin,
+            ProverChoice::Z3,
+            ProverChoice::Cvc5,
+            ProverChoice::Yices,
+        ] {
+            assert_eq!(c.to_string().parse::<ProverChoice>(), Ok(c));
+        }
+        let e = "cvc4".parse::<ProverChoice>().expect_err("unknown");
+        assert!(e.contains("auto, builtin, z3, cvc5 or yices"), "{e}");
+    }
 }

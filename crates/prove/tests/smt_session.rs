@@ -218,17 +218,22 @@ fn binary_garbage_and_lookalike_answers_are_unknown() {
 
 #[test]
 fn crash_mid_query_is_unknown() {
-    let fake = fake_solver("crash", "read line; exit 3");
-    let mut s = SmtSolver::new(
-        SolverKind::Cvc5,
-        Some(fake.to_str().expect("utf8")),
-        common::LIMIT,
-    )
-    .expect("script exists");
-    let q = int_query(&["(declare-fun x () Int)"], &["(> x 0)"], &[]);
-    match s.check(&q) {
-        SatOutcome::Unknown(reason) => assert!(reason.contains("exited or crashed"), "{reason}"),
-        other => panic!("{other:?}"),
+    // Exits after the first line; killed by a signal after the first line.
+    for body in ["read line; exit 3", "read line; kill -9 $$"] {
+        let fake = fake_solver("crash", body);
+        let mut s = SmtSolver::new(
+            SolverKind::Cvc5,
+            Some(fake.to_str().expect("utf8")),
+            common::LIMIT,
+        )
+        .expect("script exists");
+        let q = int_query(&["(declare-fun x () Int)"], &["(> x 0)"], &[]);
+        match s.check(&q) {
+            SatOutcome::Unknown(reason) => {
+                assert!(reason.contains("exited or crashed"), "{body}: {reason}")
+            }
+            other => panic!("{body}: {other:?}"),
+        }
     }
 }
 

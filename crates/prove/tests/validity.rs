@@ -313,3 +313,30 @@ fn explicit_choice_of_a_missing_solver_is_an_error_and_auto_works() {
     assert_eq!("yices".parse::<ProverChoice>(), Ok(ProverChoice::Yices));
     assert!("cvc4".parse::<ProverChoice>().is_err());
 }
+
+#[test]
+fn provers_are_shared_between_threads() {
+    fn send_sync<T: Send + Sync + ?Sized>() {}
+    send_sync::<dyn Prover>();
+    send_sync::<HybridProver>();
+    let f = factory();
+    let p: Arc<dyn Prover> =
+        Arc::from(build_prover(f.clone(), &ProverOptions::default()).expect("auto never fails"));
+    let handles: Vec<_> = (0..4)
+        .map(|t| {
+            let (f, p) = (f.clone(), p.clone());
+            std::thread::spawn(move || {
+                let x = f.symbol("x", Type::Int);
+                for k in 0..20 {
+                    let a = f.gt(x, f.int(k + t));
+                    assert_eq!(p.valid(a, f.ge(x, f.int(k + t + 1))), Validity::Yes);
+                    assert_eq!(p.valid(a, f.gt(x, f.int(k + t + 1))), Validity::No);
+                }
+            })
+        })
+        .collect();
+    for h in handles {
+        h.join().expect("no panic");
+    }
+    assert_eq!(p.stats().queries, 160);
+}

@@ -601,6 +601,7 @@ impl Simplifier {
                     Some(&v) => v,
                     None => r,
                 };
+                let r = self.int_division_by_bounds(know, r);
                 if f.type_of(r).is_numeric() {
                     self.reduce_numeric(know, r)
                 } else {
@@ -610,6 +611,40 @@ impl Simplifier {
         };
         memo.insert(e, r);
         r
+    }
+
+    /// `a / b` and `a % b` for a concrete `b != 0` when the bounds of `a` fix the
+    /// quotient (e.g. `0 <= a < b` gives `a / b == 0` and `a % b == a`).
+    fn int_division_by_bounds(&self, know: &Knowledge, r: Expr) -> Expr {
+        let f = &self.factory;
+        let (a, b, is_div) = match f.view(r) {
+            ExprView::IntDiv(a, b) => (a, b, true),
+            ExprView::IntMod(a, b) => (a, b, false),
+            _ => return r,
+        };
+        let Some(d) = f.as_concrete_int(b).filter(|d| !d.is_zero()) else {
+            return r;
+        };
+        if f.numerator_denominator(a).1 != f.one(&Type::Int) {
+            return r;
+        }
+        let iv = self.interval_of(know, &LinForm::of(f, a)).tighten_integer();
+        let (Some(lo), Some(hi)) = (iv.lower, iv.upper) else {
+            return r;
+        };
+        let (lo, hi) = (lo.value.to_integer(), hi.value.to_integer());
+        // Truncating division by a fixed d is monotone in the dividend, so the
+        // quotient is constant on [lo, hi] when both ends give the same one.
+        let q = &lo / &d;
+        if q != &hi / &d {
+            return r;
+        }
+        if is_div {
+            f.int(q)
+        } else {
+            let qd = f.int(q * d);
+            f.sub(a, qd)
+        }
     }
 
     /// Decides a relation from the bounds, if possible.

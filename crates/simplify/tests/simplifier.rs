@@ -260,3 +260,26 @@ fn integer_disequality_moves_an_interval_end() {
     assert_eq!(s2.simplify(x[2]), f.int(1));
     assert_eq!(s2.reduced_assumption(), f.tt());
 }
+
+#[test]
+fn integer_division_under_bounds() {
+    let (f, x) = setup();
+    let pc = f.and(f.ge(x[0], f.int(0)), f.lt(x[0], f.int(4)));
+    let s = Simplifier::new(f.clone(), pc);
+    assert_eq!(s.simplify(f.int_div(x[0], f.int(4))), f.int(0));
+    assert_eq!(s.simplify(f.int_mod(x[0], f.int(4))), x[0]);
+    assert_eq!(s.simplify(f.int_div(x[0], f.int(-4))), f.int(0));
+    // 4 <= X0 + 4 < 8: quotient 1, remainder X0
+    let y = f.add(x[0], f.int(4));
+    assert_eq!(s.simplify(f.int_div(y, f.int(4))), f.int(1));
+    assert_eq!(s.simplify(f.int_mod(y, f.int(4))), x[0]);
+    // not fixed: X0 / 2 can be 0 or 1
+    let h = f.int_div(x[0], f.int(2));
+    assert_eq!(s.simplify(h), h);
+    // crossing zero keeps it symbolic: -3 <= X1 <= 3
+    let pc2 = f.and(f.ge(x[1], f.int(-3)), f.le(x[1], f.int(3)));
+    let s2 = Simplifier::new(f.clone(), pc2);
+    assert_eq!(s2.simplify(f.int_div(x[1], f.int(4))), f.int(0));
+    let m = f.int_mod(x[1], f.int(4));
+    assert_eq!(s2.simplify(m), x[1]);
+}

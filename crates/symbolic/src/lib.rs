@@ -25,6 +25,22 @@
 //!   otherwise).
 //! - A C-like printer, substitution, free symbols, and concrete evaluation.
 //!
+//! Semantics worth knowing:
+//! - C integer division truncates toward zero and `%` takes the sign of the
+//!   dividend; division by zero is *defined* (`x / 0 == 0`, `x % 0 == x`) so every
+//!   expression has a value; the engine reports division by zero itself.
+//! - Real division cancels the common factors it knows of (`(x*y)/y == x`), which
+//!   assumes the divisor is non-zero; a quotient by the concrete zero stays an
+//!   opaque primitive `a/0`.
+//! - Bitwise operators on symbolic operands are applications of the reserved
+//!   uninterpreted functions named in
+//!   [`BITWISE_FUNCTIONS`](api::BITWISE_FUNCTIONS) (`x << k` for a concrete `k`
+//!   is `x * 2^k`, `~x` is `-x - 1`).
+//! - Building an ill-typed expression (adding an array to an int, reading a
+//!   tuple component out of range, ...) is a bug in the caller and panics with a
+//!   message naming the operation; int/real/char/bool operands of arithmetic are
+//!   converted as in C.
+//!
 //! Ordering: inside a node, children are kept sorted by id (deterministic for a
 //! deterministic sequence of constructions); the printer and
 //! [`ExprFactory::compare`](api::ExprFactory::compare) use a structural total order
