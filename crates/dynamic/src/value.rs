@@ -172,7 +172,11 @@ pub fn read_at(f: &ExprFactory, value: &Value, path: &[Step]) -> Result<Value, A
             if !matches!(f.type_of(*e), Type::Array(..)) {
                 return Err(AccessError::Shape("index into a non-array".into()));
             }
-            read_at(f, &Value::Data(f.array_read(*e, *i)), rest)
+            read_at(
+                f,
+                &Value::Data(f.array_read(peel_array_cast(f, *e), *i)),
+                rest,
+            )
         }
         (Value::Array(v), Step::Index(i)) => read_at(f, &v[concrete_index(f, *i, v.len())?], rest),
         (Value::Struct(v), Step::Field(k)) => match v.get(*k as usize) {
@@ -181,6 +185,19 @@ pub fn read_at(f: &ExprFactory, value: &Value, path: &[Step]) -> Result<Value, A
         },
         (v, s) => Err(AccessError::Shape(format!("step {s:?} into {v:?}"))),
     }
+}
+
+/// An array seen through conversions between array types (which differ only in
+/// how their extents are written, e.g. `N` vs `1` after simplification under
+/// `N == 1`), so that reads at concrete indices fold.
+fn peel_array_cast(f: &ExprFactory, mut e: Expr) -> Expr {
+    while let ExprView::Cast(inner) = f.view(e) {
+        if !matches!(f.type_of(inner), Type::Array(..)) {
+            break;
+        }
+        e = inner;
+    }
+    e
 }
 
 /// Replaces the part of `value` that `path` selects by `new`.
@@ -243,6 +260,7 @@ pub fn is_undefined_data(f: &ExprFactory, mut e: Expr) -> bool {
         match f.view(e) {
             ExprView::Symbol(name) => return &*name == UNDEFINED_SYMBOL,
             ExprView::ArrayRead(a, _) => e = a,
+            ExprView::Cast(a) if matches!(f.type_of(a), Type::Array(..)) => e = a,
             _ => return false,
         }
     }
@@ -345,5 +363,25 @@ mod tests {
             Err(AccessError::Undefined)
         );
         assert!(!is_undefined_data(&f, f.int(0)));
+    }
+}
+
+#[cfg(test)]
+mod cast_tests {
+    use super::*;
+
+    #[test]
+    fn reads_see_through_array_casts() {
+        let f = ExprFactory::new();
+        let n = f.symbol("N", Type::Int);
+        let a = f.symbol("a", Type::Real);
+        let row = f.array_write(
+            undefined_data(&f, Type::array(Type::Real, Some(n))),
+            f.int(0),
+            a,
+        );
+        let cast = f.cast(row, &Type::array(Type::Real, Some(f.int(1))));
+        let v = read_at(&f, &Value::Data(cast), &[Step::Index(f.int(0))]).unwrap();
+        assert_eq!(v, Value::Data(a));
     }
 }

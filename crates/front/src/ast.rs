@@ -129,18 +129,40 @@ pub(crate) struct AstError {
     pub message: String,
 }
 
+thread_local! {
+    static FIELD_IDS: std::cell::RefCell<std::collections::HashMap<&'static str, u16>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+/// `node.child_by_field_name(name)` with the field id looked up once
+/// (tree-sitter compares the name with every field name on each call).
+pub(crate) fn child<'t>(node: Node<'t>, name: &'static str) -> Option<Node<'t>> {
+    let id = FIELD_IDS.with(|ids| {
+        *ids.borrow_mut().entry(name).or_insert_with(|| {
+            node.language()
+                .field_id_for_name(name)
+                .map(|f| f.get())
+                .unwrap_or(0)
+        })
+    });
+    if id == 0 {
+        return None;
+    }
+    node.child_by_field_id(id)
+}
+
 pub(crate) fn text<'a>(node: Node<'_>, src: &'a str) -> &'a str {
     src.get(node.byte_range()).unwrap_or("")
 }
 
-fn field<'t>(node: Node<'t>, name: &str) -> Result<Node<'t>, AstError> {
-    node.child_by_field_name(name).ok_or_else(|| AstError {
+fn field<'t>(node: Node<'t>, name: &'static str) -> Result<Node<'t>, AstError> {
+    child(node, name).ok_or_else(|| AstError {
         pos: Pos::of(node),
         message: format!("malformed {}: missing {}", node.kind(), name),
     })
 }
 
-fn bx<'t>(node: Node<'t>, name: &str, src: &str) -> Result<Box<Ast<'t>>, AstError> {
+fn bx<'t>(node: Node<'t>, name: &'static str, src: &str) -> Result<Box<Ast<'t>>, AstError> {
     Ok(Box::new(convert(field(node, name)?, src)?))
 }
 
@@ -319,7 +341,7 @@ pub(crate) fn convert<'t>(node: Node<'t>, src: &str) -> Result<Ast<'t>, AstError
             bx(node, "value", src)?,
         ),
         "sizeof_expression" => {
-            if let Some(t) = node.child_by_field_name("type") {
+            if let Some(t) = child(node, "type") {
                 AstKind::SizeofType(TypeName::Node(t))
             } else {
                 AstKind::SizeofExpr(bx(node, "value", src)?)

@@ -104,7 +104,9 @@ fn load_sources_here(
             }
         };
         let unit = make_unit(pre)?;
-        let errors = syntax_errors(&unit);
+        let mut errors = syntax_errors(&unit);
+        errors.extend(unit.directive_errors.iter().cloned());
+        errors.sort_by_key(|(p, _)| (p.row, p.col));
         if !errors.is_empty() {
             let diags = errors
                 .iter()
@@ -149,6 +151,7 @@ fn load_sources_here(
 fn make_unit(pre: crate::preprocess::Preprocessed) -> Result<Unit, Diagnostics> {
     let mut bytes = pre.text.into_bytes();
     let mut pragmas = Vec::new();
+    let mut directive_errors = Vec::new();
     let mut origins: Vec<(Arc<str>, PathBuf, u32)> = Vec::new();
     let mut cache: Option<(PathBuf, Arc<str>)> = None;
     let mut name_of = |p: &Path| -> Arc<str> {
@@ -187,6 +190,29 @@ fn make_unit(pre: crate::preprocess::Preprocessed) -> Result<Unit, Diagnostics> 
                             col,
                             text: tass.to_string(),
                         });
+                    }
+                } else {
+                    // other pragmas are hints a verifier may ignore, except
+                    // those that bring in threads
+                    let word = rest_trim.split_whitespace().next().unwrap_or("");
+                    if matches!(word, "omp" | "acc") {
+                        let col = (line.len() - rest_trim.len()) as u32;
+                        directive_errors.push((
+                            Pos {
+                                row,
+                                col,
+                                end_row: row,
+                                end_col: col + 3,
+                            },
+                            format!(
+                                "`#pragma {word}` ({}) is not supported",
+                                if word == "omp" {
+                                    "OpenMP threads"
+                                } else {
+                                    "OpenACC"
+                                }
+                            ),
+                        ));
                     }
                 }
             }
@@ -245,6 +271,7 @@ fn make_unit(pre: crate::preprocess::Preprocessed) -> Result<Unit, Diagnostics> 
         pragmas,
         input_macros,
         uses_mpi,
+        directive_errors,
     })
 }
 

@@ -43,7 +43,11 @@ fn var(i: u32) -> Expr {
 }
 
 fn bin(op: BinaryOp, a: Expr, b: Expr) -> Expr {
-    Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), Type::INT, sp())
+    Expr::new(
+        ExprKind::Binary(op, Box::new(a), Box::new(b)),
+        Type::INT,
+        sp(),
+    )
 }
 
 #[test]
@@ -86,9 +90,18 @@ fn every_mpi_function_of_the_mpi_issue_is_named() {
 fn expressions_print_with_minimal_parentheses() {
     let m = model_with_vars(&["a", "b", "c"]);
     let sum = bin(BinaryOp::Add, var(0), var(1));
-    assert_eq!(render_expr(&m, &bin(BinaryOp::Mul, sum.clone(), var(2))), "(a + b) * c");
-    assert_eq!(render_expr(&m, &bin(BinaryOp::Add, var(2), sum.clone())), "c + (a + b)");
-    assert_eq!(render_expr(&m, &bin(BinaryOp::Add, sum.clone(), var(2))), "a + b + c");
+    assert_eq!(
+        render_expr(&m, &bin(BinaryOp::Mul, sum.clone(), var(2))),
+        "(a + b) * c"
+    );
+    assert_eq!(
+        render_expr(&m, &bin(BinaryOp::Add, var(2), sum.clone())),
+        "c + (a + b)"
+    );
+    assert_eq!(
+        render_expr(&m, &bin(BinaryOp::Add, sum.clone(), var(2))),
+        "a + b + c"
+    );
     let lt = Expr::new(
         ExprKind::Binary(BinaryOp::Lt, Box::new(var(0)), Box::new(var(1))),
         Type::Bool,
@@ -102,7 +115,11 @@ fn expressions_print_with_minimal_parentheses() {
     );
     assert_eq!(render_expr(&m, &and), "a < b && a < b");
     assert_eq!(
-        render_decl(&m, &Type::Array(Box::new(Type::DOUBLE), Some(Box::new(var(2)))), "u"),
+        render_decl(
+            &m,
+            &Type::Array(Box::new(Type::DOUBLE), Some(Box::new(var(2)))),
+            "u"
+        ),
         "double u[c]"
     );
 }
@@ -130,7 +147,11 @@ fn body_outgoing_lists_edges_in_both_orders() {
         source_text: String::new(),
     };
     graph.add_edge(head, body, t(c.clone(), Statement::Noop));
-    graph.add_edge(head, exit, t(c.negated(), Statement::Return { value: None }));
+    graph.add_edge(
+        head,
+        exit,
+        t(c.negated(), Statement::Return { value: None }),
+    );
     graph.add_edge(body, head, t(Expr::true_at(sp()), Statement::Noop));
     let b = Body { graph, entry: head };
     let targets: Vec<LocationId> = b.outgoing_in_order(head).iter().map(|e| e.2).collect();

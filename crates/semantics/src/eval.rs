@@ -941,10 +941,38 @@ impl<'a> Evaluator<'a> {
 
     /// The extent of the array at `root`/`path`, if known.
     pub fn extent_at(&self, env: &dyn Environment, root: Root, path: &[Step]) -> Option<Expr> {
-        let value = env.get(root)?;
-        match read_at(self.f, value, path).ok()? {
-            Value::Data(a) => self.f.array_extent(a),
-            Value::Array(v) => Some(self.f.int(v.len())),
+        let f = self.f;
+        let mut value = env.get(root)?;
+        let mut k = 0;
+        // Walk spelled-out components by value; inside data, walk the types (no
+        // array reads need to be built just to learn an extent).
+        while k < path.len() {
+            match (value, path[k]) {
+                (Value::Array(items), Step::Index(i)) => {
+                    let i: usize = f.as_concrete_int(i)?.try_into().ok()?;
+                    value = items.get(i)?;
+                }
+                (Value::Struct(fields), Step::Field(j)) => value = fields.get(j as usize)?,
+                (Value::Data(_), _) => break,
+                _ => return None,
+            }
+            k += 1;
+        }
+        match value {
+            Value::Data(e) => {
+                let mut ty = f.type_of(*e);
+                for step in &path[k..] {
+                    ty = match (ty, step) {
+                        (Type::Array(elem, _), Step::Index(_)) => (*elem).clone(),
+                        _ => return None,
+                    };
+                }
+                match ty {
+                    Type::Array(_, ext) => ext,
+                    _ => None,
+                }
+            }
+            Value::Array(items) if k == path.len() => Some(f.int(items.len())),
             _ => None,
         }
     }

@@ -726,7 +726,10 @@ fn library_call(
         }
         other if other.is_mpi() => {
             return Err(EngineError::unsupported(
-                format!("not yet supported: {}", other.c_name()),
+                format!(
+                    "{} (MPI is not supported by the engine yet)",
+                    other.c_name()
+                ),
                 span,
             ));
         }

@@ -445,8 +445,12 @@ impl Simplifier {
         for (&k, &v) in &know.subst {
             if f.is_symbol(k) {
                 eliminated.push((k, v));
-            } else if f.as_bool(v).is_none() {
-                parts.push(f.eq(k, v));
+            } else {
+                match f.as_bool(v) {
+                    Some(true) => parts.push(k),
+                    Some(false) => parts.push(f.not(k)),
+                    None => parts.push(f.eq(k, v)),
+                }
             }
         }
         eliminated.sort_by(|a, b| f.compare(a.0, b.0));
@@ -479,9 +483,10 @@ impl Simplifier {
         // Other unit literals (boolean atoms, quantifiers, disequalities, ...).
         for &u in units {
             match f.view(u) {
+                // Kept in the rows, bounds and substitution above.
                 ExprView::Rel(RelOp::Eq | RelOp::Gt | RelOp::Ge, _) => {}
-                ExprView::Symbol(_) => {}
-                ExprView::Not(a) if f.is_symbol(a) => {}
+                _ if know.subst.contains_key(&u) => {}
+                ExprView::Not(a) if know.subst.contains_key(&a) => {}
                 _ => {
                     let mut memo = HashMap::new();
                     let s = self.simp_no_units(&self.know, u, &mut memo);

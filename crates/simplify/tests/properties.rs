@@ -401,3 +401,110 @@ proptest! {
         }
     }
 }
+
+// ----- reals -------------------------------------------------------------------
+
+#[derive(Clone, Debug)]
+enum RealTree {
+    Var(usize),
+    Const(i64, i64),
+    Add(Box<RealTree>, Box<RealTree>),
+    Sub(Box<RealTree>, Box<RealTree>),
+    Mul(Box<RealTree>, Box<RealTree>),
+    Div(Box<RealTree>, Box<RealTree>),
+}
+
+fn real_tree() -> impl Strategy<Value = RealTree> {
+    let leaf = prop_oneof![
+        (0..2usize).prop_map(RealTree::Var),
+        (-3i64..4, 1i64..3).prop_map(|(n, d)| RealTree::Const(n, d)),
+    ];
+    leaf.prop_recursive(3, 12, 2, |inner| {
+        let b = |x: RealTree| Box::new(x);
+        prop_oneof![
+            (inner.clone(), inner.clone()).prop_map(move |(x, y)| RealTree::Add(b(x), b(y))),
+            (inner.clone(), inner.clone()).prop_map(move |(x, y)| RealTree::Sub(b(x), b(y))),
+            (inner.clone(), inner.clone()).prop_map(move |(x, y)| RealTree::Mul(b(x), b(y))),
+            (inner.clone(), inner.clone()).prop_map(move |(x, y)| RealTree::Div(b(x), b(y))),
+        ]
+    })
+}
+
+type Q = tass_symbolic::api::BigRational;
+
+fn q(n: i64, d: i64) -> Q {
+    Q::new(n.into(), d.into())
+}
+
+fn ref_real(t: &RealTree, p: &[Q]) -> Option<Q> {
+    Some(match t {
+        RealTree::Var(i) => p[*i].clone(),
+        RealTree::Const(n, d) => q(*n, *d),
+        RealTree::Add(a, b) => ref_real(a, p)? + ref_real(b, p)?,
+        RealTree::Sub(a, b) => ref_real(a, p)? - ref_real(b, p)?,
+        RealTree::Mul(a, b) => ref_real(a, p)? * ref_real(b, p)?,
+        RealTree::Div(a, b) => {
+            let y = ref_real(b, p)?;
+            if y.is_zero() {
+                return None;
+            }
+            ref_real(a, p)? / y
+        }
+    })
+}
+
+proptest! {
+    #[test]
+    fn simplified_reals_agree_where_the_assumption_holds(
+        cs in prop::collection::vec((prop::collection::vec(-2i64..3, 2), op(), 0i64..3), 1..4),
+        seed in prop::collection::vec((-2i64..3, 1i64..3), 2),
+        t in real_tree(),
+    ) {
+        let f = Arc::new(ExprFactory::new());
+        let rs: Vec<Expr> = (0..2).map(|i| f.symbol(&format!("R{i}"), Type::Real)).collect();
+        let seed: Vec<Q> = seed.iter().map(|&(n, d)| q(n, d)).collect();
+        let build = |t: &RealTree| -> Expr {
+            fn go(f: &ExprFactory, rs: &[Expr], t: &RealTree) -> Expr {
+                match t {
+                    RealTree::Var(i) => rs[*i],
+                    RealTree::Const(n, d) => f.real_ratio(*n, *d),
+                    RealTree::Add(a, b) => f.add(go(f, rs, a), go(f, rs, b)),
+                    RealTree::Sub(a, b) => f.sub(go(f, rs, a), go(f, rs, b)),
+                    RealTree::Mul(a, b) => f.mul(go(f, rs, a), go(f, rs, b)),
+                    RealTree::Div(a, b) => f.div(go(f, rs, a), go(f, rs, b)),
+                }
+            }
+            go(&f, &rs, t)
+        };
+        // constraints sum(c_i R_i) op value-at-seed + delta, true at the seed
+        let mut parts = Vec::new();
+        for (coefs, o, d) in &cs {
+            let lhs = f.add(f.mul(f.real_ratio(coefs[0], 1), rs[0]), f.mul(f.real_ratio(coefs[1], 1), rs[1]));
+            let at_seed = q(coefs[0], 1) * &seed[0] + q(coefs[1], 1) * &seed[1];
+            let delta = match o { Op::Eq => 0, Op::Le => *d, Op::Ge => -*d, Op::Lt => *d + 1, Op::Gt => -*d - 1, Op::Ne => *d + 1 };
+            let rhs = f.real(at_seed + q(delta, 2));
+            parts.push(match o {
+                Op::Lt => f.lt(lhs, rhs), Op::Le => f.le(lhs, rhs), Op::Eq => f.eq(lhs, rhs),
+                Op::Ne => f.ne(lhs, rhs), Op::Ge => f.ge(lhs, rhs), Op::Gt => f.gt(lhs, rhs),
+            });
+        }
+        let pc = f.and_all(parts);
+        let s = Simplifier::new(f.clone(), pc);
+        let e = build(&t);
+        let se = s.simplify(e);
+        let vals = [q(-2, 1), q(-1, 1), q(-1, 2), q(0, 1), q(1, 3), q(1, 2), q(1, 1), q(2, 1)];
+        let mut pts: Vec<Vec<Q>> = vec![seed.clone()];
+        for a in &vals { for b in &vals { pts.push(vec![a.clone(), b.clone()]); } }
+        let asg = |p: &[Q]| { let mut a = Assignment::new(); for (x, v) in rs.iter().zip(p) { a.set(*x, Value::Real(v.clone())); } a };
+        prop_assert!(f.eval_bool(pc, &asg(&seed)).unwrap_or(false), "seed fails {}", f.pretty(pc));
+        prop_assert!(!s.is_contradictory());
+        for p in &pts {
+            let holds = f.eval_bool(pc, &asg(p)).unwrap_or(false);
+            prop_assert_eq!(holds, f.eval_bool(s.equivalent_assumption(), &asg(p)).unwrap_or(false));
+            if !holds { continue; }
+            let Some(want) = ref_real(&t, p) else { continue };
+            let got = f.eval(se, &asg(p)).map_err(|err| TestCaseError::fail(format!("{err}: {} -> {}", f.pretty(e), f.pretty(se))))?;
+            prop_assert_eq!(got, Value::Real(want), "{} became {} under {}", f.pretty(e), f.pretty(se), f.pretty(pc));
+        }
+    }
+}

@@ -255,7 +255,11 @@ fn integer_disequality_moves_an_interval_end() {
     assert_eq!(s.simplify(f.ne(i, n)), f.tt());
     assert_eq!(s.reduced_assumption(), f.and(f.ge(i, f.int(0)), f.lt(i, n)));
     // 0 <= X0 <= 1 && X0 != 0  pins X0 to 1
-    let pc2 = f.and_all([f.ge(x[2], f.int(0)), f.le(x[2], f.int(1)), f.ne(x[2], f.int(0))]);
+    let pc2 = f.and_all([
+        f.ge(x[2], f.int(0)),
+        f.le(x[2], f.int(1)),
+        f.ne(x[2], f.int(0)),
+    ]);
     let s2 = Simplifier::new(f.clone(), pc2);
     assert_eq!(s2.simplify(x[2]), f.int(1));
     assert_eq!(s2.reduced_assumption(), f.tt());
@@ -282,4 +286,18 @@ fn integer_division_under_bounds() {
     assert_eq!(s2.simplify(f.int_div(x[1], f.int(4))), f.int(0));
     let m = f.int_mod(x[1], f.int(4));
     assert_eq!(s2.simplify(m), x[1]);
+}
+
+#[test]
+fn boolean_atoms_that_are_not_symbols_stay_in_the_reduced_assumption() {
+    let (f, x) = setup();
+    let flags = f.symbol("flags", Type::array(Type::Bool, None));
+    let a3 = f.array_read(flags, f.int(3));
+    let a4 = f.array_read(flags, f.int(4));
+    let pc = f.and_all([a3, f.not(a4), f.gt(x[0], f.int(0))]);
+    let s = Simplifier::new(f.clone(), pc);
+    assert_eq!(s.simplify(a3), f.tt());
+    assert_eq!(s.simplify(a4), f.ff());
+    assert_eq!(s.reduced_assumption(), pc);
+    assert_eq!(s.equivalent_assumption(), pc);
 }

@@ -127,6 +127,8 @@ pub struct Step {
     pub guard_known_true: bool,
     /// The step touches only its process's own state (no communication); for POR.
     pub local: bool,
+    /// MPI: the sender a (wildcard) receive takes its message from.
+    pub choice: Option<u32>,
 }
 
 /// Where a step comes from in the source, for traces.
@@ -322,6 +324,7 @@ impl Engine {
                 locals: vec![Value::Undefined; main.params.len() + main.locals.len()],
             })],
             heap: Arc::new(Vec::new()),
+            mpi: Default::default(),
         };
         let mut state = State::new(SystemState {
             pc: f.tt(),
@@ -501,14 +504,31 @@ impl Engine {
                 decided.push((g, enabled, known));
                 if enabled {
                     let local = !matches!(&t.statement, Statement::Call { callee: Callee::Library(l), .. } if l.is_mpi());
-                    steps.push(Step {
+                    let step = Step {
                         process: p,
                         function,
                         transition: tid,
                         guard: g,
                         guard_known_true: known,
                         local,
-                    });
+                        choice: None,
+                    };
+                    if local {
+                        steps.push(step);
+                    } else {
+                        let ctx = crate::mpi_state::Ctx {
+                            model: &model,
+                            f: &f,
+                            layout: &self.layout,
+                        };
+                        crate::mpi_state::push_steps(
+                            &ctx,
+                            &mut self.oracle,
+                            &mut scratch,
+                            step,
+                            &mut steps,
+                        )?;
+                    }
                 }
             }
         }
@@ -548,6 +568,22 @@ impl Engine {
                     format!("step of process {} which is not running", step.process),
                     None,
                 ));
+            }
+            if !step.local {
+                let ctx = crate::mpi_state::Ctx {
+                    model: &model,
+                    f: &f,
+                    layout: &self.layout,
+                };
+                if let Some(r) = crate::mpi_state::execute(&ctx, &mut self.oracle, &mut state, step)
+                {
+                    let (violations, changes) = r?;
+                    return Ok(StepOutcome {
+                        state,
+                        violations,
+                        changes,
+                    });
+                }
             }
             let mut env = ProcEnv {
                 state: &mut state,
@@ -701,7 +737,38 @@ impl Engine {
                 claim: "every allocated block is freed".into(),
             });
         }
+        let ctx = crate::mpi_state::Ctx {
+            model: &self.model,
+            f: &f,
+            layout: &self.layout,
+        };
+        out.extend(crate::mpi_state::termination_checks(
+            &ctx,
+            &mut self.oracle,
+            state,
+        ));
         out
+    }
+
+    /// MPI: true if `state` (whose enabled steps are `steps`) is a potential
+    /// deadlock: some process has not terminated, and none could move if no
+    /// pending standard send were buffered (zero-buffer MPI).
+    pub fn potential_deadlock(
+        &mut self,
+        state: &State,
+        steps: &[Step],
+    ) -> Result<bool, EngineError> {
+        let ctx = crate::mpi_state::Ctx {
+            model: &self.model,
+            f: &self.factory,
+            layout: &self.layout,
+        };
+        crate::mpi_state::potentially_deadlocked(&ctx, &mut self.oracle, state, steps)
+    }
+
+    /// MPI: the MPI call each blocked process waits in, as `(rank, description)`.
+    pub fn blocked_calls(&self, state: &State) -> Vec<(usize, String)> {
+        crate::mpi_state::blocked_calls(&self.model, state)
     }
 
     /// The canonical representative of `state`: the path condition simplified

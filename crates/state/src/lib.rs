@@ -78,4 +78,5 @@ pub mod api;
 mod canon;
 mod engine;
 mod env;
+mod mpi_state;
 mod state;

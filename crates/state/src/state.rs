@@ -45,6 +45,8 @@ pub(crate) struct ProcState {
     /// Bottom (main) first.
     pub stack: Vec<Arc<Frame>>,
     pub heap: Arc<Vec<HeapObject>>,
+    /// MPI status of the process (init/finalize, pending `MPI_Sendrecv`).
+    pub mpi: crate::mpi_state::MpiProc,
 }
 
 /// A fast, deterministic, non-cryptographic hasher (multiply-rotate, as in

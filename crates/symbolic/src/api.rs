@@ -21,4 +21,8 @@ pub use crate::types::{
     Assignment, EvalError, Expr, ExprView, FunctionValue, Quantifier, RelOp, Type, Value,
 };
 pub use num_bigint::BigInt;
+
+/// The map type taken by [`ExprFactory::substitute`] (a `hashbrown` map from
+/// expressions to their replacements).
+pub type ExprMap = hashbrown::HashMap<Expr, Expr>;
 pub use num_rational::BigRational;

@@ -191,6 +191,13 @@ impl ExprFactory {
         r
     }
 
+    /// Like [`Self::substitute`] with the replacements given as pairs
+    /// `(key, value)` (later pairs win for repeated keys).
+    pub fn substitute_pairs(&self, e: Expr, pairs: &[(Expr, Expr)]) -> Expr {
+        let map: HashMap<Expr, Expr> = pairs.iter().copied().collect();
+        self.substitute(e, &map)
+    }
+
     /// Replaces the symbolic constant `x` by `v` in `e`.
     pub fn substitute_one(&self, e: Expr, x: Expr, v: Expr) -> Expr {
         let mut m = HashMap::new();

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use tass_model::api::{
     Callee, Expr as ModelExpr, ExprKind, FunctionId, LocationId, LocationKind, Model, Statement,
-    TransitionId, VarScope,
+    TransitionId, Type as ModelType, VarScope,
 };
 use tass_prove::api::{build_prover, Answer, Prover, ProverOptions, ProverStats, Validity};
 use tass_semantics::api::is_internal_symbol;
@@ -159,6 +159,42 @@ pub(crate) struct RealEngine {
     simplifiers: SimplifierCache,
     /// `-i` inputs as the user gave them.
     fixed: Vec<(String, String)>,
+    /// Whether states are simplified right after a branch (see `execute`).
+    simplify_after_branch: bool,
+}
+
+/// True if `ty` is, or contains, an array whose extent is not a literal.
+fn has_symbolic_extent(ty: &ModelType) -> bool {
+    match ty {
+        ModelType::Array(elem, extent) => {
+            !matches!(extent.as_deref().map(|e| &e.kind), Some(ExprKind::IntLit(_)))
+                || has_symbolic_extent(elem)
+        }
+        ModelType::Pointer(t) => has_symbolic_extent(t),
+        _ => false,
+    }
+}
+
+/// Simplifying a state after a branch substitutes what the new path condition
+/// determines (e.g. `n == 5`) into every value, which keeps recursive programs'
+/// values small. It is not done for programs with arrays of input-dependent extent
+/// or heap blocks: simplification retypes such arrays (extent `N` becomes `4`),
+/// and the expression factory keeps later writes of the old type as conversions it
+/// cannot read through, which the prover then cannot decide ("possible" false
+/// alarms). Saved states are simplified in any case.
+fn may_simplify_after_branch(model: &Model) -> bool {
+    let arrays = model.variables.iter().any(|v| has_symbolic_extent(&v.ty));
+    let heap = model.functions.iter().any(|f| {
+        f.body.as_ref().is_some_and(|b| {
+            b.graph.edge_weights().any(|t| {
+                matches!(
+                    t.statement,
+                    Statement::Allocate { .. } | Statement::Reallocate { .. }
+                )
+            })
+        })
+    });
+    !arrays && !heap
 }
 
 /// The locations where the state-saving heuristic (paper Sec. 5.4) saves: those
@@ -294,6 +330,7 @@ impl RealEngine {
             deadlock: options.deadlock,
             simplifiers: SimplifierCache::new(Arc::clone(factory)),
             fixed: options.inputs.clone(),
+            simplify_after_branch: may_simplify_after_branch(&model),
         })
     }
 
@@ -455,7 +492,7 @@ impl Engine for RealEngine {
     /// one the path continues with.
     fn execute(&mut self, state: State, step: &Step) -> Result<Executed<State>, EngineError> {
         let mut outcome = self.engine.execute(state, step)?;
-        if !step.guard_known_true {
+        if !step.guard_known_true && self.simplify_after_branch {
             outcome.state = self.engine.canonicalize(outcome.state);
         }
         let violations = outcome

@@ -64,7 +64,9 @@ impl<'t> Tr<'t> {
             Some(_) => return err(f.pos, format!("`{name}` is not a function")),
             None => {
                 let h = header_of(name);
-                let hint = if h.is_empty() {
+                let hint = if name.starts_with("MPI_") && self.ctx.uses_mpi {
+                    " (tass's <mpi.h> does not provide it)".to_string()
+                } else if h.is_empty() {
                     String::new()
                 } else {
                     format!(" (did you forget `#include {h}`?)")

@@ -669,7 +669,9 @@ impl<'t> Tr<'t> {
             ),
             Some(Sym::Typedef(_)) => err(pos, format!("type name `{name}` used as a value")),
             None => {
-                let hint = if name.starts_with("MPI_") {
+                let hint = if name.starts_with("MPI_") && self.ctx.uses_mpi {
+                    " (tass's <mpi.h> does not provide it)"
+                } else if name.starts_with("MPI_") {
                     " (did you forget `#include <mpi.h>`?)"
                 } else if name == "NULL" {
                     " (include <stddef.h> or <stdlib.h>)"
@@ -1147,7 +1149,7 @@ impl<'t> Tr<'t> {
                         let mut idx: i128 = 0;
                         for it in items {
                             let v = if it.kind() == "initializer_pair" {
-                                let d = it.child_by_field_name("designator");
+                                let d = crate::ast::child(it, "designator");
                                 match d {
                                     Some(d) if d.kind() == "subscript_designator" => {
                                         let Some(inner) = d.named_child(0) else {
@@ -1177,7 +1179,7 @@ impl<'t> Tr<'t> {
                                         "nested designators are not supported",
                                     );
                                 }
-                                match it.child_by_field_name("value") {
+                                match crate::ast::child(it, "value") {
                                     Some(v) => v,
                                     None => return err(Pos::of(it), "designator without a value"),
                                 }
@@ -1203,7 +1205,7 @@ impl<'t> Tr<'t> {
                         let mut fi = 0usize;
                         for it in items {
                             let v = if it.kind() == "initializer_pair" {
-                                let d = it.child_by_field_name("designator");
+                                let d = crate::ast::child(it, "designator");
                                 let fname = match d {
                                     Some(d) if d.kind() == "field_designator" => d
                                         .named_child(0)
@@ -1229,7 +1231,7 @@ impl<'t> Tr<'t> {
                                         )
                                     }
                                 }
-                                match it.child_by_field_name("value") {
+                                match crate::ast::child(it, "value") {
                                     Some(v) => v,
                                     None => return err(Pos::of(it), "designator without a value"),
                                 }

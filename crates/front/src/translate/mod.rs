@@ -59,6 +59,8 @@ pub(crate) struct Unit {
     pub pragmas: Vec<RawPragma>,
     pub input_macros: Vec<RawInputMacro>,
     pub uses_mpi: bool,
+    /// Unsupported directives (`#pragma omp`), reported with syntax errors.
+    pub directive_errors: Vec<(Pos, String)>,
 }
 
 impl Unit {

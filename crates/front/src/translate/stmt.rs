@@ -20,7 +20,7 @@ impl<'t> Tr<'t> {
         // loops and ifs show their head only, functions their signature
         let cut = ["body", "consequence"]
             .iter()
-            .find_map(|f| node.child_by_field_name(f))
+            .find_map(|f| crate::ast::child(node, f))
             .filter(|b| node.kind() != "do_statement" || b.kind() != "compound_statement")
             .map(|b| b.start_byte());
         let full = self.text(node);
@@ -29,7 +29,7 @@ impl<'t> Tr<'t> {
                 let len = end.saturating_sub(node.start_byte()).min(full.len());
                 first_line(full.get(..len).unwrap_or(full))
             }
-            _ if node.kind() == "do_statement" => match node.child_by_field_name("condition") {
+            _ if node.kind() == "do_statement" => match crate::ast::child(node, "condition") {
                 Some(c) => format!("while {}", first_line(self.text(c))),
                 None => first_line(full),
             },
@@ -57,7 +57,7 @@ impl<'t> Tr<'t> {
         self.scopes = vec![HashMap::new()];
         let span = self.span(pos);
         self.fb = Some(FnBuilder::new(span.clone(), ret.clone()));
-        let sig = match node.child_by_field_name("body") {
+        let sig = match crate::ast::child(node, "body") {
             Some(b) => self
                 .src
                 .get(node.start_byte()..b.start_byte())
@@ -67,15 +67,15 @@ impl<'t> Tr<'t> {
         self.fb().text = first_line(sig);
         // parameters, resolved again now that earlier ones are in scope
         let (base, _) = self.specifiers(node)?;
-        let mut decl = node.child_by_field_name("declarator");
+        let mut decl = crate::ast::child(node, "declarator");
         while let Some(d) = decl {
             if d.kind() == "function_declarator" {
                 break;
             }
-            decl = d.child_by_field_name("declarator");
+            decl = crate::ast::child(d, "declarator");
         }
         let _ = base;
-        let plist = decl.and_then(|d| d.child_by_field_name("parameters"));
+        let plist = decl.and_then(|d| crate::ast::child(d, "parameters"));
         let mut params = Vec::new();
         let mut main_args = Vec::new();
         if let Some(pl) = plist {
@@ -86,7 +86,7 @@ impl<'t> Tr<'t> {
                     continue;
                 }
                 let (pbase, flags) = self.specifiers(p)?;
-                let d = self.declarator(p.child_by_field_name("declarator"), pbase, false)?;
+                let d = self.declarator(crate::ast::child(p, "declarator"), pbase, false)?;
                 let ty = match d.ty {
                     Type::Array(elem, _) => Type::Pointer(elem),
                     t => t,
@@ -137,7 +137,7 @@ impl<'t> Tr<'t> {
                 });
             }
         }
-        let Some(body) = node.child_by_field_name("body") else {
+        let Some(body) = crate::ast::child(node, "body") else {
             return err(pos, "function without body");
         };
         self.compound(body)?;
@@ -382,7 +382,7 @@ impl<'t> Tr<'t> {
                 self.statement(field(node, "consequence")?)?;
                 self.fb().goto(join);
                 self.fb().cur = Some(no);
-                if let Some(alt) = node.child_by_field_name("alternative") {
+                if let Some(alt) = crate::ast::child(node, "alternative") {
                     let inner = if alt.kind() == "else_clause" {
                         alt.named_child(0)
                     } else {
@@ -442,7 +442,7 @@ impl<'t> Tr<'t> {
             "for_statement" => {
                 let inv = self.take_invariants(node)?;
                 self.scopes.push(HashMap::new());
-                if let Some(init) = node.child_by_field_name("initializer") {
+                if let Some(init) = crate::ast::child(node, "initializer") {
                     if init.kind() == "declaration" {
                         self.local_declaration(init)?;
                     } else {
@@ -452,7 +452,7 @@ impl<'t> Tr<'t> {
                 }
                 self.set_stmt(node);
                 let head = self.loop_head(LocationKind::ForLoopHead, inv);
-                let exit = match node.child_by_field_name("condition") {
+                let exit = match crate::ast::child(node, "condition") {
                     Some(c) => {
                         let ast = convert(c, self.src)?;
                         let ce = self.cond(&ast)?;
@@ -470,7 +470,7 @@ impl<'t> Tr<'t> {
                 self.fb().continues.pop();
                 r?;
                 self.fb().enter(cont);
-                if let Some(u) = node.child_by_field_name("update") {
+                if let Some(u) = crate::ast::child(node, "update") {
                     self.set_stmt(u);
                     let ast = convert(u, self.src)?;
                     self.effect(&ast)?;
@@ -592,7 +592,7 @@ impl<'t> Tr<'t> {
             }
             self.set_stmt(*it);
             let loc = self.fb().new_loc(LocationKind::Plain);
-            match it.child_by_field_name("value") {
+            match crate::ast::child(*it, "value") {
                 Some(v) => {
                     let vast = convert(v, self.src)?;
                     let ve = self.rvalue(&vast)?;
@@ -648,7 +648,7 @@ impl<'t> Tr<'t> {
             self.fb().enter(loc);
             let mut c3 = it.walk();
             let stmts: Vec<Node<'t>> = it.named_children(&mut c3).collect();
-            let value = it.child_by_field_name("value");
+            let value = crate::ast::child(it, "value");
             for s in stmts {
                 if Some(s) == value {
                     continue;
@@ -679,8 +679,8 @@ impl<'t> Tr<'t> {
         for dn in decls {
             let (dnode, value) = if dn.kind() == "init_declarator" {
                 (
-                    dn.child_by_field_name("declarator"),
-                    dn.child_by_field_name("value"),
+                    crate::ast::child(dn, "declarator"),
+                    crate::ast::child(dn, "value"),
                 )
             } else {
                 (Some(dn), None)
@@ -755,8 +755,8 @@ impl<'t> Tr<'t> {
     }
 }
 
-fn field<'t>(node: Node<'t>, name: &str) -> Res<Node<'t>> {
-    match node.child_by_field_name(name) {
+fn field<'t>(node: Node<'t>, name: &'static str) -> Res<Node<'t>> {
+    match crate::ast::child(node, name) {
         Some(n) => Ok(n),
         None => err(
             Pos::of(node),

@@ -113,7 +113,7 @@ impl<'t> Tr<'t> {
             }
             "sized_type_specifier" => {
                 let mut words: Vec<&str> = self.text(node).split_whitespace().collect();
-                if let Some(t) = node.child_by_field_name("type") {
+                if let Some(t) = crate::ast::child(node, "type") {
                     if t.kind() == "type_identifier" {
                         return err(pos, format!("unknown type `{}`", self.text(node)));
                     }
@@ -253,14 +253,14 @@ impl<'t> Tr<'t> {
                 })
             }
             "pointer_declarator" | "abstract_pointer_declarator" => self.declarator(
-                node.child_by_field_name("declarator"),
+                crate::ast::child(node, "declarator"),
                 Type::Pointer(Box::new(base)),
                 lenient,
             ),
             "array_declarator" | "abstract_array_declarator" => {
-                let ext = self.extent(node.child_by_field_name("size"), lenient)?;
+                let ext = self.extent(crate::ast::child(node, "size"), lenient)?;
                 self.declarator(
-                    node.child_by_field_name("declarator"),
+                    crate::ast::child(node, "declarator"),
                     Type::Array(Box::new(base), ext),
                     lenient,
                 )
@@ -282,12 +282,12 @@ impl<'t> Tr<'t> {
                 self.declarator(inner, base, lenient)
             }
             "function_declarator" | "abstract_function_declarator" => {
-                let inner = node.child_by_field_name("declarator");
+                let inner = crate::ast::child(node, "declarator");
                 match inner {
                     Some(i) if i.kind() == "identifier" => {}
                     _ => return err(pos, "function pointers are not supported"),
                 }
-                let plist = node.child_by_field_name("parameters");
+                let plist = crate::ast::child(node, "parameters");
                 let params = match plist {
                     Some(pl) => self.parameters(pl, lenient)?,
                     None => (vec![], false),
@@ -320,7 +320,7 @@ impl<'t> Tr<'t> {
             match p.kind() {
                 "parameter_declaration" => {
                     let (base, _) = self.specifiers(p)?;
-                    let d = self.declarator(p.child_by_field_name("declarator"), base, lenient)?;
+                    let d = self.declarator(crate::ast::child(p, "declarator"), base, lenient)?;
                     if d.params.is_some() {
                         return err(Pos::of(p), "function pointers are not supported");
                     }
@@ -352,7 +352,7 @@ impl<'t> Tr<'t> {
     /// The type named by a type_descriptor (casts, sizeof).
     pub(crate) fn type_descriptor(&mut self, node: Node<'t>) -> Res<Type> {
         let (base, _) = self.specifiers(node)?;
-        let d = self.declarator(node.child_by_field_name("declarator"), base, false)?;
+        let d = self.declarator(crate::ast::child(node, "declarator"), base, false)?;
         if d.params.is_some() {
             return err(Pos::of(node), "function types are not supported");
         }
@@ -364,7 +364,7 @@ impl<'t> Tr<'t> {
         let name = node
             .child_by_field_name("name")
             .map(|n| self.text(n).to_string());
-        let body = node.child_by_field_name("body");
+        let body = crate::ast::child(node, "body");
         let existing = name
             .as_ref()
             .and_then(|n| self.ctx.struct_tags.get(n).copied());
@@ -456,7 +456,7 @@ impl<'t> Tr<'t> {
     }
 
     fn enum_type(&mut self, node: Node<'t>) -> Res<Type> {
-        if let Some(body) = node.child_by_field_name("body") {
+        if let Some(body) = crate::ast::child(node, "body") {
             let mut next: i128 = 0;
             let mut c = body.walk();
             let items: Vec<Node<'t>> = body.named_children(&mut c).collect();
@@ -464,11 +464,11 @@ impl<'t> Tr<'t> {
                 if e.kind() != "enumerator" {
                     continue;
                 }
-                let Some(name_node) = e.child_by_field_name("name") else {
+                let Some(name_node) = crate::ast::child(e, "name") else {
                     continue;
                 };
                 let name = self.text(name_node).to_string();
-                if let Some(v) = e.child_by_field_name("value") {
+                if let Some(v) = crate::ast::child(e, "value") {
                     let ast = convert(v, self.src)?;
                     let saved = self.pure_context.replace("an enum value");
                     let r = self.rvalue(&ast);
@@ -595,7 +595,7 @@ impl<'t> Tr<'t> {
     ) -> Res<usize> {
         let (base, flags) = self.specifiers(node)?;
         let _ = flags;
-        let d = self.declarator(node.child_by_field_name("declarator"), base, true)?;
+        let d = self.declarator(crate::ast::child(node, "declarator"), base, true)?;
         let Some((params, variadic)) = d.params else {
             return err(d.pos, "expected a function declarator");
         };
@@ -626,8 +626,8 @@ impl<'t> Tr<'t> {
         for dn in decls {
             let (dnode, value) = if dn.kind() == "init_declarator" {
                 (
-                    dn.child_by_field_name("declarator"),
-                    dn.child_by_field_name("value"),
+                    crate::ast::child(dn, "declarator"),
+                    crate::ast::child(dn, "value"),
                 )
             } else {
                 (Some(dn), None)
@@ -769,7 +769,7 @@ impl<'t> Tr<'t> {
                         continue;
                     }
                     if ch.kind() == "initializer_pair" {
-                        let d = ch.child_by_field_name("designator")?;
+                        let d = crate::ast::child(ch, "designator")?;
                         if d.kind() == "subscript_designator" {
                             let idx = d.named_child(0)?;
                             n = self.text(idx).trim().parse().ok()?;
