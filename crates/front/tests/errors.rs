@@ -15,6 +15,7 @@ const CASES: &[(&str, &str, u32, u32, &str)] = &[
     ("struct_arithmetic", "struct s { int a; };\nint main() {\n  struct s v;\n  return v + 1;\n}\n", 4, 10, "invalid operands to `+`"),
     ("dereference_int", "int main() {\n  int x = 0;\n  return *x;\n}\n", 3, 10, "cannot dereference"),
     ("no_such_field", "struct s { int a; };\nint main() {\n  struct s v;\n  return v.b;\n}\n", 4, 10, "has no field `b`"),
+    ("openmp", "int main() {\n  int s = 0;\n#pragma omp parallel for\n  for (int i = 0; i < 4; i++) s += i;\n  return s;\n}\n", 3, 9, "`#pragma omp` (OpenMP threads) is not supported"),
     ("goto", "int main() {\n  goto done;\n  done: return 0;\n}\n", 2, 3, "`goto` is not supported"),
     ("function_pointer_variable", "int twice(int x) { return 2 * x; }\nint (*fp)(int);\nint main() { return 0; }\n", 2, 5, "function pointers are not supported"),
     ("function_as_value", "int twice(int x) { return 2 * x; }\nint main() {\n  int k = twice;\n  return k;\n}\n", 3, 11, "function pointers are not supported"),

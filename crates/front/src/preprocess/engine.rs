@@ -802,7 +802,18 @@ impl Engine<'_> {
                 }
                 self.tass_pragma(hash, line)
             }
-            // Other pragmas (OpenMP, GCC, STDC, ...) mean nothing to tass.
+            // OpenMP and OpenACC pragmas bring in threads: pass them on so the
+            // translator rejects them by name instead of verifying a different,
+            // sequential program.
+            Some(t) if t.is_ident("omp") || t.is_ident("acc") => {
+                let l = hash.pos.line;
+                self.writer.fresh_line(hash.pos.file, l);
+                for t in std::iter::once(hash).chain(line) {
+                    self.writer.emit(t, Some(l));
+                }
+                Ok(())
+            }
+            // Other pragmas (GCC, STDC, ...) mean nothing to tass.
             _ => Ok(()),
         }
     }

@@ -652,8 +652,16 @@ fn predefined_macros() {
 
 #[test]
 fn other_pragmas_are_dropped() {
-    let p = pp("#pragma omp parallel for\n#pragma GCC poison x\nint a;\n");
+    let p = pp("#pragma GCC poison x\n#pragma STDC FP_CONTRACT ON\nint a;\n");
     assert_eq!(lines(&p), vec!["", "", "int a;"]);
+}
+
+#[test]
+fn openmp_pragmas_are_kept_for_the_translator_to_reject() {
+    let p = pp("#pragma omp parallel for\nint a;\n");
+    let first: String = lines(&p)[0].split_whitespace().collect();
+    assert_eq!(first, "#pragmaompparallelfor");
+    assert_eq!(lines(&p)[1], "int a;");
 }
 
 // ---------------------------------------------------------------- lexical structure
