@@ -508,3 +508,77 @@ proptest! {
         }
     }
 }
+
+// ----- boolean atoms -------------------------------------------------------------
+
+/// A literal over two boolean symbols, an array of booleans and a relation.
+#[derive(Clone, Debug)]
+enum Lit {
+    Sym(usize, bool),
+    Cell(i64, bool),
+    Rel(Constraint),
+}
+
+fn lit() -> impl Strategy<Value = Lit> {
+    prop_oneof![
+        (0..2usize, any::<bool>()).prop_map(|(i, p)| Lit::Sym(i, p)),
+        (0..3i64, any::<bool>()).prop_map(|(k, p)| Lit::Cell(k, p)),
+        constraint().prop_map(Lit::Rel),
+    ]
+}
+
+proptest! {
+    #[test]
+    fn boolean_facts_keep_values_and_equivalence(
+        clauses in prop::collection::vec(prop::collection::vec(lit(), 1..3), 1..4),
+        seed in seed(),
+        t in bool_tree(),
+        extra in prop::collection::vec(lit(), 1..3),
+    ) {
+        let c = Ctx::new();
+        let f = c.f.clone();
+        let bs: Vec<Expr> = (0..2).map(|i| f.symbol(&format!("B{i}"), Type::Bool)).collect();
+        let arr = f.symbol("flags", Type::array(Type::Bool, None));
+        let build = |l: &Lit| -> Expr {
+            match l {
+                Lit::Sym(i, p) => if *p { bs[*i] } else { f.not(bs[*i]) },
+                Lit::Cell(k, p) => {
+                    let e = f.array_read(arr, f.int(*k));
+                    if *p { e } else { f.not(e) }
+                }
+                Lit::Rel(k) => c.constraint(k, &seed),
+            }
+        };
+        let pc = f.and_all(clauses.iter().map(|cl| f.or_all(cl.iter().map(&build))));
+        let s = Simplifier::new(f.clone(), pc);
+        // the expression: the random relation tree combined with extra literals
+        let e = f.or(c.boolean(&t), f.and_all(extra.iter().map(&build)));
+        let se = s.simplify(e);
+        let equiv = s.equivalent_assumption();
+        let reduced = s.reduced_assumption();
+        let mut any_point = false;
+        for p in grid() {
+            // enumerate the boolean part too: 2 symbols and 3 cells
+            for m in 0..32u32 {
+                let mut asg = c.assignment(&p);
+                asg.set(bs[0], Value::Bool(m & 1 != 0));
+                asg.set(bs[1], Value::Bool(m & 2 != 0));
+                let cells: Vec<Value> = (0..3).map(|k| Value::Bool(m & (4 << k) != 0)).collect();
+                asg.set(arr, Value::Array(cells));
+                let h = f.eval_bool(pc, &asg).map_err(|e| TestCaseError::fail(e.to_string()))?;
+                let he = f.eval_bool(equiv, &asg).map_err(|e| TestCaseError::fail(e.to_string()))?;
+                prop_assert_eq!(h, he, "{} vs equivalent {}", f.pretty(pc), f.pretty(equiv));
+                if h {
+                    any_point = true;
+                    prop_assert!(f.eval_bool(reduced, &asg).unwrap_or(false));
+                    let want = f.eval_bool(e, &asg).map_err(|e| TestCaseError::fail(e.to_string()))?;
+                    let got = f.eval_bool(se, &asg).map_err(|e| TestCaseError::fail(e.to_string()))?;
+                    prop_assert_eq!(got, want, "{} became {} under {}", f.pretty(e), f.pretty(se), f.pretty(pc));
+                }
+            }
+        }
+        if any_point {
+            prop_assert!(!s.is_contradictory());
+        }
+    }
+}

@@ -145,7 +145,10 @@ impl Ctx<'_> {
         let env = self.env(state, p);
         let mut ev = Evaluator::new(self.f, oracle, p, false);
         let v = ev.eval_int(&env, e)?;
-        Ok(self.f.as_concrete_int(v).and_then(|k| i64::try_from(k).ok()))
+        Ok(self
+            .f
+            .as_concrete_int(v)
+            .and_then(|k| i64::try_from(k).ok()))
     }
 }
 
@@ -157,10 +160,16 @@ fn tag_matches(wanted: i64, tag: &Expr, f: &ExprFactory) -> bool {
 }
 
 /// Index of the first buffered message from `source` to `dest` whose tag matches.
-fn first_match(messages: &[Message], f: &ExprFactory, source: u32, dest: u32, tag: i64) -> Option<usize> {
-    messages
-        .iter()
-        .position(|m| m.source == source && m.dest == dest && m.comm == 0 && tag_matches(tag, &m.tag, f))
+fn first_match(
+    messages: &[Message],
+    f: &ExprFactory,
+    source: u32,
+    dest: u32,
+    tag: i64,
+) -> Option<usize> {
+    messages.iter().position(|m| {
+        m.source == source && m.dest == dest && m.comm == 0 && tag_matches(tag, &m.tag, f)
+    })
 }
 
 /// The receive (source, tag) a process at `call` waits for, if it is at one.
@@ -201,7 +210,8 @@ pub(crate) fn push_steps(
     steps: &mut Vec<Step>,
 ) -> Result<(), EngineError> {
     let p = base.process;
-    let Some(call) = current_call(ctx.model, scratch, p).filter(|c| c.tid == base.transition) else {
+    let Some(call) = current_call(ctx.model, scratch, p).filter(|c| c.tid == base.transition)
+    else {
         steps.push(base);
         return Ok(());
     };
@@ -264,7 +274,8 @@ pub(crate) fn potentially_deadlocked(
     let n = state.inner.procs.len();
     for step in steps {
         let p = step.process;
-        let Some(call) = current_call(ctx.model, state, p).filter(|c| c.tid == step.transition) else {
+        let Some(call) = current_call(ctx.model, state, p).filter(|c| c.tid == step.transition)
+        else {
             return Ok(false); // a step that is not an MPI call
         };
         if !is_standard_send(call.lf) {
@@ -276,7 +287,11 @@ pub(crate) fn potentially_deadlocked(
         ) else {
             return Ok(false);
         };
-        if dest == PROC_NULL || dest < 0 || dest as usize >= n || scratch.inner.procs[p].mpi.phase != 1 {
+        if dest == PROC_NULL
+            || dest < 0
+            || dest as usize >= n
+            || scratch.inner.procs[p].mpi.phase != 1
+        {
             return Ok(false);
         }
         let d = dest as usize;
@@ -288,7 +303,11 @@ pub(crate) fn potentially_deadlocked(
             }
         }
     }
-    Ok(state.inner.procs.iter().any(|ps| ps.status == Status::Running))
+    Ok(state
+        .inner
+        .procs
+        .iter()
+        .any(|ps| ps.status == Status::Running))
 }
 
 /// What the processes that have not terminated wait for, one phrase each (for
@@ -423,7 +442,8 @@ fn execute_call(
         (LF::MpiWtime, _) => {
             let t = f.fresh_symbol("MPI_Wtime", Type::Real);
             let last = env.state.inner.procs[p].mpi.wtime;
-            ev.assumed.push(f.le(last.unwrap_or_else(|| f.zero(&Type::Real)), t));
+            ev.assumed
+                .push(f.le(last.unwrap_or_else(|| f.zero(&Type::Real)), t));
             set_mpi(&mut env, |m| m.wtime = Some(t));
             if let Some(lhs) = call.lhs {
                 let place = ev.eval_place(&env, lhs, false)?;
@@ -470,11 +490,17 @@ fn execute_call(
             };
             let ptr = ev.eval(&env, &call.args[1])?;
             let place = ev.deref_place(&env, ptr, false, call.span, &|| name.to_string())?;
-            ev.write_place(&mut env, &place, Value::Data(f.int(value as i64)), call.span)?;
+            ev.write_place(
+                &mut env,
+                &place,
+                Value::Data(f.int(value as i64)),
+                call.span,
+            )?;
         }
         (LF::MpiGetCount, _) => {
             let st = ev.eval(&env, &call.args[0])?;
-            let (root, mut path) = ev.deref_place(&env, st, false, call.span, &|| "status".into())?;
+            let (root, mut path) =
+                ev.deref_place(&env, st, false, call.span, &|| "status".into())?;
             path.push(PStep::Field(3));
             let count = ev.read_place(&env, &(root, path));
             let count = match count {
@@ -566,7 +592,10 @@ fn datatype(
 ) -> Result<(LC, Type), EngineError> {
     let v = ev.eval(env, e)?;
     let Value::Handle(Handle::Constant(c)) = v else {
-        return Err(EngineError::unsupported(format!("MPI datatype {v:?}"), span));
+        return Err(EngineError::unsupported(
+            format!("MPI datatype {v:?}"),
+            span,
+        ));
     };
     let ty = match c {
         LC::MpiInt | LC::MpiLong | LC::MpiUnsigned | LC::MpiLongLong => Type::Int,
@@ -638,7 +667,10 @@ fn send(
     check_rank(ev, &*env, dest, false, "destination", span);
     let data = read_buffer(ev, &*env, &args[0], count, f.int(0), &ty, span)?;
     let Some(dest) = f.as_concrete_int(dest) else {
-        return Err(EngineError::unsupported("MPI_Send to a symbolic rank", span));
+        return Err(EngineError::unsupported(
+            "MPI_Send to a symbolic rank",
+            span,
+        ));
     };
     let dest = i64::try_from(dest).unwrap_or(PROC_NULL);
     if dest < 0 || dest as usize >= env.nprocs() {
@@ -860,7 +892,13 @@ fn locate(
     let (root, mut path) = ev.deref_place(env, ptr, true, span, &|| {
         tass_model::api::render_expr(model, arg)
     })?;
-    if matches!(root, Root::Heap { proc: u32::MAX, object: u32::MAX }) {
+    if matches!(
+        root,
+        Root::Heap {
+            proc: u32::MAX,
+            object: u32::MAX
+        }
+    ) {
         return Ok(Buffer::Nothing);
     }
     if let Some(PStep::Index(i)) = path.last().copied() {
@@ -958,7 +996,9 @@ fn read_buffer(
 ) -> Result<Option<Expr>, EngineError> {
     let f = ev.factory();
     match locate(ev, env, arg, count, span)? {
-        Buffer::Nothing => Ok(Some(f.array_literal(Type::array(ty.clone(), Some(f.int(0))), &[]))),
+        Buffer::Nothing => Ok(Some(
+            f.array_literal(Type::array(ty.clone(), Some(f.int(0))), &[]),
+        )),
         Buffer::Array { start, array, .. } => {
             let t = f.type_of(array);
             let s = inner_size(f, &t).ok_or_else(|| {
@@ -1015,7 +1055,9 @@ fn read_buffer(
             if f.as_concrete_int(count) == Some(0.into()) {
                 return Ok(Some(f.array_literal(Type::array(scalar, Some(count)), &[])));
             }
-            Ok(Some(f.array_literal(Type::array(scalar, Some(count)), &[x])))
+            Ok(Some(
+                f.array_literal(Type::array(scalar, Some(count)), &[x]),
+            ))
         }
     }
 }
@@ -1073,9 +1115,9 @@ fn write_buffer(
                     let mut path = SmallVec::<[PStep; 2]>::new();
                     flat_path(f, &t, f.add(off, f.int(j)), &mut path);
                     let mut v = Value::Data(new);
-                    tass_dynamic::api::write_at(f, &mut v, &path, Value::Data(x)).map_err(
-                        |e| EngineError::invalid(format!("MPI receive: {e}"), Some(span)),
-                    )?;
+                    tass_dynamic::api::write_at(f, &mut v, &path, Value::Data(x)).map_err(|e| {
+                        EngineError::invalid(format!("MPI receive: {e}"), Some(span))
+                    })?;
                     if let Value::Data(x) = v {
                         new = x;
                     }
@@ -1108,7 +1150,12 @@ fn write_buffer(
                 &*env,
                 fits,
                 Property::OutOfBounds,
-                || format!("MPI buffer overrun: {} elements into a single object", f.pretty(n)),
+                || {
+                    format!(
+                        "MPI buffer overrun: {} elements into a single object",
+                        f.pretty(n)
+                    )
+                },
                 span,
             );
             let mut x = flat_read(f, data, f.int(0));
@@ -1397,7 +1444,15 @@ fn collective(
         }
         let env = ctx.env(state, p);
         let mut ev = Evaluator::new(f, oracle, p, true);
-        data[p] = read_buffer(&mut ev, &env, &part.call.args[0], part.count, f.int(0), &part.ty, part.call.span)?;
+        data[p] = read_buffer(
+            &mut ev,
+            &env,
+            &part.call.args[0],
+            part.count,
+            f.int(0),
+            &part.ty,
+            part.call.span,
+        )?;
         let pc = ev.current_pc(&env);
         let mut env = env;
         env.set_path_condition(pc);
@@ -1409,7 +1464,15 @@ fn collective(
             let env = ctx.env(state, r);
             let mut ev = Evaluator::new(f, oracle, r, true);
             let off = f.mul(rp.count, f.int(p as i64));
-            *slot = read_buffer(&mut ev, &env, &rp.call.args[0], rp.count, off, &rp.ty, rp.call.span)?;
+            *slot = read_buffer(
+                &mut ev,
+                &env,
+                &rp.call.args[0],
+                rp.count,
+                off,
+                &rp.ty,
+                rp.call.span,
+            )?;
             let pc = ev.current_pc(&env);
             let mut env = env;
             env.set_path_condition(pc);
@@ -1428,7 +1491,16 @@ fn collective(
             LF::MpiBcast => {
                 if root != Some(p) {
                     if let Some(d) = root.and_then(|r| data[r]) {
-                        write_buffer(&mut ev, &mut env, &a[0], part.count, f.int(0), d, part.count, span)?;
+                        write_buffer(
+                            &mut ev,
+                            &mut env,
+                            &a[0],
+                            part.count,
+                            f.int(0),
+                            d,
+                            part.count,
+                            span,
+                        )?;
                     }
                 }
             }
@@ -1438,7 +1510,16 @@ fn collective(
                     if xs.len() == n {
                         let op = part.op.unwrap_or(Op::Sum);
                         let r = reduce_arrays(f, op, &xs, part.count, 0);
-                        write_buffer(&mut ev, &mut env, &a[1], part.count, f.int(0), r, part.count, span)?;
+                        write_buffer(
+                            &mut ev,
+                            &mut env,
+                            &a[1],
+                            part.count,
+                            f.int(0),
+                            r,
+                            part.count,
+                            span,
+                        )?;
                     }
                 }
             }
@@ -1451,7 +1532,16 @@ fn collective(
                             let off = f.mul(rcount, f.int(q as i64));
                             let fits = f.le(parts[q].count, rcount);
                             ev.check(&env, fits, Property::BufferOverflow, || format!("process {q} contributes {} elements, more than the {} received from each process", f.pretty(parts[q].count), f.pretty(rcount)), span);
-                            write_buffer(&mut ev, &mut env, &a[3], total, off, *d, parts[q].count, span)?;
+                            write_buffer(
+                                &mut ev,
+                                &mut env,
+                                &a[3],
+                                total,
+                                off,
+                                *d,
+                                parts[q].count,
+                                span,
+                            )?;
                         }
                     }
                 }
@@ -1459,7 +1549,16 @@ fn collective(
             LF::MpiScatter => {
                 if let (Some(d), Some(r)) = (data[p], root) {
                     let rcount = ev.eval_int(&env, &a[4])?;
-                    write_buffer(&mut ev, &mut env, &a[3], rcount, f.int(0), d, parts[r].count, span)?;
+                    write_buffer(
+                        &mut ev,
+                        &mut env,
+                        &a[3],
+                        rcount,
+                        f.int(0),
+                        d,
+                        parts[r].count,
+                        span,
+                    )?;
                 }
             }
             _ => {}

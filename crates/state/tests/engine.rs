@@ -568,23 +568,35 @@ fn recursive_calls_return_values() {
 }
 
 #[test]
-fn mpi_calls_are_an_unsupported_error_naming_the_function() {
+fn unsupported_library_calls_are_an_error_naming_the_function() {
     let mut m = ModelBuilder::default();
+    let x = m.var("x", Type::INT, VarScope::Local(FunctionId(0)));
+    let text = Expr::new(
+        ExprKind::StringLit(b"12".to_vec()),
+        Type::Array(Box::new(Type::Char), Some(Box::new(int(3)))),
+        sp(1),
+    );
+    let arg = Expr::new(
+        ExprKind::Decay(Box::new(text)),
+        Type::Pointer(Box::new(Type::Char)),
+        sp(1),
+    );
     let mut b = FnBuilder::new();
     b.then(Statement::Call {
-        lhs: None,
-        callee: Callee::Library(LibraryFunction::MpiBarrier),
-        args: vec![],
+        lhs: Some(x.clone()),
+        callee: Callee::Library(LibraryFunction::Atoi),
+        args: vec![arg],
     });
     b.ret(Some(int(0)));
     m.functions
-        .push(b.function(0, "main", vec![], vec![], Type::INT));
+        .push(b.function(0, "main", vec![], vec![var_id(&x)], Type::INT));
     let mut e = engine(m.finish(FunctionId(0)), EngineConfig::default());
     let err = explore(&mut e, 100).unwrap_err();
     assert!(
-        matches!(&err, EngineError::Unsupported { construct, .. } if construct.contains("MPI_Barrier")),
+        matches!(&err, EngineError::Unsupported { construct, .. } if construct.contains("atoi")),
         "{err}"
     );
+    assert!(err.to_string().contains("t.c:2:1"), "{err}");
 }
 
 #[test]

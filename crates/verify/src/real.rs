@@ -321,6 +321,7 @@ impl RealEngine {
                 .map_err(|e| format!("error: {e}"))?;
         Ok(RealEngine {
             engine,
+            simplify_after_branch: may_simplify_after_branch(&model),
             save_at: saving_locations(&model),
             independent: independent_transitions(&model),
             model,
@@ -330,7 +331,6 @@ impl RealEngine {
             deadlock: options.deadlock,
             simplifiers: SimplifierCache::new(Arc::clone(factory)),
             fixed: options.inputs.clone(),
-            simplify_after_branch: may_simplify_after_branch(&model),
         })
     }
 
