@@ -481,7 +481,18 @@ impl Engine for RealEngine {
     }
 
     fn enabled(&mut self, state: &State) -> Result<Vec<Step>, EngineError> {
-        self.engine.enabled(state)
+        let steps = self.engine.enabled(state)?;
+        // MPI, --deadlock potential: a state where no process could move without
+        // buffering a standard send is a (potential) deadlock, reported as a stuck
+        // state by `final_violations`.
+        if self.deadlock == DeadlockMode::Potential
+            && self.model.uses_mpi
+            && !steps.is_empty()
+            && self.engine.potential_deadlock(state, &steps)?
+        {
+            return Ok(Vec::new());
+        }
+        Ok(steps)
     }
 
     /// A step that took a branch (its guard was not implied by the path condition)
@@ -552,11 +563,15 @@ impl Engine for RealEngine {
             Validity::Maybe => (EngineCertainty::Possible, None),
         };
         let statuses = self.engine.process_status(state);
+        let mpi_calls = self.engine.blocked_calls(state);
         let mut blocked = Vec::new();
         let mut first = None;
         for (p, s) in statuses.iter().enumerate() {
             if let ProcessStatus::Running { function, span, .. } = s {
-                blocked.push(format!("process {p} is blocked in {function} at {span}"));
+                match mpi_calls.iter().find(|(q, _)| *q == p) {
+                    Some((_, call)) => blocked.push(format!("process {p} is blocked in {call} at {span}")),
+                    None => blocked.push(format!("process {p} is blocked in {function} at {span}")),
+                }
                 first.get_or_insert((p, span.clone()));
             }
         }
