@@ -416,7 +416,10 @@ fn processes_interleave_on_shared_outputs() {
         .iter()
         .map(|s| s["process"].as_u64().unwrap())
         .collect();
-    assert!(processes.contains(&0) && processes.contains(&1), "{processes:?}");
+    assert!(
+        processes.contains(&0) && processes.contains(&1),
+        "{processes:?}"
+    );
 }
 
 #[test]
@@ -434,7 +437,7 @@ int main(void) {
 }
 ",
     );
-    let child = Command::new(env!("CARGO_BIN_EXE_tass"))
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tass"))
         .args(["verify", &f])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -446,6 +449,8 @@ int main(void) {
         .args(["-INT", &child.id().to_string()])
         .status();
     if !killed.is_ok_and(|s| s.success()) {
+        let _ = child.kill();
+        let _ = child.wait();
         eprintln!("skipped: could not send SIGINT with `kill`");
         return;
     }

@@ -74,6 +74,10 @@ pub fn is_data_type(ty: &MType) -> bool {
 /// Parses a C floating constant (decimal or hexadecimal, suffix already removed)
 /// into an exact rational.
 pub fn parse_real_literal(text: &str) -> Option<BigRational> {
+    // The front folds a unary minus into the constant: `-2.5` arrives as one literal.
+    if let Some(magnitude) = text.trim().strip_prefix('-') {
+        return parse_real_literal(magnitude).map(|r| -r);
+    }
     let t = text.trim().trim_end_matches(['f', 'F', 'l', 'L']);
     let ten = BigInt::from(10);
     if let Some(hex) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
@@ -238,6 +242,14 @@ impl<'a> Evaluator<'a> {
         let decision = self.oracle.valid(self.f, assumption, claim);
         let (certainty, witness) = match decision {
             Decision::Holds => return,
+            // With `sqrt` and co uninterpreted, the prover's counterexample may give
+            // them a meaning the real functions lack: only a possible violation.
+            Decision::Fails { .. }
+                if self.oracle.mentions_abstraction(self.f, assumption)
+                    || self.oracle.mentions_abstraction(self.f, claim) =>
+            {
+                (Certainty::Possible, None)
+            }
             Decision::Fails { witness } => (Certainty::Provable, witness),
             Decision::Unknown => (Certainty::Possible, None),
         };
@@ -599,9 +611,40 @@ impl<'a> Evaluator<'a> {
                     _ => self.uninterpreted(func.c_name(), &[x, num(y)], rt),
                 }
             }
-            Sqrt | Exp | Log | Sin | Cos | Floor | Ceil => {
+            Floor | Ceil => {
+                // Exact, from truncation: t = trunc(x); floor = t or t-1, ceil = t or t+1.
                 let x = num(arg(0)?);
-                self.uninterpreted(func.c_name(), &[x], rt)
+                let real_x = if f.type_of(x) == Type::Real {
+                    x
+                } else {
+                    f.to_real(x)
+                };
+                let t = f.to_real(f.to_int(real_x));
+                let one = f.one(&Type::Real);
+                let r = if func == Floor {
+                    f.ite(f.le(t, real_x), t, f.sub(t, one))
+                } else {
+                    f.ite(f.ge(t, real_x), t, f.add(t, one))
+                };
+                num(r)
+            }
+            Sqrt => {
+                let x = num(arg(0)?);
+                match f.as_concrete_rational(x).and_then(|q| exact_sqrt(&q)) {
+                    Some(root) => f.number(root, &rt),
+                    None => self.uninterpreted(func.c_name(), &[x], rt),
+                }
+            }
+            Exp | Log | Sin | Cos => {
+                let x = num(arg(0)?);
+                let zero = BigRational::from_integer(0.into());
+                let one = BigRational::from_integer(1.into());
+                match (func, f.as_concrete_rational(x)) {
+                    (Exp | Cos, Some(q)) if q == zero => f.one(&rt),
+                    (Sin, Some(q)) if q == zero => f.zero(&rt),
+                    (Log, Some(q)) if q == one => f.zero(&rt),
+                    _ => self.uninterpreted(func.c_name(), &[x], rt),
+                }
             }
             other => {
                 return Err(EngineError::unsupported(
@@ -612,10 +655,13 @@ impl<'a> Evaluator<'a> {
         })
     }
 
-    fn uninterpreted(&self, name: &str, xs: &[Expr], rt: Type) -> Expr {
+    /// A math library function left uninterpreted; recorded so that a violation
+    /// depending on it is reported as possible, not provable.
+    fn uninterpreted(&mut self, name: &str, xs: &[Expr], rt: Type) -> Expr {
         let f = self.f;
         let tys: Vec<Type> = xs.iter().map(|&x| f.type_of(x)).collect();
         let sym = f.symbol(name, Type::function(tys, rt));
+        self.oracle.note_abstraction(sym);
         f.apply(sym, xs)
     }
 
@@ -1373,6 +1419,19 @@ impl<'a> Evaluator<'a> {
     }
 }
 
+/// The exact square root of a non-negative rational that is a perfect square.
+fn exact_sqrt(q: &BigRational) -> Option<BigRational> {
+    use num_traits::Signed;
+    if q.is_negative() {
+        return None;
+    }
+    let root = |n: &BigInt| -> Option<BigInt> {
+        let r = n.sqrt();
+        (&r * &r == *n).then_some(r)
+    };
+    Some(BigRational::new(root(q.numer())?, root(q.denom())?))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1387,6 +1446,7 @@ mod tests {
         assert_eq!(r("3."), BigRational::from_integer(3.into()));
         assert_eq!(r("0x1.8p1"), BigRational::from_integer(3.into()));
         assert_eq!(r("1.0f"), BigRational::from_integer(1.into()));
+        assert_eq!(r("-2.5"), BigRational::new((-5).into(), 2.into()));
         assert!(parse_real_literal("abc").is_none());
         assert!(parse_real_literal(".").is_none());
     }

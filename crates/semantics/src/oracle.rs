@@ -35,6 +35,10 @@ pub struct Oracle {
     prover: Box<dyn Prover>,
     checks: u64,
     trivial: u64,
+    /// Uninterpreted function symbols that stand for a known mathematical function
+    /// (`sqrt`, `exp`, ...): a counterexample that relies on one of them may pick a
+    /// meaning the real function does not have, so it is only a *possible* one.
+    abstractions: Vec<Expr>,
 }
 
 impl std::fmt::Debug for Oracle {
@@ -62,7 +66,20 @@ impl Oracle {
             prover,
             checks: 0,
             trivial: 0,
+            abstractions: Vec::new(),
         }
+    }
+
+    /// Records `symbol` as an uninterpreted stand-in for a known function.
+    pub fn note_abstraction(&mut self, symbol: Expr) {
+        if !self.abstractions.contains(&symbol) {
+            self.abstractions.push(symbol);
+        }
+    }
+
+    /// True if `e` mentions a stand-in recorded by [`Oracle::note_abstraction`].
+    pub fn mentions_abstraction(&self, f: &ExprFactory, e: Expr) -> bool {
+        self.abstractions.iter().any(|&symbol| f.occurs(symbol, e))
     }
 
     /// An oracle with the built-in prover only (no external solver).

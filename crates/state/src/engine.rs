@@ -366,14 +366,21 @@ impl Engine {
                     }
                     (FixedValue::Real(r), Type::Real) => f.real(r.clone()),
                     (FixedValue::Bool(b), Type::Bool) => f.bool(*b),
-                    (fv, t) => {
+                    (fv, _) => {
+                        let given = match fv {
+                            FixedValue::Int(i) => format!("the integer {i}"),
+                            FixedValue::Real(r) => format!("the real number {r}"),
+                            FixedValue::Bool(b) => format!("the boolean {b}"),
+                        };
                         return Err(EngineError::invalid(
                             format!(
-                                "-i {}: value {fv:?} does not fit the input's type {t:?}",
-                                var.name
+                                "-i {}: {given} does not fit the input's type `{}`; \
+                                 give a value of that type (only scalar inputs can be fixed)",
+                                var.name,
+                                tass_model::api::render_type(&model, &var.ty)
                             ),
                             Some(&var.span),
-                        ))
+                        ));
                     }
                 },
                 None => f.symbol(&var.name, ty),
@@ -386,6 +393,33 @@ impl Engine {
                 let c = ev.eval_bool(&env, c)?;
                 pc = f.and(pc, c);
                 env.set_path_condition(pc);
+                // A constraint no input can meet (often a `-i` value outside it) would
+                // make every run vacuous and every property "hold": refuse it instead.
+                if self.oracle.is_unsat(&f, pc) {
+                    let fixed: Vec<String> = self
+                        .config
+                        .fixed_inputs
+                        .iter()
+                        .map(|(n, v)| match v {
+                            FixedValue::Int(i) => format!("-i {n}={i}"),
+                            FixedValue::Real(r) => format!("-i {n}={r}"),
+                            FixedValue::Bool(b) => format!("-i {n}={b}"),
+                        })
+                        .collect();
+                    let because = if fixed.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" with {}", fixed.join(" "))
+                    };
+                    return Err(EngineError::invalid(
+                        format!(
+                            "no input satisfies the constraint of input `{}`{because}: \
+                             every run would be vacuous; fix the constraint or the fixed values",
+                            var.name
+                        ),
+                        Some(&var.span),
+                    ));
+                }
             }
         }
         for &v in &model.outputs {

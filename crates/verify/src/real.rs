@@ -167,8 +167,10 @@ pub(crate) struct RealEngine {
 fn has_symbolic_extent(ty: &ModelType) -> bool {
     match ty {
         ModelType::Array(elem, extent) => {
-            !matches!(extent.as_deref().map(|e| &e.kind), Some(ExprKind::IntLit(_)))
-                || has_symbolic_extent(elem)
+            !matches!(
+                extent.as_deref().map(|e| &e.kind),
+                Some(ExprKind::IntLit(_))
+            ) || has_symbolic_extent(elem)
         }
         ModelType::Pointer(t) => has_symbolic_extent(t),
         _ => false,
@@ -232,11 +234,7 @@ fn saving_locations(model: &Model) -> HashMap<String, HashSet<LocationId>> {
 fn touches_shared(model: &Model, e: &ModelExpr) -> bool {
     let mut shared = false;
     e.visit(&mut |x| match &x.kind {
-        ExprKind::Var(v) => {
-            if model.var(*v).scope == VarScope::Output {
-                shared = true;
-            }
-        }
+        ExprKind::Var(v) if model.var(*v).scope == VarScope::Output => shared = true,
         ExprKind::Deref(_) => shared = true,
         _ => {}
     });
@@ -569,7 +567,9 @@ impl Engine for RealEngine {
         for (p, s) in statuses.iter().enumerate() {
             if let ProcessStatus::Running { function, span, .. } = s {
                 match mpi_calls.iter().find(|(q, _)| *q == p) {
-                    Some((_, call)) => blocked.push(format!("process {p} is blocked in {call} at {span}")),
+                    Some((_, call)) => {
+                        blocked.push(format!("process {p} is blocked in {call} at {span}"))
+                    }
                     None => blocked.push(format!("process {p} is blocked in {function} at {span}")),
                 }
                 first.get_or_insert((p, span.clone()));

@@ -216,11 +216,28 @@ impl<'a, E: Engine> ModelSystem<'a, E> {
             return Control::Continue;
         }
         let span = &violation.span;
+        // A violation already reported here is reported again only to upgrade a
+        // `possible` one to `provable` (another path proved it).
+        let mut replaces = None;
         if !self
             .findings
             .is_new(property, &span.file, span.start_line, span.start_column)
         {
-            return Control::Continue;
+            let earlier = self.findings.violations.iter().position(|v| {
+                v.property == property
+                    && v.file == *span.file
+                    && v.line == span.start_line
+                    && v.column == span.start_column
+            });
+            match earlier {
+                Some(k)
+                    if self.findings.violations[k].certainty == Certainty::Possible
+                        && violation.certainty == EngineCertainty::Provable =>
+                {
+                    replaces = Some(k);
+                }
+                _ => return Control::Continue,
+            }
         }
         let (trace, pc_before) =
             match replay(self.engine, self.start.clone(), path, self.model_label) {
@@ -242,7 +259,7 @@ impl<'a, E: Engine> ModelSystem<'a, E> {
             complete_witness(violation.witness, &inputs, &fixed, || {
                 engine.no_witness_reason()
             });
-        self.findings.violations.push(ViolationReport {
+        let report = ViolationReport {
             property,
             certainty: certainty_of(violation.certainty),
             message: violation.message,
@@ -256,7 +273,14 @@ impl<'a, E: Engine> ModelSystem<'a, E> {
             witness,
             witness_missing,
             difference: None,
-        });
+        };
+        match replaces {
+            Some(k) => {
+                self.findings.violations[k] = report;
+                return Control::Continue;
+            }
+            None => self.findings.violations.push(report),
+        }
         if self.findings.budget_spent() {
             self.findings.stopped_early = true;
             Control::Stop
