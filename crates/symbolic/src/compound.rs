@@ -138,6 +138,13 @@ impl ExprFactory {
                 m.insert(*var, i);
                 return self.substitute(*body, &m);
             }
+            // A cast between array types (e.g. extent `N` retyped as `4` once `N == 4`
+            // is known) converts element by element, so reading through it is reading
+            // the original and converting the element.
+            Op::Cast(inner) if matches!(self.type_of(*inner), Type::Array(..)) => {
+                let element = self.array_read(*inner, i);
+                return self.cast(element, &elem);
+            }
             _ => {}
         }
         self.intern(Op::ArrayRead(a, i), elem)

@@ -439,3 +439,26 @@ fn view_of_polynomials() {
     assert_eq!(f.view(parts[1]), ExprView::Pow(x, 2));
     assert_eq!(f.poly_terms(e).len(), 2);
 }
+
+/// Retyping an array (extent `N` known to be 4) must not hide its elements: a read
+/// through the cast folds like a read of the original (2-d arrays included).
+#[test]
+fn reads_see_through_array_retyping_casts() {
+    let f = ExprFactory::new();
+    let n = f.symbol("N", Type::Int);
+    let row = Type::array(Type::Real, Some(n));
+    let matrix = Type::array(row.clone(), Some(n));
+    let c = f.symbol("c", matrix);
+    let a = f.symbol("a", Type::Real);
+    let row0 = f.array_write(f.array_read(c, f.int(0)), f.int(0), a);
+    let c1 = f.array_write(c, f.int(0), row0);
+    let four = f.int(4);
+    let row4 = Type::array(Type::Real, Some(four));
+    let retyped = f.cast(c1, &Type::array(row4, Some(four)));
+    let element = f.array_read(f.array_read(retyped, f.int(0)), f.int(0));
+    assert_eq!(element, a);
+    // A symbolic index still reads the original, converted.
+    let i = f.symbol("i", Type::Int);
+    let cell = f.array_read(f.array_read(retyped, f.int(0)), i);
+    assert_eq!(cell, f.array_read(row0, i));
+}
