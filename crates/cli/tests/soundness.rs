@@ -54,7 +54,10 @@ fn tass(args: &[&str]) -> Run {
         .expect("run tass");
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    let text = format!("tass {}\nstdout:\n{stdout}\nstderr:\n{stderr}", args.join(" "));
+    let text = format!(
+        "tass {}\nstdout:\n{stdout}\nstderr:\n{stderr}",
+        args.join(" ")
+    );
     let json = serde_json::from_str(&stdout)
         .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{text}"));
     Run {
@@ -68,14 +71,18 @@ fn tass(args: &[&str]) -> Run {
 fn smt_available() -> bool {
     static FOUND: OnceLock<bool> = OnceLock::new();
     let found = *FOUND.get_or_init(|| {
-        [("z3", "-version"), ("cvc5", "--version"), ("yices-smt2", "--version")]
-            .iter()
-            .any(|(cmd, arg)| {
-                Command::new(cmd)
-                    .arg(arg)
-                    .output()
-                    .is_ok_and(|o| o.status.success())
-            })
+        [
+            ("z3", "-version"),
+            ("cvc5", "--version"),
+            ("yices-smt2", "--version"),
+        ]
+        .iter()
+        .any(|(cmd, arg)| {
+            Command::new(cmd)
+                .arg(arg)
+                .output()
+                .is_ok_and(|o| o.status.success())
+        })
     });
     if !found {
         if std::env::var("TASS_REQUIRE_SMT").as_deref() == Ok("1") {
@@ -164,9 +171,7 @@ fn expect_holds(sources: &[&str], extra: &[&str]) {
     match r.code {
         0 | 3 => {}
         1 => assert!(
-            violations(&r)
-                .iter()
-                .all(|v| v["certainty"] == "possible"),
+            violations(&r).iter().all(|v| v["certainty"] == "possible"),
             "built-in prover: a provable violation of a correct program\n{}",
             r.text
         ),
@@ -714,7 +719,22 @@ int main(void) {
         "6",
         "int main(void) {\n  int a = x & 3;\n  assert(a != 2 || x != -2); /* -2 & 3 == 2 */\n  return 0;\n}\n"
     );
-    expect_violated(&[bad], &[], "assertion", Some(6));
+    // Symbolic `&` is uninterpreted to the prover: the violation is found, but only
+    // as a possible one.
+    for prover in ["builtin", "auto"] {
+        if prover == "auto" && !smt_available() {
+            continue;
+        }
+        let r = run(&[bad], &[], prover);
+        assert_eq!(r.code, 1, "{}", r.text);
+        assert!(
+            violations(&r)
+                .iter()
+                .any(|v| v["property"] == "assertion" && v["line"] == 6),
+            "{}",
+            r.text
+        );
+    }
 }
 
 // Unsigned types are mathematical integers in tass (docs/guide.md: "overflow is not
@@ -1186,15 +1206,27 @@ fn small_state_limit_is_inconclusive_never_holds() {
 
 #[test]
 fn small_state_limit_on_compare_is_inconclusive() {
-    let r = run(&[SUM_FORWARD, SUM_SKIPS_FIRST], &["--max-states", "3"], "builtin");
+    let r = run(
+        &[SUM_FORWARD, SUM_SKIPS_FIRST],
+        &["--max-states", "3"],
+        "builtin",
+    );
     assert_eq!(r.code, 3, "{}", r.text);
-    let r = run(&[SUM_FORWARD, SUM_BACKWARD], &["--max-states", "3"], "builtin");
+    let r = run(
+        &[SUM_FORWARD, SUM_BACKWARD],
+        &["--max-states", "3"],
+        "builtin",
+    );
     assert_eq!(r.code, 3, "{}", r.text);
 }
 
 #[test]
 fn fixed_input_outside_its_constraint_is_an_error() {
-    let src = with_x!("-10", "10", "int main(void) {\n  assert(x % 3 >= 0);\n  return 0;\n}\n");
+    let src = with_x!(
+        "-10",
+        "10",
+        "int main(void) {\n  assert(x % 3 >= 0);\n  return 0;\n}\n"
+    );
     let r = run(&[src], &["-i", "x=50"], "builtin");
     assert_eq!(r.code, 2, "{}", r.text);
     let r = run(&[src], &["-i", "x=-4"], "builtin");
@@ -1228,9 +1260,10 @@ fn vacuous_assumption_warns() {
     );
     let r = run(&[src], &[], "builtin");
     assert_eq!(r.code, 0, "{}", r.text);
-    let warned = r.json["warnings"]
-        .as_array()
-        .is_some_and(|w| w.iter().any(|m| m.as_str().is_some_and(|m| m.contains("assumption-vacuous"))));
+    let warned = r.json["warnings"].as_array().is_some_and(|w| {
+        w.iter()
+            .any(|m| m.as_str().is_some_and(|m| m.contains("assumption-vacuous")))
+    });
     assert!(warned, "no assumption-vacuous warning\n{}", r.text);
 }
 
@@ -1394,8 +1427,18 @@ fn compare_array_outputs() {
 
 #[test]
 fn compare_reports_an_assertion_in_either_program() {
-    expect_violated(&[ARRAY_OUT_DOUBLE, ARRAY_OUT_ASSERTS], &[], "assertion", Some(11));
-    expect_violated(&[ARRAY_OUT_ASSERTS, ARRAY_OUT_DOUBLE], &[], "assertion", Some(11));
+    expect_violated(
+        &[ARRAY_OUT_DOUBLE, ARRAY_OUT_ASSERTS],
+        &[],
+        "assertion",
+        Some(11),
+    );
+    expect_violated(
+        &[ARRAY_OUT_ASSERTS, ARRAY_OUT_DOUBLE],
+        &[],
+        "assertion",
+        Some(11),
+    );
 }
 
 // ---------------------------------------------------------------------------
@@ -1419,7 +1462,6 @@ fn expect_only_possible(src: &str, line: u64) {
 }
 
 #[test]
-#[ignore = "known wrong certainty: sqrt(a)*sqrt(a) == a reported provable with witness a = 1"]
 fn sqrt_counterexample_is_only_possible() {
     let src = "#include <assert.h>
 #include <math.h>
@@ -1433,8 +1475,9 @@ int main(void) {
     expect_only_possible(src, 6);
 }
 
+/// Was reported provable with the bogus witness x = 6 (the solver's model gave the
+/// uninterpreted `&` a meaning it lacks).
 #[test]
-#[ignore = "known wrong certainty: (x & 1) in [0, 1] reported provable-violated with witness x = 6"]
 fn bit_and_counterexample_is_only_possible() {
     let src = with_x!(
         "-6",
@@ -1442,4 +1485,370 @@ fn bit_and_counterexample_is_only_possible() {
         "int main(void) {\n  int a = x & 1;\n  assert(a >= 0 && a <= 1);\n  return 0;\n}\n"
     );
     expect_only_possible(src, 6);
+}
+
+// ---------------------------------------------------------------------------
+// Structs, initialisers, library memory functions, byte sizes
+// ---------------------------------------------------------------------------
+
+#[test]
+fn struct_assignment_copies() {
+    let ok = "#include <assert.h>
+struct P { int x; double y; };
+int main(void) {
+  struct P b;
+  b.x = 1; b.y = 2.0;
+  struct P a = b;
+  a.x = 5;
+  assert(b.x == 1);
+  struct P arr[2];
+  arr[0] = a;
+  arr[0].x = 9;
+  assert(a.x == 5);
+  return 0;
+}
+";
+    expect_holds(&[ok], &[]);
+    let bad = "#include <assert.h>
+struct P { int x; double y; };
+int main(void) {
+  struct P b;
+  b.x = 1; b.y = 2.0;
+  struct P a = b;
+  a.x = 5;
+  assert(b.x == 5); /* a is a copy */
+  return 0;
+}
+";
+    expect_violated(&[bad], &[], "assertion", Some(8));
+}
+
+#[test]
+fn partial_initialisers_zero_the_rest() {
+    let ok = "#include <assert.h>
+int main(void) {
+  int c[4] = {1};
+  assert(c[3] == 0 && c[0] == 1);
+  int g[2][2] = {{1, 2}, {3}};
+  assert(g[1][1] == 0 && g[1][0] == 3);
+  return 0;
+}
+";
+    expect_holds(&[ok], &[]);
+    let bad = "#include <assert.h>
+int main(void) {
+  int c[4] = {1};
+  assert(c[3] == 1);
+  return 0;
+}
+";
+    expect_violated(&[bad], &[], "assertion", Some(4));
+}
+
+#[test]
+fn memcpy_and_field_overflows() {
+    let overflow = "#include <string.h>
+int main(void) {
+  int a[4] = {1, 2, 3, 4};
+  int b[3];
+  memcpy(b, a, 4 * sizeof(int));
+  return 0;
+}
+";
+    expect_violated(&[overflow], &[], "out-of-bounds", Some(5));
+    let field = "struct Q { int v[3]; int n; };
+void fill(struct Q *q) { int i; for (i = 0; i < q->n; i++) q->v[i] = i; }
+#pragma TASS input {0 <= m && m <= 4} int
+int m;
+int main(void) {
+  struct Q q;
+  q.n = m;
+  fill(&q); /* m == 4 overflows v */
+  return 0;
+}
+";
+    expect_violated(&[field], &[], "out-of-bounds", Some(2));
+}
+
+#[test]
+fn malloc_sizes_are_bytes() {
+    let one_int = "#include <stdlib.h>
+int main(void) {
+  int *p = (int *)malloc(4); /* room for one int */
+  p[1] = 0;
+  free(p);
+  return 0;
+}
+";
+    expect_violated(&[one_int], &[], "out-of-bounds", Some(4));
+    let calloc_end = "#include <stdlib.h>
+#include <assert.h>
+int main(void) {
+  int *p = (int *)calloc(3, sizeof(int));
+  assert(p[2] == 0);
+  p[3] = 1;
+  free(p);
+  return 0;
+}
+";
+    expect_violated(&[calloc_end], &[], "out-of-bounds", Some(6));
+}
+
+#[test]
+fn compare_integer_versus_real_halving() {
+    let spec = "#pragma TASS input {-5 <= x && x <= 5} int
+int x;
+#pragma TASS output
+double y;
+int main(void) { y = x / 2.0; return 0; }
+";
+    let int_half = "#pragma TASS input {-5 <= x && x <= 5} int
+int x;
+#pragma TASS output
+double y;
+int main(void) { y = x / 2; return 0; }
+";
+    let rebuilt = "#pragma TASS input {-5 <= x && x <= 5} int
+int x;
+#pragma TASS output
+double y;
+int main(void) { int t = x / 2; y = t + (x % 2) * 0.5; return 0; }
+";
+    expect_violated(&[spec, int_half], &[], "not-equivalent", None);
+    expect_holds(&[spec, rebuilt], &[]);
+}
+
+// The papers assume both programs terminate on every input; tass neither checks
+// nor announces it. Here the implementation loops forever when x == 13 (the search
+// sees the same state again and prunes the cycle), so no output is ever produced
+// for that input, yet compare says "holds".
+const LOOPS_FOREVER_AT_13: &str = "#pragma TASS input {0 <= x && x <= 20} int
+int x;
+#pragma TASS output
+int y;
+int main(void) { while (x == 13) { } y = 2 * x; return 0; }
+";
+
+#[test]
+#[ignore = "known unsound: compare says holds when one program never terminates for some input"]
+fn compare_with_a_non_terminating_implementation_is_not_holds() {
+    for prover in ["builtin", "auto"] {
+        let r = run(&[DOUBLE_X, LOOPS_FOREVER_AT_13], &[], prover);
+        assert_ne!(r.code, 0, "wrong holds\n{}", r.text);
+    }
+}
+
+#[test]
+fn absurd_floating_exponents_are_an_error_not_a_hang() {
+    // These used to build a number with a hundred million digits (no answer at all).
+    for literal in ["1e-99999999", "0x1p99999999"] {
+        let src = format!(
+            "#include <assert.h>\nint main(void) {{ double d = {literal}; assert(d > 0); return 0; }}\n"
+        );
+        let r = run(&[&src], &[], "builtin");
+        assert_eq!(r.code, 2, "{}", r.text);
+        assert!(
+            r.json["error"]
+                .as_str()
+                .is_some_and(|e| e.contains("floating constant")),
+            "{}",
+            r.text
+        );
+    }
+    // A constant beyond double's range is still an exact real.
+    let big =
+        "#include <assert.h>\nint main(void) { double d = 1e400; assert(d > 1e399); return 0; }\n";
+    expect_holds(&[big], &[]);
+}
+
+/// Two bounded integer inputs x, y in [-3, 3]; `assert(claim)` under `guard`.
+fn xy_program(guard: &str, claim: &str) -> String {
+    format!(
+        "#include <assert.h>
+#pragma TASS input {{-3 <= x && x <= 3}} int
+int x;
+#pragma TASS input {{-3 <= y && y <= 3}} int
+int y;
+int main(void) {{
+  if ({guard}) assert({claim});
+  return 0;
+}}
+"
+    )
+}
+
+#[test]
+fn symbolic_division_and_remainder_follow_c_not_euclid() {
+    // SMT-LIB's div/mod are Euclidean; C truncates toward zero. Nonlinear operands
+    // keep the built-in prover from deciding these, so the solver must.
+    for (guard, claim) in [
+        ("1", "(x*y) % 3 >= 0"),
+        ("1", "(x*y) / 2 * 2 <= x*y"),
+        ("y != 0", "x % y < y"),
+        ("y != 0", "(x / y) * y <= x"),
+    ] {
+        expect_violated(&[&xy_program(guard, claim)], &[], "assertion", Some(7));
+    }
+    for (guard, claim) in [
+        ("1", "(x*y) % 3 >= 0 || x*y < 0"),
+        ("x*y < 0", "(x*y) / 2 * 2 >= x*y"),
+        ("y != 0", "(x / y) * y + x % y == x"),
+        ("y > 0", "x % y > -y && x % y < y"),
+        ("y < 0 && x < 0", "x / y >= 0"),
+    ] {
+        expect_holds(&[&xy_program(guard, claim)], &[]);
+    }
+}
+
+#[test]
+fn nonlinear_integer_facts() {
+    for (guard, claim) in [
+        ("x*y > 4", "x > 0"),
+        ("x*x + y*y < 3", "x*y == 0"),
+        ("x*x*y > 8", "y > 1"),
+        ("x * x == y * y", "x == y"),
+    ] {
+        expect_violated(&[&xy_program(guard, claim)], &[], "assertion", Some(7));
+    }
+    for (guard, claim) in [
+        ("x*y > 4 && x > 0", "y > 0"),
+        ("x*x + y*y < 2", "x*y == 0"),
+        ("x*x*y > 8", "y > 0"),
+        ("x*y == -6", "x - y == 5 || x - y == -5"),
+    ] {
+        expect_holds(&[&xy_program(guard, claim)], &[]);
+    }
+}
+
+/// Two unconstrained real inputs x, y; `assert(claim)` under `guard`.
+fn real_xy_program(guard: &str, claim: &str) -> String {
+    format!(
+        "#include <assert.h>
+#pragma TASS input double
+double x;
+#pragma TASS input double
+double y;
+int main(void) {{
+  if ({guard}) assert({claim});
+  return 0;
+}}
+"
+    )
+}
+
+#[test]
+fn rational_functions_keep_the_sign_of_denominators() {
+    for (guard, claim) in [
+        ("x < 0.0", "1.0 / x > 0.0"),
+        ("x != 0.0 && y != 0.0", "x / y > 0.0"),
+        ("x > 1.0", "1.0 / x < 0.5"),
+        ("x != y", "(x*x - y*y) / (x - y) == x - y"),
+        ("x > 0.0 && y < 0.0", "x / y + y / x >= 2.0"),
+        (
+            "x != 0.0 && y != 0.0 && x + y != 0.0",
+            "1.0/(x + y) == 1.0/x + 1.0/y",
+        ),
+        ("x < y", "1.0/(x - y) > 0.0"),
+    ] {
+        expect_violated(&[&real_xy_program(guard, claim)], &[], "assertion", Some(7));
+    }
+    for (guard, claim) in [
+        ("x < 0.0", "1.0 / x < 0.0"),
+        ("x != 0.0 && y != 0.0", "x / y > 0.0 || x * y < 0.0"),
+        ("x > 1.0", "1.0 / x < 1.0"),
+        ("x != y", "(x*x - y*y) / (x - y) == x + y"),
+        ("x > 0.0 && y > 0.0", "x / y + y / x >= 2.0"),
+        ("x < y", "1.0/(y - x) > 0.0"),
+    ] {
+        expect_holds(&[&real_xy_program(guard, claim)], &[]);
+    }
+}
+
+const SQRT_OF_4X: &str = "#include <math.h>
+#pragma TASS input {0 <= x && x <= 5} int
+int x;
+#pragma TASS output
+double out;
+int main(void) { out = sqrt(4.0 * x); return 0; }
+";
+
+const TWICE_SQRT_X: &str = "#include <math.h>
+#pragma TASS input {0 <= x && x <= 5} int
+int x;
+#pragma TASS output
+double out;
+int main(void) { out = 2.0 * sqrt(x); return 0; }
+";
+
+/// Equal over the reals; tass cannot prove it (sqrt is uninterpreted) but must not
+/// claim a *provable* difference: it did, with the bogus witness x = 5, because
+/// verify/src/real.rs `compare_data` turns any SMT "no" into `Equality::Different`
+/// without asking whether the outputs mention sqrt & co.
+#[test]
+#[ignore = "known wrong certainty: compare reports sqrt(4x) vs 2*sqrt(x) as a provable difference"]
+fn compare_through_sqrt_is_at_most_a_possible_difference() {
+    if !smt_available() {
+        return;
+    }
+    let r = run(&[SQRT_OF_4X, TWICE_SQRT_X], &[], "auto");
+    assert!(
+        violations(&r).iter().all(|v| v["certainty"] == "possible"),
+        "{}",
+        r.text
+    );
+}
+
+/// sqrt(x) < 100 for every x in [0, 5], so the block is always freed; the path that
+/// skips `free` exists only if sqrt may mean anything. The leak check at the end of
+/// a path (state/src/engine.rs, the `Decision::Fails` arm of the memory-leak check)
+/// reported it as provable.
+#[test]
+#[ignore = "known wrong certainty: a leak on a path that exists only through uninterpreted sqrt is reported provable"]
+fn leak_on_a_path_through_sqrt_is_only_possible() {
+    if !smt_available() {
+        return;
+    }
+    let src = "#include <math.h>
+#include <stdlib.h>
+#pragma TASS input {0 <= x && x <= 5} int
+int x;
+int main(void) {
+  int *p = (int *)malloc(sizeof(int));
+  if (sqrt(x) < 100.0) free(p);
+  return 0;
+}
+";
+    let r = run(&[src], &[], "auto");
+    assert_eq!(r.code, 1, "{}", r.text);
+    assert!(
+        violations(&r).iter().all(|v| v["certainty"] == "possible"),
+        "{}",
+        r.text
+    );
+}
+
+const TWICE_UP_TO_10: &str = "#pragma TASS input {0 <= x && x <= 10} int
+int x;
+#pragma TASS output
+int y;
+int main(void) { y = 2 * x; return 0; }
+";
+
+const TWICE_UP_TO_5_ONLY: &str = "#pragma TASS input {0 <= x && x <= 5} int
+int x;
+#pragma TASS output
+int y;
+int main(void) { if (x > 5) y = 0; else y = 2 * x; return 0; }
+";
+
+/// The implementation's narrower input constraint silently shrinks the domain of
+/// the comparison: x in 6..10 is never compared (y differs there), and compare says
+/// "holds" without a word. It should check that the specification's constraint
+/// implies the implementation's (or at least warn that they differ).
+#[test]
+#[ignore = "known unsound: a narrower input constraint in one program hides differences (holds, no warning)"]
+fn compare_with_a_narrower_impl_constraint_is_not_a_silent_holds() {
+    let r = run(&[TWICE_UP_TO_10, TWICE_UP_TO_5_ONLY], &[], "builtin");
+    let warned = r.json["warnings"].as_array().is_some_and(|w| !w.is_empty());
+    assert!(r.code != 0 || warned, "silent holds\n{}", r.text);
 }

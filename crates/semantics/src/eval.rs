@@ -71,8 +71,14 @@ pub fn is_data_type(ty: &MType) -> bool {
     }
 }
 
+/// Exponents beyond these are far outside every C floating type (long double
+/// reaches about 1e4932); refusing them keeps `1e-99999999` from building a
+/// hundred-million-digit number.
+const MAX_DECIMAL_EXPONENT: i64 = 5_000;
+const MAX_BINARY_EXPONENT: i64 = 17_000;
+
 /// Parses a C floating constant (decimal or hexadecimal, suffix already removed)
-/// into an exact rational.
+/// into an exact rational (`None` if malformed or with an absurd exponent).
 pub fn parse_real_literal(text: &str) -> Option<BigRational> {
     // The front folds a unary minus into the constant: `-2.5` arrives as one literal.
     if let Some(magnitude) = text.trim().strip_prefix('-') {
@@ -95,7 +101,10 @@ pub fn parse_real_literal(text: &str) -> Option<BigRational> {
             },
             16,
         )?;
-        let e2 = exp - 4 * fp.len() as i64;
+        let e2 = exp.checked_sub(4 * fp.len() as i64)?;
+        if e2.abs() > MAX_BINARY_EXPONENT {
+            return None;
+        }
         let two = BigInt::from(2);
         let r = BigRational::from_integer(m);
         return Some(if e2 >= 0 {
@@ -117,7 +126,10 @@ pub fn parse_real_literal(text: &str) -> Option<BigRational> {
     }
     let digits = format!("{ip}{fp}");
     let m = BigInt::parse_bytes(digits.as_bytes(), 10)?;
-    let e10 = exp - fp.len() as i64;
+    let e10 = exp.checked_sub(fp.len() as i64)?;
+    if e10.abs() > MAX_DECIMAL_EXPONENT {
+        return None;
+    }
     let r = BigRational::from_integer(m);
     Some(if e10 >= 0 {
         r * BigRational::from_integer(num_traits::pow(ten, e10 as usize))
@@ -344,7 +356,7 @@ impl<'a> Evaluator<'a> {
             ExprKind::RealLit(text) => {
                 let r = parse_real_literal(text).ok_or_else(|| {
                     EngineError::invalid(
-                        format!("malformed floating constant `{text}`"),
+                        format!("malformed or out-of-range floating constant `{text}`"),
                         Some(&e.span),
                     )
                 })?;
@@ -793,11 +805,20 @@ impl<'a> Evaluator<'a> {
             Ge => f.ge(x, y),
             Eq => f.eq(x, y),
             Ne => f.ne(x, y),
-            BitAnd => f.bitwise(BitOp::And, x, y),
-            BitOr => f.bitwise(BitOp::Or, x, y),
-            BitXor => f.bitwise(BitOp::Xor, x, y),
-            Shl => f.bitwise(BitOp::Shl, x, y),
-            Shr => f.bitwise(BitOp::Shr, x, y),
+            BitAnd | BitOr | BitXor | Shl | Shr => {
+                let bit_op = match op {
+                    BitAnd => BitOp::And,
+                    BitOr => BitOp::Or,
+                    BitXor => BitOp::Xor,
+                    Shl => BitOp::Shl,
+                    _ => BitOp::Shr,
+                };
+                // On symbolic operands the operator is an uninterpreted function to
+                // an SMT solver, whose model may give it a meaning `&` lacks: a
+                // counterexample relying on it is only a possible one.
+                self.oracle.note_abstraction(f.bitwise_function(bit_op));
+                f.bitwise(bit_op, x, y)
+            }
             PointerAdd | PointerSub | PointerDiff => unreachable!("handled above"),
         };
         // Keep the expression's declared scalar type (e.g. char results).
@@ -1447,6 +1468,9 @@ mod tests {
         assert_eq!(r("0x1.8p1"), BigRational::from_integer(3.into()));
         assert_eq!(r("1.0f"), BigRational::from_integer(1.into()));
         assert_eq!(r("-2.5"), BigRational::new((-5).into(), 2.into()));
+        assert!(parse_real_literal("1e-99999999").is_none());
+        assert!(parse_real_literal("0x1p99999999").is_none());
+        assert!(parse_real_literal("1e400").is_some());
         assert!(parse_real_literal("abc").is_none());
         assert!(parse_real_literal(".").is_none());
     }

@@ -129,6 +129,13 @@ pub struct Step {
     pub local: bool,
     /// MPI: the sender a (wildcard) receive takes its message from.
     pub choice: Option<u32>,
+    /// MPI: the step commutes with every step of the other processes and no
+    /// other process can disable it (for partial-order reduction).
+    pub commutes: bool,
+    /// MPI: a standard send whose destination does not wait in a matching
+    /// receive (it completes only by buffering; POR must not prefer it when
+    /// potential deadlocks are checked).
+    pub buffered_send: bool,
 }
 
 /// Where a step comes from in the source, for traces.
@@ -546,6 +553,8 @@ impl Engine {
                         guard_known_true: known,
                         local,
                         choice: None,
+                        commutes: false,
+                        buffered_send: false,
                     };
                     if local {
                         steps.push(step);

@@ -81,6 +81,20 @@ fn current_call<'m>(model: &'m Model, state: &State, p: usize) -> Option<Call<'m
         })
 }
 
+/// True if `e` mentions a shared output variable (a step writing through it is
+/// visible to the other processes).
+fn mentions_output(model: &Model, e: &MExpr) -> bool {
+    let mut found = false;
+    e.visit(&mut |x| {
+        if let ExprKind::Var(v) = &x.kind {
+            if model.var(*v).scope == tass_model::api::VarScope::Output {
+                found = true;
+            }
+        }
+    });
+    found
+}
+
 fn is_collective(lf: LF) -> bool {
     matches!(
         lf,
@@ -172,7 +186,43 @@ fn first_match(
     })
 }
 
-/// The receive (source, tag) a process at `call` waits for, if it is at one.
+/// The argument positions of the rank (destination or source) and the tag of
+/// the point-to-point operation a process at `call` performs next, and whether
+/// it is a receive.
+fn p2p_args(call: &Call<'_>, sendrecv_sent: bool) -> Option<(usize, usize, bool)> {
+    match call.lf {
+        lf if is_standard_send(lf) => Some((3, 4, false)),
+        LF::MpiSendrecv if !sendrecv_sent => Some((3, 4, false)),
+        LF::MpiSendrecv => Some((8, 9, true)),
+        LF::MpiRecv => Some((3, 4, true)),
+        _ => None,
+    }
+}
+
+/// The value of rank expression `r` under path condition `pc` when it is
+/// determined: concrete, or provably one of the ranks or special values.
+fn resolve_rank(f: &ExprFactory, oracle: &mut Oracle, pc: Expr, r: Expr, n: usize) -> Option<i64> {
+    if let Some(k) = f.as_concrete_int(r) {
+        return i64::try_from(k).ok();
+    }
+    (-2..n as i64).find(|&v| matches!(oracle.valid(f, pc, f.eq(r, f.int(v))), Decision::Holds))
+}
+
+/// The value of integer argument `e` of process `p` (no checks).
+fn peek(
+    ctx: &Ctx<'_>,
+    oracle: &mut Oracle,
+    state: &mut State,
+    p: usize,
+    e: &MExpr,
+) -> Result<Expr, EngineError> {
+    let env = ctx.env(state, p);
+    let mut ev = Evaluator::new(ctx.f, oracle, p, false);
+    ev.eval_int(&env, e)
+}
+
+/// The receive (source, tag) a process at `call` waits for, if it is at one and
+/// both are determined.
 fn pending_receive(
     ctx: &Ctx<'_>,
     oracle: &mut Oracle,
@@ -180,23 +230,16 @@ fn pending_receive(
     p: usize,
     call: &Call<'_>,
 ) -> Result<Option<(i64, i64)>, EngineError> {
-    let (src, tag) = match call.lf {
-        LF::MpiRecv => (3, 4),
-        LF::MpiSendrecv if state.inner.procs[p].mpi.sendrecv_sent => (8, 9),
-        _ => return Ok(None),
-    };
-    let (Some(arg_s), Some(arg_t)) = (call.args.get(src), call.args.get(tag)) else {
+    let Some((src, tag, true)) = p2p_args(call, state.inner.procs[p].mpi.sendrecv_sent) else {
         return Ok(None);
     };
-    let s = ctx.peek_int(oracle, state, p, arg_s)?;
-    let t = ctx.peek_int(oracle, state, p, arg_t)?;
-    match (s, t) {
-        (Some(s), Some(t)) => Ok(Some((s, t))),
-        _ => Err(EngineError::unsupported(
-            "MPI receive with a symbolic source or tag",
-            call.span,
-        )),
-    }
+    let n = state.inner.procs.len();
+    let pc = state.inner.pc;
+    let s = peek(ctx, oracle, state, p, &call.args[src])?;
+    let t = peek(ctx, oracle, state, p, &call.args[tag])?;
+    let s = resolve_rank(ctx.f, oracle, pc, s, n);
+    let t = ctx.f.as_concrete_int(t).and_then(|t| i64::try_from(t).ok());
+    Ok(s.zip(t))
 }
 
 /// Adds to `steps` the steps of the MPI call `base` (enabled by its guard): none
@@ -235,26 +278,106 @@ pub(crate) fn push_steps(
         }
         return Ok(());
     }
-    let Some((source, tag)) = pending_receive(ctx, oracle, scratch, p, &call)? else {
-        steps.push(base);
+    let sent = scratch.inner.procs[p].mpi.sendrecv_sent;
+    let Some((rank_arg, tag_arg, is_receive)) = p2p_args(&call, sent) else {
+        let own_state_only = matches!(
+            call.lf,
+            LF::MpiInit | LF::MpiFinalize | LF::MpiCommRank | LF::MpiCommSize | LF::MpiGetCount
+        ) && !call.args.iter().any(|a| mentions_output(ctx.model, a));
+        steps.push(Step {
+            commutes: own_state_only,
+            ..base
+        });
         return Ok(());
     };
-    let n = scratch.inner.procs.len() as i64;
-    if source == PROC_NULL || !(source == ANY || (0..n).contains(&source)) {
-        steps.push(base); // completes at once, or reports the bad rank
-        return Ok(());
-    }
-    let sources: Vec<u32> = if source == ANY {
-        (0..n as u32).collect()
-    } else {
-        vec![source as u32]
+    let f = ctx.f;
+    let n = scratch.inner.procs.len();
+    let pc = scratch.inner.pc;
+    let rank = peek(ctx, oracle, scratch, p, &call.args[rank_arg])?;
+    // A rank that depends on the inputs: one step per value it can take (and one
+    // for "none of the valid ones", which reports the bad rank).
+    let cases: Vec<(Option<Expr>, Option<i64>)> = match resolve_rank(f, oracle, pc, rank, n) {
+        Some(v) => vec![(None, Some(v))],
+        None => {
+            let mut cases = Vec::new();
+            let mut others = f.tt();
+            for v in -2..n as i64 {
+                let g = f.eq(rank, f.int(v));
+                others = f.and(others, f.not(g));
+                if !oracle.is_unsat(f, f.and(pc, g)) {
+                    cases.push((Some(g), Some(v)));
+                }
+            }
+            if !oracle.is_unsat(f, f.and(pc, others)) {
+                cases.push((Some(others), None));
+            }
+            cases
+        }
     };
-    for s in sources {
-        if first_match(&scratch.inner.messages, ctx.f, s, p as u32, tag).is_some() {
-            steps.push(Step {
-                choice: Some(s),
+    for (guard, value) in cases {
+        let step = match guard {
+            None => base.clone(),
+            Some(g) => Step {
+                guard: f.and(base.guard, g),
+                guard_known_true: false,
                 ..base.clone()
-            });
+            },
+        };
+        let source = match value {
+            Some(v) if is_receive && (v == ANY || (0..n as i64).contains(&v)) => v,
+            _ => {
+                // a send, MPI_PROC_NULL (completes at once) or a bad rank (reported)
+                let mut step = step;
+                if guard.is_none() {
+                    match value {
+                        Some(PROC_NULL) => step.commutes = true,
+                        Some(d) if !is_receive && (0..n as i64).contains(&d) => {
+                            step.commutes = true;
+                            if is_standard_send(call.lf) {
+                                let tag = peek(ctx, oracle, scratch, p, &call.args[tag_arg])?;
+                                let tag =
+                                    f.as_concrete_int(tag).and_then(|t| i64::try_from(t).ok());
+                                let waiting = match current_call(ctx.model, scratch, d as usize) {
+                                    Some(rcall) => {
+                                        pending_receive(ctx, oracle, scratch, d as usize, &rcall)?
+                                            .is_some_and(|(s, t)| {
+                                                (s == ANY || s == p as i64)
+                                                    && (t == ANY || Some(t) == tag)
+                                            })
+                                    }
+                                    None => false,
+                                };
+                                step.buffered_send = !waiting;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                steps.push(step);
+                continue;
+            }
+        };
+        let commutes = guard.is_none() && source != ANY;
+        let tag = peek(ctx, oracle, scratch, p, &call.args[tag_arg])?;
+        let Some(tag) = f.as_concrete_int(tag).and_then(|t| i64::try_from(t).ok()) else {
+            return Err(EngineError::unsupported(
+                "MPI receive with a tag that depends on the inputs",
+                call.span,
+            ));
+        };
+        let sources: Vec<u32> = if source == ANY {
+            (0..n as u32).collect()
+        } else {
+            vec![source as u32]
+        };
+        for s in sources {
+            if first_match(&scratch.inner.messages, f, s, p as u32, tag).is_some() {
+                steps.push(Step {
+                    choice: Some(s),
+                    commutes,
+                    ..step.clone()
+                });
+            }
         }
     }
     Ok(())
@@ -281,10 +404,16 @@ pub(crate) fn potentially_deadlocked(
         if !is_standard_send(call.lf) {
             return Ok(false);
         }
-        let (Some(dest), Some(tag)) = (
-            ctx.peek_int(oracle, &mut scratch, p, &call.args[3])?,
-            ctx.peek_int(oracle, &mut scratch, p, &call.args[4])?,
-        ) else {
+        let dest = peek(ctx, oracle, &mut scratch, p, &call.args[3])?;
+        let dest = resolve_rank(
+            ctx.f,
+            oracle,
+            ctx.f.and(state.inner.pc, step.guard),
+            dest,
+            n,
+        );
+        let (Some(dest), Some(tag)) = (dest, ctx.peek_int(oracle, &mut scratch, p, &call.args[4])?)
+        else {
             return Ok(false);
         };
         if dest == PROC_NULL
@@ -393,6 +522,9 @@ pub(crate) fn termination_checks(
     out
 }
 
+/// What executing an MPI step produced: violations and changed variables.
+type MpiOutcome = Result<(Vec<Violation>, Vec<Change>), EngineError>;
+
 /// Executes `step` if it is an MPI call (`None` otherwise): the violations and
 /// changes of the step.
 pub(crate) fn execute(
@@ -400,7 +532,7 @@ pub(crate) fn execute(
     oracle: &mut Oracle,
     state: &mut State,
     step: &Step,
-) -> Option<Result<(Vec<Violation>, Vec<Change>), EngineError>> {
+) -> Option<MpiOutcome> {
     let call = current_call(ctx.model, state, step.process).filter(|c| c.tid == step.transition)?;
     Some(execute_call(ctx, oracle, state, step, &call))
 }
@@ -666,13 +798,17 @@ fn send(
     check_comm(ev, &*env, &args[5], span)?;
     check_rank(ev, &*env, dest, false, "destination", span);
     let data = read_buffer(ev, &*env, &args[0], count, f.int(0), &ty, span)?;
-    let Some(dest) = f.as_concrete_int(dest) else {
+    let n = env.nprocs();
+    let pc = ev.current_pc(&*env);
+    let Some(dest) = resolve_rank(f, ev.oracle(), pc, dest, n) else {
+        if holds(ev, &*env, f.ff()) {
+            return Ok(()); // the path is dead (a bad rank was reported)
+        }
         return Err(EngineError::unsupported(
-            "MPI_Send to a symbolic rank",
+            "MPI send to a rank that depends on the inputs",
             span,
         ));
     };
-    let dest = i64::try_from(dest).unwrap_or(PROC_NULL);
     if dest < 0 || dest as usize >= env.nprocs() {
         return Ok(()); // MPI_PROC_NULL, or a bad rank already reported
     }
@@ -1098,7 +1234,9 @@ fn write_buffer(
             })?;
             let scalar = scalar_of(&t);
             let off = f.add(f.mul(start, s), offset);
-            let total = check_bounds(ev, &*env, array, off, capacity, span);
+            // The posted buffer (`capacity` elements from its start) must fit.
+            let base = f.mul(start, s);
+            let total = check_bounds(ev, &*env, array, base, capacity, span);
             let whole = f.as_concrete_int(off) == Some(0.into())
                 && total.is_some_and(|total| holds(ev, &*env, f.eq(total, n)));
             if whole && f.type_of(data) == t {
@@ -1488,61 +1626,55 @@ fn collective(
         let mut ev = Evaluator::new(f, oracle, p, true);
         match lf {
             LF::MpiBarrier => {}
-            LF::MpiBcast => {
-                if root != Some(p) {
-                    if let Some(d) = root.and_then(|r| data[r]) {
+            LF::MpiBcast if root != Some(p) => {
+                if let Some(d) = root.and_then(|r| data[r]) {
+                    write_buffer(
+                        &mut ev,
+                        &mut env,
+                        &a[0],
+                        part.count,
+                        f.int(0),
+                        d,
+                        part.count,
+                        span,
+                    )?;
+                }
+            }
+            LF::MpiReduce | LF::MpiAllreduce if lf == LF::MpiAllreduce || root == Some(p) => {
+                let xs: Vec<Expr> = data.iter().flatten().copied().collect();
+                if xs.len() == n {
+                    let op = part.op.unwrap_or(Op::Sum);
+                    let r = reduce_arrays(f, op, &xs, part.count, 0);
+                    write_buffer(
+                        &mut ev,
+                        &mut env,
+                        &a[1],
+                        part.count,
+                        f.int(0),
+                        r,
+                        part.count,
+                        span,
+                    )?;
+                }
+            }
+            LF::MpiGather | LF::MpiAllgather if lf == LF::MpiAllgather || root == Some(p) => {
+                let rcount = ev.eval_int(&env, &a[4])?;
+                let total = f.mul(rcount, f.int(n as i64));
+                for (q, d) in data.iter().enumerate() {
+                    if let Some(d) = d {
+                        let off = f.mul(rcount, f.int(q as i64));
+                        let fits = f.le(parts[q].count, rcount);
+                        ev.check(&env, fits, Property::BufferOverflow, || format!("process {q} contributes {} elements, more than the {} received from each process", f.pretty(parts[q].count), f.pretty(rcount)), span);
                         write_buffer(
                             &mut ev,
                             &mut env,
-                            &a[0],
-                            part.count,
-                            f.int(0),
-                            d,
-                            part.count,
+                            &a[3],
+                            total,
+                            off,
+                            *d,
+                            parts[q].count,
                             span,
                         )?;
-                    }
-                }
-            }
-            LF::MpiReduce | LF::MpiAllreduce => {
-                if lf == LF::MpiAllreduce || root == Some(p) {
-                    let xs: Vec<Expr> = data.iter().flatten().copied().collect();
-                    if xs.len() == n {
-                        let op = part.op.unwrap_or(Op::Sum);
-                        let r = reduce_arrays(f, op, &xs, part.count, 0);
-                        write_buffer(
-                            &mut ev,
-                            &mut env,
-                            &a[1],
-                            part.count,
-                            f.int(0),
-                            r,
-                            part.count,
-                            span,
-                        )?;
-                    }
-                }
-            }
-            LF::MpiGather | LF::MpiAllgather => {
-                if lf == LF::MpiAllgather || root == Some(p) {
-                    let rcount = ev.eval_int(&env, &a[4])?;
-                    let total = f.mul(rcount, f.int(n as i64));
-                    for (q, d) in data.iter().enumerate() {
-                        if let Some(d) = d {
-                            let off = f.mul(rcount, f.int(q as i64));
-                            let fits = f.le(parts[q].count, rcount);
-                            ev.check(&env, fits, Property::BufferOverflow, || format!("process {q} contributes {} elements, more than the {} received from each process", f.pretty(parts[q].count), f.pretty(rcount)), span);
-                            write_buffer(
-                                &mut ev,
-                                &mut env,
-                                &a[3],
-                                total,
-                                off,
-                                *d,
-                                parts[q].count,
-                                span,
-                            )?;
-                        }
                     }
                 }
             }
@@ -1570,4 +1702,74 @@ fn collective(
         violations.extend(ev.violations);
     }
     Ok((violations, Vec::new()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flat_elements_of_nested_arrays_are_row_major() {
+        let f = ExprFactory::new();
+        let row = Type::array(Type::Int, Some(f.int(3)));
+        let rows: Vec<Expr> = (0..2)
+            .map(|r| {
+                f.array_literal(
+                    row.clone(),
+                    &[f.int(10 * r), f.int(10 * r + 1), f.int(10 * r + 2)],
+                )
+            })
+            .collect();
+        let a = f.array_literal(Type::array(row.clone(), Some(f.int(2))), &rows);
+        let t = f.type_of(a);
+        assert_eq!(inner_size(&f, &t), Some(f.int(3)));
+        assert_eq!(scalar_of(&t), Type::Int);
+        assert_eq!(flat_read(&f, a, f.int(4)), f.int(11));
+        let mut path = SmallVec::new();
+        flat_path(&f, &t, f.int(5), &mut path);
+        assert_eq!(
+            path.as_slice(),
+            &[PStep::Index(f.int(1)), PStep::Index(f.int(2))]
+        );
+    }
+
+    #[test]
+    fn reductions_combine_elementwise() {
+        let f = ExprFactory::new();
+        let ty = Type::array(Type::Int, Some(f.int(2)));
+        let a = f.array_literal(ty.clone(), &[f.int(1), f.int(5)]);
+        let b = f.array_literal(ty, &[f.int(4), f.int(2)]);
+        let sum = reduce_arrays(&f, Op::Sum, &[a, b], f.int(2), 0);
+        assert_eq!(f.array_read(sum, f.int(0)), f.int(5));
+        assert_eq!(f.array_read(sum, f.int(1)), f.int(7));
+        let max = reduce_arrays(&f, Op::Max, &[a, b], f.int(2), 0);
+        assert_eq!(f.array_read(max, f.int(0)), f.int(4));
+        assert_eq!(f.array_read(max, f.int(1)), f.int(5));
+        assert_eq!(combine(&f, Op::Land, f.int(3), f.int(0)), f.int(0));
+        assert_eq!(combine(&f, Op::Lor, f.int(3), f.int(0)), f.int(1));
+    }
+
+    #[test]
+    fn receives_take_the_first_matching_message_of_a_sender() {
+        let f = ExprFactory::new();
+        let msg = |source, dest, tag: i64, x: i64| Message {
+            source,
+            dest,
+            tag: f.int(tag),
+            comm: 0,
+            data: Value::Data(f.int(x)),
+            count: f.int(1),
+        };
+        let buffer = vec![
+            msg(0, 1, 7, 1),
+            msg(0, 1, 3, 2),
+            msg(0, 1, 3, 3),
+            msg(2, 1, 3, 4),
+        ];
+        assert_eq!(first_match(&buffer, &f, 0, 1, 3), Some(1));
+        assert_eq!(first_match(&buffer, &f, 0, 1, ANY), Some(0));
+        assert_eq!(first_match(&buffer, &f, 2, 1, 3), Some(3));
+        assert_eq!(first_match(&buffer, &f, 2, 1, 7), None);
+        assert_eq!(first_match(&buffer, &f, 1, 0, ANY), None);
+    }
 }

@@ -619,7 +619,13 @@ impl Engine for RealEngine {
             let mine = steps.iter().filter(|s| s.process == p);
             if mine
                 .clone()
-                .all(|s| s.local && self.independent.contains(&(s.function, s.transition)))
+                .all(|s| {
+                    (s.local && self.independent.contains(&(s.function, s.transition)))
+                        // MPI steps that commute with all others (a send only when
+                        // it cannot hide a potential deadlock, paper Sec. 5.4)
+                        || (s.commutes
+                            && !(s.buffered_send && self.deadlock == DeadlockMode::Potential))
+                })
             {
                 return mine.cloned().collect();
             }
