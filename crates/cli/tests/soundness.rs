@@ -1785,7 +1785,6 @@ int main(void) { out = 2.0 * sqrt(x); return 0; }
 /// verify/src/real.rs `compare_data` turns any SMT "no" into `Equality::Different`
 /// without asking whether the outputs mention sqrt & co.
 #[test]
-#[ignore = "known wrong certainty: compare reports sqrt(4x) vs 2*sqrt(x) as a provable difference"]
 fn compare_through_sqrt_is_at_most_a_possible_difference() {
     if !smt_available() {
         return;
@@ -1803,7 +1802,6 @@ fn compare_through_sqrt_is_at_most_a_possible_difference() {
 /// a path (state/src/engine.rs, the `Decision::Fails` arm of the memory-leak check)
 /// reported it as provable.
 #[test]
-#[ignore = "known wrong certainty: a leak on a path that exists only through uninterpreted sqrt is reported provable"]
 fn leak_on_a_path_through_sqrt_is_only_possible() {
     if !smt_available() {
         return;

@@ -9,7 +9,7 @@ use tass_model::api::{
     TransitionId, Type as ModelType, VarScope,
 };
 use tass_prove::api::{build_prover, Answer, Prover, ProverOptions, ProverStats, Validity};
-use tass_semantics::api::is_internal_symbol;
+use tass_semantics::api::{is_internal_symbol, is_stand_in_function};
 use tass_simplify::api::{Simplifier, SimplifierCache};
 use tass_state::api::{
     Certainty as EngineCertainty, EngineConfig, EngineError, FixedValue, ProcessStatus,
@@ -332,6 +332,18 @@ impl RealEngine {
         })
     }
 
+    /// True if one of `exprs` applies an uninterpreted stand-in for a known
+    /// function (see [`is_stand_in_function`]).
+    fn leans_on_stand_in(&self, exprs: &[Expr]) -> bool {
+        let f = &self.factory;
+        exprs.iter().any(|&e| {
+            f.free_symbols(e).into_iter().any(|s| {
+                matches!(f.type_of(s), Type::Function(..))
+                    && f.symbol_name(s).is_some_and(|n| is_stand_in_function(&n))
+            })
+        })
+    }
+
     fn data(&self, v: &Value) -> Option<Expr> {
         match v {
             Value::Data(e) => Some(*e),
@@ -352,6 +364,8 @@ impl RealEngine {
         let answer = self.prover.valid_with_model(assumption, claim);
         match answer.validity {
             Validity::Yes => None,
+            // The prover may have given `sqrt` (say) a meaning the real one lacks.
+            Validity::No if self.leans_on_stand_in(&[assumption, a, b]) => Some(Equality::Unknown),
             Validity::No => Some(Equality::Different(answer.model.map(|m| {
                 witness_values(
                     m.iter()
@@ -547,6 +561,7 @@ impl Engine for RealEngine {
         let answer = self.prover.valid_with_model(pc, self.factory.ff());
         let (certainty, witness) = match answer.validity {
             Validity::Yes => return Vec::new(),
+            Validity::No if self.leans_on_stand_in(&[pc]) => (EngineCertainty::Possible, None),
             Validity::No => (
                 EngineCertainty::Provable,
                 answer.model.map(|m| {
@@ -617,16 +632,13 @@ impl Engine for RealEngine {
         processes.dedup();
         for p in processes {
             let mine = steps.iter().filter(|s| s.process == p);
-            if mine
-                .clone()
-                .all(|s| {
-                    (s.local && self.independent.contains(&(s.function, s.transition)))
+            if mine.clone().all(|s| {
+                (s.local && self.independent.contains(&(s.function, s.transition)))
                         // MPI steps that commute with all others (a send only when
                         // it cannot hide a potential deadlock, paper Sec. 5.4)
                         || (s.commutes
                             && !(s.buffered_send && self.deadlock == DeadlockMode::Potential))
-                })
-            {
+            }) {
                 return mine.cloned().collect();
             }
         }
