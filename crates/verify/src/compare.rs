@@ -189,6 +189,19 @@ fn run<E: Engine>(
             }
         }
     }
+    // Pairs of completed paths were compared; an input on which the specification
+    // completes but the implementation never does was not (paper: both terminate).
+    let domain: Vec<_> = spec_terminals
+        .iter()
+        .map(|(s, _)| spec.path_condition(s))
+        .collect();
+    let cover: Vec<_> = impl_terminals
+        .iter()
+        .map(|(s, _)| imp.path_condition(s))
+        .collect();
+    if let Err(reason) = imp.covers(&domain, &cover) {
+        return Ending::Unchecked(reason);
+    }
     Ending::Complete
 }
 

@@ -110,6 +110,12 @@ pub(crate) trait Engine {
     ) -> Option<OutputMismatch<Self::Value>>;
     /// The conjunction of two path conditions.
     fn and(&self, a: &Self::Value, b: &Self::Value) -> Self::Value;
+    /// Whether every input satisfying one of the `domain` path conditions (the
+    /// specification's completed paths) satisfies one of the `cover` conditions (the
+    /// implementation's completed paths). `Err` says why that is not proved: an input
+    /// the comparison never looked at (the implementation loops there, or its
+    /// constraints or assumptions are narrower).
+    fn covers(&mut self, domain: &[Self::Value], cover: &[Self::Value]) -> Result<(), String>;
     /// Counters: (prover calls, SMT calls, symbolic values).
     fn counters(&self) -> (u64, u64, u64);
     /// The names of the inputs, in declaration order (for witnesses).

@@ -637,6 +637,7 @@ impl Engine for RealEngine {
                         // MPI steps that commute with all others (a send only when
                         // it cannot hide a potential deadlock, paper Sec. 5.4)
                         || (s.commutes
+                            && std::env::var_os("TASS_NO_MPI_POR").is_none()
                             && !(s.buffered_send && self.deadlock == DeadlockMode::Potential))
             }) {
                 return mine.cloned().collect();
@@ -716,6 +717,38 @@ impl Engine for RealEngine {
                 imp: imp.clone(),
                 answer: Equality::Unknown,
             }),
+        }
+    }
+
+    fn covers(&mut self, domain: &[Value], cover: &[Value]) -> Result<(), String> {
+        let f = Arc::clone(&self.factory);
+        let domain = f.or_all(domain.iter().filter_map(|v| self.data(v)));
+        let cover = f.or_all(cover.iter().filter_map(|v| self.data(v)));
+        let answer = self.prover.valid_with_model(domain, cover);
+        match answer.validity {
+            Validity::Yes => Ok(()),
+            Validity::No => {
+                let example = answer
+                    .model
+                    .map(|m| {
+                        m.iter()
+                            .filter(|(name, _)| !is_internal_symbol(name))
+                            .map(|(name, v)| format!("{name} = {v}"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    })
+                    .filter(|e| !e.is_empty())
+                    .map(|e| format!(" (e.g. {e})"))
+                    .unwrap_or_default();
+                Err(format!(
+                    "for some inputs the specification accepts{example}, the implementation \
+                     completes no path, so its outputs were never compared: it may not \
+                     terminate there, or its input constraints or assumptions are narrower"
+                ))
+            }
+            Validity::Maybe => Err("the prover could not show that the implementation \
+                 completes a path for every input the specification accepts"
+                .to_string()),
         }
     }
 

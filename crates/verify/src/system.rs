@@ -396,6 +396,8 @@ pub(crate) enum Ending {
     Complete,
     Stopped,
     Limit(Limit),
+    /// The search completed but left something unchecked (the reason says what).
+    Unchecked(String),
     Error(EngineError),
 }
 
@@ -467,6 +469,10 @@ pub(crate) fn finish<E: Engine>(
         Ending::Limit(limit) => {
             report.verdict = Verdict::Inconclusive;
             report.inconclusive_reason = Some(limit_text(limit, options));
+        }
+        Ending::Unchecked(reason) => {
+            report.verdict = Verdict::Inconclusive;
+            report.inconclusive_reason = Some(reason);
         }
         Ending::Complete | Ending::Stopped => report.verdict = Verdict::Holds,
     }
