@@ -411,8 +411,9 @@ impl<'a> Evaluator<'a> {
                     }
                     UnaryOp::BitNot => f.bit_not(int_of(f, x)),
                 })
+                .wrapped_to(f, &e.ty)
             }
-            ExprKind::Binary(op, a, b) => self.eval_binary(env, e, *op, a, b)?,
+            ExprKind::Binary(op, a, b) => self.eval_binary(env, e, *op, a, b)?.wrapped_to(f, &e.ty),
             ExprKind::LogicalAnd(a, b) => {
                 let x = self.eval_bool(env, a)?;
                 if f.as_bool(x) == Some(false) {
@@ -978,11 +979,12 @@ impl<'a> Evaluator<'a> {
         match (v, to) {
             (Value::Data(x), t) if scalar_type(t).is_some() => {
                 let st = scalar_type(t).unwrap_or(Type::Int);
-                Ok(Value::Data(if f.type_of(x) == st {
+                let x = if f.type_of(x) == st {
                     x
                 } else {
                     f.cast(x, &st)
-                }))
+                };
+                Ok(Value::Data(wrap_unsigned(f, x, t)))
             }
             (Value::Pointer(p), MType::Bool) => Ok(Value::Data(f.bool(!p.is_null()))),
             (Value::Pointer(p), MType::Pointer(_)) => Ok(Value::Pointer(p)),
@@ -1438,6 +1440,67 @@ impl<'a> Evaluator<'a> {
             None => Value::Undefined,
         }
     }
+}
+
+/// Applies [`wrap_unsigned`] to a data value.
+trait WrapUnsigned {
+    fn wrapped_to(self, f: &ExprFactory, ty: &MType) -> Self;
+}
+
+impl WrapUnsigned for Value {
+    fn wrapped_to(self, f: &ExprFactory, ty: &MType) -> Value {
+        match self {
+            Value::Data(x) => Value::Data(wrap_unsigned(f, x, ty)),
+            other => other,
+        }
+    }
+}
+
+/// C's unsigned arithmetic is modulo 2^width: a value of an unsigned type is reduced
+/// into `[0, 2^width)` (a no-op when it is already there). Signed types stay
+/// mathematical integers, since signed overflow is undefined behaviour in C.
+/// Widths follow the LP64 model (`unsigned short` 16, `unsigned` 32, `unsigned
+/// long` and `unsigned long long` 64 bits).
+fn wrap_unsigned(f: &ExprFactory, x: Expr, ty: &MType) -> Expr {
+    use tass_model::api::IntKind;
+    let bits = match ty {
+        MType::Int(IntKind::UnsignedShort) => 16,
+        MType::Int(IntKind::Unsigned) => 32,
+        MType::Int(IntKind::UnsignedLong | IntKind::UnsignedLongLong) => 64,
+        _ => return x,
+    };
+    if f.type_of(x) != Type::Int {
+        return x;
+    }
+    let modulus = BigInt::from(1) << bits;
+    if let Some(k) = f.as_concrete_int(x) {
+        let r = ((k % &modulus) + &modulus) % &modulus;
+        return f.int(r);
+    }
+    let m = f.int(modulus);
+    if is_wrapped(f, x, m) {
+        return x;
+    }
+    // C's `%` truncates toward zero: x % m lies in (-m, m), so shift and reduce again.
+    f.int_mod(f.add(f.int_mod(x, m), m), m)
+}
+
+/// True for `((y % m) + m) % m`, which [`wrap_unsigned`] builds and which already
+/// lies in `[0, m)`.
+fn is_wrapped(f: &ExprFactory, x: Expr, m: Expr) -> bool {
+    use tass_symbolic::api::ExprView;
+    let ExprView::IntMod(sum, modulus) = f.view(x) else {
+        return false;
+    };
+    let ExprView::Add(terms) = f.view(sum) else {
+        return false;
+    };
+    modulus == m
+        && terms.len() == 2
+        && terms.contains(&m)
+        && terms
+            .iter()
+            .any(|&t| matches!(f.view(t), ExprView::IntMod(_, k) if k == m))
 }
 
 /// The exact square root of a non-negative rational that is a perfect square.
