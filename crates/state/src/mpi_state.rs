@@ -328,7 +328,7 @@ pub(crate) fn push_steps(
             _ => {
                 // a send, MPI_PROC_NULL (completes at once) or a bad rank (reported)
                 let mut step = step;
-                if guard.is_none() {
+                {
                     match value {
                         Some(PROC_NULL) => step.commutes = true,
                         Some(d) if !is_receive && (0..n as i64).contains(&d) => {
@@ -357,7 +357,7 @@ pub(crate) fn push_steps(
                 continue;
             }
         };
-        let commutes = guard.is_none() && source != ANY;
+        let commutes = source != ANY;
         let tag = peek(ctx, oracle, scratch, p, &call.args[tag_arg])?;
         let Some(tag) = f.as_concrete_int(tag).and_then(|t| i64::try_from(t).ok()) else {
             return Err(EngineError::unsupported(

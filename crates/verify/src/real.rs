@@ -637,7 +637,6 @@ impl Engine for RealEngine {
                         // MPI steps that commute with all others (a send only when
                         // it cannot hide a potential deadlock, paper Sec. 5.4)
                         || (s.commutes
-                            && std::env::var_os("TASS_NO_MPI_POR").is_none()
                             && !(s.buffered_send && self.deadlock == DeadlockMode::Potential))
             }) {
                 return mine.cloned().collect();
