@@ -609,3 +609,37 @@ fn witnesses_reproduce_the_violation_concretely() {
     rerun_witness(DIV_BAD, "d.c");
     rerun_witness(BOUNDS_BAD, "b.c");
 }
+
+/// With every input fixed, `--format json` carries each output element's exact value
+/// (what `cargo xtask fevs --crosscheck` compares with a real mpirun run); an output
+/// whose value depends on the path says so instead of picking one.
+#[test]
+fn json_outputs_give_exact_values_per_element() {
+    let dir = scratch();
+    let src = "#pragma TASS input {1 <= n && n <= 4} int
+#define n 3
+#pragma TASS output
+double mean;
+#pragma TASS output
+int squares[3];
+int main(void) {
+  double sum = 0;
+  for (int i = 0; i < n; i++) sum += i + 1;
+  mean = sum / 2;
+  for (int i = 0; i < 3; i++) squares[i] = i * i;
+  return 0;
+}
+";
+    let f = write(&dir, "outs.c", src);
+    let r = tass(&["verify", "--format", "json", "-i", "n=3", &f]);
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    let outputs = &r.json()["outputs"];
+    assert_eq!(outputs["mean"], "3", "{outputs}");
+    assert_eq!(outputs["squares[2]"], "4", "{outputs}");
+    let r = tass(&["verify", "--format", "json", "-i", "n=2", &f]);
+    assert_eq!(r.json()["outputs"]["mean"], "3/2");
+    // n free: the runs end with different means.
+    let r = tass(&["verify", "--format", "json", &f]);
+    assert_eq!(r.json()["outputs"]["mean"], "(differs between runs)");
+    assert_eq!(r.json()["outputs"]["squares[1]"], "1");
+}

@@ -108,6 +108,9 @@ pub(crate) trait Engine {
         spec: &Self::Value,
         imp: &Self::Value,
     ) -> Option<OutputMismatch<Self::Value>>;
+    /// The outputs at a terminal state, element by element (`c[0][1]`), each printed
+    /// exactly under the state's path condition (for the JSON `outputs` object).
+    fn output_values(&mut self, state: &Self::State) -> Vec<(String, String)>;
     /// The conjunction of two path conditions.
     fn and(&self, a: &Self::Value, b: &Self::Value) -> Self::Value;
     /// Whether every input satisfying one of the `domain` path conditions (the

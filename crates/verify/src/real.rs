@@ -332,6 +332,44 @@ impl RealEngine {
         })
     }
 
+    /// Appends `name = value` for a scalar, or one entry per element (`name[i]...`)
+    /// for an array of concrete extent, printed exactly (`5`, `115/2`, `true`).
+    fn flatten_output(
+        &self,
+        simplifier: &Simplifier,
+        name: String,
+        e: Expr,
+        depth: usize,
+        out: &mut Vec<(String, String)>,
+    ) {
+        let f = &self.factory;
+        let e = simplifier.simplify(e);
+        if depth < 8 {
+            if let Some(elements) = self.elements(simplifier, e) {
+                for (k, element) in elements.into_iter().enumerate() {
+                    self.flatten_output(
+                        simplifier,
+                        format!("{name}[{k}]"),
+                        element,
+                        depth + 1,
+                        out,
+                    );
+                }
+                return;
+            }
+        }
+        let text = if let Some(i) = f.as_concrete_int(e) {
+            i.to_string()
+        } else if let Some(r) = f.as_concrete_rational(e) {
+            r.to_string()
+        } else if let Some(b) = f.as_bool(e) {
+            b.to_string()
+        } else {
+            f.pretty(e)
+        };
+        out.push((name, text));
+    }
+
     /// True if one of `exprs` applies an uninterpreted stand-in for a known
     /// function (see [`is_stand_in_function`]).
     fn leans_on_stand_in(&self, exprs: &[Expr]) -> bool {
@@ -717,6 +755,19 @@ impl Engine for RealEngine {
                 answer: Equality::Unknown,
             }),
         }
+    }
+
+    fn output_values(&mut self, state: &State) -> Vec<(String, String)> {
+        let pc = self.engine.path_condition(state);
+        let simplifier = self.simplifiers.simplifier(pc);
+        let mut out = Vec::new();
+        for (name, value) in self.engine.outputs(state) {
+            match self.data(&value) {
+                Some(e) => self.flatten_output(&simplifier, name, e, 0, &mut out),
+                None => out.push((name, self.engine.pretty_value(&value))),
+            }
+        }
+        out
     }
 
     fn covers(&mut self, domain: &[Value], cover: &[Value]) -> Result<(), String> {

@@ -306,6 +306,10 @@ pub struct Report {
     pub max_violations: usize,
     /// Warnings (e.g. `assumption-vacuous`).
     pub warnings: Vec<String>,
+    /// `verify` only: the value of each output element (`sum`, `c[0][1]`) at the end
+    /// of the runs, printed exactly (`5`, `115/2`); `None` when no run completed. An
+    /// element whose value differs between runs is printed as `(differs between runs)`.
+    pub outputs: Option<std::collections::BTreeMap<String, String>>,
     /// Counters.
     pub stats: Stats,
 }
@@ -321,6 +325,7 @@ impl Report {
             stopped_early: false,
             max_violations: 1,
             warnings: Vec::new(),
+            outputs: None,
             stats: Stats {
                 memory_mb: peak_memory_mb(),
                 ..Stats::default()
@@ -351,6 +356,9 @@ impl Report {
         }
         if !self.warnings.is_empty() {
             top.insert("warnings".into(), json!(self.warnings));
+        }
+        if let Some(outputs) = &self.outputs {
+            top.insert("outputs".into(), json!(outputs));
         }
         top.insert("stats".into(), stats_json(&self.stats));
         Value::Object(top)
@@ -753,6 +761,7 @@ mod tests {
             stopped_early: true,
             max_violations: 1,
             warnings: vec![],
+            outputs: None,
             stats: Stats::default(),
         }
     }

@@ -36,6 +36,8 @@ pub(crate) struct Findings {
     pub max_violations: usize,
     pub stopped_early: bool,
     pub started: Instant,
+    /// Output values at the terminal states seen (verify mode).
+    pub outputs: Option<std::collections::BTreeMap<String, String>>,
 }
 
 impl Findings {
@@ -48,6 +50,7 @@ impl Findings {
             max_violations: options.max_violations,
             stopped_early: false,
             started: Instant::now(),
+            outputs: None,
         }
     }
 
@@ -334,6 +337,20 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
                     return Control::Stop;
                 }
             }
+            if self.mode == Mode::Verify && self.engine.is_terminated(state) {
+                let values = self.engine.output_values(state);
+                match &mut self.findings.outputs {
+                    None => self.findings.outputs = Some(values.into_iter().collect()),
+                    Some(seen) => {
+                        for (name, value) in values {
+                            let entry = seen.entry(name).or_insert_with(|| value.clone());
+                            if *entry != value {
+                                *entry = "(differs between runs)".to_string();
+                            }
+                        }
+                    }
+                }
+            }
             if self.mode == Mode::CollectTerminals && self.engine.is_terminated(state) {
                 let canonical = self.engine.canonicalize(state.clone());
                 if self.terminal_set.insert(canonical) {
@@ -456,6 +473,7 @@ pub(crate) fn finish<E: Engine>(
         stopped_early: findings.stopped_early,
         max_violations: findings.max_violations,
         warnings: findings.warnings,
+        outputs: findings.outputs,
         stats,
     };
     let found = !findings.violations.is_empty();

@@ -138,6 +138,9 @@ impl Engine for Toy {
     fn and(&self, a: &String, b: &String) -> String {
         format!("{a} && {b}")
     }
+    fn output_values(&mut self, state: &ToyState) -> Vec<(String, String)> {
+        vec![("y".to_string(), (state.x * self.scale).to_string())]
+    }
     /// The toy program ends on every input, so its paths cover each other.
     fn covers(&mut self, _domain: &[String], _cover: &[String]) -> Result<(), String> {
         Ok(())
