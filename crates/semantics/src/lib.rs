@@ -19,7 +19,8 @@
 //! [`api::execute_transition`] executes one guarded statement: assignments, asserts,
 //! assumes, calls and returns of user functions, the library (`malloc` & co,
 //! `memcpy`, `memset`, `strlen`, `rand`, `printf`, `exit`, math functions as
-//! uninterpreted functions); MPI statements are reported as not yet supported.
+//! uninterpreted functions). MPI calls are intercepted by `tass-state` before they
+//! reach the executor.
 //!
 //! ```
 //! use tass_semantics::api::{parse_real_literal, Property, Certainty};

@@ -21,8 +21,10 @@
 //! process globals and heap); inputs and outputs are shared. Steps name their
 //! process, and [`api::Step::local`] tells partial-order reduction whether a step
 //! communicates. The message buffer (ordered by sender, receiver, issue order)
-//! is part of the state and of its hash, ready for the MPI statements, which are
-//! reported as not yet supported for now.
+//! is part of the state and of its hash. MPI calls are executed by the private
+//! `mpi_state` module: point-to-point (standard, wildcard, status, `MPI_PROC_NULL`),
+//! the blocking collectives on `MPI_COMM_WORLD`, the MPI argument checks, and the
+//! potential-deadlock test; other MPI functions are an "unsupported" error.
 //!
 //! Known limits: a pointer to a local of a frame that was popped is detected as
 //! dangling only if another function's frame (or none) now sits at that depth;
