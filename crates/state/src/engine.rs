@@ -66,6 +66,17 @@ pub enum FixedValue {
     Bool(bool),
 }
 
+impl std::fmt::Display for FixedValue {
+    /// As `-i` accepts it back: `42`, `-3`, `5/2`, `true`.
+    fn fmt(&self, out: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FixedValue::Int(i) => write!(out, "{i}"),
+            FixedValue::Real(r) => write!(out, "{r}"),
+            FixedValue::Bool(b) => write!(out, "{b}"),
+        }
+    }
+}
+
 impl FixedValue {
     /// Parses `42`, `-3`, `2.5`, `1e-3`, `true`, `false`.
     pub fn parse(text: &str) -> Result<FixedValue, String> {
@@ -375,9 +386,9 @@ impl Engine {
                     (FixedValue::Bool(b), Type::Bool) => f.bool(*b),
                     (fv, _) => {
                         let given = match fv {
-                            FixedValue::Int(i) => format!("the integer {i}"),
-                            FixedValue::Real(r) => format!("the real number {r}"),
-                            FixedValue::Bool(b) => format!("the boolean {b}"),
+                            FixedValue::Int(_) => format!("the integer {fv}"),
+                            FixedValue::Real(_) => format!("the real number {fv}"),
+                            FixedValue::Bool(_) => format!("the boolean {fv}"),
                         };
                         return Err(EngineError::invalid(
                             format!(
@@ -407,11 +418,7 @@ impl Engine {
                         .config
                         .fixed_inputs
                         .iter()
-                        .map(|(n, v)| match v {
-                            FixedValue::Int(i) => format!("-i {n}={i}"),
-                            FixedValue::Real(r) => format!("-i {n}={r}"),
-                            FixedValue::Bool(b) => format!("-i {n}={b}"),
-                        })
+                        .map(|(n, v)| format!("-i {n}={v}"))
                         .collect();
                     let because = if fixed.is_empty() {
                         String::new()
