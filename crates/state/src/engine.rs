@@ -566,12 +566,12 @@ impl Engine {
                     if local {
                         steps.push(step);
                     } else {
-                        let ctx = crate::mpi_state::Ctx {
+                        let ctx = crate::mpi::Ctx {
                             model: &model,
                             f: &f,
                             layout: &self.layout,
                         };
-                        crate::mpi_state::push_steps(
+                        crate::mpi::push_steps(
                             &ctx,
                             &mut self.oracle,
                             &mut scratch,
@@ -620,13 +620,12 @@ impl Engine {
                 ));
             }
             if !step.local {
-                let ctx = crate::mpi_state::Ctx {
+                let ctx = crate::mpi::Ctx {
                     model: &model,
                     f: &f,
                     layout: &self.layout,
                 };
-                if let Some(r) = crate::mpi_state::execute(&ctx, &mut self.oracle, &mut state, step)
-                {
+                if let Some(r) = crate::mpi::execute(&ctx, &mut self.oracle, &mut state, step) {
                     let (violations, changes) = r?;
                     return Ok(StepOutcome {
                         state,
@@ -787,12 +786,12 @@ impl Engine {
                 claim: "every allocated block is freed".into(),
             });
         }
-        let ctx = crate::mpi_state::Ctx {
+        let ctx = crate::mpi::Ctx {
             model: &self.model,
             f: &f,
             layout: &self.layout,
         };
-        out.extend(crate::mpi_state::termination_checks(
+        out.extend(crate::mpi::termination_checks(
             &ctx,
             &mut self.oracle,
             state,
@@ -808,17 +807,17 @@ impl Engine {
         state: &State,
         steps: &[Step],
     ) -> Result<bool, EngineError> {
-        let ctx = crate::mpi_state::Ctx {
+        let ctx = crate::mpi::Ctx {
             model: &self.model,
             f: &self.factory,
             layout: &self.layout,
         };
-        crate::mpi_state::potentially_deadlocked(&ctx, &mut self.oracle, state, steps)
+        crate::mpi::potentially_deadlocked(&ctx, &mut self.oracle, state, steps)
     }
 
     /// MPI: the MPI call each blocked process waits in, as `(rank, description)`.
     pub fn blocked_calls(&self, state: &State) -> Vec<(usize, String)> {
-        crate::mpi_state::blocked_calls(&self.model, state)
+        crate::mpi::blocked_calls(&self.model, state)
     }
 
     /// The canonical representative of `state`: the path condition simplified

@@ -22,7 +22,7 @@
 //! process, and [`api::Step::local`] tells partial-order reduction whether a step
 //! communicates. The message buffer (ordered by sender, receiver, issue order)
 //! is part of the state and of its hash. MPI calls are executed by the private
-//! `mpi_state` module: point-to-point (standard, wildcard, status, `MPI_PROC_NULL`),
+//! `mpi` module: point-to-point (standard, wildcard, status, `MPI_PROC_NULL`),
 //! the blocking collectives on `MPI_COMM_WORLD`, the MPI argument checks, and the
 //! potential-deadlock test; other MPI functions are an "unsupported" error.
 //!
@@ -80,5 +80,5 @@ pub mod api;
 mod canon;
 mod engine;
 mod env;
-mod mpi_state;
+mod mpi;
 mod state;

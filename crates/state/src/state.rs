@@ -46,7 +46,7 @@ pub(crate) struct ProcState {
     pub stack: Vec<Arc<Frame>>,
     pub heap: Arc<Vec<HeapObject>>,
     /// MPI status of the process (init/finalize, pending `MPI_Sendrecv`).
-    pub mpi: crate::mpi_state::MpiProc,
+    pub mpi: crate::mpi::MpiProc,
 }
 
 /// A fast, deterministic, non-cryptographic hasher (multiply-rotate, as in

@@ -1,0 +1,513 @@
+//! MPI message buffers: reading the elements an MPI call sends from a user
+//! buffer and writing the elements it receives into one, with the bounds and
+//! count checks; MPI datatypes and rank arguments.
+
+use smallvec::SmallVec;
+use tass_dynamic::api::{undefined_data, Handle, Pointer, Root, Step as PStep, Value};
+use tass_model::api::{Expr as MExpr, ExprKind, LibraryConstant as LC, Span, Type as MType};
+use tass_semantics::api::{scalar_type, Decision, EngineError, Environment, Evaluator, Property};
+use tass_symbolic::api::{Expr, ExprFactory, Type};
+
+use super::{ANY, PROC_NULL};
+
+/// Concrete element counts up to this size are transferred element by element.
+pub(super) const CONCRETE_LIMIT: i64 = 4096;
+
+/// The symbolic element type of an MPI datatype.
+pub(super) fn datatype(
+    ev: &mut Evaluator<'_>,
+    env: &dyn Environment,
+    e: &MExpr,
+    span: &Span,
+) -> Result<(LC, Type), EngineError> {
+    let v = ev.eval(env, e)?;
+    let Value::Handle(Handle::Constant(c)) = v else {
+        return Err(EngineError::unsupported(
+            format!("MPI datatype {v:?}"),
+            span,
+        ));
+    };
+    let ty = match c {
+        LC::MpiInt | LC::MpiLong | LC::MpiUnsigned | LC::MpiLongLong => Type::Int,
+        LC::MpiFloat | LC::MpiDouble => Type::Real,
+        LC::MpiChar | LC::MpiByte => Type::Char,
+        other => {
+            return Err(EngineError::unsupported(
+                format!("MPI datatype {}", other.c_name()),
+                span,
+            ))
+        }
+    };
+    Ok((c, ty))
+}
+
+/// Checks a rank argument: in `0..n`, or one of the special values allowed.
+pub(super) fn check_rank(
+    ev: &mut Evaluator<'_>,
+    env: &dyn Environment,
+    rank: Expr,
+    allow_any: bool,
+    what: &str,
+    span: &Span,
+) {
+    let f = ev.factory();
+    let n = env.nprocs() as i64;
+    let mut claim = f.and(f.le(f.int(0), rank), f.lt(rank, f.int(n)));
+    if what != "root" {
+        claim = f.or(claim, f.eq(rank, f.int(PROC_NULL)));
+    }
+    if allow_any {
+        claim = f.or(claim, f.eq(rank, f.int(ANY)));
+    }
+    ev.check(
+        env,
+        claim,
+        Property::MpiRank,
+        || {
+            format!(
+                "{what} rank {} is not a process of MPI_COMM_WORLD (0..{})",
+                f.pretty(rank),
+                n - 1
+            )
+        },
+        span,
+    );
+}
+
+pub(super) fn concrete(
+    ev: &Evaluator<'_>,
+    e: Expr,
+    what: &str,
+    span: &Span,
+) -> Result<i64, EngineError> {
+    ev.factory()
+        .as_concrete_int(e)
+        .and_then(|k| i64::try_from(k).ok())
+        .ok_or_else(|| EngineError::unsupported(format!("MPI call with a symbolic {what}"), span))
+}
+
+pub(super) fn type_name(t: &Type) -> &'static str {
+    match t {
+        Type::Int => "integer",
+        Type::Real => "floating",
+        Type::Char => "char",
+        Type::Bool => "boolean",
+        _ => "compound",
+    }
+}
+
+/// The scalar type at the bottom of (nested) array type `t`.
+pub(super) fn scalar_of(t: &Type) -> Type {
+    match t {
+        Type::Array(e, _) => scalar_of(e),
+        other => other.clone(),
+    }
+}
+
+/// Number of scalars in one element of array type `t` (1 for scalar elements).
+pub(super) fn inner_size(f: &ExprFactory, t: &Type) -> Option<Expr> {
+    match t {
+        Type::Array(e, _) => match &**e {
+            Type::Array(_, Some(x)) => Some(f.mul(*x, inner_size(f, e)?)),
+            Type::Array(_, None) => None,
+            _ => Some(f.int(1)),
+        },
+        _ => Some(f.int(1)),
+    }
+}
+
+/// Element `k` (flat, row-major) of (nested) data array `a`.
+pub(super) fn flat_read(f: &ExprFactory, a: Expr, k: Expr) -> Expr {
+    let t = f.type_of(a);
+    match (&t, inner_size(f, &t)) {
+        (Type::Array(e, _), Some(s)) if matches!(&**e, Type::Array(..)) => {
+            let row = f.array_read(a, f.int_div(k, s));
+            flat_read(f, row, f.int_mod(k, s))
+        }
+        _ => f.array_read(a, k),
+    }
+}
+
+/// The path (inside an array of type `t`) of flat element `k`.
+pub(super) fn flat_path(f: &ExprFactory, t: &Type, k: Expr, path: &mut SmallVec<[PStep; 2]>) {
+    match (t, inner_size(f, t)) {
+        (Type::Array(e, _), Some(s)) if matches!(&**e, Type::Array(..)) => {
+            path.push(PStep::Index(f.int_div(k, s)));
+            flat_path(f, e, f.int_mod(k, s), path);
+        }
+        _ => path.push(PStep::Index(k)),
+    }
+}
+
+pub(super) fn holds(ev: &mut Evaluator<'_>, env: &dyn Environment, claim: Expr) -> bool {
+    let f = ev.factory();
+    if let Some(b) = f.as_bool(claim) {
+        return b;
+    }
+    let pc = ev.current_pc(env);
+    matches!(ev.oracle().valid(f, pc, claim), Decision::Holds)
+}
+
+/// Where an MPI buffer argument points.
+pub(super) enum Buffer {
+    /// Invalid pointer (reported; the path is dead) or null with count 0.
+    Nothing,
+    /// Element `start` of the data array at `prefix` of `root`.
+    Array {
+        root: Root,
+        prefix: SmallVec<[PStep; 2]>,
+        start: Expr,
+        array: Expr,
+    },
+    /// A single scalar object.
+    Scalar {
+        place: (Root, SmallVec<[PStep; 2]>),
+        value: Value,
+        ty: Option<Type>,
+    },
+}
+
+pub(super) fn locate(
+    ev: &mut Evaluator<'_>,
+    env: &dyn Environment,
+    arg: &MExpr,
+    count: Expr,
+    span: &Span,
+) -> Result<Buffer, EngineError> {
+    let f = ev.factory();
+    let model = env.model();
+    let nonneg = f.le(f.int(0), count);
+    ev.check(
+        env,
+        nonneg,
+        Property::MpiCount,
+        || format!("negative count {} in an MPI call", f.pretty(count)),
+        span,
+    );
+    let ptr = ev.eval(env, arg)?;
+    if let Value::Pointer(Pointer::Null) = ptr {
+        let zero = f.eq(count, f.int(0));
+        ev.check(
+            env,
+            zero,
+            Property::MpiCount,
+            || {
+                format!(
+                    "count {} is positive but the buffer `{}` is NULL",
+                    f.pretty(count),
+                    tass_model::api::render_expr(model, arg)
+                )
+            },
+            span,
+        );
+        return Ok(Buffer::Nothing);
+    }
+    let (root, mut path) = ev.deref_place(env, ptr, true, span, &|| {
+        tass_model::api::render_expr(model, arg)
+    })?;
+    if matches!(
+        root,
+        Root::Heap {
+            proc: u32::MAX,
+            object: u32::MAX
+        }
+    ) {
+        return Ok(Buffer::Nothing);
+    }
+    if let Some(PStep::Index(i)) = path.last().copied() {
+        let prefix: SmallVec<[PStep; 2]> = path[..path.len() - 1].iter().copied().collect();
+        if let Value::Data(a) = ev.read_place(env, &(root, prefix.clone())) {
+            if matches!(f.type_of(a), Type::Array(..)) {
+                return Ok(Buffer::Array {
+                    root,
+                    prefix,
+                    start: i,
+                    array: a,
+                });
+            }
+        }
+    }
+    let value = ev.read_place(env, &(root, path.clone()));
+    if let Value::Data(a) = &value {
+        if matches!(f.type_of(*a), Type::Array(..)) {
+            return Ok(Buffer::Array {
+                root,
+                prefix: path,
+                start: f.int(0),
+                array: *a,
+            });
+        }
+    }
+    let ty = pointee(arg).and_then(|t| scalar_type(&t));
+    path.shrink_to_fit();
+    Ok(Buffer::Scalar {
+        place: (root, path),
+        value,
+        ty,
+    })
+}
+
+/// The pointee type of a buffer argument, looking through pointer casts.
+pub(super) fn pointee(e: &MExpr) -> Option<MType> {
+    let mut e = e;
+    loop {
+        if let ExprKind::Cast(inner) = &e.kind {
+            if matches!(inner.ty, MType::Pointer(_)) {
+                e = inner;
+                continue;
+            }
+        }
+        return match &e.ty {
+            MType::Pointer(t) if **t != MType::Void => Some((**t).clone()),
+            _ => None,
+        };
+    }
+}
+
+/// Bounds check: flat elements `off .. off+count` lie inside the array.
+pub(super) fn check_bounds(
+    ev: &mut Evaluator<'_>,
+    env: &dyn Environment,
+    array: Expr,
+    off: Expr,
+    count: Expr,
+    span: &Span,
+) -> Option<Expr> {
+    let f = ev.factory();
+    let t = f.type_of(array);
+    let total = f.mul(f.array_extent(array)?, inner_size(f, &t)?);
+    let end = f.add(off, count);
+    let claim = f.and(f.le(f.int(0), off), f.le(end, total));
+    ev.check(
+        env,
+        claim,
+        Property::OutOfBounds,
+        || {
+            format!(
+                "MPI buffer overrun: elements {}..{} of a buffer of {}",
+                f.pretty(off),
+                f.pretty(end),
+                f.pretty(total)
+            )
+        },
+        span,
+    );
+    Some(total)
+}
+
+/// Reads `count` elements at flat offset `offset` of buffer `arg`: an array of
+/// `count` scalars, or the whole (nested) array when the buffer is one. `None`
+/// when nothing can be read (the path died).
+pub(super) fn read_buffer(
+    ev: &mut Evaluator<'_>,
+    env: &dyn Environment,
+    arg: &MExpr,
+    count: Expr,
+    offset: Expr,
+    ty: &Type,
+    span: &Span,
+) -> Result<Option<Expr>, EngineError> {
+    let f = ev.factory();
+    match locate(ev, env, arg, count, span)? {
+        Buffer::Nothing => Ok(Some(
+            f.array_literal(Type::array(ty.clone(), Some(f.int(0))), &[]),
+        )),
+        Buffer::Array { start, array, .. } => {
+            let t = f.type_of(array);
+            let s = inner_size(f, &t).ok_or_else(|| {
+                EngineError::unsupported("MPI buffer of arrays with unknown extent", span)
+            })?;
+            let off = f.add(f.mul(start, s), offset);
+            let total = check_bounds(ev, env, array, off, count, span);
+            let scalar = scalar_of(&t);
+            if f.as_concrete_int(off) == Some(0.into())
+                && total.is_some_and(|total| holds(ev, env, f.eq(total, count)))
+            {
+                return Ok(Some(array));
+            }
+            let out_ty = Type::array(scalar.clone(), Some(count));
+            if let Some(k) = f
+                .as_concrete_int(count)
+                .and_then(|k| i64::try_from(k).ok())
+                .filter(|&k| (0..=CONCRETE_LIMIT).contains(&k))
+            {
+                let els: Vec<Expr> = (0..k)
+                    .map(|j| flat_read(f, array, f.add(off, f.int(j))))
+                    .collect();
+                return Ok(Some(f.array_literal(out_ty, &els)));
+            }
+            let j = f.symbol("__tass_mpi_j", Type::Int);
+            let body = flat_read(f, array, f.add(off, j));
+            Ok(Some(f.array_lambda(out_ty, j, body)))
+        }
+        Buffer::Scalar { value, ty: sty, .. } => {
+            let one = f.le(f.add(offset, count), f.int(1));
+            ev.check(
+                env,
+                one,
+                Property::OutOfBounds,
+                || {
+                    format!(
+                        "MPI buffer overrun: count {} on a single object",
+                        f.pretty(count)
+                    )
+                },
+                span,
+            );
+            let x = match value {
+                Value::Data(x) => x,
+                Value::Undefined => undefined_data(f, sty.unwrap_or_else(|| ty.clone())),
+                other => {
+                    return Err(EngineError::unsupported(
+                        format!("MPI buffer holding {other:?}"),
+                        span,
+                    ))
+                }
+            };
+            let scalar = f.type_of(x);
+            if f.as_concrete_int(count) == Some(0.into()) {
+                return Ok(Some(f.array_literal(Type::array(scalar, Some(count)), &[])));
+            }
+            Ok(Some(
+                f.array_literal(Type::array(scalar, Some(count)), &[x]),
+            ))
+        }
+    }
+}
+
+pub(super) fn coerce(f: &ExprFactory, x: Expr, ty: &Type) -> Expr {
+    if f.type_of(x) == *ty {
+        x
+    } else {
+        f.cast(x, ty)
+    }
+}
+
+/// Writes the `n` elements of `data` at flat offset `offset` of buffer `arg`
+/// (`capacity` elements were posted).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn write_buffer(
+    ev: &mut Evaluator<'_>,
+    env: &mut dyn Environment,
+    arg: &MExpr,
+    capacity: Expr,
+    offset: Expr,
+    data: Expr,
+    n: Expr,
+    span: &Span,
+) -> Result<(), EngineError> {
+    let f = ev.factory();
+    match locate(ev, &*env, arg, capacity, span)? {
+        Buffer::Nothing => Ok(()),
+        Buffer::Array {
+            root,
+            prefix,
+            start,
+            array,
+        } => {
+            let t = f.type_of(array);
+            let s = inner_size(f, &t).ok_or_else(|| {
+                EngineError::unsupported("MPI buffer of arrays with unknown extent", span)
+            })?;
+            let scalar = scalar_of(&t);
+            let off = f.add(f.mul(start, s), offset);
+            // The posted buffer (`capacity` elements from its start) must fit.
+            let base = f.mul(start, s);
+            let total = check_bounds(ev, &*env, array, base, capacity, span);
+            let whole = f.as_concrete_int(off) == Some(0.into())
+                && total.is_some_and(|total| holds(ev, &*env, f.eq(total, n)));
+            if whole && f.type_of(data) == t {
+                return ev.write_place(env, &(root, prefix), Value::Data(data), span);
+            }
+            if let Some(k) = f
+                .as_concrete_int(n)
+                .and_then(|k| i64::try_from(k).ok())
+                .filter(|&k| (0..=CONCRETE_LIMIT).contains(&k))
+            {
+                let mut new = array;
+                for j in 0..k {
+                    let x = coerce(f, flat_read(f, data, f.int(j)), &scalar);
+                    let mut path = SmallVec::<[PStep; 2]>::new();
+                    flat_path(f, &t, f.add(off, f.int(j)), &mut path);
+                    let mut v = Value::Data(new);
+                    tass_dynamic::api::write_at(f, &mut v, &path, Value::Data(x)).map_err(|e| {
+                        EngineError::invalid(format!("MPI receive: {e}"), Some(span))
+                    })?;
+                    if let Value::Data(x) = v {
+                        new = x;
+                    }
+                }
+                return ev.write_place(env, &(root, prefix), Value::Data(new), span);
+            }
+            if !matches!(&t, Type::Array(e, _) if !matches!(&**e, Type::Array(..))) {
+                return Err(EngineError::unsupported(
+                    "MPI transfer of a symbolic number of elements into part of a multi-dimensional array",
+                    span,
+                ));
+            }
+            let j = f.symbol("__tass_mpi_j", Type::Int);
+            let inside = f.and(f.le(off, j), f.lt(j, f.add(off, n)));
+            let x = coerce(f, flat_read(f, data, f.sub(j, off)), &scalar);
+            let body = if whole {
+                x
+            } else {
+                f.ite(inside, x, f.array_read(array, j))
+            };
+            let new = f.array_lambda(t, j, body);
+            ev.write_place(env, &(root, prefix), Value::Data(new), span)
+        }
+        Buffer::Scalar { place, ty, .. } => {
+            if f.as_concrete_int(n) == Some(0.into()) {
+                return Ok(());
+            }
+            let fits = f.le(f.add(offset, n), f.int(1));
+            ev.check(
+                &*env,
+                fits,
+                Property::OutOfBounds,
+                || {
+                    format!(
+                        "MPI buffer overrun: {} elements into a single object",
+                        f.pretty(n)
+                    )
+                },
+                span,
+            );
+            let mut x = flat_read(f, data, f.int(0));
+            if let Some(ty) = ty {
+                x = coerce(f, x, &ty);
+            }
+            ev.write_place(env, &place, Value::Data(x), span)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flat_elements_of_nested_arrays_are_row_major() {
+        let f = ExprFactory::new();
+        let row = Type::array(Type::Int, Some(f.int(3)));
+        let rows: Vec<Expr> = (0..2)
+            .map(|r| {
+                f.array_literal(
+                    row.clone(),
+                    &[f.int(10 * r), f.int(10 * r + 1), f.int(10 * r + 2)],
+                )
+            })
+            .collect();
+        let a = f.array_literal(Type::array(row.clone(), Some(f.int(2))), &rows);
+        let t = f.type_of(a);
+        assert_eq!(inner_size(&f, &t), Some(f.int(3)));
+        assert_eq!(scalar_of(&t), Type::Int);
+        assert_eq!(flat_read(&f, a, f.int(4)), f.int(11));
+        let mut path = SmallVec::new();
+        flat_path(&f, &t, f.int(5), &mut path);
+        assert_eq!(
+            path.as_slice(),
+            &[PStep::Index(f.int(1)), PStep::Index(f.int(2))]
+        );
+    }
+}
