@@ -42,4 +42,8 @@ pub struct Message {
     pub data: Value,
     /// Number of elements sent.
     pub count: Expr,
+    /// The sender's request (`MPI_Isend`) still waiting for this message to be
+    /// received, if any: under zero buffering that request completes only once
+    /// the message leaves the buffer.
+    pub request: Option<u32>,
 }

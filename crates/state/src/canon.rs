@@ -62,6 +62,13 @@ fn reach_order(state: &State) -> Vec<(u32, u32)> {
     for m in s.messages.iter() {
         scan(&m.data, &mut order, &mut seen);
     }
+    for p in &s.procs {
+        for r in &p.mpi.requests {
+            if let Some(buffer) = r.receive_buffer() {
+                scan(buffer, &mut order, &mut seen);
+            }
+        }
+    }
     order
 }
 
@@ -138,6 +145,11 @@ pub(crate) fn canonical_heaps(_f: &ExprFactory, mut state: State) -> State {
             let fr = Arc::make_mut(fr);
             for v in fr.locals.iter_mut() {
                 *v = v.map(&mut remap, &mut keep);
+            }
+        }
+        for r in ps.mpi.requests.iter_mut() {
+            if let Some(buffer) = r.receive_buffer_mut() {
+                *buffer = buffer.map(&mut remap, &mut keep);
             }
         }
         let heap: Vec<HeapObject> = std::mem::take(&mut new_heaps[pu])

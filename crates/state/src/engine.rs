@@ -147,6 +147,11 @@ pub struct Step {
     /// receive (it completes only by buffering; POR must not prefer it when
     /// potential deadlocks are checked).
     pub buffered_send: bool,
+    /// MPI: this step completes the pending receive request with this handle
+    /// number of `process` (posted by `MPI_Irecv` at `transition`) with the
+    /// first matching message from `choice`; it is not the process's next
+    /// statement but progress MPI makes in the background.
+    pub request: Option<u32>,
 }
 
 /// Where a step comes from in the source, for traces.
@@ -351,6 +356,7 @@ impl Engine {
                 .map(|_| Arc::new(proc.clone()))
                 .collect(),
             messages: Arc::new(Vec::new()),
+            comms: Arc::new(Vec::new()),
         });
         // Inputs, in order (constraints and extents may mention earlier inputs).
         let layout = self.layout.clone();
@@ -525,6 +531,8 @@ impl Engine {
             let Some(body) = model.function(function).body.as_ref() else {
                 continue;
             };
+            // MPI progress: posted receives that can take a message now.
+            crate::mpi::push_progress_steps(&scratch, &f, p, &mut steps);
             let mut decided: Vec<(Expr, bool, bool)> = Vec::new();
             for (tid, t, _) in body.outgoing(frame.location) {
                 let env = ProcEnv {
@@ -562,6 +570,7 @@ impl Engine {
                         choice: None,
                         commutes: false,
                         buffered_send: false,
+                        request: None,
                     };
                     if local {
                         steps.push(step);

@@ -333,6 +333,7 @@ mod tests {
             comm: 0,
             data: Value::Data(f.int(tag)),
             count: f.int(1),
+            request: None,
         };
         {
             let mut env = ProcEnv {

@@ -90,6 +90,10 @@ pub(crate) struct SystemState {
     pub procs: Vec<Arc<ProcState>>,
     /// Buffered messages ordered by sender, receiver, issue order (MPI engine).
     pub messages: Arc<Vec<Message>>,
+    /// Communicators created by `MPI_Comm_dup`/`MPI_Comm_split`: entry `k - 1` is
+    /// `Handle::Comm(k)`, the world ranks of its members in the order of their
+    /// ranks in it (`None` once freed). `MPI_COMM_WORLD` is communicator 0.
+    pub comms: Arc<Vec<Option<Vec<u32>>>>,
 }
 
 impl PartialEq for SystemState {
@@ -103,6 +107,7 @@ impl PartialEq for SystemState {
                 .zip(&other.procs)
                 .all(|(a, b)| Arc::ptr_eq(a, b) || a == b)
             && self.messages == other.messages
+            && self.comms == other.comms
     }
 }
 impl Eq for SystemState {}
@@ -114,6 +119,7 @@ impl SystemState {
         self.shared.hash(&mut h);
         self.procs.hash(&mut h);
         self.messages.hash(&mut h);
+        self.comms.hash(&mut h);
         h.finish()
     }
 }

@@ -49,9 +49,10 @@ pub(super) fn check_rank(
     allow_any: bool,
     what: &str,
     span: &Span,
+    size: usize,
 ) {
     let f = ev.factory();
-    let n = env.nprocs() as i64;
+    let n = size as i64;
     let mut claim = f.and(f.le(f.int(0), rank), f.lt(rank, f.int(n)));
     if what != "root" {
         claim = f.or(claim, f.eq(rank, f.int(PROC_NULL)));
@@ -65,7 +66,7 @@ pub(super) fn check_rank(
         Property::MpiRank,
         || {
             format!(
-                "{what} rank {} is not a process of MPI_COMM_WORLD (0..{})",
+                "{what} rank {} is not a rank of the communicator (0..{})",
                 f.pretty(rank),
                 n - 1
             )
@@ -167,15 +168,45 @@ pub(super) enum Buffer {
     },
 }
 
+/// An MPI buffer argument: the C expression of the call, or the pointer (and
+/// its scalar pointee type) a posted `MPI_Irecv` stored.
+#[derive(Clone, Copy)]
+pub(crate) enum BufArg<'a> {
+    Expr(&'a MExpr),
+    Stored(&'a Value, Option<&'a Type>),
+}
+
+impl<'a> From<&'a MExpr> for BufArg<'a> {
+    fn from(e: &'a MExpr) -> Self {
+        BufArg::Expr(e)
+    }
+}
+
+impl BufArg<'_> {
+    fn text(&self, env: &dyn Environment) -> String {
+        match self {
+            BufArg::Expr(e) => tass_model::api::render_expr(env.model(), e),
+            BufArg::Stored(..) => "the buffer of the posted receive".into(),
+        }
+    }
+
+    /// The scalar type the buffer pointer points to, when known.
+    pub(super) fn scalar_pointee(&self) -> Option<Type> {
+        match self {
+            BufArg::Expr(e) => pointee(e).and_then(|t| scalar_type(&t)),
+            BufArg::Stored(_, t) => t.cloned(),
+        }
+    }
+}
+
 pub(super) fn locate(
     ev: &mut Evaluator<'_>,
     env: &dyn Environment,
-    arg: &MExpr,
+    arg: BufArg<'_>,
     count: Expr,
     span: &Span,
 ) -> Result<Buffer, EngineError> {
     let f = ev.factory();
-    let model = env.model();
     let nonneg = f.le(f.int(0), count);
     ev.check(
         env,
@@ -184,7 +215,10 @@ pub(super) fn locate(
         || format!("negative count {} in an MPI call", f.pretty(count)),
         span,
     );
-    let ptr = ev.eval(env, arg)?;
+    let ptr = match arg {
+        BufArg::Expr(e) => ev.eval(env, e)?,
+        BufArg::Stored(v, _) => v.clone(),
+    };
     if let Value::Pointer(Pointer::Null) = ptr {
         let zero = f.eq(count, f.int(0));
         ev.check(
@@ -195,16 +229,14 @@ pub(super) fn locate(
                 format!(
                     "count {} is positive but the buffer `{}` is NULL",
                     f.pretty(count),
-                    tass_model::api::render_expr(model, arg)
+                    arg.text(env)
                 )
             },
             span,
         );
         return Ok(Buffer::Nothing);
     }
-    let (root, mut path) = ev.deref_place(env, ptr, true, span, &|| {
-        tass_model::api::render_expr(model, arg)
-    })?;
+    let (root, mut path) = ev.deref_place(env, ptr, true, span, &|| arg.text(env))?;
     if matches!(
         root,
         Root::Heap {
@@ -238,7 +270,7 @@ pub(super) fn locate(
             });
         }
     }
-    let ty = pointee(arg).and_then(|t| scalar_type(&t));
+    let ty = arg.scalar_pointee();
     path.shrink_to_fit();
     Ok(Buffer::Scalar {
         place: (root, path),
@@ -298,17 +330,17 @@ pub(super) fn check_bounds(
 /// Reads `count` elements at flat offset `offset` of buffer `arg`: an array of
 /// `count` scalars, or the whole (nested) array when the buffer is one. `None`
 /// when nothing can be read (the path died).
-pub(super) fn read_buffer(
+pub(super) fn read_buffer<'b>(
     ev: &mut Evaluator<'_>,
     env: &dyn Environment,
-    arg: &MExpr,
+    arg: impl Into<BufArg<'b>>,
     count: Expr,
     offset: Expr,
     ty: &Type,
     span: &Span,
 ) -> Result<Option<Expr>, EngineError> {
     let f = ev.factory();
-    match locate(ev, env, arg, count, span)? {
+    match locate(ev, env, arg.into(), count, span)? {
         Buffer::Nothing => Ok(Some(
             f.array_literal(Type::array(ty.clone(), Some(f.int(0))), &[]),
         )),
@@ -386,10 +418,10 @@ pub(super) fn coerce(f: &ExprFactory, x: Expr, ty: &Type) -> Expr {
 /// Writes the `n` elements of `data` at flat offset `offset` of buffer `arg`
 /// (`capacity` elements were posted).
 #[allow(clippy::too_many_arguments)]
-pub(super) fn write_buffer(
+pub(super) fn write_buffer<'b>(
     ev: &mut Evaluator<'_>,
     env: &mut dyn Environment,
-    arg: &MExpr,
+    arg: impl Into<BufArg<'b>>,
     capacity: Expr,
     offset: Expr,
     data: Expr,
@@ -397,7 +429,7 @@ pub(super) fn write_buffer(
     span: &Span,
 ) -> Result<(), EngineError> {
     let f = ev.factory();
-    match locate(ev, &*env, arg, capacity, span)? {
+    match locate(ev, &*env, arg.into(), capacity, span)? {
         Buffer::Nothing => Ok(()),
         Buffer::Array {
             root,

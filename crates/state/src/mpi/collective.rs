@@ -28,6 +28,19 @@ pub(super) fn is_collective(lf: LF) -> bool {
     )
 }
 
+/// Position of the communicator argument of collective call `lf`.
+pub(super) fn comm_arg(lf: LF) -> usize {
+    match lf {
+        LF::MpiBarrier => 0,
+        LF::MpiBcast => 4,
+        LF::MpiReduce => 6,
+        LF::MpiAllreduce => 5,
+        LF::MpiGather | LF::MpiScatter => 7,
+        LF::MpiAllgather => 6,
+        _ => 0,
+    }
+}
+
 /// The reduction operations.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Op {
@@ -178,7 +191,19 @@ pub(super) fn collective(
                 ))
             }
         };
-        check_comm(&mut ev, &env, &a[comm], call.span)?;
+        match check_comm(&mut ev, &env, &a[comm], call.span)? {
+            Some(0) => {}
+            Some(_) => {
+                return Err(EngineError::unsupported(
+                    format!(
+                        "{} on a communicator other than MPI_COMM_WORLD",
+                        call.lf.c_name()
+                    ),
+                    call.span,
+                ))
+            }
+            None => dead = true,
+        }
         let count = match count {
             Some(k) => ev.eval_int(&env, &a[k])?,
             None => f.int(0),
@@ -190,7 +215,7 @@ pub(super) fn collective(
         let root = match root {
             Some(k) => {
                 let r = ev.eval_int(&env, &a[k])?;
-                check_rank(&mut ev, &env, r, false, "root", call.span);
+                check_rank(&mut ev, &env, r, false, "root", call.span, n);
                 Some(r)
             }
             None => None,

@@ -18,8 +18,8 @@ use std::sync::Arc;
 
 use tass_dynamic::api::{Handle, Message, Step as PStep, Value};
 use tass_model::api::{
-    Callee, Expr as MExpr, ExprKind, LibraryConstant as LC, LibraryFunction as LF, LocationId,
-    Model, Span, Statement, TransitionId,
+    Callee, Expr as MExpr, ExprKind, FunctionId, LibraryFunction as LF, LocationId, Model, Span,
+    Statement, TransitionId,
 };
 use tass_semantics::api::{
     Certainty, Change, Decision, EngineError, Environment, Evaluator, Oracle, Property, Violation,
@@ -32,11 +32,14 @@ use crate::state::{State, Status};
 
 mod buffer;
 mod collective;
+mod comm;
+mod request;
 
-use buffer::{
-    check_rank, concrete, datatype, holds, read_buffer, scalar_of, type_name, write_buffer,
-};
+use buffer::{check_rank, concrete, datatype, holds, read_buffer};
 use collective::{collective, is_collective};
+pub(crate) use comm::check_comm;
+use request::RequestKind;
+pub(crate) use request::{push_progress_steps, Request};
 
 /// The MPI part of a process's state.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -47,6 +50,9 @@ pub(crate) struct MpiProc {
     pub sendrecv_sent: bool,
     /// The last value `MPI_Wtime` returned (the next one is not smaller).
     pub wtime: Option<Expr>,
+    /// The requests of nonblocking operations not completed yet, in the order
+    /// they were posted.
+    pub requests: Vec<Request>,
 }
 
 /// The MPI call a process is about to make.
@@ -102,10 +108,15 @@ fn is_standard_send(lf: LF) -> bool {
     matches!(lf, LF::MpiSend | LF::MpiSsend | LF::MpiBsend | LF::MpiRsend)
 }
 
+fn is_nonblocking_send(lf: LF) -> bool {
+    matches!(lf, LF::MpiIsend | LF::MpiIssend)
+}
+
 /// The functions this module implements; any other MPI call is an error naming it.
 fn is_implemented(lf: LF) -> bool {
     is_collective(lf)
         || is_standard_send(lf)
+        || is_nonblocking_send(lf)
         || matches!(
             lf,
             LF::MpiInit
@@ -113,7 +124,17 @@ fn is_implemented(lf: LF) -> bool {
                 | LF::MpiCommRank
                 | LF::MpiCommSize
                 | LF::MpiRecv
+                | LF::MpiIrecv
                 | LF::MpiSendrecv
+                | LF::MpiSendrecvReplace
+                | LF::MpiProbe
+                | LF::MpiIprobe
+                | LF::MpiWait
+                | LF::MpiWaitall
+                | LF::MpiWaitany
+                | LF::MpiTest
+                | LF::MpiTestall
+                | LF::MpiRequestFree
                 | LF::MpiGetCount
                 | LF::MpiAbort
                 | LF::MpiWtime
@@ -137,54 +158,76 @@ impl Ctx<'_> {
             layout: self.layout,
         }
     }
-
-    /// The concrete integer value of `e` for process `p` (no checks), if it has one.
-    fn peek_int(
-        &self,
-        oracle: &mut Oracle,
-        state: &mut State,
-        p: usize,
-        e: &MExpr,
-    ) -> Result<Option<i64>, EngineError> {
-        let env = self.env(state, p);
-        let mut ev = Evaluator::new(self.f, oracle, p, false);
-        let v = ev.eval_int(&env, e)?;
-        Ok(self
-            .f
-            .as_concrete_int(v)
-            .and_then(|k| i64::try_from(k).ok()))
-    }
 }
 
 pub(crate) const ANY: i64 = -1;
 pub(crate) const PROC_NULL: i64 = -2;
+/// `Step::choice` of an `MPI_Iprobe` that finds no message.
+const NO_MESSAGE: u32 = u32::MAX;
 
 fn tag_matches(wanted: i64, tag: &Expr, f: &ExprFactory) -> bool {
     wanted == ANY || f.as_concrete_int(*tag).and_then(|t| i64::try_from(t).ok()) == Some(wanted)
 }
 
-/// Index of the first buffered message from `source` to `dest` whose tag matches.
+/// Index of the first buffered message from `source` to `dest` on `comm` whose
+/// tag matches.
 fn first_match(
     messages: &[Message],
     f: &ExprFactory,
     source: u32,
     dest: u32,
     tag: i64,
+    comm: u32,
 ) -> Option<usize> {
     messages.iter().position(|m| {
-        m.source == source && m.dest == dest && m.comm == 0 && tag_matches(tag, &m.tag, f)
+        m.source == source && m.dest == dest && m.comm == comm && tag_matches(tag, &m.tag, f)
     })
 }
 
-/// The argument positions of the rank (destination or source) and the tag of
-/// the point-to-point operation a process at `call` performs next, and whether
-/// it is a receive.
-fn p2p_args(call: &Call<'_>, sendrecv_sent: bool) -> Option<(usize, usize, bool)> {
+/// The first message from `source` a blocking receive (or probe) of process
+/// `p` may take: not one an earlier posted `MPI_Irecv` of `p` also matches.
+fn blocking_match(
+    state: &State,
+    f: &ExprFactory,
+    source: u32,
+    p: usize,
+    tag: i64,
+    comm: u32,
+) -> Option<usize> {
+    let k = first_match(&state.inner.messages, f, source, p as u32, tag, comm)?;
+    let pending = state.inner.procs[p].mpi.requests.len();
+    (!request::claimed(state, f, p, &state.inner.messages[k], pending)).then_some(k)
+}
+
+/// What a point-to-point call does next.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum P2p {
+    /// Sends (blocking or not).
+    Send,
+    /// A blocking receive: needs a message.
+    Recv,
+    /// `MPI_Irecv`: posts a receive.
+    Post,
+    /// `MPI_Probe`: needs a message, does not take it.
+    Probe,
+    /// `MPI_Iprobe`: looks for a message.
+    Iprobe,
+}
+
+/// The argument positions of the rank (destination or source), the tag and
+/// the communicator of the point-to-point operation a process at `call`
+/// performs next, and what it does.
+fn p2p_args(call: &Call<'_>, sendrecv_sent: bool) -> Option<(usize, usize, usize, P2p)> {
     match call.lf {
-        lf if is_standard_send(lf) => Some((3, 4, false)),
-        LF::MpiSendrecv if !sendrecv_sent => Some((3, 4, false)),
-        LF::MpiSendrecv => Some((8, 9, true)),
-        LF::MpiRecv => Some((3, 4, true)),
+        lf if is_standard_send(lf) || is_nonblocking_send(lf) => Some((3, 4, 5, P2p::Send)),
+        LF::MpiSendrecv if !sendrecv_sent => Some((3, 4, 10, P2p::Send)),
+        LF::MpiSendrecv => Some((8, 9, 10, P2p::Recv)),
+        LF::MpiSendrecvReplace if !sendrecv_sent => Some((3, 4, 7, P2p::Send)),
+        LF::MpiSendrecvReplace => Some((5, 6, 7, P2p::Recv)),
+        LF::MpiRecv => Some((3, 4, 5, P2p::Recv)),
+        LF::MpiIrecv => Some((3, 4, 5, P2p::Post)),
+        LF::MpiProbe => Some((0, 1, 2, P2p::Probe)),
+        LF::MpiIprobe => Some((0, 1, 2, P2p::Iprobe)),
         _ => None,
     }
 }
@@ -211,30 +254,119 @@ fn peek(
     ev.eval_int(&env, e)
 }
 
-/// The receive (source, tag) a process at `call` waits for, if it is at one and
-/// both are determined.
+/// The value of argument `e` of process `p` (no checks).
+fn peek_value(
+    ctx: &Ctx<'_>,
+    oracle: &mut Oracle,
+    state: &mut State,
+    p: usize,
+    e: &MExpr,
+) -> Result<Value, EngineError> {
+    let env = ctx.env(state, p);
+    let mut ev = Evaluator::new(ctx.f, oracle, p, false);
+    ev.eval(&env, e)
+}
+
+/// The communicator argument `e` of process `p` names (no checks).
+fn peek_comm(
+    ctx: &Ctx<'_>,
+    oracle: &mut Oracle,
+    state: &mut State,
+    p: usize,
+    e: &MExpr,
+) -> Result<Option<u32>, EngineError> {
+    let v = peek_value(ctx, oracle, state, p, e)?;
+    Ok(comm::comm_of_value(state, &v))
+}
+
+fn concrete_i64(f: &ExprFactory, e: Expr) -> Option<i64> {
+    f.as_concrete_int(e).and_then(|t| i64::try_from(t).ok())
+}
+
+/// The receive a process at `call` waits in: (world rank of the source or
+/// `ANY`, tag, communicator), if it is at one and all three are determined.
 fn pending_receive(
     ctx: &Ctx<'_>,
     oracle: &mut Oracle,
     state: &mut State,
     p: usize,
     call: &Call<'_>,
-) -> Result<Option<(i64, i64)>, EngineError> {
-    let Some((src, tag, true)) = p2p_args(call, state.inner.procs[p].mpi.sendrecv_sent) else {
+) -> Result<Option<(i64, i64, u32)>, EngineError> {
+    let Some((src, tag, comm, P2p::Recv)) = p2p_args(call, state.inner.procs[p].mpi.sendrecv_sent)
+    else {
         return Ok(None);
     };
-    let n = state.inner.procs.len();
+    let Some(comm) = peek_comm(ctx, oracle, state, p, &call.args[comm])? else {
+        return Ok(None);
+    };
     let pc = state.inner.pc;
     let s = peek(ctx, oracle, state, p, &call.args[src])?;
     let t = peek(ctx, oracle, state, p, &call.args[tag])?;
-    let s = resolve_rank(ctx.f, oracle, pc, s, n);
-    let t = ctx.f.as_concrete_int(t).and_then(|t| i64::try_from(t).ok());
-    Ok(s.zip(t))
+    let size = comm::comm_size(state, comm);
+    let s = match resolve_rank(ctx.f, oracle, pc, s, size) {
+        Some(ANY) => Some(ANY),
+        Some(r) if r >= 0 => comm::to_world(state, comm, r as usize).map(i64::from),
+        _ => None,
+    };
+    let t = concrete_i64(ctx.f, t);
+    Ok(s.zip(t).map(|(s, t)| (s, t, comm)))
+}
+
+/// True if process `d` waits for a message from world rank `p` with `tag` on
+/// `comm`: in a blocking receive, or with a posted `MPI_Irecv`.
+fn receiver_waits(
+    ctx: &Ctx<'_>,
+    oracle: &mut Oracle,
+    state: &mut State,
+    d: usize,
+    p: usize,
+    tag: Option<i64>,
+    comm: u32,
+) -> Result<bool, EngineError> {
+    if request::posted_receive_matches(state, d, p as u32, tag, comm) {
+        return Ok(true);
+    }
+    let Some(rcall) = current_call(ctx.model, state, d) else {
+        return Ok(false);
+    };
+    Ok(
+        pending_receive(ctx, oracle, state, d, &rcall)?.is_some_and(|(s, t, c)| {
+            (s == ANY || s == p as i64) && (t == ANY || Some(t) == tag) && c == comm
+        }),
+    )
+}
+
+/// The request handle values a wait/test call at `call` of process `p` looks
+/// at (no checks): `None` if they cannot be read (executing the call reports it).
+fn peek_requests(
+    ctx: &Ctx<'_>,
+    oracle: &mut Oracle,
+    state: &mut State,
+    p: usize,
+    call: &Call<'_>,
+) -> Option<Vec<Value>> {
+    let env = ctx.env(state, p);
+    let mut ev = Evaluator::new(ctx.f, oracle, p, false);
+    let (array, count) = match call.lf {
+        LF::MpiWait | LF::MpiTest => (&call.args[0], 1),
+        _ => {
+            let n = ev.eval_int(&env, &call.args[0]).ok()?;
+            let n = usize::try_from(concrete_i64(ctx.f, n)?).ok()?;
+            (&call.args[1], n)
+        }
+    };
+    let ptr = ev.eval(&env, array).ok()?;
+    let places = request::request_places(&mut ev, &env, ptr, count, call.span).ok()?;
+    if !ev.violations.is_empty() {
+        return None;
+    }
+    Some(places.iter().map(|pl| ev.read_place(&env, pl)).collect())
 }
 
 /// Adds to `steps` the steps of the MPI call `base` (enabled by its guard): none
-/// while a receive has no matching message or a collective waits for the other
-/// processes, one per possible sender for a wildcard receive, else `base`.
+/// while a receive has no matching message, a wait has an unfinished receive
+/// or a collective waits for the other processes; one per possible sender for
+/// a wildcard receive; else `base`.
 pub(crate) fn push_steps(
     ctx: &Ctx<'_>,
     oracle: &mut Oracle,
@@ -254,25 +386,114 @@ pub(crate) fn push_steps(
         return Ok(());
     }
     if is_collective(call.lf) {
-        // One step for all processes, owned by rank 0, once all have arrived.
-        if p != 0 {
+        // One step for all members, owned by the first, once all have arrived.
+        let Some(comm) = peek_comm(
+            ctx,
+            oracle,
+            scratch,
+            p,
+            &call.args[collective::comm_arg(call.lf)],
+        )?
+        else {
+            steps.push(base); // an invalid communicator: executing it reports it
+            return Ok(());
+        };
+        let members = comm::members(scratch, comm);
+        if members.first() != Some(&(p as u32)) {
             return Ok(());
         }
-        let n = scratch.inner.procs.len();
-        let all = (0..n).all(|q| {
-            current_call(ctx.model, scratch, q).is_some_and(|c| is_collective(c.lf))
-                && scratch.inner.procs[q].mpi.phase == 1
-        });
-        if all {
+        for &q in &members {
+            let q = q as usize;
+            let Some(c) = current_call(ctx.model, scratch, q).filter(|c| is_collective(c.lf))
+            else {
+                return Ok(());
+            };
+            if scratch.inner.procs[q].mpi.phase != 1
+                || peek_comm(ctx, oracle, scratch, q, &c.args[collective::comm_arg(c.lf)])?
+                    != Some(comm)
+            {
+                return Ok(());
+            }
+        }
+        steps.push(base);
+        return Ok(());
+    }
+    if matches!(
+        call.lf,
+        LF::MpiWait | LF::MpiWaitall | LF::MpiWaitany | LF::MpiTest | LF::MpiTestall
+    ) {
+        // Completions depend only on the process's own requests (its progress
+        // steps match them), so these steps commute with the other processes'.
+        let Some(values) = peek_requests(ctx, oracle, scratch, p, &call) else {
             steps.push(base);
+            return Ok(());
+        };
+        let states: Vec<request::Completion> = values
+            .iter()
+            .map(|v| request::completion(scratch, p, v))
+            .collect();
+        let by_buffering = states.iter().any(|c| {
+            matches!(
+                c,
+                request::Completion::Ready {
+                    by_buffering: true,
+                    ..
+                }
+            )
+        });
+        let pending = states
+            .iter()
+            .any(|c| matches!(c, request::Completion::Pending));
+        match call.lf {
+            LF::MpiWait | LF::MpiWaitall if pending => {}
+            LF::MpiWaitany => {
+                let ready: Vec<usize> = (0..states.len())
+                    .filter(|&k| {
+                        matches!(
+                            states[k],
+                            request::Completion::Ready { .. } | request::Completion::Invalid(_)
+                        )
+                    })
+                    .collect();
+                if ready.is_empty() && !pending {
+                    steps.push(Step {
+                        commutes: true,
+                        ..base
+                    }); // all null: MPI_UNDEFINED
+                }
+                for k in ready {
+                    steps.push(Step {
+                        choice: Some(k as u32),
+                        commutes: true,
+                        buffered_send: matches!(
+                            states[k],
+                            request::Completion::Ready {
+                                by_buffering: true,
+                                ..
+                            }
+                        ),
+                        ..base.clone()
+                    });
+                }
+            }
+            _ => steps.push(Step {
+                commutes: true,
+                buffered_send: by_buffering,
+                ..base
+            }),
         }
         return Ok(());
     }
     let sent = scratch.inner.procs[p].mpi.sendrecv_sent;
-    let Some((rank_arg, tag_arg, is_receive)) = p2p_args(&call, sent) else {
+    let Some((rank_arg, tag_arg, comm_arg, kind)) = p2p_args(&call, sent) else {
         let own_state_only = matches!(
             call.lf,
-            LF::MpiInit | LF::MpiFinalize | LF::MpiCommRank | LF::MpiCommSize | LF::MpiGetCount
+            LF::MpiInit
+                | LF::MpiFinalize
+                | LF::MpiCommRank
+                | LF::MpiCommSize
+                | LF::MpiGetCount
+                | LF::MpiRequestFree
         ) && !call.args.iter().any(|a| mentions_output(ctx.model, a));
         steps.push(Step {
             commutes: own_state_only,
@@ -281,7 +502,11 @@ pub(crate) fn push_steps(
         return Ok(());
     };
     let f = ctx.f;
-    let n = scratch.inner.procs.len();
+    let Some(comm) = peek_comm(ctx, oracle, scratch, p, &call.args[comm_arg])? else {
+        steps.push(base); // an invalid communicator: executing it reports it
+        return Ok(());
+    };
+    let n = comm::comm_size(scratch, comm);
     let pc = scratch.inner.pc;
     let rank = peek(ctx, oracle, scratch, p, &call.args[rank_arg])?;
     // A rank that depends on the inputs: one step per value it can take (and one
@@ -304,6 +529,7 @@ pub(crate) fn push_steps(
             cases
         }
     };
+    let blocking = matches!(kind, P2p::Recv | P2p::Probe | P2p::Iprobe);
     for (guard, value) in cases {
         let step = match guard {
             None => base.clone(),
@@ -314,54 +540,59 @@ pub(crate) fn push_steps(
             },
         };
         let source = match value {
-            Some(v) if is_receive && (v == ANY || (0..n as i64).contains(&v)) => v,
+            Some(v) if blocking && (v == ANY || (0..n as i64).contains(&v)) => v,
             _ => {
-                // a send, MPI_PROC_NULL (completes at once) or a bad rank (reported)
+                // a send, a posted receive, MPI_PROC_NULL (completes at once) or
+                // a bad rank (reported)
                 let mut step = step;
-                {
-                    match value {
-                        Some(PROC_NULL) => step.commutes = true,
-                        Some(d) if !is_receive && (0..n as i64).contains(&d) => {
-                            step.commutes = true;
-                            if is_standard_send(call.lf) {
-                                let tag = peek(ctx, oracle, scratch, p, &call.args[tag_arg])?;
-                                let tag =
-                                    f.as_concrete_int(tag).and_then(|t| i64::try_from(t).ok());
-                                let waiting = match current_call(ctx.model, scratch, d as usize) {
-                                    Some(rcall) => {
-                                        pending_receive(ctx, oracle, scratch, d as usize, &rcall)?
-                                            .is_some_and(|(s, t)| {
-                                                (s == ANY || s == p as i64)
-                                                    && (t == ANY || Some(t) == tag)
-                                            })
-                                    }
-                                    None => false,
-                                };
-                                step.buffered_send = !waiting;
-                            }
+                match value {
+                    Some(PROC_NULL) => step.commutes = true,
+                    Some(_) if kind == P2p::Post => step.commutes = true,
+                    Some(d) if kind == P2p::Send && (0..n as i64).contains(&d) => {
+                        step.commutes = true;
+                        if !is_nonblocking_send(call.lf) {
+                            let tag = peek(ctx, oracle, scratch, p, &call.args[tag_arg])?;
+                            let tag = concrete_i64(f, tag);
+                            let waiting = match comm::to_world(scratch, comm, d as usize) {
+                                Some(dw) => {
+                                    receiver_waits(ctx, oracle, scratch, dw as usize, p, tag, comm)?
+                                }
+                                None => false,
+                            };
+                            step.buffered_send = !waiting;
                         }
-                        _ => {}
                     }
+                    _ => {}
                 }
                 steps.push(step);
                 continue;
             }
         };
-        let commutes = source != ANY;
+        let commutes = source != ANY && kind != P2p::Iprobe;
         let tag = peek(ctx, oracle, scratch, p, &call.args[tag_arg])?;
-        let Some(tag) = f.as_concrete_int(tag).and_then(|t| i64::try_from(t).ok()) else {
+        let Some(tag) = concrete_i64(f, tag) else {
             return Err(EngineError::unsupported(
                 "MPI receive with a tag that depends on the inputs",
                 call.span,
             ));
         };
         let sources: Vec<u32> = if source == ANY {
-            (0..n as u32).collect()
+            comm::members(scratch, comm)
         } else {
-            vec![source as u32]
+            comm::to_world(scratch, comm, source as usize)
+                .into_iter()
+                .collect()
         };
+        if kind == P2p::Iprobe {
+            // MPI may report "no message" even when one was sent (it may still
+            // be in transit), so that outcome is always possible.
+            steps.push(Step {
+                choice: Some(NO_MESSAGE),
+                ..step.clone()
+            });
+        }
         for s in sources {
-            if first_match(&scratch.inner.messages, f, s, p as u32, tag).is_some() {
+            if blocking_match(scratch, f, s, p, tag, comm).is_some() {
                 steps.push(Step {
                     choice: Some(s),
                     commutes,
@@ -373,10 +604,40 @@ pub(crate) fn push_steps(
     Ok(())
 }
 
+/// Whether step `step` of a wait call completes only by buffering (an
+/// `MPI_Isend` whose message nobody has received yet).
+fn wait_needs_buffering(
+    ctx: &Ctx<'_>,
+    oracle: &mut Oracle,
+    state: &mut State,
+    step: &Step,
+    call: &Call<'_>,
+) -> bool {
+    let p = step.process;
+    let Some(values) = peek_requests(ctx, oracle, state, p, call) else {
+        return false;
+    };
+    let buffered = |v: &Value| {
+        matches!(
+            request::completion(state, p, v),
+            request::Completion::Ready {
+                by_buffering: true,
+                ..
+            }
+        )
+    };
+    match (call.lf, step.choice) {
+        (LF::MpiWaitany, Some(k)) => values.get(k as usize).is_some_and(buffered),
+        (LF::MpiWait | LF::MpiWaitall, _) => values.iter().any(buffered),
+        _ => false,
+    }
+}
+
 /// True if `state` is a potential deadlock: some process has not terminated and
 /// no process could move if no pending standard send were buffered (a send
-/// moves only when its destination waits in a matching receive). `steps` are
-/// the state's enabled steps (with buffering).
+/// moves only when its destination waits in a matching receive; a wait for an
+/// `MPI_Isend` only once its message was received). `steps` are the state's
+/// enabled steps (with buffering).
 pub(crate) fn potentially_deadlocked(
     ctx: &Ctx<'_>,
     oracle: &mut Oracle,
@@ -384,17 +645,35 @@ pub(crate) fn potentially_deadlocked(
     steps: &[Step],
 ) -> Result<bool, EngineError> {
     let mut scratch = state.clone();
-    let n = state.inner.procs.len();
     for step in steps {
         let p = step.process;
+        if step.request.is_some() {
+            return Ok(false); // a posted receive takes a message
+        }
         let Some(call) = current_call(ctx.model, state, p).filter(|c| c.tid == step.transition)
         else {
             return Ok(false); // a step that is not an MPI call
         };
-        if !is_standard_send(call.lf) {
+        if matches!(call.lf, LF::MpiWait | LF::MpiWaitall | LF::MpiWaitany) {
+            if wait_needs_buffering(ctx, oracle, &mut scratch, step, &call) {
+                continue;
+            }
             return Ok(false);
         }
-        let dest = peek(ctx, oracle, &mut scratch, p, &call.args[3])?;
+        let sent = state.inner.procs[p].mpi.sendrecv_sent;
+        let is_blocking_send = is_standard_send(call.lf)
+            || (matches!(call.lf, LF::MpiSendrecv | LF::MpiSendrecvReplace) && !sent);
+        if !is_blocking_send || scratch.inner.procs[p].mpi.phase != 1 {
+            return Ok(false);
+        }
+        let Some((rank_arg, tag_arg, comm_arg, _)) = p2p_args(&call, sent) else {
+            return Ok(false);
+        };
+        let Some(comm) = peek_comm(ctx, oracle, &mut scratch, p, &call.args[comm_arg])? else {
+            return Ok(false);
+        };
+        let n = comm::comm_size(state, comm);
+        let dest = peek(ctx, oracle, &mut scratch, p, &call.args[rank_arg])?;
         let dest = resolve_rank(
             ctx.f,
             oracle,
@@ -402,24 +681,19 @@ pub(crate) fn potentially_deadlocked(
             dest,
             n,
         );
-        let (Some(dest), Some(tag)) = (dest, ctx.peek_int(oracle, &mut scratch, p, &call.args[4])?)
-        else {
+        let tag = peek(ctx, oracle, &mut scratch, p, &call.args[tag_arg])?;
+        let tag = concrete_i64(ctx.f, tag);
+        let (Some(dest), Some(tag)) = (dest, tag) else {
             return Ok(false);
         };
-        if dest == PROC_NULL
-            || dest < 0
-            || dest as usize >= n
-            || scratch.inner.procs[p].mpi.phase != 1
-        {
+        let Some(d) = usize::try_from(dest)
+            .ok()
+            .and_then(|d| comm::to_world(state, comm, d))
+        else {
+            return Ok(false); // MPI_PROC_NULL or a bad rank: completes at once
+        };
+        if receiver_waits(ctx, oracle, &mut scratch, d as usize, p, Some(tag), comm)? {
             return Ok(false);
-        }
-        let d = dest as usize;
-        if let Some(rcall) = current_call(ctx.model, state, d) {
-            if let Some((s, t)) = pending_receive(ctx, oracle, &mut scratch, d, &rcall)? {
-                if (s == ANY || s == p as i64) && (t == ANY || t == tag) {
-                    return Ok(false);
-                }
-            }
         }
     }
     Ok(state
@@ -505,8 +779,29 @@ pub(crate) fn termination_checks(
             ),
             span: span_of(m.dest as usize),
             process: m.dest as usize,
-            witness,
+            witness: witness.clone(),
             claim: "every message sent is received".into(),
+        });
+    }
+    for (p, (func, tid)) in request::leaked(state) {
+        let (span, text) = match ctx.model.function(func).body.as_ref() {
+            Some(b) => (
+                b.transition(tid).span.clone(),
+                b.transition(tid).source_text.clone(),
+            ),
+            None => (span_of(p), String::new()),
+        };
+        out.push(Violation {
+            property: Property::MemoryLeak,
+            certainty,
+            message: format!(
+                "request leak: the request of `{text}` of process {p} is never completed \
+                 (MPI_Wait/MPI_Test) nor freed (MPI_Request_free)"
+            ),
+            span,
+            process: p,
+            witness: witness.clone(),
+            claim: "every request is completed or freed".into(),
         });
     }
     out
@@ -523,6 +818,9 @@ pub(crate) fn execute(
     state: &mut State,
     step: &Step,
 ) -> Option<MpiOutcome> {
+    if step.request.is_some() {
+        return Some(request::execute_progress(ctx, oracle, state, step));
+    }
     let call = current_call(ctx.model, state, step.process).filter(|c| c.tid == step.transition)?;
     Some(execute_call(ctx, oracle, state, step, &call))
 }
@@ -604,11 +902,13 @@ fn execute_call(
             return Ok((ev.violations, Vec::new()));
         }
         (LF::MpiCommRank | LF::MpiCommSize, _) => {
-            check_comm(&mut ev, &env, &call.args[0], call.span)?;
+            let Some(comm) = check_comm(&mut ev, &env, &call.args[0], call.span)? else {
+                return Ok((ev.violations, Vec::new()));
+            };
             let value = if call.lf == LF::MpiCommRank {
-                p
+                comm::rank_in(env.state, comm, p as u32).unwrap_or(0)
             } else {
-                env.nprocs()
+                comm::comm_size(env.state, comm)
             };
             let ptr = ev.eval(&env, &call.args[1])?;
             let place = ev.deref_place(&env, ptr, false, call.span, &|| name.to_string())?;
@@ -634,25 +934,134 @@ fn execute_call(
             ev.write_place(&mut env, &place, Value::Data(count), call.span)?;
         }
         (lf, _) if is_standard_send(lf) => {
-            send(&mut ev, &mut env, &call.args[0..6], call.span)?;
+            send(&mut ev, &mut env, &call.args[0..6], call.span, None)?;
         }
+        (lf, _) if is_nonblocking_send(lf) => {
+            let origin = (step.function, call.tid);
+            let h = request::add_request(&mut env, RequestKind::Send, origin);
+            send(&mut ev, &mut env, &call.args[0..6], call.span, Some(h))?;
+            write_request(&mut ev, &mut env, &call.args[6], h, call.span)?;
+        }
+        (LF::MpiIrecv, _) => post_receive(&mut ev, &mut env, call, step.function)?,
         (LF::MpiSendrecv, _) => {
             if env.state.inner.procs[p].mpi.sendrecv_sent {
-                let mut a: Vec<MExpr> = call.args[5..10].to_vec();
-                a.push(call.args[10].clone());
+                let mut a: Vec<MExpr> = call.args[5..11].to_vec();
                 a.push(call.args[11].clone());
                 receive(&mut ev, &mut env, &a, step.choice, call.span)?;
                 set_mpi(&mut env, |m| m.sendrecv_sent = false);
             } else {
                 let mut a: Vec<MExpr> = call.args[0..5].to_vec();
                 a.push(call.args[10].clone());
-                send(&mut ev, &mut env, &a, call.span)?;
+                send(&mut ev, &mut env, &a, call.span, None)?;
+                set_mpi(&mut env, |m| m.sendrecv_sent = true);
+                moved = false;
+            }
+        }
+        (LF::MpiSendrecvReplace, _) => {
+            // (buf, count, datatype, dest, sendtag, source, recvtag, comm, status)
+            let a = call.args;
+            if env.state.inner.procs[p].mpi.sendrecv_sent {
+                let r = [&a[0], &a[1], &a[2], &a[5], &a[6], &a[7], &a[8]].map(|e| e.clone());
+                receive(&mut ev, &mut env, &r, step.choice, call.span)?;
+                set_mpi(&mut env, |m| m.sendrecv_sent = false);
+            } else {
+                let s = [&a[0], &a[1], &a[2], &a[3], &a[4], &a[7]].map(|e| e.clone());
+                send(&mut ev, &mut env, &s, call.span, None)?;
                 set_mpi(&mut env, |m| m.sendrecv_sent = true);
                 moved = false;
             }
         }
         (LF::MpiRecv, _) => {
             receive(&mut ev, &mut env, &call.args[0..7], step.choice, call.span)?;
+        }
+        (LF::MpiProbe | LF::MpiIprobe, _) => probe(&mut ev, &mut env, call, step.choice)?,
+        (LF::MpiWait | LF::MpiTest, _) => {
+            let ptr = ev.eval(&env, &call.args[0])?;
+            let place = ev.deref_place(&env, ptr, false, call.span, &|| "request".into())?;
+            let v = ev.read_place(&env, &place);
+            let (flag, status) = if call.lf == LF::MpiTest {
+                (Some(&call.args[1]), &call.args[2])
+            } else {
+                (None, &call.args[1])
+            };
+            let status = ev.eval(&env, status)?;
+            let pending = matches!(
+                request::completion(env.state, p, &v),
+                request::Completion::Pending
+            );
+            if !pending {
+                request::complete(&mut ev, &mut env, &place, &v, status, name, call.span)?;
+            }
+            if let Some(flag) = flag {
+                write_int_through(&mut ev, &mut env, flag, i64::from(!pending), call.span)?;
+            }
+        }
+        (LF::MpiWaitall | LF::MpiTestall | LF::MpiWaitany, _) => {
+            let count = ev.eval_int(&env, &call.args[0])?;
+            let count = concrete(&ev, count, "request count", call.span)?;
+            let count = usize::try_from(count).map_err(|_| {
+                EngineError::unsupported(format!("{name} with a negative count"), call.span)
+            })?;
+            let ptr = ev.eval(&env, &call.args[1])?;
+            let places = request::request_places(&mut ev, &env, ptr, count, call.span)?;
+            let values: Vec<Value> = places.iter().map(|pl| ev.read_place(&env, pl)).collect();
+            let pending = values.iter().any(|v| {
+                matches!(
+                    request::completion(env.state, p, v),
+                    request::Completion::Pending
+                )
+            });
+            match call.lf {
+                LF::MpiWaitany => {
+                    let status = ev.eval(&env, &call.args[3])?;
+                    let index = match step.choice {
+                        Some(k) => {
+                            let k = k as usize;
+                            request::complete(
+                                &mut ev, &mut env, &places[k], &values[k], status, name, call.span,
+                            )?;
+                            k as i64
+                        }
+                        None => {
+                            request::write_status(
+                                &mut ev,
+                                &mut env,
+                                status,
+                                request::empty_status(f),
+                                call.span,
+                            )?;
+                            -32766 // MPI_UNDEFINED
+                        }
+                    };
+                    write_int_through(&mut ev, &mut env, &call.args[2], index, call.span)?;
+                }
+                _ => {
+                    let statuses = if call.lf == LF::MpiTestall {
+                        &call.args[3]
+                    } else {
+                        &call.args[2]
+                    };
+                    let statuses = ev.eval(&env, statuses)?;
+                    if !pending {
+                        for k in 0..count {
+                            let st = request::status_at(&mut ev, &env, &statuses, k, call.span)?;
+                            request::complete(
+                                &mut ev, &mut env, &places[k], &values[k], st, name, call.span,
+                            )?;
+                        }
+                    }
+                    if call.lf == LF::MpiTestall {
+                        let flag = i64::from(!pending);
+                        write_int_through(&mut ev, &mut env, &call.args[2], flag, call.span)?;
+                    }
+                }
+            }
+        }
+        (LF::MpiRequestFree, _) => {
+            let ptr = ev.eval(&env, &call.args[0])?;
+            let place = ev.deref_place(&env, ptr, false, call.span, &|| "request".into())?;
+            let v = ev.read_place(&env, &place);
+            request::free_request(&mut ev, &mut env, &place, &v, call.span)?;
         }
         (lf, _) => {
             return Err(EngineError::unsupported(
@@ -690,39 +1099,28 @@ pub(crate) fn write_success(
     Ok(())
 }
 
-pub(crate) fn check_comm(
-    ev: &mut Evaluator<'_>,
-    env: &dyn Environment,
-    e: &MExpr,
-    span: &Span,
-) -> Result<(), EngineError> {
-    match ev.eval(env, e)? {
-        Value::Handle(Handle::Constant(LC::MpiCommWorld)) => Ok(()),
-        other => Err(EngineError::unsupported(
-            format!("communicator {other:?} (only MPI_COMM_WORLD is supported)"),
-            span,
-        )),
-    }
-}
-
-/// `MPI_Send(buf, count, datatype, dest, tag, comm)`: buffers the message.
+/// `MPI_Send(buf, count, datatype, dest, tag, comm)`: buffers the message
+/// (naming `request` for `MPI_Isend`).
 fn send(
     ev: &mut Evaluator<'_>,
     env: &mut ProcEnv<'_>,
     args: &[MExpr],
     span: &Span,
+    request: Option<u32>,
 ) -> Result<(), EngineError> {
     let f = ev.factory();
     let count = ev.eval_int(&*env, &args[1])?;
     let (_, ty) = datatype(ev, &*env, &args[2], span)?;
     let dest = ev.eval_int(&*env, &args[3])?;
     let tag = ev.eval_int(&*env, &args[4])?;
-    check_comm(ev, &*env, &args[5], span)?;
-    check_rank(ev, &*env, dest, false, "destination", span);
+    let Some(comm) = check_comm(ev, &*env, &args[5], span)? else {
+        return Ok(());
+    };
+    let size = comm::comm_size(env.state, comm);
+    check_rank(ev, &*env, dest, false, "destination", span, size);
     let data = read_buffer(ev, &*env, &args[0], count, f.int(0), &ty, span)?;
-    let n = env.nprocs();
     let pc = ev.current_pc(&*env);
-    let Some(dest) = resolve_rank(f, ev.oracle(), pc, dest, n) else {
+    let Some(dest) = resolve_rank(f, ev.oracle(), pc, dest, size) else {
         if holds(ev, &*env, f.ff()) {
             return Ok(()); // the path is dead (a bad rank was reported)
         }
@@ -731,24 +1129,28 @@ fn send(
             span,
         ));
     };
-    if dest < 0 || dest as usize >= env.nprocs() {
+    let Some(dest) = usize::try_from(dest)
+        .ok()
+        .and_then(|d| comm::to_world(env.state, comm, d))
+    else {
         return Ok(()); // MPI_PROC_NULL, or a bad rank already reported
-    }
+    };
     let tag = concrete(ev, tag, "tag", span)?;
     let Some(data) = data else { return Ok(()) };
     env.enqueue(Message {
         source: env.proc as u32,
-        dest: dest as u32,
+        dest,
         tag: f.int(tag),
-        comm: 0,
+        comm,
         data: Value::Data(data),
         count,
+        request,
     });
     Ok(())
 }
 
 /// `MPI_Recv(buf, count, datatype, source, tag, comm, status)` taking the first
-/// matching message from `choice`.
+/// matching message from world rank `choice` (`None`: `MPI_PROC_NULL`).
 fn receive(
     ev: &mut Evaluator<'_>,
     env: &mut ProcEnv<'_>,
@@ -761,8 +1163,11 @@ fn receive(
     let (_, ty) = datatype(ev, &*env, &args[2], span)?;
     let source = ev.eval_int(&*env, &args[3])?;
     let tag = ev.eval_int(&*env, &args[4])?;
-    check_comm(ev, &*env, &args[5], span)?;
-    check_rank(ev, &*env, source, true, "source", span);
+    let Some(comm) = check_comm(ev, &*env, &args[5], span)? else {
+        return Ok(());
+    };
+    let size = comm::comm_size(env.state, comm);
+    check_rank(ev, &*env, source, true, "source", span, size);
     let zero_count = f.le(f.int(0), capacity);
     ev.check(
         &*env,
@@ -771,12 +1176,11 @@ fn receive(
         || format!("negative count {} in MPI_Recv", f.pretty(capacity)),
         span,
     );
-    let (msg_source, msg_tag, count) = match choice {
-        None => (f.int(PROC_NULL), f.int(ANY), f.int(0)),
+    let status = match choice {
+        None => request::proc_null_status(f),
         Some(s) => {
             let tag = concrete(ev, tag, "tag", span)?;
-            let me = env.proc as u32;
-            let Some(k) = first_match(env.messages(), f, s, me, tag) else {
+            let Some(k) = blocking_match(env.state, f, s, env.proc, tag, comm) else {
                 return Err(EngineError::invalid(
                     "receive step without a matching message",
                     Some(span),
@@ -785,50 +1189,160 @@ fn receive(
             let Some(msg) = env.dequeue(k) else {
                 return Err(EngineError::invalid("message vanished", Some(span)));
             };
-            let Value::Data(data) = msg.data else {
-                return Err(EngineError::invalid("message without data", Some(span)));
-            };
-            let sent_ty = scalar_of(&f.type_of(data));
-            if sent_ty != ty {
-                ev.fail(
-                    &*env,
-                    Property::MpiType,
-                    format!(
-                        "message of {} elements received as {} (datatype of the receive)",
-                        type_name(&sent_ty),
-                        type_name(&ty)
-                    ),
-                    span,
-                );
-            }
-            let fits = f.le(msg.count, capacity);
-            ev.check(
-                &*env,
-                fits,
-                Property::BufferOverflow,
-                || {
-                    format!(
-                        "message of {} elements overflows the receive buffer of {} elements",
-                        f.pretty(msg.count),
-                        f.pretty(capacity)
-                    )
-                },
-                span,
-            );
-            write_buffer(ev, env, &args[0], capacity, f.int(0), data, msg.count, span)?;
-            (f.int(s as i64), msg.tag, msg.count)
+            request::deliver(ev, env, &msg, (&args[0]).into(), capacity, &ty, span)?;
+            let rank = comm::rank_in(env.state, comm, s).unwrap_or(s as usize);
+            (f.int(rank as i64), msg.tag, msg.count)
         }
     };
-    let status = ev.eval(&*env, &args[6])?;
-    if let Value::Pointer(_) = status {
-        let (root, path) = ev.deref_place(&*env, status, false, span, &|| "status".into())?;
-        for (k, v) in [(0u32, msg_source), (1, msg_tag), (2, f.int(0)), (3, count)] {
-            let mut p = path.clone();
-            p.push(PStep::Field(k));
-            ev.write_place(env, &(root, p), Value::Data(v), span)?;
+    let st = ev.eval(&*env, &args[6])?;
+    request::write_status(ev, env, st, status, span)
+}
+
+/// `MPI_Irecv(buf, count, datatype, source, tag, comm, request)`: posts the
+/// receive (a progress step completes it later).
+fn post_receive(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    call: &Call<'_>,
+    function: FunctionId,
+) -> Result<(), EngineError> {
+    let f = ev.factory();
+    let (a, span) = (call.args, call.span);
+    let capacity = ev.eval_int(&*env, &a[1])?;
+    let (_, ty) = datatype(ev, &*env, &a[2], span)?;
+    let source = ev.eval_int(&*env, &a[3])?;
+    let tag = ev.eval_int(&*env, &a[4])?;
+    let Some(comm) = check_comm(ev, &*env, &a[5], span)? else {
+        return Ok(());
+    };
+    let size = comm::comm_size(env.state, comm);
+    check_rank(ev, &*env, source, true, "source", span, size);
+    let nonneg = f.le(f.int(0), capacity);
+    ev.check(
+        &*env,
+        nonneg,
+        Property::MpiCount,
+        || format!("negative count {} in MPI_Irecv", f.pretty(capacity)),
+        span,
+    );
+    let pc = ev.current_pc(&*env);
+    let source = match resolve_rank(f, ev.oracle(), pc, source, size) {
+        Some(ANY) => Some(ANY),
+        Some(PROC_NULL) => None,
+        Some(r) => match usize::try_from(r)
+            .ok()
+            .and_then(|r| comm::to_world(env.state, comm, r))
+        {
+            Some(w) => Some(i64::from(w)),
+            None => return Ok(()), // a bad rank, reported
+        },
+        None if holds(ev, &*env, f.ff()) => return Ok(()),
+        None => {
+            return Err(EngineError::unsupported(
+                "MPI_Irecv from a rank that depends on the inputs",
+                span,
+            ))
         }
+    };
+    let origin = (function, call.tid);
+    let kind = match source {
+        None => {
+            let (source, tag, count) = request::proc_null_status(f);
+            RequestKind::Done { source, tag, count }
+        }
+        Some(source) => {
+            let tag = concrete(ev, tag, "tag", span)?;
+            let buffer = ev.eval(&*env, &a[0])?;
+            let pointee = buffer::BufArg::Expr(&a[0]).scalar_pointee();
+            RequestKind::Recv(request::PostedRecv {
+                buffer,
+                pointee,
+                capacity,
+                ty,
+                source,
+                tag,
+                comm,
+            })
+        }
+    };
+    let h = request::add_request(env, kind, origin);
+    write_request(ev, env, &a[6], h, span)
+}
+
+/// `MPI_Probe(source, tag, comm, status)` and `MPI_Iprobe(source, tag, comm,
+/// flag, status)`: the status of the message from world rank `choice` a
+/// receive would take, without taking it.
+fn probe(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    call: &Call<'_>,
+    choice: Option<u32>,
+) -> Result<(), EngineError> {
+    let f = ev.factory();
+    let (a, span) = (call.args, call.span);
+    let source = ev.eval_int(&*env, &a[0])?;
+    let tag = ev.eval_int(&*env, &a[1])?;
+    let Some(comm) = check_comm(ev, &*env, &a[2], span)? else {
+        return Ok(());
+    };
+    let size = comm::comm_size(env.state, comm);
+    check_rank(ev, &*env, source, true, "source", span, size);
+    let status_arg = if call.lf == LF::MpiIprobe {
+        &a[4]
+    } else {
+        &a[3]
+    };
+    let found = match choice {
+        Some(NO_MESSAGE) => None,
+        None => Some(request::proc_null_status(f)),
+        Some(s) => {
+            let tag = concrete(ev, tag, "tag", span)?;
+            let Some(k) = blocking_match(env.state, f, s, env.proc, tag, comm) else {
+                return Err(EngineError::invalid(
+                    "probe step without a matching message",
+                    Some(span),
+                ));
+            };
+            let m = &env.state.inner.messages[k];
+            let rank = comm::rank_in(env.state, comm, s).unwrap_or(s as usize);
+            Some((f.int(rank as i64), m.tag, m.count))
+        }
+    };
+    if call.lf == LF::MpiIprobe {
+        write_int_through(ev, env, &a[3], i64::from(found.is_some()), span)?;
+    }
+    if let Some(status) = found {
+        let st = ev.eval(&*env, status_arg)?;
+        request::write_status(ev, env, st, status, span)?;
     }
     Ok(())
+}
+
+/// `*ptr = Handle::Request(h)` for the request argument `ptr` of a call.
+fn write_request(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    ptr: &MExpr,
+    h: u32,
+    span: &Span,
+) -> Result<(), EngineError> {
+    let v = ev.eval(&*env, ptr)?;
+    let place = ev.deref_place(&*env, v, false, span, &|| "request".into())?;
+    ev.write_place(env, &place, Value::Handle(Handle::Request(h)), span)
+}
+
+/// `*ptr = value` for an `int *` output argument of a call.
+fn write_int_through(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    ptr: &MExpr,
+    value: i64,
+    span: &Span,
+) -> Result<(), EngineError> {
+    let f = ev.factory();
+    let v = ev.eval(&*env, ptr)?;
+    let place = ev.deref_place(&*env, v, false, span, &|| "flag".into())?;
+    ev.write_place(env, &place, Value::Data(f.int(value)), span)
 }
 
 #[cfg(test)]
@@ -845,6 +1359,7 @@ mod tests {
             comm: 0,
             data: Value::Data(f.int(x)),
             count: f.int(1),
+            request: None,
         };
         let buffer = vec![
             msg(0, 1, 7, 1),

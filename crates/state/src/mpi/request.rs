@@ -1,0 +1,570 @@
+//! Nonblocking operations: requests, their completion in the background
+//! ("progress" steps), and `MPI_Wait` / `MPI_Test` and friends.
+//!
+//! A process's requests are kept in the order they were posted. `MPI_Isend`
+//! buffers its message at once (the message names the request while it waits
+//! to be received, so a zero-buffer MPI would complete the request only then).
+//! `MPI_Irecv` posts a receive; a progress step of the process matches it with
+//! a message whenever one is there, so every moment MPI could match it is
+//! explored. MPI's ordering rule for receives holds: a message that an earlier
+//! posted receive of the process also matches goes to that one first.
+
+use tass_dynamic::api::{Handle, Message, Step as PStep, Value};
+use tass_model::api::{FunctionId, LibraryConstant as LC, Span, TransitionId};
+use tass_semantics::api::{
+    Change, EngineError, Environment, Evaluator, Oracle, Place, Property, Violation,
+};
+use tass_symbolic::api::{Expr, ExprFactory, Type};
+
+use super::buffer::{scalar_of, type_name, write_buffer, BufArg};
+use super::comm::rank_in;
+use super::{set_mpi, tag_matches, Ctx, ANY, PROC_NULL};
+use crate::engine::Step;
+use crate::env::ProcEnv;
+use crate::state::State;
+
+/// A request of a nonblocking operation (`Handle::Request(handle)`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Request {
+    pub handle: u32,
+    pub kind: RequestKind,
+    /// The call that created it (for reports and the traces of progress steps).
+    pub origin: (FunctionId, TransitionId),
+    /// `MPI_Request_free` was called: it completes silently.
+    pub freed: bool,
+}
+
+impl Request {
+    /// The buffer pointer of a posted receive (heap canonicalization follows it).
+    pub(crate) fn receive_buffer(&self) -> Option<&Value> {
+        match &self.kind {
+            RequestKind::Recv(pr) => Some(&pr.buffer),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn receive_buffer_mut(&mut self) -> Option<&mut Value> {
+        match &mut self.kind {
+            RequestKind::Recv(pr) => Some(&mut pr.buffer),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum RequestKind {
+    /// `MPI_Isend`: the message is buffered.
+    Send,
+    /// `MPI_Irecv`, not matched yet.
+    Recv(PostedRecv),
+    /// Finished (a matched receive, a nonblocking collective): its status.
+    Done {
+        source: Expr,
+        tag: Expr,
+        count: Expr,
+    },
+}
+
+/// A posted receive: where the data goes and what it matches.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct PostedRecv {
+    pub buffer: Value,
+    pub pointee: Option<Type>,
+    pub capacity: Expr,
+    pub ty: Type,
+    /// World rank of the source, or `ANY`.
+    pub source: i64,
+    pub tag: i64,
+    pub comm: u32,
+}
+
+impl PostedRecv {
+    fn matches(&self, m: &Message, me: u32, f: &ExprFactory) -> bool {
+        m.dest == me
+            && m.comm == self.comm
+            && (self.source == ANY || m.source as i64 == self.source)
+            && tag_matches(self.tag, &m.tag, f)
+    }
+}
+
+/// Adds a request to process `p` (the lowest handle number not in use).
+pub(super) fn add_request(
+    env: &mut ProcEnv<'_>,
+    kind: RequestKind,
+    origin: (FunctionId, TransitionId),
+) -> u32 {
+    let p = env.proc;
+    let used: Vec<u32> = env.state.inner.procs[p]
+        .mpi
+        .requests
+        .iter()
+        .map(|r| r.handle)
+        .collect();
+    let handle = (0..).find(|h| !used.contains(h)).unwrap_or(0);
+    set_mpi(env, |m| {
+        m.requests.push(Request {
+            handle,
+            kind,
+            origin,
+            freed: false,
+        })
+    });
+    handle
+}
+
+/// True if message `m` is matched by a pending receive request of process `p`
+/// among its first `before` requests (so a later receive may not take it).
+pub(super) fn claimed(
+    state: &State,
+    f: &ExprFactory,
+    p: usize,
+    m: &Message,
+    before: usize,
+) -> bool {
+    state.inner.procs[p].mpi.requests[..before.min(state.inner.procs[p].mpi.requests.len())]
+        .iter()
+        .any(|r| matches!(&r.kind, RequestKind::Recv(pr) if pr.matches(m, p as u32, f)))
+}
+
+/// Index of the message pending receive `pr` of process `p` (its `index`-th
+/// request) would take from `source` now, if any.
+fn match_for(
+    state: &State,
+    f: &ExprFactory,
+    p: usize,
+    index: usize,
+    pr: &PostedRecv,
+    source: u32,
+) -> Option<usize> {
+    let msgs = &state.inner.messages;
+    let k = msgs
+        .iter()
+        .position(|m| m.source == source && pr.matches(m, p as u32, f))?;
+    (!claimed(state, f, p, &msgs[k], index)).then_some(k)
+}
+
+/// True if a posted receive of process `p` matches a message from `source`
+/// (world rank) with `tag` on `comm` (for zero-buffer reasoning about sends).
+pub(super) fn posted_receive_matches(
+    state: &State,
+    p: usize,
+    source: u32,
+    tag: Option<i64>,
+    comm: u32,
+) -> bool {
+    state.inner.procs[p]
+        .mpi
+        .requests
+        .iter()
+        .any(|r| match &r.kind {
+            RequestKind::Recv(pr) => {
+                pr.comm == comm
+                    && (pr.source == ANY || pr.source == source as i64)
+                    && (pr.tag == ANY || Some(pr.tag) == tag)
+            }
+            _ => false,
+        })
+}
+
+/// Progress steps of process `p`: each pending receive request that can take a
+/// message now, once per sender it can take one from.
+pub(crate) fn push_progress_steps(state: &State, f: &ExprFactory, p: usize, steps: &mut Vec<Step>) {
+    let requests = &state.inner.procs[p].mpi.requests;
+    for (index, r) in requests.iter().enumerate() {
+        let RequestKind::Recv(pr) = &r.kind else {
+            continue;
+        };
+        let sources: Vec<u32> = if pr.source == ANY {
+            let mut s: Vec<u32> = state
+                .inner
+                .messages
+                .iter()
+                .filter(|m| pr.matches(m, p as u32, f))
+                .map(|m| m.source)
+                .collect();
+            s.dedup();
+            s
+        } else {
+            vec![pr.source as u32]
+        };
+        for s in sources {
+            if match_for(state, f, p, index, pr, s).is_some() {
+                steps.push(Step {
+                    process: p,
+                    function: r.origin.0,
+                    transition: r.origin.1,
+                    guard: f.tt(),
+                    guard_known_true: true,
+                    local: false,
+                    choice: Some(s),
+                    commutes: pr.source != ANY,
+                    buffered_send: false,
+                    request: Some(r.handle),
+                });
+            }
+        }
+    }
+}
+
+/// Executes a progress step: the pending receive takes its message.
+pub(super) fn execute_progress(
+    ctx: &Ctx<'_>,
+    oracle: &mut Oracle,
+    state: &mut State,
+    step: &Step,
+) -> Result<(Vec<Violation>, Vec<Change>), EngineError> {
+    let f = ctx.f;
+    let p = step.process;
+    let (Some(handle), Some(source)) = (step.request, step.choice) else {
+        return Err(EngineError::invalid(
+            "progress step without a request",
+            None,
+        ));
+    };
+    let requests = &state.inner.procs[p].mpi.requests;
+    let Some(index) = requests.iter().position(|r| r.handle == handle) else {
+        return Err(EngineError::invalid(
+            "progress step of an unknown request",
+            None,
+        ));
+    };
+    let RequestKind::Recv(pr) = requests[index].kind.clone() else {
+        return Err(EngineError::invalid(
+            "progress step of a request that is not a receive",
+            None,
+        ));
+    };
+    let origin = requests[index].origin;
+    let span = ctx
+        .model
+        .function(origin.0)
+        .body
+        .as_ref()
+        .map(|b| b.transition(origin.1).span.clone())
+        .unwrap_or_else(|| ctx.model.function(origin.0).span.clone());
+    let Some(k) = match_for(state, f, p, index, &pr, source) else {
+        return Err(EngineError::invalid(
+            "progress step without a matching message",
+            Some(&span),
+        ));
+    };
+    let mut env = ctx.env(state, p);
+    let mut ev = Evaluator::new(f, oracle, p, true);
+    let Some(msg) = env.dequeue(k) else {
+        return Err(EngineError::invalid("message vanished", Some(&span)));
+    };
+    deliver(
+        &mut ev,
+        &mut env,
+        &msg,
+        BufArg::Stored(&pr.buffer, pr.pointee.as_ref()),
+        pr.capacity,
+        &pr.ty,
+        &span,
+    )?;
+    let comm_source = rank_in(env.state, pr.comm, msg.source).unwrap_or(msg.source as usize);
+    let freed = env.state.inner.procs[p].mpi.requests[index].freed;
+    set_mpi(&mut env, |m| {
+        if freed {
+            m.requests.remove(index);
+        } else {
+            m.requests[index].kind = RequestKind::Done {
+                source: f.int(comm_source as i64),
+                tag: msg.tag,
+                count: msg.count,
+            };
+        }
+    });
+    let pc = ev.current_pc(&env);
+    env.set_path_condition(pc);
+    Ok((ev.violations, Vec::new()))
+}
+
+/// Puts the data of `msg` into a receive buffer, checking its type and length.
+pub(super) fn deliver(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    msg: &Message,
+    buffer: BufArg<'_>,
+    capacity: Expr,
+    ty: &Type,
+    span: &Span,
+) -> Result<(), EngineError> {
+    let f = ev.factory();
+    let Value::Data(data) = msg.data else {
+        return Err(EngineError::invalid("message without data", Some(span)));
+    };
+    let sent_ty = scalar_of(&f.type_of(data));
+    if sent_ty != *ty {
+        ev.fail(
+            &*env,
+            Property::MpiType,
+            format!(
+                "message of {} elements received as {} (datatype of the receive)",
+                type_name(&sent_ty),
+                type_name(ty)
+            ),
+            span,
+        );
+    }
+    let fits = f.le(msg.count, capacity);
+    ev.check(
+        &*env,
+        fits,
+        Property::BufferOverflow,
+        || {
+            format!(
+                "message of {} elements overflows the receive buffer of {} elements",
+                f.pretty(msg.count),
+                f.pretty(capacity)
+            )
+        },
+        span,
+    );
+    write_buffer(ev, env, buffer, capacity, f.int(0), data, msg.count, span)
+}
+
+/// Writes `MPI_SOURCE`, `MPI_TAG`, `MPI_ERROR` and the element count into the
+/// status `status` points to (nothing for `MPI_STATUS_IGNORE`).
+pub(super) fn write_status(
+    ev: &mut Evaluator<'_>,
+    env: &mut dyn Environment,
+    status: Value,
+    (source, tag, count): (Expr, Expr, Expr),
+    span: &Span,
+) -> Result<(), EngineError> {
+    let f = ev.factory();
+    if !matches!(status, Value::Pointer(ref p) if !p.is_null()) {
+        return Ok(());
+    }
+    let (root, path) = ev.deref_place(&*env, status, false, span, &|| "status".into())?;
+    for (k, v) in [(0u32, source), (1, tag), (2, f.int(0)), (3, count)] {
+        let mut p = path.clone();
+        p.push(PStep::Field(k));
+        ev.write_place(env, &(root, p), Value::Data(v), span)?;
+    }
+    Ok(())
+}
+
+/// The status of an empty or `MPI_REQUEST_NULL` completion.
+pub(super) fn empty_status(f: &ExprFactory) -> (Expr, Expr, Expr) {
+    (f.int(ANY), f.int(ANY), f.int(0))
+}
+
+/// What completing the request stored at a place would do.
+#[derive(Clone, Debug)]
+pub(super) enum Completion {
+    /// `MPI_REQUEST_NULL`: nothing (an empty status).
+    Null,
+    /// The request can complete now (its index among the process's requests);
+    /// `by_buffering`: an `MPI_Isend` whose message has not been received yet.
+    Ready { index: usize, by_buffering: bool },
+    /// A receive not matched yet.
+    Pending,
+    /// Not an active request (uninitialised, completed or freed before).
+    Invalid(String),
+}
+
+/// What completing request value `v` of process `p` would do.
+pub(super) fn completion(state: &State, p: usize, v: &Value) -> Completion {
+    match v {
+        Value::Handle(Handle::Constant(LC::MpiRequestNull)) => Completion::Null,
+        Value::Handle(Handle::Request(h)) => {
+            let requests = &state.inner.procs[p].mpi.requests;
+            match requests.iter().position(|r| r.handle == *h && !r.freed) {
+                Some(index) => match &requests[index].kind {
+                    RequestKind::Recv(_) => Completion::Pending,
+                    RequestKind::Send => Completion::Ready {
+                        index,
+                        by_buffering: state
+                            .inner
+                            .messages
+                            .iter()
+                            .any(|m| m.source == p as u32 && m.request == Some(*h)),
+                    },
+                    RequestKind::Done { .. } => Completion::Ready {
+                        index,
+                        by_buffering: false,
+                    },
+                },
+                None => Completion::Invalid(
+                    "a request that is not active (already completed or freed)".into(),
+                ),
+            }
+        }
+        Value::Undefined => Completion::Invalid("an uninitialised request".into()),
+        other => Completion::Invalid(format!("{other:?}, which is not a request")),
+    }
+}
+
+/// Completes the request at `place` (whose value is `v`): removes it, writes its
+/// status into `status` and `MPI_REQUEST_NULL` into the place. An invalid
+/// request is reported (`invalid-pointer`).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn complete(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    place: &Place,
+    v: &Value,
+    status: Value,
+    call_name: &str,
+    span: &Span,
+) -> Result<(), EngineError> {
+    let f = ev.factory();
+    let p = env.proc;
+    let st = match completion(env.state, p, v) {
+        Completion::Null => empty_status(f),
+        Completion::Invalid(what) => {
+            ev.fail(
+                &*env,
+                Property::InvalidPointer,
+                format!("{call_name} on {what}"),
+                span,
+            );
+            return Ok(());
+        }
+        Completion::Pending => {
+            return Err(EngineError::invalid(
+                format!("{call_name} completing a receive that has no message"),
+                Some(span),
+            ))
+        }
+        Completion::Ready { index, .. } => {
+            let r = env.state.inner.procs[p].mpi.requests[index].clone();
+            remove_request(env, index);
+            match r.kind {
+                RequestKind::Done { source, tag, count } => (source, tag, count),
+                _ => empty_status(f),
+            }
+        }
+    };
+    write_status(ev, env, status, st, span)?;
+    ev.write_place(
+        env,
+        place,
+        Value::Handle(Handle::Constant(LC::MpiRequestNull)),
+        span,
+    )
+}
+
+/// Removes the `index`-th request of the process; an `MPI_Isend`'s message no
+/// longer names it.
+pub(super) fn remove_request(env: &mut ProcEnv<'_>, index: usize) {
+    let p = env.proc;
+    let handle = env.state.inner.procs[p].mpi.requests[index].handle;
+    let tagged = env
+        .state
+        .inner
+        .messages
+        .iter()
+        .any(|m| m.source == p as u32 && m.request == Some(handle));
+    if tagged {
+        let s = env.state.inner_mut();
+        for m in std::sync::Arc::make_mut(&mut s.messages).iter_mut() {
+            if m.source == p as u32 && m.request == Some(handle) {
+                m.request = None;
+            }
+        }
+    }
+    set_mpi(env, |m| {
+        m.requests.remove(index);
+    });
+}
+
+/// `MPI_Request_free` on the request at `place` (value `v`).
+pub(super) fn free_request(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    place: &Place,
+    v: &Value,
+    span: &Span,
+) -> Result<(), EngineError> {
+    let p = env.proc;
+    match completion(env.state, p, v) {
+        Completion::Ready { index, .. } => remove_request(env, index),
+        Completion::Pending => {
+            let Value::Handle(Handle::Request(h)) = v else {
+                return Ok(());
+            };
+            let h = *h;
+            set_mpi(env, |m| {
+                for r in m.requests.iter_mut().filter(|r| r.handle == h) {
+                    r.freed = true;
+                }
+            });
+        }
+        Completion::Null => ev.fail(
+            &*env,
+            Property::InvalidPointer,
+            "MPI_Request_free on MPI_REQUEST_NULL".into(),
+            span,
+        ),
+        Completion::Invalid(what) => {
+            ev.fail(
+                &*env,
+                Property::InvalidPointer,
+                format!("MPI_Request_free on {what}"),
+                span,
+            );
+            return Ok(());
+        }
+    }
+    ev.write_place(
+        env,
+        place,
+        Value::Handle(Handle::Constant(LC::MpiRequestNull)),
+        span,
+    )
+}
+
+/// The places of `count` consecutive requests starting at pointer `array`.
+pub(super) fn request_places(
+    ev: &mut Evaluator<'_>,
+    env: &dyn Environment,
+    array: Value,
+    count: usize,
+    span: &Span,
+) -> Result<Vec<Place>, EngineError> {
+    let f = ev.factory();
+    let mut out = Vec::with_capacity(count);
+    for k in 0..count {
+        let ptr = ev.pointer_add(env, array.clone(), f.int(k as i64), span)?;
+        out.push(ev.deref_place(env, ptr, false, span, &|| "request array".into())?);
+    }
+    Ok(out)
+}
+
+/// The place of element `k` of the status array `statuses` (`None` for
+/// `MPI_STATUSES_IGNORE`).
+pub(super) fn status_at(
+    ev: &mut Evaluator<'_>,
+    env: &dyn Environment,
+    statuses: &Value,
+    k: usize,
+    span: &Span,
+) -> Result<Value, EngineError> {
+    if !matches!(statuses, Value::Pointer(p) if !p.is_null()) {
+        return Ok(statuses.clone());
+    }
+    let f = ev.factory();
+    ev.pointer_add(env, statuses.clone(), f.int(k as i64), span)
+}
+
+/// Requests still active when a process ends (never completed or freed):
+/// `(process, origin)` of each.
+pub(super) fn leaked(state: &State) -> Vec<(usize, (FunctionId, TransitionId))> {
+    let mut out = Vec::new();
+    for (p, ps) in state.inner.procs.iter().enumerate() {
+        for r in &ps.mpi.requests {
+            if !r.freed {
+                out.push((p, r.origin));
+            }
+        }
+    }
+    out
+}
+
+/// A value the source rank of an `MPI_PROC_NULL` receive completes with.
+pub(super) fn proc_null_status(f: &ExprFactory) -> (Expr, Expr, Expr) {
+    (f.int(PROC_NULL), f.int(ANY), f.int(0))
+}
