@@ -292,7 +292,10 @@ fn pending_receive(
     p: usize,
     call: &Call<'_>,
 ) -> Result<Option<(i64, i64, u32)>, EngineError> {
-    let Some((src, tag, comm, P2p::Recv)) = p2p_args(call, state.inner.procs[p].mpi.sendrecv_sent)
+    // A blocking probe waits as a receive does (it sees a send's envelope
+    // before any data moves, so a zero-buffer send can proceed).
+    let Some((src, tag, comm, P2p::Recv | P2p::Probe)) =
+        p2p_args(call, state.inner.procs[p].mpi.sendrecv_sent)
     else {
         return Ok(None);
     };
