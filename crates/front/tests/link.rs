@@ -44,3 +44,17 @@ fn errors_name_the_file_they_are_in() {
         "bad.c:1:18: error: unknown identifier `nope`"
     );
 }
+
+#[test]
+fn sizeof_of_a_parenthesised_typedef_name_is_the_type_size() {
+    // tree-sitter parses `sizeof(T)` with a typedef T as an expression
+    let src = "#include <mpi.h>\ntypedef double real;\nint main() {\n  unsigned long a = sizeof(real), b = sizeof(MPI_Request);\n  return (int)(a + b);\n}\n";
+    let model = load_sources(
+        &[(PathBuf::from("t.c"), src.to_string())],
+        &FrontOptions::default(),
+    )
+    .unwrap_or_else(|d| panic!("{d}"));
+    let text = render_model(&model);
+    assert!(text.contains("sizeof(double)"), "{text}");
+    assert!(text.contains("sizeof(MPI_Request)"), "{text}");
+}

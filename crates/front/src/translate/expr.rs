@@ -516,6 +516,13 @@ impl<'t> Tr<'t> {
                 mk(ExprKind::SizeOf(ty), Type::Int(IntKind::UnsignedLong))
             }
             AstKind::SizeofExpr(x) => {
+                // `sizeof(T)` for a typedef name T parses as an expression
+                // (tree-sitter cannot tell type names from variables).
+                if let AstKind::Ident(name) = &x.kind {
+                    if let Some(Sym::Typedef(ty)) = self.lookup(name) {
+                        return Ok(mk(ExprKind::SizeOf(ty), Type::Int(IntKind::UnsignedLong)));
+                    }
+                }
                 let saved = self.pure_context.replace("the operand of sizeof");
                 let e = self.expr(x);
                 self.pure_context = saved;
