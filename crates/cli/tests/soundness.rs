@@ -787,7 +787,41 @@ int main(void) {
 }
 
 #[test]
-#[ignore = "known unsound: the model does not tell `unsigned char` from `char`, so its wraparound is not modelled (wrong holds)"]
+fn narrow_unsigned_types_wrap_at_their_width() {
+    let holds = "#include <assert.h>
+#include <stdint.h>
+int main(void) {
+  char c = -1;
+  unsigned char u = c;
+  assert(u == 255);
+  uint8_t b = 250;
+  b += 10;
+  assert(b == 4 && UINT8_MAX == 255);
+  uint16_t w = 0;
+  w--;
+  assert(w == 65535);
+  unsigned char buf[3] = {200, 100, 0};
+  buf[2] = buf[0] + buf[1];
+  assert(buf[2] == 44);
+  int sum = buf[0] + buf[1]; /* promoted to int: no wrap */
+  assert(sum == 300);
+  return 0;
+}
+";
+    expect_holds(&[holds], &[]);
+    let wrong = "#include <assert.h>
+#include <stdint.h>
+int main(void) {
+  uint8_t b = 250;
+  b += 10;
+  assert(b == 260);
+  return 0;
+}
+";
+    expect_violated(&[wrong], &[], "assertion", Some(6));
+}
+
+#[test]
 fn unsigned_char_wraparound_is_not_a_wrong_holds() {
     for prover in ["builtin", "auto"] {
         let r = run(&[UNSIGNED_WRAP], &[], prover);

@@ -273,6 +273,7 @@ pub fn size_of(model: &Model, ty: &ModelType) -> Option<u64> {
     Some(match ty {
         ModelType::Void | ModelType::Bool | ModelType::Char => 1,
         ModelType::Int(k) => match k {
+            IntKind::UnsignedChar => 1,
             IntKind::Short | IntKind::UnsignedShort => 2,
             IntKind::Int | IntKind::Unsigned => 4,
             _ => 8,

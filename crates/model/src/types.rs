@@ -7,6 +7,9 @@ use crate::span::Span;
 /// integers in the model; the kind is kept for printing only.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum IntKind {
+    /// `unsigned char` (`char` and `signed char` are [`Type::Char`]): an 8-bit
+    /// unsigned integer, so its arithmetic wraps modulo 256.
+    UnsignedChar,
     /// `short`
     Short,
     /// `unsigned short`
@@ -29,6 +32,7 @@ impl IntKind {
     /// The C spelling.
     pub fn c_name(self) -> &'static str {
         match self {
+            IntKind::UnsignedChar => "unsigned char",
             IntKind::Short => "short",
             IntKind::UnsignedShort => "unsigned short",
             IntKind::Int => "int",

@@ -1459,11 +1459,12 @@ impl WrapUnsigned for Value {
 /// C's unsigned arithmetic is modulo 2^width: a value of an unsigned type is reduced
 /// into `[0, 2^width)` (a no-op when it is already there). Signed types stay
 /// mathematical integers, since signed overflow is undefined behaviour in C.
-/// Widths follow the LP64 model (`unsigned short` 16, `unsigned` 32, `unsigned
+/// Widths follow the LP64 model (`unsigned char` 8, `unsigned short` 16, `unsigned` 32, `unsigned
 /// long` and `unsigned long long` 64 bits).
 fn wrap_unsigned(f: &ExprFactory, x: Expr, ty: &MType) -> Expr {
     use tass_model::api::IntKind;
     let bits = match ty {
+        MType::Int(IntKind::UnsignedChar) => 8,
         MType::Int(IntKind::UnsignedShort) => 16,
         MType::Int(IntKind::Unsigned) => 32,
         MType::Int(IntKind::UnsignedLong | IntKind::UnsignedLongLong) => 64,

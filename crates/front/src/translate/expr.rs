@@ -13,7 +13,7 @@ fn bx(e: Expr) -> Box<Expr> {
 
 fn int_rank(k: IntKind) -> u8 {
     match k {
-        IntKind::Short | IntKind::UnsignedShort => 0,
+        IntKind::UnsignedChar | IntKind::Short | IntKind::UnsignedShort => 0,
         IntKind::Int | IntKind::Unsigned => 1,
         IntKind::Long | IntKind::UnsignedLong => 2,
         IntKind::LongLong | IntKind::UnsignedLongLong => 3,

@@ -60,6 +60,8 @@ impl<'t> Tr<'t> {
             })
         } else if has("float") {
             Type::Real(RealKind::Float)
+        } else if has("char") && unsigned {
+            int(IntKind::UnsignedChar)
         } else if has("char") {
             Type::Char
         } else if has("_Bool") || has("bool") {
@@ -106,7 +108,9 @@ impl<'t> Tr<'t> {
                     "size_t" | "uintptr_t" | "uint64_t" => int(IntKind::UnsignedLong),
                     "ssize_t" | "ptrdiff_t" | "intptr_t" | "int64_t" => int(IntKind::Long),
                     "int8_t" | "int16_t" | "int32_t" => int(IntKind::Int),
-                    "uint8_t" | "uint16_t" | "uint32_t" => int(IntKind::Unsigned),
+                    "uint8_t" => int(IntKind::UnsignedChar),
+                    "uint16_t" => int(IntKind::UnsignedShort),
+                    "uint32_t" => int(IntKind::Unsigned),
                     "char" => Type::Char,
                     other => self.type_from_keywords(&[other], pos)?,
                 })
