@@ -561,3 +561,68 @@ int main(int argc, char *argv[]) {
     let (code, r) = verify("2", &[], &prog);
     assert_violated(code, &r, "mpi-init-finalize", Some(4));
 }
+
+#[test]
+fn synchronous_sends_deadlock_even_when_sends_can_buffer() {
+    // Both processes send first: with MPI_Send only a zero-buffer MPI deadlocks,
+    // with MPI_Ssend / MPI_Issend + MPI_Wait every MPI does.
+    let exchange = |send: &str| {
+        inline(&format!(
+            r#"#include <mpi.h>
+int main(int argc, char **argv) {{
+  int rank, x = 1, y;
+  MPI_Request r;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  {send}
+  MPI_Recv(&y, 1, MPI_INT, 1 - rank, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Finalize();
+  return 0;
+}}
+"#
+        ))
+    };
+    let standard = exchange("MPI_Send(&x, 1, MPI_INT, 1 - rank, 0, MPI_COMM_WORLD);");
+    let (code, r) = verify("2", &["--deadlock", "absolute"], &standard);
+    assert_holds(code, &r);
+    for send in [
+        "MPI_Ssend(&x, 1, MPI_INT, 1 - rank, 0, MPI_COMM_WORLD);",
+        "MPI_Issend(&x, 1, MPI_INT, 1 - rank, 0, MPI_COMM_WORLD, &r); MPI_Wait(&r, MPI_STATUS_IGNORE);",
+    ] {
+        let prog = exchange(send);
+        for mode in ["absolute", "potential"] {
+            let (code, r) = verify("2", &["--deadlock", mode], &prog);
+            assert_violated(code, &r, "deadlock", Some(7));
+        }
+    }
+}
+
+#[test]
+fn synchronous_send_to_a_waiting_receiver_holds() {
+    let prog = inline(
+        r#"#include <mpi.h>
+#include <assert.h>
+int main(int argc, char **argv) {
+  int rank, x = 7, y = 0;
+  MPI_Request r;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) {
+    MPI_Ssend(&x, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+    MPI_Issend(&x, 1, MPI_INT, 1, 1, MPI_COMM_WORLD, &r);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+  } else {
+    MPI_Recv(&y, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Recv(&y, 1, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    assert(y == 7);
+  }
+  MPI_Finalize();
+  return 0;
+}
+"#,
+    );
+    for mode in ["absolute", "potential"] {
+        let (code, r) = verify("2", &["--deadlock", mode], &prog);
+        assert_holds(code, &r);
+    }
+}

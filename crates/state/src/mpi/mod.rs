@@ -563,6 +563,16 @@ pub(crate) fn push_steps(
                                 None => false,
                             };
                             step.buffered_send = !waiting;
+                            if call.lf == LF::MpiSsend {
+                                // A synchronous send completes only when matched,
+                                // whatever the buffering; the receiver can stop
+                                // waiting (a wildcard receive takes another
+                                // message), so it does not commute either.
+                                if !waiting {
+                                    continue;
+                                }
+                                step.commutes = false;
+                            }
                         }
                     }
                     _ => {}
@@ -941,7 +951,8 @@ fn execute_call(
         }
         (lf, _) if is_nonblocking_send(lf) => {
             let origin = (step.function, call.tid);
-            let h = request::add_request(&mut env, RequestKind::Send, origin);
+            let synchronous = call.lf == LF::MpiIssend;
+            let h = request::add_request(&mut env, RequestKind::Send { synchronous }, origin);
             send(&mut ev, &mut env, &call.args[0..6], call.span, Some(h))?;
             write_request(&mut ev, &mut env, &call.args[6], h, call.span)?;
         }

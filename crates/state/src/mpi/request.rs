@@ -53,8 +53,9 @@ impl Request {
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum RequestKind {
-    /// `MPI_Isend`: the message is buffered.
-    Send,
+    /// `MPI_Isend`: the message is buffered. A synchronous send (`MPI_Issend`)
+    /// completes only once its message has been received.
+    Send { synchronous: bool },
     /// `MPI_Irecv`, not matched yet.
     Recv(PostedRecv),
     /// Finished (a matched receive, a nonblocking collective): its status.
@@ -374,14 +375,21 @@ pub(super) fn completion(state: &State, p: usize, v: &Value) -> Completion {
             match requests.iter().position(|r| r.handle == *h && !r.freed) {
                 Some(index) => match &requests[index].kind {
                     RequestKind::Recv(_) => Completion::Pending,
-                    RequestKind::Send => Completion::Ready {
-                        index,
-                        by_buffering: state
+                    RequestKind::Send { synchronous } => {
+                        let queued = state
                             .inner
                             .messages
                             .iter()
-                            .any(|m| m.source == p as u32 && m.request == Some(*h)),
-                    },
+                            .any(|m| m.source == p as u32 && m.request == Some(*h));
+                        if queued && *synchronous {
+                            Completion::Pending
+                        } else {
+                            Completion::Ready {
+                                index,
+                                by_buffering: queued,
+                            }
+                        }
+                    }
                     RequestKind::Done { .. } => Completion::Ready {
                         index,
                         by_buffering: false,
