@@ -585,6 +585,12 @@ int main(int argc, char **argv) {{
     let standard = exchange("MPI_Send(&x, 1, MPI_INT, 1 - rank, 0, MPI_COMM_WORLD);");
     let (code, r) = verify("2", &["--deadlock", "absolute"], &standard);
     assert_holds(code, &r);
+    let (code, r) = verify("2", &[], &standard);
+    assert_violated(code, &r, "deadlock", Some(7));
+    // MPI_Bsend uses the program's attached buffer: it never waits
+    let buffered = exchange("MPI_Bsend(&x, 1, MPI_INT, 1 - rank, 0, MPI_COMM_WORLD);");
+    let (code, r) = verify("2", &[], &buffered);
+    assert_holds(code, &r);
     for send in [
         "MPI_Ssend(&x, 1, MPI_INT, 1 - rank, 0, MPI_COMM_WORLD);",
         "MPI_Issend(&x, 1, MPI_INT, 1 - rank, 0, MPI_COMM_WORLD, &r); MPI_Wait(&r, MPI_STATUS_IGNORE);",

@@ -562,7 +562,9 @@ pub(crate) fn push_steps(
                                 }
                                 None => false,
                             };
-                            step.buffered_send = !waiting;
+                            // MPI_Bsend uses the buffer the program attached, not
+                            // MPI's: it always completes locally.
+                            step.buffered_send = !waiting && call.lf != LF::MpiBsend;
                             if call.lf == LF::MpiSsend {
                                 // A synchronous send completes only when matched,
                                 // whatever the buffering; the receiver can stop
@@ -674,7 +676,7 @@ pub(crate) fn potentially_deadlocked(
             return Ok(false);
         }
         let sent = state.inner.procs[p].mpi.sendrecv_sent;
-        let is_blocking_send = is_standard_send(call.lf)
+        let is_blocking_send = (is_standard_send(call.lf) && call.lf != LF::MpiBsend)
             || (matches!(call.lf, LF::MpiSendrecv | LF::MpiSendrecvReplace) && !sent);
         if !is_blocking_send || scratch.inner.procs[p].mpi.phase != 1 {
             return Ok(false);
