@@ -4,8 +4,8 @@ use std::fmt;
 
 use tass_model::api::Span;
 
-/// A property tass checks. [`Property::id`] gives the stable identifier of
-/// DESIGN.md used in reports (`--format json`).
+/// A property tass checks: DESIGN.md's list of IDs, the one list every crate
+/// uses. [`Property::id`] gives the stable identifier used in reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Property {
     /// `assertion`: a C `assert` or `#pragma TASS assert` can fail.
@@ -13,16 +13,14 @@ pub enum Property {
     /// `out-of-bounds`: an array index or pointer offset outside its object.
     OutOfBounds,
     /// `invalid-pointer`: dereference of a null, dangling, freed, uninitialised or
-    /// out-of-object pointer, a bad `free`, and (by choice, since the ID list is
-    /// fixed) the read of an uninitialised variable.
+    /// out-of-object pointer, a bad `free`, an invalid MPI handle, and (by choice,
+    /// since the ID list is fixed) the read of an uninitialised variable.
     InvalidPointer,
     /// `division-by-zero`: `/` or `%` by zero.
     DivisionByZero,
-    /// `memory-leak`: heap objects not freed at termination.
+    /// `memory-leak`: heap objects not freed at termination, MPI requests never
+    /// completed or freed.
     MemoryLeak,
-    /// `assumption-vacuous` (a warning, not a violation): an assumption or input
-    /// constraint makes the path condition unsatisfiable.
-    AssumptionVacuous,
     /// `mpi-init-finalize`
     MpiInitFinalize,
     /// `deadlock`
@@ -39,13 +37,42 @@ pub enum Property {
     BufferOverflow,
     /// `collective-mismatch`
     CollectiveMismatch,
+    /// `not-equivalent` (compare): an output of the implementation can differ.
+    NotEquivalent,
     /// `collective-assertion`
     CollectiveAssertion,
     /// `invariant`
     Invariant,
+    /// `assumption-vacuous` (a warning, not a violation): an assumption or input
+    /// constraint makes the path condition unsatisfiable.
+    AssumptionVacuous,
+    /// `unsupported`: a construct tass cannot model.
+    Unsupported,
 }
 
 impl Property {
+    /// Every property, in DESIGN.md's order.
+    pub const ALL: [Property; 18] = [
+        Property::Assertion,
+        Property::OutOfBounds,
+        Property::InvalidPointer,
+        Property::DivisionByZero,
+        Property::MemoryLeak,
+        Property::MpiInitFinalize,
+        Property::Deadlock,
+        Property::MpiCount,
+        Property::MpiRank,
+        Property::MpiType,
+        Property::UnreceivedMessage,
+        Property::BufferOverflow,
+        Property::CollectiveMismatch,
+        Property::NotEquivalent,
+        Property::CollectiveAssertion,
+        Property::Invariant,
+        Property::AssumptionVacuous,
+        Property::Unsupported,
+    ];
+
     /// The identifier used in reports (DESIGN.md's list).
     pub fn id(self) -> &'static str {
         match self {
@@ -54,7 +81,6 @@ impl Property {
             Property::InvalidPointer => "invalid-pointer",
             Property::DivisionByZero => "division-by-zero",
             Property::MemoryLeak => "memory-leak",
-            Property::AssumptionVacuous => "assumption-vacuous",
             Property::MpiInitFinalize => "mpi-init-finalize",
             Property::Deadlock => "deadlock",
             Property::MpiCount => "mpi-count",
@@ -63,8 +89,42 @@ impl Property {
             Property::UnreceivedMessage => "unreceived-message",
             Property::BufferOverflow => "buffer-overflow",
             Property::CollectiveMismatch => "collective-mismatch",
+            Property::NotEquivalent => "not-equivalent",
             Property::CollectiveAssertion => "collective-assertion",
             Property::Invariant => "invariant",
+            Property::AssumptionVacuous => "assumption-vacuous",
+            Property::Unsupported => "unsupported",
+        }
+    }
+
+    /// The property with this ID.
+    pub fn from_id(id: &str) -> Option<Property> {
+        Property::ALL.into_iter().find(|p| p.id() == id)
+    }
+
+    /// A one-line description (SARIF rule text, `--help`).
+    pub fn description(self) -> &'static str {
+        match self {
+            Property::Assertion => "an assertion can fail",
+            Property::OutOfBounds => "an array index or pointer offset can be out of bounds",
+            Property::InvalidPointer => {
+                "a pointer can be null, dangling, freed, out of its object or uninitialised"
+            }
+            Property::DivisionByZero => "a divisor (of / or %) can be zero",
+            Property::MemoryLeak => "heap memory or an MPI request can be left unfreed",
+            Property::MpiInitFinalize => "MPI can be used outside MPI_Init..MPI_Finalize",
+            Property::Deadlock => "the processes can deadlock",
+            Property::MpiCount => "an MPI count can be negative or invalid",
+            Property::MpiRank => "an MPI rank can be invalid",
+            Property::MpiType => "MPI datatypes can mismatch",
+            Property::UnreceivedMessage => "a message can remain unreceived at termination",
+            Property::BufferOverflow => "a message can be longer than the receive buffer",
+            Property::CollectiveMismatch => "collective operations can mismatch",
+            Property::NotEquivalent => "the implementation can compute different outputs",
+            Property::CollectiveAssertion => "a collective assertion can fail",
+            Property::Invariant => "a loop invariant can fail",
+            Property::AssumptionVacuous => "an assumption makes every path vacuous",
+            Property::Unsupported => "an unsupported construct was met",
         }
     }
 
