@@ -632,3 +632,41 @@ int main(int argc, char **argv) {
         assert_holds(code, &r);
     }
 }
+
+/// Polling loops (`MPI_Test`, `MPI_Iprobe`) revisit the same state until another
+/// process moves: the reduction must not stop exploring there (cycle proviso),
+/// or the bug after the loop would go unseen.
+#[test]
+fn bugs_after_unbounded_polling_loops_are_found() {
+    let poll = |wait: &str| {
+        inline(&format!(
+            r#"#include <mpi.h>
+#include <assert.h>
+int main(int argc, char **argv) {{
+  int rank, flag = 0, x = 0, y = 5;
+  MPI_Request r;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) {{
+    {wait}
+    assert(x != 5); /* BUG: x is 5 */
+  }} else {{
+    MPI_Send(&y, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+  }}
+  MPI_Finalize();
+  return 0;
+}}
+"#
+        ))
+    };
+    for wait in [
+        "MPI_Irecv(&x, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, &r); while (!flag) MPI_Test(&r, &flag, MPI_STATUS_IGNORE);",
+        "while (!flag) MPI_Iprobe(1, 0, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE); MPI_Recv(&x, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);",
+    ] {
+        let prog = poll(wait);
+        for mode in ["potential", "absolute"] {
+            let (code, r) = verify("2", &["--deadlock", mode], &prog);
+            assert_violated(code, &r, "assertion", Some(10));
+        }
+    }
+}
