@@ -553,7 +553,7 @@ pub(crate) fn push_steps(
                     Some(_) if kind == P2p::Post => step.commutes = true,
                     Some(d) if kind == P2p::Send && (0..n as i64).contains(&d) => {
                         step.commutes = true;
-                        if !is_nonblocking_send(call.lf) {
+                        if is_standard_send(call.lf) {
                             let tag = peek(ctx, oracle, scratch, p, &call.args[tag_arg])?;
                             let tag = concrete_i64(f, tag);
                             let waiting = match comm::to_world(scratch, comm, d as usize) {
@@ -675,9 +675,10 @@ pub(crate) fn potentially_deadlocked(
             }
             return Ok(false);
         }
+        // The send half of MPI_Sendrecv(_replace) proceeds together with its
+        // receive (MPI guarantees a ring of them cannot deadlock): not counted.
         let sent = state.inner.procs[p].mpi.sendrecv_sent;
-        let is_blocking_send = (is_standard_send(call.lf) && call.lf != LF::MpiBsend)
-            || (matches!(call.lf, LF::MpiSendrecv | LF::MpiSendrecvReplace) && !sent);
+        let is_blocking_send = is_standard_send(call.lf) && call.lf != LF::MpiBsend;
         if !is_blocking_send || scratch.inner.procs[p].mpi.phase != 1 {
             return Ok(false);
         }
