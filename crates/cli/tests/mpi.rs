@@ -670,3 +670,28 @@ int main(int argc, char **argv) {{
         }
     }
 }
+
+#[test]
+fn comm_self_holds_just_the_calling_process() {
+    let prog = inline(
+        r#"#include <mpi.h>
+#include <assert.h>
+int main(int argc, char **argv) {
+  int rank, me = -1, size = -1, x, y = 0;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_rank(MPI_COMM_SELF, &me);
+  MPI_Comm_size(MPI_COMM_SELF, &size);
+  assert(me == 0 && size == 1);
+  x = 10 + rank;
+  MPI_Sendrecv(&x, 1, MPI_INT, 0, 3, &y, 1, MPI_INT, 0, 3, MPI_COMM_SELF, MPI_STATUS_IGNORE);
+  assert(y == 10 + rank);
+  MPI_Send(&x, 1, MPI_INT, 1, 0, MPI_COMM_SELF); /* BUG: rank 1 of a 1-process communicator */
+  MPI_Finalize();
+  return 0;
+}
+"#,
+    );
+    let (code, r) = verify("2", &[], &prog);
+    assert_violated(code, &r, "mpi-rank", Some(13));
+}

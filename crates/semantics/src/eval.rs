@@ -510,6 +510,11 @@ impl<'a> Evaluator<'a> {
             }
             ExprKind::LibraryConstant(c) => match (library_int(*c), scalar_type(&e.ty)) {
                 (Some(n), Some(Type::Int)) => Value::Data(f.int(n)),
+                // Each process's MPI_COMM_SELF is communicator `rank + 1`, made
+                // when the run starts (see tass-state's communicator table).
+                _ if *c == LibraryConstant::MpiCommSelf => {
+                    Value::Handle(Handle::Comm(env.process() as u32 + 1))
+                }
                 _ => Value::Handle(Handle::Constant(*c)),
             },
             ExprKind::Quantifier {

@@ -356,7 +356,14 @@ impl Engine {
                 .map(|_| Arc::new(proc.clone()))
                 .collect(),
             messages: Arc::new(Vec::new()),
-            comms: Arc::new(Vec::new()),
+            // MPI_COMM_SELF of process p is communicator p + 1.
+            comms: Arc::new(if self.model.uses_mpi {
+                (0..self.config.nprocs as u32)
+                    .map(|p| Some(vec![p]))
+                    .collect()
+            } else {
+                Vec::new()
+            }),
         });
         // Inputs, in order (constraints and extents may mention earlier inputs).
         let layout = self.layout.clone();

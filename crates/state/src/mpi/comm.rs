@@ -1,6 +1,7 @@
-//! Communicators: `MPI_COMM_WORLD` (communicator 0) and those made at run time
-//! by `MPI_Comm_dup` / `MPI_Comm_split`, each a list of world ranks in the order
-//! of their ranks in it. Messages carry their communicator, so traffic on a
+//! Communicators: `MPI_COMM_WORLD` (communicator 0), each process's
+//! `MPI_COMM_SELF` (communicator `rank + 1`, made at the start), and those made
+//! at run time by `MPI_Comm_dup` / `MPI_Comm_split`, each a list of world ranks
+//! in the order of their ranks in it. Messages carry their communicator, so traffic on a
 //! duplicate never matches traffic on the original (MPI's separate contexts).
 
 use std::sync::Arc;
@@ -110,10 +111,6 @@ pub(crate) fn check_comm(
         return Ok(Some(c));
     }
     match v {
-        Value::Handle(Handle::Constant(LC::MpiCommSelf)) => Err(EngineError::unsupported(
-            "MPI_COMM_SELF (use MPI_COMM_WORLD or a communicator from MPI_Comm_split)",
-            span,
-        )),
         other => {
             let what = match other {
                 Value::Handle(Handle::Constant(LC::MpiCommNull)) => "MPI_COMM_NULL".to_string(),
