@@ -1384,10 +1384,12 @@ mod tests {
             msg(0, 1, 3, 3),
             msg(2, 1, 3, 4),
         ];
-        assert_eq!(first_match(&buffer, &f, 0, 1, 3), Some(1));
-        assert_eq!(first_match(&buffer, &f, 0, 1, ANY), Some(0));
-        assert_eq!(first_match(&buffer, &f, 2, 1, 3), Some(3));
-        assert_eq!(first_match(&buffer, &f, 2, 1, 7), None);
-        assert_eq!(first_match(&buffer, &f, 1, 0, ANY), None);
+        assert_eq!(first_match(&buffer, &f, 0, 1, 3, 0), Some(1));
+        assert_eq!(first_match(&buffer, &f, 0, 1, ANY, 0), Some(0));
+        assert_eq!(first_match(&buffer, &f, 2, 1, 3, 0), Some(3));
+        assert_eq!(first_match(&buffer, &f, 2, 1, 7, 0), None);
+        assert_eq!(first_match(&buffer, &f, 1, 0, ANY, 0), None);
+        // a duplicate communicator is a separate context
+        assert_eq!(first_match(&buffer, &f, 0, 1, ANY, 1), None);
     }
 }
