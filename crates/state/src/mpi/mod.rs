@@ -1016,9 +1016,15 @@ fn execute_call(
         (LF::MpiWaitall | LF::MpiTestall | LF::MpiWaitany, _) => {
             let count = ev.eval_int(&env, &call.args[0])?;
             let count = concrete(&ev, count, "request count", call.span)?;
-            let count = usize::try_from(count).map_err(|_| {
-                EngineError::unsupported(format!("{name} with a negative count"), call.span)
-            })?;
+            let Ok(count) = usize::try_from(count) else {
+                ev.fail(
+                    &env,
+                    Property::MpiCount,
+                    format!("negative count {count} in {name}"),
+                    call.span,
+                );
+                return Ok((ev.violations, Vec::new()));
+            };
             let ptr = ev.eval(&env, &call.args[1])?;
             let places = request::request_places(&mut ev, &env, ptr, count, call.span)?;
             let values: Vec<Value> = places.iter().map(|pl| ev.read_place(&env, pl)).collect();
