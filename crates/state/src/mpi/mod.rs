@@ -326,17 +326,28 @@ fn receiver_waits(
     tag: Option<i64>,
     comm: u32,
 ) -> Result<bool, EngineError> {
-    if request::posted_receive_matches(state, d, p as u32, tag, comm) {
+    if request::posted_receive_matches(state, ctx.f, d, p as u32, tag, comm) {
         return Ok(true);
     }
     let Some(rcall) = current_call(ctx.model, state, d) else {
         return Ok(false);
     };
-    Ok(
-        pending_receive(ctx, oracle, state, d, &rcall)?.is_some_and(|(s, t, c)| {
-            (s == ANY || s == p as i64) && (t == ANY || Some(t) == tag) && c == comm
-        }),
-    )
+    let Some((s, t, c)) = pending_receive(ctx, oracle, state, d, &rcall)? else {
+        return Ok(false);
+    };
+    if !((s == ANY || s == p as i64) && (t == ANY || Some(t) == tag) && c == comm) {
+        return Ok(false);
+    }
+    // A receive that can already take another message may not be left for
+    // this one: only a receive with nothing to take waits for it.
+    let sources = if s == ANY {
+        comm::members(state, c)
+    } else {
+        vec![s as u32]
+    };
+    Ok(!sources
+        .into_iter()
+        .any(|src| blocking_match(state, ctx.f, src, d, t, c).is_some()))
 }
 
 /// The request handle values a wait/test call at `call` of process `p` looks

@@ -145,9 +145,11 @@ fn match_for(
 }
 
 /// True if a posted receive of process `p` matches a message from `source`
-/// (world rank) with `tag` on `comm` (for zero-buffer reasoning about sends).
+/// (world rank) with `tag` on `comm` and has no message to take already, so it
+/// is free to take that one (for zero-buffer reasoning about sends).
 pub(super) fn posted_receive_matches(
     state: &State,
+    f: &ExprFactory,
     p: usize,
     source: u32,
     tag: Option<i64>,
@@ -162,6 +164,11 @@ pub(super) fn posted_receive_matches(
                 pr.comm == comm
                     && (pr.source == ANY || pr.source == source as i64)
                     && (pr.tag == ANY || Some(pr.tag) == tag)
+                    && !state
+                        .inner
+                        .messages
+                        .iter()
+                        .any(|m| pr.matches(m, p as u32, f))
             }
             _ => false,
         })
