@@ -667,6 +667,14 @@ int main(int argc, char **argv) {{
         for mode in ["potential", "absolute"] {
             let (code, r) = verify("2", &["--deadlock", mode], &prog);
             assert_violated(code, &r, "assertion", Some(10));
+            if wait.contains("MPI_Test") {
+                // the trace shows when the posted receive took its message
+                let trace = r["violations"][0]["trace"].to_string();
+                assert!(
+                    trace.contains("the posted receive takes the message from process 1"),
+                    "{trace}"
+                );
+            }
         }
     }
 }

@@ -693,9 +693,17 @@ impl Engine {
         match func.body.as_ref() {
             Some(b) => {
                 let t = b.transition(step.transition);
+                // A progress step shows the MPI_Irecv it completes.
+                let source_text = match (step.request, step.choice) {
+                    (Some(_), Some(from)) => format!(
+                        "{}   (the posted receive takes the message from process {from})",
+                        t.source_text
+                    ),
+                    _ => t.source_text.clone(),
+                };
                 StepInfo {
                     span: t.span.clone(),
-                    source_text: t.source_text.clone(),
+                    source_text,
                     function: func.name.clone(),
                 }
             }
