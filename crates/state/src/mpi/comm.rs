@@ -110,21 +110,17 @@ pub(crate) fn check_comm(
     if let Some(c) = comm_of_value(env.state, &v) {
         return Ok(Some(c));
     }
-    match v {
-        other => {
-            let what = match other {
-                Value::Handle(Handle::Constant(LC::MpiCommNull)) => "MPI_COMM_NULL".to_string(),
-                Value::Handle(Handle::Comm(_)) => "a freed communicator".to_string(),
-                Value::Undefined => "an uninitialised communicator".to_string(),
-                other => format!("{other:?}"),
-            };
-            ev.fail(
-                env,
-                Property::InvalidPointer,
-                format!("MPI call on {what}, which is not a valid communicator"),
-                span,
-            );
-            Ok(None)
-        }
-    }
+    let what = match v {
+        Value::Handle(Handle::Constant(LC::MpiCommNull)) => "MPI_COMM_NULL".to_string(),
+        Value::Handle(Handle::Comm(_)) => "a freed communicator".to_string(),
+        Value::Undefined => "an uninitialised communicator".to_string(),
+        other => format!("{other:?}"),
+    };
+    ev.fail(
+        env,
+        Property::InvalidPointer,
+        format!("MPI call on {what}, which is not a valid communicator"),
+        span,
+    );
+    Ok(None)
 }
