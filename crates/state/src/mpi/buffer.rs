@@ -5,7 +5,9 @@
 use smallvec::SmallVec;
 use tass_dynamic::api::{undefined_data, Handle, Pointer, Root, Step as PStep, Value};
 use tass_model::api::{Expr as MExpr, ExprKind, LibraryConstant as LC, Span, Type as MType};
-use tass_semantics::api::{scalar_type, Decision, EngineError, Environment, Evaluator, Property};
+use tass_semantics::api::{
+    scalar_type, Decision, EngineError, Environment, Evaluator, Place, Property,
+};
 use tass_symbolic::api::{Expr, ExprFactory, Type};
 
 use super::{ANY, PROC_NULL};
@@ -512,6 +514,300 @@ pub(super) fn write_buffer<'b>(
             ev.write_place(env, &place, Value::Data(x), span)
         }
     }
+}
+
+/// How the elements of a pair datatype (`MPI_DOUBLE_INT`, `MPI_2INT`) are laid
+/// out in a user buffer.
+enum PairLayout {
+    /// An array of structs (or one struct) of two scalar fields: `ptr` points to
+    /// the first pair.
+    Structs(Value),
+    /// An `int` array holding the pairs flat (`MPI_2INT` over `int v[2 * count]`).
+    FlatInts,
+}
+
+/// Decides the layout of a pair buffer from what the pointer points to now (or,
+/// for an uninitialised object, from the pointer's static pointee type).
+fn pair_layout(
+    ev: &mut Evaluator<'_>,
+    env: &dyn Environment,
+    arg: &MExpr,
+    span: &Span,
+) -> Result<Option<PairLayout>, EngineError> {
+    let ptr = ev.eval(env, arg)?;
+    let place = ev.deref_place(env, ptr.clone(), true, span, &|| {
+        tass_model::api::render_expr(env.model(), arg)
+    })?;
+    if is_placeholder(&place.0) {
+        return Ok(None); // an invalid pointer, reported: the path is dead
+    }
+    Ok(Some(match ev.read_place(env, &place) {
+        Value::Struct(_) => PairLayout::Structs(ptr),
+        Value::Data(_) => PairLayout::FlatInts,
+        _ => match pointee(arg) {
+            Some(MType::Int(_)) => PairLayout::FlatInts,
+            _ => PairLayout::Structs(ptr),
+        },
+    }))
+}
+
+fn is_placeholder(root: &Root) -> bool {
+    matches!(
+        root,
+        Root::Heap {
+            proc: u32::MAX,
+            object: u32::MAX
+        }
+    )
+}
+
+/// A concrete, non-negative element count or offset of a pair transfer.
+fn pair_index(ev: &Evaluator<'_>, e: Expr, what: &str, span: &Span) -> Result<i64, EngineError> {
+    let k = concrete(ev, e, what, span)?;
+    if !(0..=CONCRETE_LIMIT).contains(&k) {
+        return Err(EngineError::unsupported(
+            format!("MPI transfer of pair elements with {what} {k}"),
+            span,
+        ));
+    }
+    Ok(k)
+}
+
+/// The place of pair element `k` of a struct buffer `ptr` (bounds checked).
+fn pair_place(
+    ev: &mut Evaluator<'_>,
+    env: &dyn Environment,
+    ptr: &Value,
+    k: i64,
+    text: &dyn Fn() -> String,
+    span: &Span,
+) -> Result<Option<Place>, EngineError> {
+    let f = ev.factory();
+    let at_element =
+        matches!(ptr, Value::Pointer(p) if matches!(p.path().last(), Some(PStep::Index(_))));
+    let p = if k == 0 {
+        ptr.clone()
+    } else if at_element {
+        ev.pointer_add(env, ptr.clone(), f.int(k), span)?
+    } else {
+        ev.fail(
+            env,
+            Property::OutOfBounds,
+            format!(
+                "MPI buffer overrun: pair element {k} of `{}`, a single object",
+                text()
+            ),
+            span,
+        );
+        return Ok(None);
+    };
+    let place = ev.deref_place(env, p, false, span, text)?;
+    Ok((!is_placeholder(&place.0)).then_some(place))
+}
+
+/// Reads `count` (value, index) pairs at pair offset `offset` of the buffer of
+/// pair datatype `dtype` (`MPI_DOUBLE_INT` or `MPI_2INT`); `None` when the path died.
+pub(super) fn read_pairs(
+    ev: &mut Evaluator<'_>,
+    env: &dyn Environment,
+    arg: &MExpr,
+    count: Expr,
+    offset: Expr,
+    dtype: LC,
+    span: &Span,
+) -> Result<Option<Vec<(Expr, Expr)>>, EngineError> {
+    let f = ev.factory();
+    let k = pair_index(ev, count, "count", span)?;
+    let off = pair_index(ev, offset, "offset", span)?;
+    if k == 0 {
+        return Ok(Some(Vec::new()));
+    }
+    let val_ty = pair_value_type(dtype);
+    let text = || tass_model::api::render_expr(env.model(), arg);
+    match pair_layout(ev, env, arg, span)? {
+        None => Ok(None),
+        Some(PairLayout::FlatInts) => {
+            if !flat_pairs_allowed(ev, env, dtype, &text, span) {
+                return Ok(None);
+            }
+            let Some(a) =
+                read_buffer(ev, env, arg, f.int(2 * k), f.int(2 * off), &Type::Int, span)?
+            else {
+                return Ok(None);
+            };
+            Ok(Some(
+                (0..k)
+                    .map(|j| {
+                        (
+                            f.array_read(a, f.int(2 * j)),
+                            f.array_read(a, f.int(2 * j + 1)),
+                        )
+                    })
+                    .collect(),
+            ))
+        }
+        Some(PairLayout::Structs(ptr)) => {
+            let mut out = Vec::with_capacity(k as usize);
+            for j in 0..k {
+                let Some(place) = pair_place(ev, env, &ptr, off + j, &text, span)? else {
+                    return Ok(None);
+                };
+                let mut pair = [f.int(0), f.int(0)];
+                for (field, want) in [val_ty.clone(), Type::Int].into_iter().enumerate() {
+                    let mut path = place.1.clone();
+                    path.push(PStep::Field(field as u32));
+                    let x = match ev.read_place(env, &(place.0, path)) {
+                        Value::Data(x) => x,
+                        Value::Undefined => undefined_data(f, want.clone()),
+                        other => {
+                            return Err(EngineError::unsupported(
+                                format!("{} buffer holding {other:?}", dtype.c_name()),
+                                span,
+                            ))
+                        }
+                    };
+                    if !pair_field_type_ok(ev, env, x, &want, dtype, &text, span) {
+                        return Ok(None);
+                    }
+                    pair[field] = x;
+                }
+                out.push((pair[0], pair[1]));
+            }
+            Ok(Some(out))
+        }
+    }
+}
+
+/// Writes (value, index) pairs at pair offset `offset` of the buffer of pair
+/// datatype `dtype` (`capacity` pairs were posted).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn write_pairs(
+    ev: &mut Evaluator<'_>,
+    env: &mut dyn Environment,
+    arg: &MExpr,
+    capacity: Expr,
+    offset: Expr,
+    pairs: &[(Expr, Expr)],
+    dtype: LC,
+    span: &Span,
+) -> Result<(), EngineError> {
+    let f = ev.factory();
+    let off = pair_index(ev, offset, "offset", span)?;
+    if pairs.is_empty() {
+        return Ok(());
+    }
+    let val_ty = pair_value_type(dtype);
+    let text = || tass_model::api::render_expr(env.model(), arg);
+    let text = text();
+    let text = || text.clone();
+    match pair_layout(ev, &*env, arg, span)? {
+        None => Ok(()),
+        Some(PairLayout::FlatInts) => {
+            if !flat_pairs_allowed(ev, &*env, dtype, &text, span) {
+                return Ok(());
+            }
+            let flat: Vec<Expr> = pairs.iter().flat_map(|&(v, i)| [v, i]).collect();
+            let data = f.array_literal(
+                Type::array(Type::Int, Some(f.int(flat.len() as i64))),
+                &flat,
+            );
+            write_buffer(
+                ev,
+                env,
+                arg,
+                f.mul(f.int(2), capacity),
+                f.int(2 * off),
+                data,
+                f.int(flat.len() as i64),
+                span,
+            )
+        }
+        Some(PairLayout::Structs(ptr)) => {
+            // The posted buffer (`capacity` pairs from its start) must fit.
+            if let Some(cap) = f
+                .as_concrete_int(capacity)
+                .and_then(|c| i64::try_from(c).ok())
+            {
+                if cap > 1 && pair_place(ev, &*env, &ptr, cap - 1, &text, span)?.is_none() {
+                    return Ok(());
+                }
+            }
+            for (j, &(v, i)) in pairs.iter().enumerate() {
+                let Some(place) = pair_place(ev, &*env, &ptr, off + j as i64, &text, span)? else {
+                    return Ok(());
+                };
+                for (field, (x, ty)) in [(v, &val_ty), (i, &Type::Int)].into_iter().enumerate() {
+                    let mut path = place.1.clone();
+                    path.push(PStep::Field(field as u32));
+                    let x = coerce(f, x, ty);
+                    ev.write_place(env, &(place.0, path), Value::Data(x), span)?;
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+/// The type of the value half of a pair datatype.
+fn pair_value_type(dtype: LC) -> Type {
+    match dtype {
+        LC::MpiDoubleInt => Type::Real,
+        _ => Type::Int,
+    }
+}
+
+/// Only `MPI_2INT` pairs may live in a flat `int` array.
+fn flat_pairs_allowed(
+    ev: &mut Evaluator<'_>,
+    env: &dyn Environment,
+    dtype: LC,
+    text: &dyn Fn() -> String,
+    span: &Span,
+) -> bool {
+    if dtype == LC::Mpi2Int {
+        return true;
+    }
+    ev.fail(
+        env,
+        Property::MpiType,
+        format!(
+            "buffer `{}` of {} elements is not an array of {{double, int}} structs",
+            text(),
+            dtype.c_name()
+        ),
+        span,
+    );
+    false
+}
+
+/// Checks that a field read from a pair buffer has the datatype's type.
+fn pair_field_type_ok(
+    ev: &mut Evaluator<'_>,
+    env: &dyn Environment,
+    x: Expr,
+    want: &Type,
+    dtype: LC,
+    text: &dyn Fn() -> String,
+    span: &Span,
+) -> bool {
+    let f = ev.factory();
+    let got = f.type_of(x);
+    if got == *want {
+        return true;
+    }
+    ev.fail(
+        env,
+        Property::MpiType,
+        format!(
+            "buffer `{}` has a {} field where {} needs {}",
+            text(),
+            type_name(&got),
+            dtype.c_name(),
+            type_name(want)
+        ),
+        span,
+    );
+    false
 }
 
 #[cfg(test)]

@@ -1,43 +1,244 @@
 //! MPI collective operations on a communicator: one synchronous step of all
-//! processes once each has reached a collective call; calls that do not agree
-//! (kind, root, op, count, datatype) are a `collective-mismatch`.
+//! members once each has reached a collective call on it; calls that do not
+//! agree (kind, root, op, datatype, counts) are a `collective-mismatch`.
+//!
+//! The members are those of `MPI_COMM_WORLD` or of a communicator made by
+//! `MPI_Comm_dup` / `MPI_Comm_split` (collectives themselves, as is
+//! `MPI_Comm_free`); ranks, roots and blocks are in the communicator's rank
+//! order. `MPI_MAXLOC` / `MPI_MINLOC` work on the pair datatypes
+//! `MPI_DOUBLE_INT` and `MPI_2INT` (arrays of `{value, index}` structs, or a
+//! flat `int` array for `MPI_2INT`); on a tie the smaller index wins. Counts
+//! may be symbolic for the basic datatypes; a root, a split color or key and
+//! the counts of pair transfers must be determined (else: unsupported).
+//!
+//! Data moves in comm-rank order: every contribution is read before anything is
+//! written (MPI forbids overlapping send and receive buffers without
+//! `MPI_IN_PLACE`). Reductions over the reals are exact, so their order does not
+//! matter; they fold the contributions in rank order.
+//!
+//! Counts: the count a process sends must equal the count its receiver posted
+//! for it (MPI requires equal type signatures). A process sending *more* than
+//! its receiver posted is a `buffer-overflow` (as for a point-to-point message
+//! longer than the receive); sending *fewer* is a `collective-mismatch`.
+//!
+//! Nonblocking collectives (`MPI_Ibcast`, ...) are modelled as their blocking
+//! forms performed when all members reach the call (one synchronous step),
+//! which also creates an already completed request that `MPI_Wait`/`MPI_Test`
+//! complete. This model is stricter than MPI: it synchronises at the call, so
+//! it may report a deadlock a real MPI would not reach (e.g. a process waiting
+//! in a receive between its `MPI_Ibarrier` and the `MPI_Wait`), but it never
+//! hides one. It does not check that the buffers are left alone until the wait.
 
-use tass_dynamic::api::{Handle, Value};
-use tass_model::api::{LibraryConstant as LC, LibraryFunction as LF, Span};
+use std::collections::BTreeMap;
+
+use tass_dynamic::api::{undefined_data, Handle, Value};
+use tass_model::api::{Expr as MExpr, LibraryConstant as LC, LibraryFunction as LF, Span};
 use tass_semantics::api::{
     Change, EngineError, Environment, Evaluator, Oracle, Property, Violation,
 };
 use tass_symbolic::api::{BitOp, Expr, ExprFactory, Type};
 
 use super::buffer::{
-    check_rank, datatype, flat_read, read_buffer, scalar_of, write_buffer, CONCRETE_LIMIT,
+    check_rank, datatype, flat_read, holds, read_buffer, read_pairs, scalar_of, type_name,
+    write_buffer, write_pairs, BufArg, CONCRETE_LIMIT,
 };
-use super::{check_comm, current_call, write_success, Call, Ctx};
+use super::comm;
+use super::request::{add_request, RequestKind};
+use super::{current_call, write_request, write_success, Call, Ctx, ANY};
+use crate::env::ProcEnv;
 use crate::state::State;
 
-pub(super) fn is_collective(lf: LF) -> bool {
-    matches!(
-        lf,
-        LF::MpiBarrier
-            | LF::MpiBcast
-            | LF::MpiReduce
-            | LF::MpiAllreduce
-            | LF::MpiGather
-            | LF::MpiScatter
-            | LF::MpiAllgather
-    )
+/// `MPI_UNDEFINED` (a color of `MPI_Comm_split`).
+const UNDEFINED: i64 = -32766;
+
+/// What a collective call does (nonblocking forms map to their blocking kind).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Kind {
+    Barrier,
+    Bcast,
+    Reduce,
+    Allreduce,
+    Gather,
+    Gatherv,
+    Scatter,
+    Scatterv,
+    Allgather,
+    Allgatherv,
+    Alltoall,
+    Alltoallv,
+    Scan,
+    Exscan,
+    ReduceScatter,
+    CommDup,
+    CommSplit,
+    CommFree,
 }
 
-/// Position of the communicator argument of collective call `lf`.
+/// The kind of collective call `lf` and whether it is a nonblocking form.
+fn shape(lf: LF) -> Option<(Kind, bool)> {
+    use Kind::*;
+    Some(match lf {
+        LF::MpiBarrier => (Barrier, false),
+        LF::MpiBcast => (Bcast, false),
+        LF::MpiReduce => (Reduce, false),
+        LF::MpiAllreduce => (Allreduce, false),
+        LF::MpiGather => (Gather, false),
+        LF::MpiGatherv => (Gatherv, false),
+        LF::MpiScatter => (Scatter, false),
+        LF::MpiScatterv => (Scatterv, false),
+        LF::MpiAllgather => (Allgather, false),
+        LF::MpiAllgatherv => (Allgatherv, false),
+        LF::MpiAlltoall => (Alltoall, false),
+        LF::MpiAlltoallv => (Alltoallv, false),
+        LF::MpiScan => (Scan, false),
+        LF::MpiExscan => (Exscan, false),
+        LF::MpiReduceScatter => (ReduceScatter, false),
+        LF::MpiIbarrier => (Barrier, true),
+        LF::MpiIbcast => (Bcast, true),
+        LF::MpiIreduce => (Reduce, true),
+        LF::MpiIallreduce => (Allreduce, true),
+        LF::MpiIgather => (Gather, true),
+        LF::MpiIgatherv => (Gatherv, true),
+        LF::MpiIscatter => (Scatter, true),
+        LF::MpiIscatterv => (Scatterv, true),
+        LF::MpiIallgather => (Allgather, true),
+        LF::MpiIallgatherv => (Allgatherv, true),
+        LF::MpiIalltoall => (Alltoall, true),
+        LF::MpiIalltoallv => (Alltoallv, true),
+        LF::MpiIscan => (Scan, true),
+        LF::MpiIexscan => (Exscan, true),
+        LF::MpiIreduceScatter => (ReduceScatter, true),
+        LF::MpiCommDup => (CommDup, false),
+        LF::MpiCommSplit => (CommSplit, false),
+        LF::MpiCommFree => (CommFree, false),
+        _ => return None,
+    })
+}
+
+pub(super) fn is_collective(lf: LF) -> bool {
+    shape(lf).is_some()
+}
+
+/// Position of the communicator argument of collective call `lf` (for
+/// `MPI_Comm_free`, of the pointer to it: see [`peek_collective_comm`]).
 pub(super) fn comm_arg(lf: LF) -> usize {
-    match lf {
-        LF::MpiBarrier => 0,
-        LF::MpiBcast => 4,
-        LF::MpiReduce => 6,
-        LF::MpiAllreduce => 5,
-        LF::MpiGather | LF::MpiScatter => 7,
-        LF::MpiAllgather => 6,
-        _ => 0,
+    shape(lf).map_or(0, |(k, _)| positions(k).comm)
+}
+
+/// Argument positions of a collective call (the request of a nonblocking form
+/// follows the communicator).
+#[derive(Clone, Copy, Default)]
+struct Positions {
+    sbuf: Option<usize>,
+    scount: Option<usize>,
+    scounts: Option<usize>,
+    sdispls: Option<usize>,
+    stype: Option<usize>,
+    rbuf: Option<usize>,
+    rcount: Option<usize>,
+    rcounts: Option<usize>,
+    rdispls: Option<usize>,
+    rtype: Option<usize>,
+    op: Option<usize>,
+    root: Option<usize>,
+    comm: usize,
+}
+
+fn positions(kind: Kind) -> Positions {
+    use Kind::*;
+    let none = Positions::default();
+    // (sendbuf, recvbuf, count, datatype, op, ...)
+    let reduce = Positions {
+        sbuf: Some(0),
+        rbuf: Some(1),
+        scount: Some(2),
+        stype: Some(3),
+        op: Some(4),
+        comm: 5,
+        ..none
+    };
+    // (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, ...)
+    let gather = Positions {
+        sbuf: Some(0),
+        scount: Some(1),
+        stype: Some(2),
+        rbuf: Some(3),
+        rcount: Some(4),
+        rtype: Some(5),
+        comm: 6,
+        ..none
+    };
+    // (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, ...)
+    let gatherv = Positions {
+        sbuf: Some(0),
+        scount: Some(1),
+        stype: Some(2),
+        rbuf: Some(3),
+        rcounts: Some(4),
+        rdispls: Some(5),
+        rtype: Some(6),
+        comm: 7,
+        ..none
+    };
+    match kind {
+        Barrier | CommDup | CommSplit | CommFree => Positions { comm: 0, ..none },
+        Bcast => Positions {
+            sbuf: Some(0),
+            scount: Some(1),
+            stype: Some(2),
+            root: Some(3),
+            comm: 4,
+            ..none
+        },
+        Reduce => Positions {
+            root: Some(5),
+            comm: 6,
+            ..reduce
+        },
+        Allreduce | Scan | Exscan => reduce,
+        ReduceScatter => Positions {
+            scount: None,
+            rcounts: Some(2),
+            ..reduce
+        },
+        Gather | Scatter => Positions {
+            root: Some(6),
+            comm: 7,
+            ..gather
+        },
+        Allgather | Alltoall => gather,
+        Gatherv => Positions {
+            root: Some(7),
+            comm: 8,
+            ..gatherv
+        },
+        Allgatherv => gatherv,
+        // (sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm)
+        Scatterv => Positions {
+            sbuf: Some(0),
+            scounts: Some(1),
+            sdispls: Some(2),
+            stype: Some(3),
+            rbuf: Some(4),
+            rcount: Some(5),
+            rtype: Some(6),
+            root: Some(7),
+            comm: 8,
+            ..none
+        },
+        // (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm)
+        Alltoallv => Positions {
+            sbuf: Some(0),
+            scounts: Some(1),
+            sdispls: Some(2),
+            stype: Some(3),
+            rbuf: Some(4),
+            rcounts: Some(5),
+            rdispls: Some(6),
+            rtype: Some(7),
+            comm: 8,
+            ..none
+        },
     }
 }
 
@@ -52,6 +253,8 @@ enum Op {
     Lor,
     Band,
     Bor,
+    Maxloc,
+    Minloc,
 }
 
 fn op_of(v: &Value, span: &Span) -> Result<Op, EngineError> {
@@ -65,6 +268,8 @@ fn op_of(v: &Value, span: &Span) -> Result<Op, EngineError> {
             LC::MpiLor => Op::Lor,
             LC::MpiBand => Op::Band,
             LC::MpiBor => Op::Bor,
+            LC::MpiMaxloc => Op::Maxloc,
+            LC::MpiMinloc => Op::Minloc,
             other => {
                 return Err(EngineError::unsupported(
                     format!("reduction operation {}", other.c_name()),
@@ -81,6 +286,59 @@ fn op_of(v: &Value, span: &Span) -> Result<Op, EngineError> {
     })
 }
 
+fn op_name(op: Op) -> &'static str {
+    match op {
+        Op::Sum => "MPI_SUM",
+        Op::Prod => "MPI_PROD",
+        Op::Min => "MPI_MIN",
+        Op::Max => "MPI_MAX",
+        Op::Land => "MPI_LAND",
+        Op::Lor => "MPI_LOR",
+        Op::Band => "MPI_BAND",
+        Op::Bor => "MPI_BOR",
+        Op::Maxloc => "MPI_MAXLOC",
+        Op::Minloc => "MPI_MINLOC",
+    }
+}
+
+/// An MPI datatype of a collective: a basic one, or a (value, index) pair type.
+#[derive(Clone, PartialEq, Eq, Debug)]
+enum DType {
+    Scalar(LC, Type),
+    /// `MPI_DOUBLE_INT` or `MPI_2INT`.
+    Pair(LC),
+}
+
+impl DType {
+    fn constant(&self) -> LC {
+        match self {
+            DType::Scalar(c, _) | DType::Pair(c) => *c,
+        }
+    }
+}
+
+fn dtype_of(
+    ev: &mut Evaluator<'_>,
+    env: &dyn Environment,
+    e: &MExpr,
+    span: &Span,
+) -> Result<DType, EngineError> {
+    if let Value::Handle(Handle::Constant(c @ (LC::MpiDoubleInt | LC::Mpi2Int))) =
+        ev.eval(env, e)?
+    {
+        return Ok(DType::Pair(c));
+    }
+    let (c, ty) = datatype(ev, env, e, span)?;
+    Ok(DType::Scalar(c, ty))
+}
+
+/// Data moved by a collective: `count` scalars (an array expression), or pairs.
+#[derive(Clone, Debug)]
+enum Data {
+    Flat(Expr),
+    Pairs(Vec<(Expr, Expr)>),
+}
+
 fn combine(f: &ExprFactory, op: Op, a: Expr, b: Expr) -> Expr {
     let ty = f.type_of(a);
     let truth = |x: Expr| match f.type_of(x) {
@@ -95,12 +353,32 @@ fn combine(f: &ExprFactory, op: Op, a: Expr, b: Expr) -> Expr {
         Op::Sum => f.add(a, b),
         Op::Prod => f.mul(a, b),
         Op::Min => f.ite(f.le(a, b), a, b),
-        Op::Max => f.ite(f.le(a, b), b, a),
+        // MAXLOC/MINLOC on scalars is rejected before (mpi-type); as MAX/MIN here.
+        Op::Max | Op::Maxloc => f.ite(f.le(a, b), b, a),
+        Op::Minloc => f.ite(f.le(a, b), a, b),
         Op::Land => as_ty(f.and(truth(a), truth(b))),
         Op::Lor => as_ty(f.or(truth(a), truth(b))),
         Op::Band => f.bitwise(BitOp::And, a, b),
         Op::Bor => f.bitwise(BitOp::Or, a, b),
     }
+}
+
+/// `MPI_MAXLOC` / `MPI_MINLOC` of two (value, index) pairs: the better value;
+/// on a tie, the smaller index (MPI's rule).
+fn combine_loc(
+    f: &ExprFactory,
+    op: Op,
+    (a, i): (Expr, Expr),
+    (b, j): (Expr, Expr),
+) -> (Expr, Expr) {
+    let (a_better, b_better) = if op == Op::Minloc {
+        (f.lt(a, b), f.lt(b, a))
+    } else {
+        (f.lt(b, a), f.lt(a, b))
+    };
+    let value = f.ite(a_better, a, b);
+    let index = f.ite(a_better, i, f.ite(b_better, j, f.ite(f.le(i, j), i, j)));
+    (value, index)
 }
 
 /// The elementwise reduction of arrays of one type (nested arrays element by
@@ -136,11 +414,7 @@ fn reduce_arrays(f: &ExprFactory, op: Op, xs: &[Expr], count: Expr, depth: u32) 
                 .fold(els[0], |acc, &x| combine(f, op, acc, x))
         }
     };
-    if let Some(k) = ext
-        .and_then(|e| f.as_concrete_int(e))
-        .and_then(|k| i64::try_from(k).ok())
-        .filter(|&k| (0..=CONCRETE_LIMIT).contains(&k))
-    {
+    if let Some(k) = concrete_small(f, ext.unwrap_or_else(|| f.int(-1))) {
         let els: Vec<Expr> = (0..k).map(|i| fold(at(f.int(i)))).collect();
         return f.array_literal(t.clone(), &els);
     }
@@ -149,114 +423,354 @@ fn reduce_arrays(f: &ExprFactory, op: Op, xs: &[Expr], count: Expr, depth: u32) 
     f.array_lambda(t.clone(), i, body)
 }
 
-/// One process's part of a collective: its call and evaluated arguments.
-struct Part<'m> {
-    call: Call<'m>,
-    count: Expr,
-    ty: Type,
-    dtype: LC,
-    root: Option<Expr>,
-    op: Option<Op>,
+/// The reduction of contributions `xs` (at least one) of `count` elements.
+fn reduce(f: &ExprFactory, op: Op, xs: &[&Data], count: Expr) -> Data {
+    let flats: Vec<Expr> = xs
+        .iter()
+        .filter_map(|d| match d {
+            Data::Flat(x) => Some(*x),
+            Data::Pairs(_) => None,
+        })
+        .collect();
+    if flats.len() == xs.len() {
+        return Data::Flat(reduce_arrays(f, op, &flats, count, 0));
+    }
+    let mut acc: Vec<(Expr, Expr)> = Vec::new();
+    for (k, d) in xs.iter().enumerate() {
+        let Data::Pairs(ps) = d else { continue };
+        if k == 0 || acc.is_empty() {
+            acc = ps.clone();
+        } else {
+            for (a, &b) in acc.iter_mut().zip(ps) {
+                *a = combine_loc(f, op, *a, b);
+            }
+        }
+    }
+    Data::Pairs(acc)
 }
 
-/// A collective call: every process is at one (checked by [`push_steps`]).
-pub(super) fn collective(
+/// Data of the shape of `d` whose every element is undefined.
+fn undefined_like(f: &ExprFactory, d: &Data) -> Data {
+    match d {
+        Data::Flat(x) => Data::Flat(undefined_data(f, f.type_of(*x))),
+        Data::Pairs(ps) => Data::Pairs(
+            ps.iter()
+                .map(|&(v, i)| {
+                    (
+                        undefined_data(f, f.type_of(v)),
+                        undefined_data(f, f.type_of(i)),
+                    )
+                })
+                .collect(),
+        ),
+    }
+}
+
+/// `k` if `e` is a concrete integer in `0..=CONCRETE_LIMIT`.
+fn concrete_small(f: &ExprFactory, e: Expr) -> Option<i64> {
+    f.as_concrete_int(e)
+        .and_then(|k| i64::try_from(k).ok())
+        .filter(|&k| (0..=CONCRETE_LIMIT).contains(&k))
+}
+
+/// Elements `off .. off+n` of `data`.
+fn slice(
+    f: &ExprFactory,
+    data: &Data,
+    off: Expr,
+    n: Expr,
+    span: &Span,
+) -> Result<Data, EngineError> {
+    match data {
+        Data::Flat(a) => {
+            let t = Type::array(scalar_of(&f.type_of(*a)), Some(n));
+            if let Some(k) = concrete_small(f, n) {
+                let els: Vec<Expr> = (0..k)
+                    .map(|j| flat_read(f, *a, f.add(off, f.int(j))))
+                    .collect();
+                return Ok(Data::Flat(f.array_literal(t, &els)));
+            }
+            let j = f.symbol("__tass_mpi_s", Type::Int);
+            Ok(Data::Flat(f.array_lambda(
+                t,
+                j,
+                flat_read(f, *a, f.add(off, j)),
+            )))
+        }
+        Data::Pairs(ps) => {
+            let (Some(o), Some(k)) = (concrete_small(f, off), concrete_small(f, n)) else {
+                return Err(EngineError::unsupported(
+                    "MPI_Reduce_scatter of pair elements with symbolic counts",
+                    span,
+                ));
+            };
+            let (o, k) = (o as usize, k as usize);
+            Ok(Data::Pairs(
+                ps.get(o..o + k).map(<[_]>::to_vec).unwrap_or_default(),
+            ))
+        }
+    }
+}
+
+fn read_data(
+    ev: &mut Evaluator<'_>,
+    env: &dyn Environment,
+    arg: &MExpr,
+    count: Expr,
+    offset: Expr,
+    dt: &DType,
+    span: &Span,
+) -> Result<Option<Data>, EngineError> {
+    Ok(match dt {
+        DType::Scalar(_, ty) => read_buffer(ev, env, arg, count, offset, ty, span)?.map(Data::Flat),
+        DType::Pair(c) => read_pairs(ev, env, arg, count, offset, *c, span)?.map(Data::Pairs),
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn write_data(
+    ev: &mut Evaluator<'_>,
+    env: &mut dyn Environment,
+    arg: &MExpr,
+    capacity: Expr,
+    offset: Expr,
+    data: &Data,
+    n: Expr,
+    dt: &DType,
+    span: &Span,
+) -> Result<(), EngineError> {
+    match data {
+        Data::Flat(d) => write_buffer(ev, env, arg, capacity, offset, *d, n, span),
+        Data::Pairs(ps) => {
+            let c = match dt {
+                DType::Pair(c) => *c,
+                DType::Scalar(c, _) => *c,
+            };
+            write_pairs(ev, env, arg, capacity, offset, ps, c, span)
+        }
+    }
+}
+
+/// One member of the communicator at its collective call.
+struct Member<'m> {
+    world: usize,
+    call: Call<'m>,
+    kind: Kind,
+    nonblocking: bool,
+    root: Option<Expr>,
+    op: Option<Op>,
+    args: Significant,
+}
+
+/// The arguments of a member's call that are significant at it (MPI ignores
+/// the receive arguments of a non-root in a gather, for instance).
+#[derive(Default)]
+struct Significant {
+    stype: Option<DType>,
+    rtype: Option<DType>,
+    scount: Option<Expr>,
+    rcount: Option<Expr>,
+    scounts: Option<Vec<Expr>>,
+    sdispls: Option<Vec<Expr>>,
+    rcounts: Option<Vec<Expr>>,
+    rdispls: Option<Vec<Expr>>,
+    /// `MPI_Comm_split`'s color and key.
+    split: Option<(i64, i64)>,
+}
+
+/// Runs `body` as a step of process `p`: its evaluator and environment; the
+/// assumptions it made become part of the path condition.
+fn as_process<R>(
     ctx: &Ctx<'_>,
     oracle: &mut Oracle,
     state: &mut State,
+    p: usize,
+    violations: &mut Vec<Violation>,
+    body: impl FnOnce(&mut Evaluator<'_>, &mut ProcEnv<'_>) -> Result<R, EngineError>,
+) -> Result<R, EngineError> {
+    let mut env = ctx.env(state, p);
+    let mut ev = Evaluator::new(ctx.f, oracle, p, true);
+    let r = body(&mut ev, &mut env)?;
+    let pc = ev.current_pc(&env);
+    env.set_path_condition(pc);
+    violations.append(&mut ev.violations);
+    Ok(r)
+}
+
+fn path_dead(ctx: &Ctx<'_>, state: &State) -> bool {
+    ctx.f.as_bool(state.inner.pc) == Some(false)
+}
+
+/// The communicator a process at collective call `call` names, without checks
+/// (`None`: not a valid one). `MPI_Comm_free` names it through its pointer.
+pub(super) fn peek_collective_comm(
+    ctx: &Ctx<'_>,
+    oracle: &mut Oracle,
+    state: &mut State,
+    p: usize,
+    call: &Call<'_>,
+) -> Result<Option<u32>, EngineError> {
+    let env = ctx.env(state, p);
+    let mut ev = Evaluator::new(ctx.f, oracle, p, false);
+    let arg = &call.args[comm_arg(call.lf)];
+    let mut v = ev.eval(&env, arg)?;
+    if call.lf == LF::MpiCommFree {
+        if !matches!(v, Value::Pointer(ref q) if !q.is_null()) {
+            return Ok(None);
+        }
+        let place = ev.deref_place(&env, v, true, call.span, &|| "communicator".into())?;
+        v = ev.read_place(&env, &place);
+    }
+    Ok(comm::comm_of_value(env.state, &v))
+}
+
+/// Evaluates the communicator of collective call `call` with the checks: its
+/// number, or `None` after reporting an invalid one (the path dies).
+fn checked_comm(
+    ev: &mut Evaluator<'_>,
+    env: &ProcEnv<'_>,
+    call: &Call<'_>,
+) -> Result<Option<u32>, EngineError> {
+    if call.lf != LF::MpiCommFree {
+        return comm::check_comm(ev, env, &call.args[comm_arg(call.lf)], call.span);
+    }
+    let ptr = ev.eval(env, &call.args[0])?;
+    let place = ev.deref_place(env, ptr, false, call.span, &|| {
+        tass_model::api::render_expr(env.model(), &call.args[0])
+    })?;
+    let v = ev.read_place(env, &place);
+    if let Some(c) = comm::comm_of_value(env.state, &v) {
+        if c == 0 {
+            ev.fail(
+                env,
+                Property::InvalidPointer,
+                "MPI_Comm_free on MPI_COMM_WORLD, which cannot be freed".into(),
+                call.span,
+            );
+            return Ok(None);
+        }
+        return Ok(Some(c));
+    }
+    let what = match v {
+        Value::Handle(Handle::Constant(LC::MpiCommNull)) => "MPI_COMM_NULL".to_string(),
+        Value::Handle(Handle::Constant(LC::MpiCommSelf)) => "MPI_COMM_SELF".to_string(),
+        Value::Handle(Handle::Comm(_)) => "a freed communicator".to_string(),
+        Value::Undefined => "an uninitialised communicator".to_string(),
+        other => format!("{other:?}"),
+    };
+    ev.fail(
+        env,
+        Property::InvalidPointer,
+        format!("MPI_Comm_free on {what}, which is not a valid communicator"),
+        call.span,
+    );
+    Ok(None)
+}
+
+/// The collective step owned by process `owner` (the first member of the
+/// communicator its call names; every member is at a collective call on it).
+pub(super) fn collective_for(
+    ctx: &Ctx<'_>,
+    oracle: &mut Oracle,
+    state: &mut State,
+    owner: usize,
 ) -> Result<(Vec<Violation>, Vec<Change>), EngineError> {
     let f = ctx.f;
-    let n = state.inner.procs.len();
     let mut violations = Vec::new();
-    let mut parts: Vec<Part<'_>> = Vec::with_capacity(n);
-    // Evaluate every process's arguments and check that the calls agree.
-    let mut dead = false;
-    for p in 0..n {
-        let call = current_call(ctx.model, state, p)
-            .ok_or_else(|| EngineError::invalid("collective step without a call", None))?;
-        let mut env = ctx.env(state, p);
-        let mut ev = Evaluator::new(f, oracle, p, true);
-        let a = call.args;
-        let (count, dt, root, op, comm) = match call.lf {
-            LF::MpiBarrier => (None, None, None, None, 0),
-            LF::MpiBcast => (Some(1), Some(2), Some(3), None, 4),
-            LF::MpiReduce => (Some(2), Some(3), Some(5), Some(4), 6),
-            LF::MpiAllreduce => (Some(2), Some(3), None, Some(4), 5),
-            LF::MpiGather | LF::MpiScatter => (Some(1), Some(2), Some(6), None, 7),
-            LF::MpiAllgather => (Some(1), Some(2), None, None, 6),
-            other => {
-                return Err(EngineError::unsupported(
-                    format!("not yet supported: {}", other.c_name()),
-                    call.span,
-                ))
+    let owner_call = current_call(ctx.model, state, owner)
+        .ok_or_else(|| EngineError::invalid("collective step without a call", None))?;
+    let comm = as_process(ctx, oracle, state, owner, &mut violations, |ev, env| {
+        checked_comm(ev, env, &owner_call)
+    })?;
+    let Some(comm) = comm else {
+        return Ok((violations, Vec::new())); // reported; the path is dead
+    };
+    let worlds: Vec<usize> = comm::members(state, comm)
+        .into_iter()
+        .map(|w| w as usize)
+        .collect();
+    let n = worlds.len();
+    if n == 0 {
+        return Err(EngineError::invalid(
+            "collective on an empty communicator",
+            None,
+        ));
+    }
+
+    // Phase 1: the call, root and op of every member; they must agree.
+    let mut members: Vec<Member<'_>> = Vec::with_capacity(n);
+    for (i, &w) in worlds.iter().enumerate() {
+        let call = current_call(ctx.model, state, w).ok_or_else(|| {
+            EngineError::invalid("collective step: a member is not at a call", None)
+        })?;
+        let Some((kind, nonblocking)) = shape(call.lf) else {
+            return Err(EngineError::invalid(
+                "collective step: a member is not at a collective call",
+                Some(call.span),
+            ));
+        };
+        let first = members.first().map(|m| (m.world, m.call.lf, m.root, m.op));
+        let member = as_process(ctx, oracle, state, w, &mut violations, |ev, env| {
+            if i > 0 {
+                match checked_comm(ev, env, &call)? {
+                    None => return Ok(None),
+                    Some(c) if c != comm => {
+                        return Err(EngineError::invalid(
+                            "collective step: members on different communicators",
+                            Some(call.span),
+                        ))
+                    }
+                    Some(_) => {}
+                }
             }
-        };
-        match check_comm(&mut ev, &env, &a[comm], call.span)? {
-            Some(0) => {}
-            Some(_) => {
-                return Err(EngineError::unsupported(
-                    format!(
-                        "{} on a communicator other than MPI_COMM_WORLD",
-                        call.lf.c_name()
-                    ),
-                    call.span,
-                ))
-            }
-            None => dead = true,
-        }
-        let count = match count {
-            Some(k) => ev.eval_int(&env, &a[k])?,
-            None => f.int(0),
-        };
-        let (dtype, ty) = match dt {
-            Some(k) => datatype(&mut ev, &env, &a[k], call.span)?,
-            None => (LC::MpiInt, Type::Int),
-        };
-        let root = match root {
-            Some(k) => {
-                let r = ev.eval_int(&env, &a[k])?;
-                check_rank(&mut ev, &env, r, false, "root", call.span, n);
-                Some(r)
-            }
-            None => None,
-        };
-        let op = match op {
-            Some(k) => Some(op_of(&ev.eval(&env, &a[k])?, call.span)?),
-            None => None,
-        };
-        if let Some(first) = parts.first() {
-            let mut problem = None;
-            if first.call.lf != call.lf {
-                problem = Some(format!(
-                    "process {p} calls {} while process 0 calls {}",
-                    call.lf.c_name(),
-                    first.call.lf.c_name()
-                ));
-            } else if first.dtype != dtype {
-                problem = Some(format!(
-                    "process {p} uses datatype {} while process 0 uses {}",
-                    dtype.c_name(),
-                    first.dtype.c_name()
-                ));
-            } else if first.op != op {
-                problem = Some(format!(
-                    "process {p} uses a different reduction operation than process 0 ({op:?} vs {:?})",
-                    first.op
-                ));
-            }
-            if let Some(msg) = problem {
-                ev.fail(&env, Property::CollectiveMismatch, msg, call.span);
-                dead = true;
-            } else {
-                if let (Some(r0), Some(r)) = (first.root, root) {
+            let pos = positions(kind);
+            let root = match pos.root {
+                Some(k) => Some(ev.eval_int(&*env, &call.args[k])?),
+                None => None,
+            };
+            let op = match pos.op {
+                Some(k) => Some(op_of(&ev.eval(&*env, &call.args[k])?, call.span)?),
+                None => None,
+            };
+            if let Some((w0, lf0, root0, op0)) = first {
+                if lf0 != call.lf {
+                    ev.fail(
+                        &*env,
+                        Property::CollectiveMismatch,
+                        format!(
+                            "process {w} calls {} while process {w0} calls {} (collective \
+                             calls on a communicator must match in order)",
+                            call.lf.c_name(),
+                            lf0.c_name()
+                        ),
+                        call.span,
+                    );
+                    return Ok(None);
+                }
+                if op0 != op {
+                    ev.fail(
+                        &*env,
+                        Property::CollectiveMismatch,
+                        format!(
+                            "process {w} uses {} in {} while process {w0} uses {}",
+                            op.map_or("no operation", op_name),
+                            call.lf.c_name(),
+                            op0.map_or("no operation", op_name)
+                        ),
+                        call.span,
+                    );
+                    return Ok(None);
+                }
+                if let (Some(r0), Some(r)) = (root0, root) {
+                    let f = ev.factory();
                     let same = f.eq(r0, r);
                     ev.check(
-                        &env,
+                        &*env,
                         same,
                         Property::CollectiveMismatch,
                         || {
                             format!(
-                                "process {p} gives root {} to {} while process 0 gives {}",
+                                "process {w} gives root {} to {} while process {w0} gives {}",
                                 f.pretty(r),
                                 call.lf.c_name(),
                                 f.pretty(r0)
@@ -265,191 +779,872 @@ pub(super) fn collective(
                         call.span,
                     );
                 }
-                let c0 = first.count;
-                if !matches!(call.lf, LF::MpiBarrier) {
-                    let same = f.eq(c0, count);
+            }
+            if let Some(r) = root {
+                check_rank(ev, &*env, r, false, "root", call.span, n);
+            }
+            Ok(Some(Member {
+                world: w,
+                call,
+                kind,
+                nonblocking,
+                root,
+                op,
+                args: Significant::default(),
+            }))
+        })?;
+        match member {
+            Some(m) => members.push(m),
+            None => return Ok((violations, Vec::new())),
+        }
+        if path_dead(ctx, state) {
+            return Ok((violations, Vec::new()));
+        }
+    }
+    let kind = members[0].kind;
+    let span0 = members[0].call.span;
+    let root = match members[0].root {
+        None => None,
+        Some(r) => {
+            let env = ctx.env(state, worlds[0]);
+            let mut ev = Evaluator::new(f, oracle, worlds[0], false);
+            let value = match f.as_concrete_int(r).and_then(|r| i64::try_from(r).ok()) {
+                Some(v) => Some(v),
+                None => (0..n as i64).find(|&v| holds(&mut ev, &env, f.eq(r, f.int(v)))),
+            };
+            match value {
+                Some(v) if (0..n as i64).contains(&v) => Some(v as usize),
+                Some(_) => return Ok((violations, Vec::new())), // reported
+                None => {
+                    return Err(EngineError::unsupported(
+                        format!(
+                            "{} with a root that depends on the inputs",
+                            members[0].call.lf.c_name()
+                        ),
+                        span0,
+                    ))
+                }
+            }
+        }
+    };
+
+    // Phase 2: the arguments significant at each member.
+    for (i, &w) in worlds.iter().enumerate() {
+        let is_root = root == Some(i);
+        let call = &members[i].call;
+        let got = as_process(ctx, oracle, state, w, &mut violations, |ev, env| {
+            significant_args(ev, env, call, kind, n, is_root)
+        })?;
+        let Some(args) = got else {
+            return Ok((violations, Vec::new()));
+        };
+        members[i].args = args;
+        if path_dead(ctx, state) {
+            return Ok((violations, Vec::new()));
+        }
+    }
+
+    // Phase 3: datatypes and counts must agree.
+    if !check_agreement(ctx, oracle, state, &members, root, &mut violations)?
+        || path_dead(ctx, state)
+    {
+        return Ok((violations, Vec::new()));
+    }
+
+    // Phase 4: the operation.
+    match kind {
+        Kind::CommDup | Kind::CommSplit | Kind::CommFree => {
+            comm_operation(ctx, oracle, state, &members, comm, &mut violations)?;
+        }
+        Kind::Barrier => {}
+        _ => {
+            let Some(transfers) =
+                read_transfers(ctx, oracle, state, &members, root, &mut violations)?
+            else {
+                return Ok((violations, Vec::new()));
+            };
+            if path_dead(ctx, state) {
+                return Ok((violations, Vec::new()));
+            }
+            for t in transfers {
+                let m = &members[t.dest];
+                let arg = &m.call.args[t.arg];
+                let dt = m
+                    .args
+                    .rtype
+                    .clone()
+                    .or_else(|| m.args.stype.clone())
+                    .unwrap_or(DType::Scalar(LC::MpiInt, Type::Int));
+                let span = m.call.span;
+                as_process(ctx, oracle, state, m.world, &mut violations, |ev, env| {
+                    if t.optional
+                        && matches!(ev.eval(&*env, arg)?, Value::Pointer(ref q) if q.is_null())
+                    {
+                        return Ok(());
+                    }
+                    write_data(ev, env, arg, t.capacity, t.offset, &t.data, t.n, &dt, span)
+                })?;
+            }
+        }
+    }
+
+    // Phase 5: every member moves on (a nonblocking form gets a completed request).
+    for m in &members {
+        let function = state.inner.procs[m.world]
+            .stack
+            .last()
+            .map(|fr| fr.function)
+            .ok_or_else(|| EngineError::invalid("collective step: a member has no frame", None))?;
+        let pos = positions(m.kind);
+        as_process(ctx, oracle, state, m.world, &mut violations, |ev, env| {
+            if m.nonblocking {
+                let kind = RequestKind::Done {
+                    source: f.int(ANY),
+                    tag: f.int(ANY),
+                    count: f.int(0),
+                };
+                let h = add_request(env, kind, (function, m.call.tid));
+                write_request(ev, env, &m.call.args[pos.comm + 1], h, m.call.span)?;
+            }
+            write_success(ev, env, &m.call)?;
+            env.set_location(m.call.target);
+            Ok(())
+        })?;
+    }
+    Ok((violations, Vec::new()))
+}
+
+/// Evaluates the arguments of collective call `call` that are significant at
+/// its process (`is_root`: it is the root); `None` when the path died.
+fn significant_args(
+    ev: &mut Evaluator<'_>,
+    env: &ProcEnv<'_>,
+    call: &Call<'_>,
+    kind: Kind,
+    n: usize,
+    is_root: bool,
+) -> Result<Option<Significant>, EngineError> {
+    let f = ev.factory();
+    let (a, span, lf) = (call.args, call.span, call.lf);
+    let pos = positions(kind);
+    let sends = !matches!(kind, Kind::Scatter | Kind::Scatterv) || is_root;
+    let receives = !matches!(kind, Kind::Gather | Kind::Gatherv) || is_root;
+    let rbuf_significant = receives && (kind != Kind::Reduce || is_root);
+    let mut out = Significant::default();
+    let int = |ev: &mut Evaluator<'_>, k: Option<usize>| match k {
+        Some(k) => ev.eval_int(env, &a[k]).map(Some),
+        None => Ok(None),
+    };
+    let dt = |ev: &mut Evaluator<'_>, k: Option<usize>| match k {
+        Some(k) => dtype_of(ev, env, &a[k], span).map(Some),
+        None => Ok(None),
+    };
+    // An array of one int per member (`Err(())`: the path died).
+    let ints = |ev: &mut Evaluator<'_>,
+                k: Option<usize>,
+                counts: bool|
+     -> Result<Result<Option<Vec<Expr>>, ()>, EngineError> {
+        let Some(k) = k else { return Ok(Ok(None)) };
+        let Some(array) = read_buffer(ev, env, &a[k], f.int(n as i64), f.int(0), &Type::Int, span)?
+        else {
+            return Ok(Err(()));
+        };
+        let xs: Vec<Expr> = (0..n as i64)
+            .map(|j| f.array_read(array, f.int(j)))
+            .collect();
+        if counts {
+            for (j, &x) in xs.iter().enumerate() {
+                let nonneg = f.le(f.int(0), x);
+                ev.check(
+                    env,
+                    nonneg,
+                    Property::MpiCount,
+                    || {
+                        format!(
+                            "negative count {} (element {j} of the counts of {})",
+                            f.pretty(x),
+                            lf.c_name()
+                        )
+                    },
+                    span,
+                );
+            }
+        }
+        Ok(Ok(Some(xs)))
+    };
+    if sends {
+        out.stype = dt(ev, pos.stype)?;
+        out.scount = int(ev, pos.scount)?;
+        let (Ok(counts), Ok(displs)) =
+            (ints(ev, pos.scounts, true)?, ints(ev, pos.sdispls, false)?)
+        else {
+            return Ok(None);
+        };
+        (out.scounts, out.sdispls) = (counts, displs);
+    }
+    if receives {
+        out.rtype = dt(ev, pos.rtype)?;
+        out.rcount = int(ev, pos.rcount)?;
+        let (Ok(counts), Ok(displs)) =
+            (ints(ev, pos.rcounts, true)?, ints(ev, pos.rdispls, false)?)
+        else {
+            return Ok(None);
+        };
+        (out.rcounts, out.rdispls) = (counts, displs);
+    }
+    // The buffers' C types must be the datatype's.
+    let rbuf_type = out.rtype.clone().or_else(|| out.stype.clone());
+    let checks = [
+        (pos.sbuf.filter(|_| sends), out.stype.clone()),
+        (pos.rbuf.filter(|_| rbuf_significant), rbuf_type),
+    ];
+    for (k, t) in checks {
+        if let (Some(k), Some(t)) = (k, t) {
+            if !buffer_type_ok(ev, env, &a[k], &t, lf, span) {
+                return Ok(None);
+            }
+        }
+    }
+    if kind == Kind::CommSplit {
+        let color = ev.eval_int(env, &a[1])?;
+        let key = ev.eval_int(env, &a[2])?;
+        let concrete = |e: Expr, what: &str| {
+            f.as_concrete_int(e)
+                .and_then(|k| i64::try_from(k).ok())
+                .ok_or_else(|| {
+                    EngineError::unsupported(
+                        format!("MPI_Comm_split with a {what} that depends on the inputs"),
+                        span,
+                    )
+                })
+        };
+        let (color, key) = (concrete(color, "color")?, concrete(key, "key")?);
+        if color < 0 && color != UNDEFINED {
+            ev.fail(
+                env,
+                Property::MpiCount,
+                format!(
+                    "MPI_Comm_split with color {color}: a color is non-negative or MPI_UNDEFINED"
+                ),
+                span,
+            );
+            return Ok(None);
+        }
+        out.split = Some((color, key));
+    }
+    Ok(Some(out))
+}
+
+/// Checks that the buffer `arg` points to holds elements of datatype `dt` (when
+/// its C type is known); reports an `mpi-type` violation otherwise.
+fn buffer_type_ok(
+    ev: &mut Evaluator<'_>,
+    env: &dyn Environment,
+    arg: &MExpr,
+    dt: &DType,
+    lf: LF,
+    span: &Span,
+) -> bool {
+    let DType::Scalar(c, want) = dt else {
+        return true; // pair buffers are checked field by field
+    };
+    let Some(got) = BufArg::Expr(arg).scalar_pointee() else {
+        return true;
+    };
+    // Integers and characters mix freely (`MPI_BYTE` on `unsigned char`, ...);
+    // floating data under an integer datatype (or the reverse) is the error.
+    if (got == Type::Real) == (*want == Type::Real) {
+        return true;
+    }
+    let text = tass_model::api::render_expr(env.model(), arg);
+    ev.fail(
+        env,
+        Property::MpiType,
+        format!(
+            "{}: buffer `{text}` holds {} elements but the datatype is {}",
+            lf.c_name(),
+            type_name(&got),
+            c.c_name()
+        ),
+        span,
+    );
+    false
+}
+
+/// Checks that sent count `sent` fits the count `posted` for it: more is a
+/// `buffer-overflow`, fewer a `collective-mismatch`.
+fn check_fit(
+    ev: &mut Evaluator<'_>,
+    env: &dyn Environment,
+    sent: Expr,
+    posted: Expr,
+    what: &dyn Fn() -> String,
+    span: &Span,
+) {
+    let f = ev.factory();
+    let fits = f.le(sent, posted);
+    ev.check(
+        env,
+        fits,
+        Property::BufferOverflow,
+        || {
+            format!(
+                "{}: {} elements sent, {} posted to receive them",
+                what(),
+                f.pretty(sent),
+                f.pretty(posted)
+            )
+        },
+        span,
+    );
+    let same = f.eq(sent, posted);
+    ev.check(
+        env,
+        same,
+        Property::CollectiveMismatch,
+        || {
+            format!(
+                "{}: {} elements sent, {} posted to receive them",
+                what(),
+                f.pretty(sent),
+                f.pretty(posted)
+            )
+        },
+        span,
+    );
+}
+
+/// Phase 3: datatypes, operations and counts agree. `false` if the path died.
+fn check_agreement(
+    ctx: &Ctx<'_>,
+    oracle: &mut Oracle,
+    state: &mut State,
+    members: &[Member<'_>],
+    root: Option<usize>,
+    violations: &mut Vec<Violation>,
+) -> Result<bool, EngineError> {
+    let f = ctx.f;
+    let n = members.len();
+    let kind = members[0].kind;
+    let name = members[0].call.lf.c_name();
+    // Datatypes: every significant one is the same.
+    let reference = members.iter().find_map(|m| {
+        m.args
+            .stype
+            .clone()
+            .or_else(|| m.args.rtype.clone())
+            .map(|t| (m.world, t))
+    });
+    if let Some((w0, t0)) = reference {
+        for m in members {
+            for t in [&m.args.stype, &m.args.rtype].into_iter().flatten() {
+                if *t != t0 {
+                    let msg = format!(
+                        "process {} uses datatype {} in {name} while process {w0} uses {}",
+                        m.world,
+                        t.constant().c_name(),
+                        t0.constant().c_name()
+                    );
+                    as_process(ctx, oracle, state, m.world, violations, |ev, env| {
+                        ev.fail(&*env, Property::CollectiveMismatch, msg, m.call.span);
+                        Ok(())
+                    })?;
+                    return Ok(false);
+                }
+            }
+        }
+        // The operation must suit the datatype.
+        if let Some(op) = members[0].op {
+            let loc = matches!(op, Op::Maxloc | Op::Minloc);
+            let problem = match &t0 {
+                DType::Pair(c) if !loc => Some(format!(
+                    "{} is a pair datatype, only for MPI_MAXLOC and MPI_MINLOC, not {}",
+                    c.c_name(),
+                    op_name(op)
+                )),
+                DType::Scalar(c, _) if loc => Some(format!(
+                    "{} needs a pair datatype (MPI_DOUBLE_INT, MPI_2INT), not {}",
+                    op_name(op),
+                    c.c_name()
+                )),
+                // MPI defines no reduction on MPI_CHAR (text), only bitwise
+                // ones on MPI_BYTE.
+                DType::Scalar(LC::MpiChar, _) => Some(format!(
+                    "MPI defines no reduction on MPI_CHAR, a datatype for text (reduce \
+                     the values as MPI_INT), so not {}",
+                    op_name(op)
+                )),
+                DType::Scalar(LC::MpiByte, _) if !matches!(op, Op::Band | Op::Bor) => {
+                    Some(format!(
+                        "MPI_BYTE takes only the bitwise operations MPI_BAND and MPI_BOR, not {}",
+                        op_name(op)
+                    ))
+                }
+                DType::Scalar(c, Type::Real)
+                    if matches!(op, Op::Land | Op::Lor | Op::Band | Op::Bor) =>
+                {
+                    Some(format!(
+                        "{} is not defined on the floating datatype {}",
+                        op_name(op),
+                        c.c_name()
+                    ))
+                }
+                _ => None,
+            };
+            if let Some(msg) = problem {
+                let m = &members[0];
+                as_process(ctx, oracle, state, m.world, violations, |ev, env| {
+                    ev.fail(
+                        &*env,
+                        Property::MpiType,
+                        format!("{name}: {msg}"),
+                        m.call.span,
+                    );
+                    Ok(())
+                })?;
+                return Ok(false);
+            }
+        }
+    }
+    let zero = f.int(0);
+    let at = |xs: &Option<Vec<Expr>>, k: usize| {
+        xs.as_ref().and_then(|v| v.get(k).copied()).unwrap_or(zero)
+    };
+    let count = |x: &Option<Expr>| x.unwrap_or(zero);
+    for j in 0..n {
+        let m = &members[j];
+        let (w, span) = (m.world, m.call.span);
+        as_process(ctx, oracle, state, w, violations, |ev, env| {
+            let env = &*env;
+            match kind {
+                Kind::Bcast | Kind::Reduce | Kind::Allreduce | Kind::Scan | Kind::Exscan => {
+                    let (c0, c) = (count(&members[0].args.scount), count(&m.args.scount));
+                    let same = f.eq(c0, c);
+                    let w0 = members[0].world;
                     ev.check(
-                        &env,
+                        env,
                         same,
                         Property::CollectiveMismatch,
                         || {
                             format!(
-                                "process {p} gives count {} to {} while process 0 gives {}",
-                                f.pretty(count),
-                                call.lf.c_name(),
+                                "process {w} gives count {} to {name} while process {w0} gives {}",
+                                f.pretty(c),
                                 f.pretty(c0)
                             )
                         },
-                        call.span,
+                        span,
+                    );
+                }
+                Kind::ReduceScatter => {
+                    let w0 = members[0].world;
+                    for k in 0..n {
+                        let (c0, c) = (at(&members[0].args.rcounts, k), at(&m.args.rcounts, k));
+                        let same = f.eq(c0, c);
+                        ev.check(env, same, Property::CollectiveMismatch, || format!("process {w} gives recvcounts[{k}] = {} to {name} while process {w0} gives {}", f.pretty(c), f.pretty(c0)), span);
+                    }
+                }
+                Kind::Gather | Kind::Gatherv if root == Some(j) => {
+                    for (i, s) in members.iter().enumerate() {
+                        let posted = if kind == Kind::Gather {
+                            count(&m.args.rcount)
+                        } else {
+                            at(&m.args.rcounts, i)
+                        };
+                        check_fit(
+                            ev,
+                            env,
+                            count(&s.args.scount),
+                            posted,
+                            &|| format!("{name}: process {} sends to root {w}", s.world),
+                            span,
+                        );
+                    }
+                }
+                Kind::Scatter | Kind::Scatterv => {
+                    if let Some(r) = root {
+                        let rm = &members[r];
+                        let sent = if kind == Kind::Scatter {
+                            count(&rm.args.scount)
+                        } else {
+                            at(&rm.args.scounts, j)
+                        };
+                        check_fit(
+                            ev,
+                            env,
+                            sent,
+                            count(&m.args.rcount),
+                            &|| format!("{name}: root {} sends to process {w}", rm.world),
+                            span,
+                        );
+                    }
+                }
+                Kind::Allgather | Kind::Allgatherv => {
+                    for (i, s) in members.iter().enumerate() {
+                        let posted = if kind == Kind::Allgather {
+                            count(&m.args.rcount)
+                        } else {
+                            at(&m.args.rcounts, i)
+                        };
+                        check_fit(
+                            ev,
+                            env,
+                            count(&s.args.scount),
+                            posted,
+                            &|| format!("{name}: process {} sends to process {w}", s.world),
+                            span,
+                        );
+                    }
+                }
+                Kind::Alltoall | Kind::Alltoallv => {
+                    for (i, s) in members.iter().enumerate() {
+                        let (sent, posted) = if kind == Kind::Alltoall {
+                            (count(&s.args.scount), count(&m.args.rcount))
+                        } else {
+                            (at(&s.args.scounts, j), at(&m.args.rcounts, i))
+                        };
+                        check_fit(
+                            ev,
+                            env,
+                            sent,
+                            posted,
+                            &|| format!("{name}: process {} sends to process {w}", s.world),
+                            span,
+                        );
+                    }
+                }
+                _ => {}
+            }
+            // Displacements are offsets into the buffer: never negative.
+            for xs in [&m.args.sdispls, &m.args.rdispls].into_iter().flatten() {
+                for (k, &d) in xs.iter().enumerate() {
+                    let ok = f.le(f.int(0), d);
+                    ev.check(
+                        env,
+                        ok,
+                        Property::OutOfBounds,
+                        || {
+                            format!(
+                                "negative displacement {} (element {k}) in {name}",
+                                f.pretty(d)
+                            )
+                        },
+                        span,
                     );
                 }
             }
+            Ok(())
+        })?;
+        if path_dead(ctx, state) {
+            return Ok(false);
         }
-        let pc = ev.current_pc(&env);
-        env.set_path_condition(pc);
-        violations.extend(ev.violations);
-        parts.push(Part {
-            call,
-            count,
-            ty,
-            dtype,
-            root,
-            op,
-        });
     }
-    if dead {
-        return Ok((violations, Vec::new()));
-    }
-    let lf = parts[0].call.lf;
-    let root = match parts[0].root {
-        Some(r) => {
-            let Some(r) = f.as_concrete_int(r).and_then(|r| usize::try_from(r).ok()) else {
-                return Err(EngineError::unsupported(
-                    format!("{} with a symbolic root", lf.c_name()),
-                    parts[0].call.span,
-                ));
-            };
-            if r >= n {
-                return Ok((violations, Vec::new())); // reported; the path is dead
-            }
-            Some(r)
-        }
-        None => None,
+    Ok(true)
+}
+
+/// Data for the receive buffer of member `dest` (argument `arg`).
+struct Transfer {
+    dest: usize,
+    arg: usize,
+    capacity: Expr,
+    offset: Expr,
+    n: Expr,
+    data: Data,
+    /// The buffer is not significant: nothing is written when it is NULL.
+    optional: bool,
+}
+
+/// Phase 4: reads every contribution and computes what each member receives.
+fn read_transfers(
+    ctx: &Ctx<'_>,
+    oracle: &mut Oracle,
+    state: &mut State,
+    members: &[Member<'_>],
+    root: Option<usize>,
+    violations: &mut Vec<Violation>,
+) -> Result<Option<Vec<Transfer>>, EngineError> {
+    let f = ctx.f;
+    let n = members.len();
+    let kind = members[0].kind;
+    let pos = positions(kind);
+    let zero = f.int(0);
+    let count = |x: &Option<Expr>| x.unwrap_or(zero);
+    let at = |xs: &Option<Vec<Expr>>, k: usize| {
+        xs.as_ref().and_then(|v| v.get(k).copied()).unwrap_or(zero)
     };
-    // Read the contributions.
-    let mut data: Vec<Option<Expr>> = vec![None; n];
-    for (p, part) in parts.iter().enumerate() {
-        let read = match lf {
-            LF::MpiBcast => root == Some(p),
-            LF::MpiScatter => false,
-            LF::MpiBarrier => false,
-            _ => true,
+    let sum = |xs: &Option<Vec<Expr>>, k: usize| (0..k).fold(zero, |acc, i| f.add(acc, at(xs, i)));
+    let nn = f.int(n as i64);
+    let (Some(sbuf), rbuf) = (pos.sbuf, pos.rbuf.unwrap_or(0)) else {
+        return Ok(Some(Vec::new()));
+    };
+    // read(i, offset, count): a contribution of member i.
+    let mut read = |state: &mut State,
+                    i: usize,
+                    offset: Expr,
+                    cnt: Expr|
+     -> Result<Option<Data>, EngineError> {
+        let m = &members[i];
+        let dt = m
+            .args
+            .stype
+            .clone()
+            .unwrap_or(DType::Scalar(LC::MpiInt, Type::Int));
+        as_process(ctx, oracle, state, m.world, violations, |ev, env| {
+            read_data(ev, &*env, &m.call.args[sbuf], cnt, offset, &dt, m.call.span)
+        })
+    };
+    let mut out = Vec::new();
+    macro_rules! get {
+        ($e:expr) => {
+            match $e? {
+                Some(d) => d,
+                None => return Ok(None),
+            }
         };
-        if !read {
-            continue;
-        }
-        let env = ctx.env(state, p);
-        let mut ev = Evaluator::new(f, oracle, p, true);
-        data[p] = read_buffer(
-            &mut ev,
-            &env,
-            &part.call.args[0],
-            part.count,
-            f.int(0),
-            &part.ty,
-            part.call.span,
-        )?;
-        let pc = ev.current_pc(&env);
-        let mut env = env;
-        env.set_path_condition(pc);
-        violations.extend(ev.violations);
     }
-    if let (LF::MpiScatter, Some(r)) = (lf, root) {
-        let rp = &parts[r];
-        for (p, slot) in data.iter_mut().enumerate() {
-            let env = ctx.env(state, r);
-            let mut ev = Evaluator::new(f, oracle, r, true);
-            let off = f.mul(rp.count, f.int(p as i64));
-            *slot = read_buffer(
-                &mut ev,
-                &env,
-                &rp.call.args[0],
-                rp.count,
-                off,
-                &rp.ty,
-                rp.call.span,
-            )?;
-            let pc = ev.current_pc(&env);
-            let mut env = env;
-            env.set_path_condition(pc);
-            violations.extend(ev.violations);
-        }
-    }
-    // Deliver.
-    for p in 0..n {
-        let part = &parts[p];
-        let a = part.call.args;
-        let span = part.call.span;
-        let mut env = ctx.env(state, p);
-        let mut ev = Evaluator::new(f, oracle, p, true);
-        match lf {
-            LF::MpiBarrier => {}
-            LF::MpiBcast if root != Some(p) => {
-                if let Some(d) = root.and_then(|r| data[r]) {
-                    write_buffer(
-                        &mut ev,
-                        &mut env,
-                        &a[0],
-                        part.count,
-                        f.int(0),
-                        d,
-                        part.count,
-                        span,
-                    )?;
+    match kind {
+        Kind::Bcast => {
+            let Some(r) = root else { return Ok(Some(out)) };
+            let c = count(&members[r].args.scount);
+            let d = get!(read(state, r, zero, c));
+            for (j, m) in members.iter().enumerate() {
+                if j != r {
+                    out.push(Transfer {
+                        dest: j,
+                        arg: sbuf,
+                        capacity: count(&m.args.scount),
+                        offset: zero,
+                        n: c,
+                        data: d.clone(),
+                        optional: false,
+                    });
                 }
             }
-            LF::MpiReduce | LF::MpiAllreduce if lf == LF::MpiAllreduce || root == Some(p) => {
-                let xs: Vec<Expr> = data.iter().flatten().copied().collect();
-                if xs.len() == n {
-                    let op = part.op.unwrap_or(Op::Sum);
-                    let r = reduce_arrays(f, op, &xs, part.count, 0);
-                    write_buffer(
-                        &mut ev,
-                        &mut env,
-                        &a[1],
-                        part.count,
-                        f.int(0),
-                        r,
-                        part.count,
-                        span,
-                    )?;
-                }
+        }
+        Kind::Reduce | Kind::Allreduce | Kind::Scan | Kind::Exscan => {
+            let c = count(&members[0].args.scount);
+            let op = members[0].op.unwrap_or(Op::Sum);
+            let mut xs = Vec::with_capacity(n);
+            for i in 0..n {
+                xs.push(get!(read(state, i, zero, c)));
             }
-            LF::MpiGather | LF::MpiAllgather if lf == LF::MpiAllgather || root == Some(p) => {
-                let rcount = ev.eval_int(&env, &a[4])?;
-                let total = f.mul(rcount, f.int(n as i64));
-                for (q, d) in data.iter().enumerate() {
-                    if let Some(d) = d {
-                        let off = f.mul(rcount, f.int(q as i64));
-                        let fits = f.le(parts[q].count, rcount);
-                        ev.check(&env, fits, Property::BufferOverflow, || format!("process {q} contributes {} elements, more than the {} received from each process", f.pretty(parts[q].count), f.pretty(rcount)), span);
-                        write_buffer(
-                            &mut ev,
-                            &mut env,
-                            &a[3],
-                            total,
-                            off,
-                            *d,
-                            parts[q].count,
-                            span,
-                        )?;
+            for j in 0..n {
+                let upto = match kind {
+                    Kind::Reduce if root != Some(j) => continue,
+                    Kind::Scan => j + 1,
+                    Kind::Exscan if j == 0 => {
+                        // MPI: rank 0's result is undefined (and its buffer not
+                        // significant): a later read of it is reported.
+                        out.push(Transfer {
+                            dest: 0,
+                            arg: rbuf,
+                            capacity: c,
+                            offset: zero,
+                            n: c,
+                            data: undefined_like(f, &xs[0]),
+                            optional: true,
+                        });
+                        continue;
                     }
-                }
+                    Kind::Exscan => j,
+                    _ => n,
+                };
+                let part: Vec<&Data> = xs[..upto].iter().collect();
+                out.push(Transfer {
+                    dest: j,
+                    arg: rbuf,
+                    capacity: c,
+                    offset: zero,
+                    n: c,
+                    data: reduce(f, op, &part, c),
+                    optional: false,
+                });
             }
-            LF::MpiScatter => {
-                if let (Some(d), Some(r)) = (data[p], root) {
-                    let rcount = ev.eval_int(&env, &a[4])?;
-                    write_buffer(
-                        &mut ev,
-                        &mut env,
-                        &a[3],
-                        rcount,
-                        f.int(0),
-                        d,
-                        parts[r].count,
-                        span,
-                    )?;
-                }
-            }
-            _ => {}
         }
-        write_success(&mut ev, &mut env, &part.call)?;
-        env.set_location(part.call.target);
-        let pc = ev.current_pc(&env);
-        env.set_path_condition(pc);
-        violations.extend(ev.violations);
+        Kind::ReduceScatter => {
+            let counts = &members[0].args.rcounts;
+            let total = sum(counts, n);
+            let op = members[0].op.unwrap_or(Op::Sum);
+            let mut xs = Vec::with_capacity(n);
+            for i in 0..n {
+                xs.push(get!(read(state, i, zero, total)));
+            }
+            let part: Vec<&Data> = xs.iter().collect();
+            let all = reduce(f, op, &part, total);
+            for (j, m) in members.iter().enumerate() {
+                let c = at(counts, j);
+                let d = slice(f, &all, sum(counts, j), c, m.call.span)?;
+                out.push(Transfer {
+                    dest: j,
+                    arg: rbuf,
+                    capacity: c,
+                    offset: zero,
+                    n: c,
+                    data: d,
+                    optional: false,
+                });
+            }
+        }
+        Kind::Gather | Kind::Gatherv | Kind::Allgather | Kind::Allgatherv => {
+            let mut xs = Vec::with_capacity(n);
+            for (i, m) in members.iter().enumerate() {
+                xs.push(get!(read(state, i, zero, count(&m.args.scount))));
+            }
+            for (j, m) in members.iter().enumerate() {
+                if matches!(kind, Kind::Gather | Kind::Gatherv) && root != Some(j) {
+                    continue;
+                }
+                for (i, d) in xs.iter().enumerate() {
+                    let (offset, capacity) = if matches!(kind, Kind::Gather | Kind::Allgather) {
+                        let rc = count(&m.args.rcount);
+                        (f.mul(rc, f.int(i as i64)), f.mul(rc, nn))
+                    } else {
+                        let off = at(&m.args.rdispls, i);
+                        (off, f.add(off, at(&m.args.rcounts, i)))
+                    };
+                    out.push(Transfer {
+                        dest: j,
+                        arg: rbuf,
+                        capacity,
+                        offset,
+                        n: count(&members[i].args.scount),
+                        data: d.clone(),
+                        optional: false,
+                    });
+                }
+            }
+        }
+        Kind::Scatter | Kind::Scatterv => {
+            let Some(r) = root else { return Ok(Some(out)) };
+            let rm = &members[r];
+            for (j, m) in members.iter().enumerate() {
+                let (offset, c) = if kind == Kind::Scatter {
+                    let sc = count(&rm.args.scount);
+                    (f.mul(sc, f.int(j as i64)), sc)
+                } else {
+                    (at(&rm.args.sdispls, j), at(&rm.args.scounts, j))
+                };
+                let d = get!(read(state, r, offset, c));
+                out.push(Transfer {
+                    dest: j,
+                    arg: rbuf,
+                    capacity: count(&m.args.rcount),
+                    offset: zero,
+                    n: c,
+                    data: d,
+                    optional: false,
+                });
+            }
+        }
+        Kind::Alltoall | Kind::Alltoallv => {
+            for (i, s) in members.iter().enumerate() {
+                for (j, m) in members.iter().enumerate() {
+                    let (soff, c, roff, capacity) = if kind == Kind::Alltoall {
+                        let (sc, rc) = (count(&s.args.scount), count(&m.args.rcount));
+                        (
+                            f.mul(sc, f.int(j as i64)),
+                            sc,
+                            f.mul(rc, f.int(i as i64)),
+                            f.mul(rc, nn),
+                        )
+                    } else {
+                        let roff = at(&m.args.rdispls, i);
+                        (
+                            at(&s.args.sdispls, j),
+                            at(&s.args.scounts, j),
+                            roff,
+                            f.add(roff, at(&m.args.rcounts, i)),
+                        )
+                    };
+                    let d = get!(read(state, i, soff, c));
+                    out.push(Transfer {
+                        dest: j,
+                        arg: rbuf,
+                        capacity,
+                        offset: roff,
+                        n: c,
+                        data: d,
+                        optional: false,
+                    });
+                }
+            }
+        }
+        Kind::Barrier | Kind::CommDup | Kind::CommSplit | Kind::CommFree => {}
     }
-    Ok((violations, Vec::new()))
+    Ok(Some(out))
+}
+
+/// `MPI_Comm_dup`, `MPI_Comm_split`, `MPI_Comm_free`: make or free the
+/// communicators and write the handles through the members' pointer arguments.
+fn comm_operation(
+    ctx: &Ctx<'_>,
+    oracle: &mut Oracle,
+    state: &mut State,
+    members: &[Member<'_>],
+    comm: u32,
+    violations: &mut Vec<Violation>,
+) -> Result<(), EngineError> {
+    let kind = members[0].kind;
+    let handles: Vec<(usize, Value)> = match kind {
+        Kind::CommDup => {
+            let worlds = members.iter().map(|m| m.world as u32).collect();
+            let k = comm::new_comm(state, worlds);
+            (0..members.len())
+                .map(|j| (j, Value::Handle(Handle::Comm(k))))
+                .collect()
+        }
+        Kind::CommSplit => {
+            // color -> (key, old rank, world rank) of its members
+            let mut groups: BTreeMap<i64, Vec<(i64, usize, u32)>> = BTreeMap::new();
+            let mut out = Vec::new();
+            for (j, m) in members.iter().enumerate() {
+                match m.args.split {
+                    Some((color, _)) if color == UNDEFINED => {
+                        out.push((j, Value::Handle(Handle::Constant(LC::MpiCommNull))));
+                    }
+                    Some((color, key)) => {
+                        groups
+                            .entry(color)
+                            .or_default()
+                            .push((key, j, m.world as u32))
+                    }
+                    None => {}
+                }
+            }
+            for (_, mut g) in groups {
+                g.sort();
+                let k = comm::new_comm(state, g.iter().map(|&(_, _, w)| w).collect());
+                out.extend(
+                    g.iter()
+                        .map(|&(_, j, _)| (j, Value::Handle(Handle::Comm(k)))),
+                );
+            }
+            out.sort_by_key(|(j, _)| *j);
+            out
+        }
+        Kind::CommFree => {
+            comm::free_comm(state, comm);
+            (0..members.len())
+                .map(|j| (j, Value::Handle(Handle::Constant(LC::MpiCommNull))))
+                .collect()
+        }
+        _ => Vec::new(),
+    };
+    let out_arg = match kind {
+        Kind::CommDup => 1,
+        Kind::CommSplit => 3,
+        _ => 0,
+    };
+    for (j, h) in handles {
+        let m = &members[j];
+        as_process(ctx, oracle, state, m.world, violations, |ev, env| {
+            let ptr = ev.eval(&*env, &m.call.args[out_arg])?;
+            let place = ev.deref_place(&*env, ptr, false, m.call.span, &|| {
+                "new communicator".into()
+            })?;
+            ev.write_place(env, &place, h, m.call.span)
+        })?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -470,5 +1665,181 @@ mod tests {
         assert_eq!(f.array_read(max, f.int(1)), f.int(5));
         assert_eq!(combine(&f, Op::Land, f.int(3), f.int(0)), f.int(0));
         assert_eq!(combine(&f, Op::Lor, f.int(3), f.int(0)), f.int(1));
+    }
+
+    #[test]
+    fn maxloc_and_minloc_break_ties_by_the_smaller_index() {
+        let f = ExprFactory::new();
+        let p = |v: i64, i: i64| (f.int(v), f.int(i));
+        assert_eq!(combine_loc(&f, Op::Maxloc, p(3, 2), p(5, 0)), p(5, 0));
+        assert_eq!(combine_loc(&f, Op::Maxloc, p(5, 2), p(5, 1)), p(5, 1));
+        assert_eq!(combine_loc(&f, Op::Maxloc, p(5, 1), p(5, 2)), p(5, 1));
+        assert_eq!(combine_loc(&f, Op::Minloc, p(3, 2), p(5, 0)), p(3, 2));
+        assert_eq!(combine_loc(&f, Op::Minloc, p(3, 4), p(3, 0)), p(3, 0));
+        let xs = [
+            Data::Pairs(vec![p(1, 0), p(9, 0)]),
+            Data::Pairs(vec![p(4, 1), p(2, 1)]),
+            Data::Pairs(vec![p(4, 2), p(9, 2)]),
+        ];
+        let refs: Vec<&Data> = xs.iter().collect();
+        let Data::Pairs(r) = reduce(&f, Op::Maxloc, &refs, f.int(2)) else {
+            panic!("pairs reduce to pairs")
+        };
+        assert_eq!(r, vec![p(4, 1), p(9, 0)]);
+    }
+
+    #[test]
+    fn every_collective_has_its_communicator_and_request_where_the_header_says() {
+        // (function, position of the communicator) after mpi.h's prototypes.
+        let table = [
+            (LF::MpiBarrier, 0),
+            (LF::MpiBcast, 4),
+            (LF::MpiReduce, 6),
+            (LF::MpiAllreduce, 5),
+            (LF::MpiGather, 7),
+            (LF::MpiGatherv, 8),
+            (LF::MpiScatter, 7),
+            (LF::MpiScatterv, 8),
+            (LF::MpiAllgather, 6),
+            (LF::MpiAllgatherv, 7),
+            (LF::MpiAlltoall, 6),
+            (LF::MpiAlltoallv, 8),
+            (LF::MpiScan, 5),
+            (LF::MpiExscan, 5),
+            (LF::MpiReduceScatter, 5),
+            (LF::MpiIbarrier, 0),
+            (LF::MpiIalltoallv, 8),
+            (LF::MpiIreduceScatter, 5),
+            (LF::MpiCommDup, 0),
+            (LF::MpiCommSplit, 0),
+            (LF::MpiCommFree, 0),
+        ];
+        for (lf, comm) in table {
+            assert!(is_collective(lf), "{lf:?}");
+            assert_eq!(comm_arg(lf), comm, "{lf:?}");
+        }
+        assert!(!is_collective(LF::MpiSend));
+    }
+
+    /// The argument positions agree with the parameter names of the
+    /// prototypes in the C header the front end gives programs.
+    #[test]
+    fn argument_positions_follow_mpi_h() {
+        let header = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../front/src/headers/mpi.h"
+        ))
+        .expect("read mpi.h");
+        let all = [
+            LF::MpiBarrier,
+            LF::MpiBcast,
+            LF::MpiReduce,
+            LF::MpiAllreduce,
+            LF::MpiGather,
+            LF::MpiGatherv,
+            LF::MpiScatter,
+            LF::MpiScatterv,
+            LF::MpiAllgather,
+            LF::MpiAllgatherv,
+            LF::MpiAlltoall,
+            LF::MpiAlltoallv,
+            LF::MpiScan,
+            LF::MpiExscan,
+            LF::MpiReduceScatter,
+            LF::MpiIbarrier,
+            LF::MpiIbcast,
+            LF::MpiIreduce,
+            LF::MpiIallreduce,
+            LF::MpiIgather,
+            LF::MpiIgatherv,
+            LF::MpiIscatter,
+            LF::MpiIscatterv,
+            LF::MpiIallgather,
+            LF::MpiIallgatherv,
+            LF::MpiIalltoall,
+            LF::MpiIalltoallv,
+            LF::MpiIscan,
+            LF::MpiIexscan,
+            LF::MpiIreduceScatter,
+        ];
+        for lf in all {
+            let Some((kind, nonblocking)) = shape(lf) else {
+                panic!("{lf:?} is a collective")
+            };
+            let start = format!("int {}(", lf.c_name());
+            let line = header
+                .lines()
+                .find(|l| l.starts_with(&start))
+                .unwrap_or_else(|| panic!("no prototype of {}", lf.c_name()));
+            let params: Vec<&str> = line[start.len()..line.len() - 2]
+                .split(", ")
+                .map(|p| p.rsplit([' ', '*']).next().unwrap_or(""))
+                .collect();
+            let at = |name: &str| params.iter().position(|&p| p == name);
+            let pos = positions(kind);
+            let scatter = matches!(kind, Kind::Scatterv);
+            let expected = Positions {
+                sbuf: at("sendbuf").or(at("buf")),
+                scount: at("sendcount").or(at("count")),
+                scounts: at("sendcounts"),
+                sdispls: at("sdispls").or(at("displs").filter(|_| scatter)),
+                stype: at("sendtype").or(at("datatype")),
+                rbuf: at("recvbuf"),
+                rcount: at("recvcount"),
+                rcounts: at("recvcounts"),
+                rdispls: at("rdispls").or(at("displs").filter(|_| !scatter)),
+                rtype: at("recvtype"),
+                op: at("op"),
+                root: at("root"),
+                comm: at("comm").unwrap_or(usize::MAX),
+            };
+            let show = |p: &Positions| {
+                format!(
+                    "{:?}",
+                    [
+                        p.sbuf,
+                        p.scount,
+                        p.scounts,
+                        p.sdispls,
+                        p.stype,
+                        p.rbuf,
+                        p.rcount,
+                        p.rcounts,
+                        p.rdispls,
+                        p.rtype,
+                        p.op,
+                        p.root,
+                        Some(p.comm)
+                    ]
+                )
+            };
+            assert_eq!(show(&pos), show(&expected), "{}", lf.c_name());
+            let request = at("request");
+            assert_eq!(
+                request,
+                nonblocking.then_some(pos.comm + 1),
+                "{}",
+                lf.c_name()
+            );
+            assert_eq!(
+                params.len(),
+                pos.comm + 1 + usize::from(nonblocking),
+                "{}",
+                lf.c_name()
+            );
+        }
+    }
+
+    #[test]
+    fn slices_of_reduced_arrays() {
+        let f = ExprFactory::new();
+        let ty = Type::array(Type::Int, Some(f.int(4)));
+        let a = f.array_literal(ty, &[f.int(1), f.int(2), f.int(3), f.int(4)]);
+        let span = Span::synthetic();
+        let Ok(Data::Flat(s)) = slice(&f, &Data::Flat(a), f.int(1), f.int(2), &span) else {
+            panic!("a flat slice")
+        };
+        assert_eq!(f.array_read(s, f.int(0)), f.int(2));
+        assert_eq!(f.array_read(s, f.int(1)), f.int(3));
     }
 }

@@ -36,7 +36,7 @@ mod comm;
 mod request;
 
 use buffer::{check_rank, concrete, datatype, holds, read_buffer};
-use collective::{collective, is_collective};
+use collective::is_collective;
 pub(crate) use comm::check_comm;
 use request::RequestKind;
 pub(crate) use request::{push_progress_steps, Request};
@@ -401,14 +401,7 @@ pub(crate) fn push_steps(
     }
     if is_collective(call.lf) {
         // One step for all members, owned by the first, once all have arrived.
-        let Some(comm) = peek_comm(
-            ctx,
-            oracle,
-            scratch,
-            p,
-            &call.args[collective::comm_arg(call.lf)],
-        )?
-        else {
+        let Some(comm) = collective::peek_collective_comm(ctx, oracle, scratch, p, &call)? else {
             steps.push(base); // an invalid communicator: executing it reports it
             return Ok(());
         };
@@ -423,8 +416,7 @@ pub(crate) fn push_steps(
                 return Ok(());
             };
             if scratch.inner.procs[q].mpi.phase != 1
-                || peek_comm(ctx, oracle, scratch, q, &c.args[collective::comm_arg(c.lf)])?
-                    != Some(comm)
+                || collective::peek_collective_comm(ctx, oracle, scratch, q, &c)? != Some(comm)
             {
                 return Ok(());
             }
@@ -869,7 +861,7 @@ fn execute_call(
     }
     let phase = state.inner.procs[p].mpi.phase;
     if is_collective(call.lf) && phase == 1 {
-        return collective(ctx, oracle, state);
+        return collective::collective_for(ctx, oracle, state, p);
     }
     let mut env = ctx.env(state, p);
     let mut ev = Evaluator::new(f, oracle, p, true);
