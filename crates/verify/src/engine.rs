@@ -72,9 +72,17 @@ pub(crate) trait Engine {
     /// some process sits at a loop head, an if-join or a location with several
     /// incoming edges.
     fn at_join_location(&self, state: &Self::State) -> bool;
-    /// The partial-order reduction: given the steps enabled in a state (of several
-    /// processes), the subset to explore. The default explores all of them.
-    fn reduce(&self, steps: Vec<Self::Step>) -> Vec<Self::Step> {
+    /// Whether process `process` of `state` sits at such a location (the
+    /// heuristic's test when only that process moves next). Defaults to
+    /// [`Engine::at_join_location`].
+    fn process_at_join_location(&self, state: &Self::State, process: usize) -> bool {
+        let _ = process;
+        self.at_join_location(state)
+    }
+    /// The partial-order reduction: given `state` and the steps enabled in it (of
+    /// several processes), the subset to explore. The default explores all of
+    /// them. The search adds the cycle proviso (`system.rs`).
+    fn reduce(&mut self, _state: &Self::State, steps: Vec<Self::Step>) -> Vec<Self::Step> {
         steps
     }
     /// Describes a step.

@@ -83,6 +83,7 @@ pub mod api;
 mod compare;
 mod engine;
 mod options;
+mod por;
 mod real;
 mod report;
 mod signature;

@@ -5,8 +5,8 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use tass_model::api::{
-    Callee, Expr as ModelExpr, ExprKind, FunctionId, LocationId, LocationKind, Model, Statement,
-    TransitionId, Type as ModelType, VarScope,
+    BinaryOp, Callee, Expr as ModelExpr, ExprKind, FunctionId, LibraryConstant, LibraryFunction,
+    LocationId, LocationKind, Model, Statement, TransitionId, Type as ModelType, UnaryOp, VarScope,
 };
 use tass_prove::api::{build_prover, Answer, Prover, ProverOptions, ProverStats, Validity};
 use tass_semantics::api::{is_internal_symbol, is_stand_in_function};
@@ -19,6 +19,7 @@ use tass_symbolic::api::{BigInt, BigRational, Expr, ExprFactory, ExprView, Type}
 
 use crate::engine::{Engine, Equality, Executed, OutputMismatch, StepInfo};
 use crate::options::{Arith, DeadlockMode, Options, ProverChoice};
+use crate::por::{Access, PorTables};
 use crate::report::Report;
 use crate::signature::check_signatures;
 use crate::system::verify_with;
@@ -150,9 +151,8 @@ pub(crate) struct RealEngine {
     prover: Arc<dyn Prover>,
     /// Per function name: the locations at which a state is saved.
     save_at: HashMap<String, HashSet<LocationId>>,
-    /// Transitions that commute with every step of every other process (for the
-    /// partial-order reduction); see [`independent_transitions`].
-    independent: HashSet<(FunctionId, TransitionId)>,
+    /// What the partial-order reduction knows about the model's transitions.
+    por: PorTables,
     builtin_only: bool,
     deadlock: DeadlockMode,
     /// Simplifiers per assumption (output comparison, printing).
@@ -229,70 +229,54 @@ fn saving_locations(model: &Model) -> HashMap<String, HashSet<LocationId>> {
     out
 }
 
-/// True if `e` may touch state other processes can see: a shared output, or
-/// anything through a pointer.
-fn touches_shared(model: &Model, e: &ModelExpr) -> bool {
-    let mut shared = false;
-    e.visit(&mut |x| match &x.kind {
-        ExprKind::Var(v) if model.var(*v).scope == VarScope::Output => shared = true,
-        ExprKind::Deref(_) => shared = true,
-        _ => {}
-    });
-    shared
+/// The MPI call at a transition, with its argument list.
+fn mpi_call(
+    model: &Model,
+    function: FunctionId,
+    transition: TransitionId,
+) -> Option<(LibraryFunction, &[ModelExpr])> {
+    let body = model.function(function).body.as_ref()?;
+    match &body.transition(transition).statement {
+        Statement::Call {
+            callee: Callee::Library(lf),
+            args,
+            ..
+        } if lf.is_mpi() => Some((*lf, args.as_slice())),
+        _ => None,
+    }
 }
 
-/// The transitions whose execution commutes with every step of every other
-/// process and which no other process can disable: they read and write only the
-/// executing process's own state (and the read-only inputs), and do not
-/// communicate. Leaving a loop head is never independent, so every cycle of the
-/// reduced state space has a fully expanded state (the cycle proviso).
-fn independent_transitions(model: &Model) -> HashSet<(FunctionId, TransitionId)> {
-    let mut out = HashSet::new();
-    for f in &model.functions {
-        let Some(body) = &f.body else { continue };
-        for edge in body.graph.edge_indices() {
-            let Some((from, _)) = body.graph.edge_endpoints(edge) else {
-                continue;
-            };
-            if matches!(
-                body.location(from).kind,
-                LocationKind::LoopHead | LocationKind::ForLoopHead
-            ) {
-                continue;
-            }
-            let t = body.transition(edge);
-            let mut exprs: Vec<&ModelExpr> = vec![&t.guard];
-            let ok = match &t.statement {
-                Statement::Noop | Statement::Declare { .. } => true,
-                Statement::Assign { lhs, rhs } => {
-                    exprs.extend([lhs, rhs]);
-                    true
-                }
-                Statement::Assert { condition, .. } | Statement::Assume { condition } => {
-                    exprs.push(condition);
-                    true
-                }
-                Statement::Return { value } => {
-                    exprs.extend(value.iter());
-                    true
-                }
-                Statement::Call {
-                    lhs,
-                    callee: Callee::User(_),
-                    args,
-                } => {
-                    exprs.extend(lhs.iter());
-                    exprs.extend(args.iter());
-                    true
-                }
-                _ => false,
-            };
-            if ok && !exprs.iter().any(|e| touches_shared(model, e)) {
-                out.insert((f.id, edge));
-            }
-        }
+/// The values of `MPI_ANY_SOURCE` and `MPI_PROC_NULL` (as the evaluator gives them).
+const ANY_SOURCE: i64 = -1;
+const PROC_NULL: i64 = -2;
+
+/// The argument positions of the destination and the communicator of the
+/// blocking send `lf` makes.
+fn send_args(lf: LibraryFunction) -> Option<(usize, usize)> {
+    use LibraryFunction as L;
+    match lf {
+        L::MpiSend | L::MpiRsend | L::MpiSsend | L::MpiBsend => Some((3, 5)),
+        _ => None,
     }
-    out
+}
+
+/// The argument positions of the source and the communicator of the receive (or
+/// receive half) `lf` makes.
+fn receive_args(lf: LibraryFunction) -> Option<(usize, usize)> {
+    use LibraryFunction as L;
+    match lf {
+        L::MpiRecv => Some((3, 5)),
+        L::MpiSendrecv => Some((8, 10)),
+        L::MpiSendrecvReplace => Some((5, 7)),
+        _ => None,
+    }
+}
+
+fn is_comm_world(e: Option<&ModelExpr>) -> bool {
+    matches!(
+        e.map(|e| &e.kind),
+        Some(ExprKind::LibraryConstant(LibraryConstant::MpiCommWorld))
+    )
 }
 
 impl RealEngine {
@@ -321,7 +305,7 @@ impl RealEngine {
             engine,
             simplify_after_branch: may_simplify_after_branch(&model),
             save_at: saving_locations(&model),
-            independent: independent_transitions(&model),
+            por: PorTables::new(&model),
             model,
             factory: Arc::clone(factory),
             prover: Arc::clone(prover),
@@ -514,6 +498,247 @@ impl RealEngine {
         e
     }
 
+    /// The value of the rank expression `e` as process `p` (whose top frame is a
+    /// call of `top`) sees it in `state`, when it is a literal, an MPI constant,
+    /// a variable holding an integer, or sums, differences and products of
+    /// those. `None` when it cannot tell.
+    fn rank_value(
+        &self,
+        state: &State,
+        p: usize,
+        top: FunctionId,
+        e: &ModelExpr,
+        depth: u32,
+    ) -> Option<Expr> {
+        if depth > 8 {
+            return None;
+        }
+        let f = &self.factory;
+        let sub = |x: &ModelExpr| self.rank_value(state, p, top, x, depth + 1);
+        match &e.kind {
+            ExprKind::IntLit(k) => Some(f.int(i64::try_from(*k).ok()?)),
+            ExprKind::LibraryConstant(LibraryConstant::MpiAnySource) => Some(f.int(ANY_SOURCE)),
+            ExprKind::LibraryConstant(LibraryConstant::MpiProcNull) => Some(f.int(PROC_NULL)),
+            ExprKind::Unary(UnaryOp::Neg, inner) => Some(f.neg(sub(inner)?)),
+            ExprKind::Binary(op, a, b) => {
+                let (a, b) = (sub(a)?, sub(b)?);
+                match op {
+                    BinaryOp::Add => Some(f.add(a, b)),
+                    BinaryOp::Sub => Some(f.sub(a, b)),
+                    BinaryOp::Mul => Some(f.mul(a, b)),
+                    _ => None,
+                }
+            }
+            ExprKind::Var(v) => {
+                let var = self.model.var(*v);
+                // `Engine::variable` finds a name among the top frame's locals,
+                // the process globals and the shared variables: trust it only
+                // when this variable is the one variable of its name there.
+                let visible = |w: &tass_model::api::Variable| {
+                    w.name == var.name
+                        && match w.scope {
+                            VarScope::Local(f) => f == top,
+                            VarScope::ProcessGlobal | VarScope::Input | VarScope::Output => true,
+                            VarScope::Bound => false,
+                        }
+                };
+                if !visible(var) || self.model.variables.iter().filter(|w| visible(w)).count() != 1
+                {
+                    return None;
+                }
+                match self.engine.variable(state, p, &var.name)? {
+                    Value::Data(x) if matches!(f.type_of(x), Type::Int) => Some(x),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether rank value `r` equals `v` wherever `assumption` holds (asking the
+    /// prover unless `r` is concrete).
+    fn rank_is(&self, assumption: Expr, r: Expr, v: i64) -> bool {
+        let f = &self.factory;
+        match f.as_concrete_int(r) {
+            Some(k) => k == BigInt::from(v),
+            None => self.prover.valid(assumption, f.eq(r, f.int(v))) == Validity::Yes,
+        }
+    }
+
+    /// The source rank a process `d` waits for, if it is at a location whose one
+    /// outgoing transition is a receive (or the receive half of a
+    /// `MPI_Sendrecv(_replace)`) on `MPI_COMM_WORLD`.
+    fn receive_source(&self, state: &State, statuses: &[ProcessStatus], d: usize) -> Option<Expr> {
+        let ProcessStatus::Running { location, .. } = statuses.get(d)? else {
+            return None;
+        };
+        let top = self.top_function(statuses, d)?;
+        let body = self.model.function(top).body.as_ref()?;
+        let mut outgoing = body.outgoing(*location);
+        let (Some((_, t, _)), None) = (outgoing.next(), outgoing.next()) else {
+            return None;
+        };
+        let Statement::Call {
+            callee: Callee::Library(lf),
+            args,
+            ..
+        } = &t.statement
+        else {
+            return None;
+        };
+        let (source_arg, comm_arg) = receive_args(*lf)?;
+        if !is_comm_world(args.get(comm_arg)) {
+            return None;
+        }
+        self.rank_value(state, d, top, args.get(source_arg)?, 0)
+    }
+
+    /// Whether the blocking send `step` (`MPI_Send`/`MPI_Rsend`, of process
+    /// `p`, enabled in `state`, `enabled` being all the steps enabled there) is
+    /// *urgent* when potential deadlocks are checked: it goes to `MPI_PROC_NULL`, or its destination `d` waits in
+    /// a receive that only `p` can complete and no other process can move `d`
+    /// out of it. Then until `p` sends, `d` stays where it is and the send stays
+    /// matched (never one that completes only by buffering), whatever the
+    /// other processes do: no state where `p` is still at the send is a
+    /// potential deadlock, and the send commutes with every step of the others.
+    /// Concretely: both calls are on `MPI_COMM_WORLD`; the destination is rank
+    /// `d != p` under the path condition and the step's guard; the engine says
+    /// `d` waits in a matching receive (the step is not `buffered_send`); `d` is
+    /// at a location with this one outgoing transition, a receive (or the
+    /// receive half of a `MPI_Sendrecv(_replace)`) whose source is exactly `p`;
+    /// and `d` has no enabled step (no message from `p` it could take first and
+    /// then leave; the model has no nonblocking receives, see [`PorTables`]).
+    fn urgent_send(
+        &self,
+        state: &State,
+        step: &Step,
+        lf: LibraryFunction,
+        args: &[ModelExpr],
+        enabled: &[Step],
+        statuses: &[ProcessStatus],
+    ) -> bool {
+        let p = step.process;
+        let Some((dest_arg, comm_arg)) = send_args(lf) else {
+            return false;
+        };
+        let Some(top) = self.top_function(statuses, p) else {
+            return false;
+        };
+        if !is_comm_world(args.get(comm_arg)) {
+            return false;
+        }
+        let Some(dest) = args
+            .get(dest_arg)
+            .and_then(|a| self.rank_value(state, p, top, a, 0))
+        else {
+            return false;
+        };
+        let f = &self.factory;
+        if step.buffered_send {
+            return false;
+        }
+        let pc = self.engine.path_condition(state);
+        let here = if step.guard_known_true {
+            pc
+        } else {
+            f.and(pc, step.guard)
+        };
+        if self.rank_is(here, dest, PROC_NULL) {
+            return true; // completes at once, touches nothing shared
+        }
+        // The receiver: a process with no enabled step waiting for `p`.
+        (0..statuses.len()).any(|d| {
+            d != p
+                && !enabled.iter().any(|s| s.process == d)
+                && self
+                    .receive_source(state, statuses, d)
+                    .is_some_and(|source| self.rank_is(pc, source, p as i64))
+                && self.rank_is(here, dest, d as i64)
+        })
+    }
+
+    /// The function of process `p`'s top frame, if it is running.
+    fn top_function(&self, statuses: &[ProcessStatus], p: usize) -> Option<FunctionId> {
+        match statuses.get(p)? {
+            ProcessStatus::Running { function, .. } => self.por.function_id(function),
+            ProcessStatus::Terminated { .. } => None,
+        }
+    }
+
+    /// Whether some running process other than `p` may still execute a
+    /// transition that touches memory other processes see.
+    fn others_may_touch_shared(&self, statuses: &[ProcessStatus], p: usize) -> bool {
+        statuses.iter().enumerate().any(|(q, s)| match s {
+            ProcessStatus::Running {
+                function, location, ..
+            } => q != p && self.por.may_touch_shared(function, *location),
+            ProcessStatus::Terminated { .. } => false,
+        })
+    }
+
+    /// Whether the enabled step `step` may form, with the other enabled steps of
+    /// its process, the whole set explored at a state (see [`Engine::reduce`]).
+    /// MPI calls are taken one by one, and only those whose behaviour the
+    /// reduction's argument covers; everything else is never explored alone.
+    fn safe_alone(
+        &self,
+        state: &State,
+        step: &Step,
+        enabled: &[Step],
+        statuses: &[ProcessStatus],
+    ) -> bool {
+        use LibraryFunction as L;
+        let p = step.process;
+        if step.request.is_some() {
+            // Background progress of a nonblocking receive (the reduction is
+            // off for such models anyway, see `PorTables::reduction_allowed`).
+            return false;
+        }
+        if step.local {
+            return match self.por.access(step.function, step.transition) {
+                Access::Own => true,
+                Access::Shared => !self.others_may_touch_shared(statuses, p),
+                Access::Other => false,
+            };
+        }
+        let Some((lf, args)) = mpi_call(&self.model, step.function, step.transition) else {
+            return false;
+        };
+        if self.por.is_shared(step.function, step.transition)
+            && self.others_may_touch_shared(statuses, p)
+        {
+            return false;
+        }
+        let potential = self.deadlock == DeadlockMode::Potential;
+        match lf {
+            // Changes only the process's own MPI phase (the engine does not mark
+            // it `commutes`, as MPI is not initialised yet).
+            L::MpiInit => true,
+            L::MpiFinalize
+            | L::MpiCommRank
+            | L::MpiCommSize
+            | L::MpiGetCount
+            | L::MpiRequestFree => step.commutes,
+            // From one source (`commutes`), with the message there: only this
+            // process takes messages from that channel.
+            L::MpiRecv | L::MpiProbe => step.commutes,
+            // Never blocks (not a "blocking send" of the deadlock test).
+            L::MpiBsend | L::MpiIsend => step.commutes,
+            L::MpiSend | L::MpiRsend => {
+                step.commutes
+                    && (!potential || self.urgent_send(state, step, lf, args, enabled, statuses))
+            }
+            // The send half never needs a buffer in the engine's deadlock test
+            // (MPI lets it proceed with the receive half); the receive half is
+            // a receive from one source (`commutes`) with its message there.
+            L::MpiSendrecv | L::MpiSendrecvReplace => step.commutes,
+            // Completing sends (no nonblocking receives in such models): once
+            // not "by buffering", always so.
+            L::MpiWait | L::MpiWaitall => step.commutes && !(potential && step.buffered_send),
+            _ => false,
+        }
+    }
+
     fn location_saved(&self, function: &str, location: LocationId) -> bool {
         self.save_at
             .get(function)
@@ -655,29 +880,93 @@ impl Engine for RealEngine {
         })
     }
 
-    /// The reduction: when some process has only independent steps enabled, explore
-    /// just that process (the first such, by rank); otherwise everything. Since
-    /// those steps commute with all others and stay enabled until taken, every
-    /// violation and terminal state of the full space is still reached.
-    fn reduce(&self, steps: Vec<Step>) -> Vec<Step> {
+    fn process_at_join_location(&self, state: &State, process: usize) -> bool {
+        match self.engine.process_status(state).get(process) {
+            Some(ProcessStatus::Running {
+                function, location, ..
+            }) => self.location_saved(function, *location),
+            _ => false,
+        }
+    }
+
+    /// The urgent partial-order reduction (TASS paper Sec. 5.4, after Siegel's
+    /// urgent algorithm): at a state where several processes can move, explore
+    /// all the enabled steps of one *urgent* process `p` (the lowest rank that
+    /// is) instead of every enabled step. `p` is urgent when each of its enabled
+    /// steps is ([`RealEngine::safe_alone`])
+    ///
+    /// - a local step of a transition that touches only `p`'s own memory and
+    ///   the read-only inputs ([`Access::Own`]), or one that may touch shared
+    ///   memory (an output, through a pointer) while no other process can reach
+    ///   such a transition any more ([`Access::Shared`], `por.rs`);
+    /// - an MPI call from a fixed list that the engine marks `commutes`:
+    ///   `MPI_Init` (always), `MPI_Finalize`/`Comm_rank`/`Comm_size`/`Get_count`/
+    ///   `Request_free`, a receive or probe from one source with its message
+    ///   there, `MPI_Sendrecv(_replace)` (its send half never needs a buffer in
+    ///   the engine's deadlock test), `MPI_Bsend`/`MPI_Isend`, `MPI_Send`/
+    ///   `MPI_Rsend`, and `MPI_Wait(all)`; with `--deadlock potential`, a
+    ///   `MPI_Send`/`MPI_Rsend` only if [`RealEngine::urgent_send`] (its receiver
+    ///   waits for exactly this message and cannot leave first) and a wait only
+    ///   if it does not complete by buffering. An MPI call that touches shared
+    ///   memory is urgent only while no other process can reach such a
+    ///   transition. Wildcard receives, `MPI_Ssend`, collectives, `MPI_Iprobe`,
+    ///   `MPI_Test*`, `MPI_Waitany` and everything else are never urgent, and
+    ///   models with nonblocking receives are not reduced at all
+    ///   ([`PorTables::reduction_allowed`]).
+    ///
+    /// Why nothing is lost (for each concrete input: the guards of `p`'s steps
+    /// cover the path condition, so every concrete execution's next step of `p`
+    /// is among them; branches of other processes only strengthen the path
+    /// condition, which commutes). Call `A` the steps of `p` explored at `s`.
+    /// (1) Every step of `p` that can follow some sequence of other processes'
+    /// steps from `s` is in `A`: `p`'s location and local state do not change,
+    /// and no other process can enable a new step of `p` there (wildcard
+    /// receives, where a new sender could appear, are never urgent; a receive
+    /// from one source takes the first matching message of that channel, which
+    /// only `p` consumes; a guard reads only `p`'s memory unless the location
+    /// is `Shared`, and then nobody else writes shared memory any more). (2) The
+    /// steps of `A` commute with every step of the others and stay enabled
+    /// while the others move (sends append to a channel, receives from `q` take
+    /// its first match, local steps touch nothing another process touches).
+    /// (3) With `--deadlock potential` the engine cuts the search at states
+    /// where no process could move without buffering a blocking send; a state
+    /// where a step of `A` is still enabled is never such a state: `A` holds no
+    /// send or wait that needs a buffer (an urgent send stays matched, since its
+    /// receiver cannot move without it). Hence the classic ample-set argument:
+    /// take a path of the full space from `s` to a deadlock, a terminal state
+    /// or a step with a violation. If it contains a step of `p`, the first one
+    /// is in `A` by (1) and moves to the front by (2) (a cut state met on the
+    /// way is itself a potential deadlock, found); if it contains none, a step
+    /// of `A` stays enabled to its end by (2)-(3), so the end is neither
+    /// terminal nor a deadlock, and for a violation the step of `A` can be
+    /// taken first. The last case makes the path longer; the search's cycle
+    /// proviso (every cycle of the explored space has a fully expanded state,
+    /// `system.rs`) keeps that from going on forever, so every violation, every
+    /// potential (or absolute) deadlock and every terminal state of the full
+    /// space, hence every output, is found in the reduced one. (A failed check
+    /// lets its path go on under the check's claim; a violation of another
+    /// process that only that pruned part of the path reaches can then be
+    /// missed, but the verdict is `violated` either way.)
+    ///
+    /// The condition in the paper is the same in spirit: a send the receiver
+    /// does not wait for could hide a potential deadlock, so it is not urgent.
+    fn reduce(&mut self, state: &State, steps: Vec<Step>) -> Vec<Step> {
         let Some(first) = steps.first() else {
             return steps;
         };
         if steps.iter().all(|s| s.process == first.process) {
             return steps;
         }
+        if !self.por.reduction_allowed() {
+            return steps;
+        }
         let mut processes: Vec<usize> = steps.iter().map(|s| s.process).collect();
         processes.dedup();
+        let statuses = self.engine.process_status(state);
         for p in processes {
-            let mine = steps.iter().filter(|s| s.process == p);
-            if mine.clone().all(|s| {
-                (s.local && self.independent.contains(&(s.function, s.transition)))
-                        // MPI steps that commute with all others (a send only when
-                        // it cannot hide a potential deadlock, paper Sec. 5.4)
-                        || (s.commutes
-                            && !(s.buffered_send && self.deadlock == DeadlockMode::Potential))
-            }) {
-                return mine.cloned().collect();
+            let mut mine = steps.iter().filter(|s| s.process == p);
+            if mine.all(|s| self.safe_alone(state, s, &steps, &statuses)) {
+                return steps.iter().filter(|s| s.process == p).cloned().collect();
             }
         }
         steps

@@ -3,7 +3,7 @@
 //! the state-saving heuristic, the canonic store, counterexample traces, and the
 //! verdict.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
 use tass_search::api::{Control, Limit, Limits, Outcome, Search, SearchStats, TransitionSystem};
@@ -158,6 +158,18 @@ pub(crate) struct ModelSystem<'a, E: Engine> {
     model_label: Option<&'static str>,
     /// The canonic store: canonical forms of the saved states.
     store: HashSet<E::State>,
+    /// The saved states on the current search path (for the cycle proviso):
+    /// depth, canonical form, and whether the reduction left steps out there.
+    path_states: Vec<(usize, E::State, bool)>,
+    /// `path_states`' states and whether each was reduced (a state occurs
+    /// there once: a match ends the path).
+    on_path: HashMap<E::State, bool>,
+    /// States the cycle proviso has expanded fully (once each).
+    expanded: HashSet<E::State>,
+    /// Depth of the state just checked.
+    depth: usize,
+    /// Whether the reduction left out some steps of the state just checked.
+    reduced: bool,
     /// Violations of the step that produced the state about to be checked.
     pending: Vec<Violation>,
     /// The process and locality of that step.
@@ -188,6 +200,11 @@ impl<'a, E: Engine> ModelSystem<'a, E> {
             start,
             model_label,
             store: HashSet::new(),
+            path_states: Vec::new(),
+            on_path: HashMap::new(),
+            expanded: HashSet::new(),
+            depth: 0,
+            reduced: false,
             pending: Vec::new(),
             last_step: None,
             cached_enabled: None,
@@ -303,7 +320,7 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
             Some(steps) => Ok(steps),
             None if self.nprocs > 1 => {
                 let steps = self.engine.enabled(state)?;
-                Ok(self.engine.reduce(steps))
+                Ok(self.engine.reduce(state, steps))
             }
             None => self.engine.enabled(state),
         }
@@ -323,9 +340,29 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
                 return Control::Stop;
             }
         }
+        // The search is now at depth `path.len()`: saved states deeper than that
+        // are no longer on its path.
+        self.depth = path.len();
+        while self
+            .path_states
+            .last()
+            .is_some_and(|(depth, _, _)| *depth >= self.depth)
+        {
+            if let Some((_, s, _)) = self.path_states.pop() {
+                self.on_path.remove(&s);
+            }
+        }
         let enabled = match self.engine.enabled(state) {
-            Ok(steps) if self.nprocs > 1 => self.engine.reduce(steps),
-            Ok(steps) => steps,
+            Ok(steps) if self.nprocs > 1 => {
+                let all = steps.len();
+                let steps = self.engine.reduce(state, steps);
+                self.reduced = steps.len() < all;
+                steps
+            }
+            Ok(steps) => {
+                self.reduced = false;
+                steps
+            }
             Err(error) => {
                 self.error = Some(error);
                 return Control::Stop;
@@ -363,10 +400,15 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
     }
 
     /// The state-saving heuristic (paper Sec. 5.4), erring on the side of saving:
-    /// a state is *not* saved only if its enabled steps all belong to one process
-    /// `q`, the step that produced it was `q`'s and local (or there is only one
-    /// process), and no process sits at a loop head, an if-join or a location with
-    /// several incoming edges. Terminal states have no successors: not saved.
+    /// a state is *not* saved only if its enabled steps (after the reduction) all
+    /// belong to one process `q`, the step that produced it was `q`'s and local
+    /// (or there is only one process), and `q` does not sit at a loop head or a
+    /// location with several incoming edges (other than an if-join or a `for`
+    /// head). Only `q`'s location matters, as in the paper: the others do not
+    /// move next. Every cycle of the explored space still has a saved state:
+    /// some process leaves a loop head on it, and the state where it does is
+    /// saved (it is the only process moving then, or several move and the state
+    /// is saved for that). Terminal states have no successors: not saved.
     fn should_save(&mut self, state: &E::State) -> bool {
         let Some(enabled) = &self.cached_enabled else {
             return true;
@@ -374,22 +416,60 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
         if enabled.is_empty() {
             return false;
         }
-        if self.engine.at_join_location(state) {
+        let q = self.engine.process_of(&enabled[0]);
+        if !enabled.iter().all(|s| self.engine.process_of(s) == q) {
+            return true;
+        }
+        if self.engine.process_at_join_location(state, q) {
             return true;
         }
         if self.nprocs <= 1 {
             return false;
         }
-        let q = self.engine.process_of(&enabled[0]);
-        let one_process = enabled.iter().all(|s| self.engine.process_of(s) == q);
         let all_local = enabled.iter().all(|s| self.engine.is_local(s));
         let same_local_step = matches!(self.last_step, Some((p, true)) if p == q);
-        !(one_process && (same_local_step || self.last_step.is_none()) && all_local)
+        !((same_local_step || self.last_step.is_none()) && all_local)
     }
 
+    /// Saves `state`, and enforces the cycle proviso of the partial-order
+    /// reduction. A state that matches one on the current search path closes
+    /// a cycle; if the reduction left steps out at that earlier visit, the
+    /// state is explored once more here with all its enabled steps (it counts
+    /// as saved again), and is marked so that it is never re-expanded.
+    ///
+    /// Why that is enough: take any cycle of the explored graph (its nodes the
+    /// saved states, plus each visit of a state not saved) and its node `v` the
+    /// search reached first. A node not saved has only the edge that created
+    /// it coming in, so `v` is saved. Every other node of the cycle is reached
+    /// while `v` is on the path (depth-first search's white-path property; a
+    /// re-expansion happens while the first visit is still on the path, so the
+    /// property holds with it), so the cycle's edge into `v` is met while `v` is
+    /// on the path: `v` is re-expanded then, or was fully expanded already.
+    /// Every cycle thus has a fully expanded state, which is what the
+    /// reduction's argument needs (no step is ignored forever along a cycle).
     fn save(&mut self, state: &E::State) -> bool {
         let canonical = self.engine.canonicalize(state.clone());
-        self.store.insert(canonical)
+        if self.store.insert(canonical.clone()) {
+            self.on_path.insert(canonical.clone(), self.reduced);
+            self.path_states.push((self.depth, canonical, self.reduced));
+            return true;
+        }
+        if self.on_path.get(&canonical) != Some(&true) || self.expanded.contains(&canonical) {
+            return false;
+        }
+        // A cycle closes at a state the reduction reduced: explore it again with
+        // every enabled step (the ones explored before lead to saved states).
+        self.expanded.insert(canonical);
+        match self.engine.enabled(state) {
+            Ok(all) => {
+                self.cached_enabled = Some(all);
+                true
+            }
+            Err(error) => {
+                self.error = Some(error);
+                false
+            }
+        }
     }
 }
 
@@ -529,4 +609,169 @@ pub(crate) fn verify_with<E: Engine>(engine: &mut E, options: &Options, nprocs: 
         )
     };
     finish(engine, findings, ending, stats, options)
+}
+
+#[cfg(test)]
+mod tests {
+    use tass_model::api::Span;
+    use tass_semantics::api::{Certainty, EngineError, Property as EngineProperty, Violation};
+
+    use super::verify_with;
+    use crate::engine::{Engine, Executed, OutputMismatch, StepInfo};
+    use crate::options::Options;
+    use crate::report::{Property, Verdict};
+
+    /// Two processes: process 0 flips `a` between 0 and 1 forever; process 1
+    /// takes two steps, the first of which fails a check. The "reduction"
+    /// always explores process 0 alone when it can move, which would ignore
+    /// process 1 forever without the cycle proviso.
+    struct Spin;
+
+    #[derive(Clone, PartialEq, Eq, Hash, Debug)]
+    struct SpinState {
+        a: u8,
+        b: u8,
+    }
+
+    fn span(line: u32) -> Span {
+        Span::point("spin.c".into(), line, 1)
+    }
+
+    impl Engine for Spin {
+        type State = SpinState;
+        type Step = usize;
+        type Value = String;
+
+        fn initial_state(&mut self) -> Result<SpinState, EngineError> {
+            Ok(SpinState { a: 0, b: 0 })
+        }
+        fn enabled(&mut self, s: &SpinState) -> Result<Vec<usize>, EngineError> {
+            Ok(if s.b < 2 { vec![0, 1] } else { vec![0] })
+        }
+        fn reduce(&mut self, _: &SpinState, steps: Vec<usize>) -> Vec<usize> {
+            steps.into_iter().filter(|&p| p == 0).collect()
+        }
+        fn execute(
+            &mut self,
+            mut s: SpinState,
+            p: &usize,
+        ) -> Result<Executed<SpinState>, EngineError> {
+            let mut violations = Vec::new();
+            if *p == 0 {
+                s.a = 1 - s.a;
+            } else {
+                if s.b == 0 {
+                    violations.push(Violation {
+                        property: EngineProperty::Assertion,
+                        certainty: Certainty::Provable,
+                        message: "process 1 fails".into(),
+                        span: span(7),
+                        process: 1,
+                        witness: None,
+                        claim: "false".into(),
+                    });
+                }
+                s.b += 1;
+            }
+            Ok(Executed {
+                state: s,
+                violations,
+                changes: Vec::new(),
+            })
+        }
+        fn is_terminated(&self, _: &SpinState) -> bool {
+            false
+        }
+        fn final_violations(&mut self, _: &SpinState) -> Vec<Violation> {
+            Vec::new()
+        }
+        fn canonicalize(&mut self, s: SpinState) -> SpinState {
+            s
+        }
+        fn at_join_location(&self, _: &SpinState) -> bool {
+            true
+        }
+        fn step_info(&self, p: &usize) -> StepInfo {
+            StepInfo {
+                span: span(3 + *p as u32),
+                process: *p,
+                source: format!("step of {p}"),
+            }
+        }
+        fn is_local(&self, _: &usize) -> bool {
+            true
+        }
+        fn process_of(&self, p: &usize) -> usize {
+            *p
+        }
+        fn path_condition(&self, _: &SpinState) -> String {
+            "true".into()
+        }
+        fn pretty(&self, v: &String) -> String {
+            v.clone()
+        }
+        fn outputs(&mut self, _: &SpinState) -> Vec<(String, String)> {
+            Vec::new()
+        }
+        fn compare_output(
+            &mut self,
+            _: &String,
+            _: &str,
+            _: &String,
+            _: &String,
+        ) -> Option<OutputMismatch<String>> {
+            None
+        }
+        fn output_values(&mut self, _: &SpinState) -> Vec<(String, String)> {
+            Vec::new()
+        }
+        fn and(&self, a: &String, b: &String) -> String {
+            format!("{a} && {b}")
+        }
+        fn covers(&mut self, _: &[String], _: &[String]) -> Result<(), String> {
+            Ok(())
+        }
+        fn counters(&self) -> (u64, u64, u64) {
+            (0, 0, 0)
+        }
+        fn input_names(&self) -> Vec<String> {
+            Vec::new()
+        }
+        fn no_witness_reason(&self) -> String {
+            "none".into()
+        }
+    }
+
+    #[test]
+    fn cycle_proviso_expands_a_state_that_closes_a_cycle() {
+        let options = Options {
+            max_states: Some(10_000),
+            ..Options::default()
+        };
+        let r = verify_with(&mut Spin, &options, 2);
+        assert_eq!(r.verdict, Verdict::Violated, "{r:?}");
+        assert_eq!(r.violations[0].property, Property::Assertion);
+        assert_eq!(r.violations[0].line, 7);
+        // The trace: process 0 goes round (the state it returns to is explored
+        // again with every step), then process 1 fails.
+        let processes: Vec<usize> = r.violations[0].trace.iter().map(|s| s.process).collect();
+        assert_eq!(processes.last(), Some(&1), "{processes:?}");
+        assert!(processes[..processes.len() - 1].iter().all(|&p| p == 0));
+    }
+
+    #[test]
+    fn cycle_proviso_explores_everything_and_ends() {
+        let options = Options {
+            max_states: Some(10_000),
+            max_violations: 0,
+            ..Options::default()
+        };
+        let r = verify_with(&mut Spin, &options, 2);
+        // Complete (not stopped by the state limit): 2 x 3 states, each
+        // re-expanded at most once.
+        assert_eq!(r.verdict, Verdict::Violated);
+        assert!(!r.stopped_early);
+        assert!(r.stats.states_seen < 10_000, "{:?}", r.stats);
+        assert!(r.stats.states_saved <= 12, "{:?}", r.stats);
+    }
 }

@@ -1,0 +1,291 @@
+//! What the partial-order reduction (`real.rs`, `RealEngine::reduce`) knows about
+//! a model before the search: how each transition touches memory, and from which
+//! locations a process can still reach a transition that touches memory other
+//! processes can see.
+
+use std::collections::{HashMap, HashSet};
+
+use tass_model::api::{
+    Callee, Expr as ModelExpr, ExprKind, FunctionId, LocationId, LocationKind, Model, Statement,
+    TransitionId, Type as ModelType, VarScope,
+};
+
+/// How a transition touches memory, for the reduction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Access {
+    /// Reads and writes only its process's own memory and the read-only inputs,
+    /// and cannot block: commutes with every step of every other process.
+    Own,
+    /// Like [`Access::Own`] except that it may touch memory other processes can
+    /// see (a shared output, something through a pointer, `PROC[e].x`): it
+    /// commutes with the steps of processes that can no longer reach such a
+    /// transition (see [`PorTables::may_touch_shared`]).
+    Shared,
+    /// Anything else: `assume`, calls of library and system functions, MPI
+    /// calls (the engine says how those commute), allocation.
+    Other,
+}
+
+/// The tables the reduction consults at every state.
+#[derive(Debug, Default)]
+pub(crate) struct PorTables {
+    access: HashMap<(FunctionId, TransitionId), Access>,
+    /// Transitions (MPI calls included) that touch memory other processes see.
+    shared: HashSet<(FunctionId, TransitionId)>,
+    /// Locations from which a process may still execute a transition of
+    /// `shared`, whatever its call stack.
+    reach_shared: HashSet<(FunctionId, LocationId)>,
+    by_name: HashMap<String, FunctionId>,
+    /// False when the model posts nonblocking receives (`MPI_Irecv`, the
+    /// nonblocking collectives) or `MPI_Issend`: see
+    /// [`PorTables::reduction_allowed`].
+    allowed: bool,
+}
+
+/// True if `e` may touch memory other processes see: a shared output, anything
+/// through a pointer, another process's variables (`PROC[e].x`) or the
+/// specification's (`spec.x`).
+pub(crate) fn touches_shared(model: &Model, e: &ModelExpr) -> bool {
+    let mut shared = false;
+    e.visit(&mut |x| match &x.kind {
+        ExprKind::Var(v) if model.var(*v).scope == VarScope::Output => shared = true,
+        ExprKind::Deref(_) | ExprKind::RemoteVar { .. } | ExprKind::SpecVar(_) => shared = true,
+        _ => {}
+    });
+    shared
+}
+
+/// True if the pointer argument `e` of a library call is `&x...` or the decay of
+/// an array `x` of the process itself (no dereference on the way): the call then
+/// touches only that process's memory through it.
+fn own_address(model: &Model, e: &ModelExpr) -> bool {
+    match &e.kind {
+        ExprKind::AddressOf(lv) | ExprKind::Decay(lv) => !touches_shared(model, lv),
+        ExprKind::Cast(inner) => own_address(model, inner),
+        ExprKind::LibraryConstant(_) | ExprKind::NullPointer => true,
+        _ => false,
+    }
+}
+
+/// True if a library call with these arguments may touch memory other processes
+/// see: an argument mentions an output, or is a pointer not known to point into
+/// the process's own memory.
+fn call_touches_shared(model: &Model, args: &[ModelExpr]) -> bool {
+    args.iter().any(|a| {
+        touches_shared(model, a)
+            || (matches!(a.ty, ModelType::Pointer(_)) && !own_address(model, a))
+    })
+}
+
+/// Classifies one transition: its access kind and whether it touches shared
+/// memory.
+fn classify(model: &Model, statement: &Statement, guard: &ModelExpr) -> (Access, bool) {
+    let mut exprs: Vec<&ModelExpr> = vec![guard];
+    let plain = match statement {
+        Statement::Noop | Statement::Declare { .. } => true,
+        Statement::Assign { lhs, rhs } => {
+            exprs.extend([lhs, rhs]);
+            true
+        }
+        Statement::Assert { condition, .. } => {
+            exprs.push(condition);
+            true
+        }
+        Statement::Assume { condition } => {
+            exprs.push(condition);
+            false
+        }
+        Statement::Return { value } => {
+            exprs.extend(value.iter());
+            true
+        }
+        Statement::Call {
+            lhs,
+            callee: Callee::User(_),
+            args,
+        } => {
+            exprs.extend(lhs.iter());
+            exprs.extend(args.iter());
+            true
+        }
+        Statement::Call {
+            lhs,
+            callee: Callee::Library(lf),
+            args,
+        } if lf.is_mpi() => {
+            let shared = lhs.iter().any(|e| touches_shared(model, e))
+                || call_touches_shared(model, args)
+                || touches_shared(model, guard);
+            return (Access::Other, shared);
+        }
+        // Other library calls, system functions, allocation: assume the worst.
+        _ => return (Access::Other, true),
+    };
+    let shared = exprs.iter().any(|e| touches_shared(model, e));
+    match (plain, shared) {
+        (true, false) => (Access::Own, false),
+        (true, true) => (Access::Shared, true),
+        (false, shared) => (Access::Other, shared),
+    }
+}
+
+/// True if some transition of `model` calls `MPI_Irecv`, `MPI_Issend` (its
+/// wait completes once the receiver matches it, which the receiver decides) or
+/// a nonblocking collective.
+fn posts_nonblocking_receives(model: &Model) -> bool {
+    use tass_model::api::LibraryFunction as L;
+    model.functions.iter().any(|f| {
+        f.body.as_ref().is_some_and(|b| {
+            b.graph.edge_weights().any(|t| match &t.statement {
+                Statement::Call {
+                    callee: Callee::Library(lf),
+                    ..
+                } => matches!(
+                    lf,
+                    L::MpiIrecv
+                        | L::MpiIssend
+                        | L::MpiIbarrier
+                        | L::MpiIbcast
+                        | L::MpiIreduce
+                        | L::MpiIallreduce
+                        | L::MpiIgather
+                        | L::MpiIgatherv
+                        | L::MpiIscatter
+                        | L::MpiIscatterv
+                        | L::MpiIallgather
+                        | L::MpiIallgatherv
+                        | L::MpiIalltoall
+                        | L::MpiIalltoallv
+                        | L::MpiIscan
+                        | L::MpiIexscan
+                        | L::MpiIreduceScatter
+                ),
+                _ => false,
+            })
+        })
+    })
+}
+
+impl PorTables {
+    pub fn new(model: &Model) -> PorTables {
+        let mut tables = PorTables {
+            allowed: !posts_nonblocking_receives(model),
+            ..PorTables::default()
+        };
+        // Nodes of the interprocedural graph: (function, location). Edges go
+        // backwards (to the locations that can reach a node).
+        let mut preds: HashMap<(FunctionId, LocationId), Vec<(FunctionId, LocationId)>> =
+            HashMap::new();
+        let mut exits: HashMap<FunctionId, Vec<LocationId>> = HashMap::new();
+        let mut call_sites: Vec<(FunctionId, FunctionId, LocationId, LocationId)> = Vec::new();
+        let mut seeds = Vec::new();
+        for f in &model.functions {
+            tables.by_name.insert(f.name.clone(), f.id);
+            let Some(body) = &f.body else { continue };
+            // A transition keeps its kind only if every sibling (leaving the
+            // same location) is at least as harmless: otherwise another process
+            // could enable a sibling while this one is explored alone.
+            let mut worst: HashMap<LocationId, Access> = HashMap::new();
+            let mut kinds = Vec::new();
+            for edge in body.graph.edge_indices() {
+                let Some((from, to)) = body.graph.edge_endpoints(edge) else {
+                    continue;
+                };
+                let t = body.transition(edge);
+                let (access, shared) = classify(model, &t.statement, &t.guard);
+                kinds.push((edge, from, access));
+                let w = worst.entry(from).or_insert(Access::Own);
+                *w = match (*w, access) {
+                    (Access::Other, _) | (_, Access::Other) => Access::Other,
+                    (Access::Shared, _) | (_, Access::Shared) => Access::Shared,
+                    _ => Access::Own,
+                };
+                if shared {
+                    tables.shared.insert((f.id, edge));
+                    seeds.push((f.id, from));
+                }
+                preds.entry((f.id, to)).or_default().push((f.id, from));
+                if let Statement::Call {
+                    callee: Callee::User(g),
+                    ..
+                } = &t.statement
+                {
+                    call_sites.push((f.id, *g, from, to));
+                }
+            }
+            for (edge, from, access) in kinds {
+                let w = worst.get(&from).copied().unwrap_or(Access::Other);
+                let access = match (access, w) {
+                    (_, Access::Other) => Access::Other,
+                    (Access::Own, Access::Shared) => Access::Shared,
+                    (a, _) => a,
+                };
+                tables.access.insert((f.id, edge), access);
+            }
+            let ends = body
+                .graph
+                .node_indices()
+                .filter(|&l| body.location(l).kind == LocationKind::Exit)
+                .collect();
+            exits.insert(f.id, ends);
+        }
+        // Calls: the caller's location reaches the callee's entry; the callee's
+        // exits reach every return point of every call site (the call stack is
+        // not known here, so every caller counts).
+        for (f, g, from, to) in call_sites {
+            if let Some(entry) = model.function(g).body.as_ref().map(|b| b.entry) {
+                preds.entry((g, entry)).or_default().push((f, from));
+            }
+            for &exit in exits.get(&g).into_iter().flatten() {
+                preds.entry((f, to)).or_default().push((g, exit));
+            }
+        }
+        let mut todo = seeds;
+        while let Some(node) = todo.pop() {
+            if !tables.reach_shared.insert(node) {
+                continue;
+            }
+            todo.extend(preds.get(&node).into_iter().flatten().copied());
+        }
+        tables
+    }
+
+    /// Whether the reduction may explore one process alone at all. Not in a
+    /// model that posts nonblocking receives: their completion is a step of the
+    /// receiving process that other processes enable (by sending) at any time,
+    /// and that writes its buffer behind the process's back; nor with
+    /// `MPI_Issend`, whose wait other processes enable and disable. The engine
+    /// does not tell which requests a process has pending, so no process can be
+    /// shown safe to explore alone there.
+    pub fn reduction_allowed(&self) -> bool {
+        self.allowed
+    }
+
+    /// How `transition` of `function` touches memory.
+    pub fn access(&self, function: FunctionId, transition: TransitionId) -> Access {
+        self.access
+            .get(&(function, transition))
+            .copied()
+            .unwrap_or(Access::Other)
+    }
+
+    /// Whether the transition (an MPI call, say) touches memory other processes
+    /// see.
+    pub fn is_shared(&self, function: FunctionId, transition: TransitionId) -> bool {
+        self.shared.contains(&(function, transition))
+    }
+
+    /// Whether a process whose top frame is `function` at `location` may still
+    /// execute a transition that touches memory other processes see.
+    pub fn may_touch_shared(&self, function: &str, location: LocationId) -> bool {
+        match self.by_name.get(function) {
+            Some(&f) => self.reach_shared.contains(&(f, location)),
+            None => true,
+        }
+    }
+
+    /// The id of the function named `name`.
+    pub fn function_id(&self, name: &str) -> Option<FunctionId> {
+        self.by_name.get(name).copied()
+    }
+}
