@@ -16,6 +16,10 @@ struct Atom {
     constant: i64,
     op: u8,
     square: bool,
+    /// 0: none; 1: add `(y0 + y1) / divisor`; 2: add `(y0 - y2) % divisor`
+    /// (integers only).
+    division: u8,
+    divisor: i64,
 }
 
 fn atom() -> impl Strategy<Value = Atom> {
@@ -30,7 +34,19 @@ fn atom() -> impl Strategy<Value = Atom> {
             constant,
             op,
             square,
+            division: 0,
+            divisor: 1,
         })
+}
+
+/// Atoms that may divide by a constant (C's truncating `/` and `%`).
+fn dividing_atom() -> impl Strategy<Value = Atom> {
+    (atom(), 0..3u8, -3i64..8).prop_map(|(mut a, division, divisor)| {
+        a.square = false;
+        a.division = division;
+        a.divisor = divisor;
+        a
+    })
 }
 
 fn build(f: &ExprFactory, vars: &[Expr], ty: &Type, a: &Atom) -> Expr {
@@ -41,6 +57,11 @@ fn build(f: &ExprFactory, vars: &[Expr], ty: &Type, a: &Atom) -> Expr {
     }
     if a.square {
         sum = f.add(sum, f.mul(vars[0], vars[1]));
+    }
+    match a.division {
+        1 => sum = f.add(sum, f.int_div(f.add(vars[0], vars[1]), f.int(a.divisor))),
+        2 => sum = f.add(sum, f.int_mod(f.sub(vars[0], vars[2]), f.int(a.divisor))),
+        _ => {}
     }
     let zero = f.zero(ty);
     match a.op {
@@ -123,6 +144,16 @@ proptest! {
     fn builtin_agrees_with_z3_over_integers(
         assume in prop::collection::vec(atom(), 1..4),
         pred in prop::collection::vec(atom(), 1..3),
+        disjunctive: bool,
+    ) {
+        let f = Arc::new(ExprFactory::new());
+        check(&f, Type::Int, &assume, &pred, disjunctive)?;
+    }
+
+    #[test]
+    fn builtin_agrees_with_z3_on_quotients_and_remainders(
+        assume in prop::collection::vec(dividing_atom(), 1..4),
+        pred in prop::collection::vec(dividing_atom(), 1..3),
         disjunctive: bool,
     ) {
         let f = Arc::new(ExprFactory::new());
