@@ -176,6 +176,11 @@ pub(crate) struct ModelSystem<'a, E: Engine> {
     last_step: Option<(usize, bool)>,
     /// `enabled` of the state just checked (the search asks for it next).
     cached_enabled: Option<Vec<E::Step>>,
+    /// Depths of the *essentially nondeterministic* (END) states on the search
+    /// path (paper Sec. 5.4): states with two or more explored steps whose
+    /// guards do not exclude each other. While there is none, the path so far
+    /// is the only way to the current state.
+    end_depths: Vec<usize>,
     nprocs: usize,
     /// Distinct terminal states with their paths (compare mode).
     pub terminals: Vec<(E::State, Vec<E::Step>)>,
@@ -185,6 +190,21 @@ pub(crate) struct ModelSystem<'a, E: Engine> {
 }
 
 impl<'a, E: Engine> ModelSystem<'a, E> {
+    /// Records the current state as END if its explored steps are: two or more
+    /// steps, not all local steps of one process (one process's control flow is
+    /// deterministic, so the guards of its local steps at one location exclude
+    /// each other; MPI choices, such as a wildcard receive's senders, do not).
+    fn note_end(&mut self, steps: &[E::Step]) {
+        let Some(first) = steps.first() else { return };
+        let p = self.engine.process_of(first);
+        let deterministic = steps
+            .iter()
+            .all(|s| self.engine.process_of(s) == p && self.engine.is_local(s));
+        if steps.len() >= 2 && !deterministic && self.end_depths.last() != Some(&self.depth) {
+            self.end_depths.push(self.depth);
+        }
+    }
+
     pub fn new(
         engine: &'a mut E,
         findings: &'a mut Findings,
@@ -208,6 +228,7 @@ impl<'a, E: Engine> ModelSystem<'a, E> {
             pending: Vec::new(),
             last_step: None,
             cached_enabled: None,
+            end_depths: Vec::new(),
             nprocs,
             terminals: Vec::new(),
             terminal_set: HashSet::new(),
@@ -343,6 +364,9 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
         // The search is now at depth `path.len()`: saved states deeper than that
         // are no longer on its path.
         self.depth = path.len();
+        while self.end_depths.last().is_some_and(|&d| d >= self.depth) {
+            self.end_depths.pop();
+        }
         while self
             .path_states
             .last()
@@ -395,6 +419,7 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
                 }
             }
         }
+        self.note_end(&enabled);
         self.cached_enabled = Some(enabled);
         Control::Continue
     }
@@ -428,7 +453,11 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
         }
         let all_local = enabled.iter().all(|s| self.engine.is_local(s));
         let same_local_step = matches!(self.last_step, Some((p, true)) if p == q);
-        !((same_local_step || self.last_step.is_none()) && all_local)
+        // Condition 2 of the paper: the step just taken and the next ones are
+        // local steps of one process, or no END state is on the path (then no
+        // other path of the explored space leads here).
+        let no_end_on_path = self.end_depths.is_empty();
+        !(((same_local_step || self.last_step.is_none()) && all_local) || no_end_on_path)
     }
 
     /// Saves `state`, and enforces the cycle proviso of the partial-order
@@ -462,6 +491,7 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
         self.expanded.insert(canonical);
         match self.engine.enabled(state) {
             Ok(all) => {
+                self.note_end(&all);
                 self.cached_enabled = Some(all);
                 true
             }
