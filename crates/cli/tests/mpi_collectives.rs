@@ -628,3 +628,34 @@ fn logical_bitwise_and_product_reductions() {
         assert_violated(code, &r, "mpi-type", Some(BODY + 1));
     }
 }
+
+/// The result of a nonblocking collective reaches its receive buffer only at
+/// the wait: reading it earlier is caught (it was a wrong "holds" when the
+/// data was delivered at the call).
+#[test]
+fn reading_a_nonblocking_collective_result_before_the_wait_is_caught() {
+    let early = r#"#include <mpi.h>
+#include <assert.h>
+int main(int argc, char *argv[]) {
+    int r, p, x = 1, y = 0, z;
+    MPI_Request q;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &r);
+    MPI_Comm_size(MPI_COMM_WORLD, &p);
+    MPI_Iallreduce(&x, &y, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &q);
+    z = y;
+    MPI_Wait(&q, MPI_STATUS_IGNORE);
+    assert(z == p);
+    MPI_Finalize();
+    return 0;
+}
+"#;
+    let (code, r) = verify("3", &[], early);
+    assert_violated(code, &r, "invalid-pointer", Some(10));
+    let after = early.replace(
+        "    z = y;\n    MPI_Wait(&q, MPI_STATUS_IGNORE);\n",
+        "    MPI_Wait(&q, MPI_STATUS_IGNORE);\n    z = y;\n",
+    );
+    let (code, r) = verify("3", &[], &after);
+    assert_holds(code, &r);
+}

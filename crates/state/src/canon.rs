@@ -64,7 +64,7 @@ fn reach_order(state: &State) -> Vec<(u32, u32)> {
     }
     for p in &s.procs {
         for r in &p.mpi.requests {
-            if let Some(buffer) = r.receive_buffer() {
+            for buffer in r.buffers() {
                 scan(buffer, &mut order, &mut seen);
             }
         }
@@ -148,7 +148,7 @@ pub(crate) fn canonical_heaps(_f: &ExprFactory, mut state: State) -> State {
             }
         }
         for r in ps.mpi.requests.iter_mut() {
-            if let Some(buffer) = r.receive_buffer_mut() {
+            for buffer in r.buffers_mut() {
                 *buffer = buffer.map(&mut remap, &mut keep);
             }
         }

@@ -27,11 +27,14 @@
 //! complete. This model is stricter than MPI: it synchronises at the call, so
 //! it may report a deadlock a real MPI would not reach (e.g. a process waiting
 //! in a receive between its `MPI_Ibarrier` and the `MPI_Wait`), but it never
-//! hides one. It does not check that the buffers are left alone until the wait.
+//! hides one. The received data is held back in the request until the wait
+//! ([`hold_back`]): the object holding each receive buffer reads as undefined
+//! meanwhile, so reading the result early is reported. Changes to the send
+//! buffers before the wait are not checked.
 
 use std::collections::BTreeMap;
 
-use tass_dynamic::api::{undefined_data, Handle, Value};
+use tass_dynamic::api::{undefined_data, Handle, Pointer, Step as PStep, Value};
 use tass_model::api::{Expr as MExpr, LibraryConstant as LC, LibraryFunction as LF, Span};
 use tass_semantics::api::{
     Change, EngineError, Environment, Evaluator, Oracle, Property, Violation,
@@ -43,7 +46,7 @@ use super::buffer::{
     write_buffer, write_pairs, BufArg, CONCRETE_LIMIT,
 };
 use super::comm;
-use super::request::{add_request, RequestKind};
+use super::request::{add_request, Delivery, RequestKind};
 use super::{current_call, write_request, write_success, Call, Ctx, ANY};
 use crate::env::ProcEnv;
 use crate::state::State;
@@ -852,6 +855,7 @@ pub(super) fn collective_for(
     }
 
     // Phase 4: the operation.
+    let mut written: Vec<(usize, usize)> = Vec::new();
     match kind {
         Kind::CommDup | Kind::CommSplit | Kind::CommFree => {
             comm_operation(ctx, oracle, state, &members, comm, &mut violations)?;
@@ -865,6 +869,11 @@ pub(super) fn collective_for(
             };
             if path_dead(ctx, state) {
                 return Ok((violations, Vec::new()));
+            }
+            for t in &transfers {
+                if !written.contains(&(t.dest, t.arg)) {
+                    written.push((t.dest, t.arg));
+                }
             }
             for t in transfers {
                 let m = &members[t.dest];
@@ -889,7 +898,7 @@ pub(super) fn collective_for(
     }
 
     // Phase 5: every member moves on (a nonblocking form gets a completed request).
-    for m in &members {
+    for (i, m) in members.iter().enumerate() {
         let function = state.inner.procs[m.world]
             .stack
             .last()
@@ -898,10 +907,22 @@ pub(super) fn collective_for(
         let pos = positions(m.kind);
         as_process(ctx, oracle, state, m.world, &mut violations, |ev, env| {
             if m.nonblocking {
-                let kind = RequestKind::Done {
-                    source: f.int(ANY),
-                    tag: f.int(ANY),
-                    count: f.int(0),
+                // The data reaches the receive buffers only at the wait: until
+                // then they read as undefined (a read before MPI_Wait is caught).
+                let mut delivery = Vec::new();
+                for &(_, arg) in written.iter().filter(|(d, _)| *d == i) {
+                    if let Some(d) = hold_back(ev, env, &m.call.args[arg], m.call.span)? {
+                        delivery.push(d);
+                    }
+                }
+                let kind = if delivery.is_empty() {
+                    RequestKind::Done {
+                        source: f.int(ANY),
+                        tag: f.int(ANY),
+                        count: f.int(0),
+                    }
+                } else {
+                    RequestKind::Collective { delivery }
                 };
                 let h = add_request(env, kind, (function, m.call.tid));
                 write_request(ev, env, &m.call.args[pos.comm + 1], h, m.call.span)?;
@@ -912,6 +933,37 @@ pub(super) fn collective_for(
         })?;
     }
     Ok((violations, Vec::new()))
+}
+
+/// For a nonblocking collective: the receive buffer `arg` points into holds
+/// its final data now; takes that data out (the object reads as undefined until
+/// the wait) and returns what the wait puts back: (pointer to the object, the
+/// undefined marker, the final value). `None` for a NULL or invalid buffer.
+fn hold_back(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    arg: &MExpr,
+    span: &Span,
+) -> Result<Option<Delivery>, EngineError> {
+    let f = ev.factory();
+    let ptr = ev.eval(&*env, arg)?;
+    if !matches!(&ptr, Value::Pointer(p) if !p.is_null()) {
+        return Ok(None);
+    }
+    let (root, mut path) = ev.deref_place(&*env, ptr, true, span, &|| "receive buffer".into())?;
+    // The whole object the buffer lies in (an array the pointer indexes).
+    if matches!(path.last(), Some(PStep::Index(_))) {
+        path.pop();
+    }
+    let place = (root, path.clone());
+    let final_value = ev.read_place(&*env, &place);
+    let marker = match &final_value {
+        Value::Data(x) => Value::Data(undefined_data(f, f.type_of(*x))),
+        _ => Value::Undefined,
+    };
+    ev.write_place(env, &place, marker.clone(), span)?;
+    let pointer = Value::Pointer(Pointer::To { root, path });
+    Ok(Some((pointer, marker, final_value)))
 }
 
 /// Evaluates the arguments of collective call `call` that are significant at

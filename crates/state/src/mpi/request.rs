@@ -35,18 +35,20 @@ pub(crate) struct Request {
 }
 
 impl Request {
-    /// The buffer pointer of a posted receive (heap canonicalization follows it).
-    pub(crate) fn receive_buffer(&self) -> Option<&Value> {
+    /// The buffer pointers a request holds (heap canonicalization follows them).
+    pub(crate) fn buffers(&self) -> Vec<&Value> {
         match &self.kind {
-            RequestKind::Recv(pr) => Some(&pr.buffer),
-            _ => None,
+            RequestKind::Recv(pr) => vec![&pr.buffer],
+            RequestKind::Collective { delivery } => delivery.iter().map(|d| &d.0).collect(),
+            _ => Vec::new(),
         }
     }
 
-    pub(crate) fn receive_buffer_mut(&mut self) -> Option<&mut Value> {
+    pub(crate) fn buffers_mut(&mut self) -> Vec<&mut Value> {
         match &mut self.kind {
-            RequestKind::Recv(pr) => Some(&mut pr.buffer),
-            _ => None,
+            RequestKind::Recv(pr) => vec![&mut pr.buffer],
+            RequestKind::Collective { delivery } => delivery.iter_mut().map(|d| &mut d.0).collect(),
+            _ => Vec::new(),
         }
     }
 }
@@ -58,13 +60,22 @@ pub(crate) enum RequestKind {
     Send { synchronous: bool },
     /// `MPI_Irecv`, not matched yet.
     Recv(PostedRecv),
-    /// Finished (a matched receive, a nonblocking collective): its status.
+    /// Finished (a matched receive, a nonblocking collective with nothing to
+    /// deliver): its status.
     Done {
         source: Expr,
         tag: Expr,
         count: Expr,
     },
+    /// A nonblocking collective whose data reaches the receive buffers at the
+    /// wait (until then they read as undefined).
+    Collective { delivery: Vec<Delivery> },
 }
+
+/// What the wait of a nonblocking collective writes: the object the receive
+/// buffer lies in (a pointer), the undefined marker put there at the call, and
+/// its final value.
+pub(crate) type Delivery = (Value, Value, Value);
 
 /// A posted receive: where the data goes and what it matches.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -397,10 +408,12 @@ pub(super) fn completion(state: &State, p: usize, v: &Value) -> Completion {
                             }
                         }
                     }
-                    RequestKind::Done { .. } => Completion::Ready {
-                        index,
-                        by_buffering: false,
-                    },
+                    RequestKind::Done { .. } | RequestKind::Collective { .. } => {
+                        Completion::Ready {
+                            index,
+                            by_buffering: false,
+                        }
+                    }
                 },
                 None => Completion::Invalid(
                     "a request that is not active (already completed or freed)".into(),
@@ -449,6 +462,10 @@ pub(super) fn complete(
             remove_request(env, index);
             match r.kind {
                 RequestKind::Done { source, tag, count } => (source, tag, count),
+                RequestKind::Collective { delivery } => {
+                    deliver_collective(ev, env, &delivery, call_name, span)?;
+                    empty_status(f)
+                }
                 _ => empty_status(f),
             }
         }
@@ -460,6 +477,35 @@ pub(super) fn complete(
         Value::Handle(Handle::Constant(LC::MpiRequestNull)),
         span,
     )
+}
+
+/// Puts the final data of a nonblocking collective into its receive buffers.
+/// A buffer the program changed meanwhile is an error MPI forbids for the
+/// receive region; since tass holds back the whole object, it stops with an
+/// unsupported-construct error rather than guess.
+fn deliver_collective(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    delivery: &[Delivery],
+    call_name: &str,
+    span: &Span,
+) -> Result<(), EngineError> {
+    for (pointer, marker, final_value) in delivery {
+        let place = ev.deref_place(&*env, pointer.clone(), true, span, &|| {
+            "the receive buffer of a nonblocking collective".into()
+        })?;
+        if ev.read_place(&*env, &place) != *marker {
+            return Err(EngineError::unsupported(
+                format!(
+                    "an array written between a nonblocking collective and its {call_name} \
+                     (tass delivers the result to the whole array at the wait)"
+                ),
+                span,
+            ));
+        }
+        ev.write_place(env, &place, final_value.clone(), span)?;
+    }
+    Ok(())
 }
 
 /// Removes the `index`-th request of the process; an `MPI_Isend`'s message no
