@@ -71,11 +71,6 @@ impl Findings {
     }
 }
 
-/// Converts the semantics' property to the report's.
-pub(crate) fn property_of(p: tass_semantics::api::Property) -> Property {
-    Property::from_id(p.id()).unwrap_or(Property::Unsupported)
-}
-
 pub(crate) fn certainty_of(c: EngineCertainty) -> Certainty {
     match c {
         EngineCertainty::Provable => Certainty::Provable,
@@ -246,7 +241,7 @@ impl<'a, E: Engine> ModelSystem<'a, E> {
         path: &[E::Step],
         by_step: bool,
     ) -> Control {
-        let property = property_of(violation.property);
+        let property = violation.property;
         if violation.property.is_warning() {
             self.findings.warn(format!(
                 "{}: {}: {}",
