@@ -544,8 +544,9 @@ fn heap_block(
     }
 }
 
-/// Strips pointer casts to find the pointee type of a `void *` argument.
-fn pointee_type(e: &tass_model::api::Expr) -> Option<MType> {
+/// Strips pointer casts to find the pointee type of a `void *` argument (also
+/// used for MPI buffer arguments).
+pub fn pointee_type(e: &tass_model::api::Expr) -> Option<MType> {
     let mut e = e;
     loop {
         if let ExprKind::Cast(inner) = &e.kind {

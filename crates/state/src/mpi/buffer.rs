@@ -4,9 +4,9 @@
 
 use smallvec::SmallVec;
 use tass_dynamic::api::{undefined_data, Handle, Pointer, Root, Step as PStep, Value};
-use tass_model::api::{Expr as MExpr, ExprKind, LibraryConstant as LC, Span, Type as MType};
+use tass_model::api::{Expr as MExpr, LibraryConstant as LC, Span, Type as MType};
 use tass_semantics::api::{
-    scalar_type, Decision, EngineError, Environment, Evaluator, Place, Property,
+    pointee_type, scalar_type, Decision, EngineError, Environment, Evaluator, Place, Property,
 };
 use tass_symbolic::api::{Expr, ExprFactory, Type};
 
@@ -195,7 +195,7 @@ impl BufArg<'_> {
     /// The scalar type the buffer pointer points to, when known.
     pub(super) fn scalar_pointee(&self) -> Option<Type> {
         match self {
-            BufArg::Expr(e) => pointee(e).and_then(|t| scalar_type(&t)),
+            BufArg::Expr(e) => pointee_type(e).and_then(|t| scalar_type(&t)),
             BufArg::Stored(_, t) => t.cloned(),
         }
     }
@@ -279,23 +279,6 @@ pub(super) fn locate(
         value,
         ty,
     })
-}
-
-/// The pointee type of a buffer argument, looking through pointer casts.
-pub(super) fn pointee(e: &MExpr) -> Option<MType> {
-    let mut e = e;
-    loop {
-        if let ExprKind::Cast(inner) = &e.kind {
-            if matches!(inner.ty, MType::Pointer(_)) {
-                e = inner;
-                continue;
-            }
-        }
-        return match &e.ty {
-            MType::Pointer(t) if **t != MType::Void => Some((**t).clone()),
-            _ => None,
-        };
-    }
 }
 
 /// Bounds check: flat elements `off .. off+count` lie inside the array.
@@ -544,7 +527,7 @@ fn pair_layout(
     Ok(Some(match ev.read_place(env, &place) {
         Value::Struct(_) => PairLayout::Structs(ptr),
         Value::Data(_) => PairLayout::FlatInts,
-        _ => match pointee(arg) {
+        _ => match pointee_type(arg) {
             Some(MType::Int(_)) => PairLayout::FlatInts,
             _ => PairLayout::Structs(ptr),
         },

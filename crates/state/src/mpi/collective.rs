@@ -654,17 +654,13 @@ fn checked_comm(
         }
         return Ok(Some(c));
     }
-    let what = match v {
-        Value::Handle(Handle::Constant(LC::MpiCommNull)) => "MPI_COMM_NULL".to_string(),
-        Value::Handle(Handle::Constant(LC::MpiCommSelf)) => "MPI_COMM_SELF".to_string(),
-        Value::Handle(Handle::Comm(_)) => "a freed communicator".to_string(),
-        Value::Undefined => "an uninitialised communicator".to_string(),
-        other => format!("{other:?}"),
-    };
     ev.fail(
         env,
         Property::InvalidPointer,
-        format!("MPI_Comm_free on {what}, which is not a valid communicator"),
+        format!(
+            "MPI_Comm_free on {}, which is not a valid communicator",
+            comm::describe_invalid(&v)
+        ),
         call.span,
     );
     Ok(None)
@@ -1295,9 +1291,13 @@ fn check_agreement(
                         ev.check(env, same, Property::CollectiveMismatch, || format!("process {w} gives recvcounts[{k}] = {} to {name} while process {w0} gives {}", f.pretty(c), f.pretty(c0)), span);
                     }
                 }
-                Kind::Gather | Kind::Gatherv if root == Some(j) => {
+                // The gathering process (the root, or every process for
+                // Allgather) checks each contribution against what it posted.
+                Kind::Gather | Kind::Gatherv | Kind::Allgather | Kind::Allgatherv
+                    if root.is_none() || root == Some(j) =>
+                {
                     for (i, s) in members.iter().enumerate() {
-                        let posted = if kind == Kind::Gather {
+                        let posted = if matches!(kind, Kind::Gather | Kind::Allgather) {
                             count(&m.args.rcount)
                         } else {
                             at(&m.args.rcounts, i)
@@ -1307,7 +1307,7 @@ fn check_agreement(
                             env,
                             count(&s.args.scount),
                             posted,
-                            &|| format!("{name}: process {} sends to root {w}", s.world),
+                            &|| format!("{name}: process {} sends to process {w}", s.world),
                             span,
                         );
                     }
@@ -1326,23 +1326,6 @@ fn check_agreement(
                             sent,
                             count(&m.args.rcount),
                             &|| format!("{name}: root {} sends to process {w}", rm.world),
-                            span,
-                        );
-                    }
-                }
-                Kind::Allgather | Kind::Allgatherv => {
-                    for (i, s) in members.iter().enumerate() {
-                        let posted = if kind == Kind::Allgather {
-                            count(&m.args.rcount)
-                        } else {
-                            at(&m.args.rcounts, i)
-                        };
-                        check_fit(
-                            ev,
-                            env,
-                            count(&s.args.scount),
-                            posted,
-                            &|| format!("{name}: process {} sends to process {w}", s.world),
                             span,
                         );
                     }

@@ -110,17 +110,25 @@ pub(crate) fn check_comm(
     if let Some(c) = comm_of_value(env.state, &v) {
         return Ok(Some(c));
     }
-    let what = match v {
-        Value::Handle(Handle::Constant(LC::MpiCommNull)) => "MPI_COMM_NULL".to_string(),
-        Value::Handle(Handle::Comm(_)) => "a freed communicator".to_string(),
-        Value::Undefined => "an uninitialised communicator".to_string(),
-        other => format!("{other:?}"),
-    };
     ev.fail(
         env,
         Property::InvalidPointer,
-        format!("MPI call on {what}, which is not a valid communicator"),
+        format!(
+            "MPI call on {}, which is not a valid communicator",
+            describe_invalid(&v)
+        ),
         span,
     );
     Ok(None)
+}
+
+/// What an invalid communicator value is, for messages.
+pub(crate) fn describe_invalid(v: &Value) -> String {
+    match v {
+        Value::Handle(Handle::Constant(LC::MpiCommNull)) => "MPI_COMM_NULL".to_string(),
+        Value::Handle(Handle::Constant(LC::MpiCommSelf)) => "MPI_COMM_SELF".to_string(),
+        Value::Handle(Handle::Comm(_)) => "a freed communicator".to_string(),
+        Value::Undefined => "an uninitialised communicator".to_string(),
+        other => format!("{other:?}"),
+    }
 }
