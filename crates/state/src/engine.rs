@@ -152,6 +152,14 @@ pub struct Step {
     /// first matching message from `choice`; it is not the process's next
     /// statement but progress MPI makes in the background.
     pub request: Option<u32>,
+    /// MPI, for partial-order reduction (the same for every step of a
+    /// process): no step of another process can enable a new step of this
+    /// process where it is, nor disable one. Its pending `MPI_Irecv`s each
+    /// have a fixed source and a message to take already (only this process
+    /// takes it), and its next statement is enabled, or is a wait/test that
+    /// only this process's own progress steps can complete (no pending
+    /// nonblocking collective or `MPI_Issend` another process completes).
+    pub settled: bool,
 }
 
 /// Where a step comes from in the source, for traces.
@@ -538,6 +546,7 @@ impl Engine {
             let Some(body) = model.function(function).body.as_ref() else {
                 continue;
             };
+            let first_step = steps.len();
             // MPI progress: posted receives that can take a message now.
             crate::mpi::push_progress_steps(&scratch, &f, p, &mut steps);
             let mut decided: Vec<(Expr, bool, bool)> = Vec::new();
@@ -578,6 +587,7 @@ impl Engine {
                         commutes: false,
                         buffered_send: false,
                         request: None,
+                        settled: false,
                     };
                     if local {
                         steps.push(step);
@@ -596,6 +606,11 @@ impl Engine {
                         )?;
                     }
                 }
+            }
+            let statement_enabled = steps[first_step..].iter().any(|s| s.request.is_none());
+            let settled = crate::mpi::settled(&model, &f, &scratch, p, statement_enabled);
+            for s in &mut steps[first_step..] {
+                s.settled = settled;
             }
         }
         Ok(steps)
@@ -837,6 +852,12 @@ impl Engine {
             layout: &self.layout,
         };
         crate::mpi::potentially_deadlocked(&ctx, &mut self.oracle, state, steps)
+    }
+
+    /// MPI: true if process `p` has posted receives (`MPI_Irecv`) not matched
+    /// yet.
+    pub fn pending_receives(&self, state: &State, p: usize) -> bool {
+        crate::mpi::pending_receives(state, p)
     }
 
     /// MPI: the MPI call each blocked process waits in, as `(rank, description)`.

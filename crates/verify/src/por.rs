@@ -17,7 +17,8 @@ pub(crate) enum Access {
     /// and cannot block: commutes with every step of every other process.
     Own,
     /// Like [`Access::Own`] except that it may touch memory other processes can
-    /// see (a shared output, something through a pointer, `PROC[e].x`): it
+    /// see (a shared output, something through a pointer when some pointer
+    /// can reach shared memory, `PROC[e].x`): it
     /// commutes with the steps of processes that can no longer reach such a
     /// transition (see [`PorTables::may_touch_shared`]).
     Shared,
@@ -36,32 +37,110 @@ pub(crate) struct PorTables {
     /// `shared`, whatever its call stack.
     reach_shared: HashSet<(FunctionId, LocationId)>,
     by_name: HashMap<String, FunctionId>,
-    /// False when the model posts nonblocking receives (`MPI_Irecv`, the
-    /// nonblocking collectives) or `MPI_Issend`: see
-    /// [`PorTables::reduction_allowed`].
-    allowed: bool,
 }
 
 /// True if `e` may touch memory other processes see: a shared output, anything
-/// through a pointer, another process's variables (`PROC[e].x`) or the
-/// specification's (`spec.x`).
-pub(crate) fn touches_shared(model: &Model, e: &ModelExpr) -> bool {
+/// through a pointer (unless `private`: no pointer of the model can reach
+/// shared memory, see [`pointers_are_private`]), another process's variables
+/// (`PROC[e].x`) or the specification's (`spec.x`).
+pub(crate) fn touches_shared(model: &Model, e: &ModelExpr, private: bool) -> bool {
     let mut shared = false;
     e.visit(&mut |x| match &x.kind {
         ExprKind::Var(v) if model.var(*v).scope == VarScope::Output => shared = true,
-        ExprKind::Deref(_) | ExprKind::RemoteVar { .. } | ExprKind::SpecVar(_) => shared = true,
+        ExprKind::Deref(_) if !private => shared = true,
+        ExprKind::RemoteVar { .. } | ExprKind::SpecVar(_) => shared = true,
         _ => {}
     });
     shared
 }
 
+/// True if no pointer of `model` can point into memory other processes see.
+/// Every object a process can reach is its own (its locals, its copies of the
+/// globals, its heap blocks; MPI moves data, never pointers) except the shared
+/// inputs and outputs, so a pointer reaches shared memory only if the program
+/// takes the address of (part of) an input or output (`&out`, an array
+/// decaying to a pointer) or an output holds a pointer (another process's
+/// block). Collective assertions and invariants (not executed) count as
+/// taking addresses, to stay on the safe side.
+fn pointers_are_private(model: &Model) -> bool {
+    let shared_var = |v: &tass_model::api::VarId| {
+        matches!(model.var(*v).scope, VarScope::Output | VarScope::Input)
+    };
+    fn holds_pointer(t: &ModelType) -> bool {
+        match t {
+            ModelType::Pointer(_) | ModelType::Struct(_) | ModelType::Unknown => true,
+            ModelType::Array(elem, _) => holds_pointer(elem),
+            _ => false,
+        }
+    }
+    if model
+        .outputs
+        .iter()
+        .any(|&v| holds_pointer(&model.var(v).ty))
+    {
+        return false;
+    }
+    let mut addressed = false;
+    let mut scan = |e: &ModelExpr| {
+        e.visit(&mut |x| {
+            if let ExprKind::AddressOf(lv) | ExprKind::Decay(lv) = &x.kind {
+                lv.visit(&mut |y| {
+                    if let ExprKind::Var(v) = &y.kind {
+                        if shared_var(v) {
+                            addressed = true;
+                        }
+                    }
+                });
+            }
+        })
+    };
+    for f in &model.functions {
+        let Some(body) = &f.body else { continue };
+        for t in body.graph.edge_weights() {
+            scan(&t.guard);
+            match &t.statement {
+                Statement::Noop | Statement::Declare { .. } => {}
+                Statement::Assign { lhs, rhs } => {
+                    scan(lhs);
+                    scan(rhs);
+                }
+                Statement::Assert { condition, .. } | Statement::Assume { condition } => {
+                    scan(condition)
+                }
+                Statement::Call { lhs, args, .. } => {
+                    lhs.iter().for_each(&mut scan);
+                    args.iter().for_each(&mut scan);
+                }
+                Statement::Return { value } => value.iter().for_each(&mut scan),
+                Statement::Allocate { lhs, count, .. } => {
+                    scan(lhs);
+                    scan(count);
+                }
+                Statement::Reallocate {
+                    lhs,
+                    pointer,
+                    count,
+                    ..
+                } => {
+                    scan(lhs);
+                    scan(pointer);
+                    scan(count);
+                }
+                Statement::Free { pointer } => scan(pointer),
+                _ => return false,
+            }
+        }
+    }
+    !addressed
+}
+
 /// True if the pointer argument `e` of a library call is `&x...` or the decay of
 /// an array `x` of the process itself (no dereference on the way): the call then
 /// touches only that process's memory through it.
-fn own_address(model: &Model, e: &ModelExpr) -> bool {
+fn own_address(model: &Model, e: &ModelExpr, private: bool) -> bool {
     match &e.kind {
-        ExprKind::AddressOf(lv) | ExprKind::Decay(lv) => !touches_shared(model, lv),
-        ExprKind::Cast(inner) => own_address(model, inner),
+        ExprKind::AddressOf(lv) | ExprKind::Decay(lv) => !touches_shared(model, lv, private),
+        ExprKind::Cast(inner) => own_address(model, inner, private),
         ExprKind::LibraryConstant(_) | ExprKind::NullPointer => true,
         _ => false,
     }
@@ -70,16 +149,23 @@ fn own_address(model: &Model, e: &ModelExpr) -> bool {
 /// True if a library call with these arguments may touch memory other processes
 /// see: an argument mentions an output, or is a pointer not known to point into
 /// the process's own memory.
-fn call_touches_shared(model: &Model, args: &[ModelExpr]) -> bool {
+fn call_touches_shared(model: &Model, args: &[ModelExpr], private: bool) -> bool {
     args.iter().any(|a| {
-        touches_shared(model, a)
-            || (matches!(a.ty, ModelType::Pointer(_)) && !own_address(model, a))
+        touches_shared(model, a, private)
+            || (!private
+                && matches!(a.ty, ModelType::Pointer(_))
+                && !own_address(model, a, private))
     })
 }
 
 /// Classifies one transition: its access kind and whether it touches shared
 /// memory.
-fn classify(model: &Model, statement: &Statement, guard: &ModelExpr) -> (Access, bool) {
+fn classify(
+    model: &Model,
+    statement: &Statement,
+    guard: &ModelExpr,
+    private: bool,
+) -> (Access, bool) {
     let mut exprs: Vec<&ModelExpr> = vec![guard];
     let plain = match statement {
         Statement::Noop | Statement::Declare { .. } => true,
@@ -113,15 +199,29 @@ fn classify(model: &Model, statement: &Statement, guard: &ModelExpr) -> (Access,
             callee: Callee::Library(lf),
             args,
         } if lf.is_mpi() => {
-            let shared = lhs.iter().any(|e| touches_shared(model, e))
-                || call_touches_shared(model, args)
-                || touches_shared(model, guard);
+            let shared = lhs.iter().any(|e| touches_shared(model, e, private))
+                || call_touches_shared(model, args, private)
+                || touches_shared(model, guard, private);
+            return (Access::Other, shared);
+        }
+        // Allocation touches only the process's own heap when no pointer can
+        // reach shared memory (the pointer it stores is the process's own).
+        Statement::Allocate { lhs, count, .. } if private => {
+            let shared = [lhs, count, guard]
+                .iter()
+                .any(|e| touches_shared(model, e, private));
+            return (Access::Other, shared);
+        }
+        Statement::Free { pointer } if private => {
+            let shared = [pointer, guard]
+                .iter()
+                .any(|e| touches_shared(model, e, private));
             return (Access::Other, shared);
         }
         // Other library calls, system functions, allocation: assume the worst.
         _ => return (Access::Other, true),
     };
-    let shared = exprs.iter().any(|e| touches_shared(model, e));
+    let shared = exprs.iter().any(|e| touches_shared(model, e, private));
     match (plain, shared) {
         (true, false) => (Access::Own, false),
         (true, true) => (Access::Shared, true),
@@ -129,49 +229,10 @@ fn classify(model: &Model, statement: &Statement, guard: &ModelExpr) -> (Access,
     }
 }
 
-/// True if some transition of `model` calls `MPI_Irecv`, `MPI_Issend` (its
-/// wait completes once the receiver matches it, which the receiver decides) or
-/// a nonblocking collective.
-fn posts_nonblocking_receives(model: &Model) -> bool {
-    use tass_model::api::LibraryFunction as L;
-    model.functions.iter().any(|f| {
-        f.body.as_ref().is_some_and(|b| {
-            b.graph.edge_weights().any(|t| match &t.statement {
-                Statement::Call {
-                    callee: Callee::Library(lf),
-                    ..
-                } => matches!(
-                    lf,
-                    L::MpiIrecv
-                        | L::MpiIssend
-                        | L::MpiIbarrier
-                        | L::MpiIbcast
-                        | L::MpiIreduce
-                        | L::MpiIallreduce
-                        | L::MpiIgather
-                        | L::MpiIgatherv
-                        | L::MpiIscatter
-                        | L::MpiIscatterv
-                        | L::MpiIallgather
-                        | L::MpiIallgatherv
-                        | L::MpiIalltoall
-                        | L::MpiIalltoallv
-                        | L::MpiIscan
-                        | L::MpiIexscan
-                        | L::MpiIreduceScatter
-                ),
-                _ => false,
-            })
-        })
-    })
-}
-
 impl PorTables {
     pub fn new(model: &Model) -> PorTables {
-        let mut tables = PorTables {
-            allowed: !posts_nonblocking_receives(model),
-            ..PorTables::default()
-        };
+        let mut tables = PorTables::default();
+        let private = pointers_are_private(model);
         // Nodes of the interprocedural graph: (function, location). Edges go
         // backwards (to the locations that can reach a node).
         let mut preds: HashMap<(FunctionId, LocationId), Vec<(FunctionId, LocationId)>> =
@@ -192,7 +253,7 @@ impl PorTables {
                     continue;
                 };
                 let t = body.transition(edge);
-                let (access, shared) = classify(model, &t.statement, &t.guard);
+                let (access, shared) = classify(model, &t.statement, &t.guard, private);
                 kinds.push((edge, from, access));
                 let w = worst.entry(from).or_insert(Access::Own);
                 *w = match (*w, access) {
@@ -248,17 +309,6 @@ impl PorTables {
             todo.extend(preds.get(&node).into_iter().flatten().copied());
         }
         tables
-    }
-
-    /// Whether the reduction may explore one process alone at all. Not in a
-    /// model that posts nonblocking receives: their completion is a step of the
-    /// receiving process that other processes enable (by sending) at any time,
-    /// and that writes its buffer behind the process's back; nor with
-    /// `MPI_Issend`, whose wait other processes enable and disable. The engine
-    /// does not tell which requests a process has pending, so no process can be
-    /// shown safe to explore alone there.
-    pub fn reduction_allowed(&self) -> bool {
-        self.allowed
     }
 
     /// How `transition` of `function` touches memory.

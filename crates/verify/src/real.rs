@@ -606,8 +606,9 @@ impl RealEngine {
     /// `d` waits in a matching receive (the step is not `buffered_send`); `d` is
     /// at a location with this one outgoing transition, a receive (or the
     /// receive half of a `MPI_Sendrecv(_replace)`) whose source is exactly `p`;
-    /// and `d` has no enabled step (no message from `p` it could take first and
-    /// then leave; the model has no nonblocking receives, see [`PorTables`]).
+    /// `d` has no enabled step (no message from `p` it could take first and
+    /// then leave) and no posted receive (`MPI_Irecv`) pending, so the message
+    /// goes to exactly that receive.
     fn urgent_send(
         &self,
         state: &State,
@@ -650,6 +651,7 @@ impl RealEngine {
         (0..statuses.len()).any(|d| {
             d != p
                 && !enabled.iter().any(|s| s.process == d)
+                && !self.engine.pending_receives(state, d)
                 && self
                     .receive_source(state, statuses, d)
                     .is_some_and(|source| self.rank_is(pc, source, p as i64))
@@ -689,10 +691,21 @@ impl RealEngine {
     ) -> bool {
         use LibraryFunction as L;
         let p = step.process;
-        if step.request.is_some() {
-            // Background progress of a nonblocking receive (the reduction is
-            // off for such models anyway, see `PorTables::reduction_allowed`).
+        if !step.settled {
+            // Another process could enable a new step of `p` here (a message
+            // for a posted receive with nothing to take, a wildcard one, a
+            // statement that waits for others) or complete a request `p`'s
+            // wait or test looks at.
             return false;
+        }
+        if step.request.is_some() {
+            // Progress of a posted receive from one source (`commutes`) with
+            // its message there: only `p` takes messages from that channel, and
+            // later messages queue behind it. It writes the receive buffer, so
+            // it is shared when the `MPI_Irecv` is.
+            return step.commutes
+                && !(self.por.is_shared(step.function, step.transition)
+                    && self.others_may_touch_shared(statuses, p));
         }
         if step.local {
             return match self.por.access(step.function, step.transition) {
@@ -722,8 +735,16 @@ impl RealEngine {
             // From one source (`commutes`), with the message there: only this
             // process takes messages from that channel.
             L::MpiRecv | L::MpiProbe => step.commutes,
-            // Never blocks (not a "blocking send" of the deadlock test).
-            L::MpiBsend | L::MpiIsend => step.commutes,
+            // Never blocks (not a "blocking send" of the deadlock test). An
+            // `MPI_Issend` appends its message as `MPI_Isend` does; only its
+            // wait differs (and `settled` keeps that wait out while the
+            // receiver has not matched it).
+            L::MpiBsend | L::MpiIsend | L::MpiIssend => step.commutes,
+            // Posts a receive (its progress steps come later): changes only
+            // `p`'s requests. It may make a sender's standard send one that
+            // needs no buffer, which matters only at states where no process
+            // can move (never one where this post is enabled).
+            L::MpiIrecv => step.commutes,
             L::MpiSend | L::MpiRsend => {
                 step.commutes
                     && (!potential || self.urgent_send(state, step, lf, args, enabled, statuses))
@@ -732,9 +753,18 @@ impl RealEngine {
             // (MPI lets it proceed with the receive half); the receive half is
             // a receive from one source (`commutes`) with its message there.
             L::MpiSendrecv | L::MpiSendrecvReplace => step.commutes,
-            // Completing sends (no nonblocking receives in such models): once
-            // not "by buffering", always so.
-            L::MpiWait | L::MpiWaitall => step.commutes && !(potential && step.buffered_send),
+            // With `settled`, the requests looked at complete only by `p`'s own
+            // steps (its receives' progress) or are complete already (sends
+            // buffered or received, collectives every member posted): the
+            // outcome depends on `p` alone, and a completion once possible
+            // stays possible. A wait completing an `MPI_Isend` only by
+            // buffering is left out with `--deadlock potential`.
+            L::MpiWait | L::MpiWaitall | L::MpiWaitany => {
+                step.commutes && !(potential && step.buffered_send)
+            }
+            // A test never blocks, so it is never a step the deadlock test
+            // counts as needing a buffer.
+            L::MpiTest | L::MpiTestall => step.commutes,
             _ => false,
         }
     }
@@ -744,6 +774,13 @@ impl RealEngine {
             .get(function)
             .is_some_and(|set| set.contains(&location))
     }
+}
+
+/// `TASS_POR=off` in the environment switches the partial-order reduction
+/// off (to compare the reduced search with the full one; read once).
+fn por_disabled() -> bool {
+    static OFF: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *OFF.get_or_init(|| std::env::var("TASS_POR").is_ok_and(|v| v == "off"))
 }
 
 impl Engine for RealEngine {
@@ -892,27 +929,59 @@ impl Engine for RealEngine {
     /// The urgent partial-order reduction (TASS paper Sec. 5.4, after Siegel's
     /// urgent algorithm): at a state where several processes can move, explore
     /// all the enabled steps of one *urgent* process `p` (the lowest rank that
-    /// is) instead of every enabled step. `p` is urgent when each of its enabled
-    /// steps is ([`RealEngine::safe_alone`])
+    /// is) instead of every enabled step. `p` is urgent when the engine marks
+    /// it `settled` (below) and each of its enabled steps is
+    /// ([`RealEngine::safe_alone`])
     ///
     /// - a local step of a transition that touches only `p`'s own memory and
-    ///   the read-only inputs ([`Access::Own`]), or one that may touch shared
-    ///   memory (an output, through a pointer) while no other process can reach
-    ///   such a transition any more ([`Access::Shared`], `por.rs`);
+    ///   the read-only inputs ([`Access::Own`]; a write through a pointer
+    ///   counts as own when no pointer of the model can reach an input or
+    ///   output, `por.rs`), or one that may touch shared memory (an output,
+    ///   through a pointer) while no other process can reach such a transition
+    ///   any more ([`Access::Shared`]);
     /// - an MPI call from a fixed list that the engine marks `commutes`:
     ///   `MPI_Init` (always), `MPI_Finalize`/`Comm_rank`/`Comm_size`/`Get_count`/
     ///   `Request_free`, a receive or probe from one source with its message
     ///   there, `MPI_Sendrecv(_replace)` (its send half never needs a buffer in
     ///   the engine's deadlock test), `MPI_Bsend`/`MPI_Isend`, `MPI_Send`/
-    ///   `MPI_Rsend`, and `MPI_Wait(all)`; with `--deadlock potential`, a
+    ///   `MPI_Rsend`, `MPI_Issend`, `MPI_Irecv` (the post), `MPI_Wait(all|any)`
+    ///   and `MPI_Test(all)`; with `--deadlock potential`, a
     ///   `MPI_Send`/`MPI_Rsend` only if [`RealEngine::urgent_send`] (its receiver
     ///   waits for exactly this message and cannot leave first) and a wait only
     ///   if it does not complete by buffering. An MPI call that touches shared
     ///   memory is urgent only while no other process can reach such a
-    ///   transition. Wildcard receives, `MPI_Ssend`, collectives, `MPI_Iprobe`,
-    ///   `MPI_Test*`, `MPI_Waitany` and everything else are never urgent, and
-    ///   models with nonblocking receives are not reduced at all
-    ///   ([`PorTables::reduction_allowed`]).
+    ///   transition. Wildcard receives, `MPI_Ssend`, collectives (blocking, and
+    ///   the posts of nonblocking ones, which may complete the other members'
+    ///   requests and so change what their tests see), `MPI_Iprobe` and
+    ///   everything else are never urgent;
+    /// - a progress step (a posted `MPI_Irecv` of `p` taking its message) from
+    ///   one source (`commutes`).
+    ///
+    /// `settled` (`Step::settled`, computed by the engine) says that no other
+    /// process can enable a new step of `p` where it is: every pending receive
+    /// request of `p` has a fixed source and a message to take already (later
+    /// messages from that source queue behind it, and only `p` takes them), and
+    /// `p`'s next statement is enabled, or is a wait/test whose requests only
+    /// `p`'s own progress steps complete (no nonblocking collective some member
+    /// has not posted, no `MPI_Issend` not yet received: those complete by the
+    /// others' steps). So with nonblocking operations, the point (1) below
+    /// holds: the others cannot add a progress step of `p` (no receive of `p`
+    /// waits for a message), nor enable `p`'s wait or change what its test
+    /// reports. For (2): a progress step takes the first match of a channel
+    /// only `p` reads and writes only `p`'s buffer; posting a receive changes
+    /// only `p`'s requests (it may make another process's standard send one
+    /// that needs no buffer, which matters only at a cut state, see (3));
+    /// waits and tests of a settled `p` read only its own requests, and a
+    /// completion once possible stays possible. For (3): a state where a
+    /// progress step, a post or a test is enabled is never cut (the deadlock
+    /// test counts them as moves), and a wait that completes only by buffering
+    /// is left out of `A`. An urgent send's receiver must also have no pending
+    /// posted receive (the message goes to exactly the receive it waits in).
+    /// Other processes' posts that complete a nonblocking collective of `p`
+    /// write only `p`'s requests, and `p`'s receive buffers hold the same
+    /// "uninitialised" marker before and after; `p`'s local steps therefore
+    /// commute with them (a write to the send buffer before the wait is
+    /// reported at the wait in either order).
     ///
     /// Why nothing is lost (for each concrete input: the guards of `p`'s steps
     /// cover the path condition, so every concrete execution's next step of `p`
@@ -954,10 +1023,10 @@ impl Engine for RealEngine {
         let Some(first) = steps.first() else {
             return steps;
         };
-        if steps.iter().all(|s| s.process == first.process) {
+        if por_disabled() {
             return steps;
         }
-        if !self.por.reduction_allowed() {
+        if steps.iter().all(|s| s.process == first.process) {
             return steps;
         }
         let mut processes: Vec<usize> = steps.iter().map(|s| s.process).collect();

@@ -1,6 +1,7 @@
-//! MPI collective operations on a communicator: one synchronous step of all
-//! members once each has reached a collective call on it; calls that do not
-//! agree (kind, root, op, datatype, counts) are a `collective-mismatch`.
+//! MPI collective operations on a communicator: a blocking one is one
+//! synchronous step of all members once each has reached a blocking
+//! collective call on it; calls that do not agree (kind, root, op, datatype,
+//! counts) are a `collective-mismatch`.
 //!
 //! The members are those of `MPI_COMM_WORLD` or of a communicator made by
 //! `MPI_Comm_dup` / `MPI_Comm_split` (collectives themselves, as is
@@ -21,21 +22,33 @@
 //! its receiver posted is a `buffer-overflow` (as for a point-to-point message
 //! longer than the receive); sending *fewer* is a `collective-mismatch`.
 //!
-//! Nonblocking collectives (`MPI_Ibcast`, ...) are modelled as their blocking
-//! forms performed when all members reach the call (one synchronous step),
-//! which also creates an already completed request that `MPI_Wait`/`MPI_Test`
-//! complete. This model is stricter than MPI: it synchronises at the call, so
-//! it may report a deadlock a real MPI would not reach (e.g. a process waiting
-//! in a receive between its `MPI_Ibarrier` and the `MPI_Wait`), but it never
-//! hides one. The received data is held back in the request until the wait
-//! ([`hold_back`]): the object holding each receive buffer reads as undefined
-//! meanwhile, so reading the result early is reported. Changes to the send
-//! buffers before the wait are not checked.
+//! Nonblocking collectives (`MPI_Ibcast`, ...) do not synchronise: a member's
+//! call *posts* its part ([`post`]) and returns. The arguments significant at
+//! it are evaluated and its send data is read at the post (a [`Posted`] kept in
+//! its request); the objects holding its receive buffers read as undefined
+//! from then until the wait, so reading a result early is reported. Once every
+//! member of the communicator has posted the operation, the last post
+//! performs it ([`match_posts`]): the calls must agree as for the blocking
+//! forms, and each member's request then holds the final contents of its
+//! receive buffers, which `MPI_Wait`/`MPI_Test` write. Collectives on one
+//! communicator, blocking or not, must be called in the same order by all
+//! members: a blocking call whose counterpart at another member is a pending
+//! nonblocking one is a `collective-mismatch`. A wait on a collective some
+//! member has not posted blocks (deadlock reports name it). MPI forbids
+//! changing a send buffer before the operation completes: the send data is
+//! compared with what was posted when the operation is performed and at the
+//! wait (`invalid-pointer`; a change undone before both, send data with a
+//! symbolic count, and send and receive buffers in one array are not
+//! checked). Pair datatypes (`MPI_DOUBLE_INT`, `MPI_2INT`) are supported by
+//! the blocking forms only.
 
 use std::collections::BTreeMap;
 
 use tass_dynamic::api::{undefined_data, Handle, Pointer, Step as PStep, Value};
-use tass_model::api::{Expr as MExpr, LibraryConstant as LC, LibraryFunction as LF, Span};
+use tass_model::api::{
+    Expr as MExpr, FunctionId, LibraryConstant as LC, LibraryFunction as LF, Model, Span,
+    TransitionId,
+};
 use tass_semantics::api::{
     Change, EngineError, Environment, Evaluator, Oracle, Property, Violation,
 };
@@ -46,8 +59,8 @@ use super::buffer::{
     write_buffer, write_pairs, BufArg, CONCRETE_LIMIT,
 };
 use super::comm;
-use super::request::{add_request, Delivery, RequestKind};
-use super::{current_call, write_request, write_success, Call, Ctx, ANY};
+use super::request::{add_request, remove_request, Delivery, RequestKind};
+use super::{current_call, set_mpi, write_request, write_success, Call, Ctx, ANY};
 use crate::env::ProcEnv;
 use crate::state::State;
 
@@ -246,7 +259,7 @@ fn positions(kind: Kind) -> Positions {
 }
 
 /// The reduction operations.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 enum Op {
     Sum,
     Prod,
@@ -305,7 +318,7 @@ fn op_name(op: Op) -> &'static str {
 }
 
 /// An MPI datatype of a collective: a basic one, or a (value, index) pair type.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
 enum DType {
     Scalar(LC, Type),
     /// `MPI_DOUBLE_INT` or `MPI_2INT`.
@@ -336,7 +349,7 @@ fn dtype_of(
 }
 
 /// Data moved by a collective: `count` scalars (an array expression), or pairs.
-#[derive(Clone, Debug)]
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
 enum Data {
     Flat(Expr),
     Pairs(Vec<(Expr, Expr)>),
@@ -534,7 +547,7 @@ fn read_data(
 fn write_data(
     ev: &mut Evaluator<'_>,
     env: &mut dyn Environment,
-    arg: &MExpr,
+    arg: BufArg<'_>,
     capacity: Expr,
     offset: Expr,
     data: &Data,
@@ -549,25 +562,39 @@ fn write_data(
                 DType::Pair(c) => *c,
                 DType::Scalar(c, _) => *c,
             };
+            let BufArg::Expr(arg) = arg else {
+                return Err(EngineError::unsupported(
+                    "pair datatypes in a nonblocking collective",
+                    span,
+                ));
+            };
             write_pairs(ev, env, arg, capacity, offset, ps, c, span)
         }
     }
 }
 
-/// One member of the communicator at its collective call.
+/// One member of the communicator in a collective: at its blocking call, or
+/// with the nonblocking collective it posted.
 struct Member<'m> {
     world: usize,
-    call: Call<'m>,
+    lf: LF,
+    span: &'m Span,
+    /// The blocking call the member is at (`None`: a posted nonblocking one).
+    call: Option<Call<'m>>,
     kind: Kind,
-    nonblocking: bool,
     root: Option<Expr>,
     op: Option<Op>,
     args: Significant,
+    /// A posted nonblocking collective: its send data, read at the post.
+    pieces: Option<Vec<Piece>>,
 }
+
+/// A piece of a member's send data: (flat offset, count, the data).
+type Piece = (Expr, Expr, Data);
 
 /// The arguments of a member's call that are significant at it (MPI ignores
 /// the receive arguments of a non-root in a gather, for instance).
-#[derive(Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 struct Significant {
     stype: Option<DType>,
     rtype: Option<DType>,
@@ -674,7 +701,6 @@ pub(super) fn collective_for(
     state: &mut State,
     owner: usize,
 ) -> Result<(Vec<Violation>, Vec<Change>), EngineError> {
-    let f = ctx.f;
     let mut violations = Vec::new();
     let owner_call = current_call(ctx.model, state, owner)
         .ok_or_else(|| EngineError::invalid("collective step without a call", None))?;
@@ -695,6 +721,29 @@ pub(super) fn collective_for(
             None,
         ));
     }
+    // A member with a pending nonblocking collective here: the owner's blocking
+    // call is its counterpart, and a blocking call never matches a nonblocking one.
+    if let Some((q, (_, origin, posted))) = worlds
+        .iter()
+        .find_map(|&q| first_post(state, q, comm).map(|x| (q, x)))
+    {
+        let line = span_of(ctx.model, origin).start_line;
+        as_process(ctx, oracle, state, owner, &mut violations, |ev, env| {
+            ev.fail(
+                &*env,
+                Property::CollectiveMismatch,
+                format!(
+                    "process {owner} calls {} while process {q} has posted {} (line {line}); \
+                     collective calls on a communicator must match in order",
+                    owner_call.lf.c_name(),
+                    posted.lf.c_name()
+                ),
+                owner_call.span,
+            );
+            Ok(())
+        })?;
+        return Ok((violations, Vec::new()));
+    }
 
     // Phase 1: the call, root and op of every member; they must agree.
     let mut members: Vec<Member<'_>> = Vec::with_capacity(n);
@@ -702,13 +751,13 @@ pub(super) fn collective_for(
         let call = current_call(ctx.model, state, w).ok_or_else(|| {
             EngineError::invalid("collective step: a member is not at a call", None)
         })?;
-        let Some((kind, nonblocking)) = shape(call.lf) else {
+        let Some((kind, false)) = shape(call.lf) else {
             return Err(EngineError::invalid(
-                "collective step: a member is not at a collective call",
+                "collective step: a member is not at a blocking collective call",
                 Some(call.span),
             ));
         };
-        let first = members.first().map(|m| (m.world, m.call.lf, m.root, m.op));
+        let first = members.first().map(|m| (m.world, m.lf, m.root, m.op));
         let member = as_process(ctx, oracle, state, w, &mut violations, |ev, env| {
             if i > 0 {
                 match checked_comm(ev, env, &call)? {
@@ -731,52 +780,9 @@ pub(super) fn collective_for(
                 Some(k) => Some(op_of(&ev.eval(&*env, &call.args[k])?, call.span)?),
                 None => None,
             };
-            if let Some((w0, lf0, root0, op0)) = first {
-                if lf0 != call.lf {
-                    ev.fail(
-                        &*env,
-                        Property::CollectiveMismatch,
-                        format!(
-                            "process {w} calls {} while process {w0} calls {} (collective \
-                             calls on a communicator must match in order)",
-                            call.lf.c_name(),
-                            lf0.c_name()
-                        ),
-                        call.span,
-                    );
+            if let Some(first) = first {
+                if !agrees(ev, env, first, (w, call.lf, root, op), call.span) {
                     return Ok(None);
-                }
-                if op0 != op {
-                    ev.fail(
-                        &*env,
-                        Property::CollectiveMismatch,
-                        format!(
-                            "process {w} uses {} in {} while process {w0} uses {}",
-                            op.map_or("no operation", op_name),
-                            call.lf.c_name(),
-                            op0.map_or("no operation", op_name)
-                        ),
-                        call.span,
-                    );
-                    return Ok(None);
-                }
-                if let (Some(r0), Some(r)) = (root0, root) {
-                    let f = ev.factory();
-                    let same = f.eq(r0, r);
-                    ev.check(
-                        &*env,
-                        same,
-                        Property::CollectiveMismatch,
-                        || {
-                            format!(
-                                "process {w} gives root {} to {} while process {w0} gives {}",
-                                f.pretty(r),
-                                call.lf.c_name(),
-                                f.pretty(r0)
-                            )
-                        },
-                        call.span,
-                    );
                 }
             }
             if let Some(r) = root {
@@ -784,12 +790,14 @@ pub(super) fn collective_for(
             }
             Ok(Some(Member {
                 world: w,
-                call,
+                lf: call.lf,
+                span: call.span,
+                call: Some(call),
                 kind,
-                nonblocking,
                 root,
                 op,
                 args: Significant::default(),
+                pieces: None,
             }))
         })?;
         match member {
@@ -801,36 +809,16 @@ pub(super) fn collective_for(
         }
     }
     let kind = members[0].kind;
-    let span0 = members[0].call.span;
-    let root = match members[0].root {
-        None => None,
-        Some(r) => {
-            let env = ctx.env(state, worlds[0]);
-            let mut ev = Evaluator::new(f, oracle, worlds[0], false);
-            let value = match f.as_concrete_int(r).and_then(|r| i64::try_from(r).ok()) {
-                Some(v) => Some(v),
-                None => (0..n as i64).find(|&v| holds(&mut ev, &env, f.eq(r, f.int(v)))),
-            };
-            match value {
-                Some(v) if (0..n as i64).contains(&v) => Some(v as usize),
-                Some(_) => return Ok((violations, Vec::new())), // reported
-                None => {
-                    return Err(EngineError::unsupported(
-                        format!(
-                            "{} with a root that depends on the inputs",
-                            members[0].call.lf.c_name()
-                        ),
-                        span0,
-                    ))
-                }
-            }
-        }
+    let Some(root) = members_root(ctx, oracle, state, &members)? else {
+        return Ok((violations, Vec::new())); // a bad root, reported
     };
 
     // Phase 2: the arguments significant at each member.
     for (i, &w) in worlds.iter().enumerate() {
         let is_root = root == Some(i);
-        let call = &members[i].call;
+        let Some(call) = &members[i].call else {
+            continue;
+        };
         let got = as_process(ctx, oracle, state, w, &mut violations, |ev, env| {
             significant_args(ev, env, call, kind, n, is_root)
         })?;
@@ -851,7 +839,6 @@ pub(super) fn collective_for(
     }
 
     // Phase 4: the operation.
-    let mut written: Vec<(usize, usize)> = Vec::new();
     match kind {
         Kind::CommDup | Kind::CommSplit | Kind::CommFree => {
             comm_operation(ctx, oracle, state, &members, comm, &mut violations)?;
@@ -866,75 +853,794 @@ pub(super) fn collective_for(
             if path_dead(ctx, state) {
                 return Ok((violations, Vec::new()));
             }
-            for t in &transfers {
-                if !written.contains(&(t.dest, t.arg)) {
-                    written.push((t.dest, t.arg));
-                }
-            }
             for t in transfers {
                 let m = &members[t.dest];
-                let arg = &m.call.args[t.arg];
+                let Some(call) = &m.call else { continue };
+                let arg = &call.args[t.arg];
                 let dt = m
                     .args
                     .rtype
                     .clone()
                     .or_else(|| m.args.stype.clone())
                     .unwrap_or(DType::Scalar(LC::MpiInt, Type::Int));
-                let span = m.call.span;
+                let span = m.span;
                 as_process(ctx, oracle, state, m.world, &mut violations, |ev, env| {
                     if t.optional
                         && matches!(ev.eval(&*env, arg)?, Value::Pointer(ref q) if q.is_null())
                     {
                         return Ok(());
                     }
-                    write_data(ev, env, arg, t.capacity, t.offset, &t.data, t.n, &dt, span)
+                    write_data(
+                        ev,
+                        env,
+                        arg.into(),
+                        t.capacity,
+                        t.offset,
+                        &t.data,
+                        t.n,
+                        &dt,
+                        span,
+                    )
                 })?;
             }
         }
     }
 
-    // Phase 5: every member moves on (a nonblocking form gets a completed request).
-    for (i, m) in members.iter().enumerate() {
-        let function = state.inner.procs[m.world]
-            .stack
-            .last()
-            .map(|fr| fr.function)
-            .ok_or_else(|| EngineError::invalid("collective step: a member has no frame", None))?;
-        let pos = positions(m.kind);
+    // Phase 5: every member moves on.
+    for m in &members {
+        let Some(call) = &m.call else { continue };
         as_process(ctx, oracle, state, m.world, &mut violations, |ev, env| {
-            if m.nonblocking {
-                // The data reaches the receive buffers only at the wait: until
-                // then they read as undefined (a read before MPI_Wait is caught).
-                let mut delivery = Vec::new();
-                for &(_, arg) in written.iter().filter(|(d, _)| *d == i) {
-                    if let Some(d) = hold_back(ev, env, &m.call.args[arg], m.call.span)? {
-                        delivery.push(d);
-                    }
-                }
-                let kind = if delivery.is_empty() {
-                    RequestKind::Done {
-                        source: f.int(ANY),
-                        tag: f.int(ANY),
-                        count: f.int(0),
-                    }
-                } else {
-                    RequestKind::Collective { delivery }
-                };
-                let h = add_request(env, kind, (function, m.call.tid));
-                write_request(ev, env, &m.call.args[pos.comm + 1], h, m.call.span)?;
-            }
-            write_success(ev, env, &m.call)?;
-            env.set_location(m.call.target);
+            write_success(ev, env, call)?;
+            env.set_location(call.target);
             Ok(())
         })?;
     }
     Ok((violations, Vec::new()))
 }
 
-/// For a nonblocking collective: the receive buffer `arg` points into holds
-/// its final data now; takes that data out (the object reads as undefined until
-/// the wait) and returns what the wait puts back: (pointer to the object, the
-/// undefined marker, the final value). `None` for a NULL or invalid buffer.
+/// Phase 1 for one member: its call, operation and root agree with the
+/// first member's (`first`: its world rank, call, root, op); reports a
+/// `collective-mismatch` otherwise (the path dies). `false` on a mismatch of
+/// call or op (the root is a check, the path goes on under it).
+fn agrees(
+    ev: &mut Evaluator<'_>,
+    env: &ProcEnv<'_>,
+    (w0, lf0, root0, op0): (usize, LF, Option<Expr>, Option<Op>),
+    (w, lf, root, op): (usize, LF, Option<Expr>, Option<Op>),
+    span: &Span,
+) -> bool {
+    if lf0 != lf {
+        ev.fail(
+            env,
+            Property::CollectiveMismatch,
+            format!(
+                "process {w} calls {} while process {w0} calls {} (collective \
+                 calls on a communicator must match in order)",
+                lf.c_name(),
+                lf0.c_name()
+            ),
+            span,
+        );
+        return false;
+    }
+    if op0 != op {
+        ev.fail(
+            env,
+            Property::CollectiveMismatch,
+            format!(
+                "process {w} uses {} in {} while process {w0} uses {}",
+                op.map_or("no operation", op_name),
+                lf.c_name(),
+                op0.map_or("no operation", op_name)
+            ),
+            span,
+        );
+        return false;
+    }
+    if let (Some(r0), Some(r)) = (root0, root) {
+        let f = ev.factory();
+        let same = f.eq(r0, r);
+        ev.check(
+            env,
+            same,
+            Property::CollectiveMismatch,
+            || {
+                format!(
+                    "process {w} gives root {} to {} while process {w0} gives {}",
+                    f.pretty(r),
+                    lf.c_name(),
+                    f.pretty(r0)
+                )
+            },
+            span,
+        );
+    }
+    true
+}
+
+/// The root (comm rank) of a collective, from its first member's call:
+/// `Ok(Some(None))` for a collective without root, `Ok(None)` for a bad root
+/// (already reported).
+fn members_root(
+    ctx: &Ctx<'_>,
+    oracle: &mut Oracle,
+    state: &mut State,
+    members: &[Member<'_>],
+) -> Result<Option<Option<usize>>, EngineError> {
+    let f = ctx.f;
+    let Some(r) = members[0].root else {
+        return Ok(Some(None));
+    };
+    let n = members.len();
+    let env = ctx.env(state, members[0].world);
+    let mut ev = Evaluator::new(f, oracle, members[0].world, false);
+    match resolve_root(&mut ev, &env, r, n) {
+        Some(v) if (0..n as i64).contains(&v) => Ok(Some(Some(v as usize))),
+        Some(_) => Ok(None),
+        None => Err(EngineError::unsupported(
+            format!(
+                "{} with a root that depends on the inputs",
+                members[0].lf.c_name()
+            ),
+            members[0].span,
+        )),
+    }
+}
+
+/// The value of root expression `r` when it is determined.
+fn resolve_root(ev: &mut Evaluator<'_>, env: &dyn Environment, r: Expr, n: usize) -> Option<i64> {
+    let f = ev.factory();
+    match f.as_concrete_int(r).and_then(|r| i64::try_from(r).ok()) {
+        Some(v) => Some(v),
+        None => (0..n as i64).find(|&v| holds(ev, env, f.eq(r, f.int(v)))),
+    }
+}
+
+/// The pieces of send data (flat offset, count) a member with significant
+/// arguments `a` contributes: exactly the reads [`read_transfers`] makes of it.
+fn send_pieces(
+    f: &ExprFactory,
+    kind: Kind,
+    a: &Significant,
+    n: usize,
+    is_root: bool,
+) -> Vec<(Expr, Expr)> {
+    let zero = f.int(0);
+    let count = |x: &Option<Expr>| x.unwrap_or(zero);
+    let at = |xs: &Option<Vec<Expr>>, k: usize| {
+        xs.as_ref().and_then(|v| v.get(k).copied()).unwrap_or(zero)
+    };
+    match kind {
+        Kind::Bcast if is_root => vec![(zero, count(&a.scount))],
+        Kind::Reduce | Kind::Allreduce | Kind::Scan | Kind::Exscan => {
+            vec![(zero, count(&a.scount))]
+        }
+        Kind::ReduceScatter => {
+            let total = (0..n).fold(zero, |acc, i| f.add(acc, at(&a.rcounts, i)));
+            vec![(zero, total)]
+        }
+        Kind::Gather | Kind::Gatherv | Kind::Allgather | Kind::Allgatherv => {
+            vec![(zero, count(&a.scount))]
+        }
+        Kind::Scatter if is_root => {
+            let sc = count(&a.scount);
+            (0..n).map(|j| (f.mul(sc, f.int(j as i64)), sc)).collect()
+        }
+        Kind::Scatterv | Kind::Alltoallv if is_root || kind == Kind::Alltoallv => (0..n)
+            .map(|j| (at(&a.sdispls, j), at(&a.scounts, j)))
+            .collect(),
+        Kind::Alltoall => {
+            let sc = count(&a.scount);
+            (0..n).map(|j| (f.mul(sc, f.int(j as i64)), sc)).collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The receive buffers (argument position, optional) the result of a
+/// collective goes to at the member of comm rank `rank`: exactly the
+/// destinations of [`read_transfers`] for it.
+fn recv_args(kind: Kind, is_root: bool, rank: usize) -> Vec<(usize, bool)> {
+    let pos = positions(kind);
+    let (Some(sbuf), Some(rbuf)) = (pos.sbuf, pos.rbuf.or(pos.sbuf)) else {
+        return Vec::new();
+    };
+    match kind {
+        Kind::Bcast if !is_root => vec![(sbuf, false)],
+        Kind::Reduce | Kind::Gather | Kind::Gatherv if is_root => vec![(rbuf, false)],
+        Kind::Exscan => vec![(rbuf, rank == 0)],
+        Kind::Allreduce
+        | Kind::Scan
+        | Kind::ReduceScatter
+        | Kind::Allgather
+        | Kind::Allgatherv
+        | Kind::Scatter
+        | Kind::Scatterv
+        | Kind::Alltoall
+        | Kind::Alltoallv => vec![(rbuf, false)],
+        _ => Vec::new(),
+    }
+}
+
+/// Where the result of a posted nonblocking collective goes in its process.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Target {
+    /// The argument position of the buffer.
+    arg: usize,
+    /// The buffer pointer, as it was at the post.
+    pointer: Value,
+    pointee: Option<Type>,
+    /// The object the buffer lies in, which reads as undefined until the wait:
+    /// (pointer to it, the undefined marker, its value at the post).
+    hold: Option<Delivery>,
+}
+
+/// A nonblocking collective a process posted that not every member of the
+/// communicator has posted yet: what the operation needs from this member.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Posted {
+    pub comm: u32,
+    pub lf: LF,
+    root: Option<Expr>,
+    op: Option<Op>,
+    args: Significant,
+    /// The send data, read at the post (MPI forbids changing it until the
+    /// operation completes).
+    pieces: Vec<Piece>,
+    targets: Vec<Target>,
+    /// What the match and the wait check is still in the send buffer.
+    sent: Option<Sent>,
+}
+
+/// The send data of a nonblocking collective as it was at the post, to check
+/// that the program did not change it before the operation completed.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Sent {
+    lf: LF,
+    line: u32,
+    pointer: Value,
+    pointee: Option<Type>,
+    ty: Type,
+    /// (flat offset, count, data) of each piece, the count concrete.
+    pieces: Vec<(Expr, Expr, Expr)>,
+}
+
+impl Sent {
+    pub(crate) fn pointer(&self) -> &Value {
+        &self.pointer
+    }
+
+    pub(crate) fn pointer_mut(&mut self) -> &mut Value {
+        &mut self.pointer
+    }
+}
+
+/// Reports an `invalid-pointer` violation if the send data `sent` describes
+/// may have changed since the post (MPI forbids writing a send buffer until
+/// the operation completes). `when` names the moment of the check.
+pub(super) fn check_sent(
+    ev: &mut Evaluator<'_>,
+    env: &ProcEnv<'_>,
+    sent: &Sent,
+    when: &str,
+    span: &Span,
+) -> Result<(), EngineError> {
+    let f = ev.factory();
+    for &(off, cnt, data) in &sent.pieces {
+        let arg = BufArg::Stored(&sent.pointer, sent.pointee.as_ref());
+        let Some(now) = read_buffer(ev, env, arg, cnt, off, &sent.ty, span)? else {
+            return Ok(());
+        };
+        if now == data {
+            continue;
+        }
+        let Some(k) = concrete_small(f, cnt) else {
+            continue; // not checked (documented)
+        };
+        let same = (0..k).fold(f.tt(), |acc, i| {
+            let i = f.int(i);
+            f.and(acc, f.eq(f.array_read(now, i), f.array_read(data, i)))
+        });
+        ev.check(
+            env,
+            same,
+            Property::InvalidPointer,
+            || {
+                format!(
+                    "the send buffer of the {} of line {} changed before {when} (MPI forbids \
+                     writing it until the operation completes)",
+                    sent.lf.c_name(),
+                    sent.line
+                )
+            },
+            span,
+        );
+    }
+    Ok(())
+}
+
+impl Posted {
+    /// The pointers it holds (heap canonicalization follows them).
+    pub(crate) fn pointers(&self) -> Vec<&Value> {
+        let mut out: Vec<&Value> = self.sent.iter().map(Sent::pointer).collect();
+        for t in &self.targets {
+            out.push(&t.pointer);
+            if let Some(h) = &t.hold {
+                out.push(&h.0);
+            }
+        }
+        out
+    }
+
+    pub(crate) fn pointers_mut(&mut self) -> Vec<&mut Value> {
+        let mut out: Vec<&mut Value> = self.sent.iter_mut().map(Sent::pointer_mut).collect();
+        for t in &mut self.targets {
+            out.push(&mut t.pointer);
+            if let Some(h) = &mut t.hold {
+                out.push(&mut h.0);
+            }
+        }
+        out
+    }
+}
+
+/// True if process `q` has posted a nonblocking collective on `comm` that not
+/// every member has posted yet.
+pub(super) fn has_post(state: &State, q: usize, comm: u32) -> bool {
+    state.inner.procs[q]
+        .mpi
+        .requests
+        .iter()
+        .any(|r| matches!(&r.kind, RequestKind::Posted(p) if p.comm == comm))
+}
+
+/// Whether `lf` is a nonblocking collective.
+pub(super) fn is_nonblocking(lf: LF) -> bool {
+    matches!(shape(lf), Some((_, true)))
+}
+
+/// A nonblocking collective call of process `p` (`call`): it posts its part
+/// and moves on. The arguments significant at `p` are evaluated and its send
+/// data read now; the objects holding its receive buffers read as undefined
+/// until the wait. When every member has posted the operation, it is
+/// performed ([`match_posts`]).
+pub(super) fn post(
+    ctx: &Ctx<'_>,
+    oracle: &mut Oracle,
+    state: &mut State,
+    p: usize,
+    call: &Call<'_>,
+) -> Result<(Vec<Violation>, Vec<Change>), EngineError> {
+    let mut violations = Vec::new();
+    let Some((kind, true)) = shape(call.lf) else {
+        return Err(EngineError::invalid(
+            "post of a call that is not a nonblocking collective",
+            Some(call.span),
+        ));
+    };
+    let function = state.inner.procs[p]
+        .stack
+        .last()
+        .map(|fr| fr.function)
+        .ok_or_else(|| EngineError::invalid("collective post without a frame", None))?;
+    let posted = as_process(ctx, oracle, state, p, &mut violations, |ev, env| {
+        post_part(ev, env, call, kind)
+    })?;
+    let Some(posted) = posted else {
+        return Ok((violations, Vec::new()));
+    };
+    if path_dead(ctx, state) {
+        return Ok((violations, Vec::new()));
+    }
+    let comm = posted.comm;
+    as_process(ctx, oracle, state, p, &mut violations, |ev, env| {
+        let kind_of = RequestKind::Posted(Box::new(posted));
+        let h = add_request(env, kind_of, (function, call.tid));
+        write_request(ev, env, &call.args[positions(kind).comm + 1], h, call.span)?;
+        write_success(ev, env, call)?;
+        env.set_location(call.target);
+        Ok(())
+    })?;
+    if comm::members(state, comm)
+        .iter()
+        .all(|&q| has_post(state, q as usize, comm))
+    {
+        match_posts(ctx, oracle, state, comm, &mut violations)?;
+    }
+    Ok((violations, Vec::new()))
+}
+
+/// The part of a nonblocking collective process `env.proc` posts (`None`: the
+/// path died on a reported error).
+fn post_part(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    call: &Call<'_>,
+    kind: Kind,
+) -> Result<Option<Posted>, EngineError> {
+    let f = ev.factory();
+    let dead =
+        |ev: &mut Evaluator<'_>, env: &ProcEnv<'_>| f.as_bool(ev.current_pc(env)) == Some(false);
+    let Some(comm) = checked_comm(ev, env, call)? else {
+        return Ok(None);
+    };
+    let n = comm::comm_size(env.state, comm);
+    let rank = comm::rank_in(env.state, comm, env.proc as u32).ok_or_else(|| {
+        EngineError::invalid(
+            "collective on a communicator the process is not in",
+            Some(call.span),
+        )
+    })?;
+    let pos = positions(kind);
+    let root = match pos.root {
+        Some(k) => Some(ev.eval_int(&*env, &call.args[k])?),
+        None => None,
+    };
+    let op = match pos.op {
+        Some(k) => Some(op_of(&ev.eval(&*env, &call.args[k])?, call.span)?),
+        None => None,
+    };
+    let mut is_root = false;
+    if let Some(r) = root {
+        check_rank(ev, &*env, r, false, "root", call.span, n);
+        if dead(ev, env) {
+            return Ok(None);
+        }
+        match resolve_root(ev, &*env, r, n) {
+            Some(v) => is_root = v == rank as i64,
+            None => {
+                return Err(EngineError::unsupported(
+                    format!(
+                        "{} with a root that depends on the inputs",
+                        call.lf.c_name()
+                    ),
+                    call.span,
+                ))
+            }
+        }
+    }
+    let Some(args) = significant_args(ev, env, call, kind, n, is_root)? else {
+        return Ok(None);
+    };
+    if dead(ev, env) {
+        return Ok(None);
+    }
+    if [&args.stype, &args.rtype]
+        .into_iter()
+        .any(|t| matches!(t, Some(DType::Pair(_))))
+    {
+        return Err(EngineError::unsupported(
+            format!("{} on a pair datatype", call.lf.c_name()),
+            call.span,
+        ));
+    }
+    let mut pieces = Vec::new();
+    if let Some(sbuf) = pos.sbuf {
+        let dt = args
+            .stype
+            .clone()
+            .unwrap_or(DType::Scalar(LC::MpiInt, Type::Int));
+        for (off, cnt) in send_pieces(f, kind, &args, n, is_root) {
+            let Some(d) = read_data(ev, &*env, &call.args[sbuf], cnt, off, &dt, call.span)? else {
+                return Ok(None);
+            };
+            pieces.push((off, cnt, d));
+        }
+    }
+    let mut targets = Vec::new();
+    for (arg, optional) in recv_args(kind, is_root, rank) {
+        let pointer = ev.eval(&*env, &call.args[arg])?;
+        if optional && matches!(pointer, Value::Pointer(ref q) if q.is_null()) {
+            continue;
+        }
+        let pointee = BufArg::Expr(&call.args[arg]).scalar_pointee();
+        let hold = hold_back(ev, env, &call.args[arg], call.span)?;
+        targets.push(Target {
+            arg,
+            pointer,
+            pointee,
+            hold,
+        });
+    }
+    // The send buffer is checked later unless it lies in an object held back
+    // for the result (send and receive parts of one array: not checked).
+    let mut sent = None;
+    if let (Some(sbuf), Some(DType::Scalar(_, ty))) = (pos.sbuf, &args.stype) {
+        let pointer = ev.eval(&*env, &call.args[sbuf])?;
+        let object = match &pointer {
+            Value::Pointer(Pointer::To { root, path }) => {
+                let mut path = path.clone();
+                if matches!(path.last(), Some(PStep::Index(_))) {
+                    path.pop();
+                }
+                Some(Value::Pointer(Pointer::To { root: *root, path }))
+            }
+            _ => None,
+        };
+        let held = targets
+            .iter()
+            .any(|t| t.hold.as_ref().map(|h| Some(&h.0)) == Some(object.as_ref()));
+        let flat: Vec<(Expr, Expr, Expr)> = pieces
+            .iter()
+            .filter_map(|(o, c, d)| match d {
+                Data::Flat(x) if concrete_small(f, *c).is_some() => Some((*o, *c, *x)),
+                _ => None,
+            })
+            .collect();
+        if object.is_some() && !held && !flat.is_empty() {
+            sent = Some(Sent {
+                lf: call.lf,
+                line: call.span.start_line,
+                pointer,
+                pointee: BufArg::Expr(&call.args[sbuf]).scalar_pointee(),
+                ty: ty.clone(),
+                pieces: flat,
+            });
+        }
+    }
+    Ok(Some(Posted {
+        comm,
+        lf: call.lf,
+        root,
+        op,
+        args,
+        pieces,
+        targets,
+        sent,
+    }))
+}
+
+/// The first nonblocking collective process `q` posted on `comm` that is not
+/// performed yet: (request handle, the call that posted it, its part).
+fn first_post(
+    state: &State,
+    q: usize,
+    comm: u32,
+) -> Option<(u32, (FunctionId, TransitionId), Posted)> {
+    state.inner.procs[q]
+        .mpi
+        .requests
+        .iter()
+        .find_map(|r| match &r.kind {
+            RequestKind::Posted(p) if p.comm == comm => Some((r.handle, r.origin, (**p).clone())),
+            _ => None,
+        })
+}
+
+fn span_of(model: &Model, (function, tid): (FunctionId, TransitionId)) -> &Span {
+    match model.function(function).body.as_ref() {
+        Some(b) => &b.transition(tid).span,
+        None => &model.function(function).span,
+    }
+}
+
+/// Performs the nonblocking collective every member of `comm` has posted (the
+/// first pending one of each): the calls must agree; each member's request
+/// then holds the final contents of its receive buffers, which its wait
+/// writes.
+fn match_posts(
+    ctx: &Ctx<'_>,
+    oracle: &mut Oracle,
+    state: &mut State,
+    comm: u32,
+    violations: &mut Vec<Violation>,
+) -> Result<(), EngineError> {
+    let worlds: Vec<usize> = comm::members(state, comm)
+        .into_iter()
+        .map(|w| w as usize)
+        .collect();
+    let mut members: Vec<Member<'_>> = Vec::with_capacity(worlds.len());
+    let mut heads: Vec<(u32, Posted)> = Vec::with_capacity(worlds.len());
+    for &w in &worlds {
+        let (handle, origin, posted) = first_post(state, w, comm).ok_or_else(|| {
+            EngineError::invalid("collective match: a member has not posted", None)
+        })?;
+        let span = span_of(ctx.model, origin);
+        let Some((kind, _)) = shape(posted.lf) else {
+            return Err(EngineError::invalid(
+                "collective match: not a collective",
+                Some(span),
+            ));
+        };
+        if let Some(m0) = members.first() {
+            let first = (m0.world, m0.lf, m0.root, m0.op);
+            let this = (w, posted.lf, posted.root, posted.op);
+            let ok = as_process(ctx, oracle, state, w, violations, |ev, env| {
+                Ok(agrees(ev, env, first, this, span))
+            })?;
+            if !ok || path_dead(ctx, state) {
+                return Ok(());
+            }
+        }
+        members.push(Member {
+            world: w,
+            lf: posted.lf,
+            span,
+            call: None,
+            kind,
+            root: posted.root,
+            op: posted.op,
+            args: posted.args.clone(),
+            pieces: Some(posted.pieces.clone()),
+        });
+        heads.push((handle, posted));
+    }
+    let Some(root) = members_root(ctx, oracle, state, &members)? else {
+        return Ok(());
+    };
+    if !check_agreement(ctx, oracle, state, &members, root, violations)? || path_dead(ctx, state) {
+        return Ok(());
+    }
+    let Some(transfers) = read_transfers(ctx, oracle, state, &members, root, violations)? else {
+        return Ok(());
+    };
+    if path_dead(ctx, state) {
+        return Ok(());
+    }
+    for (j, m) in members.iter().enumerate() {
+        let (handle, posted) = &heads[j];
+        let dt = m
+            .args
+            .rtype
+            .clone()
+            .or_else(|| m.args.stype.clone())
+            .unwrap_or(DType::Scalar(LC::MpiInt, Type::Int));
+        let running = state.inner.procs[m.world].status == crate::state::Status::Running;
+        as_process(ctx, oracle, state, m.world, violations, |ev, env| {
+            if !running {
+                // Ended without waiting (a request leak, reported at the end):
+                // its buffers may be gone; nothing is delivered.
+                let f = ev.factory();
+                set_mpi(env, |mp| {
+                    for r in mp.requests.iter_mut().filter(|r| r.handle == *handle) {
+                        r.kind = RequestKind::Done {
+                            source: f.int(ANY),
+                            tag: f.int(ANY),
+                            count: f.int(0),
+                        };
+                    }
+                });
+                return Ok(());
+            }
+            if let Some(sent) = &posted.sent {
+                check_sent(ev, env, sent, "every process had posted it", m.span)?;
+            }
+            let what = || "the receive buffer of a nonblocking collective".to_string();
+            // Put back what the held objects had at the post (unless the
+            // program wrote them since: its wait reports that), write the
+            // results, and hold the final contents back again until the wait.
+            let mut intact = Vec::with_capacity(posted.targets.len());
+            for t in &posted.targets {
+                let ok = match &t.hold {
+                    Some((ptr, marker, before)) => {
+                        let place = ev.deref_place(&*env, ptr.clone(), true, m.span, &what)?;
+                        let ok = ev.read_place(&*env, &place) == *marker;
+                        if ok {
+                            ev.write_place(env, &place, before.clone(), m.span)?;
+                        }
+                        ok
+                    }
+                    None => true,
+                };
+                intact.push(ok);
+            }
+            for tr in transfers.iter().filter(|tr| tr.dest == j) {
+                let Some(k) = posted.targets.iter().position(|t| t.arg == tr.arg) else {
+                    continue; // an optional buffer that is NULL
+                };
+                if !intact[k] {
+                    continue;
+                }
+                let t = &posted.targets[k];
+                let arg = BufArg::Stored(&t.pointer, t.pointee.as_ref());
+                write_data(
+                    ev,
+                    env,
+                    arg,
+                    tr.capacity,
+                    tr.offset,
+                    &tr.data,
+                    tr.n,
+                    &dt,
+                    m.span,
+                )?;
+            }
+            let mut delivery = Vec::new();
+            for (k, t) in posted.targets.iter().enumerate() {
+                let Some((ptr, marker, _)) = &t.hold else {
+                    continue;
+                };
+                if intact[k] {
+                    let place = ev.deref_place(&*env, ptr.clone(), true, m.span, &what)?;
+                    let done = ev.read_place(&*env, &place);
+                    ev.write_place(env, &place, marker.clone(), m.span)?;
+                    delivery.push((ptr.clone(), marker.clone(), done));
+                } else {
+                    delivery.push((ptr.clone(), marker.clone(), marker.clone()));
+                }
+            }
+            let p = env.proc;
+            let requests = &env.state.inner.procs[p].mpi.requests;
+            let Some(index) = requests.iter().position(|r| r.handle == *handle) else {
+                return Err(EngineError::invalid(
+                    "collective match: request vanished",
+                    None,
+                ));
+            };
+            if requests[index].freed {
+                // MPI_Request_free'd: nobody waits, the data goes in now.
+                remove_request(env, index);
+                for (ptr, marker, done) in delivery {
+                    let place = ev.deref_place(&*env, ptr, true, m.span, &what)?;
+                    if ev.read_place(&*env, &place) == marker {
+                        ev.write_place(env, &place, done, m.span)?;
+                    }
+                }
+                return Ok(());
+            }
+            let f = ev.factory();
+            let kind = if delivery.is_empty() && posted.sent.is_none() {
+                RequestKind::Done {
+                    source: f.int(ANY),
+                    tag: f.int(ANY),
+                    count: f.int(0),
+                }
+            } else {
+                RequestKind::Collective {
+                    delivery,
+                    sent: posted.sent.clone().map(Box::new),
+                }
+            };
+            set_mpi(env, |mp| mp.requests[index].kind = kind);
+            Ok(())
+        })?;
+    }
+    Ok(())
+}
+
+/// For a process waiting in `MPI_Wait`...: its nonblocking collectives not
+/// every member has posted yet, one phrase each (for deadlock reports).
+pub(super) fn pending_posts(model: &Model, state: &State, p: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    let mine = &state.inner.procs[p].mpi.requests;
+    for (k, r) in mine.iter().enumerate() {
+        let RequestKind::Posted(posted) = &r.kind else {
+            continue;
+        };
+        // It is the `ordinal`-th pending post of `p` on its communicator; a
+        // member with fewer pending posts there has not posted it yet.
+        let ordinal = mine[..=k]
+            .iter()
+            .filter(|x| matches!(&x.kind, RequestKind::Posted(q) if q.comm == posted.comm))
+            .count();
+        let missing: Vec<String> = comm::members(state, posted.comm)
+            .into_iter()
+            .filter(|&q| {
+                state.inner.procs[q as usize]
+                    .mpi
+                    .requests
+                    .iter()
+                    .filter(|x| matches!(&x.kind, RequestKind::Posted(o) if o.comm == posted.comm))
+                    .count()
+                    < ordinal
+            })
+            .map(|q| q.to_string())
+            .collect();
+        let span = span_of(model, r.origin);
+        out.push(format!(
+            "for its {} of line {}, not yet posted by process(es) {}",
+            posted.lf.c_name(),
+            span.start_line,
+            missing.join(", ")
+        ));
+    }
+    out
+}
+
+/// For a posted nonblocking collective: the object the receive buffer `arg`
+/// points into reads as undefined until the wait; returns (pointer to the
+/// object, the undefined marker, its value now). `None` for a NULL or invalid
+/// buffer.
 fn hold_back(
     ev: &mut Evaluator<'_>,
     env: &mut ProcEnv<'_>,
@@ -952,14 +1658,14 @@ fn hold_back(
         path.pop();
     }
     let place = (root, path.clone());
-    let final_value = ev.read_place(&*env, &place);
-    let marker = match &final_value {
+    let before = ev.read_place(&*env, &place);
+    let marker = match &before {
         Value::Data(x) => Value::Data(undefined_data(f, f.type_of(*x))),
         _ => Value::Undefined,
     };
     ev.write_place(env, &place, marker.clone(), span)?;
     let pointer = Value::Pointer(Pointer::To { root, path });
-    Ok(Some((pointer, marker, final_value)))
+    Ok(Some((pointer, marker, before)))
 }
 
 /// Evaluates the arguments of collective call `call` that are significant at
@@ -1174,7 +1880,7 @@ fn check_agreement(
     let f = ctx.f;
     let n = members.len();
     let kind = members[0].kind;
-    let name = members[0].call.lf.c_name();
+    let name = members[0].lf.c_name();
     // Datatypes: every significant one is the same.
     let reference = members.iter().find_map(|m| {
         m.args
@@ -1194,7 +1900,7 @@ fn check_agreement(
                         t0.constant().c_name()
                     );
                     as_process(ctx, oracle, state, m.world, violations, |ev, env| {
-                        ev.fail(&*env, Property::CollectiveMismatch, msg, m.call.span);
+                        ev.fail(&*env, Property::CollectiveMismatch, msg, m.span);
                         Ok(())
                     })?;
                     return Ok(false);
@@ -1242,12 +1948,7 @@ fn check_agreement(
             if let Some(msg) = problem {
                 let m = &members[0];
                 as_process(ctx, oracle, state, m.world, violations, |ev, env| {
-                    ev.fail(
-                        &*env,
-                        Property::MpiType,
-                        format!("{name}: {msg}"),
-                        m.call.span,
-                    );
+                    ev.fail(&*env, Property::MpiType, format!("{name}: {msg}"), m.span);
                     Ok(())
                 })?;
                 return Ok(false);
@@ -1261,7 +1962,7 @@ fn check_agreement(
     let count = |x: &Option<Expr>| x.unwrap_or(zero);
     for j in 0..n {
         let m = &members[j];
-        let (w, span) = (m.world, m.call.span);
+        let (w, span) = (m.world, m.span);
         as_process(ctx, oracle, state, w, violations, |ev, env| {
             let env = &*env;
             match kind {
@@ -1418,13 +2119,25 @@ fn read_transfers(
                     cnt: Expr|
      -> Result<Option<Data>, EngineError> {
         let m = &members[i];
+        if let Some(pieces) = &m.pieces {
+            return match pieces.iter().find(|(o, c, _)| *o == offset && *c == cnt) {
+                Some((_, _, d)) => Ok(Some(d.clone())),
+                None => Err(EngineError::invalid(
+                    "collective: a piece of send data not read at the post",
+                    Some(m.span),
+                )),
+            };
+        }
+        let Some(call) = &m.call else {
+            return Ok(None);
+        };
         let dt = m
             .args
             .stype
             .clone()
             .unwrap_or(DType::Scalar(LC::MpiInt, Type::Int));
         as_process(ctx, oracle, state, m.world, violations, |ev, env| {
-            read_data(ev, &*env, &m.call.args[sbuf], cnt, offset, &dt, m.call.span)
+            read_data(ev, &*env, &call.args[sbuf], cnt, offset, &dt, m.span)
         })
     };
     let mut out = Vec::new();
@@ -1459,8 +2172,8 @@ fn read_transfers(
             let c = count(&members[0].args.scount);
             let op = members[0].op.unwrap_or(Op::Sum);
             let mut xs = Vec::with_capacity(n);
-            for i in 0..n {
-                xs.push(get!(read(state, i, zero, c)));
+            for (i, m) in members.iter().enumerate() {
+                xs.push(get!(read(state, i, zero, count(&m.args.scount))));
             }
             for j in 0..n {
                 let upto = match kind {
@@ -1500,14 +2213,14 @@ fn read_transfers(
             let total = sum(counts, n);
             let op = members[0].op.unwrap_or(Op::Sum);
             let mut xs = Vec::with_capacity(n);
-            for i in 0..n {
-                xs.push(get!(read(state, i, zero, total)));
+            for (i, m) in members.iter().enumerate() {
+                xs.push(get!(read(state, i, zero, sum(&m.args.rcounts, n))));
             }
             let part: Vec<&Data> = xs.iter().collect();
             let all = reduce(f, op, &part, total);
             for (j, m) in members.iter().enumerate() {
                 let c = at(counts, j);
-                let d = slice(f, &all, sum(counts, j), c, m.call.span)?;
+                let d = slice(f, &all, sum(counts, j), c, m.span)?;
                 out.push(Transfer {
                     dest: j,
                     arg: rbuf,
@@ -1671,12 +2384,11 @@ fn comm_operation(
     };
     for (j, h) in handles {
         let m = &members[j];
+        let Some(call) = &m.call else { continue };
         as_process(ctx, oracle, state, m.world, violations, |ev, env| {
-            let ptr = ev.eval(&*env, &m.call.args[out_arg])?;
-            let place = ev.deref_place(&*env, ptr, false, m.call.span, &|| {
-                "new communicator".into()
-            })?;
-            ev.write_place(env, &place, h, m.call.span)
+            let ptr = ev.eval(&*env, &call.args[out_arg])?;
+            let place = ev.deref_place(&*env, ptr, false, m.span, &|| "new communicator".into())?;
+            ev.write_place(env, &place, h, m.span)
         })?;
     }
     Ok(())

@@ -10,9 +10,12 @@
 //! matching message is buffered, once per possible sender for `MPI_ANY_SOURCE`.
 //! `MPI_Sendrecv` runs in two steps (its send, then its receive), as MPI says it
 //! behaves: like a nonblocking send and a receive completed together.
-//! Collectives on `MPI_COMM_WORLD` are one synchronous step of all processes,
-//! enabled when every process has reached a collective call; calls that do not
-//! agree (kind, root, op, count, datatype) are a `collective-mismatch`.
+//! Blocking collectives are one synchronous step of all members of the
+//! communicator, enabled when every member has reached a blocking collective
+//! call on it; calls that do not agree (kind, root, op, count, datatype) are a
+//! `collective-mismatch`. A nonblocking collective is a step of its process
+//! alone that posts its part; the operation completes when all have posted it
+//! (`collective.rs`).
 
 use std::sync::Arc;
 
@@ -400,18 +403,37 @@ pub(crate) fn push_steps(
         return Ok(());
     }
     if is_collective(call.lf) {
+        if collective::is_nonblocking(call.lf) {
+            // A nonblocking collective posts this process's part: never blocks.
+            steps.push(base);
+            return Ok(());
+        }
         // One step for all members, owned by the first, once all have arrived.
         let Some(comm) = collective::peek_collective_comm(ctx, oracle, scratch, p, &call)? else {
             steps.push(base); // an invalid communicator: executing it reports it
             return Ok(());
         };
+        if collective::has_post(scratch, p, comm) {
+            // Its earlier nonblocking collectives on `comm` come first.
+            return Ok(());
+        }
         let members = comm::members(scratch, comm);
+        if members
+            .iter()
+            .any(|&q| collective::has_post(scratch, q as usize, comm))
+        {
+            // Another member's next collective there is a nonblocking one it
+            // posted: this call does not match it (executing reports it).
+            steps.push(base);
+            return Ok(());
+        }
         if members.first() != Some(&(p as u32)) {
             return Ok(());
         }
         for &q in &members {
             let q = q as usize;
-            let Some(c) = current_call(ctx.model, scratch, q).filter(|c| is_collective(c.lf))
+            let Some(c) = current_call(ctx.model, scratch, q)
+                .filter(|c| is_collective(c.lf) && !collective::is_nonblocking(c.lf))
             else {
                 return Ok(());
             };
@@ -722,6 +744,41 @@ pub(crate) fn potentially_deadlocked(
         .any(|ps| ps.status == Status::Running))
 }
 
+/// Whether no other process can enable a new step of process `p` where it is,
+/// nor disable one (`Step::settled`, for partial-order reduction):
+/// `statement_enabled` says whether `p`'s next statement has an enabled step.
+pub(crate) fn settled(
+    model: &Model,
+    f: &ExprFactory,
+    state: &State,
+    p: usize,
+    statement_enabled: bool,
+) -> bool {
+    if !request::receives_settled(state, f, p) {
+        return false;
+    }
+    let waits = current_call(model, state, p).is_some_and(|c| {
+        matches!(
+            c.lf,
+            LF::MpiWait | LF::MpiWaitall | LF::MpiWaitany | LF::MpiTest | LF::MpiTestall
+        )
+    });
+    if waits {
+        // Its outcome must depend only on this process's own requests.
+        return !request::completed_by_others(state, p);
+    }
+    statement_enabled
+}
+
+/// True if process `p` has posted receives not matched yet.
+pub(crate) fn pending_receives(state: &State, p: usize) -> bool {
+    state.inner.procs[p]
+        .mpi
+        .requests
+        .iter()
+        .any(|r| matches!(r.kind, RequestKind::Recv(_)))
+}
+
 /// What the processes that have not terminated wait for, one phrase each (for
 /// deadlock reports).
 pub(crate) fn blocked_calls(model: &Model, state: &State) -> Vec<(usize, String)> {
@@ -734,7 +791,18 @@ pub(crate) fn blocked_calls(model: &Model, state: &State) -> Vec<(usize, String)
                 .as_ref()
                 .map(|b| b.transition(call.tid).source_text.clone())
                 .unwrap_or_default();
-            Some((p, format!("{} ({text})", call.lf.c_name())))
+            let mut phrase = format!("{} ({text})", call.lf.c_name());
+            if matches!(
+                call.lf,
+                LF::MpiWait | LF::MpiWaitall | LF::MpiWaitany | LF::MpiTest | LF::MpiTestall
+            ) {
+                let pending = collective::pending_posts(model, state, p);
+                if !pending.is_empty() {
+                    phrase.push(' ');
+                    phrase.push_str(&pending.join(" and "));
+                }
+            }
+            Some((p, phrase))
         })
         .collect()
 }
@@ -861,6 +929,9 @@ fn execute_call(
     }
     let phase = state.inner.procs[p].mpi.phase;
     if is_collective(call.lf) && phase == 1 {
+        if collective::is_nonblocking(call.lf) {
+            return collective::post(ctx, oracle, state, p, call);
+        }
         return collective::collective_for(ctx, oracle, state, p);
     }
     let mut env = ctx.env(state, p);

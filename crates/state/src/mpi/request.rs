@@ -8,6 +8,8 @@
 //! a message whenever one is there, so every moment MPI could match it is
 //! explored. MPI's ordering rule for receives holds: a message that an earlier
 //! posted receive of the process also matches goes to that one first.
+//! The request of a nonblocking collective stays pending until every member
+//! of the communicator has posted the operation (`collective.rs`).
 
 use tass_dynamic::api::{Handle, Message, Step as PStep, Value};
 use tass_model::api::{FunctionId, LibraryConstant as LC, Span, TransitionId};
@@ -17,6 +19,7 @@ use tass_semantics::api::{
 use tass_symbolic::api::{Expr, ExprFactory, Type};
 
 use super::buffer::{scalar_of, type_name, write_buffer, BufArg};
+use super::collective::{check_sent, Posted, Sent};
 use super::comm::rank_in;
 use super::{set_mpi, tag_matches, Ctx, ANY, PROC_NULL};
 use crate::engine::Step;
@@ -39,7 +42,12 @@ impl Request {
     pub(crate) fn buffers(&self) -> Vec<&Value> {
         match &self.kind {
             RequestKind::Recv(pr) => vec![&pr.buffer],
-            RequestKind::Collective { delivery } => delivery.iter().map(|d| &d.0).collect(),
+            RequestKind::Collective { delivery, sent } => delivery
+                .iter()
+                .map(|d| &d.0)
+                .chain(sent.iter().map(|s| s.pointer()))
+                .collect(),
+            RequestKind::Posted(p) => p.pointers(),
             _ => Vec::new(),
         }
     }
@@ -47,7 +55,12 @@ impl Request {
     pub(crate) fn buffers_mut(&mut self) -> Vec<&mut Value> {
         match &mut self.kind {
             RequestKind::Recv(pr) => vec![&mut pr.buffer],
-            RequestKind::Collective { delivery } => delivery.iter_mut().map(|d| &mut d.0).collect(),
+            RequestKind::Collective { delivery, sent } => delivery
+                .iter_mut()
+                .map(|d| &mut d.0)
+                .chain(sent.iter_mut().map(|s| s.pointer_mut()))
+                .collect(),
+            RequestKind::Posted(p) => p.pointers_mut(),
             _ => Vec::new(),
         }
     }
@@ -67,13 +80,20 @@ pub(crate) enum RequestKind {
         tag: Expr,
         count: Expr,
     },
-    /// A nonblocking collective whose data reaches the receive buffers at the
-    /// wait (until then they read as undefined).
-    Collective { delivery: Vec<Delivery> },
+    /// A nonblocking collective every member has posted, whose data reaches
+    /// the receive buffers at the wait (until then they read as undefined).
+    Collective {
+        delivery: Vec<Delivery>,
+        /// The send data to check is unchanged at the wait.
+        sent: Option<Box<Sent>>,
+    },
+    /// A nonblocking collective some member of the communicator has not posted
+    /// yet: it cannot complete.
+    Posted(Box<Posted>),
 }
 
 /// What the wait of a nonblocking collective writes: the object the receive
-/// buffer lies in (a pointer), the undefined marker put there at the call, and
+/// buffer lies in (a pointer), the undefined marker put there at the post, and
 /// its final value.
 pub(crate) type Delivery = (Value, Value, Value);
 
@@ -185,6 +205,38 @@ pub(super) fn posted_receive_matches(
         })
 }
 
+/// True if every pending receive request of process `p` has a fixed source
+/// and a message to take now (so no other process can add a progress step of
+/// `p`: messages from that source are appended behind the one it takes).
+pub(super) fn receives_settled(state: &State, f: &ExprFactory, p: usize) -> bool {
+    let requests = &state.inner.procs[p].mpi.requests;
+    requests.iter().enumerate().all(|(index, r)| match &r.kind {
+        RequestKind::Recv(pr) => {
+            pr.source != ANY && match_for(state, f, p, index, pr, pr.source as u32).is_some()
+        }
+        _ => true,
+    })
+}
+
+/// True if some request of process `p` can be completed by another process:
+/// a nonblocking collective not every member has posted, or an `MPI_Issend`
+/// whose message has not been received.
+pub(super) fn completed_by_others(state: &State, p: usize) -> bool {
+    state.inner.procs[p]
+        .mpi
+        .requests
+        .iter()
+        .any(|r| match &r.kind {
+            RequestKind::Posted(_) => true,
+            RequestKind::Send { synchronous: true } => state
+                .inner
+                .messages
+                .iter()
+                .any(|m| m.source == p as u32 && m.request == Some(r.handle)),
+            _ => false,
+        })
+}
+
 /// Progress steps of process `p`: each pending receive request that can take a
 /// message now, once per sender it can take one from.
 pub(crate) fn push_progress_steps(state: &State, f: &ExprFactory, p: usize, steps: &mut Vec<Step>) {
@@ -219,6 +271,7 @@ pub(crate) fn push_progress_steps(state: &State, f: &ExprFactory, p: usize, step
                     commutes: pr.source != ANY,
                     buffered_send: false,
                     request: Some(r.handle),
+                    settled: false,
                 });
             }
         }
@@ -392,7 +445,7 @@ pub(super) fn completion(state: &State, p: usize, v: &Value) -> Completion {
             let requests = &state.inner.procs[p].mpi.requests;
             match requests.iter().position(|r| r.handle == *h && !r.freed) {
                 Some(index) => match &requests[index].kind {
-                    RequestKind::Recv(_) => Completion::Pending,
+                    RequestKind::Recv(_) | RequestKind::Posted(_) => Completion::Pending,
                     RequestKind::Send { synchronous } => {
                         let queued = state
                             .inner
@@ -453,7 +506,7 @@ pub(super) fn complete(
         }
         Completion::Pending => {
             return Err(EngineError::invalid(
-                format!("{call_name} completing a receive that has no message"),
+                format!("{call_name} completing a request that cannot complete yet"),
                 Some(span),
             ))
         }
@@ -462,7 +515,10 @@ pub(super) fn complete(
             remove_request(env, index);
             match r.kind {
                 RequestKind::Done { source, tag, count } => (source, tag, count),
-                RequestKind::Collective { delivery } => {
+                RequestKind::Collective { delivery, sent } => {
+                    if let Some(sent) = &sent {
+                        check_sent(ev, env, sent, call_name, span)?;
+                    }
                     deliver_collective(ev, env, &delivery, call_name, span)?;
                     empty_status(f)
                 }
@@ -541,6 +597,27 @@ pub(super) fn free_request(
     span: &Span,
 ) -> Result<(), EngineError> {
     let p = env.proc;
+    if let Value::Handle(Handle::Request(h)) = v {
+        let collective = env.state.inner.procs[p].mpi.requests.iter().any(|r| {
+            r.handle == *h
+                && !r.freed
+                && matches!(
+                    r.kind,
+                    RequestKind::Posted(_) | RequestKind::Collective { .. }
+                )
+        });
+        if collective {
+            ev.fail(
+                &*env,
+                Property::InvalidPointer,
+                "MPI_Request_free on the request of a nonblocking collective (MPI makes \
+                 that erroneous: complete it with MPI_Wait or MPI_Test)"
+                    .into(),
+                span,
+            );
+            return Ok(());
+        }
+    }
     match completion(env.state, p, v) {
         Completion::Ready { index, .. } => remove_request(env, index),
         Completion::Pending => {
