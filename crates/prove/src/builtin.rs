@@ -14,10 +14,11 @@ use crate::witness;
 /// 1. Constant cases (`predicate` true, `assumption` false).
 /// 2. Simplification of the predicate under the assumption (`tass-simplify`): a
 ///    contradictory assumption, or a predicate simplified to `true`, proves it.
-/// 3. Linear arithmetic: refute `reduced assumption && !simplified predicate`.
-/// 4. Enumeration: when the simplified predicate and the assumption's clauses it is
+/// 3. Enumeration: when the simplified predicate and the assumption's clauses it is
 ///    connected to depend only on a few integer constants with small ranges, every
-///    point is tried ([`enumerate`]).
+///    point is tried ([`enumerate`]). It decides exactly, nonlinear terms and C
+///    division included, and is cheaper than the next step when it applies.
+/// 4. Linear arithmetic: refute `reduced assumption && !simplified predicate`.
 /// 5. Counterexamples: the predicate simplified to `false` under an assumption that
 ///    reduced to plain concrete values, or evaluation at a few points.
 ///
@@ -49,11 +50,11 @@ pub(crate) fn decide(
         }
         _ => {}
     }
-    if linear::implies(f, s.reduced_assumption(), simplified) {
-        return Answer::yes();
-    }
     if let Some(answer) = enumerate::decide(f, &s, assumption, predicate, simplified) {
         return answer;
+    }
+    if linear::implies(f, s.reduced_assumption(), simplified) {
+        return Answer::yes();
     }
     if let Some(model) = witness::search(f, assumption, predicate, witness_tries) {
         return Answer::no(Some(model));

@@ -60,6 +60,10 @@ pub(crate) trait Engine {
         state: Self::State,
         step: &Self::Step,
     ) -> Result<Executed<Self::State>, EngineError>;
+    /// Whether [`Engine::execute`] lists the variables a step changes
+    /// ([`Executed::changes`]). Only traces need them; the search turns them off
+    /// (rendering values costs as much as executing).
+    fn set_record_changes(&mut self, _on: bool) {}
     /// True if every process has terminated.
     fn is_terminated(&self, state: &Self::State) -> bool;
     /// Checks at a final state (memory leaks, unreceived messages, ...), or at a

@@ -360,9 +360,12 @@ impl RealEngine {
             fixed_inputs: fixed_inputs(options)?,
         };
         let boxed: Box<dyn Prover> = Box::new(SharedProver(Arc::clone(prover)));
-        let engine =
+        let mut engine =
             tass_state::api::Engine::new(Arc::clone(&model), Arc::clone(factory), boxed, config)
                 .map_err(|e| format!("error: {e}"))?;
+        // Traces are rebuilt by replaying the path (`system::replay`), which turns
+        // the change log back on.
+        engine.set_record_changes(false);
         Ok(RealEngine {
             engine,
             simplify_after_branch: may_simplify_after_branch(&model),
@@ -931,6 +934,10 @@ impl Engine for RealEngine {
 
     fn canonicalize(&mut self, state: State) -> State {
         self.engine.canonicalize(state)
+    }
+
+    fn set_record_changes(&mut self, on: bool) {
+        self.engine.set_record_changes(on);
     }
 
     fn at_join_location(&self, state: &State) -> bool {
