@@ -1908,3 +1908,48 @@ fn compare_with_a_narrower_impl_constraint_is_not_a_silent_holds() {
     let reason = r.json["reason"].as_str().unwrap_or_default();
     assert!(reason.contains("never compared"), "{}", r.text);
 }
+
+// Compare pairs each completed path of the specification with those of the
+// implementation, skipping pairs whose inputs fixed by a loop (`n == 4`) make the
+// other path condition false, and checks coverage one specification path at a
+// time. Neither shortcut may hide the one input where the implementation differs
+// or never finishes.
+const SUM_TO_N: &str = "#pragma TASS input {0 <= n && n <= 6} int
+int n;
+#pragma TASS output
+int s;
+int main(void) { int i; s = 0; for (i = 0; i < n; i++) s += i; return 0; }
+";
+
+#[test]
+fn compare_finds_the_single_input_where_the_paths_differ() {
+    let off_at_4 = "#pragma TASS input {0 <= n && n <= 6} int
+int n;
+#pragma TASS output
+int s;
+int main(void) { int i; s = 0; for (i = 0; i < n; i++) s += i; if (n * n == 16) s = s + 1; return 0; }
+";
+    expect_violated(&[SUM_TO_N, off_at_4], &[], "not-equivalent", None);
+    let same = "#pragma TASS input {0 <= n && n <= 6} int
+int n;
+#pragma TASS output
+int s;
+int main(void) { s = n * (n - 1) / 2; return 0; }
+";
+    expect_holds(&[SUM_TO_N, same], &[]);
+}
+
+#[test]
+fn compare_notices_one_uncovered_input_among_fixed_ones() {
+    let stuck_at_4 = "#pragma TASS input {0 <= n && n <= 6} int
+int n;
+#pragma TASS output
+int s;
+int main(void) { int i; s = 0; while (n * n == 16) { } for (i = 0; i < n; i++) s += i; return 0; }
+";
+    for prover in ["builtin", "auto"] {
+        let r = run(&[SUM_TO_N, stuck_at_4], &[], prover);
+        assert_eq!(r.code, 3, "expected inconclusive\n{}", r.text);
+        assert_eq!(r.json["verdict"], "inconclusive", "{}", r.text);
+    }
+}

@@ -3,6 +3,7 @@
 use tass_simplify::api::SimplifierCache;
 use tass_symbolic::api::{Assignment, Expr, ExprFactory, Type, Value};
 
+use crate::enumerate;
 use crate::linear;
 use crate::model::{Model, ModelValue};
 use crate::prover::Answer;
@@ -13,8 +14,12 @@ use crate::witness;
 /// 1. Constant cases (`predicate` true, `assumption` false).
 /// 2. Simplification of the predicate under the assumption (`tass-simplify`): a
 ///    contradictory assumption, or a predicate simplified to `true`, proves it.
-/// 3. Linear arithmetic: refute `reduced assumption && !simplified predicate`.
-/// 4. Counterexamples: the predicate simplified to `false` under an assumption that
+/// 3. Enumeration: when the simplified predicate and the assumption's clauses it is
+///    connected to depend only on a few integer constants with small ranges, every
+///    point is tried ([`enumerate`]). It decides exactly, nonlinear terms and C
+///    division included, and is cheaper than the next step when it applies.
+/// 4. Linear arithmetic: refute `reduced assumption && !simplified predicate`.
+/// 5. Counterexamples: the predicate simplified to `false` under an assumption that
 ///    reduced to plain concrete values, or evaluation at a few points.
 ///
 /// `witness_tries` bounds the counterexample search (small when an SMT solver comes
@@ -44,6 +49,9 @@ pub(crate) fn decide(
             }
         }
         _ => {}
+    }
+    if let Some(answer) = enumerate::decide(f, &s, assumption, predicate, simplified) {
+        return answer;
     }
     if linear::implies(f, s.reduced_assumption(), simplified) {
         return Answer::yes();

@@ -56,6 +56,7 @@ pub mod api;
 mod builtin;
 mod choice;
 mod engine;
+mod enumerate;
 mod linear;
 mod model;
 mod process;

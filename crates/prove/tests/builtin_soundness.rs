@@ -80,6 +80,19 @@ fn check(
     pred: &[Atom],
     disjunctive: bool,
 ) -> Result<(), TestCaseError> {
+    check_boxed(f, ty, assume, pred, disjunctive, None)
+}
+
+/// Like [`check`]; with `bounds`, each `y_k` is also assumed to lie in
+/// `lo_k..=hi_k` and the built-in prover must decide (it enumerates small boxes).
+fn check_boxed(
+    f: &Arc<ExprFactory>,
+    ty: Type,
+    assume: &[Atom],
+    pred: &[Atom],
+    disjunctive: bool,
+    bounds: Option<[(i64, i64); 3]>,
+) -> Result<(), TestCaseError> {
     let Some(z3) = common::solver(SolverKind::Z3, "builtin_soundness") else {
         return Ok(());
     };
@@ -87,12 +100,17 @@ fn check(
         .iter()
         .map(|n| f.symbol(n, ty.clone()))
         .collect();
-    let a = f.and_all(
+    let mut a = f.and_all(
         assume
             .iter()
             .map(|x| build(f, &vars, &ty, x))
             .collect::<Vec<_>>(),
     );
+    if let Some(bounds) = bounds {
+        for (&v, (lo, hi)) in vars.iter().zip(bounds) {
+            a = f.and(a, f.and(f.ge(v, f.int(lo)), f.le(v, f.int(hi))));
+        }
+    }
     let parts: Vec<Expr> = pred.iter().map(|x| build(f, &vars, &ty, x)).collect();
     let p = if disjunctive {
         f.or_all(parts)
@@ -115,6 +133,15 @@ fn check(
         f.pretty(a),
         f.pretty(p)
     );
+    if bounds.is_some() {
+        prop_assert!(
+            b.validity != Validity::Maybe,
+            "builtin undecided on a small box: {} |= {} ({})",
+            f.pretty(a),
+            f.pretty(p),
+            b.reason
+        );
+    }
     if let Some(m) = b.model {
         let mut asg = Assignment::new();
         for (k, &v) in vars.iter().enumerate() {
@@ -168,5 +195,23 @@ proptest! {
     ) {
         let f = Arc::new(ExprFactory::new());
         check(&f, Type::Real, &assume, &pred, disjunctive)?;
+    }
+
+    /// Nonlinear queries (products, quotients, remainders) over small boxes: the
+    /// built-in prover decides every one by enumeration, and agrees with z3.
+    #[test]
+    fn builtin_decides_nonlinear_queries_on_small_boxes(
+        assume in prop::collection::vec(dividing_atom(), 0..3),
+        squares in prop::collection::vec(atom(), 0..2),
+        pred in prop::collection::vec(dividing_atom(), 1..3),
+        disjunctive: bool,
+        lows in [-6i64..3, -6i64..3, -6i64..3],
+        widths in [0i64..9, 0i64..9, 0i64..9],
+    ) {
+        let f = Arc::new(ExprFactory::new());
+        let mut assume = assume;
+        assume.extend(squares.into_iter().map(|mut a| { a.square = true; a }));
+        let bounds = [0, 1, 2].map(|k| (lows[k], lows[k] + widths[k]));
+        check_boxed(&f, Type::Int, &assume, &pred, disjunctive, Some(bounds))?;
     }
 }

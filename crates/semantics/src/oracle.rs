@@ -1,7 +1,7 @@
 //! The oracle: the engine's access to the prover, with fast paths and counters.
 
-use tass_prove::api::{Prover, ProverStats, Validity};
-use tass_symbolic::api::{Expr, ExprFactory};
+use tass_prove::api::{ModelValue, Prover, ProverStats, Validity};
+use tass_symbolic::api::{Assignment, BigInt, BigRational, Expr, ExprFactory, Value};
 
 /// The outcome of checking a claim under an assumption.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -140,6 +140,29 @@ impl Oracle {
                 !b
             }
             None => self.prover.is_unsat(pc),
+        }
+    }
+
+    /// The value of the integer expression `e` at some point satisfying `pc`, when
+    /// the prover gives a model of `pc`: a candidate to be proved by the caller
+    /// (`valid(pc, e == v)`), not a fact.
+    pub fn candidate_value(&mut self, f: &ExprFactory, pc: Expr, e: Expr) -> Option<BigInt> {
+        let model = self.prover.valid_with_model(pc, f.ff()).model?;
+        let mut asg = Assignment::new();
+        for x in f.free_symbols(e) {
+            let name = f.symbol_name(x)?;
+            let value = match model.get(&name)? {
+                ModelValue::Int(i) => Value::Int(i.clone()),
+                ModelValue::Real(q) => Value::Real(q.clone()),
+                ModelValue::Bool(b) => Value::Bool(*b),
+                _ => return None,
+            };
+            asg.set(x, value);
+        }
+        match f.eval(e, &asg).ok()? {
+            Value::Int(i) => Some(i),
+            Value::Real(q) if q.is_integer() => Some(BigRational::to_integer(&q)),
+            _ => None,
         }
     }
 

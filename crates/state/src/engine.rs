@@ -15,7 +15,7 @@ use tass_symbolic::api::{BigInt, BigRational, Expr, ExprFactory, Type};
 
 use crate::canon::{canonical_heaps, simplify_state};
 use crate::env::{Layout, ProcEnv};
-use crate::state::{ProcState, State, Status, SystemState};
+use crate::state::{PartStore, ProcState, State, Status, SystemState};
 
 /// Runs `work`, turning a panic (an internal error: a bug, never the user's
 /// fault) into an [`EngineError`] so that the verifier reports it instead of
@@ -234,6 +234,8 @@ pub struct Engine {
     config: EngineConfig,
     layout: Layout,
     store: HashSet<State>,
+    /// The parts of the stored states, each kept once.
+    parts: PartStore,
     simplifiers: tass_simplify::api::SimplifierCache,
     record_changes: bool,
     /// Path condition -> its simplified form (`None`: contradictory).
@@ -314,6 +316,7 @@ impl Engine {
             config,
             layout,
             store: HashSet::new(),
+            parts: PartStore::default(),
             simplifiers,
             record_changes: true,
             simplified_pcs: hashbrown::HashMap::new(),
@@ -882,6 +885,7 @@ impl Engine {
         if let Some(s) = self.store.get(&state) {
             return s.clone();
         }
+        let state = self.parts.share(state);
         self.store.insert(state.clone());
         state
     }

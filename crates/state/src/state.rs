@@ -186,3 +186,59 @@ impl Hash for State {
         state.write_u64(self.hash_value());
     }
 }
+
+/// Hash-consing of the parts of saved states.
+///
+/// A search saves up to millions of states, most differing from some other saved
+/// state in one process, or one frame of it. Simplification and heap
+/// canonicalisation rebuild a state's parts, so without this each saved state would
+/// own a full copy; with it, equal parts (frames, globals, heaps, whole processes,
+/// the shared variables, the message buffer) are stored once.
+#[derive(Default)]
+pub(crate) struct PartStore {
+    frames: hashbrown::HashSet<Arc<Frame>>,
+    value_vectors: hashbrown::HashSet<Arc<Vec<Value>>>,
+    heaps: hashbrown::HashSet<Arc<Vec<HeapObject>>>,
+    procs: hashbrown::HashSet<Arc<ProcState>>,
+    messages: hashbrown::HashSet<Arc<Vec<Message>>>,
+}
+
+/// Replaces `x` by the stored equal value, or stores it.
+fn share<T: Hash + Eq>(set: &mut hashbrown::HashSet<Arc<T>>, x: &mut Arc<T>) {
+    match set.get(x) {
+        Some(stored) => {
+            if !Arc::ptr_eq(stored, x) {
+                *x = Arc::clone(stored);
+            }
+        }
+        None => {
+            set.insert(Arc::clone(x));
+        }
+    }
+}
+
+impl PartStore {
+    /// `state` with its parts replaced by equal stored ones (its value and hash are
+    /// unchanged).
+    pub(crate) fn share(&mut self, mut state: State) -> State {
+        let hash = state.hash;
+        let inner = Arc::make_mut(&mut state.inner);
+        share(&mut self.value_vectors, &mut inner.shared);
+        share(&mut self.messages, &mut inner.messages);
+        for proc in inner.procs.iter_mut() {
+            if let Some(stored) = self.procs.get(proc) {
+                *proc = Arc::clone(stored);
+                continue;
+            }
+            let p = Arc::make_mut(proc);
+            share(&mut self.value_vectors, &mut p.globals);
+            share(&mut self.heaps, &mut p.heap);
+            for frame in p.stack.iter_mut() {
+                share(&mut self.frames, frame);
+            }
+            self.procs.insert(Arc::clone(proc));
+        }
+        state.hash = hash;
+        state
+    }
+}

@@ -102,6 +102,9 @@ fn run<E: Engine>(
                 return Ending::Limit(limit);
             }
             let pc_i = imp.path_condition(impl_state);
+            if imp.disjoint(&pc_s, &pc_i) {
+                continue;
+            }
             let pc = imp.and(&pc_s, &pc_i);
             let outputs_i = imp.outputs(impl_state);
             // The first output not proved equal; a proved difference wins over an

@@ -60,6 +60,10 @@ pub(crate) trait Engine {
         state: Self::State,
         step: &Self::Step,
     ) -> Result<Executed<Self::State>, EngineError>;
+    /// Whether [`Engine::execute`] lists the variables a step changes
+    /// ([`Executed::changes`]). Only traces need them; the search turns them off
+    /// (rendering values costs as much as executing).
+    fn set_record_changes(&mut self, _on: bool) {}
     /// True if every process has terminated.
     fn is_terminated(&self, state: &Self::State) -> bool;
     /// Checks at a final state (memory leaks, unreceived messages, ...), or at a
@@ -121,6 +125,13 @@ pub(crate) trait Engine {
     fn output_values(&mut self, state: &Self::State) -> Vec<(String, String)>;
     /// The conjunction of two path conditions.
     fn and(&self, a: &Self::Value, b: &Self::Value) -> Self::Value;
+    /// A cheap test that two path conditions exclude each other (`true` only when
+    /// their conjunction is certainly unsatisfiable). Comparison pairs every
+    /// completed path of the specification with every one of the implementation,
+    /// and most pairs are for different inputs.
+    fn disjoint(&mut self, _a: &Self::Value, _b: &Self::Value) -> bool {
+        false
+    }
     /// Whether every input satisfying one of the `domain` path conditions (the
     /// specification's completed paths) satisfies one of the `cover` conditions (the
     /// implementation's completed paths). `Err` says why that is not proved: an input

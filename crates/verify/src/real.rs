@@ -280,6 +280,68 @@ fn is_comm_world(e: Option<&ModelExpr>) -> bool {
 }
 
 impl RealEngine {
+    /// Why the implementation's paths were not shown to cover a path of the
+    /// specification (`answer`: the prover's verdict on that path).
+    fn uncovered(answer: Answer) -> String {
+        match answer.validity {
+            Validity::Yes | Validity::No => {
+                let example = answer
+                    .model
+                    .map(|m| {
+                        m.iter()
+                            .filter(|(name, _)| !is_internal_symbol(name))
+                            .map(|(name, v)| format!("{name} = {v}"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    })
+                    .filter(|e| !e.is_empty())
+                    .map(|e| format!(" (e.g. {e})"))
+                    .unwrap_or_default();
+                format!(
+                    "for some inputs the specification accepts{example}, the implementation \
+                     completes no path, so its outputs were never compared: it may not \
+                     terminate there, or its input constraints or assumptions are narrower"
+                )
+            }
+            Validity::Maybe => "the prover could not show that the implementation \
+                 completes a path for every input the specification accepts"
+                .to_string(),
+        }
+    }
+
+    /// True if the constants `fixer` fixes to concrete values make `other` true:
+    /// then `fixer` implies `other`.
+    fn fixed_values_satisfy(&mut self, fixer: Expr, other: Expr) -> bool {
+        let s = self.simplifiers.simplifier(fixer);
+        let f = &self.factory;
+        let fixed: tass_symbolic::api::ExprMap = s
+            .eliminated()
+            .iter()
+            .filter(|(_, v)| f.as_concrete_rational(*v).is_some() || f.as_bool(*v).is_some())
+            .copied()
+            .collect();
+        f.as_bool(f.substitute(other, &fixed)) == Some(true)
+    }
+
+    /// True if the constants `fixer` fixes to concrete values (a path of a loop
+    /// over an input fixes the input, `n == 5`) make `other` false: then the two
+    /// conditions have no common solution. The simplifier of `fixer` is cached, so
+    /// pairing one path with many costs one substitution each.
+    fn fixed_values_refute(&mut self, fixer: Expr, other: Expr) -> bool {
+        let s = self.simplifiers.simplifier(fixer);
+        if s.is_contradictory() {
+            return true;
+        }
+        let f = &self.factory;
+        let fixed: tass_symbolic::api::ExprMap = s
+            .eliminated()
+            .iter()
+            .filter(|(_, v)| f.as_concrete_rational(*v).is_some() || f.as_bool(*v).is_some())
+            .copied()
+            .collect();
+        !fixed.is_empty() && f.as_bool(f.substitute(other, &fixed)) == Some(false)
+    }
+
     fn new(
         model: Arc<Model>,
         factory: &Arc<ExprFactory>,
@@ -298,9 +360,12 @@ impl RealEngine {
             fixed_inputs: fixed_inputs(options)?,
         };
         let boxed: Box<dyn Prover> = Box::new(SharedProver(Arc::clone(prover)));
-        let engine =
+        let mut engine =
             tass_state::api::Engine::new(Arc::clone(&model), Arc::clone(factory), boxed, config)
                 .map_err(|e| format!("error: {e}"))?;
+        // Traces are rebuilt by replaying the path (`system::replay`), which turns
+        // the change log back on.
+        engine.set_record_changes(false);
         Ok(RealEngine {
             engine,
             simplify_after_branch: may_simplify_after_branch(&model),
@@ -908,6 +973,10 @@ impl Engine for RealEngine {
         self.engine.canonicalize(state)
     }
 
+    fn set_record_changes(&mut self, on: bool) {
+        self.engine.set_record_changes(on);
+    }
+
     fn at_join_location(&self, state: &State) -> bool {
         self.engine.process_status(state).iter().any(|s| match s {
             ProcessStatus::Running {
@@ -1130,41 +1199,41 @@ impl Engine for RealEngine {
 
     fn covers(&mut self, domain: &[Value], cover: &[Value]) -> Result<(), String> {
         let f = Arc::clone(&self.factory);
-        let domain = f.or_all(domain.iter().filter_map(|v| self.data(v)));
-        let cover = f.or_all(cover.iter().filter_map(|v| self.data(v)));
-        let answer = self.prover.valid_with_model(domain, cover);
-        match answer.validity {
-            Validity::Yes => Ok(()),
-            Validity::No => {
-                let example = answer
-                    .model
-                    .map(|m| {
-                        m.iter()
-                            .filter(|(name, _)| !is_internal_symbol(name))
-                            .map(|(name, v)| format!("{name} = {v}"))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    })
-                    .filter(|e| !e.is_empty())
-                    .map(|e| format!(" (e.g. {e})"))
-                    .unwrap_or_default();
-                Err(format!(
-                    "for some inputs the specification accepts{example}, the implementation \
-                     completes no path, so its outputs were never compared: it may not \
-                     terminate there, or its input constraints or assumptions are narrower"
-                ))
+        let cover: Vec<Expr> = cover.iter().filter_map(|v| self.data(v)).collect();
+        // One question per path of the specification, about the paths of the
+        // implementation that can meet it: one disjunction of all paths on each side
+        // would be a formula quadratic to build and simplify.
+        let domain: Vec<Expr> = domain.iter().filter_map(|v| self.data(v)).collect();
+        for path in domain {
+            if cover.iter().any(|&c| self.fixed_values_satisfy(path, c)) {
+                continue;
             }
-            Validity::Maybe => Err("the prover could not show that the implementation \
-                 completes a path for every input the specification accepts"
-                .to_string()),
+            let meeting: Vec<Expr> = cover
+                .iter()
+                .copied()
+                .filter(|&c| {
+                    !self.fixed_values_refute(path, c) && !self.fixed_values_refute(c, path)
+                })
+                .collect();
+            let answer = self.prover.valid_with_model(path, f.or_all(meeting));
+            if answer.validity != Validity::Yes {
+                return Err(Self::uncovered(answer));
+            }
         }
+        Ok(())
     }
-
     fn and(&self, a: &Value, b: &Value) -> Value {
         match (self.data(a), self.data(b)) {
             (Some(x), Some(y)) => Value::Data(self.factory.and(x, y)),
             (Some(_), None) => a.clone(),
             _ => b.clone(),
+        }
+    }
+
+    fn disjoint(&mut self, a: &Value, b: &Value) -> bool {
+        match (self.data(a), self.data(b)) {
+            (Some(x), Some(y)) => self.fixed_values_refute(x, y) || self.fixed_values_refute(y, x),
+            _ => false,
         }
     }
 

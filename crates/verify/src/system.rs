@@ -125,10 +125,18 @@ pub(crate) fn replay<E: Engine>(
     let mut state = start;
     let mut trace = Vec::with_capacity(path.len());
     let mut pc_before_last = engine.path_condition(&state);
+    engine.set_record_changes(true);
     for step in path {
         let info = engine.step_info(step);
         pc_before_last = engine.path_condition(&state);
-        let executed = engine.execute(state, step)?;
+        let executed = engine.execute(state, step);
+        let executed = match executed {
+            Ok(x) => x,
+            Err(e) => {
+                engine.set_record_changes(false);
+                return Err(e);
+            }
+        };
         state = executed.state;
         trace.push(TraceStep {
             model: model_label.map(str::to_string),
@@ -140,6 +148,7 @@ pub(crate) fn replay<E: Engine>(
             changes: executed.changes,
         });
     }
+    engine.set_record_changes(false);
     Ok((trace, pc_before_last))
 }
 

@@ -241,6 +241,16 @@ fn resolve_rank(f: &ExprFactory, oracle: &mut Oracle, pc: Expr, r: Expr, n: usiz
     if let Some(k) = f.as_concrete_int(r) {
         return i64::try_from(k).ok();
     }
+    // A model of the path condition names the only value worth proving; asking
+    // about every rank costs one query per process.
+    if let Some(v) = oracle
+        .candidate_value(f, pc, r)
+        .and_then(|v| i64::try_from(v).ok())
+    {
+        if matches!(oracle.valid(f, pc, f.eq(r, f.int(v))), Decision::Holds) {
+            return (-2..n as i64).contains(&v).then_some(v);
+        }
+    }
     (-2..n as i64).find(|&v| matches!(oracle.valid(f, pc, f.eq(r, f.int(v))), Decision::Holds))
 }
 
