@@ -364,8 +364,16 @@ pub fn load_metadata(root: &Path) -> Result<serde_json::Value, String> {
 }
 
 /// The repository root (the workspace holding xtask).
+///
+/// Taken from `CARGO_MANIFEST_DIR` as `cargo run` sets it when xtask starts, not
+/// as it was when xtask was compiled: cargo reuses a build of the same sources from
+/// another checkout that shares the target directory, and the compile-time path
+/// would then name that other checkout (its manifest, its sources).
 pub fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    let manifest_dir = std::env::var_os("CARGO_MANIFEST_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")));
+    manifest_dir
         .parent()
         .unwrap_or(Path::new("."))
         .to_path_buf()
