@@ -1,7 +1,7 @@
 /* fevs/mpi/nbc_overlap_bad.c -- nbc_overlap_ok.c with rank 0 completing its
  * MPI_Iallreduce before it sends into the ring.
  *
- * The other ranks reach the MPI_Iallreduce only after receiving from their
+ * BUG: the other ranks reach the MPI_Iallreduce only after receiving from their
  * left neighbour, and rank 1's left neighbour is rank 0, which now waits for
  * the reduction first: no process can move, in every MPI (also with
  * unlimited buffering).
@@ -29,7 +29,7 @@ int main(int argc, char *argv[]) {
     v = X + myrank;
     if (myrank == 0) {
         MPI_Iallreduce(&v, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &req);
-        MPI_Wait(&req, MPI_STATUS_IGNORE);
+        MPI_Wait(&req, MPI_STATUS_IGNORE); /* BUG: waits before sending into the ring */
         MPI_Send(&v, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
         MPI_Recv(&got, 1, MPI_INT, nprocs - 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     } else {
