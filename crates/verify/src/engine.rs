@@ -95,6 +95,13 @@ pub(crate) trait Engine {
     fn is_local(&self, step: &Self::Step) -> bool;
     /// The process `step` belongs to.
     fn process_of(&self, step: &Self::Step) -> usize;
+    /// True if no two of `steps` can both be taken from `state`: their guards
+    /// exclude each other (the cases of one statement, such as an MPI call whose
+    /// destination depends on a branch on the inputs). Then `state` is not
+    /// *essentially nondeterministic* (paper Sec. 5.4). `false` when not known.
+    fn guards_exclude_each_other(&mut self, _state: &Self::State, _steps: &[Self::Step]) -> bool {
+        false
+    }
     /// The path condition of `state`.
     fn path_condition(&self, state: &Self::State) -> Self::Value;
     /// Pretty-prints a value (macros and inputs by name).

@@ -1120,7 +1120,37 @@ impl Engine for RealEngine {
     }
 
     fn is_local(&self, step: &Step) -> bool {
+        // For the state-saving heuristic, MPI calls that only read or set the
+        // process's own MPI data count as local: nothing is communicated.
         step.local
+            || step.request.is_none()
+                && mpi_call(&self.model, step.function, step.transition).is_some_and(|(lf, _)| {
+                    matches!(
+                        lf,
+                        LibraryFunction::MpiInit
+                            | LibraryFunction::MpiCommRank
+                            | LibraryFunction::MpiCommSize
+                            | LibraryFunction::MpiWtime
+                            | LibraryFunction::MpiGetCount
+                    )
+                })
+    }
+
+    fn guards_exclude_each_other(&mut self, state: &State, steps: &[Step]) -> bool {
+        if steps.iter().any(|s| s.guard_known_true) {
+            return false;
+        }
+        let f = Arc::clone(&self.factory);
+        let pc = self.engine.path_condition(state);
+        for (i, a) in steps.iter().enumerate() {
+            for b in &steps[i + 1..] {
+                let both = f.and(pc, f.and(a.guard, b.guard));
+                if !self.prover.is_unsat(both) {
+                    return false;
+                }
+            }
+        }
+        true
     }
 
     fn process_of(&self, step: &Step) -> usize {

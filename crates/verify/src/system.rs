@@ -197,14 +197,19 @@ impl<'a, E: Engine> ModelSystem<'a, E> {
     /// Records the current state as END if its explored steps are: two or more
     /// steps, not all local steps of one process (one process's control flow is
     /// deterministic, so the guards of its local steps at one location exclude
-    /// each other; MPI choices, such as a wildcard receive's senders, do not).
-    fn note_end(&mut self, steps: &[E::Step]) {
+    /// each other; MPI choices, such as a wildcard receive's senders, do not),
+    /// unless the engine shows that their guards exclude each other.
+    fn note_end(&mut self, state: &E::State, steps: &[E::Step]) {
         let Some(first) = steps.first() else { return };
+        if steps.len() < 2 || self.end_depths.last() == Some(&self.depth) {
+            return;
+        }
         let p = self.engine.process_of(first);
-        let deterministic = steps
-            .iter()
-            .all(|s| self.engine.process_of(s) == p && self.engine.is_local(s));
-        if steps.len() >= 2 && !deterministic && self.end_depths.last() != Some(&self.depth) {
+        let one_process = steps.iter().all(|s| self.engine.process_of(s) == p);
+        let deterministic = one_process
+            && (steps.iter().all(|s| self.engine.is_local(s))
+                || self.engine.guards_exclude_each_other(state, steps));
+        if !deterministic {
             self.end_depths.push(self.depth);
         }
     }
@@ -423,7 +428,7 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
                 }
             }
         }
-        self.note_end(&enabled);
+        self.note_end(state, &enabled);
         self.cached_enabled = Some(enabled);
         Control::Continue
     }
@@ -495,7 +500,7 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
         self.expanded.insert(canonical);
         match self.engine.enabled(state) {
             Ok(all) => {
-                self.note_end(&all);
+                self.note_end(state, &all);
                 self.cached_enabled = Some(all);
                 true
             }
