@@ -4,73 +4,9 @@
 //! program asserts the exact result in C (so a wrong implementation fails the
 //! test); each buggy twin must be reported with the right property.
 
-use std::path::PathBuf;
-use std::process::Command;
-use std::sync::atomic::{AtomicU32, Ordering};
+mod common;
 
-use serde_json::Value;
-
-/// Runs `tass verify -n PROCS ARGS FILE --format json`: (exit status, report).
-fn verify(procs: &str, extra: &[&str], text: &str) -> (i32, Value) {
-    let file = inline(text);
-    let out = Command::new(env!("CARGO_BIN_EXE_tass"))
-        .args(["verify", "-n", procs])
-        .args(extra)
-        .arg(&file)
-        .args(["--format", "json"])
-        .output()
-        .expect("run tass");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let json = serde_json::from_str(&stdout).unwrap_or_else(|e| {
-        panic!(
-            "stdout is not JSON ({e}):\n{stdout}\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
-    (out.status.code().unwrap_or(-1), json)
-}
-
-/// A C file with `text` in a fresh folder.
-fn inline(text: &str) -> PathBuf {
-    static COUNTER: AtomicU32 = AtomicU32::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "tass-coll-{}-{}",
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::SeqCst)
-    ));
-    std::fs::create_dir_all(&dir).expect("create scratch folder");
-    let path = dir.join("prog.c");
-    std::fs::write(&path, text).expect("write program");
-    path
-}
-
-fn assert_holds(code: i32, report: &Value) {
-    assert_eq!(report["verdict"], "holds", "{report:#}");
-    assert_eq!(code, 0);
-}
-
-fn assert_violated(code: i32, report: &Value, property: &str, line: Option<u64>) {
-    assert_eq!(report["verdict"], "violated", "{report:#}");
-    assert_eq!(code, 1);
-    let v = &report["violations"][0];
-    assert_eq!(v["property"], property, "{report:#}");
-    if let Some(line) = line {
-        assert_eq!(v["line"], line, "{report:#}");
-    }
-}
-
-/// `main` of an MPI program: `rank`, `size` set, then `body`.
-fn program(decls: &str, body: &str) -> String {
-    format!(
-        "#include <mpi.h>\n#include <assert.h>\n{decls}\nint main(int argc, char *argv[]) {{\n    \
-         int rank, size;\n    MPI_Init(&argc, &argv);\n    \
-         MPI_Comm_rank(MPI_COMM_WORLD, &rank);\n    MPI_Comm_size(MPI_COMM_WORLD, &size);\n\
-         {body}\n    MPI_Finalize();\n    return 0;\n}}\n"
-    )
-}
-
-// Line numbers in the programs: `program` puts `body`'s first line on line 9.
-const BODY: u64 = 9;
+use common::{assert_holds, assert_violated, program, verify, BODY};
 
 #[test]
 fn gatherv_and_scatterv_move_blocks_of_different_sizes() {

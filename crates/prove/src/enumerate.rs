@@ -215,10 +215,10 @@ fn search(
                 }
             }
             if inside && predicate_code.eval(&current)? == 0 {
-                match confirm(f, s, assumption, predicate, ranges, &current) {
-                    Candidate::Counterexample(answer) => return Some(answer),
-                    Candidate::Excluded => {}
-                    Candidate::Unknown => return None,
+                if let Some(answer) =
+                    settle(confirm(f, s, assumption, predicate, ranges, &current))?
+                {
+                    return Some(answer);
                 }
             }
             if !advance(ranges, &mut current) {
@@ -239,10 +239,10 @@ fn search(
                 }
             }
             if inside && !f.eval_bool(simplified, &asg).ok()? {
-                match confirm(f, s, assumption, predicate, ranges, &current) {
-                    Candidate::Counterexample(answer) => return Some(answer),
-                    Candidate::Excluded => {}
-                    Candidate::Unknown => return None,
+                if let Some(answer) =
+                    settle(confirm(f, s, assumption, predicate, ranges, &current))?
+                {
+                    return Some(answer);
                 }
             }
             if !advance(ranges, &mut current) {
@@ -426,6 +426,16 @@ enum Candidate {
     Excluded,
     /// Neither could be shown.
     Unknown,
+}
+
+/// What the search does with a candidate: `None` gives up, `Some(Some(answer))`
+/// answers, `Some(None)` goes on to the next point.
+fn settle(candidate: Candidate) -> Option<Option<Answer>> {
+    match candidate {
+        Candidate::Counterexample(answer) => Some(Some(answer)),
+        Candidate::Excluded => Some(None),
+        Candidate::Unknown => None,
+    }
 }
 
 /// Completes the point with the eliminated constants' values and evaluates the

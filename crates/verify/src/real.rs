@@ -312,15 +312,21 @@ impl RealEngine {
     /// True if the constants `fixer` fixes to concrete values make `other` true:
     /// then `fixer` implies `other`.
     fn fixed_values_satisfy(&mut self, fixer: Expr, other: Expr) -> bool {
-        let s = self.simplifiers.simplifier(fixer);
+        let fixed = self.fixed_values(fixer);
         let f = &self.factory;
-        let fixed: tass_symbolic::api::ExprMap = s
-            .eliminated()
+        f.as_bool(f.substitute(other, &fixed)) == Some(true)
+    }
+
+    /// The constants `condition` fixes to concrete values (from its simplifier's
+    /// eliminated equalities), as a substitution.
+    fn fixed_values(&mut self, condition: Expr) -> tass_symbolic::api::ExprMap {
+        let s = self.simplifiers.simplifier(condition);
+        let f = &self.factory;
+        s.eliminated()
             .iter()
             .filter(|(_, v)| f.as_concrete_rational(*v).is_some() || f.as_bool(*v).is_some())
             .copied()
-            .collect();
-        f.as_bool(f.substitute(other, &fixed)) == Some(true)
+            .collect()
     }
 
     /// True if the constants `fixer` fixes to concrete values (a path of a loop
@@ -328,17 +334,11 @@ impl RealEngine {
     /// conditions have no common solution. The simplifier of `fixer` is cached, so
     /// pairing one path with many costs one substitution each.
     fn fixed_values_refute(&mut self, fixer: Expr, other: Expr) -> bool {
-        let s = self.simplifiers.simplifier(fixer);
-        if s.is_contradictory() {
+        if self.simplifiers.simplifier(fixer).is_contradictory() {
             return true;
         }
+        let fixed = self.fixed_values(fixer);
         let f = &self.factory;
-        let fixed: tass_symbolic::api::ExprMap = s
-            .eliminated()
-            .iter()
-            .filter(|(_, v)| f.as_concrete_rational(*v).is_some() || f.as_bool(*v).is_some())
-            .copied()
-            .collect();
         !fixed.is_empty() && f.as_bool(f.substitute(other, &fixed)) == Some(false)
     }
 
