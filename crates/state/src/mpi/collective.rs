@@ -771,15 +771,7 @@ pub(super) fn collective_for(
                     Some(_) => {}
                 }
             }
-            let pos = positions(kind);
-            let root = match pos.root {
-                Some(k) => Some(ev.eval_int(&*env, &call.args[k])?),
-                None => None,
-            };
-            let op = match pos.op {
-                Some(k) => Some(op_of(&ev.eval(&*env, &call.args[k])?, call.span)?),
-                None => None,
-            };
+            let (root, op) = root_and_op(ev, &*env, &call, kind)?;
             if let Some(first) = first {
                 if !agrees(ev, env, first, (w, call.lf, root, op), call.span) {
                     return Ok(None);
@@ -896,6 +888,26 @@ pub(super) fn collective_for(
         })?;
     }
     Ok((violations, Vec::new()))
+}
+
+/// The root and the reduction operation a collective call names (`None` for
+/// collectives without one).
+fn root_and_op(
+    ev: &mut Evaluator<'_>,
+    env: &ProcEnv<'_>,
+    call: &Call<'_>,
+    kind: Kind,
+) -> Result<(Option<Expr>, Option<Op>), EngineError> {
+    let pos = positions(kind);
+    let root = match pos.root {
+        Some(k) => Some(ev.eval_int(env, &call.args[k])?),
+        None => None,
+    };
+    let op = match pos.op {
+        Some(k) => Some(op_of(&ev.eval(env, &call.args[k])?, call.span)?),
+        None => None,
+    };
+    Ok((root, op))
 }
 
 /// Phase 1 for one member: its call, operation and root agree with the
@@ -1272,14 +1284,7 @@ fn post_part(
         )
     })?;
     let pos = positions(kind);
-    let root = match pos.root {
-        Some(k) => Some(ev.eval_int(&*env, &call.args[k])?),
-        None => None,
-    };
-    let op = match pos.op {
-        Some(k) => Some(op_of(&ev.eval(&*env, &call.args[k])?, call.span)?),
-        None => None,
-    };
+    let (root, op) = root_and_op(ev, &*env, call, kind)?;
     let mut is_root = false;
     if let Some(r) = root {
         check_rank(ev, &*env, r, false, "root", call.span, n);
