@@ -161,7 +161,12 @@ pub(crate) struct RealEngine {
     fixed: Vec<(String, String)>,
     /// Whether states are simplified right after a branch (see `execute`).
     simplify_after_branch: bool,
+    /// Per path condition: what compare's pairing needs ([`Self::pairing_facts`]).
+    pairing: HashMap<Expr, PairingFacts>,
 }
+
+/// The constants a path condition fixes (with their values) and those it mentions.
+type PairingFacts = (Arc<tass_symbolic::api::ExprMap>, Arc<HashSet<Expr>>);
 
 /// True if `ty` is, or contains, an array whose extent is not a literal.
 fn has_symbolic_extent(ty: &ModelType) -> bool {
@@ -312,34 +317,80 @@ impl RealEngine {
     /// True if the constants `fixer` fixes to concrete values make `other` true:
     /// then `fixer` implies `other`.
     fn fixed_values_satisfy(&mut self, fixer: Expr, other: Expr) -> bool {
-        let fixed = self.fixed_values(fixer);
-        let f = &self.factory;
-        f.as_bool(f.substitute(other, &fixed)) == Some(true)
-    }
-
-    /// The constants `condition` fixes to concrete values (from its simplifier's
-    /// eliminated equalities), as a substitution.
-    fn fixed_values(&mut self, condition: Expr) -> tass_symbolic::api::ExprMap {
-        let s = self.simplifiers.simplifier(condition);
-        let f = &self.factory;
-        s.eliminated()
-            .iter()
-            .filter(|(_, v)| f.as_concrete_rational(*v).is_some() || f.as_bool(*v).is_some())
-            .copied()
-            .collect()
+        let f = Arc::clone(&self.factory);
+        match self.after_fixing(fixer, other, false) {
+            Some(e) => f.as_bool(e) == Some(true),
+            None => f.as_bool(other) == Some(true),
+        }
     }
 
     /// True if the constants `fixer` fixes to concrete values (a path of a loop
     /// over an input fixes the input, `n == 5`) make `other` false: then the two
-    /// conditions have no common solution. The simplifier of `fixer` is cached, so
-    /// pairing one path with many costs one substitution each.
+    /// conditions have no common solution. What a condition fixes and mentions is
+    /// cached, so pairing one path with many costs at most one substitution each.
     fn fixed_values_refute(&mut self, fixer: Expr, other: Expr) -> bool {
         if self.simplifiers.simplifier(fixer).is_contradictory() {
             return true;
         }
-        let fixed = self.fixed_values(fixer);
-        let f = &self.factory;
-        !fixed.is_empty() && f.as_bool(f.substitute(other, &fixed)) == Some(false)
+        let f = Arc::clone(&self.factory);
+        match self.after_fixing(fixer, other, true) {
+            Some(e) => f.as_bool(e) == Some(false),
+            None => f.as_bool(other) == Some(false),
+        }
+    }
+
+    /// `other` with the constants `fixer` fixes replaced by their values; `None`
+    /// when `other` mentions none of them (it would come back unchanged). With
+    /// `only_if_new`, also `None` when every such constant is one `other` fixes to
+    /// the same value itself (the common case of two paths for the same fixed
+    /// inputs): substituting then rarely decides anything, and refutations are
+    /// only a shortcut.
+    fn after_fixing(&mut self, fixer: Expr, other: Expr, only_if_new: bool) -> Option<Expr> {
+        let fixed = Arc::clone(&self.pairing_facts(fixer).0);
+        if fixed.is_empty() {
+            return None;
+        }
+        let (other_fixed, mentioned) = self.pairing_facts(other).clone();
+        let mut substitution = tass_symbolic::api::ExprMap::new();
+        let mut new = false;
+        for (&x, &v) in fixed.iter() {
+            match other_fixed.get(&x) {
+                // Fixed to different values: the two conditions exclude each other.
+                Some(&w) if w != v => return Some(self.factory.ff()),
+                Some(_) => {
+                    substitution.insert(x, v);
+                }
+                None if mentioned.contains(&x) => {
+                    substitution.insert(x, v);
+                    new = true;
+                }
+                None => {}
+            }
+        }
+        if substitution.is_empty() || (only_if_new && !new) {
+            return None;
+        }
+        Some(self.factory.substitute(other, &substitution))
+    }
+
+    /// For compare's pairing of paths: the constants `condition` fixes to concrete
+    /// values (its simplifier's eliminated equalities), as a substitution, and the
+    /// constants it mentions. Computed once per condition.
+    fn pairing_facts(&mut self, condition: Expr) -> &PairingFacts {
+        if !self.pairing.contains_key(&condition) {
+            let s = self.simplifiers.simplifier(condition);
+            let f = &self.factory;
+            let fixed: tass_symbolic::api::ExprMap = s
+                .eliminated()
+                .iter()
+                .filter(|(_, v)| f.as_concrete_rational(*v).is_some() || f.as_bool(*v).is_some())
+                .copied()
+                .collect();
+            let mentioned: HashSet<Expr> = f.free_symbols(condition).into_iter().collect();
+            self.pairing
+                .insert(condition, (Arc::new(fixed), Arc::new(mentioned)));
+        }
+        &self.pairing[&condition]
     }
 
     fn new(
@@ -378,6 +429,7 @@ impl RealEngine {
             deadlock: options.deadlock,
             simplifiers: SimplifierCache::new(Arc::clone(factory)),
             fixed: options.inputs.clone(),
+            pairing: HashMap::new(),
         })
     }
 
