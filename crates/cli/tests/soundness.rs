@@ -1953,3 +1953,26 @@ int main(void) { int i; s = 0; while (n * n == 16) { } for (i = 0; i < n; i++) s
         assert_eq!(r.json["verdict"], "inconclusive", "{}", r.text);
     }
 }
+
+// States at `for` loop heads are not saved (the paper's heuristic), so a `for`
+// loop that returns to a state it was in used to be an endless search. The search
+// must end, and it must still explore what follows from the loop's states.
+#[test]
+fn a_for_loop_that_repeats_a_state_ends_and_its_bugs_are_found() {
+    let spins = "#pragma TASS input {0 <= x && x <= 3} int
+int x;
+int main(void) { int i, y = 0; for (i = 0; i < 10; i = i * 1) { y = 1; } return 0; }
+";
+    let r = run(&[spins], &[], "builtin");
+    assert_eq!(
+        r.code, 0,
+        "expected holds (the loop never fails)\n{}",
+        r.text
+    );
+    let spins_then_fails = "#include <assert.h>
+#pragma TASS input {0 <= x && x <= 3} int
+int x;
+int main(void) { int i, y = 0; for (;;) { y = y + 1; if (y > 2) y = 0; assert(x != 2 || y != 2); } return 0; }
+";
+    expect_violated(&[spins_then_fails], &[], "assertion", Some(4));
+}

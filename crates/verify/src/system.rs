@@ -16,6 +16,15 @@ use crate::report::{
     Witness,
 };
 
+/// Every state this many steps deep (and at multiples of it) is saved, whatever
+/// the heuristic says. The heuristic leaves `for` loop heads unsaved, as the paper
+/// does, so a `for` loop that comes back to a state it was in (`for (;;) {}`)
+/// would be a cycle with no saved state and an endless search. With this, some
+/// state of every such cycle is saved within `SAFETY_NET_PERIOD` times the cycle's
+/// length, and the search stops when it comes round again. It costs one saved
+/// state per `SAFETY_NET_PERIOD` states seen on deep paths.
+const SAFETY_NET_PERIOD: usize = 1024;
+
 /// What to do at terminal states besides the final checks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Mode {
@@ -433,7 +442,8 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
         Control::Continue
     }
 
-    /// The state-saving heuristic (paper Sec. 5.4), erring on the side of saving:
+    /// The state-saving heuristic (paper Sec. 5.4), erring on the side of saving
+    /// (and every state at a depth that is a multiple of [`SAFETY_NET_PERIOD`]):
     /// a state is *not* saved only if its enabled steps (after the reduction) all
     /// belong to one process `q`, the step that produced it was `q`'s and local
     /// (or there is only one process), and `q` does not sit at a loop head or a
@@ -449,6 +459,9 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
         };
         if enabled.is_empty() {
             return false;
+        }
+        if self.depth > 0 && self.depth.is_multiple_of(SAFETY_NET_PERIOD) {
+            return true;
         }
         let q = self.engine.process_of(&enabled[0]);
         if !enabled.iter().all(|s| self.engine.process_of(s) == q) {
