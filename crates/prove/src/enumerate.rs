@@ -19,7 +19,15 @@
 //!   valid. A point where it is false is only a *candidate* counterexample (the
 //!   clauses left out may exclude it): it is reported only after the original
 //!   `assumption` and `predicate` have been evaluated at it, completed with the
-//!   eliminated constants' values.
+//!   eliminated constants' values. It is skipped when that completion is forced
+//!   (every constant is in the box or eliminated) and the original assumption is
+//!   false there; otherwise the question is left undecided.
+//!
+//! [`decide`] tries the whole reduced assumption first (then the slice is all of
+//! it), then the slice, and last, when the predicate is out of reach, whether the
+//! clauses over integers alone have any solution at all ([`vacuous`]). Ranges come
+//! from the simplifier's bounds and from unit clauses `k*x + c op 0` of the
+//! assumption ([`unit_bounds`]).
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -32,7 +40,7 @@ use crate::prover::Answer;
 
 /// Most points of a box that are tried: beyond this, the question goes on to the
 /// next procedure. A compiled evaluation costs tens of nanoseconds.
-pub(crate) const MAX_POINTS: u64 = 4096;
+const MAX_POINTS: u64 = 4096;
 
 /// Most points tried with the exact (big-number) evaluator, when the formulas do
 /// not compile to machine integers: it costs microseconds per point.
@@ -103,8 +111,9 @@ fn vacuous(
         Ok(ranges) => ranges,
         Err(answer) => return Some(answer),
     };
-    // With `false` as the predicate every solution is a candidate, which `confirm`
-    // rejects (it checks the real predicate): only "no solution" decides.
+    // With `false` as the predicate every solution of the clauses is a candidate,
+    // checked by `confirm` on the original formulas; only "no solution at all"
+    // (every candidate excluded) is used here.
     match search(f, s, assumption, predicate, ff, &enumerable, &ranges)? {
         a if a.validity == crate::prover::Validity::Yes => Some(a),
         _ => None,
