@@ -1304,6 +1304,7 @@ impl Engine for RealEngine {
         }
         Ok(())
     }
+
     fn and(&self, a: &Value, b: &Value) -> Value {
         match (self.data(a), self.data(b)) {
             (Some(x), Some(y)) => Value::Data(self.factory.and(x, y)),
