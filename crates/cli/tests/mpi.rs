@@ -2,10 +2,12 @@
 //! fevs/mpi programs and on small inline programs, and check the verdict, the
 //! property and the line of the first violation.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::atomic::{AtomicU32, Ordering};
 
+use common::{assert_holds, inline, report};
 use serde_json::Value;
 
 fn fevs(name: &str) -> PathBuf {
@@ -21,14 +23,7 @@ fn tass(args: &[&str]) -> (i32, Value) {
         .args(["--format", "json"])
         .output()
         .expect("run tass");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let json = serde_json::from_str(&stdout).unwrap_or_else(|e| {
-        panic!(
-            "stdout is not JSON ({e}):\n{stdout}\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
-    (out.status.code().unwrap_or(-1), json)
+    report(out)
 }
 
 fn verify(procs: &str, extra: &[&str], file: &Path) -> (i32, Value) {
@@ -39,11 +34,6 @@ fn verify(procs: &str, extra: &[&str], file: &Path) -> (i32, Value) {
     tass(&args)
 }
 
-fn assert_holds(code: i32, report: &Value) {
-    assert_eq!(report["verdict"], "holds", "{report:#}");
-    assert_eq!(code, 0);
-}
-
 fn assert_violated(code: i32, report: &Value, property: &str, line: Option<u64>) {
     assert_eq!(report["verdict"], "violated", "{report:#}");
     assert_eq!(code, 1);
@@ -52,20 +42,6 @@ fn assert_violated(code: i32, report: &Value, property: &str, line: Option<u64>)
     if let Some(line) = line {
         assert_eq!(v["line"], line, "{report:#}");
     }
-}
-
-/// A C file with `text` in a fresh folder.
-fn inline(text: &str) -> PathBuf {
-    static COUNTER: AtomicU32 = AtomicU32::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "tass-mpi-{}-{}",
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::SeqCst)
-    ));
-    std::fs::create_dir_all(&dir).expect("create scratch folder");
-    let path = dir.join("prog.c");
-    std::fs::write(&path, text).expect("write program");
-    path
 }
 
 #[test]

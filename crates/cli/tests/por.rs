@@ -3,25 +3,13 @@
 //! expected verdict was worked out by hand from every interleaving (and, for the
 //! deadlocks, every buffering choice); the reduction explores only some of them.
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::Command;
-use std::sync::atomic::{AtomicU32, Ordering};
 
+use common::{assert_holds, inline, report};
 use serde_json::Value;
-
-/// A C file with `text` in a fresh folder.
-fn inline(text: &str) -> PathBuf {
-    static COUNTER: AtomicU32 = AtomicU32::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "tass-por-{}-{}",
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::SeqCst)
-    ));
-    std::fs::create_dir_all(&dir).expect("create scratch folder");
-    let path = dir.join("prog.c");
-    std::fs::write(&path, text).expect("write program");
-    path
-}
 
 /// Runs `tass verify -n PROCS EXTRA FILE --format json --stats`.
 fn verify(procs: &str, extra: &[&str], file: &PathBuf) -> (i32, Value) {
@@ -31,14 +19,7 @@ fn verify(procs: &str, extra: &[&str], file: &PathBuf) -> (i32, Value) {
         .arg(file)
         .output()
         .expect("run tass");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let json = serde_json::from_str(&stdout).unwrap_or_else(|e| {
-        panic!(
-            "stdout is not JSON ({e}):\n{stdout}\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
-    (out.status.code().unwrap_or(-1), json)
+    report(out)
 }
 
 fn assert_violated(code: i32, report: &Value, property: &str, line: u64) {
@@ -47,11 +28,6 @@ fn assert_violated(code: i32, report: &Value, property: &str, line: u64) {
     let v = &report["violations"][0];
     assert_eq!(v["property"], property, "{report:#}");
     assert_eq!(v["line"], line, "{report:#}");
-}
-
-fn assert_holds(code: i32, report: &Value) {
-    assert_eq!(report["verdict"], "holds", "{report:#}");
-    assert_eq!(code, 0);
 }
 
 /// Rank 0 sends twice to rank 1, then receives from rank 2; rank 1 receives from
@@ -291,14 +267,7 @@ fn compare(spec: &PathBuf, imp: &PathBuf, procs: &str) -> (i32, Value) {
         .args(["--impl-procs", procs])
         .output()
         .expect("run tass");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let json = serde_json::from_str(&stdout).unwrap_or_else(|e| {
-        panic!(
-            "stdout is not JSON ({e}):\n{stdout}\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
-    (out.status.code().unwrap_or(-1), json)
+    report(out)
 }
 
 const FIRST_IS_ONE: &str = r#"#pragma TASS output

@@ -5,25 +5,13 @@
 //! switched off (`TASS_POR=off`): the verdicts, properties and lines must agree,
 //! and match the verdict worked out by hand.
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::Command;
-use std::sync::atomic::{AtomicU32, Ordering};
 
+use common::{assert_holds, inline, report};
 use serde_json::Value;
-
-/// A C file with `text` in a fresh folder.
-fn inline(text: &str) -> PathBuf {
-    static COUNTER: AtomicU32 = AtomicU32::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "tass-pornb-{}-{}",
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::SeqCst)
-    ));
-    std::fs::create_dir_all(&dir).expect("create scratch folder");
-    let path = dir.join("prog.c");
-    std::fs::write(&path, text).expect("write program");
-    path
-}
 
 /// Runs `tass verify -n PROCS EXTRA FILE --format json --stats`, with the
 /// reduction on or off.
@@ -38,14 +26,7 @@ fn run(procs: &str, extra: &[&str], file: &PathBuf, reduced: bool) -> (i32, Valu
         cmd.env("TASS_POR", "off");
     }
     let out = cmd.output().expect("run tass");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let json = serde_json::from_str(&stdout).unwrap_or_else(|e| {
-        panic!(
-            "stdout is not JSON ({e}):\n{stdout}\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
-    (out.status.code().unwrap_or(-1), json)
+    report(out)
 }
 
 /// Verdict, first property and line of a report.
@@ -81,11 +62,6 @@ fn assert_violated(code: i32, report: &Value, property: &str, line: u64) {
     let v = &report["violations"][0];
     assert_eq!(v["property"], property, "{report:#}");
     assert_eq!(v["line"], line, "{report:#}");
-}
-
-fn assert_holds(code: i32, report: &Value) {
-    assert_eq!(report["verdict"], "holds", "{report:#}");
-    assert_eq!(code, 0);
 }
 
 /// Both ranks `MPI_Isend` to each other and wait before receiving: under zero

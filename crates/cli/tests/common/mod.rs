@@ -1,10 +1,11 @@
-//! Helpers shared by the MPI end-to-end tests (`mpi_collectives.rs`,
-//! `mpi_nonblocking_collectives.rs`): run `tass verify` on an inline program,
-//! check its verdict, and build MPI programs around a body.
+//! Helpers shared by the MPI end-to-end tests (`mpi.rs`, `mpi_collectives.rs`,
+//! `mpi_nonblocking_collectives.rs`, `por.rs`, `por_nonblocking.rs`): write an
+//! inline program, run `tass` and read its JSON report, check verdicts, and build
+//! MPI programs around a body.
 #![allow(dead_code)] // each test file uses its own subset
 
 use std::path::PathBuf;
-use std::process::Command;
+use std::process::{Command, Output};
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use serde_json::Value;
@@ -19,6 +20,11 @@ pub fn verify(procs: &str, extra: &[&str], text: &str) -> (i32, Value) {
         .args(["--format", "json"])
         .output()
         .expect("run tass");
+    report(out)
+}
+
+/// The exit status and the JSON report of a finished `tass ... --format json`.
+pub fn report(out: Output) -> (i32, Value) {
     let stdout = String::from_utf8_lossy(&out.stdout);
     let json = serde_json::from_str(&stdout).unwrap_or_else(|e| {
         panic!(
