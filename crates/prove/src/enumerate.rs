@@ -27,7 +27,7 @@
 //! it), then the slice, and last, when the predicate is out of reach, whether the
 //! clauses over integers alone have any solution at all ([`vacuous`]). Ranges come
 //! from the simplifier's bounds and from unit clauses `k*x + c op 0` of the
-//! assumption ([`unit_bounds`]).
+//! assumption ([`UnitBounds`]).
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -69,15 +69,16 @@ pub(crate) fn decide(
     // The whole reduced assumption when it is within reach (then a point where the
     // predicate fails is a counterexample as it stands), else only the slice.
     let all = f.cnf_clauses(s.reduced_assumption());
-    let (clauses, ranges) = match box_of(f, s, &all, simplified) {
+    let units = UnitBounds::new(f, assumption);
+    let (clauses, ranges) = match box_of(f, s, &units, &all, simplified) {
         Some(Ok(ranges)) => (all, ranges),
         Some(Err(answer)) => return Some(answer),
         None => {
             let slice = slice(f, all.clone(), simplified);
-            match box_of(f, s, &slice, simplified) {
+            match box_of(f, s, &units, &slice, simplified) {
                 Some(Ok(ranges)) => (slice, ranges),
                 Some(Err(answer)) => return Some(answer),
-                None => return vacuous(f, s, assumption, predicate, all),
+                None => return vacuous(f, s, &units, assumption, predicate, all),
             }
         }
     };
@@ -89,6 +90,7 @@ pub(crate) fn decide(
 fn vacuous(
     f: &ExprFactory,
     s: &Simplifier,
+    units: &UnitBounds<'_>,
     assumption: Expr,
     predicate: Expr,
     all: Vec<Vec<Expr>>,
@@ -107,7 +109,7 @@ fn vacuous(
         return None;
     }
     let ff = f.ff();
-    let ranges = match box_of(f, s, &enumerable, ff)? {
+    let ranges = match box_of(f, s, units, &enumerable, ff)? {
         Ok(ranges) => ranges,
         Err(answer) => return Some(answer),
     };
@@ -125,6 +127,7 @@ fn vacuous(
 fn box_of(
     f: &ExprFactory,
     s: &Simplifier,
+    units: &UnitBounds<'_>,
     clauses: &[Vec<Expr>],
     predicate: Expr,
 ) -> Option<Result<Vec<Range>, Answer>> {
@@ -148,7 +151,7 @@ fn box_of(
             },
             Type::Int => {
                 let interval = s.bounds(x);
-                let (unit_lo, unit_hi) = unit_bounds(f, s.assumption(), x);
+                let (unit_lo, unit_hi) = units.of(x);
                 let lo = match (
                     interval.lower.as_ref().and_then(|b| ceil_bound(b, true)),
                     unit_lo,
@@ -312,74 +315,102 @@ fn clause_holds(
     Ok(false)
 }
 
-/// Integer bounds on `x` read directly off the unit clauses `k*x + c op 0` of
-/// `assumption` (the simplifier may fold such a bound into an equation row and not
-/// report it for `x` itself).
-fn unit_bounds(f: &ExprFactory, assumption: Expr, x: Expr) -> (Option<i64>, Option<i64>) {
-    let (mut lo, mut hi): (Option<i64>, Option<i64>) = (None, None);
+/// Lower and upper integer bounds per constant.
+type BoundsByConstant = hashbrown::HashMap<Expr, (Option<i64>, Option<i64>)>;
+
+/// Integer bounds read directly off the unit clauses `k*x + c op 0` of an
+/// assumption, per constant `x` (the simplifier may fold such a bound into an
+/// equation row and not report it for `x` itself). Read in one pass, the first
+/// time a range is asked for.
+struct UnitBounds<'a> {
+    f: &'a ExprFactory,
+    assumption: Expr,
+    bounds: std::cell::OnceCell<BoundsByConstant>,
+}
+
+impl<'a> UnitBounds<'a> {
+    fn new(f: &'a ExprFactory, assumption: Expr) -> Self {
+        UnitBounds {
+            f,
+            assumption,
+            bounds: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// The (lower, upper) bounds the unit clauses give `x`.
+    fn of(&self, x: Expr) -> (Option<i64>, Option<i64>) {
+        let bounds = self
+            .bounds
+            .get_or_init(|| read_unit_bounds(self.f, self.assumption));
+        bounds.get(&x).copied().unwrap_or((None, None))
+    }
+}
+
+fn read_unit_bounds(f: &ExprFactory, assumption: Expr) -> BoundsByConstant {
+    let mut out = BoundsByConstant::new();
     for clause in f.cnf_clauses(assumption) {
         let [lit] = clause.as_slice() else { continue };
         let ExprView::Rel(op, g) = f.view(*lit) else {
             continue;
         };
-        let mut k = None;
+        // One symbol with a coefficient, plus a constant.
+        let mut x = None;
         let mut c = BigRational::from_integer(0.into());
-        let mut linear_in_x = true;
+        let mut linear = true;
         for (coef, mono) in f.poly_terms(g) {
-            if mono == x {
-                k = Some(coef);
-            } else if let Some(v) = f.as_concrete_rational(mono) {
+            if let Some(v) = f.as_concrete_rational(mono) {
                 c += coef * v;
+            } else if x.is_none() && f.is_symbol(mono) {
+                x = Some((mono, coef));
             } else {
-                linear_in_x = false;
+                linear = false;
             }
         }
-        let (Some(k), true) = (k, linear_in_x) else {
+        let (Some((x, k)), true) = (x, linear) else {
             continue;
         };
+        let (lo, hi) = out.entry(x).or_insert((None, None));
         // k*x + c op 0  <=>  x op' -c/k.
         let point = -c / &k;
         let positive = k > BigRational::from_integer(0.into());
-        let at_least = |v: BigInt, lo: &mut Option<i64>| {
-            if let Some(v) = v.to_i64() {
+        let mut at_least = |v: Option<i64>| {
+            if let Some(v) = v {
                 *lo = Some(lo.map_or(v, |l| l.max(v)));
-            }
-        };
-        let at_most = |v: BigInt, hi: &mut Option<i64>| {
-            if let Some(v) = v.to_i64() {
-                *hi = Some(hi.map_or(v, |h| h.min(v)));
             }
         };
         let strict = op == RelOp::Gt;
         match op {
-            RelOp::Eq => {
-                if point.is_integer() {
-                    at_least(point.to_integer(), &mut lo);
-                    at_most(point.to_integer(), &mut hi);
+            RelOp::Eq if point.is_integer() => {
+                let v = point.to_integer().to_i64();
+                at_least(v);
+                if let Some(v) = v {
+                    *hi = Some(hi.map_or(v, |h| h.min(v)));
                 }
             }
             RelOp::Gt | RelOp::Ge if positive => {
-                let b = Bound {
-                    value: point,
-                    strict,
-                };
-                if let Some(v) = ceil_bound(&b, true) {
-                    at_least(v.into(), &mut lo);
-                }
+                at_least(ceil_bound(
+                    &Bound {
+                        value: point,
+                        strict,
+                    },
+                    true,
+                ));
             }
             RelOp::Gt | RelOp::Ge => {
-                let b = Bound {
-                    value: point,
-                    strict,
-                };
-                if let Some(v) = ceil_bound(&b, false) {
-                    at_most(v.into(), &mut hi);
+                if let Some(v) = ceil_bound(
+                    &Bound {
+                        value: point,
+                        strict,
+                    },
+                    false,
+                ) {
+                    *hi = Some(hi.map_or(v, |h| h.min(v)));
                 }
             }
-            RelOp::Ne => {}
+            RelOp::Eq | RelOp::Ne => {}
         }
     }
-    (lo, hi)
+    out
 }
 
 /// The least integer in a lower bound (`lower`), or the greatest in an upper one.
