@@ -160,6 +160,12 @@ pub struct Step {
     /// only this process's own progress steps can complete (no pending
     /// nonblocking collective or `MPI_Issend` another process completes).
     pub settled: bool,
+    /// MPI, for partial-order reduction under `--deadlock potential`: this
+    /// standard send and the receive of process `d` that waits for it run as
+    /// one *synchronous transition* (the paper's send–receive pair): the
+    /// message goes straight into `d`'s receive. Set only by the reduction
+    /// (`Engine::waiting_receiver` names `d`); the engine never enables it.
+    pub delivered_to: Option<usize>,
 }
 
 /// Where a step comes from in the source, for traces.
@@ -529,94 +535,141 @@ impl Engine {
     }
 
     fn enabled_inner(&mut self, state: &State) -> Result<Vec<Step>, EngineError> {
-        let f = Arc::clone(&self.factory);
-        let model = Arc::clone(&self.model);
-        let pc = state.inner.pc;
-        if f.as_bool(pc) == Some(false) {
+        if self.factory.as_bool(state.inner.pc) == Some(false) {
             return Ok(Vec::new());
         }
         let mut steps = Vec::new();
         let mut scratch = state.clone();
         for p in 0..state.inner.procs.len() {
-            let ps = &state.inner.procs[p];
-            if ps.status != Status::Running {
-                continue;
-            }
-            let Some(frame) = ps.stack.last() else {
-                continue;
-            };
-            let function = frame.function;
-            let Some(body) = model.function(function).body.as_ref() else {
-                continue;
-            };
-            let first_step = steps.len();
-            // MPI progress: posted receives that can take a message now.
-            crate::mpi::push_progress_steps(&scratch, &f, p, &mut steps);
-            let mut decided: Vec<(Expr, bool, bool)> = Vec::new();
-            for (tid, t, _) in body.outgoing(frame.location) {
-                let env = ProcEnv {
-                    state: &mut scratch,
-                    proc: p,
-                    model: &model,
-                    factory: &f,
-                    layout: &self.layout,
-                };
-                let g = evaluate_guard(&model, &f, &mut self.oracle, &env, tid)?;
-                // The guards of a branch are complementary: the answer for `!g` is
-                // read off the one for `g` (halves the prover queries at branches).
-                let mirrored = decided
-                    .iter()
-                    .find(|(h, _, _)| f.not(*h) == g)
-                    .map(|&(_, en, kn)| (!kn, !en));
-                let (enabled, known) = match (f.as_bool(g), mirrored) {
-                    (Some(b), _) => (b, b),
-                    (None, Some(answer)) => answer,
-                    (None, None) => match self.oracle.valid(&f, pc, g) {
-                        Decision::Holds => (true, true),
-                        _ => (!self.oracle.is_unsat(&f, f.and(pc, g)), false),
-                    },
-                };
-                decided.push((g, enabled, known));
-                if enabled {
-                    let local = !matches!(&t.statement, Statement::Call { callee: Callee::Library(l), .. } if l.is_mpi());
-                    let step = Step {
-                        process: p,
-                        function,
-                        transition: tid,
-                        guard: g,
-                        guard_known_true: known,
-                        local,
-                        choice: None,
-                        commutes: false,
-                        buffered_send: false,
-                        request: None,
-                        settled: false,
-                    };
-                    if local {
-                        steps.push(step);
-                    } else {
-                        let ctx = crate::mpi::Ctx {
-                            model: &model,
-                            f: &f,
-                            layout: &self.layout,
-                        };
-                        crate::mpi::push_steps(
-                            &ctx,
-                            &mut self.oracle,
-                            &mut scratch,
-                            step,
-                            &mut steps,
-                        )?;
-                    }
-                }
-            }
-            let statement_enabled = steps[first_step..].iter().any(|s| s.request.is_none());
-            let settled = crate::mpi::settled(&model, &f, &scratch, p, statement_enabled);
-            for s in &mut steps[first_step..] {
-                s.settled = settled;
-            }
+            self.push_enabled_of(&mut scratch, p, &mut steps)?;
         }
         Ok(steps)
+    }
+
+    /// Appends the enabled steps of process `p` in `scratch` (a copy of the
+    /// state that evaluating guards may touch) to `steps`.
+    fn push_enabled_of(
+        &mut self,
+        scratch: &mut State,
+        p: usize,
+        steps: &mut Vec<Step>,
+    ) -> Result<(), EngineError> {
+        let f = Arc::clone(&self.factory);
+        let model = Arc::clone(&self.model);
+        let pc = scratch.inner.pc;
+        let ps = &scratch.inner.procs[p];
+        if ps.status != Status::Running {
+            return Ok(());
+        }
+        let Some(frame) = ps.stack.last() else {
+            return Ok(());
+        };
+        let function = frame.function;
+        let location = frame.location;
+        let Some(body) = model.function(function).body.as_ref() else {
+            return Ok(());
+        };
+        let first_step = steps.len();
+        // MPI progress: posted receives that can take a message now.
+        crate::mpi::push_progress_steps(scratch, &f, p, steps);
+        let mut decided: Vec<(Expr, bool, bool)> = Vec::new();
+        for (tid, t, _) in body.outgoing(location) {
+            let env = ProcEnv {
+                state: scratch,
+                proc: p,
+                model: &model,
+                factory: &f,
+                layout: &self.layout,
+            };
+            let g = evaluate_guard(&model, &f, &mut self.oracle, &env, tid)?;
+            // The guards of a branch are complementary: the answer for `!g` is
+            // read off the one for `g` (halves the prover queries at branches).
+            let mirrored = decided
+                .iter()
+                .find(|(h, _, _)| f.not(*h) == g)
+                .map(|&(_, en, kn)| (!kn, !en));
+            let (enabled, known) = match (f.as_bool(g), mirrored) {
+                (Some(b), _) => (b, b),
+                (None, Some(answer)) => answer,
+                (None, None) => match self.oracle.valid(&f, pc, g) {
+                    Decision::Holds => (true, true),
+                    _ => (!self.oracle.is_unsat(&f, f.and(pc, g)), false),
+                },
+            };
+            decided.push((g, enabled, known));
+            if enabled {
+                let local = !matches!(&t.statement, Statement::Call { callee: Callee::Library(l), .. } if l.is_mpi());
+                let step = Step {
+                    process: p,
+                    function,
+                    transition: tid,
+                    guard: g,
+                    guard_known_true: known,
+                    local,
+                    choice: None,
+                    commutes: false,
+                    buffered_send: false,
+                    request: None,
+                    settled: false,
+                    delivered_to: None,
+                };
+                if local {
+                    steps.push(step);
+                } else {
+                    let ctx = crate::mpi::Ctx {
+                        model: &model,
+                        f: &f,
+                        layout: &self.layout,
+                    };
+                    crate::mpi::push_steps(&ctx, &mut self.oracle, scratch, step, steps)?;
+                }
+            }
+        }
+        let statement_enabled = steps[first_step..].iter().any(|s| s.request.is_none());
+        let settled = crate::mpi::settled(&model, &f, scratch, p, statement_enabled);
+        for s in &mut steps[first_step..] {
+            s.settled = settled;
+        }
+        Ok(())
+    }
+
+    /// A synchronous transition: the send `step` of process `p`, then at once
+    /// the receive of `receiver` that takes its message (`Step::delivered_to`).
+    fn execute_synchronous(
+        &mut self,
+        state: State,
+        step: &Step,
+        receiver: usize,
+    ) -> Result<StepOutcome, EngineError> {
+        let send = Step {
+            delivered_to: None,
+            ..step.clone()
+        };
+        let mut sent = self.execute_inner(state, &send)?;
+        let mut candidates = Vec::new();
+        let mut scratch = sent.state.clone();
+        self.push_enabled_of(&mut scratch, receiver, &mut candidates)?;
+        let Some(receive) = candidates
+            .into_iter()
+            .find(|s| s.request.is_none() && s.choice == Some(step.process as u32))
+        else {
+            return Err(EngineError::invalid(
+                format!(
+                    "internal: process {receiver} does not take the message of process {} \
+                     at once (synchronous transition)",
+                    step.process
+                ),
+                None,
+            ));
+        };
+        let received = self.execute_inner(sent.state, &receive)?;
+        sent.violations.extend(received.violations);
+        sent.changes.extend(received.changes);
+        Ok(StepOutcome {
+            state: received.state,
+            violations: sent.violations,
+            changes: sent.changes,
+        })
     }
 
     /// Executes `step` in `state` (taken by value: a uniquely held state is
@@ -638,6 +691,9 @@ impl Engine {
     }
 
     fn execute_inner(&mut self, state: State, step: &Step) -> Result<StepOutcome, EngineError> {
+        if let Some(receiver) = step.delivered_to {
+            return self.execute_synchronous(state, step, receiver);
+        }
         let f = Arc::clone(&self.factory);
         let model = Arc::clone(&self.model);
         let mut state = state;
@@ -712,9 +768,13 @@ impl Engine {
             Some(b) => {
                 let t = b.transition(step.transition);
                 // A progress step shows the MPI_Irecv it completes.
-                let source_text = match (step.request, step.choice) {
-                    (Some(_), Some(from)) => format!(
+                let source_text = match (step.request, step.choice, step.delivered_to) {
+                    (Some(_), Some(from), _) => format!(
                         "{}   (the posted receive takes the message from process {from})",
+                        t.source_text
+                    ),
+                    (_, _, Some(d)) => format!(
+                        "{}   (process {d}'s waiting receive takes the message at once)",
                         t.source_text
                     ),
                     _ => t.source_text.clone(),
@@ -855,6 +915,39 @@ impl Engine {
             layout: &self.layout,
         };
         crate::mpi::potentially_deadlocked(&ctx, &mut self.oracle, state, steps)
+    }
+
+    /// MPI: for an enabled `MPI_Send`/`MPI_Rsend` step, the process whose
+    /// blocking `MPI_Recv` waits for its message with nothing else to take and
+    /// no posted receive that could take the message first: the two can run as
+    /// one synchronous transition (`Step::delivered_to`).
+    pub fn waiting_receiver(
+        &mut self,
+        state: &State,
+        step: &Step,
+    ) -> Result<Option<usize>, EngineError> {
+        let ctx = crate::mpi::Ctx {
+            model: &self.model,
+            f: &self.factory,
+            layout: &self.layout,
+        };
+        crate::mpi::waiting_receiver(&ctx, &mut self.oracle, state, step)
+    }
+
+    /// MPI: the world rank an enabled send step (or send half) goes to, or -2
+    /// for `MPI_PROC_NULL`, when the path condition and the step's guard fix
+    /// it (`None` otherwise, or for a step that does not send).
+    pub fn send_destination(
+        &mut self,
+        state: &State,
+        step: &Step,
+    ) -> Result<Option<i64>, EngineError> {
+        let ctx = crate::mpi::Ctx {
+            model: &self.model,
+            f: &self.factory,
+            layout: &self.layout,
+        };
+        crate::mpi::send_destination(&ctx, &mut self.oracle, state, step)
     }
 
     /// MPI: true if process `p` has posted receives (`MPI_Irecv`) not matched

@@ -89,6 +89,12 @@ pub(crate) trait Engine {
     fn reduce(&mut self, _state: &Self::State, steps: Vec<Self::Step>) -> Vec<Self::Step> {
         steps
     }
+    /// Whether `reduce` made `step` up (a synchronous send–receive pair) rather
+    /// than picking it among the enabled steps: a state explored with such a
+    /// step counts as reduced for the cycle proviso.
+    fn is_synchronous(&self, _step: &Self::Step) -> bool {
+        false
+    }
     /// Describes a step.
     fn step_info(&self, step: &Self::Step) -> StepInfo;
     /// Whether `step` touches only its process's own state (for the heuristic).

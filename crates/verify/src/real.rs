@@ -727,7 +727,7 @@ impl RealEngine {
     /// then leave) and no posted receive (`MPI_Irecv`) pending, so the message
     /// goes to exactly that receive.
     fn urgent_send(
-        &self,
+        &mut self,
         state: &State,
         step: &Step,
         lf: LibraryFunction,
@@ -745,13 +745,20 @@ impl RealEngine {
         if !is_comm_world(args.get(comm_arg)) {
             return false;
         }
-        let Some(dest) = args
+        let f = Arc::clone(&self.factory);
+        // A destination the rank evaluation here cannot read (a struct field
+        // such as `status.MPI_SOURCE`) is asked of the engine, which evaluates
+        // it as the send will and proves its value under the path condition.
+        let dest = match args
             .get(dest_arg)
             .and_then(|a| self.rank_value(state, p, top, a, 0))
-        else {
-            return false;
+        {
+            Some(dest) => dest,
+            None => match self.engine.send_destination(state, step) {
+                Ok(Some(rank)) => f.int(rank),
+                _ => return false,
+            },
         };
-        let f = &self.factory;
         if step.buffered_send {
             return false;
         }
@@ -773,6 +780,87 @@ impl RealEngine {
                     .receive_source(state, statuses, d)
                     .is_some_and(|source| self.rank_is(pc, source, p as i64))
                 && self.rank_is(here, dest, d as i64)
+        })
+    }
+
+    /// The synchronous transitions explored at `state` instead of `enabled`
+    /// (with `--deadlock potential`, when no process is urgent), after the
+    /// send–receive pairs of the paper's TASS and Siegel's treatment of
+    /// wildcard receives: some process `d` waits in a blocking `MPI_Recv` on
+    /// `MPI_COMM_WORLD` with nothing to take and no posted receive; every
+    /// enabled step is the one step of its process, a standard send on
+    /// `MPI_COMM_WORLD` (guard known, `commutes`) whose message that receive
+    /// waits for ([`tass_state::api::Engine::waiting_receiver`]); and every
+    /// other running process has no enabled step, no posted receive, and waits
+    /// in a receive whose source is exactly `d`. Then each send is explored as
+    /// one transition together with `d`'s receive of its message
+    /// (`Step::delivered_to`); a send is never buffered here.
+    ///
+    /// Why nothing is lost. Call `S` the senders. Until `d` receives, the only
+    /// steps possible are the senders' (the others wait for `d`): each may
+    /// buffer its message and go on, and what it does next neither touches
+    /// `d` nor lets another process send `d` a message `d` would take first
+    /// (a later message of a sender queues behind its first one; the waiting
+    /// processes move only after `d` does). So in every execution from
+    /// `state` in which `d` receives, it takes the current message of some
+    /// `p` in `S`, and that send and receive touch only `p`'s send, the
+    /// channel `p -> d` and `d`: they commute with every step before them,
+    /// which moves them to the front with every process's own sequence of
+    /// steps, every step's violations and the final state unchanged — the
+    /// synchronous transition for `p`. Until `d` receives, no state is a
+    /// potential deadlock (a sender still at its send is matched by `d`'s
+    /// waiting receive; once one has buffered, `d` can take its message) and
+    /// none is terminal or deadlocked (`d` waits with a sender at its send or
+    /// a message to take), so an execution in which `d` never receives ends in
+    /// none of them, and a violation on the way is a step of a sender that it
+    /// takes, in the same local state, after its synchronous transition too.
+    /// The search counts such a state as reduced, so its cycle proviso
+    /// applies.
+    fn synchronous_sends(
+        &mut self,
+        state: &State,
+        enabled: &[Step],
+        statuses: &[ProcessStatus],
+    ) -> Option<Vec<Step>> {
+        let mut receiver = None;
+        let mut senders = Vec::with_capacity(enabled.len());
+        for step in enabled {
+            if !step.guard_known_true || !step.commutes || senders.contains(&step.process) {
+                return None;
+            }
+            let (lf, args) = mpi_call(&self.model, step.function, step.transition)?;
+            if !matches!(lf, LibraryFunction::MpiSend | LibraryFunction::MpiRsend)
+                || !is_comm_world(args.get(5))
+            {
+                return None;
+            }
+            let d = self.engine.waiting_receiver(state, step).ok()??;
+            if *receiver.get_or_insert(d) != d {
+                return None;
+            }
+            senders.push(step.process);
+        }
+        let d = receiver?;
+        self.receive_source(state, statuses, d)?;
+        let pc = self.engine.path_condition(state);
+        let d_rank = i64::try_from(d).ok()?;
+        let others_wait_for_d = statuses.iter().enumerate().all(|(q, status)| {
+            q == d
+                || senders.contains(&q)
+                || matches!(status, ProcessStatus::Terminated { .. })
+                || !self.engine.pending_receives(state, q)
+                    && self
+                        .receive_source(state, statuses, q)
+                        .is_some_and(|source| self.rank_is(pc, source, d_rank))
+        });
+        others_wait_for_d.then(|| {
+            enabled
+                .iter()
+                .map(|s| Step {
+                    delivered_to: Some(d),
+                    ..s.clone()
+                })
+                .collect()
         })
     }
 
@@ -800,7 +888,7 @@ impl RealEngine {
     /// MPI calls are taken one by one, and only those whose behaviour the
     /// reduction's argument covers; everything else is never explored alone.
     fn safe_alone(
-        &self,
+        &mut self,
         state: &State,
         step: &Step,
         enabled: &[Step],
@@ -831,7 +919,8 @@ impl RealEngine {
                 Access::Other => false,
             };
         }
-        let Some((lf, args)) = mpi_call(&self.model, step.function, step.transition) else {
+        let model = Arc::clone(&self.model);
+        let Some((lf, args)) = mpi_call(&model, step.function, step.transition) else {
             return false;
         };
         if self.por.is_shared(step.function, step.transition)
@@ -1159,7 +1248,16 @@ impl Engine for RealEngine {
                 return steps.iter().filter(|s| s.process == p).cloned().collect();
             }
         }
+        if self.deadlock == DeadlockMode::Potential {
+            if let Some(synchronous) = self.synchronous_sends(state, &steps, &statuses) {
+                return synchronous;
+            }
+        }
         steps
+    }
+
+    fn is_synchronous(&self, step: &Step) -> bool {
+        step.delivered_to.is_some()
     }
 
     fn step_info(&self, step: &Step) -> StepInfo {

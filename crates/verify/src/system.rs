@@ -398,7 +398,8 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
             Ok(steps) if self.nprocs > 1 => {
                 let all = steps.len();
                 let steps = self.engine.reduce(state, steps);
-                self.reduced = steps.len() < all;
+                self.reduced =
+                    steps.len() < all || steps.iter().any(|s| self.engine.is_synchronous(s));
                 steps
             }
             Ok(steps) => {

@@ -717,33 +717,11 @@ pub(crate) fn potentially_deadlocked(
         if !is_blocking_send || scratch.inner.procs[p].mpi.phase != 1 {
             return Ok(false);
         }
-        let Some((rank_arg, tag_arg, comm_arg, _)) = p2p_args(&call, sent) else {
-            return Ok(false);
-        };
-        let Some(comm) = peek_comm(ctx, oracle, &mut scratch, p, &call.args[comm_arg])? else {
-            return Ok(false);
-        };
-        let n = comm::comm_size(state, comm);
-        let dest = peek(ctx, oracle, &mut scratch, p, &call.args[rank_arg])?;
-        let dest = resolve_rank(
-            ctx.f,
-            oracle,
-            ctx.f.and(state.inner.pc, step.guard),
-            dest,
-            n,
-        );
-        let tag = peek(ctx, oracle, &mut scratch, p, &call.args[tag_arg])?;
-        let tag = concrete_i64(ctx.f, tag);
-        let (Some(dest), Some(tag)) = (dest, tag) else {
-            return Ok(false);
-        };
-        let Some(d) = usize::try_from(dest)
-            .ok()
-            .and_then(|d| comm::to_world(state, comm, d))
+        let Some((d, tag, comm)) = send_envelope(ctx, oracle, &mut scratch, step, &call, sent)?
         else {
-            return Ok(false); // MPI_PROC_NULL or a bad rank: completes at once
+            return Ok(false); // MPI_PROC_NULL, a bad rank, or not known: not counted
         };
-        if receiver_waits(ctx, oracle, &mut scratch, d as usize, p, Some(tag), comm)? {
+        if receiver_waits(ctx, oracle, &mut scratch, d, p, Some(tag), comm)? {
             return Ok(false);
         }
     }
@@ -752,6 +730,118 @@ pub(crate) fn potentially_deadlocked(
         .procs
         .iter()
         .any(|ps| ps.status == Status::Running))
+}
+
+/// The world rank of the destination, the tag and the communicator of the
+/// send (or send half) `call` that `step` makes, when all three are known:
+/// `None` for `MPI_PROC_NULL`, a bad rank or values that are not concrete.
+fn send_envelope(
+    ctx: &Ctx<'_>,
+    oracle: &mut Oracle,
+    scratch: &mut State,
+    step: &Step,
+    call: &Call<'_>,
+    sendrecv_sent: bool,
+) -> Result<Option<(usize, i64, u32)>, EngineError> {
+    let Some((dest, comm)) =
+        send_destination_rank(ctx, oracle, scratch, step, call, sendrecv_sent)?
+    else {
+        return Ok(None);
+    };
+    let Some((_, tag_arg, _, _)) = p2p_args(call, sendrecv_sent) else {
+        return Ok(None);
+    };
+    let tag = peek(ctx, oracle, scratch, step.process, &call.args[tag_arg])?;
+    let Some(tag) = concrete_i64(ctx.f, tag) else {
+        return Ok(None);
+    };
+    let d = usize::try_from(dest)
+        .ok()
+        .and_then(|d| comm::to_world(scratch, comm, d));
+    Ok(d.map(|d| (d as usize, tag, comm)))
+}
+
+/// The destination rank (in its communicator; `MPI_PROC_NULL` is -2) and the
+/// communicator of the send (or send half) `call` that `step` makes, when the
+/// path condition and the step's guard fix them.
+fn send_destination_rank(
+    ctx: &Ctx<'_>,
+    oracle: &mut Oracle,
+    scratch: &mut State,
+    step: &Step,
+    call: &Call<'_>,
+    sendrecv_sent: bool,
+) -> Result<Option<(i64, u32)>, EngineError> {
+    let p = step.process;
+    let Some((rank_arg, _, comm_arg, P2p::Send)) = p2p_args(call, sendrecv_sent) else {
+        return Ok(None);
+    };
+    let Some(comm) = peek_comm(ctx, oracle, scratch, p, &call.args[comm_arg])? else {
+        return Ok(None);
+    };
+    let n = comm::comm_size(scratch, comm);
+    let dest = peek(ctx, oracle, scratch, p, &call.args[rank_arg])?;
+    let pc = ctx.f.and(scratch.inner.pc, step.guard);
+    Ok(resolve_rank(ctx.f, oracle, pc, dest, n).map(|d| (d, comm)))
+}
+
+/// See `Engine::send_destination`.
+pub(crate) fn send_destination(
+    ctx: &Ctx<'_>,
+    oracle: &mut Oracle,
+    state: &State,
+    step: &Step,
+) -> Result<Option<i64>, EngineError> {
+    let p = step.process;
+    if step.request.is_some() {
+        return Ok(None);
+    }
+    let Some(call) = current_call(ctx.model, state, p).filter(|c| c.tid == step.transition) else {
+        return Ok(None);
+    };
+    let mut scratch = state.clone();
+    let sent = state.inner.procs[p].mpi.sendrecv_sent;
+    let Some((dest, comm)) = send_destination_rank(ctx, oracle, &mut scratch, step, &call, sent)?
+    else {
+        return Ok(None);
+    };
+    if dest == PROC_NULL {
+        return Ok(Some(dest));
+    }
+    Ok(usize::try_from(dest)
+        .ok()
+        .and_then(|d| comm::to_world(&scratch, comm, d))
+        .map(i64::from))
+}
+
+/// See `Engine::waiting_receiver`.
+pub(crate) fn waiting_receiver(
+    ctx: &Ctx<'_>,
+    oracle: &mut Oracle,
+    state: &State,
+    step: &Step,
+) -> Result<Option<usize>, EngineError> {
+    let p = step.process;
+    if step.request.is_some() || step.delivered_to.is_some() {
+        return Ok(None);
+    }
+    let Some(call) = current_call(ctx.model, state, p).filter(|c| c.tid == step.transition) else {
+        return Ok(None);
+    };
+    if !matches!(call.lf, LF::MpiSend | LF::MpiRsend) || state.inner.procs[p].mpi.phase != 1 {
+        return Ok(None);
+    }
+    let mut scratch = state.clone();
+    let Some((d, tag, comm)) = send_envelope(ctx, oracle, &mut scratch, step, &call, false)? else {
+        return Ok(None);
+    };
+    if d == p || pending_receives(state, d) {
+        return Ok(None);
+    }
+    if current_call(ctx.model, state, d).map(|c| c.lf) != Some(LF::MpiRecv) {
+        return Ok(None);
+    }
+    Ok(receiver_waits(ctx, oracle, &mut scratch, d, p, Some(tag), comm)?.then_some(d))
 }
 
 /// Whether no other process can enable a new step of process `p` where it is,

@@ -272,6 +272,7 @@ pub(crate) fn push_progress_steps(state: &State, f: &ExprFactory, p: usize, step
                     buffered_send: false,
                     request: Some(r.handle),
                     settled: false,
+                    delivered_to: None,
                 });
             }
         }
