@@ -7,27 +7,8 @@
 
 mod common;
 
-use std::path::PathBuf;
-use std::process::Command;
-
-use common::{assert_holds, inline, report};
+use common::{assert_holds, inline, verify_reduced};
 use serde_json::Value;
-
-/// Runs `tass verify -n PROCS EXTRA FILE --format json --stats`, with the
-/// reduction on or off.
-fn run(procs: &str, extra: &[&str], file: &PathBuf, reduced: bool) -> (i32, Value) {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tass"));
-    cmd.args(["verify", "-n", procs, "--format", "json", "--stats"])
-        .args(extra)
-        .arg(file);
-    if reduced {
-        cmd.env_remove("TASS_POR");
-    } else {
-        cmd.env("TASS_POR", "off");
-    }
-    let out = cmd.output().expect("run tass");
-    report(out)
-}
 
 /// Verdict, first property and line of a report.
 fn outcome(code: i32, r: &Value) -> (i32, Value, Value, Value) {
@@ -44,8 +25,8 @@ fn outcome(code: i32, r: &Value) -> (i32, Value, Value, Value) {
 /// run's (exit status, report) and the two runs' states seen.
 fn both(procs: &str, extra: &[&str], text: &str) -> (i32, Value, (u64, u64)) {
     let file = inline(text);
-    let (code, reduced) = run(procs, extra, &file, true);
-    let (full_code, full) = run(procs, extra, &file, false);
+    let (code, reduced) = verify_reduced(procs, extra, &file, true);
+    let (full_code, full) = verify_reduced(procs, extra, &file, false);
     assert_eq!(
         outcome(code, &reduced),
         outcome(full_code, &full),

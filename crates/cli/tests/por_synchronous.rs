@@ -8,26 +8,7 @@
 
 mod common;
 
-use std::path::PathBuf;
-use std::process::Command;
-
-use common::{inline, report};
-use serde_json::Value;
-
-/// Runs `tass verify -n PROCS EXTRA FILE --format json --stats`, with the
-/// reduction on or off.
-fn run(procs: &str, extra: &[&str], file: &PathBuf, reduced: bool) -> (i32, Value) {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tass"));
-    cmd.args(["verify", "-n", procs, "--format", "json", "--stats"])
-        .args(extra)
-        .arg(file);
-    if reduced {
-        cmd.env_remove("TASS_POR");
-    } else {
-        cmd.env("TASS_POR", "off");
-    }
-    report(cmd.output().expect("run tass"))
-}
+use common::{inline, verify_reduced};
 
 /// Runs `text` reduced and unreduced, asserts both end with `verdict` and (when
 /// violated) that the first violation's property is one of `properties`
@@ -37,7 +18,7 @@ fn both(procs: &str, extra: &[&str], text: &str, verdict: &str, properties: &str
     let file = inline(text);
     let mut seen = Vec::new();
     for reduced in [true, false] {
-        let (code, r) = run(procs, extra, &file, reduced);
+        let (code, r) = verify_reduced(procs, extra, &file, reduced);
         assert_eq!(r["verdict"], verdict, "reduced: {reduced}\n{r:#}");
         if verdict == "holds" {
             assert_eq!(code, 0, "{r:#}");
@@ -129,7 +110,7 @@ fn a_deadlock_in_one_arrival_order_is_found() {
         "violated",
         "deadlock|unreceived-message",
     );
-    let (code, r) = run("3", &[], &inline(ONE_ORDER_LEAVES_A_SENDER), true);
+    let (code, r) = verify_reduced("3", &[], &inline(ONE_ORDER_LEAVES_A_SENDER), true);
     assert_eq!(code, 1, "{r:#}");
     assert_eq!(r["violations"][0]["property"], "deadlock", "{r:#}");
     assert_eq!(r["violations"][0]["line"], 12, "{r:#}");

@@ -1,5 +1,6 @@
 //! Helpers shared by the MPI end-to-end tests (`mpi.rs`, `mpi_collectives.rs`,
-//! `mpi_nonblocking_collectives.rs`, `por.rs`, `por_nonblocking.rs`): write an
+//! `mpi_nonblocking_collectives.rs`, `por.rs`, `por_nonblocking.rs`,
+//! `por_synchronous.rs`): write an
 //! inline program, run `tass` and read its JSON report, check verdicts, and build
 //! MPI programs around a body.
 #![allow(dead_code)] // each test file uses its own subset
@@ -21,6 +22,21 @@ pub fn verify(procs: &str, extra: &[&str], text: &str) -> (i32, Value) {
         .output()
         .expect("run tass");
     report(out)
+}
+
+/// Runs `tass verify -n PROCS EXTRA FILE --format json --stats` with the
+/// partial-order reduction on (`reduced`) or off (`TASS_POR=off`).
+pub fn verify_reduced(procs: &str, extra: &[&str], file: &PathBuf, reduced: bool) -> (i32, Value) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tass"));
+    cmd.args(["verify", "-n", procs, "--format", "json", "--stats"])
+        .args(extra)
+        .arg(file);
+    if reduced {
+        cmd.env_remove("TASS_POR");
+    } else {
+        cmd.env("TASS_POR", "off");
+    }
+    report(cmd.output().expect("run tass"))
 }
 
 /// The exit status and the JSON report of a finished `tass ... --format json`.
