@@ -4,11 +4,13 @@
 //! refutation of validity, with those values as the model; failing to find one
 //! proves nothing.
 
+use std::sync::Arc;
+
 use hashbrown::HashSet;
 use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::{One, Zero};
-use tass_symbolic::api::{Assignment, BitOp, Expr, ExprFactory, ExprView, Type, Value};
+use num_traits::{One, ToPrimitive, Zero};
+use tass_symbolic::api::{Assignment, BitOp, Expr, ExprFactory, ExprView, RelOp, Type, Value};
 
 use crate::model::{Model, ModelValue};
 
@@ -56,79 +58,532 @@ fn candidates(f: &ExprFactory, exprs: &[Expr]) -> Vec<BigRational> {
     out
 }
 
-/// Looks for values making `assumption` true and `predicate` false, trying at most
-/// `tries` assignments.
+/// Looks for values making `assumption` true and `predicate` false: first
+/// `tries` assignments from the candidate pool (every constant at the same
+/// candidate, then pseudo-random mixes), then a local search that repairs one
+/// false clause at a time. Applications of uninterpreted functions are given
+/// values of their own (each application term a slot, as if it were a
+/// constant); a point counts only when the functions' tables built from those
+/// slots are consistent, which the final evaluation of the original formulas
+/// checks.
 pub(crate) fn search(
     f: &ExprFactory,
     assumption: Expr,
     predicate: Expr,
     tries: usize,
 ) -> Option<Model> {
-    let mut syms = f.free_symbols(assumption);
-    syms.extend(f.free_symbols(predicate));
-    let mut seen = HashSet::new();
-    syms.retain(|s| seen.insert(*s));
-    let mut scalars = Vec::new();
-    for &s in &syms {
-        match f.type_of(s) {
-            Type::Bool | Type::Int | Type::Real | Type::Char => scalars.push(s),
-            // The reserved bitwise functions evaluate without an interpretation.
-            Type::Function(..)
-                if f.symbol_name(s)
-                    .is_some_and(|n| BitOp::from_function_name(&n).is_some()) => {}
-            _ => return None,
+    let problem = Problem::new(f, assumption, predicate)?;
+    problem
+        .sample(tries)
+        .or_else(|| problem.local_search(tries))
+}
+
+/// One witness question: the constants, the application slots and the clauses
+/// of `assumption && !predicate` with every application replaced by its slot.
+struct Problem<'f> {
+    f: &'f ExprFactory,
+    assumption: Expr,
+    predicate: Expr,
+    /// The formulas' scalar constants, then the applications (shallowest
+    /// first), each a variable of the search.
+    vars: Vec<Expr>,
+    /// How many of `vars` are constants (the rest are applications).
+    constants: usize,
+    /// The clauses of the goal, compiled with applications as variables.
+    clauses: Vec<Vec<Approx>>,
+    /// For each var, the clauses it occurs in.
+    occurs_in: Vec<Vec<usize>>,
+    pool: Vec<BigRational>,
+    ints: Vec<BigRational>,
+}
+
+fn is_scalar(ty: &Type) -> bool {
+    matches!(ty, Type::Bool | Type::Int | Type::Real | Type::Char)
+}
+
+impl<'f> Problem<'f> {
+    fn new(f: &'f ExprFactory, assumption: Expr, predicate: Expr) -> Option<Problem<'f>> {
+        let goal = f.and(assumption, f.not(predicate));
+        if f.as_bool(goal) == Some(false) {
+            return None;
+        }
+        let mut apps = Vec::new();
+        collect_applications(f, goal, &mut apps, &mut HashSet::new())?;
+        apps.sort_by_key(|&a| f.depth(a));
+        let mut vars = Vec::new();
+        let mut seen = HashSet::new();
+        for s in f.free_symbols(goal) {
+            match f.type_of(s) {
+                ty if is_scalar(&ty) => {
+                    if seen.insert(s) {
+                        vars.push(s);
+                    }
+                }
+                // Functions are read through their applications' slots (the
+                // reserved bitwise ones evaluate without an interpretation).
+                Type::Function(..) => {}
+                _ => return None,
+            }
+        }
+        let constants = vars.len();
+        vars.extend(apps);
+        // Each constant and each application is a variable of the search: the
+        // clauses are compiled with applications read as their own slots.
+        let index: hashbrown::HashMap<Expr, usize> =
+            vars.iter().enumerate().map(|(k, &v)| (v, k)).collect();
+        let clauses: Vec<Vec<Approx>> = f
+            .cnf_clauses(goal)
+            .iter()
+            .map(|clause| {
+                clause
+                    .iter()
+                    .map(|&lit| compile(f, lit, &index, &mut APPROX_BUDGET.clone()))
+                    .collect()
+            })
+            .collect();
+        let mut occurs_in = vec![Vec::new(); vars.len()];
+        for (c, clause) in clauses.iter().enumerate() {
+            let mut mentioned = Vec::new();
+            for lit in clause {
+                lit.variables(&mut mentioned);
+            }
+            mentioned.sort_unstable();
+            mentioned.dedup();
+            for k in mentioned {
+                occurs_in[k].push(c);
+            }
+        }
+        let mut pool = candidates(f, &[assumption, predicate]);
+        for (n, d) in [(1, 2), (-1, 2), (1, 10), (-1, 10), (100, 1)] {
+            let q = BigRational::new(BigInt::from(n), BigInt::from(d));
+            if !pool.contains(&q) {
+                pool.push(q);
+            }
+        }
+        let ints = pool.iter().filter(|q| q.is_integer()).cloned().collect();
+        Some(Problem {
+            f,
+            assumption,
+            predicate,
+            vars,
+            constants,
+            clauses,
+            occurs_in,
+            pool,
+            ints,
+        })
+    }
+
+    /// The value of candidate number `k` for a variable of type `ty`.
+    fn value(&self, ty: &Type, k: usize) -> Value {
+        match ty {
+            Type::Bool => Value::Bool(k % 2 == 1),
+            Type::Int => Value::Int(self.ints[k % self.ints.len()].to_integer()),
+            Type::Char => {
+                let i = self.ints[k % self.ints.len()].to_integer();
+                Value::Char(u32::try_from(i).unwrap_or(0))
+            }
+            _ => Value::Real(self.pool[k % self.pool.len()].clone()),
         }
     }
-    let pool = candidates(f, &[assumption, predicate]);
-    let ints: Vec<BigRational> = pool.iter().filter(|q| q.is_integer()).cloned().collect();
-    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
-    for attempt in 0..tries {
+
+    /// How many candidate values a variable of type `ty` has.
+    fn choices(&self, ty: &Type) -> usize {
+        match ty {
+            Type::Bool => 2,
+            Type::Int | Type::Char => self.ints.len(),
+            _ => self.pool.len(),
+        }
+    }
+
+    /// Whether clause `c` holds at `point` (in floating point: the search
+    /// only uses it to choose moves; `confirm` decides exactly).
+    fn clause_holds(&self, c: usize, point: &[f64]) -> bool {
+        self.clauses[c]
+            .iter()
+            .any(|lit| lit.eval(point) == Some(1.0))
+    }
+
+    fn point(&self, values: &[Value]) -> Vec<f64> {
+        values.iter().map(value_to_f64).collect()
+    }
+
+    /// The model at `values` if the original formulas, read with the function
+    /// tables the slots define, make the assumption true and the predicate
+    /// false.
+    fn confirm(&self, values: &[Value]) -> Option<Model> {
+        let f = self.f;
         let mut asg = Assignment::new();
+        for (&v, x) in self.vars[..self.constants].iter().zip(values) {
+            asg.set(v, x.clone());
+        }
+        // Tables, shallowest application first (its arguments may read
+        // shallower ones); the first slot for a point wins.
+        let mut tables: hashbrown::HashMap<Expr, hashbrown::HashMap<Vec<Value>, Value>> =
+            hashbrown::HashMap::new();
+        for (k, &app) in self.vars[self.constants..].iter().enumerate() {
+            let ExprView::Apply(function, args) = f.view(app) else {
+                return None;
+            };
+            let mut point = Vec::with_capacity(args.len());
+            for a in args {
+                point.push(f.eval(a, &asg).ok()?);
+            }
+            tables
+                .entry(function)
+                .or_default()
+                .entry(point)
+                .or_insert_with(|| values[self.constants + k].clone());
+            let table = Arc::new(tables[&function].clone());
+            asg.set_function(
+                function,
+                Arc::new(move |xs: &[Value]| table.get(xs).cloned()),
+            );
+        }
+        if f.eval_bool(self.assumption, &asg) != Ok(true)
+            || f.eval_bool(self.predicate, &asg) != Ok(false)
+        {
+            return None;
+        }
         let mut model = Model::new();
-        for (j, &s) in scalars.iter().enumerate() {
-            // First every variable at the same candidate, then pseudo-random mixes.
-            let pick = |len: usize, state: &mut u64| -> usize {
-                if attempt < len.min(12) {
-                    attempt % len
-                } else {
-                    *state = state
-                        .wrapping_mul(6364136223846793005)
-                        .wrapping_add(1442695040888963407 + j as u64);
-                    ((*state >> 33) as usize) % len
-                }
+        for (&v, x) in self.vars[..self.constants].iter().zip(values) {
+            let name = f.symbol_name(v).map(|n| n.to_string()).unwrap_or_default();
+            let mv = match x {
+                Value::Bool(b) => ModelValue::Bool(*b),
+                Value::Int(i) => ModelValue::Int(i.clone()),
+                Value::Char(c) => ModelValue::Int((*c).into()),
+                Value::Real(q) => ModelValue::Real(q.clone()),
+                _ => return None,
             };
-            let name = f.symbol_name(s).map(|n| n.to_string()).unwrap_or_default();
-            let ty = f.type_of(s);
-            let (value, mv) = match ty {
-                Type::Bool => {
-                    let b = pick(2, &mut state) == 1;
-                    (Value::Bool(b), ModelValue::Bool(b))
-                }
-                Type::Int => {
-                    let q = &ints[pick(ints.len(), &mut state)];
-                    let i: BigInt = q.to_integer();
-                    (Value::Int(i.clone()), ModelValue::Int(i))
-                }
-                Type::Char => {
-                    let q = &ints[pick(ints.len(), &mut state)];
-                    let i: BigInt = q.to_integer();
-                    let code = u32::try_from(i.clone()).unwrap_or(0);
-                    (Value::Char(code), ModelValue::Int(code.into()))
-                }
-                _ => {
-                    let q = pool[pick(pool.len(), &mut state)].clone();
-                    (Value::Real(q.clone()), ModelValue::Real(q))
-                }
-            };
-            asg.set(s, value);
             model.insert(name, mv);
         }
-        if f.eval_bool(assumption, &asg) == Ok(true) && f.eval_bool(predicate, &asg) == Ok(false) {
-            return Some(model);
+        Some(model)
+    }
+
+    /// `tries` points: first every variable at the same candidate, then
+    /// pseudo-random mixes.
+    fn sample(&self, tries: usize) -> Option<Model> {
+        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+        for attempt in 0..tries {
+            let values: Vec<Value> = self
+                .vars
+                .iter()
+                .enumerate()
+                .map(|(j, &v)| {
+                    let ty = self.f.type_of(v);
+                    let len = self.choices(&ty);
+                    let k = if attempt < len.min(12) {
+                        attempt % len
+                    } else {
+                        next_random(&mut state, j as u64) % len
+                    };
+                    self.value(&ty, k)
+                })
+                .collect();
+            let point = self.point(&values);
+            if (0..self.clauses.len()).all(|c| self.clause_holds(c, &point)) {
+                if let Some(model) = self.confirm(&values) {
+                    return Some(model);
+                }
+            }
+            if self.vars.is_empty() {
+                break;
+            }
         }
-        if scalars.is_empty() {
-            break;
+        None
+    }
+
+    /// A WalkSAT-style search over the candidate values: from all zeros, pick a
+    /// false clause and give one of its variables the candidate that makes the
+    /// most clauses true (now and then a random one instead), for at most
+    /// `4 * tries` moves.
+    fn local_search(&self, tries: usize) -> Option<Model> {
+        if self.vars.is_empty() || self.clauses.is_empty() {
+            return None;
+        }
+        let types: Vec<Type> = self.vars.iter().map(|&v| self.f.type_of(v)).collect();
+        let mut values: Vec<Value> = types.iter().map(|ty| self.value(ty, 0)).collect();
+        let mut point = self.point(&values);
+        let mut holds: Vec<bool> = (0..self.clauses.len())
+            .map(|c| self.clause_holds(c, &point))
+            .collect();
+        let mut state: u64 = 0x2545_F491_4F6C_DD1D;
+        for _ in 0..4 * tries {
+            let false_clauses: Vec<usize> = (0..holds.len()).filter(|&c| !holds[c]).collect();
+            if false_clauses.is_empty() {
+                return self.confirm(&values);
+            }
+            let c = false_clauses[next_random(&mut state, 1) % false_clauses.len()];
+            // The clause's variables, the ones in fewest clauses first: a
+            // move on them breaks least, and the first move that makes this
+            // clause true and breaks none is taken at once.
+            let mut in_clause: Vec<usize> = (0..self.vars.len())
+                .filter(|&k| self.occurs_in[k].contains(&c))
+                .collect();
+            if in_clause.is_empty() {
+                return None; // a clause false whatever the variables: no point
+            }
+            in_clause.sort_by_key(|&k| self.occurs_in[k].len());
+            let mut best: Option<(i64, usize, Value)> = None;
+            if next_random(&mut state, 2).is_multiple_of(5) {
+                let k = in_clause[next_random(&mut state, 3) % in_clause.len()];
+                let choice = next_random(&mut state, 4) % self.choices(&types[k]);
+                best = Some((0, k, self.value(&types[k], choice)));
+            } else {
+                'vars: for &k in &in_clause {
+                    for choice in 0..self.choices(&types[k]) {
+                        let candidate = self.value(&types[k], choice);
+                        if candidate == values[k] {
+                            continue;
+                        }
+                        point[k] = value_to_f64(&candidate);
+                        let (mut gain, mut broken) = (0i64, false);
+                        for &d in &self.occurs_in[k] {
+                            let now = self.clause_holds(d, &point);
+                            gain += i64::from(now) - i64::from(holds[d]);
+                            broken |= holds[d] && !now;
+                        }
+                        let repairs = !broken && self.clause_holds(c, &point);
+                        if repairs || best.as_ref().is_none_or(|(g, _, _)| gain > *g) {
+                            best = Some((gain, k, candidate));
+                        }
+                        if repairs {
+                            point[k] = value_to_f64(&values[k]);
+                            break 'vars;
+                        }
+                    }
+                    point[k] = value_to_f64(&values[k]);
+                }
+            }
+            let (_, k, value) = best?;
+            point[k] = value_to_f64(&value);
+            values[k] = value;
+            for &d in &self.occurs_in[k] {
+                holds[d] = self.clause_holds(d, &point);
+            }
+        }
+        None
+    }
+}
+
+/// How many nodes one floating-point evaluation may visit.
+const APPROX_BUDGET: u32 = 4_096;
+
+fn value_to_f64(v: &Value) -> f64 {
+    match v {
+        Value::Bool(b) => f64::from(u8::from(*b)),
+        Value::Int(i) => i.to_f64().unwrap_or(f64::NAN),
+        Value::Real(q) => q.to_f64().unwrap_or(f64::NAN),
+        Value::Char(c) => f64::from(*c),
+        _ => f64::NAN,
+    }
+}
+
+/// A formula compiled for fast floating-point evaluation (variables by index).
+enum Approx {
+    Const(f64),
+    Var(usize),
+    Add(Vec<Approx>),
+    Mul(Vec<Approx>),
+    Pow(Box<Approx>, i32),
+    Div(Box<Approx>, Box<Approx>),
+    IntDiv(Box<Approx>, Box<Approx>),
+    IntMod(Box<Approx>, Box<Approx>),
+    Trunc(Box<Approx>),
+    Rel(RelOp, Box<Approx>),
+    And(Vec<Approx>),
+    Or(Vec<Approx>),
+    Not(Box<Approx>),
+    Ite(Box<Approx>, Box<Approx>, Box<Approx>),
+    /// Not evaluated (arrays, tuples, casts, applications, or too large).
+    Unknown,
+}
+
+/// Compiles `e` (at most `budget` nodes; the rest is `Unknown`).
+fn compile(
+    f: &ExprFactory,
+    e: Expr,
+    index: &hashbrown::HashMap<Expr, usize>,
+    budget: &mut u32,
+) -> Approx {
+    if *budget == 0 {
+        return Approx::Unknown;
+    }
+    *budget -= 1;
+    if let Some(&k) = index.get(&e) {
+        return Approx::Var(k); // a constant or an application's slot
+    }
+    let mut sub = |x: Expr| compile(f, x, index, budget);
+    let truth = |b: bool| Approx::Const(f64::from(u8::from(b)));
+    let number = |x: Option<f64>| x.map_or(Approx::Unknown, Approx::Const);
+    match f.view(e) {
+        ExprView::Bool(b) => truth(b),
+        ExprView::Int(i) => number(i.to_f64()),
+        ExprView::Real(q) => number(q.to_f64()),
+        ExprView::Char(c) => Approx::Const(f64::from(c)),
+        ExprView::Add(xs) => Approx::Add(xs.into_iter().map(&mut sub).collect()),
+        ExprView::Mul(xs) => Approx::Mul(xs.into_iter().map(&mut sub).collect()),
+        ExprView::Pow(b, n) => match i32::try_from(n) {
+            Ok(n) => Approx::Pow(Box::new(sub(b)), n),
+            Err(_) => Approx::Unknown,
+        },
+        ExprView::Div(a, b) => Approx::Div(Box::new(sub(a)), Box::new(sub(b))),
+        ExprView::IntDiv(a, b) => Approx::IntDiv(Box::new(sub(a)), Box::new(sub(b))),
+        ExprView::IntMod(a, b) => Approx::IntMod(Box::new(sub(a)), Box::new(sub(b))),
+        ExprView::ToReal(a) => sub(a),
+        ExprView::ToInt(a) => Approx::Trunc(Box::new(sub(a))),
+        ExprView::Rel(op, g) => Approx::Rel(op, Box::new(sub(g))),
+        ExprView::And(xs) => Approx::And(xs.into_iter().map(&mut sub).collect()),
+        ExprView::Or(xs) => Approx::Or(xs.into_iter().map(&mut sub).collect()),
+        ExprView::Not(x) => Approx::Not(Box::new(sub(x))),
+        ExprView::Ite(c, a, b) => Approx::Ite(Box::new(sub(c)), Box::new(sub(a)), Box::new(sub(b))),
+        _ => Approx::Unknown,
+    }
+}
+
+impl Approx {
+    /// Appends the indices of the variables `self` reads.
+    fn variables(&self, out: &mut Vec<usize>) {
+        match self {
+            Approx::Var(k) => out.push(*k),
+            Approx::Const(_) | Approx::Unknown => {}
+            Approx::Add(xs) | Approx::Mul(xs) | Approx::And(xs) | Approx::Or(xs) => {
+                xs.iter().for_each(|x| x.variables(out))
+            }
+            Approx::Pow(x, _) | Approx::Trunc(x) | Approx::Rel(_, x) | Approx::Not(x) => {
+                x.variables(out)
+            }
+            Approx::Div(a, b) | Approx::IntDiv(a, b) | Approx::IntMod(a, b) => {
+                a.variables(out);
+                b.variables(out);
+            }
+            Approx::Ite(c, a, b) => {
+                c.variables(out);
+                a.variables(out);
+                b.variables(out);
+            }
         }
     }
-    None
+
+    /// The value at `point` (booleans as 0 and 1), `None` where not evaluated
+    /// or a real division by zero.
+    fn eval(&self, point: &[f64]) -> Option<f64> {
+        let truth = |b: bool| f64::from(u8::from(b));
+        Some(match self {
+            Approx::Const(c) => *c,
+            Approx::Var(k) => point[*k],
+            Approx::Add(xs) => {
+                let mut total = 0.0;
+                for x in xs {
+                    total += x.eval(point)?;
+                }
+                total
+            }
+            Approx::Mul(xs) => {
+                let mut product = 1.0;
+                for x in xs {
+                    product *= x.eval(point)?;
+                }
+                product
+            }
+            Approx::Pow(b, n) => b.eval(point)?.powi(*n),
+            Approx::Div(a, b) => {
+                let (a, b) = (a.eval(point)?, b.eval(point)?);
+                if b == 0.0 {
+                    return None;
+                }
+                a / b
+            }
+            Approx::IntDiv(a, b) => {
+                let (a, b) = (a.eval(point)?, b.eval(point)?);
+                if b == 0.0 {
+                    0.0
+                } else {
+                    (a / b).trunc()
+                }
+            }
+            Approx::IntMod(a, b) => {
+                let (a, b) = (a.eval(point)?, b.eval(point)?);
+                if b == 0.0 {
+                    a
+                } else {
+                    a % b
+                }
+            }
+            Approx::Trunc(a) => a.eval(point)?.trunc(),
+            Approx::Rel(op, g) => {
+                let g = g.eval(point)?;
+                truth(match op {
+                    RelOp::Gt => g > 0.0,
+                    RelOp::Ge => g >= 0.0,
+                    RelOp::Eq => g == 0.0,
+                    RelOp::Ne => g != 0.0,
+                })
+            }
+            Approx::And(xs) => {
+                for x in xs {
+                    if x.eval(point)? != 1.0 {
+                        return Some(0.0);
+                    }
+                }
+                1.0
+            }
+            Approx::Or(xs) => {
+                let mut any = false;
+                for x in xs {
+                    any |= x.eval(point)? == 1.0;
+                }
+                truth(any)
+            }
+            Approx::Not(x) => truth(x.eval(point)? != 1.0),
+            Approx::Ite(c, a, b) => {
+                if c.eval(point)? == 1.0 {
+                    a.eval(point)?
+                } else {
+                    b.eval(point)?
+                }
+            }
+            Approx::Unknown => return None,
+        })
+    }
+}
+
+/// A pseudo-random number (a linear congruential step).
+fn next_random(state: &mut u64, salt: u64) -> usize {
+    *state = state
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407 + salt);
+    (*state >> 33) as usize
+}
+
+/// The applications of uninterpreted functions in `e` (not the reserved
+/// bitwise ones), or `None` when one has a result that is not a scalar or
+/// `e` binds variables (quantifiers, array lambdas): a slot cannot stand for
+/// an application that reads a bound variable.
+fn collect_applications(
+    f: &ExprFactory,
+    e: Expr,
+    out: &mut Vec<Expr>,
+    seen: &mut HashSet<Expr>,
+) -> Option<()> {
+    if !seen.insert(e) {
+        return Some(());
+    }
+    match f.view(e) {
+        ExprView::Apply(function, _) => {
+            let name = f.symbol_name(function).unwrap_or_default();
+            if BitOp::from_function_name(&name).is_none() {
+                if !is_scalar(&f.type_of(e)) {
+                    return None;
+                }
+                out.push(e);
+            }
+        }
+        ExprView::Quant { .. } | ExprView::ArrayLambda { .. } => return None,
+        _ => {}
+    }
+    for c in f.children(e) {
+        collect_applications(f, c, out, seen)?;
+    }
+    Some(())
 }

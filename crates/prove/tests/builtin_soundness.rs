@@ -215,3 +215,127 @@ proptest! {
         check_boxed(&f, Type::Int, &assume, &pred, disjunctive, Some(bounds))?;
     }
 }
+
+/// A linear atom over `y0, y1, y2` and the applications `g(y0), g(y1), g(y2)`
+/// of an uninterpreted `g`: `sum coefs[k] * term_k + constant op 0`.
+#[derive(Clone, Debug)]
+struct FunctionAtom {
+    coefs: [i64; 6],
+    constant: i64,
+    op: u8,
+}
+
+fn function_atom() -> impl Strategy<Value = FunctionAtom> {
+    (
+        [-2i64..3, -2i64..3, -2i64..3, -2i64..3, -2i64..3, -2i64..3],
+        -4i64..5,
+        0..5u8,
+    )
+        .prop_map(|(coefs, constant, op)| FunctionAtom {
+            coefs,
+            constant,
+            op,
+        })
+}
+
+fn build_function_atom(f: &ExprFactory, terms: &[Expr], a: &FunctionAtom) -> Expr {
+    let mut sum = f.number(BigRational::from_integer(a.constant.into()), &Type::Real);
+    for (k, &c) in a.coefs.iter().enumerate() {
+        let c = f.number(BigRational::from_integer(c.into()), &Type::Real);
+        sum = f.add(sum, f.mul(c, terms[k]));
+    }
+    let zero = f.zero(&Type::Real);
+    match a.op {
+        0 => f.lt(sum, zero),
+        1 => f.le(sum, zero),
+        2 => f.eq(sum, zero),
+        3 => f.gt(sum, zero),
+        _ => f.ge(sum, zero),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// Queries over an uninterpreted function (the built-in witness search gives
+    /// each application a value of its own and keeps only points where equal
+    /// arguments get equal values): the built-in prover never refutes what z3
+    /// proves.
+    #[test]
+    fn builtin_agrees_with_z3_with_uninterpreted_functions(
+        assume in prop::collection::vec(function_atom(), 1..5),
+        pred in prop::collection::vec(function_atom(), 1..3),
+        disjunctive: bool,
+    ) {
+        let Some(z3) = common::solver(SolverKind::Z3, "builtin_soundness") else {
+            return Ok(());
+        };
+        let f = Arc::new(ExprFactory::new());
+        let g = f.symbol("g", Type::Function(vec![Type::Real].into(), Arc::new(Type::Real)));
+        let ys: Vec<Expr> = ["y0", "y1", "y2"].iter().map(|n| f.symbol(n, Type::Real)).collect();
+        let mut terms = ys.clone();
+        terms.extend(ys.iter().map(|&y| f.apply(g, &[y])));
+        let a = f.and_all(assume.iter().map(|x| build_function_atom(&f, &terms, x)).collect::<Vec<_>>());
+        let parts: Vec<Expr> = pred.iter().map(|x| build_function_atom(&f, &terms, x)).collect();
+        let p = if disjunctive { f.or_all(parts) } else { f.and_all(parts) };
+        let builtin = BuiltinProver::new(f.clone());
+        let smt = HybridProver::with_builtin(f.clone(), vec![z3], false);
+        let b = builtin.valid(a, p);
+        let s = smt.valid(a, p);
+        prop_assert!(
+            !matches!((b, s), (Validity::Yes, Validity::No) | (Validity::No, Validity::Yes)),
+            "builtin {:?} vs z3 {:?} on {} |= {}", b, s, f.pretty(a), f.pretty(p)
+        );
+    }
+}
+
+/// Equal arguments force equal values: `y0 = y1 && g(y0) > g(y1)` has no model,
+/// however the search assigns the two applications. Unequal arguments leave
+/// them free, and the built-in prover then finds the counterexample itself.
+#[test]
+fn witness_search_respects_functional_consistency() {
+    let f = Arc::new(ExprFactory::new());
+    let g = f.symbol(
+        "g",
+        Type::Function(vec![Type::Real].into(), Arc::new(Type::Real)),
+    );
+    let y0 = f.symbol("y0", Type::Real);
+    let y1 = f.symbol("y1", Type::Real);
+    let (g0, g1) = (f.apply(g, &[y0]), f.apply(g, &[y1]));
+    let builtin = BuiltinProver::new(f.clone());
+    // Valid: y0 = y1 implies g(y0) <= g(y1). Never refuted.
+    let same = f.eq(y0, y1);
+    assert_ne!(builtin.valid(same, f.le(g0, g1)), Validity::No);
+    // y0 < y1 does not imply g(y0) <= g(y1): the built-in prover refutes it
+    // (no SMT solver involved) with values for y0 and y1.
+    let answer = builtin.valid_with_model(f.lt(y0, y1), f.le(g0, g1));
+    assert_eq!(answer.validity, Validity::No, "{}", answer.reason);
+    let model = answer.model.expect("a model");
+    assert!(model.get("y0").is_some() && model.get("y1").is_some());
+    // Twelve independent refinement tests as in the adaptive integrator: the
+    // local search satisfies them all (half one way, half the other).
+    let mut clauses = Vec::new();
+    for k in 0..12i64 {
+        let x = f.add(
+            y0,
+            f.number(BigRational::from_integer(k.into()), &Type::Real),
+        );
+        let (a, m, b) = (
+            f.apply(g, &[x]),
+            f.apply(g, &[f.add(x, f.real_ratio(1, 2))]),
+            f.apply(g, &[f.add(x, f.real_ratio(1, 1))]),
+        );
+        let two = f.number(BigRational::from_integer(2.into()), &Type::Real);
+        let d = f.sub(f.add(a, b), f.mul(two, m));
+        let sq = f.mul(d, d);
+        let tol = f.real_ratio(1, 10_000);
+        clauses.push(if k % 2 == 0 {
+            f.le(sq, tol)
+        } else {
+            f.gt(sq, tol)
+        });
+    }
+    let assumption = f.and_all(clauses);
+    let answer = builtin.valid_with_model(assumption, f.ff());
+    assert_eq!(answer.validity, Validity::No, "{}", answer.reason);
+}

@@ -45,6 +45,10 @@ pub struct ExprFactory {
     hasher: hashbrown::DefaultHashBuilder,
     pub(crate) negations: RwLock<HashMap<Expr, Expr>>,
     pub(crate) factorizations: RwLock<HashMap<Expr, Factored>>,
+    /// The terms of polynomial nodes in printing order (`compare` reads them
+    /// for every pair of polynomials it orders; sorting them each time was
+    /// most of the simplifier's time on nonlinear path conditions).
+    pub(crate) sorted_polys: RwLock<HashMap<Expr, Arc<Vec<crate::node::Term>>>>,
     fresh_counter: AtomicU64,
     symbol_names: RwLock<hashbrown::HashSet<Arc<str>>>,
     pub(crate) c_true: Expr,
@@ -85,6 +89,7 @@ impl ExprFactory {
             hasher: hashbrown::DefaultHashBuilder::default(),
             negations: RwLock::new(HashMap::new()),
             factorizations: RwLock::new(HashMap::new()),
+            sorted_polys: RwLock::new(HashMap::new()),
             fresh_counter: AtomicU64::new(0),
             symbol_names: RwLock::new(hashbrown::HashSet::new()),
             c_true: Expr(0),

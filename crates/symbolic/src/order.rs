@@ -1,10 +1,15 @@
 //! A structural total order on expressions, independent of interning order.
 
 use std::cmp::Ordering;
+use std::sync::Arc;
 
 use crate::factory::ExprFactory;
 use crate::node::{Op, Term};
 use crate::types::{Expr, Type};
+
+/// Polynomial nodes whose sorted terms are kept (the cache is dropped whole
+/// when full: it only saves time).
+const MAX_SORTED_POLYS: usize = 1 << 18;
 
 fn rank(op: &Op) -> u8 {
     match op {
@@ -105,8 +110,8 @@ impl ExprFactory {
             (Op::Char(x), Op::Char(y)) => x.cmp(y),
             (Op::Symbol(x), Op::Symbol(y)) => natural_cmp(x, y),
             (Op::Poly(p), Op::Poly(q)) => {
-                let ps = self.sorted_terms(&p.terms);
-                let qs = self.sorted_terms(&q.terms);
+                let ps = self.sorted_terms_of(a, &p.terms);
+                let qs = self.sorted_terms_of(b, &q.terms);
                 let mut o = Ordering::Equal;
                 for (s, t) in ps.iter().zip(qs.iter()) {
                     o = self.term_cmp(s, t).then_with(|| s.coef.cmp(&t.coef));
@@ -201,6 +206,21 @@ impl ExprFactory {
 
     /// Terms in printing order: higher degree first, then by the structural order
     /// of their factors; the constant term last.
+    /// [`Self::sorted_terms`] of the polynomial node `e` (whose terms are
+    /// `terms`), computed once per node.
+    fn sorted_terms_of(&self, e: Expr, terms: &[Term]) -> Arc<Vec<Term>> {
+        if let Some(sorted) = self.sorted_polys.read().get(&e) {
+            return Arc::clone(sorted);
+        }
+        let sorted = Arc::new(self.sorted_terms(terms));
+        let mut cache = self.sorted_polys.write();
+        if cache.len() >= MAX_SORTED_POLYS {
+            cache.clear();
+        }
+        cache.insert(e, Arc::clone(&sorted));
+        sorted
+    }
+
     pub(crate) fn sorted_terms(&self, terms: &[Term]) -> Vec<Term> {
         let mut v: Vec<Term> = terms
             .iter()
