@@ -119,9 +119,10 @@ impl<'f> Problem<'f> {
                         vars.push(s);
                     }
                 }
-                // Functions are read through their applications' slots (the
-                // reserved bitwise ones evaluate without an interpretation).
-                Type::Function(..) => {}
+                // Functions and arrays are read through their applications'
+                // and elements' slots (the reserved bitwise functions evaluate
+                // without an interpretation).
+                Type::Function(..) | Type::Array(..) => {}
                 _ => return None,
             }
         }
@@ -154,7 +155,16 @@ impl<'f> Problem<'f> {
             }
         }
         let mut pool = candidates(f, &[assumption, predicate]);
-        for (n, d) in [(1, 2), (-1, 2), (1, 10), (-1, 10), (100, 1)] {
+        for (n, d) in [
+            (1, 2),
+            (-1, 2),
+            (1, 10),
+            (-1, 10),
+            (100, 1),
+            (1000, 1),
+            (1, 1000),
+            (1, 1_000_000),
+        ] {
             let q = BigRational::new(BigInt::from(n), BigInt::from(d));
             if !pool.contains(&q) {
                 pool.push(q);
@@ -221,7 +231,31 @@ impl<'f> Problem<'f> {
         // shallower ones); the first slot for a point wins.
         let mut tables: hashbrown::HashMap<Expr, hashbrown::HashMap<Vec<Value>, Value>> =
             hashbrown::HashMap::new();
+        let mut arrays: hashbrown::HashMap<Expr, Vec<(Vec<usize>, Value)>> =
+            hashbrown::HashMap::new();
         for (k, &app) in self.vars[self.constants..].iter().enumerate() {
+            let value = &values[self.constants + k];
+            if let Some((array, indices)) = array_read(f, app) {
+                let mut path = Vec::with_capacity(indices.len());
+                for i in indices {
+                    match f.eval(i, &asg).ok()? {
+                        Value::Int(i) => path.push(usize::try_from(i).ok()?),
+                        _ => return None,
+                    }
+                }
+                let entries = arrays.entry(array).or_default();
+                if !entries.iter().any(|(p, _)| *p == path) {
+                    entries.push((path, value.clone()));
+                }
+                let default = match value {
+                    Value::Int(_) => Value::Int(0.into()),
+                    Value::Bool(_) => Value::Bool(false),
+                    Value::Char(_) => Value::Char(0),
+                    _ => Value::Real(BigRational::zero()),
+                };
+                asg.set(array, array_value(entries, 0, &default));
+                continue;
+            }
             let ExprView::Apply(function, args) = f.view(app) else {
                 return None;
             };
@@ -579,6 +613,10 @@ fn collect_applications(
                 out.push(e);
             }
         }
+        // A scalar element of an input array (`g0[i][j]`) is a slot too.
+        ExprView::ArrayRead(..) if is_scalar(&f.type_of(e)) && array_read(f, e).is_some() => {
+            out.push(e)
+        }
         ExprView::Quant { .. } | ExprView::ArrayLambda { .. } => return None,
         _ => {}
     }
@@ -586,4 +624,49 @@ fn collect_applications(
         collect_applications(f, c, out, seen)?;
     }
     Some(())
+}
+
+/// `e` as a read `a[i1]...[ik]` of an array constant `a`: `(a, [i1, ..., ik])`.
+fn array_read(f: &ExprFactory, e: Expr) -> Option<(Expr, Vec<Expr>)> {
+    let mut indices = Vec::new();
+    let mut at = e;
+    while let ExprView::ArrayRead(array, index) = f.view(at) {
+        indices.push(index);
+        at = array;
+    }
+    if indices.is_empty() || !matches!(f.view(at), ExprView::Symbol(_)) {
+        return None;
+    }
+    indices.reverse();
+    Some((at, indices))
+}
+
+/// The nested array value holding `entries` (index path, element) at depth
+/// `level`: each level as long as its largest index needs; places no entry
+/// names hold `default` (or an empty array above the elements).
+fn array_value(entries: &[(Vec<usize>, Value)], level: usize, default: &Value) -> Value {
+    let len = entries
+        .iter()
+        .map(|(path, _)| path[level] + 1)
+        .max()
+        .unwrap_or(0);
+    Value::Array(
+        (0..len)
+            .map(|k| {
+                let here: Vec<(Vec<usize>, Value)> = entries
+                    .iter()
+                    .filter(|(path, _)| path[level] == k)
+                    .cloned()
+                    .collect();
+                match here.first() {
+                    Some((path, v)) if path.len() == level + 1 => v.clone(),
+                    Some(_) => array_value(&here, level + 1, default),
+                    None if entries.first().is_some_and(|(p, _)| p.len() == level + 1) => {
+                        default.clone()
+                    }
+                    None => Value::Array(Vec::new()),
+                }
+            })
+            .collect(),
+    )
 }

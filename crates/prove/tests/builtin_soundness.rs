@@ -339,3 +339,39 @@ fn witness_search_respects_functional_consistency() {
     let answer = builtin.valid_with_model(assumption, f.ff());
     assert_eq!(answer.validity, Validity::No, "{}", answer.reason);
 }
+
+/// Elements of an input array are slots of the witness search as well: reads
+/// at equal indices must get equal values (`i = j && a[i] > 0 && a[j] < 0` has
+/// no model), reads at different ones are free, and the Laplace-style question
+/// "can the squared change still exceed 2^24 * EPS" is answered by the
+/// built-in prover alone.
+#[test]
+fn witness_search_gives_array_elements_values() {
+    let f = Arc::new(ExprFactory::new());
+    let a = f.symbol("a", Type::array(Type::Real, Some(f.int(4))));
+    let (i, j) = (f.symbol("i", Type::Int), f.symbol("j", Type::Int));
+    let builtin = BuiltinProver::new(f.clone());
+    let zero = f.zero(&Type::Real);
+    let in_range = |x: Expr| f.and(f.ge(x, f.int(0)), f.lt(x, f.int(4)));
+    let same = f.and_all(vec![f.eq(i, j), in_range(i), in_range(j)]);
+    let contradiction = f.and(
+        f.gt(f.array_read(a, i), zero),
+        f.lt(f.array_read(a, j), zero),
+    );
+    assert_ne!(
+        builtin.valid(f.and(same, contradiction), f.ff()),
+        Validity::No
+    );
+    let apart = f.and(
+        f.gt(f.array_read(a, f.int(0)), f.real_ratio(5, 1)),
+        f.lt(f.array_read(a, f.int(1)), f.real_ratio(-5, 1)),
+    );
+    let answer = builtin.valid_with_model(apart, f.ff());
+    assert_eq!(answer.validity, Validity::No, "{}", answer.reason);
+    let eps = f.symbol("EPS", Type::Real);
+    let d = f.sub(f.array_read(a, f.int(2)), f.array_read(a, f.int(3)));
+    let big = f.mul(f.real_ratio(16_777_216, 1), eps);
+    let laplace = f.and(f.gt(eps, zero), f.ge(f.mul(d, d), big));
+    let answer = builtin.valid_with_model(laplace, f.ff());
+    assert_eq!(answer.validity, Validity::No, "{}", answer.reason);
+}
