@@ -534,6 +534,24 @@ impl Engine {
         )
     }
 
+    /// The enabled steps of process `p` alone (see [`Engine::enabled`]).
+    pub fn enabled_of(&mut self, state: &State, p: usize) -> Result<Vec<Step>, EngineError> {
+        guarded(
+            || "computing the enabled steps".into(),
+            || {
+                let mut steps = Vec::new();
+                if self.factory.as_bool(state.inner.pc) == Some(false)
+                    || p >= state.inner.procs.len()
+                {
+                    return Ok(steps);
+                }
+                let mut scratch = state.clone();
+                self.push_enabled_of(&mut scratch, p, &mut steps)?;
+                Ok(steps)
+            },
+        )
+    }
+
     fn enabled_inner(&mut self, state: &State) -> Result<Vec<Step>, EngineError> {
         if self.factory.as_bool(state.inner.pc) == Some(false) {
             return Ok(Vec::new());

@@ -89,6 +89,23 @@ pub(crate) trait Engine {
     fn reduce(&mut self, _state: &Self::State, steps: Vec<Self::Step>) -> Vec<Self::Step> {
         steps
     }
+    /// The steps to explore at `state`, reduced, and whether that is fewer
+    /// than all the enabled ones (for the cycle proviso). `last` is the step
+    /// that produced `state`: its process and whether it was local. The
+    /// default computes every enabled step and reduces them; an engine may
+    /// answer more cheaply when it can tell the reduction's choice without
+    /// them (it must then say "reduced" unless it knows otherwise).
+    fn enabled_reduced(
+        &mut self,
+        state: &Self::State,
+        _last: Option<(usize, bool)>,
+    ) -> Result<(Vec<Self::Step>, bool), EngineError> {
+        let steps = self.enabled(state)?;
+        let all = steps.len();
+        let steps = self.reduce(state, steps);
+        let reduced = steps.len() < all || steps.iter().any(|s| self.is_synchronous(s));
+        Ok((steps, reduced))
+    }
     /// Whether `reduce` made `step` up (a synchronous send–receive pair) rather
     /// than picking it among the enabled steps: a state explored with such a
     /// step counts as reduced for the cycle proviso.

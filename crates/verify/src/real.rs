@@ -1260,6 +1260,51 @@ impl Engine for RealEngine {
         step.delivered_to.is_some()
     }
 
+    /// A process that just took a local step and whose next steps are again
+    /// all local steps touching only its own memory, or shared memory no other
+    /// process can reach any more (and `settled`), is one
+    /// the reduction may explore alone ([`RealEngine::safe_alone`]): its steps
+    /// are returned without computing the other processes' (most of the time
+    /// of a step when many processes wait in MPI calls). The reduction may
+    /// choose any process whose steps are all safe alone; this keeps the one
+    /// that is running instead of the lowest rank. Counted as reduced, so the
+    /// cycle proviso applies (a local loop that repeats a state gets a full
+    /// expansion as before).
+    fn enabled_reduced(
+        &mut self,
+        state: &State,
+        last: Option<(usize, bool)>,
+    ) -> Result<(Vec<Step>, bool), EngineError> {
+        if let Some((p, true)) = last {
+            if !por_disabled() {
+                let mine = self.engine.enabled_of(state, p)?;
+                let local = |s: &Step| s.local && s.settled && s.request.is_none();
+                let mut statuses = None;
+                let alone = !mine.is_empty()
+                    && mine.iter().all(|s| {
+                        local(s)
+                            && match self.por.access(s.function, s.transition) {
+                                Access::Own => true,
+                                Access::Shared => {
+                                    let statuses = statuses
+                                        .get_or_insert_with(|| self.engine.process_status(state));
+                                    !self.others_may_touch_shared(statuses, p)
+                                }
+                                Access::Other => false,
+                            }
+                    });
+                if alone {
+                    return Ok((mine, true));
+                }
+            }
+        }
+        let steps = self.enabled(state)?;
+        let all = steps.len();
+        let steps = self.reduce(state, steps);
+        let reduced = steps.len() < all || steps.iter().any(|s| s.delivered_to.is_some());
+        Ok((steps, reduced))
+    }
+
     fn step_info(&self, step: &Step) -> StepInfo {
         let info = self.engine.step_info(step);
         StepInfo {

@@ -394,18 +394,19 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
                 self.on_path.remove(&s);
             }
         }
-        let enabled = match self.engine.enabled(state) {
-            Ok(steps) if self.nprocs > 1 => {
-                let all = steps.len();
-                let steps = self.engine.reduce(state, steps);
-                self.reduced =
-                    steps.len() < all || steps.iter().any(|s| self.engine.is_synchronous(s));
-                steps
-            }
-            Ok(steps) => {
-                self.reduced = false;
-                steps
-            }
+        let enabled = if self.nprocs > 1 {
+            self.engine
+                .enabled_reduced(state, self.last_step)
+                .map(|(steps, reduced)| {
+                    self.reduced = reduced;
+                    steps
+                })
+        } else {
+            self.reduced = false;
+            self.engine.enabled(state)
+        };
+        let enabled = match enabled {
+            Ok(steps) => steps,
             Err(error) => {
                 self.error = Some(error);
                 return Control::Stop;
