@@ -89,22 +89,18 @@ pub(crate) trait Engine {
     fn reduce(&mut self, _state: &Self::State, steps: Vec<Self::Step>) -> Vec<Self::Step> {
         steps
     }
-    /// The steps to explore at `state`, reduced, and whether that is fewer
-    /// than all the enabled ones (for the cycle proviso). `last` is the step
-    /// that produced `state`: its process and whether it was local. The
-    /// default computes every enabled step and reduces them; an engine may
-    /// answer more cheaply when it can tell the reduction's choice without
-    /// them (it must then say "reduced" unless it knows otherwise).
-    fn enabled_reduced(
+    /// A cheaper answer to "which steps does the reduction explore at
+    /// `state`", when the engine can tell without computing every enabled
+    /// step: the steps of one process it may explore alone. `last` is the
+    /// step that produced `state` (its process, and whether it was local).
+    /// `None` (the default): compute all and `reduce`. The search counts a
+    /// state answered here as reduced, for the cycle proviso.
+    fn steps_alone(
         &mut self,
-        state: &Self::State,
+        _state: &Self::State,
         _last: Option<(usize, bool)>,
-    ) -> Result<(Vec<Self::Step>, bool), EngineError> {
-        let steps = self.enabled(state)?;
-        let all = steps.len();
-        let steps = self.reduce(state, steps);
-        let reduced = steps.len() < all || steps.iter().any(|s| self.is_synchronous(s));
-        Ok((steps, reduced))
+    ) -> Result<Option<Vec<Self::Step>>, EngineError> {
+        Ok(None)
     }
     /// Whether `reduce` made `step` up (a synchronous send–receive pair) rather
     /// than picking it among the enabled steps: a state explored with such a

@@ -864,6 +864,18 @@ impl RealEngine {
         })
     }
 
+    /// Whether the local step `step` may be explored alone: it touches only
+    /// its process's own memory, or shared memory while no other process can
+    /// reach such a transition any more (`others_touch_shared`, asked only
+    /// then).
+    fn local_step_alone(&self, step: &Step, others_touch_shared: impl FnOnce() -> bool) -> bool {
+        match self.por.access(step.function, step.transition) {
+            Access::Own => true,
+            Access::Shared => !others_touch_shared(),
+            Access::Other => false,
+        }
+    }
+
     /// The function of process `p`'s top frame, if it is running.
     fn top_function(&self, statuses: &[ProcessStatus], p: usize) -> Option<FunctionId> {
         match statuses.get(p)? {
@@ -913,11 +925,7 @@ impl RealEngine {
                     && self.others_may_touch_shared(statuses, p));
         }
         if step.local {
-            return match self.por.access(step.function, step.transition) {
-                Access::Own => true,
-                Access::Shared => !self.others_may_touch_shared(statuses, p),
-                Access::Other => false,
-            };
+            return self.local_step_alone(step, || self.others_may_touch_shared(statuses, p));
         }
         let model = Arc::clone(&self.model);
         let Some((lf, args)) = mpi_call(&model, step.function, step.transition) else {
@@ -1261,48 +1269,38 @@ impl Engine for RealEngine {
     }
 
     /// A process that just took a local step and whose next steps are again
-    /// all local steps touching only its own memory, or shared memory no other
-    /// process can reach any more (and `settled`), is one
-    /// the reduction may explore alone ([`RealEngine::safe_alone`]): its steps
-    /// are returned without computing the other processes' (most of the time
-    /// of a step when many processes wait in MPI calls). The reduction may
-    /// choose any process whose steps are all safe alone; this keeps the one
-    /// that is running instead of the lowest rank. Counted as reduced, so the
-    /// cycle proviso applies (a local loop that repeats a state gets a full
-    /// expansion as before).
-    fn enabled_reduced(
+    /// all local steps the reduction may explore alone
+    /// ([`RealEngine::safe_alone`]: `settled`, and
+    /// [`RealEngine::local_step_alone`]): its steps are returned without
+    /// computing the other processes' (most of the time of a step when many
+    /// processes wait in MPI calls). The reduction may choose any process
+    /// whose steps are all safe alone; this keeps the one that is running
+    /// instead of the lowest rank.
+    fn steps_alone(
         &mut self,
         state: &State,
         last: Option<(usize, bool)>,
-    ) -> Result<(Vec<Step>, bool), EngineError> {
-        if let Some((p, true)) = last {
-            if !por_disabled() {
-                let mine = self.engine.enabled_of(state, p)?;
-                let local = |s: &Step| s.local && s.settled && s.request.is_none();
-                let mut statuses = None;
-                let alone = !mine.is_empty()
-                    && mine.iter().all(|s| {
-                        local(s)
-                            && match self.por.access(s.function, s.transition) {
-                                Access::Own => true,
-                                Access::Shared => {
-                                    let statuses = statuses
-                                        .get_or_insert_with(|| self.engine.process_status(state));
-                                    !self.others_may_touch_shared(statuses, p)
-                                }
-                                Access::Other => false,
-                            }
-                    });
-                if alone {
-                    return Ok((mine, true));
-                }
-            }
+    ) -> Result<Option<Vec<Step>>, EngineError> {
+        let Some((p, true)) = last else {
+            return Ok(None);
+        };
+        if por_disabled() {
+            return Ok(None);
         }
-        let steps = self.enabled(state)?;
-        let all = steps.len();
-        let steps = self.reduce(state, steps);
-        let reduced = steps.len() < all || steps.iter().any(|s| s.delivered_to.is_some());
-        Ok((steps, reduced))
+        let mine = self.engine.enabled_of(state, p)?;
+        let mut statuses = None;
+        let alone = !mine.is_empty()
+            && mine.iter().all(|s| {
+                s.local
+                    && s.settled
+                    && s.request.is_none()
+                    && self.local_step_alone(s, || {
+                        let statuses =
+                            statuses.get_or_insert_with(|| self.engine.process_status(state));
+                        self.others_may_touch_shared(statuses, p)
+                    })
+            });
+        Ok(alone.then_some(mine))
     }
 
     fn step_info(&self, step: &Step) -> StepInfo {

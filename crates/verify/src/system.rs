@@ -394,19 +394,33 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
                 self.on_path.remove(&s);
             }
         }
-        let enabled = if self.nprocs > 1 {
-            self.engine
-                .enabled_reduced(state, self.last_step)
-                .map(|(steps, reduced)| {
-                    self.reduced = reduced;
-                    steps
-                })
+        let alone = if self.nprocs > 1 {
+            self.engine.steps_alone(state, self.last_step)
         } else {
-            self.reduced = false;
-            self.engine.enabled(state)
+            Ok(None)
         };
-        let enabled = match enabled {
-            Ok(steps) => steps,
+        let enabled = match alone {
+            Ok(Some(steps)) => {
+                self.reduced = true;
+                steps
+            }
+            Ok(None) => match self.engine.enabled(state) {
+                Ok(steps) if self.nprocs > 1 => {
+                    let all = steps.len();
+                    let steps = self.engine.reduce(state, steps);
+                    self.reduced =
+                        steps.len() < all || steps.iter().any(|s| self.engine.is_synchronous(s));
+                    steps
+                }
+                Ok(steps) => {
+                    self.reduced = false;
+                    steps
+                }
+                Err(error) => {
+                    self.error = Some(error);
+                    return Control::Stop;
+                }
+            },
             Err(error) => {
                 self.error = Some(error);
                 return Control::Stop;

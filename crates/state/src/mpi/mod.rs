@@ -785,6 +785,15 @@ fn send_destination_rank(
     Ok(resolve_rank(ctx.f, oracle, pc, dest, n).map(|d| (d, comm)))
 }
 
+/// The MPI call `step` makes, for a step of a process's next statement (not
+/// a progress step, not a synchronous pair).
+fn call_of<'m>(ctx: &Ctx<'m>, state: &State, step: &Step) -> Option<Call<'m>> {
+    if step.request.is_some() || step.delivered_to.is_some() {
+        return None;
+    }
+    current_call(ctx.model, state, step.process).filter(|c| c.tid == step.transition)
+}
+
 /// See `Engine::send_destination`.
 pub(crate) fn send_destination(
     ctx: &Ctx<'_>,
@@ -793,10 +802,7 @@ pub(crate) fn send_destination(
     step: &Step,
 ) -> Result<Option<i64>, EngineError> {
     let p = step.process;
-    if step.request.is_some() {
-        return Ok(None);
-    }
-    let Some(call) = current_call(ctx.model, state, p).filter(|c| c.tid == step.transition) else {
+    let Some(call) = call_of(ctx, state, step) else {
         return Ok(None);
     };
     let mut scratch = state.clone();
@@ -822,10 +828,7 @@ pub(crate) fn waiting_receiver(
     step: &Step,
 ) -> Result<Option<usize>, EngineError> {
     let p = step.process;
-    if step.request.is_some() || step.delivered_to.is_some() {
-        return Ok(None);
-    }
-    let Some(call) = current_call(ctx.model, state, p).filter(|c| c.tid == step.transition) else {
+    let Some(call) = call_of(ctx, state, step) else {
         return Ok(None);
     };
     if !matches!(call.lf, LF::MpiSend | LF::MpiRsend) || state.inner.procs[p].mpi.phase != 1 {
