@@ -1,13 +1,13 @@
 //! Heap canonicalization: heap objects renumbered in order of first reach from
 //! the roots, unreferenced freed objects dropped, pointers rewritten.
 
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 
 use hashbrown::HashMap;
 use tass_dynamic::api::{HeapObject, Pointer, Root, Value};
 use tass_symbolic::api::{Expr, ExprFactory};
 
-use crate::state::State;
+use crate::state::{proc_hash, PartStore, ProcState, State};
 
 fn visit_pointers(v: &Value, out: &mut Vec<(u32, u32)>) {
     v.for_each_pointer(&mut |p| {
@@ -186,111 +186,254 @@ pub(crate) fn simplify_state(
     pcs: &mut HashMap<Expr, Option<Expr>>,
     mut state: State,
 ) -> State {
-    let pc = state.inner.pc;
-    if f.as_bool(pc).is_some() {
-        return state;
-    }
-    let simp = cache.simplifier(pc);
-    let new_pc = *pcs.entry(pc).or_insert_with(|| {
-        if simp.is_contradictory() {
-            None
-        } else {
-            Some(simp.equivalent_assumption())
+    let (new_pc, simp) = match simplified_pc(f, cache, pcs, state.inner.pc) {
+        PcForm::Constant => return state,
+        PcForm::Contradictory => {
+            state.inner_mut().pc = f.ff();
+            return state;
         }
-    });
-    let Some(new_pc) = new_pc else {
-        state.inner_mut().pc = f.ff();
-        return state;
+        PcForm::Simplified { new_pc, simplifier } => (new_pc, simplifier),
     };
-    let mut same = |p: &Pointer| p.clone();
-    let mut g = |e: Expr| simp.simplify(e);
-    let changes_value =
-        |v: &Value, g: &mut dyn FnMut(Expr) -> Expr, same: &mut dyn FnMut(&Pointer) -> Pointer| {
-            let n = v.map(same, g);
-            if n == *v {
-                None
-            } else {
-                Some(n)
-            }
-        };
-    // Compute the new components first; write only what changed (keeps sharing).
-    let shared: Vec<Option<Value>> = state
-        .inner
-        .shared
-        .iter()
-        .map(|v| changes_value(v, &mut g, &mut same))
-        .collect();
     let s = state.inner_mut();
     s.pc = new_pc;
-    if shared.iter().any(Option::is_some) {
-        let sh = Arc::make_mut(&mut s.shared);
-        for (slot, n) in sh.iter_mut().zip(shared) {
+    simplify_values(&mut s.shared, &simp);
+    for ps in s.procs.iter_mut() {
+        simplify_proc(ps, &simp);
+    }
+    state
+}
+
+/// What the simplifier makes of a path condition.
+enum PcForm {
+    /// `true` or `false`: nothing to simplify under.
+    Constant,
+    /// Found unsatisfiable by the simplifier: the state becomes `false`.
+    Contradictory,
+    /// An equivalent, reduced path condition and the simplifier for it.
+    Simplified {
+        new_pc: Expr,
+        simplifier: Arc<tass_simplify::api::Simplifier>,
+    },
+}
+
+fn simplified_pc(
+    f: &ExprFactory,
+    cache: &tass_simplify::api::SimplifierCache,
+    pcs: &mut HashMap<Expr, Option<Expr>>,
+    pc: Expr,
+) -> PcForm {
+    if f.as_bool(pc).is_some() {
+        return PcForm::Constant;
+    }
+    let simplifier = cache.simplifier(pc);
+    let new_pc = *pcs.entry(pc).or_insert_with(|| {
+        if simplifier.is_contradictory() {
+            None
+        } else {
+            Some(simplifier.equivalent_assumption())
+        }
+    });
+    match new_pc {
+        None => PcForm::Contradictory,
+        Some(new_pc) => PcForm::Simplified { new_pc, simplifier },
+    }
+}
+
+/// `v` simplified, or `None` if simplification changes nothing.
+fn simplified_value(v: &Value, simp: &tass_simplify::api::Simplifier) -> Option<Value> {
+    let n = v.map(&mut |p: &Pointer| p.clone(), &mut |e: Expr| {
+        simp.simplify(e)
+    });
+    if n == *v {
+        None
+    } else {
+        Some(n)
+    }
+}
+
+/// Simplifies a vector of values in place; the vector is copied only if some value
+/// changes (keeps sharing).
+fn simplify_values(values: &mut Arc<Vec<Value>>, simp: &tass_simplify::api::Simplifier) {
+    let changed: Vec<Option<Value>> = values.iter().map(|v| simplified_value(v, simp)).collect();
+    if changed.iter().any(Option::is_some) {
+        for (slot, n) in Arc::make_mut(values).iter_mut().zip(changed) {
             if let Some(n) = n {
                 *slot = n;
             }
         }
     }
-    for ps in s.procs.iter_mut() {
-        let globals: Vec<Option<Value>> = ps
-            .globals
+}
+
+/// Simplifies every expression of one process in place; parts are copied only if
+/// something in them changes.
+fn simplify_proc(ps: &mut Arc<ProcState>, simp: &tass_simplify::api::Simplifier) {
+    let globals: Vec<Option<Value>> = ps
+        .globals
+        .iter()
+        .map(|v| simplified_value(v, simp))
+        .collect();
+    if globals.iter().any(Option::is_some) {
+        let ps = Arc::make_mut(ps);
+        let gl = Arc::make_mut(&mut ps.globals);
+        for (slot, n) in gl.iter_mut().zip(globals) {
+            if let Some(n) = n {
+                *slot = n;
+            }
+        }
+    }
+    for k in 0..ps.stack.len() {
+        let locals: Vec<Option<Value>> = ps.stack[k]
+            .locals
             .iter()
-            .map(|v| changes_value(v, &mut g, &mut same))
+            .map(|v| simplified_value(v, simp))
             .collect();
-        if globals.iter().any(Option::is_some) {
+        if locals.iter().any(Option::is_some) {
             let ps = Arc::make_mut(ps);
-            let gl = Arc::make_mut(&mut ps.globals);
-            for (slot, n) in gl.iter_mut().zip(globals) {
+            let fr = Arc::make_mut(&mut ps.stack[k]);
+            for (slot, n) in fr.locals.iter_mut().zip(locals) {
                 if let Some(n) = n {
                     *slot = n;
                 }
             }
         }
-        for k in 0..ps.stack.len() {
-            let locals: Vec<Option<Value>> = ps.stack[k]
-                .locals
-                .iter()
-                .map(|v| changes_value(v, &mut g, &mut same))
-                .collect();
-            if locals.iter().any(Option::is_some) {
-                let ps = Arc::make_mut(ps);
-                let fr = Arc::make_mut(&mut ps.stack[k]);
-                for (slot, n) in fr.locals.iter_mut().zip(locals) {
-                    if let Some(n) = n {
-                        *slot = n;
-                    }
-                }
-            }
-        }
-        if !ps.heap.is_empty() {
-            let heap: Vec<HeapObject> = ps
-                .heap
-                .iter()
-                .map(|o| match o {
-                    HeapObject::Live { value, extent } => HeapObject::Live {
-                        value: value.map(&mut same, &mut g),
-                        extent: g(*extent),
-                    },
-                    HeapObject::Freed => HeapObject::Freed,
-                })
-                .collect();
-            if heap != **ps.heap {
-                Arc::make_mut(ps).heap = Arc::new(heap);
-            }
-        }
-        if let crate::state::Status::Terminated {
-            exit_code: Some(c),
-            at,
-        } = &ps.status
-        {
-            let c2 = g(*c);
-            if c2 != *c {
-                let at = *at;
-                Arc::make_mut(ps).status = crate::state::Status::Terminated {
-                    at,
-                    exit_code: Some(c2),
-                };
-            }
+    }
+    if !ps.heap.is_empty() {
+        let mut same = |p: &Pointer| p.clone();
+        let mut g = |e: Expr| simp.simplify(e);
+        let heap: Vec<HeapObject> = ps
+            .heap
+            .iter()
+            .map(|o| match o {
+                HeapObject::Live { value, extent } => HeapObject::Live {
+                    value: value.map(&mut same, &mut g),
+                    extent: g(*extent),
+                },
+                HeapObject::Freed => HeapObject::Freed,
+            })
+            .collect();
+        if heap != **ps.heap {
+            Arc::make_mut(ps).heap = Arc::new(heap);
         }
     }
-    state
+    if let crate::state::Status::Terminated {
+        exit_code: Some(c),
+        at,
+    } = &ps.status
+    {
+        let c2 = simp.simplify(*c);
+        if c2 != *c {
+            let at = *at;
+            Arc::make_mut(ps).status = crate::state::Status::Terminated {
+                at,
+                exit_code: Some(c2),
+            };
+        }
+    }
+}
+
+/// Canonical process states already computed, by the address of the process
+/// state they were computed from and the path condition they were simplified
+/// under, with the canonical state's hash.
+///
+/// Each entry holds a `Weak` to its source. That keeps the source's address from
+/// being reused, and since `Arc::make_mut` moves a value away from outstanding
+/// `Weak`s instead of changing it in place, the value at a live address with an
+/// entry is the value the entry was computed from. A strong reference would make
+/// every later change of the working state copy the process first.
+#[derive(Default)]
+pub(crate) struct ProcMemo {
+    entries: HashMap<(usize, Expr), MemoEntry>,
+}
+
+struct MemoEntry {
+    source: Weak<ProcState>,
+    canonical: Arc<ProcState>,
+    hash: u64,
+}
+
+/// Entries kept at most; the memo is emptied when it reaches this (each entry pins
+/// the allocation, not the contents, of a process state that may be gone).
+const PROC_MEMO_LIMIT: usize = 1 << 17;
+
+impl ProcMemo {
+    fn get(&self, ps: &Arc<ProcState>, pc: Expr) -> Option<(&Arc<ProcState>, u64)> {
+        let entry = self.entries.get(&(Arc::as_ptr(ps) as usize, pc))?;
+        // The address is ours while the entry lives; checking the Weak anyway
+        // makes the identity explicit.
+        (entry.source.as_ptr() == Arc::as_ptr(ps)).then_some((&entry.canonical, entry.hash))
+    }
+
+    /// Records `canonical` (with its hash) as the form of `source` and of itself.
+    fn insert(&mut self, source: Weak<ProcState>, pc: Expr, canonical: &Arc<ProcState>, hash: u64) {
+        if self.entries.len() >= PROC_MEMO_LIMIT {
+            self.entries.clear();
+        }
+        for from in [source, Arc::downgrade(canonical)] {
+            self.entries.insert(
+                (from.as_ptr() as usize, pc),
+                MemoEntry {
+                    source: from,
+                    canonical: Arc::clone(canonical),
+                    hash,
+                },
+            );
+        }
+    }
+}
+
+/// [`simplify_state`], then [`canonical_heaps`], then sharing parts with `parts`
+/// and sealing, for a state whose heaps are all empty: then a process's canonical
+/// form depends only on the process and the path condition, so the forms of
+/// processes a step left alone come from `memo` instead of being simplified,
+/// shared and hashed again.
+pub(crate) fn canonical_heapless(
+    f: &ExprFactory,
+    cache: &tass_simplify::api::SimplifierCache,
+    pcs: &mut HashMap<Expr, Option<Expr>>,
+    parts: &mut PartStore,
+    memo: &mut ProcMemo,
+    mut state: State,
+) -> State {
+    debug_assert!(state.inner.procs.iter().all(|p| p.heap.is_empty()));
+    let pc = state.inner.pc;
+    let form = simplified_pc(f, cache, pcs, pc);
+    if let PcForm::Contradictory = form {
+        // Rare: the plain path keeps it simple.
+        let state = simplify_state(f, cache, pcs, state).seal();
+        return parts.share(state);
+    }
+    let s = state.inner_mut();
+    let mut proc_hashes = Vec::with_capacity(s.procs.len());
+    for ps in s.procs.iter_mut() {
+        if let Some((canonical, hash)) = memo.get(ps, pc) {
+            // Debug builds (the test suite) check every hit against a fresh
+            // simplification.
+            #[cfg(debug_assertions)]
+            {
+                let mut fresh = Arc::clone(ps);
+                if let PcForm::Simplified { simplifier, .. } = &form {
+                    simplify_proc(&mut fresh, simplifier);
+                }
+                assert!(*fresh == **canonical, "stale canonical process state");
+            }
+            *ps = Arc::clone(canonical);
+            proc_hashes.push(hash);
+            continue;
+        }
+        let source = Arc::downgrade(ps);
+        if let PcForm::Simplified { simplifier, .. } = &form {
+            simplify_proc(ps, simplifier);
+        }
+        parts.share_proc(ps);
+        let hash = proc_hash(ps);
+        memo.insert(source, pc, ps, hash);
+        proc_hashes.push(hash);
+    }
+    if let PcForm::Simplified { new_pc, simplifier } = &form {
+        s.pc = *new_pc;
+        simplify_values(&mut s.shared, simplifier);
+    }
+    parts.share_globals(s);
+    let hash = s.compute_hash_with(&proc_hashes);
+    state.with_hash(hash)
 }

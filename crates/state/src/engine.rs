@@ -13,7 +13,7 @@ use tass_semantics::api::{
 };
 use tass_symbolic::api::{BigInt, BigRational, Expr, ExprFactory, Type};
 
-use crate::canon::{canonical_heaps, simplify_state};
+use crate::canon::{canonical_heapless, canonical_heaps, simplify_state, ProcMemo};
 use crate::env::{Layout, ProcEnv};
 use crate::state::{PartStore, ProcState, State, Status, SystemState};
 
@@ -246,6 +246,8 @@ pub struct Engine {
     record_changes: bool,
     /// Path condition -> its simplified form (`None`: contradictory).
     simplified_pcs: hashbrown::HashMap<Expr, Option<Expr>>,
+    /// Canonical forms of process states met before (see [`ProcMemo`]).
+    proc_memo: ProcMemo,
 }
 
 impl std::fmt::Debug for Engine {
@@ -326,6 +328,7 @@ impl Engine {
             simplifiers,
             record_changes: true,
             simplified_pcs: hashbrown::HashMap::new(),
+            proc_memo: ProcMemo::default(),
         })
     }
 
@@ -986,6 +989,21 @@ impl Engine {
     /// canonic store, so equal states are one object and "seen before?" is one
     /// hash lookup.
     pub fn canonicalize(&mut self, state: State) -> State {
+        if state.inner.procs.iter().all(|p| p.heap.is_empty()) {
+            let state = canonical_heapless(
+                &self.factory,
+                &self.simplifiers,
+                &mut self.simplified_pcs,
+                &mut self.parts,
+                &mut self.proc_memo,
+                state,
+            );
+            if let Some(s) = self.store.get(&state) {
+                return s.clone();
+            }
+            self.store.insert(state.clone());
+            return state;
+        }
         let state = simplify_state(
             &self.factory,
             &self.simplifiers,

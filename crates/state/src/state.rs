@@ -81,6 +81,13 @@ impl Hasher for FxHasher {
     }
 }
 
+/// The hash of one process state (a state's hash combines its processes' hashes).
+pub(crate) fn proc_hash(ps: &Arc<ProcState>) -> u64 {
+    let mut h = FxHasher::default();
+    ps.hash(&mut h);
+    h.finish()
+}
+
 /// The whole system state.
 #[derive(Clone, Debug)]
 pub(crate) struct SystemState {
@@ -114,10 +121,17 @@ impl Eq for SystemState {}
 
 impl SystemState {
     pub fn compute_hash(&self) -> u64 {
+        let proc_hashes: Vec<u64> = self.procs.iter().map(proc_hash).collect();
+        self.compute_hash_with(&proc_hashes)
+    }
+
+    /// The hash of this state given the hashes ([`proc_hash`]) of its processes,
+    /// which canonicalization may know already.
+    pub fn compute_hash_with(&self, proc_hashes: &[u64]) -> u64 {
         let mut h = FxHasher::default();
         self.pc.hash(&mut h);
         self.shared.hash(&mut h);
-        self.procs.hash(&mut h);
+        proc_hashes.hash(&mut h);
         self.messages.hash(&mut h);
         self.comms.hash(&mut h);
         h.finish()
@@ -151,6 +165,13 @@ impl State {
     pub(crate) fn inner_mut(&mut self) -> &mut SystemState {
         self.hash = None;
         Arc::make_mut(&mut self.inner)
+    }
+
+    /// This state with its hash known already (it must be `compute_hash`'s).
+    pub(crate) fn with_hash(mut self, hash: u64) -> State {
+        debug_assert_eq!(hash, self.inner.compute_hash());
+        self.hash = Some(hash);
+        self
     }
 
     /// Computes and caches the hash (the engine does this before handing a state out).
@@ -223,22 +244,35 @@ impl PartStore {
     pub(crate) fn share(&mut self, mut state: State) -> State {
         let hash = state.hash;
         let inner = Arc::make_mut(&mut state.inner);
-        share(&mut self.value_vectors, &mut inner.shared);
-        share(&mut self.messages, &mut inner.messages);
+        self.share_globals(inner);
         for proc in inner.procs.iter_mut() {
-            if let Some(stored) = self.procs.get(proc) {
-                *proc = Arc::clone(stored);
-                continue;
-            }
-            let p = Arc::make_mut(proc);
-            share(&mut self.value_vectors, &mut p.globals);
-            share(&mut self.heaps, &mut p.heap);
-            for frame in p.stack.iter_mut() {
-                share(&mut self.frames, frame);
-            }
-            self.procs.insert(Arc::clone(proc));
+            self.share_proc(proc);
         }
         state.hash = hash;
         state
+    }
+
+    /// `proc` replaced by the stored equal process, or stored (its parts shared).
+    pub(crate) fn share_proc(&mut self, proc: &mut Arc<ProcState>) {
+        if let Some(stored) = self.procs.get(proc) {
+            if !Arc::ptr_eq(stored, proc) {
+                *proc = Arc::clone(stored);
+            }
+            return;
+        }
+        let p = Arc::make_mut(proc);
+        share(&mut self.value_vectors, &mut p.globals);
+        share(&mut self.heaps, &mut p.heap);
+        for frame in p.stack.iter_mut() {
+            share(&mut self.frames, frame);
+        }
+        self.procs.insert(Arc::clone(proc));
+    }
+
+    /// The shared variables and the message buffer of `state` replaced by stored
+    /// equal ones, or stored.
+    pub(crate) fn share_globals(&mut self, state: &mut SystemState) {
+        share(&mut self.value_vectors, &mut state.shared);
+        share(&mut self.messages, &mut state.messages);
     }
 }
