@@ -11,7 +11,8 @@ use crate::witness;
 
 /// Decides `assumption => predicate` by cheap reasoning, else `Maybe`.
 ///
-/// 1. Constant cases (`predicate` true, `assumption` false).
+/// 1. Constant cases (`predicate` true, `assumption` false); then the recent
+///    counterexamples ([`witness::RecentWitnesses`]), evaluated exactly.
 /// 2. Simplification of the predicate under the assumption (`tass-simplify`): a
 ///    contradictory assumption, or a predicate simplified to `true`, proves it.
 /// 3. Enumeration: when the simplified predicate and the assumption's clauses it is
@@ -27,12 +28,16 @@ use crate::witness;
 pub(crate) fn decide(
     f: &ExprFactory,
     simplifiers: &SimplifierCache,
+    recent: &witness::RecentWitnesses,
     assumption: Expr,
     predicate: Expr,
     witness_tries: usize,
 ) -> Answer {
     if f.as_bool(predicate) == Some(true) || f.as_bool(assumption) == Some(false) {
         return Answer::yes();
+    }
+    if let Some(model) = recent.refute(f, assumption, predicate) {
+        return Answer::no(Some(model));
     }
     let s = simplifiers.simplifier(assumption);
     if s.is_contradictory() {
@@ -56,7 +61,7 @@ pub(crate) fn decide(
     if linear::implies(f, s.reduced_assumption(), simplified) {
         return Answer::yes();
     }
-    if let Some(model) = witness::search(f, assumption, predicate, witness_tries) {
+    if let Some(model) = witness::search(f, recent, assumption, predicate, witness_tries) {
         return Answer::no(Some(model));
     }
     Answer::maybe("the built-in prover could not decide")

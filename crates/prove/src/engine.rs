@@ -12,6 +12,7 @@ use crate::builtin;
 use crate::prover::{Answer, Prover, ProverStats, Validity};
 use crate::smt::{SatOutcome, SmtSolver};
 use crate::translate;
+use crate::witness::RecentWitnesses;
 
 /// Bounds on the caches: a long search asks about many path conditions; the caches
 /// are dropped wholesale when full (they only save time).
@@ -32,6 +33,7 @@ struct Engine {
     f: Arc<ExprFactory>,
     builtin: bool,
     simplifiers: SimplifierCache,
+    recent_witnesses: RecentWitnesses,
     backends: Vec<Mutex<SmtSolver>>,
     cache: Mutex<HashMap<(Expr, Expr), Answer>>,
     counters: Mutex<Counters>,
@@ -70,7 +72,14 @@ impl Engine {
                 self.simplifiers.clear();
             }
             let tries = if self.backends.is_empty() { 40 } else { 8 };
-            let a = builtin::decide(f, &self.simplifiers, assumption, predicate, tries);
+            let a = builtin::decide(
+                f,
+                &self.simplifiers,
+                &self.recent_witnesses,
+                assumption,
+                predicate,
+                tries,
+            );
             if a.validity != Validity::Maybe {
                 self.counters.lock().builtin_decided += 1;
                 return a;
@@ -135,6 +144,7 @@ impl BuiltinProver {
         BuiltinProver {
             engine: Engine {
                 simplifiers: SimplifierCache::new(factory.clone()),
+                recent_witnesses: RecentWitnesses::default(),
                 f: factory,
                 builtin: true,
                 backends: Vec::new(),
@@ -187,6 +197,7 @@ impl HybridProver {
         HybridProver {
             engine: Engine {
                 simplifiers: SimplifierCache::new(factory.clone()),
+                recent_witnesses: RecentWitnesses::default(),
                 f: factory,
                 builtin: builtin_first,
                 backends: backends.into_iter().map(Mutex::new).collect(),

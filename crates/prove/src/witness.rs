@@ -9,7 +9,7 @@ use std::sync::Arc;
 use hashbrown::HashSet;
 use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::{One, ToPrimitive, Zero};
+use num_traits::{FromPrimitive, One, ToPrimitive, Zero};
 use tass_symbolic::api::{Assignment, BitOp, Expr, ExprFactory, ExprView, RelOp, Type, Value};
 
 use crate::model::{Model, ModelValue};
@@ -68,14 +68,151 @@ fn candidates(f: &ExprFactory, exprs: &[Expr]) -> Vec<BigRational> {
 /// checks.
 pub(crate) fn search(
     f: &ExprFactory,
+    recent: &RecentWitnesses,
     assumption: Expr,
     predicate: Expr,
     tries: usize,
 ) -> Option<Model> {
     let problem = Problem::new(f, assumption, predicate)?;
-    problem
+    // The local search starts from the most recent witness: a refuted
+    // neighbour query usually differs in a clause or two.
+    let start = recent.latest().map(|w| problem.values_at(&w.assignment));
+    let witness = problem
         .sample(tries)
-        .or_else(|| problem.local_search(tries))
+        .or_else(|| problem.local_search(tries, start))?;
+    let model = witness.model.clone();
+    recent.remember(witness);
+    Some(model)
+}
+
+/// A point refuting a query: the assignment it was checked with (constants,
+/// array elements, function tables) and the model of the query's constants.
+struct Witness {
+    assignment: Assignment,
+    model: Model,
+    /// Conjuncts of assumptions already evaluated at this point, with their
+    /// truth: a path condition repeats its parent's conjuncts.
+    conjuncts: parking_lot::Mutex<hashbrown::HashMap<Expr, bool>>,
+}
+
+/// Most conjunct truths a witness remembers.
+const MAX_CONJUNCTS: usize = 4_096;
+
+impl Witness {
+    fn new(assignment: Assignment, model: Model) -> Witness {
+        Witness {
+            assignment,
+            model,
+            conjuncts: Default::default(),
+        }
+    }
+
+    /// Whether `assumption` is true here (exactly), conjunct by conjunct.
+    fn satisfies(&self, f: &ExprFactory, assumption: Expr) -> bool {
+        let conjuncts = match f.view(assumption) {
+            ExprView::And(xs) => xs,
+            _ => vec![assumption],
+        };
+        for c in conjuncts {
+            if let Some(&known) = self.conjuncts.lock().get(&c) {
+                if !known {
+                    return false;
+                }
+                continue;
+            }
+            let holds = f.eval_bool(c, &self.assignment) == Ok(true);
+            let mut known = self.conjuncts.lock();
+            if known.len() >= MAX_CONJUNCTS {
+                known.clear();
+            }
+            known.insert(c, holds);
+            if !holds {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// How many recent witnesses are kept.
+const RECENT_WITNESSES: usize = 4;
+
+/// The last few witnesses found, tried first on new queries. Path conditions
+/// grow a clause at a time, so a point that satisfied a parent's path condition
+/// often satisfies the child's; trying it is an exact evaluation, far cheaper
+/// than analysing the new condition. A point counts only if it makes the new
+/// assumption true and the new predicate false, evaluated exactly with every
+/// constant, element and function application the new query reads defined.
+#[derive(Default)]
+pub(crate) struct RecentWitnesses {
+    points: parking_lot::Mutex<std::collections::VecDeque<Arc<Witness>>>,
+}
+
+impl RecentWitnesses {
+    /// A model refuting `assumption => predicate` at one of the recent points.
+    pub(crate) fn refute(
+        &self,
+        f: &ExprFactory,
+        assumption: Expr,
+        predicate: Expr,
+    ) -> Option<Model> {
+        let points: Vec<Arc<Witness>> = self.points.lock().iter().cloned().collect();
+        let mut constants: Option<Vec<Expr>> = None;
+        for (k, w) in points.iter().enumerate() {
+            let asg = &w.assignment;
+            if f.eval_bool(predicate, asg) != Ok(false) || !w.satisfies(f, assumption) {
+                continue;
+            }
+            let constants = constants.get_or_insert_with(|| {
+                let mut syms = f.free_symbols(assumption);
+                syms.extend(f.free_symbols(predicate));
+                syms.into_iter()
+                    .filter(|&s| is_scalar(&f.type_of(s)))
+                    .collect()
+            });
+            let Some(model) = model_of(f, asg, constants) else {
+                continue;
+            };
+            if k > 0 {
+                // Most recently useful first.
+                let mut recent = self.points.lock();
+                if let Some(at) = recent.iter().position(|p| Arc::ptr_eq(p, w)) {
+                    let hit = recent.remove(at).expect("position is in range");
+                    recent.push_front(hit);
+                }
+            }
+            return Some(model);
+        }
+        None
+    }
+
+    fn latest(&self) -> Option<Arc<Witness>> {
+        self.points.lock().front().cloned()
+    }
+
+    fn remember(&self, witness: Witness) {
+        let mut recent = self.points.lock();
+        recent.push_front(Arc::new(witness));
+        recent.truncate(RECENT_WITNESSES);
+    }
+}
+
+/// The values of `constants` under `asg`, as a model (`None` if one is missing
+/// or not a scalar).
+fn model_of(f: &ExprFactory, asg: &Assignment, constants: &[Expr]) -> Option<Model> {
+    let mut model = Model::new();
+    for &v in constants {
+        let name = f.symbol_name(v).map(|n| n.to_string()).unwrap_or_default();
+        let mv = match asg.get(v)? {
+            Value::Bool(b) => ModelValue::Bool(*b),
+            Value::Int(i) => ModelValue::Int(i.clone()),
+            Value::Char(c) => ModelValue::Int((*c).into()),
+            Value::Real(q) => ModelValue::Real(q.clone()),
+            _ => return None,
+        };
+        model.insert(name, mv);
+    }
+    Some(model)
 }
 
 /// One witness question: the constants, the application slots and the clauses
@@ -221,7 +358,7 @@ impl<'f> Problem<'f> {
     /// The model at `values` if the original formulas, read with the function
     /// tables the slots define, make the assumption true and the predicate
     /// false.
-    fn confirm(&self, values: &[Value]) -> Option<Model> {
+    fn confirm(&self, values: &[Value]) -> Option<Witness> {
         let f = self.f;
         let mut asg = Assignment::new();
         for (&v, x) in self.vars[..self.constants].iter().zip(values) {
@@ -279,24 +416,29 @@ impl<'f> Problem<'f> {
         {
             return None;
         }
-        let mut model = Model::new();
-        for (&v, x) in self.vars[..self.constants].iter().zip(values) {
-            let name = f.symbol_name(v).map(|n| n.to_string()).unwrap_or_default();
-            let mv = match x {
-                Value::Bool(b) => ModelValue::Bool(*b),
-                Value::Int(i) => ModelValue::Int(i.clone()),
-                Value::Char(c) => ModelValue::Int((*c).into()),
-                Value::Real(q) => ModelValue::Real(q.clone()),
-                _ => return None,
-            };
-            model.insert(name, mv);
-        }
-        Some(model)
+        let model = model_of(f, &asg, &self.vars[..self.constants])?;
+        Some(Witness::new(asg, model))
+    }
+
+    /// The values of the search's variables at `asg` (a variable it leaves
+    /// undefined, or gives a value of another type, at candidate 0).
+    fn values_at(&self, asg: &Assignment) -> Vec<Value> {
+        self.vars
+            .iter()
+            .map(|&v| {
+                let ty = self.f.type_of(v);
+                let fallback = self.value(&ty, 0);
+                match self.f.eval(v, asg) {
+                    Ok(x) if std::mem::discriminant(&x) == std::mem::discriminant(&fallback) => x,
+                    _ => fallback,
+                }
+            })
+            .collect()
     }
 
     /// `tries` points: first every variable at the same candidate, then
     /// pseudo-random mixes.
-    fn sample(&self, tries: usize) -> Option<Model> {
+    fn sample(&self, tries: usize) -> Option<Witness> {
         let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
         for attempt in 0..tries {
             let values: Vec<Value> = self
@@ -327,16 +469,76 @@ impl<'f> Problem<'f> {
         None
     }
 
-    /// A WalkSAT-style search over the candidate values: from all zeros, pick a
-    /// false clause and give one of its variables the candidate that makes the
-    /// most clauses true (now and then a random one instead), for at most
-    /// `4 * tries` moves.
-    fn local_search(&self, tries: usize) -> Option<Model> {
+    /// A value for variable `k` (of type `ty`) that makes every clause `k`
+    /// occurs in true, when those clauses, with the other variables fixed at
+    /// `point`, bound `k` linearly: each clause not already true through a
+    /// literal without `k` must have one literal with `k`, a relation whose
+    /// side is linear in `k` (checked at three points, in floating point);
+    /// the bounds are intersected and a short decimal inside is chosen.
+    /// `None` when a clause is not of that form or the bounds conflict. A
+    /// heuristic: the move is scored, and the point confirmed, like any other.
+    fn solved_value(&self, k: usize, ty: &Type, point: &mut [f64]) -> Option<Value> {
+        if !matches!(ty, Type::Int | Type::Real) {
+            return None;
+        }
+        let saved = point[k];
+        let mut range = Range::default();
+        let mut feasible = true;
+        'clauses: for &d in &self.occurs_in[k] {
+            let mut with_k = None;
+            for lit in &self.clauses[d] {
+                let mut vars = Vec::new();
+                lit.variables(&mut vars);
+                if !vars.contains(&k) {
+                    if lit.eval(point) == Some(1.0) {
+                        continue 'clauses;
+                    }
+                } else if with_k.replace(lit).is_some() {
+                    feasible = false; // two literals with `k`: not handled
+                    break 'clauses;
+                }
+            }
+            let Some(lit) = with_k else { continue };
+            let Some((op, side)) = lit.relation() else {
+                feasible = false;
+                break;
+            };
+            let mut at = |x: f64| {
+                point[k] = x;
+                side.eval(point)
+            };
+            let (Some(v0), Some(v1), Some(v2)) = (at(0.0), at(1.0), at(2.0)) else {
+                feasible = false;
+                break;
+            };
+            let scale = 1.0 + v0.abs() + v1.abs() + v2.abs();
+            if (v2 - 2.0 * v1 + v0).abs() > 1e-9 * scale {
+                feasible = false; // not linear in `k`
+                break;
+            }
+            if !range.add(op, v1 - v0, v0) {
+                feasible = false;
+                break;
+            }
+        }
+        point[k] = saved;
+        if !feasible {
+            return None;
+        }
+        range.choose(*ty == Type::Int)
+    }
+
+    /// A WalkSAT-style search over the candidate values: from `start` (else all
+    /// zeros), pick a false clause and give one of its variables the candidate
+    /// that makes the most clauses true (now and then a random one instead),
+    /// for at most `4 * tries` moves.
+    fn local_search(&self, tries: usize, start: Option<Vec<Value>>) -> Option<Witness> {
         if self.vars.is_empty() || self.clauses.is_empty() {
             return None;
         }
         let types: Vec<Type> = self.vars.iter().map(|&v| self.f.type_of(v)).collect();
-        let mut values: Vec<Value> = types.iter().map(|ty| self.value(ty, 0)).collect();
+        let mut values: Vec<Value> =
+            start.unwrap_or_else(|| types.iter().map(|ty| self.value(ty, 0)).collect());
         let mut point = self.point(&values);
         let mut holds: Vec<bool> = (0..self.clauses.len())
             .map(|c| self.clause_holds(c, &point))
@@ -364,9 +566,23 @@ impl<'f> Problem<'f> {
                 let choice = next_random(&mut state, 4) % self.choices(&types[k]);
                 best = Some((0, k, self.value(&types[k], choice)));
             } else {
-                'vars: for &k in &in_clause {
-                    for choice in 0..self.choices(&types[k]) {
-                        let candidate = self.value(&types[k], choice);
+                // First every variable's value solved from the bounds its
+                // clauses give it (cheap, and often a repair at once), then
+                // the candidate pool.
+                'vars: for (pass, &k) in [0, 1]
+                    .into_iter()
+                    .flat_map(|pass| in_clause.iter().map(move |k| (pass, k)))
+                {
+                    let candidates: Vec<Value> = if pass == 0 {
+                        self.solved_value(k, &types[k], &mut point)
+                            .into_iter()
+                            .collect()
+                    } else {
+                        (0..self.choices(&types[k]))
+                            .map(|choice| self.value(&types[k], choice))
+                            .collect()
+                    };
+                    for candidate in candidates {
                         if candidate == values[k] {
                             continue;
                         }
@@ -397,6 +613,115 @@ impl<'f> Problem<'f> {
             }
         }
         None
+    }
+}
+
+/// The values a variable may take, from linear constraints `a*x + b op 0`.
+#[derive(Default)]
+struct Range {
+    /// Lower bound and whether it is strict.
+    lower: Option<(f64, bool)>,
+    upper: Option<(f64, bool)>,
+    excluded: Vec<f64>,
+}
+
+impl Range {
+    /// Adds `a*x + b op 0`; `false` if it cannot hold (`a` is zero and it is
+    /// false) or is not a usable bound.
+    fn add(&mut self, op: RelOp, a: f64, b: f64) -> bool {
+        if !a.is_finite() || !b.is_finite() {
+            return false;
+        }
+        if a == 0.0 {
+            return match op {
+                RelOp::Gt => b > 0.0,
+                RelOp::Ge => b >= 0.0,
+                RelOp::Eq => b == 0.0,
+                RelOp::Ne => b != 0.0,
+            };
+        }
+        let root = -b / a;
+        match op {
+            RelOp::Ne => self.excluded.push(root),
+            RelOp::Eq => {
+                self.raise(root, false);
+                self.lower_upper(root, false);
+            }
+            RelOp::Gt | RelOp::Ge => {
+                let strict = op == RelOp::Gt;
+                if a > 0.0 {
+                    self.raise(root, strict);
+                } else {
+                    self.lower_upper(root, strict);
+                }
+            }
+        }
+        true
+    }
+
+    fn raise(&mut self, v: f64, strict: bool) {
+        match self.lower {
+            Some((l, s)) if l > v || (l == v && s) => {}
+            _ => self.lower = Some((v, strict)),
+        }
+    }
+
+    fn lower_upper(&mut self, v: f64, strict: bool) {
+        match self.upper {
+            Some((u, s)) if u < v || (u == v && s) => {}
+            _ => self.upper = Some((v, strict)),
+        }
+    }
+
+    fn contains(&self, x: f64) -> bool {
+        let above = self
+            .lower
+            .is_none_or(|(l, strict)| if strict { x > l } else { x >= l });
+        let below = self
+            .upper
+            .is_none_or(|(u, strict)| if strict { x < u } else { x <= u });
+        above && below && !self.excluded.contains(&x)
+    }
+
+    /// A short number in the range (an integer if `integer`), or `None`.
+    fn choose(&self, integer: bool) -> Option<Value> {
+        let target = match (self.lower, self.upper) {
+            (Some((l, _)), Some((u, _))) => (l + u) / 2.0,
+            (Some((l, _)), None) => l + 1.0,
+            (None, Some((u, _))) => u - 1.0,
+            (None, None) => 0.0,
+        };
+        if integer {
+            let start = match self.lower {
+                Some((l, strict)) if (strict && l.floor() + 1.0 > target) || l.ceil() > target => {
+                    if strict {
+                        l.floor() + 1.0
+                    } else {
+                        l.ceil()
+                    }
+                }
+                _ => target.round(),
+            };
+            return (0..4)
+                .map(|step| start + f64::from(step))
+                .find(|&x| self.contains(x))
+                .and_then(BigInt::from_f64)
+                .map(Value::Int);
+        }
+        // The shortest decimal in the range near the target.
+        for digits in 0..=12 {
+            let scale = 10f64.powi(digits);
+            let x = (target * scale).round() / scale;
+            if self.contains(x) {
+                let q = BigRational::new(
+                    BigInt::from_f64((target * scale).round())?,
+                    BigInt::from(10u64).pow(digits as u32),
+                );
+                return Some(Value::Real(q));
+            }
+        }
+        let q = BigRational::from_float(target)?;
+        self.contains(target).then_some(Value::Real(q))
     }
 }
 
@@ -476,6 +801,22 @@ fn compile(
 }
 
 impl Approx {
+    /// A literal as `side op 0` (a negated relation turned around).
+    fn relation(&self) -> Option<(RelOp, Negated<'_>)> {
+        match self {
+            Approx::Rel(op, side) => Some((*op, Negated(side, false))),
+            Approx::Not(x) => match &**x {
+                // not (g > 0) is -g >= 0; not (g >= 0) is -g > 0.
+                Approx::Rel(RelOp::Gt, side) => Some((RelOp::Ge, Negated(side, true))),
+                Approx::Rel(RelOp::Ge, side) => Some((RelOp::Gt, Negated(side, true))),
+                Approx::Rel(RelOp::Eq, side) => Some((RelOp::Ne, Negated(side, false))),
+                Approx::Rel(RelOp::Ne, side) => Some((RelOp::Eq, Negated(side, false))),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     /// Appends the indices of the variables `self` reads.
     fn variables(&self, out: &mut Vec<usize>) {
         match self {
@@ -579,6 +920,16 @@ impl Approx {
             }
             Approx::Unknown => return None,
         })
+    }
+}
+
+/// A relation's side, negated or not.
+struct Negated<'a>(&'a Approx, bool);
+
+impl Negated<'_> {
+    fn eval(&self, point: &[f64]) -> Option<f64> {
+        let v = self.0.eval(point)?;
+        Some(if self.1 { -v } else { v })
     }
 }
 

@@ -375,3 +375,57 @@ fn witness_search_gives_array_elements_values() {
     let answer = builtin.valid_with_model(laplace, f.ff());
     assert_eq!(answer.validity, Validity::No, "{}", answer.reason);
 }
+
+/// The witness search solves a constant from the linear bounds its clauses
+/// give it (here a window of width 1/30000 no candidate number falls in), and
+/// reuses recent witnesses only where they evaluate to counterexamples: a
+/// chain of path conditions, each its parent plus one clause (the Laplace
+/// iteration's "the squared change is still at least EPS", then "it fell
+/// below EPS"), is refuted with checked models, while valid and unsatisfiable
+/// queries asked in between are never refuted by an old point.
+#[test]
+fn witness_search_solves_bounds_and_reuses_points_soundly() {
+    let f = Arc::new(ExprFactory::new());
+    let builtin = BuiltinProver::new(f.clone());
+    let (x, eps) = (f.symbol("x", Type::Real), f.symbol("EPS", Type::Real));
+    let zero = f.zero(&Type::Real);
+    let refuted = |assumption: Expr, predicate: Expr| {
+        let answer = builtin.valid_with_model(assumption, predicate);
+        assert_eq!(answer.validity, Validity::No, "{}", answer.reason);
+        let model = answer.model.expect("a refutation has a model");
+        let mut asg = Assignment::new();
+        for (name, v) in [("x", x), ("EPS", eps)] {
+            if let Some(ModelValue::Real(q)) = model.get(name) {
+                asg.set(v, Value::Real(q.clone()));
+            }
+        }
+        assert_eq!(f.eval_bool(assumption, &asg), Ok(true));
+        assert_eq!(f.eval_bool(predicate, &asg), Ok(false));
+    };
+    // A narrow window: 1/3 < EPS < 10003/30000.
+    let window = f.and(
+        f.gt(f.mul(f.real_ratio(3, 1), eps), f.real_ratio(1, 1)),
+        f.lt(f.mul(f.real_ratio(30_000, 1), eps), f.real_ratio(10_003, 1)),
+    );
+    refuted(window, f.ff());
+    // A growing path condition: x*x / 2^j >= EPS for j = 1..10, EPS > 0.
+    let square = f.mul(x, x);
+    let mut pc = f.gt(eps, zero);
+    for j in 1..=10 {
+        let scaled = f.div(square, f.real_ratio(1 << j, 1));
+        pc = f.and(pc, f.ge(scaled, eps));
+        refuted(pc, f.ff());
+        // Valid and unsatisfiable questions in between stay unrefuted.
+        assert_eq!(
+            builtin.valid(pc, f.gt(f.add(eps, f.real_ratio(1, 1)), zero)),
+            Validity::Yes
+        );
+        assert_ne!(
+            builtin.valid(f.and(pc, f.lt(square, zero)), f.ff()),
+            Validity::No
+        );
+    }
+    // The iteration stops: x*x / 2^11 < EPS, so EPS lies in (x*x/2048, x*x/1024].
+    let stop = f.lt(f.div(square, f.real_ratio(2048, 1)), eps);
+    refuted(f.and(pc, stop), f.ff());
+}

@@ -53,7 +53,16 @@ pub struct Simplifier {
     contradictory: bool,
     know: Knowledge,
     cache: Mutex<HashMap<Expr, Expr>>,
+    /// Monic keys of linear forms, shared by the simplifiers of one
+    /// [`SimplifierCache`]: path conditions along a path repeat their clauses.
+    keys: Arc<MonicKeys>,
 }
+
+/// Linear form terms -> `monic_key`'s result.
+type MonicKeys = Mutex<HashMap<Vec<(Expr, BigRational)>, (Expr, BigRational)>>;
+
+/// Most monic keys remembered before the memo is emptied.
+const MAX_MONIC_KEYS: usize = 1 << 16;
 
 impl std::fmt::Debug for Simplifier {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -68,6 +77,10 @@ impl std::fmt::Debug for Simplifier {
 impl Simplifier {
     /// Analyses `assumption` (a boolean expression of `factory`).
     pub fn new(factory: Arc<ExprFactory>, assumption: Expr) -> Simplifier {
+        Simplifier::with_keys(factory, assumption, Arc::default())
+    }
+
+    fn with_keys(factory: Arc<ExprFactory>, assumption: Expr, keys: Arc<MonicKeys>) -> Simplifier {
         let mut s = Simplifier {
             factory,
             assumption,
@@ -76,6 +89,7 @@ impl Simplifier {
             contradictory: false,
             know: Knowledge::default(),
             cache: Mutex::new(HashMap::new()),
+            keys,
         };
         s.analyse();
         s
@@ -338,7 +352,7 @@ impl Simplifier {
                     }
                     continue;
                 }
-                let (key, c1) = monic_key(f, &form);
+                let (key, c1) = self.monic_key(&form);
                 // c1 * key + c0 op 0
                 let v = -&form.constant / &c1;
                 let strict = op == RelOp::Gt;
@@ -368,7 +382,7 @@ impl Simplifier {
                     }
                     continue;
                 }
-                let (key, c1) = monic_key(f, &form);
+                let (key, c1) = self.monic_key(&form);
                 if !is_integer_form(&form, &c1) {
                     continue;
                 }
@@ -709,12 +723,11 @@ impl Simplifier {
     /// Interval of a linear form: the bound of its monic part if known,
     /// intersected with interval arithmetic over its monomials.
     fn interval_of(&self, know: &Knowledge, form: &LinForm) -> Interval {
-        let f = &self.factory;
         if form.terms.is_empty() {
             return Interval::point(form.constant.clone());
         }
         let mut iv = Interval::unbounded();
-        let (key, c1) = monic_key(f, form);
+        let (key, c1) = self.monic_key(form);
         if let Some(b) = know.bounds.get(&key) {
             iv = b.scale(&c1).shift(&form.constant);
         }
@@ -727,6 +740,20 @@ impl Simplifier {
             }
         }
         iv.intersect(&acc)
+    }
+
+    /// [`monic_key`], remembered.
+    fn monic_key(&self, form: &LinForm) -> (Expr, BigRational) {
+        if let Some(hit) = self.keys.lock().get(&form.terms) {
+            return hit.clone();
+        }
+        let key = monic_key(&self.factory, form);
+        let mut keys = self.keys.lock();
+        if keys.len() >= MAX_MONIC_KEYS {
+            keys.clear();
+        }
+        keys.insert(form.terms.clone(), key.clone());
+        key
     }
 
     fn mono_interval(&self, know: &Knowledge, m: Expr) -> Interval {
@@ -775,6 +802,7 @@ fn is_integer_form(form: &LinForm, c1: &BigRational) -> bool {
 pub struct SimplifierCache {
     factory: Arc<ExprFactory>,
     map: RwLock<HashMap<Expr, Arc<Simplifier>>>,
+    keys: Arc<MonicKeys>,
 }
 
 impl std::fmt::Debug for SimplifierCache {
@@ -789,6 +817,7 @@ impl SimplifierCache {
         SimplifierCache {
             factory,
             map: RwLock::new(HashMap::new()),
+            keys: Arc::default(),
         }
     }
 
@@ -802,7 +831,11 @@ impl SimplifierCache {
         if let Some(s) = self.map.read().get(&assumption) {
             return s.clone();
         }
-        let s = Arc::new(Simplifier::new(self.factory.clone(), assumption));
+        let s = Arc::new(Simplifier::with_keys(
+            self.factory.clone(),
+            assumption,
+            self.keys.clone(),
+        ));
         self.map.write().entry(assumption).or_insert(s).clone()
     }
 

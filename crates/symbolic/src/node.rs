@@ -262,6 +262,23 @@ impl Poly {
         Poly { terms: out }
     }
 
+    /// The sum of `polys`, merged pairwise (n log n term merges, where adding
+    /// them one by one would be quadratic).
+    pub fn sum(mut polys: Vec<Poly>) -> Poly {
+        while polys.len() > 1 {
+            let mut next = Vec::with_capacity(polys.len().div_ceil(2));
+            let mut items = polys.into_iter();
+            while let Some(a) = items.next() {
+                next.push(match items.next() {
+                    Some(b) => a.add(&b),
+                    None => a,
+                });
+            }
+            polys = next;
+        }
+        polys.pop().unwrap_or_default()
+    }
+
     pub fn scale(&self, c: &BigRational) -> Poly {
         if num_traits::Zero::is_zero(c) {
             return Poly::zero();
@@ -313,11 +330,7 @@ impl Poly {
         if self.terms.len() < other.terms.len() {
             return other.mul(self);
         }
-        let mut acc = Poly::zero();
-        for t in &other.terms {
-            acc = acc.add(&self.mul_term(t));
-        }
-        acc
+        Poly::sum(other.terms.iter().map(|t| self.mul_term(t)).collect())
     }
 
     pub fn pow(&self, k: u32) -> Poly {

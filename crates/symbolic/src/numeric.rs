@@ -652,15 +652,22 @@ impl ExprFactory {
     /// If `ty` is `Int` and a coefficient is not an integer.
     pub fn linear_combination(&self, ty: &Type, terms: &[(BigRational, Expr)]) -> Expr {
         if *ty == Type::Int {
-            let mut acc = Poly::zero();
-            for (c, m) in terms {
+            for (c, _) in terms {
                 assert!(
                     c.is_integer(),
                     "linear_combination: non-integer coefficient {c} for int"
                 );
-                acc = acc.add(&self.poly_of(*m).scale(c));
             }
-            return self.poly_expr(acc, ty);
+        }
+        let polynomial =
+            |&(_, m): &(BigRational, Expr)| self.as_div(m).is_none() && self.type_of(m) == *ty;
+        if *ty == Type::Int || terms.iter().all(polynomial) {
+            // Polynomials: one pairwise sum of the scaled terms.
+            let scaled = terms
+                .iter()
+                .map(|(c, m)| self.poly_of(*m).scale(c))
+                .collect();
+            return self.poly_expr(Poly::sum(scaled), ty);
         }
         let mut acc = self.zero(ty);
         for (c, m) in terms {
