@@ -114,6 +114,12 @@ pub(crate) trait Engine {
     fn is_local(&self, step: &Self::Step) -> bool;
     /// The process `step` belongs to.
     fn process_of(&self, step: &Self::Step) -> usize;
+    /// The process `step` counts as for the state-saving heuristic: its own,
+    /// except that a synchronous send–receive pair belongs to the receiving
+    /// process (paper Sec. 5.4).
+    fn owner_of(&self, step: &Self::Step) -> usize {
+        self.process_of(step)
+    }
     /// True if no two of `steps` can both be taken from `state`: their guards
     /// exclude each other (the cases of one statement, such as an MPI call whose
     /// destination depends on a branch on the inputs). Then `state` is not

@@ -1350,6 +1350,10 @@ impl Engine for RealEngine {
         step.process
     }
 
+    fn owner_of(&self, step: &Step) -> usize {
+        step.delivered_to.unwrap_or(step.process)
+    }
+
     fn path_condition(&self, state: &State) -> Value {
         Value::Data(self.engine.path_condition(state))
     }

@@ -185,7 +185,7 @@ pub(crate) struct ModelSystem<'a, E: Engine> {
     reduced: bool,
     /// Violations of the step that produced the state about to be checked.
     pending: Vec<Violation>,
-    /// The process and locality of that step.
+    /// The process (`Engine::owner_of`) and locality of that step.
     last_step: Option<(usize, bool)>,
     /// `enabled` of the state just checked (the search asks for it next).
     cached_enabled: Option<Vec<E::Step>>,
@@ -366,7 +366,7 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
     }
 
     fn next(&mut self, state: E::State, step: &E::Step) -> Result<E::State, EngineError> {
-        self.last_step = Some((self.engine.process_of(step), self.engine.is_local(step)));
+        self.last_step = Some((self.engine.owner_of(step), self.engine.is_local(step)));
         let executed = self.engine.execute(state, step)?;
         self.pending = executed.violations;
         Ok(executed.state)
@@ -461,8 +461,9 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
     /// The state-saving heuristic (paper Sec. 5.4), erring on the side of saving
     /// (and every state at a depth that is a multiple of [`SAFETY_NET_PERIOD`]):
     /// a state is *not* saved only if its enabled steps (after the reduction) all
-    /// belong to one process `q`, the step that produced it was `q`'s and local
-    /// (or there is only one process), and `q` does not sit at a loop head or a
+    /// belong to one process `q`, the step that produced it was `q`'s and the
+    /// enabled steps are local, or no END state is on the path (or there is only
+    /// one process), and `q` does not sit at a loop head or a
     /// location with several incoming edges (other than an if-join or a `for`
     /// head). Only `q`'s location matters, as in the paper: the others do not
     /// move next. Every cycle of the explored space still has a saved state:
@@ -479,8 +480,8 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
         if self.depth > 0 && self.depth.is_multiple_of(SAFETY_NET_PERIOD) {
             return true;
         }
-        let q = self.engine.process_of(&enabled[0]);
-        if !enabled.iter().all(|s| self.engine.process_of(s) == q) {
+        let q = self.engine.owner_of(&enabled[0]);
+        if !enabled.iter().all(|s| self.engine.owner_of(s) == q) {
             return true;
         }
         if self.engine.process_at_join_location(state, q) {
@@ -490,12 +491,13 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
             return false;
         }
         let all_local = enabled.iter().all(|s| self.engine.is_local(s));
-        let same_local_step = matches!(self.last_step, Some((p, true)) if p == q);
-        // Condition 2 of the paper: the step just taken and the next ones are
-        // local steps of one process, or no END state is on the path (then no
-        // other path of the explored space leads here).
+        let same_process = matches!(self.last_step, Some((p, _)) if p == q);
+        // Condition 2 of the paper: the step just taken was q's and q's next
+        // steps are local, or no END state is on the path (then no other path
+        // of the explored space leads here). A synchronous send–receive pair
+        // counts as the receiver's step (`owner_of`), as in the paper.
         let no_end_on_path = self.end_depths.is_empty();
-        !(((same_local_step || self.last_step.is_none()) && all_local) || no_end_on_path)
+        !(((same_process || self.last_step.is_none()) && all_local) || no_end_on_path)
     }
 
     /// Saves `state`, and enforces the cycle proviso of the partial-order
