@@ -61,7 +61,19 @@ pub(crate) fn decide(
     if linear::implies(f, s.reduced_assumption(), simplified) {
         return Answer::yes();
     }
-    if let Some(model) = witness::search(f, recent, assumption, predicate, witness_tries) {
+    let reduced = witness::Reduced {
+        assumption: s.reduced_assumption(),
+        predicate: simplified,
+        eliminated: s.eliminated(),
+    };
+    if let Some(model) = witness::search(
+        f,
+        recent,
+        assumption,
+        predicate,
+        Some(reduced),
+        witness_tries,
+    ) {
         return Answer::no(Some(model));
     }
     Answer::maybe("the built-in prover could not decide")

@@ -71,9 +71,16 @@ pub(crate) fn search(
     recent: &RecentWitnesses,
     assumption: Expr,
     predicate: Expr,
+    reduced: Option<Reduced<'_>>,
     tries: usize,
 ) -> Option<Model> {
-    let problem = Problem::new(f, assumption, predicate)?;
+    // The reduced form only where the original cannot be searched (it reads
+    // an array literal at a symbolic index, say): otherwise the original is
+    // as good and needs no conversion.
+    let problem = match Problem::new(f, assumption, predicate, None) {
+        Some(problem) => problem,
+        None => Problem::new(f, assumption, predicate, reduced)?,
+    };
     // The local search starts from the most recent witness: a refuted
     // neighbour query usually differs in a clause or two.
     let start = recent.latest().map(|w| problem.values_at(&w.assignment));
@@ -83,6 +90,18 @@ pub(crate) fn search(
     let model = witness.model.clone();
     recent.remember(witness);
     Some(model)
+}
+
+/// An equivalent, simpler form of a query for the search to work on: the
+/// simplifier's reduced assumption (constants of known value eliminated), the
+/// predicate simplified under the assumption, and the eliminated constants with
+/// their values (put back into every point). Array reads at indices those
+/// constants fix become plain element reads, which the search can give values.
+/// Points are still confirmed on the original query.
+pub(crate) struct Reduced<'a> {
+    pub assumption: Expr,
+    pub predicate: Expr,
+    pub eliminated: &'a [(Expr, Expr)],
 }
 
 /// A point refuting a query: the assignment it was checked with (constants,
@@ -197,6 +216,16 @@ impl RecentWitnesses {
     }
 }
 
+/// A concrete number or truth value as a value.
+fn number_value(f: &ExprFactory, e: Expr) -> Option<Value> {
+    match f.type_of(e) {
+        Type::Int => f.as_concrete_int(e).map(Value::Int),
+        Type::Real => f.as_concrete_rational(e).map(Value::Real),
+        Type::Bool => f.as_bool(e).map(Value::Bool),
+        _ => None,
+    }
+}
+
 /// The values of `constants` under `asg`, as a model (`None` if one is missing
 /// or not a scalar).
 fn model_of(f: &ExprFactory, asg: &Assignment, constants: &[Expr]) -> Option<Model> {
@@ -219,8 +248,13 @@ fn model_of(f: &ExprFactory, asg: &Assignment, constants: &[Expr]) -> Option<Mod
 /// of `assumption && !predicate` with every application replaced by its slot.
 struct Problem<'f> {
     f: &'f ExprFactory,
+    /// The original query (points are confirmed on it).
     assumption: Expr,
     predicate: Expr,
+    /// Constants the reduction eliminated, with their values.
+    fixed: Vec<(Expr, Value)>,
+    /// The reduced query searched instead, if any.
+    searched: Option<(Expr, Expr)>,
     /// The formulas' scalar constants, then the applications (shallowest
     /// first), each a variable of the search.
     vars: Vec<Expr>,
@@ -239,8 +273,25 @@ fn is_scalar(ty: &Type) -> bool {
 }
 
 impl<'f> Problem<'f> {
-    fn new(f: &'f ExprFactory, assumption: Expr, predicate: Expr) -> Option<Problem<'f>> {
-        let goal = f.and(assumption, f.not(predicate));
+    fn new(
+        f: &'f ExprFactory,
+        assumption: Expr,
+        predicate: Expr,
+        reduced: Option<Reduced<'_>>,
+    ) -> Option<Problem<'f>> {
+        // Search the reduced form when every eliminated value is a number.
+        let reduced = reduced.and_then(|r| {
+            let fixed: Option<Vec<(Expr, Value)>> = r
+                .eliminated
+                .iter()
+                .map(|&(x, v)| Some((x, number_value(f, v)?)))
+                .collect();
+            Some((r.assumption, r.predicate, fixed?))
+        });
+        let searched = reduced.as_ref().map(|(a, p, _)| (*a, *p));
+        let (searched_assumption, searched_predicate, fixed) =
+            reduced.unwrap_or((assumption, predicate, Vec::new()));
+        let goal = f.and(searched_assumption, f.not(searched_predicate));
         if f.as_bool(goal) == Some(false) {
             return None;
         }
@@ -291,7 +342,7 @@ impl<'f> Problem<'f> {
                 occurs_in[k].push(c);
             }
         }
-        let mut pool = candidates(f, &[assumption, predicate]);
+        let mut pool = candidates(f, &[searched_assumption, searched_predicate]);
         for (n, d) in [
             (1, 2),
             (-1, 2),
@@ -312,6 +363,8 @@ impl<'f> Problem<'f> {
             f,
             assumption,
             predicate,
+            fixed,
+            searched,
             vars,
             constants,
             clauses,
@@ -361,6 +414,9 @@ impl<'f> Problem<'f> {
     fn confirm(&self, values: &[Value]) -> Option<Witness> {
         let f = self.f;
         let mut asg = Assignment::new();
+        for (v, x) in &self.fixed {
+            asg.set(*v, x.clone());
+        }
         for (&v, x) in self.vars[..self.constants].iter().zip(values) {
             asg.set(v, x.clone());
         }
@@ -411,12 +467,24 @@ impl<'f> Problem<'f> {
                 Arc::new(move |xs: &[Value]| table.get(xs).cloned()),
             );
         }
-        if f.eval_bool(self.assumption, &asg) != Ok(true)
-            || f.eval_bool(self.predicate, &asg) != Ok(false)
-        {
+        let refutes = |assumption: Expr, predicate: Expr| {
+            f.eval_bool(assumption, &asg) == Ok(true) && f.eval_bool(predicate, &asg) == Ok(false)
+        };
+        // The reduced query if there is one (smaller, and evaluable where the
+        // original reads an array literal at a symbolic index), else the
+        // original: the reduced assumption with the eliminated constants at
+        // their values is equivalent to the assumption, and the simplified
+        // predicate equals the predicate wherever the assumption holds.
+        let (assumption, predicate) = self.searched.unwrap_or((self.assumption, self.predicate));
+        if !refutes(assumption, predicate) {
             return None;
         }
-        let model = model_of(f, &asg, &self.vars[..self.constants])?;
+        let constants: Vec<Expr> = self.vars[..self.constants]
+            .iter()
+            .copied()
+            .chain(self.fixed.iter().map(|(v, _)| *v))
+            .collect();
+        let model = model_of(f, &asg, &constants)?;
         Some(Witness::new(asg, model))
     }
 

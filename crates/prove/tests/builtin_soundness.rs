@@ -429,3 +429,25 @@ fn witness_search_solves_bounds_and_reuses_points_soundly() {
     let stop = f.lt(f.div(square, f.real_ratio(2048, 1)), eps);
     refuted(f.and(pc, stop), f.ff());
 }
+
+/// The witness search works on the query with the constants the path
+/// condition fixes substituted: a read of an array literal at an index those
+/// constants determine (the parallel Laplace code's `v[first + nloc]`, with
+/// `first` computed from `NY`) becomes a plain element read it can give a
+/// value, and the model it returns includes the fixed constants.
+#[test]
+fn witness_search_reads_arrays_at_indices_the_path_condition_fixes() {
+    let f = Arc::new(ExprFactory::new());
+    let builtin = BuiltinProver::new(f.clone());
+    let a = f.symbol("a", Type::array(Type::Real, Some(f.int(3))));
+    let n = f.symbol("N", Type::Int);
+    let elements: Vec<Expr> = (0..3).map(|k| f.array_read(a, f.int(k))).collect();
+    let row = f.array_literal(Type::array(Type::Real, Some(f.int(3))), &elements);
+    let fixed = f.and(f.ge(n, f.int(4)), f.le(n, f.int(4)));
+    let picked = f.array_read(row, f.sub(n, f.int(2)));
+    let assumption = f.and(fixed, f.gt(f.mul(picked, picked), f.real_ratio(50, 1)));
+    let answer = builtin.valid_with_model(assumption, f.ff());
+    assert_eq!(answer.validity, Validity::No, "{}", answer.reason);
+    let model = answer.model.expect("a refutation has a model");
+    assert_eq!(model.get("N"), Some(&ModelValue::Int(4.into())));
+}
