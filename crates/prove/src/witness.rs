@@ -97,7 +97,11 @@ pub(crate) fn search(
 /// predicate simplified under the assumption, and the eliminated constants with
 /// their values (put back into every point). Array reads at indices those
 /// constants fix become plain element reads, which the search can give values.
-/// Points are still confirmed on the original query.
+/// Points are confirmed exactly on this form, which is equivalent: the reduced
+/// assumption with the eliminated constants at their values holds exactly
+/// where the assumption does, and there the simplified predicate equals the
+/// predicate (the simplifier's contract, which `decide` relies on for "valid"
+/// answers too).
 pub(crate) struct Reduced<'a> {
     pub assumption: Expr,
     pub predicate: Expr,
