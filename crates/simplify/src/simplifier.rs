@@ -281,15 +281,21 @@ impl Simplifier {
             match f.view(u) {
                 ExprView::Rel(RelOp::Eq, g) => eqs.push(LinForm::of(f, g)),
                 ExprView::Rel(op @ (RelOp::Gt | RelOp::Ge), g) => ineqs.push((op, g)),
+                // A boolean atom and its negation both among the units: the
+                // second must not silently overwrite the first.
                 ExprView::Not(a) => {
-                    know.subst.insert(a, f.ff());
+                    if know.subst.insert(a, f.ff()) == Some(f.tt()) {
+                        return None;
+                    }
                     plain.push(u);
                 }
                 ExprView::Symbol(_)
                 | ExprView::ArrayRead(..)
                 | ExprView::TupleRead(..)
                 | ExprView::Apply(..) => {
-                    know.subst.insert(u, f.tt());
+                    if know.subst.insert(u, f.tt()) == Some(f.ff()) {
+                        return None;
+                    }
                     plain.push(u);
                 }
                 ExprView::Rel(RelOp::Ne, g) => {
