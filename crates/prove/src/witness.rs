@@ -764,16 +764,11 @@ impl Range {
             (None, None) => 0.0,
         };
         if integer {
-            let start = match self.lower {
-                Some((l, strict)) if (strict && l.floor() + 1.0 > target) || l.ceil() > target => {
-                    if strict {
-                        l.floor() + 1.0
-                    } else {
-                        l.ceil()
-                    }
-                }
-                _ => target.round(),
-            };
+            // The target rounded, but not below the least integer in range.
+            let least = self
+                .lower
+                .map(|(l, strict)| if strict { l.floor() + 1.0 } else { l.ceil() });
+            let start = least.map_or(target.round(), |least| target.round().max(least));
             return (0..4)
                 .map(|step| start + f64::from(step))
                 .find(|&x| self.contains(x))
