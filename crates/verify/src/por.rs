@@ -1,13 +1,13 @@
 //! What the partial-order reduction (`real.rs`, `RealEngine::reduce`) knows about
 //! a model before the search: how each transition touches memory, and from which
 //! locations a process can still reach a transition that touches memory other
-//! processes can see.
+//! processes can see, output by output.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use tass_model::api::{
     Callee, Expr as ModelExpr, ExprKind, FunctionId, LocationId, LocationKind, Model, Statement,
-    TransitionId, Type as ModelType, VarScope,
+    TransitionId, Type as ModelType, VarId, VarScope,
 };
 
 /// How a transition touches memory, for the reduction.
@@ -18,24 +18,88 @@ pub(crate) enum Access {
     Own,
     /// Like [`Access::Own`] except that it may touch memory other processes can
     /// see (a shared output, something through a pointer when some pointer
-    /// can reach shared memory, `PROC[e].x`): it
-    /// commutes with the steps of processes that can no longer reach such a
-    /// transition (see [`PorTables::may_touch_shared`]).
+    /// can reach shared memory, `PROC[e].x`): it commutes with the steps of
+    /// processes that can no longer reach a transition touching the same
+    /// [`Regions`] (see [`PorTables::may_touch`]).
     Shared,
     /// Anything else: `assume`, calls of library and system functions, MPI
     /// calls (the engine says how those commute), allocation.
     Other,
 }
 
+/// Which memory other processes see a transition may touch: named shared
+/// outputs, or anything (through a pointer, another process's variables, the
+/// specification's, a library call). Two steps can depend on each other
+/// through shared memory only if their regions intersect.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Regions {
+    any: bool,
+    /// Sorted, without repetitions.
+    outputs: Vec<VarId>,
+}
+
+impl Regions {
+    fn anything() -> Regions {
+        Regions {
+            any: true,
+            outputs: Vec::new(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        !self.any && self.outputs.is_empty()
+    }
+
+    fn add_output(&mut self, v: VarId) {
+        if let Err(at) = self.outputs.binary_search(&v) {
+            self.outputs.insert(at, v);
+        }
+    }
+
+    /// Adds `other`'s regions; `true` if that changed `self`.
+    fn absorb(&mut self, other: &Regions) -> bool {
+        let before = (self.any, self.outputs.len());
+        self.any |= other.any;
+        for &v in &other.outputs {
+            self.add_output(v);
+        }
+        before != (self.any, self.outputs.len())
+    }
+
+    pub fn intersects(&self, other: &Regions) -> bool {
+        if self.is_empty() || other.is_empty() {
+            return false;
+        }
+        self.any
+            || other.any
+            || self
+                .outputs
+                .iter()
+                .any(|v| other.outputs.binary_search(v).is_ok())
+    }
+}
+
+/// Adds the shared memory `e` may touch to `out` (what [`touches_shared`]
+/// looks for, by name where it can).
+fn regions_of(model: &Model, e: &ModelExpr, private: bool, out: &mut Regions) {
+    e.visit(&mut |x| match &x.kind {
+        ExprKind::Var(v) if model.var(*v).scope == VarScope::Output => out.add_output(*v),
+        ExprKind::Deref(_) if !private => out.any = true,
+        ExprKind::RemoteVar { .. } | ExprKind::SpecVar(_) => out.any = true,
+        _ => {}
+    });
+}
+
 /// The tables the reduction consults at every state.
 #[derive(Debug, Default)]
 pub(crate) struct PorTables {
     access: HashMap<(FunctionId, TransitionId), Access>,
-    /// Transitions (MPI calls included) that touch memory other processes see.
-    shared: HashSet<(FunctionId, TransitionId)>,
-    /// Locations from which a process may still execute a transition of
-    /// `shared`, whatever its call stack.
-    reach_shared: HashSet<(FunctionId, LocationId)>,
+    /// Transitions (MPI calls included) that touch memory other processes
+    /// see, with the regions they may touch.
+    shared: HashMap<(FunctionId, TransitionId), Regions>,
+    /// For each location, the regions of the transitions of `shared` a process
+    /// there may still execute, whatever its call stack (absent: none).
+    reach_shared: HashMap<(FunctionId, LocationId), Regions>,
     by_name: HashMap<String, FunctionId>,
 }
 
@@ -146,26 +210,33 @@ fn own_address(model: &Model, e: &ModelExpr, private: bool) -> bool {
     }
 }
 
-/// True if a library call with these arguments may touch memory other processes
-/// see: an argument mentions an output, or is a pointer not known to point into
-/// the process's own memory.
-fn call_touches_shared(model: &Model, args: &[ModelExpr], private: bool) -> bool {
-    args.iter().any(|a| {
-        touches_shared(model, a, private)
-            || (!private
-                && matches!(a.ty, ModelType::Pointer(_))
-                && !own_address(model, a, private))
-    })
+/// Adds the shared memory a library call with these arguments may touch to
+/// `out`: the outputs an argument mentions, anything for a pointer not known to
+/// point into the process's own memory.
+fn call_regions(model: &Model, args: &[ModelExpr], private: bool, out: &mut Regions) {
+    for a in args {
+        regions_of(model, a, private, out);
+        if !private && matches!(a.ty, ModelType::Pointer(_)) && !own_address(model, a, private) {
+            out.any = true;
+        }
+    }
 }
 
-/// Classifies one transition: its access kind and whether it touches shared
-/// memory.
+/// Classifies one transition: its access kind and the shared memory it may
+/// touch (empty: none).
 fn classify(
     model: &Model,
     statement: &Statement,
     guard: &ModelExpr,
     private: bool,
-) -> (Access, bool) {
+) -> (Access, Regions) {
+    let regions = |exprs: &[&ModelExpr]| {
+        let mut out = Regions::default();
+        for e in exprs {
+            regions_of(model, e, private, &mut out);
+        }
+        out
+    };
     let mut exprs: Vec<&ModelExpr> = vec![guard];
     let plain = match statement {
         Statement::Noop | Statement::Declare { .. } => true,
@@ -199,33 +270,26 @@ fn classify(
             callee: Callee::Library(lf),
             args,
         } if lf.is_mpi() => {
-            let shared = lhs.iter().any(|e| touches_shared(model, e, private))
-                || call_touches_shared(model, args, private)
-                || touches_shared(model, guard, private);
+            let mut shared = regions(&lhs.iter().chain([guard]).collect::<Vec<_>>());
+            call_regions(model, args, private, &mut shared);
             return (Access::Other, shared);
         }
         // Allocation touches only the process's own heap when no pointer can
         // reach shared memory (the pointer it stores is the process's own).
         Statement::Allocate { lhs, count, .. } if private => {
-            let shared = [lhs, count, guard]
-                .iter()
-                .any(|e| touches_shared(model, e, private));
-            return (Access::Other, shared);
+            return (Access::Other, regions(&[lhs, count, guard]));
         }
         Statement::Free { pointer } if private => {
-            let shared = [pointer, guard]
-                .iter()
-                .any(|e| touches_shared(model, e, private));
-            return (Access::Other, shared);
+            return (Access::Other, regions(&[pointer, guard]));
         }
         // Other library calls, system functions, allocation: assume the worst.
-        _ => return (Access::Other, true),
+        _ => return (Access::Other, Regions::anything()),
     };
-    let shared = exprs.iter().any(|e| touches_shared(model, e, private));
-    match (plain, shared) {
-        (true, false) => (Access::Own, false),
-        (true, true) => (Access::Shared, true),
-        (false, shared) => (Access::Other, shared),
+    let shared = regions(&exprs);
+    match (plain, shared.is_empty()) {
+        (true, true) => (Access::Own, shared),
+        (true, false) => (Access::Shared, shared),
+        (false, _) => (Access::Other, shared),
     }
 }
 
@@ -261,9 +325,9 @@ impl PorTables {
                     (Access::Shared, _) | (_, Access::Shared) => Access::Shared,
                     _ => Access::Own,
                 };
-                if shared {
-                    tables.shared.insert((f.id, edge));
-                    seeds.push((f.id, from));
+                if !shared.is_empty() {
+                    seeds.push(((f.id, from), shared.clone()));
+                    tables.shared.insert((f.id, edge), shared);
                 }
                 preds.entry((f.id, to)).or_default().push((f.id, from));
                 if let Statement::Call {
@@ -301,12 +365,20 @@ impl PorTables {
                 preds.entry((f, to)).or_default().push((g, exit));
             }
         }
+        // Each seed's regions flow backwards until nothing changes.
         let mut todo = seeds;
-        while let Some(node) = todo.pop() {
-            if !tables.reach_shared.insert(node) {
+        while let Some((node, regions)) = todo.pop() {
+            if !tables
+                .reach_shared
+                .entry(node)
+                .or_default()
+                .absorb(&regions)
+            {
                 continue;
             }
-            todo.extend(preds.get(&node).into_iter().flatten().copied());
+            for &pred in preds.get(&node).into_iter().flatten() {
+                todo.push((pred, regions.clone()));
+            }
         }
         tables
     }
@@ -319,18 +391,24 @@ impl PorTables {
             .unwrap_or(Access::Other)
     }
 
-    /// Whether the transition (an MPI call, say) touches memory other processes
-    /// see.
-    pub fn is_shared(&self, function: FunctionId, transition: TransitionId) -> bool {
-        self.shared.contains(&(function, transition))
+    /// The shared memory the transition (an MPI call, say) may touch (empty:
+    /// none).
+    pub fn regions(&self, function: FunctionId, transition: TransitionId) -> Regions {
+        self.shared
+            .get(&(function, transition))
+            .cloned()
+            .unwrap_or_default()
     }
 
     /// Whether a process whose top frame is `function` at `location` may still
-    /// execute a transition that touches memory other processes see.
-    pub fn may_touch_shared(&self, function: &str, location: LocationId) -> bool {
+    /// execute a transition that touches shared memory in `regions`.
+    pub fn may_touch(&self, function: &str, location: LocationId, regions: &Regions) -> bool {
         match self.by_name.get(function) {
-            Some(&f) => self.reach_shared.contains(&(f, location)),
-            None => true,
+            Some(&f) => self
+                .reach_shared
+                .get(&(f, location))
+                .is_some_and(|reach| reach.intersects(regions)),
+            None => !regions.is_empty(),
         }
     }
 

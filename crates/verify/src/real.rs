@@ -866,8 +866,8 @@ impl RealEngine {
 
     /// Whether the local step `step` may be explored alone: it touches only
     /// its process's own memory, or shared memory while no other process can
-    /// reach such a transition any more (`others_touch_shared`, asked only
-    /// then).
+    /// reach a transition touching the same outputs any more
+    /// (`others_touch_shared`, asked only then).
     fn local_step_alone(&self, step: &Step, others_touch_shared: impl FnOnce() -> bool) -> bool {
         match self.por.access(step.function, step.transition) {
             Access::Own => true,
@@ -885,14 +885,18 @@ impl RealEngine {
     }
 
     /// Whether some running process other than `p` may still execute a
-    /// transition that touches memory other processes see.
-    fn others_may_touch_shared(&self, statuses: &[ProcessStatus], p: usize) -> bool {
-        statuses.iter().enumerate().any(|(q, s)| match s {
-            ProcessStatus::Running {
-                function, location, ..
-            } => q != p && self.por.may_touch_shared(function, *location),
-            ProcessStatus::Terminated { .. } => false,
-        })
+    /// transition that touches the shared memory `step` may touch (a write and
+    /// a read or write of the same output do not commute; accesses to
+    /// different outputs do).
+    fn others_may_touch_shared(&self, statuses: &[ProcessStatus], p: usize, step: &Step) -> bool {
+        let regions = self.por.regions(step.function, step.transition);
+        !regions.is_empty()
+            && statuses.iter().enumerate().any(|(q, s)| match s {
+                ProcessStatus::Running {
+                    function, location, ..
+                } => q != p && self.por.may_touch(function, *location, &regions),
+                ProcessStatus::Terminated { .. } => false,
+            })
     }
 
     /// Whether the enabled step `step` may form, with the other enabled steps of
@@ -920,20 +924,16 @@ impl RealEngine {
             // its message there: only `p` takes messages from that channel, and
             // later messages queue behind it. It writes the receive buffer, so
             // it is shared when the `MPI_Irecv` is.
-            return step.commutes
-                && !(self.por.is_shared(step.function, step.transition)
-                    && self.others_may_touch_shared(statuses, p));
+            return step.commutes && !self.others_may_touch_shared(statuses, p, step);
         }
         if step.local {
-            return self.local_step_alone(step, || self.others_may_touch_shared(statuses, p));
+            return self.local_step_alone(step, || self.others_may_touch_shared(statuses, p, step));
         }
         let model = Arc::clone(&self.model);
         let Some((lf, args)) = mpi_call(&model, step.function, step.transition) else {
             return false;
         };
-        if self.por.is_shared(step.function, step.transition)
-            && self.others_may_touch_shared(statuses, p)
-        {
+        if self.others_may_touch_shared(statuses, p, step) {
             return false;
         }
         let potential = self.deadlock == DeadlockMode::Potential;
@@ -1155,8 +1155,9 @@ impl Engine for RealEngine {
     ///   the read-only inputs ([`Access::Own`]; a write through a pointer
     ///   counts as own when no pointer of the model can reach an input or
     ///   output, `por.rs`), or one that may touch shared memory (an output,
-    ///   through a pointer) while no other process can reach such a transition
-    ///   any more ([`Access::Shared`]);
+    ///   through a pointer) while no other process can reach a transition
+    ///   touching the same output (anything, for a pointer) any more
+    ///   ([`Access::Shared`]);
     /// - an MPI call from a fixed list that the engine marks `commutes`:
     ///   `MPI_Init` (always), `MPI_Finalize`/`Comm_rank`/`Comm_size`/`Get_count`/
     ///   `Request_free`, a receive or probe from one source with its message
@@ -1297,7 +1298,7 @@ impl Engine for RealEngine {
                     && self.local_step_alone(s, || {
                         let statuses =
                             statuses.get_or_insert_with(|| self.engine.process_status(state));
-                        self.others_may_touch_shared(statuses, p)
+                        self.others_may_touch_shared(statuses, p, s)
                     })
             });
         Ok(alone.then_some(mine))
