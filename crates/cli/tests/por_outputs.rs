@@ -5,26 +5,7 @@
 
 mod common;
 
-use common::{inline, verify_reduced};
-
-/// Runs `text` on 3 processes reduced and unreduced; asserts the verdict (and
-/// for a violation, an assertion failure); returns the states seen by each.
-fn both(text: &str, verdict: &str) -> (u64, u64) {
-    let file = inline(text);
-    let mut seen = Vec::new();
-    for reduced in [true, false] {
-        let (code, r) = verify_reduced("3", &[], &file, reduced);
-        assert_eq!(r["verdict"], verdict, "reduced: {reduced}\n{r:#}");
-        if verdict == "holds" {
-            assert_eq!(code, 0, "{r:#}");
-        } else {
-            assert_eq!(code, 1, "{r:#}");
-            assert_eq!(r["violations"][0]["property"], "assertion", "{r:#}");
-        }
-        seen.push(r["stats"]["states_seen"].as_u64().expect("stats"));
-    }
-    (seen[0], seen[1])
-}
+use common::reduced_and_full;
 
 /// Rank 0 fills the output `a` while ranks 1 and 2 send it a value each; rank
 /// 1 writes the output `b` at the very end. Rank 0's writes to `a` commute with
@@ -58,7 +39,7 @@ int main(int argc, char *argv[]) {
 
 #[test]
 fn writes_to_an_output_no_one_else_touches_are_explored_alone() {
-    let (reduced, full) = both(DIFFERENT_OUTPUTS, "holds");
+    let (reduced, full) = reduced_and_full("3", &[], DIFFERENT_OUTPUTS, "holds", "");
     // Explored alone, rank 0's writes leave one interleaving of about 65
     // states; with one region for all outputs (rank 1 can still reach `b`)
     // they were interleaved with the others' sends: 284 (the full search: 23,580).
@@ -94,5 +75,5 @@ int main(int argc, char *argv[]) {
 
 #[test]
 fn writes_to_the_same_output_are_explored_in_both_orders() {
-    both(SAME_OUTPUT, "violated");
+    reduced_and_full("3", &[], SAME_OUTPUT, "violated", "assertion");
 }

@@ -8,29 +8,7 @@
 
 mod common;
 
-use common::{inline, verify_reduced};
-
-/// Runs `text` reduced and unreduced, asserts both end with `verdict` and (when
-/// violated) that the first violation's property is one of `properties`
-/// (separated by `|`: the two searches may meet different violations first);
-/// returns the states seen by the reduced and the full search.
-fn both(procs: &str, extra: &[&str], text: &str, verdict: &str, properties: &str) -> (u64, u64) {
-    let file = inline(text);
-    let mut seen = Vec::new();
-    for reduced in [true, false] {
-        let (code, r) = verify_reduced(procs, extra, &file, reduced);
-        assert_eq!(r["verdict"], verdict, "reduced: {reduced}\n{r:#}");
-        if verdict == "holds" {
-            assert_eq!(code, 0, "{r:#}");
-        } else {
-            assert_eq!(code, 1, "{r:#}");
-            let property = r["violations"][0]["property"].as_str().unwrap_or("");
-            assert!(properties.split('|').any(|p| p == property), "{r:#}");
-        }
-        seen.push(r["stats"]["states_seen"].as_u64().expect("stats"));
-    }
-    (seen[0], seen[1])
-}
+use common::{inline, reduced_and_full, verify_reduced};
 
 /// A manager hands out `TASKS` tasks to the workers and takes the results with
 /// `MPI_ANY_SOURCE`, replying with the next task or a stop message. Correct in
@@ -73,7 +51,7 @@ int main(int argc, char *argv[]) {
 
 #[test]
 fn manager_worker_holds_and_the_synchronous_pairs_see_fewer_states() {
-    let (reduced, full) = both("4", &[], MANAGER_WORKER, "holds", "");
+    let (reduced, full) = reduced_and_full("4", &[], MANAGER_WORKER, "holds", "");
     assert!(reduced < full, "reduced {reduced} vs full {full}");
 }
 
@@ -103,7 +81,7 @@ int main(int argc, char *argv[]) {
 
 #[test]
 fn a_deadlock_in_one_arrival_order_is_found() {
-    both(
+    reduced_and_full(
         "3",
         &[],
         ONE_ORDER_LEAVES_A_SENDER,
@@ -114,7 +92,7 @@ fn a_deadlock_in_one_arrival_order_is_found() {
     assert_eq!(code, 1, "{r:#}");
     assert_eq!(r["violations"][0]["property"], "deadlock", "{r:#}");
     assert_eq!(r["violations"][0]["line"], 12, "{r:#}");
-    both(
+    reduced_and_full(
         "3",
         &["--deadlock", "absolute"],
         ONE_ORDER_LEAVES_A_SENDER,
@@ -150,7 +128,7 @@ int main(int argc, char *argv[]) {
 
 #[test]
 fn a_violation_after_the_send_in_one_arrival_order_is_found() {
-    both("3", &[], ARRIVAL_ORDER_ASSERTED, "violated", "assertion");
+    reduced_and_full("3", &[], ARRIVAL_ORDER_ASSERTED, "violated", "assertion");
 }
 
 /// Rank 1 sends to rank 0 and then to rank 2; rank 2 sends to rank 0 only
@@ -181,7 +159,7 @@ int main(int argc, char *argv[]) {
 
 #[test]
 fn a_sender_that_releases_another_process_keeps_every_order() {
-    both("3", &[], SENDER_RELEASES_A_THIRD, "holds", "");
+    reduced_and_full("3", &[], SENDER_RELEASES_A_THIRD, "holds", "");
 }
 
 /// As above, but rank 2 also sends to rank 0 first, and rank 0 takes only
@@ -211,7 +189,7 @@ int main(int argc, char *argv[]) {
 
 #[test]
 fn a_message_left_over_in_some_order_is_found() {
-    both(
+    reduced_and_full(
         "3",
         &[],
         TWO_WILDCARDS_THREE_MESSAGES,

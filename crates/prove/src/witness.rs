@@ -252,12 +252,13 @@ fn model_of(f: &ExprFactory, asg: &Assignment, constants: &[Expr]) -> Option<Mod
 /// of `assumption && !predicate` with every application replaced by its slot.
 struct Problem<'f> {
     f: &'f ExprFactory,
-    /// The original query (points are confirmed on it).
+    /// The original query.
     assumption: Expr,
     predicate: Expr,
     /// Constants the reduction eliminated, with their values.
     fixed: Vec<(Expr, Value)>,
-    /// The reduced query searched instead, if any.
+    /// The reduced query searched instead, if any (points are then confirmed
+    /// on it, else on the original).
     searched: Option<(Expr, Expr)>,
     /// The formulas' scalar constants, then the applications (shallowest
     /// first), each a variable of the search.
@@ -412,9 +413,10 @@ impl<'f> Problem<'f> {
         values.iter().map(value_to_f64).collect()
     }
 
-    /// The model at `values` if the original formulas, read with the function
-    /// tables the slots define, make the assumption true and the predicate
-    /// false.
+    /// The witness at `values` if the searched formulas (the reduced ones, else
+    /// the original), read with the function tables the slots define and the
+    /// eliminated constants at their values, make the assumption true and the
+    /// predicate false.
     fn confirm(&self, values: &[Value]) -> Option<Witness> {
         let f = self.f;
         let mut asg = Assignment::new();
@@ -705,40 +707,35 @@ impl Range {
             return false;
         }
         if a == 0.0 {
-            return match op {
-                RelOp::Gt => b > 0.0,
-                RelOp::Ge => b >= 0.0,
-                RelOp::Eq => b == 0.0,
-                RelOp::Ne => b != 0.0,
-            };
+            return rel_holds(op, b);
         }
         let root = -b / a;
         match op {
             RelOp::Ne => self.excluded.push(root),
             RelOp::Eq => {
-                self.raise(root, false);
-                self.lower_upper(root, false);
+                self.tighten_lower(root, false);
+                self.tighten_upper(root, false);
             }
             RelOp::Gt | RelOp::Ge => {
                 let strict = op == RelOp::Gt;
                 if a > 0.0 {
-                    self.raise(root, strict);
+                    self.tighten_lower(root, strict);
                 } else {
-                    self.lower_upper(root, strict);
+                    self.tighten_upper(root, strict);
                 }
             }
         }
         true
     }
 
-    fn raise(&mut self, v: f64, strict: bool) {
+    fn tighten_lower(&mut self, v: f64, strict: bool) {
         match self.lower {
             Some((l, s)) if l > v || (l == v && s) => {}
             _ => self.lower = Some((v, strict)),
         }
     }
 
-    fn lower_upper(&mut self, v: f64, strict: bool) {
+    fn tighten_upper(&mut self, v: f64, strict: bool) {
         match self.upper {
             Some((u, s)) if u < v || (u == v && s) => {}
             _ => self.upper = Some((v, strict)),
@@ -789,6 +786,16 @@ impl Range {
         }
         let q = BigRational::from_float(target)?;
         self.contains(target).then_some(Value::Real(q))
+    }
+}
+
+/// Whether `g op 0` holds.
+fn rel_holds(op: RelOp, g: f64) -> bool {
+    match op {
+        RelOp::Gt => g > 0.0,
+        RelOp::Ge => g >= 0.0,
+        RelOp::Eq => g == 0.0,
+        RelOp::Ne => g != 0.0,
     }
 }
 
@@ -953,15 +960,7 @@ impl Approx {
                 }
             }
             Approx::Trunc(a) => a.eval(point)?.trunc(),
-            Approx::Rel(op, g) => {
-                let g = g.eval(point)?;
-                truth(match op {
-                    RelOp::Gt => g > 0.0,
-                    RelOp::Ge => g >= 0.0,
-                    RelOp::Eq => g == 0.0,
-                    RelOp::Ne => g != 0.0,
-                })
-            }
+            Approx::Rel(op, g) => truth(rel_holds(*op, g.eval(point)?)),
             Approx::And(xs) => {
                 for x in xs {
                     if x.eval(point)? != 1.0 {

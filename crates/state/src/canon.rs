@@ -1,5 +1,9 @@
-//! Heap canonicalization: heap objects renumbered in order of first reach from
-//! the roots, unreferenced freed objects dropped, pointers rewritten.
+//! State canonicalization: every value simplified under the path condition
+//! (`simplify_state`); heap objects renumbered in order of first reach from the
+//! roots, unreferenced freed objects dropped, pointers rewritten
+//! (`canonical_heaps`); and, for states without heap objects, the same with the
+//! canonical forms of unchanged processes taken from a memo
+//! (`canonical_heapless`, [`ProcMemo`]).
 
 use std::sync::{Arc, Weak};
 

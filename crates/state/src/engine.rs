@@ -989,32 +989,34 @@ impl Engine {
     /// canonic store, so equal states are one object and "seen before?" is one
     /// hash lookup.
     pub fn canonicalize(&mut self, state: State) -> State {
-        if state.inner.procs.iter().all(|p| p.heap.is_empty()) {
-            let state = canonical_heapless(
+        let heapless = state.inner.procs.iter().all(|p| p.heap.is_empty());
+        let state = if heapless {
+            // Shares the parts itself (the processes' from a memo).
+            canonical_heapless(
                 &self.factory,
                 &self.simplifiers,
                 &mut self.simplified_pcs,
                 &mut self.parts,
                 &mut self.proc_memo,
                 state,
+            )
+        } else {
+            let state = simplify_state(
+                &self.factory,
+                &self.simplifiers,
+                &mut self.simplified_pcs,
+                state,
             );
-            if let Some(s) = self.store.get(&state) {
-                return s.clone();
-            }
-            self.store.insert(state.clone());
-            return state;
-        }
-        let state = simplify_state(
-            &self.factory,
-            &self.simplifiers,
-            &mut self.simplified_pcs,
-            state,
-        );
-        let state = canonical_heaps(&self.factory, state).seal();
+            canonical_heaps(&self.factory, state).seal()
+        };
         if let Some(s) = self.store.get(&state) {
             return s.clone();
         }
-        let state = self.parts.share(state);
+        let state = if heapless {
+            state
+        } else {
+            self.parts.share(state)
+        };
         self.store.insert(state.clone());
         state
     }

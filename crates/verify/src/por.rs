@@ -393,11 +393,12 @@ impl PorTables {
 
     /// The shared memory the transition (an MPI call, say) may touch (empty:
     /// none).
-    pub fn regions(&self, function: FunctionId, transition: TransitionId) -> Regions {
-        self.shared
-            .get(&(function, transition))
-            .cloned()
-            .unwrap_or_default()
+    pub fn regions(&self, function: FunctionId, transition: TransitionId) -> &Regions {
+        const NONE: &Regions = &Regions {
+            any: false,
+            outputs: Vec::new(),
+        };
+        self.shared.get(&(function, transition)).unwrap_or(NONE)
     }
 
     /// Whether a process whose top frame is `function` at `location` may still

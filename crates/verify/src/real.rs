@@ -894,7 +894,7 @@ impl RealEngine {
             && statuses.iter().enumerate().any(|(q, s)| match s {
                 ProcessStatus::Running {
                     function, location, ..
-                } => q != p && self.por.may_touch(function, *location, &regions),
+                } => q != p && self.por.may_touch(function, *location, regions),
                 ProcessStatus::Terminated { .. } => false,
             })
     }

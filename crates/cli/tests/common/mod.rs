@@ -1,8 +1,8 @@
 //! Helpers shared by the MPI end-to-end tests (`mpi.rs`, `mpi_collectives.rs`,
 //! `mpi_nonblocking_collectives.rs`, `por.rs`, `por_nonblocking.rs`,
-//! `por_synchronous.rs`): write an
-//! inline program, run `tass` and read its JSON report, check verdicts, and build
-//! MPI programs around a body.
+//! `por_synchronous.rs`, `por_outputs.rs`): write an inline program, run `tass`
+//! and read its JSON report, run it with the reduction on and off, check
+//! verdicts, and build MPI programs around a body.
 #![allow(dead_code)] // each test file uses its own subset
 
 use std::path::PathBuf;
@@ -37,6 +37,34 @@ pub fn verify_reduced(procs: &str, extra: &[&str], file: &PathBuf, reduced: bool
         cmd.env("TASS_POR", "off");
     }
     report(cmd.output().expect("run tass"))
+}
+
+/// Runs `text` reduced and unreduced, asserts both end with `verdict` and (when
+/// violated) that the first violation's property is one of `properties`
+/// (separated by `|`: the two searches may meet different violations first);
+/// returns the states seen by the reduced and the full search.
+pub fn reduced_and_full(
+    procs: &str,
+    extra: &[&str],
+    text: &str,
+    verdict: &str,
+    properties: &str,
+) -> (u64, u64) {
+    let file = inline(text);
+    let mut seen = Vec::new();
+    for reduced in [true, false] {
+        let (code, r) = verify_reduced(procs, extra, &file, reduced);
+        assert_eq!(r["verdict"], verdict, "reduced: {reduced}\n{r:#}");
+        if verdict == "holds" {
+            assert_eq!(code, 0, "{r:#}");
+        } else {
+            assert_eq!(code, 1, "{r:#}");
+            let property = r["violations"][0]["property"].as_str().unwrap_or("");
+            assert!(properties.split('|').any(|p| p == property), "{r:#}");
+        }
+        seen.push(r["stats"]["states_seen"].as_u64().expect("stats"));
+    }
+    (seen[0], seen[1])
 }
 
 /// The exit status and the JSON report of a finished `tass ... --format json`.
