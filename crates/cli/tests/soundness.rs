@@ -321,6 +321,46 @@ fn symbolic_extent_one_past_the_end() {
     expect_holds(&[VLA_ONE_PAST_END_OK], &[]);
 }
 
+/// Arrays and a heap block whose extents are inputs, written after branches have
+/// fixed the extents: every branching state is simplified at once, which retypes
+/// the arrays (extent `N` becomes a number) while later writes and reads still use
+/// the declared types.
+const EXTENTS_FIXED_BY_BRANCHES_OK: &str = "#include <assert.h>
+#include <stdlib.h>
+#pragma TASS input {1 <= N && N <= 3} int
+#define N 3
+#pragma TASS input {1 <= M && M <= 3} int
+#define M 3
+#pragma TASS input
+double x[N][M];
+double a[N][M];
+void scale(double r[M], double k) { int j; for (j = 0; j < M; j++) r[j] = r[j] * k; }
+int main(void) {
+  int i, j;
+  double *h = (double *)malloc(N * sizeof(double));
+  for (i = 0; i < N; i++) for (j = 0; j < M; j++) a[i][j] = x[i][j];
+  for (i = 0; i < N; i++) { scale(a[i], 2.0); h[i] = a[i][0]; }
+  if (x[0][0] > 1.0) a[0][0] = 1.0;
+  for (i = 0; i < N; i++) for (j = 0; j < M; j++)
+    if (i != 0 || j != 0 || x[0][0] <= 1.0) assert(a[i][j] == 2 * x[i][j]);
+  for (i = 0; i < N; i++) if (i > 0 || x[0][0] <= 1.0) assert(h[i] == a[i][0]);
+  free(h);
+  return 0;
+}
+";
+
+#[test]
+fn arrays_of_input_extent_after_branches() {
+    expect_holds(&[EXTENTS_FIXED_BY_BRANCHES_OK], &[]);
+    // The same with an assertion that fails only when `N == 3` (line 19).
+    let bad = EXTENTS_FIXED_BY_BRANCHES_OK.replace(
+        "assert(h[i] == a[i][0]);",
+        "assert(h[i] == a[i][0] && (N < 3 || i < 2));",
+    );
+    assert_ne!(bad, EXTENTS_FIXED_BY_BRANCHES_OK);
+    expect_violated(&[&bad], &[], "assertion", Some(19));
+}
+
 const ROW_OVERRUN: &str = "#pragma TASS input {0 <= k && k <= 3} int
 int k;
 int main(void) {

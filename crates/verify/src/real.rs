@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use tass_model::api::{
     BinaryOp, Callee, Expr as ModelExpr, ExprKind, FunctionId, LibraryConstant, LibraryFunction,
-    LocationId, LocationKind, Model, Statement, TransitionId, Type as ModelType, UnaryOp, VarScope,
+    LocationId, LocationKind, Model, Statement, TransitionId, UnaryOp, VarScope,
 };
 use tass_prove::api::{build_prover, Answer, Prover, ProverOptions, ProverStats, Validity};
 use tass_semantics::api::{is_internal_symbol, is_stand_in_function};
@@ -159,50 +159,12 @@ pub(crate) struct RealEngine {
     simplifiers: SimplifierCache,
     /// `-i` inputs as the user gave them.
     fixed: Vec<(String, String)>,
-    /// Whether states are simplified right after a branch (see `execute`).
-    simplify_after_branch: bool,
     /// Per path condition: what compare's pairing needs ([`Self::pairing_facts`]).
     pairing: HashMap<Expr, PairingFacts>,
 }
 
 /// The constants a path condition fixes (with their values) and those it mentions.
 type PairingFacts = (Arc<tass_symbolic::api::ExprMap>, Arc<HashSet<Expr>>);
-
-/// True if `ty` is, or contains, an array whose extent is not a literal.
-fn has_symbolic_extent(ty: &ModelType) -> bool {
-    match ty {
-        ModelType::Array(elem, extent) => {
-            !matches!(
-                extent.as_deref().map(|e| &e.kind),
-                Some(ExprKind::IntLit(_))
-            ) || has_symbolic_extent(elem)
-        }
-        ModelType::Pointer(t) => has_symbolic_extent(t),
-        _ => false,
-    }
-}
-
-/// Simplifying a state after a branch substitutes what the new path condition
-/// determines (e.g. `n == 5`) into every value, which keeps recursive programs'
-/// values small. It is not done for programs with arrays of input-dependent extent
-/// or heap blocks: simplification retypes such arrays (extent `N` becomes `4`),
-/// and the expression factory keeps later writes of the old type as conversions it
-/// cannot read through, which the prover then cannot decide ("possible" false
-/// alarms). Saved states are simplified in any case.
-fn may_simplify_after_branch(model: &Model) -> bool {
-    let arrays = model.variables.iter().any(|v| has_symbolic_extent(&v.ty));
-    let heap = model.functions.iter().any(|f| {
-        f.body.as_ref().is_some_and(|b| {
-            b.graph.edge_weights().any(|t| {
-                matches!(
-                    t.statement,
-                    Statement::Allocate { .. } | Statement::Reallocate { .. }
-                )
-            })
-        })
-    });
-    !arrays && !heap
-}
 
 /// The locations where the state-saving heuristic (paper Sec. 5.4) saves: those
 /// with several incoming edges that are neither the join of an `if` nor the head of
@@ -419,7 +381,6 @@ impl RealEngine {
         engine.set_record_changes(false);
         Ok(RealEngine {
             engine,
-            simplify_after_branch: may_simplify_after_branch(&model),
             save_at: saving_locations(&model),
             por: PorTables::new(&model),
             model,
@@ -1026,10 +987,15 @@ impl Engine for RealEngine {
     /// once (canonicalized), so that values the new condition determines are
     /// substituted before the path goes on. This is the paper's simplification of
     /// branching states, applied to the state right after the branch, which is the
-    /// one the path continues with.
+    /// one the path continues with. It matters most for arrays of input-dependent
+    /// extent: once a loop over `i < NY` has fixed `NY`, indices such as
+    /// `1 + (NY - 2) * r / active` become numbers, instead of reaching the path
+    /// condition as reads at symbolic indices that every later simplifier must
+    /// substitute into again (Laplace with symbolic `NY`). Simplification retypes
+    /// such arrays (extent `NY` becomes `12`); reads see through the retyping cast.
     fn execute(&mut self, state: State, step: &Step) -> Result<Executed<State>, EngineError> {
         let mut outcome = self.engine.execute(state, step)?;
-        if !step.guard_known_true && self.simplify_after_branch {
+        if !step.guard_known_true {
             outcome.state = self.engine.canonicalize(outcome.state);
         }
         let violations = outcome
