@@ -3,6 +3,8 @@
 use hashbrown::HashMap;
 use num_bigint::BigInt;
 use num_rational::BigRational;
+
+use crate::rational;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 
 use crate::compound::BitOp;
@@ -89,9 +91,9 @@ impl ExprFactory {
                         let mut prod = t.coef.clone();
                         for &(x, k) in &t.mono {
                             let b = num(&ev(x)?)?;
-                            prod *= num_traits::pow(b, k as usize);
+                            prod = rational::mul(&prod, &rational::pow(&b, k));
                         }
-                        acc += prod;
+                        acc = rational::add(&acc, &prod);
                     }
                     number_value(acc, &node.ty)
                 }

@@ -72,5 +72,6 @@ mod node;
 mod numeric;
 mod order;
 mod print;
+mod rational;
 mod subst;
 mod types;

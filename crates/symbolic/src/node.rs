@@ -47,32 +47,7 @@ pub(crate) struct Poly {
     pub terms: SmallVec<[Term; 2]>,
 }
 
-/// `a + b`, fast when both are integers (no gcd normalization needed).
-pub(crate) fn q_add(a: &BigRational, b: &BigRational) -> BigRational {
-    if a.is_integer() && b.is_integer() {
-        BigRational::from_integer(a.numer() + b.numer())
-    } else {
-        a + b
-    }
-}
-
-/// `a - b`, fast for integers.
-pub(crate) fn q_sub(a: &BigRational, b: &BigRational) -> BigRational {
-    if a.is_integer() && b.is_integer() {
-        BigRational::from_integer(a.numer() - b.numer())
-    } else {
-        a - b
-    }
-}
-
-/// `a * b`, fast for integers.
-pub(crate) fn q_mul(a: &BigRational, b: &BigRational) -> BigRational {
-    if a.is_integer() && b.is_integer() {
-        BigRational::from_integer(a.numer() * b.numer())
-    } else {
-        a * b
-    }
-}
+pub(crate) use crate::rational::{add as q_add, mul as q_mul, sub as q_sub};
 
 /// Graded lexicographic order on monomials (variables with smaller ids rank
 /// higher). A true monomial order, so leading terms multiply.
