@@ -199,12 +199,26 @@ fn pointers_are_private(model: &Model) -> bool {
 }
 
 /// True if the pointer argument `e` of a library call is `&x...` or the decay of
-/// an array `x` of the process itself (no dereference on the way): the call then
-/// touches only that process's memory through it.
-fn own_address(model: &Model, e: &ModelExpr, private: bool) -> bool {
+/// an array `x` (no dereference, other process's or specification's variable on
+/// the way): the call then touches, through it, only the variable `x` it names,
+/// which [`regions_of`] records (a shared output by name, nothing for the
+/// process's own memory). `MPI_Recv(&g[i][0], ...)` into an output `g` touches
+/// `g`, not anything.
+fn names_its_target(model: &Model, e: &ModelExpr, private: bool) -> bool {
     match &e.kind {
-        ExprKind::AddressOf(lv) | ExprKind::Decay(lv) => !touches_shared(model, lv, private),
-        ExprKind::Cast(inner) => own_address(model, inner, private),
+        ExprKind::AddressOf(lv) | ExprKind::Decay(lv) => {
+            let mut named = true;
+            lv.visit(&mut |x| {
+                if matches!(
+                    x.kind,
+                    ExprKind::Deref(_) | ExprKind::RemoteVar { .. } | ExprKind::SpecVar(_)
+                ) {
+                    named = false;
+                }
+            });
+            named || !touches_shared(model, lv, private)
+        }
+        ExprKind::Cast(inner) => names_its_target(model, inner, private),
         ExprKind::LibraryConstant(_) | ExprKind::NullPointer => true,
         _ => false,
     }
@@ -212,11 +226,12 @@ fn own_address(model: &Model, e: &ModelExpr, private: bool) -> bool {
 
 /// Adds the shared memory a library call with these arguments may touch to
 /// `out`: the outputs an argument mentions, anything for a pointer not known to
-/// point into the process's own memory.
+/// point into a variable it names.
 fn call_regions(model: &Model, args: &[ModelExpr], private: bool, out: &mut Regions) {
     for a in args {
         regions_of(model, a, private, out);
-        if !private && matches!(a.ty, ModelType::Pointer(_)) && !own_address(model, a, private) {
+        if !private && matches!(a.ty, ModelType::Pointer(_)) && !names_its_target(model, a, private)
+        {
             out.any = true;
         }
     }
