@@ -58,8 +58,46 @@ pub struct Simplifier {
     keys: Arc<MonicKeys>,
 }
 
-/// Linear form terms -> `monic_key`'s result.
-type MonicKeys = Mutex<HashMap<Vec<(Expr, BigRational)>, (Expr, BigRational)>>;
+/// Linear form terms -> `monic_key`'s result, by [`FormTerms`] (whose hash
+/// reads coefficients part by part: `BigRational`'s own `Hash` normalizes by
+/// repeated division, a sixth of the Laplace profile).
+type MonicKeys = Mutex<HashMap<FormTerms, (Expr, BigRational)>>;
+
+/// The terms of a linear form as a map key.
+#[derive(PartialEq, Eq)]
+struct FormTerms(Vec<(Expr, BigRational)>);
+
+/// The same terms borrowed, to search the memo without copying them.
+struct FormTermsRef<'a>(&'a [(Expr, BigRational)]);
+
+fn hash_terms<H: std::hash::Hasher>(terms: &[(Expr, BigRational)], state: &mut H) {
+    use std::hash::Hash;
+    state.write_usize(terms.len());
+    for (m, c) in terms {
+        m.hash(state);
+        // Coefficients are in lowest terms: equal values, equal parts.
+        c.numer().hash(state);
+        c.denom().hash(state);
+    }
+}
+
+impl std::hash::Hash for FormTerms {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        hash_terms(&self.0, state)
+    }
+}
+
+impl std::hash::Hash for FormTermsRef<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        hash_terms(self.0, state)
+    }
+}
+
+impl hashbrown::Equivalent<FormTerms> for FormTermsRef<'_> {
+    fn equivalent(&self, key: &FormTerms) -> bool {
+        self.0 == key.0.as_slice()
+    }
+}
 
 /// Most monic keys remembered before the memo is emptied.
 const MAX_MONIC_KEYS: usize = 1 << 16;
@@ -750,7 +788,7 @@ impl Simplifier {
 
     /// [`monic_key`], remembered.
     fn monic_key(&self, form: &LinForm) -> (Expr, BigRational) {
-        if let Some(hit) = self.keys.lock().get(&form.terms) {
+        if let Some(hit) = self.keys.lock().get(&FormTermsRef(&form.terms)) {
             return hit.clone();
         }
         let key = monic_key(&self.factory, form);
@@ -758,7 +796,7 @@ impl Simplifier {
         if keys.len() >= MAX_MONIC_KEYS {
             keys.clear();
         }
-        keys.insert(form.terms.clone(), key.clone());
+        keys.insert(FormTerms(form.terms.clone()), key.clone());
         key
     }
 

@@ -103,7 +103,7 @@ impl ExprFactory {
                     if y.is_zero() {
                         return Err(EvalError::DivisionByZero);
                     }
-                    Value::Real(x / y)
+                    Value::Real(rational::div(&x, &y))
                 }
                 Op::IntDiv(a, b) => {
                     let x = int(&ev(*a)?)?;

@@ -10,8 +10,10 @@
 //!   and every value that came from an `f64`): the common denominator is the larger
 //!   one, and reducing is dividing out the numerator's trailing zero bits.
 //!
-//! Everything else goes through `num_rational`. Results are always in lowest
-//! terms with a positive denominator, exactly as `BigRational::new` gives them.
+//! Everything else is reduced by cross-cancellation (Henrici's method): gcds of
+//! the operands' parts, not of the much larger products, computed by Euclid's
+//! algorithm down to machine words. Results are always in lowest terms with a
+//! positive denominator, exactly as `BigRational::new` gives them.
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -32,7 +34,18 @@ pub(crate) fn add(a: &BigRational, b: &BigRational) -> BigRational {
         let n = (a.numer() << (e - ea)) + (b.numer() << (e - eb));
         return dyadic(n, e);
     }
-    a + b
+    let (an, ad, bn, bd) = (a.numer(), a.denom(), b.numer(), b.denom());
+    let g = gcd(ad, bd);
+    if g.is_one() {
+        // gcd(an*bd + bn*ad, ad*bd) = 1 when both operands are reduced.
+        return BigRational::new_raw(an * bd + bn * ad, ad * bd);
+    }
+    let t = an * (bd / &g) + bn * (ad / &g);
+    if t.is_zero() {
+        return BigRational::zero();
+    }
+    let g2 = gcd(&t, &g);
+    BigRational::new_raw(exact_div(t, &g2), (ad / &g) * exact_div(bd.clone(), &g2))
 }
 
 /// `a - b`.
@@ -54,7 +67,52 @@ pub(crate) fn mul(a: &BigRational, b: &BigRational) -> BigRational {
     if let (Some(ea), Some(eb)) = (dyadic_exponent(a), dyadic_exponent(b)) {
         return dyadic(a.numer() * b.numer(), ea + eb);
     }
-    a * b
+    if a.is_zero() || b.is_zero() {
+        return BigRational::zero();
+    }
+    // Cancel across: an/ad * bn/bd with gcd(an, bd) and gcd(bn, ad) divided out
+    // is in lowest terms.
+    let g1 = gcd(a.numer(), b.denom());
+    let g2 = gcd(b.numer(), a.denom());
+    let n = exact_div(a.numer().clone(), &g1) * exact_div(b.numer().clone(), &g2);
+    let d = exact_div(a.denom().clone(), &g2) * exact_div(b.denom().clone(), &g1);
+    BigRational::new_raw(n, d)
+}
+
+/// `a / b` (`b != 0`).
+pub(crate) fn div(a: &BigRational, b: &BigRational) -> BigRational {
+    mul(a, &b.recip())
+}
+
+/// `x / g` for a divisor `g` of `x` (no division when `g` is 1).
+fn exact_div(x: BigInt, g: &BigInt) -> BigInt {
+    if g.is_one() {
+        x
+    } else {
+        x / g
+    }
+}
+
+/// The greatest common divisor of `|a|` and `|b|`: Euclid's algorithm on
+/// `BigInt`s until one of them fits in a machine word, then on words.
+fn gcd(a: &BigInt, b: &BigInt) -> BigInt {
+    let (mut x, mut y) = (a.magnitude().clone(), b.magnitude().clone());
+    loop {
+        if y.is_zero() {
+            return BigInt::from(x);
+        }
+        if let Some(w) = y.to_u64() {
+            let r = (&x % w).to_u64().unwrap_or(0);
+            return BigInt::from(gcd_u128(w as u128, r as u128));
+        }
+        if let Some(w) = x.to_u64() {
+            let r = (&y % w).to_u64().unwrap_or(0);
+            return BigInt::from(gcd_u128(w as u128, r as u128));
+        }
+        let r = &x % &y;
+        x = y;
+        y = r;
+    }
 }
 
 /// `a^k`.
@@ -156,6 +214,7 @@ mod tests {
                 BigInt::from(i64::MAX),
                 two_big.clone(),
                 big.clone(),
+                big.clone() * 35,
             ] {
                 out.push(BigRational::new(n.clone(), d));
             }
@@ -171,6 +230,11 @@ mod tests {
                 assert_eq!(s, &a + &b, "{a} + {b}");
                 assert_eq!(d, &a - &b, "{a} - {b}");
                 assert_eq!(p, &a * &b, "{a} * {b}");
+                if !b.is_zero() {
+                    let q = div(&a, &b);
+                    assert_eq!(q, &a / &b, "{a} / {b}");
+                    assert!(is_normal(&q), "{q} not in lowest terms");
+                }
                 for r in [&s, &d, &p] {
                     assert!(is_normal(r), "{r} not in lowest terms");
                 }
