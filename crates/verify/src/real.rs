@@ -1282,12 +1282,15 @@ impl Engine for RealEngine {
     fn is_local(&self, step: &Step) -> bool {
         // For the state-saving heuristic, MPI calls that only read or set the
         // process's own MPI data count as local: nothing is communicated.
+        // (`MPI_Finalize` only ends the process's MPI phase; what is left
+        // unreceived is checked at termination.)
         step.local
             || step.request.is_none()
                 && mpi_call(&self.model, step.function, step.transition).is_some_and(|(lf, _)| {
                     matches!(
                         lf,
                         LibraryFunction::MpiInit
+                            | LibraryFunction::MpiFinalize
                             | LibraryFunction::MpiCommRank
                             | LibraryFunction::MpiCommSize
                             | LibraryFunction::MpiWtime
