@@ -679,3 +679,79 @@ int main(int argc, char **argv) {
     let (code, r) = verify("2", &[], &prog);
     assert_violated(code, &r, "mpi-rank", Some(13));
 }
+
+// ---------------------------------------------------------------------------
+// Pair datatypes (MPI_DOUBLE_INT, MPI_2INT) in point-to-point calls
+// ---------------------------------------------------------------------------
+
+/// Structs, flat `int` pairs, a symbolic value, `MPI_Sendrecv` and `MPI_Isend`:
+/// the pairs arrive whole, in order.
+#[test]
+fn pair_datatypes_travel_point_to_point() {
+    let prog = common::program(
+        "#pragma TASS input\ndouble x;\nstruct dbl_int { double v; int i; };",
+        r#"    struct dbl_int s[2], r[2];
+    int a[4], b[4], n;
+    MPI_Request req;
+    MPI_Status st;
+    if (rank == 0) {
+        s[0].v = x; s[0].i = 7; s[1].v = 2.5; s[1].i = -1;
+        a[0] = 1; a[1] = 2; a[2] = 3; a[3] = 4;
+        MPI_Send(s, 2, MPI_DOUBLE_INT, 1, 0, MPI_COMM_WORLD);
+        MPI_Isend(a, 2, MPI_2INT, 1, 1, MPI_COMM_WORLD, &req);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+    } else if (rank == 1) {
+        MPI_Recv(r, 2, MPI_DOUBLE_INT, 0, 0, MPI_COMM_WORLD, &st);
+        MPI_Get_count(&st, MPI_DOUBLE_INT, &n);
+        assert(n == 2 && r[0].v == x && r[0].i == 7 && r[1].v == 2.5 && r[1].i == -1);
+        MPI_Recv(b, 2, MPI_2INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        assert(b[0] == 1 && b[1] == 2 && b[2] == 3 && b[3] == 4);
+    }
+    if (rank < 2) {
+        s[0].v = rank; s[0].i = 10 * rank;
+        MPI_Sendrecv(s, 1, MPI_DOUBLE_INT, 1 - rank, 2, r, 1, MPI_DOUBLE_INT, 1 - rank, 2,
+                     MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        assert(r[0].v == 1 - rank && r[0].i == 10 * (1 - rank));
+    }"#,
+    );
+    let (code, r) = common::verify("3", &[], &prog);
+    assert_holds(code, &r);
+    // The same program with a wrong expectation about the symbolic value.
+    let wrong = prog.replace(
+        "r[0].v == x && r[0].i == 7",
+        "r[0].v == x + 1 && r[0].i == 7",
+    );
+    assert_ne!(wrong, prog);
+    let (code, r) = common::verify("3", &[], &wrong);
+    // Two more lines of declarations than `BODY` counts on.
+    common::assert_violated(code, &r, "assertion", Some(common::BODY + 2 + 13));
+}
+
+/// Pairs received as plain doubles, `MPI_2INT` as `MPI_DOUBLE_INT`, and more
+/// pairs than the receive holds.
+#[test]
+fn pair_datatype_mismatches_and_overflows_are_reported() {
+    let send = r#"    struct { double v; int i; } s[2], r[2];
+    double d[4];
+    s[0].v = 1; s[0].i = 1; s[1].v = 2; s[1].i = 2;
+    if (rank == 0) MPI_Send(s, 2, MPI_DOUBLE_INT, 1, 0, MPI_COMM_WORLD);
+"#;
+    for (receive, property) in [
+        (
+            "    if (rank == 1) MPI_Recv(d, 4, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);",
+            "mpi-type",
+        ),
+        (
+            "    if (rank == 1) MPI_Recv(r, 2, MPI_2INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);",
+            "mpi-type",
+        ),
+        (
+            "    if (rank == 1) MPI_Recv(r, 1, MPI_DOUBLE_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);",
+            "buffer-overflow",
+        ),
+    ] {
+        let prog = common::program("", &format!("{send}{receive}"));
+        let (code, r) = common::verify("2", &[], &prog);
+        common::assert_violated(code, &r, property, Some(common::BODY + 4));
+    }
+}

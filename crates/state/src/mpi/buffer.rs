@@ -499,6 +499,69 @@ pub(super) fn write_buffer<'b>(
     }
 }
 
+/// The datatype of a point-to-point call: a basic one, or a (value, index) pair
+/// type (`MPI_DOUBLE_INT`, `MPI_2INT`).
+pub(super) enum P2pType {
+    Basic(LC, Type),
+    Pair(LC),
+}
+
+pub(super) fn p2p_datatype(
+    ev: &mut Evaluator<'_>,
+    env: &dyn Environment,
+    e: &MExpr,
+    span: &Span,
+) -> Result<P2pType, EngineError> {
+    if let Value::Handle(Handle::Constant(c @ (LC::MpiDoubleInt | LC::Mpi2Int))) =
+        ev.eval(env, e)?
+    {
+        return Ok(P2pType::Pair(c));
+    }
+    let (c, ty) = datatype(ev, env, e, span)?;
+    Ok(P2pType::Basic(c, ty))
+}
+
+/// The data of a message of pairs: the value halves and the index halves as two
+/// arrays, in a two-field struct (a message of basic elements is one array).
+pub(super) fn pair_message(f: &ExprFactory, dtype: LC, pairs: &[(Expr, Expr)]) -> Value {
+    let k = f.int(pairs.len() as i64);
+    let half = |ty: Type, xs: Vec<Expr>| {
+        Value::Data(f.array_literal(Type::Array(std::sync::Arc::new(ty), Some(k)), &xs))
+    };
+    let values = half(pair_value_type(dtype), pairs.iter().map(|p| p.0).collect());
+    let indices = half(Type::Int, pairs.iter().map(|p| p.1).collect());
+    Value::Struct(std::sync::Arc::new(vec![values, indices]))
+}
+
+/// The pair datatype and the pairs of a message of `count` pairs (`None`: the
+/// message holds basic elements).
+pub(super) fn message_pairs(
+    f: &ExprFactory,
+    data: &Value,
+    count: Expr,
+) -> Option<(LC, Vec<(Expr, Expr)>)> {
+    let Value::Struct(parts) = data else {
+        return None;
+    };
+    let (Some(values), Some(indices)) = (parts.first()?.as_data(), parts.get(1)?.as_data()) else {
+        return None;
+    };
+    let dtype = match scalar_of(&f.type_of(values)) {
+        Type::Real => LC::MpiDoubleInt,
+        _ => LC::Mpi2Int,
+    };
+    let k = i64::try_from(f.as_concrete_int(count)?).ok()?;
+    let pairs = (0..k)
+        .map(|j| {
+            (
+                f.array_read(values, f.int(j)),
+                f.array_read(indices, f.int(j)),
+            )
+        })
+        .collect();
+    Some((dtype, pairs))
+}
+
 /// How the elements of a pair datatype (`MPI_DOUBLE_INT`, `MPI_2INT`) are laid
 /// out in a user buffer.
 enum PairLayout {

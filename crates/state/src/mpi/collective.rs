@@ -55,8 +55,8 @@ use tass_semantics::api::{
 use tass_symbolic::api::{BitOp, Expr, ExprFactory, Type};
 
 use super::buffer::{
-    check_rank, datatype, flat_read, holds, read_buffer, read_pairs, scalar_of, type_name,
-    write_buffer, write_pairs, BufArg, CONCRETE_LIMIT,
+    check_rank, flat_read, holds, read_buffer, read_pairs, scalar_of, type_name, write_buffer,
+    write_pairs, BufArg, CONCRETE_LIMIT,
 };
 use super::comm;
 use super::request::{add_request, remove_request, Delivery, RequestKind};
@@ -339,13 +339,10 @@ fn dtype_of(
     e: &MExpr,
     span: &Span,
 ) -> Result<DType, EngineError> {
-    if let Value::Handle(Handle::Constant(c @ (LC::MpiDoubleInt | LC::Mpi2Int))) =
-        ev.eval(env, e)?
-    {
-        return Ok(DType::Pair(c));
-    }
-    let (c, ty) = datatype(ev, env, e, span)?;
-    Ok(DType::Scalar(c, ty))
+    Ok(match super::buffer::p2p_datatype(ev, env, e, span)? {
+        super::buffer::P2pType::Basic(c, ty) => DType::Scalar(c, ty),
+        super::buffer::P2pType::Pair(c) => DType::Pair(c),
+    })
 }
 
 /// Data moved by a collective: `count` scalars (an array expression), or pairs.

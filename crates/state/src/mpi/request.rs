@@ -364,6 +364,19 @@ pub(super) fn deliver(
     span: &Span,
 ) -> Result<(), EngineError> {
     let f = ev.factory();
+    if let Some((pairs, _)) = super::buffer::message_pairs(f, &msg.data, msg.count) {
+        ev.fail(
+            &*env,
+            Property::MpiType,
+            format!(
+                "message of {} pairs received as {} elements (datatype of the receive)",
+                pairs.c_name(),
+                type_name(ty)
+            ),
+            span,
+        );
+        return Ok(());
+    }
     let Value::Data(data) = msg.data else {
         return Err(EngineError::invalid("message without data", Some(span)));
     };
@@ -380,21 +393,36 @@ pub(super) fn deliver(
             span,
         );
     }
-    let fits = f.le(msg.count, capacity);
+    check_fits(ev, &*env, msg.count, capacity, "elements", span);
+    write_buffer(ev, env, buffer, capacity, f.int(0), data, msg.count, span)
+}
+
+/// Checks that a message of `count` units fits a receive of `capacity`
+/// (`buffer-overflow`); returns the condition.
+pub(super) fn check_fits(
+    ev: &mut Evaluator<'_>,
+    env: &dyn Environment,
+    count: Expr,
+    capacity: Expr,
+    unit: &str,
+    span: &Span,
+) -> Expr {
+    let f = ev.factory();
+    let fits = f.le(count, capacity);
     ev.check(
-        &*env,
+        env,
         fits,
         Property::BufferOverflow,
         || {
             format!(
-                "message of {} elements overflows the receive buffer of {} elements",
-                f.pretty(msg.count),
+                "message of {} {unit} overflows the receive buffer of {} {unit}",
+                f.pretty(count),
                 f.pretty(capacity)
             )
         },
         span,
     );
-    write_buffer(ev, env, buffer, capacity, f.int(0), data, msg.count, span)
+    fits
 }
 
 /// Writes `MPI_SOURCE`, `MPI_TAG`, `MPI_ERROR` and the element count into the
