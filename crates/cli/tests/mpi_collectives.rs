@@ -595,3 +595,25 @@ int main(int argc, char *argv[]) {
     let (code, r) = verify("3", &[], &after);
     assert_holds(code, &r);
 }
+
+/// `MPI_Gatherv` whose displacements (one of them an input) make two receive
+/// regions overlap: erroneous in MPI, `mpi-count`; disjoint ones hold.
+#[test]
+fn overlapping_gatherv_regions_are_reported() {
+    let text = |lo: i32, hi: i32| {
+        program(
+            &format!("#pragma TASS input {{{lo} <= d && d <= {hi}}} int\nint d;"),
+            r#"    int mine[2], all[9], counts[3] = {2, 2, 2}, displs[3] = {0, 2, 4}, i;
+    mine[0] = rank; mine[1] = 10 + rank;
+    displs[2] = d;
+    MPI_Gatherv(mine, 2, MPI_INT, all, counts, displs, MPI_INT, 0, MPI_COMM_WORLD);
+    if (rank == 0) for (i = 0; i < 3; i++) assert(all[displs[i]] == i);"#,
+        )
+    };
+    // d in 0..=3 overlaps rank 0's or rank 1's region; the body starts one line
+    // later than `BODY` counts on (two lines of declarations, not one).
+    let (code, r) = verify("3", &[], &text(0, 6));
+    assert_violated(code, &r, "mpi-count", Some(BODY + 1 + 3));
+    let (code, r) = verify("3", &[], &text(4, 7));
+    assert_holds(code, &r);
+}

@@ -1746,6 +1746,9 @@ fn significant_args(
         else {
             return Ok(None);
         };
+        if let (Some(counts), Some(displs)) = (&counts, &displs) {
+            check_disjoint_receives(ev, env, counts, displs, lf, span);
+        }
         (out.rcounts, out.rdispls) = (counts, displs);
     }
     // The buffers' C types must be the datatype's.
@@ -1789,6 +1792,46 @@ fn significant_args(
         out.split = Some((color, key));
     }
     Ok(Some(out))
+}
+
+/// MPI makes a call erroneous when its receive counts and displacements would
+/// write a location of the receive buffer twice (`MPI_Gatherv`,
+/// `MPI_Allgatherv`, `MPI_Alltoallv`): every two non-empty regions
+/// `[displs[i], displs[i] + counts[i])` must be disjoint (`mpi-count`).
+fn check_disjoint_receives(
+    ev: &mut Evaluator<'_>,
+    env: &dyn Environment,
+    counts: &[Expr],
+    displs: &[Expr],
+    lf: LF,
+    span: &Span,
+) {
+    let f = ev.factory();
+    for i in 0..counts.len() {
+        for k in i + 1..counts.len() {
+            let (ci, ck, di, dk) = (counts[i], counts[k], displs[i], displs[k]);
+            let empty = f.or(f.le(ci, f.int(0)), f.le(ck, f.int(0)));
+            let apart = f.or(f.le(f.add(di, ci), dk), f.le(f.add(dk, ck), di));
+            let claim = f.or(empty, apart);
+            ev.check(
+                env,
+                claim,
+                Property::MpiCount,
+                || {
+                    format!(
+                        "{}: the receive regions of ranks {i} and {k} overlap (displacements {} \
+                         and {}, counts {} and {})",
+                        lf.c_name(),
+                        f.pretty(di),
+                        f.pretty(dk),
+                        f.pretty(ci),
+                        f.pretty(ck)
+                    )
+                },
+                span,
+            );
+        }
+    }
 }
 
 /// Checks that the buffer `arg` points to holds elements of datatype `dt` (when
