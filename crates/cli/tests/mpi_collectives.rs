@@ -617,3 +617,41 @@ fn overlapping_gatherv_regions_are_reported() {
     let (code, r) = verify("3", &[], &text(4, 7));
     assert_holds(code, &r);
 }
+
+/// A root that depends on the inputs splits the path, one value per path:
+/// blocking and nonblocking collectives run with it, a root that can fall
+/// outside the communicator is `mpi-rank`, and roots that differ between
+/// members for some inputs are a `collective-mismatch`.
+#[test]
+fn a_root_that_depends_on_the_inputs_splits_the_path() {
+    let text = |range: &str, root0: &str| {
+        program(
+            &format!("#pragma TASS input {{{range}}} int\nint k;"),
+            &format!(
+                r#"    int v, s;
+    MPI_Request q;
+    v = rank == k ? 42 : 0;
+    MPI_Bcast(&v, 1, MPI_INT, {root0}, MPI_COMM_WORLD);
+    assert(v == 42);
+    MPI_Reduce(&rank, &s, 1, MPI_INT, MPI_SUM, k, MPI_COMM_WORLD);
+    if (rank == k) assert(s == 3);
+    v = rank == k ? 7 : 0;
+    MPI_Ibcast(&v, 1, MPI_INT, k, MPI_COMM_WORLD, &q);
+    MPI_Wait(&q, MPI_STATUS_IGNORE);
+    assert(v == 7);"#
+            ),
+        )
+    };
+    // Two lines of declarations: the body starts one line after `BODY`.
+    let bcast = BODY + 1 + 3;
+    let (code, r) = verify("3", &[], &text("0 <= k && k < 3", "k"));
+    assert_holds(code, &r);
+    let (code, r) = verify("3", &[], &text("0 <= k && k <= 3", "k"));
+    assert_violated(code, &r, "mpi-rank", Some(bcast));
+    let (code, r) = verify("3", &[], &text("0 <= k && k < 3", "rank == 0 ? k : 0"));
+    assert_violated(code, &r, "collective-mismatch", Some(bcast));
+    // The reduction's result reaches the root the input names.
+    let wrong = text("0 <= k && k < 3", "k").replace("assert(s == 3)", "assert(s == 3 && k != 2)");
+    let (code, r) = verify("3", &[], &wrong);
+    assert_violated(code, &r, "assertion", Some(bcast + 3));
+}

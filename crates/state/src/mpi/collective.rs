@@ -651,6 +651,23 @@ pub(super) fn peek_collective_comm(
     Ok(comm::comm_of_value(env.state, &v))
 }
 
+/// The root argument of collective call `call` of process `p`, evaluated
+/// without checks (`None`: the collective has no root).
+pub(super) fn peek_root(
+    ctx: &Ctx<'_>,
+    oracle: &mut Oracle,
+    state: &mut State,
+    p: usize,
+    call: &Call<'_>,
+) -> Result<Option<Expr>, EngineError> {
+    let Some(k) = shape(call.lf).and_then(|(kind, _)| positions(kind).root) else {
+        return Ok(None);
+    };
+    let env = ctx.env(state, p);
+    let mut ev = Evaluator::new(ctx.f, oracle, p, false);
+    Ok(Some(ev.eval_int(&env, &call.args[k])?))
+}
+
 /// Evaluates the communicator of collective call `call` with the checks: its
 /// number, or `None` after reporting an invalid one (the path dies).
 fn checked_comm(

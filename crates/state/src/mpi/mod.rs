@@ -254,6 +254,70 @@ fn resolve_rank(f: &ExprFactory, oracle: &mut Oracle, pc: Expr, r: Expr, n: usiz
     (-2..n as i64).find(|&v| matches!(oracle.valid(f, pc, f.eq(r, f.int(v))), Decision::Holds))
 }
 
+/// The values a rank (or root) argument can take under `pc`, each with the guard
+/// that selects it: `(None, Some(v))` when `pc` fixes it to `v`; otherwise one
+/// `(Some(rank == v), Some(v))` per feasible `v` in `-2..n` and `(Some(guard),
+/// None)` for "none of those" (executing that step reports the bad rank).
+fn rank_cases(
+    f: &ExprFactory,
+    oracle: &mut Oracle,
+    pc: Expr,
+    rank: Expr,
+    n: usize,
+) -> Vec<(Option<Expr>, Option<i64>)> {
+    if let Some(v) = resolve_rank(f, oracle, pc, rank, n) {
+        return vec![(None, Some(v))];
+    }
+    let mut cases = Vec::new();
+    let mut others = f.tt();
+    for v in -2..n as i64 {
+        let g = f.eq(rank, f.int(v));
+        others = f.and(others, f.not(g));
+        if !oracle.is_unsat(f, f.and(pc, g)) {
+            cases.push((Some(g), Some(v)));
+        }
+    }
+    if !oracle.is_unsat(f, f.and(pc, others)) {
+        cases.push((Some(others), None));
+    }
+    cases
+}
+
+/// `base` once per value the root of collective call `call` of process `p`
+/// can take (a root that depends on the inputs splits the path; the step
+/// with a guard fixing it executes with that root).
+fn per_root(
+    ctx: &Ctx<'_>,
+    oracle: &mut Oracle,
+    scratch: &mut State,
+    p: usize,
+    call: &Call<'_>,
+    n: usize,
+    base: Step,
+) -> Result<Vec<Step>, EngineError> {
+    let f = ctx.f;
+    let Some(root) = collective::peek_root(ctx, oracle, scratch, p, call)? else {
+        return Ok(vec![base]);
+    };
+    let pc = scratch.inner.pc;
+    Ok(rank_cases(f, oracle, pc, root, n)
+        .into_iter()
+        .map(|(guard, _)| with_case(f, &base, guard))
+        .collect())
+}
+
+/// `base`, restricted to the case `guard` of [`rank_cases`] (if any).
+fn with_case(f: &ExprFactory, base: &Step, guard: Option<Expr>) -> Step {
+    match guard {
+        None => base.clone(),
+        Some(g) => Step {
+            guard: f.and(base.guard, g),
+            guard_known_true: false,
+            ..base.clone()
+        },
+    }
+}
+
 /// The value of integer argument `e` of process `p` (no checks).
 fn peek(
     ctx: &Ctx<'_>,
@@ -413,16 +477,17 @@ pub(crate) fn push_steps(
         return Ok(());
     }
     if is_collective(call.lf) {
-        if collective::is_nonblocking(call.lf) {
-            // A nonblocking collective posts this process's part: never blocks.
-            steps.push(base);
-            return Ok(());
-        }
-        // One step for all members, owned by the first, once all have arrived.
         let Some(comm) = collective::peek_collective_comm(ctx, oracle, scratch, p, &call)? else {
             steps.push(base); // an invalid communicator: executing it reports it
             return Ok(());
         };
+        let n = comm::comm_size(scratch, comm);
+        if collective::is_nonblocking(call.lf) {
+            // A nonblocking collective posts this process's part: never blocks.
+            steps.extend(per_root(ctx, oracle, scratch, p, &call, n, base)?);
+            return Ok(());
+        }
+        // One step for all members, owned by the first, once all have arrived.
         if collective::has_post(scratch, p, comm) {
             // Its earlier nonblocking collectives on `comm` come first.
             return Ok(());
@@ -453,7 +518,8 @@ pub(crate) fn push_steps(
                 return Ok(());
             }
         }
-        steps.push(base);
+        // The first member's root is the one the others must agree with.
+        steps.extend(per_root(ctx, oracle, scratch, p, &call, n, base)?);
         return Ok(());
     }
     if matches!(
@@ -547,36 +613,10 @@ pub(crate) fn push_steps(
     let n = comm::comm_size(scratch, comm);
     let pc = scratch.inner.pc;
     let rank = peek(ctx, oracle, scratch, p, &call.args[rank_arg])?;
-    // A rank that depends on the inputs: one step per value it can take (and one
-    // for "none of the valid ones", which reports the bad rank).
-    let cases: Vec<(Option<Expr>, Option<i64>)> = match resolve_rank(f, oracle, pc, rank, n) {
-        Some(v) => vec![(None, Some(v))],
-        None => {
-            let mut cases = Vec::new();
-            let mut others = f.tt();
-            for v in -2..n as i64 {
-                let g = f.eq(rank, f.int(v));
-                others = f.and(others, f.not(g));
-                if !oracle.is_unsat(f, f.and(pc, g)) {
-                    cases.push((Some(g), Some(v)));
-                }
-            }
-            if !oracle.is_unsat(f, f.and(pc, others)) {
-                cases.push((Some(others), None));
-            }
-            cases
-        }
-    };
+    let cases = rank_cases(f, oracle, pc, rank, n);
     let blocking = matches!(kind, P2p::Recv | P2p::Probe | P2p::Iprobe);
     for (guard, value) in cases {
-        let step = match guard {
-            None => base.clone(),
-            Some(g) => Step {
-                guard: f.and(base.guard, g),
-                guard_known_true: false,
-                ..base.clone()
-            },
-        };
+        let step = with_case(f, &base, guard);
         let source = match value {
             Some(v) if blocking && (v == ANY || (0..n as i64).contains(&v)) => v,
             _ => {
@@ -1032,6 +1072,12 @@ fn execute_call(
     }
     let phase = state.inner.procs[p].mpi.phase;
     if is_collective(call.lf) && phase == 1 {
+        if !step.guard_known_true {
+            // The step for one value of a root that depends on the inputs
+            // (`per_root`): the collective runs under it.
+            let s = state.inner_mut();
+            s.pc = f.and(s.pc, step.guard);
+        }
         if collective::is_nonblocking(call.lf) {
             return collective::post(ctx, oracle, state, p, call);
         }
