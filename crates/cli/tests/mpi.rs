@@ -684,8 +684,8 @@ int main(int argc, char **argv) {
 // Pair datatypes (MPI_DOUBLE_INT, MPI_2INT) in point-to-point calls
 // ---------------------------------------------------------------------------
 
-/// Structs, flat `int` pairs, a symbolic value, `MPI_Sendrecv` and `MPI_Isend`:
-/// the pairs arrive whole, in order.
+/// Structs, flat `int` pairs, a symbolic value, `MPI_Sendrecv`, `MPI_Isend` and
+/// `MPI_Irecv`: the pairs arrive whole, in order.
 #[test]
 fn pair_datatypes_travel_point_to_point() {
     let prog = common::program(
@@ -706,6 +706,13 @@ fn pair_datatypes_travel_point_to_point() {
         assert(n == 2 && r[0].v == x && r[0].i == 7 && r[1].v == 2.5 && r[1].i == -1);
         MPI_Recv(b, 2, MPI_2INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         assert(b[0] == 1 && b[1] == 2 && b[2] == 3 && b[3] == 4);
+    }
+    if (rank == 0) {
+        MPI_Send(s, 2, MPI_DOUBLE_INT, 2, 3, MPI_COMM_WORLD);
+    } else if (rank == 2) {
+        MPI_Irecv(r, 2, MPI_DOUBLE_INT, 0, 3, MPI_COMM_WORLD, &req);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+        assert(r[0].v == x && r[0].i == 7 && r[1].v == 2.5 && r[1].i == -1);
     }
     if (rank < 2) {
         s[0].v = rank; s[0].i = 10 * rank;

@@ -4,7 +4,7 @@
 
 use smallvec::SmallVec;
 use tass_dynamic::api::{undefined_data, Handle, Pointer, Root, Step as PStep, Value};
-use tass_model::api::{Expr as MExpr, LibraryConstant as LC, Span, Type as MType};
+use tass_model::api::{Expr as MExpr, LibraryConstant as LC, Span};
 use tass_semantics::api::{
     pointee_type, scalar_type, Decision, EngineError, Environment, Evaluator, Place, Property,
 };
@@ -577,21 +577,22 @@ enum PairLayout {
 fn pair_layout(
     ev: &mut Evaluator<'_>,
     env: &dyn Environment,
-    arg: &MExpr,
+    arg: BufArg<'_>,
     span: &Span,
 ) -> Result<Option<PairLayout>, EngineError> {
-    let ptr = ev.eval(env, arg)?;
-    let place = ev.deref_place(env, ptr.clone(), true, span, &|| {
-        tass_model::api::render_expr(env.model(), arg)
-    })?;
+    let ptr = match arg {
+        BufArg::Expr(e) => ev.eval(env, e)?,
+        BufArg::Stored(v, _) => v.clone(),
+    };
+    let place = ev.deref_place(env, ptr.clone(), true, span, &|| arg.text(env))?;
     if is_placeholder(&place.0) {
         return Ok(None); // an invalid pointer, reported: the path is dead
     }
     Ok(Some(match ev.read_place(env, &place) {
         Value::Struct(_) => PairLayout::Structs(ptr),
         Value::Data(_) => PairLayout::FlatInts,
-        _ => match pointee_type(arg) {
-            Some(MType::Int(_)) => PairLayout::FlatInts,
+        _ => match arg.scalar_pointee() {
+            Some(Type::Int) => PairLayout::FlatInts,
             _ => PairLayout::Structs(ptr),
         },
     }))
@@ -670,7 +671,7 @@ pub(super) fn read_pairs(
     }
     let val_ty = pair_value_type(dtype);
     let text = || tass_model::api::render_expr(env.model(), arg);
-    match pair_layout(ev, env, arg, span)? {
+    match pair_layout(ev, env, BufArg::Expr(arg), span)? {
         None => Ok(None),
         Some(PairLayout::FlatInts) => {
             if !flat_pairs_allowed(ev, env, dtype, &text, span) {
@@ -730,7 +731,7 @@ pub(super) fn read_pairs(
 pub(super) fn write_pairs(
     ev: &mut Evaluator<'_>,
     env: &mut dyn Environment,
-    arg: &MExpr,
+    arg: BufArg<'_>,
     capacity: Expr,
     offset: Expr,
     pairs: &[(Expr, Expr)],
@@ -743,8 +744,7 @@ pub(super) fn write_pairs(
         return Ok(());
     }
     let val_ty = pair_value_type(dtype);
-    let text = || tass_model::api::render_expr(env.model(), arg);
-    let text = text();
+    let text = arg.text(&*env);
     let text = || text.clone();
     match pair_layout(ev, &*env, arg, span)? {
         None => Ok(()),

@@ -565,7 +565,7 @@ fn write_data(
                     span,
                 ));
             };
-            write_pairs(ev, env, arg, capacity, offset, ps, c, span)
+            write_pairs(ev, env, arg.into(), capacity, offset, ps, c, span)
         }
     }
 }

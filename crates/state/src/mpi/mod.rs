@@ -38,7 +38,7 @@ mod collective;
 mod comm;
 mod request;
 
-use buffer::{check_rank, concrete, datatype, holds, read_buffer, P2pType};
+use buffer::{check_rank, concrete, holds, read_buffer, P2pType};
 use collective::is_collective;
 pub(crate) use comm::check_comm;
 use request::RequestKind;
@@ -1445,7 +1445,9 @@ fn receive(
                 P2pType::Basic(_, ty) => {
                     request::deliver(ev, env, &msg, (&args[0]).into(), capacity, &ty, span)?
                 }
-                P2pType::Pair(c) => deliver_pairs(ev, env, &msg, &args[0], capacity, c, span)?,
+                P2pType::Pair(c) => {
+                    request::deliver_pairs(ev, env, &msg, (&args[0]).into(), capacity, c, span)?
+                }
             }
             let rank = comm::rank_in(env.state, comm, s).unwrap_or(s as usize);
             (f.int(rank as i64), msg.tag, msg.count)
@@ -1453,41 +1455,6 @@ fn receive(
     };
     let st = ev.eval(&*env, &args[6])?;
     request::write_status(ev, env, st, status, span)
-}
-
-/// Writes a message into the receive buffer `buf` of `capacity` pairs of type
-/// `dtype` (`MPI_DOUBLE_INT`, `MPI_2INT`): the message must hold pairs of the
-/// same type (`mpi-type`) and fit (`buffer-overflow`).
-fn deliver_pairs(
-    ev: &mut Evaluator<'_>,
-    env: &mut ProcEnv<'_>,
-    msg: &Message,
-    buf: &MExpr,
-    capacity: Expr,
-    dtype: tass_model::api::LibraryConstant,
-    span: &Span,
-) -> Result<(), EngineError> {
-    let f = ev.factory();
-    let sent = buffer::message_pairs(f, &msg.data, msg.count);
-    let Some((sent_type, pairs)) = sent.filter(|(c, _)| *c == dtype) else {
-        let what = match buffer::message_pairs(f, &msg.data, msg.count) {
-            Some((c, _)) => format!("{} pairs", c.c_name()),
-            None => "basic elements".to_string(),
-        };
-        ev.fail(
-            &*env,
-            Property::MpiType,
-            format!("message of {what} received as {} pairs", dtype.c_name()),
-            span,
-        );
-        return Ok(());
-    };
-    let unit = format!("{} pairs", sent_type.c_name());
-    let fits = request::check_fits(ev, &*env, msg.count, capacity, &unit, span);
-    if !holds(ev, &*env, fits) {
-        return Ok(()); // reported; the pairs that fit are not written
-    }
-    buffer::write_pairs(ev, env, buf, capacity, f.int(0), &pairs, dtype, span)
 }
 
 /// `MPI_Irecv(buf, count, datatype, source, tag, comm, request)`: posts the
@@ -1501,16 +1468,10 @@ fn post_receive(
     let f = ev.factory();
     let (a, span) = (call.args, call.span);
     let capacity = ev.eval_int(&*env, &a[1])?;
-    if let P2pType::Pair(c) = buffer::p2p_datatype(ev, &*env, &a[2], span)? {
-        return Err(EngineError::unsupported(
-            format!(
-                "MPI_Irecv of {} pairs (MPI_Recv and MPI_Sendrecv take pair datatypes)",
-                c.c_name()
-            ),
-            span,
-        ));
-    }
-    let (_, ty) = datatype(ev, &*env, &a[2], span)?;
+    let (ty, pair) = match buffer::p2p_datatype(ev, &*env, &a[2], span)? {
+        P2pType::Basic(_, ty) => (ty, None),
+        P2pType::Pair(c) => (Type::Int, Some(c)),
+    };
     let source = ev.eval_int(&*env, &a[3])?;
     let tag = ev.eval_int(&*env, &a[4])?;
     let Some(comm) = check_comm(ev, &*env, &a[5], span)? else {
@@ -1560,6 +1521,7 @@ fn post_receive(
                 pointee,
                 capacity,
                 ty,
+                pair,
                 source,
                 tag,
                 comm,

@@ -104,6 +104,8 @@ pub(crate) struct PostedRecv {
     pub pointee: Option<Type>,
     pub capacity: Expr,
     pub ty: Type,
+    /// A pair datatype (`MPI_DOUBLE_INT`, `MPI_2INT`) instead of `ty`.
+    pub pair: Option<LC>,
     /// World rank of the source, or `ANY`.
     pub source: i64,
     pub tag: i64,
@@ -326,15 +328,11 @@ pub(super) fn execute_progress(
     let Some(msg) = env.dequeue(k) else {
         return Err(EngineError::invalid("message vanished", Some(&span)));
     };
-    deliver(
-        &mut ev,
-        &mut env,
-        &msg,
-        BufArg::Stored(&pr.buffer, pr.pointee.as_ref()),
-        pr.capacity,
-        &pr.ty,
-        &span,
-    )?;
+    let buffer = BufArg::Stored(&pr.buffer, pr.pointee.as_ref());
+    match pr.pair {
+        Some(c) => deliver_pairs(&mut ev, &mut env, &msg, buffer, pr.capacity, c, &span)?,
+        None => deliver(&mut ev, &mut env, &msg, buffer, pr.capacity, &pr.ty, &span)?,
+    }
     let comm_source = rank_in(env.state, pr.comm, msg.source).unwrap_or(msg.source as usize);
     let freed = env.state.inner.procs[p].mpi.requests[index].freed;
     set_mpi(&mut env, |m| {
@@ -395,6 +393,41 @@ pub(super) fn deliver(
     }
     check_fits(ev, &*env, msg.count, capacity, "elements", span);
     write_buffer(ev, env, buffer, capacity, f.int(0), data, msg.count, span)
+}
+
+/// Writes a message into the receive buffer `buf` of `capacity` pairs of type
+/// `dtype` (`MPI_DOUBLE_INT`, `MPI_2INT`): the message must hold pairs of the
+/// same type (`mpi-type`) and fit (`buffer-overflow`).
+pub(super) fn deliver_pairs(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    msg: &Message,
+    buf: BufArg<'_>,
+    capacity: Expr,
+    dtype: LC,
+    span: &Span,
+) -> Result<(), EngineError> {
+    let f = ev.factory();
+    let sent = super::buffer::message_pairs(f, &msg.data, msg.count);
+    let Some((sent_type, pairs)) = sent.filter(|(c, _)| *c == dtype) else {
+        let what = match super::buffer::message_pairs(f, &msg.data, msg.count) {
+            Some((c, _)) => format!("{} pairs", c.c_name()),
+            None => "basic elements".to_string(),
+        };
+        ev.fail(
+            &*env,
+            Property::MpiType,
+            format!("message of {what} received as {} pairs", dtype.c_name()),
+            span,
+        );
+        return Ok(());
+    };
+    let unit = format!("{} pairs", sent_type.c_name());
+    let fits = check_fits(ev, &*env, msg.count, capacity, &unit, span);
+    if !super::buffer::holds(ev, &*env, fits) {
+        return Ok(()); // reported; the pairs that fit are not written
+    }
+    super::buffer::write_pairs(ev, env, buf, capacity, f.int(0), &pairs, dtype, span)
 }
 
 /// Checks that a message of `count` units fits a receive of `capacity`
