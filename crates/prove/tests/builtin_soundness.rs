@@ -451,3 +451,67 @@ fn witness_search_reads_arrays_at_indices_the_path_condition_fixes() {
     let model = answer.model.expect("a refutation has a model");
     assert_eq!(model.get("N"), Some(&ModelValue::Int(4.into())));
 }
+
+/// The witness search evaluates large quadratic forms: the squared changes of
+/// two Jacobi sweeps over a 30 x 4 grid of inputs are sums of squares of
+/// linear forms over 120 unknowns, thousands of monomials each. The path
+/// condition of the Laplace iteration ("the first change was at least EPS") is
+/// satisfiable with either outcome of the second test, and the search shows it
+/// with checked models (such literals were once too large to evaluate, and
+/// every query went to an SMT solver, which timed out).
+#[test]
+fn witness_search_evaluates_large_quadratic_forms() {
+    let f = Arc::new(ExprFactory::new());
+    let builtin = BuiltinProver::new(f.clone());
+    let (rows, cols) = (30usize, 4usize);
+    let g0: Vec<Vec<Expr>> = (0..rows)
+        .map(|i| {
+            (0..cols)
+                .map(|j| f.symbol(&format!("g_{i}_{j}"), Type::Real))
+                .collect()
+        })
+        .collect();
+    let eps = f.symbol("EPS", Type::Real);
+    let quarter = f.real_ratio(1, 4);
+    // One sweep: the new grid and its squared change.
+    let sweep = |g: &Vec<Vec<Expr>>| {
+        let mut next = g.clone();
+        let mut err = f.zero(&Type::Real);
+        for i in 1..rows - 1 {
+            for j in 1..cols - 1 {
+                let sum = f.add(
+                    f.add(g[i - 1][j], g[i + 1][j]),
+                    f.add(g[i][j - 1], g[i][j + 1]),
+                );
+                next[i][j] = f.mul(quarter, sum);
+                let d = f.sub(next[i][j], g[i][j]);
+                err = f.add(err, f.mul(d, d));
+            }
+        }
+        (next, err)
+    };
+    let (g1, err1) = sweep(&g0);
+    let (_, err2) = sweep(&g1);
+    let pc = f.and(f.gt(eps, f.zero(&Type::Real)), f.ge(err1, eps));
+    for (assumption, predicate) in [
+        (pc, f.ff()),
+        (f.and(pc, f.ge(err2, eps)), f.ff()),
+        (f.and(pc, f.lt(err2, eps)), f.ff()),
+    ] {
+        let answer = builtin.valid_with_model(assumption, predicate);
+        assert_eq!(answer.validity, Validity::No, "{}", answer.reason);
+        let model = answer.model.expect("a refutation has a model");
+        let mut asg = Assignment::new();
+        for row in &g0 {
+            for &x in row {
+                asg.set(x, Value::Real(BigRational::from_integer(0.into())));
+            }
+        }
+        for (name, value) in model.iter() {
+            if let ModelValue::Real(q) = value {
+                asg.set(f.symbol(name, Type::Real), Value::Real(q.clone()));
+            }
+        }
+        assert_eq!(f.eval_bool(assumption, &asg), Ok(true));
+    }
+}
