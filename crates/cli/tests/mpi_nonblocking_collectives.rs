@@ -319,3 +319,40 @@ fn writing_the_send_buffer_before_the_wait_is_reported() {
     let (code, r) = verify("2", &[], &one_array);
     assert_holds(code, &r);
 }
+
+/// Pair datatypes in nonblocking collectives: `MAXLOC`/`MINLOC` on structs and
+/// flat `int` pairs, a gather and a broadcast of structs. The results appear at
+/// the wait; read before it, the receive buffer is undefined.
+#[test]
+fn pair_datatypes_in_nonblocking_collectives() {
+    let prog = program(
+        "struct dbl_int { double val; int rank; };",
+        r#"    int a[2], b[2];
+    struct dbl_int in[2], out[2], all[6];
+    MPI_Request q[2];
+    in[0].val = rank == 0 ? 0.5 : 2.5; in[0].rank = rank;
+    in[1].val = rank; in[1].rank = 10 + rank;
+    a[0] = rank % 2; a[1] = rank;
+    MPI_Iallreduce(in, out, 2, MPI_DOUBLE_INT, MPI_MAXLOC, MPI_COMM_WORLD, &q[0]);
+    MPI_Iallreduce(a, b, 1, MPI_2INT, MPI_MINLOC, MPI_COMM_WORLD, &q[1]);
+    MPI_Waitall(2, q, MPI_STATUSES_IGNORE);
+    assert(out[0].val == 2.5 && out[0].rank == 1 && out[1].val == 2.0 && out[1].rank == 12);
+    assert(b[0] == 0 && b[1] == 0);
+    MPI_Igather(in, 2, MPI_DOUBLE_INT, all, 2, MPI_DOUBLE_INT, 1, MPI_COMM_WORLD, &q[0]);
+    MPI_Wait(&q[0], MPI_STATUS_IGNORE);
+    if (rank == 1) assert(all[4].val == 2.5 && all[5].rank == 12 && all[0].val == 0.5);
+    MPI_Ibcast(in, 2, MPI_DOUBLE_INT, 2, MPI_COMM_WORLD, &q[0]);
+    MPI_Wait(&q[0], MPI_STATUS_IGNORE);
+    assert(in[1].val == 2 && in[0].rank == 2);"#,
+    );
+    let (code, r) = verify("3", &[], &prog);
+    assert_holds(code, &r);
+    // Read before the wait: undefined.
+    let early = prog.replace(
+        "    MPI_Waitall(2, q, MPI_STATUSES_IGNORE);",
+        "    b[0] = out[0].rank;\n    MPI_Waitall(2, q, MPI_STATUSES_IGNORE);",
+    );
+    assert_ne!(early, prog);
+    let (code, r) = verify("3", &[], &early);
+    assert_violated(code, &r, "invalid-pointer", Some(BODY + 8));
+}

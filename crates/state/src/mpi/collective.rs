@@ -9,8 +9,10 @@
 //! order. `MPI_MAXLOC` / `MPI_MINLOC` work on the pair datatypes
 //! `MPI_DOUBLE_INT` and `MPI_2INT` (arrays of `{value, index}` structs, or a
 //! flat `int` array for `MPI_2INT`); on a tie the smaller index wins. Counts
-//! may be symbolic for the basic datatypes; a root, a split color or key and
-//! the counts of pair transfers must be determined (else: unsupported).
+//! may be symbolic for the basic datatypes; a split color or key and the
+//! counts of pair transfers must be determined (else: unsupported); a root
+//! that depends on the inputs splits the path (one value per path, see
+//! `per_root` in `mod.rs`).
 //!
 //! Data moves in comm-rank order: every contribution is read before anything is
 //! written (MPI forbids overlapping send and receive buffers without
@@ -39,8 +41,8 @@
 //! compared with what was posted when the operation is performed and at the
 //! wait (`invalid-pointer`; a change undone before both, send data with a
 //! symbolic count, and send and receive buffers in one array are not
-//! checked). Pair datatypes (`MPI_DOUBLE_INT`, `MPI_2INT`) are supported by
-//! the blocking forms only.
+//! checked). Pair datatypes (`MPI_DOUBLE_INT`, `MPI_2INT`) work in both
+//! forms; the nonblocking ones write them at the wait, as the others.
 
 use std::collections::BTreeMap;
 
@@ -559,13 +561,7 @@ fn write_data(
                 DType::Pair(c) => *c,
                 DType::Scalar(c, _) => *c,
             };
-            let BufArg::Expr(arg) = arg else {
-                return Err(EngineError::unsupported(
-                    "pair datatypes in a nonblocking collective",
-                    span,
-                ));
-            };
-            write_pairs(ev, env, arg.into(), capacity, offset, ps, c, span)
+            write_pairs(ev, env, arg, capacity, offset, ps, c, span)
         }
     }
 }
@@ -1323,15 +1319,6 @@ fn post_part(
     };
     if dead(ev, env) {
         return Ok(None);
-    }
-    if [&args.stype, &args.rtype]
-        .into_iter()
-        .any(|t| matches!(t, Some(DType::Pair(_))))
-    {
-        return Err(EngineError::unsupported(
-            format!("{} on a pair datatype", call.lf.c_name()),
-            call.span,
-        ));
     }
     let mut pieces = Vec::new();
     if let Some(sbuf) = pos.sbuf {
