@@ -3,13 +3,12 @@
 use hashbrown::HashMap;
 use num_bigint::BigInt;
 use num_rational::BigRational;
-
-use crate::rational;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 
 use crate::compound::BitOp;
 use crate::factory::ExprFactory;
 use crate::node::Op;
+use crate::rational;
 use crate::types::{Assignment, EvalError, Expr, RelOp, Type, Value};
 
 fn num(v: &Value) -> Result<BigRational, EvalError> {

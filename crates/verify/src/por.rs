@@ -79,8 +79,10 @@ impl Regions {
     }
 }
 
-/// Adds the shared memory `e` may touch to `out` (what [`touches_shared`]
-/// looks for, by name where it can).
+/// Adds the shared memory `e` may touch to `out`: a shared output by name;
+/// anything for a dereference (unless `private`: no pointer of the model can
+/// reach shared memory, see [`pointers_are_private`]), another process's
+/// variables (`PROC[e].x`) or the specification's (`spec.x`).
 fn regions_of(model: &Model, e: &ModelExpr, private: bool, out: &mut Regions) {
     e.visit(&mut |x| match &x.kind {
         ExprKind::Var(v) if model.var(*v).scope == VarScope::Output => out.add_output(*v),
@@ -101,21 +103,6 @@ pub(crate) struct PorTables {
     /// there may still execute, whatever its call stack (absent: none).
     reach_shared: HashMap<(FunctionId, LocationId), Regions>,
     by_name: HashMap<String, FunctionId>,
-}
-
-/// True if `e` may touch memory other processes see: a shared output, anything
-/// through a pointer (unless `private`: no pointer of the model can reach
-/// shared memory, see [`pointers_are_private`]), another process's variables
-/// (`PROC[e].x`) or the specification's (`spec.x`).
-pub(crate) fn touches_shared(model: &Model, e: &ModelExpr, private: bool) -> bool {
-    let mut shared = false;
-    e.visit(&mut |x| match &x.kind {
-        ExprKind::Var(v) if model.var(*v).scope == VarScope::Output => shared = true,
-        ExprKind::Deref(_) if !private => shared = true,
-        ExprKind::RemoteVar { .. } | ExprKind::SpecVar(_) => shared = true,
-        _ => {}
-    });
-    shared
 }
 
 /// True if no pointer of `model` can point into memory other processes see.
@@ -204,7 +191,7 @@ fn pointers_are_private(model: &Model) -> bool {
 /// which [`regions_of`] records (a shared output by name, nothing for the
 /// process's own memory). `MPI_Recv(&g[i][0], ...)` into an output `g` touches
 /// `g`, not anything.
-fn names_its_target(model: &Model, e: &ModelExpr, private: bool) -> bool {
+fn names_its_target(e: &ModelExpr) -> bool {
     match &e.kind {
         ExprKind::AddressOf(lv) | ExprKind::Decay(lv) => {
             let mut named = true;
@@ -216,9 +203,9 @@ fn names_its_target(model: &Model, e: &ModelExpr, private: bool) -> bool {
                     named = false;
                 }
             });
-            named || !touches_shared(model, lv, private)
+            named
         }
-        ExprKind::Cast(inner) => names_its_target(model, inner, private),
+        ExprKind::Cast(inner) => names_its_target(inner),
         ExprKind::LibraryConstant(_) | ExprKind::NullPointer => true,
         _ => false,
     }
@@ -230,8 +217,7 @@ fn names_its_target(model: &Model, e: &ModelExpr, private: bool) -> bool {
 fn call_regions(model: &Model, args: &[ModelExpr], private: bool, out: &mut Regions) {
     for a in args {
         regions_of(model, a, private, out);
-        if !private && matches!(a.ty, ModelType::Pointer(_)) && !names_its_target(model, a, private)
-        {
+        if !private && matches!(a.ty, ModelType::Pointer(_)) && !names_its_target(a) {
             out.any = true;
         }
     }

@@ -533,33 +533,40 @@ pub(super) fn pair_message(f: &ExprFactory, dtype: LC, pairs: &[(Expr, Expr)]) -
     Value::Struct(std::sync::Arc::new(vec![values, indices]))
 }
 
-/// The pair datatype and the pairs of a message of `count` pairs (`None`: the
-/// message holds basic elements).
+/// The pair datatype of a message of pairs (`None`: the message holds basic
+/// elements).
+pub(super) fn message_pair_type(f: &ExprFactory, data: &Value) -> Option<LC> {
+    let Value::Struct(parts) = data else {
+        return None;
+    };
+    Some(match scalar_of(&f.type_of(parts.first()?.as_data()?)) {
+        Type::Real => LC::MpiDoubleInt,
+        _ => LC::Mpi2Int,
+    })
+}
+
+/// The pairs of a message of `count` pairs (`None`: basic elements, or a count
+/// that is not a number).
 pub(super) fn message_pairs(
     f: &ExprFactory,
     data: &Value,
     count: Expr,
-) -> Option<(LC, Vec<(Expr, Expr)>)> {
+) -> Option<Vec<(Expr, Expr)>> {
     let Value::Struct(parts) = data else {
         return None;
     };
-    let (Some(values), Some(indices)) = (parts.first()?.as_data(), parts.get(1)?.as_data()) else {
-        return None;
-    };
-    let dtype = match scalar_of(&f.type_of(values)) {
-        Type::Real => LC::MpiDoubleInt,
-        _ => LC::Mpi2Int,
-    };
+    let (values, indices) = (parts.first()?.as_data()?, parts.get(1)?.as_data()?);
     let k = i64::try_from(f.as_concrete_int(count)?).ok()?;
-    let pairs = (0..k)
-        .map(|j| {
-            (
-                f.array_read(values, f.int(j)),
-                f.array_read(indices, f.int(j)),
-            )
-        })
-        .collect();
-    Some((dtype, pairs))
+    Some(
+        (0..k)
+            .map(|j| {
+                (
+                    f.array_read(values, f.int(j)),
+                    f.array_read(indices, f.int(j)),
+                )
+            })
+            .collect(),
+    )
 }
 
 /// How the elements of a pair datatype (`MPI_DOUBLE_INT`, `MPI_2INT`) are laid

@@ -362,13 +362,13 @@ pub(super) fn deliver(
     span: &Span,
 ) -> Result<(), EngineError> {
     let f = ev.factory();
-    if let Some((pairs, _)) = super::buffer::message_pairs(f, &msg.data, msg.count) {
+    if let Some(sent) = super::buffer::message_pair_type(f, &msg.data) {
         ev.fail(
             &*env,
             Property::MpiType,
             format!(
                 "message of {} pairs received as {} elements (datatype of the receive)",
-                pairs.c_name(),
+                sent.c_name(),
                 type_name(ty)
             ),
             span,
@@ -408,10 +408,11 @@ pub(super) fn deliver_pairs(
     span: &Span,
 ) -> Result<(), EngineError> {
     let f = ev.factory();
-    let sent = super::buffer::message_pairs(f, &msg.data, msg.count);
-    let Some((sent_type, pairs)) = sent.filter(|(c, _)| *c == dtype) else {
-        let what = match super::buffer::message_pairs(f, &msg.data, msg.count) {
-            Some((c, _)) => format!("{} pairs", c.c_name()),
+    let sent = super::buffer::message_pair_type(f, &msg.data);
+    let pairs = super::buffer::message_pairs(f, &msg.data, msg.count);
+    let (Some(pairs), true) = (pairs, sent == Some(dtype)) else {
+        let what = match sent {
+            Some(c) => format!("{} pairs", c.c_name()),
             None => "basic elements".to_string(),
         };
         ev.fail(
@@ -422,7 +423,7 @@ pub(super) fn deliver_pairs(
         );
         return Ok(());
     };
-    let unit = format!("{} pairs", sent_type.c_name());
+    let unit = format!("{} pairs", dtype.c_name());
     let fits = check_fits(ev, &*env, msg.count, capacity, &unit, span);
     if !super::buffer::holds(ev, &*env, fits) {
         return Ok(()); // reported; the pairs that fit are not written
