@@ -194,6 +194,17 @@ pub(crate) struct ModelSystem<'a, E: Engine> {
     /// guards do not exclude each other. While there is none, the path so far
     /// is the only way to the current state.
     end_depths: Vec<usize>,
+    /// Whether the state just checked was saved because its next process sits
+    /// at a merge location (condition 3 of the heuristic).
+    saved_at_merge: bool,
+    /// Whether the state just checked ends a *forced chain*: it was reached
+    /// from a state saved at a merge location by steps that were, each, the
+    /// only one enabled where it was taken.
+    on_forced_chain: bool,
+    /// Whether the successor about to be computed continues a forced chain
+    /// (set by `enabled` for the state it is asked about, taken by `next`;
+    /// a successor the search computes after backtracking finds `None`).
+    successor_on_forced_chain: Option<bool>,
     nprocs: usize,
     /// Distinct terminal states with their paths (compare mode).
     pub terminals: Vec<(E::State, Vec<E::Step>)>,
@@ -245,6 +256,9 @@ impl<'a, E: Engine> ModelSystem<'a, E> {
             reduced: false,
             pending: Vec::new(),
             last_step: None,
+            saved_at_merge: false,
+            on_forced_chain: false,
+            successor_on_forced_chain: None,
             cached_enabled: None,
             end_depths: Vec::new(),
             nprocs,
@@ -355,6 +369,12 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
     type Error = EngineError;
 
     fn enabled(&mut self, state: &E::State) -> Result<Vec<E::Step>, EngineError> {
+        let forced = self
+            .cached_enabled
+            .as_ref()
+            .is_some_and(|steps| steps.len() == 1);
+        self.successor_on_forced_chain =
+            Some(forced && (self.saved_at_merge || self.on_forced_chain));
         match self.cached_enabled.take() {
             Some(steps) => Ok(steps),
             None if self.nprocs > 1 => {
@@ -367,12 +387,14 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
 
     fn next(&mut self, state: E::State, step: &E::Step) -> Result<E::State, EngineError> {
         self.last_step = Some((self.engine.owner_of(step), self.engine.is_local(step)));
+        self.on_forced_chain = self.successor_on_forced_chain.take().unwrap_or(false);
         let executed = self.engine.execute(state, step)?;
         self.pending = executed.violations;
         Ok(executed.state)
     }
 
     fn check(&mut self, state: &E::State, path: &[E::Step]) -> Control {
+        self.saved_at_merge = false;
         let pending = std::mem::take(&mut self.pending);
         for violation in pending {
             if self.record(violation, state, path, true) == Control::Stop {
@@ -470,6 +492,20 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
     /// some process leaves a loop head on it, and the state where it does is
     /// saved (it is the only process moving then, or several move and the state
     /// is saved for that). Terminal states have no successors: not saved.
+    ///
+    /// One refinement of the paper's conditions: a state at the end of a
+    /// *forced chain* is not saved either (unless it is a merge state or
+    /// several processes may move). Such a state was reached from a state saved
+    /// at a merge location by steps that were each the only one enabled, so it
+    /// is reached again whenever that state is, and that state is matched
+    /// then: saving it would not stop a second visit. Paths converge at the
+    /// merge locations (the workers' `while` heads in a manager-worker code);
+    /// the hand-overs between processes that follow, which the paper's
+    /// condition 2 saves, were never matched on the Fig. 10 rows (see
+    /// docs/PERFORMANCE.md, session 7). A state reached both along such a
+    /// chain and by another path is explored again up to the next saved state:
+    /// time, never soundness (the safety net and the merge states still cut
+    /// every cycle).
     fn should_save(&mut self, state: &E::State) -> bool {
         let Some(enabled) = &self.cached_enabled else {
             return true;
@@ -485,9 +521,10 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
             return true;
         }
         if self.engine.process_at_join_location(state, q) {
+            self.saved_at_merge = true;
             return true;
         }
-        if self.nprocs <= 1 {
+        if self.nprocs <= 1 || self.on_forced_chain {
             return false;
         }
         let all_local = enabled.iter().all(|s| self.engine.is_local(s));
