@@ -762,3 +762,98 @@ fn pair_datatype_mismatches_and_overflows_are_reported() {
         common::assert_violated(code, &r, property, Some(common::BODY + 4));
     }
 }
+
+/// `MPI_Abort` is reported (as an `assertion`: the program aborts) on the paths
+/// that reach it, with the inputs that lead there; inputs constrained away
+/// from it make the program hold.
+#[test]
+fn mpi_abort_is_a_violation_where_it_is_reached() {
+    let program = |limit: u32| {
+        format!(
+            r#"#include <mpi.h>
+#pragma TASS input {{0 <= n && n <= 4}} int
+int n;
+int main(int argc, char *argv[]) {{
+    int rank;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 1 && n > {limit})
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Finalize();
+    return 0;
+}}
+"#
+        )
+    };
+    let (code, r) = verify("3", &[], &inline(&program(2)));
+    assert_violated(code, &r, "assertion", Some(9));
+    let v = &r["violations"][0];
+    assert_eq!(v["process"], 1, "{r:#}");
+    assert!(
+        v["message"].as_str().unwrap_or("").contains("MPI_Abort"),
+        "{r:#}"
+    );
+    let n = v["witness"]["n"].as_i64().unwrap_or(-1);
+    assert!((3..=4).contains(&n), "{r:#}");
+    let (code, r) = verify("3", &[], &inline(&program(4)));
+    assert_holds(code, &r);
+}
+
+/// `MPI_Wtime` returns a fresh value that never decreases on a process: a later
+/// call is at least the earlier one, but not necessarily larger.
+#[test]
+fn mpi_wtime_is_a_nondecreasing_input() {
+    let program = |claim: &str| {
+        format!(
+            r#"#include <mpi.h>
+#include <assert.h>
+int main(int argc, char *argv[]) {{
+    double t0, t1;
+    MPI_Init(&argc, &argv);
+    t0 = MPI_Wtime();
+    MPI_Barrier(MPI_COMM_WORLD);
+    t1 = MPI_Wtime();
+    assert({claim});
+    MPI_Finalize();
+    return 0;
+}}
+"#
+        )
+    };
+    let (code, r) = verify("2", &[], &inline(&program("t1 >= t0 && t0 >= 0")));
+    assert_holds(code, &r);
+    let (code, r) = verify("2", &[], &inline(&program("t1 > t0")));
+    assert_violated(code, &r, "assertion", Some(9));
+}
+
+/// `MPI_Rsend` is a standard send: two ranks that both send first are a
+/// potential deadlock (no buffering), not an absolute one.
+#[test]
+fn rsend_is_a_standard_send() {
+    let file = inline(
+        r#"#include <mpi.h>
+#include <assert.h>
+int main(int argc, char *argv[]) {
+    int rank, x = 0;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) {
+        x = 42;
+        MPI_Rsend(&x, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+        MPI_Recv(&x, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else if (rank == 1) {
+        MPI_Rsend(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+        MPI_Recv(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        assert(x == 42);
+    }
+    MPI_Finalize();
+    return 0;
+}
+"#,
+    );
+    let (code, r) = verify("2", &[], &file);
+    assert_violated(code, &r, "deadlock", None);
+    let (code, r) = verify("2", &["--deadlock", "absolute"], &file);
+    assert_holds(code, &r);
+}

@@ -219,7 +219,7 @@ impl<'a> Evaluator<'a> {
         message: impl FnOnce() -> String,
         span: &Span,
     ) {
-        self.check_and_assume(env, claim, property, message, span, true)
+        self.check_and_assume(env, claim, None, property, message, span, true)
     }
 
     /// Reports a violation that does not constrain the path (an uninitialised
@@ -232,13 +232,17 @@ impl<'a> Evaluator<'a> {
         span: &Span,
     ) {
         let ff = self.f.ff();
-        self.check_and_assume(env, ff, property, || message, span, false)
+        self.check_and_assume(env, ff, None, property, || message, span, false)
     }
 
+    /// `phrase` says in words what a claim that is simply `false` asks for
+    /// (default: [`claim_phrase`] of the property).
+    #[allow(clippy::too_many_arguments)]
     fn check_and_assume(
         &mut self,
         env: &dyn Environment,
         claim: Expr,
+        phrase: Option<&str>,
         property: Property,
         message: impl FnOnce() -> String,
         span: &Span,
@@ -275,7 +279,7 @@ impl<'a> Evaluator<'a> {
             claim: if self.f.as_bool(claim) == Some(false) {
                 format!(
                     "{} (false on every execution of this path)",
-                    claim_phrase(property)
+                    phrase.unwrap_or_else(|| claim_phrase(property))
                 )
             } else {
                 self.f.pretty(claim)
@@ -299,6 +303,20 @@ impl<'a> Evaluator<'a> {
     ) {
         let ff = self.f.ff();
         self.check(env, ff, property, || message, span);
+    }
+
+    /// [`Evaluator::fail`] with the claim that fails said in words (e.g.
+    /// "MPI_Abort is not called"), for a check no expression of the program states.
+    pub fn fail_claiming(
+        &mut self,
+        env: &dyn Environment,
+        property: Property,
+        message: String,
+        claim: &str,
+        span: &Span,
+    ) {
+        let ff = self.f.ff();
+        self.check_and_assume(env, ff, Some(claim), property, || message, span, true);
     }
 
     /// Evaluates a condition to a boolean expression.

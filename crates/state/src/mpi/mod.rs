@@ -1128,10 +1128,11 @@ fn execute_call(
         (LF::MpiFinalize, _) => set_mpi(&mut env, |m| m.phase = 2),
         (LF::MpiAbort, _) => {
             check_comm(&mut ev, &env, &call.args[0], call.span)?;
-            ev.fail(
+            ev.fail_claiming(
                 &env,
                 Property::Assertion,
                 "MPI_Abort is called: the program aborts".into(),
+                "MPI_Abort is not called",
                 call.span,
             );
             let pc = ev.current_pc(&env);
