@@ -825,6 +825,29 @@ int main(int argc, char *argv[]) {{
     assert_holds(code, &r);
     let (code, r) = verify("2", &[], &inline(&program("t1 > t0")));
     assert_violated(code, &r, "assertion", Some(9));
+    // The report names one set of clock values: the claim's and the
+    // witness's are those of the path condition (the trace is a second
+    // execution, whose fresh values have other names than the search's).
+    let v = &r["violations"][0];
+    let names = |text: &str| -> Vec<String> {
+        text.split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+            .filter(|w| w.starts_with("MPI_Wtime"))
+            .map(str::to_string)
+            .collect()
+    };
+    let pc = names(v["path_condition"].as_str().unwrap_or(""));
+    let claim = names(v["claim"].as_str().unwrap_or(""));
+    let witness: Vec<String> = v["witness"]
+        .as_object()
+        .map(|m| m.keys().cloned().collect())
+        .unwrap_or_default();
+    assert!(!claim.is_empty(), "{r:#}");
+    for name in claim.iter().chain(&witness) {
+        assert!(
+            pc.contains(name),
+            "{name} is not in the path condition\n{r:#}"
+        );
+    }
 }
 
 /// `MPI_Rsend` is a standard send: two ranks that both send first are a

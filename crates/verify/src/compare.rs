@@ -136,11 +136,11 @@ fn run<E: Engine>(
                 continue;
             }
             let spec_trace = match replay(spec, spec_initial.clone(), spec_path, Some("spec")) {
-                Ok((t, _)) => t,
+                Ok(replayed) => replayed.trace,
                 Err(error) => return Ending::Error(error),
             };
             let trace = match replay(imp, impl_initial.clone(), impl_path, Some("impl")) {
-                Ok((t, _)) => t,
+                Ok(replayed) => replayed.trace,
                 Err(error) => return Ending::Error(error),
             };
             let (certainty, (witness, witness_missing)) = match m.answer {

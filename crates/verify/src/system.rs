@@ -122,18 +122,33 @@ pub(crate) fn complete_witness(
     }
 }
 
-/// Re-executes `path` from `start`, collecting one trace step per transition with
-/// the variables it changed. Also returns the path condition of the state before
-/// the last step (the condition under which that step's check failed).
+/// A path executed again for its report.
+pub(crate) struct Replayed<E: Engine> {
+    /// One trace step per transition, with the variables it changed.
+    pub trace: Vec<TraceStep>,
+    /// The path condition of the state before the last step (the condition
+    /// under which that step's check failed).
+    pub pc_before_last: E::Value,
+    /// The state the path ends in.
+    pub last_state: E::State,
+    /// The violations the last step found.
+    pub last_violations: Vec<Violation>,
+}
+
+/// Re-executes `path` from `start` (see [`Replayed`]). Fresh symbols
+/// (`MPI_Wtime`, `rand`) get new names in a second execution, so a report takes
+/// its path condition, claim and witness from the replay too: they then name
+/// the same symbols as the trace.
 pub(crate) fn replay<E: Engine>(
     engine: &mut E,
     start: E::State,
     path: &[E::Step],
     model_label: Option<&str>,
-) -> Result<(Vec<TraceStep>, E::Value), EngineError> {
+) -> Result<Replayed<E>, EngineError> {
     let mut state = start;
     let mut trace = Vec::with_capacity(path.len());
     let mut pc_before_last = engine.path_condition(&state);
+    let mut last_violations = Vec::new();
     engine.set_record_changes(true);
     for step in path {
         let info = engine.step_info(step);
@@ -147,6 +162,7 @@ pub(crate) fn replay<E: Engine>(
             }
         };
         state = executed.state;
+        last_violations = executed.violations;
         trace.push(TraceStep {
             model: model_label.map(str::to_string),
             file: info.span.file.to_string(),
@@ -158,7 +174,12 @@ pub(crate) fn replay<E: Engine>(
         });
     }
     engine.set_record_changes(false);
-    Ok((trace, pc_before_last))
+    Ok(Replayed {
+        trace,
+        pc_before_last,
+        last_state: state,
+        last_violations,
+    })
 }
 
 /// The transition system of one model.
@@ -269,15 +290,9 @@ impl<'a, E: Engine> ModelSystem<'a, E> {
     }
 
     /// Records `violation` (if new); returns `Stop` once the budget is spent.
-    /// `by_step`: found by the step that produced `state` (its path condition is then
-    /// the one before that step), else at `state` itself (final checks).
-    fn record(
-        &mut self,
-        violation: Violation,
-        state: &E::State,
-        path: &[E::Step],
-        by_step: bool,
-    ) -> Control {
+    /// `by_step`: found by the last step of `path` (its path condition is then
+    /// the one before that step), else in the state `path` ends in (final checks).
+    fn record(&mut self, violation: Violation, path: &[E::Step], by_step: bool) -> Control {
         let property = violation.property;
         if violation.property.is_warning() {
             self.findings.warn(format!(
@@ -312,19 +327,32 @@ impl<'a, E: Engine> ModelSystem<'a, E> {
                 _ => return Control::Continue,
             }
         }
-        let (trace, pc_before) =
-            match replay(self.engine, self.start.clone(), path, self.model_label) {
-                Ok(x) => x,
-                Err(error) => {
-                    self.error = Some(error);
-                    return Control::Stop;
-                }
-            };
-        let pc = if by_step && !path.is_empty() {
-            pc_before
-        } else {
-            self.engine.path_condition(state)
+        let replayed = match replay(self.engine, self.start.clone(), path, self.model_label) {
+            Ok(x) => x,
+            Err(error) => {
+                self.error = Some(error);
+                return Control::Stop;
+            }
         };
+        let (pc, again) = if by_step && !path.is_empty() {
+            (replayed.pc_before_last, replayed.last_violations)
+        } else {
+            let again = self.engine.final_violations(&replayed.last_state);
+            (self.engine.path_condition(&replayed.last_state), again)
+        };
+        let trace = replayed.trace;
+        // The same violation found by the replay names the replay's symbols.
+        let mut violation = violation;
+        if let Some(again) = again.into_iter().find(|v| {
+            v.property == violation.property
+                && v.span == violation.span
+                && v.process == violation.process
+                && v.certainty == violation.certainty
+        }) {
+            violation.claim = again.claim;
+            violation.witness = again.witness;
+        }
+        let span = &violation.span;
         let inputs = self.engine.input_names();
         let fixed = self.engine.fixed_inputs();
         let engine = &*self.engine;
@@ -397,7 +425,7 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
         self.saved_at_merge = false;
         let pending = std::mem::take(&mut self.pending);
         for violation in pending {
-            if self.record(violation, state, path, true) == Control::Stop {
+            if self.record(violation, path, true) == Control::Stop {
                 return Control::Stop;
             }
         }
@@ -450,7 +478,7 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
         };
         if enabled.is_empty() {
             for violation in self.engine.final_violations(state) {
-                if self.record(violation, state, path, false) == Control::Stop {
+                if self.record(violation, path, false) == Control::Stop {
                     return Control::Stop;
                 }
             }
