@@ -3,11 +3,11 @@
 //! locations a process can still reach a transition that touches memory other
 //! processes can see, output by output.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use tass_model::api::{
-    Callee, Expr as ModelExpr, ExprKind, FunctionId, LocationId, LocationKind, Model, Statement,
-    TransitionId, Type as ModelType, VarId, VarScope,
+    Callee, Expr as ModelExpr, ExprKind, FunctionId, LibraryFunction, LocationId, LocationKind,
+    Model, Statement, TransitionId, Type as ModelType, VarId, VarScope,
 };
 
 /// How a transition touches memory, for the reduction.
@@ -102,6 +102,10 @@ pub(crate) struct PorTables {
     /// For each location, the regions of the transitions of `shared` a process
     /// there may still execute, whatever its call stack (absent: none).
     reach_shared: HashMap<(FunctionId, LocationId), Regions>,
+    /// Locations from which a process may still call `MPI_Test` or
+    /// `MPI_Testall`, whatever its call stack: the calls that can see a
+    /// nonblocking collective not complete yet.
+    reach_test: HashSet<(FunctionId, LocationId)>,
     by_name: HashMap<String, FunctionId>,
 }
 
@@ -305,6 +309,7 @@ impl PorTables {
         let mut exits: HashMap<FunctionId, Vec<LocationId>> = HashMap::new();
         let mut call_sites: Vec<(FunctionId, FunctionId, LocationId, LocationId)> = Vec::new();
         let mut seeds = Vec::new();
+        let mut test_seeds = Vec::new();
         for f in &model.functions {
             tables.by_name.insert(f.name.clone(), f.id);
             let Some(body) = &f.body else { continue };
@@ -331,6 +336,13 @@ impl PorTables {
                     tables.shared.insert((f.id, edge), shared);
                 }
                 preds.entry((f.id, to)).or_default().push((f.id, from));
+                if let Statement::Call {
+                    callee: Callee::Library(LibraryFunction::MpiTest | LibraryFunction::MpiTestall),
+                    ..
+                } = &t.statement
+                {
+                    test_seeds.push((f.id, from));
+                }
                 if let Statement::Call {
                     callee: Callee::User(g),
                     ..
@@ -381,7 +393,22 @@ impl PorTables {
                 todo.push((pred, regions.clone()));
             }
         }
+        let mut todo = test_seeds;
+        while let Some(node) = todo.pop() {
+            if tables.reach_test.insert(node) {
+                todo.extend(preds.get(&node).into_iter().flatten().copied());
+            }
+        }
         tables
+    }
+
+    /// Whether a process whose top frame is `function` at `location` may still
+    /// call `MPI_Test` or `MPI_Testall`.
+    pub fn may_test(&self, function: &str, location: LocationId) -> bool {
+        match self.by_name.get(function) {
+            Some(&f) => self.reach_test.contains(&(f, location)),
+            None => true,
+        }
     }
 
     /// How `transition` of `function` touches memory.

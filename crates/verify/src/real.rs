@@ -940,8 +940,44 @@ impl RealEngine {
             // A test never blocks, so it is never a step the deadlock test
             // counts as needing a buffer.
             L::MpiTest | L::MpiTestall => step.commutes,
+            // Posts this process's part of a nonblocking collective: never
+            // blocks, and other posts commute with it (the operation works on
+            // the data each member gave at its post, whoever posts last). It
+            // decides when the operation completes, which only the members'
+            // waits and tests see: a wait is enabled only after every post,
+            // but an `MPI_Test` (`MPI_Testall`) has an outcome for "not yet",
+            // so the post is taken alone only when no other process can still
+            // reach one. (The last post also checks that the members' send
+            // buffers are unchanged; a change undone before the wait can be
+            // missed, as the guide says.)
+            L::MpiIbarrier
+            | L::MpiIbcast
+            | L::MpiIreduce
+            | L::MpiIallreduce
+            | L::MpiIgather
+            | L::MpiIgatherv
+            | L::MpiIscatter
+            | L::MpiIscatterv
+            | L::MpiIallgather
+            | L::MpiIallgatherv
+            | L::MpiIalltoall
+            | L::MpiIalltoallv
+            | L::MpiIscan
+            | L::MpiIexscan
+            | L::MpiIreduceScatter => !self.others_may_test(statuses, p),
             _ => false,
         }
+    }
+
+    /// Whether a process other than `p` may still call `MPI_Test` or
+    /// `MPI_Testall`.
+    fn others_may_test(&self, statuses: &[ProcessStatus], p: usize) -> bool {
+        statuses.iter().enumerate().any(|(q, s)| match s {
+            ProcessStatus::Running {
+                function, location, ..
+            } => q != p && self.por.may_test(function, *location),
+            ProcessStatus::Terminated { .. } => false,
+        })
     }
 
     fn location_saved(&self, function: &str, location: LocationId) -> bool {
