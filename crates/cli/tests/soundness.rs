@@ -2016,3 +2016,28 @@ int main(void) { int i, y = 0; for (;;) { y = y + 1; if (y > 2) y = 0; assert(x 
 ";
     expect_violated(&[spins_then_fails], &[], "assertion", Some(4));
 }
+
+// `abort()` ends the program in failure: it used to end the path quietly, so a
+// program that aborts on some inputs was reported to hold.
+#[test]
+fn abort_is_a_failure_on_the_inputs_that_reach_it() {
+    let program = |limit: u32| {
+        format!(
+            "#include <stdlib.h>
+#pragma TASS input {{0 <= n && n <= 10}} int
+int n;
+#pragma TASS output
+int r;
+int main(void) {{
+    if (n > {limit})
+        abort();
+    r = n * 2;
+    return 0;
+}}
+"
+        )
+    };
+    expect_violated(&[&program(7)], &[], "assertion", Some(8));
+    let r = run(&[&program(10)], &[], "builtin");
+    assert_eq!(r.code, 0, "expected holds (n never exceeds 10)\n{}", r.text);
+}

@@ -587,6 +587,14 @@ fn library_call(
             let code = if lf == Exit {
                 Some(ev.eval_int(&*env, arg(0)?)?)
             } else {
+                // A program that aborts has failed, as if an assertion had.
+                ev.fail_claiming(
+                    &*env,
+                    Property::Assertion,
+                    "abort() is called: the program aborts".into(),
+                    "abort() is not called",
+                    span,
+                );
                 None
             };
             env.set_location(target);
