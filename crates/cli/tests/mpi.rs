@@ -880,3 +880,137 @@ int main(int argc, char *argv[]) {
     let (code, r) = verify("2", &["--deadlock", "absolute"], &file);
     assert_holds(code, &r);
 }
+
+/// Rank 0 receives from `s` (an input) and then from the other worker; with
+/// `s <= 3` on three processes it may wait for rank 2, which never sends.
+fn receive_from_input(max: u32, both_send: bool) -> String {
+    format!(
+        r#"#include <mpi.h>
+#pragma TASS input {{1 <= s && s <= {max}}} int
+int s;
+int main(int argc, char *argv[]) {{
+    int rank, x = 7, y = 0;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) {{
+        MPI_Recv(&y, 1, MPI_INT, s, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if ({both_send})
+            MPI_Recv(&y, 1, MPI_INT, 3 - s, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }} else if ({both_send} || rank == 1) {{
+        MPI_Send(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+    }}
+    MPI_Finalize();
+    return 0;
+}}
+"#,
+        both_send = u8::from(both_send)
+    )
+}
+
+/// A receive whose source depends on the inputs splits the path before any
+/// message is matched: the deadlock test then sees one source per path. (With
+/// one state for every source, a send that one source would take hid the
+/// deadlock of another: rank 0 waiting for rank 2 was reported to hold with
+/// absolute deadlocks, and a zero-buffer deadlock was reported where none is.)
+#[test]
+fn a_receive_from_an_input_rank_is_checked_per_rank() {
+    let fine = inline(&receive_from_input(2, true));
+    for mode in ["potential", "absolute"] {
+        let (code, r) = verify("3", &["--deadlock", mode], &fine);
+        assert_holds(code, &r);
+    }
+    let stuck = inline(&receive_from_input(2, false));
+    for mode in ["potential", "absolute"] {
+        let (code, r) = verify("3", &["--deadlock", mode], &stuck);
+        assert_violated(code, &r, "deadlock", Some(9));
+        assert_eq!(r["violations"][0]["witness"]["s"], 2, "{mode}: {r:#}");
+    }
+}
+
+/// Tags that depend on the inputs (bounded): one path per value.
+#[test]
+fn input_dependent_tags_split_the_path() {
+    let program = |receive_tag: &str, bound: bool| {
+        let constraint = if bound { "{0 <= t && t <= 2} " } else { "" };
+        inline(&format!(
+            r#"#include <mpi.h>
+#include <assert.h>
+#pragma TASS input {constraint}int
+int t;
+int main(int argc, char *argv[]) {{
+    int rank, x = 1;
+    MPI_Status st;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0)
+        MPI_Send(&x, 1, MPI_INT, 1, t, MPI_COMM_WORLD);
+    else if (rank == 1) {{
+        MPI_Recv(&x, 1, MPI_INT, 0, {receive_tag}, MPI_COMM_WORLD, &st);
+        assert(st.MPI_TAG == t);
+    }}
+    MPI_Finalize();
+    return 0;
+}}
+"#
+        ))
+    };
+    for mode in ["potential", "absolute"] {
+        for tag in ["MPI_ANY_TAG", "t"] {
+            let (code, r) = verify("2", &["--deadlock", mode], &program(tag, true));
+            assert_holds(code, &r);
+        }
+        // Tag 0 is received; 1 and 2 are not.
+        let (code, r) = verify("2", &["--deadlock", mode], &program("0", true));
+        assert_violated(code, &r, "deadlock", None);
+        let t = r["violations"][0]["witness"]["t"].as_i64().unwrap_or(-1);
+        assert!(t == 1 || t == 2, "{mode}: {r:#}");
+        // The receive's tag depends on the inputs too: they meet only at t = 1.
+        let (code, r) = verify("2", &["--deadlock", mode], &program("2 - t", true));
+        assert_violated(code, &r, "deadlock", None);
+        let t = r["violations"][0]["witness"]["t"].as_i64().unwrap_or(-1);
+        assert!(t == 0 || t == 2, "{mode}: {r:#}");
+    }
+    // Unbounded: too many paths, said so.
+    let (code, r) = verify("2", &[], &program("t", false));
+    assert_eq!(code, 2, "{r:#}");
+    let error = r["error"].as_str().unwrap_or("");
+    assert!(error.contains("tag that depends on the inputs"), "{r:#}");
+}
+
+/// The jump out of a branch is labelled as the end of its `if`: a process
+/// that skipped the branch is not shown executing the branch's last statement.
+#[test]
+fn a_trace_does_not_show_a_branch_the_process_skipped() {
+    let file = inline(
+        r#"#include <mpi.h>
+int main(int argc, char *argv[]) {
+    int rank, x = 7;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) {
+        MPI_Recv(&x, 1, MPI_INT, 2, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else if (rank == 1) {
+        MPI_Send(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+    }
+    MPI_Finalize();
+    return 0;
+}
+"#,
+    );
+    let (code, r) = verify("3", &["--deadlock", "absolute"], &file);
+    assert_violated(code, &r, "deadlock", Some(7));
+    let trace = r["violations"][0]["trace"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let sends = |p: u64| {
+        trace
+            .iter()
+            .filter(|s| {
+                s["process"] == p && s["source"].as_str().unwrap_or("").contains("MPI_Send")
+            })
+            .count()
+    };
+    assert_eq!(sends(2), 0, "{r:#}");
+    assert_eq!(sends(1), 1, "{r:#}");
+}

@@ -798,6 +798,11 @@ impl Engine {
                         "{}   (process {d}'s waiting receive takes the message at once)",
                         t.source_text
                     ),
+                    (None, Some(crate::mpi::ENVELOPE_CASE), _) => format!(
+                        "{}   (for {}: its rank and tag depend on the inputs)",
+                        t.source_text,
+                        self.factory.pretty(step.guard)
+                    ),
                     _ => t.source_text.clone(),
                 };
                 StepInfo {

@@ -41,6 +41,16 @@ impl<'t> Tr<'t> {
         fb.touch();
     }
 
+    /// Labels the edges that follow as leaving `node` (an `if`): "end of if
+    /// (...)" at its head. The jump to the join after a branch would otherwise
+    /// carry the last statement of the branch, and a trace of a process that
+    /// skipped that branch would show the statement it did not execute.
+    fn end_of(&mut self, node: Node<'t>) {
+        self.set_stmt(node);
+        let fb = self.fb();
+        fb.text = format!("end of {}", fb.text);
+    }
+
     /// Pass 2 for one function definition.
     pub(crate) fn function_body(&mut self, node: Node<'t>, idx: usize) -> Res<()> {
         let pos = Pos::of(node);
@@ -380,6 +390,7 @@ impl<'t> Tr<'t> {
                 let join = self.fb().new_loc(LocationKind::IfJoin);
                 self.fb().cur = Some(yes);
                 self.statement(field(node, "consequence")?)?;
+                self.end_of(node);
                 self.fb().goto(join);
                 self.fb().cur = Some(no);
                 if let Some(alt) = crate::ast::child(node, "alternative") {
@@ -392,6 +403,7 @@ impl<'t> Tr<'t> {
                         self.statement(s)?;
                     }
                 }
+                self.end_of(node);
                 self.fb().goto(join);
                 self.fb().cur = Some(join);
                 Ok(())

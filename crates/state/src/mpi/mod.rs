@@ -167,6 +167,10 @@ pub(crate) const ANY: i64 = -1;
 pub(crate) const PROC_NULL: i64 = -2;
 /// `Step::choice` of an `MPI_Iprobe` that finds no message.
 const NO_MESSAGE: u32 = u32::MAX;
+/// `Step::choice` of a step that only splits the path on the value of a rank
+/// or tag argument that depends on the inputs (`Step::guard` fixes it); the
+/// call itself runs at the process's next step, on each path.
+pub(crate) const ENVELOPE_CASE: u32 = u32::MAX - 1;
 
 fn tag_matches(wanted: i64, tag: &Expr, f: &ExprFactory) -> bool {
     wanted == ANY || f.as_concrete_int(*tag).and_then(|t| i64::try_from(t).ok()) == Some(wanted)
@@ -306,6 +310,62 @@ fn per_root(
         .collect())
 }
 
+/// At most this many values of a tag that depends on the inputs are explored
+/// (one path each); a tag that can take more is not supported.
+const TAG_CASES: usize = 64;
+
+/// The values a tag argument can take under `pc`, each with the guard that
+/// selects it (`None` when `pc` fixes it); `None` if there are more than
+/// [`TAG_CASES`] or the prover cannot list them. Matching a message needs the
+/// tag's value, so a tag that depends on the inputs splits the path.
+fn tag_cases(
+    f: &ExprFactory,
+    oracle: &mut Oracle,
+    pc: Expr,
+    tag: Expr,
+) -> Option<Vec<(Option<Expr>, i64)>> {
+    if let Some(v) = resolve_int(f, oracle, pc, tag) {
+        return Some(vec![(None, v)]);
+    }
+    let mut cases = Vec::new();
+    let mut rest = pc;
+    while !oracle.is_unsat(f, rest) {
+        if cases.len() == TAG_CASES {
+            return None;
+        }
+        let v = i64::try_from(oracle.candidate_value(f, rest, tag)?).ok()?;
+        let g = f.eq(tag, f.int(v));
+        cases.push((Some(g), v));
+        rest = f.and(rest, f.not(g));
+    }
+    Some(cases)
+}
+
+/// The value of tag `tag` on this path, which the step's guard fixes when the
+/// tag depends on the inputs ([`tag_cases`]).
+fn tag_value(ev: &mut Evaluator<'_>, pc: Expr, tag: Expr, span: &Span) -> Result<i64, EngineError> {
+    let f = ev.factory();
+    resolve_int(f, ev.oracle(), pc, tag).ok_or_else(|| {
+        EngineError::unsupported(
+            format!(
+                "MPI call with a tag that depends on the inputs and can take more than \
+                 {TAG_CASES} values ({}); bound it with an input constraint",
+                f.pretty(tag)
+            ),
+            span,
+        )
+    })
+}
+
+/// The value `pc` fixes integer `e` to, if it does (and the prover shows it).
+fn resolve_int(f: &ExprFactory, oracle: &mut Oracle, pc: Expr, e: Expr) -> Option<i64> {
+    if let Some(k) = f.as_concrete_int(e) {
+        return i64::try_from(k).ok();
+    }
+    let v = i64::try_from(oracle.candidate_value(f, pc, e)?).ok()?;
+    matches!(oracle.valid(f, pc, f.eq(e, f.int(v))), Decision::Holds).then_some(v)
+}
+
 /// `base`, restricted to the case `guard` of [`rank_cases`] (if any).
 fn with_case(f: &ExprFactory, base: &Step, guard: Option<Expr>) -> Step {
     match guard {
@@ -388,7 +448,7 @@ fn pending_receive(
         Some(r) if r >= 0 => comm::to_world(state, comm, r as usize).map(i64::from),
         _ => None,
     };
-    let t = concrete_i64(ctx.f, t);
+    let t = resolve_int(ctx.f, oracle, pc, t);
     Ok(s.zip(t).map(|(s, t)| (s, t, comm)))
 }
 
@@ -612,83 +672,137 @@ pub(crate) fn push_steps(
     };
     let n = comm::comm_size(scratch, comm);
     let pc = scratch.inner.pc;
+    let tag = peek(ctx, oracle, scratch, p, &call.args[tag_arg])?;
+    let Some(tags) = tag_cases(f, oracle, pc, tag) else {
+        // Too many values to split on: executing it reports that.
+        steps.push(base);
+        return Ok(());
+    };
     let rank = peek(ctx, oracle, scratch, p, &call.args[rank_arg])?;
-    let cases = rank_cases(f, oracle, pc, rank, n);
-    let blocking = matches!(kind, P2p::Recv | P2p::Probe | P2p::Iprobe);
-    for (guard, value) in cases {
+    let mut cases = Vec::new();
+    for (tag_guard, tag) in tags {
+        let pc = tag_guard.map_or(pc, |g| f.and(pc, g));
+        for (rank_guard, rank) in rank_cases(f, oracle, pc, rank, n) {
+            let guard = match (tag_guard, rank_guard) {
+                (Some(a), Some(b)) => Some(f.and(a, b)),
+                (a, b) => a.or(b),
+            };
+            cases.push((guard, rank, tag));
+        }
+    }
+    if let [(guard, rank, tag)] = cases[..] {
+        // One case: the call runs under it.
         let step = with_case(f, &base, guard);
-        let source = match value {
-            Some(v) if blocking && (v == ANY || (0..n as i64).contains(&v)) => v,
-            _ => {
-                // a send, a posted receive, MPI_PROC_NULL (completes at once) or
-                // a bad rank (reported)
-                let mut step = step;
-                match value {
-                    Some(PROC_NULL) => step.commutes = true,
-                    Some(_) if kind == P2p::Post => step.commutes = true,
-                    Some(d) if kind == P2p::Send && (0..n as i64).contains(&d) => {
-                        step.commutes = true;
-                        if is_standard_send(call.lf) {
-                            let tag = peek(ctx, oracle, scratch, p, &call.args[tag_arg])?;
-                            let tag = concrete_i64(f, tag);
-                            let waiting = match comm::to_world(scratch, comm, d as usize) {
-                                Some(dw) => {
-                                    receiver_waits(ctx, oracle, scratch, dw as usize, p, tag, comm)?
-                                }
-                                None => false,
-                            };
-                            // MPI_Bsend uses the buffer the program attached, not
-                            // MPI's: it always completes locally.
-                            step.buffered_send = !waiting && call.lf != LF::MpiBsend;
-                            if call.lf == LF::MpiSsend {
-                                // A synchronous send completes only when matched,
-                                // whatever the buffering; the receiver can stop
-                                // waiting (a wildcard receive takes another
-                                // message), so it does not commute either.
-                                if !waiting {
-                                    continue;
-                                }
-                                step.commutes = false;
+        return p2p_steps(
+            ctx,
+            oracle,
+            scratch,
+            &call,
+            step,
+            (kind, comm, n),
+            (rank, tag),
+            steps,
+        );
+    }
+    // The rank or tag depends on the inputs: split the path first, one step per
+    // value, and let the call run on each path where its envelope is known.
+    // (Matching and the deadlock test see one value per path; steps for
+    // different values at one state would let one path's match hide another
+    // path's deadlock.)
+    for (guard, _, _) in cases {
+        let Some(guard) = guard else { continue };
+        steps.push(Step {
+            guard,
+            guard_known_true: false,
+            choice: Some(ENVELOPE_CASE),
+            commutes: false,
+            ..base.clone()
+        });
+    }
+    Ok(())
+}
+
+/// The steps of point-to-point call `call` (`step`) whose rank argument is
+/// `value` (`None`: not a rank of the communicator, which executing reports)
+/// and whose tag is `tag`: for a blocking receive or probe one per sender with
+/// a matching message, else `step` itself.
+#[allow(clippy::too_many_arguments)]
+fn p2p_steps(
+    ctx: &Ctx<'_>,
+    oracle: &mut Oracle,
+    scratch: &mut State,
+    call: &Call<'_>,
+    step: Step,
+    (kind, comm, n): (P2p, u32, usize),
+    (value, tag): (Option<i64>, i64),
+    steps: &mut Vec<Step>,
+) -> Result<(), EngineError> {
+    let f = ctx.f;
+    let p = step.process;
+    let blocking = matches!(kind, P2p::Recv | P2p::Probe | P2p::Iprobe);
+    let source = match value {
+        Some(v) if blocking && (v == ANY || (0..n as i64).contains(&v)) => v,
+        _ => {
+            // a send, a posted receive, MPI_PROC_NULL (completes at once) or
+            // a bad rank (reported)
+            let mut step = step;
+            match value {
+                Some(PROC_NULL) => step.commutes = true,
+                Some(_) if kind == P2p::Post => step.commutes = true,
+                Some(d) if kind == P2p::Send && (0..n as i64).contains(&d) => {
+                    step.commutes = true;
+                    if is_standard_send(call.lf) {
+                        let tag = Some(tag);
+                        let waiting = match comm::to_world(scratch, comm, d as usize) {
+                            Some(dw) => {
+                                receiver_waits(ctx, oracle, scratch, dw as usize, p, tag, comm)?
                             }
+                            None => false,
+                        };
+                        // MPI_Bsend uses the buffer the program attached, not
+                        // MPI's: it always completes locally.
+                        step.buffered_send = !waiting && call.lf != LF::MpiBsend;
+                        if call.lf == LF::MpiSsend {
+                            // A synchronous send completes only when matched,
+                            // whatever the buffering; the receiver can stop
+                            // waiting (a wildcard receive takes another
+                            // message), so it does not commute either.
+                            if !waiting {
+                                return Ok(());
+                            }
+                            step.commutes = false;
                         }
                     }
-                    _ => {}
                 }
-                steps.push(step);
-                continue;
+                _ => {}
             }
-        };
-        let commutes = source != ANY && kind != P2p::Iprobe;
-        let tag = peek(ctx, oracle, scratch, p, &call.args[tag_arg])?;
-        let Some(tag) = concrete_i64(f, tag) else {
-            return Err(EngineError::unsupported(
-                "MPI receive with a tag that depends on the inputs",
-                call.span,
-            ));
-        };
-        let sources: Vec<u32> = if source == ANY {
-            comm::members(scratch, comm)
-        } else {
-            comm::to_world(scratch, comm, source as usize)
-                .into_iter()
-                .collect()
-        };
-        if kind == P2p::Iprobe {
-            // MPI may report "no message" even when one was sent (it may still
-            // be in transit), so that outcome is always possible.
+            steps.push(step);
+            return Ok(());
+        }
+    };
+    let commutes = source != ANY && kind != P2p::Iprobe;
+    let sources: Vec<u32> = if source == ANY {
+        comm::members(scratch, comm)
+    } else {
+        comm::to_world(scratch, comm, source as usize)
+            .into_iter()
+            .collect()
+    };
+    if kind == P2p::Iprobe {
+        // MPI may report "no message" even when one was sent (it may still
+        // be in transit), so that outcome is always possible.
+        steps.push(Step {
+            choice: Some(NO_MESSAGE),
+            ..step.clone()
+        });
+    }
+    for s in sources {
+        if blocking_match(scratch, f, s, p, tag, comm).is_some() {
             steps.push(Step {
-                choice: Some(NO_MESSAGE),
+                choice: Some(s),
+                commutes,
                 ..step.clone()
             });
-        }
-        for s in sources {
-            if blocking_match(scratch, f, s, p, tag, comm).is_some() {
-                steps.push(Step {
-                    choice: Some(s),
-                    commutes,
-                    ..step.clone()
-                });
-            }
         }
     }
     Ok(())
@@ -739,6 +853,9 @@ pub(crate) fn potentially_deadlocked(
         let p = step.process;
         if step.request.is_some() {
             return Ok(false); // a posted receive takes a message
+        }
+        if step.choice == Some(ENVELOPE_CASE) {
+            return Ok(false); // the path splits first
         }
         let Some(call) = current_call(ctx.model, state, p).filter(|c| c.tid == step.transition)
         else {
@@ -792,7 +909,9 @@ fn send_envelope(
         return Ok(None);
     };
     let tag = peek(ctx, oracle, scratch, step.process, &call.args[tag_arg])?;
-    let Some(tag) = concrete_i64(ctx.f, tag) else {
+    // A tag that depends on the inputs is fixed by the step's guard.
+    let pc = ctx.f.and(scratch.inner.pc, step.guard);
+    let Some(tag) = resolve_int(ctx.f, oracle, pc, tag) else {
         return Ok(None);
     };
     let d = usize::try_from(dest)
@@ -1050,6 +1169,12 @@ pub(crate) fn execute(
 ) -> Option<MpiOutcome> {
     if step.request.is_some() {
         return Some(request::execute_progress(ctx, oracle, state, step));
+    }
+    if step.choice == Some(ENVELOPE_CASE) {
+        // Only the path splits; the call runs at the next step.
+        let s = state.inner_mut();
+        s.pc = ctx.f.and(s.pc, step.guard);
+        return Some(Ok((Vec::new(), Vec::new())));
     }
     let call = current_call(ctx.model, state, step.process).filter(|c| c.tid == step.transition)?;
     Some(execute_call(ctx, oracle, state, step, &call))
@@ -1388,7 +1513,7 @@ fn send(
     else {
         return Ok(()); // MPI_PROC_NULL, or a bad rank already reported
     };
-    let tag = concrete(ev, tag, "tag", span)?;
+    let tag = tag_value(ev, ev.current_pc(&*env), tag, span)?;
     let Some(data) = data else { return Ok(()) };
     env.enqueue(Message {
         source: env.proc as u32,
@@ -1432,7 +1557,7 @@ fn receive(
     let status = match choice {
         None => request::proc_null_status(f),
         Some(s) => {
-            let tag = concrete(ev, tag, "tag", span)?;
+            let tag = tag_value(ev, ev.current_pc(&*env), tag, span)?;
             let Some(k) = blocking_match(env.state, f, s, env.proc, tag, comm) else {
                 return Err(EngineError::invalid(
                     "receive step without a matching message",
@@ -1514,7 +1639,7 @@ fn post_receive(
             RequestKind::Done { source, tag, count }
         }
         Some(source) => {
-            let tag = concrete(ev, tag, "tag", span)?;
+            let tag = tag_value(ev, ev.current_pc(&*env), tag, span)?;
             let buffer = ev.eval(&*env, &a[0])?;
             let pointee = buffer::BufArg::Expr(&a[0]).scalar_pointee();
             RequestKind::Recv(request::PostedRecv {
@@ -1560,7 +1685,7 @@ fn probe(
         Some(NO_MESSAGE) => None,
         None => Some(request::proc_null_status(f)),
         Some(s) => {
-            let tag = concrete(ev, tag, "tag", span)?;
+            let tag = tag_value(ev, ev.current_pc(&*env), tag, span)?;
             let Some(k) = blocking_match(env.state, f, s, env.proc, tag, comm) else {
                 return Err(EngineError::invalid(
                     "probe step without a matching message",
