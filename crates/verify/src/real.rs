@@ -1171,10 +1171,12 @@ impl Engine for RealEngine {
     ///   waits for exactly this message and cannot leave first) and a wait only
     ///   if it does not complete by buffering. An MPI call that touches shared
     ///   memory is urgent only while no other process can reach such a
-    ///   transition. Wildcard receives, `MPI_Ssend`, collectives (blocking, and
-    ///   the posts of nonblocking ones, which may complete the other members'
-    ///   requests and so change what their tests see), `MPI_Iprobe` and
-    ///   everything else are never urgent;
+    ///   transition. The post of a nonblocking collective is urgent only while
+    ///   no other process can still reach an `MPI_Test`/`MPI_Testall` (the last
+    ///   post completes the other members' requests, which only a test can
+    ///   see before it). Wildcard receives, `MPI_Ssend`, blocking collectives,
+    ///   `MPI_Iprobe`, the steps that split a path on an envelope that depends
+    ///   on the inputs, and everything else are never urgent;
     /// - a progress step (a posted `MPI_Irecv` of `p` taking its message) from
     ///   one source (`commutes`).
     ///
