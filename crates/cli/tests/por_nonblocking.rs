@@ -402,3 +402,100 @@ int main(int argc, char *argv[]) {
     let (code, r, _) = both("3", &[], &wrong);
     assert_violated(code, &r, "assertion", 19);
 }
+
+/// A halo exchange on heap arrays: each rank posts its two receives, then its
+/// two sends, then waits. The sends read other elements than the pending
+/// receives write, and the two receives write different elements, so each
+/// rank's posts and progress steps are taken alone: the states grow with the
+/// processes, not with the orders of their posts.
+const HALO: &str = r#"#include <mpi.h>
+#include <stdlib.h>
+#include <assert.h>
+#pragma TASS input {1 <= N && N <= 3} int
+#define N 2
+#pragma TASS input
+double u0[16];
+int main(int argc, char *argv[]) {
+    int rank, size, i, left, right;
+    double *u;
+    MPI_Request req[4];
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    left = rank > 0 ? rank - 1 : MPI_PROC_NULL;
+    right = rank < size - 1 ? rank + 1 : MPI_PROC_NULL;
+    u = (double *) malloc((N + 2) * sizeof(double));
+    u[0] = -1.0;
+    u[N + 1] = -1.0;
+    for (i = 1; i <= N; i++) u[i] = u0[rank * N + i - 1];
+    MPI_Irecv(&u[0], 1, MPI_DOUBLE, left, 0, MPI_COMM_WORLD, &req[0]);
+    MPI_Irecv(&u[N + 1], 1, MPI_DOUBLE, right, 1, MPI_COMM_WORLD, &req[1]);
+    MPI_Isend(&u[SEND_FIRST], 1, MPI_DOUBLE, left, 1, MPI_COMM_WORLD, &req[2]);
+    MPI_Isend(&u[N], 1, MPI_DOUBLE, right, 0, MPI_COMM_WORLD, &req[3]);
+    MPI_Waitall(4, req, MPI_STATUSES_IGNORE);
+    if (rank > 0) assert(u[0] == u0[rank * N - 1]);
+    if (rank < size - 1) assert(u[N + 1] == u0[rank * N + N]);
+    free(u);
+    MPI_Finalize();
+    return 0;
+}
+"#;
+
+#[test]
+fn a_halo_exchange_of_posts_is_not_interleaved() {
+    let prog = HALO.replace("SEND_FIRST", "1");
+    let (code, r, (reduced, full)) = both("3", &[], &prog);
+    assert_holds(code, &r);
+    assert!(reduced * 10 < full, "reduced {reduced} states, full {full}");
+    // Grows with the processes: 197 states at np 4 with N = 2 (120,369 when a
+    // rank with a receive still waiting for its message never moved alone,
+    // and `&u[N + 1]`, N an input, counted as taking the input's address).
+    let file = inline(&prog);
+    let (code, r) = verify_reduced("4", &["-i", "N=2"], &file, true);
+    assert_holds(code, &r);
+    let seen = r["stats"]["states_seen"].as_u64().unwrap_or(u64::MAX);
+    assert!(seen < 1000, "{seen} states\n{r:#}");
+}
+
+/// The same exchange, but the left send reads `u[0]`, the element the left
+/// receive writes: what it sends depends on whether the neighbour's message
+/// arrived first. The reduction must keep both orders.
+#[test]
+fn a_send_from_a_pending_receive_buffer_is_interleaved() {
+    for claim in ["u[N + 1] == -1.0", "u[N + 1] != -1.0"] {
+        let prog = HALO
+            .replace("SEND_FIRST", "0")
+            .replace("u[N + 1] == u0[rank * N + N]", claim);
+        let (code, r, _) = both("3", &["-i", "N=1"], &prog);
+        assert_violated(code, &r, "assertion", 27);
+    }
+}
+
+/// Two receives posted into overlapping buffers: the element they share ends
+/// up with whichever message is taken last.
+#[test]
+fn receives_into_overlapping_buffers_are_interleaved() {
+    let prog = r#"#include <mpi.h>
+#include <assert.h>
+int main(int argc, char *argv[]) {
+    int rank, u[3] = {0, 0, 0}, v[2];
+    MPI_Request req[2];
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) {
+        MPI_Irecv(&u[0], 2, MPI_INT, 1, 0, MPI_COMM_WORLD, &req[0]);
+        MPI_Irecv(&u[1], 2, MPI_INT, 2, 0, MPI_COMM_WORLD, &req[1]);
+        MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
+        assert(u[1] == 2);
+    } else {
+        v[0] = rank;
+        v[1] = rank;
+        MPI_Send(v, 2, MPI_INT, 0, 0, MPI_COMM_WORLD);
+    }
+    MPI_Finalize();
+    return 0;
+}
+"#;
+    let (code, r, _) = both("3", &[], prog);
+    assert_violated(code, &r, "assertion", 12);
+}

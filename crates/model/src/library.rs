@@ -81,6 +81,38 @@ impl LibraryFunction {
     pub fn is_mpi(self) -> bool {
         self.c_name().starts_with("MPI_")
     }
+    /// True for the nonblocking collectives (`MPI_Ibarrier`, `MPI_Iallreduce`, ...).
+    pub fn is_nonblocking_collective(self) -> bool {
+        use LibraryFunction::*;
+        matches!(
+            self,
+            MpiIbarrier
+                | MpiIbcast
+                | MpiIreduce
+                | MpiIallreduce
+                | MpiIgather
+                | MpiIgatherv
+                | MpiIscatter
+                | MpiIscatterv
+                | MpiIallgather
+                | MpiIallgatherv
+                | MpiIalltoall
+                | MpiIalltoallv
+                | MpiIscan
+                | MpiIexscan
+                | MpiIreduceScatter
+        )
+    }
+    /// True for the calls that complete requests (`MPI_Wait`, `MPI_Test` and
+    /// their `all` / `any` forms): a nonblocking collective's results reach its
+    /// receive buffer there.
+    pub fn completes_requests(self) -> bool {
+        use LibraryFunction::*;
+        matches!(
+            self,
+            MpiWait | MpiWaitall | MpiWaitany | MpiTest | MpiTestall
+        )
+    }
 }
 
 named_enum! {

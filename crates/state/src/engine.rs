@@ -159,6 +159,11 @@ pub struct Step {
     /// takes it), and its next statement is enabled, or is a wait/test that
     /// only this process's own progress steps can complete (no pending
     /// nonblocking collective or `MPI_Issend` another process completes).
+    /// A post (`MPI_Irecv`, or `MPI_Isend`/`MPI_Issend` from a buffer no
+    /// pending receive writes) and a progress step into a buffer no other
+    /// pending receive writes are settled even while receives wait for their
+    /// messages: they commute with those receives' progress
+    /// (`mpi::post_commutes_with_receives`).
     pub settled: bool,
     /// MPI, for partial-order reduction under `--deadlock potential`: this
     /// standard send and the receive of process `d` that waits for it run as
@@ -648,8 +653,14 @@ impl Engine {
         }
         let statement_enabled = steps[first_step..].iter().any(|s| s.request.is_none());
         let settled = crate::mpi::settled(&model, &f, scratch, p, statement_enabled);
-        for s in &mut steps[first_step..] {
-            s.settled = settled;
+        let ctx = crate::mpi::Ctx {
+            model: &model,
+            f: &f,
+            layout: &self.layout,
+        };
+        for step in &mut steps[first_step..] {
+            step.settled = settled
+                || crate::mpi::post_commutes_with_receives(&ctx, &mut self.oracle, scratch, step);
         }
         Ok(())
     }

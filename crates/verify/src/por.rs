@@ -135,17 +135,28 @@ fn pointers_are_private(model: &Model) -> bool {
     {
         return false;
     }
+    // The object whose address `&lv` takes: the variable at the base of its
+    // indices and fields (`None` through a pointer: no variable's address;
+    // another process's or the specification's variable counts as shared).
+    // The variables in index expressions (`&u[N + 1]`, `N` an input) are only
+    // read.
+    fn base(lv: &ModelExpr) -> Option<Result<VarId, ()>> {
+        match &lv.kind {
+            ExprKind::Var(v) => Some(Ok(*v)),
+            ExprKind::Index(b, _) | ExprKind::Field(b, _) | ExprKind::Cast(b) => base(b),
+            ExprKind::RemoteVar { .. } | ExprKind::SpecVar(_) => Some(Err(())),
+            _ => None,
+        }
+    }
     let mut addressed = false;
     let mut scan = |e: &ModelExpr| {
         e.visit(&mut |x| {
             if let ExprKind::AddressOf(lv) | ExprKind::Decay(lv) = &x.kind {
-                lv.visit(&mut |y| {
-                    if let ExprKind::Var(v) = &y.kind {
-                        if shared_var(v) {
-                            addressed = true;
-                        }
-                    }
-                });
+                match base(lv) {
+                    Some(Ok(v)) if shared_var(&v) => addressed = true,
+                    Some(Err(())) => addressed = true,
+                    _ => {}
+                }
             }
         })
     };
@@ -161,6 +172,19 @@ fn pointers_are_private(model: &Model) -> bool {
                 }
                 Statement::Assert { condition, .. } | Statement::Assume { condition } => {
                     scan(condition)
+                }
+                // An MPI call given `&x[...]` (or an array `x`) uses the
+                // address only to move data into or out of `x`: no pointer of
+                // the program comes to hold it ([`call_regions`] records `x`).
+                Statement::Call {
+                    lhs,
+                    callee: Callee::Library(lf),
+                    args,
+                } if lf.is_mpi() => {
+                    lhs.iter().for_each(&mut scan);
+                    args.iter()
+                        .filter(|a| !names_its_target(a))
+                        .for_each(&mut scan);
                 }
                 Statement::Call { lhs, args, .. } => {
                     lhs.iter().for_each(&mut scan);
@@ -280,12 +304,15 @@ fn classify(
             return (Access::Other, shared);
         }
         // Allocation touches only the process's own heap when no pointer can
-        // reach shared memory (the pointer it stores is the process's own).
+        // reach shared memory (the pointer it stores is the process's own;
+        // heap objects are numbered per process): a plain statement then.
         Statement::Allocate { lhs, count, .. } if private => {
-            return (Access::Other, regions(&[lhs, count, guard]));
+            exprs.extend([lhs, count]);
+            true
         }
         Statement::Free { pointer } if private => {
-            return (Access::Other, regions(&[pointer, guard]));
+            exprs.push(pointer);
+            true
         }
         // Other library calls, system functions, allocation: assume the worst.
         _ => return (Access::Other, Regions::anything()),
@@ -310,6 +337,23 @@ impl PorTables {
         let mut call_sites: Vec<(FunctionId, FunctionId, LocationId, LocationId)> = Vec::new();
         let mut seeds = Vec::new();
         let mut test_seeds = Vec::new();
+        // A nonblocking collective writes its receive buffer at the wait or
+        // test that completes it: those calls touch what the posts name.
+        let mut completed = Regions::default();
+        for f in &model.functions {
+            let Some(body) = &f.body else { continue };
+            for t in body.graph.edge_weights() {
+                if let Statement::Call {
+                    callee: Callee::Library(lf),
+                    ..
+                } = &t.statement
+                {
+                    if lf.is_nonblocking_collective() {
+                        completed.absorb(&classify(model, &t.statement, &t.guard, private).1);
+                    }
+                }
+            }
+        }
         for f in &model.functions {
             tables.by_name.insert(f.name.clone(), f.id);
             let Some(body) = &f.body else { continue };
@@ -323,7 +367,11 @@ impl PorTables {
                     continue;
                 };
                 let t = body.transition(edge);
-                let (access, shared) = classify(model, &t.statement, &t.guard, private);
+                let (access, mut shared) = classify(model, &t.statement, &t.guard, private);
+                if matches!(&t.statement, Statement::Call { callee: Callee::Library(lf), .. } if lf.completes_requests())
+                {
+                    shared.absorb(&completed);
+                }
                 kinds.push((edge, from, access));
                 let w = worst.entry(from).or_insert(Access::Own);
                 *w = match (*w, access) {

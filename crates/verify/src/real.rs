@@ -950,21 +950,7 @@ impl RealEngine {
             // reach one. (The last post also checks that the members' send
             // buffers are unchanged; a change undone before the wait can be
             // missed, as the guide says.)
-            L::MpiIbarrier
-            | L::MpiIbcast
-            | L::MpiIreduce
-            | L::MpiIallreduce
-            | L::MpiIgather
-            | L::MpiIgatherv
-            | L::MpiIscatter
-            | L::MpiIscatterv
-            | L::MpiIallgather
-            | L::MpiIallgatherv
-            | L::MpiIalltoall
-            | L::MpiIalltoallv
-            | L::MpiIscan
-            | L::MpiIexscan
-            | L::MpiIreduceScatter => !self.others_may_test(statuses, p),
+            lf if lf.is_nonblocking_collective() => !self.others_may_test(statuses, p),
             _ => false,
         }
     }
