@@ -447,7 +447,7 @@ fn a_halo_exchange_of_posts_is_not_interleaved() {
     let (code, r, (reduced, full)) = both("3", &[], &prog);
     assert_holds(code, &r);
     assert!(reduced * 10 < full, "reduced {reduced} states, full {full}");
-    // Grows with the processes: 197 states at np 4 with N = 2 (120,369 when a
+    // Grows with the processes: 316 states at np 4 with N = 2 (120,369 when a
     // rank with a receive still waiting for its message never moved alone,
     // and `&u[N + 1]`, N an input, counted as taking the input's address).
     let file = inline(&prog);

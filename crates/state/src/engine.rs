@@ -159,11 +159,12 @@ pub struct Step {
     /// takes it), and its next statement is enabled, or is a wait/test that
     /// only this process's own progress steps can complete (no pending
     /// nonblocking collective or `MPI_Issend` another process completes).
-    /// A post (`MPI_Irecv`, or `MPI_Isend`/`MPI_Issend` from a buffer no
-    /// pending receive writes) and a progress step into a buffer no other
-    /// pending receive writes are settled even while receives wait for their
-    /// messages: they commute with those receives' progress
-    /// (`mpi::post_commutes_with_receives`).
+    /// While the process's next statement is enabled, a post (`MPI_Irecv`,
+    /// or `MPI_Isend`/`MPI_Issend` from a buffer no pending receive writes)
+    /// and a progress step into a buffer no other pending receive writes (no
+    /// request of the process waiting for another process) are settled even
+    /// while receives wait for their messages: they commute with those
+    /// receives' progress (`mpi::post_commutes_with_receives`).
     pub settled: bool,
     /// MPI, for partial-order reduction under `--deadlock potential`: this
     /// standard send and the receive of process `d` that waits for it run as
@@ -660,7 +661,13 @@ impl Engine {
         };
         for step in &mut steps[first_step..] {
             step.settled = settled
-                || crate::mpi::post_commutes_with_receives(&ctx, &mut self.oracle, scratch, step);
+                || statement_enabled
+                    && crate::mpi::post_commutes_with_receives(
+                        &ctx,
+                        &mut self.oracle,
+                        scratch,
+                        step,
+                    );
         }
         Ok(())
     }

@@ -243,17 +243,12 @@ fn p2p_args(call: &Call<'_>, sendrecv_sent: bool) -> Option<(usize, usize, usize
 /// determined: concrete, or provably one of the ranks or special values.
 fn resolve_rank(f: &ExprFactory, oracle: &mut Oracle, pc: Expr, r: Expr, n: usize) -> Option<i64> {
     if let Some(k) = f.as_concrete_int(r) {
-        return i64::try_from(k).ok();
+        return i64::try_from(k).ok(); // a bad one is reported by the call
     }
     // A model of the path condition names the only value worth proving; asking
     // about every rank costs one query per process.
-    if let Some(v) = oracle
-        .candidate_value(f, pc, r)
-        .and_then(|v| i64::try_from(v).ok())
-    {
-        if matches!(oracle.valid(f, pc, f.eq(r, f.int(v))), Decision::Holds) {
-            return (-2..n as i64).contains(&v).then_some(v);
-        }
+    if let Some(v) = resolve_int(f, oracle, pc, r) {
+        return (-2..n as i64).contains(&v).then_some(v);
     }
     (-2..n as i64).find(|&v| matches!(oracle.valid(f, pc, f.eq(r, f.int(v))), Decision::Holds))
 }
@@ -357,7 +352,8 @@ fn tag_value(ev: &mut Evaluator<'_>, pc: Expr, tag: Expr, span: &Span) -> Result
     })
 }
 
-/// The value `pc` fixes integer `e` to, if it does (and the prover shows it).
+/// The value `pc` fixes integer `e` to, if it does and the prover shows it (the
+/// value of a model of `pc` is the only one worth proving).
 fn resolve_int(f: &ExprFactory, oracle: &mut Oracle, pc: Expr, e: Expr) -> Option<i64> {
     if let Some(k) = f.as_concrete_int(e) {
         return i64::try_from(k).ok();
@@ -1051,21 +1047,18 @@ pub(crate) fn post_commutes_with_receives(
                 };
                 (sent, count, ty)
             };
-            let receives: Vec<(Value, Expr)> = state.inner.procs[p]
+            state.inner.procs[p]
                 .mpi
                 .requests
                 .iter()
-                .filter_map(|r| match &r.kind {
-                    RequestKind::Recv(pr) if pr.pair.is_none() && pr.ty == ty => {
-                        Some((pr.buffer.clone(), pr.capacity))
+                .all(|r| match &r.kind {
+                    RequestKind::Recv(pr) => {
+                        pr.pair.is_none()
+                            && pr.ty == ty
+                            && disjoint(f, oracle, pc, (&sent, count), (&pr.buffer, pr.capacity))
                     }
-                    RequestKind::Recv(_) => Some((Value::Undefined, f.int(0))),
-                    _ => None,
+                    _ => true,
                 })
-                .collect();
-            receives.iter().all(|(buffer, capacity)| {
-                disjoint(f, oracle, pc, (&sent, count), (buffer, *capacity))
-            })
         }
         _ => false,
     }
@@ -1083,6 +1076,10 @@ fn progress_commutes_with_receives(
     handle: u32,
 ) -> bool {
     let p = step.process;
+    if request::completed_by_others(state, p) {
+        // A wait or test of `p` may see another process complete a request.
+        return false;
+    }
     let requests = &state.inner.procs[p].mpi.requests;
     let Some(RequestKind::Recv(mine)) = requests
         .iter()
