@@ -852,11 +852,8 @@ impl RealEngine {
     fn others_may_touch_shared(&self, statuses: &[ProcessStatus], p: usize, step: &Step) -> bool {
         let regions = self.por.regions(step.function, step.transition);
         !regions.is_empty()
-            && statuses.iter().enumerate().any(|(q, s)| match s {
-                ProcessStatus::Running {
-                    function, location, ..
-                } => q != p && self.por.may_touch(function, *location, regions),
-                ProcessStatus::Terminated { .. } => false,
+            && others_where(statuses, p, |function, location| {
+                self.por.may_touch(function, location, regions)
             })
     }
 
@@ -958,11 +955,8 @@ impl RealEngine {
     /// Whether a process other than `p` may still call `MPI_Test` or
     /// `MPI_Testall`.
     fn others_may_test(&self, statuses: &[ProcessStatus], p: usize) -> bool {
-        statuses.iter().enumerate().any(|(q, s)| match s {
-            ProcessStatus::Running {
-                function, location, ..
-            } => q != p && self.por.may_test(function, *location),
-            ProcessStatus::Terminated { .. } => false,
+        others_where(statuses, p, |function, location| {
+            self.por.may_test(function, location)
         })
     }
 
@@ -971,6 +965,21 @@ impl RealEngine {
             .get(function)
             .is_some_and(|set| set.contains(&location))
     }
+}
+
+/// Whether some running process other than `p` sits where `at(function,
+/// location)` holds.
+fn others_where(
+    statuses: &[ProcessStatus],
+    p: usize,
+    at: impl Fn(&str, LocationId) -> bool,
+) -> bool {
+    statuses.iter().enumerate().any(|(q, s)| match s {
+        ProcessStatus::Running {
+            function, location, ..
+        } => q != p && at(function, *location),
+        ProcessStatus::Terminated { .. } => false,
+    })
 }
 
 /// `TASS_POR=off` in the environment switches the partial-order reduction
