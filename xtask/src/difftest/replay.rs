@@ -23,6 +23,8 @@ use std::time::Duration;
 enum Replay {
     Reproduced(String),
     NotReproduced(String),
+    /// An MPI program whose failing schedule did not happen in the runs tried.
+    Unconfirmed(String),
     CannotReplay(String),
     TassDisagrees(String),
 }
@@ -32,6 +34,7 @@ impl Replay {
         match self {
             Replay::Reproduced(_) => "reproduced",
             Replay::NotReproduced(_) => "NOT REPRODUCED",
+            Replay::Unconfirmed(_) => "unconfirmed",
             Replay::CannotReplay(_) => "cannot replay",
             Replay::TassDisagrees(_) => "tass: no violation",
         }
@@ -41,6 +44,7 @@ impl Replay {
         match self {
             Replay::Reproduced(s)
             | Replay::NotReproduced(s)
+            | Replay::Unconfirmed(s)
             | Replay::CannotReplay(s)
             | Replay::TassDisagrees(s) => s,
         }
@@ -217,9 +221,9 @@ fn replay_one(e: &Entry, tass: &Path, work: &Path) -> Replay {
         };
         let mut runs = Vec::new();
         for c in configs {
-            for _ in 0..2 {
+            for _ in 0..3 {
                 let r =
-                    concrete::run_mpi(&wdir, procs, c, &BTreeMap::new(), 0, Duration::from_secs(8));
+                    concrete::run_mpi(&wdir, procs, c, &BTreeMap::new(), 0, Duration::from_secs(4));
                 let failed = r.behaviour.is_failure();
                 runs.push((c.name(), r));
                 if failed {
@@ -241,11 +245,18 @@ fn replay_one(e: &Entry, tass: &Path, work: &Path) -> Replay {
             .find(|(_, r)| matches!(r.behaviour, Behaviour::HarnessError(_)))
         {
             Some((_, r)) => Replay::CannotReplay(r.behaviour.describe()),
-            None => Replay::NotReproduced(format!(
-                "{what}: {} run(s) pass; program in {}",
-                runs.len(),
-                wdir.display()
-            )),
+            None => {
+                let why = format!(
+                    "{what}: {} run(s) pass; program in {}",
+                    runs.len(),
+                    wdir.display()
+                );
+                if mpi {
+                    Replay::Unconfirmed(why)
+                } else {
+                    Replay::NotReproduced(why)
+                }
+            }
         },
     }
 }
