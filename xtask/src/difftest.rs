@@ -289,6 +289,9 @@ impl Class {
     }
 }
 
+/// A concrete run and the input values it had.
+type InputRun = (BTreeMap<String, i64>, ConcreteRun);
+
 pub struct Finding {
     pub class: Class,
     pub why: String,
@@ -418,11 +421,7 @@ fn tass_args(p: &Program, deadlock: &str) -> Vec<String> {
     args
 }
 
-fn concrete_runs(
-    p: &Program,
-    dir: &Path,
-    delays: u64,
-) -> Result<(String, Vec<(BTreeMap<String, i64>, ConcreteRun)>), String> {
+fn concrete_runs(p: &Program, dir: &Path, delays: u64) -> Result<(String, Vec<InputRun>), String> {
     let boxed: Vec<(String, i64, i64)> = p
         .inputs
         .iter()
@@ -572,8 +571,11 @@ fn write_reproducer(
         let _ = writeln!(md, "## Concrete runs\n\n`{compile_line}`\n");
     }
     // Failures first, then one passing run of each input, with their outputs.
-    let mut shown = 0;
-    for (_, r) in runs.iter().filter(|(_, r)| r.behaviour.is_failure()) {
+    for (shown, (_, r)) in runs
+        .iter()
+        .filter(|(_, r)| r.behaviour.is_failure())
+        .enumerate()
+    {
         if shown < 6 {
             let _ = writeln!(
                 md,
@@ -583,7 +585,6 @@ fn write_reproducer(
                 r.output.trim_end().chars().take(3000).collect::<String>()
             );
         }
-        shown += 1;
     }
     for (_, r) in runs.iter().filter(|(_, r)| !r.behaviour.is_failure()) {
         let _ = writeln!(md, "- `{}`: {}", r.command, r.behaviour.describe());
