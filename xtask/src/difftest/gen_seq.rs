@@ -258,13 +258,12 @@ impl SeqGen<'_> {
 
     fn assign_var(&mut self) {
         let (e, b) = self.expr(2);
-        if self.vars.len() < 4 && self.rng.chance(30) {
+        let declare = self.vars.len() < 4 && self.rng.chance(30);
+        // Only at the top level: a variable declared in a branch goes out of scope.
+        if declare && self.depth == 1 {
             let name = format!("v{}", self.vars.len());
             self.line(&format!("int {name} = {e};"));
-            // Declared in a branch, it would go out of scope: only at the top level.
-            if self.depth == 1 {
-                self.vars.push((name, b));
-            }
+            self.vars.push((name, b));
             return;
         }
         let k = self.rng.below(self.vars.len());
