@@ -673,7 +673,7 @@ pub fn load_manifest() -> Result<Vec<Entry>, String> {
     parse_manifest(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-fn target_dir() -> PathBuf {
+pub fn target_dir() -> PathBuf {
     let root = crate::deps::repo_root();
     match std::env::var_os("CARGO_TARGET_DIR") {
         Some(d) => {
@@ -689,7 +689,7 @@ fn target_dir() -> PathBuf {
 }
 
 /// Builds tass in release mode and returns the binary's path.
-fn build_tass() -> Result<PathBuf, String> {
+pub fn build_tass() -> Result<PathBuf, String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     println!("fevs: cargo build --release -p tass-cli");
     let status = Command::new(&cargo)
@@ -703,7 +703,7 @@ fn build_tass() -> Result<PathBuf, String> {
     Ok(release_binary())
 }
 
-fn release_binary() -> PathBuf {
+pub fn release_binary() -> PathBuf {
     target_dir()
         .join("release")
         .join(format!("tass{}", std::env::consts::EXE_SUFFIX))

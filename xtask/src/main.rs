@@ -3,9 +3,11 @@
 //! - `cargo xtask deps`  — the architecture check (see `deps.rs`).
 //! - `cargo xtask bench` — the criterion benchmarks (see `bench.rs`).
 //! - `cargo xtask fevs`  — the example suite with expected verdicts (see `fevs.rs`).
+//! - `cargo xtask difftest` — random programs, tass against real runs (see `difftest.rs`).
 
 mod bench;
 mod deps;
+mod difftest;
 mod fevs;
 
 fn main() {
@@ -14,8 +16,9 @@ fn main() {
         Some("deps") => deps::run(),
         Some("bench") => bench::run(&args[1..]),
         Some("fevs") => fevs::run(&args[1..]),
+        Some("difftest") => difftest::run(&args[1..]),
         _ => {
-            eprintln!("usage: cargo xtask <deps|bench|fevs> [ARGS]");
+            eprintln!("usage: cargo xtask <deps|bench|fevs|difftest> [ARGS]");
             eprintln!(
                 "  deps    check the crate DAG of docs/architecture.md and the `pub mod api` rule"
             );
@@ -23,6 +26,7 @@ fn main() {
             eprintln!(
                 "  fevs    run fevs/manifest.toml and print the Fig. 10-style table (--help)"
             );
+            eprintln!("  difftest  random C and C/MPI programs: tass vs concrete runs (--help)");
             2
         }
     };
