@@ -2041,3 +2041,41 @@ int main(void) {{
     let r = run(&[&program(10)], &[], "builtin");
     assert_eq!(r.code, 0, "expected holds (n never exceeds 10)\n{}", r.text);
 }
+
+/// Found by `cargo xtask difftest` (seq-s3-17, seq-s7-43): when the path condition
+/// implies a branch's guard, the guard's own checks were skipped, so a division by
+/// zero inside the condition was missed. Concrete run (gcc -fsanitize=undefined,
+/// x = 0): "runtime error: division by zero" at the `if`; x = -1, 1 are clean.
+#[test]
+fn a_division_by_zero_in_a_condition_implied_by_the_path_is_caught() {
+    for condition in ["2 / x != 7", "2 / x == 7", "x + 2 / x > 100"] {
+        let program = format!(
+            "#pragma TASS input {{-1 <= x && x <= 1}} int\nint x;\n\
+             int main(void) {{\n  int v;\n  if ({condition}) v = 1; else v = 2;\n  return v;\n}}\n"
+        );
+        expect_violated(&[&program], &[], "division-by-zero", Some(5));
+    }
+}
+
+/// The twin: the division is guarded, so no run divides by zero (gcc
+/// -fsanitize=undefined over x = -1, 0, 1: clean).
+#[test]
+fn a_guarded_division_in_a_condition_holds() {
+    let program = "#pragma TASS input {-1 <= x && x <= 1} int\nint x;\n\
+                   int main(void) {\n  int v;\n  if (x != 0 && 2 / x != 7) v = 1; else v = 2;\n  return v;\n}\n";
+    expect_holds(&[program], &[]);
+}
+
+/// Found by `cargo xtask difftest`: `v1 - (v0) + x` was parsed as a cast of `+x`
+/// to a type named `v0` ("unknown type name", exit 2). gcc -fsanitize=address,undefined
+/// runs this program with both assertions passing (v2 = 6, v3 = 4).
+#[test]
+fn a_parenthesised_variable_before_a_binary_operator_is_an_operand() {
+    let program =
+        "#include <assert.h>\nint main(void) {\n  int a[3] = {1, 2, 3};\n  int v0 = 4, v1 = 10;\n\
+                   int v2 = v1 - (v0) + (a[2]) % (-3);\n  int v3 = (v1) * v0 - (v0) & 7;\n\
+                   assert(v2 == 6);\n  assert(v3 == 4);\n  return 0;\n}\n";
+    expect_holds(&[program], &[]);
+    let wrong = program.replace("v2 == 6", "v2 == 7");
+    expect_violated(&[&wrong], &[], "assertion", Some(7));
+}

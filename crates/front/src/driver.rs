@@ -254,15 +254,24 @@ fn make_unit(pre: crate::preprocess::Preprocessed) -> Result<Unit, Diagnostics> 
             source_line: None,
         }]));
     }
-    let Some(tree) = parser.parse(&text, None) else {
-        return Err(Diagnostics(vec![Diagnostic {
+    let no_tree = || {
+        Diagnostics(vec![Diagnostic {
             file: PathBuf::from("<tass>"),
             line: 0,
             column: 0,
             message: "internal error: the parser gave no tree".into(),
             source_line: None,
-        }]));
+        }])
     };
+    let mut text = text;
+    let mut tree = parser.parse(&text, None).ok_or_else(no_tree)?;
+    // `(v) - x` with `v` a variable was read as a cast: blank the parentheses and
+    // parse again (a blanked form can reveal another, so repeat; each round blanks
+    // at least one pair, so this ends).
+    while let Some(fixed) = crate::disambiguate::blank_false_casts(&text, tree.root_node()) {
+        text = fixed;
+        tree = parser.parse(&text, None).ok_or_else(no_tree)?;
+    }
     let uses_mpi = pre.included_builtin_headers.iter().any(|h| h == "mpi.h");
     Ok(Unit {
         text,

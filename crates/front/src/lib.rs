@@ -75,6 +75,7 @@
 pub mod api;
 mod ast;
 mod diag;
+mod disambiguate;
 mod driver;
 mod headers;
 mod pragma;

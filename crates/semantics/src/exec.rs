@@ -32,7 +32,7 @@ pub struct StepResult {
 }
 
 /// Executes transition `tid` of the executing process's current function: checks
-/// and (unless `guard_known_true`) conjoins its guard, executes its statement,
+/// its guard's operations (always) and conjoins the guard (unless `guard_known_true`), executes its statement,
 /// moves control, and conjoins to the path condition whatever failed checks
 /// assumed. With `record_changes` the changed variables are listed for traces
 /// (pretty-printing costs time; searches may leave it off and replay a
@@ -70,9 +70,15 @@ pub fn execute_transition(
         enabled: record_changes,
         items: Vec::new(),
     };
-    if !guard_known_true && !transition.guard.is_true() {
+    if !transition.guard.is_true() {
+        // The guard is evaluated with its checks even when the path condition
+        // already implies it: `if (2 / x != 7)` divides by zero at x = 0 whether or
+        // not the other branch is feasible (a guard known true skipped its checks,
+        // and such a division was reported to hold).
         let g = ev.eval_bool(&*env, &transition.guard)?;
-        ev.assumed.push(g);
+        if !guard_known_true {
+            ev.assumed.push(g);
+        }
     }
     let span = &transition.span;
     let mut moved = false;
