@@ -6,16 +6,16 @@ use crate::types::{IntKind, RealKind, StructDef, StructId, Type};
 
 /// Size and alignment of a C type, in bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Layout {
+pub struct TypeLayout {
     /// `sizeof`
     pub size: u64,
     /// `_Alignof`
     pub align: u64,
 }
 
-impl Layout {
-    const fn scalar(size: u64) -> Layout {
-        Layout { size, align: size }
+impl TypeLayout {
+    const fn scalar(size: u64) -> TypeLayout {
+        TypeLayout { size, align: size }
     }
 }
 
@@ -24,23 +24,23 @@ impl Layout {
 /// next multiple of its alignment, a struct's alignment is its largest field's and
 /// its size is rounded up to it; a union's members all start at 0. `None` when
 /// some array extent in `ty` is not an integer literal (or for incomplete types).
-pub fn layout_of(structs: &[StructDef], ty: &Type) -> Option<Layout> {
+pub fn layout_of(structs: &[StructDef], ty: &Type) -> Option<TypeLayout> {
     Some(match ty {
-        Type::Void | Type::Bool | Type::Char => Layout::scalar(1),
-        Type::Int(k) => Layout::scalar(match k {
+        Type::Void | Type::Bool | Type::Char => TypeLayout::scalar(1),
+        Type::Int(k) => TypeLayout::scalar(match k {
             IntKind::UnsignedChar => 1,
             IntKind::Short | IntKind::UnsignedShort => 2,
             IntKind::Int | IntKind::Unsigned => 4,
             _ => 8,
         }),
-        Type::Real(RealKind::Float) => Layout::scalar(4),
-        Type::Real(RealKind::Double) => Layout::scalar(8),
-        Type::Real(RealKind::LongDouble) => Layout::scalar(16),
-        Type::Pointer(_) | Type::Mpi(_) => Layout::scalar(8),
+        Type::Real(RealKind::Float) => TypeLayout::scalar(4),
+        Type::Real(RealKind::Double) => TypeLayout::scalar(8),
+        Type::Real(RealKind::LongDouble) => TypeLayout::scalar(16),
+        Type::Pointer(_) | Type::Mpi(_) => TypeLayout::scalar(8),
         Type::Array(elem, Some(ext)) => match ext.kind {
             ExprKind::IntLit(n) if n >= 0 => {
                 let e = layout_of(structs, elem)?;
-                Layout {
+                TypeLayout {
                     size: e.size.checked_mul(n as u64)?,
                     align: e.align,
                 }
@@ -61,7 +61,7 @@ fn round_up(x: u64, align: u64) -> Option<u64> {
     x.checked_add(align - 1).map(|y| y / align * align)
 }
 
-fn struct_layout(structs: &[StructDef], id: StructId) -> Option<(Layout, Vec<u64>)> {
+fn struct_layout(structs: &[StructDef], id: StructId) -> Option<(TypeLayout, Vec<u64>)> {
     let def = structs.get(id.0 as usize)?;
     let (mut end, mut align) = (0u64, 1u64);
     let mut offsets = Vec::with_capacity(def.fields.len());
@@ -77,7 +77,7 @@ fn struct_layout(structs: &[StructDef], id: StructId) -> Option<(Layout, Vec<u64
         end = end.max(start.checked_add(l.size)?);
     }
     Some((
-        Layout {
+        TypeLayout {
             size: round_up(end, align)?,
             align,
         },

@@ -35,6 +35,15 @@ fn is_character_type(ty: &MType) -> bool {
     matches!(ty, MType::Char | MType::Int(IntKind::UnsignedChar))
 }
 
+/// What resolving a byte offset is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// A cast: resolve when everything is proved, else keep the byte view.
+    Cast,
+    /// A dereference: report what fails.
+    Access,
+}
+
 /// Where a byte offset lands, seen as an object of the requested type.
 pub enum Resolved {
     /// The path to an object of the requested type (its last index may be one past
@@ -219,13 +228,28 @@ impl Evaluator<'_> {
     }
 
     /// The pointer of type `target *` that a byte view (or a pointer of another
-    /// pointee type) denotes: "the element pointer at a byte offset". Reports a
-    /// misaligned offset as a violation; refuses reinterpretation of bytes.
+    /// pointee type) denotes: "the element pointer at a byte offset", for a cast.
+    /// A cast never fails: when the offset does not resolve to a `target` (one past
+    /// a non-array object, misaligned, inside another type's bytes, not provably a
+    /// multiple of the element size), the result stays a byte view and the access
+    /// through it is checked ([`Evaluator::pointer_for_access`]), as in C, where the
+    /// access is what goes wrong.
     pub fn typed_pointer(
         &mut self,
         env: &dyn Environment,
         p: Pointer,
         target: &MType,
+        span: &Span,
+    ) -> Result<Pointer, EngineError> {
+        self.resolve_pointer(env, p, target, Mode::Cast, span)
+    }
+
+    fn resolve_pointer(
+        &mut self,
+        env: &dyn Environment,
+        p: Pointer,
+        target: &MType,
+        mode: Mode,
         span: &Span,
     ) -> Result<Pointer, EngineError> {
         let (root, offset) = match &p {
@@ -235,37 +259,47 @@ impl Evaluator<'_> {
                 if here.as_ref().is_some_and(|t| compatible(env, t, target)) {
                     return Ok(p);
                 }
-                match self.byte_position(env, &p, span)? {
-                    Some(x) => x,
-                    None => return Ok(p),
+                match self.byte_position(env, &p, span) {
+                    Ok(Some(x)) => x,
+                    Ok(None) => return Ok(p),
+                    Err(_) if mode == Mode::Cast => return Ok(p),
+                    Err(e) => return Err(e),
                 }
             }
             Pointer::Bytes { root, offset } => (*root, *offset),
         };
         Ok(
-            match self.element_path_at(env, root, offset, target, span)? {
-                Resolved::Path(path) => Pointer::To { root, path },
-                Resolved::PastTheEnd => Pointer::Bytes { root, offset },
+            match self.element_path_at(env, root, offset, target, mode, span)? {
+                Some(Resolved::Path(path)) => Pointer::To { root, path },
+                Some(Resolved::PastTheEnd) | None => Pointer::Bytes { root, offset },
             },
         )
     }
 
     /// Where byte `offset` of `root` lands as an object of type `target`: the
     /// path to it, descending arrays (index = offset / element size) and structs
-    /// (the member whose bytes hold the offset).
+    /// (the member whose bytes hold the offset). In [`Mode::Access`] what fails is
+    /// reported (a misaligned offset as a violation, reinterpretation of another
+    /// type's bytes as an unsupported construct); in [`Mode::Cast`] it gives `None`.
     pub fn element_path_at(
         &mut self,
         env: &dyn Environment,
         root: Root,
         offset: Expr,
         target: &MType,
+        mode: Mode,
         span: &Span,
-    ) -> Result<Resolved, EngineError> {
+    ) -> Result<Option<Resolved>, EngineError> {
         let f = self.factory();
-        let refuse = |what: String| EngineError::unsupported(what, span);
-        let mut ty = self
-            .root_type(env, root)
-            .ok_or_else(|| refuse("a byte pointer into an object that no longer exists".into()))?;
+        let refuse = |what: String| -> Result<Option<Resolved>, EngineError> {
+            match mode {
+                Mode::Cast => Ok(None),
+                Mode::Access => Err(EngineError::unsupported(what, span)),
+            }
+        };
+        let Some(mut ty) = self.root_type(env, root) else {
+            return refuse("a byte pointer into an object that no longer exists".into());
+        };
         let mut path = Path::new();
         let mut offset = offset;
         loop {
@@ -273,37 +307,40 @@ impl Evaluator<'_> {
                 .as_concrete_int(offset)
                 .is_some_and(|o| o == BigInt::from(0));
             if at_start && compatible(env, &ty, target) {
-                return Ok(Resolved::Path(path));
+                return Ok(Some(Resolved::Path(path)));
             }
             match ty.clone() {
                 MType::Array(elem, _) => {
-                    let size = self
-                        .size_at(env, root, &with_index(&path, f.int(0)), &elem)
-                        .ok_or_else(|| {
-                            refuse("a byte offset into an array of unknown element size".into())
-                        })?;
+                    let Some(size) = self.size_at(env, root, &with_index(&path, f.int(0)), &elem)
+                    else {
+                        return refuse(
+                            "a byte offset into an array of unknown element size".into(),
+                        );
+                    };
                     let (index, rest) = match split_offset(self, offset, size) {
                         Some(x) => x,
                         None if compatible(env, &elem, target) || layout_is_scalar(env, &elem) => {
-                            self.check_aligned(env, offset, size, target, span);
+                            if !self.require_aligned(env, offset, size, target, mode, span) {
+                                return Ok(None);
+                            }
                             (f.int_div(offset, size), f.int(0))
                         }
                         None => {
-                            return Err(refuse(format!(
+                            return refuse(format!(
                                 "a symbolic byte offset {} into an array of `{}` that tass cannot resolve to a member",
                                 f.pretty(offset),
                                 type_text(env, &elem)
-                            )))
+                            ))
                         }
                     };
                     path.push(Step::Index(index));
-                    if !(f
+                    let whole_element = f
                         .as_concrete_int(rest)
                         .is_some_and(|r| r == BigInt::from(0))
-                        && compatible(env, &elem, target))
-                    {
-                        // Going inside the element: it must exist.
-                        self.check_inside(env, root, &path, index, span);
+                        && compatible(env, &elem, target);
+                    // Going inside the element: it must exist.
+                    if !whole_element && !self.require_inside(env, root, &path, index, mode, span) {
+                        return Ok(None);
                     }
                     ty = *elem;
                     offset = rest;
@@ -313,11 +350,11 @@ impl Evaluator<'_> {
                         .as_concrete_int(offset)
                         .and_then(|r| u64::try_from(r).ok())
                     else {
-                        return Err(refuse(format!(
+                        return refuse(format!(
                             "a symbolic byte offset {} inside a `{}`",
                             f.pretty(offset),
                             type_text(env, &ty)
-                        )));
+                        ));
                     };
                     let model = env.model();
                     let def = model.struct_def(id);
@@ -341,100 +378,154 @@ impl Evaluator<'_> {
                             offset = f.int(r - start);
                             ty = def.fields[k].ty.clone();
                         }
-                        None if Some(r) == size => return Ok(Resolved::PastTheEnd),
+                        None if Some(r) == size => return Ok(Some(Resolved::PastTheEnd)),
                         None => {
-                            return Err(refuse(format!(
+                            return refuse(format!(
                                 "a pointer to padding byte {r} of a `{}`",
                                 type_text(env, &ty)
-                            )))
+                            ))
                         }
                     }
                 }
-                other => {
-                    let size = layout_of(&env.model().structs, &other).map(|l| l.size);
-                    let Some(o) = f.as_concrete_int(offset) else {
-                        return Err(refuse(format!(
-                            "a symbolic byte offset {} inside a `{}`",
-                            f.pretty(offset),
-                            type_text(env, &other)
-                        )));
-                    };
-                    let o = Some(o);
-                    if o.as_ref().and_then(|o| u64::try_from(o).ok()) == size {
-                        return Ok(Resolved::PastTheEnd);
-                    }
-                    let align = layout_of(&env.model().structs, target).map_or(1, |l| l.align);
-                    if let Some(o) = o.filter(|o| o % BigInt::from(align) != BigInt::from(0)) {
-                        self.fail(
-                            env,
-                            Property::InvalidPointer,
-                            format!(
-                                "a `{} *` made from a pointer {o} byte(s) into a `{}` (misaligned)",
-                                type_text(env, target),
-                                type_text(env, &other)
-                            ),
-                            span,
-                        );
-                        return Ok(Resolved::Path(path));
-                    }
-                    return Err(refuse(format!(
-                        "viewing the bytes of a `{}` as a `{}` (type punning through pointer casts is not supported; copy the value with a conversion instead)",
-                        type_text(env, &other),
-                        type_text(env, target)
-                    )));
-                }
+                other => return self.inside_scalar(env, &other, offset, target, mode, span),
             }
         }
     }
 
-    /// Reports a byte offset that may not be a multiple of the element size.
-    fn check_aligned(
+    /// The end of resolving a byte offset that lands on a scalar of type `here`
+    /// that is not the requested `target` (or not at its start).
+    fn inside_scalar(
+        &mut self,
+        env: &dyn Environment,
+        here: &MType,
+        offset: Expr,
+        target: &MType,
+        mode: Mode,
+        span: &Span,
+    ) -> Result<Option<Resolved>, EngineError> {
+        let f = self.factory();
+        let structs = &env.model().structs;
+        let size = layout_of(structs, here).map(|l| l.size);
+        let refused = |what: String| match mode {
+            Mode::Cast => Ok(None),
+            Mode::Access => Err(EngineError::unsupported(what, span)),
+        };
+        let Some(o) = f.as_concrete_int(offset) else {
+            return refused(format!(
+                "a symbolic byte offset {} inside a `{}`",
+                f.pretty(offset),
+                type_text(env, here)
+            ));
+        };
+        if u64::try_from(&o).ok() == size {
+            return Ok(Some(Resolved::PastTheEnd));
+        }
+        let align = layout_of(structs, target).map_or(1, |l| l.align);
+        if &o % BigInt::from(align) != BigInt::from(0) {
+            if mode == Mode::Access {
+                self.fail(
+                    env,
+                    Property::InvalidPointer,
+                    format!(
+                        "access to a `{}` at a pointer {o} byte(s) into a `{}` (misaligned)",
+                        type_text(env, target),
+                        type_text(env, here)
+                    ),
+                    span,
+                );
+            }
+            return Ok(None);
+        }
+        refused(format!(
+            "accessing the bytes of an object of type `{}` as `{}` (type punning through \
+             pointer casts is not modelled; convert the value instead)",
+            type_text(env, here),
+            type_text(env, target)
+        ))
+    }
+
+    /// Whether `claim` holds: in [`Mode::Access`] checked (reported if it may
+    /// fail, then assumed: true); in [`Mode::Cast`] only asked of the prover.
+    fn require(
+        &mut self,
+        env: &dyn Environment,
+        claim: Expr,
+        property: Property,
+        mode: Mode,
+        message: impl FnOnce() -> String,
+        span: &Span,
+    ) -> bool {
+        let f = self.factory();
+        match mode {
+            Mode::Access => {
+                self.check(env, claim, property, message, span);
+                true
+            }
+            Mode::Cast => {
+                if f.as_bool(claim) == Some(true) {
+                    return true;
+                }
+                let pc = self.current_pc(env);
+                matches!(
+                    self.oracle().valid(f, pc, claim),
+                    crate::oracle::Decision::Holds
+                )
+            }
+        }
+    }
+
+    /// The byte offset is a multiple of the element size.
+    fn require_aligned(
         &mut self,
         env: &dyn Environment,
         offset: Expr,
         size: Expr,
         target: &MType,
+        mode: Mode,
         span: &Span,
-    ) {
+    ) -> bool {
         let f = self.factory();
         let claim = f.eq(f.int_mod(offset, size), f.int(0));
         let text = type_text(env, target);
-        self.check(
+        self.require(
             env,
             claim,
             Property::InvalidPointer,
+            mode,
             || {
                 let (os, ss) = (f.pretty(offset), f.pretty(size));
-                format!("a `{text} *` made from byte offset {os}, which may not be a multiple of the element size {ss} (misaligned)")
+                format!("access to a `{text}` at byte offset {os}, which may not be a multiple of the element size {ss} (misaligned)")
             },
             span,
-        );
+        )
     }
 
-    /// Checks that `index` (the last step of `path`) names an existing element.
-    fn check_inside(
+    /// `index` (the last step of `path`) names an existing element.
+    fn require_inside(
         &mut self,
         env: &dyn Environment,
         root: Root,
         path: &[Step],
         index: Expr,
+        mode: Mode,
         span: &Span,
-    ) {
+    ) -> bool {
         let f = self.factory();
         let Some(extent) = self.extent_at(env, root, &path[..path.len() - 1]) else {
-            return;
+            return true;
         };
         let claim = f.and(f.le(f.int(0), index), f.lt(index, extent));
-        self.check(
+        self.require(
             env,
             claim,
             Property::OutOfBounds,
+            mode,
             || {
                 let (is, es) = (f.pretty(index), f.pretty(extent));
-                format!("byte pointer lands in element {is} of an array of {es} elements")
+                format!("byte pointer into element {is} of an array of {es} elements")
             },
             span,
-        );
+        )
     }
 }
 
@@ -614,12 +705,16 @@ impl Evaluator<'_> {
         span: &Span,
     ) -> Result<Value, EngineError> {
         match pv {
-            Value::Pointer(p @ Pointer::Bytes { .. }) => {
-                Ok(Value::Pointer(self.typed_pointer(env, p, pointee, span)?))
-            }
-            Value::Pointer(p @ Pointer::To { .. }) if is_character_type(pointee) => {
-                Ok(Value::Pointer(self.typed_pointer(env, p, pointee, span)?))
-            }
+            Value::Pointer(p @ Pointer::Bytes { .. }) => Ok(Value::Pointer(self.resolve_pointer(
+                env,
+                p,
+                pointee,
+                Mode::Access,
+                span,
+            )?)),
+            Value::Pointer(p @ Pointer::To { .. }) if is_character_type(pointee) => Ok(
+                Value::Pointer(self.resolve_pointer(env, p, pointee, Mode::Access, span)?),
+            ),
             other => Ok(other),
         }
     }
