@@ -37,7 +37,7 @@ fn is_character_type(ty: &MType) -> bool {
 
 /// What resolving a byte offset is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mode {
+pub enum ResolveMode {
     /// A cast: resolve when everything is proved, else keep the byte view.
     Cast,
     /// A dereference: report what fails.
@@ -241,7 +241,7 @@ impl Evaluator<'_> {
         target: &MType,
         span: &Span,
     ) -> Result<Pointer, EngineError> {
-        self.resolve_pointer(env, p, target, Mode::Cast, span)
+        self.resolve_pointer(env, p, target, ResolveMode::Cast, span)
     }
 
     fn resolve_pointer(
@@ -249,7 +249,7 @@ impl Evaluator<'_> {
         env: &dyn Environment,
         p: Pointer,
         target: &MType,
-        mode: Mode,
+        mode: ResolveMode,
         span: &Span,
     ) -> Result<Pointer, EngineError> {
         let (root, offset) = match &p {
@@ -262,7 +262,7 @@ impl Evaluator<'_> {
                 match self.byte_position(env, &p, span) {
                     Ok(Some(x)) => x,
                     Ok(None) => return Ok(p),
-                    Err(_) if mode == Mode::Cast => return Ok(p),
+                    Err(_) if mode == ResolveMode::Cast => return Ok(p),
                     Err(e) => return Err(e),
                 }
             }
@@ -278,23 +278,23 @@ impl Evaluator<'_> {
 
     /// Where byte `offset` of `root` lands as an object of type `target`: the
     /// path to it, descending arrays (index = offset / element size) and structs
-    /// (the member whose bytes hold the offset). In [`Mode::Access`] what fails is
+    /// (the member whose bytes hold the offset). In [`ResolveMode::Access`] what fails is
     /// reported (a misaligned offset as a violation, reinterpretation of another
-    /// type's bytes as an unsupported construct); in [`Mode::Cast`] it gives `None`.
+    /// type's bytes as an unsupported construct); in [`ResolveMode::Cast`] it gives `None`.
     pub fn element_path_at(
         &mut self,
         env: &dyn Environment,
         root: Root,
         offset: Expr,
         target: &MType,
-        mode: Mode,
+        mode: ResolveMode,
         span: &Span,
     ) -> Result<Option<Resolved>, EngineError> {
         let f = self.factory();
         let refuse = |what: String| -> Result<Option<Resolved>, EngineError> {
             match mode {
-                Mode::Cast => Ok(None),
-                Mode::Access => Err(EngineError::unsupported(what, span)),
+                ResolveMode::Cast => Ok(None),
+                ResolveMode::Access => Err(EngineError::unsupported(what, span)),
             }
         };
         let Some(mut ty) = self.root_type(env, root) else {
@@ -400,15 +400,15 @@ impl Evaluator<'_> {
         here: &MType,
         offset: Expr,
         target: &MType,
-        mode: Mode,
+        mode: ResolveMode,
         span: &Span,
     ) -> Result<Option<Resolved>, EngineError> {
         let f = self.factory();
         let structs = &env.model().structs;
         let size = layout_of(structs, here).map(|l| l.size);
         let refused = |what: String| match mode {
-            Mode::Cast => Ok(None),
-            Mode::Access => Err(EngineError::unsupported(what, span)),
+            ResolveMode::Cast => Ok(None),
+            ResolveMode::Access => Err(EngineError::unsupported(what, span)),
         };
         let Some(o) = f.as_concrete_int(offset) else {
             return refused(format!(
@@ -422,7 +422,7 @@ impl Evaluator<'_> {
         }
         let align = layout_of(structs, target).map_or(1, |l| l.align);
         if &o % BigInt::from(align) != BigInt::from(0) {
-            if mode == Mode::Access {
+            if mode == ResolveMode::Access {
                 self.fail(
                     env,
                     Property::InvalidPointer,
@@ -444,24 +444,24 @@ impl Evaluator<'_> {
         ))
     }
 
-    /// Whether `claim` holds: in [`Mode::Access`] checked (reported if it may
-    /// fail, then assumed: true); in [`Mode::Cast`] only asked of the prover.
+    /// Whether `claim` holds: in [`ResolveMode::Access`] checked (reported if it may
+    /// fail, then assumed: true); in [`ResolveMode::Cast`] only asked of the prover.
     fn require(
         &mut self,
         env: &dyn Environment,
         claim: Expr,
         property: Property,
-        mode: Mode,
+        mode: ResolveMode,
         message: impl FnOnce() -> String,
         span: &Span,
     ) -> bool {
         let f = self.factory();
         match mode {
-            Mode::Access => {
+            ResolveMode::Access => {
                 self.check(env, claim, property, message, span);
                 true
             }
-            Mode::Cast => {
+            ResolveMode::Cast => {
                 if f.as_bool(claim) == Some(true) {
                     return true;
                 }
@@ -481,7 +481,7 @@ impl Evaluator<'_> {
         offset: Expr,
         size: Expr,
         target: &MType,
-        mode: Mode,
+        mode: ResolveMode,
         span: &Span,
     ) -> bool {
         let f = self.factory();
@@ -507,7 +507,7 @@ impl Evaluator<'_> {
         root: Root,
         path: &[Step],
         index: Expr,
-        mode: Mode,
+        mode: ResolveMode,
         span: &Span,
     ) -> bool {
         let f = self.factory();
@@ -709,11 +709,11 @@ impl Evaluator<'_> {
                 env,
                 p,
                 pointee,
-                Mode::Access,
+                ResolveMode::Access,
                 span,
             )?)),
             Value::Pointer(p @ Pointer::To { .. }) if is_character_type(pointee) => Ok(
-                Value::Pointer(self.resolve_pointer(env, p, pointee, Mode::Access, span)?),
+                Value::Pointer(self.resolve_pointer(env, p, pointee, ResolveMode::Access, span)?),
             ),
             other => Ok(other),
         }
