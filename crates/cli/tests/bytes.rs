@@ -217,7 +217,8 @@ int main(void) {
 }
 
 /// Walking an array by bytes: comparisons and differences of byte pointers, a
-/// generic `void *` accessor, a `void *` converted back implicitly.
+/// generic `void *` accessor, a `void *` converted back implicitly, `unsigned
+/// char *` arithmetic.
 /// gcc+ASan+UBSan: clean, every assertion holds.
 #[test]
 fn byte_walks_comparisons_and_differences() {
@@ -242,6 +243,11 @@ int main(void) {
   void *v = &a[1];
   int *back = v;
   assert(back - a == 1);
+  unsigned char *u = (unsigned char *)a;
+  assert(*(int *)(u + 8) == 3);
+  void *w = a;
+  w = (char *)w + 12;
+  assert(*(int *)w == 4);
   return 0;
 }
 ",
