@@ -216,6 +216,85 @@ int main(void) {
     );
 }
 
+/// A symbolic byte offset: the access is aligned only when `m` is a multiple of 4.
+/// gcc+UBSan, m = 0..12: "load of misaligned address ... for type 'int'" at line
+/// 7 for m = 1, 2, 3, 5, 6, 7, 9, 10, 11; clean for m = 0, 4, 8, 12. tass: provable,
+/// witness m = 1 (the first value the prover finds).
+#[test]
+fn symbolic_byte_offset_not_a_multiple_is_reported() {
+    let (code, r) = verify(
+        "1",
+        &[],
+        "#pragma TASS input {m >= 0 && m <= 12}
+int m;
+int main(void) {
+  int a[4] = {1, 2, 3, 4};
+  char *q = (char *)a + m;
+  int *p = (int *)q;
+  int got = *p;
+  return got == 0;
+}
+",
+    );
+    assert_violated(code, &r, "invalid-pointer", Some(7));
+    let v = &r["violations"][0];
+    assert_eq!(v["certainty"], "provable", "{r:#}");
+    assert!(
+        v["message"].as_str().unwrap_or("").contains("misaligned"),
+        "{r:#}"
+    );
+}
+
+/// The twin: with `m % 4 == 0` the divisibility is proved under the path
+/// condition and the element is `a[m / 4]`. gcc+ASan+UBSan, m = 0, 4, 8, 12:
+/// clean, the assertion holds.
+#[test]
+fn symbolic_byte_offset_proved_a_multiple_holds() {
+    let (code, r) = verify(
+        "1",
+        &[],
+        "#include <assert.h>
+#pragma TASS input {m >= 0 && m <= 12 && m % 4 == 0}
+int m;
+int main(void) {
+  int a[4] = {1, 2, 3, 4};
+  char *q = (char *)a + m;
+  int *p = (int *)q;
+  int got = *p;
+  assert(got == m / 4 + 1);
+  return 0;
+}
+",
+    );
+    assert_holds(code, &r);
+}
+
+/// `free` through a byte pointer: back at the block's start it is fine, 4 bytes
+/// in it is not. gcc+ASan: "attempting free on address which was not
+/// malloc()-ed" from line 11; the first `free` (line 7) is clean.
+#[test]
+fn free_through_a_byte_pointer() {
+    let (code, r) = verify(
+        "1",
+        &[],
+        "#include <stdlib.h>
+int main(void) {
+  int *p = malloc(4 * sizeof(int));
+  char *c = (char *)p;
+  c = c + 8;
+  c = c - 8;
+  free(c);
+  char *d;
+  p = malloc(4 * sizeof(int));
+  d = (char *)p + 4;
+  free(d);
+  return 0;
+}
+",
+    );
+    assert_violated(code, &r, "invalid-pointer", Some(11));
+}
+
 /// Walking an array by bytes: comparisons and differences of byte pointers, a
 /// generic `void *` accessor, a `void *` converted back implicitly, `unsigned
 /// char *` arithmetic.

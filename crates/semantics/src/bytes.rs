@@ -427,7 +427,7 @@ impl Evaluator<'_> {
                     env,
                     Property::InvalidPointer,
                     format!(
-                        "access to a `{}` at a pointer {o} byte(s) into a `{}` (misaligned)",
+                        "access as `{}` at {o} byte(s) into an object of type `{}` (misaligned)",
                         type_text(env, target),
                         type_text(env, here)
                     ),
@@ -494,7 +494,7 @@ impl Evaluator<'_> {
             mode,
             || {
                 let (os, ss) = (f.pretty(offset), f.pretty(size));
-                format!("access to a `{text}` at byte offset {os}, which may not be a multiple of the element size {ss} (misaligned)")
+                format!("access as `{text}` at byte offset {os}, which may not be a multiple of the element size {ss} (misaligned)")
             },
             span,
         )

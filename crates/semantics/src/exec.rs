@@ -479,6 +479,16 @@ fn heap_block(
     span: &Span,
 ) -> Option<u32> {
     let f = ev.factory();
+    // A byte view of a block is its start when its byte offset is 0: checked
+    // like an element index below.
+    let as_path;
+    let p = match p {
+        Value::Pointer(Pointer::Bytes { root, offset }) => {
+            as_path = Value::Pointer(Pointer::to(*root, [Step::Index(*offset)]));
+            &as_path
+        }
+        other => other,
+    };
     match p {
         Value::Pointer(Pointer::Null) => None,
         Value::Pointer(Pointer::To {
