@@ -295,6 +295,32 @@ int main(void) {
     assert_violated(code, &r, "invalid-pointer", Some(11));
 }
 
+/// `void *`/`char *` pointers compare by address: a struct and its first member
+/// are at the same byte (path lengths differ). gcc+ASan+UBSan: clean, every
+/// assertion holds.
+#[test]
+fn byte_pointers_compare_by_address() {
+    let (code, r) = verify(
+        "1",
+        &[],
+        "#include <assert.h>
+struct pt { int x; int y; };
+int main(void) {
+  struct pt a[2];
+  a[1].x = 1;
+  void *p = &a[1];
+  void *q = &a[1].x;
+  assert(p == q);
+  char *r = (char *)&a[0].y;
+  assert((char *)q > r);
+  assert((char *)q - r == 4);
+  return 0;
+}
+",
+    );
+    assert_holds(code, &r);
+}
+
 /// Walking an array by bytes: comparisons and differences of byte pointers, a
 /// generic `void *` accessor, a `void *` converted back implicitly, `unsigned
 /// char *` arithmetic.

@@ -654,26 +654,31 @@ impl Evaluator<'_> {
         Ok(Some(f.int_div(d, f.int(size.size))))
     }
 
-    /// Compares two pointers of which one at least is a byte view, by byte
-    /// position. `None` when neither is a byte view.
+    /// Compares two pointers by byte position when one at least is a byte view
+    /// or they are `char *`/`void *` pointers (`(void *)&s == (void *)&s.first` is
+    /// true in C). `None`: compare paths.
     pub fn compare_byte_pointers(
         &self,
         env: &dyn Environment,
         op: tass_model::api::BinaryOp,
-        p: &Pointer,
-        q: &Pointer,
+        (p, q): (&Pointer, &Pointer),
+        pointer_type: &MType,
         span: &Span,
     ) -> Result<Option<Expr>, EngineError> {
         use tass_model::api::BinaryOp::*;
         let f = self.factory();
         let views = matches!(p, Pointer::Bytes { .. }) || matches!(q, Pointer::Bytes { .. });
-        if !views || p.is_null() || q.is_null() {
+        let bytes = pointer_type.element().is_some_and(is_byte_type);
+        if !(views || bytes) || p.is_null() || q.is_null() {
             return Ok(None);
         }
-        let (Some((r1, o1)), Some((r2, o2))) = (
-            self.byte_position(env, p, span)?,
-            self.byte_position(env, q, span)?,
-        ) else {
+        let position = |x: &Pointer| match self.byte_position(env, x, span) {
+            Ok(pos) => Ok(pos),
+            // Paths compare without a layout; byte views cannot.
+            Err(_) if !views => Ok(None),
+            Err(e) => Err(e),
+        };
+        let (Some((r1, o1)), Some((r2, o2))) = (position(p)?, position(q)?) else {
             return Ok(None);
         };
         Ok(Some(match op {

@@ -774,7 +774,7 @@ impl<'a> Evaluator<'a> {
         // Comparisons of pointers and handles.
         match (&va, &vb) {
             (Value::Pointer(p), Value::Pointer(q)) => {
-                if let Some(x) = self.compare_byte_pointers(env, op, p, q, &e.span)? {
+                if let Some(x) = self.compare_byte_pointers(env, op, (p, q), &a.ty, &e.span)? {
                     return Ok(Value::Data(x));
                 }
                 return Ok(Value::Data(self.compare_pointers(op, p, q, &e.span)?));
