@@ -642,8 +642,13 @@ impl Evaluator<'_> {
         if !bytes_apply || p.is_null() || q.is_null() {
             return Ok(None);
         }
-        let Some(d) = self.byte_difference(env, p, q, span)? else {
-            return Ok(None);
+        let views = matches!(p, Pointer::Bytes { .. }) || matches!(q, Pointer::Bytes { .. });
+        let d = match self.byte_difference(env, p, q, span) {
+            Ok(Some(d)) => d,
+            Ok(None) => return Ok(None),
+            // Paths subtract without a layout; byte views cannot.
+            Err(_) if !views => return Ok(None),
+            Err(e) => return Err(e),
         };
         if is_byte_type(&pointee) {
             return Ok(Some(d));
