@@ -13,7 +13,7 @@
 //!   [`is_undefined_data`]: the marker for never-written array elements;
 //!   [`size_of`]: C sizes (LP64) of model types.
 
-pub use crate::heap::{HeapObject, Message};
+pub use crate::heap::{ElemType, HeapObject, Message};
 pub use crate::pointer::{Pointer, Root, Step};
 pub use crate::value::{
     is_undefined_data, read_at, size_of, undefined_data, write_at, AccessError, Handle, Value,

@@ -1,8 +1,61 @@
 //! Heap objects and messages.
 
+use tass_model::api::{IntKind, MpiHandleType, RealKind, StructId, Type as ModelType};
 use tass_symbolic::api::Expr;
 
 use crate::value::Value;
+
+/// The C type of a heap block's elements, kept so that byte-level pointer
+/// arithmetic knows the block's layout (model types themselves are not hashable).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ElemType {
+    /// `_Bool`
+    Bool,
+    /// `char`
+    Char,
+    /// an integer type
+    Int(IntKind),
+    /// a floating type
+    Real(RealKind),
+    /// any pointer type (all have the same layout)
+    Pointer,
+    /// a struct or union
+    Struct(StructId),
+    /// an MPI handle
+    Mpi(MpiHandleType),
+    /// anything else (arrays, ...): byte views into the block are refused
+    Other,
+}
+
+impl ElemType {
+    /// The element type of a block allocated for `ty` elements.
+    pub fn of(ty: &ModelType) -> ElemType {
+        match ty {
+            ModelType::Bool => ElemType::Bool,
+            ModelType::Char => ElemType::Char,
+            ModelType::Int(k) => ElemType::Int(*k),
+            ModelType::Real(k) => ElemType::Real(*k),
+            ModelType::Pointer(_) => ElemType::Pointer,
+            ModelType::Struct(id) => ElemType::Struct(*id),
+            ModelType::Mpi(h) => ElemType::Mpi(*h),
+            _ => ElemType::Other,
+        }
+    }
+
+    /// The model type (`void *` for pointers); `None` for [`ElemType::Other`].
+    pub fn model_type(self) -> Option<ModelType> {
+        Some(match self {
+            ElemType::Bool => ModelType::Bool,
+            ElemType::Char => ModelType::Char,
+            ElemType::Int(k) => ModelType::Int(k),
+            ElemType::Real(k) => ModelType::Real(k),
+            ElemType::Pointer => ModelType::Pointer(Box::new(ModelType::Void)),
+            ElemType::Struct(id) => ModelType::Struct(id),
+            ElemType::Mpi(h) => ModelType::Mpi(h),
+            ElemType::Other => return None,
+        })
+    }
+}
 
 /// A block allocated by `malloc`, `calloc` or `realloc`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -13,6 +66,8 @@ pub enum HeapObject {
         value: Value,
         /// Number of elements (symbolic allowed).
         extent: Expr,
+        /// The C type of the elements.
+        elem: ElemType,
     },
     /// Freed; kept while some pointer may still refer to it, so that using such a
     /// pointer is reported as a dangling-pointer use.

@@ -47,10 +47,15 @@ pub enum Step {
     Field(u32),
 }
 
-/// A pointer value: null, or (root variable, path inside it).
+/// A pointer value: null, (root variable, path inside it), or a byte view.
 ///
 /// A pointer to an array element may point one past the end (C allows forming it,
 /// not dereferencing it); the path's last [`Step::Index`] is then the extent.
+///
+/// A pointer cast to `char *`, `unsigned char *` or `void *` keeps its path until
+/// arithmetic in bytes moves it off the elements of its object; it then becomes a
+/// [`Pointer::Bytes`] view, which a cast back to `T *` or a dereference turns into a
+/// path again (see `tass-semantics`' `bytes.rs`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Pointer {
     /// The null pointer.
@@ -61,6 +66,14 @@ pub enum Pointer {
         root: Root,
         /// The path from the variable to the object pointed to.
         path: SmallVec<[Step; 2]>,
+    },
+    /// A byte view: `offset` bytes (an integer expression, maybe symbolic) from the
+    /// start of the whole variable or heap block `root`, laid out as C lays it out.
+    Bytes {
+        /// The variable or heap block.
+        root: Root,
+        /// Byte offset from its start (0 ..= its size).
+        offset: Expr,
     },
 }
 
@@ -77,14 +90,14 @@ impl Pointer {
     pub fn root(&self) -> Option<Root> {
         match self {
             Pointer::Null => None,
-            Pointer::To { root, .. } => Some(*root),
+            Pointer::To { root, .. } | Pointer::Bytes { root, .. } => Some(*root),
         }
     }
 
-    /// The path (empty for null).
+    /// The path (empty for null and byte views).
     pub fn path(&self) -> &[Step] {
         match self {
-            Pointer::Null => &[],
+            Pointer::Null | Pointer::Bytes { .. } => &[],
             Pointer::To { path, .. } => path,
         }
     }
@@ -103,11 +116,15 @@ impl Pointer {
                 root: f(*root),
                 path: path.clone(),
             },
+            Pointer::Bytes { root, offset } => Pointer::Bytes {
+                root: f(*root),
+                offset: *offset,
+            },
         }
     }
 
-    /// The same pointer with every index expression replaced by `f(index)` (used
-    /// when values are simplified).
+    /// The same pointer with every index expression (and byte offset) replaced by
+    /// `f(index)` (used when values are simplified).
     pub fn map_indices(&self, mut f: impl FnMut(Expr) -> Expr) -> Pointer {
         match self {
             Pointer::Null => Pointer::Null,
@@ -120,6 +137,10 @@ impl Pointer {
                         Step::Field(k) => Step::Field(k),
                     })
                     .collect(),
+            },
+            Pointer::Bytes { root, offset } => Pointer::Bytes {
+                root: *root,
+                offset: f(*offset),
             },
         }
     }

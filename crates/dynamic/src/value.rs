@@ -266,35 +266,11 @@ pub fn is_undefined_data(f: &ExprFactory, mut e: Expr) -> bool {
     }
 }
 
-/// `sizeof(ty)` in bytes under the LP64 data model (no padding in structs), when
-/// every array extent in `ty` is an integer literal; `None` otherwise.
+/// `sizeof(ty)` in bytes under the LP64 data model (with C's struct padding, see
+/// [`tass_model::api::layout_of`]), when every array extent in `ty` is an integer
+/// literal; `None` otherwise.
 pub fn size_of(model: &Model, ty: &ModelType) -> Option<u64> {
-    use tass_model::api::{ExprKind, IntKind, RealKind};
-    Some(match ty {
-        ModelType::Void | ModelType::Bool | ModelType::Char => 1,
-        ModelType::Int(k) => match k {
-            IntKind::UnsignedChar => 1,
-            IntKind::Short | IntKind::UnsignedShort => 2,
-            IntKind::Int | IntKind::Unsigned => 4,
-            _ => 8,
-        },
-        ModelType::Real(RealKind::Float) => 4,
-        ModelType::Real(RealKind::Double) => 8,
-        ModelType::Real(RealKind::LongDouble) => 16,
-        ModelType::Pointer(_) | ModelType::Mpi(_) => 8,
-        ModelType::Array(elem, Some(ext)) => match ext.kind {
-            ExprKind::IntLit(n) if n >= 0 => size_of(model, elem)?.checked_mul(n as u64)?,
-            _ => return None,
-        },
-        ModelType::Array(_, None) | ModelType::Unknown => return None,
-        ModelType::Struct(id) => {
-            let mut total = 0u64;
-            for field in &model.struct_def(*id).fields {
-                total = total.checked_add(size_of(model, &field.ty)?)?;
-            }
-            total
-        }
-    })
+    tass_model::api::layout_of(&model.structs, ty).map(|l| l.size)
 }
 
 #[cfg(test)]

@@ -101,6 +101,8 @@ pub(crate) enum AstKind<'t> {
     Member(Box<Ast<'t>>, String, bool),
     Cast(TypeName<'t>, Box<Ast<'t>>),
     SizeofType(TypeName<'t>),
+    /// `offsetof(type, member)`.
+    OffsetOf(TypeName<'t>, String),
     SizeofExpr(Box<Ast<'t>>),
     Cond(Box<Ast<'t>>, Box<Ast<'t>>, Box<Ast<'t>>),
     Comma(Box<Ast<'t>>, Box<Ast<'t>>),
@@ -356,7 +358,10 @@ pub(crate) fn convert<'t>(node: Node<'t>, src: &str) -> Result<Ast<'t>, AstError
         "compound_literal_expression" => return Err(unsupported("a compound literal")),
         "gnu_asm_expression" => return Err(unsupported("inline assembly")),
         "generic_expression" => return Err(unsupported("_Generic")),
-        "offsetof_expression" => return Err(unsupported("offsetof")),
+        "offsetof_expression" => AstKind::OffsetOf(
+            TypeName::Node(field(node, "type")?),
+            text(field(node, "member")?, src).to_string(),
+        ),
         "alignof_expression" => return Err(unsupported("_Alignof")),
         "initializer_list" => {
             return Err(AstError {

@@ -9,7 +9,7 @@
 //! into separate statements with temporaries). `<mpi.h>`, `<stdio.h>`,
 //! `<stdlib.h>`, `<math.h>`, `<string.h>`, `<assert.h>`, `<stdbool.h>`,
 //! `<limits.h>`, `<float.h>` are built in. Anything outside the supported C
-//! subset (goto, function pointers, unions, inline assembly, ...) is an
+//! subset (goto, function pointers, bit-fields, inline assembly, ...) is an
 //! error naming the construct and its position, never a panic.
 //!
 //! ## The C subset
@@ -17,9 +17,11 @@
 //! Supported: all integer types (the mathematical integers; the C kind is
 //! kept for printing), `float`/`double`/`long double` (the reals), `char`,
 //! `_Bool`/`bool`, enums, typedefs, structs (nested, array fields,
-//! self-referential through pointers), multi-dimensional and variable-length
+//! self-referential through pointers), unions (the engine lets a program
+//! read the member last written), multi-dimensional and variable-length
 //! arrays (`double u[nxl+2]`, input-dependent extents), pointers and pointer
-//! arithmetic, `malloc/calloc/realloc/free`, `sizeof`, casts, string
+//! arithmetic (in bytes on `char *`/`void *`), `malloc/calloc/realloc/free`,
+//! `sizeof` and `offsetof` (LP64 layout with padding), casts, string
 //! literals, `const`, static locals, global initializers (run at the start of
 //! `main`), functions, recursion and prototypes; `if/else`, `for`, `while`,
 //! `do/while`, `break`, `continue`, `switch/case/default` (with fallthrough),
@@ -30,7 +32,7 @@
 //!
 //! Rejected with a positioned error: `goto` and labels, function pointers
 //! (variables, parameters, typedefs, calls through them, functions used as
-//! values), unions, bit-fields, inline assembly, threads (`_Thread_local`,
+//! values), bit-fields, inline assembly, threads (`_Thread_local`,
 //! `_Atomic`, pthreads), `setjmp`, compound literals, `_Generic`, variadic
 //! function definitions, casts between integers and pointers, nesting deeper
 //! than 1000 syntax levels.

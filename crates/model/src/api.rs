@@ -1,6 +1,7 @@
 //! The public interface of `tass-model`: everything other crates may use.
 
 pub use crate::expr::{BinaryOp, Expr, ExprKind, QuantifierKind, UnaryOp};
+pub use crate::layout::{field_offset, layout_of, TypeLayout};
 pub use crate::library::{LibraryConstant, LibraryFunction};
 pub use crate::program::{
     Body, BodyGraph, Function, FunctionId, FunctionKind, Location, LocationId, LocationKind, Model,
@@ -11,4 +12,6 @@ pub use crate::render::{
 };
 pub use crate::span::Span;
 pub use crate::stmt::{AssertOrigin, Callee, CollectiveKind, LoopInvariant, Statement, Transition};
-pub use crate::types::{Field, IntKind, MpiHandleType, RealKind, StructDef, StructId, Type};
+pub use crate::types::{
+    AggregateKind, Field, IntKind, MpiHandleType, RealKind, StructDef, StructId, Type,
+};

@@ -50,6 +50,7 @@
 
 pub mod api;
 mod expr;
+mod layout;
 mod library;
 mod program;
 mod render;

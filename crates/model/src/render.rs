@@ -17,7 +17,7 @@ pub fn render_model(model: &Model) -> String {
             // opaque library types (FILE)
             continue;
         }
-        let _ = write!(out, "struct {} {{", s.name);
+        let _ = write!(out, "{} {} {{", s.keyword(), s.name);
         for f in &s.fields {
             let _ = write!(out, " {};", render_decl(model, &f.ty, &f.name));
         }
@@ -218,14 +218,10 @@ pub fn render_decl(model: &Model, ty: &Type, name: &str) -> String {
         Type::Int(k) => k.c_name().to_string(),
         Type::Real(k) => k.c_name().to_string(),
         Type::Pointer(inner) => format!("{}*", render_type(model, inner)),
-        Type::Struct(id) => format!(
-            "struct {}",
-            model
-                .structs
-                .get(id.0 as usize)
-                .map(|s| s.name.as_str())
-                .unwrap_or("?")
-        ),
+        Type::Struct(id) => match model.structs.get(id.0 as usize) {
+            Some(s) => format!("{} {}", s.keyword(), s.name),
+            None => "struct ?".to_string(),
+        },
         Type::Mpi(h) => h.c_name().to_string(),
         Type::Unknown => "?".to_string(),
         Type::Array(..) => unreachable!("arrays are peeled above"),

@@ -5,7 +5,7 @@ use crate::span::Span;
 
 /// The C integer type an `Int` came from. All of them denote the mathematical
 /// integers in the model; the kind is kept for printing only.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum IntKind {
     /// `unsigned char` (`char` and `signed char` are [`Type::Char`]): an 8-bit
     /// unsigned integer, so its arithmetic wraps modulo 256.
@@ -46,7 +46,7 @@ impl IntKind {
 }
 
 /// The C floating type a `Real` came from. All denote the mathematical reals.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum RealKind {
     /// `float`
     Float,
@@ -69,7 +69,7 @@ impl RealKind {
 
 /// The opaque MPI handle types of `<mpi.h>`. (`MPI_Status` is a struct, see
 /// [`crate::program::Model::mpi_status_struct`].)
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum MpiHandleType {
     /// `MPI_Comm`
     Comm,
@@ -163,12 +163,26 @@ pub struct Field {
     pub ty: Type,
 }
 
-/// A struct definition. Fields are numbered in declaration order; pointers into
-/// structs navigate by field index.
+/// Whether a [`StructDef`] is a `struct` (fields one after the other) or a
+/// `union` (members sharing storage).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum AggregateKind {
+    /// `struct`: each field has its own storage.
+    #[default]
+    Struct,
+    /// `union`: every member starts at offset 0. The engine lets a program read
+    /// the member it last wrote; reading another one is refused at run time.
+    Union,
+}
+
+/// A struct (or union) definition. Fields are numbered in declaration order;
+/// pointers into structs navigate by field index.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StructDef {
     /// This struct's id.
     pub id: StructId,
+    /// `struct` or `union`.
+    pub kind: AggregateKind,
     /// The tag, or the typedef name for anonymous structs.
     pub name: String,
     /// The fields in declaration order.
@@ -181,5 +195,18 @@ impl StructDef {
     /// Index of the field with this name.
     pub fn field_index(&self, name: &str) -> Option<usize> {
         self.fields.iter().position(|f| f.name == name)
+    }
+
+    /// True for a `union`.
+    pub fn is_union(&self) -> bool {
+        self.kind == AggregateKind::Union
+    }
+
+    /// `struct` or `union`, as C spells it.
+    pub fn keyword(&self) -> &'static str {
+        match self.kind {
+            AggregateKind::Struct => "struct",
+            AggregateKind::Union => "union",
+        }
     }
 }

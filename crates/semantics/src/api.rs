@@ -6,7 +6,14 @@
 //! - [`Oracle`]: the engine's handle on a `tass_prove::api::Prover`
 //!   (`Oracle::from(Box<dyn Prover>)`).
 //! - [`Violation`], [`Property`], [`Certainty`], [`EngineError`]: what steps report.
+//! - Byte-level pointers (`bytes.rs`): [`Evaluator::byte_offset`] (the byte offset
+//!   of a pointer's place from the start of its variable or block, and the type
+//!   there), [`Evaluator::element_path_at`] (the path of the `T` at a byte offset,
+//!   [`ResolveMode`] saying whether failures are reported), [`Evaluator::typed_pointer`],
+//!   [`Evaluator::byte_add`], [`Evaluator::object_size`]; for library models such as
+//!   `memcpy`/`memset`.
 
+pub use crate::bytes::{compatible, is_byte_type, Path, ResolveMode, Resolved};
 pub use crate::env::Environment;
 pub use crate::eval::{is_data_type, parse_real_literal, scalar_type, Evaluator, Place, RAND_MAX};
 pub use crate::exec::{

@@ -1,6 +1,6 @@
 //! The environment: the semantics' view of a state (paper Sec. 2).
 
-use tass_dynamic::api::{HeapObject, Message, Root, Value};
+use tass_dynamic::api::{ElemType, HeapObject, Message, Root, Value};
 use tass_model::api::{FunctionId, LocationId, Model, TransitionId, VarId};
 use tass_symbolic::api::{Expr, ExprFactory};
 
@@ -38,8 +38,9 @@ pub trait Environment {
     fn get_mut(&mut self, root: Root) -> Option<&mut Value>;
     /// A heap object of a process (live or freed); `None` if there is no such object.
     fn heap_object(&self, proc: usize, object: u32) -> Option<&HeapObject>;
-    /// Allocates a heap object in the executing process's heap; returns its root.
-    fn allocate(&mut self, value: Value, extent: Expr) -> Root;
+    /// Allocates a heap object of `extent` elements of type `elem` in the executing
+    /// process's heap; returns its root.
+    fn allocate(&mut self, value: Value, extent: Expr, elem: ElemType) -> Root;
     /// Marks a heap object of the executing process freed.
     fn free(&mut self, object: u32);
 

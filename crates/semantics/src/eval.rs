@@ -493,7 +493,16 @@ impl<'a> Evaluator<'a> {
             }
             ExprKind::Cast(a) => {
                 let v = self.eval(env, a)?;
-                self.convert(v, &a.ty, &e.ty, &e.span)?
+                match (v, &a.ty, &e.ty) {
+                    // Between pointers to different types: the object must hold a
+                    // `T` there (byte views are resolved, see bytes.rs).
+                    (Value::Pointer(p), MType::Pointer(from), MType::Pointer(to))
+                        if from != to && !crate::bytes::is_byte_type(to) =>
+                    {
+                        Value::Pointer(self.typed_pointer(env, p, to, &e.span)?)
+                    }
+                    (v, _, _) => self.convert(v, &a.ty, &e.ty, &e.span)?,
+                }
             }
             ExprKind::SizeOf(t) => match size_of(env.model(), t) {
                 Some(n) => Value::Data(f.int(n)),
@@ -716,11 +725,17 @@ impl<'a> Evaluator<'a> {
                 let p = self.eval(env, a)?;
                 let k = self.eval_int(env, b)?;
                 let k = if op == PointerSub { f.neg(k) } else { k };
+                if let Some(v) = self.byte_pointer_add(env, &p, &a.ty, k, &e.span)? {
+                    return Ok(v);
+                }
                 return self.pointer_add(env, p, k, &e.span);
             }
             PointerDiff => {
                 let p = self.eval(env, a)?;
                 let q = self.eval(env, b)?;
+                if let Some(d) = self.byte_pointer_difference(env, &p, &q, &a.ty, &e.span)? {
+                    return Ok(Value::Data(d));
+                }
                 return match (p, q) {
                     (
                         Value::Pointer(Pointer::To { root: r1, path: p1 }),
@@ -759,7 +774,10 @@ impl<'a> Evaluator<'a> {
         // Comparisons of pointers and handles.
         match (&va, &vb) {
             (Value::Pointer(p), Value::Pointer(q)) => {
-                return Ok(Value::Data(self.compare_pointers(op, p, q, &e.span)?))
+                if let Some(x) = self.compare_byte_pointers(env, op, (p, q), &a.ty, &e.span)? {
+                    return Ok(Value::Data(x));
+                }
+                return Ok(Value::Data(self.compare_pointers(op, p, q, &e.span)?));
             }
             (Value::Handle(h1), Value::Handle(h2)) => {
                 return match op {
@@ -867,6 +885,7 @@ impl<'a> Evaluator<'a> {
         let same = match (p, q) {
             (Pointer::Null, Pointer::Null) => Some(f.tt()),
             (Pointer::Null, _) | (_, Pointer::Null) => Some(f.ff()),
+            (Pointer::Bytes { .. }, _) | (_, Pointer::Bytes { .. }) => None,
             (Pointer::To { root: r1, path: p1 }, Pointer::To { root: r2, path: p2 }) => {
                 if r1 != r2 || p1.len() != p2.len() {
                     Some(f.ff())
@@ -1127,6 +1146,22 @@ impl<'a> Evaluator<'a> {
             }
             ExprKind::Deref(p) => {
                 let pv = self.eval(env, p)?;
+                let pv = self.pointer_for_access(env, pv, &e.ty, &e.span)?;
+                if let Value::Pointer(Pointer::Bytes { offset, .. }) = &pv {
+                    if !address_only {
+                        let at = f.pretty(*offset);
+                        self.fail(
+                            env,
+                            Property::OutOfBounds,
+                            format!(
+                                "dereference of `{}` at byte {at}, the end of its object",
+                                tass_model::api::render_expr(env.model(), p)
+                            ),
+                            &e.span,
+                        );
+                        return Ok(dead_place());
+                    }
+                }
                 self.deref_place(env, pv, address_only, &e.span, &|| {
                     tass_model::api::render_expr(env.model(), p)
                 })
@@ -1160,16 +1195,20 @@ impl<'a> Evaluator<'a> {
         let f = self.f;
         let dead = |this: &mut Self, env: &dyn Environment, msg: String| -> Place {
             this.fail(env, Property::InvalidPointer, msg, span);
-            (
-                Root::Heap {
-                    proc: u32::MAX,
-                    object: u32::MAX,
-                },
-                SmallVec::new(),
-            )
+            dead_place()
         };
         let (root, path) = match pv {
             Value::Pointer(Pointer::To { root, path }) => (root, path),
+            Value::Pointer(Pointer::Bytes { .. }) => {
+                return Err(EngineError::unsupported(
+                    format!(
+                        "`{}` is a byte pointer (moved by `char *` arithmetic) used where a \
+                         pointer to elements is needed; cast it back to the element type",
+                        text()
+                    ),
+                    span,
+                ))
+            }
             Value::Pointer(Pointer::Null) => {
                 return Ok(dead(
                     self,
@@ -1249,6 +1288,7 @@ impl<'a> Evaluator<'a> {
         let Some(value) = env.get(root) else {
             return Ok(self.fresh_of(&e.ty));
         };
+        self.check_union_read(env, root, &path, &e.span)?;
         let v = match read_at(self.f, value, &path) {
             Ok(v) => v,
             Err(AccessError::Undefined) => Value::Undefined,
@@ -1385,10 +1425,17 @@ impl<'a> Evaluator<'a> {
                 }
             }
             MType::Struct(id) => {
-                let fields = env.model().struct_def(*id).fields.clone();
+                let def = env.model().struct_def(*id);
+                let fields = def.fields.clone();
+                let union = def.is_union();
                 let mut vs = Vec::with_capacity(fields.len());
-                for fd in &fields {
-                    vs.push(self.zero_value(env, &fd.ty, span)?);
+                for (k, fd) in fields.iter().enumerate() {
+                    // A union's zero value is its first member's (C11 6.7.9p10).
+                    vs.push(if union && k > 0 {
+                        self.undefined_value(env, &fd.ty, span)?
+                    } else {
+                        self.zero_value(env, &fd.ty, span)?
+                    });
                 }
                 Value::Struct(Arc::new(vs))
             }
@@ -1401,8 +1448,20 @@ impl<'a> Evaluator<'a> {
     }
 
     /// Writes `value` into `place`, materialising undefined structs/arrays on the
-    /// way from the root variable's static type.
+    /// way from the root variable's static type. A write into a union member
+    /// makes the union's other members unwritten (see unions.rs).
     pub fn write_place(
+        &mut self,
+        env: &mut dyn Environment,
+        place: &Place,
+        value: Value,
+        span: &Span,
+    ) -> Result<(), EngineError> {
+        self.store_place(env, place, value, span)?;
+        self.forget_other_union_members(env, place, span)
+    }
+
+    fn store_place(
         &mut self,
         env: &mut dyn Environment,
         place: &Place,
@@ -1463,6 +1522,18 @@ impl<'a> Evaluator<'a> {
             None => Value::Undefined,
         }
     }
+}
+
+/// The place returned for an invalid pointer once its violation is recorded (the
+/// path is dead; [`Evaluator::write_place`] ignores it).
+fn dead_place() -> Place {
+    (
+        Root::Heap {
+            proc: u32::MAX,
+            object: u32::MAX,
+        },
+        SmallVec::new(),
+    )
 }
 
 /// Applies [`wrap_unsigned`] to a data value.

@@ -1,7 +1,7 @@
 //! The executor: a transition (guard + statement) applied to an environment.
 
 use smallvec::SmallVec;
-use tass_dynamic::api::{undefined_data, HeapObject, Pointer, Root, Step, Value};
+use tass_dynamic::api::{undefined_data, ElemType, HeapObject, Pointer, Root, Step, Value};
 use tass_model::api::{
     render_expr, AssertOrigin, Callee, ExprKind, LibraryFunction, Model, Span, Statement,
     TransitionId, Type as MType,
@@ -249,7 +249,7 @@ pub fn execute_transition(
                 span,
             );
             let value = block_value(&mut ev, &*env, elem_type, n, *zeroed, span)?;
-            let root = env.allocate(value, n);
+            let root = env.allocate(value, n, ElemType::of(elem_type));
             let p = Value::Pointer(Pointer::to(root, [Step::Index(f.int(0))]));
             let place = ev.eval_place(&*env, lhs, false)?;
             changes.record(|| Change {
@@ -271,13 +271,14 @@ pub fn execute_transition(
                 if let Some(HeapObject::Live {
                     value: oldv,
                     extent,
+                    ..
                 }) = env.heap_object(process, object).cloned()
                 {
                     value = copy_prefix(f, &value, &oldv, extent, n, span)?;
                 }
                 env.free(object);
             }
-            let root = env.allocate(value, n);
+            let root = env.allocate(value, n, ElemType::of(elem_type));
             let p = Value::Pointer(Pointer::to(root, [Step::Index(f.int(0))]));
             let place = ev.eval_place(&*env, lhs, false)?;
             changes.record(|| Change {
@@ -353,6 +354,15 @@ pub fn show_value(f: &ExprFactory, v: &Value) -> String {
         Value::Undefined => "undefined".into(),
         Value::Data(e) => f.pretty(*e),
         Value::Pointer(Pointer::Null) => "NULL".into(),
+        Value::Pointer(Pointer::Bytes { root, offset }) => {
+            let base = match root {
+                Root::Shared(v) | Root::Global { var: v, .. } | Root::Local { var: v, .. } => {
+                    format!("var{}", v.0)
+                }
+                Root::Heap { object, .. } => format!("heap[{object}]"),
+            };
+            format!("(char *)&{base} + {}", f.pretty(*offset))
+        }
         Value::Pointer(Pointer::To { root, path }) => {
             let mut s = match root {
                 Root::Shared(v) | Root::Global { var: v, .. } | Root::Local { var: v, .. } => {
@@ -475,6 +485,16 @@ fn heap_block(
     span: &Span,
 ) -> Option<u32> {
     let f = ev.factory();
+    // A byte view of a block is its start when its byte offset is 0: checked
+    // like an element index below.
+    let as_path;
+    let p = match p {
+        Value::Pointer(Pointer::Bytes { root, offset }) => {
+            as_path = Value::Pointer(Pointer::to(*root, [Step::Index(*offset)]));
+            &as_path
+        }
+        other => other,
+    };
     match p {
         Value::Pointer(Pointer::Null) => None,
         Value::Pointer(Pointer::To {

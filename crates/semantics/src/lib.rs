@@ -33,6 +33,7 @@
 //! ```
 
 pub mod api;
+mod bytes;
 mod env;
 mod eval;
 mod exec;
@@ -40,3 +41,4 @@ mod oracle;
 mod report;
 #[cfg(test)]
 mod tests;
+mod unions;

@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use tass_dynamic::api::{HeapObject, Root, Value};
+use tass_dynamic::api::{ElemType, HeapObject, Root, Value};
 use tass_model::api::*;
 use tass_symbolic::api::{Expr as SExpr, ExprFactory, Type as SType};
 
@@ -53,8 +53,12 @@ impl Environment for MapEnv {
     fn heap_object(&self, _proc: usize, object: u32) -> Option<&HeapObject> {
         self.heap.get(object as usize)
     }
-    fn allocate(&mut self, value: Value, extent: SExpr) -> Root {
-        self.heap.push(HeapObject::Live { value, extent });
+    fn allocate(&mut self, value: Value, extent: SExpr, elem: ElemType) -> Root {
+        self.heap.push(HeapObject::Live {
+            value,
+            extent,
+            elem,
+        });
         Root::Heap {
             proc: 0,
             object: self.heap.len() as u32 - 1,

@@ -159,9 +159,14 @@ pub(crate) fn canonical_heaps(_f: &ExprFactory, mut state: State) -> State {
         let heap: Vec<HeapObject> = std::mem::take(&mut new_heaps[pu])
             .into_iter()
             .map(|o| match o {
-                HeapObject::Live { value, extent } => HeapObject::Live {
+                HeapObject::Live {
+                    value,
+                    extent,
+                    elem,
+                } => HeapObject::Live {
                     value: value.map(&mut remap, &mut keep),
                     extent,
+                    elem,
                 },
                 HeapObject::Freed => HeapObject::Freed,
             })
@@ -308,9 +313,14 @@ fn simplify_proc(ps: &mut Arc<ProcState>, simp: &tass_simplify::api::Simplifier)
             .heap
             .iter()
             .map(|o| match o {
-                HeapObject::Live { value, extent } => HeapObject::Live {
+                HeapObject::Live {
+                    value,
+                    extent,
+                    elem,
+                } => HeapObject::Live {
                     value: value.map(&mut same, &mut g),
                     extent: g(*extent),
+                    elem: *elem,
                 },
                 HeapObject::Freed => HeapObject::Freed,
             })

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use tass_dynamic::api::{HeapObject, Message, Root, Value};
+use tass_dynamic::api::{ElemType, HeapObject, Message, Root, Value};
 use tass_model::api::{FunctionId, LocationId, Model, TransitionId, VarId, VarScope};
 use tass_semantics::api::Environment;
 use tass_symbolic::api::{Expr, ExprFactory};
@@ -151,12 +151,16 @@ impl Environment for ProcEnv<'_> {
         self.state.inner.procs.get(proc)?.heap.get(object as usize)
     }
 
-    fn allocate(&mut self, value: Value, extent: Expr) -> Root {
+    fn allocate(&mut self, value: Value, extent: Expr, elem: ElemType) -> Root {
         let p = self.proc;
         let s = self.state.inner_mut();
         let ps = Arc::make_mut(&mut s.procs[p]);
         let heap = Arc::make_mut(&mut ps.heap);
-        heap.push(HeapObject::Live { value, extent });
+        heap.push(HeapObject::Live {
+            value,
+            extent,
+            elem,
+        });
         Root::Heap {
             proc: p as u32,
             object: (heap.len() - 1) as u32,

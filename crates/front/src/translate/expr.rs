@@ -80,14 +80,10 @@ impl<'t> Tr<'t> {
             Type::Real(k) => k.c_name().into(),
             Type::Pointer(t) => format!("{}*", self.type_name(t)),
             Type::Array(t, _) => format!("{}[]", self.type_name(t)),
-            Type::Struct(id) => format!(
-                "struct {}",
-                self.ctx
-                    .structs
-                    .get(id.0 as usize)
-                    .map(|s| s.name.as_str())
-                    .unwrap_or("?")
-            ),
+            Type::Struct(id) => match self.ctx.structs.get(id.0 as usize) {
+                Some(s) => format!("{} {}", s.keyword(), s.name),
+                None => "struct ?".into(),
+            },
             Type::Mpi(h) => h.c_name().into(),
             Type::Unknown => "?".into(),
         }
@@ -514,6 +510,14 @@ impl<'t> Tr<'t> {
             AstKind::SizeofType(tn) => {
                 let ty = self.type_name_type(tn, pos)?;
                 mk(ExprKind::SizeOf(ty), Type::Int(IntKind::UnsignedLong))
+            }
+            AstKind::OffsetOf(tn, member) => {
+                let ty = self.type_name_type(tn, pos)?;
+                let offset = self.offset_of(&ty, member, pos)?;
+                mk(
+                    ExprKind::IntLit(offset.into()),
+                    Type::Int(IntKind::UnsignedLong),
+                )
             }
             AstKind::SizeofExpr(x) => {
                 // `sizeof(T)` for a typedef name T parses as an expression
@@ -1205,6 +1209,9 @@ impl<'t> Tr<'t> {
                     }
                     Type::Struct(id) => {
                         let id = *id;
+                        if self.ctx.structs[id.0 as usize].is_union() && items.len() > 1 {
+                            return err(pos, "an initializer list for a union holds one value");
+                        }
                         self.emit(Statement::Assign {
                             lhs: lhs.clone(),
                             rhs: Expr::new(ExprKind::Zero, ty.clone(), span.clone()),

@@ -154,10 +154,7 @@ impl<'t> Tr<'t> {
                 }
             }
             "struct_specifier" => self.struct_type(node),
-            "union_specifier" => err(
-                pos,
-                "unions are not supported (tass cannot model their storage sharing soundly)",
-            ),
+            "union_specifier" => self.struct_type(node),
             "enum_specifier" => self.enum_type(node),
             "macro_type_specifier" => err(pos, "a macro used as a type is not supported"),
             other => err(
@@ -353,6 +350,39 @@ impl<'t> Tr<'t> {
         Ok((params, variadic))
     }
 
+    /// `offsetof(ty, member)`: the member's byte offset (C layout, LP64).
+    pub(crate) fn offset_of(&self, ty: &Type, member: &str, pos: Pos) -> Res<u64> {
+        let Type::Struct(id) = ty else {
+            return err(
+                pos,
+                format!(
+                    "offsetof needs a struct or union type, not `{}`",
+                    self.type_name(ty)
+                ),
+            );
+        };
+        let def = &self.ctx.structs[id.0 as usize];
+        if self.ctx.incomplete[id.0 as usize] {
+            return err(
+                pos,
+                format!("offsetof of the incomplete type `{}`", self.type_name(ty)),
+            );
+        }
+        let Some(k) = def.field_index(member) else {
+            return err(
+                pos,
+                format!("`{}` has no member named `{member}`", self.type_name(ty)),
+            );
+        };
+        field_offset(&self.ctx.structs, *id, k).ok_or_else(|| crate::ast::AstError {
+            pos,
+            message: format!(
+                "offsetof in `{}`, whose layout depends on a non-constant array size",
+                self.type_name(ty)
+            ),
+        })
+    }
+
     /// The type named by a type_descriptor (casts, sizeof).
     pub(crate) fn type_descriptor(&mut self, node: Node<'t>) -> Res<Type> {
         let (base, _) = self.specifiers(node)?;
@@ -363,8 +393,15 @@ impl<'t> Tr<'t> {
         Ok(d.ty)
     }
 
+    /// A `struct` or `union` specifier (both kept as [`StructDef`]s; see
+    /// [`AggregateKind`]).
     fn struct_type(&mut self, node: Node<'t>) -> Res<Type> {
         let pos = Pos::of(node);
+        let kind = if node.kind() == "union_specifier" {
+            AggregateKind::Union
+        } else {
+            AggregateKind::Struct
+        };
         let name = node
             .child_by_field_name("name")
             .map(|n| self.text(n).to_string());
@@ -386,6 +423,7 @@ impl<'t> Tr<'t> {
                 let span = self.span(pos);
                 self.ctx.structs.push(StructDef {
                     id,
+                    kind,
                     name: name
                         .clone()
                         .unwrap_or_else(|| format!("<anonymous {}>", id.0)),
