@@ -208,3 +208,132 @@ fn sendrecv_receive_half_proceeds_while_the_send_half_waits() {
     reduced_and_full("3", &[], text, "holds", "");
     reduced_and_full("3", &["--deadlock", "absolute"], text, "holds", "");
 }
+
+// ----- item 8: a pending nonblocking collective owns only its elements ------
+
+/// Each rank posts `call` (on `sbuf`, two ints, and `rbuf`, five ints),
+/// reads `rbuf[read]` while it is pending, runs `meanwhile`, waits, prints
+/// what it read and checks `check`.
+fn pending_collective_program(call: &str, read: u32, meanwhile: &str, check: &str) -> String {
+    format!(
+        "#include <mpi.h>\n#include <stdio.h>\n#include <assert.h>\n\
+         int main(int argc, char *argv[]) {{\n    int rank, x;\n    MPI_Request req;\n    \
+         MPI_Init(&argc, &argv);\n    MPI_Comm_rank(MPI_COMM_WORLD, &rank);\n    \
+         int sbuf[2] = {{rank + 1, rank + 1}};\n    \
+         int rbuf[5] = {{rank + 5, rank + 6, 0, 0, 7}};\n    {call}\n    x = rbuf[{read}];\n    \
+         {meanwhile}\n    MPI_Wait(&req, MPI_STATUS_IGNORE);\n    \
+         printf(\"rank %d read %d\\n\", rank, x);\n    {check}\n    MPI_Finalize();\n    \
+         return 0;\n}}\n"
+    )
+}
+
+/// The line of `x = rbuf[read];` in [`pending_collective_program`].
+const READ_LINE: u64 = 12;
+
+/// Runs the program reduced and unreduced; for "violated", the first
+/// violation is the `invalid-pointer` read on [`READ_LINE`].
+fn check_pending(text: &str, verdict: &str) {
+    reduced_and_full("2", &[], text, verdict, "invalid-pointer");
+    if verdict == "violated" {
+        let (_, r) = common::verify("2", &[], text);
+        let v = &r["violations"][0];
+        assert_eq!(v["line"], READ_LINE, "{r:#}");
+        let message = v["message"].as_str().unwrap_or("");
+        assert!(message.contains("uninitialised"), "{r:#}");
+    }
+}
+
+const IBCAST: &str = "MPI_Ibcast(rbuf, 2, MPI_INT, 0, MPI_COMM_WORLD, &req);";
+const IREDUCE: &str = "MPI_Ireduce(sbuf, rbuf, 2, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD, &req);";
+const IALLREDUCE: &str = "MPI_Iallreduce(sbuf, rbuf, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &req);";
+const IGATHER: &str = "MPI_Igather(sbuf, 2, MPI_INT, rbuf, 2, MPI_INT, 0, MPI_COMM_WORLD, &req);";
+
+/// Item 8: `rbuf[3]` is not part of `MPI_Ibcast(rbuf, 2, ...)`: reading it,
+/// and writing `rbuf[4]`, while the broadcast is pending is fine. tass used
+/// to report the read as invalid-pointer (it held back the whole array).
+/// Real runs, -np 2: default and zero-buffer both exit 0 (both ranks read
+/// 0).
+#[test]
+fn ibcast_leaves_the_rest_of_the_array_to_the_program() {
+    let text = pending_collective_program(
+        IBCAST,
+        3,
+        "rbuf[4] = 9;",
+        "assert(rbuf[0] == 5 && rbuf[1] == 6 && rbuf[3] == 0 && rbuf[4] == 9);",
+    );
+    check_pending(&text, "holds");
+}
+
+/// Twin: `rbuf[1]` is part of the broadcast; reading it before the wait is
+/// reported. Real runs, -np 2: both exit 0, and rank 1 reads 7, its value
+/// before the broadcast, not the 6 it receives (MPI leaves it undefined).
+#[test]
+fn ibcast_owns_its_elements_until_the_wait() {
+    let text = pending_collective_program(IBCAST, 1, "", "assert(rbuf[0] == 5 && rbuf[1] == 6);");
+    check_pending(&text, "violated");
+}
+
+/// `MPI_Ireduce` to root 0 owns `rbuf[0..2)` at the root. Real runs, -np 2:
+/// reading `rbuf[2]` (and writing `rbuf[4]`), both exit 0 and read 0;
+/// reading `rbuf[0]`, both exit 0 and the root reads 5, not the sum 3.
+#[test]
+fn ireduce_owns_only_count_elements() {
+    let ok = pending_collective_program(
+        IREDUCE,
+        2,
+        "rbuf[4] = 9;",
+        "assert(rank != 0 || (rbuf[0] == 3 && rbuf[1] == 3 && rbuf[4] == 9));",
+    );
+    check_pending(&ok, "holds");
+    let bad = pending_collective_program(IREDUCE, 0, "", "assert(rank != 0 || rbuf[0] == 3);");
+    check_pending(&bad, "violated");
+}
+
+/// `MPI_Iallreduce` owns `rbuf[0..2)` everywhere. Real runs, -np 2: reading
+/// `rbuf[2]` (and writing `rbuf[4]`), both exit 0 and read 0; reading
+/// `rbuf[1]`, both exit 0 and the ranks read 6 and 7, not the sum 3.
+#[test]
+fn iallreduce_owns_only_count_elements() {
+    let ok = pending_collective_program(
+        IALLREDUCE,
+        2,
+        "rbuf[4] = 9;",
+        "assert(rbuf[0] == 3 && rbuf[1] == 3 && rbuf[2] == 0 && rbuf[4] == 9);",
+    );
+    check_pending(&ok, "holds");
+    let bad = pending_collective_program(IALLREDUCE, 1, "", "assert(rbuf[1] == 3);");
+    check_pending(&bad, "violated");
+}
+
+/// `MPI_Igather` of two ints from each of two ranks owns `rbuf[0..4)` at the
+/// root. Real runs, -np 2: reading `rbuf[4]` (then writing it), both exit 0
+/// and read 7; reading `rbuf[3]`, both exit 0 and the root reads 0, not the
+/// 2 it gathers.
+#[test]
+fn igather_owns_only_the_gathered_elements() {
+    let ok = pending_collective_program(
+        IGATHER,
+        4,
+        "rbuf[4] = 9;",
+        "assert(rank != 0 || (rbuf[0] == 1 && rbuf[3] == 2 && rbuf[4] == 9));",
+    );
+    check_pending(&ok, "holds");
+    let bad = pending_collective_program(IGATHER, 3, "", "assert(rank != 0 || rbuf[3] == 2);");
+    check_pending(&bad, "violated");
+}
+
+/// A buffer in a row of a two-dimensional array: only its elements are held.
+/// Real runs, -np 2: default and zero-buffer both exit 0.
+#[test]
+fn ibcast_into_a_row_holds_only_its_elements() {
+    let text = "#include <mpi.h>\n#include <assert.h>\nint main(int argc, char *argv[]) {\n    \
+                int rank, x;\n    MPI_Request req;\n    MPI_Init(&argc, &argv);\n    \
+                MPI_Comm_rank(MPI_COMM_WORLD, &rank);\n    \
+                int a[2][3] = {{1, 2, 3}, {rank, rank, 4}};\n    \
+                MPI_Ibcast(&a[1][0], 2, MPI_INT, 0, MPI_COMM_WORLD, &req);\n    \
+                x = a[0][1] + a[1][2];\n    a[0][0] = 9;\n    \
+                MPI_Wait(&req, MPI_STATUS_IGNORE);\n    \
+                assert(x == 6 && a[1][0] == 0 && a[1][1] == 0 && a[0][0] == 9 && a[1][2] == 4);\n    \
+                MPI_Finalize();\n    return 0;\n}\n";
+    reduced_and_full("2", &[], text, "holds", "");
+}

@@ -8,8 +8,13 @@
 //! [`potentially_deadlocked`]: a state where no process could move if no pending
 //! send were buffered is a potential deadlock. A receive is enabled once a
 //! matching message is buffered, once per possible sender for `MPI_ANY_SOURCE`.
-//! `MPI_Sendrecv` runs in two steps (its send, then its receive), as MPI says it
-//! behaves: like a nonblocking send and a receive completed together.
+//! `MPI_Ssend` and `MPI_Sendrecv(_replace)` take several steps ([`CallStage`]):
+//! the message is posted first (probes see it), then the receive half of a
+//! send-receive takes its message, and the call returns once its send has
+//! completed (`MPI_Ssend`: received; a send-receive's standard send: received,
+//! or buffered, which the zero-buffer test counts as needing a buffer). So a
+//! send-receive behaves as MPI says: like a nonblocking send and a receive
+//! completed together.
 //! Blocking collectives are one synchronous step of all members of the
 //! communicator, enabled when every member has reached a blocking collective
 //! call on it; calls that do not agree (kind, root, op, count, datatype) are a
