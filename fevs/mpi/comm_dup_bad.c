@@ -3,15 +3,15 @@
  * but without a communicator of its own.
  *
  * BUG: libcomm is MPI_COMM_WORLD itself instead of a duplicate made with
- * MPI_Comm_dup.  The user's message from the left neighbour (tag 7) was sent
- * first, and the library's receive from the same neighbour accepts any tag, so
- * by MPI's non-overtaking rule it takes the user's message: the library
- * returns X + left instead of 100 + left and the assertion after lib_shift
- * fails (and the user's receive, tag 7, would then wait for ever).  Real runs
- * abort at that assertion (3 processes: signal 6 from assert).
+ * MPI_Comm_dup.  The library's receive from the left neighbour accepts any tag,
+ * so by MPI's non-overtaking rule it takes the user's message (tag 7), sent
+ * first.  The library's own message (tag 0) then has no receive: unbuffered,
+ * every library send-receive waits for ever (mpirun without eager buffering
+ * hangs); buffered, the library returns X + left instead of 100 + left and the
+ * assertion after lib_shift fails (plain mpirun, 3 processes: signal 6).
  *
- * Expected verdict: tass verify -n 3 comm_dup_bad.c
- *   violated: assertion at the check of the library's result
+ * Expected: tass verify -n 3 comm_dup_bad.c: violated, deadlock at the
+ *   MPI_Sendrecv; with --deadlock absolute: violated, assertion at the check.
  * Fixed twin: comm_dup_ok.c.
  */
 #include <assert.h>
@@ -32,7 +32,7 @@ int lib_shift(int x) {
 
     MPI_Comm_size(libcomm, &nprocs);
     MPI_Comm_rank(libcomm, &myrank);
-    MPI_Sendrecv(&x, 1, MPI_INT, (myrank + 1) % nprocs, 0, &y, 1, MPI_INT,
+    MPI_Sendrecv(&x, 1, MPI_INT, (myrank + 1) % nprocs, 0, &y, 1, MPI_INT, /* BUG: tag 0 is never received */
                  (myrank + nprocs - 1) % nprocs, MPI_ANY_TAG, libcomm, MPI_STATUS_IGNORE);
     return y;
 }

@@ -144,8 +144,10 @@ pub struct Step {
     /// other process can disable it (for partial-order reduction).
     pub commutes: bool,
     /// MPI: a standard send whose destination does not wait in a matching
-    /// receive (it completes only by buffering; POR must not prefer it when
-    /// potential deadlocks are checked).
+    /// receive, or a wait (or the return of an `MPI_Sendrecv`) for a send
+    /// whose message nobody has received yet: it completes only by
+    /// buffering (POR must not prefer it when potential deadlocks are
+    /// checked).
     pub buffered_send: bool,
     /// MPI: this step completes the pending receive request with this handle
     /// number of `process` (posted by `MPI_Irecv` at `transition`) with the

@@ -921,10 +921,19 @@ impl RealEngine {
                 step.commutes
                     && (!potential || self.urgent_send(state, step, lf, args, enabled, statuses))
             }
-            // The send half never needs a buffer in the engine's deadlock test
-            // (MPI lets it proceed with the receive half); the receive half is
-            // a receive from one source (`commutes`) with its message there.
-            L::MpiSendrecv | L::MpiSendrecvReplace => step.commutes,
+            // Three steps (engine's `CallStage`): the post of the send half
+            // (never blocks, as an `MPI_Isend`); the receive half, a receive
+            // from one source (`commutes`) with its message there; the return,
+            // once the send half completes, which depends on `p` alone (its
+            // message is received or not) and, as a wait, is left out with
+            // `--deadlock potential` while it completes only by buffering.
+            L::MpiSendrecv | L::MpiSendrecvReplace => {
+                step.commutes && !(potential && step.buffered_send)
+            }
+            // Two steps: the post of its message (as an `MPI_Issend`), and
+            // the return, enabled only once the message was received (then
+            // `settled`: it stays enabled and changes only `p`).
+            L::MpiSsend => step.commutes,
             // With `settled`, the requests looked at complete only by `p`'s own
             // steps (its receives' progress) or are complete already (sends
             // buffered or received, collectives every member posted): the
@@ -1158,18 +1167,19 @@ impl Engine for RealEngine {
     /// - an MPI call from a fixed list that the engine marks `commutes`:
     ///   `MPI_Init` (always), `MPI_Finalize`/`Comm_rank`/`Comm_size`/`Get_count`/
     ///   `Request_free`, a receive or probe from one source with its message
-    ///   there, `MPI_Sendrecv(_replace)` (its send half never needs a buffer in
-    ///   the engine's deadlock test), `MPI_Bsend`/`MPI_Isend`, `MPI_Send`/
+    ///   there, the steps of `MPI_Sendrecv(_replace)` (post of the send half,
+    ///   receive half, return) and of `MPI_Ssend` (post, return once its
+    ///   message was received), `MPI_Bsend`/`MPI_Isend`, `MPI_Send`/
     ///   `MPI_Rsend`, `MPI_Issend`, `MPI_Irecv` (the post), `MPI_Wait(all|any)`
     ///   and `MPI_Test(all)`; with `--deadlock potential`, a
     ///   `MPI_Send`/`MPI_Rsend` only if [`RealEngine::urgent_send`] (its receiver
-    ///   waits for exactly this message and cannot leave first) and a wait only
-    ///   if it does not complete by buffering. An MPI call that touches shared
+    ///   waits for exactly this message and cannot leave first) and a wait or
+    ///   the return of a send-receive only if it does not complete by buffering. An MPI call that touches shared
     ///   memory is urgent only while no other process can reach such a
     ///   transition. The post of a nonblocking collective is urgent only while
     ///   no other process can still reach an `MPI_Test`/`MPI_Testall` (the last
     ///   post completes the other members' requests, which only a test can
-    ///   see before it). Wildcard receives, `MPI_Ssend`, blocking collectives,
+    ///   see before it). Wildcard receives, blocking collectives,
     ///   `MPI_Iprobe`, the steps that split a path on an envelope that depends
     ///   on the inputs, and everything else are never urgent;
     /// - a progress step (a posted `MPI_Irecv` of `p` taking its message) from

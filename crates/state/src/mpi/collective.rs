@@ -27,8 +27,10 @@
 //! Nonblocking collectives (`MPI_Ibcast`, ...) do not synchronise: a member's
 //! call *posts* its part ([`post`]) and returns. The arguments significant at
 //! it are evaluated and its send data is read at the post (a [`Posted`] kept in
-//! its request); the objects holding its receive buffers read as undefined
-//! from then until the wait, so reading a result early is reported. Once every
+//! its request); the elements of its receive buffers the operation writes
+//! read as undefined from then until the wait, so reading a result early is
+//! reported ([`Held`]: the whole objects holding the buffers when those
+//! elements are not known). Once every
 //! member of the communicator has posted the operation, the last post
 //! performs it ([`match_posts`]): the calls must agree as for the blocking
 //! forms, and each member's request then holds the final contents of its
@@ -46,7 +48,10 @@
 
 use std::collections::BTreeMap;
 
-use tass_dynamic::api::{undefined_data, Handle, Pointer, Step as PStep, Value};
+use smallvec::SmallVec;
+use tass_dynamic::api::{
+    is_undefined_data, undefined_data, write_at, Handle, Pointer, Step as PStep, Value,
+};
 use tass_model::api::{
     Expr as MExpr, FunctionId, LibraryConstant as LC, LibraryFunction as LF, Model, Span,
     TransitionId,
@@ -57,11 +62,11 @@ use tass_semantics::api::{
 use tass_symbolic::api::{BitOp, Expr, ExprFactory, Type};
 
 use super::buffer::{
-    check_rank, flat_read, holds, read_buffer, read_pairs, scalar_of, type_name, write_buffer,
-    write_pairs, BufArg, CONCRETE_LIMIT,
+    check_rank, flat_path, flat_read, holds, inner_size, locate, read_buffer, read_pairs,
+    scalar_of, type_name, write_buffer, write_pairs, BufArg, Buffer, CONCRETE_LIMIT,
 };
 use super::comm;
-use super::request::{add_request, remove_request, Delivery, RequestKind};
+use super::request::{add_request, remove_request, RequestKind};
 use super::{current_call, set_mpi, write_request, write_success, Call, Ctx, ANY};
 use crate::env::ProcEnv;
 use crate::state::State;
@@ -1092,9 +1097,9 @@ pub(crate) struct Target {
     /// The buffer pointer, as it was at the post.
     pointer: Value,
     pointee: Option<Type>,
-    /// The object the buffer lies in, which reads as undefined until the wait:
-    /// (pointer to it, the undefined marker, its value at the post).
-    hold: Option<Delivery>,
+    /// What of the buffer reads as undefined until the wait, with its
+    /// values at the post.
+    hold: Option<Held>,
 }
 
 /// A nonblocking collective a process posted that not every member of the
@@ -1188,7 +1193,7 @@ impl Posted {
         for t in &self.targets {
             out.push(&t.pointer);
             if let Some(h) = &t.hold {
-                out.push(&h.0);
+                out.push(h.pointer());
             }
         }
         out
@@ -1199,7 +1204,7 @@ impl Posted {
         for t in &mut self.targets {
             out.push(&mut t.pointer);
             if let Some(h) = &mut t.hold {
-                out.push(&mut h.0);
+                out.push(h.pointer_mut());
             }
         }
         out
@@ -1334,13 +1339,17 @@ fn post_part(
         }
     }
     let mut targets = Vec::new();
+    let owned = match args.rtype.as_ref().or(args.stype.as_ref()) {
+        Some(DType::Pair(_)) => None, // arrays of structs: the whole object
+        _ => owned_elements(f, kind, &args, n, rank),
+    };
     for (arg, optional) in recv_args(kind, is_root, rank) {
         let pointer = ev.eval(&*env, &call.args[arg])?;
         if optional && matches!(pointer, Value::Pointer(ref q) if q.is_null()) {
             continue;
         }
         let pointee = BufArg::Expr(&call.args[arg]).scalar_pointee();
-        let hold = hold_back(ev, env, &call.args[arg], call.span)?;
+        let hold = hold_back(ev, env, &call.args[arg], owned.as_deref(), call.span)?;
         targets.push(Target {
             arg,
             pointer,
@@ -1365,7 +1374,7 @@ fn post_part(
         };
         let held = targets
             .iter()
-            .any(|t| t.hold.as_ref().map(|h| Some(&h.0)) == Some(object.as_ref()));
+            .any(|t| t.hold.as_ref().map(|h| Some(h.pointer())) == Some(object.as_ref()));
         let flat: Vec<(Expr, Expr, Expr)> = pieces
             .iter()
             .filter_map(|(o, c, d)| match d {
@@ -1511,18 +1520,16 @@ fn match_posts(
             if let Some(sent) = &posted.sent {
                 check_sent(ev, env, sent, "every process had posted it", m.span)?;
             }
-            let what = || "the receive buffer of a nonblocking collective".to_string();
-            // Put back what the held objects had at the post (unless the
+            // Put back what the held elements had at the post (unless the
             // program wrote them since: its wait reports that), write the
             // results, and hold the final contents back again until the wait.
             let mut intact = Vec::with_capacity(posted.targets.len());
             for t in &posted.targets {
                 let ok = match &t.hold {
-                    Some((ptr, marker, before)) => {
-                        let place = ev.deref_place(&*env, ptr.clone(), true, m.span, &what)?;
-                        let ok = ev.read_place(&*env, &place) == *marker;
+                    Some(h) => {
+                        let ok = h.intact(ev, env, m.span)?;
                         if ok {
-                            ev.write_place(env, &place, before.clone(), m.span)?;
+                            h.release(ev, env, m.span)?;
                         }
                         ok
                     }
@@ -1553,16 +1560,13 @@ fn match_posts(
             }
             let mut delivery = Vec::new();
             for (k, t) in posted.targets.iter().enumerate() {
-                let Some((ptr, marker, _)) = &t.hold else {
+                let Some(h) = &t.hold else {
                     continue;
                 };
                 if intact[k] {
-                    let place = ev.deref_place(&*env, ptr.clone(), true, m.span, &what)?;
-                    let done = ev.read_place(&*env, &place);
-                    ev.write_place(env, &place, marker.clone(), m.span)?;
-                    delivery.push((ptr.clone(), marker.clone(), done));
+                    delivery.push(h.hold_again(ev, env, m.span)?);
                 } else {
-                    delivery.push((ptr.clone(), marker.clone(), marker.clone()));
+                    delivery.push(h.clone()); // the wait reports the change
                 }
             }
             let p = env.proc;
@@ -1576,10 +1580,9 @@ fn match_posts(
             if requests[index].freed {
                 // MPI_Request_free'd: nobody waits, the data goes in now.
                 remove_request(env, index);
-                for (ptr, marker, done) in delivery {
-                    let place = ev.deref_place(&*env, ptr, true, m.span, &what)?;
-                    if ev.read_place(&*env, &place) == marker {
-                        ev.write_place(env, &place, done, m.span)?;
+                for h in delivery {
+                    if h.intact(ev, env, m.span)? {
+                        h.release(ev, env, m.span)?;
                     }
                 }
                 return Ok(());
@@ -1643,22 +1646,205 @@ pub(super) fn pending_posts(model: &Model, state: &State, p: usize) -> Vec<Strin
     out
 }
 
-/// For a posted nonblocking collective: the object the receive buffer `arg`
-/// points into reads as undefined until the wait; returns (pointer to the
-/// object, the undefined marker, its value now). `None` for a NULL or invalid
-/// buffer.
+/// What a nonblocking collective holds back of one receive buffer from its
+/// post to its wait: those elements read as undefined meanwhile (reading one
+/// is reported), with the values they get back (in a [`Posted`]: the values
+/// they had at the post; in the request of a performed operation: the
+/// results).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Held {
+    /// The elements the operation owns (MPI leaves the others to the
+    /// program): flat indices into the data array the buffer lies in, each
+    /// with its value; the pointer is to that array.
+    Elements(Value, Vec<(i64, Expr)>),
+    /// The whole object the buffer lies in, when the elements are not known
+    /// (a count, a displacement or the position is symbolic): pointer to it,
+    /// the undefined marker it holds, its value.
+    Object(Value, Value, Value),
+}
+
+impl Held {
+    pub(crate) fn pointer(&self) -> &Value {
+        match self {
+            Held::Elements(p, _) | Held::Object(p, _, _) => p,
+        }
+    }
+
+    pub(crate) fn pointer_mut(&mut self) -> &mut Value {
+        match self {
+            Held::Elements(p, _) | Held::Object(p, _, _) => p,
+        }
+    }
+
+    fn place(
+        &self,
+        ev: &mut Evaluator<'_>,
+        env: &ProcEnv<'_>,
+        span: &Span,
+    ) -> Result<tass_semantics::api::Place, EngineError> {
+        ev.deref_place(env, self.pointer().clone(), true, span, &|| {
+            "the receive buffer of a nonblocking collective".into()
+        })
+    }
+
+    /// True if the program left the held part alone: it still reads as
+    /// undefined.
+    pub(super) fn intact(
+        &self,
+        ev: &mut Evaluator<'_>,
+        env: &ProcEnv<'_>,
+        span: &Span,
+    ) -> Result<bool, EngineError> {
+        let f = ev.factory();
+        let place = self.place(ev, env, span)?;
+        let now = ev.read_place(env, &place);
+        Ok(match (self, now) {
+            (Held::Object(_, marker, _), now) => now == *marker,
+            (Held::Elements(_, elements), Value::Data(a)) => elements
+                .iter()
+                .all(|&(k, _)| is_undefined_data(f, flat_read(f, a, f.int(k)))),
+            _ => false,
+        })
+    }
+
+    /// Writes the held values into the buffer.
+    pub(super) fn release(
+        &self,
+        ev: &mut Evaluator<'_>,
+        env: &mut ProcEnv<'_>,
+        span: &Span,
+    ) -> Result<(), EngineError> {
+        let place = self.place(ev, env, span)?;
+        let new = match self {
+            Held::Object(_, _, value) => value.clone(),
+            Held::Elements(_, elements) => {
+                let values: Vec<(i64, Expr)> = elements.clone();
+                set_elements(ev, ev.read_place(&*env, &place), &values, span)?
+            }
+        };
+        ev.write_place(env, &place, new, span)
+    }
+
+    /// Holds the same part back again, now with its current values (the
+    /// results the operation wrote there): it reads as undefined again.
+    pub(super) fn hold_again(
+        &self,
+        ev: &mut Evaluator<'_>,
+        env: &mut ProcEnv<'_>,
+        span: &Span,
+    ) -> Result<Held, EngineError> {
+        let f = ev.factory();
+        let place = self.place(ev, env, span)?;
+        let now = ev.read_place(&*env, &place);
+        match self {
+            Held::Object(pointer, marker, _) => {
+                ev.write_place(env, &place, marker.clone(), span)?;
+                Ok(Held::Object(pointer.clone(), marker.clone(), now))
+            }
+            Held::Elements(pointer, elements) => {
+                let Value::Data(a) = now else {
+                    return Err(EngineError::invalid(
+                        "the receive buffer of a nonblocking collective is not an array",
+                        Some(span),
+                    ));
+                };
+                let values: Vec<(i64, Expr)> = elements
+                    .iter()
+                    .map(|&(k, _)| (k, flat_read(f, a, f.int(k))))
+                    .collect();
+                let undefined = undefined_elements(f, a, &values);
+                let marked = set_elements(ev, now, &undefined, span)?;
+                ev.write_place(env, &place, marked, span)?;
+                Ok(Held::Elements(pointer.clone(), values))
+            }
+        }
+    }
+}
+
+/// `array` (a data array) with the flat elements `values` set.
+fn set_elements(
+    ev: &Evaluator<'_>,
+    array: Value,
+    values: &[(i64, Expr)],
+    span: &Span,
+) -> Result<Value, EngineError> {
+    let f = ev.factory();
+    let Value::Data(a) = array else {
+        return Err(EngineError::invalid(
+            "the receive buffer of a nonblocking collective is not an array",
+            Some(span),
+        ));
+    };
+    let t = f.type_of(a);
+    let mut out = Value::Data(a);
+    for &(k, x) in values {
+        let mut path = SmallVec::<[PStep; 2]>::new();
+        flat_path(f, &t, f.int(k), &mut path);
+        write_at(f, &mut out, &path, Value::Data(x)).map_err(|e| {
+            EngineError::invalid(format!("nonblocking collective: {e}"), Some(span))
+        })?;
+    }
+    Ok(out)
+}
+
+/// The undefined marker for each of the flat elements `at` of data array `a`.
+fn undefined_elements(f: &ExprFactory, a: Expr, at: &[(i64, Expr)]) -> Vec<(i64, Expr)> {
+    let marker = undefined_data(f, scalar_of(&f.type_of(a)));
+    at.iter().map(|&(k, _)| (k, marker)).collect()
+}
+
+/// The parts of its receive buffer a nonblocking collective owns at the
+/// member of comm rank `rank`, as (offset, count) in elements from the
+/// buffer's start: what [`read_transfers`] may write there. MPI leaves the
+/// rest of the array to the program.
+fn owned_elements(
+    f: &ExprFactory,
+    kind: Kind,
+    a: &Significant,
+    n: usize,
+    rank: usize,
+) -> Option<Vec<(Expr, Expr)>> {
+    let zero = f.int(0);
+    let nn = f.int(n as i64);
+    let count = |x: &Option<Expr>| x.unwrap_or(zero);
+    let at = |xs: &Option<Vec<Expr>>, k: usize| xs.as_ref().and_then(|v| v.get(k).copied());
+    Some(match kind {
+        Kind::Bcast | Kind::Reduce | Kind::Allreduce | Kind::Scan | Kind::Exscan => {
+            vec![(zero, count(&a.scount))]
+        }
+        Kind::ReduceScatter => vec![(zero, at(&a.rcounts, rank)?)],
+        Kind::Gather | Kind::Allgather | Kind::Alltoall => {
+            vec![(zero, f.mul(count(&a.rcount), nn))]
+        }
+        Kind::Scatter | Kind::Scatterv => vec![(zero, count(&a.rcount))],
+        Kind::Gatherv | Kind::Allgatherv | Kind::Alltoallv => (0..n)
+            .map(|i| Some((at(&a.rdispls, i)?, at(&a.rcounts, i)?)))
+            .collect::<Option<Vec<_>>>()?,
+        Kind::Barrier | Kind::CommDup | Kind::CommSplit | Kind::CommFree => return None,
+    })
+}
+
+/// For a posted nonblocking collective: the elements `owned` of the receive
+/// buffer `arg` (offsets and counts from its start) read as undefined until
+/// the wait; when they are not all known and inside the array, the whole
+/// object the buffer lies in does. Returns what is held, with its values
+/// now; `None` for a NULL or invalid buffer.
 fn hold_back(
     ev: &mut Evaluator<'_>,
     env: &mut ProcEnv<'_>,
     arg: &MExpr,
+    owned: Option<&[(Expr, Expr)]>,
     span: &Span,
-) -> Result<Option<Delivery>, EngineError> {
+) -> Result<Option<Held>, EngineError> {
     let f = ev.factory();
     let ptr = ev.eval(&*env, arg)?;
     if !matches!(&ptr, Value::Pointer(p) if !p.is_null()) {
         return Ok(None);
     }
     let (root, mut path) = ev.deref_place(&*env, ptr, true, span, &|| "receive buffer".into())?;
+    if let Some(held) = hold_elements(ev, env, arg, owned, span)? {
+        return Ok(Some(held));
+    }
     // The whole object the buffer lies in (an array the pointer indexes).
     if matches!(path.last(), Some(PStep::Index(_))) {
         path.pop();
@@ -1671,7 +1857,77 @@ fn hold_back(
     };
     ev.write_place(env, &place, marker.clone(), span)?;
     let pointer = Value::Pointer(Pointer::To { root, path });
-    Ok(Some((pointer, marker, before)))
+    Ok(Some(Held::Object(pointer, marker, before)))
+}
+
+/// [`hold_back`] for the elements `owned` of the data array buffer `arg`
+/// points into, when their offsets, counts and the buffer's position are
+/// concrete and they lie inside the array (else `None`: out-of-bounds
+/// transfers are reported when the operation is performed).
+fn hold_elements(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    arg: &MExpr,
+    owned: Option<&[(Expr, Expr)]>,
+    span: &Span,
+) -> Result<Option<Held>, EngineError> {
+    let f = ev.factory();
+    let Some(owned) = owned else {
+        return Ok(None);
+    };
+    let concrete = |e: Expr| f.as_concrete_int(e).and_then(|k| i64::try_from(k).ok());
+    let mut parts = Vec::with_capacity(owned.len());
+    for &(off, cnt) in owned {
+        match (concrete(off), concrete(cnt)) {
+            (Some(o), Some(c)) if o >= 0 && (0..=CONCRETE_LIMIT).contains(&c) => parts.push((o, c)),
+            _ => return Ok(None),
+        }
+    }
+    let span_count = parts.iter().map(|&(o, c)| o + c).max().unwrap_or(0);
+    let Buffer::Array {
+        root,
+        prefix,
+        start,
+        array,
+    } = locate(ev, &*env, BufArg::Expr(arg), f.int(span_count), span)?
+    else {
+        return Ok(None);
+    };
+    let t = f.type_of(array);
+    let (Some(start), Some(inner), Some(extent)) = (
+        concrete(start),
+        inner_size(f, &t).and_then(concrete),
+        f.array_extent(array).and_then(concrete),
+    ) else {
+        return Ok(None);
+    };
+    let base = start * inner;
+    let total = extent * inner;
+    let mut indices: Vec<i64> = parts
+        .iter()
+        .flat_map(|&(o, c)| (base + o)..(base + o + c))
+        .collect();
+    indices.sort_unstable();
+    indices.dedup();
+    if base < 0
+        || indices.last().is_some_and(|&k| k >= total)
+        || indices.len() as i64 > CONCRETE_LIMIT
+    {
+        return Ok(None);
+    }
+    let before: Vec<(i64, Expr)> = indices
+        .iter()
+        .map(|&k| (k, flat_read(f, array, f.int(k))))
+        .collect();
+    let marked = set_elements(
+        ev,
+        Value::Data(array),
+        &undefined_elements(f, array, &before),
+        span,
+    )?;
+    ev.write_place(env, &(root, prefix.clone()), marked, span)?;
+    let pointer = Value::Pointer(Pointer::To { root, path: prefix });
+    Ok(Some(Held::Elements(pointer, before)))
 }
 
 /// Evaluates the arguments of collective call `call` that are significant at

@@ -8,8 +8,13 @@
 //! [`potentially_deadlocked`]: a state where no process could move if no pending
 //! send were buffered is a potential deadlock. A receive is enabled once a
 //! matching message is buffered, once per possible sender for `MPI_ANY_SOURCE`.
-//! `MPI_Sendrecv` runs in two steps (its send, then its receive), as MPI says it
-//! behaves: like a nonblocking send and a receive completed together.
+//! `MPI_Ssend` and `MPI_Sendrecv(_replace)` take several steps ([`CallStage`]):
+//! the message is posted first (probes see it), then the receive half of a
+//! send-receive takes its message, and the call returns once its send has
+//! completed (`MPI_Ssend`: received; a send-receive's standard send: received,
+//! or buffered, which the zero-buffer test counts as needing a buffer). So a
+//! send-receive behaves as MPI says: like a nonblocking send and a receive
+//! completed together.
 //! Blocking collectives are one synchronous step of all members of the
 //! communicator, enabled when every member has reached a blocking collective
 //! call on it; calls that do not agree (kind, root, op, count, datatype) are a
@@ -49,13 +54,45 @@ pub(crate) use request::{push_progress_steps, Request};
 pub(crate) struct MpiProc {
     /// 0 before `MPI_Init`, 1 between `MPI_Init` and `MPI_Finalize`, 2 after.
     pub phase: u8,
-    /// The send half of the `MPI_Sendrecv` the process is at is done.
-    pub sendrecv_sent: bool,
+    /// How far the process is in the blocking call it is at, for the calls
+    /// that take several steps (`MPI_Ssend`, `MPI_Sendrecv(_replace)`).
+    pub stage: CallStage,
     /// The last value `MPI_Wtime` returned (the next one is not smaller).
     pub wtime: Option<Expr>,
     /// The requests of nonblocking operations not completed yet, in the order
     /// they were posted.
     pub requests: Vec<Request>,
+}
+
+/// How far a process is in a blocking call made of several steps. The send
+/// of `MPI_Ssend` and the send half of `MPI_Sendrecv(_replace)` post their
+/// message first, as a nonblocking send would, naming a request of the
+/// process that the program never sees; the call returns once that request
+/// completes: for `MPI_Ssend` when the message has been received, for a
+/// send-receive (a standard send) also by buffering, which the zero-buffer
+/// deadlock test counts as needing a buffer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub(crate) enum CallStage {
+    /// Nothing done yet.
+    #[default]
+    Start,
+    /// The message is posted under request `request`: an `MPI_Ssend` waits
+    /// for it to be received, a send-receive for its receive half.
+    Sent { request: u32 },
+    /// The receive half of a send-receive is done; it waits for its send.
+    Received { request: u32 },
+}
+
+/// The request of the send a process at `lf` in `stage` waits for before
+/// the call returns, if that is all it still has to do.
+fn completion_stage(lf: LF, stage: CallStage) -> Option<u32> {
+    match (lf, stage) {
+        (LF::MpiSsend, CallStage::Sent { request }) => Some(request),
+        (LF::MpiSendrecv | LF::MpiSendrecvReplace, CallStage::Received { request }) => {
+            Some(request)
+        }
+        _ => None,
+    }
 }
 
 /// The MPI call a process is about to make.
@@ -224,18 +261,24 @@ enum P2p {
 /// The argument positions of the rank (destination or source), the tag and
 /// the communicator of the point-to-point operation a process at `call`
 /// performs next, and what it does.
-fn p2p_args(call: &Call<'_>, sendrecv_sent: bool) -> Option<(usize, usize, usize, P2p)> {
-    match call.lf {
-        lf if is_standard_send(lf) || is_nonblocking_send(lf) => Some((3, 4, 5, P2p::Send)),
-        LF::MpiSendrecv if !sendrecv_sent => Some((3, 4, 10, P2p::Send)),
-        LF::MpiSendrecv => Some((8, 9, 10, P2p::Recv)),
-        LF::MpiSendrecvReplace if !sendrecv_sent => Some((3, 4, 7, P2p::Send)),
-        LF::MpiSendrecvReplace => Some((5, 6, 7, P2p::Recv)),
-        LF::MpiRecv => Some((3, 4, 5, P2p::Recv)),
-        LF::MpiIrecv => Some((3, 4, 5, P2p::Post)),
-        LF::MpiProbe => Some((0, 1, 2, P2p::Probe)),
-        LF::MpiIprobe => Some((0, 1, 2, P2p::Iprobe)),
-        _ => None,
+fn p2p_args(call: &Call<'_>, stage: CallStage) -> Option<(usize, usize, usize, P2p)> {
+    use CallStage::{Received, Sent, Start};
+    match (call.lf, stage) {
+        (LF::MpiSsend, Start) => Some((3, 4, 5, P2p::Send)),
+        (LF::MpiSsend, _) => None, // waits for its message to be received
+        (lf, _) if is_standard_send(lf) || is_nonblocking_send(lf) => Some((3, 4, 5, P2p::Send)),
+        (LF::MpiSendrecv, Start) => Some((3, 4, 10, P2p::Send)),
+        (LF::MpiSendrecv, Sent { .. }) => Some((8, 9, 10, P2p::Recv)),
+        (LF::MpiSendrecvReplace, Start) => Some((3, 4, 7, P2p::Send)),
+        (LF::MpiSendrecvReplace, Sent { .. }) => Some((5, 6, 7, P2p::Recv)),
+        (LF::MpiSendrecv | LF::MpiSendrecvReplace, Received { .. }) => None,
+        _ => match call.lf {
+            LF::MpiRecv => Some((3, 4, 5, P2p::Recv)),
+            LF::MpiIrecv => Some((3, 4, 5, P2p::Post)),
+            LF::MpiProbe => Some((0, 1, 2, P2p::Probe)),
+            LF::MpiIprobe => Some((0, 1, 2, P2p::Iprobe)),
+            _ => None,
+        },
     }
 }
 
@@ -428,7 +471,7 @@ fn pending_receive(
     // A blocking probe waits as a receive does (it sees a send's envelope
     // before any data moves, so a zero-buffer send can proceed).
     let Some((src, tag, comm, P2p::Recv | P2p::Probe)) =
-        p2p_args(call, state.inner.procs[p].mpi.sendrecv_sent)
+        p2p_args(call, state.inner.procs[p].mpi.stage)
     else {
         return Ok(None);
     };
@@ -644,8 +687,23 @@ pub(crate) fn push_steps(
         }
         return Ok(());
     }
-    let sent = scratch.inner.procs[p].mpi.sendrecv_sent;
-    let Some((rank_arg, tag_arg, comm_arg, kind)) = p2p_args(&call, sent) else {
+    let stage = scratch.inner.procs[p].mpi.stage;
+    if let Some(request) = completion_stage(call.lf, stage) {
+        // The call returns once its send completes; as for a wait, that
+        // depends only on the process's own request.
+        let handle = Value::Handle(Handle::Request(request));
+        match request::completion(scratch, p, &handle) {
+            request::Completion::Pending => {}
+            request::Completion::Ready { by_buffering, .. } => steps.push(Step {
+                commutes: true,
+                buffered_send: by_buffering,
+                ..base
+            }),
+            _ => steps.push(base), // executing it reports the lost request
+        }
+        return Ok(());
+    }
+    let Some((rank_arg, tag_arg, comm_arg, kind)) = p2p_args(&call, stage) else {
         let own_state_only = matches!(
             call.lf,
             LF::MpiInit
@@ -756,18 +814,11 @@ fn p2p_steps(
                             None => false,
                         };
                         // MPI_Bsend uses the buffer the program attached, not
-                        // MPI's: it always completes locally.
-                        step.buffered_send = !waiting && call.lf != LF::MpiBsend;
-                        if call.lf == LF::MpiSsend {
-                            // A synchronous send completes only when matched,
-                            // whatever the buffering; the receiver can stop
-                            // waiting (a wildcard receive takes another
-                            // message), so it does not commute either.
-                            if !waiting {
-                                return Ok(());
-                            }
-                            step.commutes = false;
-                        }
+                        // MPI's: it always completes locally. MPI_Ssend posts
+                        // its message here and waits for the receive at its
+                        // next step (`CallStage`).
+                        step.buffered_send =
+                            !waiting && !matches!(call.lf, LF::MpiBsend | LF::MpiSsend);
                     }
                 }
                 _ => {}
@@ -863,14 +914,23 @@ pub(crate) fn potentially_deadlocked(
             }
             return Ok(false);
         }
-        // The send half of MPI_Sendrecv(_replace) proceeds together with its
-        // receive (MPI guarantees a ring of them cannot deadlock): not counted.
-        let sent = state.inner.procs[p].mpi.sendrecv_sent;
-        let is_blocking_send = is_standard_send(call.lf) && call.lf != LF::MpiBsend;
+        // The return of an MPI_Ssend or MPI_Sendrecv(_replace) whose message
+        // was posted: it needs a buffer while nobody has received it (never
+        // enabled then for MPI_Ssend). Posting the message is a move: the
+        // posted send half of a send-receive proceeds together with its
+        // receive half (so a ring of them cannot deadlock).
+        let stage = state.inner.procs[p].mpi.stage;
+        if completion_stage(call.lf, stage).is_some() {
+            if step.buffered_send {
+                continue;
+            }
+            return Ok(false);
+        }
+        let is_blocking_send = matches!(call.lf, LF::MpiSend | LF::MpiRsend);
         if !is_blocking_send || scratch.inner.procs[p].mpi.phase != 1 {
             return Ok(false);
         }
-        let Some((d, tag, comm)) = send_envelope(ctx, oracle, &mut scratch, step, &call, sent)?
+        let Some((d, tag, comm)) = send_envelope(ctx, oracle, &mut scratch, step, &call, stage)?
         else {
             return Ok(false); // MPI_PROC_NULL, a bad rank, or not known: not counted
         };
@@ -894,14 +954,12 @@ fn send_envelope(
     scratch: &mut State,
     step: &Step,
     call: &Call<'_>,
-    sendrecv_sent: bool,
+    stage: CallStage,
 ) -> Result<Option<(usize, i64, u32)>, EngineError> {
-    let Some((dest, comm)) =
-        send_destination_rank(ctx, oracle, scratch, step, call, sendrecv_sent)?
-    else {
+    let Some((dest, comm)) = send_destination_rank(ctx, oracle, scratch, step, call, stage)? else {
         return Ok(None);
     };
-    let Some((_, tag_arg, _, _)) = p2p_args(call, sendrecv_sent) else {
+    let Some((_, tag_arg, _, _)) = p2p_args(call, stage) else {
         return Ok(None);
     };
     let tag = peek(ctx, oracle, scratch, step.process, &call.args[tag_arg])?;
@@ -925,10 +983,10 @@ fn send_destination_rank(
     scratch: &mut State,
     step: &Step,
     call: &Call<'_>,
-    sendrecv_sent: bool,
+    stage: CallStage,
 ) -> Result<Option<(i64, u32)>, EngineError> {
     let p = step.process;
-    let Some((rank_arg, _, comm_arg, P2p::Send)) = p2p_args(call, sendrecv_sent) else {
+    let Some((rank_arg, _, comm_arg, P2p::Send)) = p2p_args(call, stage) else {
         return Ok(None);
     };
     let Some(comm) = peek_comm(ctx, oracle, scratch, p, &call.args[comm_arg])? else {
@@ -961,8 +1019,8 @@ pub(crate) fn send_destination(
         return Ok(None);
     };
     let mut scratch = state.clone();
-    let sent = state.inner.procs[p].mpi.sendrecv_sent;
-    let Some((dest, comm)) = send_destination_rank(ctx, oracle, &mut scratch, step, &call, sent)?
+    let stage = state.inner.procs[p].mpi.stage;
+    let Some((dest, comm)) = send_destination_rank(ctx, oracle, &mut scratch, step, &call, stage)?
     else {
         return Ok(None);
     };
@@ -990,7 +1048,9 @@ pub(crate) fn waiting_receiver(
         return Ok(None);
     }
     let mut scratch = state.clone();
-    let Some((d, tag, comm)) = send_envelope(ctx, oracle, &mut scratch, step, &call, false)? else {
+    let Some((d, tag, comm)) =
+        send_envelope(ctx, oracle, &mut scratch, step, &call, CallStage::Start)?
+    else {
         return Ok(None);
     };
     if d == p || pending_receives(state, d) {
@@ -1445,6 +1505,9 @@ fn execute_call(
             let place = ev.deref_place(&env, ptr, false, call.span, &|| "count".into())?;
             ev.write_place(&mut env, &place, Value::Data(count), call.span)?;
         }
+        (LF::MpiSsend | LF::MpiSendrecv | LF::MpiSendrecvReplace, _) => {
+            moved = staged_call(&mut ev, &mut env, call, step)?;
+        }
         (lf, _) if is_standard_send(lf) => {
             send(&mut ev, &mut env, &call.args[0..6], call.span, None)?;
         }
@@ -1456,34 +1519,6 @@ fn execute_call(
             write_request(&mut ev, &mut env, &call.args[6], h, call.span)?;
         }
         (LF::MpiIrecv, _) => post_receive(&mut ev, &mut env, call, step.function)?,
-        (LF::MpiSendrecv, _) => {
-            if env.state.inner.procs[p].mpi.sendrecv_sent {
-                let mut a: Vec<MExpr> = call.args[5..11].to_vec();
-                a.push(call.args[11].clone());
-                receive(&mut ev, &mut env, &a, step.choice, call.span)?;
-                set_mpi(&mut env, |m| m.sendrecv_sent = false);
-            } else {
-                let mut a: Vec<MExpr> = call.args[0..5].to_vec();
-                a.push(call.args[10].clone());
-                send(&mut ev, &mut env, &a, call.span, None)?;
-                set_mpi(&mut env, |m| m.sendrecv_sent = true);
-                moved = false;
-            }
-        }
-        (LF::MpiSendrecvReplace, _) => {
-            // (buf, count, datatype, dest, sendtag, source, recvtag, comm, status)
-            let a = call.args;
-            if env.state.inner.procs[p].mpi.sendrecv_sent {
-                let r = [&a[0], &a[1], &a[2], &a[5], &a[6], &a[7], &a[8]].map(|e| e.clone());
-                receive(&mut ev, &mut env, &r, step.choice, call.span)?;
-                set_mpi(&mut env, |m| m.sendrecv_sent = false);
-            } else {
-                let s = [&a[0], &a[1], &a[2], &a[3], &a[4], &a[7]].map(|e| e.clone());
-                send(&mut ev, &mut env, &s, call.span, None)?;
-                set_mpi(&mut env, |m| m.sendrecv_sent = true);
-                moved = false;
-            }
-        }
         (LF::MpiRecv, _) => {
             receive(&mut ev, &mut env, &call.args[0..7], step.choice, call.span)?;
         }
@@ -1596,6 +1631,61 @@ fn execute_call(
     let pc = ev.current_pc(&env);
     env.set_path_condition(pc);
     Ok((ev.violations, Vec::new()))
+}
+
+/// One step of `MPI_Ssend` or `MPI_Sendrecv(_replace)` (see [`CallStage`]):
+/// posts the message, takes the receive half's message, or returns once the
+/// send has completed. True if the call returned.
+fn staged_call(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    call: &Call<'_>,
+    step: &Step,
+) -> Result<bool, EngineError> {
+    let a = call.args;
+    // (buf, count, datatype, dest, tag, comm) of the send, (buf, count,
+    // datatype, source, tag, comm, status) of the receive half.
+    let (sends, receives): (Vec<&MExpr>, Vec<&MExpr>) = match call.lf {
+        LF::MpiSsend => (a[0..6].iter().collect(), Vec::new()),
+        LF::MpiSendrecv => (
+            [&a[0], &a[1], &a[2], &a[3], &a[4], &a[10]].into(),
+            [&a[5], &a[6], &a[7], &a[8], &a[9], &a[10], &a[11]].into(),
+        ),
+        _ => (
+            [&a[0], &a[1], &a[2], &a[3], &a[4], &a[7]].into(),
+            [&a[0], &a[1], &a[2], &a[5], &a[6], &a[7], &a[8]].into(),
+        ),
+    };
+    let p = env.proc;
+    match env.state.inner.procs[p].mpi.stage {
+        CallStage::Start => {
+            let origin = (step.function, call.tid);
+            let synchronous = call.lf == LF::MpiSsend;
+            let request = request::add_request(env, RequestKind::Send { synchronous }, origin);
+            let sends: Vec<MExpr> = sends.into_iter().cloned().collect();
+            send(ev, env, &sends, call.span, Some(request))?;
+            set_mpi(env, |m| m.stage = CallStage::Sent { request });
+            Ok(false)
+        }
+        CallStage::Sent { request } if !receives.is_empty() => {
+            let receives: Vec<MExpr> = receives.into_iter().cloned().collect();
+            receive(ev, env, &receives, step.choice, call.span)?;
+            set_mpi(env, |m| m.stage = CallStage::Received { request });
+            Ok(false)
+        }
+        CallStage::Sent { request } | CallStage::Received { request } => {
+            let requests = &env.state.inner.procs[p].mpi.requests;
+            let index = requests
+                .iter()
+                .position(|r| r.handle == request)
+                .ok_or_else(|| {
+                    EngineError::invalid("the request of a blocking send vanished", Some(call.span))
+                })?;
+            request::remove_request(env, index);
+            set_mpi(env, |m| m.stage = CallStage::Start);
+            Ok(true)
+        }
+    }
 }
 
 fn set_mpi(env: &mut ProcEnv<'_>, change: impl FnOnce(&mut MpiProc)) {

@@ -19,7 +19,7 @@ use tass_semantics::api::{
 use tass_symbolic::api::{Expr, ExprFactory, Type};
 
 use super::buffer::{scalar_of, type_name, write_buffer, BufArg};
-use super::collective::{check_sent, Posted, Sent};
+use super::collective::{check_sent, Held, Posted, Sent};
 use super::comm::rank_in;
 use super::{set_mpi, tag_matches, Ctx, ANY, PROC_NULL};
 use crate::engine::Step;
@@ -44,7 +44,7 @@ impl Request {
             RequestKind::Recv(pr) => vec![&pr.buffer],
             RequestKind::Collective { delivery, sent } => delivery
                 .iter()
-                .map(|d| &d.0)
+                .map(Held::pointer)
                 .chain(sent.iter().map(|s| s.pointer()))
                 .collect(),
             RequestKind::Posted(p) => p.pointers(),
@@ -57,7 +57,7 @@ impl Request {
             RequestKind::Recv(pr) => vec![&mut pr.buffer],
             RequestKind::Collective { delivery, sent } => delivery
                 .iter_mut()
-                .map(|d| &mut d.0)
+                .map(Held::pointer_mut)
                 .chain(sent.iter_mut().map(|s| s.pointer_mut()))
                 .collect(),
             RequestKind::Posted(p) => p.pointers_mut(),
@@ -92,10 +92,9 @@ pub(crate) enum RequestKind {
     Posted(Box<Posted>),
 }
 
-/// What the wait of a nonblocking collective writes: the object the receive
-/// buffer lies in (a pointer), the undefined marker put there at the post, and
-/// its final value.
-pub(crate) type Delivery = (Value, Value, Value);
+/// What the wait of a nonblocking collective writes into one receive buffer:
+/// the elements held back since the post, with the results.
+pub(crate) type Delivery = Held;
 
 /// A posted receive: where the data goes and what it matches.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -599,9 +598,8 @@ pub(super) fn complete(
 }
 
 /// Puts the final data of a nonblocking collective into its receive buffers.
-/// A buffer the program changed meanwhile is an error MPI forbids for the
-/// receive region; since tass holds back the whole object, it stops with an
-/// unsupported-construct error rather than guess.
+/// A held element the program wrote meanwhile is an error MPI forbids; tass
+/// stops with an unsupported-construct error rather than guess.
 fn deliver_collective(
     ev: &mut Evaluator<'_>,
     env: &mut ProcEnv<'_>,
@@ -609,20 +607,18 @@ fn deliver_collective(
     call_name: &str,
     span: &Span,
 ) -> Result<(), EngineError> {
-    for (pointer, marker, final_value) in delivery {
-        let place = ev.deref_place(&*env, pointer.clone(), true, span, &|| {
-            "the receive buffer of a nonblocking collective".into()
-        })?;
-        if ev.read_place(&*env, &place) != *marker {
+    for held in delivery {
+        if !held.intact(ev, env, span)? {
             return Err(EngineError::unsupported(
                 format!(
-                    "an array written between a nonblocking collective and its {call_name} \
-                     (tass delivers the result to the whole array at the wait)"
+                    "a receive buffer written between a nonblocking collective and its \
+                     {call_name} (MPI forbids it; tass holds the elements the operation owns, \
+                     or the whole array when their number is not known, until the wait)"
                 ),
                 span,
             ));
         }
-        ev.write_place(env, &place, final_value.clone(), span)?;
+        held.release(ev, env, span)?;
     }
     Ok(())
 }
