@@ -75,10 +75,11 @@ impl RealEngine {
     fn futile_steps(&mut self, state: &State, steps: &[Step]) -> Option<(Vec<Step>, bool)> {
         let mut taken = Vec::new();
         let mut polls = false;
+        let mut sends = Vec::new();
         for step in steps {
             match self.role(state, step) {
                 Role::Progress => return None,
-                Role::NeedsBuffering => {}
+                Role::NeedsBuffering => sends.push(step),
                 Role::Local => taken.push(step.clone()),
                 Role::FailedPoll(step) => {
                     polls = true;
@@ -86,7 +87,40 @@ impl RealEngine {
                 }
             }
         }
+        if polls && sends.into_iter().any(|send| self.a_probe_sees(state, send)) {
+            return None;
+        }
         Some((taken, polls))
+    }
+
+    /// Whether an `MPI_Iprobe` of another process finds the message of the
+    /// standard send `send` (which needs a buffer) once it is sent: a send
+    /// blocked for want of a buffer has still started, and a probe sees it
+    /// (the program then receives it, as the zero-buffer run shows).
+    fn a_probe_sees(&mut self, state: &State, send: &Step) -> bool {
+        if self.engine.poll_outcome(state, send).is_some() {
+            return false; // a test or wait: nothing is sent
+        }
+        let Ok(after) = self.engine.execute(state.clone(), send) else {
+            return true; // not known: progress, so nothing is claimed
+        };
+        let before = self.polls_finding(state, send.process);
+        before.is_none() || self.polls_finding(&after.state, send.process) > before
+    }
+
+    /// How many polls of processes other than `sender` find something at
+    /// `state` (`None` when not known).
+    fn polls_finding(&mut self, state: &State, sender: usize) -> Option<usize> {
+        let steps = self.engine.enabled(state).ok()?;
+        Some(
+            steps
+                .iter()
+                .filter(|step| {
+                    step.process != sender
+                        && self.engine.poll_outcome(state, step) == Some(PollOutcome::Something)
+                })
+                .count(),
+        )
     }
 
     /// `Engine::livelock` (see the module comment).
