@@ -14,8 +14,8 @@ use tass_semantics::api::{
 use tass_symbolic::api::{BigInt, BigRational, Expr, ExprFactory, Type};
 
 use crate::canon::{canonical_heapless, canonical_heaps, simplify_state, ProcMemo};
-use crate::mpi::PollOutcome;
 use crate::env::{Layout, ProcEnv};
+use crate::mpi::PollOutcome;
 use crate::state::{PartStore, ProcState, State, Status, SystemState};
 
 /// Runs `work`, turning a panic (an internal error: a bug, never the user's

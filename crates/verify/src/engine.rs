@@ -95,6 +95,11 @@ pub(crate) trait Engine {
     ) -> Result<Option<Violation>, EngineError> {
         Ok(None)
     }
+    /// Why a search that ended was not complete after all, when the engine
+    /// left something unchecked (a livelock check that gave up).
+    fn unchecked(&self) -> Option<String> {
+        None
+    }
     /// The partial-order reduction: given `state` and the steps enabled in it (of
     /// several processes), the subset to explore. The default explores all of
     /// them. The search adds the cycle proviso (`system.rs`).

@@ -1053,8 +1053,16 @@ impl Engine for RealEngine {
         Ok(steps)
     }
 
-    fn livelock(&mut self, state: &State, steps: &[Step]) -> Result<Option<Violation>, EngineError> {
+    fn livelock(
+        &mut self,
+        state: &State,
+        steps: &[Step],
+    ) -> Result<Option<Violation>, EngineError> {
         self.livelock_at(state, steps)
+    }
+
+    fn unchecked(&self) -> Option<String> {
+        self.livelock_memo.unchecked()
     }
 
     /// A step that took a branch (its guard was not implied by the path condition)

@@ -411,6 +411,19 @@ impl<'a, E: Engine> ModelSystem<'a, E> {
 }
 
 impl<E: Engine> ModelSystem<'_, E> {
+    /// How the search ended, given its outcome: a complete search in which
+    /// the engine left something unchecked (`Engine::unchecked`) is not
+    /// complete.
+    pub fn ending(&mut self, outcome: Outcome<EngineError>) -> Ending {
+        match Ending::from_outcome(outcome, self.error.take()) {
+            Ending::Complete => match self.engine.unchecked() {
+                Some(reason) => Ending::Unchecked(reason),
+                None => Ending::Complete,
+            },
+            other => other,
+        }
+    }
+
     /// Every step enabled at `state` (before the reduction), after the
     /// livelock check of `state` (`Engine::livelock`) has recorded what it
     /// finds; `None` when that ends the search (the violation budget is spent).
@@ -777,10 +790,7 @@ pub(crate) fn verify_with<E: Engine>(engine: &mut E, options: &Options, nprocs: 
             nprocs,
         );
         let report = search.run(&mut system, initial);
-        (
-            Ending::from_outcome(report.outcome, system.error.take()),
-            report.stats,
-        )
+        (system.ending(report.outcome), report.stats)
     };
     finish(engine, findings, ending, stats, options)
 }

@@ -30,7 +30,7 @@ use tass_state::api::{EngineError, ProcessStatus, Property as EngineProperty};
 
 /// The closure of one state is explored up to this many states; a bigger one
 /// is not reported (see docs/guide.md).
-const CLOSURE_LIMIT: usize = 20_000;
+const CLOSURE_LIMIT: usize = 100_000;
 
 /// What the livelock check has learnt, over canonical states.
 #[derive(Default)]
@@ -40,6 +40,16 @@ pub(super) struct LivelockMemo {
     /// States of a closure reported already (or too big to explore): not
     /// looked at again.
     done: HashSet<State>,
+    /// Why a closure was not explored to the end (the first one).
+    gave_up: Option<String>,
+}
+
+impl LivelockMemo {
+    /// Why the check left a state unchecked, if it did (the search is then
+    /// inconclusive: a livelock there is not ruled out).
+    pub(super) fn unchecked(&self) -> Option<String> {
+        self.gave_up.clone()
+    }
 }
 
 /// How a step counts for the check.
@@ -74,22 +84,24 @@ impl RealEngine {
     /// them makes progress; with whether one of them is a failed poll.
     fn futile_steps(&mut self, state: &State, steps: &[Step]) -> Option<(Vec<Step>, bool)> {
         let mut taken = Vec::new();
-        let mut polls = false;
+        let mut locals = Vec::new();
         let mut sends = Vec::new();
         for step in steps {
             match self.role(state, step) {
                 Role::Progress => return None,
                 Role::NeedsBuffering => sends.push(step),
-                Role::Local => taken.push(step.clone()),
-                Role::FailedPoll(step) => {
-                    polls = true;
-                    taken.push(step);
-                }
+                Role::Local => locals.push(step.clone()),
+                Role::FailedPoll(step) => taken.push(step),
             }
         }
+        let polls = !taken.is_empty();
         if polls && sends.into_iter().any(|send| self.a_probe_sees(state, send)) {
             return None;
         }
+        // The closure takes the last step first: local code runs on before a
+        // poll comes round again, which reaches a process's next
+        // communication (progress) soonest.
+        taken.extend(locals);
         Some((taken, polls))
     }
 
@@ -136,14 +148,24 @@ impl RealEngine {
             return Ok(None);
         };
         let root = self.engine.canonicalize(state.clone());
-        if self.livelock_memo.progress.contains(&root) || self.livelock_memo.done.contains(&root)
-        {
+        if self.livelock_memo.progress.contains(&root) || self.livelock_memo.done.contains(&root) {
             return Ok(None);
         }
         match self.closure(root.clone(), first) {
             Closure::Progress => Ok(None),
-            Closure::TooBig => {
+            Closure::TooBig(why) => {
                 self.livelock_memo.done.insert(root);
+                if self.livelock_memo.gave_up.is_none() {
+                    let at = steps
+                        .iter()
+                        .find(|s| self.engine.poll_outcome(state, s).is_some())
+                        .map(|s| self.engine.step_info(s).span.to_string())
+                        .unwrap_or_default();
+                    self.livelock_memo.gave_up = Some(format!(
+                        "the livelock check of a polling loop at {at} {why}: \
+                         whether some process can still make progress there is not known"
+                    ));
+                }
                 Ok(None)
             }
             Closure::Stuck => Ok(self.livelock_violation(state, steps)),
@@ -165,7 +187,7 @@ impl RealEngine {
                 Ok(outcome) => self.engine.canonicalize(outcome.state),
                 // An error the search meets and reports itself, or one only
                 // zero buffering reaches: nothing is claimed.
-                Err(_) => return self.gave_up(visited),
+                Err(error) => return self.gave_up(visited, format!("met an error ({error})")),
             };
             if self.livelock_memo.progress.contains(&next) {
                 return self.progressed(stack);
@@ -174,7 +196,8 @@ impl RealEngine {
                 continue;
             }
             if visited.len() > CLOSURE_LIMIT {
-                return self.gave_up(visited);
+                let why = format!("stopped after {CLOSURE_LIMIT} states");
+                return self.gave_up(visited, why);
             }
             if self.engine.is_vacuous(&next) {
                 continue;
@@ -186,7 +209,7 @@ impl RealEngine {
             }
             let enabled = match self.engine.enabled(&next) {
                 Ok(enabled) => enabled,
-                Err(_) => return self.gave_up(visited),
+                Err(error) => return self.gave_up(visited, format!("met an error ({error})")),
             };
             match self.futile_steps(&next, &enabled) {
                 Some((taken, _)) => stack.push((next, taken)),
@@ -208,9 +231,9 @@ impl RealEngine {
         Closure::Progress
     }
 
-    fn gave_up(&mut self, visited: HashSet<State>) -> Closure {
+    fn gave_up(&mut self, visited: HashSet<State>, why: String) -> Closure {
         self.livelock_memo.done.extend(visited);
-        Closure::TooBig
+        Closure::TooBig(why)
     }
 
     /// The report of a livelock found at `state` (whose enabled steps are
@@ -270,6 +293,6 @@ enum Closure {
     Progress,
     /// No state of it does.
     Stuck,
-    /// Not explored to the end (too big, or an error): nothing claimed.
-    TooBig,
+    /// Not explored to the end (too big, or an error: why): nothing claimed.
+    TooBig(String),
 }

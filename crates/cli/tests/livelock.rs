@@ -1,0 +1,299 @@
+//! Deadlocks hidden behind polling loops (issue 14, item 4): a state from
+//! which no process can make progress although steps are enabled, because
+//! every step left is an `MPI_Test`/`MPI_Testall`/`MPI_Iprobe` that finds
+//! nothing or local code leading back to one. tass reports it as `deadlock`
+//! (under the same `--deadlock` switch), and the correct twins, whose loops
+//! end in every schedule, hold. Each program runs with the reduction on and
+//! off (`TASS_POR=off`), which must agree.
+//!
+//! Every expected verdict was confirmed by running the program for real:
+//! `mpicc` then `mpirun --allow-run-as-root --oversubscribe -np 2` under `timeout 20`, with the default configuration and with the zero-buffer one (`--mca btl self,tcp --mca btl_tcp_eager_limit 56 --mca btl_tcp_rndv_eager_limit 56`).
+//! The status of each run is in the comment of its program. A hang under
+//! the zero-buffer configuration and not under the default one is what
+//! `--deadlock potential` reports and `--deadlock absolute` does not.
+
+mod common;
+
+use common::{inline, reduced_and_full, verify_reduced};
+
+/// Runs `text` on 2 processes with `--deadlock MODE`, reduced and full: a
+/// `deadlock` at `line` ("no process can make progress"), or holds.
+fn expect(text: &str, mode: &str, line: Option<u64>) {
+    let extra = ["--deadlock", mode];
+    match line {
+        None => {
+            reduced_and_full("2", &extra, text, "holds", "");
+        }
+        Some(line) => {
+            reduced_and_full("2", &extra, text, "violated", "deadlock");
+            let file = inline(text);
+            for reduced in [true, false] {
+                let (_, r) = verify_reduced("2", &extra, &file, reduced);
+                let v = &r["violations"][0];
+                assert_eq!(v["line"], line, "mode {mode}, reduced {reduced}: {r:#}");
+                let message = v["message"].as_str().unwrap_or("");
+                assert!(message.starts_with("no process can make progress"), "{r:#}");
+            }
+        }
+    }
+}
+
+/// Both ranks `MPI_Isend` to each other and spin on `MPI_Test` of their send
+/// before receiving (issue 14, item 4). With zero buffering neither send can
+/// complete before its receive is posted, and no receive is posted: the tests
+/// fail forever. With buffering the sends complete and the program ends.
+///
+/// mpirun, np 2: default: exits 0; zero-buffer: hangs (killed by timeout, status 124).
+const ISEND_TEST_LOOP: &str = r#"#include <mpi.h>
+int main(int argc, char *argv[]) {
+    int rank, x, y = 0, flag = 0;
+    MPI_Request req;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    x = rank;
+    MPI_Isend(&x, 1, MPI_INT, 1 - rank, 0, MPI_COMM_WORLD, &req);
+    while (!flag)
+        MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
+    MPI_Recv(&y, 1, MPI_INT, 1 - rank, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Finalize();
+    return 0;
+}
+"#;
+
+/// The same with two sends per rank and `MPI_Testall`.
+///
+/// mpirun, np 2: default: exits 0; zero-buffer: hangs (status 124).
+const ISEND_TESTALL_LOOP: &str = r#"#include <mpi.h>
+int main(int argc, char *argv[]) {
+    int rank, x[2], y[2], flag = 0;
+    MPI_Request req[2];
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    x[0] = rank; x[1] = -rank;
+    MPI_Isend(&x[0], 1, MPI_INT, 1 - rank, 0, MPI_COMM_WORLD, &req[0]);
+    MPI_Isend(&x[1], 1, MPI_INT, 1 - rank, 1, MPI_COMM_WORLD, &req[1]);
+    while (!flag)
+        MPI_Testall(2, req, &flag, MPI_STATUSES_IGNORE);
+    MPI_Recv(&y[0], 1, MPI_INT, 1 - rank, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Recv(&y[1], 1, MPI_INT, 1 - rank, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Finalize();
+    return 0;
+}
+"#;
+
+/// The correct twin: each rank posts its `MPI_Irecv` before its `MPI_Isend`,
+/// then spins on `MPI_Testall` of both. The receives are posted, so the sends
+/// complete even with zero buffering.
+///
+/// mpirun, np 2: default: exits 0; zero-buffer: exits 0.
+const IRECV_FIRST_TEST_LOOP: &str = r#"#include <mpi.h>
+int main(int argc, char *argv[]) {
+    int rank, x, y = 0, flag = 0;
+    MPI_Request req[2];
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    x = rank;
+    MPI_Irecv(&y, 1, MPI_INT, 1 - rank, 0, MPI_COMM_WORLD, &req[0]);
+    MPI_Isend(&x, 1, MPI_INT, 1 - rank, 0, MPI_COMM_WORLD, &req[1]);
+    while (!flag)
+        MPI_Testall(2, req, &flag, MPI_STATUSES_IGNORE);
+    MPI_Finalize();
+    return 0;
+}
+"#;
+
+/// A correct polling loop: rank 0 spins on `MPI_Test` of an `MPI_Irecv` while
+/// rank 1 computes, then sends. The spinning cycle exists (rank 0 can test
+/// forever while rank 1 computes) but rank 1 can still move: not a livelock.
+///
+/// mpirun, np 2: default: exits 0; zero-buffer: exits 0.
+const IRECV_TEST_LOOP_LATE_SEND: &str = r#"#include <mpi.h>
+int main(int argc, char *argv[]) {
+    int rank, x = 0, y = 0, flag = 0;
+    MPI_Request req;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) {
+        MPI_Irecv(&y, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, &req);
+        while (!flag)
+            MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
+    } else {
+        for (int i = 0; i < 5; i++)
+            x += i;
+        MPI_Send(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+    }
+    MPI_Finalize();
+    return 0;
+}
+"#;
+
+/// Both ranks spin on `MPI_Test` of an `MPI_Irecv` whose message the other
+/// sends only after its own loop: stuck whatever the buffering.
+///
+/// mpirun, np 2: default: hangs (status 124); zero-buffer: hangs (status 124).
+const IRECV_TEST_LOOP_BOTH: &str = r#"#include <mpi.h>
+int main(int argc, char *argv[]) {
+    int rank, x, y = 0, flag = 0;
+    MPI_Request req;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    x = rank;
+    MPI_Irecv(&y, 1, MPI_INT, 1 - rank, 0, MPI_COMM_WORLD, &req);
+    while (!flag)
+        MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
+    MPI_Send(&x, 1, MPI_INT, 1 - rank, 0, MPI_COMM_WORLD);
+    MPI_Finalize();
+    return 0;
+}
+"#;
+
+/// Rank 0 spins on `MPI_Iprobe` for tag 1; rank 1 sends tag 2: the probe never
+/// finds a message.
+///
+/// mpirun, np 2: default: hangs (status 124); zero-buffer: hangs (status 124).
+const IPROBE_WRONG_TAG: &str = r#"#include <mpi.h>
+int main(int argc, char *argv[]) {
+    int rank, x = 7, y = 0, flag = 0;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) {
+        while (!flag)
+            MPI_Iprobe(1, 1, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+        MPI_Recv(&y, 1, MPI_INT, 1, MPI_ANY_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else {
+        MPI_Send(&x, 1, MPI_INT, 0, 2, MPI_COMM_WORLD);
+    }
+    MPI_Finalize();
+    return 0;
+}
+"#;
+
+/// The correct twin: rank 1 sends tag 1 with a blocking `MPI_Send`. With zero
+/// buffering the send blocks, but it has started and the probe sees it (the
+/// zero-buffer run ends), so it is no livelock in potential mode either.
+///
+/// mpirun, np 2: default: exits 0; zero-buffer: exits 0.
+const IPROBE_RIGHT_TAG: &str = r#"#include <mpi.h>
+int main(int argc, char *argv[]) {
+    int rank, x = 7, y = 0, flag = 0;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) {
+        while (!flag)
+            MPI_Iprobe(1, 1, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+        MPI_Recv(&y, 1, MPI_INT, 1, MPI_ANY_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else {
+        MPI_Send(&x, 1, MPI_INT, 0, 1, MPI_COMM_WORLD);
+    }
+    MPI_Finalize();
+    return 0;
+}
+"#;
+
+/// Rank 0 spins on `MPI_Test` of an `MPI_Ibarrier` that rank 1 posts only after
+/// receiving a message rank 0 sends after its loop.
+///
+/// mpirun, np 2: default: hangs (status 124); zero-buffer: hangs (status 124).
+const IBARRIER_TEST_LOOP: &str = r#"#include <mpi.h>
+int main(int argc, char *argv[]) {
+    int rank, x = 3, y = 0, flag = 0;
+    MPI_Request req;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) {
+        MPI_Ibarrier(MPI_COMM_WORLD, &req);
+        while (!flag)
+            MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
+        MPI_Send(&x, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+    } else {
+        MPI_Recv(&y, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Ibarrier(MPI_COMM_WORLD, &req);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+    }
+    MPI_Finalize();
+    return 0;
+}
+"#;
+
+/// The correct twin: rank 1 posts its `MPI_Ibarrier` before receiving.
+///
+/// mpirun, np 2: default: exits 0; zero-buffer: exits 0.
+const IBARRIER_TEST_LOOP_OK: &str = r#"#include <mpi.h>
+int main(int argc, char *argv[]) {
+    int rank, x = 3, y = 0, flag = 0;
+    MPI_Request req;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) {
+        MPI_Ibarrier(MPI_COMM_WORLD, &req);
+        while (!flag)
+            MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
+        MPI_Send(&x, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+    } else {
+        MPI_Ibarrier(MPI_COMM_WORLD, &req);
+        MPI_Recv(&y, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+    }
+    MPI_Finalize();
+    return 0;
+}
+"#;
+
+#[test]
+fn isend_test_loop_hides_a_potential_deadlock() {
+    expect(ISEND_TEST_LOOP, "potential", Some(10));
+    expect(ISEND_TEST_LOOP, "absolute", None);
+    expect(ISEND_TEST_LOOP, "none", None);
+}
+
+#[test]
+fn isend_testall_loop_hides_a_potential_deadlock() {
+    expect(ISEND_TESTALL_LOOP, "potential", Some(11));
+    expect(ISEND_TESTALL_LOOP, "absolute", None);
+    expect(ISEND_TESTALL_LOOP, "none", None);
+}
+
+#[test]
+fn test_loop_with_the_receive_posted_first_holds() {
+    expect(IRECV_FIRST_TEST_LOOP, "potential", None);
+    expect(IRECV_FIRST_TEST_LOOP, "absolute", None);
+}
+
+#[test]
+fn test_loop_while_another_rank_still_moves_holds() {
+    expect(IRECV_TEST_LOOP_LATE_SEND, "potential", None);
+    expect(IRECV_TEST_LOOP_LATE_SEND, "absolute", None);
+}
+
+#[test]
+fn irecv_test_loops_waiting_for_each_other_are_stuck_in_both_modes() {
+    expect(IRECV_TEST_LOOP_BOTH, "potential", Some(10));
+    expect(IRECV_TEST_LOOP_BOTH, "absolute", Some(10));
+    expect(IRECV_TEST_LOOP_BOTH, "none", None);
+}
+
+#[test]
+fn iprobe_loop_for_a_message_nobody_sends_is_stuck() {
+    expect(IPROBE_WRONG_TAG, "potential", Some(8));
+    expect(IPROBE_WRONG_TAG, "absolute", Some(8));
+    expect(IPROBE_WRONG_TAG, "none", None);
+}
+
+#[test]
+fn iprobe_loop_that_finds_its_message_holds() {
+    expect(IPROBE_RIGHT_TAG, "potential", None);
+    expect(IPROBE_RIGHT_TAG, "absolute", None);
+}
+
+#[test]
+fn nonblocking_collective_test_loop_is_stuck() {
+    expect(IBARRIER_TEST_LOOP, "potential", Some(10));
+    expect(IBARRIER_TEST_LOOP, "absolute", Some(10));
+    expect(IBARRIER_TEST_LOOP, "none", None);
+}
+
+#[test]
+fn nonblocking_collective_test_loop_that_completes_holds() {
+    expect(IBARRIER_TEST_LOOP_OK, "potential", None);
+    expect(IBARRIER_TEST_LOOP_OK, "absolute", None);
+}
