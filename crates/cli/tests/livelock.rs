@@ -7,7 +7,10 @@
 //! off (`TASS_POR=off`), which must agree.
 //!
 //! Every expected verdict was confirmed by running the program for real:
-//! `mpicc` then `mpirun --allow-run-as-root --oversubscribe -np 2` under `timeout 20`, with the default configuration and with the zero-buffer one (`--mca btl self,tcp --mca btl_tcp_eager_limit 56 --mca btl_tcp_rndv_eager_limit 56`).
+//! `mpicc` then `mpirun --allow-run-as-root --oversubscribe -np 2` under
+//! `timeout 20`, with the default configuration and with the zero-buffer one
+//! (`--mca btl self,tcp --mca btl_tcp_eager_limit 56 --mca
+//! btl_tcp_rndv_eager_limit 56`).
 //! The status of each run is in the comment of its program. A hang under
 //! the zero-buffer configuration and not under the default one is what
 //! `--deadlock potential` reports and `--deadlock absolute` does not.
