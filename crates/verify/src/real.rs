@@ -144,6 +144,9 @@ fn witness_values(pairs: Vec<(String, String)>) -> Vec<(String, String)> {
         .collect()
 }
 
+/// A prover's witness: `(symbol, value)` pairs.
+type WitnessValues = Vec<(String, String)>;
+
 /// The real engine with what the verifier adds: the prover handle, the
 /// state-saving locations, the deadlock mode.
 pub(crate) struct RealEngine {
@@ -444,7 +447,7 @@ impl RealEngine {
     fn stuck_certainty(
         &mut self,
         state: &State,
-    ) -> Option<(EngineCertainty, Option<Vec<(String, String)>>)> {
+    ) -> Option<(EngineCertainty, Option<WitnessValues>)> {
         if self.engine.is_vacuous(state) {
             return None;
         }
