@@ -22,16 +22,21 @@ use common::{inline, reduced_and_full, verify_reduced};
 /// Runs `text` on 2 processes with `--deadlock MODE`, reduced and full: a
 /// `deadlock` at `line` ("no process can make progress"), or holds.
 fn expect(text: &str, mode: &str, line: Option<u64>) {
+    expect_on("2", text, mode, line);
+}
+
+/// [`expect`] on `procs` processes.
+fn expect_on(procs: &str, text: &str, mode: &str, line: Option<u64>) {
     let extra = ["--deadlock", mode];
     match line {
         None => {
-            reduced_and_full("2", &extra, text, "holds", "");
+            reduced_and_full(procs, &extra, text, "holds", "");
         }
         Some(line) => {
-            reduced_and_full("2", &extra, text, "violated", "deadlock");
+            reduced_and_full(procs, &extra, text, "violated", "deadlock");
             let file = inline(text);
             for reduced in [true, false] {
-                let (_, r) = verify_reduced("2", &extra, &file, reduced);
+                let (_, r) = verify_reduced(procs, &extra, &file, reduced);
                 let v = &r["violations"][0];
                 assert_eq!(v["line"], line, "mode {mode}, reduced {reduced}: {r:#}");
                 let message = v["message"].as_str().unwrap_or("");
@@ -242,6 +247,111 @@ int main(int argc, char *argv[]) {
 }
 "#;
 
+/// Rank 0 spins on `MPI_Test` of its `MPI_Isend`, rank 1 waits for its own with
+/// `MPI_Wait`; both receive afterwards. Neither the potential-deadlock test (a
+/// test never blocks) nor a cycle of one process alone shows it: with zero
+/// buffering rank 0 spins and rank 1 stays blocked.
+///
+/// mpirun, default: exits 0; zero-buffer: hangs (status 124).
+const MIXED_WAIT_TEST: &str = r#"#include <mpi.h>
+int main(int argc, char *argv[]) {
+    int rank, x, y = 0, flag = 0;
+    MPI_Request req;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    x = rank;
+    MPI_Isend(&x, 1, MPI_INT, 1 - rank, 0, MPI_COMM_WORLD, &req);
+    if (rank == 0) {
+        while (!flag)
+            MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
+    } else {
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+    }
+    MPI_Recv(&y, 1, MPI_INT, 1 - rank, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Finalize();
+    return 0;
+}
+"#;
+
+/// A ring of three: each rank `MPI_Isend`s to the next and spins on `MPI_Test`
+/// (doing local work that comes back to the same values every three rounds)
+/// before receiving from the previous one.
+///
+/// mpirun, np 3, default: exits 0; zero-buffer: hangs (status 124).
+const RING_TEST_LOOP: &str = r#"#include <mpi.h>
+int main(int argc, char *argv[]) {
+    int rank, size, x, y = 0, flag = 0, k = 1;
+    MPI_Request req;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    x = rank;
+    MPI_Isend(&x, 1, MPI_INT, (rank + 1) % size, 0, MPI_COMM_WORLD, &req);
+    while (!flag) {
+        MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
+        k = (k * 2) % 7;
+    }
+    MPI_Recv(&y, 1, MPI_INT, (rank + size - 1) % size, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Finalize();
+    return 0;
+}
+"#;
+
+/// A manager polls `MPI_Iprobe(MPI_ANY_SOURCE)` for `size` messages but only
+/// `size - 1` workers send: after the last one it spins for ever.
+///
+/// mpirun, np 3, default: hangs (status 124); zero-buffer: hangs (status 124).
+const ANY_SOURCE_IPROBE: &str = r#"#include <mpi.h>
+int main(int argc, char *argv[]) {
+    int rank, size, x = 1, y = 0, flag = 0, got = 0;
+    MPI_Status st;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (rank == 0) {
+        while (got < size) {
+            flag = 0;
+            while (!flag)
+                MPI_Iprobe(MPI_ANY_SOURCE, 0, MPI_COMM_WORLD, &flag, &st);
+            MPI_Recv(&y, 1, MPI_INT, st.MPI_SOURCE, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            got++;
+        }
+    } else {
+        MPI_Send(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+    }
+    MPI_Finalize();
+    return 0;
+}
+"#;
+
+/// The correct twin: the manager polls for `size - 1` messages. The workers'
+/// blocking `MPI_Send`s need a buffer until the manager receives, but the probe
+/// sees them.
+///
+/// mpirun, np 3, default: exits 0; zero-buffer: exits 0.
+const ANY_SOURCE_IPROBE_OK: &str = r#"#include <mpi.h>
+int main(int argc, char *argv[]) {
+    int rank, size, x = 1, y = 0, flag = 0, got = 0;
+    MPI_Status st;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (rank == 0) {
+        while (got < size - 1) {
+            flag = 0;
+            while (!flag)
+                MPI_Iprobe(MPI_ANY_SOURCE, 0, MPI_COMM_WORLD, &flag, &st);
+            MPI_Recv(&y, 1, MPI_INT, st.MPI_SOURCE, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            got++;
+        }
+    } else {
+        MPI_Send(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+    }
+    MPI_Finalize();
+    return 0;
+}
+"#;
+
 #[test]
 fn isend_test_loop_hides_a_potential_deadlock() {
     expect(ISEND_TEST_LOOP, "potential", Some(10));
@@ -299,4 +409,28 @@ fn nonblocking_collective_test_loop_is_stuck() {
 fn nonblocking_collective_test_loop_that_completes_holds() {
     expect(IBARRIER_TEST_LOOP_OK, "potential", None);
     expect(IBARRIER_TEST_LOOP_OK, "absolute", None);
+}
+
+#[test]
+fn a_test_loop_next_to_a_blocked_wait_is_a_potential_deadlock() {
+    expect_on("2", MIXED_WAIT_TEST, "potential", Some(11));
+    expect_on("2", MIXED_WAIT_TEST, "absolute", None);
+}
+
+#[test]
+fn ring_of_test_loops_is_a_potential_deadlock() {
+    expect_on("3", RING_TEST_LOOP, "potential", Some(11));
+    expect_on("3", RING_TEST_LOOP, "absolute", None);
+}
+
+#[test]
+fn manager_polling_for_one_message_too_many_is_stuck() {
+    expect_on("3", ANY_SOURCE_IPROBE, "potential", Some(12));
+    expect_on("3", ANY_SOURCE_IPROBE, "absolute", Some(12));
+}
+
+#[test]
+fn manager_polling_for_each_worker_holds() {
+    expect_on("3", ANY_SOURCE_IPROBE_OK, "potential", None);
+    expect_on("3", ANY_SOURCE_IPROBE_OK, "absolute", None);
 }
