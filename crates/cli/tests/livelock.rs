@@ -352,6 +352,68 @@ int main(int argc, char *argv[]) {
 }
 "#;
 
+/// No loop at all: each rank tests its `MPI_Isend` once and waits for it only
+/// if the test found it incomplete, then receives. With zero buffering both
+/// tests find nothing and both waits block; the search alone, which takes a
+/// test of a buffered send as succeeding, would miss it (the wait is then on
+/// `MPI_REQUEST_NULL`).
+///
+/// mpirun, np 2: default: exits 0; zero-buffer: hangs (status 124).
+const TEST_THEN_WAIT: &str = r#"#include <mpi.h>
+int main(int argc, char *argv[]) {
+    int rank, x, y = 0, flag = 0;
+    MPI_Request req;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    x = rank;
+    MPI_Isend(&x, 1, MPI_INT, 1 - rank, 0, MPI_COMM_WORLD, &req);
+    MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
+    if (!flag)
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+    MPI_Recv(&y, 1, MPI_INT, 1 - rank, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Finalize();
+    return 0;
+}
+"#;
+
+/// Rank 0 loops for ever without communicating (`while (1);`) while rank 1
+/// polls for its message with `MPI_Iprobe`: no process can make progress,
+/// reported at rank 1's probe. (A sequential endless loop alone is not
+/// reported: see `sequential_endless_loop_is_not_reported`.)
+///
+/// mpirun, np 2: default: hangs (status 124); zero-buffer: hangs (status 124).
+const SPIN_NEXT_TO_POLL: &str = r#"#include <mpi.h>
+int main(int argc, char *argv[]) {
+    int rank, flag = 0, y;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0)
+        while (1)
+            ;
+    else {
+        while (!flag)
+            MPI_Iprobe(0, 0, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+        MPI_Recv(&y, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    MPI_Finalize();
+    return 0;
+}
+"#;
+
+/// A sequential endless loop that communicates nothing. Today's behaviour,
+/// kept: non-termination is not a property tass checks; the loop comes back
+/// to a state it was in, so the search ends there, and the program holds.
+///
+/// `gcc -g -fsanitize=address,undefined`: runs until killed (`timeout 5`,
+/// status 124), no sanitizer report.
+const SEQUENTIAL_SPIN: &str = r#"int main(void) {
+    int x = 0;
+    while (1)
+        ;
+    return x;
+}
+"#;
+
 #[test]
 fn isend_test_loop_hides_a_potential_deadlock() {
     expect(ISEND_TEST_LOOP, "potential", Some(10));
@@ -433,4 +495,22 @@ fn manager_polling_for_one_message_too_many_is_stuck() {
 fn manager_polling_for_each_worker_holds() {
     expect_on("3", ANY_SOURCE_IPROBE_OK, "potential", None);
     expect_on("3", ANY_SOURCE_IPROBE_OK, "absolute", None);
+}
+
+#[test]
+fn a_single_test_before_a_wait_is_a_potential_deadlock() {
+    expect_on("2", TEST_THEN_WAIT, "potential", Some(9));
+    expect_on("2", TEST_THEN_WAIT, "absolute", None);
+}
+
+#[test]
+fn polling_next_to_an_endless_local_loop_is_stuck() {
+    expect_on("2", SPIN_NEXT_TO_POLL, "potential", Some(11));
+    expect_on("2", SPIN_NEXT_TO_POLL, "absolute", Some(11));
+    expect_on("2", SPIN_NEXT_TO_POLL, "none", None);
+}
+
+#[test]
+fn sequential_endless_loop_is_not_reported() {
+    reduced_and_full("1", &[], SEQUENTIAL_SPIN, "holds", "");
 }

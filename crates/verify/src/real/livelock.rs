@@ -42,6 +42,9 @@ pub(super) struct LivelockMemo {
     done: HashSet<State>,
     /// Why a closure was not explored to the end (the first one).
     gave_up: Option<String>,
+    /// Whether the check under way has met a step that zero buffering
+    /// changes (a test that finds nothing, a send or wait left out).
+    zero_buffer_met: bool,
 }
 
 impl LivelockMemo {
@@ -71,11 +74,15 @@ impl RealEngine {
         match self.engine.poll_outcome(state, step) {
             Some(PollOutcome::Nothing) => Role::FailedPoll(step.clone()),
             Some(PollOutcome::OnlyByBuffering) if potential => {
+                self.livelock_memo.zero_buffer_met = true;
                 Role::FailedPoll(self.engine.failed_poll(step))
             }
             Some(_) => Role::Progress,
             None if Engine::is_local(self, step) => Role::Local,
-            None if potential && step.buffered_send => Role::NeedsBuffering,
+            None if potential && step.buffered_send => {
+                self.livelock_memo.zero_buffer_met = true;
+                Role::NeedsBuffering
+            }
             None => Role::Progress,
         }
     }
@@ -144,6 +151,7 @@ impl RealEngine {
         if self.deadlock == DeadlockMode::None || !self.model.uses_mpi || steps.is_empty() {
             return Ok(None);
         }
+        self.livelock_memo.zero_buffer_met = false;
         let Some((first, true)) = self.futile_steps(state, steps) else {
             return Ok(None);
         };
@@ -240,12 +248,9 @@ impl RealEngine {
     /// `steps`): at the first process's failed poll.
     fn livelock_violation(&mut self, state: &State, steps: &[Step]) -> Option<Violation> {
         let (certainty, witness) = self.stuck_certainty(state)?;
-        let potential = self.deadlock == DeadlockMode::Potential;
-        let mut zero_buffer = false;
         let mut at = None;
         for step in steps {
             let outcome = self.engine.poll_outcome(state, step);
-            zero_buffer |= outcome == Some(PollOutcome::OnlyByBuffering) && potential;
             if matches!(
                 outcome,
                 Some(PollOutcome::Nothing | PollOutcome::OnlyByBuffering)
@@ -266,8 +271,9 @@ impl RealEngine {
                 }
             }
         }
-        let buffering = if zero_buffer {
-            " (with zero buffering: an MPI_Isend completes only when it is received)"
+        let buffering = if self.livelock_memo.zero_buffer_met {
+            ", or needs a send to be buffered (with zero buffering a standard send \
+             completes only when it is received)"
         } else {
             ""
         };
@@ -275,8 +281,8 @@ impl RealEngine {
             property: EngineProperty::Deadlock,
             certainty,
             message: format!(
-                "no process can make progress: every step left is a failed \
-                 MPI_Test/MPI_Testall/MPI_Iprobe or local code leading back to one{buffering}: {}",
+                "no process can make progress: every step left is an \
+                 MPI_Test/MPI_Testall/MPI_Iprobe that finds nothing, local code{buffering}: {}",
                 doing.join("; ")
             ),
             span,
