@@ -13,6 +13,7 @@ pub use crate::engine::{
     Arith, Engine, EngineConfig, EngineStats, FixedValue, ProcessStatus, Step, StepInfo,
     StepOutcome,
 };
+pub use crate::mpi::PollOutcome;
 pub use crate::state::State;
 pub use tass_dynamic::api::Value;
 pub use tass_semantics::api::{

@@ -15,6 +15,7 @@ use tass_symbolic::api::{BigInt, BigRational, Expr, ExprFactory, Type};
 
 use crate::canon::{canonical_heapless, canonical_heaps, simplify_state, ProcMemo};
 use crate::env::{Layout, ProcEnv};
+use crate::mpi::PollOutcome;
 use crate::state::{PartStore, ProcState, State, Status, SystemState};
 
 /// Runs `work`, turning a panic (an internal error: a bug, never the user's
@@ -1000,6 +1001,24 @@ impl Engine {
     /// yet.
     pub fn pending_receives(&self, state: &State, p: usize) -> bool {
         crate::mpi::pending_receives(state, p)
+    }
+
+    /// MPI: what `step` finds if it is a poll (`MPI_Test`, `MPI_Testall`,
+    /// `MPI_Iprobe`); `None` for any other step. For the livelock check.
+    pub fn poll_outcome(&mut self, state: &State, step: &Step) -> Option<PollOutcome> {
+        let ctx = crate::mpi::Ctx {
+            model: &self.model,
+            f: &self.factory,
+            layout: &self.layout,
+        };
+        crate::mpi::poll_outcome(&ctx, &mut self.oracle, state, step)
+    }
+
+    /// MPI: the step of the test `step` that finds nothing (the flag comes
+    /// back 0), as zero-buffer MPI runs a test of an `MPI_Isend` nobody has
+    /// received.
+    pub fn failed_poll(&self, step: &Step) -> Step {
+        crate::mpi::failed_poll(step)
     }
 
     /// MPI: the MPI call each blocked process waits in, as `(rank, description)`.

@@ -70,7 +70,7 @@ fn explore<E: Engine>(
     );
     let report = search.run(&mut system, initial.clone());
     add_stats(total, &report.stats);
-    match Ending::from_outcome(report.outcome, system.error.take()) {
+    match system.ending(report.outcome) {
         Ending::Complete => Ok((initial, std::mem::take(&mut system.terminals))),
         other => Err(other),
     }

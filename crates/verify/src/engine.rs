@@ -83,6 +83,23 @@ pub(crate) trait Engine {
         let _ = process;
         self.at_join_location(state)
     }
+    /// The livelock check of `state`, whose enabled steps (before the
+    /// reduction) are `steps`: a `deadlock` violation when steps are enabled
+    /// but no process can make progress from `state` any more (every step
+    /// left is a poll that finds nothing, or local code; see
+    /// `real/livelock.rs`). The default finds none.
+    fn livelock(
+        &mut self,
+        _state: &Self::State,
+        _steps: &[Self::Step],
+    ) -> Result<Option<Violation>, EngineError> {
+        Ok(None)
+    }
+    /// Why a search that ended was not complete after all, when the engine
+    /// left something unchecked (a livelock check that gave up).
+    fn unchecked(&self) -> Option<String> {
+        None
+    }
     /// The partial-order reduction: given `state` and the steps enabled in it (of
     /// several processes), the subset to explore. The default explores all of
     /// them. The search adds the cycle proviso (`system.rs`).

@@ -24,6 +24,8 @@ use crate::report::Report;
 use crate::signature::check_signatures;
 use crate::system::verify_with;
 
+mod livelock;
+
 /// One prover shared by the engines of a run and by the output comparison, so that
 /// its caches and counters are shared too.
 struct SharedProver(Arc<dyn Prover>);
@@ -142,6 +144,9 @@ fn witness_values(pairs: Vec<(String, String)>) -> Vec<(String, String)> {
         .collect()
 }
 
+/// A prover's witness: `(symbol, value)` pairs.
+type WitnessValues = Vec<(String, String)>;
+
 /// The real engine with what the verifier adds: the prover handle, the
 /// state-saving locations, the deadlock mode.
 pub(crate) struct RealEngine {
@@ -161,6 +166,8 @@ pub(crate) struct RealEngine {
     fixed: Vec<(String, String)>,
     /// Per path condition: what compare's pairing needs ([`Self::pairing_facts`]).
     pairing: HashMap<Expr, PairingFacts>,
+    /// What the livelock check has learnt (`real/livelock.rs`).
+    livelock_memo: livelock::LivelockMemo,
 }
 
 /// The constants a path condition fixes (with their values) and those it mentions.
@@ -391,6 +398,7 @@ impl RealEngine {
             simplifiers: SimplifierCache::new(Arc::clone(factory)),
             fixed: options.inputs.clone(),
             pairing: HashMap::new(),
+            livelock_memo: livelock::LivelockMemo::default(),
         })
     }
 
@@ -430,6 +438,37 @@ impl RealEngine {
             f.pretty(e)
         };
         out.push((name, text));
+    }
+
+    /// How sure a report of a state where the system is stuck (a deadlock or
+    /// a livelock) is: `None` when the state's path condition is
+    /// unsatisfiable (the path is vacuous), else the certainty and the
+    /// prover's witness.
+    fn stuck_certainty(
+        &mut self,
+        state: &State,
+    ) -> Option<(EngineCertainty, Option<WitnessValues>)> {
+        if self.engine.is_vacuous(state) {
+            return None;
+        }
+        let pc = self.engine.path_condition(state);
+        let answer = self.prover.valid_with_model(pc, self.factory.ff());
+        Some(match answer.validity {
+            Validity::Yes => return None,
+            Validity::No if self.leans_on_stand_in(&[pc]) => (EngineCertainty::Possible, None),
+            Validity::No => (
+                EngineCertainty::Provable,
+                answer.model.map(|m| {
+                    witness_values(
+                        m.iter()
+                            .filter(|(n, _)| !is_internal_symbol(n))
+                            .map(|(n, v)| (n.to_string(), v.to_string()))
+                            .collect(),
+                    )
+                }),
+            ),
+            Validity::Maybe => (EngineCertainty::Possible, None),
+        })
     }
 
     /// True if one of `exprs` applies an uninterpreted stand-in for a known
@@ -943,9 +982,13 @@ impl RealEngine {
             L::MpiWait | L::MpiWaitall | L::MpiWaitany => {
                 step.commutes && !(potential && step.buffered_send)
             }
-            // A test never blocks, so it is never a step the deadlock test
-            // counts as needing a buffer.
-            L::MpiTest | L::MpiTestall => step.commutes,
+            // A test never blocks, but one that completes an `MPI_Isend` only
+            // by buffering finds nothing with zero buffering: taken alone, it
+            // could let its process leave a polling loop in which the
+            // livelock check (`real/livelock.rs`) would find every process
+            // stuck, so it is left out with `--deadlock potential` as the
+            // wait is.
+            L::MpiTest | L::MpiTestall => step.commutes && !(potential && step.buffered_send),
             // Posts this process's part of a nonblocking collective: never
             // blocks, and other posts commute with it (the operation works on
             // the data each member gave at its post, whoever posts last). It
@@ -1022,6 +1065,18 @@ impl Engine for RealEngine {
         Ok(steps)
     }
 
+    fn livelock(
+        &mut self,
+        state: &State,
+        steps: &[Step],
+    ) -> Result<Option<Violation>, EngineError> {
+        self.livelock_at(state, steps)
+    }
+
+    fn unchecked(&self) -> Option<String> {
+        self.livelock_memo.unchecked()
+    }
+
     /// A step that took a branch (its guard was not implied by the path condition)
     /// strengthened the path condition: the new state is simplified under it at
     /// once (canonicalized), so that values the new condition determines are
@@ -1074,26 +1129,11 @@ impl Engine for RealEngine {
         }
         // No step is enabled but some process has not terminated: a deadlock,
         // unless the path is vacuous.
-        if self.deadlock == DeadlockMode::None || self.engine.is_vacuous(state) {
+        if self.deadlock == DeadlockMode::None {
             return Vec::new();
         }
-        let pc = self.engine.path_condition(state);
-        let answer = self.prover.valid_with_model(pc, self.factory.ff());
-        let (certainty, witness) = match answer.validity {
-            Validity::Yes => return Vec::new(),
-            Validity::No if self.leans_on_stand_in(&[pc]) => (EngineCertainty::Possible, None),
-            Validity::No => (
-                EngineCertainty::Provable,
-                answer.model.map(|m| {
-                    witness_values(
-                        m.iter()
-                            .filter(|(n, _)| !is_internal_symbol(n))
-                            .map(|(n, v)| (n.to_string(), v.to_string()))
-                            .collect(),
-                    )
-                }),
-            ),
-            Validity::Maybe => (EngineCertainty::Possible, None),
+        let Some((certainty, witness)) = self.stuck_certainty(state) else {
+            return Vec::new();
         };
         let statuses = self.engine.process_status(state);
         let mpi_calls = self.engine.blocked_calls(state);

@@ -182,6 +182,18 @@ pub(crate) fn replay<E: Engine>(
     })
 }
 
+/// Where a violation was found, which says how its report replays it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FoundBy {
+    /// By the last step of its path (checked under the path condition before
+    /// that step).
+    Step,
+    /// By the final checks of the state its path ends in (no step enabled).
+    FinalChecks,
+    /// By the livelock check of the state its path ends in.
+    Livelock,
+}
+
 /// The transition system of one model.
 pub(crate) struct ModelSystem<'a, E: Engine> {
     pub engine: &'a mut E,
@@ -290,9 +302,10 @@ impl<'a, E: Engine> ModelSystem<'a, E> {
     }
 
     /// Records `violation` (if new); returns `Stop` once the budget is spent.
-    /// `by_step`: found by the last step of `path` (its path condition is then
-    /// the one before that step), else in the state `path` ends in (final checks).
-    fn record(&mut self, violation: Violation, path: &[E::Step], by_step: bool) -> Control {
+    /// `found_by` says whether the last step of `path` found it (its path
+    /// condition is then the one before that step) or a check of the state
+    /// `path` ends in.
+    fn record(&mut self, violation: Violation, path: &[E::Step], found_by: FoundBy) -> Control {
         let property = violation.property;
         if violation.property.is_warning() {
             self.findings.warn(format!(
@@ -334,11 +347,17 @@ impl<'a, E: Engine> ModelSystem<'a, E> {
                 return Control::Stop;
             }
         };
-        let (pc, again) = if by_step && !path.is_empty() {
-            (replayed.pc_before_last, replayed.last_violations)
-        } else {
-            let again = self.engine.final_violations(&replayed.last_state);
-            (self.engine.path_condition(&replayed.last_state), again)
+        let (pc, again) = match found_by {
+            FoundBy::Step if !path.is_empty() => {
+                (replayed.pc_before_last, replayed.last_violations)
+            }
+            // The livelock check is not run again (it remembers what it found):
+            // its claim names no symbol of the path.
+            FoundBy::Livelock => (self.engine.path_condition(&replayed.last_state), Vec::new()),
+            _ => {
+                let again = self.engine.final_violations(&replayed.last_state);
+                (self.engine.path_condition(&replayed.last_state), again)
+            }
         };
         let trace = replayed.trace;
         // The same violation found by the replay names the replay's symbols.
@@ -391,6 +410,38 @@ impl<'a, E: Engine> ModelSystem<'a, E> {
     }
 }
 
+impl<E: Engine> ModelSystem<'_, E> {
+    /// How the search ended, given its outcome: a complete search in which
+    /// the engine left something unchecked (`Engine::unchecked`) is not
+    /// complete.
+    pub fn ending(&mut self, outcome: Outcome<EngineError>) -> Ending {
+        match Ending::from_outcome(outcome, self.error.take()) {
+            Ending::Complete => match self.engine.unchecked() {
+                Some(reason) => Ending::Unchecked(reason),
+                None => Ending::Complete,
+            },
+            other => other,
+        }
+    }
+
+    /// Every step enabled at `state` (before the reduction), after the
+    /// livelock check of `state` (`Engine::livelock`) has recorded what it
+    /// finds; `None` when that ends the search (the violation budget is spent).
+    fn all_enabled(
+        &mut self,
+        state: &E::State,
+        path: &[E::Step],
+    ) -> Result<Option<Vec<E::Step>>, EngineError> {
+        let steps = self.engine.enabled(state)?;
+        if let Some(violation) = self.engine.livelock(state, &steps)? {
+            if self.record(violation, path, FoundBy::Livelock) == Control::Stop {
+                return Ok(None);
+            }
+        }
+        Ok(Some(steps))
+    }
+}
+
 impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
     type State = E::State;
     type Transition = E::Step;
@@ -425,7 +476,7 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
         self.saved_at_merge = false;
         let pending = std::mem::take(&mut self.pending);
         for violation in pending {
-            if self.record(violation, path, true) == Control::Stop {
+            if self.record(violation, path, FoundBy::Step) == Control::Stop {
                 return Control::Stop;
             }
         }
@@ -454,18 +505,19 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
                 self.reduced = true;
                 steps
             }
-            Ok(None) => match self.engine.enabled(state) {
-                Ok(steps) if self.nprocs > 1 => {
+            Ok(None) => match self.all_enabled(state, path) {
+                Ok(Some(steps)) if self.nprocs > 1 => {
                     let all = steps.len();
                     let steps = self.engine.reduce(state, steps);
                     self.reduced =
                         steps.len() < all || steps.iter().any(|s| self.engine.is_synchronous(s));
                     steps
                 }
-                Ok(steps) => {
+                Ok(Some(steps)) => {
                     self.reduced = false;
                     steps
                 }
+                Ok(None) => return Control::Stop,
                 Err(error) => {
                     self.error = Some(error);
                     return Control::Stop;
@@ -478,7 +530,7 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
         };
         if enabled.is_empty() {
             for violation in self.engine.final_violations(state) {
-                if self.record(violation, path, false) == Control::Stop {
+                if self.record(violation, path, FoundBy::FinalChecks) == Control::Stop {
                     return Control::Stop;
                 }
             }
@@ -738,10 +790,7 @@ pub(crate) fn verify_with<E: Engine>(engine: &mut E, options: &Options, nprocs: 
             nprocs,
         );
         let report = search.run(&mut system, initial);
-        (
-            Ending::from_outcome(report.outcome, system.error.take()),
-            report.stats,
-        )
+        (system.ending(report.outcome), report.stats)
     };
     finish(engine, findings, ending, stats, options)
 }

@@ -884,6 +884,78 @@ fn wait_needs_buffering(
     }
 }
 
+/// What a poll (`MPI_Test`, `MPI_Testall`, `MPI_Iprobe`) finds, for the
+/// livelock check (`tass-verify`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PollOutcome {
+    /// Nothing: the flag comes back 0 and nothing changes but the flag.
+    Nothing,
+    /// A test whose requests complete only by buffering an `MPI_Isend` (with
+    /// zero buffering it would find nothing).
+    OnlyByBuffering,
+    /// A completion or a message.
+    Something,
+}
+
+/// What the poll `step` finds (`None`: `step` is no poll).
+pub(crate) fn poll_outcome(
+    ctx: &Ctx<'_>,
+    oracle: &mut Oracle,
+    state: &State,
+    step: &Step,
+) -> Option<PollOutcome> {
+    if step.request.is_some() || step.choice == Some(ENVELOPE_CASE) {
+        return None;
+    }
+    let call = current_call(ctx.model, state, step.process).filter(|c| c.tid == step.transition)?;
+    if !matches!(call.lf, LF::MpiTest | LF::MpiTestall | LF::MpiIprobe) {
+        return None;
+    }
+    if step.choice == Some(NO_MESSAGE) {
+        return Some(PollOutcome::Nothing);
+    }
+    if call.lf == LF::MpiIprobe {
+        return Some(PollOutcome::Something);
+    }
+    let mut scratch = state.clone();
+    let Some(values) = peek_requests(ctx, oracle, &mut scratch, step.process, &call) else {
+        return Some(PollOutcome::Something); // executing it reports the error
+    };
+    let states: Vec<request::Completion> = values
+        .iter()
+        .map(|v| request::completion(state, step.process, v))
+        .collect();
+    let outcome = if states
+        .iter()
+        .any(|c| matches!(c, request::Completion::Pending))
+    {
+        PollOutcome::Nothing
+    } else if states.iter().any(|c| {
+        matches!(
+            c,
+            request::Completion::Ready {
+                by_buffering: true,
+                ..
+            }
+        )
+    }) {
+        PollOutcome::OnlyByBuffering
+    } else {
+        PollOutcome::Something
+    };
+    Some(outcome)
+}
+
+/// The step of test `step` that finds nothing: what it does under zero
+/// buffering when its requests complete only by buffering.
+pub(crate) fn failed_poll(step: &Step) -> Step {
+    Step {
+        choice: Some(NO_MESSAGE),
+        buffered_send: false,
+        ..step.clone()
+    }
+}
+
 /// True if `state` is a potential deadlock: some process has not terminated and
 /// no process could move if no pending standard send were buffered (a send
 /// moves only when its destination waits in a matching receive; a wait for an
@@ -1533,10 +1605,12 @@ fn execute_call(
                 (None, &call.args[1])
             };
             let status = ev.eval(&env, status)?;
-            let pending = matches!(
-                request::completion(env.state, p, &v),
-                request::Completion::Pending
-            );
+            // `NO_MESSAGE`: the test as zero-buffer MPI runs it (`failed_poll`).
+            let pending = step.choice == Some(NO_MESSAGE)
+                || matches!(
+                    request::completion(env.state, p, &v),
+                    request::Completion::Pending
+                );
             if !pending {
                 request::complete(&mut ev, &mut env, &place, &v, status, name, call.span)?;
             }
@@ -1559,12 +1633,13 @@ fn execute_call(
             let ptr = ev.eval(&env, &call.args[1])?;
             let places = request::request_places(&mut ev, &env, ptr, count, call.span)?;
             let values: Vec<Value> = places.iter().map(|pl| ev.read_place(&env, pl)).collect();
-            let pending = values.iter().any(|v| {
-                matches!(
-                    request::completion(env.state, p, v),
-                    request::Completion::Pending
-                )
-            });
+            let pending = step.choice == Some(NO_MESSAGE)
+                || values.iter().any(|v| {
+                    matches!(
+                        request::completion(env.state, p, v),
+                        request::Completion::Pending
+                    )
+                });
             match call.lf {
                 LF::MpiWaitany => {
                     let status = ev.eval(&env, &call.args[3])?;
