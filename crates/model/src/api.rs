@@ -11,4 +11,6 @@ pub use crate::render::{
 };
 pub use crate::span::Span;
 pub use crate::stmt::{AssertOrigin, Callee, CollectiveKind, LoopInvariant, Statement, Transition};
-pub use crate::types::{Field, IntKind, MpiHandleType, RealKind, StructDef, StructId, Type};
+pub use crate::types::{
+    Field, IntKind, MpiHandleType, RealKind, StructDef, StructId, Type, CHAR_RANGE,
+};

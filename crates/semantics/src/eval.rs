@@ -368,8 +368,10 @@ impl<'a> Evaluator<'a> {
                     Value::Data(f.real(BigRational::from_integer(BigInt::from(*i))))
                 }
                 Some(Type::Bool) => Value::Data(f.bool(*i != 0)),
-                Some(Type::Char) => Value::Data(f.char(u32::try_from(*i).unwrap_or(0))),
-                _ => Value::Data(f.int(BigInt::from(*i))),
+                Some(Type::Char) => {
+                    Value::Data(wrap_signed(f, f.int(BigInt::from(*i)), &MType::Char))
+                }
+                _ => Value::Data(f.int(BigInt::from(*i))).wrapped_to(f, &e.ty),
             },
             ExprKind::RealLit(text) => {
                 let r = parse_real_literal(text).ok_or_else(|| {
@@ -998,10 +1000,12 @@ impl<'a> Evaluator<'a> {
         span: &Span,
     ) -> Result<Value, EngineError> {
         let f = self.f;
-        let _ = from;
         match (v, to) {
             (Value::Data(x), t) if scalar_type(t).is_some() => {
                 let st = scalar_type(t).unwrap_or(Type::Int);
+                if needs_signed_wrap(from, t) && f.type_of(x) != Type::Real {
+                    return Ok(Value::Data(wrap_signed(f, int_of(f, x), t)));
+                }
                 let x = if f.type_of(x) == st {
                     x
                 } else {
@@ -1507,6 +1511,51 @@ fn wrap_unsigned(f: &ExprFactory, x: Expr, ty: &MType) -> Expr {
     }
     // C's `%` truncates toward zero: x % m lies in (-m, m), so shift and reduce again.
     f.int_mod(f.add(f.int_mod(x, m), m), m)
+}
+
+/// True when converting a value of integer type `from` to the signed type (or
+/// `char`) `to` may leave `to`'s range, so that the conversion must wrap.
+fn needs_signed_wrap(from: &MType, to: &MType) -> bool {
+    let target = match to {
+        MType::Char => tass_model::api::CHAR_RANGE,
+        MType::Int(k) if !k.is_unsigned() => k.range(),
+        _ => return false,
+    };
+    match from.int_range() {
+        Some((lo, hi)) => lo < target.0 || hi > target.1,
+        None => false,
+    }
+}
+
+/// Converts integer `x` to the signed type (or `char`) `ty` whose range it may
+/// leave: C11 6.3.1.3 leaves the result implementation-defined, and gcc and
+/// clang reduce modulo 2^N into the two's-complement range, as tass does.
+/// (Signed arithmetic is not wrapped: its overflow is undefined behaviour.)
+fn wrap_signed(f: &ExprFactory, x: Expr, ty: &MType) -> Expr {
+    let (lo, hi) = match ty {
+        MType::Char => tass_model::api::CHAR_RANGE,
+        MType::Int(k) => k.range(),
+        _ => return x,
+    };
+    let (lo, hi) = (BigInt::from(lo), BigInt::from(hi));
+    let modulus: BigInt = &hi - &lo + 1;
+    let wrapped = if let Some(k) = f.as_concrete_int(x) {
+        if k >= lo && k <= hi {
+            f.int(k)
+        } else {
+            let r = (((&k - &lo) % &modulus) + &modulus) % &modulus + &lo;
+            f.int(r)
+        }
+    } else {
+        // ((x - lo) mod 2^N) + lo, with C's truncating `%` made non-negative
+        let m = f.int(modulus);
+        let shifted = f.sub(x, f.int(lo.clone()));
+        f.add(f.int_mod(f.add(f.int_mod(shifted, m), m), m), f.int(lo))
+    };
+    match ty {
+        MType::Char => f.cast(wrapped, &Type::Char),
+        _ => wrapped,
+    }
 }
 
 /// True for `((y % m) + m) % m`, which [`wrap_unsigned`] builds and which already

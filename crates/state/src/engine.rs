@@ -417,7 +417,14 @@ impl Engine {
                 .find(|(n, _)| *n == var.name)
             {
                 Some((_, fixed)) => match (fixed, &ty) {
-                    (FixedValue::Int(i), Type::Int) => f.int(i.clone()),
+                    (FixedValue::Int(i), Type::Int | Type::Char) => {
+                        check_fixed_in_range(&model, var, i)?;
+                        let value = f.int(i.clone());
+                        match ty {
+                            Type::Char => f.cast(value, &Type::Char),
+                            _ => value,
+                        }
+                    }
                     (FixedValue::Int(i), Type::Real) => {
                         f.real(BigRational::from_integer(i.clone()))
                     }
@@ -440,7 +447,14 @@ impl Engine {
                         ));
                     }
                 },
-                None => f.symbol(&var.name, ty),
+                None => {
+                    let (value, in_range) = typed_input_symbol(&f, &var.name, &var.ty, ty);
+                    if let Some(in_range) = in_range {
+                        pc = f.and(pc, in_range);
+                        env.set_path_condition(pc);
+                    }
+                    value
+                }
             };
             if let Some(slot) = env.get_mut(tass_dynamic::api::Root::Shared(v)) {
                 *slot = Value::Data(value);
@@ -1136,4 +1150,53 @@ impl Engine {
             oracle,
         }
     }
+}
+
+/// The symbolic constant of an input of model type `model_ty` (symbolic type
+/// `ty`) and, for an integer scalar, the claim that it lies in its C type's range
+/// (so that every witness fits the type). A `char` input is an integer symbol in
+/// `char`'s range seen as a character, since character codes cannot be negative
+/// and plain `char` is signed.
+fn typed_input_symbol(
+    f: &ExprFactory,
+    name: &str,
+    model_ty: &tass_model::api::Type,
+    ty: Type,
+) -> (Expr, Option<Expr>) {
+    let Some((lo, hi)) = model_ty.int_range() else {
+        return (f.symbol(name, ty), None);
+    };
+    if matches!(model_ty, tass_model::api::Type::Bool) {
+        return (f.symbol(name, ty), None);
+    }
+    let symbol = f.symbol(name, Type::Int);
+    let in_range = f.and(f.le(f.int(lo), symbol), f.le(symbol, f.int(hi)));
+    let value = match ty {
+        Type::Char => f.cast(symbol, &Type::Char),
+        _ => symbol,
+    };
+    (value, Some(in_range))
+}
+
+/// Refuses a `-i` integer value outside the input's C type.
+fn check_fixed_in_range(
+    model: &Model,
+    var: &tass_model::api::Variable,
+    value: &BigInt,
+) -> Result<(), EngineError> {
+    let Some((lo, hi)) = var.ty.int_range() else {
+        return Ok(());
+    };
+    if *value >= BigInt::from(lo) && *value <= BigInt::from(hi) {
+        return Ok(());
+    }
+    Err(EngineError::invalid(
+        format!(
+            "-i {}={value}: the value does not fit the input's type `{}` \
+             (its values are {lo} to {hi}); give a value in that range",
+            var.name,
+            tass_model::api::render_type(model, &var.ty)
+        ),
+        Some(&var.span),
+    ))
 }
