@@ -248,7 +248,9 @@ int main(void) {
 "#;
     let (code, r) = verify_with("z3", &[], text);
     assert_violated(code, &r, "assertion", Some(5));
-    let w = r["violations"][0]["witness"]["c"].as_i64().expect("witness");
+    let w = r["violations"][0]["witness"]["c"]
+        .as_i64()
+        .expect("witness");
     assert!((-128..0).contains(&w), "{r:#}");
 }
 

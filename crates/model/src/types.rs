@@ -51,9 +51,10 @@ impl IntKind {
             IntKind::UnsignedChar => 8,
             IntKind::Short | IntKind::UnsignedShort => 16,
             IntKind::Int | IntKind::Unsigned => 32,
-            IntKind::Long | IntKind::UnsignedLong | IntKind::LongLong | IntKind::UnsignedLongLong => {
-                64
-            }
+            IntKind::Long
+            | IntKind::UnsignedLong
+            | IntKind::LongLong
+            | IntKind::UnsignedLongLong => 64,
         }
     }
 

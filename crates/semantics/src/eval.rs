@@ -14,7 +14,7 @@ use tass_model::api::{
 use tass_symbolic::api::{BigInt, BigRational, BitOp, Expr, ExprFactory, Type};
 
 use crate::env::Environment;
-use crate::oracle::{Decision, Oracle};
+use crate::oracle::{Decision, Oracle, SignedOverflow};
 use crate::report::{Certainty, EngineError, Property, Violation};
 
 /// `RAND_MAX` of the library model (glibc's value).
@@ -143,6 +143,7 @@ fn claim_phrase(property: Property) -> &'static str {
     match property {
         Property::OutOfBounds => "the index or offset lies within its object",
         Property::DivisionByZero => "the divisor is not 0",
+        Property::SignedOverflow => "the result lies within its type",
         Property::InvalidPointer => "the pointer (or variable) is valid and initialised",
         Property::Assertion => "the asserted condition holds",
         _ => "the property holds",
@@ -422,7 +423,7 @@ impl<'a> Evaluator<'a> {
             }
             ExprKind::Unary(op, a) => {
                 let x = self.eval_data(env, a)?;
-                Value::Data(match op {
+                let value = Value::Data(match op {
                     UnaryOp::Neg if !f.type_of(x).is_numeric() => f.neg(int_of(f, x)),
                     UnaryOp::Neg => f.neg(x),
                     UnaryOp::Not => {
@@ -431,9 +432,20 @@ impl<'a> Evaluator<'a> {
                     }
                     UnaryOp::BitNot => f.bit_not(int_of(f, x)),
                 })
-                .wrapped_to(f, &e.ty)
+                .wrapped_to(f, &e.ty);
+                if *op == UnaryOp::Neg {
+                    self.check_signed_overflow(env, &value, e);
+                }
+                value
             }
-            ExprKind::Binary(op, a, b) => self.eval_binary(env, e, *op, a, b)?.wrapped_to(f, &e.ty),
+            ExprKind::Binary(op, a, b) => {
+                let value = self.eval_binary(env, e, *op, a, b)?.wrapped_to(f, &e.ty);
+                use BinaryOp::{Add, Div, Mul, Shl, Sub};
+                if matches!(op, Add | Sub | Mul | Div | Shl) {
+                    self.check_signed_overflow(env, &value, e);
+                }
+                value
+            }
             ExprKind::LogicalAnd(a, b) => {
                 let x = self.eval_bool(env, a)?;
                 if f.as_bool(x) == Some(false) {
@@ -989,6 +1001,34 @@ impl<'a> Evaluator<'a> {
                 span,
             )),
         }
+    }
+
+    /// With `--signed-overflow`, checks that `value`, the result of the signed
+    /// integer operation `e`, lies within `e`'s type (C11 6.5p5: otherwise the
+    /// behaviour is undefined).
+    fn check_signed_overflow(&mut self, env: &dyn Environment, value: &Value, e: &MExpr) {
+        if self.oracle.signed_overflow() == SignedOverflow::Unchecked {
+            return;
+        }
+        let (MType::Int(kind), Value::Data(x)) = (&e.ty, value) else {
+            return;
+        };
+        if kind.is_unsigned() || self.f.type_of(*x) != Type::Int {
+            return;
+        }
+        let f = self.f;
+        let (lo, hi) = kind.range();
+        let claim = f.and(f.le(f.int(lo), *x), f.le(*x, f.int(hi)));
+        self.check(
+            env,
+            claim,
+            Property::SignedOverflow,
+            || {
+                let text = tass_model::api::render_expr(env.model(), e);
+                format!("signed overflow: `{text}` can leave `{}`", kind.c_name())
+            },
+            &e.span,
+        );
     }
 
     /// Converts `v` from model type `from` to `to` (C conversions).

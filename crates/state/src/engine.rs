@@ -9,7 +9,7 @@ use tass_model::api::{
 };
 use tass_semantics::api::{
     evaluate_guard, execute_transition, Certainty, Change, Decision, EngineError, Environment,
-    Evaluator, Oracle, OracleStats, Property, Violation,
+    Evaluator, Oracle, OracleStats, Property, SignedOverflow, Violation,
 };
 use tass_symbolic::api::{BigInt, BigRational, Expr, ExprFactory, Type};
 
@@ -111,6 +111,8 @@ pub struct EngineConfig {
     pub arith: Arith,
     /// Inputs fixed to concrete values (`-i NAME=VALUE`), by input name.
     pub fixed_inputs: Vec<(String, FixedValue)>,
+    /// Whether signed overflow is checked (`--signed-overflow`).
+    pub signed_overflow: SignedOverflow,
 }
 
 impl Default for EngineConfig {
@@ -119,6 +121,7 @@ impl Default for EngineConfig {
             nprocs: 1,
             arith: Arith::Real,
             fixed_inputs: Vec::new(),
+            signed_overflow: SignedOverflow::Unchecked,
         }
     }
 }
@@ -323,10 +326,12 @@ impl Engine {
         }
         let layout = Layout::new(&model);
         let simplifiers = tass_simplify::api::SimplifierCache::new(Arc::clone(&factory));
+        let mut oracle: Oracle = prover.into();
+        oracle.set_signed_overflow(config.signed_overflow);
         Ok(Engine {
             model,
             factory,
-            oracle: prover.into(),
+            oracle,
             config,
             layout,
             store: HashSet::new(),

@@ -798,7 +798,9 @@ impl<'t> Tr<'t> {
                     "+" => Ok(e),
                     "-" => Ok(match &e.kind {
                         ExprKind::IntLit(v) => match &ty {
-                            Type::Int(k) => Expr::new(ExprKind::IntLit(wrap_to_kind(-v, *k)), ty, span),
+                            Type::Int(k) => {
+                                Expr::new(ExprKind::IntLit(wrap_to_kind(-v, *k)), ty, span)
+                            }
                             _ => Expr::new(ExprKind::IntLit(-v), ty, span),
                         },
                         ExprKind::RealLit(t) if !t.starts_with('-') => {
