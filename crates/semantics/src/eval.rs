@@ -1321,7 +1321,38 @@ impl<'a> Evaluator<'a> {
             );
             return Ok(self.fresh_of(&e.ty));
         }
+        if !path.is_empty() {
+            self.assume_input_element_in_range(env, root, &v, &e.ty);
+        }
         Ok(v)
+    }
+
+    /// An element of an input array is a symbolic value of its C type: assume
+    /// it lies in the type's range when it is read (scalar inputs get theirs in
+    /// the initial path condition). `char` elements are left as they are: their
+    /// symbolic type holds character codes, which cannot be negative.
+    fn assume_input_element_in_range(
+        &mut self,
+        env: &dyn Environment,
+        root: Root,
+        value: &Value,
+        ty: &MType,
+    ) {
+        let (Root::Shared(var), Value::Data(x), MType::Int(kind)) = (root, value, ty) else {
+            return;
+        };
+        if env.model().var(var).scope != VarScope::Input
+            || self.f.type_of(*x) != Type::Int
+            || self.f.as_concrete_int(*x).is_some()
+        {
+            return;
+        }
+        let f = self.f;
+        let (lo, hi) = kind.range();
+        let in_range = f.and(f.le(f.int(lo), *x), f.le(*x, f.int(hi)));
+        if !self.assumed.contains(&in_range) {
+            self.assumed.push(in_range);
+        }
     }
 
     // ----- values of types ------------------------------------------------------------
