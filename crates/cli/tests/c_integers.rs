@@ -277,3 +277,109 @@ fn out_of_type_fixed_inputs_are_refused() {
     let (code, r) = verify("1", &["-i", "c=-128", "-i", "b=255"], INPUT_RANGES);
     assert_eq!(code, 0, "{r:#}");
 }
+
+/// Elements of an input array of an unsigned type are never negative (the
+/// read assumes the type's range). gcc, a = {0, 0, 0} and {4294967295, 1, 7}:
+/// exit 0. (tass reported `a[0] >= 0` as a provable violation before.)
+#[test]
+fn input_array_elements_respect_their_type() {
+    let text = r#"#include <assert.h>
+#pragma TASS input
+unsigned a[3];
+int main(void) {
+  for (int i = 0; i < 3; i++) assert(a[i] >= 0);
+  return 0;
+}
+"#;
+    let (code, r) = verify_with("z3", &[], text);
+    assert_holds(code, &r);
+    // Still symbolic: a[1] == 7 is a real possibility (gcc, a = {0, 7, 0}:
+    // "Assertion `a[i] != 7' failed").
+    let (code, r) = verify_with("z3", &[], &text.replace("a[i] >= 0", "a[i] != 7"));
+    assert_violated(code, &r, "assertion", Some(5));
+}
+
+const SQUARE: &str = r#"#pragma TASS input {0 <= n && n <= 100000}
+int n;
+int main(void) {
+  int sq = n * n;
+  return sq < 0;
+}
+"#;
+
+/// Signed overflow is off by default and reported with `--signed-overflow`.
+/// gcc -fsanitize=address,undefined: n = 46340 exits 0; n = 46341 gives
+/// "runtime error: signed integer overflow: 46341 * 46341 cannot be
+/// represented in type 'int'" at line 4.
+#[test]
+fn signed_overflow_is_opt_in() {
+    let (code, r) = verify("1", &[], SQUARE);
+    assert_holds(code, &r);
+    let (code, r) = verify("1", &["--signed-overflow"], SQUARE);
+    assert_violated(code, &r, "signed-overflow", Some(4));
+    assert_eq!(r["violations"][0]["certainty"], "provable", "{r:#}");
+    let w = r["violations"][0]["witness"]["n"]
+        .as_i64()
+        .expect("witness");
+    assert!((46341..=100000).contains(&w), "{r:#}");
+    let (code, r) = verify("1", &["--signed-overflow", "-i", "n=46340"], SQUARE);
+    assert_holds(code, &r);
+}
+
+/// `INT_MIN / -1`, `++` past `INT_MAX` and `<<` into the sign bit.
+/// gcc -fsanitize=address,undefined, k = -2..2: only k = -1 fails, "runtime
+/// error: division of -2147483648 by -1 cannot be represented in type 'int'";
+/// the unsigned, `unsigned char` and `char` lines never report (they wrap or
+/// convert, which is defined).
+#[test]
+fn signed_overflow_covers_division_increment_and_shift() {
+    let division = r#"#include <limits.h>
+#pragma TASS input {-2 <= k && k <= 2}
+int k;
+int main(void) {
+  unsigned u = 4294967295u;
+  u = u + (unsigned)k + 2u;
+  unsigned char c = 255;
+  c++;
+  char d = 127;
+  d = d + k;
+  int q = INT_MIN / (k == 0 ? 1 : k);
+  return 0;
+}
+"#;
+    let (code, r) = verify(
+        "1",
+        &["--signed-overflow", "--max-violations", "0"],
+        division,
+    );
+    assert_violated(code, &r, "signed-overflow", Some(11));
+    assert_eq!(r["violations"].as_array().map(Vec::len), Some(1), "{r:#}");
+    assert_eq!(r["violations"][0]["witness"]["k"], -1, "{r:#}");
+    // gcc, k = 1: "signed integer overflow: 2147483647 + 1 cannot be represented
+    // in type 'int'"; k = 0 exits 0.
+    let increment = r#"#include <limits.h>
+#pragma TASS input {0 <= k && k <= 1}
+int k;
+int main(void) {
+  int m = INT_MAX - 1 + k;
+  m++;
+  return 0;
+}
+"#;
+    let (code, r) = verify("1", &["--signed-overflow"], increment);
+    assert_violated(code, &r, "signed-overflow", Some(6));
+    assert_eq!(r["violations"][0]["witness"]["k"], 1, "{r:#}");
+    // gcc, s = 31: "left shift of 1 by 31 places cannot be represented in type
+    // 'int'"; s = 30 exits 0. Shifts of symbolic amounts are uninterpreted, so
+    // tass can only call it possible.
+    let shift = r#"#pragma TASS input {30 <= s && s <= 31}
+int s;
+int main(void) {
+  int one = 1;
+  int b = one << s;
+  return b == 0;
+}
+"#;
+    let (code, r) = verify("1", &["--signed-overflow"], shift);
+    assert_violated(code, &r, "signed-overflow", Some(5));
+}
