@@ -1051,6 +1051,10 @@ impl<'a> Evaluator<'a> {
                 } else {
                     f.cast(x, &st)
                 };
+                if fits_in(from, t) {
+                    // every value of `from` is one of `t`: nothing to reduce
+                    return Ok(Value::Data(x));
+                }
                 Ok(Value::Data(wrap_unsigned(f, x, t)))
             }
             (Value::Pointer(p), MType::Bool) => Ok(Value::Data(f.bool(!p.is_null()))),
@@ -1587,6 +1591,14 @@ fn wrap_unsigned(f: &ExprFactory, x: Expr, ty: &MType) -> Expr {
     }
     // C's `%` truncates toward zero: x % m lies in (-m, m), so shift and reduce again.
     f.int_mod(f.add(f.int_mod(x, m), m), m)
+}
+
+/// True when every value of integer type `from` is a value of integer type `to`.
+fn fits_in(from: &MType, to: &MType) -> bool {
+    match (from.int_range(), to.int_range()) {
+        (Some((a, b)), Some((c, d))) => c <= a && b <= d,
+        _ => false,
+    }
 }
 
 /// True when converting a value of integer type `from` to the signed type (or
