@@ -383,3 +383,34 @@ int main(void) {
     let (code, r) = verify("1", &["--signed-overflow"], shift);
     assert_violated(code, &r, "signed-overflow", Some(5));
 }
+
+/// `compare` takes `--signed-overflow` too. The implementation squares in `int`,
+/// the specification in `long`: over the mathematical integers they agree (the
+/// default), but gcc -fsanitize=address,undefined runs the implementation with
+/// n = 46341 into "runtime error: signed integer overflow: 46341 * 46341 cannot
+/// be represented in type 'int'" (n = 46340 exits 0).
+#[test]
+fn compare_reports_signed_overflow_on_request() {
+    let spec = inline(
+        "#pragma TASS input {0 <= n && n <= 70000}\nint n;\n#pragma TASS output\nlong out;\n\
+         int main(void) { out = (long)n * n; return 0; }\n",
+    );
+    let implementation = inline(
+        "#pragma TASS input {0 <= n && n <= 70000}\nint n;\n#pragma TASS output\nlong out;\n\
+         int main(void) { out = n * n; return 0; }\n",
+    );
+    let run = |extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_tass"))
+            .arg("compare")
+            .args(extra)
+            .args([&spec, &implementation])
+            .args(["--format", "json"])
+            .output()
+            .expect("run tass");
+        report(out)
+    };
+    let (code, r) = run(&[]);
+    assert_holds(code, &r);
+    let (code, r) = run(&["--signed-overflow"]);
+    assert_violated(code, &r, "signed-overflow", Some(5));
+}
