@@ -299,6 +299,28 @@ int main(void) {
     assert_violated(code, &r, "assertion", Some(5));
 }
 
+/// Elements of a `char` input array are signed chars: -128 .. 127, negative
+/// values included. gcc, s = {127, -128} and {-128, 127}: exit 0; with
+/// `assert(s[0] >= 0)` and s[0] = -1: "Assertion `s[0] >= 0' failed".
+#[test]
+fn char_input_array_elements_are_signed_chars() {
+    let text = r#"#include <assert.h>
+#pragma TASS input
+char s[2];
+int main(void) {
+  assert(s[0] < 128 && s[1] >= -128);
+  return 0;
+}
+"#;
+    for prover in ["builtin", "z3"] {
+        let (code, r) = verify_with(prover, &[], text);
+        assert_holds(code, &r);
+    }
+    let negative = text.replace("s[0] < 128 && s[1] >= -128", "s[0] >= 0");
+    let (code, r) = verify_with("z3", &[], &negative);
+    assert_violated(code, &r, "assertion", Some(5));
+}
+
 const SQUARE: &str = r#"#pragma TASS input {0 <= n && n <= 100000}
 int n;
 int main(void) {

@@ -1337,8 +1337,8 @@ impl<'a> Evaluator<'a> {
     /// bounded this way: the bounds of `int` and wider signed elements would only
     /// lengthen the path conditions of common programs (3x the time of fevs'
     /// coll-pivot-ok) for the rare claim that needs them; unbounded, such an
-    /// element can at worst give a false alarm, never a wrong "holds". `char`
-    /// elements are left as they are: their symbolic type holds character codes.
+    /// element can at worst give a false alarm, never a wrong "holds". A `char`
+    /// element is bounded through its code as an integer (plain `char` is signed).
     fn assume_input_element_in_range(
         &mut self,
         env: &dyn Environment,
@@ -1346,19 +1346,28 @@ impl<'a> Evaluator<'a> {
         value: &Value,
         ty: &MType,
     ) {
-        let (Root::Shared(var), Value::Data(x), MType::Int(kind)) = (root, value, ty) else {
+        let (Root::Shared(var), Value::Data(x)) = (root, value) else {
             return;
         };
-        if env.model().var(var).scope != VarScope::Input
-            || !(kind.is_unsigned() || kind.bits() < 32)
-            || self.f.type_of(*x) != Type::Int
-            || self.f.as_concrete_int(*x).is_some()
+        let bounded = match ty {
+            MType::Int(kind) => kind.is_unsigned() || kind.bits() < 32,
+            MType::Char => true,
+            _ => false,
+        };
+        let f = self.f;
+        if !bounded
+            || env.model().var(var).scope != VarScope::Input
+            || !matches!(f.type_of(*x), Type::Int | Type::Char)
+            || f.as_concrete_int(*x).is_some()
+            || f.as_concrete_char(*x).is_some()
         {
             return;
         }
-        let f = self.f;
-        let (lo, hi) = kind.range();
-        let in_range = f.and(f.le(f.int(lo), *x), f.le(*x, f.int(hi)));
+        let Some((lo, hi)) = ty.int_range() else {
+            return;
+        };
+        let x = int_of(f, *x);
+        let in_range = f.and(f.le(f.int(lo), x), f.le(x, f.int(hi)));
         if !self.assumed.contains(&in_range) {
             self.assumed.push(in_range);
         }
