@@ -88,6 +88,9 @@ pub(crate) struct CheckArgs {
     /// The arithmetic floating-point values are taken in.
     #[arg(long, value_enum, default_value = "real")]
     pub arith: ArithArg,
+    /// Also report signed integer overflow (property signed-overflow; off by default).
+    #[arg(long)]
+    pub signed_overflow: bool,
     /// Stop (inconclusive) after this many states.
     #[arg(long, value_name = "N")]
     pub max_states: Option<u64>,

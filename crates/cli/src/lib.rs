@@ -10,7 +10,8 @@
 //! The options are DESIGN.md's (`-n/--procs`, `--spec-procs`, `--impl-procs`,
 //! `-i/--input NAME=VALUE`, `--deadlock`, `--prover`, `--arith`, `--max-states`,
 //! `--timeout`, `--max-violations`, `--format text|json|sarif`, `--trace FILE`,
-//! `--stats`, `-q`, `-v`, `-I/--include-dir`, `-D`), and the TASS paper's spellings
+//! `--stats`, `-q`, `-v`, `-I/--include-dir`, `-D`; and `--signed-overflow`, which
+//! DESIGN.md does not list yet), and the TASS paper's spellings
 //! are accepted verbatim (`-np=N`, `-np1=N`, `-np2=N`, `-inputNAME=VALUE`): they are
 //! rewritten to the long options before parsing.
 //!

@@ -10,6 +10,7 @@ use std::time::Duration;
 use tass_model::api::{render_model, Model};
 use tass_verify::api::{
     check_signatures, compare, verify, Arith, DeadlockMode, Options, ProverChoice, Report,
+    SignedOverflow,
 };
 
 use crate::args::{
@@ -107,6 +108,11 @@ fn options(check: &CheckArgs) -> Result<Options, String> {
             ArithArg::Real => Arith::Real,
             ArithArg::Ieee => Arith::Ieee,
             ArithArg::Herbrand => Arith::Herbrand,
+        },
+        signed_overflow: if check.signed_overflow {
+            SignedOverflow::Checked
+        } else {
+            SignedOverflow::Unchecked
         },
         max_states: check.max_states,
         timeout,

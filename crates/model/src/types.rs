@@ -43,7 +43,71 @@ impl IntKind {
             IntKind::UnsignedLongLong => "unsigned long long",
         }
     }
+
+    /// The width in bits under LP64 (x86-64 Linux with gcc or clang): `short` 16,
+    /// `int` 32, `long` and `long long` 64.
+    pub fn bits(self) -> u32 {
+        match self {
+            IntKind::UnsignedChar => 8,
+            IntKind::Short | IntKind::UnsignedShort => 16,
+            IntKind::Int | IntKind::Unsigned => 32,
+            IntKind::Long
+            | IntKind::UnsignedLong
+            | IntKind::LongLong
+            | IntKind::UnsignedLongLong => 64,
+        }
+    }
+
+    /// True for the unsigned types.
+    pub fn is_unsigned(self) -> bool {
+        matches!(
+            self,
+            IntKind::UnsignedChar
+                | IntKind::UnsignedShort
+                | IntKind::Unsigned
+                | IntKind::UnsignedLong
+                | IntKind::UnsignedLongLong
+        )
+    }
+
+    /// C's integer conversion rank (C11 6.3.1.1): a signed type and its unsigned
+    /// form share a rank.
+    pub fn rank(self) -> u8 {
+        match self {
+            IntKind::UnsignedChar => 1,
+            IntKind::Short | IntKind::UnsignedShort => 2,
+            IntKind::Int | IntKind::Unsigned => 3,
+            IntKind::Long | IntKind::UnsignedLong => 4,
+            IntKind::LongLong | IntKind::UnsignedLongLong => 5,
+        }
+    }
+
+    /// The unsigned type of the same rank.
+    pub fn to_unsigned(self) -> IntKind {
+        match self {
+            IntKind::Short => IntKind::UnsignedShort,
+            IntKind::Int => IntKind::Unsigned,
+            IntKind::Long => IntKind::UnsignedLong,
+            IntKind::LongLong => IntKind::UnsignedLongLong,
+            unsigned => unsigned,
+        }
+    }
+
+    /// The least and greatest values of the type (two's complement for the
+    /// signed types).
+    pub fn range(self) -> (i128, i128) {
+        let bits = self.bits();
+        if self.is_unsigned() {
+            (0, (1i128 << bits) - 1)
+        } else {
+            (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+        }
+    }
 }
+
+/// The values of plain `char` and `signed char`: gcc and clang make plain `char`
+/// signed on x86-64, and tass follows them.
+pub const CHAR_RANGE: (i128, i128) = (-128, 127);
 
 /// The C floating type a `Real` came from. All denote the mathematical reals.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -132,6 +196,17 @@ impl Type {
     pub const INT: Type = Type::Int(IntKind::Int);
     /// `double`.
     pub const DOUBLE: Type = Type::Real(RealKind::Double);
+
+    /// The least and greatest values of an integer type (`_Bool`, `char`,
+    /// the `Int` kinds); `None` for the others.
+    pub fn int_range(&self) -> Option<(i128, i128)> {
+        match self {
+            Type::Bool => Some((0, 1)),
+            Type::Char => Some(CHAR_RANGE),
+            Type::Int(k) => Some(k.range()),
+            _ => None,
+        }
+    }
 
     /// True for `Int`, `Char` and `Bool` (the types with integer values).
     pub fn is_integer(&self) -> bool {

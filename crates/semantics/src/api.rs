@@ -19,5 +19,7 @@ pub use crate::eval::{is_data_type, parse_real_literal, scalar_type, Evaluator, 
 pub use crate::exec::{
     evaluate_guard, execute_transition, pointee_type, show_value, Change, StepResult,
 };
-pub use crate::oracle::{is_internal_symbol, is_stand_in_function, Decision, Oracle, OracleStats};
+pub use crate::oracle::{
+    is_internal_symbol, is_stand_in_function, Decision, Oracle, OracleStats, SignedOverflow,
+};
 pub use crate::report::{Certainty, EngineError, Property, Violation};

@@ -14,7 +14,7 @@ use tass_model::api::{
 use tass_symbolic::api::{BigInt, BigRational, BitOp, Expr, ExprFactory, Type};
 
 use crate::env::Environment;
-use crate::oracle::{Decision, Oracle};
+use crate::oracle::{Decision, Oracle, SignedOverflow};
 use crate::report::{Certainty, EngineError, Property, Violation};
 
 /// `RAND_MAX` of the library model (glibc's value).
@@ -143,6 +143,7 @@ fn claim_phrase(property: Property) -> &'static str {
     match property {
         Property::OutOfBounds => "the index or offset lies within its object",
         Property::DivisionByZero => "the divisor is not 0",
+        Property::SignedOverflow => "the result lies within its type",
         Property::InvalidPointer => "the pointer (or variable) is valid and initialised",
         Property::Assertion => "the asserted condition holds",
         _ => "the property holds",
@@ -368,8 +369,10 @@ impl<'a> Evaluator<'a> {
                     Value::Data(f.real(BigRational::from_integer(BigInt::from(*i))))
                 }
                 Some(Type::Bool) => Value::Data(f.bool(*i != 0)),
-                Some(Type::Char) => Value::Data(f.char(u32::try_from(*i).unwrap_or(0))),
-                _ => Value::Data(f.int(BigInt::from(*i))),
+                Some(Type::Char) => {
+                    Value::Data(wrap_signed(f, f.int(BigInt::from(*i)), &MType::Char))
+                }
+                _ => Value::Data(f.int(BigInt::from(*i))).wrapped_to(f, &e.ty),
             },
             ExprKind::RealLit(text) => {
                 let r = parse_real_literal(text).ok_or_else(|| {
@@ -420,7 +423,7 @@ impl<'a> Evaluator<'a> {
             }
             ExprKind::Unary(op, a) => {
                 let x = self.eval_data(env, a)?;
-                Value::Data(match op {
+                let value = Value::Data(match op {
                     UnaryOp::Neg if !f.type_of(x).is_numeric() => f.neg(int_of(f, x)),
                     UnaryOp::Neg => f.neg(x),
                     UnaryOp::Not => {
@@ -429,9 +432,20 @@ impl<'a> Evaluator<'a> {
                     }
                     UnaryOp::BitNot => f.bit_not(int_of(f, x)),
                 })
-                .wrapped_to(f, &e.ty)
+                .wrapped_to(f, &e.ty);
+                if *op == UnaryOp::Neg {
+                    self.check_signed_overflow(env, &value, e);
+                }
+                value
             }
-            ExprKind::Binary(op, a, b) => self.eval_binary(env, e, *op, a, b)?.wrapped_to(f, &e.ty),
+            ExprKind::Binary(op, a, b) => {
+                let value = self.eval_binary(env, e, *op, a, b)?.wrapped_to(f, &e.ty);
+                use BinaryOp::{Add, Div, Mul, Shl, Sub};
+                if matches!(op, Add | Sub | Mul | Div | Shl) {
+                    self.check_signed_overflow(env, &value, e);
+                }
+                value
+            }
             ExprKind::LogicalAnd(a, b) => {
                 let x = self.eval_bool(env, a)?;
                 if f.as_bool(x) == Some(false) {
@@ -1008,6 +1022,34 @@ impl<'a> Evaluator<'a> {
         }
     }
 
+    /// With `--signed-overflow`, checks that `value`, the result of the signed
+    /// integer operation `e`, lies within `e`'s type (C11 6.5p5: otherwise the
+    /// behaviour is undefined).
+    fn check_signed_overflow(&mut self, env: &dyn Environment, value: &Value, e: &MExpr) {
+        if self.oracle.signed_overflow() == SignedOverflow::Unchecked {
+            return;
+        }
+        let (MType::Int(kind), Value::Data(x)) = (&e.ty, value) else {
+            return;
+        };
+        if kind.is_unsigned() || self.f.type_of(*x) != Type::Int {
+            return;
+        }
+        let f = self.f;
+        let (lo, hi) = kind.range();
+        let claim = f.and(f.le(f.int(lo), *x), f.le(*x, f.int(hi)));
+        self.check(
+            env,
+            claim,
+            Property::SignedOverflow,
+            || {
+                let text = tass_model::api::render_expr(env.model(), e);
+                format!("signed overflow: `{text}` can leave `{}`", kind.c_name())
+            },
+            &e.span,
+        );
+    }
+
     /// Converts `v` from model type `from` to `to` (C conversions).
     pub fn convert(
         &mut self,
@@ -1017,15 +1059,21 @@ impl<'a> Evaluator<'a> {
         span: &Span,
     ) -> Result<Value, EngineError> {
         let f = self.f;
-        let _ = from;
         match (v, to) {
             (Value::Data(x), t) if scalar_type(t).is_some() => {
                 let st = scalar_type(t).unwrap_or(Type::Int);
+                if needs_signed_wrap(from, t) && f.type_of(x) != Type::Real {
+                    return Ok(Value::Data(wrap_signed(f, int_of(f, x), t)));
+                }
                 let x = if f.type_of(x) == st {
                     x
                 } else {
                     f.cast(x, &st)
                 };
+                if fits_in(from, t) {
+                    // every value of `from` is one of `t`: nothing to reduce
+                    return Ok(Value::Data(x));
+                }
                 Ok(Value::Data(wrap_unsigned(f, x, t)))
             }
             (Value::Pointer(p), MType::Bool) => Ok(Value::Data(f.bool(!p.is_null()))),
@@ -1317,7 +1365,52 @@ impl<'a> Evaluator<'a> {
             );
             return Ok(self.fresh_of(&e.ty));
         }
+        if !path.is_empty() {
+            self.assume_input_element_in_range(env, root, &v, &e.ty);
+        }
         Ok(v)
+    }
+
+    /// An element of an input array is a symbolic value of its C type: assume
+    /// it lies in the type's range when it is read (scalar inputs get theirs in
+    /// the initial path condition). Only the unsigned and the sub-`int` types are
+    /// bounded this way: the bounds of `int` and wider signed elements would only
+    /// lengthen the path conditions of common programs (3x the time of fevs'
+    /// coll-pivot-ok) for the rare claim that needs them; unbounded, such an
+    /// element can at worst give a false alarm, never a wrong "holds". A `char`
+    /// element is bounded through its code as an integer (plain `char` is signed).
+    fn assume_input_element_in_range(
+        &mut self,
+        env: &dyn Environment,
+        root: Root,
+        value: &Value,
+        ty: &MType,
+    ) {
+        let (Root::Shared(var), Value::Data(x)) = (root, value) else {
+            return;
+        };
+        let bounded = match ty {
+            MType::Int(kind) => kind.is_unsigned() || kind.bits() < 32,
+            MType::Char => true,
+            _ => false,
+        };
+        let f = self.f;
+        if !bounded
+            || env.model().var(var).scope != VarScope::Input
+            || !matches!(f.type_of(*x), Type::Int | Type::Char)
+            || f.as_concrete_int(*x).is_some()
+            || f.as_concrete_char(*x).is_some()
+        {
+            return;
+        }
+        let Some((lo, hi)) = ty.int_range() else {
+            return;
+        };
+        let x = int_of(f, *x);
+        let in_range = f.and(f.le(f.int(lo), x), f.le(x, f.int(hi)));
+        if !self.assumed.contains(&in_range) {
+            self.assumed.push(in_range);
+        }
     }
 
     // ----- values of types ------------------------------------------------------------
@@ -1578,6 +1671,59 @@ fn wrap_unsigned(f: &ExprFactory, x: Expr, ty: &MType) -> Expr {
     }
     // C's `%` truncates toward zero: x % m lies in (-m, m), so shift and reduce again.
     f.int_mod(f.add(f.int_mod(x, m), m), m)
+}
+
+/// True when every value of integer type `from` is a value of integer type `to`.
+fn fits_in(from: &MType, to: &MType) -> bool {
+    match (from.int_range(), to.int_range()) {
+        (Some((a, b)), Some((c, d))) => c <= a && b <= d,
+        _ => false,
+    }
+}
+
+/// True when converting a value of integer type `from` to the signed type (or
+/// `char`) `to` may leave `to`'s range, so that the conversion must wrap.
+fn needs_signed_wrap(from: &MType, to: &MType) -> bool {
+    let target = match to {
+        MType::Char => tass_model::api::CHAR_RANGE,
+        MType::Int(k) if !k.is_unsigned() => k.range(),
+        _ => return false,
+    };
+    match from.int_range() {
+        Some((lo, hi)) => lo < target.0 || hi > target.1,
+        None => false,
+    }
+}
+
+/// Converts integer `x` to the signed type (or `char`) `ty` whose range it may
+/// leave: C11 6.3.1.3 leaves the result implementation-defined, and gcc and
+/// clang reduce modulo 2^N into the two's-complement range, as tass does.
+/// (Signed arithmetic is not wrapped: its overflow is undefined behaviour.)
+fn wrap_signed(f: &ExprFactory, x: Expr, ty: &MType) -> Expr {
+    let (lo, hi) = match ty {
+        MType::Char => tass_model::api::CHAR_RANGE,
+        MType::Int(k) => k.range(),
+        _ => return x,
+    };
+    let (lo, hi) = (BigInt::from(lo), BigInt::from(hi));
+    let modulus: BigInt = &hi - &lo + 1;
+    let wrapped = if let Some(k) = f.as_concrete_int(x) {
+        if k >= lo && k <= hi {
+            f.int(k)
+        } else {
+            let r = (((&k - &lo) % &modulus) + &modulus) % &modulus + &lo;
+            f.int(r)
+        }
+    } else {
+        // ((x - lo) mod 2^N) + lo, with C's truncating `%` made non-negative
+        let m = f.int(modulus);
+        let shifted = f.sub(x, f.int(lo.clone()));
+        f.add(f.int_mod(f.add(f.int_mod(shifted, m), m), m), f.int(lo))
+    };
+    match ty {
+        MType::Char => f.cast(wrapped, &Type::Char),
+        _ => wrapped,
+    }
 }
 
 /// True for `((y % m) + m) % m`, which [`wrap_unsigned`] builds and which already

@@ -29,12 +29,27 @@ pub struct OracleStats {
     pub prover: ProverStats,
 }
 
+/// Whether the `signed-overflow` property is checked. Off by default: signed
+/// arithmetic is taken over the mathematical integers, and programs that compute
+/// with inputs bounded above only would otherwise be flooded with possible
+/// overflows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum SignedOverflow {
+    /// Signed overflow is not reported (the default).
+    #[default]
+    Unchecked,
+    /// Every signed `+`, `-`, `*`, `/`, `<<` and unary `-` is checked to stay
+    /// within its type.
+    Checked,
+}
+
 /// Wraps a [`Prover`] for the engine: answers concrete questions itself, turns
 /// models into witnesses, and counts.
 pub struct Oracle {
     prover: Box<dyn Prover>,
     checks: u64,
     trivial: u64,
+    signed_overflow: SignedOverflow,
     /// Uninterpreted function symbols that stand for a known mathematical function
     /// (`sqrt`, `exp`, ...): a counterexample that relies on one of them may pick a
     /// meaning the real function does not have, so it is only a *possible* one.
@@ -75,8 +90,19 @@ impl Oracle {
             prover,
             checks: 0,
             trivial: 0,
+            signed_overflow: SignedOverflow::Unchecked,
             abstractions: Vec::new(),
         }
+    }
+
+    /// Chooses whether signed overflow is checked.
+    pub fn set_signed_overflow(&mut self, mode: SignedOverflow) {
+        self.signed_overflow = mode;
+    }
+
+    /// Whether signed overflow is checked.
+    pub fn signed_overflow(&self) -> SignedOverflow {
+        self.signed_overflow
     }
 
     /// Records `symbol` as an uninterpreted stand-in for a known function.

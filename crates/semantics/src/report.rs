@@ -43,6 +43,9 @@ pub enum Property {
     CollectiveAssertion,
     /// `invariant`
     Invariant,
+    /// `signed-overflow` (only with `--signed-overflow`): a signed integer
+    /// operation whose result lies outside its type (undefined behaviour in C).
+    SignedOverflow,
     /// `assumption-vacuous` (a warning, not a violation): an assumption or input
     /// constraint makes the path condition unsatisfiable.
     AssumptionVacuous,
@@ -52,7 +55,7 @@ pub enum Property {
 
 impl Property {
     /// Every property, in DESIGN.md's order.
-    pub const ALL: [Property; 18] = [
+    pub const ALL: [Property; 19] = [
         Property::Assertion,
         Property::OutOfBounds,
         Property::InvalidPointer,
@@ -69,6 +72,7 @@ impl Property {
         Property::NotEquivalent,
         Property::CollectiveAssertion,
         Property::Invariant,
+        Property::SignedOverflow,
         Property::AssumptionVacuous,
         Property::Unsupported,
     ];
@@ -92,6 +96,7 @@ impl Property {
             Property::NotEquivalent => "not-equivalent",
             Property::CollectiveAssertion => "collective-assertion",
             Property::Invariant => "invariant",
+            Property::SignedOverflow => "signed-overflow",
             Property::AssumptionVacuous => "assumption-vacuous",
             Property::Unsupported => "unsupported",
         }
@@ -123,6 +128,7 @@ impl Property {
             Property::NotEquivalent => "the implementation can compute different outputs",
             Property::CollectiveAssertion => "a collective assertion can fail",
             Property::Invariant => "a loop invariant can fail",
+            Property::SignedOverflow => "a signed integer operation can overflow its type",
             Property::AssumptionVacuous => "an assumption makes every path vacuous",
             Property::Unsupported => "an unsupported construct was met",
         }

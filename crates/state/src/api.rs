@@ -17,5 +17,5 @@ pub use crate::mpi::PollOutcome;
 pub use crate::state::State;
 pub use tass_dynamic::api::Value;
 pub use tass_semantics::api::{
-    Certainty, Change, EngineError, Oracle, OracleStats, Property, Violation,
+    Certainty, Change, EngineError, Oracle, OracleStats, Property, SignedOverflow, Violation,
 };

@@ -9,7 +9,7 @@ use tass_model::api::{
 };
 use tass_semantics::api::{
     evaluate_guard, execute_transition, Certainty, Change, Decision, EngineError, Environment,
-    Evaluator, Oracle, OracleStats, Property, Violation,
+    Evaluator, Oracle, OracleStats, Property, SignedOverflow, Violation,
 };
 use tass_symbolic::api::{BigInt, BigRational, Expr, ExprFactory, Type};
 
@@ -112,6 +112,8 @@ pub struct EngineConfig {
     pub arith: Arith,
     /// Inputs fixed to concrete values (`-i NAME=VALUE`), by input name.
     pub fixed_inputs: Vec<(String, FixedValue)>,
+    /// Whether signed overflow is checked (`--signed-overflow`).
+    pub signed_overflow: SignedOverflow,
 }
 
 impl Default for EngineConfig {
@@ -120,6 +122,7 @@ impl Default for EngineConfig {
             nprocs: 1,
             arith: Arith::Real,
             fixed_inputs: Vec::new(),
+            signed_overflow: SignedOverflow::Unchecked,
         }
     }
 }
@@ -326,10 +329,12 @@ impl Engine {
         }
         let layout = Layout::new(&model);
         let simplifiers = tass_simplify::api::SimplifierCache::new(Arc::clone(&factory));
+        let mut oracle: Oracle = prover.into();
+        oracle.set_signed_overflow(config.signed_overflow);
         Ok(Engine {
             model,
             factory,
-            oracle: prover.into(),
+            oracle,
             config,
             layout,
             store: HashSet::new(),
@@ -420,7 +425,14 @@ impl Engine {
                 .find(|(n, _)| *n == var.name)
             {
                 Some((_, fixed)) => match (fixed, &ty) {
-                    (FixedValue::Int(i), Type::Int) => f.int(i.clone()),
+                    (FixedValue::Int(i), Type::Int | Type::Char) => {
+                        check_fixed_in_range(&model, var, i)?;
+                        let value = f.int(i.clone());
+                        match ty {
+                            Type::Char => f.cast(value, &Type::Char),
+                            _ => value,
+                        }
+                    }
                     (FixedValue::Int(i), Type::Real) => {
                         f.real(BigRational::from_integer(i.clone()))
                     }
@@ -443,7 +455,14 @@ impl Engine {
                         ));
                     }
                 },
-                None => f.symbol(&var.name, ty),
+                None => {
+                    let (value, in_range) = typed_input_symbol(&f, &var.name, &var.ty, ty);
+                    if let Some(in_range) = in_range {
+                        pc = f.and(pc, in_range);
+                        env.set_path_condition(pc);
+                    }
+                    value
+                }
             };
             if let Some(slot) = env.get_mut(tass_dynamic::api::Root::Shared(v)) {
                 *slot = Value::Data(value);
@@ -1157,4 +1176,53 @@ impl Engine {
             oracle,
         }
     }
+}
+
+/// The symbolic constant of an input of model type `model_ty` (symbolic type
+/// `ty`) and, for an integer scalar, the claim that it lies in its C type's range
+/// (so that every witness fits the type). A `char` input is an integer symbol in
+/// `char`'s range seen as a character, since character codes cannot be negative
+/// and plain `char` is signed.
+fn typed_input_symbol(
+    f: &ExprFactory,
+    name: &str,
+    model_ty: &tass_model::api::Type,
+    ty: Type,
+) -> (Expr, Option<Expr>) {
+    let Some((lo, hi)) = model_ty.int_range() else {
+        return (f.symbol(name, ty), None);
+    };
+    if matches!(model_ty, tass_model::api::Type::Bool) {
+        return (f.symbol(name, ty), None);
+    }
+    let symbol = f.symbol(name, Type::Int);
+    let in_range = f.and(f.le(f.int(lo), symbol), f.le(symbol, f.int(hi)));
+    let value = match ty {
+        Type::Char => f.cast(symbol, &Type::Char),
+        _ => symbol,
+    };
+    (value, Some(in_range))
+}
+
+/// Refuses a `-i` integer value outside the input's C type.
+fn check_fixed_in_range(
+    model: &Model,
+    var: &tass_model::api::Variable,
+    value: &BigInt,
+) -> Result<(), EngineError> {
+    let Some((lo, hi)) = var.ty.int_range() else {
+        return Ok(());
+    };
+    if *value >= BigInt::from(lo) && *value <= BigInt::from(hi) {
+        return Ok(());
+    }
+    Err(EngineError::invalid(
+        format!(
+            "-i {}={value}: the value does not fit the input's type `{}` \
+             (its values are {lo} to {hi}); give a value in that range",
+            var.name,
+            tass_model::api::render_type(model, &var.ty)
+        ),
+        Some(&var.span),
+    ))
 }

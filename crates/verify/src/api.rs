@@ -3,7 +3,8 @@
 //! - [`verify`] / [`compare`]: run `tass verify` / `tass compare` on models and
 //!   return a [`Report`].
 //! - [`check_signatures`]: the input/output signature check of `compare`.
-//! - [`Options`] with [`DeadlockMode`], [`ProverChoice`], [`Arith`]: the knobs.
+//! - [`Options`] with [`DeadlockMode`], [`ProverChoice`], [`Arith`],
+//!   [`SignedOverflow`]: the knobs.
 //! - [`Report`], [`Verdict`], [`ViolationReport`], [`Property`], [`Certainty`],
 //!   [`TraceStep`], [`Change`], [`Witness`], [`OutputDifference`], [`Stats`]: the
 //!   result, with its text / JSON / SARIF renderings and exit code.
@@ -15,3 +16,4 @@ pub use crate::report::{
     Verdict, ViolationReport, Witness,
 };
 pub use crate::signature::check_signatures;
+pub use tass_state::api::SignedOverflow;

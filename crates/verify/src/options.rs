@@ -3,6 +3,7 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
+use tass_state::api::SignedOverflow;
 
 /// Which potential deadlocks are looked for (`--deadlock`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -100,6 +101,8 @@ pub struct Options {
     pub prover: ProverChoice,
     /// The arithmetic.
     pub arith: Arith,
+    /// Whether signed overflow is checked (`--signed-overflow`).
+    pub signed_overflow: SignedOverflow,
     /// At most this many states (`--max-states`).
     pub max_states: Option<u64>,
     /// At most this long (`--timeout`).
@@ -120,6 +123,7 @@ impl Default for Options {
             deadlock: DeadlockMode::Potential,
             prover: ProverChoice::Auto,
             arith: Arith::Real,
+            signed_overflow: SignedOverflow::Unchecked,
             max_states: None,
             timeout: None,
             max_violations: 1,

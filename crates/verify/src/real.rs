@@ -378,6 +378,7 @@ impl RealEngine {
             nprocs,
             arith,
             fixed_inputs: fixed_inputs(options)?,
+            signed_overflow: options.signed_overflow,
         };
         let boxed: Box<dyn Prover> = Box::new(SharedProver(Arc::clone(prover)));
         let mut engine =

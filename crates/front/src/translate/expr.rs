@@ -11,31 +11,62 @@ fn bx(e: Expr) -> Box<Expr> {
     Box::new(e)
 }
 
-fn int_rank(k: IntKind) -> u8 {
-    match k {
-        IntKind::UnsignedChar | IntKind::Short | IntKind::UnsignedShort => 0,
-        IntKind::Int | IntKind::Unsigned => 1,
-        IntKind::Long | IntKind::UnsignedLong => 2,
-        IntKind::LongLong | IntKind::UnsignedLongLong => 3,
+/// C's integer promotion (C11 6.3.1.1): `_Bool`, `char`, `short` and their
+/// unsigned forms become `int` (under LP64 `int` holds all their values); other
+/// types are unchanged.
+pub(crate) fn promoted_type(t: &Type) -> Type {
+    match t {
+        Type::Bool | Type::Char => Type::INT,
+        Type::Int(k) if k.rank() < IntKind::Int.rank() => Type::INT,
+        other => other.clone(),
     }
 }
 
-/// The type of `a op b` for arithmetic operands (C's usual conversions,
-/// with every integer type at least `int`).
+/// The common type of two promoted integer kinds (C11 6.3.1.8, LP64 widths).
+fn common_int_kind(x: IntKind, y: IntKind) -> IntKind {
+    if x == y {
+        return x;
+    }
+    if x.is_unsigned() == y.is_unsigned() {
+        return if x.rank() >= y.rank() { x } else { y };
+    }
+    let (unsigned, signed) = if x.is_unsigned() { (x, y) } else { (y, x) };
+    if unsigned.rank() >= signed.rank() {
+        unsigned
+    } else if signed.bits() > unsigned.bits() {
+        // the signed type can represent every value of the unsigned one
+        signed
+    } else {
+        signed.to_unsigned()
+    }
+}
+
+/// The type of `a op b` for arithmetic operands: C's usual arithmetic
+/// conversions (C11 6.3.1.8) after the integer promotions, on both sides.
 pub(crate) fn common_type(a: &Type, b: &Type) -> Type {
-    match (a, b) {
-        (Type::Real(x), Type::Real(y)) => Type::Real(if *x as u8 >= *y as u8 { *x } else { *y }),
-        (Type::Real(x), _) | (_, Type::Real(x)) => Type::Real(*x),
-        (Type::Int(x), Type::Int(y)) => {
-            let k = if int_rank(*x) >= int_rank(*y) { *x } else { *y };
-            if int_rank(k) == 0 {
-                Type::INT
-            } else {
-                Type::Int(k)
-            }
-        }
-        (Type::Int(x), _) | (_, Type::Int(x)) if int_rank(*x) > 0 => Type::Int(*x),
+    match (promoted_type(a), promoted_type(b)) {
+        (Type::Real(x), Type::Real(y)) => Type::Real(if x as u8 >= y as u8 { x } else { y }),
+        (Type::Real(x), _) | (_, Type::Real(x)) => Type::Real(x),
+        (Type::Int(x), Type::Int(y)) => Type::Int(common_int_kind(x, y)),
+        (Type::Int(x), _) | (_, Type::Int(x)) => Type::Int(x),
         _ => Type::INT,
+    }
+}
+
+/// Reduces `v` into the values of integer kind `k` as a conversion does: modulo
+/// 2^N, into `[0, 2^N)` for the unsigned kinds and into the two's-complement
+/// range for the signed ones.
+pub(crate) fn wrap_to_kind(v: i128, k: IntKind) -> i128 {
+    let (lo, hi) = k.range();
+    if (lo..=hi).contains(&v) {
+        return v;
+    }
+    let modulus = 1i128 << k.bits();
+    let r = v.rem_euclid(modulus);
+    if r > hi {
+        r - modulus
+    } else {
+        r
     }
 }
 
@@ -58,14 +89,32 @@ pub(crate) fn parse_int_literal(t: &str) -> Option<(i128, Type)> {
     if v > u64::MAX as i128 {
         return None;
     }
-    let kind = match (unsigned, longs) {
-        (false, 0) => IntKind::Int,
-        (true, 0) => IntKind::Unsigned,
-        (false, 1) => IntKind::Long,
-        (true, 1) => IntKind::UnsignedLong,
-        (false, _) => IntKind::LongLong,
-        (true, _) => IntKind::UnsignedLongLong,
+    // C11 6.4.4.1: the first type of the list that holds the value; octal and
+    // hexadecimal constants may also take the unsigned forms.
+    let decimal = !(body.starts_with('0') && body.len() > 1);
+    let candidates: &[IntKind] = match (unsigned, longs, decimal) {
+        (false, 0, true) => &[IntKind::Int, IntKind::Long],
+        (false, 0, false) => &[
+            IntKind::Int,
+            IntKind::Unsigned,
+            IntKind::Long,
+            IntKind::UnsignedLong,
+        ],
+        (true, 0, _) => &[IntKind::Unsigned, IntKind::UnsignedLong],
+        (false, 1, true) => &[IntKind::Long],
+        (false, 1, false) => &[IntKind::Long, IntKind::UnsignedLong],
+        (true, 1, _) => &[IntKind::UnsignedLong],
+        (false, _, true) => &[IntKind::LongLong],
+        (false, _, false) => &[IntKind::LongLong, IntKind::UnsignedLongLong],
+        (true, _, _) => &[IntKind::UnsignedLongLong],
     };
+    // A decimal constant too large for every signed type is an error in C; gcc
+    // accepts it as an unsigned type with a warning, and so does tass.
+    let kind = candidates
+        .iter()
+        .copied()
+        .find(|k| v <= k.range().1)
+        .unwrap_or(IntKind::UnsignedLongLong);
     Some((v, Type::Int(kind)))
 }
 
@@ -220,8 +269,9 @@ impl<'t> Tr<'t> {
                 return Ok(Expr::new(ExprKind::Cast(bx(e)), target.clone(), span));
             }
             Type::Int(_) | Type::Char if e.ty.is_arithmetic() => {
-                if let (ExprKind::IntLit(v), Type::Int(_)) = (&e.kind, target) {
-                    return Ok(Expr::new(ExprKind::IntLit(*v), target.clone(), span));
+                if let (ExprKind::IntLit(v), Type::Int(k)) = (&e.kind, target) {
+                    let v = wrap_to_kind(*v, *k);
+                    return Ok(Expr::new(ExprKind::IntLit(v), target.clone(), span));
                 }
                 return Ok(Expr::new(ExprKind::Cast(bx(e)), target.clone(), span));
             }
@@ -745,20 +795,18 @@ impl<'t> Tr<'t> {
                         ),
                     );
                 }
+                let ty = promoted_type(&e.ty);
                 let e = self.to_int(e);
-                let ty = if let Type::Int(k) = &e.ty {
-                    if int_rank(*k) == 0 {
-                        Type::INT
-                    } else {
-                        e.ty.clone()
-                    }
-                } else {
-                    e.ty.clone()
-                };
+                let e = self.convert(e, &ty, pos)?;
                 match op {
                     "+" => Ok(e),
                     "-" => Ok(match &e.kind {
-                        ExprKind::IntLit(v) => Expr::new(ExprKind::IntLit(-v), ty, span),
+                        ExprKind::IntLit(v) => match &ty {
+                            Type::Int(k) => {
+                                Expr::new(ExprKind::IntLit(wrap_to_kind(-v, *k)), ty, span)
+                            }
+                            _ => Expr::new(ExprKind::IntLit(-v), ty, span),
+                        },
                         ExprKind::RealLit(t) if !t.starts_with('-') => {
                             Expr::new(ExprKind::RealLit(format!("-{t}")), ty, span)
                         }
@@ -866,10 +914,12 @@ impl<'t> Tr<'t> {
                     _ => BinaryOp::Shr,
                 };
                 if matches!(bop, BinaryOp::Shl | BinaryOp::Shr) {
-                    let l = self.to_int(l);
-                    let r = self.to_int(r);
-                    let ty = common_type(&l.ty, &Type::INT);
+                    // the operands are promoted separately; the result has the
+                    // left operand's promoted type
+                    let ty = promoted_type(&l.ty);
+                    let right_ty = promoted_type(&r.ty);
                     let l = self.convert(l, &ty, pos)?;
+                    let r = self.convert(r, &right_ty, pos)?;
                     return Ok(Expr::new(ExprKind::Binary(bop, bx(l), bx(r)), ty, span));
                 }
                 arith(self, bop, l, r)

@@ -576,7 +576,10 @@ impl<'t> Tr<'t> {
         if !sel.ty.is_integer() {
             return err(Pos::of(c), "a switch needs an integer");
         }
+        // the selector is promoted; each case constant is converted to its type
+        let sel_ty = super::expr::promoted_type(&sel.ty);
         let sel = self.to_int(sel);
+        let sel = self.convert(sel, &sel_ty, Pos::of(c))?;
         // keep the selector in a temporary so the case guards read one value
         let t = self.temp(sel.ty.clone(), pos);
         self.emit(Statement::Assign {
@@ -612,6 +615,7 @@ impl<'t> Tr<'t> {
                         return err(Pos::of(v), "a case label must be an integer constant");
                     }
                     let ve = self.to_int(ve);
+                    let ve = self.convert(ve, &sel_ty, Pos::of(v))?;
                     let g = self.binary("==", t.clone(), ve, Pos::of(v))?;
                     conds.push(g.clone());
                     labels.push((loc, Some(g), *it));

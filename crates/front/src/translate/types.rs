@@ -107,7 +107,10 @@ impl<'t> Tr<'t> {
                 Ok(match t {
                     "size_t" | "uintptr_t" | "uint64_t" => int(IntKind::UnsignedLong),
                     "ssize_t" | "ptrdiff_t" | "intptr_t" | "int64_t" => int(IntKind::Long),
-                    "int8_t" | "int16_t" | "int32_t" => int(IntKind::Int),
+                    // int8_t is `signed char`, which tass's `char` covers
+                    "int8_t" => Type::Char,
+                    "int16_t" => int(IntKind::Short),
+                    "int32_t" => int(IntKind::Int),
                     "uint8_t" => int(IntKind::UnsignedChar),
                     "uint16_t" => int(IntKind::UnsignedShort),
                     "uint32_t" => int(IntKind::Unsigned),
