@@ -13,6 +13,5 @@ pub use crate::render::{
 pub use crate::span::Span;
 pub use crate::stmt::{AssertOrigin, Callee, CollectiveKind, LoopInvariant, Statement, Transition};
 pub use crate::types::{
-    AggregateKind, Field, IntKind, MpiHandleType, RealKind, StructDef, StructId, Type,
-    CHAR_RANGE,
+    AggregateKind, Field, IntKind, MpiHandleType, RealKind, StructDef, StructId, Type, CHAR_RANGE,
 };
