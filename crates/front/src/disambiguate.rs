@@ -87,12 +87,22 @@ fn false_cast_parens(
     typedefs: &HashSet<&str>,
 ) -> Option<(usize, usize)> {
     let ty = node.child_by_field_name("type")?;
-    if ty.kind() != "type_descriptor" || ty.named_child_count() != 1 {
+    if ty.kind() != "type_descriptor" {
         return None;
     }
     let name_node = ty.child_by_field_name("type")?;
-    if name_node.kind() != "type_identifier" || ty.child_by_field_name("declarator").is_some() {
+    if name_node.kind() != "type_identifier" {
         return None;
+    }
+    // `(p[-3]) + x` reads as a cast to "array of p": only subscripts may follow the
+    // name (a subscripted variable binds tighter than any binary operator, so the
+    // parentheses can go).
+    let mut declarator = ty.child_by_field_name("declarator");
+    while let Some(d) = declarator {
+        if d.kind() != "abstract_array_declarator" {
+            return None;
+        }
+        declarator = d.child_by_field_name("declarator");
     }
     let name = name_node.utf8_text(text.as_bytes()).ok()?;
     if typedefs.contains(name) || BUILTIN_TYPE_NAMES.contains(&name) {
@@ -140,6 +150,10 @@ mod tests {
         let src = "int f(int v0, int v1, int *a) { return v1 - (v0) + (a[2]) % 3 * (v1) * v0 & (v0) - 1; }";
         let out = blank(src).expect("false casts");
         assert!(out.contains("v1 -  v0  + (a[2])"), "{out}");
+        let subscripted =
+            blank("int f(int *p) { return (p[0]) / (p[-3]) + ((int)(3 % 4u)) / (-3); }")
+                .expect("false casts");
+        assert!(subscripted.contains(" p[-3]  +"), "{subscripted}");
         assert_eq!(out.len(), src.len());
     }
 
