@@ -36,6 +36,7 @@ pub mod api;
 mod env;
 mod eval;
 mod exec;
+mod libc;
 mod oracle;
 mod report;
 #[cfg(test)]

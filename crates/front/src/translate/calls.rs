@@ -24,8 +24,22 @@ fn header_of(name: &str) -> &'static str {
             | LibraryFunction::Sprintf
             | LibraryFunction::Fflush,
         ) => "<stdio.h>",
-        Some(LibraryFunction::Memcpy | LibraryFunction::Memset | LibraryFunction::Strlen) => {
-            "<string.h>"
+        Some(
+            LibraryFunction::Memcpy
+            | LibraryFunction::Memmove
+            | LibraryFunction::Memset
+            | LibraryFunction::Memcmp
+            | LibraryFunction::Strlen
+            | LibraryFunction::Strcmp
+            | LibraryFunction::Strncmp
+            | LibraryFunction::Strcpy
+            | LibraryFunction::Strncpy,
+        ) => "<string.h>",
+        Some(LibraryFunction::Time | LibraryFunction::Clock | LibraryFunction::Difftime) => {
+            "<time.h>"
+        }
+        Some(LibraryFunction::Sleep | LibraryFunction::Usleep | LibraryFunction::Getpid) => {
+            "<unistd.h>"
         }
         Some(f)
             if f.is_pure_math() && !matches!(f, LibraryFunction::Abs | LibraryFunction::Labs) =>
