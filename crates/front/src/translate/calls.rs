@@ -51,6 +51,25 @@ fn header_of(name: &str) -> &'static str {
     }
 }
 
+/// The header of a common C library function tass has no model of.
+fn unmodelled_library_header(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "strcat" | "strncat" | "strchr" | "strrchr" | "strstr" | "strdup" | "strndup"
+        | "strtok" | "strspn" | "strcspn" | "strpbrk" | "memchr" | "strerror" => "<string.h>",
+        "qsort" | "bsearch" | "atof" | "strtod" | "strtof" | "strtoul" | "strtoll" | "strtoull"
+        | "getenv" | "system" | "atexit" | "div" | "ldiv" | "llabs" => "<stdlib.h>",
+        "scanf" | "fscanf" | "sscanf" | "fopen" | "fclose" | "fgets" | "fputs" | "fread"
+        | "fwrite" | "getchar" | "fgetc" | "fputc" | "snprintf" | "vprintf" | "perror"
+        | "remove" | "rename" => "<stdio.h>",
+        "gettimeofday" | "clock_gettime" | "localtime" | "gmtime" | "strftime" | "mktime"
+        | "ctime" | "asctime" | "nanosleep" => "<time.h> / <sys/time.h>",
+        "read" | "write" | "close" | "getppid" | "gethostname" | "sysconf" | "getopt" => {
+            "<unistd.h>"
+        }
+        _ => return None,
+    })
+}
+
 impl<'t> Tr<'t> {
     /// Translates a call. With `lhs`, the result is stored there; otherwise
     /// with `want` it is returned (in a temporary unless pure).
@@ -91,6 +110,12 @@ impl<'t> Tr<'t> {
                 );
                 if unsupported {
                     return err(f.pos, format!("`{name}` is not supported"));
+                }
+                if let Some(header) = unmodelled_library_header(name) {
+                    return err(
+                        f.pos,
+                        format!("`{name}` ({header}) is not supported by tass: its library model covers only the functions listed in the guide; rewrite the call or leave it out of the verified model"),
+                    );
                 }
                 return err(f.pos, format!("unknown function `{name}`{hint}"));
             }
