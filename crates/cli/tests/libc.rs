@@ -94,6 +94,34 @@ int main(int argc, char **argv) {
     assert_violated("2", text, "mpi-init-finalize", 10);
 }
 
+/// mpirun -np 1: prints `need at least 2 processes`, exits with code 1 at line 7
+/// (inside the helper) without MPI_Finalize; mpirun -np 2: exit 0.
+#[test]
+fn exit_in_a_helper_is_reported_at_the_exit() {
+    let text = r#"#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+static void check_args(int rank, int n) {
+  if (rank == 0 && n < 2) {
+    fprintf(stderr, "need at least 2 processes\n");
+    exit(1);
+  }
+}
+
+int main(int argc, char **argv) {
+  int rank, size;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  check_args(rank, size);
+  MPI_Finalize();
+  return 0;
+}
+"#;
+    assert_violated("1", text, "mpi-init-finalize", 7);
+    assert_holds("2", text);
+}
+
 /// gcc -fsanitize=address,undefined: runs clean, exit 0 (memset(b, -1, ...) makes each long -1).
 #[test]
 fn memset_fills_bytes_of_any_integer_width() {
