@@ -10,13 +10,21 @@ mod common;
 use common::verify;
 
 fn assert_holds(procs: &str, text: &str) {
-    let (code, r) = verify(procs, &[], text);
+    assert_holds_with(procs, &[], text);
+}
+
+fn assert_holds_with(procs: &str, extra: &[&str], text: &str) {
+    let (code, r) = verify(procs, extra, text);
     assert_eq!(r["verdict"], "holds", "{r:#}");
     assert_eq!(code, 0);
 }
 
 fn assert_violated(procs: &str, text: &str, property: &str, line: u64) {
-    let (code, r) = verify(procs, &[], text);
+    assert_violated_with(procs, &[], text, property, line);
+}
+
+fn assert_violated_with(procs: &str, extra: &[&str], text: &str, property: &str, line: u64) {
+    let (code, r) = verify(procs, extra, text);
     assert_eq!(r["verdict"], "violated", "{r:#}");
     assert_eq!(code, 1);
     let v = &r["violations"][0];
@@ -175,7 +183,7 @@ int main(void) {
   return 0;
 }
 "#;
-    assert_holds("1", text);
+    assert_holds_with("1", &["-i", "B=6"], text);
 }
 
 /// gcc -fsanitize=address,undefined with N = 5: stack-buffer-overflow (reading a[2..6]) in memcpy at line 10.
@@ -194,7 +202,7 @@ int main(void) {
   return b[0] == 3 ? 0 : 1;
 }
 "#;
-    assert_violated("1", text, "out-of-bounds", 10);
+    assert_violated_with("1", &["-i", "B=6"], text, "out-of-bounds", 10);
 }
 
 /// gcc -fsanitize=address,undefined: runs clean, exit 0.
@@ -543,4 +551,61 @@ int main(void) {
 }
 "#;
     assert_refused(text, "`strcat`", 4);
+}
+
+/// The row copy of CIVL's diffusion2d (`memcpy(&u_curr[i][1], &u_init[..][..],
+/// nxl * sizeof(double))`): a symbolic count from a 2-D input array into a heap
+/// row. gcc -fsanitize=address,undefined -DFEVS_CONCRETE with `#define nx` set to
+/// each of 1..3: runs clean, exit 0.
+#[test]
+fn row_copy_with_a_symbolic_count() {
+    let text = r#"#include <stdlib.h>
+#include <string.h>
+#include <assert.h>
+#pragma TASS input int
+#define B 3
+#pragma TASS input {1 <= nx && nx <= B} int
+#define nx 3
+#ifndef FEVS_CONCRETE
+#pragma TASS input
+#endif
+double u_init[2][B + 2];
+int main(void) {
+  double *row = malloc((nx + 2) * sizeof(double));
+  row[0] = 0.0;
+  memcpy(&row[1], &u_init[1][1], nx * sizeof(double));
+  assert(row[nx] == u_init[1][nx]);
+  free(row);
+  return 0;
+}
+"#;
+    assert_holds_with("1", &["-i", "B=3"], text);
+}
+
+/// gcc -fsanitize=address,undefined -DFEVS_CONCRETE with `#define nx` set to each of
+/// 1..3: heap-buffer-overflow (nx = 1, 2) or global-buffer-overflow (nx = 3) in
+/// memcpy at line 15.
+#[test]
+fn row_copy_two_elements_too_many() {
+    let text = r#"#include <stdlib.h>
+#include <string.h>
+#include <assert.h>
+#pragma TASS input int
+#define B 3
+#pragma TASS input {1 <= nx && nx <= B} int
+#define nx 3
+#ifndef FEVS_CONCRETE
+#pragma TASS input
+#endif
+double u_init[2][B + 2];
+int main(void) {
+  double *row = malloc((nx + 2) * sizeof(double));
+  row[0] = 0.0;
+  memcpy(&row[1], &u_init[1][1], (nx + 2) * sizeof(double));
+  assert(row[nx] == u_init[1][nx]);
+  free(row);
+  return 0;
+}
+"#;
+    assert_violated_with("1", &["-i", "B=3"], text, "out-of-bounds", 15);
 }

@@ -282,6 +282,8 @@ fn type_text(model: &Model, ty: &MType) -> String {
 }
 
 /// Checks that `count` elements from the start of `buf` lie inside its object.
+/// The message gives the amount as the program wrote it when the count comes
+/// from a byte-count argument (its simplified form can be long).
 fn check_room(
     ev: &mut Evaluator<'_>,
     env: &dyn Environment,
@@ -294,6 +296,18 @@ fn check_room(
     let Some((claim, room)) = buf.room_claim(f, count) else {
         return;
     };
+    let bytes_arg = matches!(
+        call.lf,
+        LibraryFunction::Memcpy
+            | LibraryFunction::Memmove
+            | LibraryFunction::Memset
+            | LibraryFunction::Memcmp
+    );
+    let amount = match f.as_concrete_int(count) {
+        Some(n) => format!("{n} element(s)"),
+        None if bytes_arg => format!("`{}` bytes", call.text(2)),
+        None => format!("{} element(s)", f.pretty(count)),
+    };
     let verb = match (call.lf, k) {
         (LibraryFunction::Memcmp | LibraryFunction::Strncmp, _) | (_, 1) => "reads",
         _ => "writes",
@@ -304,9 +318,8 @@ fn check_room(
         Property::OutOfBounds,
         || {
             format!(
-                "`{}` {verb} {} element(s) of `{}`, which has room for {}",
+                "`{}` {verb} {amount} of `{}`, which has room for {} element(s)",
                 call.name(),
-                f.pretty(count),
                 call.text(k),
                 f.pretty(room)
             )
