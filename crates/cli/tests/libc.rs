@@ -609,3 +609,18 @@ int main(void) {
 "#;
     assert_violated_with("1", &["-i", "B=3"], text, "out-of-bounds", 15);
 }
+
+/// gcc -fsanitize=address,undefined: runs, exit 0 (l[0] holds the bits of 1.5).
+/// tass keeps values, not bytes: a copy that reinterprets them is refused.
+#[test]
+fn memcpy_between_element_types_is_refused() {
+    let text = r#"#include <string.h>
+int main(void) {
+  double d[2] = {1.5, 2.5};
+  long l[2];
+  memcpy(l, d, sizeof d);
+  return (int)l[0];
+}
+"#;
+    assert_refused(text, "`memcpy` between `long` and `double`", 5);
+}

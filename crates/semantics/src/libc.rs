@@ -276,6 +276,9 @@ fn type_text(model: &Model, ty: &MType) -> String {
         MType::Struct(id) => format!("struct {}", model.struct_def(*id).name),
         MType::Char => "char".into(),
         MType::Int(k) => k.c_name().into(),
+        MType::Real(k) => k.c_name().into(),
+        MType::Bool => "_Bool".into(),
+        MType::Array(..) => "array".into(),
         MType::Pointer(_) => "pointer".into(),
         other => format!("{other:?}").to_lowercase(),
     }
@@ -347,13 +350,7 @@ fn copy_call(
         let Some((src, src_elem)) = buffer(ev, &*env, call, 1)? else {
             return Ok(None);
         };
-        if size_of(call.model, &src_elem) != size_of(call.model, &elem) {
-            return Err(call.unsupported(format!(
-                "between elements of different sizes (`{}` and `{}`)",
-                type_text(call.model, &elem),
-                type_text(call.model, &src_elem)
-            )));
-        }
+        same_elements(call, &elem, &src_elem)?;
         Source::Copy(src)
     };
     let count = element_count(ev, &*env, call, bytes, &elem)?;
@@ -363,6 +360,19 @@ fn copy_call(
     }
     transfer(ev, env, call, &dst, count, &source)?;
     Ok(Some(dst_value))
+}
+
+/// Copies and comparisons keep values as they are: both buffers must hold
+/// elements of one type (a string literal counts as `char`).
+fn same_elements(call: &LibCall<'_>, a: &MType, b: &MType) -> Result<(), EngineError> {
+    if a == b {
+        return Ok(());
+    }
+    Err(call.unsupported(format!(
+        "between `{}` and `{}` elements (their bytes would be reinterpreted)",
+        type_text(call.model, a),
+        type_text(call.model, b)
+    )))
 }
 
 /// What a transfer writes: the elements of a buffer, or one value everywhere.
@@ -446,7 +456,7 @@ fn transfer(
         for (j, v) in values.into_iter().enumerate() {
             let place = dst
                 .place(f, f.int(j))
-                .ok_or_else(|| call.unsupported("writes past a single object"))?;
+                .ok_or_else(|| call.unsupported("writing into a string literal"))?;
             ev.write_place(env, &place, v, call.span)?;
         }
         return Ok(());
@@ -516,9 +526,10 @@ fn memcmp(
     let Some((a, elem)) = buffer(ev, &*env, call, 0)? else {
         return Ok(None);
     };
-    let Some((b, _)) = buffer(ev, &*env, call, 1)? else {
+    let Some((b, b_elem)) = buffer(ev, &*env, call, 1)? else {
         return Ok(None);
     };
+    same_elements(call, &elem, &b_elem)?;
     let bytes = ev.eval_int(&*env, call.arg(2)?)?;
     let count = element_count(ev, &*env, call, bytes, &elem)?;
     check_room(ev, &*env, call, 0, &a, count);
@@ -758,12 +769,13 @@ fn strcpy(
     let Some((dst, elem)) = buffer(ev, &*env, call, 0)? else {
         return Ok(None);
     };
-    if size_of(call.model, &elem) != Some(1) {
-        return Err(call.unsupported("into an array that is not of characters"));
+    if elem != MType::Char {
+        return Err(call.unsupported("into an array that is not of `char`"));
     }
-    let Some((src, _)) = buffer(ev, &*env, call, 1)? else {
+    let Some((src, src_elem)) = buffer(ev, &*env, call, 1)? else {
         return Ok(None);
     };
+    same_elements(call, &elem, &src_elem)?;
     if call.lf == LibraryFunction::Strcpy {
         let Some(len) = string_length(ev, &*env, call, &src, 1, None)? else {
             return Ok(None);
