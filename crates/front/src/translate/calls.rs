@@ -81,8 +81,14 @@ impl<'t> Tr<'t> {
         want: bool,
         pos: Pos,
     ) -> Res<Option<Expr>> {
+        if let Some((sig, pointer)) = self.fn_pointer_callee(f) {
+            return self.call_through_pointer(pointer, sig, args, lhs, want, pos);
+        }
         let AstKind::Ident(name) = &f.kind else {
-            return err(pos, "calls through function pointers are not supported");
+            return err(
+                pos,
+                "calls through function pointers are supported only through a variable, a parameter or an array element (`op(x)`, `(*op)(x)`, `ops[i](x)`), not this expression",
+            );
         };
         let i = match self.lookup(name) {
             Some(Sym::Func(i)) => i,
@@ -183,7 +189,7 @@ impl<'t> Tr<'t> {
         }
     }
 
-    fn effect_check_call(&self, pos: Pos, name: &str) -> Res<()> {
+    pub(crate) fn effect_check_call(&self, pos: Pos, name: &str) -> Res<()> {
         if let Some(ctx) = self.pure_context {
             return err(pos, format!("a call of `{name}` is not allowed in {ctx}"));
         }
