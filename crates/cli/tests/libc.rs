@@ -758,3 +758,22 @@ int main() {
 "#;
     assert_refused(text, "supported only through a variable", 6);
 }
+
+/// gcc -fsanitize=address,undefined: runs clean, exit 0. tass has no object for
+/// a string literal to point into yet: a clear refusal at the declaration.
+#[test]
+fn pointer_to_a_string_literal_is_refused() {
+    let text = r#"#include <string.h>
+#include <stdlib.h>
+#include <assert.h>
+int main(void) {
+  const char *s = "abc";
+  char buf[8];
+  assert(strlen(s) == 3);
+  strcpy(buf, s);
+  assert(strcmp(buf, s) == 0 && atoi("5") == 5);
+  return 0;
+}
+"#;
+    assert_refused(text, "a pointer to a string literal", 5);
+}
