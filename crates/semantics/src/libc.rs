@@ -476,7 +476,8 @@ fn transfer_whole(
     source: &Source,
 ) -> Result<(), EngineError> {
     let f = ev.factory();
-    let not_data = || call.unsupported("of a symbolic number of pointers or structs");
+    let not_data =
+        || call.unsupported("of a symbolic number (or more than 256) of pointers or structs");
     let Buffer::Elements {
         root,
         prefix,
