@@ -777,3 +777,42 @@ int main(void) {
 "#;
     assert_refused(text, "a pointer to a string literal", 5);
 }
+
+/// gcc -fsanitize=address,undefined: runs clean, exit 0; with the last
+/// assertion changed to `op(3) == 6` it fails at line 10 (tass: the same).
+#[test]
+fn function_returning_a_function_pointer_typedef() {
+    let text = r#"#include <assert.h>
+typedef int (*unary)(int);
+int square(int x) { return x * x; }
+int twice(int x) { return 2 * x; }
+unary pick(int k) { return k ? twice : square; }
+int main(void) {
+  unary op = pick(1);
+  assert(op(5) == 10);
+  op = pick(0);
+  assert(op(3) == 9);
+  return 0;
+}
+"#;
+    assert_holds("1", text);
+    let wrong = text.replace("op(3) == 9", "op(3) == 6");
+    assert_violated("1", &wrong, "assertion", 10);
+}
+
+/// gcc: runs, exit 0. The declarator spelling without a typedef is refused
+/// with a hint.
+#[test]
+fn function_returning_a_function_pointer_needs_a_typedef() {
+    let text = r#"#include <assert.h>
+int square(int x) { return x * x; }
+int twice(int x) { return 2 * x; }
+int (*pick(int k))(int) { return k ? twice : square; }
+int main(void) {
+  int (*op)(int) = pick(1);
+  assert(op(5) == 10);
+  return 0;
+}
+"#;
+    assert_refused(text, "must name its return type with a typedef", 4);
+}

@@ -332,6 +332,12 @@ impl<'t> Tr<'t> {
         lenient: bool,
     ) -> Res<Declared<'t>> {
         let target = crate::ast::child(pointer, "declarator");
+        if target.is_some_and(|t| t.kind().contains("function_declarator")) {
+            return err(
+                Pos::of(pointer),
+                "a function returning a function pointer must name its return type with a typedef (`typedef int (*op_t)(int); op_t pick(int k)`)",
+            );
+        }
         if target.is_some_and(|t| t.kind().contains("pointer_declarator")) {
             return err(
                 Pos::of(pointer),
