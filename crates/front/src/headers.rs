@@ -8,6 +8,7 @@
 pub fn builtin_header(name: &str) -> Option<&'static str> {
     Some(match name {
         "assert.h" => include_str!("headers/assert.h"),
+        "errno.h" => include_str!("headers/errno.h"),
         "float.h" => include_str!("headers/float.h"),
         "limits.h" => include_str!("headers/limits.h"),
         "math.h" => include_str!("headers/math.h"),
@@ -18,6 +19,8 @@ pub fn builtin_header(name: &str) -> Option<&'static str> {
         "stdio.h" => include_str!("headers/stdio.h"),
         "stdlib.h" => include_str!("headers/stdlib.h"),
         "string.h" => include_str!("headers/string.h"),
+        "time.h" => include_str!("headers/time.h"),
+        "unistd.h" => include_str!("headers/unistd.h"),
         _ => return None,
     })
 }
@@ -25,6 +28,7 @@ pub fn builtin_header(name: &str) -> Option<&'static str> {
 /// The names of all built-in headers.
 pub const BUILTIN_HEADERS: &[&str] = &[
     "assert.h",
+    "errno.h",
     "float.h",
     "limits.h",
     "math.h",
@@ -35,4 +39,6 @@ pub const BUILTIN_HEADERS: &[&str] = &[
     "stdio.h",
     "stdlib.h",
     "string.h",
+    "time.h",
+    "unistd.h",
 ];

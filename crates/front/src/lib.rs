@@ -7,9 +7,10 @@
 //! model: functions become guarded transition systems whose expressions are
 //! side-effect free (assignments, `++`, calls inside expressions are lowered
 //! into separate statements with temporaries). `<mpi.h>`, `<stdio.h>`,
-//! `<stdlib.h>`, `<math.h>`, `<string.h>`, `<assert.h>`, `<stdbool.h>`,
-//! `<limits.h>`, `<float.h>` are built in. Anything outside the supported C
-//! subset (goto, function pointers, bit-fields, inline assembly, ...) is an
+//! `<stdlib.h>`, `<math.h>`, `<string.h>`, `<time.h>`, `<errno.h>`,
+//! `<unistd.h>`, `<assert.h>`, `<stdbool.h>`, `<limits.h>`, `<float.h>` are
+//! built in. Anything outside the supported C subset (goto, bit-fields, inline
+//! assembly, ...) is an
 //! error naming the construct and its position, never a panic.
 //!
 //! ## The C subset
@@ -28,11 +29,15 @@
 //! `return`, blocks, declarations with initializers (array and struct
 //! initializer lists with designators); `++ --`, compound assignments, `?:`,
 //! comma, `&&`/`||` with short circuit, bitwise operators. `int main(int argc,
-//! char **argv)` and `void main()` are both accepted.
+//! char **argv)` and `void main()` are both accepted. Function pointers
+//! (`translate/fnptr.rs`): variables, arrays, parameters and typedefs of
+//! function-pointer type hold the integer `FunctionId + 1` of a function of
+//! the program (0 for `NULL`); a call through one branches over the defined
+//! functions of its signature.
 //!
-//! Rejected with a positioned error: `goto` and labels, function pointers
-//! (variables, parameters, typedefs, calls through them, functions used as
-//! values), bit-fields, inline assembly, threads (`_Thread_local`,
+//! Rejected with a positioned error: `goto` and labels, function pointers in
+//! struct fields, pointers to function pointers, pointers to library
+//! functions, bit-fields, inline assembly, threads (`_Thread_local`,
 //! `_Atomic`, pthreads), `setjmp`, compound literals, `_Generic`, variadic
 //! function definitions, casts between integers and pointers, nesting deeper
 //! than 1000 syntax levels.

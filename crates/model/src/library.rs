@@ -32,12 +32,20 @@ named_enum! {
         Exit = "exit", Abort = "abort", Abs = "abs", Labs = "labs",
         /// a fresh unconstrained input (0..=RAND_MAX) each call
         Rand = "rand", Srand = "srand", Atoi = "atoi",
+        /// `random`/`srandom` are modelled as `rand`/`srand`
+        Random = "random", Srandom = "srandom", Atol = "atol", Strtol = "strtol",
         // assert.h
         Assert = "assert",
         // stdio.h: checked for argument validity, no effect on the state
         Printf = "printf", Fprintf = "fprintf", Puts = "puts", Putchar = "putchar", Sprintf = "sprintf", Fflush = "fflush",
         // string.h
         Memcpy = "memcpy", Memset = "memset", Strlen = "strlen",
+        Memmove = "memmove", Memcmp = "memcmp", Strcmp = "strcmp", Strncmp = "strncmp",
+        Strcpy = "strcpy", Strncpy = "strncpy",
+        // time.h: fresh values (a violation that depends on them is only possible)
+        Time = "time", Clock = "clock", Difftime = "difftime",
+        // unistd.h: no effect on the verified state
+        Sleep = "sleep", Usleep = "usleep", Getpid = "getpid",
         // math.h: uninterpreted (pure) functions
         Sqrt = "sqrt", Fabs = "fabs", Pow = "pow", Exp = "exp", Log = "log",
         Sin = "sin", Cos = "cos", Floor = "floor", Ceil = "ceil", Fmin = "fmin", Fmax = "fmax",
@@ -76,6 +84,13 @@ impl LibraryFunction {
             self,
             Sqrt | Fabs | Pow | Exp | Log | Sin | Cos | Floor | Ceil | Fmin | Fmax | Abs | Labs
         )
+    }
+    /// True for the functions whose only effects are on the calling process's
+    /// own memory, through their arguments and result (`<string.h>`, `rand`,
+    /// `printf`, `time`, ...): not MPI, not process termination.
+    pub fn is_process_local(self) -> bool {
+        use LibraryFunction::*;
+        !self.is_mpi() && !matches!(self, Exit | Abort)
     }
     /// True for the functions of `<mpi.h>`.
     pub fn is_mpi(self) -> bool {

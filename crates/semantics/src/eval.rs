@@ -1081,6 +1081,12 @@ impl<'a> Evaluator<'a> {
             (Value::Data(x), MType::Pointer(_)) => {
                 if f.as_concrete_int(x).is_some_and(|k| k == BigInt::from(0)) {
                     Ok(Value::Pointer(Pointer::Null))
+                } else if matches!(f.type_of(x), Type::Array(..)) {
+                    // string literals have no object of their own
+                    Err(EngineError::unsupported(
+                        "a pointer to a string literal (copy the string into a `char` array, or pass the literal to the library function directly)",
+                        span,
+                    ))
                 } else {
                     Err(EngineError::unsupported(
                         "conversion of an integer to a pointer",

@@ -6,10 +6,10 @@ use tass_model::api::{
     render_expr, AssertOrigin, Callee, ExprKind, LibraryFunction, Model, Span, Statement,
     TransitionId, Type as MType,
 };
-use tass_symbolic::api::{BigInt, Expr, ExprFactory, Type};
+use tass_symbolic::api::{Expr, ExprFactory, Type};
 
 use crate::env::Environment;
-use crate::eval::{is_data_type, scalar_type, Evaluator, Place, RAND_MAX};
+use crate::eval::{is_data_type, scalar_type, Evaluator, RAND_MAX};
 use crate::oracle::Oracle;
 use crate::report::{EngineError, Property, Violation};
 
@@ -194,7 +194,6 @@ pub fn execute_transition(
                     args,
                     span,
                     &mut changes,
-                    target,
                 )?;
             }
             Callee::System(g) => {
@@ -598,7 +597,6 @@ fn library_call(
     args: &[tass_model::api::Expr],
     span: &Span,
     changes: &mut ChangeLog,
-    target: tass_model::api::LocationId,
 ) -> Result<bool, EngineError> {
     use LibraryFunction::*;
     let f = ev.factory();
@@ -623,7 +621,8 @@ fn library_call(
                 );
                 None
             };
-            env.set_location(target);
+            // Terminate at the call's own location (not its target), so that
+            // checks made at termination (leaks, MPI_Finalize) point at the call.
             env.terminate(code);
             return Ok(true);
         }
@@ -635,13 +634,13 @@ fn library_call(
             );
             result = Some(ev.eval(&*env, &e)?);
         }
-        Rand => {
-            let r = f.fresh_symbol("rand", Type::Int);
+        Rand | Random => {
+            let r = f.fresh_symbol(lf.c_name(), Type::Int);
             ev.assumed
                 .push(f.and(f.le(f.int(0), r), f.le(r, f.int(RAND_MAX))));
             result = Some(Value::Data(r));
         }
-        Srand | Printf | Fprintf | Puts | Putchar | Fflush => {
+        Srand | Srandom | Printf | Fprintf | Puts | Putchar | Fflush => {
             for a in args {
                 ev.eval(&*env, a)?;
             }
@@ -650,91 +649,46 @@ fn library_call(
                 result = result.map(|_| Value::Data(f.int(0)));
             }
         }
-        Memcpy | Memset => {
-            let dst = ev.eval(&*env, arg(0)?)?;
-            let bytes = ev.eval_int(&*env, arg(2)?)?;
-            let elem = pointee_type(arg(0)?)
-                .or_else(|| pointee_type(arg(1).ok()?))
-                .ok_or_else(|| {
-                    EngineError::unsupported(
-                        format!("{} on untyped (void *) memory", lf.c_name()),
-                        span,
-                    )
-                })?;
-            let size = tass_dynamic::api::size_of(model, &elem).ok_or_else(|| {
-                EngineError::unsupported(
-                    format!("{} of elements without a constant size", lf.c_name()),
-                    span,
-                )
-            })?;
-            let count = f.int_div(bytes, f.int(size));
-            let dplace = ev.deref_place(&*env, dst.clone(), true, span, &|| {
-                render_expr(model, &args[0])
-            })?;
-            let src = if lf == Memcpy {
-                let s = ev.eval(&*env, arg(1)?)?;
-                Some(ev.deref_place(&*env, s, true, span, &|| render_expr(model, &args[1]))?)
-            } else {
-                let c = ev.eval_int(&*env, arg(1)?)?;
-                if f.as_concrete_int(c) != Some(BigInt::from(0)) {
-                    return Err(EngineError::unsupported(
-                        "memset with a non-zero byte",
-                        span,
-                    ));
-                }
-                None
+        Memcpy | Memmove | Memset | Memcmp | Strlen | Strcmp | Strncmp | Strcpy | Strncpy
+        | Atoi | Atol | Strtol => {
+            let call = crate::libc::LibCall {
+                model,
+                lf,
+                args,
+                span,
             };
-            block_copy(ev, env, &elem, dplace, src, count, span)?;
-            result = Some(dst);
+            result = crate::libc::string_call(ev, env, &call)?;
         }
-        Strlen => {
-            let s = ev.eval(&*env, arg(0)?)?;
-            let place = ev.deref_place(&*env, s, false, span, &|| render_expr(model, &args[0]))?;
-            let (root, mut path) = place;
-            let Some(Step::Index(start)) = path.pop() else {
-                return Err(EngineError::unsupported(
-                    "strlen of a pointer that is not into an array",
-                    span,
-                ));
-            };
-            let start = f
-                .as_concrete_int(start)
-                .ok_or_else(|| EngineError::unsupported("strlen at a symbolic offset", span))?;
-            let ext = ev
-                .extent_at(&*env, root, &path)
-                .and_then(|e| f.as_concrete_int(e));
-            let mut k = start.clone();
-            loop {
-                if ext.as_ref().is_some_and(|x| &k >= x) {
-                    ev.fail(
-                        &*env,
-                        Property::OutOfBounds,
-                        "strlen reads past the end of its string (no terminating NUL)".into(),
-                        span,
-                    );
-                    break;
-                }
-                let mut p = path.clone();
-                p.push(Step::Index(f.int(k.clone())));
-                let c = ev.read_place(&*env, &(root, p)).as_data().ok_or_else(|| {
-                    EngineError::unsupported("strlen of non-character data", span)
-                })?;
-                match f
-                    .as_concrete_char(c)
-                    .map(|c| c as i64)
-                    .or_else(|| f.as_concrete_int(c).and_then(|x| i64::try_from(x).ok()))
-                {
-                    Some(0) => break,
-                    Some(_) => k += 1,
-                    None => {
-                        return Err(EngineError::unsupported(
-                            "strlen of a string with symbolic characters",
-                            span,
-                        ))
-                    }
+        Time | Clock => {
+            // Fresh values: a violation that depends on them is only possible.
+            let t = f.fresh_symbol(lf.c_name(), Type::Int);
+            ev.oracle().note_abstraction(t);
+            ev.assumed.push(f.le(f.int(0), t));
+            if lf == Time {
+                let out = ev.eval(&*env, arg(0)?)?;
+                if !matches!(out, Value::Pointer(Pointer::Null)) {
+                    let place =
+                        ev.deref_place(&*env, out, false, span, &|| render_expr(model, &args[0]))?;
+                    ev.write_place(env, &place, Value::Data(t), span)?;
                 }
             }
-            result = Some(Value::Data(f.int(k - start)));
+            result = Some(Value::Data(t));
+        }
+        Difftime => {
+            let end = ev.eval_int(&*env, arg(0)?)?;
+            let start = ev.eval_int(&*env, arg(1)?)?;
+            result = Some(Value::Data(f.to_real(f.sub(end, start))));
+        }
+        Sleep | Usleep => {
+            for a in args {
+                ev.eval(&*env, a)?;
+            }
+            result = Some(Value::Data(f.int(0)));
+        }
+        Getpid => {
+            let pid = f.fresh_symbol("getpid", Type::Int);
+            ev.assumed.push(f.lt(f.int(0), pid));
+            result = Some(Value::Data(pid));
         }
         Assert => {
             let c = ev.eval_bool(&*env, arg(0)?)?;
@@ -747,7 +701,7 @@ fn library_call(
                 span,
             );
         }
-        Atoi | Sprintf => {
+        Sprintf => {
             return Err(EngineError::unsupported(
                 format!("the library function {}", lf.c_name()),
                 span,
@@ -785,133 +739,6 @@ fn library_call(
         ev.write_place(env, &place, v, span)?;
     }
     Ok(false)
-}
-
-/// `memcpy`/`memset(.., 0, ..)` of `count` elements of type `elem` from `src` (or
-/// zeros) to `dst`, with bounds checks on both blocks.
-fn block_copy(
-    ev: &mut Evaluator<'_>,
-    env: &mut dyn Environment,
-    elem: &MType,
-    dst: Place,
-    src: Option<Place>,
-    count: Expr,
-    span: &Span,
-) -> Result<(), EngineError> {
-    let f = ev.factory();
-    let split = |p: &Place| -> Option<(Root, SmallVec<[Step; 2]>, Expr)> {
-        let mut path = p.1.clone();
-        match path.pop() {
-            Some(Step::Index(i)) => Some((p.0, path, i)),
-            _ => None,
-        }
-    };
-    let dparts = split(&dst);
-    let sparts = src.as_ref().map(split);
-    // Bounds: start + count <= extent for both blocks.
-    for (parts, which) in [
-        (dparts.clone(), "destination"),
-        (sparts.clone().flatten(), "source"),
-    ] {
-        if let Some((root, prefix, start)) = parts {
-            if let Some(ext) = ev.extent_at(&*env, root, &prefix) {
-                let end = f.add(start, count);
-                let claim = f.and(f.le(f.int(0), count), f.le(end, ext));
-                ev.check(
-                    &*env,
-                    claim,
-                    Property::OutOfBounds,
-                    || {
-                        let (es, xs) = (f.pretty(end), f.pretty(ext));
-                        format!("{which} of the copy overflows its block: end {es}, extent {xs}")
-                    },
-                    span,
-                );
-            }
-        }
-    }
-    let zero = ev.zero_value(&*env, elem, span)?;
-    if let Some(k) = f
-        .as_concrete_int(count)
-        .and_then(|k| usize::try_from(k).ok())
-    {
-        let (Some((droot, dprefix, dstart)), true) =
-            (dparts.clone(), sparts.as_ref().is_none_or(|s| s.is_some()))
-        else {
-            return Err(EngineError::unsupported(
-                "memcpy/memset on a pointer that is not into an array",
-                span,
-            ));
-        };
-        for j in 0..k {
-            let v = match &sparts {
-                Some(Some((sroot, sprefix, sstart))) => {
-                    let mut p = sprefix.clone();
-                    p.push(Step::Index(f.add(*sstart, f.int(j))));
-                    ev.read_place(&*env, &(*sroot, p))
-                }
-                _ => zero.clone(),
-            };
-            let mut p = dprefix.clone();
-            p.push(Step::Index(f.add(dstart, f.int(j))));
-            ev.write_place(env, &(droot, p), v, span)?;
-        }
-        return Ok(());
-    }
-    // Symbolic count: only whole-array copies of data from index 0.
-    let Some((droot, dprefix, dstart)) = dparts else {
-        return Err(EngineError::unsupported(
-            "memcpy/memset on a pointer that is not into an array",
-            span,
-        ));
-    };
-    let dext = ev.extent_at(&*env, droot, &dprefix);
-    if f.as_concrete_int(dstart) != Some(BigInt::from(0)) || dext != Some(count) {
-        return Err(EngineError::unsupported(
-            "memcpy/memset of a symbolic number of elements that is not a whole array",
-            span,
-        ));
-    }
-    let new = match sparts {
-        Some(Some((sroot, sprefix, sstart))) => {
-            if f.as_concrete_int(sstart) != Some(BigInt::from(0)) {
-                return Err(EngineError::unsupported(
-                    "memcpy from the middle of an array with a symbolic count",
-                    span,
-                ));
-            }
-            let src_whole = ev.read_place(&*env, &(sroot, sprefix));
-            match (src_whole, ev.read_place(&*env, &(droot, dprefix.clone()))) {
-                (Value::Data(s), Value::Data(d)) => {
-                    let i = f.symbol("__tass_i", Type::Int);
-                    let body = f.array_read(s, i);
-                    Value::Data(f.array_lambda(f.type_of(d), i, body))
-                }
-                _ => {
-                    return Err(EngineError::unsupported(
-                        "memcpy of non-data arrays with a symbolic count",
-                        span,
-                    ))
-                }
-            }
-        }
-        Some(None) => {
-            return Err(EngineError::unsupported(
-                "memcpy from a pointer that is not into an array",
-                span,
-            ))
-        }
-        None => match ev.read_place(&*env, &(droot, dprefix.clone())) {
-            Value::Data(d) => Value::Data(f.default_value(&f.type_of(d))),
-            _ => {
-                return Err(EngineError::unsupported(
-                    "memset of non-data arrays with a symbolic count",
-                    span,
-                ))
-            }
-        },
-    };
-    ev.write_place(env, &(droot, dprefix), new, span)
 }
 
 /// The value of transition `tid`'s guard for the executing process, evaluated

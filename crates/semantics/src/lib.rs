@@ -18,8 +18,8 @@
 //!
 //! [`api::execute_transition`] executes one guarded statement: assignments, asserts,
 //! assumes, calls and returns of user functions, the library (`malloc` & co,
-//! `memcpy`, `memset`, `strlen`, `rand`, `printf`, `exit`, math functions as
-//! uninterpreted functions). MPI calls are intercepted by `tass-state` before they
+//! `rand`, `printf`, `exit`, `time`, math functions as uninterpreted functions;
+//! `<string.h>` and `atoi`/`strtol` in `libc.rs`). MPI calls are intercepted by `tass-state` before they
 //! reach the executor.
 //!
 //! ```
@@ -37,6 +37,7 @@ mod bytes;
 mod env;
 mod eval;
 mod exec;
+mod libc;
 mod oracle;
 mod report;
 #[cfg(test)]

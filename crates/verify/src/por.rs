@@ -303,6 +303,17 @@ fn classify(
             call_regions(model, args, private, &mut shared);
             return (Access::Other, shared);
         }
+        // A library call such as `memcpy` or `rand` touches, when no pointer can
+        // reach shared memory, what its arguments name: a plain statement.
+        Statement::Call {
+            lhs,
+            callee: Callee::Library(lf),
+            args,
+        } if private && lf.is_process_local() => {
+            exprs.extend(lhs.iter());
+            exprs.extend(args.iter());
+            true
+        }
         // Allocation touches only the process's own heap when no pointer can
         // reach shared memory (the pointer it stores is the process's own;
         // heap objects are numbered per process): a plain statement then.

@@ -21,4 +21,8 @@ long labs(long x);
 int rand(void);
 void srand(unsigned seed);
 int atoi(const char *s);
+long atol(const char *s);
+long strtol(const char *s, char **end, int base);
+long random(void);
+void srandom(unsigned seed);
 #endif

@@ -298,6 +298,13 @@ impl<'t> Tr<'t> {
                 }
             }
             Type::Unknown => return Ok(e),
+            // `NULL` for a function pointer (an integer naming a function)
+            t if *t == super::FN_POINTER_TYPE
+                && matches!(e.ty, Type::Pointer(_))
+                && Self::is_null_constant(&e) =>
+            {
+                return Ok(Expr::new(ExprKind::IntLit(0), target.clone(), span));
+            }
             _ => {}
         }
         if e.ty == Type::Unknown {
@@ -724,10 +731,7 @@ impl<'t> Tr<'t> {
             }
             Some(Sym::EnumConst(k)) => Ok(Expr::int(k, span)),
             Some(Sym::LibConst(c, ty)) => Ok(Expr::new(ExprKind::LibraryConstant(c), ty, span)),
-            Some(Sym::Func(_)) => err(
-                pos,
-                format!("function `{name}` used as a value (function pointers are not supported)"),
-            ),
+            Some(Sym::Func(i)) => self.function_value(i, pos),
             Some(Sym::Typedef(_)) => err(pos, format!("type name `{name}` used as a value")),
             None => {
                 let hint = if name.starts_with("MPI_") && self.ctx.uses_mpi {
@@ -753,8 +757,8 @@ impl<'t> Tr<'t> {
         match op {
             "&" => {
                 if let AstKind::Ident(n) = &x.kind {
-                    if let Some(Sym::Func(_)) = self.lookup(n) {
-                        return err(pos, "taking the address of a function (function pointers are not supported)");
+                    if let Some(Sym::Func(i)) = self.lookup(n) {
+                        return self.function_value(i, pos);
                     }
                 }
                 let e = self.lvalue(x, "`&`")?;
@@ -933,7 +937,13 @@ impl<'t> Tr<'t> {
                     "==" => BinaryOp::Eq,
                     _ => BinaryOp::Ne,
                 };
-                let (l, r) = if (l.ty.is_arithmetic() && r.ty.is_arithmetic()) || unknown {
+                let fn_pointer_null = |x: &Expr, y: &Expr| {
+                    x.ty == super::FN_POINTER_TYPE && is_ptr(&y.ty) && Self::is_null_constant(y)
+                };
+                let (l, r) = if fn_pointer_null(&l, &r) || fn_pointer_null(&r, &l) {
+                    let ty = super::FN_POINTER_TYPE;
+                    (self.convert(l, &ty, pos)?, self.convert(r, &ty, pos)?)
+                } else if (l.ty.is_arithmetic() && r.ty.is_arithmetic()) || unknown {
                     let ty = common_type(&l.ty, &r.ty);
                     (self.convert(l, &ty, pos)?, self.convert(r, &ty, pos)?)
                 } else if is_ptr(&l.ty) && is_ptr(&r.ty) {

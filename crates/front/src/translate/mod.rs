@@ -9,6 +9,7 @@
 mod builder;
 mod calls;
 mod expr;
+mod fnptr;
 mod stmt;
 mod types;
 
@@ -154,7 +155,29 @@ pub(crate) struct Ctx {
     pub uses_mpi: bool,
     pub temp_count: u32,
     pub name: String,
+    /// Function-pointer declarators by the position (row, column) of their
+    /// name, until a variable takes them over.
+    pub fn_pointer_decls: HashMap<(u32, u32), FnPointerSig>,
+    /// Variables (also arrays) holding function pointers.
+    pub fn_pointers: HashMap<VarId, FnPointerSig>,
+    /// Typedef names of function-pointer types.
+    pub fn_pointer_typedefs: HashMap<String, FnPointerSig>,
+    /// The signature of the function-pointer typedef the declaration being
+    /// translated starts with, if it does.
+    pub typedef_fn_pointer: Option<FnPointerSig>,
 }
+
+/// The signature of a function pointer: a function pointer value is the
+/// integer `FunctionId + 1` of the function it names (0 for none), and a call
+/// through it branches over the defined functions of this signature.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct FnPointerSig {
+    pub ret: Type,
+    pub params: Vec<Type>,
+}
+
+/// The model type of a function pointer value.
+pub(crate) const FN_POINTER_TYPE: Type = Type::Int(IntKind::Long);
 
 impl Ctx {
     pub(crate) fn new_var(&mut self, name: &str, ty: Type, scope: VarScope, span: Span) -> VarId {

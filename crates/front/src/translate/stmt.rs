@@ -114,6 +114,7 @@ impl<'t> Tr<'t> {
                 let v = self
                     .ctx
                     .new_var(&d.name, ty.clone(), VarScope::Local(fid), pspan);
+                self.note_fn_pointer(v, d.pos);
                 self.ctx.variables[v.0 as usize].is_const =
                     flags.is_const && !matches!(ty, Type::Pointer(_));
                 self.declare(&d.name, Sym::Var(v));
@@ -734,6 +735,7 @@ impl<'t> Tr<'t> {
                 let v = self
                     .ctx
                     .new_var(&d.name, ty.clone(), VarScope::ProcessGlobal, span);
+                self.note_fn_pointer(v, d.pos);
                 self.ctx.variables[v.0 as usize].static_in = Some(fid);
                 self.ctx.variables[v.0 as usize].is_const =
                     flags.is_const && !matches!(ty, Type::Pointer(_));
@@ -756,6 +758,7 @@ impl<'t> Tr<'t> {
             let v = self
                 .ctx
                 .new_var(&d.name, ty.clone(), VarScope::Local(fid), span);
+            self.note_fn_pointer(v, d.pos);
             self.fb().locals.push(v);
             self.declare(&d.name, Sym::Var(v));
             self.emit(Statement::Declare { var: v });

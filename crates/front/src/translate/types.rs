@@ -143,7 +143,11 @@ impl<'t> Tr<'t> {
                     _ => {}
                 }
                 match self.lookup(name) {
-                    Some(Sym::Typedef(t)) => Ok(t),
+                    Some(Sym::Typedef(t)) => {
+                        self.ctx.typedef_fn_pointer =
+                            self.ctx.fn_pointer_typedefs.get(name).cloned();
+                        Ok(t)
+                    }
                     _ => {
                         let hint = if name.starts_with("MPI_") {
                             " (did you forget `#include <mpi.h>`?)"
@@ -169,6 +173,7 @@ impl<'t> Tr<'t> {
 
     /// Storage class, qualifiers and base type of a declaration-like node.
     pub(crate) fn specifiers(&mut self, node: Node<'t>) -> Res<(Type, Flags)> {
+        self.ctx.typedef_fn_pointer = None;
         let mut flags = Flags::default();
         let mut c = node.walk();
         for ch in node.children(&mut c) {
@@ -287,6 +292,9 @@ impl<'t> Tr<'t> {
             }
             "function_declarator" | "abstract_function_declarator" => {
                 let inner = crate::ast::child(node, "declarator");
+                if let Some(pointer) = inner.and_then(fn_pointer_declarator) {
+                    return self.fn_pointer_declarator(node, pointer, base, lenient);
+                }
                 match inner {
                     Some(i) if i.kind() == "identifier" => {}
                     _ => return err(pos, "function pointers are not supported"),
@@ -312,6 +320,78 @@ impl<'t> Tr<'t> {
                 ),
             ),
         }
+    }
+
+    /// `R (*name)(P...)` (also `R (*name[N])(P...)`): `name` holds function
+    /// pointers, integers naming functions ([`super::FnPointerSig`]).
+    fn fn_pointer_declarator(
+        &mut self,
+        node: Node<'t>,
+        pointer: Node<'t>,
+        ret: Type,
+        lenient: bool,
+    ) -> Res<Declared<'t>> {
+        let target = crate::ast::child(pointer, "declarator");
+        if target.is_some_and(|t| t.kind().contains("function_declarator")) {
+            return err(
+                Pos::of(pointer),
+                "a function returning a function pointer must name its return type with a typedef (`typedef int (*op_t)(int); op_t pick(int k)`)",
+            );
+        }
+        if target.is_some_and(|t| t.kind().contains("pointer_declarator")) {
+            return err(
+                Pos::of(pointer),
+                "pointers to function pointers are not supported",
+            );
+        }
+        let (params, variadic) = match crate::ast::child(node, "parameters") {
+            Some(pl) => self.parameters(pl, lenient)?,
+            None => (vec![], false),
+        };
+        if variadic {
+            return err(
+                Pos::of(node),
+                "pointers to variadic functions are not supported",
+            );
+        }
+        let sig = super::FnPointerSig {
+            ret,
+            params: params.into_iter().map(|p| p.1).collect(),
+        };
+        let d = self.declarator(target, super::FN_POINTER_TYPE, lenient)?;
+        if !d.name.is_empty() {
+            self.ctx
+                .fn_pointer_decls
+                .insert((d.pos.row, d.pos.col), sig);
+        }
+        Ok(d)
+    }
+
+    /// Records that variable `v`, whose name is at `pos`, holds function
+    /// pointers if its declarator said so.
+    pub(crate) fn note_fn_pointer(&mut self, v: VarId, pos: Pos) {
+        let ty = self.ctx.var(v).ty.clone();
+        let sig = self
+            .ctx
+            .fn_pointer_decls
+            .remove(&(pos.row, pos.col))
+            .or_else(|| self.typedef_sig_for(&ty));
+        if let Some(sig) = sig {
+            self.ctx.fn_pointers.insert(v, sig);
+        }
+    }
+
+    /// The signature a declaration of type `ty` gets from the function-pointer
+    /// typedef it starts with (`unary f;`, `unary table[4];`).
+    fn typedef_sig_for(&self, ty: &Type) -> Option<super::FnPointerSig> {
+        let holds_fn_pointers = match ty {
+            Type::Array(elem, _) | Type::Pointer(elem) => **elem == super::FN_POINTER_TYPE,
+            t => *t == super::FN_POINTER_TYPE,
+        };
+        self.ctx
+            .typedef_fn_pointer
+            .clone()
+            .filter(|_| holds_fn_pointers)
     }
 
     /// The parameters of a parameter_list.
@@ -554,6 +634,14 @@ impl<'t> Tr<'t> {
                     }
                 }
             }
+            let sig = self
+                .ctx
+                .fn_pointer_decls
+                .remove(&(d.pos.row, d.pos.col))
+                .or_else(|| self.typedef_sig_for(&d.ty));
+            if let Some(sig) = sig {
+                self.ctx.fn_pointer_typedefs.insert(d.name.clone(), sig);
+            }
             self.declare(&d.name, Sym::Typedef(d.ty));
         }
         Ok(())
@@ -772,6 +860,7 @@ impl<'t> Tr<'t> {
                 }
                 _ => {
                     let v = self.ctx.new_var(&d.name, ty.clone(), scope, span.clone());
+                    self.note_fn_pointer(v, d.pos);
                     self.ctx.variables[v.0 as usize].is_const =
                         flags.is_const && !matches!(ty, Type::Pointer(_));
                     match scope {
@@ -960,4 +1049,14 @@ fn strip_type(t: &mut Type) {
         }
         _ => {}
     }
+}
+
+/// The pointer declarator of `(*name)` in `R (*name)(P...)`.
+fn fn_pointer_declarator(inner: Node<'_>) -> Option<Node<'_>> {
+    if !inner.kind().contains("parenthesized_declarator") {
+        return None;
+    }
+    inner
+        .named_child(0)
+        .filter(|p| p.kind().contains("pointer_declarator"))
 }

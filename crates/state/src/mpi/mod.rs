@@ -1540,7 +1540,7 @@ fn execute_call(
                 call.span,
             );
             let pc = ev.current_pc(&env);
-            env.set_location(call.target);
+            // terminates at the call's own location: later reports point at it
             env.terminate(None);
             env.set_path_condition(pc);
             return Ok((ev.violations, Vec::new()));
