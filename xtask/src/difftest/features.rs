@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 pub enum Feature {
     /// Comparisons and arithmetic mixing `int` and `unsigned` (the usual conversions).
     MixedSign,
-    /// Byte writes and reads through `char *` into an `int` array.
+    /// Byte arithmetic through `char *` into an `int` array, cast back to `int *`.
     CharBytes,
     /// `while (!flag) MPI_Iprobe(...)` waiting for a message, also sent with `MPI_Ssend`.
     IprobeSsend,

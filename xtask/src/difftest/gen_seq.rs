@@ -343,17 +343,30 @@ impl SeqGen<'_> {
         self.unsigned_vars.push(name);
     }
 
+    /// Byte arithmetic through `char *c = (char *)a`, cast back to `int *` on an
+    /// element boundary (C allows it; reading an `int`'s bytes as `char` is type
+    /// punning, which tass refuses by name, so it is not generated). The byte offset
+    /// is sometimes an input-dependent multiple of 4 and now and then one element past
+    /// the end, so the out-of-bounds check is exercised in bytes.
     fn char_stmt(&mut self) {
-        let k = self.rng.range(0, 4 * self.len - 1);
-        if self.rng.chance(60) {
-            let (e, _) = self.expr(1);
-            self.line(&format!("c[{k}] = (char)({e});"));
-            self.elem_bound = i64::from(i32::MAX);
+        let last = self.len - 1;
+        let offset = match self.rng.below(5) {
+            0 => {
+                let (index, _) = self.dynamic_index();
+                format!("4 * ({index})")
+            }
+            1 if self.rng.chance(30) => format!("{}", 4 * self.len),
+            _ => format!("{}", 4 * self.rng.range(0, last)),
+        };
+        if self.rng.chance(50) {
+            let (e, b) = self.expr(1);
+            self.line(&format!("*(int *)(c + {offset}) = {e};"));
+            self.elem_bound = self.elem_bound.max(b);
         } else {
             let m = self.rng.below(self.vars.len());
             let var = self.vars[m].0.clone();
-            self.line(&format!("{var} = {var} + c[{k}];"));
-            self.vars[m].1 += 128;
+            self.line(&format!("{var} = {var} + *(int *)(c + {offset});"));
+            self.vars[m].1 += self.elem_bound;
         }
     }
 
