@@ -62,6 +62,13 @@ pub(crate) enum ArithArg {
     Herbrand,
 }
 
+/// `--por`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PorArg {
+    Urgent,
+    Off,
+}
+
 /// Preprocessor options (all commands).
 #[derive(Args, Debug, Clone, Default)]
 pub(crate) struct SourceArgs {
@@ -91,6 +98,10 @@ pub(crate) struct CheckArgs {
     /// Also report signed integer overflow (property signed-overflow; off by default).
     #[arg(long)]
     pub signed_overflow: bool,
+    /// The partial-order reduction: `urgent` (the default) or `off` (the full
+    /// search, to check a reduced run against; far more states).
+    #[arg(long, value_enum, default_value = "urgent")]
+    pub por: PorArg,
     /// Stop (inconclusive) after this many states.
     #[arg(long, value_name = "N")]
     pub max_states: Option<u64>,

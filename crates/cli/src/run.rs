@@ -9,13 +9,13 @@ use std::time::Duration;
 
 use tass_model::api::{render_model, Model};
 use tass_verify::api::{
-    check_signatures, compare, verify, Arith, DeadlockMode, Options, ProverChoice, Report,
-    SignedOverflow,
+    check_signatures, compare, verify, Arith, DeadlockMode, Options, ProverChoice, Reduction,
+    Report, SignedOverflow,
 };
 
 use crate::args::{
-    ArithArg, CheckArgs, Cli, Command, CompareArgs, DeadlockArg, Format, ProverArg, ShowArgs,
-    SourceArgs, VerifyArgs,
+    ArithArg, CheckArgs, Cli, Command, CompareArgs, DeadlockArg, Format, PorArg, ProverArg,
+    ShowArgs, SourceArgs, VerifyArgs,
 };
 use crate::frontend::load_program;
 
@@ -113,6 +113,10 @@ fn options(check: &CheckArgs) -> Result<Options, String> {
             SignedOverflow::Checked
         } else {
             SignedOverflow::Unchecked
+        },
+        reduction: match check.por {
+            PorArg::Urgent => Reduction::Urgent,
+            PorArg::Off => Reduction::Off,
         },
         max_states: check.max_states,
         timeout,

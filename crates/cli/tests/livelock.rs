@@ -4,7 +4,7 @@
 //! nothing or local code leading back to one. tass reports it as `deadlock`
 //! (under the same `--deadlock` switch), and the correct twins, whose loops
 //! end in every schedule, hold. Each program runs with the reduction on and
-//! off (`TASS_POR=off`), which must agree.
+//! off (`--por off`), which must agree.
 //!
 //! Every expected verdict was confirmed by running the program for real:
 //! `mpicc` then `mpirun --allow-run-as-root --oversubscribe -np 2` under

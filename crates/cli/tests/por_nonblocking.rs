@@ -2,7 +2,7 @@
 //! (`MPI_Irecv`, `MPI_Issend`, the nonblocking collectives, `MPI_Test`,
 //! `MPI_Waitany`): each program's bug shows only under some interleavings or
 //! buffering choices. Every program runs twice, reduced and with the reduction
-//! switched off (`TASS_POR=off`): the verdicts, properties and lines must agree,
+//! switched off (`--por off`): the verdicts, properties and lines must agree,
 //! and match the verdict worked out by hand.
 
 mod common;

@@ -1,7 +1,7 @@
 //! The reduction tells shared outputs apart: a write to one output is explored
 //! alone when no other process can still touch that output, even if they can
 //! still touch another one. Each program runs with the reduction on and off
-//! (`TASS_POR=off`); both must reach the verdict worked out by hand.
+//! (`--por off`); both must reach the verdict worked out by hand.
 
 mod common;
 

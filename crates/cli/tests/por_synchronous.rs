@@ -3,7 +3,7 @@
 //! process either sends to it or waits for it, the reduction explores each
 //! sender's message going straight into that receive instead of every order of
 //! buffering. Each program runs with the reduction on and off
-//! (`TASS_POR=off`); the verdicts and properties must agree with each other
+//! (`--por off`); the verdicts and properties must agree with each other
 //! and with the verdict worked out by hand.
 
 mod common;

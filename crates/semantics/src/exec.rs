@@ -1,6 +1,5 @@
 //! The executor: a transition (guard + statement) applied to an environment.
 
-use smallvec::SmallVec;
 use tass_dynamic::api::{undefined_data, ElemType, HeapObject, Pointer, Root, Step, Value};
 use tass_model::api::{
     render_expr, AssertOrigin, Callee, ExprKind, LibraryFunction, Model, Span, Statement,

@@ -84,6 +84,16 @@ impl Arith {
     }
 }
 
+/// Whether the urgent partial-order reduction prunes the interleavings (`--por`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reduction {
+    /// The urgent scheme of the TASS paper (the default).
+    Urgent,
+    /// Every enabled step of every process is explored: the full search, to check
+    /// the reduction against (it explores far more states).
+    Off,
+}
+
 /// Everything a `verify` or `compare` run needs besides the models.
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -103,6 +113,8 @@ pub struct Options {
     pub arith: Arith,
     /// Whether signed overflow is checked (`--signed-overflow`).
     pub signed_overflow: SignedOverflow,
+    /// The partial-order reduction (`--por`).
+    pub reduction: Reduction,
     /// At most this many states (`--max-states`).
     pub max_states: Option<u64>,
     /// At most this long (`--timeout`).
@@ -124,6 +136,7 @@ impl Default for Options {
             prover: ProverChoice::Auto,
             arith: Arith::Real,
             signed_overflow: SignedOverflow::Unchecked,
+            reduction: Reduction::Urgent,
             max_states: None,
             timeout: None,
             max_violations: 1,

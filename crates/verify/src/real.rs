@@ -18,7 +18,7 @@ use tass_state::api::{
 use tass_symbolic::api::{BigInt, BigRational, Expr, ExprFactory, ExprView, Type};
 
 use crate::engine::{Engine, Equality, Executed, OutputMismatch, StepInfo};
-use crate::options::{Arith, DeadlockMode, Options, ProverChoice};
+use crate::options::{Arith, DeadlockMode, Options, ProverChoice, Reduction};
 use crate::por::{Access, PorTables};
 use crate::report::Report;
 use crate::signature::check_signatures;
@@ -160,6 +160,8 @@ pub(crate) struct RealEngine {
     por: PorTables,
     builtin_only: bool,
     deadlock: DeadlockMode,
+    /// `Off`: [`Engine::reduce`] and [`Engine::steps_alone`] prune nothing.
+    reduction: Reduction,
     /// Simplifiers per assumption (output comparison, printing).
     simplifiers: SimplifierCache,
     /// `-i` inputs as the user gave them.
@@ -396,6 +398,7 @@ impl RealEngine {
             prover: Arc::clone(prover),
             builtin_only: options.prover == ProverChoice::Builtin,
             deadlock: options.deadlock,
+            reduction: options.reduction,
             simplifiers: SimplifierCache::new(Arc::clone(factory)),
             fixed: options.inputs.clone(),
             pairing: HashMap::new(),
@@ -1035,13 +1038,6 @@ fn others_where(
     })
 }
 
-/// `TASS_POR=off` in the environment switches the partial-order reduction
-/// off (to compare the reduced search with the full one; read once).
-fn por_disabled() -> bool {
-    static OFF: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *OFF.get_or_init(|| std::env::var("TASS_POR").is_ok_and(|v| v == "off"))
-}
-
 impl Engine for RealEngine {
     type State = State;
     type Step = Step;
@@ -1292,7 +1288,7 @@ impl Engine for RealEngine {
         let Some(first) = steps.first() else {
             return steps;
         };
-        if por_disabled() {
+        if self.reduction == Reduction::Off {
             return steps;
         }
         if steps.iter().all(|s| s.process == first.process) {
@@ -1335,7 +1331,7 @@ impl Engine for RealEngine {
         let Some((p, true)) = last else {
             return Ok(None);
         };
-        if por_disabled() {
+        if self.reduction == Reduction::Off {
             return Ok(None);
         }
         let mine = self.engine.enabled_of(state, p)?;

@@ -25,17 +25,13 @@ pub fn verify(procs: &str, extra: &[&str], text: &str) -> (i32, Value) {
 }
 
 /// Runs `tass verify -n PROCS EXTRA FILE --format json --stats` with the
-/// partial-order reduction on (`reduced`) or off (`TASS_POR=off`).
+/// partial-order reduction on (`reduced`) or off (`--por off`).
 pub fn verify_reduced(procs: &str, extra: &[&str], file: &PathBuf, reduced: bool) -> (i32, Value) {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_tass"));
     cmd.args(["verify", "-n", procs, "--format", "json", "--stats"])
         .args(extra)
+        .args(["--por", if reduced { "urgent" } else { "off" }])
         .arg(file);
-    if reduced {
-        cmd.env_remove("TASS_POR");
-    } else {
-        cmd.env("TASS_POR", "off");
-    }
     report(cmd.output().expect("run tass"))
 }
 
