@@ -7,7 +7,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{assert_holds, inline, report};
+use common::{assert_holds, assert_violated, inline, report};
 use serde_json::Value;
 
 fn fevs(name: &str) -> PathBuf {
@@ -32,16 +32,6 @@ fn verify(procs: &str, extra: &[&str], file: &Path) -> (i32, Value) {
     let file = file.to_string_lossy().to_string();
     args.push(&file);
     tass(&args)
-}
-
-fn assert_violated(code: i32, report: &Value, property: &str, line: Option<u64>) {
-    assert_eq!(report["verdict"], "violated", "{report:#}");
-    assert_eq!(code, 1);
-    let v = &report["violations"][0];
-    assert_eq!(v["property"], property, "{report:#}");
-    if let Some(line) = line {
-        assert_eq!(v["line"], line, "{report:#}");
-    }
 }
 
 #[test]
