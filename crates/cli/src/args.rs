@@ -4,7 +4,9 @@
 
 use std::path::PathBuf;
 
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use tass_verify::api::{Arith, DeadlockMode, ProverChoice, Reduction};
 
 /// `tass`: verify C and C/MPI programs by symbolic execution and model checking.
 #[derive(Parser, Debug)]
@@ -39,34 +41,14 @@ pub(crate) enum Format {
     Sarif,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub(crate) enum DeadlockArg {
-    Potential,
-    Absolute,
-    None,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub(crate) enum ProverArg {
-    Auto,
-    Builtin,
-    Z3,
-    Cvc5,
-    Yices,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub(crate) enum ArithArg {
-    Real,
-    Ieee,
-    Herbrand,
-}
-
-/// `--por`.
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum PorArg {
-    Urgent,
-    Off,
+/// A parser for an option whose values are `names`, each read by the option type's
+/// own `FromStr` (the types live in the crates that use them: `--help` lists the
+/// names, and a wrong one is refused with them).
+fn one_of<T>(names: &'static [&'static str]) -> impl TypedValueParser<Value = T>
+where
+    T: std::str::FromStr<Err = String> + Clone + Send + Sync + 'static,
+{
+    PossibleValuesParser::new(names).try_map(|text| text.parse::<T>())
 }
 
 /// Preprocessor options (all commands).
@@ -87,21 +69,21 @@ pub(crate) struct CheckArgs {
     #[arg(short = 'i', long = "input", value_name = "NAME=VALUE")]
     pub inputs: Vec<String>,
     /// Which deadlocks to look for.
-    #[arg(long, value_enum, default_value = "potential")]
-    pub deadlock: DeadlockArg,
+    #[arg(long, default_value = "potential", value_parser = one_of::<DeadlockMode>(&["potential", "absolute", "none"]))]
+    pub deadlock: DeadlockMode,
     /// The prover: built-in, an SMT solver, or built-in then the first solver found.
-    #[arg(long, value_enum, default_value = "auto")]
-    pub prover: ProverArg,
+    #[arg(long, default_value = "auto", value_parser = one_of::<ProverChoice>(&["auto", "builtin", "z3", "cvc5", "yices"]))]
+    pub prover: ProverChoice,
     /// The arithmetic floating-point values are taken in.
-    #[arg(long, value_enum, default_value = "real")]
-    pub arith: ArithArg,
+    #[arg(long, default_value = "real", value_parser = one_of::<Arith>(&["real", "ieee", "herbrand"]))]
+    pub arith: Arith,
     /// Also report signed integer overflow (property signed-overflow; off by default).
     #[arg(long)]
     pub signed_overflow: bool,
     /// The partial-order reduction: `urgent` (the default) or `off` (the full
     /// search, to check a reduced run against; far more states).
-    #[arg(long, value_enum, default_value = "urgent")]
-    pub por: PorArg,
+    #[arg(long, default_value = "urgent", value_parser = one_of::<Reduction>(&["urgent", "off"]))]
+    pub por: Reduction,
     /// Stop (inconclusive) after this many states.
     #[arg(long, value_name = "N")]
     pub max_states: Option<u64>,
@@ -304,7 +286,7 @@ mod tests {
         };
         assert_eq!(v.procs, 4);
         assert_eq!(v.check.inputs.len(), 2);
-        assert_eq!(v.check.deadlock, DeadlockArg::Absolute);
+        assert_eq!(v.check.deadlock, DeadlockMode::Absolute);
         assert_eq!(v.check.format, Format::Json);
         assert_eq!(v.files.len(), 2);
         assert_eq!(v.check.source.defines, vec!["X=1".to_string()]);

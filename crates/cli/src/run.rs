@@ -8,15 +8,9 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use tass_model::api::{render_model, Model};
-use tass_verify::api::{
-    check_signatures, compare, verify, Arith, DeadlockMode, Options, ProverChoice, Reduction,
-    Report, SignedOverflow,
-};
+use tass_verify::api::{check_signatures, compare, verify, Options, Report, SignedOverflow};
 
-use crate::args::{
-    ArithArg, CheckArgs, Cli, Command, CompareArgs, DeadlockArg, Format, PorArg, ProverArg,
-    ShowArgs, SourceArgs, VerifyArgs,
-};
+use crate::args::{CheckArgs, Cli, Command, CompareArgs, Format, ShowArgs, SourceArgs, VerifyArgs};
 use crate::frontend::load_program;
 
 /// Runs the parsed command line; returns the exit status.
@@ -92,32 +86,15 @@ fn options(check: &CheckArgs) -> Result<Options, String> {
         spec_procs: 1,
         impl_procs: 1,
         inputs,
-        deadlock: match check.deadlock {
-            DeadlockArg::Potential => DeadlockMode::Potential,
-            DeadlockArg::Absolute => DeadlockMode::Absolute,
-            DeadlockArg::None => DeadlockMode::None,
-        },
-        prover: match check.prover {
-            ProverArg::Auto => ProverChoice::Auto,
-            ProverArg::Builtin => ProverChoice::Builtin,
-            ProverArg::Z3 => ProverChoice::Z3,
-            ProverArg::Cvc5 => ProverChoice::Cvc5,
-            ProverArg::Yices => ProverChoice::Yices,
-        },
-        arith: match check.arith {
-            ArithArg::Real => Arith::Real,
-            ArithArg::Ieee => Arith::Ieee,
-            ArithArg::Herbrand => Arith::Herbrand,
-        },
+        deadlock: check.deadlock,
+        prover: check.prover,
+        arith: check.arith,
         signed_overflow: if check.signed_overflow {
             SignedOverflow::Checked
         } else {
             SignedOverflow::Unchecked
         },
-        reduction: match check.por {
-            PorArg::Urgent => Reduction::Urgent,
-            PorArg::Off => Reduction::Off,
-        },
+        reduction: check.por,
         max_states: check.max_states,
         timeout,
         max_violations: check.max_violations,

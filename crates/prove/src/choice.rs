@@ -11,11 +11,13 @@ use crate::engine::{BuiltinProver, HybridProver};
 use crate::prover::Prover;
 use crate::smt::{SmtSolver, SolverError, SolverKind};
 
-/// Which prover to use.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Which prover to use (`--prover`): the one type for this choice, used by
+/// `tass-verify` and the CLI as it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum ProverChoice {
     /// Built-in prover, then the installed SMT solvers (see [`AUTO_ORDER`]); the
     /// built-in prover alone when none is installed.
+    #[default]
     Auto,
     /// The built-in prover only.
     Builtin,

@@ -44,8 +44,9 @@ fn guarded<T>(
     }
 }
 
-/// How numbers are interpreted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+/// How floating-point numbers are interpreted (`--arith`): the one type for this
+/// choice, used by `tass-verify` and the CLI as it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Arith {
     /// Integers are mathematical integers, floating types are the reals (default).
     #[default]
@@ -54,6 +55,22 @@ pub enum Arith {
     Ieee,
     /// Uninterpreted (Herbrand) arithmetic (not supported yet).
     Herbrand,
+}
+
+impl std::str::FromStr for Arith {
+    type Err = String;
+
+    /// Parses `real|ieee|herbrand`.
+    fn from_str(text: &str) -> Result<Arith, String> {
+        match text {
+            "real" => Ok(Arith::Real),
+            "ieee" => Ok(Arith::Ieee),
+            "herbrand" => Ok(Arith::Herbrand),
+            other => Err(format!(
+                "unknown arithmetic `{other}`: expected real, ieee or herbrand"
+            )),
+        }
+    }
 }
 
 /// A concrete value for an input fixed with `-i NAME=VALUE`.

@@ -9,11 +9,13 @@
 //!   [`TraceStep`], [`Change`], [`Witness`], [`OutputDifference`], [`Stats`]: the
 //!   result, with its text / JSON / SARIF renderings and exit code.
 
-pub use crate::options::{Arith, DeadlockMode, Options, ProverChoice, Reduction};
+pub use crate::options::{DeadlockMode, Options, Reduction};
 pub use crate::real::{compare, verify};
 pub use crate::report::{
     peak_memory_mb, Certainty, Change, OutputDifference, Property, Report, Stats, TraceStep,
     Verdict, ViolationReport, Witness,
 };
 pub use crate::signature::check_signatures;
+pub use tass_prove::api::ProverChoice;
+pub use tass_state::api::Arith;
 pub use tass_state::api::SignedOverflow;

@@ -3,7 +3,8 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
-use tass_state::api::SignedOverflow;
+use tass_prove::api::ProverChoice;
+use tass_state::api::{Arith, SignedOverflow};
 
 /// Which potential deadlocks are looked for (`--deadlock`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -18,68 +19,33 @@ pub enum DeadlockMode {
     None,
 }
 
-impl DeadlockMode {
+impl std::str::FromStr for DeadlockMode {
+    type Err = String;
+
     /// Parses `potential|absolute|none`.
-    pub fn parse(text: &str) -> Option<DeadlockMode> {
+    fn from_str(text: &str) -> Result<DeadlockMode, String> {
         match text {
-            "potential" => Some(DeadlockMode::Potential),
-            "absolute" => Some(DeadlockMode::Absolute),
-            "none" => Some(DeadlockMode::None),
-            _ => None,
+            "potential" => Ok(DeadlockMode::Potential),
+            "absolute" => Ok(DeadlockMode::Absolute),
+            "none" => Ok(DeadlockMode::None),
+            other => Err(format!(
+                "unknown deadlock mode `{other}`: expected potential, absolute or none"
+            )),
         }
     }
 }
 
-/// Which prover answers the queries (`--prover`).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
-pub enum ProverChoice {
-    /// Built-in first, then the first SMT solver found on `PATH` (if any).
-    #[default]
-    Auto,
-    /// Only the built-in prover (no external program; no witnesses).
-    Builtin,
-    /// Built-in first, then z3.
-    Z3,
-    /// Built-in first, then cvc5.
-    Cvc5,
-    /// Built-in first, then yices.
-    Yices,
-}
+impl std::str::FromStr for Reduction {
+    type Err = String;
 
-impl ProverChoice {
-    /// Parses `auto|builtin|z3|cvc5|yices`.
-    pub fn parse(text: &str) -> Option<ProverChoice> {
+    /// Parses `urgent|off`.
+    fn from_str(text: &str) -> Result<Reduction, String> {
         match text {
-            "auto" => Some(ProverChoice::Auto),
-            "builtin" => Some(ProverChoice::Builtin),
-            "z3" => Some(ProverChoice::Z3),
-            "cvc5" => Some(ProverChoice::Cvc5),
-            "yices" => Some(ProverChoice::Yices),
-            _ => None,
-        }
-    }
-}
-
-/// The arithmetic the programs are compared in (`--arith`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum Arith {
-    /// Real equivalence: any identity of the reals (the default).
-    #[default]
-    Real,
-    /// IEEE equivalence: only identities that IEEE arithmetic obeys.
-    Ieee,
-    /// Herbrand equivalence: expressions must be identical.
-    Herbrand,
-}
-
-impl Arith {
-    /// Parses `real|ieee|herbrand`.
-    pub fn parse(text: &str) -> Option<Arith> {
-        match text {
-            "real" => Some(Arith::Real),
-            "ieee" => Some(Arith::Ieee),
-            "herbrand" => Some(Arith::Herbrand),
-            _ => None,
+            "urgent" => Ok(Reduction::Urgent),
+            "off" => Ok(Reduction::Off),
+            other => Err(format!(
+                "unknown reduction `{other}`: expected urgent or off"
+            )),
         }
     }
 }

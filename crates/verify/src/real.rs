@@ -18,11 +18,12 @@ use tass_state::api::{
 use tass_symbolic::api::{BigInt, BigRational, Expr, ExprFactory, ExprView, Type};
 
 use crate::engine::{Engine, Equality, Executed, OutputMismatch, StepInfo};
-use crate::options::{Arith, DeadlockMode, Options, ProverChoice, Reduction};
+use crate::options::{DeadlockMode, Options, Reduction};
 use crate::por::{Access, PorTables};
 use crate::report::Report;
 use crate::signature::check_signatures;
 use crate::system::verify_with;
+use tass_prove::api::ProverChoice;
 
 mod livelock;
 
@@ -53,14 +54,7 @@ fn make_prover(
     factory: &Arc<ExprFactory>,
     choice: &ProverChoice,
 ) -> Result<Arc<dyn Prover>, String> {
-    let choice = match choice {
-        ProverChoice::Auto => tass_prove::api::ProverChoice::Auto,
-        ProverChoice::Builtin => tass_prove::api::ProverChoice::Builtin,
-        ProverChoice::Z3 => tass_prove::api::ProverChoice::Z3,
-        ProverChoice::Cvc5 => tass_prove::api::ProverChoice::Cvc5,
-        ProverChoice::Yices => tass_prove::api::ProverChoice::Yices,
-    };
-    build_prover(Arc::clone(factory), &ProverOptions::new(choice))
+    build_prover(Arc::clone(factory), &ProverOptions::new(*choice))
         .map(Arc::from)
         .map_err(|e| format!("error: {e}"))
 }
@@ -371,11 +365,7 @@ impl RealEngine {
         nprocs: usize,
         options: &Options,
     ) -> Result<RealEngine, String> {
-        let arith = match options.arith {
-            Arith::Real => tass_state::api::Arith::Real,
-            Arith::Ieee => tass_state::api::Arith::Ieee,
-            Arith::Herbrand => tass_state::api::Arith::Herbrand,
-        };
+        let arith = options.arith;
         let config = EngineConfig {
             nprocs,
             arith,
