@@ -1,7 +1,8 @@
 //! Comparative symbolic execution (`tass compare`).
 //!
 //! Both programs are explored completely, each recording its distinct terminal
-//! states (path condition and outputs). Then for every pair of a specification path
+//! states (path condition and outputs: process 0's copies, on either side
+//! whatever its number of processes). Then for every pair of a specification path
 //! `(pc_s, y_s)` and an implementation path `(pc_i, y_i)` every output is proved
 //! equal under `pc_s && pc_i`. This is the paper's composite model (the
 //! implementation runs under the specification's path condition) with the
