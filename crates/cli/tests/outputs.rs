@@ -229,6 +229,51 @@ fn a_parallel_specification_outputs_rank_0s_copy() {
     assert_holds(code, &r);
 }
 
+/// The scratch implementation without the gathering: rank 0's copy holds only
+/// its half of the sum, so the program's output differs from the
+/// specification's, and the message says whose copies were compared.
+///
+/// Real run: `mpicc -g -DFEVS_CONCRETE impl.c && mpirun -np 2 ./a.out`
+/// prints `result = 2` (rank 0), where the specification prints `result = 10`.
+const SCRATCH_NOT_GATHERED: &str = r#"#include <mpi.h>
+#include <stdio.h>
+#ifndef FEVS_CONCRETE
+#pragma TASS input
+#endif
+double a[4];
+#pragma TASS output
+double result;
+int main(int argc, char *argv[]) {
+    int rank, i;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+#ifdef FEVS_CONCRETE
+    for (i = 0; i < 4; i++)
+        a[i] = i * 1.5 + 0.25;
+#endif
+    result = 0.0;
+    for (i = 2 * rank; i < 2 * rank + 2; i++)
+        result += a[i];
+    if (rank == 0)
+        printf("result = %.17g\n", result);
+    MPI_Finalize();
+    return 0;
+}
+"#;
+
+#[test]
+fn an_output_only_partly_computed_on_rank_0_is_not_equivalent() {
+    let spec = inline(SUM_SPEC);
+    let imp = inline(SCRATCH_NOT_GATHERED);
+    let (code, r) = compare(&spec, &imp, &["--impl-procs", "2"]);
+    assert_violated(code, &r, "not-equivalent", Some(8));
+    let message = r["violations"][0]["message"].as_str().unwrap_or("");
+    assert!(
+        message.contains("the implementation a[0] + a[1] (rank 0's copies)"),
+        "{r:#}"
+    );
+}
+
 /// Output values in a `verify` report are rank 0's copy too.
 #[test]
 fn reported_outputs_are_rank_0s_copy() {

@@ -161,6 +161,12 @@ fn run<E: Engine>(
                     ),
                 ),
             };
+            // Each process has its own copy of an output: say which one counts.
+            let whose = if options.spec_procs > 1 || options.impl_procs > 1 {
+                " (rank 0's copies)"
+            } else {
+                ""
+            };
             let spec_text = spec.pretty(&m.spec);
             let impl_text = imp.pretty(&m.imp);
             findings.violations.push(ViolationReport {
@@ -168,7 +174,7 @@ fn run<E: Engine>(
                 certainty,
                 message: format!(
                     "output `{}` can differ: the specification computes {spec_text}, \
-                     the implementation {impl_text}",
+                     the implementation {impl_text}{whose}",
                     m.element
                 ),
                 file,
