@@ -1,9 +1,10 @@
 //! `tass-model`: the syntax of a tass model (the paper's Sec. 3.1).
 //!
-//! A [`api::Model`] is one C program after extraction: shared **input** and
-//! **output** variables (with the input constraints of `#pragma TASS input`),
-//! and the process program that every MPI rank runs: **process-global
-//! variables**, **struct definitions** and **functions**. Each function has
+//! A [`api::Model`] is one C program after extraction: shared, read-only
+//! **input** variables (with the input constraints of `#pragma TASS input`),
+//! **output** variables (one copy per process; rank 0's is the program's
+//! output), and the process program that every MPI rank runs:
+//! **process-global variables**, **struct definitions** and **functions**. Each function has
 //! parameters, locals, a return type and a **guarded transition system**
 //! ([`api::Body`]): a petgraph graph whose nodes are [`api::Location`]s
 //! (marked plain / loop head / for-loop head / if-join / exit) and whose edges

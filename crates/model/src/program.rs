@@ -34,8 +34,10 @@ pub enum VarScope {
     /// read-only, initially a symbolic constant satisfying
     /// [`Variable::constraint`].
     Input,
-    /// A shared output (`#pragma TASS output`): one instance, write-only for
-    /// the program, compared in compare mode. Starts zero (C static storage).
+    /// An output (`#pragma TASS output`): like a process-global variable, one
+    /// instance per process (a pragma the compiler ignores must not change what
+    /// the program does); the copy of process 0 is the program's output,
+    /// compared in compare mode. Starts zero (C static storage).
     Output,
     /// A process-global variable (a C global, or a `static` local, see
     /// [`Variable::static_in`]): one instance per process, zero-initialized
@@ -203,7 +205,7 @@ pub struct Model {
     /// Shared inputs in declaration order (constraints refer only to earlier
     /// or the same input).
     pub inputs: Vec<VarId>,
-    /// Shared outputs in declaration order.
+    /// Outputs in declaration order.
     pub outputs: Vec<VarId>,
     /// Process-global variables (globals and static locals) in order.
     pub globals: Vec<VarId>,

@@ -1574,6 +1574,24 @@ impl<'a> Evaluator<'a> {
         })) {
             return Ok(()); // the placeholder of an invalid pointer: the path is dead
         }
+        if let Root::Shared(v) = root {
+            // Inputs are the one memory all processes share; they stay read-only
+            // so that sharing them never carries data between processes. The
+            // front end rejects assignments that name an input; this catches the
+            // rest (through a pointer, as an MPI receive buffer, a library call).
+            let var = env.model().var(*v);
+            if var.scope == VarScope::Input {
+                return Err(EngineError::invalid(
+                    format!(
+                        "this writes into input `{}` (through a pointer or a buffer \
+                         argument): inputs are read-only; copy the input into a \
+                         variable of your own and write that",
+                        var.name
+                    ),
+                    Some(span),
+                ));
+            }
+        }
         let f = self.f;
         let attempt = |env: &mut dyn Environment, value: Value| -> Result<(), AccessError> {
             match env.get_mut(*root) {

@@ -120,6 +120,12 @@ impl FixedValue {
     }
 }
 
+/// The process whose copies of the outputs are the program's outputs (what
+/// `tass compare` compares and reports show). A real MPI program's outputs are
+/// what its rank 0 prints or writes, by convention; choosing another rank would
+/// make this a field of [`EngineConfig`] (no option asks for it yet).
+pub(crate) const OUTPUT_PROCESS: usize = 0;
+
 /// Configuration of an [`Engine`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineConfig {
@@ -380,17 +386,20 @@ impl Engine {
 
     /// The initial state: inputs are symbolic constants named after the inputs
     /// (or the values fixed by `-i`), their constraints form the path condition;
-    /// outputs and process globals are zero; every process is at the entry of
+    /// every process's copies of the outputs and globals are zero; every process is at the entry of
     /// `main`.
     pub fn initial_state(&mut self) -> Result<State, EngineError> {
         let model = Arc::clone(&self.model);
         let f = Arc::clone(&self.factory);
-        let nshared = model.inputs.len() + model.outputs.len();
+        let nshared = model.inputs.len();
         let main = model.function(model.main);
         let entry = main.body.as_ref().map(|b| b.entry).unwrap_or_default();
         let proc = ProcState {
             status: Status::Running,
-            globals: Arc::new(vec![Value::Undefined; model.globals.len()]),
+            globals: Arc::new(vec![
+                Value::Undefined;
+                model.globals.len() + model.outputs.len()
+            ]),
             stack: vec![Arc::new(crate::state::Frame {
                 function: model.main,
                 location: entry,
@@ -514,21 +523,6 @@ impl Engine {
                 }
             }
         }
-        for &v in &model.outputs {
-            let var = model.var(v);
-            let mut env = ProcEnv {
-                state: &mut state,
-                proc: 0,
-                model: &model,
-                factory: &f,
-                layout: &layout,
-            };
-            let mut ev = Evaluator::new(&f, &mut self.oracle, 0, false);
-            let z = ev.zero_value(&env, &var.ty, &var.span)?;
-            if let Some(slot) = env.get_mut(tass_dynamic::api::Root::Shared(v)) {
-                *slot = z;
-            }
-        }
         for p in 0..self.config.nprocs {
             let mut env = ProcEnv {
                 state: &mut state,
@@ -537,7 +531,8 @@ impl Engine {
                 factory: &f,
                 layout: &layout,
             };
-            for &v in &model.globals {
+            // Each process's own copy of every global and output, zero as in C.
+            for &v in model.globals.iter().chain(&model.outputs) {
                 let var = model.var(v);
                 let mut ev = Evaluator::new(&f, &mut self.oracle, p, false);
                 let z = ev.zero_value(&env, &var.ty, &var.span)?;
@@ -1106,19 +1101,17 @@ impl Engine {
         self.store.len()
     }
 
-    /// Shared outputs and their values (for compare).
+    /// The program's outputs and their values (for compare and reports): the
+    /// copies of process [`OUTPUT_PROCESS`]. Every process has its own copy of
+    /// each output, as of every global of a real MPI program.
     pub fn outputs(&self, state: &State) -> Vec<(String, Value)> {
-        let base = self.model.inputs.len();
+        let base = self.model.globals.len();
+        let globals = &state.inner.procs[OUTPUT_PROCESS].globals;
         self.model
             .outputs
             .iter()
             .enumerate()
-            .map(|(k, &v)| {
-                (
-                    self.model.var(v).name.clone(),
-                    state.inner.shared[base + k].clone(),
-                )
-            })
+            .map(|(k, &v)| (self.model.var(v).name.clone(), globals[base + k].clone()))
             .collect()
     }
 
@@ -1153,7 +1146,7 @@ impl Engine {
     }
 
     /// The value of variable `name` as process `process` sees it in its top frame
-    /// (locals of the top frame, then process globals, then shared variables).
+    /// (locals of the top frame, then its globals and outputs, then the inputs).
     pub fn variable(&self, state: &State, process: usize, name: &str) -> Option<Value> {
         let mut scratch = state.clone();
         let ps = state.inner.procs.get(process)?;
@@ -1169,8 +1162,8 @@ impl Engine {
         for v in candidates {
             let rank = match v.scope {
                 VarScope::Local(fid) if ps.stack.last().map(|f| f.function) == Some(fid) => 0,
-                VarScope::ProcessGlobal => 1,
-                VarScope::Input | VarScope::Output => 2,
+                VarScope::ProcessGlobal | VarScope::Output => 1,
+                VarScope::Input => 2,
                 _ => continue,
             };
             if let Some(val) = env.get(env.root_of(v.id)) {

@@ -9,8 +9,10 @@ use tass_symbolic::api::{Expr, ExprFactory};
 
 use crate::state::{Frame, State, Status};
 
-/// Where each variable lives in its container: index into the shared vector,
-/// the globals vector, or its function's frame (`params ++ locals`).
+/// Where each variable lives in its container: index into the shared vector
+/// (inputs), the process's globals vector (`Model::globals ++ Model::outputs`:
+/// every process has its own copy of each output, as of every global of a real
+/// MPI program), or its function's frame (`params ++ locals`).
 #[derive(Debug, Clone)]
 pub(crate) struct Layout {
     slot: Vec<u32>,
@@ -19,10 +21,10 @@ pub(crate) struct Layout {
 impl Layout {
     pub fn new(model: &Model) -> Layout {
         let mut slot = vec![u32::MAX; model.variables.len()];
-        for (k, v) in model.inputs.iter().chain(&model.outputs).enumerate() {
+        for (k, v) in model.inputs.iter().enumerate() {
             slot[v.0 as usize] = k as u32;
         }
-        for (k, v) in model.globals.iter().enumerate() {
+        for (k, v) in model.globals.iter().chain(&model.outputs).enumerate() {
             slot[v.0 as usize] = k as u32;
         }
         for func in &model.functions {
@@ -81,8 +83,8 @@ impl Environment for ProcEnv<'_> {
 
     fn root_of(&self, var: VarId) -> Root {
         match self.model.var(var).scope {
-            VarScope::Input | VarScope::Output => Root::Shared(var),
-            VarScope::ProcessGlobal => Root::Global {
+            VarScope::Input => Root::Shared(var),
+            VarScope::ProcessGlobal | VarScope::Output => Root::Global {
                 proc: self.proc as u32,
                 var,
             },

@@ -18,10 +18,11 @@
 //! and the search on top of it.
 //!
 //! Several processes: a state holds one process state per rank (its call stack,
-//! process globals and heap); inputs and outputs are shared. Steps name their
-//! process, and [`api::Step::local`] tells partial-order reduction whether a step
-//! communicates. The message buffer (ordered by sender, receiver, issue order)
-//! is part of the state and of its hash. MPI calls are executed by the private
+//! process globals, its own copies of the outputs, and heap); inputs are shared
+//! and read-only. Steps name their process, and [`api::Step::local`] tells
+//! partial-order reduction whether a step communicates. The message buffer
+//! (ordered by sender, receiver, issue order) is part of the state and of its
+//! hash. MPI calls are executed by the private
 //! `mpi` module: point-to-point (standard, wildcard, status, `MPI_PROC_NULL`),
 //! the blocking collectives on `MPI_COMM_WORLD`, the MPI argument checks, and the
 //! potential-deadlock test; other MPI functions are an "unsupported" error.

@@ -40,7 +40,8 @@ pub(crate) enum Status {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct ProcState {
     pub status: Status,
-    /// Process-global variables, in the order of `Model::globals`.
+    /// Process-global variables then the process's own copies of the outputs,
+    /// in the order of `Model::globals ++ Model::outputs`.
     pub globals: Arc<Vec<Value>>,
     /// Bottom (main) first.
     pub stack: Vec<Arc<Frame>>,
@@ -92,7 +93,7 @@ pub(crate) fn proc_hash(ps: &Arc<ProcState>) -> u64 {
 #[derive(Clone, Debug)]
 pub(crate) struct SystemState {
     pub pc: Expr,
-    /// Shared inputs then outputs, in the order of `Model::inputs ++ Model::outputs`.
+    /// The inputs (shared, read-only), in the order of `Model::inputs`.
     pub shared: Arc<Vec<Value>>,
     pub procs: Vec<Arc<ProcState>>,
     /// Buffered messages ordered by sender, receiver, issue order (MPI engine).

@@ -1,7 +1,8 @@
 //! Comparative symbolic execution (`tass compare`).
 //!
 //! Both programs are explored completely, each recording its distinct terminal
-//! states (path condition and outputs). Then for every pair of a specification path
+//! states (path condition and outputs: process 0's copies, on either side
+//! whatever its number of processes). Then for every pair of a specification path
 //! `(pc_s, y_s)` and an implementation path `(pc_i, y_i)` every output is proved
 //! equal under `pc_s && pc_i`. This is the paper's composite model (the
 //! implementation runs under the specification's path condition) with the
@@ -160,6 +161,12 @@ fn run<E: Engine>(
                     ),
                 ),
             };
+            // Each process has its own copy of an output: say which one counts.
+            let whose = if options.spec_procs > 1 || options.impl_procs > 1 {
+                " (rank 0's copies)"
+            } else {
+                ""
+            };
             let spec_text = spec.pretty(&m.spec);
             let impl_text = imp.pretty(&m.imp);
             findings.violations.push(ViolationReport {
@@ -167,7 +174,7 @@ fn run<E: Engine>(
                 certainty,
                 message: format!(
                     "output `{}` can differ: the specification computes {spec_text}, \
-                     the implementation {impl_text}",
+                     the implementation {impl_text}{whose}",
                     m.element
                 ),
                 file,

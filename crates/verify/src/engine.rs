@@ -156,7 +156,8 @@ pub(crate) trait Engine {
     fn fixed_inputs(&self) -> Vec<(String, String)> {
         Vec::new()
     }
-    /// The shared outputs of `state`: `(name, value)` in declaration order.
+    /// The program's outputs at `state` (process 0's copies): `(name, value)`
+    /// in declaration order.
     fn outputs(&mut self, state: &Self::State) -> Vec<(String, Self::Value)>;
     /// Compares output `name` of the specification (`spec`) and of the
     /// implementation (`imp`) under `assumption`: `None` if proved equal, else the

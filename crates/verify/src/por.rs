@@ -1,13 +1,15 @@
 //! What the partial-order reduction (`real.rs`, `RealEngine::reduce`) knows about
 //! a model before the search: how each transition touches memory, and from which
 //! locations a process can still reach a transition that touches memory other
-//! processes can see, output by output.
+//! processes can see. Outputs are not such memory: every process has its own
+//! copy of each (as of every global of a real MPI program), so a write to one
+//! is a local step; the inputs all processes share are read-only.
 
 use std::collections::{HashMap, HashSet};
 
 use tass_model::api::{
     Callee, Expr as ModelExpr, ExprKind, FunctionId, LibraryFunction, LocationId, LocationKind,
-    Model, Statement, TransitionId, Type as ModelType, VarId, VarScope,
+    Model, Statement, TransitionId, Type as ModelType,
 };
 
 /// How a transition touches memory, for the reduction.
@@ -17,75 +19,53 @@ pub(crate) enum Access {
     /// and cannot block: commutes with every step of every other process.
     Own,
     /// Like [`Access::Own`] except that it may touch memory other processes can
-    /// see (a shared output, something through a pointer when some pointer
-    /// can reach shared memory, `PROC[e].x`): it commutes with the steps of
-    /// processes that can no longer reach a transition touching the same
-    /// [`Regions`] (see [`PorTables::may_touch`]).
+    /// see (another process's variables `PROC[e].x`, the specification's,
+    /// something through a pointer when some pointer can reach those): it
+    /// commutes with the steps of processes that can no longer reach a
+    /// transition touching the same [`Regions`] (see [`PorTables::may_touch`]).
     Shared,
     /// Anything else: `assume`, calls of library and system functions, MPI
     /// calls (the engine says how those commute), allocation.
     Other,
 }
 
-/// Which memory other processes see a transition may touch: named shared
-/// outputs, or anything (through a pointer, another process's variables, the
+/// Which memory other processes see a transition may touch: none, or
+/// anything (through a pointer, another process's variables, the
 /// specification's, a library call). Two steps can depend on each other
-/// through shared memory only if their regions intersect.
+/// through shared memory only if their regions intersect. (Before outputs
+/// were per process, regions also named shared outputs one by one.)
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Regions {
     any: bool,
-    /// Sorted, without repetitions.
-    outputs: Vec<VarId>,
 }
 
 impl Regions {
     fn anything() -> Regions {
-        Regions {
-            any: true,
-            outputs: Vec::new(),
-        }
+        Regions { any: true }
     }
 
     pub fn is_empty(&self) -> bool {
-        !self.any && self.outputs.is_empty()
-    }
-
-    fn add_output(&mut self, v: VarId) {
-        if let Err(at) = self.outputs.binary_search(&v) {
-            self.outputs.insert(at, v);
-        }
+        !self.any
     }
 
     /// Adds `other`'s regions; `true` if that changed `self`.
     fn absorb(&mut self, other: &Regions) -> bool {
-        let before = (self.any, self.outputs.len());
+        let before = self.any;
         self.any |= other.any;
-        for &v in &other.outputs {
-            self.add_output(v);
-        }
-        before != (self.any, self.outputs.len())
+        before != self.any
     }
 
     pub fn intersects(&self, other: &Regions) -> bool {
-        if self.is_empty() || other.is_empty() {
-            return false;
-        }
-        self.any
-            || other.any
-            || self
-                .outputs
-                .iter()
-                .any(|v| other.outputs.binary_search(v).is_ok())
+        self.any && other.any
     }
 }
 
-/// Adds the shared memory `e` may touch to `out`: a shared output by name;
-/// anything for a dereference (unless `private`: no pointer of the model can
-/// reach shared memory, see [`pointers_are_private`]), another process's
-/// variables (`PROC[e].x`) or the specification's (`spec.x`).
-fn regions_of(model: &Model, e: &ModelExpr, private: bool, out: &mut Regions) {
+/// Adds the shared memory `e` may touch to `out`: anything for a dereference
+/// (unless `private`: no pointer of the model can reach shared memory, see
+/// [`pointers_are_private`]), another process's variables (`PROC[e].x`) or the
+/// specification's (`spec.x`). Outputs and globals are the process's own.
+fn regions_of(e: &ModelExpr, private: bool, out: &mut Regions) {
     e.visit(&mut |x| match &x.kind {
-        ExprKind::Var(v) if model.var(*v).scope == VarScope::Output => out.add_output(*v),
         ExprKind::Deref(_) if !private => out.any = true,
         ExprKind::RemoteVar { .. } | ExprKind::SpecVar(_) => out.any = true,
         _ => {}
@@ -109,54 +89,30 @@ pub(crate) struct PorTables {
     by_name: HashMap<String, FunctionId>,
 }
 
-/// True if no pointer of `model` can point into memory other processes see.
-/// Every object a process can reach is its own (its locals, its copies of the
-/// globals, its heap blocks; MPI moves data, never pointers) except the shared
-/// inputs and outputs, so a pointer reaches shared memory only if the program
-/// takes the address of (part of) an input or output (`&out`, an array
-/// decaying to a pointer) or an output holds a pointer (another process's
-/// block). Collective assertions and invariants (not executed) count as
-/// taking addresses, to stay on the safe side.
+/// True if no pointer of `model` can point into memory other processes see
+/// and may write. Every object a process can reach is its own (its locals, its
+/// copies of the globals and outputs, its heap blocks; MPI moves data, never
+/// pointers) except the shared inputs, which no step writes (a write into one
+/// through a pointer is an error of that step, whatever the others do). So a
+/// pointer reaches such memory only if the program takes the address of
+/// another process's or the specification's variable, which only collective
+/// and joint pragmas (not executed) name: they count, to stay on the safe side.
 fn pointers_are_private(model: &Model) -> bool {
-    let shared_var = |v: &tass_model::api::VarId| {
-        matches!(model.var(*v).scope, VarScope::Output | VarScope::Input)
-    };
-    fn holds_pointer(t: &ModelType) -> bool {
-        match t {
-            ModelType::Pointer(_) | ModelType::Struct(_) | ModelType::Unknown => true,
-            ModelType::Array(elem, _) => holds_pointer(elem),
-            _ => false,
-        }
-    }
-    if model
-        .outputs
-        .iter()
-        .any(|&v| holds_pointer(&model.var(v).ty))
-    {
-        return false;
-    }
-    // The object whose address `&lv` takes: the variable at the base of its
-    // indices and fields (`None` through a pointer: no variable's address;
-    // another process's or the specification's variable counts as shared).
-    // The variables in index expressions (`&u[N + 1]`, `N` an input) are only
-    // read.
-    fn base(lv: &ModelExpr) -> Option<Result<VarId, ()>> {
+    // Whether `&lv` takes the address of another process's or the
+    // specification's variable (at the base of its indices and fields). The
+    // variables in index expressions (`&u[N + 1]`, `N` an input) are only read.
+    fn names_others(lv: &ModelExpr) -> bool {
         match &lv.kind {
-            ExprKind::Var(v) => Some(Ok(*v)),
-            ExprKind::Index(b, _) | ExprKind::Field(b, _) | ExprKind::Cast(b) => base(b),
-            ExprKind::RemoteVar { .. } | ExprKind::SpecVar(_) => Some(Err(())),
-            _ => None,
+            ExprKind::Index(b, _) | ExprKind::Field(b, _) | ExprKind::Cast(b) => names_others(b),
+            ExprKind::RemoteVar { .. } | ExprKind::SpecVar(_) => true,
+            _ => false,
         }
     }
     let mut addressed = false;
     let mut scan = |e: &ModelExpr| {
         e.visit(&mut |x| {
             if let ExprKind::AddressOf(lv) | ExprKind::Decay(lv) = &x.kind {
-                match base(lv) {
-                    Some(Ok(v)) if shared_var(&v) => addressed = true,
-                    Some(Err(())) => addressed = true,
-                    _ => {}
-                }
+                addressed |= names_others(lv);
             }
         })
     };
@@ -216,9 +172,8 @@ fn pointers_are_private(model: &Model) -> bool {
 /// True if the pointer argument `e` of a library call is `&x...` or the decay of
 /// an array `x` (no dereference, other process's or specification's variable on
 /// the way): the call then touches, through it, only the variable `x` it names,
-/// which [`regions_of`] records (a shared output by name, nothing for the
-/// process's own memory). `MPI_Recv(&g[i][0], ...)` into an output `g` touches
-/// `g`, not anything.
+/// which is the process's own (or another process's or the specification's,
+/// which [`regions_of`] records). `MPI_Recv(&g[i][0], ...)` touches only `g`.
 fn names_its_target(e: &ModelExpr) -> bool {
     match &e.kind {
         ExprKind::AddressOf(lv) | ExprKind::Decay(lv) => {
@@ -240,11 +195,10 @@ fn names_its_target(e: &ModelExpr) -> bool {
 }
 
 /// Adds the shared memory a library call with these arguments may touch to
-/// `out`: the outputs an argument mentions, anything for a pointer not known to
-/// point into a variable it names.
-fn call_regions(model: &Model, args: &[ModelExpr], private: bool, out: &mut Regions) {
+/// `out`: anything for a pointer not known to point into a variable it names.
+fn call_regions(args: &[ModelExpr], private: bool, out: &mut Regions) {
     for a in args {
-        regions_of(model, a, private, out);
+        regions_of(a, private, out);
         if !private && matches!(a.ty, ModelType::Pointer(_)) && !names_its_target(a) {
             out.any = true;
         }
@@ -253,16 +207,11 @@ fn call_regions(model: &Model, args: &[ModelExpr], private: bool, out: &mut Regi
 
 /// Classifies one transition: its access kind and the shared memory it may
 /// touch (empty: none).
-fn classify(
-    model: &Model,
-    statement: &Statement,
-    guard: &ModelExpr,
-    private: bool,
-) -> (Access, Regions) {
+fn classify(statement: &Statement, guard: &ModelExpr, private: bool) -> (Access, Regions) {
     let regions = |exprs: &[&ModelExpr]| {
         let mut out = Regions::default();
         for e in exprs {
-            regions_of(model, e, private, &mut out);
+            regions_of(e, private, &mut out);
         }
         out
     };
@@ -300,7 +249,7 @@ fn classify(
             args,
         } if lf.is_mpi() => {
             let mut shared = regions(&lhs.iter().chain([guard]).collect::<Vec<_>>());
-            call_regions(model, args, private, &mut shared);
+            call_regions(args, private, &mut shared);
             return (Access::Other, shared);
         }
         // A library call such as `memcpy` or `rand` touches, when no pointer can
@@ -360,7 +309,7 @@ impl PorTables {
                 } = &t.statement
                 {
                     if lf.is_nonblocking_collective() {
-                        completed.absorb(&classify(model, &t.statement, &t.guard, private).1);
+                        completed.absorb(&classify(&t.statement, &t.guard, private).1);
                     }
                 }
             }
@@ -378,7 +327,7 @@ impl PorTables {
                     continue;
                 };
                 let t = body.transition(edge);
-                let (access, mut shared) = classify(model, &t.statement, &t.guard, private);
+                let (access, mut shared) = classify(&t.statement, &t.guard, private);
                 if matches!(&t.statement, Statement::Call { callee: Callee::Library(lf), .. } if lf.completes_requests())
                 {
                     shared.absorb(&completed);
@@ -481,10 +430,7 @@ impl PorTables {
     /// The shared memory the transition (an MPI call, say) may touch (empty:
     /// none).
     pub fn regions(&self, function: FunctionId, transition: TransitionId) -> &Regions {
-        const NONE: &Regions = &Regions {
-            any: false,
-            outputs: Vec::new(),
-        };
+        const NONE: &Regions = &Regions { any: false };
         self.shared.get(&(function, transition)).unwrap_or(NONE)
     }
 

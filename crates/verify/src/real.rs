@@ -859,8 +859,8 @@ impl RealEngine {
     }
 
     /// Whether the local step `step` may be explored alone: it touches only
-    /// its process's own memory, or shared memory while no other process can
-    /// reach a transition touching the same outputs any more
+    /// its process's own memory (its outputs included), or shared memory while
+    /// no other process can reach a transition touching shared memory any more
     /// (`others_touch_shared`, asked only then).
     fn local_step_alone(&self, step: &Step, others_touch_shared: impl FnOnce() -> bool) -> bool {
         match self.por.access(step.function, step.transition) {
@@ -879,9 +879,7 @@ impl RealEngine {
     }
 
     /// Whether some running process other than `p` may still execute a
-    /// transition that touches the shared memory `step` may touch (a write and
-    /// a read or write of the same output do not commute; accesses to
-    /// different outputs do).
+    /// transition that touches the shared memory `step` may touch.
     fn others_may_touch_shared(&self, statuses: &[ProcessStatus], p: usize, step: &Step) -> bool {
         let regions = self.por.regions(step.function, step.transition);
         !regions.is_empty()
@@ -1185,11 +1183,11 @@ impl Engine for RealEngine {
     /// ([`RealEngine::safe_alone`])
     ///
     /// - a local step of a transition that touches only `p`'s own memory and
-    ///   the read-only inputs ([`Access::Own`]; a write through a pointer
-    ///   counts as own when no pointer of the model can reach an input or
-    ///   output, `por.rs`), or one that may touch shared memory (an output,
-    ///   through a pointer) while no other process can reach a transition
-    ///   touching the same output (anything, for a pointer) any more
+    ///   the read-only inputs ([`Access::Own`]: each process has its own copy
+    ///   of every output; a write through a pointer counts as own when no
+    ///   pointer of the model can reach another process's variables, `por.rs`),
+    ///   or one that may touch shared memory (through such a pointer) while no
+    ///   other process can reach a transition touching shared memory any more
     ///   ([`Access::Shared`]);
     /// - an MPI call from a fixed list that the engine marks `commutes`:
     ///   `MPI_Init` (always), `MPI_Finalize`/`Comm_rank`/`Comm_size`/`Get_count`/

@@ -371,6 +371,10 @@ impl<'t> Tr<'t> {
             if var.is_const && !matches!(what, "`&`") {
                 return err(a.pos, format!("cannot modify `{}`: it is const", var.name));
             }
+        }
+        // An element or field of an input array or struct is part of the input.
+        if let Some(v) = written_variable(&e) {
+            let var = self.ctx.var(v);
             if var.scope == VarScope::Input && !matches!(what, "`&`") {
                 return err(
                     a.pos,
@@ -1382,5 +1386,20 @@ pub(crate) fn peel_kind(a: &Ast<'_>) -> PeelCall {
     match &peel_casts(a).kind {
         AstKind::Call(..) => PeelCall::Call,
         _ => PeelCall::Other,
+    }
+}
+
+/// The variable a write to the lvalue `e` changes when the write names it: the
+/// variable itself, or the array or struct variable an element or field of it
+/// belongs to (`None` through a pointer).
+fn written_variable(e: &Expr) -> Option<VarId> {
+    match &e.kind {
+        ExprKind::Var(v) => Some(*v),
+        ExprKind::Index(base, _) | ExprKind::Field(base, _)
+            if !matches!(base.ty, Type::Pointer(_)) =>
+        {
+            written_variable(base)
+        }
+        _ => None,
     }
 }

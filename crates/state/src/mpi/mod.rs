@@ -26,8 +26,8 @@ use std::sync::Arc;
 
 use tass_dynamic::api::{Handle, Message, Step as PStep, Value};
 use tass_model::api::{
-    Callee, Expr as MExpr, ExprKind, FunctionId, LibraryFunction as LF, LocationId, Model, Span,
-    Statement, TransitionId,
+    Callee, Expr as MExpr, FunctionId, LibraryFunction as LF, LocationId, Model, Span, Statement,
+    TransitionId,
 };
 use tass_semantics::api::{
     Certainty, Change, Decision, EngineError, Environment, Evaluator, Oracle, Property, Violation,
@@ -128,20 +128,6 @@ pub(crate) fn current_call<'m>(model: &'m Model, state: &State, p: usize) -> Opt
             }),
             _ => None,
         })
-}
-
-/// True if `e` mentions a shared output variable (a step writing through it is
-/// visible to the other processes).
-fn mentions_output(model: &Model, e: &MExpr) -> bool {
-    let mut found = false;
-    e.visit(&mut |x| {
-        if let ExprKind::Var(v) = &x.kind {
-            if model.var(*v).scope == tass_model::api::VarScope::Output {
-                found = true;
-            }
-        }
-    });
-    found
 }
 
 fn is_standard_send(lf: LF) -> bool {
@@ -712,7 +698,7 @@ pub(crate) fn push_steps(
                 | LF::MpiCommSize
                 | LF::MpiGetCount
                 | LF::MpiRequestFree
-        ) && !call.args.iter().any(|a| mentions_output(ctx.model, a));
+        );
         steps.push(Step {
             commutes: own_state_only,
             ..base
