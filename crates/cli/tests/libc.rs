@@ -454,13 +454,14 @@ int main(void) {
 fn atoi_of_input_characters_is_refused() {
     let text = r#"#include <stdlib.h>
 #pragma TASS input
-char digits[4];
+char digits[3];
 int main(void) {
-  digits[3] = 0;
-  int k = atoi(digits);
+  char s[4] = {digits[0], digits[1], digits[2], 0};
+  int k = atoi(s);
   return k;
 }
 "#;
+    // (Inputs are read-only, so the characters are copied into a string first.)
     assert_refused(text, "`atoi`", 6);
 }
 
