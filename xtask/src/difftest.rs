@@ -55,7 +55,8 @@ usage: cargo xtask difftest [OPTIONS]
   --delays K            delay seeds per MPI configuration and input (default 3)
   --out DIR             where reproducers go (default target/difftest)
   --keep                keep every program's folder, not only disagreements
-  --quick               the CI slice: seed 1, 20 sequential and 6 MPI programs
+  --quick               the CI slice: seed 1, 20 sequential and 6 MPI programs,
+                        every feature switch on unless --features is given
   --replay-witnesses    run every fevs violation's witness concretely (with --quick:
                         the fevs quick subset; --filter SUBSTR: matching runs)
   --no-build            use target/release/tass as it is
@@ -117,6 +118,7 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
         filter: None,
     };
     let (mut only_seq, mut only_mpi, mut count) = (false, false, None);
+    let mut features_given = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut value = |flag: &str| {
@@ -133,7 +135,10 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
             "--count" => count = Some(number(value(a)?, a)? as usize),
             "--seq" => only_seq = true,
             "--mpi" => only_mpi = true,
-            "--features" => o.features = features::parse(&value(a)?)?,
+            "--features" => {
+                o.features = features::parse(&value(a)?)?;
+                features_given = true;
+            }
             "--delays" => o.delays = number(value(a)?, a)?,
             "--out" => o.out = Some(PathBuf::from(value(a)?)),
             "--keep" => o.keep = true,
@@ -150,6 +155,10 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
         }
     }
     if o.quick && !o.replay {
+        // Every switch's bug is fixed (issue 14), so the CI slice generates them all.
+        if !features_given {
+            o.features = features::parse("all")?;
+        }
         o.seed = 1;
         o.seq_count = 20;
         o.mpi_count = 6;
