@@ -7,7 +7,10 @@
 //!   solver (`--prover auto`) the exact property, line and a provable certainty are
 //!   required;
 //! - a correct program must hold with an SMT solver, and the built-in prover may at
-//!   worst report a *possible* violation (never a provable one).
+//!   worst report a *possible* violation (never a provable one);
+//! - every provable violation's witness is run for real (`replay_witness`: the
+//!   inputs get the witness's values, gcc with AddressSanitizer and UBSan) and must
+//!   fail, so an impossible witness is caught here, not by a user.
 //!
 //! Tests that need an SMT solver skip the SMT half, with a printed reason, when none
 //! of z3, cvc5 and yices-smt2 is on PATH, unless `TASS_REQUIRE_SMT=1` (then they
@@ -162,6 +165,152 @@ fn expect_violated(sources: &[&str], extra: &[&str], property: &str, line: Optio
         "auto prover: expected a provable `{property}` violation at line {line:?}\n{}",
         r.text
     );
+    replay_witness(sources, &r);
+}
+
+/// Properties whose violation a sanitized concrete run shows (an assertion failure,
+/// an ASan/UBSan report, a leak report): their witnesses are replayed.
+const CONCRETE_SYMPTOM: &[&str] = &[
+    "assertion",
+    "division-by-zero",
+    "out-of-bounds",
+    "invalid-pointer",
+    "memory-leak",
+    "signed-overflow",
+];
+
+/// Runs the first provable violation's witness for real: the program's input
+/// declarations get the witness's values, `#pragma TASS assert|assume` become C, and
+/// the program is built with `gcc -fsanitize=address,undefined` and must fail. A
+/// witness that runs clean is a wrong answer. Programs the replay cannot rebuild
+/// honestly (compare pairs, MPI, inputs without a scalar witness value, quantified
+/// pragmas, properties without a concrete symptom) are skipped, and so is the whole
+/// replay when gcc is missing.
+fn replay_witness(sources: &[&str], run: &Run) {
+    let [source] = sources else { return };
+    let Some(v) = violations(run)
+        .iter()
+        .find(|v| v["certainty"] == "provable")
+    else {
+        return;
+    };
+    let property = v["property"].as_str().unwrap_or("");
+    if source.contains("mpi.h") || !CONCRETE_SYMPTOM.contains(&property) {
+        return;
+    }
+    let empty = serde_json::Map::new();
+    let witness = v["witness"].as_object().unwrap_or(&empty);
+    let Some(concrete) = concrete_source(source, witness) else {
+        return;
+    };
+    if !gcc_available() {
+        return;
+    }
+    let dir = scratch();
+    let file = write(&dir, "witness.c", &concrete);
+    let binary = dir.join("witness");
+    let built = Command::new("gcc")
+        // C leaves a floating division by zero undefined too (tass reports it);
+        // UBSan checks it only when asked.
+        .args([
+            "-g",
+            "-fsanitize=address,undefined,float-divide-by-zero",
+            "-fno-sanitize-recover=all",
+            "-w",
+        ])
+        .arg(&file)
+        .arg("-o")
+        .arg(&binary)
+        .arg("-lm")
+        .output()
+        .expect("run gcc");
+    assert!(
+        built.status.success(),
+        "the witness program does not compile:\n{concrete}\n{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    let ran = Command::new("timeout")
+        .arg("20")
+        .arg(&binary)
+        .output()
+        .expect("run the witness program");
+    assert!(
+        !ran.status.success(),
+        "the witness of a provable `{property}` violation runs clean concretely:\n{concrete}\n{}",
+        run.text
+    );
+}
+
+fn gcc_available() -> bool {
+    static FOUND: OnceLock<bool> = OnceLock::new();
+    *FOUND.get_or_init(|| {
+        Command::new("gcc")
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    })
+}
+
+/// The witness value as C source, for integers and exact decimals only.
+fn c_value(v: &Value) -> Option<String> {
+    match v {
+        Value::Number(n) => Some(n.to_string()),
+        Value::String(s) if s.parse::<f64>().is_ok() => Some(s.clone()),
+        Value::Bool(b) => Some(if *b { "1" } else { "0" }.into()),
+        _ => None,
+    }
+}
+
+/// The program with every input given its witness value, or `None` when that cannot
+/// be done faithfully.
+fn concrete_source(source: &str, witness: &serde_json::Map<String, Value>) -> Option<String> {
+    let mut out = String::from("#include <assert.h>\n#include <stdlib.h>\n");
+    let mut lines = source.lines();
+    while let Some(line) = lines.next() {
+        let trimmed = line.trim_start();
+        if let Some(rest) = trimmed.strip_prefix("#pragma TASS") {
+            let rest = rest.trim_start();
+            if rest.starts_with("input") {
+                // The declaration (or `#define`) the pragma names follows it.
+                let declaration = lines.next()?;
+                out.push_str(&concrete_input(declaration, witness)?);
+                out.push('\n');
+            } else if let Some(e) = rest.strip_prefix("assert") {
+                if e.contains("forall") || e.contains("exists") {
+                    return None;
+                }
+                out.push_str(&format!("assert({});\n", e.trim().trim_end_matches(';')));
+            } else if let Some(e) = rest.strip_prefix("assume") {
+                out.push_str(&format!(
+                    "if (!({})) exit(0);\n",
+                    e.trim().trim_end_matches(';')
+                ));
+            } else if rest.starts_with("output") {
+                out.push('\n');
+            } else {
+                return None;
+            }
+        } else {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    Some(out)
+}
+
+/// `int x;` -> `int x = 3;`, `#define x 0` -> `#define x 3`, for the witness's `x`.
+fn concrete_input(declaration: &str, witness: &serde_json::Map<String, Value>) -> Option<String> {
+    let d = declaration.trim();
+    if let Some(rest) = d.strip_prefix("#define") {
+        let name = rest.split_whitespace().next()?;
+        return Some(format!("#define {name} ({})", c_value(witness.get(name)?)?));
+    }
+    let body = d.strip_suffix(';')?;
+    if body.contains('[') || body.contains('=') || body.contains(',') {
+        return None;
+    }
+    let name = body.split_whitespace().last()?.trim_start_matches('*');
+    Some(format!("{body} = {};", c_value(witness.get(name)?)?))
 }
 
 /// The program(s) are correct: with an SMT solver "holds"; the built-in prover may
