@@ -44,8 +44,10 @@ int main(int argc, char *argv[]) {
     negr = -myrank;
     MPI_Scan(&negr, &mx, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     assert(mx == 0);
-    if (myrank == nprocs - 1) {
-        total = end;
+    /* Outputs are per process, as every global is, and the program's output is
+     * rank 0's copy: the last rank's end (the largest) reaches rank 0. */
+    MPI_Reduce(&end, &total, 1, MPI_INT, MPI_MAX, 0, MPI_COMM_WORLD);
+    if (myrank == 0) {
         assert(total == N);
 #ifdef FEVS_CONCRETE
         printf("OUT total = %d\n", total);
