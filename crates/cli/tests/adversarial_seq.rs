@@ -1,0 +1,89 @@
+//! Adversarial programs against the sequential features of issue 14: C integer
+//! conversions, byte pointers and struct layout, unions, `<string.h>` bounds,
+//! function pointers, `exit`, and checks inside conditions. Each program was run
+//! for real with `gcc -g -fsanitize=address,undefined -fno-sanitize-recover=all`
+//! over every input of its box (inputs set through `#define`); the outcome is in
+//! each test's comment. Tests marked `#[ignore]` are known wrong answers kept
+//! visible with their reproducer.
+
+mod common;
+
+use common::verify;
+
+fn assert_holds(extra: &[&str], text: &str) {
+    let (code, r) = verify("1", extra, text);
+    assert_eq!(r["verdict"], "holds", "{r:#}");
+    assert_eq!(code, 0);
+}
+
+fn assert_violated(extra: &[&str], text: &str, property: &str, line: u64) {
+    let (code, r) = verify("1", extra, text);
+    assert_eq!(r["verdict"], "violated", "{r:#}");
+    assert_eq!(code, 1);
+    let v = &r["violations"][0];
+    assert_eq!(v["property"], property, "{r:#}");
+    assert_eq!(v["line"], line, "{r:#}");
+}
+
+/// A clear refusal: exit 2, `named` in the message, at `prog.c:LINE:`.
+fn assert_refused(text: &str, named: &str, line: u64) {
+    let (code, r) = verify("1", &[], text);
+    assert_eq!(r["verdict"], "error", "{r:#}");
+    assert_eq!(code, 2);
+    let message = r["error"].as_str().unwrap_or("");
+    assert!(message.contains(named), "{message}");
+    assert!(message.contains(&format!("prog.c:{line}:")), "{message}");
+}
+
+/// `char t[3] = "abc"` has three elements and no terminating zero. tass used to
+/// give the array the literal's four (`{'a','b','c',0}`), so reading `t[3]` and
+/// `strlen(t)` held. gcc -fsanitize=address: stack-buffer-overflow at line 5 (the
+/// read of `t[3]`), and in `strlen` at line 7 with the read removed.
+#[test]
+fn char_array_exactly_as_long_as_its_literal_has_no_terminator() {
+    let read = r#"#include <string.h>
+int main(void) {
+  char t[3] = "abc";
+  char u[4] = "abc";
+  return t[3] + u[3];
+}
+"#;
+    assert_violated(&[], read, "out-of-bounds", 5);
+    let strlen = r#"#include <string.h>
+int main(void) {
+  char t[3] = "abc";
+  char u[4] = "abc";
+  int n = (int)strlen(u);
+  if (n == 3)
+    n = (int)strlen(t);
+  return n;
+}
+"#;
+    assert_violated(&[], strlen, "out-of-bounds", 7);
+}
+
+/// `char s[8] = "abc"` has eight elements, the last five zero. tass used to give
+/// it four, reporting `s[6] = 1` and `strcpy(s + 4, s)` out of bounds (an
+/// impossible provable violation). gcc -fsanitize=address,undefined: runs clean,
+/// exit 'a' (97); with line 9 reading `s[8]`: stack-buffer-overflow.
+#[test]
+fn char_array_longer_than_its_literal_is_padded_with_zeros() {
+    let text = r#"#include <string.h>
+#include <assert.h>
+int main(void) {
+  char s[8] = "abc";
+  s[6] = 1;
+  assert(sizeof s == 8 && s[5] == 0 && s[7] == 0);
+  strcpy(s + 4, s);
+  assert(s[4] == 'a' && s[7] == 0);
+  return s[0];
+}
+"#;
+    assert_holds(&[], text);
+    assert_violated(
+        &[],
+        &text.replace("return s[0]", "return s[8]"),
+        "out-of-bounds",
+        9,
+    );
+}
