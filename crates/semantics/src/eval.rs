@@ -1277,6 +1277,17 @@ impl<'a> Evaluator<'a> {
                     format!("dereference of an uninitialised pointer `{}`", text()),
                 ))
             }
+            Value::Data(_) => {
+                // e.g. a string literal picked by `?:` (literals have no object to
+                // point into); the value's internal form would mean nothing to the user
+                return Err(EngineError::unsupported(
+                    format!(
+                        "dereference of `{}`, which does not point into a variable or a malloc'ed block (a string literal chosen at run time has no object: copy it into a char array first)",
+                        text()
+                    ),
+                    span,
+                ));
+            }
             other => {
                 return Err(EngineError::unsupported(
                     format!("dereference of {other:?}"),
