@@ -129,3 +129,65 @@ int main(void) {
 "#;
     assert_refused(text, "dereference of `x != 0 ? \"ab\" : \"c\"`", 5);
 }
+
+/// With `--signed-overflow`, `INT_MIN % -1` is undefined (C11 6.5.5p6: the
+/// quotient is not representable) although the remainder 0 fits; tass held.
+/// gcc -fsanitize=undefined over y = -2..0: "division of -2147483648 by -1
+/// cannot be represented in type 'int'" at line 8 with y = -1; with
+/// `INT_MIN + 1` in line 6 every y runs clean.
+#[test]
+fn remainder_of_int_min_by_minus_one_overflows() {
+    let text = r#"#include <limits.h>
+#pragma TASS input {-2 <= y && y <= 0} int
+#define y -1
+int main(void) {
+  int m = INT_MIN;
+  if (y == 0) return 0;
+  return 1 + 0 * y + 0
+    + m % y;
+}
+"#;
+    assert_violated(&["--signed-overflow"], text, "signed-overflow", 8);
+    let fixed = text.replace("int m = INT_MIN;", "int m = INT_MIN + 1;");
+    assert_holds(&["--signed-overflow"], &fixed);
+    assert_holds(&[], text);
+}
+
+/// With `--signed-overflow`, a left shift of a negative value is undefined (C11
+/// 6.5.7p4) even when the result fits; tass held. gcc -fsanitize=undefined over
+/// x = -1..1: "left shift of negative value -1" at line 5 with x = -1; shifting
+/// `(unsigned)v` instead runs clean for every x.
+#[test]
+fn left_shift_of_a_negative_value() {
+    let text = r#"#pragma TASS input {-1 <= x && x <= 1} int
+#define x 0
+int main(void) {
+  int v = x;
+  return v << 3;
+}
+"#;
+    assert_violated(&["--signed-overflow"], text, "signed-overflow", 5);
+    let fixed = text.replace("return v << 3;", "return (int)((unsigned)v << 3);");
+    assert_holds(&["--signed-overflow"], &fixed);
+}
+
+/// A shift count of at least the type's width is undefined for every integer
+/// type (C11 6.5.7p3); tass computes `1u << 32` as 0 and holds. gcc
+/// -fsanitize=undefined over x = 30..33: "shift exponent 32 is too large for
+/// 32-bit type 'unsigned int'" at line 5 with x = 32 (and 33). No stable
+/// property names it (signed-overflow covers signed results only).
+#[test]
+#[ignore = "shift counts outside 0..width-1 are not checked"]
+fn shift_count_as_wide_as_the_type() {
+    let text = r#"#pragma TASS input {30 <= x && x <= 33} int
+#define x 30
+int main(void) {
+  unsigned u = 1u;
+  return (int)(u << x);
+}
+"#;
+    let (code, r) = verify("1", &["--signed-overflow"], text);
+    assert_eq!(r["verdict"], "violated", "{r:#}");
+    assert_eq!(code, 1);
+    assert_eq!(r["violations"][0]["line"], 5, "{r:#}");
+}
