@@ -481,3 +481,45 @@ fn agreed_holds() {
         assert_holds(&[], text);
     }
 }
+
+/// `strcmp` compares as `unsigned char`, so `(char)200` (-56) sorts above 'z'.
+/// For a symbolic character tass compared the signed value and held. gcc
+/// -fsanitize=address,undefined with x = 1: assertion `strcmp(b, "abz") < 0`
+/// fails at line 7; x = 0 runs clean; with `> 0` in line 7 x = 1 runs clean.
+#[test]
+fn strcmp_of_a_negative_symbolic_char_compares_unsigned() {
+    let text = r#"#include <string.h>
+#include <assert.h>
+#pragma TASS input {0 <= x && x <= 1} int
+#define x 1
+int main(void) {
+  char b[4] = "ab"; b[2] = x ? (char)200 : 'c';
+  assert(x == 0 || strcmp(b, "abz") < 0);
+  return 0;
+}
+"#;
+    assert_violated(&[], text, "assertion", 7);
+    assert_holds(
+        &[],
+        &text.replace("strcmp(b, \"abz\") < 0", "strcmp(b, \"abz\") > 0"),
+    );
+}
+
+/// `memcmp` compares bytes as `unsigned char`: -1 (255) is above 1. tass
+/// subtracted the signed values, even concrete ones, and held. gcc
+/// -fsanitize=address,undefined: assertion fails at line 6; with `> 0` it runs
+/// clean.
+#[test]
+fn memcmp_of_negative_chars_compares_unsigned() {
+    let text = r#"#include <string.h>
+#include <assert.h>
+int main(void) {
+  char a[2] = {1, -1};
+  char b[2] = {1, 1};
+  assert(memcmp(a, b, 2) < 0);
+  return 0;
+}
+"#;
+    assert_violated(&[], text, "assertion", 6);
+    assert_holds(&[], &text.replace("< 0", "> 0"));
+}
