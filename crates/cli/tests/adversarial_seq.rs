@@ -523,3 +523,26 @@ int main(void) {
     assert_violated(&[], text, "assertion", 6);
     assert_holds(&[], &text.replace("< 0", "> 0"));
 }
+
+/// A NUL written at a symbolic index: `strlen` walked on past the end of the
+/// array up to 65,536 characters, asking the prover at each (minutes, and
+/// `--timeout` could not stop it inside the call). gcc
+/// -fsanitize=address,undefined over x = 0..3: index 3 out of bounds at line 10
+/// with x = 3 (strlen is 3); with `int a[4]` every x runs clean.
+#[test]
+fn strlen_after_a_nul_at_a_symbolic_index() {
+    let text = r#"#include <string.h>
+#pragma TASS input {0 <= x && x <= 3} int
+#define x 3
+int main(void) {
+  char s[4] = "abc";
+  s[x] = 0;
+  char t[4] = "abc";
+  size_t n = strlen(s) + (strcmp(s, t) == 0 ? 0 : 0);
+  int a[3] = {0};
+  return a[n];
+}
+"#;
+    assert_violated(&["--timeout", "60"], text, "out-of-bounds", 10);
+    assert_holds(&["--timeout", "60"], &text.replace("int a[3]", "int a[4]"));
+}

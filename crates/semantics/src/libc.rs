@@ -650,6 +650,13 @@ fn string_char(
         if f.as_bool(ev.current_pc(env)) == Some(false) {
             return None;
         }
+        if f.as_bool(inside) == Some(false) {
+            // past the end, and the check showed the walk never gets here on this
+            // path (`reached` is false although not syntactically): end the walk,
+            // which would otherwise go on to MAX_WALK (a NUL at a symbolic index
+            // made `strlen` run for minutes)
+            return Some(f.char(0));
+        }
     }
     let v = s.read(ev, env, f.int(k));
     Some(scalar(ev, env, call, &v, which))
