@@ -849,6 +849,9 @@ impl<'a> Evaluator<'a> {
                     },
                     &e.span,
                 );
+                if op == Mod {
+                    self.check_signed_operands(env, op, x, y, e);
+                }
                 match (op, f.type_of(x)) {
                     (Div, Type::Real) => f.div(x, y),
                     (Div, _) => f.int_div(x, y),
@@ -869,6 +872,9 @@ impl<'a> Evaluator<'a> {
                     Shl => BitOp::Shl,
                     _ => BitOp::Shr,
                 };
+                if op == Shl {
+                    self.check_signed_operands(env, op, x, y, e);
+                }
                 // On symbolic operands the operator is an uninterpreted function to
                 // an SMT solver, whose model may give it a meaning `&` lacks: a
                 // counterexample relying on it is only a possible one.
@@ -1045,6 +1051,49 @@ impl<'a> Evaluator<'a> {
             || {
                 let text = tass_model::api::render_expr(env.model(), e);
                 format!("signed overflow: `{text}` can leave `{}`", kind.c_name())
+            },
+            &e.span,
+        );
+    }
+
+    /// With `--signed-overflow`, the undefined signed operations whose result
+    /// alone does not show it: `a % b` when `a / b` leaves the type (`INT_MIN % -1`,
+    /// C11 6.5.5p6) and `a << b` with a negative `a` (C11 6.5.7p4).
+    fn check_signed_operands(
+        &mut self,
+        env: &dyn Environment,
+        op: BinaryOp,
+        x: Expr,
+        y: Expr,
+        e: &MExpr,
+    ) {
+        if self.oracle.signed_overflow() == SignedOverflow::Unchecked {
+            return;
+        }
+        let MType::Int(kind) = &e.ty else {
+            return;
+        };
+        let f = self.f;
+        if kind.is_unsigned() || f.type_of(x) != Type::Int || f.type_of(y) != Type::Int {
+            return;
+        }
+        let (claim, what) = match op {
+            BinaryOp::Mod => {
+                let (lo, hi) = kind.range();
+                let quotient = f.int_div(x, y);
+                let fits = f.and(f.le(f.int(lo), quotient), f.le(quotient, f.int(hi)));
+                (fits, "its quotient can leave")
+            }
+            BinaryOp::Shl => (f.le(f.int(0), x), "shifts a negative value of"),
+            _ => return,
+        };
+        self.check(
+            env,
+            claim,
+            Property::SignedOverflow,
+            || {
+                let text = tass_model::api::render_expr(env.model(), e);
+                format!("signed overflow: `{text}` {what} `{}`", kind.c_name())
             },
             &e.span,
         );
@@ -1276,6 +1325,17 @@ impl<'a> Evaluator<'a> {
                     env,
                     format!("dereference of an uninitialised pointer `{}`", text()),
                 ))
+            }
+            Value::Data(_) => {
+                // e.g. a string literal picked by `?:` (literals have no object to
+                // point into); the value's internal form would mean nothing to the user
+                return Err(EngineError::unsupported(
+                    format!(
+                        "dereference of `{}`, which does not point into a variable or a malloc'ed block (a string literal chosen at run time has no object: copy it into a char array first)",
+                        text()
+                    ),
+                    span,
+                ));
             }
             other => {
                 return Err(EngineError::unsupported(

@@ -557,7 +557,8 @@ fn memcmp(
         // the first differing byte decides, compared as unsigned char
         let mut diff = f.int(0);
         for &(x, y) in pairs.iter().rev() {
-            diff = f.ite(f.eq(x, y), diff, f.sub(x, y));
+            let d = f.sub(unsigned_char(f, x), unsigned_char(f, y));
+            diff = f.ite(f.eq(x, y), diff, d);
         }
         return Ok(Some(Value::Data(sign_of(ev, diff, "memcmp"))));
     }
@@ -648,6 +649,13 @@ fn string_char(
         );
         if f.as_bool(ev.current_pc(env)) == Some(false) {
             return None;
+        }
+        if f.as_bool(inside) == Some(false) {
+            // past the end, and the check showed the walk never gets here on this
+            // path (`reached` is false although not syntactically): end the walk,
+            // which would otherwise go on to MAX_WALK (a NUL at a symbolic index
+            // made `strlen` run for minutes)
+            return Some(f.char(0));
         }
     }
     let v = s.read(ev, env, f.int(k));
@@ -755,7 +763,15 @@ fn unsigned_char(f: &ExprFactory, c: Expr) -> Expr {
     match f.as_concrete_int(c) {
         Some(v) if v >= BigInt::from(0) => c,
         Some(v) => f.int(((v % 256) + 256) % 256),
-        None => c,
+        // a symbolic char may be negative too (`(char)200` is -56 and compares
+        // above 'z'); char values lie within -128..127, so one 256 is enough
+        None => {
+            let code = match f.type_of(c) {
+                Type::Int => c,
+                _ => f.cast(c, &Type::Int),
+            };
+            f.ite(f.lt(code, f.int(0)), f.add(code, f.int(256)), code)
+        }
     }
 }
 

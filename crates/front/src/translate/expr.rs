@@ -1345,11 +1345,10 @@ impl<'t> Tr<'t> {
             }
             _ => {
                 let ast = convert(value, self.src)?;
-                if let (Type::Array(elem, _), AstKind::Str(_)) = (ty, &ast.kind) {
+                if let (Type::Array(elem, size), AstKind::Str(bytes)) = (ty, &ast.kind) {
                     if **elem == Type::Char {
-                        let s = self.expr(&ast)?;
-                        self.emit(Statement::Assign { lhs, rhs: s });
-                        return Ok(());
+                        let declared = size.as_deref().and_then(super::types::fold_int);
+                        return self.initialize_char_array(lhs, bytes, declared, span);
                     }
                 }
                 if matches!(ty, Type::Array(..)) {
@@ -1365,6 +1364,48 @@ impl<'t> Tr<'t> {
                 Ok(())
             }
         }
+    }
+}
+
+impl<'t> Tr<'t> {
+    /// `char s[N] = "..."`: the array keeps its declared length `N`, as in C: a
+    /// shorter literal is padded with zeros, one of exactly `N` characters keeps no
+    /// terminating zero (and a longer one is cut to `N`, as gcc does after its
+    /// warning). Without a declared length the literal's own length (with the zero)
+    /// is the array's.
+    fn initialize_char_array(
+        &mut self,
+        lhs: Expr,
+        bytes: &[u8],
+        declared: Option<i128>,
+        span: Span,
+    ) -> Res<()> {
+        let length = match declared {
+            Some(n) if n >= 0 => n as usize,
+            _ => bytes.len() + 1,
+        };
+        if length > bytes.len() {
+            let mut padded = bytes.to_vec();
+            padded.resize(length - 1, 0);
+            let ty = Type::Array(
+                Box::new(Type::Char),
+                Some(bx(Expr::int(length as i128, span.clone()))),
+            );
+            let rhs = Expr::new(ExprKind::StringLit(padded), ty, span);
+            self.emit(Statement::Assign { lhs, rhs });
+            return Ok(());
+        }
+        // no room for the terminating zero: the characters one by one
+        for (i, &b) in bytes.iter().take(length).enumerate() {
+            let element = Expr::new(
+                ExprKind::Index(bx(lhs.clone()), bx(Expr::int(i as i128, span.clone()))),
+                Type::Char,
+                span.clone(),
+            );
+            let rhs = Expr::new(ExprKind::CharLit(b), Type::Char, span.clone());
+            self.emit(Statement::Assign { lhs: element, rhs });
+        }
+        Ok(())
     }
 }
 
