@@ -10,7 +10,7 @@
  * hangs); buffered, the library returns X + left instead of 100 + left and the
  * assertion after lib_shift fails (plain mpirun, 3 processes: signal 6).
  *
- * Expected: tass verify -n 3 comm_dup_bad.c: violated, deadlock at the
+ * Expected verdict: tass verify -n 3 comm_dup_bad.c: violated, deadlock at the
  *   MPI_Sendrecv; with --deadlock absolute: violated, assertion at the check.
  * Fixed twin: comm_dup_ok.c.
  */
