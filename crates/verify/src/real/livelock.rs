@@ -206,6 +206,10 @@ impl RealEngine {
             };
             let state = state.clone();
             let next = match self.engine.execute(state, &step) {
+                // A step that can go wrong (an assertion after a probe that
+                // found its message, ...): the program may stop there rather
+                // than spin, and the search reports it; nothing is claimed.
+                Ok(outcome) if !outcome.violations.is_empty() => return self.progressed(stack),
                 Ok(outcome) => self.engine.canonicalize(outcome.state),
                 // An error the search meets and reports itself, or one only
                 // zero buffering reaches: nothing is claimed.
