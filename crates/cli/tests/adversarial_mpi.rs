@@ -15,7 +15,8 @@
 //! program makes rank `r` sleep 0.3 s (`r = -1`: no delay), to force other
 //! schedules; tass sees `DELAY()` as nothing. The exit status of each run is
 //! in the comment of its program as `r:status`: 0 ends normally, 124 hangs
-//! (killed by the timeout), 134 an assertion fails. A hang only under the
+//! (killed by the timeout), 137 hangs and mpirun, stuck after the timeout's
+//! TERM, was killed by hand, 134 an assertion fails. A hang only under the
 //! zero-buffer configuration is what `--deadlock potential` reports and
 //! `--deadlock absolute` does not. Found by these programs and fixed: an
 //! `MPI_Iprobe` loop that sees a message but waits for another tag
@@ -2190,6 +2191,53 @@ fn iprobe_tag5_zero_buffer() {
         IPROBE_TAG5_ZERO_BUFFER,
         Violated("deadlock", Some(21)),
         Holds,
+    );
+}
+
+/// rank 0 polls Iprobe(ANY_SOURCE) until it sees rank 2; rank 1 sends first and rank 2 sends only after rank 0's reply... never comes: hang
+///
+/// mpirun, np 3: default: -1:124 0:124 1:137 2:137; zero-buffer: -1:124 0:124 1:124 2:124.
+const IPROBE_SOURCE_FILTER: &str = r#"// NP=3 rank 0 polls Iprobe(ANY_SOURCE) until it sees rank 2; rank 1 sends first and rank 2 sends only after rank 0's reply... never comes: hang
+#include <mpi.h>
+#include <assert.h>
+#ifdef REALRUN
+#include <stdlib.h>
+#include <unistd.h>
+#define DELAY() do { char *e_ = getenv("DR"); if (e_ && atoi(e_) == rank) usleep(300000); } while (0)
+#else
+#define DELAY()
+#endif
+int main(int argc, char *argv[]) {
+    int rank, x = 1, y = 0, flag = 0;
+    MPI_Status st;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    DELAY();
+    if (rank == 0) {
+        do {
+            MPI_Iprobe(MPI_ANY_SOURCE, 0, MPI_COMM_WORLD, &flag, &st);
+        } while (!(flag && st.MPI_SOURCE == 2));
+        MPI_Recv(&y, 1, MPI_INT, 2, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Recv(&y, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Send(&x, 1, MPI_INT, 2, 1, MPI_COMM_WORLD);
+    } else if (rank == 1) {
+        MPI_Send(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+    } else {
+        MPI_Recv(&y, 1, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Send(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+    }
+    MPI_Finalize();
+    return 0;
+}
+"#;
+
+#[test]
+fn iprobe_source_filter() {
+    check(
+        "3",
+        IPROBE_SOURCE_FILTER,
+        Violated("deadlock", Some(19)),
+        Violated("deadlock", Some(19)),
     );
 }
 
