@@ -22,6 +22,8 @@
 //! `MPI_Iprobe` loop that sees a message but waits for another tag
 //! (`iprobe_sees_message_but_waits_for_other_tag`). Found and not fixed:
 //! `isend_test_once_zero_buffer` (ignored).
+//! `isend_test_assert_loop` guards the closure's handling of a step that
+//! reports a violation (it is reported, not skipped).
 
 mod common;
 
@@ -2389,6 +2391,51 @@ fn probe_then_sendrecv_replace_deadlock() {
         PROBE_THEN_SENDRECV_REPLACE_DEADLOCK,
         Violated("deadlock", Some(17)),
         Violated("deadlock", Some(17)),
+    );
+}
+
+/// rank 0 Isends tag 0 and spins on MPI_Test asserting the flag, before sending tag 1; rank 1 receives tag 1 first: zero-buffer: the first test finds nothing, the assertion fails
+///
+/// mpirun, np 2: default: -1:0 0:0 1:0; zero-buffer: -1:134 0:134 1:134.
+const ISEND_TEST_ASSERT_LOOP: &str = r#"// NP=2 rank 0 Isends tag 0 and spins on MPI_Test asserting the flag, before sending tag 1; rank 1 receives tag 1 first: zero-buffer: the first test finds nothing, the assertion fails
+#include <mpi.h>
+#include <assert.h>
+#ifdef REALRUN
+#include <stdlib.h>
+#include <unistd.h>
+#define DELAY() do { char *e_ = getenv("DR"); if (e_ && atoi(e_) == rank) usleep(300000); } while (0)
+#else
+#define DELAY()
+#endif
+int main(int argc, char *argv[]) {
+    int rank, x = 1, y = 0, flag = 0;
+    MPI_Request r;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    DELAY();
+    if (rank == 0) {
+        MPI_Isend(&x, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, &r);
+        while (!flag) {
+            MPI_Test(&r, &flag, MPI_STATUS_IGNORE);
+            assert(flag);
+        }
+        MPI_Send(&x, 1, MPI_INT, 1, 1, MPI_COMM_WORLD);
+    } else {
+        MPI_Recv(&y, 1, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Recv(&y, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    MPI_Finalize();
+    return 0;
+}
+"#;
+
+#[test]
+fn isend_test_assert_loop() {
+    check(
+        "2",
+        ISEND_TEST_ASSERT_LOOP,
+        Violated("assertion", Some(21)),
+        Holds,
     );
 }
 

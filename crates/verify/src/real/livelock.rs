@@ -191,6 +191,10 @@ impl RealEngine {
                 Ok(None)
             }
             Closure::Stuck => Ok(self.livelock_violation(state, steps)),
+            Closure::Violated(violation) => {
+                self.livelock_memo.done.insert(root);
+                Ok(Some(violation))
+            }
         }
     }
 
@@ -206,10 +210,16 @@ impl RealEngine {
             };
             let state = state.clone();
             let next = match self.engine.execute(state, &step) {
-                // A step that can go wrong (an assertion after a probe that
-                // found its message, ...): the program may stop there rather
-                // than spin, and the search reports it; nothing is claimed.
-                Ok(outcome) if !outcome.violations.is_empty() => return self.progressed(stack),
+                // A step that goes wrong (an assertion after a probe that
+                // found its message, or after a test that found nothing under
+                // zero buffering, which the search itself does not follow):
+                // the program stops there rather than spin. That violation is
+                // reported, not a deadlock.
+                Ok(outcome) if !outcome.violations.is_empty() => {
+                    self.livelock_memo.done.extend(visited);
+                    let first = outcome.violations.into_iter().next();
+                    return Closure::Violated(first.expect("a violation"));
+                }
                 Ok(outcome) => self.engine.canonicalize(outcome.state),
                 // An error the search meets and reports itself, or one only
                 // zero buffering reaches: nothing is claimed.
@@ -319,4 +329,6 @@ enum Closure {
     Stuck,
     /// Not explored to the end (too big, or an error: why): nothing claimed.
     TooBig(String),
+    /// A step of it reports this violation (reached by a real schedule).
+    Violated(Violation),
 }
