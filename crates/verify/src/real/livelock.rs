@@ -12,8 +12,9 @@
 //! from every process (no reduction), with each test that completes only by
 //! buffering an `MPI_Isend` run as zero-buffer MPI runs it (it finds nothing)
 //! and the other buffering steps left out. If a state of the closure enables
-//! some other step (a communication that completes, a message a probe finds),
-//! the system can still progress and nothing is reported. If the closure is
+//! some other step (a communication that completes; a probe that finds a
+//! message is taken as local code, since it changes only its process's flag
+//! and status), the system can still progress and nothing is reported. If the closure is
 //! exhausted without one, no schedule from the state ever completes a
 //! communication: reported. Fairness is thus the strongest one: a spinning
 //! process does not count as stuck while another can still move, as each
@@ -64,7 +65,7 @@ enum Role {
     Local,
     /// Needs MPI to buffer a standard send (`--deadlock potential`): not taken.
     NeedsBuffering,
-    /// Completes a communication, or finds a message: progress.
+    /// Completes a communication (or is not known): progress.
     Progress,
 }
 
@@ -77,6 +78,12 @@ impl RealEngine {
                 self.livelock_memo.zero_buffer_met = true;
                 Role::FailedPoll(self.engine.failed_poll(step))
             }
+            // An `MPI_Iprobe` that finds a message changes only its
+            // process's flag and status: progress comes only from what the
+            // process does next (a receive), which the closure explores. A
+            // loop that ignores the message it sees (waiting for another
+            // tag) spins for ever.
+            Some(PollOutcome::Something) if self.is_iprobe(step) => Role::Local,
             Some(_) => Role::Progress,
             None if Engine::is_local(self, step) => Role::Local,
             None if potential && step.buffered_send => {
@@ -85,6 +92,13 @@ impl RealEngine {
             }
             None => Role::Progress,
         }
+    }
+
+    /// Whether `step` is a call of `MPI_Iprobe`.
+    fn is_iprobe(&self, step: &Step) -> bool {
+        let model = std::sync::Arc::clone(&self.model);
+        super::mpi_call(&model, step.function, step.transition)
+            .is_some_and(|(lf, _)| lf == tass_model::api::LibraryFunction::MpiIprobe)
     }
 
     /// The steps of `steps` the closure takes at `state`, or `None` if one of
@@ -177,6 +191,10 @@ impl RealEngine {
                 Ok(None)
             }
             Closure::Stuck => Ok(self.livelock_violation(state, steps)),
+            Closure::Violated(violation) => {
+                self.livelock_memo.done.insert(root);
+                Ok(Some(violation))
+            }
         }
     }
 
@@ -192,6 +210,16 @@ impl RealEngine {
             };
             let state = state.clone();
             let next = match self.engine.execute(state, &step) {
+                // A step that goes wrong (an assertion after a probe that
+                // found its message, or after a test that found nothing under
+                // zero buffering, which the search itself does not follow):
+                // the program stops there rather than spin. That violation is
+                // reported, not a deadlock.
+                Ok(outcome) if !outcome.violations.is_empty() => {
+                    self.livelock_memo.done.extend(visited);
+                    let first = outcome.violations.into_iter().next();
+                    return Closure::Violated(first.expect("a violation"));
+                }
                 Ok(outcome) => self.engine.canonicalize(outcome.state),
                 // An error the search meets and reports itself, or one only
                 // zero buffering reaches: nothing is claimed.
@@ -301,4 +329,6 @@ enum Closure {
     Stuck,
     /// Not explored to the end (too big, or an error: why): nothing claimed.
     TooBig(String),
+    /// A step of it reports this violation (reached by a real schedule).
+    Violated(Violation),
 }
