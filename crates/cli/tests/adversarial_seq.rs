@@ -174,10 +174,9 @@ int main(void) {
 /// A shift count of at least the type's width is undefined for every integer
 /// type (C11 6.5.7p3); tass computes `1u << 32` as 0 and holds. gcc
 /// -fsanitize=undefined over x = 30..33: "shift exponent 32 is too large for
-/// 32-bit type 'unsigned int'" at line 5 with x = 32 (and 33). No stable
-/// property names it (signed-overflow covers signed results only).
+/// 32-bit type 'unsigned int'" at line 5 with x = 32 (and 33). Now the property
+/// `shift-count`, checked by default; x = 30..31 alone holds (the twin below).
 #[test]
-#[ignore = "shift counts outside 0..width-1 are not checked"]
 fn shift_count_as_wide_as_the_type() {
     let text = r#"#pragma TASS input {30 <= x && x <= 33} int
 #define x 30
@@ -186,10 +185,22 @@ int main(void) {
   return (int)(u << x);
 }
 "#;
-    let (code, r) = verify("1", &["--signed-overflow"], text);
+    let (code, r) = verify("1", &[], text);
     assert_eq!(r["verdict"], "violated", "{r:#}");
     assert_eq!(code, 1);
+    assert_eq!(r["violations"][0]["property"], "shift-count", "{r:#}");
+    assert_eq!(r["violations"][0]["certainty"], "provable", "{r:#}");
     assert_eq!(r["violations"][0]["line"], 5, "{r:#}");
+    assert_eq!(
+        r["violations"][0]["witness"]["x"].as_i64().map(|x| x >= 32),
+        Some(true),
+        "{r:#}"
+    );
+    // The twin: counts 30..31 only (gcc -fsanitize=undefined over x = 30, 31: clean).
+    let twin = text.replace("x <= 33", "x <= 31");
+    let (code, r) = verify("1", &[], &twin);
+    assert_eq!(r["verdict"], "holds", "{r:#}");
+    assert_eq!(code, 0);
 }
 
 /// Programs where tass agreed with the concrete runs (gcc -g

@@ -144,6 +144,7 @@ fn claim_phrase(property: Property) -> &'static str {
         Property::OutOfBounds => "the index or offset lies within its object",
         Property::DivisionByZero => "the divisor is not 0",
         Property::SignedOverflow => "the result lies within its type",
+        Property::ShiftCount => "the shift count lies in 0 .. width - 1",
         Property::InvalidPointer => "the pointer (or variable) is valid and initialised",
         Property::Assertion => "the asserted condition holds",
         _ => "the property holds",
@@ -872,6 +873,9 @@ impl<'a> Evaluator<'a> {
                     Shl => BitOp::Shl,
                     _ => BitOp::Shr,
                 };
+                if matches!(op, Shl | Shr) {
+                    self.check_shift_count(env, y, e);
+                }
                 if op == Shl {
                     self.check_signed_operands(env, op, x, y, e);
                 }
@@ -1094,6 +1098,36 @@ impl<'a> Evaluator<'a> {
             || {
                 let text = tass_model::api::render_expr(env.model(), e);
                 format!("signed overflow: `{text}` {what} `{}`", kind.c_name())
+            },
+            &e.span,
+        );
+    }
+
+    /// C leaves `x << n` and `x >> n` undefined unless `0 <= n < width` of the
+    /// promoted left operand (the expression's type), for signed and unsigned
+    /// types alike: checked always (x86 masks the count, so `1u << 32` gives 1 there,
+    /// not 0). Found by the adversarial probe (`shift_count_as_wide_as_the_type`).
+    fn check_shift_count(&mut self, env: &dyn Environment, count: Expr, e: &MExpr) {
+        let MType::Int(kind) = &e.ty else {
+            return;
+        };
+        let f = self.f;
+        if f.type_of(count) != Type::Int {
+            return;
+        }
+        let width = i64::from(kind.bits());
+        let claim = f.and(f.le(f.int(0), count), f.lt(count, f.int(width)));
+        self.check(
+            env,
+            claim,
+            Property::ShiftCount,
+            || {
+                let text = tass_model::api::render_expr(env.model(), e);
+                format!(
+                    "shift count out of range: `{text}` shifts a `{}` by a count outside 0..{}",
+                    kind.c_name(),
+                    width - 1
+                )
             },
             &e.span,
         );

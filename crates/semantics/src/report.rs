@@ -46,6 +46,9 @@ pub enum Property {
     /// `signed-overflow` (only with `--signed-overflow`): a signed integer
     /// operation whose result lies outside its type (undefined behaviour in C).
     SignedOverflow,
+    /// `shift-count`: a shift whose count is negative or at least the width of
+    /// the (promoted) left operand (undefined behaviour in C, for every type).
+    ShiftCount,
     /// `assumption-vacuous` (a warning, not a violation): an assumption or input
     /// constraint makes the path condition unsatisfiable.
     AssumptionVacuous,
@@ -55,7 +58,7 @@ pub enum Property {
 
 impl Property {
     /// Every property, in DESIGN.md's order.
-    pub const ALL: [Property; 19] = [
+    pub const ALL: [Property; 20] = [
         Property::Assertion,
         Property::OutOfBounds,
         Property::InvalidPointer,
@@ -73,6 +76,7 @@ impl Property {
         Property::CollectiveAssertion,
         Property::Invariant,
         Property::SignedOverflow,
+        Property::ShiftCount,
         Property::AssumptionVacuous,
         Property::Unsupported,
     ];
@@ -97,6 +101,7 @@ impl Property {
             Property::CollectiveAssertion => "collective-assertion",
             Property::Invariant => "invariant",
             Property::SignedOverflow => "signed-overflow",
+            Property::ShiftCount => "shift-count",
             Property::AssumptionVacuous => "assumption-vacuous",
             Property::Unsupported => "unsupported",
         }
@@ -129,6 +134,7 @@ impl Property {
             Property::CollectiveAssertion => "a collective assertion can fail",
             Property::Invariant => "a loop invariant can fail",
             Property::SignedOverflow => "a signed integer operation can overflow its type",
+            Property::ShiftCount => "a shift count can be negative or not less than the width",
             Property::AssumptionVacuous => "an assumption makes every path vacuous",
             Property::Unsupported => "an unsupported construct was met",
         }
