@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::verify;
+use common::{assert_refused, verify};
 
 fn assert_holds(extra: &[&str], text: &str) {
     let (code, r) = verify("1", extra, text);
@@ -23,16 +23,6 @@ fn assert_violated(extra: &[&str], text: &str, property: &str, line: u64) {
     let v = &r["violations"][0];
     assert_eq!(v["property"], property, "{r:#}");
     assert_eq!(v["line"], line, "{r:#}");
-}
-
-/// A clear refusal: exit 2, `named` in the message, at `prog.c:LINE:`.
-fn assert_refused(text: &str, named: &str, line: u64) {
-    let (code, r) = verify("1", &[], text);
-    assert_eq!(r["verdict"], "error", "{r:#}");
-    assert_eq!(code, 2);
-    let message = r["error"].as_str().unwrap_or("");
-    assert!(message.contains(named), "{message}");
-    assert!(message.contains(&format!("prog.c:{line}:")), "{message}");
 }
 
 /// `char t[3] = "abc"` has three elements and no terminating zero. tass used to

@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::verify;
+use common::{assert_refused, verify};
 
 fn assert_holds(procs: &str, text: &str) {
     assert_holds_with(procs, &[], text);
@@ -31,16 +31,6 @@ fn assert_violated_with(procs: &str, extra: &[&str], text: &str, property: &str,
     let v = &r["violations"][0];
     assert_eq!(v["property"], property, "{r:#}");
     assert_eq!(v["line"], line, "{r:#}");
-}
-
-/// A clear error: exit 2, the construct named, at `prog.c:LINE:`.
-fn assert_refused(text: &str, named: &str, line: u64) {
-    let (code, r) = verify("1", &[], text);
-    assert_eq!(r["verdict"], "error", "{r:#}");
-    assert_eq!(code, 2);
-    let message = r["error"].as_str().unwrap_or("");
-    assert!(message.contains(named), "{message}");
-    assert!(message.contains(&format!("prog.c:{line}:")), "{message}");
 }
 
 /// gcc -fsanitize=address,undefined: exits with status 1 at `exit(1)` (x = 2), no assertion fails; with x = 0, 1, 3 it exits 0/0/0 likewise (the assert is only reached for x < 2).

@@ -89,6 +89,17 @@ pub fn inline(text: &str) -> PathBuf {
     path
 }
 
+/// A clear refusal of a one-process program: exit 2, `named` in the message, at
+/// `prog.c:LINE:`.
+pub fn assert_refused(text: &str, named: &str, line: u64) {
+    let (code, r) = verify("1", &[], text);
+    assert_eq!(r["verdict"], "error", "{r:#}");
+    assert_eq!(code, 2);
+    let message = r["error"].as_str().unwrap_or("");
+    assert!(message.contains(named), "{message}");
+    assert!(message.contains(&format!("prog.c:{line}:")), "{message}");
+}
+
 pub fn assert_holds(code: i32, report: &Value) {
     assert_eq!(report["verdict"], "holds", "{report:#}");
     assert_eq!(code, 0);
