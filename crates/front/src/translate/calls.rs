@@ -4,12 +4,8 @@
 use tass_model::api::*;
 
 use super::expr::peel_casts;
-use super::{err, Res, Sym, Tr};
+use super::{bx, err, Res, Sym, Tr};
 use crate::ast::{Ast, AstKind, Pos};
-
-fn bx(e: Expr) -> Box<Expr> {
-    Box::new(e)
-}
 
 /// The header that declares a library function (for hints).
 fn header_of(name: &str) -> &'static str {

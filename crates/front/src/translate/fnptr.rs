@@ -6,12 +6,8 @@
 
 use tass_model::api::*;
 
-use super::{err, FnPointerSig, Res, Sym, Tr, FN_POINTER_TYPE};
+use super::{bx, err, FnPointerSig, Res, Sym, Tr, FN_POINTER_TYPE};
 use crate::ast::{Ast, AstKind, Pos};
-
-fn bx(e: Expr) -> Box<Expr> {
-    Box::new(e)
-}
 
 impl<'t> Tr<'t> {
     /// The value of function `i` used as a value (`f` or `&f`).

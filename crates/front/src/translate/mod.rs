@@ -8,8 +8,13 @@
 
 mod builder;
 mod calls;
+mod conversions;
 mod expr;
 mod fnptr;
+mod initializers;
+mod lvalues;
+mod operators;
+mod pragma_exprs;
 mod stmt;
 mod types;
 
@@ -26,6 +31,11 @@ use crate::pragma::PragmaKind;
 use builder::FnBuilder;
 
 pub(crate) type Res<T> = Result<T, AstError>;
+
+/// Boxes a model expression (operands of `ExprKind`s).
+pub(crate) fn bx(e: Expr) -> Box<Expr> {
+    Box::new(e)
+}
 
 pub(crate) fn err<T>(pos: Pos, message: impl Into<String>) -> Res<T> {
     Err(AstError {

@@ -578,7 +578,7 @@ impl<'t> Tr<'t> {
             return err(Pos::of(c), "a switch needs an integer");
         }
         // the selector is promoted; each case constant is converted to its type
-        let sel_ty = super::expr::promoted_type(&sel.ty);
+        let sel_ty = super::conversions::promoted_type(&sel.ty);
         let sel = self.to_int(sel);
         let sel = self.convert(sel, &sel_ty, Pos::of(c))?;
         // keep the selector in a temporary so the case guards read one value
