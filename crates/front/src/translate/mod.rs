@@ -192,18 +192,8 @@ pub(crate) const FN_POINTER_TYPE: Type = Type::Int(IntKind::Long);
 impl Ctx {
     pub(crate) fn new_var(&mut self, name: &str, ty: Type, scope: VarScope, span: Span) -> VarId {
         let id = VarId(self.variables.len() as u32);
-        self.variables.push(Variable {
-            id,
-            name: name.to_string(),
-            ty,
-            scope,
-            constraint: None,
-            from_macro: false,
-            is_temporary: false,
-            is_const: false,
-            static_in: None,
-            span,
-        });
+        self.variables
+            .push(Variable::new(id, name, ty, scope, span));
         id
     }
 
@@ -277,18 +267,13 @@ impl Ctx {
                         .flatten()
                         .unwrap_or_else(|| format!("_p{k}"));
                     let v = VarId(self.variables.len() as u32);
-                    self.variables.push(Variable {
-                        id: v,
-                        name,
-                        ty: ty.clone(),
-                        scope: VarScope::Local(id),
-                        constraint: None,
-                        from_macro: false,
-                        is_temporary: false,
-                        is_const: false,
-                        static_in: None,
-                        span: f.span.clone(),
-                    });
+                    self.variables.push(Variable::new(
+                        v,
+                        &name,
+                        ty.clone(),
+                        VarScope::Local(id),
+                        f.span.clone(),
+                    ));
                     params.push(v);
                 }
                 functions[id.0 as usize] = Some(Function {
