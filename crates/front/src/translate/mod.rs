@@ -8,6 +8,7 @@
 
 mod builder;
 mod calls;
+mod control;
 mod conversions;
 mod expr;
 mod fnptr;
@@ -600,7 +601,7 @@ impl<'t> Tr<'t> {
                         ),
                     );
                 }
-                let idx = self.function_signature(item, true, None)?;
+                let idx = self.function_signature(item)?;
                 self.bodies.push((item, idx, inner));
                 Ok(())
             }

@@ -6,16 +6,17 @@ use tass_model::api::*;
 use tree_sitter::Node;
 
 use super::builder::FnBuilder;
+use super::types::{declarator_and_value, DeclarationForm};
 use super::{err, first_line, Res, Sym, Tr};
 use crate::ast::{convert, Pos};
 use crate::pragma::PragmaKind;
 
 impl<'t> Tr<'t> {
-    fn fb(&mut self) -> &mut FnBuilder {
+    pub(crate) fn fb(&mut self) -> &mut FnBuilder {
         self.fb.as_mut().expect("inside a function body")
     }
 
-    fn set_stmt(&mut self, node: Node<'t>) {
+    pub(crate) fn set_stmt(&mut self, node: Node<'t>) {
         let span = self.span(Pos::of(node));
         // loops and ifs show their head only, functions their signature
         let cut = ["body", "consequence"]
@@ -45,7 +46,7 @@ impl<'t> Tr<'t> {
     /// (...)" at its head. The jump to the join after a branch would otherwise
     /// carry the last statement of the branch, and a trace of a process that
     /// skipped that branch would show the statement it did not execute.
-    fn end_of(&mut self, node: Node<'t>) {
+    pub(crate) fn end_of(&mut self, node: Node<'t>) {
         self.set_stmt(node);
         let fb = self.fb();
         fb.text = format!("end of {}", fb.text);
@@ -307,12 +308,6 @@ impl<'t> Tr<'t> {
         Ok(())
     }
 
-    fn take_invariants(&mut self, node: Node<'t>) -> Res<Vec<LoopInvariant>> {
-        let inv = std::mem::take(&mut self.pending_invariants);
-        let _ = node;
-        Ok(inv)
-    }
-
     pub(crate) fn compound(&mut self, node: Node<'t>) -> Res<()> {
         self.scopes.push(HashMap::new());
         let mut c = node.walk();
@@ -323,32 +318,6 @@ impl<'t> Tr<'t> {
         self.flush_pragmas(node.end_position().row as u32 + 1)?;
         self.scopes.pop();
         Ok(())
-    }
-
-    fn loop_head(&mut self, kind: LocationKind, invariants: Vec<LoopInvariant>) -> LocationId {
-        for inv in &invariants {
-            self.emit(Statement::LoopInvariant(inv.clone()));
-        }
-        let fb = self.fb();
-        // reuse the current location when nothing leaves it yet
-        let head = match fb.cur {
-            Some(c)
-                if fb.graph.neighbors(c).next().is_none()
-                    && fb.graph[c].kind == LocationKind::Plain
-                    && c != fb.entry =>
-            {
-                fb.graph[c].kind = kind;
-                fb.graph[c].span = fb.span.clone();
-                c
-            }
-            _ => {
-                let h = fb.new_loc(kind);
-                fb.enter(h);
-                h
-            }
-        };
-        fb.graph[head].invariants = invariants;
-        head
     }
 
     pub(crate) fn statement(&mut self, node: Node<'t>) -> Res<()> {
@@ -371,129 +340,13 @@ impl<'t> Tr<'t> {
         self.set_stmt(node);
         match node.kind() {
             "compound_statement" => self.compound(node),
-            "expression_statement" => {
-                let Some(e) = node.named_child(0) else {
-                    return Ok(());
-                };
-                if e.kind() == "comment" {
-                    return Ok(());
-                }
-                let ast = convert(e, self.src)?;
-                self.effect(&ast)
-            }
+            "expression_statement" => self.expression_statement(node),
             "declaration" => self.local_declaration(node),
             "type_definition" => self.type_definition(node),
-            "if_statement" => {
-                let c = field(node, "condition")?;
-                let ast = convert(c, self.src)?;
-                let ce = self.cond(&ast)?;
-                let (yes, no) = self.fb().branch(ce);
-                let join = self.fb().new_loc(LocationKind::IfJoin);
-                self.fb().cur = Some(yes);
-                self.statement(field(node, "consequence")?)?;
-                self.end_of(node);
-                self.fb().goto(join);
-                self.fb().cur = Some(no);
-                if let Some(alt) = crate::ast::child(node, "alternative") {
-                    let inner = if alt.kind() == "else_clause" {
-                        alt.named_child(0)
-                    } else {
-                        Some(alt)
-                    };
-                    if let Some(s) = inner {
-                        self.statement(s)?;
-                    }
-                }
-                self.end_of(node);
-                self.fb().goto(join);
-                self.fb().cur = Some(join);
-                Ok(())
-            }
-            "while_statement" => {
-                let inv = self.take_invariants(node)?;
-                let head = self.loop_head(LocationKind::LoopHead, inv);
-                let c = field(node, "condition")?;
-                let ast = convert(c, self.src)?;
-                let ce = self.cond(&ast)?;
-                let (body, exit) = self.fb().branch(ce);
-                self.fb().cur = Some(body);
-                self.fb().breaks.push(exit);
-                self.fb().continues.push(head);
-                let r = self.statement(field(node, "body")?);
-                self.fb().breaks.pop();
-                self.fb().continues.pop();
-                r?;
-                self.set_stmt(node);
-                self.fb().goto(head);
-                self.fb().cur = Some(exit);
-                Ok(())
-            }
-            "do_statement" => {
-                let inv = self.take_invariants(node)?;
-                let head = self.loop_head(LocationKind::LoopHead, inv);
-                let cont = self.fb().new_loc(LocationKind::Plain);
-                let exit = self.fb().new_loc(LocationKind::Plain);
-                self.fb().breaks.push(exit);
-                self.fb().continues.push(cont);
-                let r = self.statement(field(node, "body")?);
-                self.fb().breaks.pop();
-                self.fb().continues.pop();
-                r?;
-                self.set_stmt(node);
-                self.fb().enter(cont);
-                let c = field(node, "condition")?;
-                let ast = convert(c, self.src)?;
-                let ce = self.cond(&ast)?;
-                let (again, out) = self.fb().branch(ce);
-                self.fb().cur = Some(again);
-                self.fb().goto(head);
-                self.fb().cur = Some(out);
-                self.fb().goto(exit);
-                self.fb().cur = Some(exit);
-                Ok(())
-            }
-            "for_statement" => {
-                let inv = self.take_invariants(node)?;
-                self.scopes.push(HashMap::new());
-                if let Some(init) = crate::ast::child(node, "initializer") {
-                    if init.kind() == "declaration" {
-                        self.local_declaration(init)?;
-                    } else {
-                        let ast = convert(init, self.src)?;
-                        self.effect(&ast)?;
-                    }
-                }
-                self.set_stmt(node);
-                let head = self.loop_head(LocationKind::ForLoopHead, inv);
-                let exit = match crate::ast::child(node, "condition") {
-                    Some(c) => {
-                        let ast = convert(c, self.src)?;
-                        let ce = self.cond(&ast)?;
-                        let (body, exit) = self.fb().branch(ce);
-                        self.fb().cur = Some(body);
-                        exit
-                    }
-                    None => self.fb().new_loc(LocationKind::Plain),
-                };
-                let cont = self.fb().new_loc(LocationKind::Plain);
-                self.fb().breaks.push(exit);
-                self.fb().continues.push(cont);
-                let r = self.statement(field(node, "body")?);
-                self.fb().breaks.pop();
-                self.fb().continues.pop();
-                r?;
-                self.fb().enter(cont);
-                if let Some(u) = crate::ast::child(node, "update") {
-                    self.set_stmt(u);
-                    let ast = convert(u, self.src)?;
-                    self.effect(&ast)?;
-                }
-                self.set_stmt(node);
-                self.fb().goto(head);
-                self.fb().cur = Some(exit);
-                self.scopes.pop();
-                Ok(())
-            }
+            "if_statement" => self.if_statement(node),
+            "while_statement" => self.while_loop(node),
+            "do_statement" => self.do_loop(node),
+            "for_statement" => self.for_loop(node),
             "break_statement" => match self.fb().breaks.last().copied() {
                 Some(t) => {
                     self.fb().goto(t);
@@ -508,33 +361,7 @@ impl<'t> Tr<'t> {
                 }
                 None => err(pos, "`continue` outside a loop"),
             },
-            "return_statement" => {
-                let ret = self.fb().return_type.clone();
-                let value = match node.named_child(0) {
-                    Some(v) if v.kind() != "comment" => {
-                        let ast = convert(v, self.src)?;
-                        if ret == Type::Void {
-                            return err(pos, "a void function cannot return a value");
-                        }
-                        if let super::expr::PeelCall::Call = super::expr::peel_kind(&ast) {
-                            let t = self.temp(ret.clone(), pos);
-                            self.initialize_from_ast(t.clone(), &ast)?;
-                            Some(t)
-                        } else {
-                            let e = self.rvalue(&ast)?;
-                            Some(self.convert(e, &ret, pos)?)
-                        }
-                    }
-                    _ => {
-                        if ret != Type::Void {
-                            return err(pos, "a non-void function must return a value");
-                        }
-                        None
-                    }
-                };
-                self.fb().ret(value);
-                Ok(())
-            }
+            "return_statement" => self.return_statement(node),
             "switch_statement" => self.switch(node),
             "case_statement" => err(pos, "`case` outside a switch"),
             "labeled_statement" => err(pos, "labels (and `goto`) are not supported"),
@@ -558,7 +385,19 @@ impl<'t> Tr<'t> {
         }
     }
 
-    fn initialize_from_ast(&mut self, lhs: Expr, ast: &crate::ast::Ast<'t>) -> Res<()> {
+    /// An expression statement `e;`.
+    fn expression_statement(&mut self, node: Node<'t>) -> Res<()> {
+        let Some(e) = node.named_child(0) else {
+            return Ok(());
+        };
+        if e.kind() == "comment" {
+            return Ok(());
+        }
+        let ast = convert(e, self.src)?;
+        self.effect(&ast)
+    }
+
+    pub(crate) fn initialize_from_ast(&mut self, lhs: Expr, ast: &crate::ast::Ast<'t>) -> Res<()> {
         if let crate::ast::AstKind::Call(f, args) = &super::expr::peel_casts(ast).kind {
             self.call(f, args, Some(lhs), false, ast.pos)?;
             return Ok(());
@@ -569,123 +408,7 @@ impl<'t> Tr<'t> {
         Ok(())
     }
 
-    fn switch(&mut self, node: Node<'t>) -> Res<()> {
-        let pos = Pos::of(node);
-        let c = field(node, "condition")?;
-        let ast = convert(c, self.src)?;
-        let sel = self.rvalue(&ast)?;
-        if !sel.ty.is_integer() {
-            return err(Pos::of(c), "a switch needs an integer");
-        }
-        // the selector is promoted; each case constant is converted to its type
-        let sel_ty = super::conversions::promoted_type(&sel.ty);
-        let sel = self.to_int(sel);
-        let sel = self.convert(sel, &sel_ty, Pos::of(c))?;
-        // keep the selector in a temporary so the case guards read one value
-        let t = self.temp(sel.ty.clone(), pos);
-        self.emit(Statement::Assign {
-            lhs: t.clone(),
-            rhs: sel,
-        });
-        let body = field(node, "body")?;
-        let mut c2 = body.walk();
-        let items: Vec<Node<'t>> = body.named_children(&mut c2).collect();
-        // case locations
-        let from = self.fb().here();
-        let exit = self.fb().new_loc(LocationKind::IfJoin);
-        let mut labels = Vec::new();
-        let mut conds: Vec<Expr> = Vec::new();
-        let mut default = None;
-        for it in &items {
-            if it.kind() != "case_statement" {
-                if it.kind() == "comment" {
-                    continue;
-                }
-                return err(
-                    Pos::of(*it),
-                    "statements in a switch must follow a `case` or `default` label",
-                );
-            }
-            self.set_stmt(*it);
-            let loc = self.fb().new_loc(LocationKind::Plain);
-            match crate::ast::child(*it, "value") {
-                Some(v) => {
-                    let vast = convert(v, self.src)?;
-                    let ve = self.rvalue(&vast)?;
-                    if super::types::fold_int(&ve).is_none() {
-                        return err(Pos::of(v), "a case label must be an integer constant");
-                    }
-                    let ve = self.to_int(ve);
-                    let ve = self.convert(ve, &sel_ty, Pos::of(v))?;
-                    let g = self.binary("==", t.clone(), ve, Pos::of(v))?;
-                    conds.push(g.clone());
-                    labels.push((loc, Some(g), *it));
-                }
-                None => {
-                    if default.is_some() {
-                        return err(Pos::of(*it), "more than one `default` in a switch");
-                    }
-                    default = Some(loc);
-                    labels.push((loc, None, *it));
-                }
-            }
-        }
-        self.set_stmt(node);
-        for (loc, g, _) in &labels {
-            if let Some(g) = g {
-                let g = g.clone();
-                self.fb().edge(from, *loc, g, Statement::Noop);
-            }
-        }
-        // default (or the exit) when no case matches
-        let none = conds.iter().cloned().reduce(|a, b| {
-            let span = a.span.clone();
-            Expr::new(
-                ExprKind::LogicalOr(Box::new(a), Box::new(b)),
-                Type::Bool,
-                span,
-            )
-        });
-        let target = default.unwrap_or(exit);
-        match none {
-            Some(n) => {
-                let g = n.negated();
-                self.fb().edge(from, target, g, Statement::Noop);
-            }
-            None => {
-                let span = self.fb().span.clone();
-                self.fb()
-                    .edge(from, target, Expr::true_at(span), Statement::Noop);
-            }
-        }
-        self.fb().cur = None;
-        self.fb().breaks.push(exit);
-        let mut result = Ok(());
-        for (loc, _, it) in labels {
-            self.fb().enter(loc);
-            let mut c3 = it.walk();
-            let stmts: Vec<Node<'t>> = it.named_children(&mut c3).collect();
-            let value = crate::ast::child(it, "value");
-            for s in stmts {
-                if Some(s) == value {
-                    continue;
-                }
-                if let Err(e) = self.statement(s) {
-                    result = Err(e);
-                    break;
-                }
-            }
-            if result.is_err() {
-                break;
-            }
-        }
-        self.fb().breaks.pop();
-        result?;
-        self.fb().enter(exit);
-        Ok(())
-    }
-
-    fn local_declaration(&mut self, node: Node<'t>) -> Res<()> {
+    pub(crate) fn local_declaration(&mut self, node: Node<'t>) -> Res<()> {
         let (base, flags) = self.specifiers(node)?;
         let fid = self
             .cur_fn
@@ -694,25 +417,10 @@ impl<'t> Tr<'t> {
         let mut c = node.walk();
         let decls: Vec<Node<'t>> = node.children_by_field_name("declarator", &mut c).collect();
         for dn in decls {
-            let (dnode, value) = if dn.kind() == "init_declarator" {
-                (
-                    crate::ast::child(dn, "declarator"),
-                    crate::ast::child(dn, "value"),
-                )
-            } else {
-                (Some(dn), None)
-            };
+            let (dnode, value) = declarator_and_value(dn);
             let d = self.declarator(dnode, base.clone(), false)?;
-            if let Some((params, variadic)) = &d.params {
-                self.register_function(
-                    &d.name,
-                    d.ty.clone(),
-                    params,
-                    *variadic,
-                    false,
-                    FunctionKind::User,
-                    d.pos,
-                )?;
+            if d.params.is_some() {
+                self.register_function(&d, FunctionKind::User, DeclarationForm::Prototype)?;
                 continue;
             }
             if flags.is_extern {
@@ -774,7 +482,7 @@ impl<'t> Tr<'t> {
     }
 }
 
-fn field<'t>(node: Node<'t>, name: &'static str) -> Res<Node<'t>> {
+pub(crate) fn field<'t>(node: Node<'t>, name: &'static str) -> Res<Node<'t>> {
     match crate::ast::child(node, name) {
         Some(n) => Ok(n),
         None => err(
