@@ -362,71 +362,7 @@ impl<'t> Tr<'t> {
         }
         use LibraryFunction as L;
         match lib {
-            L::Malloc | L::Calloc | L::Realloc => {
-                let Some(l) = lhs else {
-                    return err(
-                        pos,
-                        format!("the result of `{name}` must be assigned directly to a pointer (e.g. `p = {name}(...)`)"),
-                    );
-                };
-                let elem = match &l.ty {
-                    Type::Pointer(e) if **e != Type::Void => (**e).clone(),
-                    Type::Pointer(_) => {
-                        return err(pos, format!("the result of `{name}` must be assigned to a typed pointer, not `void *`"))
-                    }
-                    other => {
-                        return err(
-                            pos,
-                            format!("the result of `{name}` is assigned to a `{}`, not a pointer", self.type_name(other)),
-                        )
-                    }
-                };
-                match lib {
-                    L::Malloc => {
-                        let count = self.alloc_count(&args[0], &elem)?;
-                        self.emit(Statement::Allocate {
-                            lhs: l.clone(),
-                            elem_type: elem,
-                            count,
-                            zeroed: false,
-                        });
-                    }
-                    L::Calloc => {
-                        let n = self.count_expr(&args[0])?;
-                        let count = if self.is_sizeof_of(&args[1], &elem) {
-                            n
-                        } else {
-                            let size = self.count_expr(&args[1])?;
-                            let total = self.binary("*", n, size, pos)?;
-                            let span = self.span(pos);
-                            let so = Expr::new(
-                                ExprKind::SizeOf(elem.clone()),
-                                Type::Int(IntKind::UnsignedLong),
-                                span,
-                            );
-                            self.binary("/", total, so, pos)?
-                        };
-                        self.emit(Statement::Allocate {
-                            lhs: l.clone(),
-                            elem_type: elem,
-                            count,
-                            zeroed: true,
-                        });
-                    }
-                    _ => {
-                        let p = self.rvalue(&args[0])?;
-                        let p = self.convert(p, &l.ty, args[0].pos)?;
-                        let count = self.alloc_count(&args[1], &elem)?;
-                        self.emit(Statement::Reallocate {
-                            lhs: l.clone(),
-                            pointer: p,
-                            elem_type: elem,
-                            count,
-                        });
-                    }
-                }
-                Ok(Some(l))
-            }
+            L::Malloc | L::Calloc | L::Realloc => self.allocation(lib, args, lhs, pos),
             L::Free => {
                 let p = self.rvalue(&args[0])?;
                 if !matches!(p.ty, Type::Pointer(_)) {
@@ -447,33 +383,7 @@ impl<'t> Tr<'t> {
                 Ok(None)
             }
             _ => {
-                let mut xs = Vec::new();
-                for (k, a) in args.iter().enumerate() {
-                    let e = self.rvalue(a)?;
-                    let e = match params.get(k) {
-                        // buffers keep their own pointer type: the engine
-                        // needs the element type
-                        Some(Type::Pointer(t))
-                            if **t == Type::Void && matches!(e.ty, Type::Pointer(_)) =>
-                        {
-                            e
-                        }
-                        Some(t) => self.convert(e, t, a.pos)?,
-                        None => {
-                            if !(e.ty.is_scalar() || matches!(e.ty, Type::Pointer(_))) {
-                                return err(
-                                    a.pos,
-                                    format!(
-                                        "argument of type `{}` cannot be passed to `{name}`",
-                                        self.type_name(&e.ty)
-                                    ),
-                                );
-                            }
-                            e
-                        }
-                    };
-                    xs.push(e);
-                }
+                let xs = self.library_arguments(name, &params, args)?;
                 if lib.is_pure_math() {
                     let span = self.span(pos);
                     let e = Expr::new(ExprKind::MathCall(lib, xs), ret, span);
@@ -482,5 +392,126 @@ impl<'t> Tr<'t> {
                 self.emit_call(Callee::Library(lib), xs, ret, lhs, want, pos)
             }
         }
+    }
+
+    /// `p = malloc(n)`, `calloc(n, size)`, `realloc(q, n)`: an allocation of
+    /// elements of the type `p` points to.
+    fn allocation(
+        &mut self,
+        lib: LibraryFunction,
+        args: &[Ast<'t>],
+        lhs: Option<Expr>,
+        pos: Pos,
+    ) -> Res<Option<Expr>> {
+        use LibraryFunction as L;
+        let name = lib.c_name();
+        let Some(l) = lhs else {
+            return err(
+                pos,
+                format!("the result of `{name}` must be assigned directly to a pointer (e.g. `p = {name}(...)`)"),
+            );
+        };
+        let elem = match &l.ty {
+            Type::Pointer(e) if **e != Type::Void => (**e).clone(),
+            Type::Pointer(_) => {
+                return err(
+                    pos,
+                    format!(
+                        "the result of `{name}` must be assigned to a typed pointer, not `void *`"
+                    ),
+                )
+            }
+            other => {
+                return err(
+                    pos,
+                    format!(
+                        "the result of `{name}` is assigned to a `{}`, not a pointer",
+                        self.type_name(other)
+                    ),
+                )
+            }
+        };
+        match lib {
+            L::Malloc => {
+                let count = self.alloc_count(&args[0], &elem)?;
+                self.emit(Statement::Allocate {
+                    lhs: l.clone(),
+                    elem_type: elem,
+                    count,
+                    zeroed: false,
+                });
+            }
+            L::Calloc => {
+                let n = self.count_expr(&args[0])?;
+                let count = if self.is_sizeof_of(&args[1], &elem) {
+                    n
+                } else {
+                    let size = self.count_expr(&args[1])?;
+                    let total = self.binary("*", n, size, pos)?;
+                    let span = self.span(pos);
+                    let so = Expr::new(
+                        ExprKind::SizeOf(elem.clone()),
+                        Type::Int(IntKind::UnsignedLong),
+                        span,
+                    );
+                    self.binary("/", total, so, pos)?
+                };
+                self.emit(Statement::Allocate {
+                    lhs: l.clone(),
+                    elem_type: elem,
+                    count,
+                    zeroed: true,
+                });
+            }
+            _ => {
+                let p = self.rvalue(&args[0])?;
+                let p = self.convert(p, &l.ty, args[0].pos)?;
+                let count = self.alloc_count(&args[1], &elem)?;
+                self.emit(Statement::Reallocate {
+                    lhs: l.clone(),
+                    pointer: p,
+                    elem_type: elem,
+                    count,
+                });
+            }
+        }
+        Ok(Some(l))
+    }
+
+    /// The arguments of a call of library function `name`, converted to the
+    /// parameter types (`void *` buffers keep their own pointer type: the
+    /// engine needs the element type).
+    fn library_arguments(
+        &mut self,
+        name: &str,
+        params: &[Type],
+        args: &[Ast<'t>],
+    ) -> Res<Vec<Expr>> {
+        let mut xs = Vec::new();
+        for (k, a) in args.iter().enumerate() {
+            let e = self.rvalue(a)?;
+            let e = match params.get(k) {
+                // buffers keep their own pointer type: the engine
+                // needs the element type
+                Some(Type::Pointer(t)) if **t == Type::Void && matches!(e.ty, Type::Pointer(_)) => {
+                    e
+                }
+                Some(t) => self.convert(e, t, a.pos)?,
+                None => {
+                    if !(e.ty.is_scalar() || matches!(e.ty, Type::Pointer(_))) {
+                        return err(
+                            a.pos,
+                            format!(
+                                "argument of type `{}` cannot be passed to `{name}`",
+                                self.type_name(&e.ty)
+                            ),
+                        );
+                    }
+                    e
+                }
+            };
+            xs.push(e);
+        }
+        Ok(xs)
     }
 }

@@ -91,16 +91,7 @@ impl<'t> Tr<'t> {
     /// A binary operation on already-translated operands.
     pub(crate) fn binary(&mut self, op: &str, l: Expr, r: Expr, pos: Pos) -> Res<Expr> {
         let span = self.span(pos);
-        let bad = |s: &Self| {
-            err(
-                pos,
-                format!(
-                    "invalid operands to `{op}`: `{}` and `{}`",
-                    s.type_name(&l.ty),
-                    s.type_name(&r.ty)
-                ),
-            )
-        };
+        let bad = |s: &Self| s.invalid_operands(op, &l, &r, pos);
         let arith = |s: &Self, bop: BinaryOp, l: Expr, r: Expr| -> Res<Expr> {
             let ty = common_type(&l.ty, &r.ty);
             let l = s.convert(l, &ty, pos)?;
@@ -193,47 +184,67 @@ impl<'t> Tr<'t> {
                 }
                 arith(self, bop, l, r)
             }
-            "<" | "<=" | ">" | ">=" | "==" | "!=" => {
-                let bop = match op {
-                    "<" => BinaryOp::Lt,
-                    "<=" => BinaryOp::Le,
-                    ">" => BinaryOp::Gt,
-                    ">=" => BinaryOp::Ge,
-                    "==" => BinaryOp::Eq,
-                    _ => BinaryOp::Ne,
-                };
-                let fn_pointer_null = |x: &Expr, y: &Expr| {
-                    x.ty == super::FN_POINTER_TYPE && is_ptr(&y.ty) && Self::is_null_constant(y)
-                };
-                let (l, r) = if fn_pointer_null(&l, &r) || fn_pointer_null(&r, &l) {
-                    let ty = super::FN_POINTER_TYPE;
-                    (self.convert(l, &ty, pos)?, self.convert(r, &ty, pos)?)
-                } else if (l.ty.is_arithmetic() && r.ty.is_arithmetic()) || unknown {
-                    let ty = common_type(&l.ty, &r.ty);
-                    (self.convert(l, &ty, pos)?, self.convert(r, &ty, pos)?)
-                } else if is_ptr(&l.ty) && is_ptr(&r.ty) {
-                    (l, r)
-                } else if is_ptr(&l.ty) && Self::is_null_constant(&r) {
-                    let ty = l.ty.clone();
-                    (l, Expr::new(ExprKind::NullPointer, ty, r.span))
-                } else if is_ptr(&r.ty) && Self::is_null_constant(&l) {
-                    let ty = r.ty.clone();
-                    (Expr::new(ExprKind::NullPointer, ty, l.span), r)
-                } else if matches!((&l.ty, &r.ty), (Type::Mpi(a), Type::Mpi(b)) if a == b)
-                    && matches!(bop, BinaryOp::Eq | BinaryOp::Ne)
-                {
-                    (l, r)
-                } else {
-                    return bad(self);
-                };
-                Ok(Expr::new(
-                    ExprKind::Binary(bop, bx(l), bx(r)),
-                    Type::Bool,
-                    span,
-                ))
-            }
+            "<" | "<=" | ">" | ">=" | "==" | "!=" => self.comparison(op, l, r, pos),
             other => err(pos, format!("operator `{other}` is not supported")),
         }
+    }
+
+    /// The error for operands `op` does not take.
+    fn invalid_operands(&self, op: &str, l: &Expr, r: &Expr, pos: Pos) -> Res<Expr> {
+        err(
+            pos,
+            format!(
+                "invalid operands to `{op}`: `{}` and `{}`",
+                self.type_name(&l.ty),
+                self.type_name(&r.ty)
+            ),
+        )
+    }
+
+    /// A comparison: arithmetic operands in their common type, pointers with
+    /// pointers or null, MPI handles for (in)equality.
+    fn comparison(&mut self, op: &str, l: Expr, r: Expr, pos: Pos) -> Res<Expr> {
+        let span = self.span(pos);
+        let bad = |s: &Self| s.invalid_operands(op, &l, &r, pos);
+        let is_ptr = |t: &Type| matches!(t, Type::Pointer(_));
+        let unknown = l.ty == Type::Unknown || r.ty == Type::Unknown;
+        let bop = match op {
+            "<" => BinaryOp::Lt,
+            "<=" => BinaryOp::Le,
+            ">" => BinaryOp::Gt,
+            ">=" => BinaryOp::Ge,
+            "==" => BinaryOp::Eq,
+            _ => BinaryOp::Ne,
+        };
+        let fn_pointer_null = |x: &Expr, y: &Expr| {
+            x.ty == super::FN_POINTER_TYPE && is_ptr(&y.ty) && Self::is_null_constant(y)
+        };
+        let (l, r) = if fn_pointer_null(&l, &r) || fn_pointer_null(&r, &l) {
+            let ty = super::FN_POINTER_TYPE;
+            (self.convert(l, &ty, pos)?, self.convert(r, &ty, pos)?)
+        } else if (l.ty.is_arithmetic() && r.ty.is_arithmetic()) || unknown {
+            let ty = common_type(&l.ty, &r.ty);
+            (self.convert(l, &ty, pos)?, self.convert(r, &ty, pos)?)
+        } else if is_ptr(&l.ty) && is_ptr(&r.ty) {
+            (l, r)
+        } else if is_ptr(&l.ty) && Self::is_null_constant(&r) {
+            let ty = l.ty.clone();
+            (l, Expr::new(ExprKind::NullPointer, ty, r.span))
+        } else if is_ptr(&r.ty) && Self::is_null_constant(&l) {
+            let ty = r.ty.clone();
+            (Expr::new(ExprKind::NullPointer, ty, l.span), r)
+        } else if matches!((&l.ty, &r.ty), (Type::Mpi(a), Type::Mpi(b)) if a == b)
+            && matches!(bop, BinaryOp::Eq | BinaryOp::Ne)
+        {
+            (l, r)
+        } else {
+            return bad(self);
+        };
+        Ok(Expr::new(
+            ExprKind::Binary(bop, bx(l), bx(r)),
+            Type::Bool,
+            span,
+        ))
     }
 
     /// Branches on `cond` inside the function being built: where it holds,

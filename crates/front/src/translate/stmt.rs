@@ -76,7 +76,42 @@ impl<'t> Tr<'t> {
             None => self.text(node),
         };
         self.fb().text = first_line(sig);
-        // parameters, resolved again now that earlier ones are in scope
+        let params = self.declare_parameters(node, fid)?;
+        let params = if is_main {
+            self.main_arguments(params, pos)?;
+            vec![]
+        } else {
+            params.into_iter().map(|(v, _)| v).collect()
+        };
+        let Some(body) = crate::ast::child(node, "body") else {
+            return err(pos, "function without body");
+        };
+        self.compound(body)?;
+        self.check_no_pragma_left()?;
+        self.return_at_end(body);
+        let Some(fb) = self.fb.take() else {
+            return err(pos, "internal: no builder");
+        };
+        let locals = fb.locals.clone();
+        let body = fb.finish();
+        self.ctx.fns[idx].function = Some(Function {
+            id: fid,
+            name,
+            params,
+            locals,
+            return_type: ret,
+            kind: FunctionKind::User,
+            body: Some(body),
+            span,
+        });
+        self.scopes.clear();
+        self.cur_fn = None;
+        Ok(())
+    }
+
+    /// The parameters of the function definition `node`, resolved again now
+    /// that earlier ones are in scope, declared as locals of `fid`.
+    fn declare_parameters(&mut self, node: Node<'t>, fid: FunctionId) -> Res<Vec<(VarId, Type)>> {
         let (base, _) = self.specifiers(node)?;
         let mut decl = crate::ast::child(node, "declarator");
         while let Some(d) = decl {
@@ -88,7 +123,6 @@ impl<'t> Tr<'t> {
         let _ = base;
         let plist = decl.and_then(|d| crate::ast::child(d, "parameters"));
         let mut params = Vec::new();
-        let mut main_args = Vec::new();
         if let Some(pl) = plist {
             let mut c = pl.walk();
             let children: Vec<Node<'t>> = pl.named_children(&mut c).collect();
@@ -119,41 +153,38 @@ impl<'t> Tr<'t> {
                 self.ctx.variables[v.0 as usize].is_const =
                     flags.is_const && !matches!(ty, Type::Pointer(_));
                 self.declare(&d.name, Sym::Var(v));
-                if is_main {
-                    main_args.push((v, ty));
-                } else {
-                    params.push(v);
-                }
+                params.push((v, ty));
             }
         }
-        if is_main {
-            // the model's main has no parameters: argc = 1, argv = NULL
-            if main_args.len() > 2 {
-                return err(pos, "`main` takes at most two parameters (argc, argv)");
-            }
-            for (k, (v, ty)) in main_args.into_iter().enumerate() {
-                self.fb().locals.push(v);
-                let sp = self.span(pos);
-                let value = match (k, &ty) {
-                    (0, t) if t.is_integer() => {
-                        Expr::new(ExprKind::IntLit(1), ty.clone(), sp.clone())
-                    }
-                    (1, Type::Pointer(_)) => {
-                        Expr::new(ExprKind::NullPointer, ty.clone(), sp.clone())
-                    }
-                    _ => return err(pos, "`main`'s parameters must be `int argc, char **argv`"),
-                };
-                self.emit(Statement::Assign {
-                    lhs: Expr::new(ExprKind::Var(v), ty, sp),
-                    rhs: value,
-                });
-            }
+        Ok(params)
+    }
+
+    /// `main`'s parameters: the model's `main` has none, so `argc` and `argv`
+    /// are locals set to 1 and NULL at its start.
+    fn main_arguments(&mut self, arguments: Vec<(VarId, Type)>, pos: Pos) -> Res<()> {
+        // the model's main has no parameters: argc = 1, argv = NULL
+        if arguments.len() > 2 {
+            return err(pos, "`main` takes at most two parameters (argc, argv)");
         }
-        let Some(body) = crate::ast::child(node, "body") else {
-            return err(pos, "function without body");
-        };
-        self.compound(body)?;
-        // pragmas left over (e.g. before the closing brace of a nested body)
+        for (k, (v, ty)) in arguments.into_iter().enumerate() {
+            self.fb().locals.push(v);
+            let sp = self.span(pos);
+            let value = match (k, &ty) {
+                (0, t) if t.is_integer() => Expr::new(ExprKind::IntLit(1), ty.clone(), sp.clone()),
+                (1, Type::Pointer(_)) => Expr::new(ExprKind::NullPointer, ty.clone(), sp.clone()),
+                _ => return err(pos, "`main`'s parameters must be `int argc, char **argv`"),
+            };
+            self.emit(Statement::Assign {
+                lhs: Expr::new(ExprKind::Var(v), ty, sp),
+                rhs: value,
+            });
+        }
+        Ok(())
+    }
+
+    /// Fails on the pragmas of the body no statement took (e.g. before the
+    /// closing brace of a nested body) and on invariants no loop followed.
+    fn check_no_pragma_left(&mut self) -> Res<()> {
         if let Some(p) = self.body_pragmas.get(self.next_pragma) {
             return err(
                 p.pos,
@@ -179,7 +210,14 @@ impl<'t> Tr<'t> {
                 e
             });
         }
-        // falling off the end
+        Ok(())
+    }
+
+    /// `return` at the closing brace of `body` when control can reach it
+    /// (`return 0` in an `int main`).
+    fn return_at_end(&mut self, body: Node<'t>) {
+        let is_main = self.cur_fn.is_some_and(|i| self.ctx.fns[i].name == "main");
+        let ret = self.fb().return_type.clone();
         if self.fb().cur.is_some() {
             let end = Pos {
                 row: body.end_position().row as u32,
@@ -197,24 +235,6 @@ impl<'t> Tr<'t> {
             };
             self.fb().ret(value);
         }
-        let Some(fb) = self.fb.take() else {
-            return err(pos, "internal: no builder");
-        };
-        let locals = fb.locals.clone();
-        let body = fb.finish();
-        self.ctx.fns[idx].function = Some(Function {
-            id: fid,
-            name,
-            params,
-            locals,
-            return_type: ret,
-            kind: FunctionKind::User,
-            body: Some(body),
-            span,
-        });
-        self.scopes.clear();
-        self.cur_fn = None;
-        Ok(())
     }
 
     fn pos_of_span(&self, span: &Span) -> Pos {
