@@ -168,6 +168,24 @@ fn bx<'t>(node: Node<'t>, name: &'static str, src: &str) -> Result<Box<Ast<'t>>,
     Ok(Box::new(convert(field(node, name)?, src)?))
 }
 
+/// The precedence of a C binary operator, from 1 (`||`) to 10 (`*`, `/`,
+/// `%`); `None` for anything else.
+pub(crate) fn binary_precedence(op: &str) -> Option<u8> {
+    Some(match op {
+        "||" => 1,
+        "&&" => 2,
+        "|" => 3,
+        "^" => 4,
+        "&" => 5,
+        "==" | "!=" => 6,
+        "<" | "<=" | ">" | ">=" => 7,
+        "<<" | ">>" => 8,
+        "+" | "-" => 9,
+        "*" | "/" | "%" => 10,
+        _ => return None,
+    })
+}
+
 /// Decodes the escapes of a C character or string literal body.
 pub(crate) fn unescape(body: &str) -> Vec<u8> {
     let b = body.as_bytes();

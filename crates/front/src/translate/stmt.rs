@@ -449,15 +449,7 @@ impl<'t> Tr<'t> {
             if d.ty == Type::Void {
                 return err(d.pos, format!("variable `{}` has type void", d.name));
             }
-            let mut ty = d.ty.clone();
-            if let (Type::Array(elem, None), Some(v)) = (&ty, value) {
-                if let Some(n) = self.initializer_length(v) {
-                    ty = Type::Array(
-                        elem.clone(),
-                        Some(Box::new(Expr::int(n, Span::synthetic()))),
-                    );
-                }
-            }
+            let ty = self.sized_by_initializer(&d.ty, value);
             let span = self.span(d.pos);
             if flags.is_static {
                 let v = self

@@ -824,15 +824,7 @@ impl<'t> Tr<'t> {
                     continue;
                 }
             }
-            let mut ty = d.ty.clone();
-            if let (Type::Array(elem, None), Some(v)) = (&ty, value) {
-                if let Some(n) = self.initializer_length(v) {
-                    ty = Type::Array(
-                        elem.clone(),
-                        Some(Box::new(Expr::int(n, Span::synthetic()))),
-                    );
-                }
-            }
+            let ty = self.sized_by_initializer(&d.ty, value);
             let span = self.span(d.pos);
             let scope = match pragma.as_ref().map(|p| &p.kind) {
                 Some(PragmaKind::Input { .. }) => VarScope::Input,
@@ -893,6 +885,20 @@ impl<'t> Tr<'t> {
             }
         }
         Ok(())
+    }
+
+    /// The declared type `ty`, or for an array of unknown size (`int a[] =
+    /// {...}`) the array of as many elements as its initializer `value` gives.
+    pub(crate) fn sized_by_initializer(&self, ty: &Type, value: Option<Node<'t>>) -> Type {
+        if let (Type::Array(elem, None), Some(v)) = (ty, value) {
+            if let Some(n) = self.initializer_length(v) {
+                return Type::Array(
+                    elem.clone(),
+                    Some(Box::new(Expr::int(n, Span::synthetic()))),
+                );
+            }
+        }
+        ty.clone()
     }
 
     /// Number of elements an initializer gives an array of unknown size.
