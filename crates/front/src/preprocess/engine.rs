@@ -19,7 +19,7 @@ use super::macros::{
 use super::writer::{needs_separator, Writer};
 use super::{
     InputMacro, LineOrigin, PreprocessError, PreprocessOptions, PreprocessWarning, Preprocessed,
-    BUILTIN_DIR, COMMAND_LINE, MAX_INCLUDE_DEPTH,
+    Severity, BUILTIN_DIR, COMMAND_LINE, MAX_INCLUDE_DEPTH,
 };
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -150,6 +150,7 @@ impl Engine<'_> {
 
     fn error(&self, e: PosError) -> PreprocessError {
         PreprocessError {
+            severity: Severity::Error,
             file: self.path_of(e.pos.file),
             line: e.pos.line,
             column: e.pos.col,
@@ -159,6 +160,7 @@ impl Engine<'_> {
 
     fn warn(&mut self, pos: Pos, message: String) {
         self.warnings.push(PreprocessWarning {
+            severity: Severity::Warning,
             file: self.path_of(pos.file),
             line: pos.line,
             column: pos.col,

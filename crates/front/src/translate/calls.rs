@@ -66,19 +66,29 @@ fn unmodelled_library_header(name: &str) -> Option<&'static str> {
     })
 }
 
+/// What becomes of the result of a call.
+#[derive(Clone, Debug)]
+pub(crate) enum CallResult {
+    /// Stored into this lvalue (`x = f(...)`).
+    StoreIn(Expr),
+    /// Used as a value (`f(...) + 1`): returned, in a temporary unless pure.
+    Value,
+    /// Thrown away (`f(...);`).
+    Discard,
+}
+
 impl<'t> Tr<'t> {
-    /// Translates a call. With `lhs`, the result is stored there; otherwise
-    /// with `want` it is returned (in a temporary unless pure).
+    /// Translates a call; returns the lvalue stored into or the value, as
+    /// `result` asks.
     pub(crate) fn call(
         &mut self,
         f: &Ast<'t>,
         args: &[Ast<'t>],
-        lhs: Option<Expr>,
-        want: bool,
+        result: CallResult,
         pos: Pos,
     ) -> Res<Option<Expr>> {
         if let Some((sig, pointer)) = self.fn_pointer_callee(f) {
-            return self.call_through_pointer(pointer, sig, args, lhs, want, pos);
+            return self.call_through_pointer(pointer, sig, args, result, pos);
         }
         let AstKind::Ident(name) = &f.kind else {
             return err(
@@ -127,7 +137,7 @@ impl<'t> Tr<'t> {
             self.ctx.fns[i].first_call = Some(sp);
         }
         if let Some(lib) = self.ctx.fns[i].library() {
-            return self.library_call(lib, i, args, lhs, want, pos);
+            return self.library_call(lib, i, args, result, pos);
         }
         let info = &self.ctx.fns[i];
         let kind = info.kind.clone();
@@ -165,7 +175,7 @@ impl<'t> Tr<'t> {
                 };
                 let span = self.span(pos);
                 let e = Expr::new(ExprKind::AbstractCall(id, xs), ret, span);
-                self.deliver(e, lhs, want, pos)
+                self.deliver(e, result, pos)
             }
             FunctionKind::System { .. } | FunctionKind::User => {
                 self.effect_check_call(pos, &fname)?;
@@ -180,7 +190,7 @@ impl<'t> Tr<'t> {
                 } else {
                     Callee::System(id)
                 };
-                self.emit_call(callee, xs, ret, lhs, want, pos)
+                self.emit_call(callee, xs, ret, result, pos)
             }
         }
     }
@@ -199,9 +209,9 @@ impl<'t> Tr<'t> {
     }
 
     /// Stores or returns a pure value.
-    fn deliver(&mut self, e: Expr, lhs: Option<Expr>, want: bool, pos: Pos) -> Res<Option<Expr>> {
-        match lhs {
-            Some(l) => {
+    fn deliver(&mut self, e: Expr, result: CallResult, pos: Pos) -> Res<Option<Expr>> {
+        match result {
+            CallResult::StoreIn(l) => {
                 let v = self.convert(e, &l.ty, pos)?;
                 self.emit(Statement::Assign {
                     lhs: l.clone(),
@@ -209,8 +219,8 @@ impl<'t> Tr<'t> {
                 });
                 Ok(Some(l))
             }
-            None if want => Ok(Some(e)),
-            None => Ok(None),
+            CallResult::Value => Ok(Some(e)),
+            CallResult::Discard => Ok(None),
         }
     }
 
@@ -219,12 +229,11 @@ impl<'t> Tr<'t> {
         callee: Callee,
         args: Vec<Expr>,
         ret: Type,
-        lhs: Option<Expr>,
-        want: bool,
+        result: CallResult,
         pos: Pos,
     ) -> Res<Option<Expr>> {
-        match lhs {
-            Some(l) => {
+        match result {
+            CallResult::StoreIn(l) => {
                 if ret == Type::Void {
                     return err(
                         pos,
@@ -252,7 +261,7 @@ impl<'t> Tr<'t> {
                 }
                 Ok(Some(l))
             }
-            None if want => {
+            CallResult::Value => {
                 if ret == Type::Void {
                     return err(pos, "a function returning void used as a value");
                 }
@@ -264,7 +273,7 @@ impl<'t> Tr<'t> {
                 });
                 Ok(Some(t))
             }
-            None => {
+            CallResult::Discard => {
                 self.emit(Statement::Call {
                     lhs: None,
                     callee,
@@ -338,8 +347,7 @@ impl<'t> Tr<'t> {
         lib: LibraryFunction,
         i: usize,
         args: &[Ast<'t>],
-        lhs: Option<Expr>,
-        want: bool,
+        result: CallResult,
         pos: Pos,
     ) -> Res<Option<Expr>> {
         let name = lib.c_name();
@@ -362,7 +370,7 @@ impl<'t> Tr<'t> {
         }
         use LibraryFunction as L;
         match lib {
-            L::Malloc | L::Calloc | L::Realloc => self.allocation(lib, args, lhs, pos),
+            L::Malloc | L::Calloc | L::Realloc => self.allocation(lib, args, result, pos),
             L::Free => {
                 let p = self.rvalue(&args[0])?;
                 if !matches!(p.ty, Type::Pointer(_)) {
@@ -377,7 +385,7 @@ impl<'t> Tr<'t> {
                     condition: c,
                     origin: AssertOrigin::CAssert,
                 });
-                if want || lhs.is_some() {
+                if !matches!(result, CallResult::Discard) {
                     return err(pos, "`assert` has no value");
                 }
                 Ok(None)
@@ -387,9 +395,9 @@ impl<'t> Tr<'t> {
                 if lib.is_pure_math() {
                     let span = self.span(pos);
                     let e = Expr::new(ExprKind::MathCall(lib, xs), ret, span);
-                    return self.deliver(e, lhs, want, pos);
+                    return self.deliver(e, result, pos);
                 }
-                self.emit_call(Callee::Library(lib), xs, ret, lhs, want, pos)
+                self.emit_call(Callee::Library(lib), xs, ret, result, pos)
             }
         }
     }
@@ -400,12 +408,12 @@ impl<'t> Tr<'t> {
         &mut self,
         lib: LibraryFunction,
         args: &[Ast<'t>],
-        lhs: Option<Expr>,
+        result: CallResult,
         pos: Pos,
     ) -> Res<Option<Expr>> {
         use LibraryFunction as L;
         let name = lib.c_name();
-        let Some(l) = lhs else {
+        let CallResult::StoreIn(l) = result else {
             return err(
                 pos,
                 format!("the result of `{name}` must be assigned directly to a pointer (e.g. `p = {name}(...)`)"),

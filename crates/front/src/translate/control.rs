@@ -45,9 +45,7 @@ impl<'t> Tr<'t> {
 
     /// `if (c) s1 else s2`: a branch, and a join after both.
     pub(crate) fn if_statement(&mut self, node: Node<'t>) -> Res<()> {
-        let c = field(node, "condition")?;
-        let ast = convert(c, self.src)?;
-        let ce = self.cond(&ast)?;
+        let ce = self.condition_of(node)?;
         let (yes, no) = self.fb().branch(ce);
         let join = self.fb().new_loc(LocationKind::IfJoin);
         self.fb().cur = Some(yes);
@@ -75,9 +73,7 @@ impl<'t> Tr<'t> {
     pub(crate) fn while_loop(&mut self, node: Node<'t>) -> Res<()> {
         let inv = self.take_invariants(node)?;
         let head = self.loop_head(LocationKind::LoopHead, inv);
-        let c = field(node, "condition")?;
-        let ast = convert(c, self.src)?;
-        let ce = self.cond(&ast)?;
+        let ce = self.condition_of(node)?;
         let (body, exit) = self.fb().branch(ce);
         self.fb().cur = Some(body);
         self.loop_body(node, exit, head)?;
@@ -96,9 +92,7 @@ impl<'t> Tr<'t> {
         self.loop_body(node, exit, cont)?;
         self.set_stmt(node);
         self.fb().enter(cont);
-        let c = field(node, "condition")?;
-        let ast = convert(c, self.src)?;
-        let ce = self.cond(&ast)?;
+        let ce = self.condition_of(node)?;
         let (again, out) = self.fb().branch(ce);
         self.fb().cur = Some(again);
         self.fb().goto(head);
@@ -291,6 +285,12 @@ impl<'t> Tr<'t> {
         result?;
         self.fb().enter(exit);
         Ok(())
+    }
+
+    /// The `condition` of an `if`, `while` or `do`, as a condition.
+    fn condition_of(&mut self, node: Node<'t>) -> Res<Expr> {
+        let ast = convert(field(node, "condition")?, self.src)?;
+        self.cond(&ast)
     }
 
     /// The body of a loop, with `break` going to `exit` and `continue` to

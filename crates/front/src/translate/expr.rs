@@ -3,6 +3,7 @@
 
 use tass_model::api::*;
 
+use super::calls::CallResult;
 use super::operators::Branches;
 use super::pragma_exprs::Quantified;
 use super::{bx, err, Res, Sym, Tr};
@@ -202,7 +203,7 @@ impl<'t> Tr<'t> {
                     None => return err(pos, "internal: update without value"),
                 }
             }
-            AstKind::Call(f, args) => match self.call(f, args, None, true, pos)? {
+            AstKind::Call(f, args) => match self.call(f, args, CallResult::Value, pos)? {
                 Some(e) => e,
                 None => return err(pos, "a function returning void used as a value"),
             },
@@ -337,7 +338,7 @@ impl<'t> Tr<'t> {
                 self.update(*increment, *prefix, arg, false, a.pos)
                     .map(|_| ())
             }
-            AstKind::Call(f, args) => self.call(f, args, None, false, a.pos).map(|_| ()),
+            AstKind::Call(f, args) => self.call(f, args, CallResult::Discard, a.pos).map(|_| ()),
             AstKind::Comma(l, r) => {
                 self.effect(l)?;
                 self.effect(r)

@@ -3,6 +3,7 @@
 use tass_model::api::*;
 use tree_sitter::Node;
 
+use super::calls::CallResult;
 use super::expr::peel_casts;
 use super::{bx, err, Res, Tr};
 use crate::ast::{convert, AstKind, Pos};
@@ -41,7 +42,7 @@ impl<'t> Tr<'t> {
             return err(pos, "an array must be initialized with `{...}`");
         }
         if let AstKind::Call(f, args) = &peel_casts(&ast).kind {
-            self.call(f, args, Some(lhs), false, ast.pos)?;
+            self.call(f, args, CallResult::StoreIn(lhs), ast.pos)?;
             return Ok(());
         }
         let e = self.rvalue(&ast)?;

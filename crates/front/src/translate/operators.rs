@@ -3,6 +3,7 @@
 
 use tass_model::api::*;
 
+use super::calls::CallResult;
 use super::conversions::{common_type, promoted_type, wrap_to_kind};
 use super::expr::peel_casts;
 use super::{bx, err, Res, Sym, Tr};
@@ -133,31 +134,13 @@ impl<'t> Tr<'t> {
                     ));
                 }
                 if (l.ty.is_arithmetic() && r.ty.is_arithmetic()) || unknown {
-                    return arith(
-                        self,
-                        if op == "+" {
-                            BinaryOp::Add
-                        } else {
-                            BinaryOp::Sub
-                        },
-                        l,
-                        r,
-                    );
+                    return arith(self, arithmetic_op(op), l, r);
                 }
                 bad(self)
             }
             "*" | "/" => {
                 if (l.ty.is_arithmetic() && r.ty.is_arithmetic()) || unknown {
-                    return arith(
-                        self,
-                        if op == "*" {
-                            BinaryOp::Mul
-                        } else {
-                            BinaryOp::Div
-                        },
-                        l,
-                        r,
-                    );
+                    return arith(self, arithmetic_op(op), l, r);
                 }
                 bad(self)
             }
@@ -331,21 +314,13 @@ impl<'t> Tr<'t> {
             Some(self.temp(a.ty.clone(), pos))
         };
         if let Some(t) = &result {
-            let a = self.convert(a, &t.ty, x.pos)?;
-            self.emit(Statement::Assign {
-                lhs: t.clone(),
-                rhs: a,
-            });
+            self.assign_converted(t, a, x.pos)?;
         }
         self.goto_loc(join);
         self.set_cur(no);
         let b = self.rvalue(y)?;
         if let Some(t) = &result {
-            let b = self.convert(b, &t.ty, y.pos)?;
-            self.emit(Statement::Assign {
-                lhs: t.clone(),
-                rhs: b,
-            });
+            self.assign_converted(t, b, y.pos)?;
         }
         self.goto_loc(join);
         self.set_cur(join);
@@ -353,6 +328,16 @@ impl<'t> Tr<'t> {
             Some(t) => Ok(t),
             None => err(pos, "a `?:` of type void has no value"),
         }
+    }
+
+    /// `lhs = value`, converted to the type of `lhs`.
+    fn assign_converted(&mut self, lhs: &Expr, value: Expr, pos: Pos) -> Res<()> {
+        let value = self.convert(value, &lhs.ty, pos)?;
+        self.emit(Statement::Assign {
+            lhs: lhs.clone(),
+            rhs: value,
+        });
+        Ok(())
     }
 
     /// `x++`, `--x`, ...; returns the value if `want`.
@@ -414,7 +399,7 @@ impl<'t> Tr<'t> {
         }
         if op.is_none() {
             if let AstKind::Call(f, args) = &peel_casts(r).kind {
-                self.call(f, args, Some(lv.clone()), false, r.pos)?;
+                self.call(f, args, CallResult::StoreIn(lv.clone()), r.pos)?;
                 return Ok(lv);
             }
         }
@@ -429,5 +414,15 @@ impl<'t> Tr<'t> {
             rhs: value,
         });
         Ok(lv)
+    }
+}
+
+/// The model operator of the arithmetic operator `op` (`+`, `-`, `*`, `/`).
+fn arithmetic_op(op: &str) -> BinaryOp {
+    match op {
+        "+" => BinaryOp::Add,
+        "-" => BinaryOp::Sub,
+        "*" => BinaryOp::Mul,
+        _ => BinaryOp::Div,
     }
 }

@@ -6,6 +6,7 @@ use tass_model::api::*;
 use tree_sitter::Node;
 
 use super::builder::FnBuilder;
+use super::calls::CallResult;
 use super::types::{declarator_and_value, DeclarationForm};
 use super::{err, first_line, Res, Sym, Tr};
 use crate::ast::{convert, Pos};
@@ -419,7 +420,7 @@ impl<'t> Tr<'t> {
 
     pub(crate) fn initialize_from_ast(&mut self, lhs: Expr, ast: &crate::ast::Ast<'t>) -> Res<()> {
         if let crate::ast::AstKind::Call(f, args) = &super::expr::peel_casts(ast).kind {
-            self.call(f, args, Some(lhs), false, ast.pos)?;
+            self.call(f, args, CallResult::StoreIn(lhs), ast.pos)?;
             return Ok(());
         }
         let e = self.rvalue(ast)?;
