@@ -48,7 +48,10 @@ fn every_mpi_function_has_one_prototype_and_every_prototype_a_model() {
         let count = header.lines().filter(|l| l.contains(&start)).count();
         assert_eq!(count, 1, "prototypes of {}", f.c_name());
     }
-    for line in header.lines().filter(|l| l.contains(" MPI_") && l.contains('(')) {
+    for line in header
+        .lines()
+        .filter(|l| l.contains(" MPI_") && l.contains('('))
+    {
         let Some((head, _)) = line.split_once('(') else {
             continue;
         };

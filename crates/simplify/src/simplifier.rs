@@ -441,7 +441,7 @@ impl Simplifier {
         let f = &self.factory;
         know.bounds.clear();
         for &(op, g) in ineqs {
-            let g2 = self.reduce_numeric(&know, f.substitute(g, &know.subst));
+            let g2 = self.reduce_numeric(know, f.substitute(g, &know.subst));
             let form = LinForm::of(f, g2);
             if form.terms.is_empty() {
                 let ok = match op {
@@ -481,7 +481,7 @@ impl Simplifier {
     fn tighten_by_disequalities(&self, know: &mut Knowledge, nes: &[Expr]) -> Option<()> {
         let f = &self.factory;
         for &g in nes {
-            let g2 = self.reduce_numeric(&know, f.substitute(g, &know.subst));
+            let g2 = self.reduce_numeric(know, f.substitute(g, &know.subst));
             let form = LinForm::of(f, g2);
             if form.terms.is_empty() {
                 if form.constant.is_zero() {
