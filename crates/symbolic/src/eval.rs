@@ -130,8 +130,8 @@ impl ExprFactory {
                 let y = ev(*b)?;
                 Value::Bool(x == y)
             }
-            Op::And(ks) => Value::Bool(short_circuit(ks, false, &mut ev)?),
-            Op::Or(ks) => Value::Bool(short_circuit(ks, true, &mut ev)?),
+            Op::And(ks) => Value::Bool(short_circuit(ks, Junction::All, &mut ev)?),
+            Op::Or(ks) => Value::Bool(short_circuit(ks, Junction::Any, &mut ev)?),
             Op::Not(a) => Value::Bool(!boolean(&ev(*a)?)?),
             Op::Ite(c, a, b) => {
                 if boolean(&ev(*c)?)? {
@@ -345,17 +345,25 @@ fn cast_value(ty: &Type, v: Value) -> Result<Value, EvalError> {
     })
 }
 
-/// `&&` (`stop_at` false) or `||` (`stop_at` true) of `ks`, evaluated in order
-/// until one is `stop_at`.
+/// Whether all (`&&`) or any (`||`) of a list must hold.
+#[derive(Clone, Copy)]
+enum Junction {
+    All,
+    Any,
+}
+
+/// The conjunction or disjunction of `ks`, evaluated in order until one decides
+/// it (a false one for `All`, a true one for `Any`).
 fn short_circuit(
     ks: &[Expr],
-    stop_at: bool,
+    junction: Junction,
     ev: &mut impl FnMut(Expr) -> Result<Value, EvalError>,
 ) -> Result<bool, EvalError> {
+    let decisive = matches!(junction, Junction::Any);
     for &k in ks {
-        if boolean(&ev(k)?)? == stop_at {
-            return Ok(stop_at);
+        if boolean(&ev(k)?)? == decisive {
+            return Ok(decisive);
         }
     }
-    Ok(!stop_at)
+    Ok(!decisive)
 }
