@@ -198,10 +198,7 @@ impl<'t> Tr<'t> {
                 arg,
             } => {
                 self.side_effect_check(pos, if *increment { "`++`" } else { "`--`" })?;
-                match self.update(*increment, *prefix, arg, true, pos)? {
-                    Some(e) => e,
-                    None => return err(pos, "internal: update without value"),
-                }
+                self.update_value(*increment, *prefix, arg, pos)?
             }
             AstKind::Call(f, args) => match self.call(f, args, CallResult::Value, pos)? {
                 Some(e) => e,
@@ -329,14 +326,9 @@ impl<'t> Tr<'t> {
                 self.side_effect_check(a.pos, "an assignment")?;
                 self.assign(op.as_deref(), l, r, a.pos).map(|_| ())
             }
-            AstKind::Update {
-                increment,
-                prefix,
-                arg,
-            } => {
+            AstKind::Update { increment, arg, .. } => {
                 self.side_effect_check(a.pos, "`++`/`--`")?;
-                self.update(*increment, *prefix, arg, false, a.pos)
-                    .map(|_| ())
+                self.update_effect(*increment, arg, a.pos)
             }
             AstKind::Call(f, args) => self.call(f, args, CallResult::Discard, a.pos).map(|_| ()),
             AstKind::Comma(l, r) => {

@@ -340,16 +340,44 @@ impl<'t> Tr<'t> {
         Ok(())
     }
 
-    /// `x++`, `--x`, ...; returns the value if `want`.
-    pub(crate) fn update(
+    /// `x++`, `--x`, ... used as a value: the old value (in a temporary) for
+    /// postfix forms, the updated lvalue for prefix ones.
+    pub(crate) fn update_value(
         &mut self,
-        inc: bool,
+        increment: bool,
         prefix: bool,
         arg: &Ast<'t>,
-        want: bool,
         pos: Pos,
-    ) -> Res<Option<Expr>> {
-        let lv = self.lvalue(arg, if inc { "`++`" } else { "`--`" })?;
+    ) -> Res<Expr> {
+        let (lv, new) = self.updated(increment, arg, pos)?;
+        let old = if prefix {
+            None
+        } else {
+            let t = self.temp(lv.ty.clone(), pos);
+            self.emit(Statement::Assign {
+                lhs: t.clone(),
+                rhs: lv.clone(),
+            });
+            Some(t)
+        };
+        self.emit(Statement::Assign {
+            lhs: lv.clone(),
+            rhs: new,
+        });
+        Ok(old.unwrap_or(lv))
+    }
+
+    /// `x++`, `--x`, ... evaluated for its effect only.
+    pub(crate) fn update_effect(&mut self, increment: bool, arg: &Ast<'t>, pos: Pos) -> Res<()> {
+        let (lv, new) = self.updated(increment, arg, pos)?;
+        self.emit(Statement::Assign { lhs: lv, rhs: new });
+        Ok(())
+    }
+
+    /// The lvalue `++`/`--` changes and its new value (`x + 1` or `x - 1` in
+    /// the type of `x`).
+    fn updated(&mut self, increment: bool, arg: &Ast<'t>, pos: Pos) -> Res<(Expr, Expr)> {
+        let lv = self.lvalue(arg, if increment { "`++`" } else { "`--`" })?;
         if !lv.ty.is_scalar() {
             return err(
                 pos,
@@ -360,29 +388,9 @@ impl<'t> Tr<'t> {
             );
         }
         let one = Expr::int(1, lv.span.clone());
-        let new = self.binary(if inc { "+" } else { "-" }, lv.clone(), one, pos)?;
+        let new = self.binary(if increment { "+" } else { "-" }, lv.clone(), one, pos)?;
         let new = self.convert(new, &lv.ty, pos)?;
-        let old = if want && !prefix {
-            let t = self.temp(lv.ty.clone(), pos);
-            self.emit(Statement::Assign {
-                lhs: t.clone(),
-                rhs: lv.clone(),
-            });
-            Some(t)
-        } else {
-            None
-        };
-        self.emit(Statement::Assign {
-            lhs: lv.clone(),
-            rhs: new,
-        });
-        Ok(if !want {
-            None
-        } else if prefix {
-            Some(lv)
-        } else {
-            old
-        })
+        Ok((lv, new))
     }
 
     /// `l = r` or `l op= r`; returns the assigned lvalue.
