@@ -2773,6 +2773,115 @@ mod tests {
         assert!(!is_collective(LF::MpiSend));
     }
 
+    /// The argument positions agree with the parameter names of the
+    /// prototypes in the C header the front end gives programs.
+    #[test]
+    fn argument_positions_follow_mpi_h() {
+        let header = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../front/src/headers/mpi.h"
+        ))
+        .expect("read mpi.h");
+        let all = [
+            LF::MpiBarrier,
+            LF::MpiBcast,
+            LF::MpiReduce,
+            LF::MpiAllreduce,
+            LF::MpiGather,
+            LF::MpiGatherv,
+            LF::MpiScatter,
+            LF::MpiScatterv,
+            LF::MpiAllgather,
+            LF::MpiAllgatherv,
+            LF::MpiAlltoall,
+            LF::MpiAlltoallv,
+            LF::MpiScan,
+            LF::MpiExscan,
+            LF::MpiReduceScatter,
+            LF::MpiIbarrier,
+            LF::MpiIbcast,
+            LF::MpiIreduce,
+            LF::MpiIallreduce,
+            LF::MpiIgather,
+            LF::MpiIgatherv,
+            LF::MpiIscatter,
+            LF::MpiIscatterv,
+            LF::MpiIallgather,
+            LF::MpiIallgatherv,
+            LF::MpiIalltoall,
+            LF::MpiIalltoallv,
+            LF::MpiIscan,
+            LF::MpiIexscan,
+            LF::MpiIreduceScatter,
+        ];
+        for lf in all {
+            let Some((kind, nonblocking)) = shape(lf) else {
+                panic!("{lf:?} is a collective")
+            };
+            let start = format!("int {}(", lf.c_name());
+            let line = header
+                .lines()
+                .find(|l| l.starts_with(&start))
+                .unwrap_or_else(|| panic!("no prototype of {}", lf.c_name()));
+            let params: Vec<&str> = line[start.len()..line.len() - 2]
+                .split(", ")
+                .map(|p| p.rsplit([' ', '*']).next().unwrap_or(""))
+                .collect();
+            let at = |name: &str| params.iter().position(|&p| p == name);
+            let pos = positions(kind);
+            let scatter = matches!(kind, Kind::Scatterv);
+            let expected = Positions {
+                sbuf: at("sendbuf").or(at("buf")),
+                scount: at("sendcount").or(at("count")),
+                scounts: at("sendcounts"),
+                sdispls: at("sdispls").or(at("displs").filter(|_| scatter)),
+                stype: at("sendtype").or(at("datatype")),
+                rbuf: at("recvbuf"),
+                rcount: at("recvcount"),
+                rcounts: at("recvcounts"),
+                rdispls: at("rdispls").or(at("displs").filter(|_| !scatter)),
+                rtype: at("recvtype"),
+                op: at("op"),
+                root: at("root"),
+                comm: at("comm").unwrap_or(usize::MAX),
+            };
+            let show = |p: &Positions| {
+                format!(
+                    "{:?}",
+                    [
+                        p.sbuf,
+                        p.scount,
+                        p.scounts,
+                        p.sdispls,
+                        p.stype,
+                        p.rbuf,
+                        p.rcount,
+                        p.rcounts,
+                        p.rdispls,
+                        p.rtype,
+                        p.op,
+                        p.root,
+                        Some(p.comm)
+                    ]
+                )
+            };
+            assert_eq!(show(&pos), show(&expected), "{}", lf.c_name());
+            let request = at("request");
+            assert_eq!(
+                request,
+                nonblocking.then_some(pos.comm + 1),
+                "{}",
+                lf.c_name()
+            );
+            assert_eq!(
+                params.len(),
+                pos.comm + 1 + usize::from(nonblocking),
+                "{}",
+                lf.c_name()
+            );
+        }
+    }
+
     #[test]
     fn slices_of_reduced_arrays() {
         let f = ExprFactory::new();
