@@ -168,6 +168,24 @@ fn bx<'t>(node: Node<'t>, name: &'static str, src: &str) -> Result<Box<Ast<'t>>,
     Ok(Box::new(convert(field(node, name)?, src)?))
 }
 
+/// The precedence of a C binary operator, from 1 (`||`) to 10 (`*`, `/`,
+/// `%`); `None` for anything else.
+pub(crate) fn binary_precedence(op: &str) -> Option<u8> {
+    Some(match op {
+        "||" => 1,
+        "&&" => 2,
+        "|" => 3,
+        "^" => 4,
+        "&" => 5,
+        "==" | "!=" => 6,
+        "<" | "<=" | ">" | ">=" => 7,
+        "<<" | ">>" => 8,
+        "+" | "-" => 9,
+        "*" | "/" | "%" => 10,
+        _ => return None,
+    })
+}
+
 /// Decodes the escapes of a C character or string literal body.
 pub(crate) fn unescape(body: &str) -> Vec<u8> {
     let b = body.as_bytes();
@@ -221,6 +239,67 @@ fn string_bytes(node: Node<'_>, src: &str) -> Vec<u8> {
     unescape(&t[start..end])
 }
 
+/// A number: floating if it has a fraction or exponent, integer otherwise.
+fn number_literal<'t>(t: &str) -> AstKind<'t> {
+    let lower = t.to_ascii_lowercase();
+    let is_hex = lower.starts_with("0x");
+    if (!is_hex && (lower.contains('.') || lower.contains('e'))) || (is_hex && lower.contains('p'))
+    {
+        AstKind::Float(t.to_string())
+    } else {
+        AstKind::Int(t.to_string())
+    }
+}
+
+/// A character constant holding exactly one character (after escapes).
+fn char_literal<'t>(node: Node<'t>, src: &str) -> Result<AstKind<'t>, AstError> {
+    let t = text(node, src);
+    let start = t.find('\'').map(|i| i + 1).unwrap_or(0);
+    let end = t.rfind('\'').unwrap_or(t.len()).max(start);
+    let bytes = unescape(&t[start..end]);
+    if bytes.len() != 1 {
+        return Err(AstError {
+            pos: Pos::of(node),
+            message: format!("character constant {t} must hold exactly one character"),
+        });
+    }
+    Ok(AstKind::Char(bytes[0]))
+}
+
+/// Adjacent string literals, one string (a macro among them is not supported).
+fn concatenated_string<'t>(node: Node<'t>, src: &str) -> Result<AstKind<'t>, AstError> {
+    let mut all = Vec::new();
+    let mut c = node.walk();
+    for ch in node.named_children(&mut c) {
+        if ch.kind() != "string_literal" {
+            return Err(AstError {
+                pos: Pos::of(node),
+                message: "string concatenation with a macro is not supported".into(),
+            });
+        }
+        all.extend(string_bytes(ch, src));
+    }
+    Ok(AstKind::Str(all))
+}
+
+/// The unary operators tass takes (`sizeof` and casts have nodes of their own).
+fn unary_operator(op: Node<'_>, src: &str, pos: Pos) -> Result<&'static str, AstError> {
+    Ok(match text(op, src) {
+        "-" => "-",
+        "+" => "+",
+        "!" => "!",
+        "~" => "~",
+        "*" => "*",
+        "&" => "&",
+        other => {
+            return Err(AstError {
+                pos,
+                message: format!("unary operator `{other}` is not supported"),
+            })
+        }
+    })
+}
+
 /// Converts a tree-sitter expression node into the AST.
 pub(crate) fn convert<'t>(node: Node<'t>, src: &str) -> Result<Ast<'t>, AstError> {
     let pos = Pos::of(node);
@@ -231,44 +310,10 @@ pub(crate) fn convert<'t>(node: Node<'t>, src: &str) -> Result<Ast<'t>, AstError
     };
     let kind = match node.kind() {
         "identifier" => AstKind::Ident(text(node, src).to_string()),
-        "number_literal" => {
-            let t = text(node, src);
-            let lower = t.to_ascii_lowercase();
-            let is_hex = lower.starts_with("0x");
-            if (!is_hex && (lower.contains('.') || lower.contains('e')))
-                || (is_hex && lower.contains('p'))
-            {
-                AstKind::Float(t.to_string())
-            } else {
-                AstKind::Int(t.to_string())
-            }
-        }
-        "char_literal" => {
-            let t = text(node, src);
-            let start = t.find('\'').map(|i| i + 1).unwrap_or(0);
-            let end = t.rfind('\'').unwrap_or(t.len()).max(start);
-            let bytes = unescape(&t[start..end]);
-            if bytes.len() != 1 {
-                return Err(AstError {
-                    pos,
-                    message: format!("character constant {t} must hold exactly one character"),
-                });
-            }
-            AstKind::Char(bytes[0])
-        }
+        "number_literal" => number_literal(text(node, src)),
+        "char_literal" => char_literal(node, src)?,
         "string_literal" => AstKind::Str(string_bytes(node, src)),
-        "concatenated_string" => {
-            let mut all = Vec::new();
-            let mut c = node.walk();
-            for ch in node.named_children(&mut c) {
-                if ch.kind() == "string_literal" {
-                    all.extend(string_bytes(ch, src));
-                } else {
-                    return Err(unsupported("string concatenation with a macro"));
-                }
-            }
-            AstKind::Str(all)
-        }
+        "concatenated_string" => concatenated_string(node, src)?,
         "true" => AstKind::Bool(true),
         "false" => AstKind::Bool(false),
         "null" => AstKind::Null,
@@ -283,20 +328,7 @@ pub(crate) fn convert<'t>(node: Node<'t>, src: &str) -> Result<Ast<'t>, AstError
             AstKind::Binary(op, bx(node, "left", src)?, bx(node, "right", src)?)
         }
         "unary_expression" | "pointer_expression" => {
-            let op = match text(field(node, "operator")?, src) {
-                "-" => "-",
-                "+" => "+",
-                "!" => "!",
-                "~" => "~",
-                "*" => "*",
-                "&" => "&",
-                other => {
-                    return Err(AstError {
-                        pos,
-                        message: format!("unary operator `{other}` is not supported"),
-                    })
-                }
-            };
+            let op = unary_operator(field(node, "operator")?, src, pos)?;
             AstKind::Unary(op, bx(node, "argument", src)?)
         }
         "update_expression" => {
@@ -323,10 +355,9 @@ pub(crate) fn convert<'t>(node: Node<'t>, src: &str) -> Result<Ast<'t>, AstError
             let mut args = Vec::new();
             let mut c = args_node.walk();
             for a in args_node.named_children(&mut c) {
-                if a.kind() == "comment" {
-                    continue;
+                if a.kind() != "comment" {
+                    args.push(convert(a, src)?);
                 }
-                args.push(convert(a, src)?);
             }
             AstKind::Call(f, args)
         }

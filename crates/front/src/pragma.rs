@@ -269,18 +269,8 @@ impl Parser {
         let mut left = self.unary()?;
         while let Tok::Punct(op) = self.peek() {
             let op = *op;
-            let prec = match op {
-                "||" => 1,
-                "&&" => 2,
-                "|" => 3,
-                "^" => 4,
-                "&" => 5,
-                "==" | "!=" => 6,
-                "<" | "<=" | ">" | ">=" => 7,
-                "<<" | ">>" => 8,
-                "+" | "-" => 9,
-                "*" | "/" | "%" => 10,
-                _ => break,
+            let Some(prec) = crate::ast::binary_precedence(op) else {
+                break;
             };
             if prec < min {
                 break;

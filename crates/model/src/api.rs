@@ -1,5 +1,6 @@
 //! The public interface of `tass-model`: everything other crates may use.
 
+pub use crate::builder::{BodyBuilder, ModelBuilder};
 pub use crate::expr::{BinaryOp, Expr, ExprKind, QuantifierKind, UnaryOp};
 pub use crate::layout::{field_offset, layout_of, TypeLayout};
 pub use crate::library::{LibraryConstant, LibraryFunction};

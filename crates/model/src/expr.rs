@@ -229,6 +229,13 @@ impl Expr {
             span,
         )
     }
+    /// The variable this expression names, if it is a variable.
+    pub fn var_id(&self) -> Option<VarId> {
+        match self.kind {
+            ExprKind::Var(v) => Some(v),
+            _ => None,
+        }
+    }
     /// True for the literal `true`.
     pub fn is_true(&self) -> bool {
         matches!(self.kind, ExprKind::BoolLit(true))

@@ -17,39 +17,24 @@
 //! right operand is evaluated only where it matters. Every element carries a
 //! [`api::Span`]. The front end (`tass-front`) builds models; the engine
 //! (`tass-semantics`, `tass-verify`) executes them; [`api::render_model`]
-//! prints them (`tass show`).
+//! prints them (`tass show`); [`api::ModelBuilder`] builds them by hand.
 //!
 //! ```
 //! use tass_model::api::*;
 //!
 //! // int main() { return 0; }  built by hand
-//! let span = Span::point("m.c".into(), 1, 1);
-//! let mut graph = BodyGraph::new();
-//! let loc = |kind| Location { kind, span: span.clone(), invariants: vec![] };
-//! let entry = graph.add_node(loc(LocationKind::Plain));
-//! let exit = graph.add_node(loc(LocationKind::Exit));
-//! graph.add_edge(entry, exit, Transition {
-//!     guard: Expr::true_at(span.clone()),
-//!     statement: Statement::Return { value: Some(Expr::int(0, span.clone())) },
-//!     span: span.clone(),
-//!     source_text: "return 0;".into(),
-//! });
-//! let main = Function {
-//!     id: FunctionId(0), name: "main".into(), params: vec![], locals: vec![],
-//!     return_type: Type::INT, kind: FunctionKind::User,
-//!     body: Some(Body { graph, entry }), span: span.clone(),
-//! };
-//! let model = Model {
-//!     name: "m.c".into(), variables: vec![], structs: vec![], functions: vec![main],
-//!     inputs: vec![], outputs: vec![], globals: vec![], main: FunctionId(0),
-//!     mpi_status_struct: None, uses_mpi: false,
-//! };
+//! let mut m = ModelBuilder::new("m.c");
+//! let mut body = m.body();
+//! body.ret(Some(Expr::int(0, m.span(2))));
+//! m.add_function(body.function(FunctionId(0), "main", vec![], vec![], Type::INT));
+//! let model = m.finish(FunctionId(0));
 //! let text = render_model(&model);
 //! assert!(text.contains("function int main() (main)"));
 //! assert!(text.contains("return 0 -> L1"));
 //! ```
 
 pub mod api;
+mod builder;
 mod expr;
 mod layout;
 mod library;

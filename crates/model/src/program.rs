@@ -77,6 +77,25 @@ pub struct Variable {
     pub span: Span,
 }
 
+impl Variable {
+    /// A variable with no constraint, not `const`, not `static`, not a
+    /// temporary: what a plain declaration gives.
+    pub fn new(id: VarId, name: &str, ty: Type, scope: VarScope, span: Span) -> Variable {
+        Variable {
+            id,
+            name: name.to_string(),
+            ty,
+            scope,
+            constraint: None,
+            from_macro: false,
+            is_temporary: false,
+            is_const: false,
+            static_in: None,
+            span,
+        }
+    }
+}
+
 /// What kind of function.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FunctionKind {

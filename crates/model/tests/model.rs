@@ -8,34 +8,11 @@ fn sp() -> Span {
 }
 
 fn model_with_vars(names: &[&str]) -> Model {
-    let variables = names
-        .iter()
-        .enumerate()
-        .map(|(i, n)| Variable {
-            id: VarId(i as u32),
-            name: n.to_string(),
-            ty: Type::INT,
-            scope: VarScope::ProcessGlobal,
-            constraint: None,
-            from_macro: false,
-            is_temporary: false,
-            is_const: false,
-            static_in: None,
-            span: sp(),
-        })
-        .collect();
-    Model {
-        name: "t.c".into(),
-        variables,
-        structs: vec![],
-        functions: vec![],
-        inputs: vec![],
-        outputs: vec![],
-        globals: vec![],
-        main: FunctionId(0),
-        mpi_status_struct: None,
-        uses_mpi: false,
+    let mut m = ModelBuilder::new("t.c");
+    for n in names {
+        m.var(n, Type::INT, VarScope::ProcessGlobal);
     }
+    m.finish(FunctionId(0))
 }
 
 fn var(i: u32) -> Expr {

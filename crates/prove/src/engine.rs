@@ -40,6 +40,19 @@ struct Engine {
 }
 
 impl Engine {
+    /// The built-in prover first, then `backends` in order.
+    fn new(factory: Arc<ExprFactory>, backends: Vec<SmtSolver>) -> Engine {
+        Engine {
+            simplifiers: SimplifierCache::new(factory.clone()),
+            recent_witnesses: RecentWitnesses::default(),
+            f: factory,
+            builtin: true,
+            backends: backends.into_iter().map(Mutex::new).collect(),
+            cache: Mutex::new(HashMap::new()),
+            counters: Mutex::new(Counters::default()),
+        }
+    }
+
     fn answer(&self, assumption: Expr, predicate: Expr) -> Answer {
         let started = Instant::now();
         self.counters.lock().queries += 1;
@@ -142,37 +155,36 @@ impl BuiltinProver {
     /// A built-in prover for expressions of `factory`.
     pub fn new(factory: Arc<ExprFactory>) -> BuiltinProver {
         BuiltinProver {
-            engine: Engine {
-                simplifiers: SimplifierCache::new(factory.clone()),
-                recent_witnesses: RecentWitnesses::default(),
-                f: factory,
-                builtin: true,
-                backends: Vec::new(),
-                cache: Mutex::new(HashMap::new()),
-                counters: Mutex::new(Counters::default()),
-            },
+            engine: Engine::new(factory, Vec::new()),
         }
     }
 }
 
-impl Prover for BuiltinProver {
-    fn valid_with_model(&self, assumption: Expr, predicate: Expr) -> Answer {
-        self.engine.answer(assumption, predicate)
-    }
+/// `Prover` for a type whose field `engine` answers.
+macro_rules! prover_through_engine {
+    ($prover:ty) => {
+        impl Prover for $prover {
+            fn valid_with_model(&self, assumption: Expr, predicate: Expr) -> Answer {
+                self.engine.answer(assumption, predicate)
+            }
 
-    fn is_unsat(&self, pc: Expr) -> bool {
-        let ff = self.engine.f.ff();
-        self.engine.answer(pc, ff).validity == Validity::Yes
-    }
+            fn is_unsat(&self, pc: Expr) -> bool {
+                let ff = self.engine.f.ff();
+                self.engine.answer(pc, ff).validity == Validity::Yes
+            }
 
-    fn stats(&self) -> ProverStats {
-        self.engine.stats()
-    }
+            fn stats(&self) -> ProverStats {
+                self.engine.stats()
+            }
 
-    fn name(&self) -> String {
-        self.engine.name()
-    }
+            fn name(&self) -> String {
+                self.engine.name()
+            }
+        }
+    };
 }
+
+prover_through_engine!(BuiltinProver);
 
 /// The hybrid prover: the built-in prover first (unless disabled), then each SMT
 /// back end in turn until one decides. `Maybe` is never turned into `Yes`: only a
@@ -196,13 +208,8 @@ impl HybridProver {
     ) -> HybridProver {
         HybridProver {
             engine: Engine {
-                simplifiers: SimplifierCache::new(factory.clone()),
-                recent_witnesses: RecentWitnesses::default(),
-                f: factory,
                 builtin: builtin_first,
-                backends: backends.into_iter().map(Mutex::new).collect(),
-                cache: Mutex::new(HashMap::new()),
-                counters: Mutex::new(Counters::default()),
+                ..Engine::new(factory, backends)
             },
         }
     }
@@ -214,21 +221,4 @@ impl HybridProver {
     }
 }
 
-impl Prover for HybridProver {
-    fn valid_with_model(&self, assumption: Expr, predicate: Expr) -> Answer {
-        self.engine.answer(assumption, predicate)
-    }
-
-    fn is_unsat(&self, pc: Expr) -> bool {
-        let ff = self.engine.f.ff();
-        self.engine.answer(pc, ff).validity == Validity::Yes
-    }
-
-    fn stats(&self) -> ProverStats {
-        self.engine.stats()
-    }
-
-    fn name(&self) -> String {
-        self.engine.name()
-    }
-}
+prover_through_engine!(HybridProver);

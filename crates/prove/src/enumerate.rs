@@ -46,6 +46,16 @@ const MAX_POINTS: u64 = 4096;
 /// not compile to machine integers: it costs microseconds per point.
 const MAX_POINTS_EXACT: u64 = 256;
 
+/// The question being decided: `assumption => predicate`, with the simplifier
+/// `s` of `assumption` and the factory `f` of both.
+#[derive(Clone, Copy)]
+struct Query<'a> {
+    f: &'a ExprFactory,
+    s: &'a Simplifier,
+    assumption: Expr,
+    predicate: Expr,
+}
+
 /// The integer range `[lo, hi]` of one constant.
 struct Range {
     symbol: Expr,
@@ -68,6 +78,12 @@ pub(crate) fn decide(
 ) -> Option<Answer> {
     // The whole reduced assumption when it is within reach (then a point where the
     // predicate fails is a counterexample as it stands), else only the slice.
+    let query = Query {
+        f,
+        s,
+        assumption,
+        predicate,
+    };
     let all = f.cnf_clauses(s.reduced_assumption());
     let units = UnitBounds::new(f, assumption);
     let (clauses, ranges) = match box_of(f, s, &units, &all, simplified) {
@@ -78,23 +94,17 @@ pub(crate) fn decide(
             match box_of(f, s, &units, &slice, simplified) {
                 Some(Ok(ranges)) => (slice, ranges),
                 Some(Err(answer)) => return Some(answer),
-                None => return vacuous(f, s, &units, assumption, predicate, all),
+                None => return vacuous(query, &units, all),
             }
         }
     };
-    search(f, s, assumption, predicate, simplified, &clauses, &ranges)
+    search(query, simplified, &clauses, &ranges)
 }
 
 /// `Yes` if the clauses over integer and boolean constants alone have no solution in
 /// their box (then the assumption has none), else `None`.
-fn vacuous(
-    f: &ExprFactory,
-    s: &Simplifier,
-    units: &UnitBounds<'_>,
-    assumption: Expr,
-    predicate: Expr,
-    all: Vec<Vec<Expr>>,
-) -> Option<Answer> {
+fn vacuous(query: Query<'_>, units: &UnitBounds<'_>, all: Vec<Vec<Expr>>) -> Option<Answer> {
+    let Query { f, s, .. } = query;
     let enumerable: Vec<Vec<Expr>> = all
         .into_iter()
         .filter(|clause| {
@@ -116,7 +126,7 @@ fn vacuous(
     // With `false` as the predicate every solution of the clauses is a candidate,
     // checked by `confirm` on the original formulas; only "no solution at all"
     // (every candidate excluded) is used here.
-    match search(f, s, assumption, predicate, ff, &enumerable, &ranges)? {
+    match search(query, ff, &enumerable, &ranges)? {
         a if a.validity == crate::prover::Validity::Yes => Some(a),
         _ => None,
     }
@@ -194,14 +204,12 @@ fn box_of(
 
 /// Tries every point of the box.
 fn search(
-    f: &ExprFactory,
-    s: &Simplifier,
-    assumption: Expr,
-    predicate: Expr,
+    query: Query<'_>,
     simplified: Expr,
     clauses: &[Vec<Expr>],
     ranges: &[Range],
 ) -> Option<Answer> {
+    let f = query.f;
     let points: u64 = ranges.iter().map(|r| (r.hi - r.lo + 1) as u64).product();
     let compiled: Option<(Vec<Compiled>, Compiled)> = (|| {
         let clauses = clauses
@@ -227,9 +235,7 @@ fn search(
                 }
             }
             if inside && predicate_code.eval(&current)? == 0 {
-                if let Some(answer) =
-                    settle(confirm(f, s, assumption, predicate, ranges, &current))?
-                {
+                if let Some(answer) = settle(confirm(query, ranges, &current))? {
                     return Some(answer);
                 }
             }
@@ -251,9 +257,7 @@ fn search(
                 }
             }
             if inside && !f.eval_bool(simplified, &asg).ok()? {
-                if let Some(answer) =
-                    settle(confirm(f, s, assumption, predicate, ranges, &current))?
-                {
+                if let Some(answer) = settle(confirm(query, ranges, &current))? {
                     return Some(answer);
                 }
             }
@@ -480,14 +484,13 @@ fn settle(candidate: Candidate) -> Option<Option<Answer>> {
 
 /// Completes the point with the eliminated constants' values and evaluates the
 /// original `assumption` and `predicate` there.
-fn confirm(
-    f: &ExprFactory,
-    s: &Simplifier,
-    assumption: Expr,
-    predicate: Expr,
-    ranges: &[Range],
-    current: &[i64],
-) -> Candidate {
+fn confirm(query: Query<'_>, ranges: &[Range], current: &[i64]) -> Candidate {
+    let Query {
+        f,
+        s,
+        assumption,
+        predicate,
+    } = query;
     let mut asg = Assignment::new();
     for (r, &v) in ranges.iter().zip(current) {
         asg.set(r.symbol, value_of(r, v));

@@ -508,20 +508,7 @@ impl<'f> Translator<'f> {
                     .map(|(x, y)| format!("(store {x} {i} {y})"))
                     .collect())
             }
-            ExprView::ConcreteArray { base, elements } => {
-                let mut acc = self.term(base)?;
-                for (k, el) in elements.iter().enumerate() {
-                    if let Some(el) = el {
-                        let v = self.term(*el)?;
-                        acc = acc
-                            .iter()
-                            .zip(&v)
-                            .map(|(x, y)| format!("(store {x} {k} {y})"))
-                            .collect();
-                    }
-                }
-                Ok(acc)
-            }
+            ExprView::ConcreteArray { base, elements } => self.concrete_array(base, &elements),
             ExprView::ArrayLambda { var, body } => self.lambda(&ty, var, body),
             ExprView::Tuple(ks) => {
                 let mut out = Vec::new();
@@ -530,66 +517,93 @@ impl<'f> Translator<'f> {
                 }
                 Ok(out)
             }
-            ExprView::TupleRead(t, k) => {
-                let tt = f.type_of(t);
-                let Type::Tuple(cs) = &tt else {
-                    return fail("a tuple read of a non-tuple");
-                };
-                let mut start = 0;
-                for c in cs.iter().take(k as usize) {
-                    start += leaves(c)?.len();
-                }
-                let Some(comp) = cs.get(k as usize) else {
-                    return fail("a tuple read out of range");
-                };
-                let len = leaves(comp)?.len();
-                let all = self.term(t)?;
-                all.get(start..start + len)
-                    .map(|s| s.to_vec())
-                    .ok_or_else(|| Untranslatable("malformed tuple".into()))
-            }
-            ExprView::Apply(g, args) => {
-                let names = self.function_names(g)?;
-                let mut flat = Vec::new();
-                for a in args {
-                    flat.extend(self.term(a)?);
-                }
-                Ok(names
+            ExprView::TupleRead(t, k) => self.tuple_read(t, k),
+            ExprView::Apply(g, args) => self.application(g, &args),
+            ExprView::Quant { kind, var, body } => self.quantifier(kind, var, body),
+        }
+    }
+
+    /// An array with known elements: stores into its base, per leaf.
+    fn concrete_array(&mut self, base: Expr, elements: &[Option<Expr>]) -> Res<Vec<String>> {
+        let mut acc = self.term(base)?;
+        for (k, el) in elements.iter().enumerate() {
+            if let Some(el) = el {
+                let v = self.term(*el)?;
+                acc = acc
                     .iter()
-                    .map(|n| {
-                        if flat.is_empty() {
-                            n.clone()
-                        } else {
-                            format!("({n} {})", flat.join(" "))
-                        }
-                    })
-                    .collect())
-            }
-            ExprView::Quant { kind, var, body } => {
-                self.quantified = true;
-                let vt = f.type_of(var);
-                let sort = match vt {
-                    Type::Int | Type::Char => "Int",
-                    Type::Real => "Real",
-                    Type::Bool => "Bool",
-                    _ => return fail("a quantifier over a compound variable"),
-                };
-                let v = self.symbol_base(var);
-                let b = self.scoped(var, |t| t.scalar(body))?;
-                // A character variable ranges over codes only.
-                let is_char = vt == Type::Char;
-                one(match kind {
-                    Quantifier::Forall if is_char => {
-                        format!("(forall (({v} Int)) (=> {} {b}))", char_range(&v))
-                    }
-                    Quantifier::Exists if is_char => {
-                        format!("(exists (({v} Int)) (and {} {b}))", char_range(&v))
-                    }
-                    Quantifier::Forall => format!("(forall (({v} {sort})) {b})"),
-                    Quantifier::Exists => format!("(exists (({v} {sort})) {b})"),
-                })
+                    .zip(&v)
+                    .map(|(x, y)| format!("(store {x} {k} {y})"))
+                    .collect();
             }
         }
+        Ok(acc)
+    }
+
+    /// Component `k` of tuple `t`: its leaves among the leaves of `t`.
+    fn tuple_read(&mut self, t: Expr, k: u32) -> Res<Vec<String>> {
+        let f = self.f;
+        let tt = f.type_of(t);
+        let Type::Tuple(cs) = &tt else {
+            return fail("a tuple read of a non-tuple");
+        };
+        let mut start = 0;
+        for c in cs.iter().take(k as usize) {
+            start += leaves(c)?.len();
+        }
+        let Some(comp) = cs.get(k as usize) else {
+            return fail("a tuple read out of range");
+        };
+        let len = leaves(comp)?.len();
+        let all = self.term(t)?;
+        all.get(start..start + len)
+            .map(|s| s.to_vec())
+            .ok_or_else(|| Untranslatable("malformed tuple".into()))
+    }
+
+    /// An application of an uninterpreted function, per leaf of its result.
+    fn application(&mut self, g: Expr, args: &[Expr]) -> Res<Vec<String>> {
+        let names = self.function_names(g)?;
+        let mut flat = Vec::new();
+        for &a in args {
+            flat.extend(self.term(a)?);
+        }
+        Ok(names
+            .iter()
+            .map(|n| {
+                if flat.is_empty() {
+                    n.clone()
+                } else {
+                    format!("({n} {})", flat.join(" "))
+                }
+            })
+            .collect())
+    }
+
+    /// A quantified formula; a character variable ranges over codes only.
+    fn quantifier(&mut self, kind: Quantifier, var: Expr, body: Expr) -> Res<Vec<String>> {
+        let f = self.f;
+        self.quantified = true;
+        let vt = f.type_of(var);
+        let sort = match vt {
+            Type::Int | Type::Char => "Int",
+            Type::Real => "Real",
+            Type::Bool => "Bool",
+            _ => return fail("a quantifier over a compound variable"),
+        };
+        let v = self.symbol_base(var);
+        let b = self.scoped(var, |t| t.scalar(body))?;
+        // A character variable ranges over codes only.
+        let is_char = vt == Type::Char;
+        Ok(vec![match kind {
+            Quantifier::Forall if is_char => {
+                format!("(forall (({v} Int)) (=> {} {b}))", char_range(&v))
+            }
+            Quantifier::Exists if is_char => {
+                format!("(exists (({v} Int)) (and {} {b}))", char_range(&v))
+            }
+            Quantifier::Forall => format!("(forall (({v} {sort})) {b})"),
+            Quantifier::Exists => format!("(exists (({v} {sort})) {b})"),
+        }])
     }
 
     fn scalars(&mut self, ks: &[Expr]) -> Res<Vec<String>> {

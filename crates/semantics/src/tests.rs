@@ -100,35 +100,13 @@ fn var(id: u32, ty: Type) -> Expr {
 /// Variables: 0 = `int i` (symbolic I), 1 = `int a[3]` (zeros), 2 = `int u` (undefined).
 fn env() -> MapEnv {
     let f = ExprFactory::shared();
-    let mk = |id: u32, name: &str, ty: Type| Variable {
-        id: VarId(id),
-        name: name.into(),
-        ty,
-        scope: VarScope::Local(FunctionId(0)),
-        constraint: None,
-        from_macro: false,
-        is_temporary: false,
-        is_const: false,
-        static_in: None,
-        span: sp(),
-    };
     let arr = Type::Array(Box::new(Type::INT), Some(Box::new(int(3))));
-    let model = Model {
-        name: "u.c".into(),
-        variables: vec![
-            mk(0, "i", Type::INT),
-            mk(1, "a", arr),
-            mk(2, "u", Type::INT),
-        ],
-        structs: vec![],
-        functions: vec![],
-        inputs: vec![],
-        outputs: vec![],
-        globals: vec![],
-        main: FunctionId(0),
-        mpi_status_struct: None,
-        uses_mpi: false,
-    };
+    let mut m = ModelBuilder::new("u.c");
+    let local = VarScope::Local(FunctionId(0));
+    m.var("i", Type::INT, local);
+    m.var("a", arr, local);
+    m.var("u", Type::INT, local);
+    let model = m.finish(FunctionId(0));
     let mut vars = HashMap::new();
     let root = |v| Root::Local {
         proc: 0,

@@ -344,112 +344,10 @@ impl Simplifier {
             }
         }
         for _ in 0..MAX_ROUNDS {
-            // Solve equalities, per type.
-            know.rows.clear();
-            know.mono_values.clear();
-            know.subst.retain(|_, v| f.as_bool(*v).is_some());
-            for ty in [Type::Int, Type::Real] {
-                let sys: Vec<LinForm> = eqs
-                    .iter()
-                    .filter(|e| e.ty == ty && !e.terms.is_empty())
-                    .cloned()
-                    .collect();
-                if eqs
-                    .iter()
-                    .any(|e| e.terms.is_empty() && !e.constant.is_zero())
-                {
-                    return None;
-                }
-                if sys.is_empty() {
-                    continue;
-                }
-                let solved = eliminate(f, &sys);
-                if solved.inconsistent {
-                    return None;
-                }
-                for (pivot, row) in solved.rows {
-                    if row.terms.len() == 1 {
-                        let v = -row.constant.clone();
-                        if crate::linear::degree(f, pivot) == 1 {
-                            know.subst.insert(pivot, f.number(v, &ty));
-                        } else {
-                            know.mono_values.insert(pivot, v);
-                        }
-                    } else {
-                        know.rows.push((pivot, row));
-                    }
-                }
-            }
-            // Bounds from inequalities, after substitution and reduction.
-            know.bounds.clear();
+            self.solve_equalities(&mut know, &eqs)?;
+            self.bound_by_inequalities(&mut know, &ineqs)?;
+            self.tighten_by_disequalities(&mut know, &nes)?;
             let mut new_eq = false;
-            for &(op, g) in &ineqs {
-                let g2 = self.reduce_numeric(&know, f.substitute(g, &know.subst));
-                let form = LinForm::of(f, g2);
-                if form.terms.is_empty() {
-                    let ok = match op {
-                        RelOp::Gt => form.constant.is_positive(),
-                        _ => !form.constant.is_negative(),
-                    };
-                    if !ok {
-                        return None;
-                    }
-                    continue;
-                }
-                let (key, c1) = self.monic_key(&form);
-                // c1 * key + c0 op 0
-                let v = -&form.constant / &c1;
-                let strict = op == RelOp::Gt;
-                let iv = if c1.is_positive() {
-                    Interval::at_least(v, strict)
-                } else {
-                    Interval::at_most(v, strict)
-                };
-                let iv = if is_integer_form(&form, &c1) {
-                    iv.tighten_integer()
-                } else {
-                    iv
-                };
-                let slot = know.bounds.entry(key).or_default();
-                *slot = slot.intersect(&iv);
-                if slot.is_empty() {
-                    return None;
-                }
-            }
-            // An integer disequality at the end of an interval moves the end.
-            for &g in &nes {
-                let g2 = self.reduce_numeric(&know, f.substitute(g, &know.subst));
-                let form = LinForm::of(f, g2);
-                if form.terms.is_empty() {
-                    if form.constant.is_zero() {
-                        return None;
-                    }
-                    continue;
-                }
-                let (key, c1) = self.monic_key(&form);
-                if !is_integer_form(&form, &c1) {
-                    continue;
-                }
-                let v = -&form.constant / &c1;
-                if let Some(iv) = know.bounds.get_mut(&key) {
-                    let one = BigRational::from_integer(1.into());
-                    if iv.lower.as_ref().is_some_and(|b| b.value == v) {
-                        iv.lower = Some(Bound {
-                            value: &v + &one,
-                            strict: false,
-                        });
-                    }
-                    if iv.upper.as_ref().is_some_and(|b| b.value == v) {
-                        iv.upper = Some(Bound {
-                            value: &v - &one,
-                            strict: false,
-                        });
-                    }
-                    if iv.is_empty() {
-                        return None;
-                    }
-                }
-            }
             let points: Vec<(Expr, BigRational)> = know
                 .bounds
                 .iter()
@@ -493,6 +391,129 @@ impl Simplifier {
             }
         }
         Some(know)
+    }
+
+    /// Solves the equalities `eqs`, per type, into substitutions, values of
+    /// monomials and remaining rows of `know`; `None` on a contradiction.
+    fn solve_equalities(&self, know: &mut Knowledge, eqs: &[LinForm]) -> Option<()> {
+        let f = &self.factory;
+        know.rows.clear();
+        know.mono_values.clear();
+        know.subst.retain(|_, v| f.as_bool(*v).is_some());
+        for ty in [Type::Int, Type::Real] {
+            let sys: Vec<LinForm> = eqs
+                .iter()
+                .filter(|e| e.ty == ty && !e.terms.is_empty())
+                .cloned()
+                .collect();
+            if eqs
+                .iter()
+                .any(|e| e.terms.is_empty() && !e.constant.is_zero())
+            {
+                return None;
+            }
+            if sys.is_empty() {
+                continue;
+            }
+            let solved = eliminate(f, &sys);
+            if solved.inconsistent {
+                return None;
+            }
+            for (pivot, row) in solved.rows {
+                if row.terms.len() == 1 {
+                    let v = -row.constant.clone();
+                    if crate::linear::degree(f, pivot) == 1 {
+                        know.subst.insert(pivot, f.number(v, &ty));
+                    } else {
+                        know.mono_values.insert(pivot, v);
+                    }
+                } else {
+                    know.rows.push((pivot, row));
+                }
+            }
+        }
+        Some(())
+    }
+
+    /// The bounds of `know` from the inequalities `ineqs` (`g > 0`, `g >= 0`),
+    /// after substitution and reduction; `None` on a contradiction.
+    fn bound_by_inequalities(&self, know: &mut Knowledge, ineqs: &[(RelOp, Expr)]) -> Option<()> {
+        let f = &self.factory;
+        know.bounds.clear();
+        for &(op, g) in ineqs {
+            let g2 = self.reduce_numeric(know, f.substitute(g, &know.subst));
+            let form = LinForm::of(f, g2);
+            if form.terms.is_empty() {
+                let ok = match op {
+                    RelOp::Gt => form.constant.is_positive(),
+                    _ => !form.constant.is_negative(),
+                };
+                if !ok {
+                    return None;
+                }
+                continue;
+            }
+            let (key, c1) = self.monic_key(&form);
+            // c1 * key + c0 op 0
+            let v = -&form.constant / &c1;
+            let strict = op == RelOp::Gt;
+            let iv = if c1.is_positive() {
+                Interval::at_least(v, strict)
+            } else {
+                Interval::at_most(v, strict)
+            };
+            let iv = if is_integer_form(&form, &c1) {
+                iv.tighten_integer()
+            } else {
+                iv
+            };
+            let slot = know.bounds.entry(key).or_default();
+            *slot = slot.intersect(&iv);
+            if slot.is_empty() {
+                return None;
+            }
+        }
+        Some(())
+    }
+
+    /// An integer disequality `g != 0` at the end of an interval of `know`
+    /// moves the end; `None` on a contradiction.
+    fn tighten_by_disequalities(&self, know: &mut Knowledge, nes: &[Expr]) -> Option<()> {
+        let f = &self.factory;
+        for &g in nes {
+            let g2 = self.reduce_numeric(know, f.substitute(g, &know.subst));
+            let form = LinForm::of(f, g2);
+            if form.terms.is_empty() {
+                if form.constant.is_zero() {
+                    return None;
+                }
+                continue;
+            }
+            let (key, c1) = self.monic_key(&form);
+            if !is_integer_form(&form, &c1) {
+                continue;
+            }
+            let v = -&form.constant / &c1;
+            if let Some(iv) = know.bounds.get_mut(&key) {
+                let one = BigRational::from_integer(1.into());
+                if iv.lower.as_ref().is_some_and(|b| b.value == v) {
+                    iv.lower = Some(Bound {
+                        value: &v + &one,
+                        strict: false,
+                    });
+                }
+                if iv.upper.as_ref().is_some_and(|b| b.value == v) {
+                    iv.upper = Some(Bound {
+                        value: &v - &one,
+                        strict: false,
+                    });
+                }
+                if iv.is_empty() {
+                    return None;
+                }
+            }
+        }
+        Some(())
     }
 
     fn build_reduced(&mut self, units: &[Expr], others: &[Vec<Expr>]) {

@@ -18,22 +18,22 @@ fn only(vs: &[Violation], p: Property) -> Vec<&Violation> {
 /// out-of-bounds write with a witness for N.
 #[test]
 fn out_of_bounds_write_is_provable_with_witness() {
-    let mut m = ModelBuilder::default();
+    let mut m = ModelBuilder::new("t.c");
     let n0 = m.input("N", Type::INT, None);
     let c = cmp(BinaryOp::Ge, n0.clone(), int(1));
     let n = m.input("N2", Type::INT, None); // an unrelated second input
     let _ = n;
     let id = var_id(&n0);
-    m.variables[id.0 as usize].constraint = Some(c);
+    m.constrain(id, c);
     let x = m.var("x", Type::INT, VarScope::Local(FunctionId(0)));
     let arr_ty = Type::Array(Box::new(Type::INT), Some(Box::new(n0.clone())));
     let a = m.var("a", arr_ty, VarScope::Local(FunctionId(0)));
-    let mut b = FnBuilder::new();
+    let mut b = BodyBuilder::new("t.c");
     b.then(Statement::Declare { var: var_id(&a) });
     b.assign(x.clone(), n0.clone());
-    let branch = b.current;
-    let then_loc = b.loc(LocationKind::Plain);
-    let join = b.loc(LocationKind::IfJoin);
+    let branch = b.current();
+    let then_loc = b.location(LocationKind::Plain);
+    let join = b.location(LocationKind::IfJoin);
     let guard = cmp(BinaryOp::Gt, x.clone(), int(0));
     b.edge(branch, then_loc, guard.clone(), Statement::Noop);
     b.edge(branch, join, not(guard), Statement::Noop);
@@ -46,10 +46,15 @@ fn out_of_bounds_write_is_provable_with_witness() {
             rhs: int(1),
         },
     );
-    b.current = join;
+    b.move_to(join);
     b.ret(Some(int(0)));
-    m.functions
-        .push(b.function(0, "main", vec![], vec![var_id(&x), var_id(&a)], Type::INT));
+    m.add_function(b.function(
+        FunctionId(0),
+        "main",
+        vec![],
+        vec![var_id(&x), var_id(&a)],
+        Type::INT,
+    ));
     let mut e = engine(m.finish(FunctionId(0)), EngineConfig::default());
     let r = explore(&mut e, 100).unwrap();
     let oob = only(&r.violations, Property::OutOfBounds);
@@ -64,15 +69,15 @@ fn out_of_bounds_write_is_provable_with_witness() {
     assert_eq!(r.violations.len(), 1);
 }
 
-fn division_model(constraint: bool) -> std::sync::Arc<Model> {
-    let mut m = ModelBuilder::default();
+fn division_model(constraint: bool) -> Model {
+    let mut m = ModelBuilder::new("t.c");
     let n = m.input("N", Type::INT, None);
     if constraint {
         let id = var_id(&n);
-        m.variables[id.0 as usize].constraint = Some(cmp(BinaryOp::Ge, n.clone(), int(1)));
+        m.constrain(id, cmp(BinaryOp::Ge, n.clone(), int(1)));
     }
     let y = m.var("y", Type::INT, VarScope::Local(FunctionId(0)));
-    let mut b = FnBuilder::new();
+    let mut b = BodyBuilder::new("t.c");
     b.assign(y.clone(), bin(BinaryOp::Div, int(10), n.clone(), Type::INT));
     b.then(Statement::Assert {
         condition: cmp(
@@ -83,8 +88,7 @@ fn division_model(constraint: bool) -> std::sync::Arc<Model> {
         origin: AssertOrigin::CAssert,
     });
     b.ret(Some(int(0)));
-    m.functions
-        .push(b.function(0, "main", vec![], vec![var_id(&y)], Type::INT));
+    m.add_function(b.function(FunctionId(0), "main", vec![], vec![var_id(&y)], Type::INT));
     m.finish(FunctionId(0))
 }
 
@@ -124,17 +128,22 @@ fn fixed_input_makes_the_division_concrete() {
         ..EngineConfig::default()
     };
     let f = tass_symbolic::api::ExprFactory::shared();
-    let err =
-        Engine::new(division_model(false), f.clone(), Oracle::builtin(f), config).unwrap_err();
+    let err = Engine::new(
+        division_model(false).into(),
+        f.clone(),
+        Oracle::builtin(f),
+        config,
+    )
+    .unwrap_err();
     assert!(err.to_string().contains("no input named `M`"), "{err}");
 }
 
-fn assert_model(claim_offset: i128) -> std::sync::Arc<Model> {
+fn assert_model(claim_offset: i128) -> Model {
     // x = N + 1; assert(x > N + offset)
-    let mut m = ModelBuilder::default();
+    let mut m = ModelBuilder::new("t.c");
     let n = m.input("N", Type::INT, None);
     let x = m.var("x", Type::INT, VarScope::Local(FunctionId(0)));
-    let mut b = FnBuilder::new();
+    let mut b = BodyBuilder::new("t.c");
     b.assign(x.clone(), bin(BinaryOp::Add, n.clone(), int(1), Type::INT));
     b.then(Statement::Assert {
         condition: cmp(
@@ -145,8 +154,7 @@ fn assert_model(claim_offset: i128) -> std::sync::Arc<Model> {
         origin: AssertOrigin::Pragma,
     });
     b.ret(Some(int(0)));
-    m.functions
-        .push(b.function(0, "main", vec![], vec![var_id(&x)], Type::INT));
+    m.add_function(b.function(FunctionId(0), "main", vec![], vec![var_id(&x)], Type::INT));
     m.finish(FunctionId(0))
 }
 
@@ -168,13 +176,13 @@ fn assertion_over_symbolic_input_holds_or_fails() {
     );
 }
 
-fn malloc_model(free: bool) -> std::sync::Arc<Model> {
-    let mut m = ModelBuilder::default();
+fn malloc_model(free: bool) -> Model {
+    let mut m = ModelBuilder::new("t.c");
     let n = m.input("N", Type::INT, Some(int(0)));
     let id = var_id(&n);
-    m.variables[id.0 as usize].constraint = Some(cmp(BinaryOp::Ge, n.clone(), int(1)));
+    m.constrain(id, cmp(BinaryOp::Ge, n.clone(), int(1)));
     let p = m.var("p", ptr(Type::DOUBLE), VarScope::Local(FunctionId(0)));
-    let mut b = FnBuilder::new();
+    let mut b = BodyBuilder::new("t.c");
     b.then(Statement::Allocate {
         lhs: p.clone(),
         elem_type: Type::DOUBLE,
@@ -196,8 +204,7 @@ fn malloc_model(free: bool) -> std::sync::Arc<Model> {
         b.then(Statement::Free { pointer: p.clone() });
     }
     b.ret(Some(int(0)));
-    m.functions
-        .push(b.function(0, "main", vec![], vec![var_id(&p)], Type::INT));
+    m.add_function(b.function(FunctionId(0), "main", vec![], vec![var_id(&p)], Type::INT));
     m.finish(FunctionId(0))
 }
 
@@ -226,7 +233,7 @@ fn malloc_without_free_leaks_and_twin_does_not() {
 /// `i = 0; while (i < N) i = i + 1; assert(i == N);` with `0 <= N <= 3`.
 #[test]
 fn symbolic_loop_bound_explores_each_iteration_count() {
-    let mut m = ModelBuilder::default();
+    let mut m = ModelBuilder::new("t.c");
     let n = m.input("N", Type::INT, None);
     let id = var_id(&n);
     let c = Expr::new(
@@ -237,15 +244,15 @@ fn symbolic_loop_bound_explores_each_iteration_count() {
         Type::Bool,
         sp(1),
     );
-    m.variables[id.0 as usize].constraint = Some(c);
+    m.constrain(id, c);
     let i = m.var("i", Type::INT, VarScope::Local(FunctionId(0)));
-    let mut b = FnBuilder::new();
+    let mut b = BodyBuilder::new("t.c");
     b.assign(i.clone(), int(0));
-    let head = b.loc(LocationKind::LoopHead);
-    let cur = b.current;
+    let head = b.location(LocationKind::LoopHead);
+    let cur = b.current();
     b.edge(cur, head, tt(), Statement::Noop);
-    let body = b.loc(LocationKind::Plain);
-    let after = b.loc(LocationKind::Plain);
+    let body = b.location(LocationKind::Plain);
+    let after = b.location(LocationKind::Plain);
     let g = cmp(BinaryOp::Lt, i.clone(), n.clone());
     b.edge(head, body, g.clone(), Statement::Noop);
     b.edge(head, after, not(g), Statement::Noop);
@@ -258,14 +265,13 @@ fn symbolic_loop_bound_explores_each_iteration_count() {
             rhs: bin(BinaryOp::Add, i.clone(), int(1), Type::INT),
         },
     );
-    b.current = after;
+    b.move_to(after);
     b.then(Statement::Assert {
         condition: cmp(BinaryOp::Eq, i.clone(), n.clone()),
         origin: AssertOrigin::CAssert,
     });
     b.ret(Some(int(0)));
-    m.functions
-        .push(b.function(0, "main", vec![], vec![var_id(&i)], Type::INT));
+    m.add_function(b.function(FunctionId(0), "main", vec![], vec![var_id(&i)], Type::INT));
     let mut e = engine(m.finish(FunctionId(0)), EngineConfig::default());
     let r = explore(&mut e, 1000).unwrap();
     assert!(r.violations.is_empty(), "{:?}", r.violations);
@@ -279,13 +285,12 @@ fn symbolic_loop_bound_explores_each_iteration_count() {
 /// canonical state (same object in the canonic store).
 #[test]
 fn commuting_steps_of_two_processes_reach_one_canonical_state() {
-    let mut m = ModelBuilder::default();
+    let mut m = ModelBuilder::new("t.c");
     let g = m.var("g", Type::INT, VarScope::ProcessGlobal);
-    let mut b = FnBuilder::new();
+    let mut b = BodyBuilder::new("t.c");
     b.assign(g.clone(), int(1));
     b.ret(Some(int(0)));
-    m.functions
-        .push(b.function(0, "main", vec![], vec![], Type::INT));
+    m.add_function(b.function(FunctionId(0), "main", vec![], vec![], Type::INT));
     let mut e = engine(
         m.finish(FunctionId(0)),
         EngineConfig {
@@ -331,17 +336,17 @@ fn commuting_steps_of_two_processes_reach_one_canonical_state() {
 /// after heap canonicalization the states at the join are equal.
 #[test]
 fn heap_canonicalization_identifies_allocation_orders() {
-    let mut m = ModelBuilder::default();
+    let mut m = ModelBuilder::new("t.c");
     let p = m.var("p", ptr(Type::INT), VarScope::Local(FunctionId(0)));
     let q = m.var("q", ptr(Type::INT), VarScope::Local(FunctionId(0)));
-    let mut b = FnBuilder::new();
-    let start = b.current;
+    let mut b = BodyBuilder::new("t.c");
+    let start = b.current();
     let (a1, a2, b1, b2, join) = (
-        b.loc(LocationKind::Plain),
-        b.loc(LocationKind::Plain),
-        b.loc(LocationKind::Plain),
-        b.loc(LocationKind::Plain),
-        b.loc(LocationKind::IfJoin),
+        b.location(LocationKind::Plain),
+        b.location(LocationKind::Plain),
+        b.location(LocationKind::Plain),
+        b.location(LocationKind::Plain),
+        b.location(LocationKind::IfJoin),
     );
     let alloc = |lhs: &Expr, n: i128| Statement::Allocate {
         lhs: lhs.clone(),
@@ -355,12 +360,17 @@ fn heap_canonicalization_identifies_allocation_orders() {
     b.edge(start, b1, tt(), Statement::Noop);
     b.edge(b1, b2, tt(), alloc(&q, 2));
     b.edge(b2, join, tt(), alloc(&p, 1));
-    b.current = join;
+    b.move_to(join);
     b.then(Statement::Free { pointer: p.clone() });
     b.then(Statement::Free { pointer: q.clone() });
     b.ret(Some(int(0)));
-    m.functions
-        .push(b.function(0, "main", vec![], vec![var_id(&p), var_id(&q)], Type::INT));
+    m.add_function(b.function(
+        FunctionId(0),
+        "main",
+        vec![],
+        vec![var_id(&p), var_id(&q)],
+        Type::INT,
+    ));
     let mut e = engine(m.finish(FunctionId(0)), EngineConfig::default());
     let s0 = e.initial_state().unwrap();
     let steps = e.enabled(&s0).unwrap();
@@ -383,11 +393,11 @@ fn heap_canonicalization_identifies_allocation_orders() {
 
 #[test]
 fn uninitialised_read_and_null_dereference_are_invalid_pointer() {
-    let mut m = ModelBuilder::default();
+    let mut m = ModelBuilder::new("t.c");
     let x = m.var("x", Type::INT, VarScope::Local(FunctionId(0)));
     let y = m.var("y", Type::INT, VarScope::Local(FunctionId(0)));
     let p = m.var("p", ptr(Type::INT), VarScope::Local(FunctionId(0)));
-    let mut b = FnBuilder::new();
+    let mut b = BodyBuilder::new("t.c");
     b.assign(y.clone(), bin(BinaryOp::Add, x.clone(), int(1), Type::INT));
     b.assign(
         p.clone(),
@@ -395,8 +405,8 @@ fn uninitialised_read_and_null_dereference_are_invalid_pointer() {
     );
     b.assign(deref(p.clone(), Type::INT), int(3));
     b.ret(Some(int(0)));
-    m.functions.push(b.function(
-        0,
+    m.add_function(b.function(
+        FunctionId(0),
         "main",
         vec![],
         vec![var_id(&x), var_id(&y), var_id(&p)],
@@ -419,9 +429,9 @@ fn uninitialised_read_and_null_dereference_are_invalid_pointer() {
 
 #[test]
 fn use_after_free_and_double_free_are_reported() {
-    let mut m = ModelBuilder::default();
+    let mut m = ModelBuilder::new("t.c");
     let p = m.var("p", ptr(Type::INT), VarScope::Local(FunctionId(0)));
-    let mut b = FnBuilder::new();
+    let mut b = BodyBuilder::new("t.c");
     b.then(Statement::Allocate {
         lhs: p.clone(),
         elem_type: Type::INT,
@@ -431,8 +441,7 @@ fn use_after_free_and_double_free_are_reported() {
     b.then(Statement::Free { pointer: p.clone() });
     b.then(Statement::Free { pointer: p.clone() });
     b.ret(Some(int(0)));
-    m.functions
-        .push(b.function(0, "main", vec![], vec![var_id(&p)], Type::INT));
+    m.add_function(b.function(FunctionId(0), "main", vec![], vec![var_id(&p)], Type::INT));
     let mut e = engine(m.finish(FunctionId(0)), EngineConfig::default());
     let r = explore(&mut e, 100).unwrap();
     let ip = only(&r.violations, Property::InvalidPointer);
@@ -443,11 +452,11 @@ fn use_after_free_and_double_free_are_reported() {
 /// `int a[3]; int *p = a; *(p + 3) = 1;`
 #[test]
 fn pointer_offset_past_the_object_is_out_of_bounds() {
-    let mut m = ModelBuilder::default();
+    let mut m = ModelBuilder::new("t.c");
     let arr = Type::Array(Box::new(Type::INT), Some(Box::new(int(3))));
     let a = m.var("a", arr, VarScope::Local(FunctionId(0)));
     let p = m.var("p", ptr(Type::INT), VarScope::Local(FunctionId(0)));
-    let mut b = FnBuilder::new();
+    let mut b = BodyBuilder::new("t.c");
     b.assign(
         p.clone(),
         Expr::new(ExprKind::Decay(Box::new(a.clone())), ptr(Type::INT), sp(1)),
@@ -456,8 +465,13 @@ fn pointer_offset_past_the_object_is_out_of_bounds() {
     let p3 = bin(BinaryOp::PointerAdd, p.clone(), int(3), ptr(Type::INT));
     b.assign(deref(p3, Type::INT), int(1));
     b.ret(Some(int(0)));
-    m.functions
-        .push(b.function(0, "main", vec![], vec![var_id(&a), var_id(&p)], Type::INT));
+    m.add_function(b.function(
+        FunctionId(0),
+        "main",
+        vec![],
+        vec![var_id(&a), var_id(&p)],
+        Type::INT,
+    ));
     let mut e = engine(m.finish(FunctionId(0)), EngineConfig::default());
     let r = explore(&mut e, 100).unwrap();
     let oob = only(&r.violations, Property::OutOfBounds);
@@ -472,7 +486,7 @@ fn pointer_offset_past_the_object_is_out_of_bounds() {
 /// `if (N != 0 && 10 / N > 1) ...`: the division is only evaluated where N != 0.
 #[test]
 fn short_circuit_protects_the_right_operand() {
-    let mut m = ModelBuilder::default();
+    let mut m = ModelBuilder::new("t.c");
     let n = m.input("N", Type::INT, None);
     let x = m.var("x", Type::Bool, VarScope::Local(FunctionId(0)));
     let cond = Expr::new(
@@ -487,11 +501,10 @@ fn short_circuit_protects_the_right_operand() {
         Type::Bool,
         sp(1),
     );
-    let mut b = FnBuilder::new();
+    let mut b = BodyBuilder::new("t.c");
     b.assign(x.clone(), cond);
     b.ret(Some(int(0)));
-    m.functions
-        .push(b.function(0, "main", vec![], vec![var_id(&x)], Type::INT));
+    m.add_function(b.function(FunctionId(0), "main", vec![], vec![var_id(&x)], Type::INT));
     let mut e = engine(m.finish(FunctionId(0)), EngineConfig::default());
     let r = explore(&mut e, 100).unwrap();
     assert!(r.violations.is_empty(), "{:?}", r.violations);
@@ -501,11 +514,11 @@ fn short_circuit_protects_the_right_operand() {
 /// `main: r = fact(4); assert(r == 24);`
 #[test]
 fn recursive_calls_return_values() {
-    let mut m = ModelBuilder::default();
+    let mut m = ModelBuilder::new("t.c");
     let n = m.var("n", Type::INT, VarScope::Local(FunctionId(1)));
     let t = m.var("t", Type::INT, VarScope::Local(FunctionId(1)));
     let r = m.var("r", Type::INT, VarScope::Local(FunctionId(0)));
-    let mut main = FnBuilder::new();
+    let mut main = BodyBuilder::new("t.c");
     main.then(Statement::Call {
         lhs: Some(r.clone()),
         callee: Callee::User(FunctionId(1)),
@@ -516,12 +529,12 @@ fn recursive_calls_return_values() {
         origin: AssertOrigin::CAssert,
     });
     main.ret(Some(int(0)));
-    let mut fb = FnBuilder::new();
-    let start = fb.current;
+    let mut fb = BodyBuilder::new("t.c");
+    let start = fb.current();
     let (base, rec, exit) = (
-        fb.loc(LocationKind::Plain),
-        fb.loc(LocationKind::Plain),
-        fb.loc(LocationKind::Exit),
+        fb.location(LocationKind::Plain),
+        fb.location(LocationKind::Plain),
+        fb.location(LocationKind::Exit),
     );
     let g = cmp(BinaryOp::Le, n.clone(), int(1));
     fb.edge(start, base, g.clone(), Statement::Noop);
@@ -534,7 +547,7 @@ fn recursive_calls_return_values() {
             value: Some(int(1)),
         },
     );
-    let after = fb.loc(LocationKind::Plain);
+    let after = fb.location(LocationKind::Plain);
     fb.edge(
         rec,
         after,
@@ -553,10 +566,14 @@ fn recursive_calls_return_values() {
             value: Some(bin(BinaryOp::Mul, n.clone(), t.clone(), Type::INT)),
         },
     );
-    m.functions
-        .push(main.function(0, "main", vec![], vec![var_id(&r)], Type::INT));
-    m.functions
-        .push(fb.function(1, "fact", vec![var_id(&n)], vec![var_id(&t)], Type::INT));
+    m.add_function(main.function(FunctionId(0), "main", vec![], vec![var_id(&r)], Type::INT));
+    m.add_function(fb.function(
+        FunctionId(1),
+        "fact",
+        vec![var_id(&n)],
+        vec![var_id(&t)],
+        Type::INT,
+    ));
     let mut e = engine(m.finish(FunctionId(0)), EngineConfig::default());
     let res = explore(&mut e, 1000).unwrap();
     assert!(res.violations.is_empty(), "{:?}", res.violations);
@@ -569,7 +586,7 @@ fn recursive_calls_return_values() {
 
 #[test]
 fn unsupported_library_calls_are_an_error_naming_the_function() {
-    let mut m = ModelBuilder::default();
+    let mut m = ModelBuilder::new("t.c");
     let x = m.var("x", Type::INT, VarScope::Local(FunctionId(0)));
     let text = Expr::new(
         ExprKind::StringLit(b"12".to_vec()),
@@ -581,7 +598,7 @@ fn unsupported_library_calls_are_an_error_naming_the_function() {
         Type::Pointer(Box::new(Type::Char)),
         sp(1),
     );
-    let mut b = FnBuilder::new();
+    let mut b = BodyBuilder::new("t.c");
     b.then(Statement::Call {
         lhs: Some(x.clone()),
         // sprintf has no model (atoi, which this test used, now has one)
@@ -589,8 +606,7 @@ fn unsupported_library_calls_are_an_error_naming_the_function() {
         args: vec![arg],
     });
     b.ret(Some(int(0)));
-    m.functions
-        .push(b.function(0, "main", vec![], vec![var_id(&x)], Type::INT));
+    m.add_function(b.function(FunctionId(0), "main", vec![], vec![var_id(&x)], Type::INT));
     let mut e = engine(m.finish(FunctionId(0)), EngineConfig::default());
     let err = explore(&mut e, 100).unwrap_err();
     assert!(
@@ -603,21 +619,20 @@ fn unsupported_library_calls_are_an_error_naming_the_function() {
 #[test]
 fn outputs_and_path_condition_are_visible() {
     // output double out; out = N * 2.0 (N a real input with N > 0)
-    let mut m = ModelBuilder::default();
+    let mut m = ModelBuilder::new("t.c");
     let n = m.input("N", Type::DOUBLE, None);
     let id = var_id(&n);
     let zero = Expr::new(ExprKind::RealLit("0.0".into()), Type::DOUBLE, sp(1));
-    m.variables[id.0 as usize].constraint = Some(cmp(BinaryOp::Gt, n.clone(), zero));
+    m.constrain(id, cmp(BinaryOp::Gt, n.clone(), zero));
     let out = m.var("out", Type::DOUBLE, VarScope::Output);
     let two = Expr::new(ExprKind::RealLit("2.0".into()), Type::DOUBLE, sp(1));
-    let mut b = FnBuilder::new();
+    let mut b = BodyBuilder::new("t.c");
     b.assign(
         out.clone(),
         bin(BinaryOp::Mul, n.clone(), two, Type::DOUBLE),
     );
     b.ret(Some(int(0)));
-    m.functions
-        .push(b.function(0, "main", vec![], vec![], Type::INT));
+    m.add_function(b.function(FunctionId(0), "main", vec![], vec![], Type::INT));
     let mut e = engine(m.finish(FunctionId(0)), EngineConfig::default());
     let s = e.initial_state().unwrap();
     assert_eq!(e.pretty(e.path_condition(&s)), "N > 0.0");
@@ -640,12 +655,12 @@ fn outputs_and_path_condition_are_visible() {
 #[test]
 fn assume_restricts_the_path_and_a_vacuous_one_warns() {
     let build = |bound: i128| {
-        let mut m = ModelBuilder::default();
+        let mut m = ModelBuilder::new("t.c");
         let n = m.input("N", Type::INT, None);
         let id = var_id(&n);
-        m.variables[id.0 as usize].constraint = Some(cmp(BinaryOp::Le, n.clone(), int(3)));
+        m.constrain(id, cmp(BinaryOp::Le, n.clone(), int(3)));
         let y = m.var("y", Type::INT, VarScope::Local(FunctionId(0)));
-        let mut b = FnBuilder::new();
+        let mut b = BodyBuilder::new("t.c");
         b.then(Statement::Assume {
             condition: cmp(BinaryOp::Gt, n.clone(), int(bound)),
         });
@@ -659,8 +674,7 @@ fn assume_restricts_the_path_and_a_vacuous_one_warns() {
             ),
         );
         b.ret(Some(int(0)));
-        m.functions
-            .push(b.function(0, "main", vec![], vec![var_id(&y)], Type::INT));
+        m.add_function(b.function(FunctionId(0), "main", vec![], vec![var_id(&y)], Type::INT));
         m.finish(FunctionId(0))
     };
     let mut e = engine(build(1), EngineConfig::default());

@@ -74,195 +74,173 @@ impl ExprFactory {
         }
         let node = self.node(e);
         let mut ev = |x: Expr| self.eval_rec(x, asg, memo);
-        let v =
-            match &node.op {
-                Op::Bool(b) => Value::Bool(*b),
-                Op::Int(i) => Value::Int(i.clone()),
-                Op::Real(r) => Value::Real(r.clone()),
-                Op::Char(c) => Value::Char(*c),
-                Op::Symbol(name) => match asg.values.get(&e) {
-                    Some(v) => v.clone(),
-                    None => return Err(EvalError::Unassigned(name.to_string())),
-                },
-                Op::Poly(p) => {
-                    let mut acc = BigRational::zero();
-                    for t in &p.terms {
-                        let mut prod = t.coef.clone();
-                        for &(x, k) in &t.mono {
-                            let b = num(&ev(x)?)?;
-                            prod = rational::mul(&prod, &rational::pow(&b, k));
-                        }
-                        acc = rational::add(&acc, &prod);
+        let v = match &node.op {
+            Op::Bool(b) => Value::Bool(*b),
+            Op::Int(i) => Value::Int(i.clone()),
+            Op::Real(r) => Value::Real(r.clone()),
+            Op::Char(c) => Value::Char(*c),
+            Op::Symbol(name) => match asg.values.get(&e) {
+                Some(v) => v.clone(),
+                None => return Err(EvalError::Unassigned(name.to_string())),
+            },
+            Op::Poly(p) => {
+                let mut acc = BigRational::zero();
+                for t in &p.terms {
+                    let mut prod = t.coef.clone();
+                    for &(x, k) in &t.mono {
+                        let b = num(&ev(x)?)?;
+                        prod = rational::mul(&prod, &rational::pow(&b, k));
                     }
-                    number_value(acc, &node.ty)
+                    acc = rational::add(&acc, &prod);
                 }
-                Op::Div(a, b) => {
-                    let x = num(&ev(*a)?)?;
-                    let y = num(&ev(*b)?)?;
-                    if y.is_zero() {
-                        return Err(EvalError::DivisionByZero);
-                    }
-                    Value::Real(rational::div(&x, &y))
+                number_value(acc, &node.ty)
+            }
+            Op::Div(a, b) => {
+                let x = num(&ev(*a)?)?;
+                let y = num(&ev(*b)?)?;
+                if y.is_zero() {
+                    return Err(EvalError::DivisionByZero);
                 }
-                Op::IntDiv(a, b) => {
-                    let x = int(&ev(*a)?)?;
-                    let y = int(&ev(*b)?)?;
-                    Value::Int(if y.is_zero() { BigInt::zero() } else { x / y })
+                Value::Real(rational::div(&x, &y))
+            }
+            Op::IntDiv(a, b) => {
+                let x = int(&ev(*a)?)?;
+                let y = int(&ev(*b)?)?;
+                Value::Int(if y.is_zero() { BigInt::zero() } else { x / y })
+            }
+            Op::IntMod(a, b) => {
+                let x = int(&ev(*a)?)?;
+                let y = int(&ev(*b)?)?;
+                Value::Int(if y.is_zero() { x } else { x % y })
+            }
+            Op::ToReal(a) => Value::Real(num(&ev(*a)?)?),
+            Op::ToInt(a) => Value::Int(num(&ev(*a)?)?.trunc().to_integer()),
+            Op::Cast(a) => cast_value(&node.ty, ev(*a)?)?,
+            Op::Rel(op, f) => {
+                let x = num(&ev(*f)?)?;
+                Value::Bool(match op {
+                    RelOp::Gt => x.is_positive(),
+                    RelOp::Ge => !x.is_negative(),
+                    RelOp::Eq => x.is_zero(),
+                    RelOp::Ne => !x.is_zero(),
+                })
+            }
+            Op::Equal(a, b) => {
+                let x = ev(*a)?;
+                let y = ev(*b)?;
+                Value::Bool(x == y)
+            }
+            Op::And(ks) => Value::Bool(short_circuit(ks, Junction::All, &mut ev)?),
+            Op::Or(ks) => Value::Bool(short_circuit(ks, Junction::Any, &mut ev)?),
+            Op::Not(a) => Value::Bool(!boolean(&ev(*a)?)?),
+            Op::Ite(c, a, b) => {
+                if boolean(&ev(*c)?)? {
+                    ev(*a)?
+                } else {
+                    ev(*b)?
                 }
-                Op::IntMod(a, b) => {
-                    let x = int(&ev(*a)?)?;
-                    let y = int(&ev(*b)?)?;
-                    Value::Int(if y.is_zero() { x } else { x % y })
-                }
-                Op::ToReal(a) => Value::Real(num(&ev(*a)?)?),
-                Op::ToInt(a) => Value::Int(num(&ev(*a)?)?.trunc().to_integer()),
-                Op::Cast(a) => {
-                    let v = ev(*a)?;
-                    match (&node.ty, v) {
-                        (Type::Int, v) => Value::Int(int(&v)?),
-                        (Type::Char, v) => {
-                            let i = int(&v)?;
-                            Value::Char(i.to_u32().ok_or_else(|| {
-                                EvalError::Unsupported(format!("character code {i}"))
-                            })?)
-                        }
-                        (Type::Real, v) => Value::Real(num(&v)?),
-                        (t, v) => {
-                            return Err(EvalError::Unsupported(format!("cast of {v:?} to {t:?}")))
-                        }
-                    }
-                }
-                Op::Rel(op, f) => {
-                    let x = num(&ev(*f)?)?;
-                    Value::Bool(match op {
-                        RelOp::Gt => x.is_positive(),
-                        RelOp::Ge => !x.is_negative(),
-                        RelOp::Eq => x.is_zero(),
-                        RelOp::Ne => !x.is_zero(),
-                    })
-                }
-                Op::Equal(a, b) => {
-                    let x = ev(*a)?;
-                    let y = ev(*b)?;
-                    Value::Bool(x == y)
-                }
-                Op::And(ks) => {
-                    let mut r = true;
-                    for &k in ks {
-                        if !boolean(&ev(k)?)? {
-                            r = false;
-                            break;
-                        }
-                    }
-                    Value::Bool(r)
-                }
-                Op::Or(ks) => {
-                    let mut r = false;
-                    for &k in ks {
-                        if boolean(&ev(k)?)? {
-                            r = true;
-                            break;
-                        }
-                    }
-                    Value::Bool(r)
-                }
-                Op::Not(a) => Value::Bool(!boolean(&ev(*a)?)?),
-                Op::Ite(c, a, b) => {
-                    if boolean(&ev(*c)?)? {
-                        ev(*a)?
-                    } else {
-                        ev(*b)?
+            }
+            Op::ArrayRead(a, i) => {
+                let arr = ev(*a)?;
+                let idx = int(&ev(*i)?)?;
+                index_value(arr, &idx)?
+            }
+            Op::ArrayWrite(a, i, v) => {
+                let arr = ev(*a)?;
+                let idx = int(&ev(*i)?)?;
+                let val = ev(*v)?;
+                write_value(arr, &idx, val)?
+            }
+            Op::ConcreteArray(b, els) => {
+                let mut arr = ev(*b)?;
+                for (k, v) in els.iter().enumerate() {
+                    if let Some(v) = v {
+                        let val = ev(*v)?;
+                        arr = write_value(arr, &BigInt::from(k), val)?;
                     }
                 }
-                Op::ArrayRead(a, i) => {
-                    let arr = ev(*a)?;
-                    let idx = int(&ev(*i)?)?;
-                    index_value(arr, &idx)?
-                }
-                Op::ArrayWrite(a, i, v) => {
-                    let arr = ev(*a)?;
-                    let idx = int(&ev(*i)?)?;
-                    let val = ev(*v)?;
-                    write_value(arr, &idx, val)?
-                }
-                Op::ConcreteArray(b, els) => {
-                    let mut arr = ev(*b)?;
-                    for (k, v) in els.iter().enumerate() {
-                        if let Some(v) = v {
-                            let val = ev(*v)?;
-                            arr = write_value(arr, &BigInt::from(k), val)?;
-                        }
-                    }
-                    arr
-                }
-                Op::ArrayLambda(var, body) => {
-                    let len = match &node.ty {
-                        Type::Array(_, Some(ext)) => int(&ev(*ext)?)?,
-                        _ => {
-                            return Err(EvalError::Unsupported(
-                                "array lambda of unknown extent".into(),
-                            ))
-                        }
-                    };
-                    let n = len
-                        .to_usize()
-                        .filter(|n| *n <= 1 << 20)
-                        .ok_or_else(|| EvalError::Unsupported(format!("array of extent {len}")))?;
-                    let mut els = Vec::with_capacity(n);
-                    for k in 0..n {
-                        let mut a2 = asg.clone();
-                        a2.values.insert(*var, Value::Int(k.into()));
-                        els.push(self.eval(*body, &a2)?);
-                    }
-                    Value::Array(els)
-                }
-                Op::Tuple(ks) => {
-                    let mut v = Vec::with_capacity(ks.len());
-                    for &k in ks {
-                        v.push(ev(k)?);
-                    }
-                    Value::Tuple(v)
-                }
-                Op::TupleRead(t, k) => match ev(*t)? {
-                    Value::Tuple(mut v) if (*k as usize) < v.len() => v.swap_remove(*k as usize),
-                    v => return Err(EvalError::TypeMismatch(format!("tuple read of {v:?}"))),
-                },
-                Op::Apply(g, args) => {
-                    let mut vals = Vec::with_capacity(args.len());
-                    for &a in args {
-                        vals.push(ev(a)?);
-                    }
-                    let name = self.symbol_name(*g).unwrap_or_else(|| "?".into());
-                    if let (Some(op), 2) = (BitOp::from_function_name(&name), vals.len()) {
-                        let (x, y) = (int(&vals[0])?, int(&vals[1])?);
-                        match op.apply(&x, &y) {
-                            Some(r) => Value::Int(r),
-                            None => {
-                                return Err(EvalError::Unsupported(format!(
-                                    "shift by {y} (negative or huge)"
-                                )))
-                            }
-                        }
-                    } else {
-                        match asg.functions.get(g) {
-                            Some(fv) => fv(&vals).ok_or_else(|| {
-                                EvalError::Unsupported(format!("function `{name}` undefined here"))
-                            })?,
-                            None => return Err(EvalError::Unassigned(name.to_string())),
-                        }
-                    }
-                }
-                Op::Quant(_, var, body) => {
-                    if self.occurs(*var, *body) {
+                arr
+            }
+            Op::ArrayLambda(var, body) => {
+                let len = match &node.ty {
+                    Type::Array(_, Some(ext)) => int(&ev(*ext)?)?,
+                    _ => {
                         return Err(EvalError::Unsupported(
-                            "quantifier over an infinite domain".into(),
-                        ));
+                            "array lambda of unknown extent".into(),
+                        ))
                     }
-                    ev(*body)?
+                };
+                self.lambda_value(*var, *body, &len, asg)?
+            }
+            Op::Tuple(ks) => {
+                let mut v = Vec::with_capacity(ks.len());
+                for &k in ks {
+                    v.push(ev(k)?);
                 }
-            };
+                Value::Tuple(v)
+            }
+            Op::TupleRead(t, k) => match ev(*t)? {
+                Value::Tuple(mut v) if (*k as usize) < v.len() => v.swap_remove(*k as usize),
+                v => return Err(EvalError::TypeMismatch(format!("tuple read of {v:?}"))),
+            },
+            Op::Apply(g, args) => {
+                let mut vals = Vec::with_capacity(args.len());
+                for &a in args {
+                    vals.push(ev(a)?);
+                }
+                self.apply_value(*g, &vals, asg)?
+            }
+            Op::Quant(_, var, body) => {
+                if self.occurs(*var, *body) {
+                    return Err(EvalError::Unsupported(
+                        "quantifier over an infinite domain".into(),
+                    ));
+                }
+                ev(*body)?
+            }
+        };
         memo.insert(e, v.clone());
         Ok(v)
+    }
+
+    /// The array `(lambda int var. body)` of extent `len`, element by element.
+    fn lambda_value(
+        &self,
+        var: Expr,
+        body: Expr,
+        len: &BigInt,
+        asg: &Assignment,
+    ) -> Result<Value, EvalError> {
+        let n = len
+            .to_usize()
+            .filter(|n| *n <= 1 << 20)
+            .ok_or_else(|| EvalError::Unsupported(format!("array of extent {len}")))?;
+        let mut els = Vec::with_capacity(n);
+        for k in 0..n {
+            let mut a2 = asg.clone();
+            a2.values.insert(var, Value::Int(k.into()));
+            els.push(self.eval(body, &a2)?);
+        }
+        Ok(Value::Array(els))
+    }
+
+    /// `g(vals)`: a bit operation, or the function the assignment gives `g`.
+    fn apply_value(&self, g: Expr, vals: &[Value], asg: &Assignment) -> Result<Value, EvalError> {
+        let name = self.symbol_name(g).unwrap_or_else(|| "?".into());
+        if let (Some(op), 2) = (BitOp::from_function_name(&name), vals.len()) {
+            let (x, y) = (int(&vals[0])?, int(&vals[1])?);
+            return match op.apply(&x, &y) {
+                Some(r) => Ok(Value::Int(r)),
+                None => Err(EvalError::Unsupported(format!(
+                    "shift by {y} (negative or huge)"
+                ))),
+            };
+        }
+        match asg.functions.get(&g) {
+            Some(fv) => fv(vals)
+                .ok_or_else(|| EvalError::Unsupported(format!("function `{name}` undefined here"))),
+            None => Err(EvalError::Unassigned(name.to_string())),
+        }
     }
 
     /// Like [`Self::eval`] for a boolean expression.
@@ -349,4 +327,43 @@ fn write_value(arr: Value, idx: &BigInt, val: Value) -> Result<Value, EvalError>
 #[allow(dead_code)]
 fn one() -> BigRational {
     BigRational::one()
+}
+
+/// `v` converted to `ty` (an integer, character or real).
+fn cast_value(ty: &Type, v: Value) -> Result<Value, EvalError> {
+    Ok(match (ty, v) {
+        (Type::Int, v) => Value::Int(int(&v)?),
+        (Type::Char, v) => {
+            let i = int(&v)?;
+            Value::Char(
+                i.to_u32()
+                    .ok_or_else(|| EvalError::Unsupported(format!("character code {i}")))?,
+            )
+        }
+        (Type::Real, v) => Value::Real(num(&v)?),
+        (t, v) => return Err(EvalError::Unsupported(format!("cast of {v:?} to {t:?}"))),
+    })
+}
+
+/// Whether all (`&&`) or any (`||`) of a list must hold.
+#[derive(Clone, Copy)]
+enum Junction {
+    All,
+    Any,
+}
+
+/// The conjunction or disjunction of `ks`, evaluated in order until one decides
+/// it (a false one for `All`, a true one for `Any`).
+fn short_circuit(
+    ks: &[Expr],
+    junction: Junction,
+    ev: &mut impl FnMut(Expr) -> Result<Value, EvalError>,
+) -> Result<bool, EvalError> {
+    let decisive = matches!(junction, Junction::Any);
+    for &k in ks {
+        if boolean(&ev(k)?)? == decisive {
+            return Ok(decisive);
+        }
+    }
+    Ok(!decisive)
 }

@@ -258,26 +258,22 @@ impl Poly {
         if num_traits::Zero::is_zero(c) {
             return Poly::zero();
         }
-        Poly {
-            terms: self
-                .terms
-                .iter()
-                .map(|t| Term {
-                    mono: t.mono.clone(),
-                    coef: q_mul(&t.coef, c),
-                })
-                .collect(),
-        }
+        self.map_coefficients(|k| q_mul(k, c))
     }
 
     pub fn neg(&self) -> Poly {
+        self.map_coefficients(|k| -k)
+    }
+
+    /// The same monomials with coefficients `f(c)` (`f` must not give zero).
+    fn map_coefficients(&self, f: impl Fn(&BigRational) -> BigRational) -> Poly {
         Poly {
             terms: self
                 .terms
                 .iter()
                 .map(|t| Term {
                     mono: t.mono.clone(),
-                    coef: -&t.coef,
+                    coef: f(&t.coef),
                 })
                 .collect(),
         }

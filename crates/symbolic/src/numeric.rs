@@ -38,6 +38,14 @@ impl PolyRef {
 
 type FactorList = SmallVec<[(Expr, u32); 2]>;
 
+/// The product of two factored polynomials.
+fn product(a: &Factored, b: &Factored) -> Factored {
+    Factored {
+        constant: &a.constant * &b.constant,
+        factors: merge_factors(&a.factors, &b.factors),
+    }
+}
+
 fn merge_factors(a: &FactorList, b: &FactorList) -> FactorList {
     let mut out = a.clone();
     for &(f, k) in b {
@@ -154,15 +162,7 @@ impl ExprFactory {
         }
         let (na, da) = self.ratfn_parts(a);
         let (nb, db) = self.ratfn_parts(b);
-        let num = Factored {
-            constant: &na.constant * &nb.constant,
-            factors: merge_factors(&na.factors, &nb.factors),
-        };
-        let den = Factored {
-            constant: &da.constant * &db.constant,
-            factors: merge_factors(&da.factors, &db.factors),
-        };
-        self.mk_ratfn(num, den)
+        self.mk_ratfn(product(&na, &nb), product(&da, &db))
     }
 
     /// The product of all `items` (one of `ty` if empty).
@@ -208,15 +208,7 @@ impl ExprFactory {
         if nb.constant.is_zero() {
             return self.intern(Op::Div(a, b), Type::Real);
         }
-        let num = Factored {
-            constant: &na.constant * &db.constant,
-            factors: merge_factors(&na.factors, &db.factors),
-        };
-        let den = Factored {
-            constant: &da.constant * &nb.constant,
-            factors: merge_factors(&da.factors, &nb.factors),
-        };
-        self.mk_ratfn(num, den)
+        self.mk_ratfn(product(&na, &db), product(&da, &nb))
     }
 
     fn to_real_any(&self, a: Expr) -> Expr {

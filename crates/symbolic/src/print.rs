@@ -140,14 +140,7 @@ impl ExprFactory {
                 }
             }
             Op::Char(c) => {
-                match char::from_u32(*c) {
-                    Some(ch) if (' '..='~').contains(&ch) && ch != '\'' && ch != '\\' => {
-                        out.push('\'');
-                        out.push(ch);
-                        out.push('\'');
-                    }
-                    _ => out.push_str(&format!("(char){c}")),
-                }
+                pp_char(*c, out);
                 P_POSTFIX
             }
             Op::Symbol(s) => {
@@ -205,12 +198,7 @@ impl ExprFactory {
                 };
                 let mut v = ks.to_vec();
                 v.sort_by(|&a, &b| self.compare(a, b));
-                for (i, k) in v.iter().enumerate() {
-                    if i > 0 {
-                        out.push_str(sep);
-                    }
-                    self.pp(*k, p + 1, out);
-                }
+                self.pp_separated(&v, sep, p + 1, out);
                 p
             }
             Op::Not(a) => {
@@ -242,31 +230,7 @@ impl ExprFactory {
                 out.push('}');
                 P_POSTFIX
             }
-            Op::ConcreteArray(b, els) => {
-                let lambda_base = matches!(self.node(*b).op, Op::ArrayLambda(..));
-                let full = els.iter().all(|x| x.is_some());
-                if lambda_base && full {
-                    out.push('{');
-                } else {
-                    self.pp(*b, P_POSTFIX, out);
-                    out.push('{');
-                }
-                let mut first = true;
-                for (k, v) in els.iter().enumerate() {
-                    if let Some(v) = v {
-                        if !first {
-                            out.push_str(", ");
-                        }
-                        first = false;
-                        if !(lambda_base && full) {
-                            out.push_str(&format!("[{k}] = "));
-                        }
-                        self.pp(*v, P_COND, out);
-                    }
-                }
-                out.push('}');
-                P_POSTFIX
-            }
+            Op::ConcreteArray(b, els) => self.pp_concrete_array(*b, els, out),
             Op::ArrayLambda(var, body) => {
                 out.push_str("(lambda int ");
                 self.pp(*var, P_POSTFIX, out);
@@ -277,12 +241,7 @@ impl ExprFactory {
             }
             Op::Tuple(ks) => {
                 out.push('{');
-                for (i, k) in ks.iter().enumerate() {
-                    if i > 0 {
-                        out.push_str(", ");
-                    }
-                    self.pp(*k, P_COND, out);
-                }
+                self.pp_separated(ks, ", ", P_COND, out);
                 out.push('}');
                 P_POSTFIX
             }
@@ -291,48 +250,87 @@ impl ExprFactory {
                 out.push_str(&format!(".{k}"));
                 P_POSTFIX
             }
-            Op::Apply(g, args) => {
-                let name = self.symbol_name(*g);
-                if let (Some(op), 2) = (
-                    name.as_deref().and_then(BitOp::from_function_name),
-                    args.len(),
-                ) {
-                    let (sym, p) = match op {
-                        BitOp::And => (" & ", P_BITAND),
-                        BitOp::Or => (" | ", P_BITOR),
-                        BitOp::Xor => (" ^ ", P_BITXOR),
-                        BitOp::Shl => (" << ", P_SHIFT),
-                        BitOp::Shr => (" >> ", P_SHIFT),
-                    };
-                    self.pp(args[0], p, out);
-                    out.push_str(sym);
-                    self.pp(args[1], p + 1, out);
-                    return p;
-                }
-                self.pp(*g, P_POSTFIX, out);
-                out.push('(');
-                for (i, a) in args.iter().enumerate() {
-                    if i > 0 {
-                        out.push_str(", ");
-                    }
-                    self.pp(*a, P_COND, out);
-                }
-                out.push(')');
-                P_POSTFIX
+            Op::Apply(g, args) => self.pp_apply(*g, args, out),
+            Op::Quant(q, var, body) => self.pp_quantifier(*q, *var, *body, out),
+        }
+    }
+
+    /// `items` printed one after the other with `sep` between them.
+    fn pp_separated(&self, items: &[Expr], sep: &str, prec: u8, out: &mut String) {
+        for (i, k) in items.iter().enumerate() {
+            if i > 0 {
+                out.push_str(sep);
             }
-            Op::Quant(q, var, body) => {
-                out.push_str(match q {
-                    Quantifier::Forall => "forall {",
-                    Quantifier::Exists => "exists {",
-                });
-                out.push_str(&self.type_name(&self.type_of(*var)));
-                out.push(' ');
-                self.pp(*var, P_POSTFIX, out);
-                out.push_str("} ");
-                self.pp(*body, P_UNARY, out);
-                P_UNARY
+            self.pp(*k, prec, out);
+        }
+    }
+
+    /// An array of known elements: `{a, b}` when all are known on top of a
+    /// lambda array, otherwise `base{[k] = v, ...}`.
+    fn pp_concrete_array(&self, b: Expr, els: &[Option<Expr>], out: &mut String) -> u8 {
+        let lambda_base = matches!(self.node(b).op, Op::ArrayLambda(..));
+        let full = els.iter().all(|x| x.is_some());
+        if lambda_base && full {
+            out.push('{');
+        } else {
+            self.pp(b, P_POSTFIX, out);
+            out.push('{');
+        }
+        let mut first = true;
+        for (k, v) in els.iter().enumerate() {
+            if let Some(v) = v {
+                if !first {
+                    out.push_str(", ");
+                }
+                first = false;
+                if !(lambda_base && full) {
+                    out.push_str(&format!("[{k}] = "));
+                }
+                self.pp(*v, P_COND, out);
             }
         }
+        out.push('}');
+        P_POSTFIX
+    }
+
+    /// `forall {int x} body`.
+    fn pp_quantifier(&self, q: Quantifier, var: Expr, body: Expr, out: &mut String) -> u8 {
+        out.push_str(match q {
+            Quantifier::Forall => "forall {",
+            Quantifier::Exists => "exists {",
+        });
+        out.push_str(&self.type_name(&self.type_of(var)));
+        out.push(' ');
+        self.pp(var, P_POSTFIX, out);
+        out.push_str("} ");
+        self.pp(body, P_UNARY, out);
+        P_UNARY
+    }
+
+    /// An application: bit operations infix, other functions `g(a, b)`.
+    fn pp_apply(&self, g: Expr, args: &[Expr], out: &mut String) -> u8 {
+        let name = self.symbol_name(g);
+        if let (Some(op), 2) = (
+            name.as_deref().and_then(BitOp::from_function_name),
+            args.len(),
+        ) {
+            let (sym, p) = match op {
+                BitOp::And => (" & ", P_BITAND),
+                BitOp::Or => (" | ", P_BITOR),
+                BitOp::Xor => (" ^ ", P_BITXOR),
+                BitOp::Shl => (" << ", P_SHIFT),
+                BitOp::Shr => (" >> ", P_SHIFT),
+            };
+            self.pp(args[0], p, out);
+            out.push_str(sym);
+            self.pp(args[1], p + 1, out);
+            return p;
+        }
+        self.pp(g, P_POSTFIX, out);
+        out.push('(');
+        self.pp_separated(args, ", ", P_COND, out);
+        out.push(')');
+        P_POSTFIX
     }
 
     fn coef_string(&self, c: &BigRational, ty: &Type) -> String {
@@ -474,5 +472,17 @@ impl ExprFactory {
         } else {
             P_REL
         }
+    }
+}
+
+/// A character constant: `'x'` when printable, `(char)N` otherwise.
+fn pp_char(c: u32, out: &mut String) {
+    match char::from_u32(c) {
+        Some(ch) if (' '..='~').contains(&ch) && ch != '\'' && ch != '\\' => {
+            out.push('\'');
+            out.push(ch);
+            out.push('\'');
+        }
+        _ => out.push_str(&format!("(char){c}")),
     }
 }

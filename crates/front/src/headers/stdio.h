@@ -1,12 +1,6 @@
 #ifndef __TASS_STDIO_H
 #define __TASS_STDIO_H
-#ifndef __TASS_SIZE_T
-#define __TASS_SIZE_T
-typedef unsigned long size_t;
-#endif
-#ifndef NULL
-#define NULL ((void*)0)
-#endif
+#include <stddef.h>
 #define EOF (-1)
 typedef struct __tass_FILE FILE;
 extern FILE *stdout;

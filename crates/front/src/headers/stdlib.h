@@ -1,12 +1,6 @@
 #ifndef __TASS_STDLIB_H
 #define __TASS_STDLIB_H
-#ifndef __TASS_SIZE_T
-#define __TASS_SIZE_T
-typedef unsigned long size_t;
-#endif
-#ifndef NULL
-#define NULL ((void*)0)
-#endif
+#include <stddef.h>
 #define RAND_MAX 2147483647
 #define EXIT_SUCCESS 0
 #define EXIT_FAILURE 1

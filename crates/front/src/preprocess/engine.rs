@@ -19,7 +19,7 @@ use super::macros::{
 use super::writer::{needs_separator, Writer};
 use super::{
     InputMacro, LineOrigin, PreprocessError, PreprocessOptions, PreprocessWarning, Preprocessed,
-    BUILTIN_DIR, COMMAND_LINE, MAX_INCLUDE_DEPTH,
+    Severity, BUILTIN_DIR, COMMAND_LINE, MAX_INCLUDE_DEPTH,
 };
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -150,6 +150,7 @@ impl Engine<'_> {
 
     fn error(&self, e: PosError) -> PreprocessError {
         PreprocessError {
+            severity: Severity::Error,
             file: self.path_of(e.pos.file),
             line: e.pos.line,
             column: e.pos.col,
@@ -159,6 +160,7 @@ impl Engine<'_> {
 
     fn warn(&mut self, pos: Pos, message: String) {
         self.warnings.push(PreprocessWarning {
+            severity: Severity::Warning,
             file: self.path_of(pos.file),
             line: pos.line,
             column: pos.col,
@@ -397,61 +399,8 @@ impl Engine<'_> {
             ""
         };
         match directive {
-            "if" | "ifdef" | "ifndef" => {
-                let directive = match directive {
-                    "if" => "if",
-                    "ifdef" => "ifdef",
-                    _ => "ifndef",
-                };
-                let value = if !active {
-                    false
-                } else if directive == "if" {
-                    self.eval_condition(&line[1..], name, end)?
-                } else {
-                    let Some(n) = line.get(1).filter(|t| t.kind == Kind::Ident) else {
-                        return pos_err(
-                            line.get(1).map_or(end, |t| t.pos),
-                            format!("#{directive} needs a macro name"),
-                        );
-                    };
-                    let defined = self.table.defs.contains_key(&*n.text);
-                    defined == (directive == "ifdef")
-                };
-                let cond = Cond {
-                    pos: hash.pos,
-                    directive,
-                    parent_active: active,
-                    taken: value || !active,
-                    seen_else: false,
-                    active: value,
-                };
-                self.conds().push(cond);
-            }
-            "elif" | "elifdef" | "elifndef" => {
-                let (evaluate, seen_else) = match self.conds().last() {
-                    None => return pos_err(hash.pos, format!("#{directive} without #if")),
-                    Some(c) => (c.parent_active && !c.taken, c.seen_else),
-                };
-                if seen_else {
-                    return pos_err(hash.pos, format!("#{directive} after #else"));
-                }
-                let value = evaluate
-                    && if directive == "elif" {
-                        self.eval_condition(&line[1..], name, end)?
-                    } else {
-                        let Some(n) = line.get(1).filter(|t| t.kind == Kind::Ident) else {
-                            return pos_err(
-                                line.get(1).map_or(end, |t| t.pos),
-                                format!("#{directive} needs a macro name"),
-                            );
-                        };
-                        self.table.defs.contains_key(&*n.text) == (directive == "elifdef")
-                    };
-                if let Some(c) = self.conds().last_mut() {
-                    c.active = value;
-                    c.taken |= value;
-                }
-            }
+            "if" | "ifdef" | "ifndef" => self.if_directive(&hash, &line, end)?,
+            "elif" | "elifdef" | "elifndef" => self.elif_directive(&hash, &line, end)?,
             "else" => {
                 let Some(c) = self.conds().last_mut() else {
                     return pos_err(hash.pos, "#else without #if");
@@ -469,37 +418,9 @@ impl Engine<'_> {
                 }
             }
             _ if !active => {}
-            "define" => {
-                let m = parse_define(&line[1..], end)?;
-                if self.table.never_expand.contains(&m.name) {
-                    let message = format!(
-                        "\"{}\" is a TASS input (#pragma TASS input); this #define is ignored",
-                        m.name
-                    );
-                    self.warn(line[1].pos, message);
-                    return Ok(());
-                }
-                if let Some(old) = self.table.defs.get(&m.name) {
-                    if old.builtin.is_some() {
-                        return pos_err(
-                            line[1].pos,
-                            format!("cannot redefine the built-in macro \"{}\"", m.name),
-                        );
-                    }
-                    if !old.same_definition(&m) {
-                        let message = format!("macro \"{}\" redefined", m.name);
-                        self.warn(line[1].pos, message);
-                    }
-                }
-                self.table.defs.insert(m.name.clone(), Rc::new(m));
-            }
+            "define" => self.define_directive(&line, end)?,
             "undef" => {
-                let Some(n) = line.get(1).filter(|t| t.kind == Kind::Ident) else {
-                    return pos_err(
-                        line.get(1).map_or(end, |t| t.pos),
-                        "#undef needs a macro name",
-                    );
-                };
+                let n = macro_name_operand(&line, end, "undef")?;
                 self.table.defs.remove(&*n.text);
             }
             "include" => {
@@ -528,6 +449,89 @@ impl Engine<'_> {
                 );
             }
         }
+        Ok(())
+    }
+
+    /// `#if`, `#ifdef`, `#ifndef`: opens a conditional (its branch is taken
+    /// only inside an active one). `line` is the directive's line after `#`.
+    fn if_directive(&mut self, hash: &Token, line: &[Token], end: Pos) -> Result<(), PosError> {
+        let active = !matches!(self.conds().last(), Some(c) if !c.active);
+        let directive = match &*line[0].text {
+            "if" => "if",
+            "ifdef" => "ifdef",
+            _ => "ifndef",
+        };
+        let value = if !active {
+            false
+        } else if directive == "if" {
+            self.eval_condition(&line[1..], &line[0], end)?
+        } else {
+            let n = macro_name_operand(line, end, directive)?;
+            let defined = self.table.defs.contains_key(&*n.text);
+            defined == (directive == "ifdef")
+        };
+        let cond = Cond {
+            pos: hash.pos,
+            directive,
+            parent_active: active,
+            taken: value || !active,
+            seen_else: false,
+            active: value,
+        };
+        self.conds().push(cond);
+        Ok(())
+    }
+
+    /// `#elif`, `#elifdef`, `#elifndef`: evaluated only when no branch of
+    /// the conditional was taken yet.
+    fn elif_directive(&mut self, hash: &Token, line: &[Token], end: Pos) -> Result<(), PosError> {
+        let directive = &*line[0].text;
+        let (evaluate, seen_else) = match self.conds().last() {
+            None => return pos_err(hash.pos, format!("#{directive} without #if")),
+            Some(c) => (c.parent_active && !c.taken, c.seen_else),
+        };
+        if seen_else {
+            return pos_err(hash.pos, format!("#{directive} after #else"));
+        }
+        let value = evaluate
+            && if directive == "elif" {
+                self.eval_condition(&line[1..], &line[0], end)?
+            } else {
+                let n = macro_name_operand(line, end, directive)?;
+                self.table.defs.contains_key(&*n.text) == (directive == "elifdef")
+            };
+        if let Some(c) = self.conds().last_mut() {
+            c.active = value;
+            c.taken |= value;
+        }
+        Ok(())
+    }
+
+    /// `#define`: TASS inputs stay undefined (with a warning), built-in macros
+    /// cannot be redefined, a different redefinition is warned about.
+    fn define_directive(&mut self, line: &[Token], end: Pos) -> Result<(), PosError> {
+        let m = parse_define(&line[1..], end)?;
+        if self.table.never_expand.contains(&m.name) {
+            let message = format!(
+                "\"{}\" is a TASS input (#pragma TASS input); this #define is ignored",
+                m.name
+            );
+            self.warn(line[1].pos, message);
+            return Ok(());
+        }
+        if let Some(old) = self.table.defs.get(&m.name) {
+            if old.builtin.is_some() {
+                return pos_err(
+                    line[1].pos,
+                    format!("cannot redefine the built-in macro \"{}\"", m.name),
+                );
+            }
+            if !old.same_definition(&m) {
+                let message = format!("macro \"{}\" redefined", m.name);
+                self.warn(line[1].pos, message);
+            }
+        }
+        self.table.defs.insert(m.name.clone(), Rc::new(m));
         Ok(())
     }
 
@@ -891,5 +895,21 @@ impl Engine<'_> {
         }
         f.idx = k;
         Some(name)
+    }
+}
+
+/// The macro name after `#ifdef`, `#undef`, ... (`line` is the directive's
+/// line after `#`, ending at `end`).
+fn macro_name_operand<'l>(
+    line: &'l [Token],
+    end: Pos,
+    directive: &str,
+) -> Result<&'l Token, PosError> {
+    match line.get(1).filter(|t| t.kind == Kind::Ident) {
+        Some(n) => Ok(n),
+        None => pos_err(
+            line.get(1).map_or(end, |t| t.pos),
+            format!("#{directive} needs a macro name"),
+        ),
     }
 }

@@ -132,18 +132,8 @@ impl Parser<'_> {
     fn binary(&mut self, min_prec: u8, live: bool) -> Result<Val, ExprError> {
         let mut lhs = self.unary(live)?;
         while let Some(op) = self.peek_punct() {
-            let prec = match op {
-                "||" => 1,
-                "&&" => 2,
-                "|" => 3,
-                "^" => 4,
-                "&" => 5,
-                "==" | "!=" => 6,
-                "<" | ">" | "<=" | ">=" => 7,
-                "<<" | ">>" => 8,
-                "+" | "-" => 9,
-                "*" | "/" | "%" => 10,
-                _ => break,
+            let Some(prec) = crate::ast::binary_precedence(op) else {
+                break;
             };
             if prec < min_prec {
                 break;

@@ -268,25 +268,7 @@ pub(crate) fn tokenize(src: &str, file: u32) -> Result<Vec<Token>, LexError> {
             continue;
         }
         if c == '/' && cur.peek2() == Some('*') {
-            cur.bump();
-            cur.bump();
-            loop {
-                match cur.peek() {
-                    None => {
-                        return Err(LexError {
-                            line: pos.line,
-                            col: pos.col,
-                            message: "unterminated comment: this `/*` has no closing `*/`".into(),
-                        })
-                    }
-                    Some('*') if cur.peek2() == Some('/') => {
-                        cur.bump();
-                        cur.bump();
-                        break;
-                    }
-                    Some(_) => cur.bump(),
-                }
-            }
+            skip_block_comment(&mut cur, pos)?;
             space = true;
             continue;
         }
@@ -311,50 +293,16 @@ pub(crate) fn tokenize(src: &str, file: u32) -> Result<Vec<Token>, LexError> {
             cur.bump();
             kind = Kind::HeaderName;
         } else if is_ident_start(c) {
-            while cur.peek().is_some_and(is_ident_char) {
-                cur.bump();
-            }
-            let quote = cur.peek();
-            let prefix = &src[start..cur.i];
-            if matches!(quote, Some('"' | '\''))
-                && cur.splices == splices
-                && matches!(prefix, "L" | "u" | "U" | "u8")
-            {
-                kind = lex_quoted(&mut cur);
-            } else {
-                kind = Kind::Ident;
-            }
+            kind = lex_identifier(&mut cur);
         } else if c.is_ascii_digit()
             || (c == '.' && cur.peek2().is_some_and(|d| d.is_ascii_digit()))
         {
-            while let Some(d) = cur.peek() {
-                if matches!(d, 'e' | 'E' | 'p' | 'P') && matches!(cur.peek2(), Some('+' | '-')) {
-                    cur.bump();
-                    cur.bump();
-                } else if is_ident_char(d) || d == '.' {
-                    cur.bump();
-                } else {
-                    break;
-                }
-            }
+            lex_number(&mut cur);
             kind = Kind::Number;
         } else if c == '"' || c == '\'' {
             kind = lex_quoted(&mut cur);
         } else {
-            let mut ahead = cur;
-            ahead.bump();
-            let c1 = ahead.peek().unwrap_or('\0');
-            ahead.bump();
-            let c2 = ahead.peek().unwrap_or('\0');
-            let len = punct_len(c, c1, c2);
-            for _ in 0..len {
-                cur.bump();
-            }
-            kind = if len > 1 || PUNCT1.contains(c) {
-                Kind::Punct
-            } else {
-                Kind::Other
-            };
+            kind = lex_punctuator(&mut cur, c);
         }
         let raw = &src[start..cur.i];
         let text: Rc<str> = if cur.splices != splices {
@@ -406,6 +354,80 @@ pub(crate) fn tokenize(src: &str, file: u32) -> Result<Vec<Token>, LexError> {
     eof.bol = true;
     toks.push(eof);
     Ok(toks)
+}
+
+/// Skips a `/* ... */` comment that starts at the cursor (at `pos`).
+fn skip_block_comment(cur: &mut Cursor<'_>, pos: Pos) -> Result<(), LexError> {
+    cur.bump();
+    cur.bump();
+    loop {
+        match cur.peek() {
+            None => {
+                return Err(LexError {
+                    line: pos.line,
+                    col: pos.col,
+                    message: "unterminated comment: this `/*` has no closing `*/`".into(),
+                })
+            }
+            Some('*') if cur.peek2() == Some('/') => {
+                cur.bump();
+                cur.bump();
+                return Ok(());
+            }
+            Some(_) => cur.bump(),
+        }
+    }
+}
+
+/// An identifier, or a character or string literal with an encoding prefix
+/// (`L'x'`, `u8"..."`, written without a splice between prefix and quote).
+fn lex_identifier(cur: &mut Cursor<'_>) -> Kind {
+    let (start, splices) = (cur.i, cur.splices);
+    while cur.peek().is_some_and(is_ident_char) {
+        cur.bump();
+    }
+    let quote = cur.peek();
+    let prefix = &cur.s[start..cur.i];
+    if matches!(quote, Some('"' | '\''))
+        && cur.splices == splices
+        && matches!(prefix, "L" | "u" | "U" | "u8")
+    {
+        lex_quoted(cur)
+    } else {
+        Kind::Ident
+    }
+}
+
+/// A preprocessing number: digits, letters, `.`, and signs after an exponent.
+fn lex_number(cur: &mut Cursor<'_>) {
+    while let Some(d) = cur.peek() {
+        if matches!(d, 'e' | 'E' | 'p' | 'P') && matches!(cur.peek2(), Some('+' | '-')) {
+            cur.bump();
+            cur.bump();
+        } else if is_ident_char(d) || d == '.' {
+            cur.bump();
+        } else {
+            break;
+        }
+    }
+}
+
+/// The longest punctuator starting with `c` (or a lone other character).
+fn lex_punctuator(cur: &mut Cursor<'_>, c: char) -> Kind {
+    let mut ahead = *cur;
+    ahead.bump();
+    let c1 = ahead.peek().unwrap_or('\0');
+    ahead.bump();
+    let c2 = ahead.peek().unwrap_or('\0');
+    let len = punct_len(c, c1, c2);
+    for _ in 0..len {
+        cur.bump();
+    }
+    if len > 1 || PUNCT1.contains(c) {
+        Kind::Punct
+    } else {
+        Kind::Other
+    }
 }
 
 /// `raw` without its backslash-newline splices.

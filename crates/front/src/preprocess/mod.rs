@@ -82,19 +82,38 @@ pub(crate) struct InputMacro {
     pub line: u32,
 }
 
+/// How serious a message of the preprocessor is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Severity {
+    Error,
+    Warning,
+}
+
+/// A message of the preprocessor at a position of a source file: an error
+/// (which ends preprocessing) or a warning.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct PreprocessError {
+pub(crate) struct PreprocessMessage {
+    pub severity: Severity,
     pub file: PathBuf,
     pub line: u32,
     pub column: u32,
     pub message: String,
 }
 
-impl fmt::Display for PreprocessError {
+/// The error that ends preprocessing.
+pub(crate) type PreprocessError = PreprocessMessage;
+/// A warning of the preprocessor.
+pub(crate) type PreprocessWarning = PreprocessMessage;
+
+impl fmt::Display for PreprocessMessage {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let severity = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
         write!(
             f,
-            "{}:{}:{}: error: {}",
+            "{}:{}:{}: {severity}: {}",
             self.file.display(),
             self.line,
             self.column,
@@ -103,28 +122,7 @@ impl fmt::Display for PreprocessError {
     }
 }
 
-impl std::error::Error for PreprocessError {}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct PreprocessWarning {
-    pub file: PathBuf,
-    pub line: u32,
-    pub column: u32,
-    pub message: String,
-}
-
-impl fmt::Display for PreprocessWarning {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}:{}:{}: warning: {}",
-            self.file.display(),
-            self.line,
-            self.column,
-            self.message
-        )
-    }
-}
+impl std::error::Error for PreprocessMessage {}
 
 /// Preprocesses `source`, the text of `main_file` (which is not read from disk;
 /// its folder is where `#include "..."` looks first).

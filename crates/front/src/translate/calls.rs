@@ -4,12 +4,8 @@
 use tass_model::api::*;
 
 use super::expr::peel_casts;
-use super::{err, Res, Sym, Tr};
+use super::{bx, err, Res, Sym, Tr};
 use crate::ast::{Ast, AstKind, Pos};
-
-fn bx(e: Expr) -> Box<Expr> {
-    Box::new(e)
-}
 
 /// The header that declares a library function (for hints).
 fn header_of(name: &str) -> &'static str {
@@ -70,19 +66,29 @@ fn unmodelled_library_header(name: &str) -> Option<&'static str> {
     })
 }
 
+/// What becomes of the result of a call.
+#[derive(Clone, Debug)]
+pub(crate) enum CallResult {
+    /// Stored into this lvalue (`x = f(...)`).
+    StoreIn(Expr),
+    /// Used as a value (`f(...) + 1`): returned, in a temporary unless pure.
+    Value,
+    /// Thrown away (`f(...);`).
+    Discard,
+}
+
 impl<'t> Tr<'t> {
-    /// Translates a call. With `lhs`, the result is stored there; otherwise
-    /// with `want` it is returned (in a temporary unless pure).
+    /// Translates a call; returns the lvalue stored into or the value, as
+    /// `result` asks.
     pub(crate) fn call(
         &mut self,
         f: &Ast<'t>,
         args: &[Ast<'t>],
-        lhs: Option<Expr>,
-        want: bool,
+        result: CallResult,
         pos: Pos,
     ) -> Res<Option<Expr>> {
         if let Some((sig, pointer)) = self.fn_pointer_callee(f) {
-            return self.call_through_pointer(pointer, sig, args, lhs, want, pos);
+            return self.call_through_pointer(pointer, sig, args, result, pos);
         }
         let AstKind::Ident(name) = &f.kind else {
             return err(
@@ -131,7 +137,7 @@ impl<'t> Tr<'t> {
             self.ctx.fns[i].first_call = Some(sp);
         }
         if let Some(lib) = self.ctx.fns[i].library() {
-            return self.library_call(lib, i, args, lhs, want, pos);
+            return self.library_call(lib, i, args, result, pos);
         }
         let info = &self.ctx.fns[i];
         let kind = info.kind.clone();
@@ -169,7 +175,7 @@ impl<'t> Tr<'t> {
                 };
                 let span = self.span(pos);
                 let e = Expr::new(ExprKind::AbstractCall(id, xs), ret, span);
-                self.deliver(e, lhs, want, pos)
+                self.deliver(e, result, pos)
             }
             FunctionKind::System { .. } | FunctionKind::User => {
                 self.effect_check_call(pos, &fname)?;
@@ -184,7 +190,7 @@ impl<'t> Tr<'t> {
                 } else {
                     Callee::System(id)
                 };
-                self.emit_call(callee, xs, ret, lhs, want, pos)
+                self.emit_call(callee, xs, ret, result, pos)
             }
         }
     }
@@ -203,9 +209,9 @@ impl<'t> Tr<'t> {
     }
 
     /// Stores or returns a pure value.
-    fn deliver(&mut self, e: Expr, lhs: Option<Expr>, want: bool, pos: Pos) -> Res<Option<Expr>> {
-        match lhs {
-            Some(l) => {
+    fn deliver(&mut self, e: Expr, result: CallResult, pos: Pos) -> Res<Option<Expr>> {
+        match result {
+            CallResult::StoreIn(l) => {
                 let v = self.convert(e, &l.ty, pos)?;
                 self.emit(Statement::Assign {
                     lhs: l.clone(),
@@ -213,8 +219,8 @@ impl<'t> Tr<'t> {
                 });
                 Ok(Some(l))
             }
-            None if want => Ok(Some(e)),
-            None => Ok(None),
+            CallResult::Value => Ok(Some(e)),
+            CallResult::Discard => Ok(None),
         }
     }
 
@@ -223,12 +229,11 @@ impl<'t> Tr<'t> {
         callee: Callee,
         args: Vec<Expr>,
         ret: Type,
-        lhs: Option<Expr>,
-        want: bool,
+        result: CallResult,
         pos: Pos,
     ) -> Res<Option<Expr>> {
-        match lhs {
-            Some(l) => {
+        match result {
+            CallResult::StoreIn(l) => {
                 if ret == Type::Void {
                     return err(
                         pos,
@@ -256,7 +261,7 @@ impl<'t> Tr<'t> {
                 }
                 Ok(Some(l))
             }
-            None if want => {
+            CallResult::Value => {
                 if ret == Type::Void {
                     return err(pos, "a function returning void used as a value");
                 }
@@ -268,7 +273,7 @@ impl<'t> Tr<'t> {
                 });
                 Ok(Some(t))
             }
-            None => {
+            CallResult::Discard => {
                 self.emit(Statement::Call {
                     lhs: None,
                     callee,
@@ -342,8 +347,7 @@ impl<'t> Tr<'t> {
         lib: LibraryFunction,
         i: usize,
         args: &[Ast<'t>],
-        lhs: Option<Expr>,
-        want: bool,
+        result: CallResult,
         pos: Pos,
     ) -> Res<Option<Expr>> {
         let name = lib.c_name();
@@ -366,71 +370,7 @@ impl<'t> Tr<'t> {
         }
         use LibraryFunction as L;
         match lib {
-            L::Malloc | L::Calloc | L::Realloc => {
-                let Some(l) = lhs else {
-                    return err(
-                        pos,
-                        format!("the result of `{name}` must be assigned directly to a pointer (e.g. `p = {name}(...)`)"),
-                    );
-                };
-                let elem = match &l.ty {
-                    Type::Pointer(e) if **e != Type::Void => (**e).clone(),
-                    Type::Pointer(_) => {
-                        return err(pos, format!("the result of `{name}` must be assigned to a typed pointer, not `void *`"))
-                    }
-                    other => {
-                        return err(
-                            pos,
-                            format!("the result of `{name}` is assigned to a `{}`, not a pointer", self.type_name(other)),
-                        )
-                    }
-                };
-                match lib {
-                    L::Malloc => {
-                        let count = self.alloc_count(&args[0], &elem)?;
-                        self.emit(Statement::Allocate {
-                            lhs: l.clone(),
-                            elem_type: elem,
-                            count,
-                            zeroed: false,
-                        });
-                    }
-                    L::Calloc => {
-                        let n = self.count_expr(&args[0])?;
-                        let count = if self.is_sizeof_of(&args[1], &elem) {
-                            n
-                        } else {
-                            let size = self.count_expr(&args[1])?;
-                            let total = self.binary("*", n, size, pos)?;
-                            let span = self.span(pos);
-                            let so = Expr::new(
-                                ExprKind::SizeOf(elem.clone()),
-                                Type::Int(IntKind::UnsignedLong),
-                                span,
-                            );
-                            self.binary("/", total, so, pos)?
-                        };
-                        self.emit(Statement::Allocate {
-                            lhs: l.clone(),
-                            elem_type: elem,
-                            count,
-                            zeroed: true,
-                        });
-                    }
-                    _ => {
-                        let p = self.rvalue(&args[0])?;
-                        let p = self.convert(p, &l.ty, args[0].pos)?;
-                        let count = self.alloc_count(&args[1], &elem)?;
-                        self.emit(Statement::Reallocate {
-                            lhs: l.clone(),
-                            pointer: p,
-                            elem_type: elem,
-                            count,
-                        });
-                    }
-                }
-                Ok(Some(l))
-            }
+            L::Malloc | L::Calloc | L::Realloc => self.allocation(lib, args, result, pos),
             L::Free => {
                 let p = self.rvalue(&args[0])?;
                 if !matches!(p.ty, Type::Pointer(_)) {
@@ -445,46 +385,141 @@ impl<'t> Tr<'t> {
                     condition: c,
                     origin: AssertOrigin::CAssert,
                 });
-                if want || lhs.is_some() {
+                if !matches!(result, CallResult::Discard) {
                     return err(pos, "`assert` has no value");
                 }
                 Ok(None)
             }
             _ => {
-                let mut xs = Vec::new();
-                for (k, a) in args.iter().enumerate() {
-                    let e = self.rvalue(a)?;
-                    let e = match params.get(k) {
-                        // buffers keep their own pointer type: the engine
-                        // needs the element type
-                        Some(Type::Pointer(t))
-                            if **t == Type::Void && matches!(e.ty, Type::Pointer(_)) =>
-                        {
-                            e
-                        }
-                        Some(t) => self.convert(e, t, a.pos)?,
-                        None => {
-                            if !(e.ty.is_scalar() || matches!(e.ty, Type::Pointer(_))) {
-                                return err(
-                                    a.pos,
-                                    format!(
-                                        "argument of type `{}` cannot be passed to `{name}`",
-                                        self.type_name(&e.ty)
-                                    ),
-                                );
-                            }
-                            e
-                        }
-                    };
-                    xs.push(e);
-                }
+                let xs = self.library_arguments(name, &params, args)?;
                 if lib.is_pure_math() {
                     let span = self.span(pos);
                     let e = Expr::new(ExprKind::MathCall(lib, xs), ret, span);
-                    return self.deliver(e, lhs, want, pos);
+                    return self.deliver(e, result, pos);
                 }
-                self.emit_call(Callee::Library(lib), xs, ret, lhs, want, pos)
+                self.emit_call(Callee::Library(lib), xs, ret, result, pos)
             }
         }
+    }
+
+    /// `p = malloc(n)`, `calloc(n, size)`, `realloc(q, n)`: an allocation of
+    /// elements of the type `p` points to.
+    fn allocation(
+        &mut self,
+        lib: LibraryFunction,
+        args: &[Ast<'t>],
+        result: CallResult,
+        pos: Pos,
+    ) -> Res<Option<Expr>> {
+        use LibraryFunction as L;
+        let name = lib.c_name();
+        let CallResult::StoreIn(l) = result else {
+            return err(
+                pos,
+                format!("the result of `{name}` must be assigned directly to a pointer (e.g. `p = {name}(...)`)"),
+            );
+        };
+        let elem = match &l.ty {
+            Type::Pointer(e) if **e != Type::Void => (**e).clone(),
+            Type::Pointer(_) => {
+                return err(
+                    pos,
+                    format!(
+                        "the result of `{name}` must be assigned to a typed pointer, not `void *`"
+                    ),
+                )
+            }
+            other => {
+                return err(
+                    pos,
+                    format!(
+                        "the result of `{name}` is assigned to a `{}`, not a pointer",
+                        self.type_name(other)
+                    ),
+                )
+            }
+        };
+        match lib {
+            L::Malloc => {
+                let count = self.alloc_count(&args[0], &elem)?;
+                self.emit(Statement::Allocate {
+                    lhs: l.clone(),
+                    elem_type: elem,
+                    count,
+                    zeroed: false,
+                });
+            }
+            L::Calloc => {
+                let n = self.count_expr(&args[0])?;
+                let count = if self.is_sizeof_of(&args[1], &elem) {
+                    n
+                } else {
+                    let size = self.count_expr(&args[1])?;
+                    let total = self.binary("*", n, size, pos)?;
+                    let span = self.span(pos);
+                    let so = Expr::new(
+                        ExprKind::SizeOf(elem.clone()),
+                        Type::Int(IntKind::UnsignedLong),
+                        span,
+                    );
+                    self.binary("/", total, so, pos)?
+                };
+                self.emit(Statement::Allocate {
+                    lhs: l.clone(),
+                    elem_type: elem,
+                    count,
+                    zeroed: true,
+                });
+            }
+            _ => {
+                let p = self.rvalue(&args[0])?;
+                let p = self.convert(p, &l.ty, args[0].pos)?;
+                let count = self.alloc_count(&args[1], &elem)?;
+                self.emit(Statement::Reallocate {
+                    lhs: l.clone(),
+                    pointer: p,
+                    elem_type: elem,
+                    count,
+                });
+            }
+        }
+        Ok(Some(l))
+    }
+
+    /// The arguments of a call of library function `name`, converted to the
+    /// parameter types (`void *` buffers keep their own pointer type: the
+    /// engine needs the element type).
+    fn library_arguments(
+        &mut self,
+        name: &str,
+        params: &[Type],
+        args: &[Ast<'t>],
+    ) -> Res<Vec<Expr>> {
+        let mut xs = Vec::new();
+        for (k, a) in args.iter().enumerate() {
+            let e = self.rvalue(a)?;
+            let e = match params.get(k) {
+                // buffers keep their own pointer type: the engine
+                // needs the element type
+                Some(Type::Pointer(t)) if **t == Type::Void && matches!(e.ty, Type::Pointer(_)) => {
+                    e
+                }
+                Some(t) => self.convert(e, t, a.pos)?,
+                None => {
+                    if !(e.ty.is_scalar() || matches!(e.ty, Type::Pointer(_))) {
+                        return err(
+                            a.pos,
+                            format!(
+                                "argument of type `{}` cannot be passed to `{name}`",
+                                self.type_name(&e.ty)
+                            ),
+                        );
+                    }
+                    e
+                }
+            };
+            xs.push(e);
+        }
+        Ok(xs)
     }
 }

@@ -6,12 +6,9 @@
 
 use tass_model::api::*;
 
-use super::{err, FnPointerSig, Res, Sym, Tr, FN_POINTER_TYPE};
+use super::calls::CallResult;
+use super::{bx, err, FnPointerSig, Res, Sym, Tr, FN_POINTER_TYPE};
 use crate::ast::{Ast, AstKind, Pos};
-
-fn bx(e: Expr) -> Box<Expr> {
-    Box::new(e)
-}
 
 impl<'t> Tr<'t> {
     /// The value of function `i` used as a value (`f` or `&f`).
@@ -76,8 +73,7 @@ impl<'t> Tr<'t> {
         pointer: &Ast<'t>,
         sig: FnPointerSig,
         args: &[Ast<'t>],
-        lhs: Option<Expr>,
-        want: bool,
+        result: CallResult,
         pos: Pos,
     ) -> Res<Option<Expr>> {
         self.effect_check_call(pos, "a function pointer")?;
@@ -110,7 +106,7 @@ impl<'t> Tr<'t> {
             })
             .filter_map(|f| f.model_id)
             .collect();
-        let result = (sig.ret != Type::Void && (lhs.is_some() || want))
+        let returned = (sig.ret != Type::Void && !matches!(result, CallResult::Discard))
             .then(|| self.temp(sig.ret.clone(), pos));
         let span = self.span(pos);
         let Some(fb) = self.fb.as_mut() else {
@@ -134,7 +130,7 @@ impl<'t> Tr<'t> {
             let (yes, no) = fb.branch(names_it);
             fb.enter(yes);
             fb.emit(Statement::Call {
-                lhs: result.clone(),
+                lhs: returned.clone(),
                 callee: Callee::User(id),
                 args: xs.clone(),
             });
@@ -158,8 +154,8 @@ impl<'t> Tr<'t> {
             fb.goto(join);
             fb.enter(join);
         }
-        match (lhs, result) {
-            (Some(l), Some(t)) => {
+        match (result, returned) {
+            (CallResult::StoreIn(l), Some(t)) => {
                 let v = self.convert(t, &l.ty, pos)?;
                 self.emit(Statement::Assign {
                     lhs: l.clone(),
@@ -167,13 +163,13 @@ impl<'t> Tr<'t> {
                 });
                 Ok(Some(l))
             }
-            (Some(_), None) => err(
+            (CallResult::StoreIn(_), None) => err(
                 pos,
                 "the function returns void: its result cannot be assigned",
             ),
-            (None, Some(t)) => Ok(Some(t)),
-            (None, None) if want => err(pos, "a function returning void used as a value"),
-            (None, None) => Ok(None),
+            (_, Some(t)) => Ok(Some(t)),
+            (CallResult::Value, None) => err(pos, "a function returning void used as a value"),
+            (CallResult::Discard, None) => Ok(None),
         }
     }
 }

@@ -8,8 +8,14 @@
 
 mod builder;
 mod calls;
+mod control;
+mod conversions;
 mod expr;
 mod fnptr;
+mod initializers;
+mod lvalues;
+mod operators;
+mod pragma_exprs;
 mod stmt;
 mod types;
 
@@ -26,6 +32,11 @@ use crate::pragma::PragmaKind;
 use builder::FnBuilder;
 
 pub(crate) type Res<T> = Result<T, AstError>;
+
+/// Boxes a model expression (operands of `ExprKind`s).
+pub(crate) fn bx(e: Expr) -> Box<Expr> {
+    Box::new(e)
+}
 
 pub(crate) fn err<T>(pos: Pos, message: impl Into<String>) -> Res<T> {
     Err(AstError {
@@ -182,18 +193,8 @@ pub(crate) const FN_POINTER_TYPE: Type = Type::Int(IntKind::Long);
 impl Ctx {
     pub(crate) fn new_var(&mut self, name: &str, ty: Type, scope: VarScope, span: Span) -> VarId {
         let id = VarId(self.variables.len() as u32);
-        self.variables.push(Variable {
-            id,
-            name: name.to_string(),
-            ty,
-            scope,
-            constraint: None,
-            from_macro: false,
-            is_temporary: false,
-            is_const: false,
-            static_in: None,
-            span,
-        });
+        self.variables
+            .push(Variable::new(id, name, ty, scope, span));
         id
     }
 
@@ -203,6 +204,30 @@ impl Ctx {
 
     /// Finishes the model: `main`, undefined functions, global initializers.
     pub(crate) fn finish(mut self, sources: &mut Sources) -> Result<Model, Vec<Diagnostic>> {
+        let main_index = self.check_complete(sources)?;
+        let main_id = self.fns[main_index].model_id.unwrap_or(FunctionId(0));
+        let mut functions = self.model_functions();
+        if let Some(body) = functions[main_id.0 as usize].body.as_mut() {
+            let init = std::mem::take(&mut self.init);
+            prepend_initializers(body, init);
+        }
+        Ok(Model {
+            name: self.name,
+            variables: self.variables,
+            structs: self.structs,
+            functions,
+            inputs: self.inputs,
+            outputs: self.outputs,
+            globals: self.process_globals,
+            main: main_id,
+            mpi_status_struct: self.mpi_status,
+            uses_mpi: self.uses_mpi,
+        })
+    }
+
+    /// Fails on a called function that is never defined and on a program
+    /// without `main`; returns the index of `main` in `fns`.
+    fn check_complete(&self, sources: &mut Sources) -> Result<usize, Vec<Diagnostic>> {
         let diag = |sources: &mut Sources, span: &Span, msg: String| {
             sources.diagnostic(
                 &PathBuf::from(&*span.file),
@@ -252,6 +277,12 @@ impl Ctx {
         if !errors.is_empty() {
             return Err(errors);
         }
+        Ok(main_index)
+    }
+
+    /// The model's functions by id: those translated, and for system and
+    /// abstract functions (no body) their parameters as new variables.
+    fn model_functions(&mut self) -> Vec<Function> {
         let mut functions: Vec<Option<Function>> = vec![None; self.model_fn_count as usize];
         for f in self.fns.iter_mut() {
             if let (Some(id), Some(func)) = (f.model_id, f.function.take()) {
@@ -267,18 +298,13 @@ impl Ctx {
                         .flatten()
                         .unwrap_or_else(|| format!("_p{k}"));
                     let v = VarId(self.variables.len() as u32);
-                    self.variables.push(Variable {
-                        id: v,
-                        name,
-                        ty: ty.clone(),
-                        scope: VarScope::Local(id),
-                        constraint: None,
-                        from_macro: false,
-                        is_temporary: false,
-                        is_const: false,
-                        static_in: None,
-                        span: f.span.clone(),
-                    });
+                    self.variables.push(Variable::new(
+                        v,
+                        &name,
+                        ty.clone(),
+                        VarScope::Local(id),
+                        f.span.clone(),
+                    ));
                     params.push(v);
                 }
                 functions[id.0 as usize] = Some(Function {
@@ -293,8 +319,7 @@ impl Ctx {
                 });
             }
         }
-        let main_id = self.fns[main_index].model_id.unwrap_or(FunctionId(0));
-        let mut functions: Vec<Function> = functions
+        functions
             .into_iter()
             .enumerate()
             .map(|(i, f)| {
@@ -309,57 +334,47 @@ impl Ctx {
                     span: Span::synthetic(),
                 })
             })
-            .collect();
-        // global initializers at the start of main
-        if let Some(body) = functions[main_id.0 as usize].body.as_mut() {
-            let init = std::mem::take(&mut self.init);
-            if !init.is_empty() {
-                let first_span = init[0].1.clone();
-                let new_entry = body.graph.add_node(Location {
-                    kind: LocationKind::Plain,
-                    span: first_span,
-                    invariants: vec![],
-                });
-                let mut cur = new_entry;
-                let n = init.len();
-                for (i, (stmt, span, text)) in init.into_iter().enumerate() {
-                    let next = if i + 1 == n {
-                        body.entry
-                    } else {
-                        body.graph.add_node(Location {
-                            kind: LocationKind::Plain,
-                            span: span.clone(),
-                            invariants: vec![],
-                        })
-                    };
-                    body.graph.add_edge(
-                        cur,
-                        next,
-                        Transition {
-                            guard: Expr::true_at(span.clone()),
-                            statement: stmt,
-                            span,
-                            source_text: text,
-                        },
-                    );
-                    cur = next;
-                }
-                body.entry = new_entry;
-            }
-        }
-        Ok(Model {
-            name: self.name,
-            variables: self.variables,
-            structs: self.structs,
-            functions,
-            inputs: self.inputs,
-            outputs: self.outputs,
-            globals: self.process_globals,
-            main: main_id,
-            mpi_status_struct: self.mpi_status,
-            uses_mpi: self.uses_mpi,
-        })
+            .collect()
     }
+}
+
+/// Puts the initializers of globals and static locals (statement, span,
+/// source text) before the entry of `body` (`main`'s), in order.
+fn prepend_initializers(body: &mut Body, init: Vec<(Statement, Span, String)>) {
+    if init.is_empty() {
+        return;
+    }
+    let first_span = init[0].1.clone();
+    let new_entry = body.graph.add_node(Location {
+        kind: LocationKind::Plain,
+        span: first_span,
+        invariants: vec![],
+    });
+    let mut cur = new_entry;
+    let n = init.len();
+    for (i, (stmt, span, text)) in init.into_iter().enumerate() {
+        let next = if i + 1 == n {
+            body.entry
+        } else {
+            body.graph.add_node(Location {
+                kind: LocationKind::Plain,
+                span: span.clone(),
+                invariants: vec![],
+            })
+        };
+        body.graph.add_edge(
+            cur,
+            next,
+            Transition {
+                guard: Expr::true_at(span.clone()),
+                statement: stmt,
+                span,
+                source_text: text,
+            },
+        );
+        cur = next;
+    }
+    body.entry = new_entry;
 }
 
 /// A parsed pragma with its position.
@@ -605,7 +620,7 @@ impl<'t> Tr<'t> {
                         ),
                     );
                 }
-                let idx = self.function_signature(item, true, None)?;
+                let idx = self.function_signature(item)?;
                 self.bodies.push((item, idx, inner));
                 Ok(())
             }

@@ -6,16 +6,18 @@ use tass_model::api::*;
 use tree_sitter::Node;
 
 use super::builder::FnBuilder;
+use super::calls::CallResult;
+use super::types::{declarator_and_value, DeclarationForm};
 use super::{err, first_line, Res, Sym, Tr};
 use crate::ast::{convert, Pos};
 use crate::pragma::PragmaKind;
 
 impl<'t> Tr<'t> {
-    fn fb(&mut self) -> &mut FnBuilder {
+    pub(crate) fn fb(&mut self) -> &mut FnBuilder {
         self.fb.as_mut().expect("inside a function body")
     }
 
-    fn set_stmt(&mut self, node: Node<'t>) {
+    pub(crate) fn set_stmt(&mut self, node: Node<'t>) {
         let span = self.span(Pos::of(node));
         // loops and ifs show their head only, functions their signature
         let cut = ["body", "consequence"]
@@ -45,7 +47,7 @@ impl<'t> Tr<'t> {
     /// (...)" at its head. The jump to the join after a branch would otherwise
     /// carry the last statement of the branch, and a trace of a process that
     /// skipped that branch would show the statement it did not execute.
-    fn end_of(&mut self, node: Node<'t>) {
+    pub(crate) fn end_of(&mut self, node: Node<'t>) {
         self.set_stmt(node);
         let fb = self.fb();
         fb.text = format!("end of {}", fb.text);
@@ -75,7 +77,42 @@ impl<'t> Tr<'t> {
             None => self.text(node),
         };
         self.fb().text = first_line(sig);
-        // parameters, resolved again now that earlier ones are in scope
+        let params = self.declare_parameters(node, fid)?;
+        let params = if is_main {
+            self.main_arguments(params, pos)?;
+            vec![]
+        } else {
+            params.into_iter().map(|(v, _)| v).collect()
+        };
+        let Some(body) = crate::ast::child(node, "body") else {
+            return err(pos, "function without body");
+        };
+        self.compound(body)?;
+        self.check_no_pragma_left()?;
+        self.return_at_end(body);
+        let Some(fb) = self.fb.take() else {
+            return err(pos, "internal: no builder");
+        };
+        let locals = fb.locals.clone();
+        let body = fb.finish();
+        self.ctx.fns[idx].function = Some(Function {
+            id: fid,
+            name,
+            params,
+            locals,
+            return_type: ret,
+            kind: FunctionKind::User,
+            body: Some(body),
+            span,
+        });
+        self.scopes.clear();
+        self.cur_fn = None;
+        Ok(())
+    }
+
+    /// The parameters of the function definition `node`, resolved again now
+    /// that earlier ones are in scope, declared as locals of `fid`.
+    fn declare_parameters(&mut self, node: Node<'t>, fid: FunctionId) -> Res<Vec<(VarId, Type)>> {
         let (base, _) = self.specifiers(node)?;
         let mut decl = crate::ast::child(node, "declarator");
         while let Some(d) = decl {
@@ -87,7 +124,6 @@ impl<'t> Tr<'t> {
         let _ = base;
         let plist = decl.and_then(|d| crate::ast::child(d, "parameters"));
         let mut params = Vec::new();
-        let mut main_args = Vec::new();
         if let Some(pl) = plist {
             let mut c = pl.walk();
             let children: Vec<Node<'t>> = pl.named_children(&mut c).collect();
@@ -118,41 +154,38 @@ impl<'t> Tr<'t> {
                 self.ctx.variables[v.0 as usize].is_const =
                     flags.is_const && !matches!(ty, Type::Pointer(_));
                 self.declare(&d.name, Sym::Var(v));
-                if is_main {
-                    main_args.push((v, ty));
-                } else {
-                    params.push(v);
-                }
+                params.push((v, ty));
             }
         }
-        if is_main {
-            // the model's main has no parameters: argc = 1, argv = NULL
-            if main_args.len() > 2 {
-                return err(pos, "`main` takes at most two parameters (argc, argv)");
-            }
-            for (k, (v, ty)) in main_args.into_iter().enumerate() {
-                self.fb().locals.push(v);
-                let sp = self.span(pos);
-                let value = match (k, &ty) {
-                    (0, t) if t.is_integer() => {
-                        Expr::new(ExprKind::IntLit(1), ty.clone(), sp.clone())
-                    }
-                    (1, Type::Pointer(_)) => {
-                        Expr::new(ExprKind::NullPointer, ty.clone(), sp.clone())
-                    }
-                    _ => return err(pos, "`main`'s parameters must be `int argc, char **argv`"),
-                };
-                self.emit(Statement::Assign {
-                    lhs: Expr::new(ExprKind::Var(v), ty, sp),
-                    rhs: value,
-                });
-            }
+        Ok(params)
+    }
+
+    /// `main`'s parameters: the model's `main` has none, so `argc` and `argv`
+    /// are locals set to 1 and NULL at its start.
+    fn main_arguments(&mut self, arguments: Vec<(VarId, Type)>, pos: Pos) -> Res<()> {
+        // the model's main has no parameters: argc = 1, argv = NULL
+        if arguments.len() > 2 {
+            return err(pos, "`main` takes at most two parameters (argc, argv)");
         }
-        let Some(body) = crate::ast::child(node, "body") else {
-            return err(pos, "function without body");
-        };
-        self.compound(body)?;
-        // pragmas left over (e.g. before the closing brace of a nested body)
+        for (k, (v, ty)) in arguments.into_iter().enumerate() {
+            self.fb().locals.push(v);
+            let sp = self.span(pos);
+            let value = match (k, &ty) {
+                (0, t) if t.is_integer() => Expr::new(ExprKind::IntLit(1), ty.clone(), sp.clone()),
+                (1, Type::Pointer(_)) => Expr::new(ExprKind::NullPointer, ty.clone(), sp.clone()),
+                _ => return err(pos, "`main`'s parameters must be `int argc, char **argv`"),
+            };
+            self.emit(Statement::Assign {
+                lhs: Expr::new(ExprKind::Var(v), ty, sp),
+                rhs: value,
+            });
+        }
+        Ok(())
+    }
+
+    /// Fails on the pragmas of the body no statement took (e.g. before the
+    /// closing brace of a nested body) and on invariants no loop followed.
+    fn check_no_pragma_left(&mut self) -> Res<()> {
         if let Some(p) = self.body_pragmas.get(self.next_pragma) {
             return err(
                 p.pos,
@@ -178,7 +211,14 @@ impl<'t> Tr<'t> {
                 e
             });
         }
-        // falling off the end
+        Ok(())
+    }
+
+    /// `return` at the closing brace of `body` when control can reach it
+    /// (`return 0` in an `int main`).
+    fn return_at_end(&mut self, body: Node<'t>) {
+        let is_main = self.cur_fn.is_some_and(|i| self.ctx.fns[i].name == "main");
+        let ret = self.fb().return_type.clone();
         if self.fb().cur.is_some() {
             let end = Pos {
                 row: body.end_position().row as u32,
@@ -196,24 +236,6 @@ impl<'t> Tr<'t> {
             };
             self.fb().ret(value);
         }
-        let Some(fb) = self.fb.take() else {
-            return err(pos, "internal: no builder");
-        };
-        let locals = fb.locals.clone();
-        let body = fb.finish();
-        self.ctx.fns[idx].function = Some(Function {
-            id: fid,
-            name,
-            params,
-            locals,
-            return_type: ret,
-            kind: FunctionKind::User,
-            body: Some(body),
-            span,
-        });
-        self.scopes.clear();
-        self.cur_fn = None;
-        Ok(())
     }
 
     fn pos_of_span(&self, span: &Span) -> Pos {
@@ -307,12 +329,6 @@ impl<'t> Tr<'t> {
         Ok(())
     }
 
-    fn take_invariants(&mut self, node: Node<'t>) -> Res<Vec<LoopInvariant>> {
-        let inv = std::mem::take(&mut self.pending_invariants);
-        let _ = node;
-        Ok(inv)
-    }
-
     pub(crate) fn compound(&mut self, node: Node<'t>) -> Res<()> {
         self.scopes.push(HashMap::new());
         let mut c = node.walk();
@@ -323,32 +339,6 @@ impl<'t> Tr<'t> {
         self.flush_pragmas(node.end_position().row as u32 + 1)?;
         self.scopes.pop();
         Ok(())
-    }
-
-    fn loop_head(&mut self, kind: LocationKind, invariants: Vec<LoopInvariant>) -> LocationId {
-        for inv in &invariants {
-            self.emit(Statement::LoopInvariant(inv.clone()));
-        }
-        let fb = self.fb();
-        // reuse the current location when nothing leaves it yet
-        let head = match fb.cur {
-            Some(c)
-                if fb.graph.neighbors(c).next().is_none()
-                    && fb.graph[c].kind == LocationKind::Plain
-                    && c != fb.entry =>
-            {
-                fb.graph[c].kind = kind;
-                fb.graph[c].span = fb.span.clone();
-                c
-            }
-            _ => {
-                let h = fb.new_loc(kind);
-                fb.enter(h);
-                h
-            }
-        };
-        fb.graph[head].invariants = invariants;
-        head
     }
 
     pub(crate) fn statement(&mut self, node: Node<'t>) -> Res<()> {
@@ -371,129 +361,13 @@ impl<'t> Tr<'t> {
         self.set_stmt(node);
         match node.kind() {
             "compound_statement" => self.compound(node),
-            "expression_statement" => {
-                let Some(e) = node.named_child(0) else {
-                    return Ok(());
-                };
-                if e.kind() == "comment" {
-                    return Ok(());
-                }
-                let ast = convert(e, self.src)?;
-                self.effect(&ast)
-            }
+            "expression_statement" => self.expression_statement(node),
             "declaration" => self.local_declaration(node),
             "type_definition" => self.type_definition(node),
-            "if_statement" => {
-                let c = field(node, "condition")?;
-                let ast = convert(c, self.src)?;
-                let ce = self.cond(&ast)?;
-                let (yes, no) = self.fb().branch(ce);
-                let join = self.fb().new_loc(LocationKind::IfJoin);
-                self.fb().cur = Some(yes);
-                self.statement(field(node, "consequence")?)?;
-                self.end_of(node);
-                self.fb().goto(join);
-                self.fb().cur = Some(no);
-                if let Some(alt) = crate::ast::child(node, "alternative") {
-                    let inner = if alt.kind() == "else_clause" {
-                        alt.named_child(0)
-                    } else {
-                        Some(alt)
-                    };
-                    if let Some(s) = inner {
-                        self.statement(s)?;
-                    }
-                }
-                self.end_of(node);
-                self.fb().goto(join);
-                self.fb().cur = Some(join);
-                Ok(())
-            }
-            "while_statement" => {
-                let inv = self.take_invariants(node)?;
-                let head = self.loop_head(LocationKind::LoopHead, inv);
-                let c = field(node, "condition")?;
-                let ast = convert(c, self.src)?;
-                let ce = self.cond(&ast)?;
-                let (body, exit) = self.fb().branch(ce);
-                self.fb().cur = Some(body);
-                self.fb().breaks.push(exit);
-                self.fb().continues.push(head);
-                let r = self.statement(field(node, "body")?);
-                self.fb().breaks.pop();
-                self.fb().continues.pop();
-                r?;
-                self.set_stmt(node);
-                self.fb().goto(head);
-                self.fb().cur = Some(exit);
-                Ok(())
-            }
-            "do_statement" => {
-                let inv = self.take_invariants(node)?;
-                let head = self.loop_head(LocationKind::LoopHead, inv);
-                let cont = self.fb().new_loc(LocationKind::Plain);
-                let exit = self.fb().new_loc(LocationKind::Plain);
-                self.fb().breaks.push(exit);
-                self.fb().continues.push(cont);
-                let r = self.statement(field(node, "body")?);
-                self.fb().breaks.pop();
-                self.fb().continues.pop();
-                r?;
-                self.set_stmt(node);
-                self.fb().enter(cont);
-                let c = field(node, "condition")?;
-                let ast = convert(c, self.src)?;
-                let ce = self.cond(&ast)?;
-                let (again, out) = self.fb().branch(ce);
-                self.fb().cur = Some(again);
-                self.fb().goto(head);
-                self.fb().cur = Some(out);
-                self.fb().goto(exit);
-                self.fb().cur = Some(exit);
-                Ok(())
-            }
-            "for_statement" => {
-                let inv = self.take_invariants(node)?;
-                self.scopes.push(HashMap::new());
-                if let Some(init) = crate::ast::child(node, "initializer") {
-                    if init.kind() == "declaration" {
-                        self.local_declaration(init)?;
-                    } else {
-                        let ast = convert(init, self.src)?;
-                        self.effect(&ast)?;
-                    }
-                }
-                self.set_stmt(node);
-                let head = self.loop_head(LocationKind::ForLoopHead, inv);
-                let exit = match crate::ast::child(node, "condition") {
-                    Some(c) => {
-                        let ast = convert(c, self.src)?;
-                        let ce = self.cond(&ast)?;
-                        let (body, exit) = self.fb().branch(ce);
-                        self.fb().cur = Some(body);
-                        exit
-                    }
-                    None => self.fb().new_loc(LocationKind::Plain),
-                };
-                let cont = self.fb().new_loc(LocationKind::Plain);
-                self.fb().breaks.push(exit);
-                self.fb().continues.push(cont);
-                let r = self.statement(field(node, "body")?);
-                self.fb().breaks.pop();
-                self.fb().continues.pop();
-                r?;
-                self.fb().enter(cont);
-                if let Some(u) = crate::ast::child(node, "update") {
-                    self.set_stmt(u);
-                    let ast = convert(u, self.src)?;
-                    self.effect(&ast)?;
-                }
-                self.set_stmt(node);
-                self.fb().goto(head);
-                self.fb().cur = Some(exit);
-                self.scopes.pop();
-                Ok(())
-            }
+            "if_statement" => self.if_statement(node),
+            "while_statement" => self.while_loop(node),
+            "do_statement" => self.do_loop(node),
+            "for_statement" => self.for_loop(node),
             "break_statement" => match self.fb().breaks.last().copied() {
                 Some(t) => {
                     self.fb().goto(t);
@@ -508,33 +382,7 @@ impl<'t> Tr<'t> {
                 }
                 None => err(pos, "`continue` outside a loop"),
             },
-            "return_statement" => {
-                let ret = self.fb().return_type.clone();
-                let value = match node.named_child(0) {
-                    Some(v) if v.kind() != "comment" => {
-                        let ast = convert(v, self.src)?;
-                        if ret == Type::Void {
-                            return err(pos, "a void function cannot return a value");
-                        }
-                        if let super::expr::PeelCall::Call = super::expr::peel_kind(&ast) {
-                            let t = self.temp(ret.clone(), pos);
-                            self.initialize_from_ast(t.clone(), &ast)?;
-                            Some(t)
-                        } else {
-                            let e = self.rvalue(&ast)?;
-                            Some(self.convert(e, &ret, pos)?)
-                        }
-                    }
-                    _ => {
-                        if ret != Type::Void {
-                            return err(pos, "a non-void function must return a value");
-                        }
-                        None
-                    }
-                };
-                self.fb().ret(value);
-                Ok(())
-            }
+            "return_statement" => self.return_statement(node),
             "switch_statement" => self.switch(node),
             "case_statement" => err(pos, "`case` outside a switch"),
             "labeled_statement" => err(pos, "labels (and `goto`) are not supported"),
@@ -558,9 +406,21 @@ impl<'t> Tr<'t> {
         }
     }
 
-    fn initialize_from_ast(&mut self, lhs: Expr, ast: &crate::ast::Ast<'t>) -> Res<()> {
+    /// An expression statement `e;`.
+    fn expression_statement(&mut self, node: Node<'t>) -> Res<()> {
+        let Some(e) = node.named_child(0) else {
+            return Ok(());
+        };
+        if e.kind() == "comment" {
+            return Ok(());
+        }
+        let ast = convert(e, self.src)?;
+        self.effect(&ast)
+    }
+
+    pub(crate) fn initialize_from_ast(&mut self, lhs: Expr, ast: &crate::ast::Ast<'t>) -> Res<()> {
         if let crate::ast::AstKind::Call(f, args) = &super::expr::peel_casts(ast).kind {
-            self.call(f, args, Some(lhs), false, ast.pos)?;
+            self.call(f, args, CallResult::StoreIn(lhs), ast.pos)?;
             return Ok(());
         }
         let e = self.rvalue(ast)?;
@@ -569,123 +429,7 @@ impl<'t> Tr<'t> {
         Ok(())
     }
 
-    fn switch(&mut self, node: Node<'t>) -> Res<()> {
-        let pos = Pos::of(node);
-        let c = field(node, "condition")?;
-        let ast = convert(c, self.src)?;
-        let sel = self.rvalue(&ast)?;
-        if !sel.ty.is_integer() {
-            return err(Pos::of(c), "a switch needs an integer");
-        }
-        // the selector is promoted; each case constant is converted to its type
-        let sel_ty = super::expr::promoted_type(&sel.ty);
-        let sel = self.to_int(sel);
-        let sel = self.convert(sel, &sel_ty, Pos::of(c))?;
-        // keep the selector in a temporary so the case guards read one value
-        let t = self.temp(sel.ty.clone(), pos);
-        self.emit(Statement::Assign {
-            lhs: t.clone(),
-            rhs: sel,
-        });
-        let body = field(node, "body")?;
-        let mut c2 = body.walk();
-        let items: Vec<Node<'t>> = body.named_children(&mut c2).collect();
-        // case locations
-        let from = self.fb().here();
-        let exit = self.fb().new_loc(LocationKind::IfJoin);
-        let mut labels = Vec::new();
-        let mut conds: Vec<Expr> = Vec::new();
-        let mut default = None;
-        for it in &items {
-            if it.kind() != "case_statement" {
-                if it.kind() == "comment" {
-                    continue;
-                }
-                return err(
-                    Pos::of(*it),
-                    "statements in a switch must follow a `case` or `default` label",
-                );
-            }
-            self.set_stmt(*it);
-            let loc = self.fb().new_loc(LocationKind::Plain);
-            match crate::ast::child(*it, "value") {
-                Some(v) => {
-                    let vast = convert(v, self.src)?;
-                    let ve = self.rvalue(&vast)?;
-                    if super::types::fold_int(&ve).is_none() {
-                        return err(Pos::of(v), "a case label must be an integer constant");
-                    }
-                    let ve = self.to_int(ve);
-                    let ve = self.convert(ve, &sel_ty, Pos::of(v))?;
-                    let g = self.binary("==", t.clone(), ve, Pos::of(v))?;
-                    conds.push(g.clone());
-                    labels.push((loc, Some(g), *it));
-                }
-                None => {
-                    if default.is_some() {
-                        return err(Pos::of(*it), "more than one `default` in a switch");
-                    }
-                    default = Some(loc);
-                    labels.push((loc, None, *it));
-                }
-            }
-        }
-        self.set_stmt(node);
-        for (loc, g, _) in &labels {
-            if let Some(g) = g {
-                let g = g.clone();
-                self.fb().edge(from, *loc, g, Statement::Noop);
-            }
-        }
-        // default (or the exit) when no case matches
-        let none = conds.iter().cloned().reduce(|a, b| {
-            let span = a.span.clone();
-            Expr::new(
-                ExprKind::LogicalOr(Box::new(a), Box::new(b)),
-                Type::Bool,
-                span,
-            )
-        });
-        let target = default.unwrap_or(exit);
-        match none {
-            Some(n) => {
-                let g = n.negated();
-                self.fb().edge(from, target, g, Statement::Noop);
-            }
-            None => {
-                let span = self.fb().span.clone();
-                self.fb()
-                    .edge(from, target, Expr::true_at(span), Statement::Noop);
-            }
-        }
-        self.fb().cur = None;
-        self.fb().breaks.push(exit);
-        let mut result = Ok(());
-        for (loc, _, it) in labels {
-            self.fb().enter(loc);
-            let mut c3 = it.walk();
-            let stmts: Vec<Node<'t>> = it.named_children(&mut c3).collect();
-            let value = crate::ast::child(it, "value");
-            for s in stmts {
-                if Some(s) == value {
-                    continue;
-                }
-                if let Err(e) = self.statement(s) {
-                    result = Err(e);
-                    break;
-                }
-            }
-            if result.is_err() {
-                break;
-            }
-        }
-        self.fb().breaks.pop();
-        result?;
-        self.fb().enter(exit);
-        Ok(())
-    }
-
-    fn local_declaration(&mut self, node: Node<'t>) -> Res<()> {
+    pub(crate) fn local_declaration(&mut self, node: Node<'t>) -> Res<()> {
         let (base, flags) = self.specifiers(node)?;
         let fid = self
             .cur_fn
@@ -694,25 +438,10 @@ impl<'t> Tr<'t> {
         let mut c = node.walk();
         let decls: Vec<Node<'t>> = node.children_by_field_name("declarator", &mut c).collect();
         for dn in decls {
-            let (dnode, value) = if dn.kind() == "init_declarator" {
-                (
-                    crate::ast::child(dn, "declarator"),
-                    crate::ast::child(dn, "value"),
-                )
-            } else {
-                (Some(dn), None)
-            };
+            let (dnode, value) = declarator_and_value(dn);
             let d = self.declarator(dnode, base.clone(), false)?;
-            if let Some((params, variadic)) = &d.params {
-                self.register_function(
-                    &d.name,
-                    d.ty.clone(),
-                    params,
-                    *variadic,
-                    false,
-                    FunctionKind::User,
-                    d.pos,
-                )?;
+            if d.params.is_some() {
+                self.register_function(&d, FunctionKind::User, DeclarationForm::Prototype)?;
                 continue;
             }
             if flags.is_extern {
@@ -721,15 +450,7 @@ impl<'t> Tr<'t> {
             if d.ty == Type::Void {
                 return err(d.pos, format!("variable `{}` has type void", d.name));
             }
-            let mut ty = d.ty.clone();
-            if let (Type::Array(elem, None), Some(v)) = (&ty, value) {
-                if let Some(n) = self.initializer_length(v) {
-                    ty = Type::Array(
-                        elem.clone(),
-                        Some(Box::new(Expr::int(n, Span::synthetic()))),
-                    );
-                }
-            }
+            let ty = self.sized_by_initializer(&d.ty, value);
             let span = self.span(d.pos);
             if flags.is_static {
                 let v = self
@@ -774,7 +495,7 @@ impl<'t> Tr<'t> {
     }
 }
 
-fn field<'t>(node: Node<'t>, name: &'static str) -> Res<Node<'t>> {
+pub(crate) fn field<'t>(node: Node<'t>, name: &'static str) -> Res<Node<'t>> {
     match crate::ast::child(node, name) {
         Some(n) => Ok(n),
         None => err(

@@ -20,6 +20,28 @@ pub(crate) struct Flags {
 /// A parameter: name (if any), type, position.
 pub(crate) type Param = (Option<String>, Type, Pos);
 
+/// The declarator of a declaration's `declarator` child and its initializer
+/// (`x = 1`), if any.
+pub(crate) fn declarator_and_value(dn: Node<'_>) -> (Option<Node<'_>>, Option<Node<'_>>) {
+    if dn.kind() == "init_declarator" {
+        (
+            crate::ast::child(dn, "declarator"),
+            crate::ast::child(dn, "value"),
+        )
+    } else {
+        (Some(dn), None)
+    }
+}
+
+/// Whether a function declaration comes with its body.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum DeclarationForm {
+    /// `T f(...) { ... }`
+    Definition,
+    /// `T f(...);`
+    Prototype,
+}
+
 /// What a declarator declares.
 pub(crate) struct Declared<'t> {
     pub name: String,
@@ -647,18 +669,21 @@ impl<'t> Tr<'t> {
         Ok(())
     }
 
-    /// Registers (or updates) a function; returns its index in `ctx.fns`.
-    #[allow(clippy::too_many_arguments)]
+    /// Registers (or updates) the function that the function declarator `d`
+    /// declares; returns its index in `ctx.fns`.
     pub(crate) fn register_function(
         &mut self,
-        name: &str,
-        return_type: Type,
-        params: &[Param],
-        variadic: bool,
-        has_body: bool,
+        d: &Declared<'t>,
         kind: FunctionKind,
-        pos: Pos,
+        form: DeclarationForm,
     ) -> Res<usize> {
+        let (name, pos) = (d.name.as_str(), d.pos);
+        let return_type = d.ty.clone();
+        let (params, variadic) = match &d.params {
+            Some((params, variadic)) => (params.as_slice(), *variadic),
+            None => (&[][..], false),
+        };
+        let has_body = form == DeclarationForm::Definition;
         let span = self.span(pos);
         if let Some(sym) = self.ctx.globals.get(name).cloned() {
             match sym {
@@ -720,30 +745,16 @@ impl<'t> Tr<'t> {
     }
 
     /// Pass 1 for a function definition.
-    pub(crate) fn function_signature(
-        &mut self,
-        node: Node<'t>,
-        has_body: bool,
-        _pragma: Option<Pragma<'t>>,
-    ) -> Res<usize> {
-        let (base, flags) = self.specifiers(node)?;
-        let _ = flags;
+    pub(crate) fn function_signature(&mut self, node: Node<'t>) -> Res<usize> {
+        let (base, _) = self.specifiers(node)?;
         let d = self.declarator(crate::ast::child(node, "declarator"), base, true)?;
-        let Some((params, variadic)) = d.params else {
+        let Some((_, variadic)) = &d.params else {
             return err(d.pos, "expected a function declarator");
         };
-        if variadic && has_body {
+        if *variadic {
             return err(d.pos, "variadic functions are not supported");
         }
-        self.register_function(
-            &d.name,
-            d.ty,
-            &params,
-            variadic,
-            has_body,
-            FunctionKind::User,
-            d.pos,
-        )
+        self.register_function(&d, FunctionKind::User, DeclarationForm::Definition)
     }
 
     /// A file-scope declaration (variables and prototypes).
@@ -757,16 +768,9 @@ impl<'t> Tr<'t> {
         let decls: Vec<Node<'t>> = node.children_by_field_name("declarator", &mut c).collect();
         let mut pragma = pragma;
         for dn in decls {
-            let (dnode, value) = if dn.kind() == "init_declarator" {
-                (
-                    crate::ast::child(dn, "declarator"),
-                    crate::ast::child(dn, "value"),
-                )
-            } else {
-                (Some(dn), None)
-            };
+            let (dnode, value) = declarator_and_value(dn);
             let d = self.declarator(dnode, base.clone(), true)?;
-            if let Some((params, variadic)) = &d.params {
+            if d.params.is_some() {
                 let kind = match pragma.take().map(|p| (p.pos, p.kind)) {
                     None => FunctionKind::User,
                     Some((_, PragmaKind::Abstract)) => FunctionKind::Abstract,
@@ -795,7 +799,7 @@ impl<'t> Tr<'t> {
                 if matches!(kind, FunctionKind::Abstract) && d.ty == Type::Void {
                     return err(d.pos, "an abstract function must return a value");
                 }
-                self.register_function(&d.name, d.ty, params, *variadic, false, kind, d.pos)?;
+                self.register_function(&d, kind, DeclarationForm::Prototype)?;
                 continue;
             }
             if let Some(p) = &pragma {
@@ -820,15 +824,7 @@ impl<'t> Tr<'t> {
                     continue;
                 }
             }
-            let mut ty = d.ty.clone();
-            if let (Type::Array(elem, None), Some(v)) = (&ty, value) {
-                if let Some(n) = self.initializer_length(v) {
-                    ty = Type::Array(
-                        elem.clone(),
-                        Some(Box::new(Expr::int(n, Span::synthetic()))),
-                    );
-                }
-            }
+            let ty = self.sized_by_initializer(&d.ty, value);
             let span = self.span(d.pos);
             let scope = match pragma.as_ref().map(|p| &p.kind) {
                 Some(PragmaKind::Input { .. }) => VarScope::Input,
@@ -889,6 +885,20 @@ impl<'t> Tr<'t> {
             }
         }
         Ok(())
+    }
+
+    /// The declared type `ty`, or for an array of unknown size (`int a[] =
+    /// {...}`) the array of as many elements as its initializer `value` gives.
+    pub(crate) fn sized_by_initializer(&self, ty: &Type, value: Option<Node<'t>>) -> Type {
+        if let (Type::Array(elem, None), Some(v)) = (ty, value) {
+            if let Some(n) = self.initializer_length(v) {
+                return Type::Array(
+                    elem.clone(),
+                    Some(Box::new(Expr::int(n, Span::synthetic()))),
+                );
+            }
+        }
+        ty.clone()
     }
 
     /// Number of elements an initializer gives an array of unknown size.
