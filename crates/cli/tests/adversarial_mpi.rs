@@ -20,8 +20,10 @@
 //! zero-buffer configuration is what `--deadlock potential` reports and
 //! `--deadlock absolute` does not. Found by these programs and fixed: an
 //! `MPI_Iprobe` loop that sees a message but waits for another tag
-//! (`iprobe_sees_message_but_waits_for_other_tag`). Found and not fixed:
-//! `isend_test_once_zero_buffer` (ignored).
+//! (`iprobe_sees_message_but_waits_for_other_tag`), and a single `MPI_Test`
+//! of an `MPI_Isend` taken to succeed (`isend_test_once_zero_buffer`: a test
+//! may report flag 0 in both modes; the runs with `--mca btl self,tcp` and its
+//! default eager limit show a buffering MPI doing so).
 //! `isend_test_assert_loop` guards the closure's handling of a step that
 //! reports a violation (it is reported, not skipped).
 
@@ -2396,7 +2398,12 @@ fn probe_then_sendrecv_replace_deadlock() {
 
 /// rank 0 Isends tag 0 and spins on MPI_Test asserting the flag, before sending tag 1; rank 1 receives tag 1 first: zero-buffer: the first test finds nothing, the assertion fails
 ///
-/// mpirun, np 2: default: -1:0 0:0 1:0; zero-buffer: -1:134 0:134 1:134.
+/// mpirun, np 2: default: -1:0 0:0 1:0; zero-buffer: -1:134 0:134 1:134;
+/// `--mca btl self,tcp` with its default eager limit (64 KiB: the one-int
+/// message is sent eagerly, i.e. buffered): -1:134 0:134 1:134. A test may
+/// report flag 0 before its send completes in either mode (MPI promises only
+/// that a repeated test eventually succeeds), so `--deadlock absolute` reports
+/// the assertion too.
 const ISEND_TEST_ASSERT_LOOP: &str = r#"// NP=2 rank 0 Isends tag 0 and spins on MPI_Test asserting the flag, before sending tag 1; rank 1 receives tag 1 first: zero-buffer: the first test finds nothing, the assertion fails
 #include <mpi.h>
 #include <assert.h>
@@ -2435,24 +2442,21 @@ fn isend_test_assert_loop() {
         "2",
         ISEND_TEST_ASSERT_LOOP,
         Violated("assertion", Some(21)),
-        Holds,
+        Violated("assertion", Some(21)),
     );
 }
 
-/// NOT FIXED (wrong "holds" with `--deadlock potential`). Rank 0 `MPI_Isend`s,
-/// calls `MPI_Test` once and asserts the flag; rank 1 receives 0.3 s later
-/// (`usleep` under `-DREALRUN`, no `DELAY()`). Under zero buffering the send
-/// cannot complete before the receive, so the flag is 0 and the assertion
-/// fails. tass takes a test of an `MPI_Isend` as succeeding once the message
-/// is buffered, and follows the zero-buffer outcome (flag 0) only in the
-/// livelock check, never into the code after the test (docs/guide.md, "How
-/// MPI is modelled", Polling loops, Limits): it reports holds in both modes.
-/// A fix would let `MPI_Test`/`MPI_Testall` of an unreceived `MPI_Isend` also
-/// return flag 0 in the search under `--deadlock potential` (not local: the
-/// engine's test outcomes, the reduction's `buffered_send` rule and the
-/// livelock check all assume the current rule).
+/// Rank 0 `MPI_Isend`s, calls `MPI_Test` once and asserts the flag; rank 1
+/// receives 0.3 s later (`usleep` under `-DREALRUN`, no `DELAY()`). MPI only
+/// promises that a test repeated while the operation can complete eventually
+/// reports it: one test may find the send incomplete, buffered or not. tass
+/// used to take a test of an `MPI_Isend` as succeeding once the message was
+/// buffered (wrong "holds" in both modes); a test of requests that can
+/// complete now has both outcomes, flag 1 and flag 0.
 ///
-/// mpirun, np 2: default: 0, 0, 0; zero-buffer: 134, 134, 134 (three runs each).
+/// mpirun, np 2 (three runs each): default: 0, 0, 0; zero-buffer: 134, 134,
+/// 134; `--mca btl self,tcp` with its default eager limit (the message is
+/// buffered): 134, 134, 134.
 const ISEND_TEST_ONCE_ZERO_BUFFER: &str = r#"// NP=2 rank 0 Isend, one MPI_Test, assert(flag): zero-buffer real run: flag 0 when the receiver is late
 #include <mpi.h>
 #include <assert.h>
@@ -2486,12 +2490,103 @@ int main(int argc, char *argv[]) {
 "#;
 
 #[test]
-#[ignore = "wrong holds: under --deadlock potential an MPI_Test of an MPI_Isend never returns flag 0 to the program (zero-buffer outcome only in the livelock check)"]
 fn isend_test_once_zero_buffer() {
     check(
         "2",
         ISEND_TEST_ONCE_ZERO_BUFFER,
         Violated("assertion", Some(19)),
+        Violated("assertion", Some(19)),
+    );
+}
+
+/// The correct twin: the flag decides whether to wait. Holds in both modes.
+///
+/// mpirun, np 2 (three runs each): default: 0, 0, 0; zero-buffer: 0, 0, 0;
+/// `--mca btl self,tcp`: 0, 0, 0.
+const ISEND_TEST_ONCE_THEN_WAIT: &str = r#"// NP=2 rank 0 Isend, one MPI_Test, MPI_Wait if the flag is 0: holds
+#include <mpi.h>
+#include <assert.h>
+#ifdef REALRUN
+#include <unistd.h>
+#endif
+int main(int argc, char *argv[]) {
+    int rank, x = 3, y = 0, flag = 0;
+    MPI_Request r;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) {
+        MPI_Isend(&x, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, &r);
+        MPI_Test(&r, &flag, MPI_STATUS_IGNORE);
+        if (!flag)
+            MPI_Wait(&r, MPI_STATUS_IGNORE);
+        assert(r == MPI_REQUEST_NULL);
+    } else {
+#ifdef REALRUN
+        usleep(300000);
+#endif
+        MPI_Recv(&y, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        assert(y == 3);
+    }
+    MPI_Finalize();
+    return 0;
+}
+"#;
+
+#[test]
+fn isend_test_once_then_wait() {
+    check("2", ISEND_TEST_ONCE_THEN_WAIT, Holds, Holds);
+}
+
+/// A variant where the flag-0 branch needs buffering: rank 0 waits for its
+/// `MPI_Isend` of tag 0 when one test finds it incomplete, then sends tag 1;
+/// rank 1 receives tag 1 first. Zero buffering hangs in the wait (a
+/// `deadlock` with `--deadlock potential`); with buffering it ends whatever
+/// the flag (holds with `--deadlock absolute`). Printing the flag shows that a
+/// buffering MPI does return flag 0 here.
+///
+/// mpirun, np 2 (three runs each): default: 0, 0, 0 (flag 1); zero-buffer:
+/// 124, 124, 124; `--mca btl self,tcp` with its default eager limit: 0, 0, 0
+/// with flag 0 every time (buffered, yet the test found the send incomplete).
+const ISEND_TEST_ONCE_WAIT_NEEDS_BUFFER: &str = r#"// NP=2 rank 0 Isend tag 0, one MPI_Test, MPI_Wait if the flag is 0, then Send tag 1; rank 1 receives tag 1 first: zero-buffer hang
+#include <mpi.h>
+#ifdef REALRUN
+#include <stdio.h>
+#include <unistd.h>
+#endif
+int main(int argc, char *argv[]) {
+    int rank, x = 3, y = 0, flag = 0;
+    MPI_Request r;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) {
+        MPI_Isend(&x, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, &r);
+        MPI_Test(&r, &flag, MPI_STATUS_IGNORE);
+        if (!flag)
+            MPI_Wait(&r, MPI_STATUS_IGNORE);
+        MPI_Send(&x, 1, MPI_INT, 1, 1, MPI_COMM_WORLD);
+#ifdef REALRUN
+        printf("flag %d\n", flag);
+#endif
+    } else {
+#ifdef REALRUN
+        usleep(300000);
+#endif
+        MPI_Recv(&y, 1, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Recv(&y, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    MPI_Finalize();
+    return 0;
+}
+"#;
+
+#[test]
+fn isend_test_once_wait_needs_buffer() {
+    check(
+        "2",
+        ISEND_TEST_ONCE_WAIT_NEEDS_BUFFER,
+        // at the wait (line 16), or at the test (line 14) by the livelock
+        // check, which sees that no schedule from there completes anything
+        Violated("deadlock", None),
         Holds,
     );
 }

@@ -211,8 +211,7 @@ impl RealEngine {
             let state = state.clone();
             let next = match self.engine.execute(state, &step) {
                 // A step that goes wrong (an assertion after a probe that
-                // found its message, or after a test that found nothing under
-                // zero buffering, which the search itself does not follow):
+                // found its message, or after a test that found nothing):
                 // the program stops there rather than spin. That violation is
                 // reported, not a deadlock.
                 Ok(outcome) if !outcome.violations.is_empty() => {
