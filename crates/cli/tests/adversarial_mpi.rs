@@ -2591,19 +2591,21 @@ fn isend_test_once_wait_needs_buffer() {
     );
 }
 
-/// NOT FIXED (wrong "holds"). Rank 0 polls `MPI_Iprobe(MPI_ANY_SOURCE)`
-/// until the probe reports rank 2; ranks 1 and 2 each send one message. MPI
-/// promises no fairness among sources: an MPI that keeps reporting the older
-/// message of rank 1 never lets the loop end (Open MPI does, when rank 2 is
-/// late: `DR=2` hangs in both configurations). The livelock check reports a
-/// state only when no schedule from it makes progress, and here rank 0's
-/// probe *could* report rank 2; a sound check needs a cycle of states without
-/// progress in which the probe keeps choosing rank 1 (an unfair choice of
-/// message, with every process that can move moving), not only a closure
-/// without progress (not local: real/livelock.rs would search for such cycles).
+/// Rank 0 polls `MPI_Iprobe(MPI_ANY_SOURCE)` until the probe reports rank 2;
+/// ranks 1 and 2 each send one message. MPI promises no fairness among the
+/// senders a wildcard matches (MPI 4.0, 3.5: a message may be overtaken for
+/// ever by messages of other sources), and a probe reports the message a
+/// receive with its arguments would take: an MPI that keeps reporting rank
+/// 1's older message never lets the loop end. Open MPI does so when rank 2 is
+/// late. tass used to assume the probe would eventually report rank 2 (the
+/// livelock check saw a schedule that makes progress and stopped there); the
+/// check now also looks for a cycle of states that MPI and the scheduler may
+/// follow for ever (crates/verify/src/real/livelock/fair.rs) and reports it
+/// as `deadlock`.
 ///
-/// mpirun, np 3: default: -1:0 0:0 1:0 2:124; zero-buffer: -1:0 0:0 1:0 2:124.
-const IPROBE_ANY_SOURCE_UNFAIR: &str = r#"// NP=3 rank 0 polls Iprobe(ANY_SOURCE) until it sees rank 2 (both senders send at once), receives both: holds (a probe may report either source)
+/// mpirun, np 3: default: -1:0 0:0 1:0 2:124; zero-buffer: -1:124 0:0 1:0
+/// 2:124 (earlier runs: -1:0).
+const IPROBE_ANY_SOURCE_UNFAIR: &str = r#"// NP=3 rank 0 polls Iprobe(ANY_SOURCE) until it sees rank 2 (both senders send at once), receives both: spins for ever when MPI keeps reporting rank 1
 #include <mpi.h>
 #include <assert.h>
 #ifdef REALRUN
@@ -2634,12 +2636,135 @@ int main(int argc, char *argv[]) {
 "#;
 
 #[test]
-#[ignore = "wrong holds: a polling loop that needs MPI_Iprobe(MPI_ANY_SOURCE) to report one particular sender can spin for ever (MPI gives no fairness), the livelock check assumes it eventually does"]
 fn iprobe_any_source_unfair() {
     check(
         "3",
         IPROBE_ANY_SOURCE_UNFAIR,
-        Violated("deadlock", None),
-        Violated("deadlock", None),
+        Violated("deadlock", Some(19)),
+        Violated("deadlock", Some(19)),
     );
+}
+
+/// The correct twin: the probe names the sender it waits for.
+///
+/// mpirun, np 3: default: -1:0 0:0 1:0 2:0; zero-buffer: -1:0 0:0 1:0 2:0.
+const IPROBE_NAMED_SOURCE: &str = r#"// NP=3 rank 0 polls Iprobe(2) (a named sender) until it finds rank 2's message, receives both: holds
+#include <mpi.h>
+#include <assert.h>
+#ifdef REALRUN
+#include <stdlib.h>
+#include <unistd.h>
+#define DELAY() do { char *e_ = getenv("DR"); if (e_ && atoi(e_) == rank) usleep(300000); } while (0)
+#else
+#define DELAY()
+#endif
+int main(int argc, char *argv[]) {
+    int rank, x = 1, y = 0, flag = 0;
+    MPI_Status st;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    DELAY();
+    if (rank == 0) {
+        do {
+            MPI_Iprobe(2, 0, MPI_COMM_WORLD, &flag, &st);
+        } while (!flag);
+        assert(st.MPI_SOURCE == 2);
+        MPI_Recv(&y, 1, MPI_INT, 2, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Recv(&y, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else {
+        MPI_Send(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+    }
+    MPI_Finalize();
+    return 0;
+}
+"#;
+
+#[test]
+fn iprobe_named_source() {
+    check("3", IPROBE_NAMED_SOURCE, Holds, Holds);
+}
+
+/// A variant that keeps the wildcard loop but lets rank 1 send only after
+/// rank 2's message was received: while rank 0 polls, the probe has one
+/// sender to report, so MPI's lack of fairness cannot bite.
+///
+/// mpirun, np 3: default: -1:0 0:0 1:0 2:0; zero-buffer: -1:0 0:0 1:0 2:0.
+const IPROBE_ANY_SOURCE_ONE_SENDER_AT_A_TIME: &str = r#"// NP=3 rank 0 polls Iprobe(ANY_SOURCE) until it sees rank 2, and only then lets rank 1 send: holds (the probe has one sender to report)
+#include <mpi.h>
+#include <assert.h>
+#ifdef REALRUN
+#include <stdlib.h>
+#include <unistd.h>
+#define DELAY() do { char *e_ = getenv("DR"); if (e_ && atoi(e_) == rank) usleep(300000); } while (0)
+#else
+#define DELAY()
+#endif
+int main(int argc, char *argv[]) {
+    int rank, x = 1, y = 0, flag = 0;
+    MPI_Status st;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    DELAY();
+    if (rank == 0) {
+        do {
+            MPI_Iprobe(MPI_ANY_SOURCE, 0, MPI_COMM_WORLD, &flag, &st);
+        } while (!(flag && st.MPI_SOURCE == 2));
+        MPI_Recv(&y, 1, MPI_INT, 2, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Send(&x, 1, MPI_INT, 1, 1, MPI_COMM_WORLD);
+        MPI_Recv(&y, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else {
+        if (rank == 1)
+            MPI_Recv(&y, 1, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Send(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+    }
+    MPI_Finalize();
+    return 0;
+}
+"#;
+
+#[test]
+fn iprobe_any_source_one_sender_at_a_time() {
+    check("3", IPROBE_ANY_SOURCE_ONE_SENDER_AT_A_TIME, Holds, Holds);
+}
+
+/// A variant where the probe can report either sender and every answer ends
+/// the loop (first come, first served): the fair-cycle search runs and finds
+/// no cycle MPI may follow for ever (a probe that keeps missing a message
+/// it could see breaks MPI's progress rule).
+///
+/// mpirun, np 3: default: -1:0 0:0 1:0 2:0; zero-buffer: -1:0 0:0 1:0 2:0.
+const IPROBE_ANY_SOURCE_FIRST_COME: &str = r#"// NP=3 rank 0 takes two messages first come, first served: Iprobe(ANY_SOURCE) until a message is there, then receives from the sender it reports: holds
+#include <mpi.h>
+#include <assert.h>
+#ifdef REALRUN
+#include <stdlib.h>
+#include <unistd.h>
+#define DELAY() do { char *e_ = getenv("DR"); if (e_ && atoi(e_) == rank) usleep(300000); } while (0)
+#else
+#define DELAY()
+#endif
+int main(int argc, char *argv[]) {
+    int rank, x = 1, y = 0, flag = 0;
+    MPI_Status st;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    DELAY();
+    if (rank == 0) {
+        for (int k = 0; k < 2; k++) {
+            do {
+                MPI_Iprobe(MPI_ANY_SOURCE, 0, MPI_COMM_WORLD, &flag, &st);
+            } while (!flag);
+            MPI_Recv(&y, 1, MPI_INT, st.MPI_SOURCE, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
+    } else {
+        MPI_Send(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+    }
+    MPI_Finalize();
+    return 0;
+}
+"#;
+
+#[test]
+fn iprobe_any_source_first_come() {
+    check("3", IPROBE_ANY_SOURCE_FIRST_COME, Holds, Holds);
 }
