@@ -343,7 +343,7 @@ mod tests {
     }
 
     fn probe() -> PollSite {
-        (0, FunctionId(0), TransitionId(0))
+        (0, FunctionId(0), TransitionId::new(0))
     }
 
     #[test]
