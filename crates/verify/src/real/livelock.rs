@@ -19,6 +19,11 @@
 //! communication: reported. Fairness is thus the strongest one: a spinning
 //! process does not count as stuck while another can still move, as each
 //! process that can move does so in some state of the closure.
+//!
+//! That is too strong for a wildcard `MPI_Iprobe`, whose choice of sender MPI
+//! leaves open for ever: when a probe at the state can report two senders
+//! and the closure makes progress, `fair.rs` looks for a cycle without
+//! progress that MPI and the scheduler may follow for ever.
 
 use std::collections::HashSet;
 

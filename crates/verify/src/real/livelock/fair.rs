@@ -79,8 +79,8 @@ impl RealEngine {
     pub(super) fn wildcard_choice_at(&mut self, state: &State, steps: &[Step]) -> bool {
         let mut found: HashMap<PollSite, usize> = HashMap::new();
         for step in steps {
-            if self.engine.poll_outcome(state, step) == Some(PollOutcome::Something)
-                && self.is_iprobe(step)
+            if self.is_iprobe(step)
+                && self.engine.poll_outcome(state, step) == Some(PollOutcome::Something)
             {
                 *found.entry(site(step)).or_default() += 1;
             }
@@ -157,7 +157,8 @@ impl RealEngine {
     /// edge kind (`None`: the step leaves the closure: progress, or a test
     /// that fails although it could succeed, which MPI's progress rule lets
     /// happen only finitely often). Steps that need a buffer under
-    /// `--deadlock potential` are left out (the process waits).
+    /// `--deadlock potential` are left out (the process waits, as zero-buffer
+    /// MPI runs it).
     fn fair_node(&mut self, state: &State) -> Result<Vec<(Step, Option<EdgeKind>)>, String> {
         if self.engine.is_vacuous(state) || self.engine.is_terminated(state) {
             return Ok(Vec::new());
@@ -179,6 +180,17 @@ impl RealEngine {
                 }
                 _ => {}
             }
+        }
+        // A standard send that waits for a buffer (`--deadlock potential`)
+        // has still started: a probe that would see its message is not
+        // followed here without it (the search reaches the state where it
+        // was buffered and checks that one).
+        let mut blocked_sends = steps
+            .iter()
+            .zip(&roles)
+            .filter(|(_, role)| matches!(role, Role::NeedsBuffering));
+        if blocked_sends.any(|(send, _)| self.a_probe_sees(state, send)) {
+            return Ok(steps.into_iter().map(|step| (step, None)).collect());
         }
         let mut node = Vec::new();
         for (step, role) in steps.iter().zip(roles) {
