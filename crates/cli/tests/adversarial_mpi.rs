@@ -20,8 +20,10 @@
 //! zero-buffer configuration is what `--deadlock potential` reports and
 //! `--deadlock absolute` does not. Found by these programs and fixed: an
 //! `MPI_Iprobe` loop that sees a message but waits for another tag
-//! (`iprobe_sees_message_but_waits_for_other_tag`). Found and not fixed:
-//! `isend_test_once_zero_buffer` (ignored).
+//! (`iprobe_sees_message_but_waits_for_other_tag`), and a single `MPI_Test`
+//! of an `MPI_Isend` taken to succeed (`isend_test_once_zero_buffer`: a test
+//! may report flag 0 in both modes; the runs with `--mca btl self,tcp` and its
+//! default eager limit show a buffering MPI doing so).
 //! `isend_test_assert_loop` guards the closure's handling of a step that
 //! reports a violation (it is reported, not skipped).
 
@@ -2396,7 +2398,12 @@ fn probe_then_sendrecv_replace_deadlock() {
 
 /// rank 0 Isends tag 0 and spins on MPI_Test asserting the flag, before sending tag 1; rank 1 receives tag 1 first: zero-buffer: the first test finds nothing, the assertion fails
 ///
-/// mpirun, np 2: default: -1:0 0:0 1:0; zero-buffer: -1:134 0:134 1:134.
+/// mpirun, np 2: default: -1:0 0:0 1:0; zero-buffer: -1:134 0:134 1:134;
+/// `--mca btl self,tcp` with its default eager limit (64 KiB: the one-int
+/// message is sent eagerly, i.e. buffered): -1:134 0:134 1:134. A test may
+/// report flag 0 before its send completes in either mode (MPI promises only
+/// that a repeated test eventually succeeds), so `--deadlock absolute` reports
+/// the assertion too.
 const ISEND_TEST_ASSERT_LOOP: &str = r#"// NP=2 rank 0 Isends tag 0 and spins on MPI_Test asserting the flag, before sending tag 1; rank 1 receives tag 1 first: zero-buffer: the first test finds nothing, the assertion fails
 #include <mpi.h>
 #include <assert.h>
@@ -2435,24 +2442,21 @@ fn isend_test_assert_loop() {
         "2",
         ISEND_TEST_ASSERT_LOOP,
         Violated("assertion", Some(21)),
-        Holds,
+        Violated("assertion", Some(21)),
     );
 }
 
-/// NOT FIXED (wrong "holds" with `--deadlock potential`). Rank 0 `MPI_Isend`s,
-/// calls `MPI_Test` once and asserts the flag; rank 1 receives 0.3 s later
-/// (`usleep` under `-DREALRUN`, no `DELAY()`). Under zero buffering the send
-/// cannot complete before the receive, so the flag is 0 and the assertion
-/// fails. tass takes a test of an `MPI_Isend` as succeeding once the message
-/// is buffered, and follows the zero-buffer outcome (flag 0) only in the
-/// livelock check, never into the code after the test (docs/guide.md, "How
-/// MPI is modelled", Polling loops, Limits): it reports holds in both modes.
-/// A fix would let `MPI_Test`/`MPI_Testall` of an unreceived `MPI_Isend` also
-/// return flag 0 in the search under `--deadlock potential` (not local: the
-/// engine's test outcomes, the reduction's `buffered_send` rule and the
-/// livelock check all assume the current rule).
+/// Rank 0 `MPI_Isend`s, calls `MPI_Test` once and asserts the flag; rank 1
+/// receives 0.3 s later (`usleep` under `-DREALRUN`, no `DELAY()`). MPI only
+/// promises that a test repeated while the operation can complete eventually
+/// reports it: one test may find the send incomplete, buffered or not. tass
+/// used to take a test of an `MPI_Isend` as succeeding once the message was
+/// buffered (wrong "holds" in both modes); a test of requests that can
+/// complete now has both outcomes, flag 1 and flag 0.
 ///
-/// mpirun, np 2: default: 0, 0, 0; zero-buffer: 134, 134, 134 (three runs each).
+/// mpirun, np 2 (three runs each): default: 0, 0, 0; zero-buffer: 134, 134,
+/// 134; `--mca btl self,tcp` with its default eager limit (the message is
+/// buffered): 134, 134, 134.
 const ISEND_TEST_ONCE_ZERO_BUFFER: &str = r#"// NP=2 rank 0 Isend, one MPI_Test, assert(flag): zero-buffer real run: flag 0 when the receiver is late
 #include <mpi.h>
 #include <assert.h>
@@ -2486,29 +2490,122 @@ int main(int argc, char *argv[]) {
 "#;
 
 #[test]
-#[ignore = "wrong holds: under --deadlock potential an MPI_Test of an MPI_Isend never returns flag 0 to the program (zero-buffer outcome only in the livelock check)"]
 fn isend_test_once_zero_buffer() {
     check(
         "2",
         ISEND_TEST_ONCE_ZERO_BUFFER,
         Violated("assertion", Some(19)),
+        Violated("assertion", Some(19)),
+    );
+}
+
+/// The correct twin: the flag decides whether to wait. Holds in both modes.
+///
+/// mpirun, np 2 (three runs each): default: 0, 0, 0; zero-buffer: 0, 0, 0;
+/// `--mca btl self,tcp`: 0, 0, 0.
+const ISEND_TEST_ONCE_THEN_WAIT: &str = r#"// NP=2 rank 0 Isend, one MPI_Test, MPI_Wait if the flag is 0: holds
+#include <mpi.h>
+#include <assert.h>
+#ifdef REALRUN
+#include <unistd.h>
+#endif
+int main(int argc, char *argv[]) {
+    int rank, x = 3, y = 0, flag = 0;
+    MPI_Request r;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) {
+        MPI_Isend(&x, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, &r);
+        MPI_Test(&r, &flag, MPI_STATUS_IGNORE);
+        if (!flag)
+            MPI_Wait(&r, MPI_STATUS_IGNORE);
+        assert(r == MPI_REQUEST_NULL);
+    } else {
+#ifdef REALRUN
+        usleep(300000);
+#endif
+        MPI_Recv(&y, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        assert(y == 3);
+    }
+    MPI_Finalize();
+    return 0;
+}
+"#;
+
+#[test]
+fn isend_test_once_then_wait() {
+    check("2", ISEND_TEST_ONCE_THEN_WAIT, Holds, Holds);
+}
+
+/// A variant where the flag-0 branch needs buffering: rank 0 waits for its
+/// `MPI_Isend` of tag 0 when one test finds it incomplete, then sends tag 1;
+/// rank 1 receives tag 1 first. Zero buffering hangs in the wait (a
+/// `deadlock` with `--deadlock potential`); with buffering it ends whatever
+/// the flag (holds with `--deadlock absolute`). Printing the flag shows that a
+/// buffering MPI does return flag 0 here.
+///
+/// mpirun, np 2 (three runs each): default: 0, 0, 0 (flag 1); zero-buffer:
+/// 124, 124, 124; `--mca btl self,tcp` with its default eager limit: 0, 0, 0
+/// with flag 0 every time (buffered, yet the test found the send incomplete).
+const ISEND_TEST_ONCE_WAIT_NEEDS_BUFFER: &str = r#"// NP=2 rank 0 Isend tag 0, one MPI_Test, MPI_Wait if the flag is 0, then Send tag 1; rank 1 receives tag 1 first: zero-buffer hang
+#include <mpi.h>
+#ifdef REALRUN
+#include <stdio.h>
+#include <unistd.h>
+#endif
+int main(int argc, char *argv[]) {
+    int rank, x = 3, y = 0, flag = 0;
+    MPI_Request r;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) {
+        MPI_Isend(&x, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, &r);
+        MPI_Test(&r, &flag, MPI_STATUS_IGNORE);
+        if (!flag)
+            MPI_Wait(&r, MPI_STATUS_IGNORE);
+        MPI_Send(&x, 1, MPI_INT, 1, 1, MPI_COMM_WORLD);
+#ifdef REALRUN
+        printf("flag %d\n", flag);
+#endif
+    } else {
+#ifdef REALRUN
+        usleep(300000);
+#endif
+        MPI_Recv(&y, 1, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Recv(&y, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    MPI_Finalize();
+    return 0;
+}
+"#;
+
+#[test]
+fn isend_test_once_wait_needs_buffer() {
+    check(
+        "2",
+        ISEND_TEST_ONCE_WAIT_NEEDS_BUFFER,
+        // at the wait (line 16), or at the test (line 14) by the livelock
+        // check, which sees that no schedule from there completes anything
+        Violated("deadlock", None),
         Holds,
     );
 }
 
-/// NOT FIXED (wrong "holds"). Rank 0 polls `MPI_Iprobe(MPI_ANY_SOURCE)`
-/// until the probe reports rank 2; ranks 1 and 2 each send one message. MPI
-/// promises no fairness among sources: an MPI that keeps reporting the older
-/// message of rank 1 never lets the loop end (Open MPI does, when rank 2 is
-/// late: `DR=2` hangs in both configurations). The livelock check reports a
-/// state only when no schedule from it makes progress, and here rank 0's
-/// probe *could* report rank 2; a sound check needs a cycle of states without
-/// progress in which the probe keeps choosing rank 1 (an unfair choice of
-/// message, with every process that can move moving), not only a closure
-/// without progress (not local: real/livelock.rs would search for such cycles).
+/// Rank 0 polls `MPI_Iprobe(MPI_ANY_SOURCE)` until the probe reports rank 2;
+/// ranks 1 and 2 each send one message. MPI promises no fairness among the
+/// senders a wildcard matches (MPI 4.0, 3.5: a message may be overtaken for
+/// ever by messages of other sources), and a probe reports the message a
+/// receive with its arguments would take: an MPI that keeps reporting rank
+/// 1's older message never lets the loop end. Open MPI does so when rank 2 is
+/// late. tass used to assume the probe would eventually report rank 2 (the
+/// livelock check saw a schedule that makes progress and stopped there); the
+/// check now also looks for a cycle of states that MPI and the scheduler may
+/// follow for ever (crates/verify/src/real/livelock/fair.rs) and reports it
+/// as `deadlock`.
 ///
-/// mpirun, np 3: default: -1:0 0:0 1:0 2:124; zero-buffer: -1:0 0:0 1:0 2:124.
-const IPROBE_ANY_SOURCE_UNFAIR: &str = r#"// NP=3 rank 0 polls Iprobe(ANY_SOURCE) until it sees rank 2 (both senders send at once), receives both: holds (a probe may report either source)
+/// mpirun, np 3: default: -1:0 0:0 1:0 2:124; zero-buffer: -1:124 0:0 1:0
+/// 2:124 (earlier runs: -1:0).
+const IPROBE_ANY_SOURCE_UNFAIR: &str = r#"// NP=3 rank 0 polls Iprobe(ANY_SOURCE) until it sees rank 2 (both senders send at once), receives both: spins for ever when MPI keeps reporting rank 1
 #include <mpi.h>
 #include <assert.h>
 #ifdef REALRUN
@@ -2539,12 +2636,135 @@ int main(int argc, char *argv[]) {
 "#;
 
 #[test]
-#[ignore = "wrong holds: a polling loop that needs MPI_Iprobe(MPI_ANY_SOURCE) to report one particular sender can spin for ever (MPI gives no fairness), the livelock check assumes it eventually does"]
 fn iprobe_any_source_unfair() {
     check(
         "3",
         IPROBE_ANY_SOURCE_UNFAIR,
-        Violated("deadlock", None),
-        Violated("deadlock", None),
+        Violated("deadlock", Some(19)),
+        Violated("deadlock", Some(19)),
     );
+}
+
+/// The correct twin: the probe names the sender it waits for.
+///
+/// mpirun, np 3: default: -1:0 0:0 1:0 2:0; zero-buffer: -1:0 0:0 1:0 2:0.
+const IPROBE_NAMED_SOURCE: &str = r#"// NP=3 rank 0 polls Iprobe(2) (a named sender) until it finds rank 2's message, receives both: holds
+#include <mpi.h>
+#include <assert.h>
+#ifdef REALRUN
+#include <stdlib.h>
+#include <unistd.h>
+#define DELAY() do { char *e_ = getenv("DR"); if (e_ && atoi(e_) == rank) usleep(300000); } while (0)
+#else
+#define DELAY()
+#endif
+int main(int argc, char *argv[]) {
+    int rank, x = 1, y = 0, flag = 0;
+    MPI_Status st;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    DELAY();
+    if (rank == 0) {
+        do {
+            MPI_Iprobe(2, 0, MPI_COMM_WORLD, &flag, &st);
+        } while (!flag);
+        assert(st.MPI_SOURCE == 2);
+        MPI_Recv(&y, 1, MPI_INT, 2, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Recv(&y, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else {
+        MPI_Send(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+    }
+    MPI_Finalize();
+    return 0;
+}
+"#;
+
+#[test]
+fn iprobe_named_source() {
+    check("3", IPROBE_NAMED_SOURCE, Holds, Holds);
+}
+
+/// A variant that keeps the wildcard loop but lets rank 1 send only after
+/// rank 2's message was received: while rank 0 polls, the probe has one
+/// sender to report, so MPI's lack of fairness cannot bite.
+///
+/// mpirun, np 3: default: -1:0 0:0 1:0 2:0; zero-buffer: -1:0 0:0 1:0 2:0.
+const IPROBE_ANY_SOURCE_ONE_SENDER_AT_A_TIME: &str = r#"// NP=3 rank 0 polls Iprobe(ANY_SOURCE) until it sees rank 2, and only then lets rank 1 send: holds (the probe has one sender to report)
+#include <mpi.h>
+#include <assert.h>
+#ifdef REALRUN
+#include <stdlib.h>
+#include <unistd.h>
+#define DELAY() do { char *e_ = getenv("DR"); if (e_ && atoi(e_) == rank) usleep(300000); } while (0)
+#else
+#define DELAY()
+#endif
+int main(int argc, char *argv[]) {
+    int rank, x = 1, y = 0, flag = 0;
+    MPI_Status st;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    DELAY();
+    if (rank == 0) {
+        do {
+            MPI_Iprobe(MPI_ANY_SOURCE, 0, MPI_COMM_WORLD, &flag, &st);
+        } while (!(flag && st.MPI_SOURCE == 2));
+        MPI_Recv(&y, 1, MPI_INT, 2, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Send(&x, 1, MPI_INT, 1, 1, MPI_COMM_WORLD);
+        MPI_Recv(&y, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else {
+        if (rank == 1)
+            MPI_Recv(&y, 1, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Send(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+    }
+    MPI_Finalize();
+    return 0;
+}
+"#;
+
+#[test]
+fn iprobe_any_source_one_sender_at_a_time() {
+    check("3", IPROBE_ANY_SOURCE_ONE_SENDER_AT_A_TIME, Holds, Holds);
+}
+
+/// A variant where the probe can report either sender and every answer ends
+/// the loop (first come, first served): the fair-cycle search runs and finds
+/// no cycle MPI may follow for ever (a probe that keeps missing a message
+/// it could see breaks MPI's progress rule).
+///
+/// mpirun, np 3: default: -1:0 0:0 1:0 2:0; zero-buffer: -1:0 0:0 1:0 2:0.
+const IPROBE_ANY_SOURCE_FIRST_COME: &str = r#"// NP=3 rank 0 takes two messages first come, first served: Iprobe(ANY_SOURCE) until a message is there, then receives from the sender it reports: holds
+#include <mpi.h>
+#include <assert.h>
+#ifdef REALRUN
+#include <stdlib.h>
+#include <unistd.h>
+#define DELAY() do { char *e_ = getenv("DR"); if (e_ && atoi(e_) == rank) usleep(300000); } while (0)
+#else
+#define DELAY()
+#endif
+int main(int argc, char *argv[]) {
+    int rank, x = 1, y = 0, flag = 0;
+    MPI_Status st;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    DELAY();
+    if (rank == 0) {
+        for (int k = 0; k < 2; k++) {
+            do {
+                MPI_Iprobe(MPI_ANY_SOURCE, 0, MPI_COMM_WORLD, &flag, &st);
+            } while (!flag);
+            MPI_Recv(&y, 1, MPI_INT, st.MPI_SOURCE, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
+    } else {
+        MPI_Send(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+    }
+    MPI_Finalize();
+    return 0;
+}
+"#;
+
+#[test]
+fn iprobe_any_source_first_come() {
+    check("3", IPROBE_ANY_SOURCE_FIRST_COME, Holds, Holds);
 }

@@ -3,8 +3,7 @@
 //! function pointers, `exit`, and checks inside conditions. Each program was run
 //! for real with `gcc -g -fsanitize=address,undefined -fno-sanitize-recover=all`
 //! over every input of its box (inputs set through `#define`); the outcome is in
-//! each test's comment. Tests marked `#[ignore]` are known wrong answers kept
-//! visible with their reproducer.
+//! each test's comment.
 
 mod common;
 
@@ -78,13 +77,11 @@ int main(void) {
     );
 }
 
-/// Overlapping `strcpy` (and `memcpy`) buffers are undefined behaviour; tass
-/// copies as `memmove` does and holds. gcc -fsanitize=address with x = 1:
-/// strcpy-param-overlap at line 7; x = 0 runs clean. Needs an overlap check in
-/// semantics/src/libc.rs (same root and prefix: `d + n <= s || s + n <= d`) and a
-/// property to report it under (none of the stable IDs names it).
+/// Overlapping `strcpy` (and `memcpy`, `strncpy`) buffers are undefined
+/// behaviour (C11 7.24.2); tass used to copy as `memmove` does and held. Now
+/// property `overlapping-copy`. gcc -fsanitize=address with x = 1:
+/// strcpy-param-overlap at line 7 (exit 1); x = 0 runs clean (exit 97).
 #[test]
-#[ignore = "overlapping strcpy/memcpy buffers are not reported (copied as memmove)"]
 fn strcpy_into_its_own_source() {
     let text = r#"#include <string.h>
 #pragma TASS input {0 <= x && x <= 1} int
@@ -98,10 +95,68 @@ int main(void) {
   return s[0];
 }
 "#;
+    assert_violated(&[], text, "overlapping-copy", 7);
+    let (_, r) = verify("1", &[], text);
+    let v = &r["violations"][0];
+    assert_eq!(v["certainty"], "provable", "{r:#}");
+    assert_eq!(v["witness"]["x"], 1, "{r:#}");
+    // the twin: only the copy to `s + 4` (s[4..8) after "abc\0" in s[0..4)).
+    // gcc -fsanitize=address: clean, exit 97.
+    assert_holds(&["-i", "x=0"], text);
+}
+
+/// `memcpy(a + k, a, 2 * sizeof(int))` overlaps for k = 0 and k = 1 (k in
+/// 0..2): a provable `overlapping-copy` with a witness in 0..1; k = 2 alone
+/// holds, and so does the same copy with `memmove` for every k. gcc
+/// -fsanitize=address over k: k = 1 memcpy-param-overlap at line 6 (exit 1);
+/// k = 2 clean (exit 1, the value of a[0]); k = 0 clean too, because ASan
+/// exempts a copy onto itself (`dst == src`), which C still leaves undefined
+/// (the objects overlap); the memmove twin is clean for k = 0, 1, 2.
+#[test]
+fn memcpy_with_symbolic_overlap() {
+    let text = r#"#include <string.h>
+#pragma TASS input {0 <= k && k <= 2} int
+#define k 1
+int main(void) {
+  int a[4] = {1, 2, 3, 4};
+  memcpy(a + k, a, 2 * sizeof(int));
+  return a[0];
+}
+"#;
     let (code, r) = verify("1", &[], text);
-    assert_eq!(r["verdict"], "violated", "{r:#}");
-    assert_eq!(code, 1);
-    assert_eq!(r["violations"][0]["line"], 7, "{r:#}");
+    assert_eq!(code, 1, "{r:#}");
+    let v = &r["violations"][0];
+    assert_eq!(v["property"], "overlapping-copy", "{r:#}");
+    assert_eq!(v["line"], 6, "{r:#}");
+    assert_eq!(v["certainty"], "provable", "{r:#}");
+    let k = v["witness"]["k"].as_i64();
+    assert!(k == Some(0) || k == Some(1), "{r:#}");
+    assert_holds(&["-i", "k=2"], text);
+    assert_holds(&[], &text.replace("memcpy(", "memmove("));
+}
+
+/// `strncpy(d, s, n)` reads at most n characters of `s` (or its string and
+/// NUL) and writes n into `d`: `strncpy(s + 2, s, 2)` touches s[0..2) and
+/// s[2..4), no overlap, while `strncpy(s + 1, s, 2)` overlaps. gcc
+/// -fsanitize=address: the first clean (exit 97), the second
+/// strncpy-param-overlap at line 4 (exit 1).
+#[test]
+fn strncpy_overlap_counts_what_it_reads_and_writes() {
+    let text = r#"#include <string.h>
+int main(void) {
+  char s[8] = "abc";
+  strncpy(s + 2, s, 2);
+  strncpy(s + 5, s, 3);
+  return s[0];
+}
+"#;
+    assert_holds(&[], text);
+    assert_violated(
+        &[],
+        &text.replace("strncpy(s + 2, s, 2)", "strncpy(s + 1, s, 2)"),
+        "overlapping-copy",
+        4,
+    );
 }
 
 /// A string literal chosen by `?:` passed to a string function: refused, and the

@@ -145,6 +145,7 @@ fn claim_phrase(property: Property) -> &'static str {
         Property::DivisionByZero => "the divisor is not 0",
         Property::SignedOverflow => "the result lies within its type",
         Property::ShiftCount => "the shift count lies in 0 .. width - 1",
+        Property::OverlappingCopy => "the source and destination do not overlap",
         Property::InvalidPointer => "the pointer (or variable) is valid and initialised",
         Property::Assertion => "the asserted condition holds",
         _ => "the property holds",

@@ -155,6 +155,87 @@ impl Buffer {
             }
         }
     }
+
+    /// The condition under which elements `0 .. count` of this buffer and
+    /// `0 .. other_count` of `other` share an element. Both hold elements of one
+    /// type, so buffers inside different arrays (or an array and a single object)
+    /// cannot overlap: no type contains itself.
+    fn overlap(&self, f: &ExprFactory, count: Expr, other: &Buffer, other_count: Expr) -> Expr {
+        match (self, other) {
+            (
+                Buffer::Elements {
+                    root,
+                    prefix,
+                    start,
+                    ..
+                },
+                Buffer::Elements {
+                    root: other_root,
+                    prefix: other_prefix,
+                    start: other_start,
+                    ..
+                },
+            ) if root == other_root => f.and_all([
+                same_steps(f, prefix, other_prefix),
+                f.lt(*start, f.add(*other_start, other_count)),
+                f.lt(*other_start, f.add(*start, count)),
+            ]),
+            (Buffer::Single((root, path)), Buffer::Single((other_root, other_path)))
+                if root == other_root =>
+            {
+                f.and_all([
+                    same_steps(f, path, other_path),
+                    f.lt(f.int(0), count),
+                    f.lt(f.int(0), other_count),
+                ])
+            }
+            _ => f.ff(),
+        }
+    }
+}
+
+/// The condition under which two paths inside one root name the same object.
+fn same_steps(f: &ExprFactory, a: &[Step], b: &[Step]) -> Expr {
+    if a.len() != b.len() {
+        return f.ff();
+    }
+    let mut equal = Vec::with_capacity(a.len());
+    for (x, y) in a.iter().zip(b) {
+        match (x, y) {
+            (Step::Index(i), Step::Index(j)) => equal.push(f.eq(*i, *j)),
+            (Step::Field(m), Step::Field(n)) if m == n => {}
+            _ => return f.ff(),
+        }
+    }
+    f.and_all(equal)
+}
+
+/// Checks that the `dst_count` elements a copy writes and the `src_count` it
+/// reads do not overlap (`overlapping-copy`: undefined for `memcpy`, `strcpy`
+/// and `strncpy`, C11 7.24.2.1, 7.24.2.3, 7.24.2.4).
+fn check_no_overlap(
+    ev: &mut Evaluator<'_>,
+    env: &dyn Environment,
+    call: &LibCall<'_>,
+    (dst, dst_count): (&Buffer, Expr),
+    (src, src_count): (&Buffer, Expr),
+) {
+    let f = ev.factory();
+    let claim = f.not(dst.overlap(f, dst_count, src, src_count));
+    ev.check(
+        env,
+        claim,
+        Property::OverlappingCopy,
+        || {
+            format!(
+                "`{}` copies between overlapping buffers `{}` and `{}` (undefined behaviour; `memmove` allows overlap)",
+                call.name(),
+                call.text(0),
+                call.text(1)
+            )
+        },
+        call.span,
+    );
 }
 
 /// Executes a call of one of this module's functions; returns its result.
@@ -332,7 +413,7 @@ fn check_room(
 }
 
 /// `memcpy`, `memmove` (copies read the whole source first, so overlapping
-/// buffers behave as `memmove`) and `memset`.
+/// buffers behave as `memmove`; `memcpy`'s are reported first) and `memset`.
 fn copy_call(
     ev: &mut Evaluator<'_>,
     env: &mut dyn Environment,
@@ -357,6 +438,9 @@ fn copy_call(
     check_room(ev, &*env, call, 0, &dst, count);
     if let Source::Copy(src) = &source {
         check_room(ev, &*env, call, 1, src, count);
+        if call.lf == LibraryFunction::Memcpy {
+            check_no_overlap(ev, &*env, call, (&dst, count), (src, count));
+        }
     }
     transfer(ev, env, call, &dst, count, &source)?;
     Ok(Some(dst_value))
@@ -799,6 +883,7 @@ fn strcpy(
         };
         let count = f.add(len, f.int(1));
         check_room(ev, &*env, call, 0, &dst, count);
+        check_no_overlap(ev, &*env, call, (&dst, count), (&src, count));
         transfer(ev, env, call, &dst, count, &Source::Copy(src))?;
         return Ok(Some(dst_value));
     }
@@ -813,6 +898,9 @@ fn strcpy(
         return Ok(None);
     };
     check_room(ev, &*env, call, 0, &dst, n);
+    // it reads the string and its NUL, or only its first n characters
+    let read = f.ite(f.lt(len, n), f.add(len, f.int(1)), n);
+    check_no_overlap(ev, &*env, call, (&dst, n), (&src, read));
     transfer(ev, env, call, &dst, len, &Source::Copy(src))?;
     let zero = ev.zero_value(&*env, &elem, call.span)?;
     let rest = dst

@@ -49,6 +49,9 @@ pub enum Property {
     /// `shift-count`: a shift whose count is negative or at least the width of
     /// the (promoted) left operand (undefined behaviour in C, for every type).
     ShiftCount,
+    /// `overlapping-copy`: `memcpy`, `strcpy` or `strncpy` whose source and
+    /// destination share bytes (undefined behaviour in C; `memmove` may overlap).
+    OverlappingCopy,
     /// `assumption-vacuous` (a warning, not a violation): an assumption or input
     /// constraint makes the path condition unsatisfiable.
     AssumptionVacuous,
@@ -58,7 +61,7 @@ pub enum Property {
 
 impl Property {
     /// Every property, in DESIGN.md's order.
-    pub const ALL: [Property; 20] = [
+    pub const ALL: [Property; 21] = [
         Property::Assertion,
         Property::OutOfBounds,
         Property::InvalidPointer,
@@ -77,6 +80,7 @@ impl Property {
         Property::Invariant,
         Property::SignedOverflow,
         Property::ShiftCount,
+        Property::OverlappingCopy,
         Property::AssumptionVacuous,
         Property::Unsupported,
     ];
@@ -102,6 +106,7 @@ impl Property {
             Property::Invariant => "invariant",
             Property::SignedOverflow => "signed-overflow",
             Property::ShiftCount => "shift-count",
+            Property::OverlappingCopy => "overlapping-copy",
             Property::AssumptionVacuous => "assumption-vacuous",
             Property::Unsupported => "unsupported",
         }
@@ -135,6 +140,9 @@ impl Property {
             Property::Invariant => "a loop invariant can fail",
             Property::SignedOverflow => "a signed integer operation can overflow its type",
             Property::ShiftCount => "a shift count can be negative or not less than the width",
+            Property::OverlappingCopy => {
+                "the source and destination of a memcpy, strcpy or strncpy can overlap"
+            }
             Property::AssumptionVacuous => "an assumption makes every path vacuous",
             Property::Unsupported => "an unsupported construct was met",
         }

@@ -665,11 +665,17 @@ pub(crate) fn push_steps(
                     });
                 }
             }
-            _ => steps.push(Step {
-                commutes: true,
-                buffered_send: by_buffering,
-                ..base
-            }),
+            _ => {
+                let may_fail = matches!(call.lf, LF::MpiTest | LF::MpiTestall)
+                    && request::test_may_find_incomplete(&states);
+                let failed = may_fail.then(|| request::failed_test(&base, NO_MESSAGE));
+                steps.push(Step {
+                    commutes: true,
+                    buffered_send: by_buffering,
+                    ..base
+                });
+                steps.extend(failed);
+            }
         }
         return Ok(());
     }

@@ -499,6 +499,34 @@ pub(super) enum Completion {
     Invalid(String),
 }
 
+/// Whether a test (`MPI_Test`, `MPI_Testall`) of requests in these states,
+/// which could all complete now, may still report flag 0. MPI only promises
+/// that a test repeated while its operation can complete eventually reports
+/// it (MPI 4.0, 3.7.4, Progress): any one call may come before the
+/// completion, whether the send was matched or buffered (a zero-buffer run
+/// finds an unreceived `MPI_Isend` incomplete; so does Open MPI's TCP
+/// transport, which buffers, before its connection is up). A test that finds
+/// a request pending, an invalid one (reported when executed) or only null
+/// requests has one outcome.
+pub(super) fn test_may_find_incomplete(states: &[Completion]) -> bool {
+    states.iter().any(|c| matches!(c, Completion::Ready { .. }))
+        && !states
+            .iter()
+            .any(|c| matches!(c, Completion::Pending | Completion::Invalid(_)))
+}
+
+/// The step of test `base` that reports flag 0 (`no_message` is the choice
+/// that makes executing it find nothing): it changes only the flag, so it
+/// commutes with the other processes' steps.
+pub(super) fn failed_test(base: &Step, no_message: u32) -> Step {
+    Step {
+        choice: Some(no_message),
+        commutes: true,
+        buffered_send: false,
+        ..base.clone()
+    }
+}
+
 /// What completing request value `v` of process `p` would do.
 pub(super) fn completion(state: &State, p: usize, v: &Value) -> Completion {
     match v {

@@ -19,8 +19,15 @@
 //! communication: reported. Fairness is thus the strongest one: a spinning
 //! process does not count as stuck while another can still move, as each
 //! process that can move does so in some state of the closure.
+//!
+//! That is too strong for a wildcard `MPI_Iprobe`, whose choice of sender MPI
+//! leaves open for ever: when a probe at the state can report two senders
+//! and the closure makes progress, `fair.rs` looks for a cycle without
+//! progress that MPI and the scheduler may follow for ever.
 
 use std::collections::HashSet;
+
+mod fair;
 
 use tass_state::api::{PollOutcome, State, Step, Violation};
 
@@ -46,6 +53,9 @@ pub(super) struct LivelockMemo {
     /// Whether the check under way has met a step that zero buffering
     /// changes (a test that finds nothing, a send or wait left out).
     zero_buffer_met: bool,
+    /// States of a closure searched for an unfair cycle already (see
+    /// `fair.rs`): any cycle reachable from them was looked for.
+    fair_explored: HashSet<State>,
 }
 
 impl LivelockMemo {
@@ -170,32 +180,72 @@ impl RealEngine {
             return Ok(None);
         };
         let root = self.engine.canonicalize(state.clone());
-        if self.livelock_memo.progress.contains(&root) || self.livelock_memo.done.contains(&root) {
+        if self.livelock_memo.done.contains(&root) {
             return Ok(None);
         }
+        if self.livelock_memo.progress.contains(&root) {
+            return self.unfair_livelock_at(state, steps, root);
+        }
         match self.closure(root.clone(), first) {
-            Closure::Progress => Ok(None),
+            Closure::Progress => self.unfair_livelock_at(state, steps, root),
             Closure::TooBig(why) => {
                 self.livelock_memo.done.insert(root);
-                if self.livelock_memo.gave_up.is_none() {
-                    let at = steps
-                        .iter()
-                        .find(|s| self.engine.poll_outcome(state, s).is_some())
-                        .map(|s| self.engine.step_info(s).span.to_string())
-                        .unwrap_or_default();
-                    self.livelock_memo.gave_up = Some(format!(
-                        "the livelock check of a polling loop at {at} {why}: \
-                         whether some process can still make progress there is not known"
-                    ));
-                }
+                self.give_up_at(state, steps, &why);
                 Ok(None)
             }
-            Closure::Stuck => Ok(self.livelock_violation(state, steps)),
+            Closure::Stuck => Ok(self.livelock_violation(state, steps, Stuck::Always)),
             Closure::Violated(violation) => {
                 self.livelock_memo.done.insert(root);
                 Ok(Some(violation))
             }
         }
+    }
+
+    /// The second part of the check, at a state whose closure makes progress
+    /// on some schedule: when a probe there can report messages of two
+    /// senders, whether MPI may keep giving answers that never lead to
+    /// progress (`fair.rs`).
+    fn unfair_livelock_at(
+        &mut self,
+        state: &State,
+        steps: &[Step],
+        root: State,
+    ) -> Result<Option<Violation>, EngineError> {
+        if self.livelock_memo.fair_explored.contains(&root)
+            || !self.wildcard_choice_at(state, steps)
+        {
+            return Ok(None);
+        }
+        let mut explored = std::mem::take(&mut self.livelock_memo.fair_explored);
+        let outcome = self.fair_search(root, &mut explored);
+        self.livelock_memo.fair_explored = explored;
+        match outcome {
+            fair::FairSearch::Ends => Ok(None),
+            fair::FairSearch::TooBig(why) => {
+                self.give_up_at(state, steps, &why);
+                Ok(None)
+            }
+            fair::FairSearch::Spins(on_cycle) => {
+                Ok(self.livelock_violation(state, steps, Stuck::Unfairly(&on_cycle)))
+            }
+        }
+    }
+
+    /// Records (once) that the check of the polling loop at `state` was not
+    /// finished, and `why`: the search is then inconclusive.
+    fn give_up_at(&mut self, state: &State, steps: &[Step], why: &str) {
+        if self.livelock_memo.gave_up.is_some() {
+            return;
+        }
+        let at = steps
+            .iter()
+            .find(|s| self.engine.poll_outcome(state, s).is_some())
+            .map(|s| self.engine.step_info(s).span.to_string())
+            .unwrap_or_default();
+        self.livelock_memo.gave_up = Some(format!(
+            "the livelock check of a polling loop at {at} {why}: \
+             whether some process can still make progress there is not known"
+        ));
     }
 
     /// Explores the closure of `root` (canonical), whose steps to take are
@@ -211,8 +261,7 @@ impl RealEngine {
             let state = state.clone();
             let next = match self.engine.execute(state, &step) {
                 // A step that goes wrong (an assertion after a probe that
-                // found its message, or after a test that found nothing under
-                // zero buffering, which the search itself does not follow):
+                // found its message, or after a test that found nothing):
                 // the program stops there rather than spin. That violation is
                 // reported, not a deadlock.
                 Ok(outcome) if !outcome.violations.is_empty() => {
@@ -274,8 +323,18 @@ impl RealEngine {
 
     /// The report of a livelock found at `state` (whose enabled steps are
     /// `steps`): at the first process's failed poll.
-    fn livelock_violation(&mut self, state: &State, steps: &[Step]) -> Option<Violation> {
-        let (certainty, witness) = self.stuck_certainty(state)?;
+    fn livelock_violation(
+        &mut self,
+        state: &State,
+        steps: &[Step],
+        stuck: Stuck<'_>,
+    ) -> Option<Violation> {
+        // an unfair cycle may lie on a narrower path than `state`'s: its
+        // path condition gives the certainty and the witness
+        let (certainty, witness) = match stuck {
+            Stuck::Always => self.stuck_certainty(state)?,
+            Stuck::Unfairly(on_cycle) => self.stuck_certainty(on_cycle)?,
+        };
         let mut at = None;
         for step in steps {
             let outcome = self.engine.poll_outcome(state, step);
@@ -305,20 +364,39 @@ impl RealEngine {
         } else {
             ""
         };
-        Some(Violation {
-            property: EngineProperty::Deadlock,
-            certainty,
-            message: format!(
+        let message = match stuck {
+            Stuck::Always => format!(
                 "no process can make progress: every step left is an \
                  MPI_Test/MPI_Testall/MPI_Iprobe that finds nothing, local code{buffering}: {}",
                 doing.join("; ")
             ),
+            Stuck::Unfairly(_) => format!(
+                "the processes can spin for ever without progress: MPI_Iprobe may keep \
+                 reporting a message that does not end the polling loop (MPI promises no \
+                 fairness among the senders a wildcard probe matches){buffering}: {}",
+                doing.join("; ")
+            ),
+        };
+        Some(Violation {
+            property: EngineProperty::Deadlock,
+            certainty,
+            message,
             span,
             process: at.process,
             witness,
             claim: "some process can complete a communication or terminate".into(),
         })
     }
+}
+
+/// Why a livelock is reported.
+#[derive(Clone, Copy)]
+enum Stuck<'a> {
+    /// No schedule from the state makes progress.
+    Always,
+    /// Some schedule does, but MPI may keep answering a wildcard probe so that
+    /// none does; a state of such a cycle.
+    Unfairly(&'a State),
 }
 
 /// How the exploration of a closure ended.
