@@ -210,7 +210,7 @@ fn run<E: Engine>(
         .map(|(s, _)| imp.path_condition(s))
         .collect();
     if let Err(reason) = imp.covers(&domain, &cover) {
-        return Ending::Unchecked(reason);
+        return Ending::Unchecked(reason.to_string());
     }
     Ending::Complete
 }

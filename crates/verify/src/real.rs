@@ -15,7 +15,8 @@ use tass_simplify::api::SimplifierCache;
 use tass_state::api::{EngineConfig, EngineError, ProcessStatus, State, Step, Value, Violation};
 use tass_symbolic::api::{Expr, ExprFactory};
 
-use crate::engine::{Engine, Executed, OutputMismatch, StepInfo};
+use crate::engine::{Engine, Executed, OutputMismatch, StepInfo, Uncovered};
+use crate::error::SetupError;
 use crate::options::{DeadlockMode, Options, Reduction};
 use crate::por::PorTables;
 use crate::report::Report;
@@ -64,24 +65,23 @@ pub(crate) struct RealEngine {
 }
 
 impl RealEngine {
-    fn new(
-        model: Arc<Model>,
-        factory: &Arc<ExprFactory>,
-        prover: &Arc<dyn Prover>,
-        nprocs: usize,
-        options: &Options,
-    ) -> Result<RealEngine, String> {
+    fn new(model: Arc<Model>, setup: &RunSetup, nprocs: usize) -> Result<RealEngine, SetupError> {
+        let RunSetup {
+            factory,
+            prover,
+            options,
+        } = setup;
         let arith = options.arith;
         let config = EngineConfig {
             nprocs,
             arith,
-            fixed_inputs: fixed_inputs(options)?,
+            fixed_inputs: fixed_inputs(options).map_err(SetupError::Input)?,
             signed_overflow: options.signed_overflow,
         };
         let boxed: Box<dyn Prover> = Box::new(SharedProver(Arc::clone(prover)));
         let mut engine =
             tass_state::api::Engine::new(Arc::clone(&model), Arc::clone(factory), boxed, config)
-                .map_err(|e| format!("error: {e}"))?;
+                .map_err(SetupError::Engine)?;
         // Traces are rebuilt by replaying the path (`system::replay`), which turns
         // the change log back on.
         engine.set_record_changes(false);
@@ -347,7 +347,7 @@ impl Engine for RealEngine {
         self.printed_outputs(state)
     }
 
-    fn covers(&mut self, domain: &[Value], cover: &[Value]) -> Result<(), String> {
+    fn covers(&mut self, domain: &[Value], cover: &[Value]) -> Result<(), Uncovered> {
         self.paths_cover(domain, cover)
     }
 
@@ -388,50 +388,65 @@ impl Engine for RealEngine {
     }
 }
 
+/// What the engines of one run share: the expression factory, the prover (so
+/// that its caches and counters are shared too) and the options.
+struct RunSetup<'a> {
+    factory: Arc<ExprFactory>,
+    prover: Arc<dyn Prover>,
+    options: &'a Options,
+}
+
+impl<'a> RunSetup<'a> {
+    /// Builds the prover `options` choose.
+    fn new(options: &'a Options) -> Result<RunSetup<'a>, SetupError> {
+        let factory = ExprFactory::shared();
+        let prover = make_prover(&factory, &options.prover).map_err(SetupError::Prover)?;
+        Ok(RunSetup {
+            factory,
+            prover,
+            options,
+        })
+    }
+
+    /// An engine for `model` run by `nprocs` processes.
+    fn engine(&self, model: Arc<Model>, nprocs: usize) -> Result<RealEngine, SetupError> {
+        RealEngine::new(model, self, nprocs)
+    }
+}
+
+/// The report of a run that could not start.
+fn setup_failed(error: SetupError) -> Report {
+    Report::error(format!("error: {error}"))
+}
+
 /// `tass verify`: checks every property of `model` run by `options.procs`
 /// processes. Never panics on bad input: problems become a report with verdict
 /// `error`.
 pub fn verify(model: &Model, options: &Options) -> Report {
-    let factory = ExprFactory::shared();
-    let prover = match make_prover(&factory, &options.prover) {
-        Ok(p) => p,
-        Err(e) => return Report::error(e),
+    let run = || -> Result<Report, SetupError> {
+        let setup = RunSetup::new(options)?;
+        let mut engine = setup.engine(Arc::new(model.clone()), options.procs)?;
+        Ok(verify_with(&mut engine, options, options.procs))
     };
-    let model = Arc::new(model.clone());
-    let mut engine = match RealEngine::new(model, &factory, &prover, options.procs, options) {
-        Ok(e) => e,
-        Err(e) => return Report::error(e),
-    };
-    verify_with(&mut engine, options, options.procs)
+    run().unwrap_or_else(setup_failed)
 }
 
 /// `tass compare`: checks that `imp` computes the same outputs as `spec` for every
 /// input (over the reals), besides every property of both programs. The models'
 /// signatures must agree ([`check_signatures`]); a mismatch is an `error` report.
 pub fn compare(spec: &Model, imp: &Model, options: &Options) -> Report {
-    if let Err(e) = check_signatures(spec, imp) {
-        return Report::error(e);
-    }
-    let factory = ExprFactory::shared();
-    let prover = match make_prover(&factory, &options.prover) {
-        Ok(p) => p,
-        Err(e) => return Report::error(e),
+    let run = || -> Result<Report, SetupError> {
+        check_signatures(spec, imp).map_err(SetupError::Signatures)?;
+        let setup = RunSetup::new(options)?;
+        let impl_model = Arc::new(imp.clone());
+        let mut s = setup.engine(Arc::new(spec.clone()), options.spec_procs)?;
+        let mut i = setup.engine(Arc::clone(&impl_model), options.impl_procs)?;
+        Ok(crate::compare::compare_with(
+            &mut s,
+            &mut i,
+            &impl_model,
+            options,
+        ))
     };
-    let spec_model = Arc::new(spec.clone());
-    let impl_model = Arc::new(imp.clone());
-    let mut s = match RealEngine::new(spec_model, &factory, &prover, options.spec_procs, options) {
-        Ok(e) => e,
-        Err(e) => return Report::error(e),
-    };
-    let mut i = match RealEngine::new(
-        Arc::clone(&impl_model),
-        &factory,
-        &prover,
-        options.impl_procs,
-        options,
-    ) {
-        Ok(e) => e,
-        Err(e) => return Report::error(e),
-    };
-    crate::compare::compare_with(&mut s, &mut i, &impl_model, options)
+    run().unwrap_or_else(setup_failed)
 }

@@ -833,7 +833,7 @@ mod tests {
     use tass_semantics::api::{Certainty, EngineError, Property as EngineProperty, Violation};
 
     use super::verify_with;
-    use crate::engine::{Engine, Executed, OutputMismatch, StepInfo};
+    use crate::engine::{Engine, Executed, OutputMismatch, StepInfo, Uncovered};
     use crate::options::Options;
     use crate::report::{Property, Verdict};
 
@@ -944,7 +944,7 @@ mod tests {
         fn and(&self, a: &String, b: &String) -> String {
             format!("{a} && {b}")
         }
-        fn covers(&mut self, _: &[String], _: &[String]) -> Result<(), String> {
+        fn covers(&mut self, _: &[String], _: &[String]) -> Result<(), Uncovered> {
             Ok(())
         }
         fn counters(&self) -> (u64, u64, u64) {

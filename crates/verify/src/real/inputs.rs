@@ -3,11 +3,12 @@
 use tass_state::api::FixedValue;
 use tass_symbolic::api::{BigInt, BigRational};
 
+use crate::error::{InputError, InputErrorKind};
 use crate::options::Options;
 
 /// Parses the `-i NAME=VALUE` values: integers, decimals (`2.5`, `1e-3`),
 /// fractions (`1/3`, as witnesses print them), `true`/`false`.
-pub(super) fn fixed_inputs(options: &Options) -> Result<Vec<(String, FixedValue)>, String> {
+pub(super) fn fixed_inputs(options: &Options) -> Result<Vec<(String, FixedValue)>, InputError> {
     options
         .inputs
         .iter()
@@ -21,13 +22,21 @@ pub(super) fn fixed_inputs(options: &Options) -> Result<Vec<(String, FixedValue)
                     }
                     FixedValue::Real(BigRational::new(n, d))
                 }
-                None => FixedValue::parse(text).map_err(|e| format!("error: -i {name}: {e}"))?,
+                None => FixedValue::parse(text).map_err(|reason| InputError {
+                    name: name.clone(),
+                    text: text.clone(),
+                    kind: InputErrorKind::Unreadable(reason),
+                })?,
             };
             Ok((name.clone(), value))
         })
         .collect()
 }
 
-pub(super) fn bad_value(name: &str, text: &str) -> String {
-    format!("error: -i {name}={text}: `{text}` is not a number (expected e.g. 10, -3, 2.5, 1/3)")
+fn bad_value(name: &str, text: &str) -> InputError {
+    InputError {
+        name: name.to_string(),
+        text: text.to_string(),
+        kind: InputErrorKind::NotANumber,
+    }
 }

@@ -12,6 +12,7 @@ use tass_state::api::Value;
 use tass_symbolic::api::Expr;
 
 use super::RealEngine;
+use crate::engine::Uncovered;
 
 /// The constants a path condition fixes (with their values) and those it mentions.
 pub(super) type PairingFacts = (Arc<tass_symbolic::api::ExprMap>, Arc<HashSet<Expr>>);
@@ -19,10 +20,10 @@ pub(super) type PairingFacts = (Arc<tass_symbolic::api::ExprMap>, Arc<HashSet<Ex
 impl RealEngine {
     /// Why the implementation's paths were not shown to cover a path of the
     /// specification (`answer`: the prover's verdict on that path).
-    pub(super) fn uncovered(answer: Answer) -> String {
+    pub(super) fn uncovered(answer: Answer) -> Uncovered {
         match answer.validity {
-            Validity::Yes | Validity::No => {
-                let example = answer
+            Validity::Yes | Validity::No => Uncovered::NoPathCompletes {
+                example: answer
                     .model
                     .map(|m| {
                         m.iter()
@@ -31,18 +32,9 @@ impl RealEngine {
                             .collect::<Vec<_>>()
                             .join(", ")
                     })
-                    .filter(|e| !e.is_empty())
-                    .map(|e| format!(" (e.g. {e})"))
-                    .unwrap_or_default();
-                format!(
-                    "for some inputs the specification accepts{example}, the implementation \
-                     completes no path, so its outputs were never compared: it may not \
-                     terminate there, or its input constraints or assumptions are narrower"
-                )
-            }
-            Validity::Maybe => "the prover could not show that the implementation \
-                 completes a path for every input the specification accepts"
-                .to_string(),
+                    .filter(|e| !e.is_empty()),
+            },
+            Validity::Maybe => Uncovered::Undecided,
         }
     }
 
@@ -132,7 +124,11 @@ impl RealEngine {
 
     /// Whether the paths `cover` of the implementation cover every path of
     /// `domain`, the specification's ([`crate::engine::Engine::covers`]).
-    pub(super) fn paths_cover(&mut self, domain: &[Value], cover: &[Value]) -> Result<(), String> {
+    pub(super) fn paths_cover(
+        &mut self,
+        domain: &[Value],
+        cover: &[Value],
+    ) -> Result<(), Uncovered> {
         let f = Arc::clone(&self.factory);
         let cover: Vec<Expr> = cover.iter().filter_map(|v| self.data(v)).collect();
         // One question per path of the specification, about the paths of the

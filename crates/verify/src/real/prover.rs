@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use tass_prove::api::{
-    build_prover, Answer, Prover, ProverChoice, ProverOptions, ProverStats, Validity,
+    build_prover, Answer, Prover, ProverChoice, ProverOptions, ProverStats, SolverError, Validity,
 };
 use tass_symbolic::api::{Expr, ExprFactory};
 
@@ -34,8 +34,6 @@ impl Prover for SharedProver {
 pub(super) fn make_prover(
     factory: &Arc<ExprFactory>,
     choice: &ProverChoice,
-) -> Result<Arc<dyn Prover>, String> {
-    build_prover(Arc::clone(factory), &ProverOptions::new(*choice))
-        .map(Arc::from)
-        .map_err(|e| format!("error: {e}"))
+) -> Result<Arc<dyn Prover>, SolverError> {
+    build_prover(Arc::clone(factory), &ProverOptions::new(*choice)).map(Arc::from)
 }
