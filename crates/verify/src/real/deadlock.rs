@@ -2,12 +2,11 @@
 //! terminated is a deadlock, unless its path condition is unsatisfiable.
 
 use tass_prove::api::Validity;
-use tass_semantics::api::is_internal_symbol;
 use tass_state::api::{
     Certainty as EngineCertainty, ProcessStatus, Property as EngineProperty, State, Violation,
 };
 
-use super::witness::{witness_values, WitnessValues};
+use super::witness::{prover_witness, WitnessValues};
 use super::RealEngine;
 use crate::options::DeadlockMode;
 
@@ -71,14 +70,7 @@ impl RealEngine {
             Validity::No if self.leans_on_stand_in(&[pc]) => (EngineCertainty::Possible, None),
             Validity::No => (
                 EngineCertainty::Provable,
-                answer.model.map(|m| {
-                    witness_values(
-                        m.iter()
-                            .filter(|(n, _)| !is_internal_symbol(n))
-                            .map(|(n, v)| (n.to_string(), v.to_string()))
-                            .collect(),
-                    )
-                }),
+                answer.model.as_ref().map(prover_witness),
             ),
             Validity::Maybe => (EngineCertainty::Possible, None),
         })

@@ -4,12 +4,11 @@
 use std::collections::HashSet;
 
 use tass_prove::api::Validity;
-use tass_semantics::api::is_internal_symbol;
 use tass_simplify::api::Simplifier;
 use tass_state::api::{State, Value};
 use tass_symbolic::api::{Expr, ExprView, Type};
 
-use super::witness::witness_values;
+use super::witness::prover_witness;
 use super::RealEngine;
 use crate::engine::{Equality, OutputMismatch};
 
@@ -111,14 +110,9 @@ impl RealEngine {
             Validity::Yes => None,
             // The prover may have given `sqrt` (say) a meaning the real one lacks.
             Validity::No if self.leans_on_stand_in(&[assumption, a, b]) => Some(Equality::Unknown),
-            Validity::No => Some(Equality::Different(answer.model.map(|m| {
-                witness_values(
-                    m.iter()
-                        .filter(|(name, _)| !is_internal_symbol(name))
-                        .map(|(name, v)| (name.to_string(), v.to_string()))
-                        .collect(),
-                )
-            }))),
+            Validity::No => Some(Equality::Different(
+                answer.model.as_ref().map(prover_witness),
+            )),
             Validity::Maybe => Some(Equality::Unknown),
         }
     }

@@ -18,6 +18,15 @@ use super::RealEngine;
 use crate::options::{DeadlockMode, Reduction};
 use crate::por::Access;
 
+/// A state the reduction chooses at: its enabled steps (of every process) and
+/// the status of each process, asked of the engine once per state.
+#[derive(Clone, Copy)]
+pub(super) struct ReductionState<'s> {
+    pub(super) state: &'s State,
+    pub(super) enabled: &'s [Step],
+    pub(super) statuses: &'s [ProcessStatus],
+}
+
 impl RealEngine {
     /// The urgent partial-order reduction (TASS paper Sec. 5.4, after Siegel's
     /// urgent algorithm): at a state where several processes can move, explore
@@ -129,14 +138,19 @@ impl RealEngine {
         let mut processes: Vec<usize> = steps.iter().map(|s| s.process).collect();
         processes.dedup();
         let statuses = self.engine.process_status(state);
+        let at = ReductionState {
+            state,
+            enabled: &steps,
+            statuses: &statuses,
+        };
         for p in processes {
             let mut mine = steps.iter().filter(|s| s.process == p);
-            if mine.all(|s| self.safe_alone(state, s, &steps, &statuses)) {
+            if mine.all(|s| self.safe_alone(&at, s)) {
                 return steps.iter().filter(|s| s.process == p).cloned().collect();
             }
         }
         if self.deadlock == DeadlockMode::Potential {
-            if let Some(synchronous) = self.synchronous_sends(state, &steps, &statuses) {
+            if let Some(synchronous) = self.synchronous_sends(&at) {
                 return synchronous;
             }
         }
@@ -296,13 +310,16 @@ impl RealEngine {
     /// goes to exactly that receive.
     pub(super) fn urgent_send(
         &mut self,
-        state: &State,
+        at: &ReductionState,
         step: &Step,
         lf: LibraryFunction,
         args: &[ModelExpr],
-        enabled: &[Step],
-        statuses: &[ProcessStatus],
     ) -> bool {
+        let ReductionState {
+            state,
+            enabled,
+            statuses,
+        } = *at;
         let p = step.process;
         let Some((dest_arg, comm_arg)) = send_args(lf) else {
             return false;
@@ -384,12 +401,12 @@ impl RealEngine {
     /// takes, in the same local state, after its synchronous transition too.
     /// The search counts such a state as reduced, so its cycle proviso
     /// applies.
-    pub(super) fn synchronous_sends(
-        &mut self,
-        state: &State,
-        enabled: &[Step],
-        statuses: &[ProcessStatus],
-    ) -> Option<Vec<Step>> {
+    pub(super) fn synchronous_sends(&mut self, at: &ReductionState) -> Option<Vec<Step>> {
+        let ReductionState {
+            state,
+            enabled,
+            statuses,
+        } = *at;
         let mut receiver = None;
         let mut senders = Vec::with_capacity(enabled.len());
         for step in enabled {
@@ -475,14 +492,9 @@ impl RealEngine {
     /// its process, the whole set explored at a state (see [`Engine::reduce`]).
     /// MPI calls are taken one by one, and only those whose behaviour the
     /// reduction's argument covers; everything else is never explored alone.
-    pub(super) fn safe_alone(
-        &mut self,
-        state: &State,
-        step: &Step,
-        enabled: &[Step],
-        statuses: &[ProcessStatus],
-    ) -> bool {
+    pub(super) fn safe_alone(&mut self, at: &ReductionState, step: &Step) -> bool {
         use LibraryFunction as L;
+        let statuses = at.statuses;
         let p = step.process;
         if !step.settled {
             // Another process could enable a new step of `p` here (a message
@@ -532,8 +544,7 @@ impl RealEngine {
             // can move (never one where this post is enabled).
             L::MpiIrecv => step.commutes,
             L::MpiSend | L::MpiRsend => {
-                step.commutes
-                    && (!potential || self.urgent_send(state, step, lf, args, enabled, statuses))
+                step.commutes && (!potential || self.urgent_send(at, step, lf, args))
             }
             // Three steps (engine's `CallStage`): the post of the send half
             // (never blocks, as an `MPI_Isend`); the receive half, a receive

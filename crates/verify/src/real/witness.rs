@@ -2,7 +2,8 @@
 //! back, and whether a witness can be trusted (it cannot when the claim leans on
 //! an uninterpreted stand-in for a known function).
 
-use tass_semantics::api::is_stand_in_function;
+use tass_prove::api::Model;
+use tass_semantics::api::{is_internal_symbol, is_stand_in_function};
 use tass_symbolic::api::{Expr, Type};
 
 use super::RealEngine;
@@ -57,6 +58,18 @@ pub(super) fn witness_values(pairs: Vec<(String, String)>) -> Vec<(String, Strin
         .into_iter()
         .map(|(n, v)| (n, witness_value(&v)))
         .collect()
+}
+
+/// The witness a prover's model gives: the values of the user's symbols (the
+/// engine's internal ones left out), printed as `-i` reads them.
+pub(super) fn prover_witness(model: &Model) -> WitnessValues {
+    witness_values(
+        model
+            .iter()
+            .filter(|(name, _)| !is_internal_symbol(name))
+            .map(|(name, v)| (name.to_string(), v.to_string()))
+            .collect(),
+    )
 }
 
 /// A prover's witness: `(symbol, value)` pairs.
