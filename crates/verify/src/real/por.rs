@@ -489,7 +489,7 @@ impl RealEngine {
     }
 
     /// Whether the enabled step `step` may form, with the other enabled steps of
-    /// its process, the whole set explored at a state (see [`Engine::reduce`]).
+    /// its process, the whole set explored at a state (see [`RealEngine::reduce_urgent`]).
     /// MPI calls are taken one by one, and only those whose behaviour the
     /// reduction's argument covers; everything else is never explored alone.
     pub(super) fn safe_alone(&mut self, at: &ReductionState, step: &Step) -> bool {
