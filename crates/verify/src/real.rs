@@ -65,6 +65,8 @@ pub(crate) struct RealEngine {
 }
 
 impl RealEngine {
+    /// An engine for `model` run by `nprocs` processes, with the prover and the
+    /// options of `setup`.
     fn new(model: Arc<Model>, setup: &RunSetup, nprocs: usize) -> Result<RealEngine, SetupError> {
         let RunSetup {
             factory,
