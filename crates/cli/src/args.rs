@@ -46,7 +46,8 @@ pub(crate) enum Format {
 /// names, and a wrong one is refused with them).
 fn one_of<T>(names: &'static [&'static str]) -> impl TypedValueParser<Value = T>
 where
-    T: std::str::FromStr<Err = String> + Clone + Send + Sync + 'static,
+    T: std::str::FromStr + Clone + Send + Sync + 'static,
+    T::Err: Into<Box<dyn std::error::Error + Send + Sync + 'static>>,
 {
     PossibleValuesParser::new(names).try_map(|text| text.parse::<T>())
 }

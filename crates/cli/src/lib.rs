@@ -32,5 +32,6 @@
 
 pub mod api;
 mod args;
+mod error;
 mod frontend;
 mod run;

@@ -11,6 +11,7 @@ use tass_model::api::{render_model, Model};
 use tass_verify::api::{check_signatures, compare, verify, Options, Report, SignedOverflow};
 
 use crate::args::{CheckArgs, Cli, Command, CompareArgs, Format, ShowArgs, SourceArgs, VerifyArgs};
+use crate::error::{ArgumentError, RunError, TraceWriteError};
 use crate::frontend::load_program;
 
 /// Runs the parsed command line; returns the exit status.
@@ -56,30 +57,26 @@ fn cancel_flag() -> Arc<AtomicBool> {
     .clone()
 }
 
-fn options(check: &CheckArgs) -> Result<Options, String> {
+fn options(check: &CheckArgs) -> Result<Options, ArgumentError> {
     let mut inputs = Vec::new();
     for binding in &check.inputs {
         let Some((name, value)) = binding.split_once('=') else {
-            return Err(format!(
-                "error: `--input {binding}` is not of the form NAME=VALUE (e.g. -i N=10)"
-            ));
+            return Err(ArgumentError::InputNotNameValue {
+                binding: binding.clone(),
+            });
         };
         let (name, value) = (name.trim(), value.trim());
         if name.is_empty() || value.is_empty() {
-            return Err(format!(
-                "error: `--input {binding}` needs a name and a value (e.g. -i N=10)"
-            ));
+            return Err(ArgumentError::InputMissingPart {
+                binding: binding.clone(),
+            });
         }
         inputs.push((name.to_string(), value.to_string()));
     }
     let timeout = match check.timeout {
         None => None,
         Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t)),
-        Some(t) => {
-            return Err(format!(
-                "error: --timeout {t}: give a positive number of seconds"
-            ))
-        }
+        Some(t) => return Err(ArgumentError::Timeout(t)),
     };
     Ok(Options {
         procs: 1,
@@ -102,9 +99,9 @@ fn options(check: &CheckArgs) -> Result<Options, String> {
     })
 }
 
-fn check_procs(what: &str, n: usize) -> Result<usize, String> {
+fn check_procs(option: &'static str, n: usize) -> Result<usize, ArgumentError> {
     if n == 0 {
-        Err(format!("error: {what} must be at least 1"))
+        Err(ArgumentError::NoProcesses { option })
     } else {
         Ok(n)
     }
@@ -116,7 +113,7 @@ fn run_verify(args: VerifyArgs) -> i32 {
         let mut options = options(check)?;
         options.procs = check_procs("--procs", args.procs)?;
         let model = load_program(&args.files, &check.source)?;
-        Ok::<_, String>((options, model))
+        Ok::<_, RunError>((options, model))
     })();
     let report = match prepared {
         Ok((options, model)) => {
@@ -125,54 +122,31 @@ fn run_verify(args: VerifyArgs) -> i32 {
             }
             verify(&model, &options)
         }
-        Err(message) => Report::error(message),
+        Err(error) => Report::error(error.report_text()),
     };
     emit(&report, check)
 }
 
-fn compare_files(args: &CompareArgs) -> Result<(Vec<PathBuf>, Vec<PathBuf>), String> {
+fn compare_files(args: &CompareArgs) -> Result<(Vec<PathBuf>, Vec<PathBuf>), ArgumentError> {
     let named = !args.spec.is_empty() || !args.implementation.is_empty();
     if named {
         if !args.files.is_empty() {
-            return Err(format!(
-                "error: give the programs either as --spec FILE... --impl FILE... or as \
-                 SPEC.c IMPL.c, not both (extra: {})",
-                show_paths(&args.files)
-            ));
+            return Err(ArgumentError::ProgramsTwice {
+                extra: args.files.clone(),
+            });
         }
         if args.spec.is_empty() {
-            return Err(
-                "error: --impl given without --spec: name the specification's \
-                        files with --spec FILE..."
-                    .into(),
-            );
+            return Err(ArgumentError::ImplWithoutSpec);
         }
         if args.implementation.is_empty() {
-            return Err(
-                "error: --spec given without --impl: name the implementation's \
-                        files with --impl FILE..."
-                    .into(),
-            );
+            return Err(ArgumentError::SpecWithoutImpl);
         }
         return Ok((args.spec.clone(), args.implementation.clone()));
     }
     match args.files.as_slice() {
         [spec, imp] => Ok((vec![spec.clone()], vec![imp.clone()])),
-        files => Err(format!(
-            "error: tass compare needs two programs: `tass compare SPEC.c IMPL.c` or \
-             `tass compare --spec FILE... --impl FILE...` (got {} file{})",
-            files.len(),
-            if files.len() == 1 { "" } else { "s" }
-        )),
+        files => Err(ArgumentError::ProgramCount(files.len())),
     }
-}
-
-fn show_paths(paths: &[PathBuf]) -> String {
-    paths
-        .iter()
-        .map(|p| p.display().to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 fn run_compare(args: CompareArgs) -> i32 {
@@ -186,7 +160,7 @@ fn run_compare(args: CompareArgs) -> i32 {
         let spec = load_program(&spec_files, &check.source)?;
         let imp = load_program(&impl_files, &check.source)?;
         check_signatures(&spec, &imp)?;
-        Ok::<_, String>((options, spec, imp))
+        Ok::<_, RunError>((options, spec, imp))
     })();
     let report = match prepared {
         Ok((options, spec, imp)) => {
@@ -196,7 +170,7 @@ fn run_compare(args: CompareArgs) -> i32 {
             }
             compare(&spec, &imp, &options)
         }
-        Err(message) => Report::error(message),
+        Err(error) => Report::error(error.report_text()),
     };
     emit(&report, check)
 }
@@ -220,8 +194,8 @@ fn describe_model(role: &str, model: &Model) {
 fn emit(report: &Report, check: &CheckArgs) -> i32 {
     let mut code = report.exit_code();
     if let Some(path) = &check.trace {
-        if let Err(message) = write_trace(report, path) {
-            eprintln!("{message}");
+        if let Err(error) = write_trace(report, path) {
+            eprintln!("error: {error}");
             if code == 0 {
                 code = 2;
             }
@@ -254,10 +228,12 @@ fn pretty_json(value: &serde_json::Value) -> String {
     serde_json::to_string_pretty(value).unwrap_or_else(|_| value.to_string())
 }
 
-fn write_trace(report: &Report, path: &Path) -> Result<(), String> {
+fn write_trace(report: &Report, path: &Path) -> Result<(), TraceWriteError> {
     let value = report.trace_json().unwrap_or(serde_json::Value::Null);
-    std::fs::write(path, pretty_json(&value) + "\n")
-        .map_err(|e| format!("error: cannot write the trace to {}: {e}", path.display()))
+    std::fs::write(path, pretty_json(&value) + "\n").map_err(|source| TraceWriteError {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 /// Parses `-D NAME[=VALUE]` options into pairs.

@@ -2029,7 +2029,7 @@ int main(void) { out = 2.0 * sqrt(x); return 0; }
 
 /// Equal over the reals; tass cannot prove it (sqrt is uninterpreted) but must not
 /// claim a *provable* difference: it did, with the bogus witness x = 5, because
-/// verify/src/real.rs `compare_data` turns any SMT "no" into `Equality::Different`
+/// verify/src/real/outputs.rs `compare_data` turns any SMT "no" into `Equality::Different`
 /// without asking whether the outputs mention sqrt & co.
 #[test]
 fn compare_through_sqrt_is_at_most_a_possible_difference() {

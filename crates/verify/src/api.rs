@@ -3,12 +3,15 @@
 //! - [`verify`] / [`compare`]: run `tass verify` / `tass compare` on models and
 //!   return a [`Report`].
 //! - [`check_signatures`]: the input/output signature check of `compare`.
+//!   Its error, [`SignatureMismatch`], lists the mismatches; [`UnknownChoice`] is
+//!   the error of parsing an option word that names no choice (`--deadlock`, `--por`).
 //! - [`Options`] with [`DeadlockMode`], [`ProverChoice`], [`Arith`],
 //!   [`SignedOverflow`]: the knobs.
 //! - [`Report`], [`Verdict`], [`ViolationReport`], [`Property`], [`Certainty`],
 //!   [`TraceStep`], [`Change`], [`Witness`], [`OutputDifference`], [`Stats`]: the
 //!   result, with its text / JSON / SARIF renderings and exit code.
 
+pub use crate::error::{SignatureMismatch, UnknownChoice};
 pub use crate::options::{DeadlockMode, Options, Reduction};
 pub use crate::real::{compare, verify};
 pub use crate::report::{

@@ -18,8 +18,9 @@ use std::sync::atomic::Ordering;
 
 use tass_model::api::Model;
 use tass_search::api::{Limit, Search, SearchStats};
+use tass_semantics::api::EngineError;
 
-use crate::engine::{Engine, Equality};
+use crate::engine::{Engine, Equality, OutputMismatch};
 use crate::options::Options;
 use crate::report::{Certainty, OutputDifference, Property, Report, ViolationReport, Witness};
 use crate::system::{
@@ -43,176 +44,267 @@ pub(crate) fn compare_with<E: Engine>(
     impl_model: &Model,
     options: &Options,
 ) -> Report {
-    let mut findings = Findings::new(options);
-    let mut total = SearchStats::default();
-    let ending = run(spec, imp, impl_model, options, &mut findings, &mut total);
+    let mut comparison = Comparison {
+        spec,
+        imp,
+        impl_model,
+        options,
+        findings: Findings::new(options),
+        total: SearchStats::default(),
+    };
+    let ending = comparison.run();
+    let Comparison {
+        imp,
+        findings,
+        total,
+        ..
+    } = comparison;
     finish(imp, findings, ending, total, options)
 }
 
-/// Explores one model to the end, collecting its terminal states.
-#[allow(clippy::type_complexity)]
-fn explore<E: Engine>(
-    engine: &mut E,
-    label: &'static str,
-    nprocs: usize,
-    options: &Options,
-    findings: &mut Findings,
-    total: &mut SearchStats,
-) -> Result<(E::State, Vec<(E::State, Vec<E::Step>)>), Ending> {
-    let initial = engine.initial_state().map_err(Ending::Error)?;
-    let search = Search::new(limits_now(options, findings.started, total.states_seen));
-    let mut system = ModelSystem::new(
-        engine,
-        findings,
-        Mode::CollectTerminals,
-        initial.clone(),
-        Some(label),
-        nprocs,
-    );
-    let report = search.run(&mut system, initial.clone());
-    add_stats(total, &report.stats);
-    match system.ending(report.outcome) {
-        Ending::Complete => Ok((initial, std::mem::take(&mut system.terminals))),
-        other => Err(other),
+/// The completed paths of one program: each terminal state with the steps that
+/// reach it from the initial state.
+type Terminals<E> = Vec<(<E as Engine>::State, Vec<<E as Engine>::Step>)>;
+
+/// One program explored to the end.
+struct Explored<E: Engine> {
+    initial: E::State,
+    terminals: Terminals<E>,
+}
+
+/// Which program of the two.
+#[derive(Clone, Copy)]
+enum Side {
+    Spec,
+    Impl,
+}
+
+/// One `compare` run: the two engines, and what the run gathers (violations,
+/// search statistics) as it explores both programs and pairs their paths.
+struct Comparison<'r, E: Engine> {
+    spec: &'r mut E,
+    imp: &'r mut E,
+    impl_model: &'r Model,
+    options: &'r Options,
+    findings: Findings,
+    total: SearchStats,
+}
+
+impl<E: Engine> Comparison<'_, E> {
+    /// Explores one program to the end, collecting its terminal states.
+    fn explore(&mut self, side: Side) -> Result<Explored<E>, Ending> {
+        let (engine, label, nprocs) = match side {
+            Side::Spec => (&mut *self.spec, "spec", self.options.spec_procs),
+            Side::Impl => (&mut *self.imp, "impl", self.options.impl_procs),
+        };
+        let initial = engine.initial_state().map_err(Ending::Error)?;
+        let search = Search::new(limits_now(
+            self.options,
+            self.findings.started,
+            self.total.states_seen,
+        ));
+        let mut system = ModelSystem::new(
+            engine,
+            &mut self.findings,
+            Mode::CollectTerminals,
+            initial.clone(),
+            Some(label),
+            nprocs,
+        );
+        let report = search.run(&mut system, initial.clone());
+        add_stats(&mut self.total, &report.stats);
+        match system.ending(report.outcome) {
+            Ending::Complete => Ok(Explored {
+                initial,
+                terminals: std::mem::take(&mut system.terminals),
+            }),
+            other => Err(other),
+        }
+    }
+
+    fn run(&mut self) -> Ending {
+        let spec_side = match self.explore(Side::Spec) {
+            Ok(x) => x,
+            Err(ending) => return ending,
+        };
+        let impl_side = match self.explore(Side::Impl) {
+            Ok(x) => x,
+            Err(ending) => return ending,
+        };
+        for (spec_state, spec_path) in &spec_side.terminals {
+            let pc_s = self.spec.path_condition(spec_state);
+            let outputs_s = self.spec.outputs(spec_state);
+            for (impl_state, impl_path) in &impl_side.terminals {
+                if let Some(limit) = interrupted(self.options, &self.findings) {
+                    return Ending::Limit(limit);
+                }
+                let pc_i = self.imp.path_condition(impl_state);
+                if self.imp.disjoint(&pc_s, &pc_i) {
+                    continue;
+                }
+                let pc = self.imp.and(&pc_s, &pc_i);
+                let Some(m) = self.first_mismatch(&pc, &outputs_s, impl_state) else {
+                    continue;
+                };
+                let declared = self
+                    .impl_model
+                    .global_by_name(base_name(&m.element))
+                    .map(|v| v.span.clone());
+                let (file, line, column) = match &declared {
+                    Some(span) => (span.file.to_string(), span.start_line, span.start_column),
+                    None => (self.impl_model.name.clone(), 0, 0),
+                };
+                if !self
+                    .findings
+                    .is_new(Property::NotEquivalent, &file, line, column)
+                {
+                    continue;
+                }
+                let paths = PairedPaths {
+                    spec_initial: &spec_side.initial,
+                    spec_path,
+                    impl_initial: &impl_side.initial,
+                    impl_path,
+                    pc,
+                };
+                let violation = match self.difference(m, paths, (file, line, column)) {
+                    Ok(violation) => violation,
+                    Err(error) => return Ending::Error(error),
+                };
+                self.findings.violations.push(violation);
+                if self.findings.budget_spent() {
+                    self.findings.stopped_early = true;
+                    return Ending::Stopped;
+                }
+            }
+        }
+        // Pairs of completed paths were compared; an input on which the specification
+        // completes but the implementation never does was not (paper: both terminate).
+        let domain: Vec<_> = spec_side
+            .terminals
+            .iter()
+            .map(|(s, _)| self.spec.path_condition(s))
+            .collect();
+        let cover: Vec<_> = impl_side
+            .terminals
+            .iter()
+            .map(|(s, _)| self.imp.path_condition(s))
+            .collect();
+        if let Err(reason) = self.imp.covers(&domain, &cover) {
+            return Ending::Unchecked(reason.to_string());
+        }
+        Ending::Complete
+    }
+
+    /// The first output of `impl_state` not proved equal to the specification's
+    /// (`outputs_s`) under `pc`; a proved difference wins over an undecided one.
+    fn first_mismatch(
+        &mut self,
+        pc: &E::Value,
+        outputs_s: &[(String, E::Value)],
+        impl_state: &E::State,
+    ) -> Option<OutputMismatch<E::Value>> {
+        let outputs_i = self.imp.outputs(impl_state);
+        let mut mismatch = None;
+        for (name, s) in outputs_s {
+            let Some((_, i)) = outputs_i.iter().find(|(n, _)| n == name) else {
+                continue; // signatures were checked: cannot happen
+            };
+            if let Some(m) = self.imp.compare_output(pc, name, s, i) {
+                let proved = matches!(m.answer, Equality::Different(_));
+                if mismatch.is_none() || proved {
+                    mismatch = Some(m);
+                }
+                if proved {
+                    break;
+                }
+            }
+        }
+        mismatch
+    }
+
+    /// The `not-equivalent` violation for output mismatch `m` of the two paths,
+    /// reported at `(file, line, column)`, with both traces (the paths replayed).
+    fn difference(
+        &mut self,
+        m: OutputMismatch<E::Value>,
+        paths: PairedPaths<'_, E>,
+        (file, line, column): (String, u32, u32),
+    ) -> Result<ViolationReport, EngineError> {
+        let (spec, imp) = (&mut *self.spec, &mut *self.imp);
+        let spec_trace = replay(
+            spec,
+            paths.spec_initial.clone(),
+            paths.spec_path,
+            Some("spec"),
+        )?
+        .trace;
+        let trace = replay(
+            imp,
+            paths.impl_initial.clone(),
+            paths.impl_path,
+            Some("impl"),
+        )?
+        .trace;
+        let (certainty, (witness, witness_missing)) = match m.answer {
+            Equality::Different(model) => (
+                Certainty::Provable,
+                complete_witness(model, &imp.input_names(), &imp.fixed_inputs(), || {
+                    imp.no_witness_reason()
+                }),
+            ),
+            Equality::Unknown => (
+                Certainty::Possible,
+                (
+                    Witness::Unavailable(
+                        "the prover could not decide whether the outputs differ".into(),
+                    ),
+                    Vec::new(),
+                ),
+            ),
+        };
+        // Each process has its own copy of an output: say which one counts.
+        let whose = if self.options.spec_procs > 1 || self.options.impl_procs > 1 {
+            " (rank 0's copies)"
+        } else {
+            ""
+        };
+        let spec_text = spec.pretty(&m.spec);
+        let impl_text = imp.pretty(&m.imp);
+        Ok(ViolationReport {
+            property: Property::NotEquivalent,
+            certainty,
+            message: format!(
+                "output `{}` can differ: the specification computes {spec_text}, \
+                 the implementation {impl_text}{whose}",
+                m.element
+            ),
+            file,
+            line,
+            column,
+            process: 0,
+            trace,
+            path_condition: imp.pretty_condition(&paths.pc),
+            claim: format!("{spec_text} == {impl_text}"),
+            witness,
+            witness_missing,
+            difference: Some(OutputDifference {
+                output: m.element,
+                spec_value: spec_text,
+                impl_value: impl_text,
+                spec_trace,
+            }),
+        })
     }
 }
 
-fn run<E: Engine>(
-    spec: &mut E,
-    imp: &mut E,
-    impl_model: &Model,
-    options: &Options,
-    findings: &mut Findings,
-    total: &mut SearchStats,
-) -> Ending {
-    let (spec_initial, spec_terminals) =
-        match explore(spec, "spec", options.spec_procs, options, findings, total) {
-            Ok(x) => x,
-            Err(ending) => return ending,
-        };
-    let (impl_initial, impl_terminals) =
-        match explore(imp, "impl", options.impl_procs, options, findings, total) {
-            Ok(x) => x,
-            Err(ending) => return ending,
-        };
-    for (spec_state, spec_path) in &spec_terminals {
-        let pc_s = spec.path_condition(spec_state);
-        let outputs_s = spec.outputs(spec_state);
-        for (impl_state, impl_path) in &impl_terminals {
-            if let Some(limit) = interrupted(options, findings) {
-                return Ending::Limit(limit);
-            }
-            let pc_i = imp.path_condition(impl_state);
-            if imp.disjoint(&pc_s, &pc_i) {
-                continue;
-            }
-            let pc = imp.and(&pc_s, &pc_i);
-            let outputs_i = imp.outputs(impl_state);
-            // The first output not proved equal; a proved difference wins over an
-            // undecided one.
-            let mut mismatch = None;
-            for (name, s) in &outputs_s {
-                let Some((_, i)) = outputs_i.iter().find(|(n, _)| n == name) else {
-                    continue; // signatures were checked: cannot happen
-                };
-                if let Some(m) = imp.compare_output(&pc, name, s, i) {
-                    let proved = matches!(m.answer, Equality::Different(_));
-                    if mismatch.is_none() || proved {
-                        mismatch = Some(m);
-                    }
-                    if proved {
-                        break;
-                    }
-                }
-            }
-            let Some(m) = mismatch else { continue };
-            let declared = impl_model
-                .global_by_name(base_name(&m.element))
-                .map(|v| v.span.clone());
-            let (file, line, column) = match &declared {
-                Some(span) => (span.file.to_string(), span.start_line, span.start_column),
-                None => (impl_model.name.clone(), 0, 0),
-            };
-            if !findings.is_new(Property::NotEquivalent, &file, line, column) {
-                continue;
-            }
-            let spec_trace = match replay(spec, spec_initial.clone(), spec_path, Some("spec")) {
-                Ok(replayed) => replayed.trace,
-                Err(error) => return Ending::Error(error),
-            };
-            let trace = match replay(imp, impl_initial.clone(), impl_path, Some("impl")) {
-                Ok(replayed) => replayed.trace,
-                Err(error) => return Ending::Error(error),
-            };
-            let (certainty, (witness, witness_missing)) = match m.answer {
-                Equality::Different(model) => (
-                    Certainty::Provable,
-                    complete_witness(model, &imp.input_names(), &imp.fixed_inputs(), || {
-                        imp.no_witness_reason()
-                    }),
-                ),
-                Equality::Unknown => (
-                    Certainty::Possible,
-                    (
-                        Witness::Unavailable(
-                            "the prover could not decide whether the outputs differ".into(),
-                        ),
-                        Vec::new(),
-                    ),
-                ),
-            };
-            // Each process has its own copy of an output: say which one counts.
-            let whose = if options.spec_procs > 1 || options.impl_procs > 1 {
-                " (rank 0's copies)"
-            } else {
-                ""
-            };
-            let spec_text = spec.pretty(&m.spec);
-            let impl_text = imp.pretty(&m.imp);
-            findings.violations.push(ViolationReport {
-                property: Property::NotEquivalent,
-                certainty,
-                message: format!(
-                    "output `{}` can differ: the specification computes {spec_text}, \
-                     the implementation {impl_text}{whose}",
-                    m.element
-                ),
-                file,
-                line,
-                column,
-                process: 0,
-                trace,
-                path_condition: imp.pretty_condition(&pc),
-                claim: format!("{spec_text} == {impl_text}"),
-                witness,
-                witness_missing,
-                difference: Some(OutputDifference {
-                    output: m.element,
-                    spec_value: spec_text,
-                    impl_value: impl_text,
-                    spec_trace,
-                }),
-            });
-            if findings.budget_spent() {
-                findings.stopped_early = true;
-                return Ending::Stopped;
-            }
-        }
-    }
-    // Pairs of completed paths were compared; an input on which the specification
-    // completes but the implementation never does was not (paper: both terminate).
-    let domain: Vec<_> = spec_terminals
-        .iter()
-        .map(|(s, _)| spec.path_condition(s))
-        .collect();
-    let cover: Vec<_> = impl_terminals
-        .iter()
-        .map(|(s, _)| imp.path_condition(s))
-        .collect();
-    if let Err(reason) = imp.covers(&domain, &cover) {
-        return Ending::Unchecked(reason);
-    }
-    Ending::Complete
+/// A completed path of each program whose conditions can hold together (`pc`).
+struct PairedPaths<'p, E: Engine> {
+    spec_initial: &'p E::State,
+    spec_path: &'p [E::Step],
+    impl_initial: &'p E::State,
+    impl_path: &'p [E::Step],
+    pc: E::Value,
 }
 
 /// Ctrl-C or the time limit during the pairwise comparison.

@@ -25,6 +25,45 @@ pub(crate) struct Executed<S> {
     pub changes: Vec<Change>,
 }
 
+/// Why the implementation's completed paths were not shown to cover the inputs
+/// of the specification's ([`Engine::covers`]): the comparison is then
+/// inconclusive.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Uncovered {
+    /// For some inputs the specification accepts the implementation completes no
+    /// path; `example` names such inputs when the prover gave them
+    /// (`N = 3, x = 1/2`).
+    NoPathCompletes { example: Option<String> },
+    /// The prover could not decide.
+    Undecided,
+}
+
+impl std::fmt::Display for Uncovered {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Uncovered::NoPathCompletes { example } => {
+                let example = example
+                    .as_ref()
+                    .map(|e| format!(" (e.g. {e})"))
+                    .unwrap_or_default();
+                write!(
+                    f,
+                    "for some inputs the specification accepts{example}, the implementation \
+                     completes no path, so its outputs were never compared: it may not \
+                     terminate there, or its input constraints or assumptions are narrower"
+                )
+            }
+            Uncovered::Undecided => write!(
+                f,
+                "the prover could not show that the implementation \
+                 completes a path for every input the specification accepts"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Uncovered {}
+
 /// An answer about outputs in compare mode.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Equality {
@@ -187,7 +226,7 @@ pub(crate) trait Engine {
     /// implementation's completed paths). `Err` says why that is not proved: an input
     /// the comparison never looked at (the implementation loops there, or its
     /// constraints or assumptions are narrower).
-    fn covers(&mut self, domain: &[Self::Value], cover: &[Self::Value]) -> Result<(), String>;
+    fn covers(&mut self, domain: &[Self::Value], cover: &[Self::Value]) -> Result<(), Uncovered>;
     /// Counters: (prover calls, SMT calls, symbolic values).
     fn counters(&self) -> (u64, u64, u64);
     /// The names of the inputs, in declaration order (for witnesses).

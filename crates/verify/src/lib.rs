@@ -82,6 +82,7 @@
 pub mod api;
 mod compare;
 mod engine;
+mod error;
 mod options;
 mod por;
 mod real;

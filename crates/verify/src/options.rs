@@ -6,6 +6,8 @@ use std::time::Duration;
 use tass_prove::api::ProverChoice;
 use tass_state::api::{Arith, SignedOverflow};
 
+use crate::error::UnknownChoice;
+
 /// Which potential deadlocks are looked for (`--deadlock`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum DeadlockMode {
@@ -20,32 +22,36 @@ pub enum DeadlockMode {
 }
 
 impl std::str::FromStr for DeadlockMode {
-    type Err = String;
+    type Err = UnknownChoice;
 
     /// Parses `potential|absolute|none`.
-    fn from_str(text: &str) -> Result<DeadlockMode, String> {
+    fn from_str(text: &str) -> Result<DeadlockMode, UnknownChoice> {
         match text {
             "potential" => Ok(DeadlockMode::Potential),
             "absolute" => Ok(DeadlockMode::Absolute),
             "none" => Ok(DeadlockMode::None),
-            other => Err(format!(
-                "unknown deadlock mode `{other}`: expected potential, absolute or none"
-            )),
+            other => Err(UnknownChoice {
+                what: "deadlock mode",
+                found: other.to_string(),
+                expected: "potential, absolute or none",
+            }),
         }
     }
 }
 
 impl std::str::FromStr for Reduction {
-    type Err = String;
+    type Err = UnknownChoice;
 
     /// Parses `urgent|off`.
-    fn from_str(text: &str) -> Result<Reduction, String> {
+    fn from_str(text: &str) -> Result<Reduction, UnknownChoice> {
         match text {
             "urgent" => Ok(Reduction::Urgent),
             "off" => Ok(Reduction::Off),
-            other => Err(format!(
-                "unknown reduction `{other}`: expected urgent or off"
-            )),
+            other => Err(UnknownChoice {
+                what: "reduction",
+                found: other.to_string(),
+                expected: "urgent or off",
+            }),
         }
     }
 }

@@ -1,4 +1,4 @@
-//! What the partial-order reduction (`real.rs`, `RealEngine::reduce`) knows about
+//! What the partial-order reduction (`real/por.rs`, `RealEngine::reduce_urgent`) knows about
 //! a model before the search: how each transition touches memory, and from which
 //! locations a process can still reach a transition that touches memory other
 //! processes can see. Outputs are not such memory: every process has its own

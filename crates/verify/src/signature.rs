@@ -3,6 +3,8 @@
 
 use tass_model::api::{ExprKind, Model, Type, VarId};
 
+use crate::error::SignatureMismatch;
+
 /// A type as far as comparison cares: C's integer kinds all denote the integers,
 /// its floating kinds the reals.
 fn shape(model: &Model, ty: &Type) -> String {
@@ -70,8 +72,8 @@ fn compare_lists(
 }
 
 /// Checks that `spec` and `imp` have the same inputs and outputs (by name and type).
-/// The error lists every mismatch and says what to do.
-pub fn check_signatures(spec: &Model, imp: &Model) -> Result<(), String> {
+/// The error lists every mismatch (its message says what to do).
+pub fn check_signatures(spec: &Model, imp: &Model) -> Result<(), SignatureMismatch> {
     let mut problems = Vec::new();
     compare_lists("input", spec, &spec.inputs, imp, &imp.inputs, &mut problems);
     compare_lists(
@@ -92,11 +94,6 @@ pub fn check_signatures(spec: &Model, imp: &Model) -> Result<(), String> {
     if problems.is_empty() {
         Ok(())
     } else {
-        Err(format!(
-            "error: the programs' signatures differ:\n  {}\nnote: tass compare matches \
-             inputs and outputs by name and type; declare the same `#pragma TASS input` \
-             and `#pragma TASS output` variables in both programs",
-            problems.join("\n  ")
-        ))
+        Err(SignatureMismatch { problems })
     }
 }

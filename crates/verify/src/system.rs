@@ -6,6 +6,7 @@
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
+use tass_model::api::{LocationId, LocationKind, Model};
 use tass_search::api::{Control, Limit, Limits, Outcome, Search, SearchStats, TransitionSystem};
 use tass_semantics::api::{Certainty as EngineCertainty, EngineError, Violation};
 
@@ -660,6 +661,37 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
     }
 }
 
+/// The locations where the state-saving heuristic (paper Sec. 5.4) saves (the
+/// engine's `at_join_location` reads them for [`ModelSystem::should_save`]): those
+/// with several incoming edges that are neither the join of an `if` nor the head of
+/// a `for` loop. `while`/`do` loop heads are the typical ones; every cycle of a
+/// function's graph passes through a loop head, so only `for` loops that revisit a
+/// state can make the search repeat itself (ended by `--max-states`/`--timeout`).
+pub(crate) fn saving_locations(model: &Model) -> HashMap<String, HashSet<LocationId>> {
+    let mut out = HashMap::new();
+    for f in &model.functions {
+        let Some(body) = &f.body else { continue };
+        let mut set = HashSet::new();
+        for loc in body.graph.node_indices() {
+            let incoming = body
+                .graph
+                .neighbors_directed(loc, petgraph::Direction::Incoming)
+                .count();
+            let kind = body.location(loc).kind;
+            let save = match kind {
+                LocationKind::LoopHead => true,
+                LocationKind::IfJoin | LocationKind::ForLoopHead | LocationKind::Exit => false,
+                LocationKind::Plain => incoming >= 2,
+            };
+            if save {
+                set.insert(loc);
+            }
+        }
+        out.insert(f.name.clone(), set);
+    }
+    out
+}
+
 /// Limits for a search that starts now, given the whole run's options and start.
 pub(crate) fn limits_now(options: &Options, started: Instant, seen_so_far: u64) -> Limits {
     Limits {
@@ -801,7 +833,7 @@ mod tests {
     use tass_semantics::api::{Certainty, EngineError, Property as EngineProperty, Violation};
 
     use super::verify_with;
-    use crate::engine::{Engine, Executed, OutputMismatch, StepInfo};
+    use crate::engine::{Engine, Executed, OutputMismatch, StepInfo, Uncovered};
     use crate::options::Options;
     use crate::report::{Property, Verdict};
 
@@ -912,7 +944,7 @@ mod tests {
         fn and(&self, a: &String, b: &String) -> String {
             format!("{a} && {b}")
         }
-        fn covers(&mut self, _: &[String], _: &[String]) -> Result<(), String> {
+        fn covers(&mut self, _: &[String], _: &[String]) -> Result<(), Uncovered> {
             Ok(())
         }
         fn counters(&self) -> (u64, u64, u64) {

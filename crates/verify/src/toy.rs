@@ -4,7 +4,7 @@
 use tass_model::api::Span;
 use tass_semantics::api::{Certainty, EngineError, Property, Violation};
 
-use crate::engine::{Engine, Equality, Executed, OutputMismatch, StepInfo};
+use crate::engine::{Engine, Equality, Executed, OutputMismatch, StepInfo, Uncovered};
 use crate::report::Change;
 
 /// `x = 0; while (x < limit) { x += step_a or step_b (nondeterministic) }
@@ -142,7 +142,7 @@ impl Engine for Toy {
         vec![("y".to_string(), (state.x * self.scale).to_string())]
     }
     /// The toy program ends on every input, so its paths cover each other.
-    fn covers(&mut self, _domain: &[String], _cover: &[String]) -> Result<(), String> {
+    fn covers(&mut self, _domain: &[String], _cover: &[String]) -> Result<(), Uncovered> {
         Ok(())
     }
     fn counters(&self) -> (u64, u64, u64) {
