@@ -497,8 +497,11 @@ impl RealEngine {
         let answer = self.prover.valid_with_model(assumption, claim);
         match answer.validity {
             Validity::Yes => None,
-            // The prover may have given `sqrt` (say) a meaning the real one lacks.
-            Validity::No if self.leans_on_stand_in(&[assumption, a, b]) => Some(Equality::Unknown),
+            // The prover may have given `sqrt` (say) a meaning the real one lacks;
+            // at herbrand/ieee level a difference evaluated in IEEE doubles is real.
+            Validity::No if self.leans_on_stand_in(&[assumption, a, b]) => {
+                Some(Self::confirmed_difference(f, assumption, claim))
+            }
             Validity::No => Some(Equality::Different(answer.model.map(|m| {
                 witness_values(
                     m.iter()
@@ -507,7 +510,22 @@ impl RealEngine {
                         .collect(),
                 )
             }))),
-            Validity::Maybe => Some(Equality::Unknown),
+            Validity::Maybe => Some(Self::confirmed_difference(f, assumption, claim)),
+        }
+    }
+
+    /// `Different` with values at which `claim` (an output equality) is false in IEEE
+    /// double arithmetic, if a search finds some (only floating operators of the
+    /// herbrand/ieee levels are interpreted), else `Unknown`.
+    fn confirmed_difference(f: &ExprFactory, assumption: Expr, claim: Expr) -> Equality {
+        match tass_semantics::api::confirm_in_doubles(f, assumption, claim) {
+            Some(values) => Equality::Different(Some(witness_values(
+                values
+                    .into_iter()
+                    .filter(|(name, _)| !is_internal_symbol(name))
+                    .collect(),
+            ))),
+            None => Equality::Unknown,
         }
     }
 
