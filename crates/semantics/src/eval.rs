@@ -633,6 +633,16 @@ impl<'a> Evaluator<'a> {
     ) -> Result<Expr, EngineError> {
         use LibraryFunction::*;
         let f = self.f;
+        if let (Delta, [x, y]) = (func, xs) {
+            // 1 when x < y, else 0: an integer, so `in += delta(..)` adds without
+            // branching; `<` of the arithmetic level (uninterpreted at herbrand/ieee).
+            let (x, y) = (f.cast(*x, &Type::Real), f.cast(*y, &Type::Real));
+            let less = match self.floats(&MType::DOUBLE) {
+                Some(fl) => fl.compare(FloatComparison::Lt, x, y),
+                None => f.lt(x, y),
+            };
+            return Ok(f.ite(less, f.int(1), f.int(0)));
+        }
         if let Some(fl) = self.floats(ty) {
             if matches!(
                 func,

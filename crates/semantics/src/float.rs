@@ -416,6 +416,40 @@ impl<'a> Floats<'a> {
     }
 }
 
+/// `a op b` for an MPI reduction operation (`MPI_SUM`, `MPI_PROD`, `MPI_MIN`,
+/// `MPI_MAX`) on floating values at herbrand/ieee level: an uninterpreted operator
+/// (`fp_mpi_sum`, ...) with no IEEE interpretation, applied in rank order. MPI
+/// does not fix the order in which an implementation combines the contributions,
+/// so a reduction is never equal to an explicit sum of the same values; two
+/// reductions of the same values in the same rank order are taken as equal (the
+/// determinism the MPI standard recommends). `None` for other operations.
+pub fn float_reduction(f: &ExprFactory, mpi_op: &str, a: Expr, b: Expr) -> Option<Expr> {
+    let name = match mpi_op {
+        "MPI_SUM" => "fp_mpi_sum",
+        "MPI_PROD" => "fp_mpi_prod",
+        "MPI_MIN" => "fp_mpi_min",
+        "MPI_MAX" => "fp_mpi_max",
+        _ => return None,
+    };
+    let ty = Type::function([Type::Real, Type::Real], Type::Real);
+    Some(f.apply(f.symbol(name, ty), &[a, b]))
+}
+
+/// `a == b` as IEEE doubles compare them (`fp_eq`) for real-typed values, `a == b`
+/// otherwise: the claim [`confirm_in_doubles`] evaluates for an output equality.
+pub fn float_equal(f: &ExprFactory, a: Expr, b: Expr) -> Expr {
+    if f.type_of(a) == Type::Real {
+        Floats::new(f, Arith::Herbrand, RealKind::Double).compare(FloatComparison::Eq, a, b)
+    } else {
+        f.eq(a, b)
+    }
+}
+
+/// `a < b` on floating values at herbrand/ieee level (the IEEE predicate `fp_lt`).
+pub fn float_less(f: &ExprFactory, a: Expr, b: Expr) -> Expr {
+    Floats::new(f, Arith::Herbrand, RealKind::Double).compare(FloatComparison::Lt, a, b)
+}
+
 /// The operators this module makes, interpreted in IEEE double and single
 /// precision: `Some(value)` for a finite result other than `-0`, `None` otherwise
 /// (the candidate is then abandoned). `fld_*` and the libm functions other than
@@ -482,6 +516,32 @@ fn interpretation(name: &str) -> Option<FunctionValue> {
     }))
 }
 
+/// True if `e` has no real (exact) arithmetic on real-typed values: a sum, product
+/// or quotient of reals, or a real relation, would be evaluated exactly, which no
+/// machine does (at herbrand/ieee level they come only from a real-level source,
+/// e.g. an output equality `a - b == 0`: compare asks with `fp_eq` instead).
+fn machine_arithmetic_only(f: &ExprFactory, e: Expr) -> bool {
+    let mut seen = std::collections::HashSet::new();
+    let mut todo = vec![e];
+    while let Some(x) = todo.pop() {
+        if !seen.insert(x) {
+            continue;
+        }
+        let real = |y: Expr| f.type_of(y) == Type::Real;
+        let exact = match f.view(x) {
+            ExprView::Add(_) | ExprView::Mul(_) | ExprView::Pow(..) | ExprView::Div(..) => real(x),
+            ExprView::ToReal(_) => true,
+            ExprView::Rel(_, g) => real(g),
+            _ => false,
+        };
+        if exact {
+            return false;
+        }
+        todo.extend(f.children(x));
+    }
+    true
+}
+
 /// Candidate doubles for a witness search: numbers whose sums and products round
 /// visibly, small integers, and a large magnitude.
 const DOUBLE_CANDIDATES: [f64; 12] = [
@@ -499,6 +559,9 @@ pub fn confirm_in_doubles(
     assumption: Expr,
     claim: Expr,
 ) -> Option<Vec<(String, String)>> {
+    if !machine_arithmetic_only(f, assumption) || !machine_arithmetic_only(f, claim) {
+        return None;
+    }
     let mut asg = Assignment::new();
     let mut inputs = Vec::new();
     for s in f

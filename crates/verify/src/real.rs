@@ -500,7 +500,7 @@ impl RealEngine {
             // The prover may have given `sqrt` (say) a meaning the real one lacks;
             // at herbrand/ieee level a difference evaluated in IEEE doubles is real.
             Validity::No if self.leans_on_stand_in(&[assumption, a, b]) => {
-                Some(Self::confirmed_difference(f, assumption, claim))
+                Some(Self::confirmed_difference(f, assumption, (a, b)))
             }
             Validity::No => Some(Equality::Different(answer.model.map(|m| {
                 witness_values(
@@ -510,14 +510,15 @@ impl RealEngine {
                         .collect(),
                 )
             }))),
-            Validity::Maybe => Some(Self::confirmed_difference(f, assumption, claim)),
+            Validity::Maybe => Some(Self::confirmed_difference(f, assumption, (a, b))),
         }
     }
 
     /// `Different` with values at which `claim` (an output equality) is false in IEEE
     /// double arithmetic, if a search finds some (only floating operators of the
     /// herbrand/ieee levels are interpreted), else `Unknown`.
-    fn confirmed_difference(f: &ExprFactory, assumption: Expr, claim: Expr) -> Equality {
+    fn confirmed_difference(f: &ExprFactory, assumption: Expr, (a, b): (Expr, Expr)) -> Equality {
+        let claim = tass_semantics::api::float_equal(f, a, b);
         match tass_semantics::api::confirm_in_doubles(f, assumption, claim) {
             Some(values) => Equality::Different(Some(witness_values(
                 values
