@@ -165,6 +165,10 @@ impl<'a> Floats<'a> {
     /// for a correctly rounded `float` parse).
     pub(crate) fn literal(&self, r: &BigRational, text: Option<&str>) -> Expr {
         let f = self.f;
+        if r.is_zero() && text.is_some_and(|t| t.trim_start().starts_with('-')) {
+            // `-0.0` (the front end folds the sign into the literal): not +0.
+            return self.neg(f.real(BigRational::zero()));
+        }
         let rounded = match self.kind {
             RealKind::Double => r.to_f64().and_then(rational_of),
             RealKind::Float => {
@@ -228,9 +232,12 @@ impl<'a> Floats<'a> {
             .is_some_and(|q| q == BigRational::from_integer(BigInt::from(value)))
     }
 
-    /// The operand of a negation node of this type.
+    /// `y` when `x` is `-y`: a negation node of this type, or a negative constant.
     fn negated(&self, x: Expr) -> Option<Expr> {
         let f = self.f;
+        if let Some(q) = f.as_concrete_rational(x) {
+            return (q < BigRational::zero()).then(|| f.real(-q));
+        }
         match f.view(x) {
             ExprView::Apply(g, args)
                 if args.len() == 1
