@@ -26,7 +26,8 @@ use std::sync::Arc;
 use num_traits::{ToPrimitive, Zero};
 use tass_model::api::RealKind;
 use tass_symbolic::api::{
-    Assignment, BigInt, BigRational, Expr, ExprFactory, ExprView, FunctionValue, Type, Value,
+    ieee_value, Assignment, BigInt, BigRational, Expr, ExprFactory, ExprView, FunctionValue, Type,
+    Value,
 };
 
 /// How floating-point numbers are interpreted (`--arith`): the one type for this
@@ -56,6 +57,14 @@ impl std::str::FromStr for Arith {
             )),
         }
     }
+}
+
+/// Whether an integer-to-floating conversion is exact for every value of the
+/// integer's type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Exactness {
+    Exact,
+    MayRound,
 }
 
 /// A floating comparison, after `a > b` became `b < a` and `a >= b` became `b <= a`
@@ -129,38 +138,6 @@ impl<'a> Floats<'a> {
         f.apply(f.symbol(&name, Type::function(tys, result)), args)
     }
 
-    /// The exact value of a concrete operand as a machine number of this type.
-    fn concrete(&self, x: Expr) -> Option<f64> {
-        let d = exact_f64(&self.f.as_concrete_rational(x)?)?;
-        match self.kind {
-            RealKind::Float => ((d as f32) as f64 == d).then_some(d),
-            RealKind::Double => Some(d),
-            RealKind::LongDouble => None,
-        }
-    }
-
-    /// `x` computed in this type from doubles, as a concrete expression when it is a
-    /// finite non-negative-zero value.
-    fn folded(&self, double: impl Fn() -> f64, single: impl Fn() -> f32) -> Option<Expr> {
-        let d = match self.kind {
-            RealKind::Double => double(),
-            RealKind::Float => single() as f64,
-            RealKind::LongDouble => return None,
-        };
-        Some(self.f.real(rational_of(d)?))
-    }
-
-    fn fold2(
-        &self,
-        x: Expr,
-        y: Expr,
-        op: fn(f64, f64) -> f64,
-        op32: fn(f32, f32) -> f32,
-    ) -> Option<Expr> {
-        let (a, b) = (self.concrete(x)?, self.concrete(y)?);
-        self.folded(|| op(a, b), || op32(a as f32, b as f32))
-    }
-
     /// The value of the literal whose exact value is `r` (`text`: its spelling,
     /// for a correctly rounded `float` parse).
     pub(crate) fn literal(&self, r: &BigRational, text: Option<&str>) -> Expr {
@@ -189,39 +166,51 @@ impl<'a> Floats<'a> {
         }
     }
 
-    /// An integer converted to this type.
-    pub(crate) fn from_int(&self, i: Expr) -> Expr {
-        let f = self.f;
-        if let Some(k) = f.as_concrete_int(i) {
-            let r = BigRational::from_integer(k);
-            if let Some(e) = self.literal_exactly(&r) {
-                return e;
-            }
+    /// An integer converted to this type; `exact`: every value of the integer's C
+    /// type is a value of this type (`int` to `double`), so the conversion is the
+    /// identity on values (`of_int`, compared as integers by [`Floats::compare`]);
+    /// otherwise it may round (`of_wide_int`).
+    pub(crate) fn from_int(&self, i: Expr, exact: Exactness) -> Expr {
+        match exact {
+            Exactness::Exact => self.apply("of_int", &[i], Type::Real),
+            Exactness::MayRound => self.apply("of_wide_int", &[i], Type::Real),
         }
-        self.apply("of_int", &[i], Type::Real)
     }
 
-    /// `r` rounded to this type when the rounding is fixed by IEEE.
-    fn literal_exactly(&self, r: &BigRational) -> Option<Expr> {
-        let d = r.to_f64()?;
-        let d = match self.kind {
-            RealKind::Double => d,
-            RealKind::Float if exact_f64(r).is_some() => d as f32 as f64,
-            _ => return None,
+    /// Whether every integer of `bits` bits is a value of this type.
+    pub(crate) fn holds_integers_of(&self, bits: u32) -> Exactness {
+        let mantissa = match self.kind {
+            RealKind::Float => 24,
+            RealKind::Double | RealKind::LongDouble => 53,
         };
-        Some(self.f.real(rational_of(d)?))
+        if bits <= mantissa {
+            Exactness::Exact
+        } else {
+            Exactness::MayRound
+        }
+    }
+
+    /// The integer `x` stands for exactly: an exact conversion `of_int(i)` or a
+    /// concrete integer.
+    fn exact_integer(&self, x: Expr) -> Option<Expr> {
+        let f = self.f;
+        if let Some(q) = f.as_concrete_rational(x) {
+            return q.is_integer().then(|| f.int(q.to_integer()));
+        }
+        match f.view(x) {
+            ExprView::Apply(g, args)
+                if args.len() == 1 && f.symbol_name(g).is_some_and(|n| n.ends_with("_of_int")) =>
+            {
+                Some(args[0])
+            }
+            _ => None,
+        }
     }
 
     /// A value of floating type `from` converted to this type.
     pub(crate) fn convert_from(&self, from: RealKind, x: Expr) -> Expr {
         if from == self.kind {
             return x;
-        }
-        let source = Floats::new(self.f, self.level, from);
-        if let Some(d) = source.concrete(x) {
-            if let Some(e) = self.folded(|| d, || d as f32) {
-                return e;
-            }
         }
         self.apply(&format!("of_{}", prefix(from)), &[x], Type::Real)
     }
@@ -252,11 +241,6 @@ impl<'a> Floats<'a> {
 
     /// `-x` (exact in IEEE: the sign bit flips).
     pub(crate) fn neg(&self, x: Expr) -> Expr {
-        let f = self.f;
-        match f.as_concrete_rational(x) {
-            Some(q) if !q.is_zero() && self.concrete(x).is_some() => return f.real(-q),
-            _ => {}
-        }
         if self.ieee() {
             if let Some(inner) = self.negated(x) {
                 return inner;
@@ -275,9 +259,6 @@ impl<'a> Floats<'a> {
     }
 
     pub(crate) fn add(&self, x: Expr, y: Expr) -> Expr {
-        if let Some(e) = self.fold2(x, y, |a, b| a + b, |a, b| a + b) {
-            return e;
-        }
         if self.ieee() {
             // x + (-0) = x, for x = +0, -0, inf, NaN alike.
             for (a, b) in [(x, y), (y, x)] {
@@ -291,9 +272,6 @@ impl<'a> Floats<'a> {
     }
 
     pub(crate) fn sub(&self, x: Expr, y: Expr) -> Expr {
-        if let Some(e) = self.fold2(x, y, |a, b| a - b, |a, b| a - b) {
-            return e;
-        }
         if self.ieee() {
             // x - y = x + (-y): the same exact value rounded, with the same zero signs.
             return self.add(x, self.neg(y));
@@ -302,9 +280,6 @@ impl<'a> Floats<'a> {
     }
 
     pub(crate) fn mul(&self, x: Expr, y: Expr) -> Expr {
-        if let Some(e) = self.fold2(x, y, |a, b| a * b, |a, b| a * b) {
-            return e;
-        }
         if self.ieee() {
             for (a, b) in [(x, y), (y, x)] {
                 if self.is_concrete(b, 1) {
@@ -327,11 +302,6 @@ impl<'a> Floats<'a> {
     }
 
     pub(crate) fn div(&self, x: Expr, y: Expr) -> Expr {
-        if !self.is_concrete(y, 0) {
-            if let Some(e) = self.fold2(x, y, |a, b| a / b, |a, b| a / b) {
-                return e;
-            }
-        }
         if self.ieee() {
             if self.is_concrete(y, 1) {
                 return x;
@@ -364,6 +334,17 @@ impl<'a> Floats<'a> {
                 Ne => a != b,
             });
         }
+        // Exactly converted integers compare as the integers (no NaN among them).
+        if let (Some(i), Some(j)) = (self.exact_integer(x), self.exact_integer(y)) {
+            return match op {
+                Lt => f.lt(i, j),
+                Le => f.le(i, j),
+                Gt => f.gt(i, j),
+                Ge => f.ge(i, j),
+                Eq => f.eq(i, j),
+                Ne => f.ne(i, j),
+            };
+        }
         let (name, a, b) = match op {
             Lt => ("fp_lt", x, y),
             Le => ("fp_le", x, y),
@@ -392,23 +373,6 @@ impl<'a> Floats<'a> {
     /// results differ between machines).
     pub(crate) fn math(&self, name: &str, args: &[Expr]) -> Expr {
         let f = self.f;
-        let exact: Option<fn(f64) -> f64> = match name {
-            "sqrt" => Some(f64::sqrt),
-            "fabs" => Some(f64::abs),
-            "floor" => Some(f64::floor),
-            "ceil" => Some(f64::ceil),
-            _ => None,
-        };
-        if let (Some(op), [x]) = (exact, args) {
-            if let Some(d) = self.concrete(*x) {
-                // Each is correctly rounded, so computing in double and then
-                // narrowing to float gives the float result (sqrt: double has more
-                // than 2p + 2 bits of a float's p).
-                if let Some(e) = self.folded(|| op(d), || op(d) as f32) {
-                    return e;
-                }
-            }
-        }
         let annex_f = match (name, args) {
             ("exp" | "cos", [x]) if self.is_concrete(*x, 0) => Some(1),
             ("sin", [x]) if self.is_concrete(*x, 0) => Some(0),
@@ -457,70 +421,14 @@ pub fn float_less(f: &ExprFactory, a: Expr, b: Expr) -> Expr {
     Floats::new(f, Arith::Herbrand, RealKind::Double).compare(FloatComparison::Lt, a, b)
 }
 
-/// The operators this module makes, interpreted in IEEE double and single
-/// precision: `Some(value)` for a finite result other than `-0`, `None` otherwise
-/// (the candidate is then abandoned). `fld_*` and the libm functions other than
-/// the correctly rounded ones get no interpretation.
+/// The IEEE meaning of operator `name` (`tass_symbolic`'s `ieee_value`), for
+/// evaluation; `None` for a symbol that is no floating operator.
 fn interpretation(name: &str) -> Option<FunctionValue> {
-    fn real(v: &Value) -> Option<f64> {
-        match v {
-            Value::Real(q) => exact_f64(q),
-            Value::Int(i) => i.to_f64(),
-            _ => None,
-        }
+    if !is_float_operator(name) {
+        return None;
     }
-    fn out(d: f64) -> Option<Value> {
-        rational_of(d).map(Value::Real)
-    }
-    let (kind, op) = name.split_once('_')?;
-    let single = match kind {
-        "f64" => false,
-        "f32" => true,
-        "fp" => {
-            let op = op.to_string();
-            return Some(Arc::new(move |xs: &[Value]| {
-                let (a, b) = (real(xs.first()?)?, real(xs.get(1)?)?);
-                Some(Value::Bool(match op.as_str() {
-                    "lt" => a < b,
-                    "le" => a <= b,
-                    "eq" => a == b,
-                    _ => return None,
-                }))
-            }));
-        }
-        _ => return None,
-    };
-    let round = move |d: f64| if single { d as f32 as f64 } else { d };
-    let binary: Option<fn(f64, f64) -> f64> = match op {
-        "add" => Some(|a, b| a + b),
-        "sub" => Some(|a, b| a - b),
-        "mul" => Some(|a, b| a * b),
-        "div" => Some(|a, b| a / b),
-        _ => None,
-    };
-    if let Some(g) = binary {
-        return Some(Arc::new(move |xs: &[Value]| {
-            let (a, b) = (real(xs.first()?)?, real(xs.get(1)?)?);
-            if single {
-                out((g(a, b) as f32) as f64).filter(|_| round(a) == a && round(b) == b)
-            } else {
-                out(g(a, b))
-            }
-        }));
-    }
-    let unary: Option<fn(f64) -> f64> = match op {
-        "neg" => Some(|a| -a),
-        "sqrt" => Some(f64::sqrt),
-        "fabs" => Some(f64::abs),
-        "floor" => Some(f64::floor),
-        "ceil" => Some(f64::ceil),
-        "of_int" | "of_f32" | "of_f64" => Some(|a| a),
-        _ => None,
-    };
-    let g = unary?;
-    Some(Arc::new(move |xs: &[Value]| {
-        out(round(g(real(xs.first()?)?)))
-    }))
+    let name = name.to_string();
+    Some(Arc::new(move |xs: &[Value]| ieee_value(&name, xs)))
 }
 
 /// True if `e` has no real (exact) arithmetic on real-typed values: a sum, product
