@@ -20,7 +20,8 @@ pub use crate::exec::{
     evaluate_guard, execute_transition, pointee_type, show_value, Change, StepResult,
 };
 pub use crate::float::{
-    confirm_in_doubles, float_equal, float_less, float_reduction, is_float_operator, Arith,
+    confirm_in_doubles, first_difference, float_equal, float_less, float_reduction,
+    is_float_operator, Arith,
 };
 pub use crate::oracle::{
     is_internal_symbol, is_stand_in_function, Decision, Oracle, OracleStats, SignedOverflow,

@@ -406,6 +406,27 @@ pub fn float_reduction(f: &ExprFactory, mpi_op: &str, a: Expr, b: Expr) -> Optio
     Some(f.apply(f.symbol(name, ty), &[a, b]))
 }
 
+/// The first pair of subterms at which the trees of `a` and `b` differ: while
+/// both are applications of the same operator, the first differing pair of
+/// arguments is followed; `None` if `a == b`.
+pub fn first_difference(f: &ExprFactory, a: Expr, b: Expr) -> Option<(Expr, Expr)> {
+    if a == b {
+        return None;
+    }
+    let (mut a, mut b) = (a, b);
+    loop {
+        match (f.view(a), f.view(b)) {
+            (ExprView::Apply(g, xs), ExprView::Apply(h, ys)) if g == h && xs.len() == ys.len() => {
+                let Some((x, y)) = xs.into_iter().zip(ys).find(|(x, y)| x != y) else {
+                    return Some((a, b));
+                };
+                (a, b) = (x, y);
+            }
+            _ => return Some((a, b)),
+        }
+    }
+}
+
 /// `a == b` as IEEE doubles compare them (`fp_eq`) for real-typed values, `a == b`
 /// otherwise: the claim [`confirm_in_doubles`] evaluates for an output equality.
 pub fn float_equal(f: &ExprFactory, a: Expr, b: Expr) -> Expr {
