@@ -369,7 +369,7 @@ impl<'a> Evaluator<'a> {
             ExprKind::IntLit(i) => match scalar_type(&e.ty) {
                 Some(Type::Real) if self.floats(&e.ty).is_some() => {
                     let fl = self.floats(&e.ty).expect("a floating type");
-                    Value::Data(fl.from_int(f.int(BigInt::from(*i)), Exactness::MayRound))
+                    Value::Data(fl.of_int(f.int(BigInt::from(*i)), Exactness::MayRound))
                 }
                 Some(Type::Real) => {
                     Value::Data(f.real(BigRational::from_integer(BigInt::from(*i))))
@@ -652,7 +652,7 @@ impl<'a> Evaluator<'a> {
                     .iter()
                     .map(|&x| match f.type_of(x) {
                         Type::Real => x,
-                        _ => fl.from_int(int_of(f, x), Exactness::MayRound),
+                        _ => fl.of_int(int_of(f, x), Exactness::MayRound),
                     })
                     .collect();
                 return Ok(fl.math(func.c_name(), &args));
@@ -913,7 +913,7 @@ impl<'a> Evaluator<'a> {
             if matches!(op, Add | Sub | Mul | Div | Lt | Le | Gt | Ge | Eq | Ne) {
                 let as_float = |v: Expr| match f.type_of(v) {
                     Type::Real => v,
-                    _ => fl.from_int(int_of(f, v), Exactness::MayRound),
+                    _ => fl.of_int(int_of(f, v), Exactness::MayRound),
                 };
                 let operands = (as_float(x), as_float(y));
                 return self.float_binary(env, (e, b), op, operands, &fl);
@@ -1248,10 +1248,10 @@ impl<'a> Evaluator<'a> {
                 return Ok(Value::Data(match from {
                     MType::Real(kind) => fl.convert_from(*kind, x),
                     MType::Int(kind) => {
-                        fl.from_int(int_of(f, x), fl.holds_integers_of(kind.bits()))
+                        fl.of_int(int_of(f, x), fl.holds_integers_of(kind.bits()))
                     }
-                    MType::Char | MType::Bool => fl.from_int(int_of(f, x), Exactness::Exact),
-                    _ => fl.from_int(int_of(f, x), Exactness::MayRound),
+                    MType::Char | MType::Bool => fl.of_int(int_of(f, x), Exactness::Exact),
+                    _ => fl.of_int(int_of(f, x), Exactness::MayRound),
                 }));
             }
             if let (Some(fl), MType::Bool) = (self.floats(from), to) {

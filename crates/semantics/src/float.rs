@@ -170,7 +170,7 @@ impl<'a> Floats<'a> {
     /// type is a value of this type (`int` to `double`), so the conversion is the
     /// identity on values (`of_int`, compared as integers by [`Floats::compare`]);
     /// otherwise it may round (`of_wide_int`).
-    pub(crate) fn from_int(&self, i: Expr, exact: Exactness) -> Expr {
+    pub(crate) fn of_int(&self, i: Expr, exact: Exactness) -> Expr {
         match exact {
             Exactness::Exact => self.apply("of_int", &[i], Type::Real),
             Exactness::MayRound => self.apply("of_wide_int", &[i], Type::Real),
