@@ -1247,9 +1247,7 @@ impl<'a> Evaluator<'a> {
             if let Some(fl) = self.floats(to) {
                 return Ok(Value::Data(match from {
                     MType::Real(kind) => fl.convert_from(*kind, x),
-                    MType::Int(kind) => {
-                        fl.of_int(int_of(f, x), fl.holds_integers_of(kind.bits()))
-                    }
+                    MType::Int(kind) => fl.of_int(int_of(f, x), fl.holds_integers_of(kind.bits())),
                     MType::Char | MType::Bool => fl.of_int(int_of(f, x), Exactness::Exact),
                     _ => fl.of_int(int_of(f, x), Exactness::MayRound),
                 }));
