@@ -356,3 +356,47 @@ fn unknown_levels_are_refused() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("real"));
 }
+
+/// A sum over an input array in the two directions: the witness search fills the
+/// array; gcc runs both with it and prints different doubles.
+#[test]
+fn array_inputs_get_confirmed_witnesses() {
+    let sum = |order: &str| {
+        format!(
+            "#include <stdio.h>\n#pragma TASS input\ndouble a[4];\n#pragma TASS output\ndouble s;\n\
+             int main(void) {{\n    s = 0;\n    for ({order}) s += a[i];\n\
+             \n#ifndef __TASS__\n    printf(\"%a\\n\", s);\n#endif\n    return 0;\n}}\n"
+        )
+    };
+    let (up, down) = (sum("int i = 0; i < 4; i++"), sum("int i = 3; i >= 0; i--"));
+    let (s, i) = (common::inline(&up), common::inline(&down));
+    let (code, r) = tass(&[
+        "compare",
+        "--arith",
+        "ieee",
+        &s.to_string_lossy(),
+        &i.to_string_lossy(),
+    ]);
+    assert_eq!(
+        (code, r["verdict"].as_str()),
+        (1, Some("violated")),
+        "{r:#}"
+    );
+    let v = first_violation(&r);
+    assert_eq!(v["certainty"], "provable", "{r:#}");
+    let values = v["witness"]["a"]
+        .as_str()
+        .expect("an array witness")
+        .to_string();
+    let with = |text: &str| text.replace("double a[4];", &format!("double a[4] = {values};"));
+    let (out_up, out_down) = (run_c(&with(&up)).1, run_c(&with(&down)).1);
+    assert_ne!(out_up, out_down, "a = {values}");
+    let (code, r) = tass(&[
+        "compare",
+        "--arith",
+        "real",
+        &s.to_string_lossy(),
+        &i.to_string_lossy(),
+    ]);
+    assert_eq!((code, r["verdict"].as_str()), (0, Some("holds")), "{r:#}");
+}

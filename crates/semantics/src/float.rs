@@ -505,71 +505,101 @@ pub fn confirm_in_doubles(
         .into_iter()
         .chain(f.free_symbols(claim))
     {
-        match f.type_of(s) {
-            Type::Function(..) => {
-                let name = f.symbol_name(s)?;
-                asg.set_function(s, interpretation(&name)?);
-            }
-            Type::Real | Type::Int => {
-                if !inputs.contains(&s) {
-                    inputs.push(s);
-                }
-            }
-            Type::Bool => {
-                if !inputs.contains(&s) {
-                    inputs.push(s);
-                }
-            }
-            _ => return None,
+        if let Type::Function(..) = f.type_of(s) {
+            let name = f.symbol_name(s)?;
+            asg.set_function(s, interpretation(&name)?);
+        } else if !inputs.contains(&s) {
+            inputs.push(s);
         }
     }
     if inputs.len() > 12 {
         return None;
     }
-    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut picks = Picks {
+        state: 0x9e37_79b9_7f4a_7c15,
+        next_in_order: 0,
+        in_order: true,
+    };
     for attempt in 0..4000u64 {
-        for (k, &s) in inputs.iter().enumerate() {
-            // The first attempts walk the candidates in order (0.1, 0.2, 0.3 for
-            // three inputs first); then pseudo-random choices.
-            state = state
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            let pick = if attempt == 0 {
-                k
-            } else {
-                (state >> 33) as usize
-            };
-            let value = match f.type_of(s) {
-                Type::Real => Value::Real(rational_of(
-                    DOUBLE_CANDIDATES[pick % DOUBLE_CANDIDATES.len()],
-                )?),
-                Type::Int => Value::Int(BigInt::from(INT_CANDIDATES[pick % INT_CANDIDATES.len()])),
-                _ => Value::Bool(pick % 2 == 0),
-            };
-            asg.set(s, value);
+        // The first attempt walks the candidates in order (0.1, 0.2, 0.3 for three
+        // inputs); then pseudo-random choices.
+        picks.in_order = attempt == 0;
+        picks.next_in_order = 0;
+        for &s in &inputs {
+            asg.set(s, candidate(f, &f.type_of(s), &mut picks, 64)?);
         }
         if f.eval_bool(assumption, &asg) == Ok(true) && f.eval_bool(claim, &asg) == Ok(false) {
             return Some(
                 inputs
                     .iter()
-                    .filter_map(|&s| {
-                        let name = f.symbol_name(s)?.to_string();
-                        let text = match asg.get(s)? {
-                            Value::Real(q) => format!("{:?}", q.to_f64()?),
-                            other => format!("{other:?}"),
-                        };
-                        Some((
-                            name,
-                            text.replace("Int(", "")
-                                .replace("Bool(", "")
-                                .replace(')', ""),
-                        ))
-                    })
+                    .filter_map(|&s| Some((f.symbol_name(s)?.to_string(), show(asg.get(s)?)?)))
                     .collect(),
             );
         }
     }
     None
+}
+
+/// The choices of a witness search: in order first, then pseudo-random.
+struct Picks {
+    state: u64,
+    next_in_order: usize,
+    in_order: bool,
+}
+
+impl Picks {
+    fn next(&mut self) -> usize {
+        self.state = self
+            .state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        if self.in_order {
+            self.next_in_order += 1;
+            self.next_in_order - 1
+        } else {
+            (self.state >> 33) as usize
+        }
+    }
+}
+
+/// A candidate value of type `ty`: arrays of a concrete extent (at most `room`
+/// scalars in all) get candidates element by element.
+fn candidate(f: &ExprFactory, ty: &Type, picks: &mut Picks, room: usize) -> Option<Value> {
+    Some(match ty {
+        Type::Real => Value::Real(rational_of(
+            DOUBLE_CANDIDATES[picks.next() % DOUBLE_CANDIDATES.len()],
+        )?),
+        Type::Int => Value::Int(BigInt::from(
+            INT_CANDIDATES[picks.next() % INT_CANDIDATES.len()],
+        )),
+        Type::Bool => Value::Bool(picks.next() % 2 == 0),
+        Type::Array(elem, Some(extent)) => {
+            let n = f.as_concrete_int(*extent)?.to_usize()?;
+            if n == 0 || n > room {
+                return None;
+            }
+            let mut items = Vec::with_capacity(n);
+            for _ in 0..n {
+                items.push(candidate(f, elem, picks, room / n)?);
+            }
+            Value::Array(items)
+        }
+        _ => return None,
+    })
+}
+
+/// A witness value as C writes it (`0.1`, `3`, `{0.1, 0.2}`).
+fn show(v: &Value) -> Option<String> {
+    Some(match v {
+        Value::Real(q) => format!("{:?}", q.to_f64()?),
+        Value::Int(i) => i.to_string(),
+        Value::Bool(b) => b.to_string(),
+        Value::Array(items) => {
+            let parts: Option<Vec<String>> = items.iter().map(show).collect();
+            format!("{{{}}}", parts?.join(", "))
+        }
+        _ => return None,
+    })
 }
 
 #[cfg(test)]
