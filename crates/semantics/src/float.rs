@@ -572,7 +572,7 @@ fn candidate(f: &ExprFactory, ty: &Type, picks: &mut Picks, room: usize) -> Opti
         Type::Int => Value::Int(BigInt::from(
             INT_CANDIDATES[picks.next() % INT_CANDIDATES.len()],
         )),
-        Type::Bool => Value::Bool(picks.next() % 2 == 0),
+        Type::Bool => Value::Bool(picks.next().is_multiple_of(2)),
         Type::Array(elem, Some(extent)) => {
             let n = f.as_concrete_int(*extent)?.to_usize()?;
             if n == 0 || n > room {
