@@ -515,6 +515,8 @@ pub fn confirm_in_doubles(
     if inputs.len() > 12 {
         return None;
     }
+    // Scalars first: an array's extent may be an input (`double a[N]`).
+    inputs.sort_by_key(|&s| matches!(f.type_of(s), Type::Array(..)));
     let mut picks = Picks {
         state: 0x9e37_79b9_7f4a_7c15,
         next_in_order: 0,
@@ -526,7 +528,8 @@ pub fn confirm_in_doubles(
         picks.in_order = attempt == 0;
         picks.next_in_order = 0;
         for &s in &inputs {
-            asg.set(s, candidate(f, &f.type_of(s), &mut picks, 64)?);
+            let value = candidate(f, &asg, &f.type_of(s), &mut picks, 64)?;
+            asg.set(s, value);
         }
         if f.eval_bool(assumption, &asg) == Ok(true) && f.eval_bool(claim, &asg) == Ok(false) {
             return Some(
@@ -562,9 +565,15 @@ impl Picks {
     }
 }
 
-/// A candidate value of type `ty`: arrays of a concrete extent (at most `room`
-/// scalars in all) get candidates element by element.
-fn candidate(f: &ExprFactory, ty: &Type, picks: &mut Picks, room: usize) -> Option<Value> {
+/// A candidate value of type `ty`: arrays whose extent is known under `asg` (at
+/// most `room` scalars in all) get candidates element by element.
+fn candidate(
+    f: &ExprFactory,
+    asg: &Assignment,
+    ty: &Type,
+    picks: &mut Picks,
+    room: usize,
+) -> Option<Value> {
     Some(match ty {
         Type::Real => Value::Real(rational_of(
             DOUBLE_CANDIDATES[picks.next() % DOUBLE_CANDIDATES.len()],
@@ -574,13 +583,16 @@ fn candidate(f: &ExprFactory, ty: &Type, picks: &mut Picks, room: usize) -> Opti
         )),
         Type::Bool => Value::Bool(picks.next().is_multiple_of(2)),
         Type::Array(elem, Some(extent)) => {
-            let n = f.as_concrete_int(*extent)?.to_usize()?;
+            let n = match f.eval(*extent, asg).ok()? {
+                Value::Int(n) => n.to_usize()?,
+                _ => return None,
+            };
             if n == 0 || n > room {
                 return None;
             }
             let mut items = Vec::with_capacity(n);
             for _ in 0..n {
-                items.push(candidate(f, elem, picks, room / n)?);
+                items.push(candidate(f, asg, elem, picks, room / n)?);
             }
             Value::Array(items)
         }
