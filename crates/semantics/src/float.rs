@@ -12,8 +12,9 @@
 //! Folding: an operation whose operands are all concrete is computed when IEEE 754
 //! fixes the result bit for bit (basic operations, `sqrt`, conversions, in round to
 //! nearest with `FLT_EVAL_METHOD == 0`) and the result is finite and not `-0`, the
-//! only doubles an exact rational cannot stand for. Concrete values are therefore
-//! always exact values of their floating type (`+0` for zero).
+//! only doubles an exact rational cannot stand for: `ExprFactory::apply` does it
+//! (`tass-symbolic`'s `ieee.rs`), also after a substitution. Literals are rounded to
+//! their type here, so concrete floating values are exact values of their type.
 //!
 //! At `ieee` level a few identities valid for every IEEE double, infinities, NaN
 //! and signed zeros included, are applied when a node is built (see
