@@ -19,6 +19,7 @@ pub fn builtin_header(name: &str) -> Option<&'static str> {
         "stdio.h" => include_str!("headers/stdio.h"),
         "stdlib.h" => include_str!("headers/stdlib.h"),
         "string.h" => include_str!("headers/string.h"),
+        "tass.h" => include_str!("headers/tass.h"),
         "time.h" => include_str!("headers/time.h"),
         "unistd.h" => include_str!("headers/unistd.h"),
         _ => return None,
@@ -39,6 +40,7 @@ pub const BUILTIN_HEADERS: &[&str] = &[
     "stdio.h",
     "stdlib.h",
     "string.h",
+    "tass.h",
     "time.h",
     "unistd.h",
 ];

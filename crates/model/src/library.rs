@@ -49,6 +49,8 @@ named_enum! {
         // math.h: uninterpreted (pure) functions
         Sqrt = "sqrt", Fabs = "fabs", Pow = "pow", Exp = "exp", Log = "log",
         Sin = "sin", Cos = "cos", Floor = "floor", Ceil = "ceil", Fmin = "fmin", Fmax = "fmax",
+        // tass.h: `delta(a, b)` is 1 when `a < b`, else 0, without a branch
+        Delta = "delta",
         // mpi.h
         MpiInit = "MPI_Init", MpiFinalize = "MPI_Finalize",
         MpiCommRank = "MPI_Comm_rank", MpiCommSize = "MPI_Comm_size",
@@ -82,7 +84,19 @@ impl LibraryFunction {
         use LibraryFunction::*;
         matches!(
             self,
-            Sqrt | Fabs | Pow | Exp | Log | Sin | Cos | Floor | Ceil | Fmin | Fmax | Abs | Labs
+            Sqrt | Fabs
+                | Pow
+                | Exp
+                | Log
+                | Sin
+                | Cos
+                | Floor
+                | Ceil
+                | Fmin
+                | Fmax
+                | Abs
+                | Labs
+                | Delta
         )
     }
     /// True for the functions whose only effects are on the calling process's

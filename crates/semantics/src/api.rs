@@ -19,6 +19,10 @@ pub use crate::eval::{is_data_type, parse_real_literal, scalar_type, Evaluator, 
 pub use crate::exec::{
     evaluate_guard, execute_transition, pointee_type, show_value, Change, StepResult,
 };
+pub use crate::float::{
+    confirm_in_doubles, first_difference, float_equal, float_less, float_reduction,
+    is_float_operator, Arith,
+};
 pub use crate::oracle::{
     is_internal_symbol, is_stand_in_function, Decision, Oracle, OracleStats, SignedOverflow,
 };

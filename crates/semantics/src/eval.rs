@@ -14,6 +14,7 @@ use tass_model::api::{
 use tass_symbolic::api::{BigInt, BigRational, BitOp, Expr, ExprFactory, Type};
 
 use crate::env::Environment;
+use crate::float::{Arith, Exactness, FloatComparison, Floats};
 use crate::oracle::{Decision, Oracle, SignedOverflow};
 use crate::report::{Certainty, EngineError, Property, Violation};
 
@@ -261,14 +262,9 @@ impl<'a> Evaluator<'a> {
         let decision = self.oracle.valid(self.f, assumption, claim);
         let (certainty, witness) = match decision {
             Decision::Holds => return,
-            // With `sqrt` and co uninterpreted, the prover's counterexample may give
-            // them a meaning the real functions lack: only a possible violation.
-            Decision::Fails { .. }
-                if self.oracle.mentions_abstraction(self.f, assumption)
-                    || self.oracle.mentions_abstraction(self.f, claim) =>
-            {
-                (Certainty::Possible, None)
-            }
+            // With `sqrt` and co uninterpreted the oracle answers `Fails` only for
+            // a counterexample that does not lean on them (or, at herbrand/ieee
+            // level, one confirmed in IEEE doubles).
             Decision::Fails { witness } => (Certainty::Provable, witness),
             Decision::Unknown => (Certainty::Possible, None),
         };
@@ -332,6 +328,11 @@ impl<'a> Evaluator<'a> {
         match v {
             Value::Data(x) => Ok(match self.f.type_of(x) {
                 Type::Bool => x,
+                // Which floating type does not matter: `fp_eq` compares values.
+                Type::Real => match self.floats(&MType::DOUBLE) {
+                    Some(fl) => fl.truth(x),
+                    None => self.f.cast(x, &Type::Bool),
+                },
                 _ => self.f.cast(x, &Type::Bool),
             }),
             Value::Pointer(p) => Ok(self.f.bool(!p.is_null())),
@@ -367,6 +368,10 @@ impl<'a> Evaluator<'a> {
         let f = self.f;
         Ok(match &e.kind {
             ExprKind::IntLit(i) => match scalar_type(&e.ty) {
+                Some(Type::Real) if self.floats(&e.ty).is_some() => {
+                    let fl = self.floats(&e.ty).expect("a floating type");
+                    Value::Data(fl.of_int(f.int(BigInt::from(*i)), Exactness::MayRound))
+                }
                 Some(Type::Real) => {
                     Value::Data(f.real(BigRational::from_integer(BigInt::from(*i))))
                 }
@@ -385,6 +390,8 @@ impl<'a> Evaluator<'a> {
                 })?;
                 if matches!(e.ty, MType::Int(_)) {
                     Value::Data(f.int(r.to_integer()))
+                } else if let Some(fl) = self.floats(&e.ty) {
+                    Value::Data(fl.literal(&r, Some(text)))
                 } else {
                     Value::Data(f.real(r))
                 }
@@ -427,6 +434,9 @@ impl<'a> Evaluator<'a> {
                 let x = self.eval_data(env, a)?;
                 let value = Value::Data(match op {
                     UnaryOp::Neg if !f.type_of(x).is_numeric() => f.neg(int_of(f, x)),
+                    UnaryOp::Neg if self.floats(&e.ty).is_some() => {
+                        self.floats(&e.ty).expect("a floating type").neg(x)
+                    }
                     UnaryOp::Neg => f.neg(x),
                     UnaryOp::Not => {
                         let b = self.as_condition(Value::Data(x), &a.span)?;
@@ -624,6 +634,31 @@ impl<'a> Evaluator<'a> {
     ) -> Result<Expr, EngineError> {
         use LibraryFunction::*;
         let f = self.f;
+        if let (Delta, [x, y]) = (func, xs) {
+            // 1 when x < y, else 0: an integer, so `in += delta(..)` adds without
+            // branching; `<` of the arithmetic level (uninterpreted at herbrand/ieee).
+            let (x, y) = (f.cast(*x, &Type::Real), f.cast(*y, &Type::Real));
+            let less = match self.floats(&MType::DOUBLE) {
+                Some(fl) => fl.compare(FloatComparison::Lt, x, y),
+                None => f.lt(x, y),
+            };
+            return Ok(f.ite(less, f.int(1), f.int(0)));
+        }
+        if let Some(fl) = self.floats(ty) {
+            if matches!(
+                func,
+                Fabs | Fmin | Fmax | Pow | Floor | Ceil | Sqrt | Exp | Log | Sin | Cos
+            ) {
+                let args: Vec<Expr> = xs
+                    .iter()
+                    .map(|&x| match f.type_of(x) {
+                        Type::Real => x,
+                        _ => fl.of_int(int_of(f, x), Exactness::MayRound),
+                    })
+                    .collect();
+                return Ok(fl.math(func.c_name(), &args));
+            }
+        }
         let rt = scalar_type(ty).unwrap_or(Type::Real);
         let arg = |k: usize| -> Result<Expr, EngineError> {
             xs.get(k).copied().ok_or_else(|| {
@@ -714,6 +749,61 @@ impl<'a> Evaluator<'a> {
                 ))
             }
         })
+    }
+
+    /// The floating operations of model type `ty` at the arithmetic level, if
+    /// `ty` is a floating type and the level is herbrand or ieee (`None` at real
+    /// level: `float` and `double` are then the reals).
+    fn floats(&self, ty: &MType) -> Option<Floats<'a>> {
+        match (self.oracle.arith(), ty) {
+            (Arith::Real, _) => None,
+            (level, MType::Real(kind)) => Some(Floats::new(self.f, level, *kind)),
+            _ => None,
+        }
+    }
+
+    /// A floating `+ - * /` or comparison at herbrand/ieee level (`e` the whole
+    /// expression, `b` its right operand, for the division check).
+    fn float_binary(
+        &mut self,
+        env: &dyn Environment,
+        (e, b): (&MExpr, &MExpr),
+        op: BinaryOp,
+        (x, y): (Expr, Expr),
+        fl: &Floats<'a>,
+    ) -> Result<Value, EngineError> {
+        use BinaryOp::*;
+        let comparison = |c| Ok(Value::Data(fl.compare(c, x, y)));
+        match op {
+            Add => Ok(Value::Data(fl.add(x, y))),
+            Sub => Ok(Value::Data(fl.sub(x, y))),
+            Mul => Ok(Value::Data(fl.mul(x, y))),
+            Div => {
+                // Division by zero is reported for floating operands too (IEEE
+                // would give an infinity or NaN); `y != 0` is the IEEE predicate.
+                self.check(
+                    env,
+                    fl.truth(y),
+                    Property::DivisionByZero,
+                    || {
+                        let text = tass_model::api::render_expr(env.model(), b);
+                        format!("division by zero: `{text}` can be 0")
+                    },
+                    &e.span,
+                );
+                Ok(Value::Data(fl.div(x, y)))
+            }
+            Lt => comparison(FloatComparison::Lt),
+            Le => comparison(FloatComparison::Le),
+            Gt => comparison(FloatComparison::Gt),
+            Ge => comparison(FloatComparison::Ge),
+            Eq => comparison(FloatComparison::Eq),
+            Ne => comparison(FloatComparison::Ne),
+            _ => Err(EngineError::unsupported(
+                format!("`{}` on floating operands", op.symbol()),
+                &e.span,
+            )),
+        }
     }
 
     /// A math library function left uninterpreted; recorded so that a violation
@@ -819,6 +909,17 @@ impl<'a> Evaluator<'a> {
         };
         let mut x = undefined_to_fresh(self, va, &a.ty)?;
         let mut y = undefined_to_fresh(self, vb, &b.ty)?;
+        let operand_floats = self.floats(&a.ty).or_else(|| self.floats(&b.ty));
+        if let Some(fl) = operand_floats.or_else(|| self.floats(&e.ty)) {
+            if matches!(op, Add | Sub | Mul | Div | Lt | Le | Gt | Ge | Eq | Ne) {
+                let as_float = |v: Expr| match f.type_of(v) {
+                    Type::Real => v,
+                    _ => fl.of_int(int_of(f, v), Exactness::MayRound),
+                };
+                let operands = (as_float(x), as_float(y));
+                return self.float_binary(env, (e, b), op, operands, &fl);
+            }
+        }
         // Bring operands to a common numeric type (the front end inserts casts; be lenient).
         let (tx, ty) = (f.type_of(x), f.type_of(y));
         if tx != ty {
@@ -1143,6 +1244,19 @@ impl<'a> Evaluator<'a> {
         span: &Span,
     ) -> Result<Value, EngineError> {
         let f = self.f;
+        if let Value::Data(x) = v {
+            if let Some(fl) = self.floats(to) {
+                return Ok(Value::Data(match from {
+                    MType::Real(kind) => fl.convert_from(*kind, x),
+                    MType::Int(kind) => fl.of_int(int_of(f, x), fl.holds_integers_of(kind.bits())),
+                    MType::Char | MType::Bool => fl.of_int(int_of(f, x), Exactness::Exact),
+                    _ => fl.of_int(int_of(f, x), Exactness::MayRound),
+                }));
+            }
+            if let (Some(fl), MType::Bool) = (self.floats(from), to) {
+                return Ok(Value::Data(fl.truth(x)));
+            }
+        }
         match (v, to) {
             (Value::Data(x), t) if scalar_type(t).is_some() => {
                 let st = scalar_type(t).unwrap_or(Type::Int);

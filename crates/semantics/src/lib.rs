@@ -37,6 +37,7 @@ mod bytes;
 mod env;
 mod eval;
 mod exec;
+mod float;
 mod libc;
 mod oracle;
 mod report;

@@ -1,7 +1,17 @@
 //! The oracle: the engine's access to the prover, with fast paths and counters.
 
 use tass_prove::api::{ModelValue, Prover, ProverStats, Validity};
-use tass_symbolic::api::{Assignment, BigInt, BigRational, Expr, ExprFactory, Value};
+use tass_symbolic::api::{Assignment, BigInt, BigRational, Expr, ExprFactory, Type, Value};
+
+use crate::float::{confirm_in_doubles, is_float_operator, Arith};
+
+/// True if `e` applies a floating operator of the herbrand/ieee levels.
+fn mentions_float_operator(f: &ExprFactory, e: Expr) -> bool {
+    f.free_symbols(e).into_iter().any(|s| {
+        matches!(f.type_of(s), Type::Function(..))
+            && f.symbol_name(s).is_some_and(|n| is_float_operator(&n))
+    })
+}
 
 /// The outcome of checking a claim under an assumption.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -50,6 +60,8 @@ pub struct Oracle {
     checks: u64,
     trivial: u64,
     signed_overflow: SignedOverflow,
+    /// How floating-point operations are interpreted (`--arith`).
+    arith: Arith,
     /// Uninterpreted function symbols that stand for a known mathematical function
     /// (`sqrt`, `exp`, ...): a counterexample that relies on one of them may pick a
     /// meaning the real function does not have, so it is only a *possible* one.
@@ -74,6 +86,7 @@ impl From<Box<dyn Prover>> for Oracle {
 /// the real function, so it is at most a *possible* violation or difference.
 pub fn is_stand_in_function(name: &str) -> bool {
     matches!(name, "sqrt" | "exp" | "log" | "sin" | "cos" | "pow")
+        || is_float_operator(name)
         || tass_symbolic::api::BITWISE_FUNCTIONS.contains(&name)
 }
 
@@ -91,6 +104,7 @@ impl Oracle {
             checks: 0,
             trivial: 0,
             signed_overflow: SignedOverflow::Unchecked,
+            arith: Arith::Real,
             abstractions: Vec::new(),
         }
     }
@@ -105,6 +119,16 @@ impl Oracle {
         self.signed_overflow
     }
 
+    /// Chooses the arithmetic level of floating-point operations.
+    pub fn set_arith(&mut self, arith: Arith) {
+        self.arith = arith;
+    }
+
+    /// The arithmetic level of floating-point operations.
+    pub fn arith(&self) -> Arith {
+        self.arith
+    }
+
     /// Records `symbol` as an uninterpreted stand-in for a known function.
     pub fn note_abstraction(&mut self, symbol: Expr) {
         if !self.abstractions.contains(&symbol) {
@@ -115,6 +139,7 @@ impl Oracle {
     /// True if `e` mentions a stand-in recorded by [`Oracle::note_abstraction`].
     pub fn mentions_abstraction(&self, f: &ExprFactory, e: Expr) -> bool {
         self.abstractions.iter().any(|&symbol| f.occurs(symbol, e))
+            || (self.arith != Arith::Real && mentions_float_operator(f, e))
     }
 
     /// An oracle with the built-in prover only (no external solver).
@@ -143,7 +168,7 @@ impl Oracle {
                 if self.mentions_abstraction(f, assumption)
                     || self.mentions_abstraction(f, claim) =>
             {
-                Decision::Unknown
+                self.confirmed_in_doubles(f, assumption, claim)
             }
             Validity::No => Decision::Fails {
                 witness: answer.model.map(|m| {
@@ -153,7 +178,27 @@ impl Oracle {
                         .collect()
                 }),
             },
-            Validity::Maybe => Decision::Unknown,
+            Validity::Maybe => self.confirmed_in_doubles(f, assumption, claim),
+        }
+    }
+
+    /// At herbrand/ieee level, a counterexample found by evaluating in IEEE
+    /// doubles is a fact about every machine; otherwise the answer is unknown.
+    fn confirmed_in_doubles(&self, f: &ExprFactory, assumption: Expr, claim: Expr) -> Decision {
+        let confirmed = match self.arith {
+            Arith::Real => None,
+            Arith::Ieee | Arith::Herbrand => confirm_in_doubles(f, assumption, claim),
+        };
+        match confirmed {
+            Some(values) => Decision::Fails {
+                witness: Some(
+                    values
+                        .into_iter()
+                        .filter(|(name, _)| !is_internal_symbol(name))
+                        .collect(),
+                ),
+            },
+            None => Decision::Unknown,
         }
     }
 

@@ -44,34 +44,7 @@ fn guarded<T>(
     }
 }
 
-/// How floating-point numbers are interpreted (`--arith`): the one type for this
-/// choice, used by `tass-verify` and the CLI as it is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum Arith {
-    /// Integers are mathematical integers, floating types are the reals (default).
-    #[default]
-    Real,
-    /// IEEE floating point (not supported yet).
-    Ieee,
-    /// Uninterpreted (Herbrand) arithmetic (not supported yet).
-    Herbrand,
-}
-
-impl std::str::FromStr for Arith {
-    type Err = String;
-
-    /// Parses `real|ieee|herbrand`.
-    fn from_str(text: &str) -> Result<Arith, String> {
-        match text {
-            "real" => Ok(Arith::Real),
-            "ieee" => Ok(Arith::Ieee),
-            "herbrand" => Ok(Arith::Herbrand),
-            other => Err(format!(
-                "unknown arithmetic `{other}`: expected real, ieee or herbrand"
-            )),
-        }
-    }
-}
+pub use tass_semantics::api::Arith;
 
 /// A concrete value for an input fixed with `-i NAME=VALUE`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -131,7 +104,7 @@ pub(crate) const OUTPUT_PROCESS: usize = 0;
 pub struct EngineConfig {
     /// Number of processes (instances of the model's process program).
     pub nprocs: usize,
-    /// Arithmetic (only [`Arith::Real`] is supported).
+    /// How floating-point operations are interpreted (`--arith`).
     pub arith: Arith,
     /// Inputs fixed to concrete values (`-i NAME=VALUE`), by input name.
     pub fixed_inputs: Vec<(String, FixedValue)>,
@@ -304,16 +277,6 @@ impl Engine {
         prover: impl Into<Oracle>,
         config: EngineConfig,
     ) -> Result<Engine, EngineError> {
-        if config.arith != Arith::Real {
-            return Err(EngineError::invalid(
-                format!(
-                    "--arith {:?} is not supported yet; use --arith real",
-                    config.arith
-                )
-                .to_lowercase(),
-                None,
-            ));
-        }
         if config.nprocs == 0 {
             return Err(EngineError::invalid(
                 "the number of processes must be at least 1",
@@ -354,6 +317,7 @@ impl Engine {
         let simplifiers = tass_simplify::api::SimplifierCache::new(Arc::clone(&factory));
         let mut oracle: Oracle = prover.into();
         oracle.set_signed_overflow(config.signed_overflow);
+        oracle.set_arith(config.arith);
         Ok(Engine {
             model,
             factory,

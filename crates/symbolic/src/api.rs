@@ -16,6 +16,7 @@
 
 pub use crate::compound::{BitOp, BITWISE_FUNCTIONS};
 pub use crate::factory::ExprFactory;
+pub use crate::ieee::ieee_value;
 pub use crate::print::ExprDisplay;
 pub use crate::types::{
     Assignment, EvalError, Expr, ExprView, FunctionValue, Quantifier, RelOp, Type, Value,

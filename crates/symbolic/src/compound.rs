@@ -331,6 +331,26 @@ impl ExprFactory {
 
     // ----- functions -------------------------------------------------------------
 
+    /// `name(args)` for a floating operator of the herbrand/ieee levels on
+    /// concrete operands, when IEEE fixes the result (`ieee.rs`).
+    fn fold_float_operator(&self, name: &str, args: &[Expr]) -> Option<Expr> {
+        if !crate::ieee::is_float_operator_name(name) {
+            return None;
+        }
+        let mut values = Vec::with_capacity(args.len());
+        for &a in args {
+            values.push(match self.as_concrete_int(a) {
+                Some(i) if self.type_of(a) == Type::Int => crate::types::Value::Int(i),
+                _ => crate::types::Value::Real(self.as_concrete_rational(a)?),
+            });
+        }
+        match crate::ieee::fold(name, &values)? {
+            crate::types::Value::Real(q) => Some(self.real(q)),
+            crate::types::Value::Bool(b) => Some(self.bool(b)),
+            _ => None,
+        }
+    }
+
     /// Applies the uninterpreted function `f` (a symbolic constant of function
     /// type) to `args`. Arguments are converted to the declared parameter types.
     pub fn apply(&self, f: Expr, args: &[Expr]) -> Expr {
@@ -353,6 +373,9 @@ impl ExprFactory {
                         return self.int(r);
                     }
                 }
+            }
+            if let Some(e) = self.fold_float_operator(&name, args) {
+                return e;
             }
         }
         let args: Kids = args

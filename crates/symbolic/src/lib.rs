@@ -68,6 +68,7 @@ mod boolean;
 mod compound;
 mod eval;
 mod factory;
+mod ieee;
 mod node;
 mod numeric;
 mod order;

@@ -271,12 +271,18 @@ impl<E: Engine> Comparison<'_, E> {
         };
         let spec_text = spec.pretty(&m.spec);
         let impl_text = imp.pretty(&m.imp);
+        let first = match imp.first_difference(&m.spec, &m.imp) {
+            Some((x, y)) => {
+                format!("; the trees first differ at {x} (specification) and {y} (implementation)")
+            }
+            None => String::new(),
+        };
         Ok(ViolationReport {
             property: Property::NotEquivalent,
             certainty,
             message: format!(
                 "output `{}` can differ: the specification computes {spec_text}, \
-                 the implementation {impl_text}{whose}",
+                 the implementation {impl_text}{whose}{first}",
                 m.element
             ),
             file,

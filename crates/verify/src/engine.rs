@@ -187,6 +187,16 @@ pub(crate) trait Engine {
     fn path_condition(&self, state: &Self::State) -> Self::Value;
     /// Pretty-prints a value (macros and inputs by name).
     fn pretty(&self, value: &Self::Value) -> String;
+    /// The first subterms at which the expression trees of two differing values
+    /// part (`--arith herbrand`: which operator trees differ), when that is a
+    /// proper part of them; `None` when not known.
+    fn first_difference(
+        &self,
+        _spec: &Self::Value,
+        _imp: &Self::Value,
+    ) -> Option<(String, String)> {
+        None
+    }
     /// Pretty-prints a path condition, simplified to an equivalent one.
     fn pretty_condition(&self, condition: &Self::Value) -> String {
         self.pretty(condition)

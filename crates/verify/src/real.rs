@@ -314,6 +314,13 @@ impl Engine for RealEngine {
         self.engine.pretty_value(value)
     }
 
+    fn first_difference(&self, spec: &Value, imp: &Value) -> Option<(String, String)> {
+        let (a, b) = (self.data(spec)?, self.data(imp)?);
+        let (x, y) = tass_semantics::api::first_difference(&self.factory, a, b)?;
+        let show = |e: Expr| self.engine.pretty_value(&Value::Data(e));
+        ((x, y) != (a, b)).then(|| (show(x), show(y)))
+    }
+
     fn pretty_condition(&self, condition: &Value) -> String {
         match self.data(condition) {
             Some(pc) => {

@@ -37,6 +37,7 @@ fn header_of(name: &str) -> &'static str {
         Some(LibraryFunction::Sleep | LibraryFunction::Usleep | LibraryFunction::Getpid) => {
             "<unistd.h>"
         }
+        Some(LibraryFunction::Delta) => "<tass.h>",
         Some(f)
             if f.is_pure_math() && !matches!(f, LibraryFunction::Abs | LibraryFunction::Labs) =>
         {

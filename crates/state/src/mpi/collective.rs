@@ -57,7 +57,8 @@ use tass_model::api::{
     TransitionId,
 };
 use tass_semantics::api::{
-    Change, EngineError, Environment, Evaluator, Oracle, Property, Violation,
+    float_less, float_reduction, Arith, Change, EngineError, Environment, Evaluator, Oracle,
+    Property, Violation,
 };
 use tass_symbolic::api::{BitOp, Expr, ExprFactory, Type};
 
@@ -359,8 +360,15 @@ enum Data {
     Pairs(Vec<(Expr, Expr)>),
 }
 
-fn combine(f: &ExprFactory, op: Op, a: Expr, b: Expr) -> Expr {
+fn combine(f: &ExprFactory, arith: Arith, op: Op, a: Expr, b: Expr) -> Expr {
     let ty = f.type_of(a);
+    if arith != Arith::Real && ty == Type::Real {
+        // At herbrand/ieee level a floating reduction is an uninterpreted
+        // operator applied in rank order (see tass_semantics' float_reduction).
+        if let Some(e) = float_reduction(f, op_name(op), a, b) {
+            return e;
+        }
+    }
     let truth = |x: Expr| match f.type_of(x) {
         Type::Bool => x,
         t => f.ne(x, f.zero(&t)),
@@ -387,14 +395,19 @@ fn combine(f: &ExprFactory, op: Op, a: Expr, b: Expr) -> Expr {
 /// on a tie, the smaller index (MPI's rule).
 fn combine_loc(
     f: &ExprFactory,
+    arith: Arith,
     op: Op,
     (a, i): (Expr, Expr),
     (b, j): (Expr, Expr),
 ) -> (Expr, Expr) {
+    let lt = |x: Expr, y: Expr| match arith {
+        Arith::Ieee | Arith::Herbrand if f.type_of(x) == Type::Real => float_less(f, x, y),
+        _ => f.lt(x, y),
+    };
     let (a_better, b_better) = if op == Op::Minloc {
-        (f.lt(a, b), f.lt(b, a))
+        (lt(a, b), lt(b, a))
     } else {
-        (f.lt(b, a), f.lt(a, b))
+        (lt(b, a), lt(a, b))
     };
     let value = f.ite(a_better, a, b);
     let index = f.ite(a_better, i, f.ite(b_better, j, f.ite(f.le(i, j), i, j)));
@@ -403,7 +416,13 @@ fn combine_loc(
 
 /// The elementwise reduction of arrays of one type (nested arrays element by
 /// element; arrays of different shapes through their flat elements).
-fn reduce_arrays(f: &ExprFactory, op: Op, xs: &[Expr], count: Expr, depth: u32) -> Expr {
+fn reduce_arrays(
+    f: &ExprFactory,
+    (arith, op): (Arith, Op),
+    xs: &[Expr],
+    count: Expr,
+    depth: u32,
+) -> Expr {
     let t = f.type_of(xs[0]);
     let same = xs.iter().all(|&x| f.type_of(x) == t);
     let (t, xs): (Type, Vec<Expr>) = if same {
@@ -422,16 +441,16 @@ fn reduce_arrays(f: &ExprFactory, op: Op, xs: &[Expr], count: Expr, depth: u32) 
         return xs
             .iter()
             .skip(1)
-            .fold(xs[0], |acc, &x| combine(f, op, acc, x));
+            .fold(xs[0], |acc, &x| combine(f, arith, op, acc, x));
     };
     let at = |i: Expr| -> Vec<Expr> { xs.iter().map(|&x| f.array_read(x, i)).collect() };
     let fold = |els: Vec<Expr>| -> Expr {
         if matches!(&**elem, Type::Array(..)) {
-            reduce_arrays(f, op, &els, count, depth + 1)
+            reduce_arrays(f, (arith, op), &els, count, depth + 1)
         } else {
             els.iter()
                 .skip(1)
-                .fold(els[0], |acc, &x| combine(f, op, acc, x))
+                .fold(els[0], |acc, &x| combine(f, arith, op, acc, x))
         }
     };
     if let Some(k) = concrete_small(f, ext.unwrap_or_else(|| f.int(-1))) {
@@ -444,7 +463,7 @@ fn reduce_arrays(f: &ExprFactory, op: Op, xs: &[Expr], count: Expr, depth: u32) 
 }
 
 /// The reduction of contributions `xs` (at least one) of `count` elements.
-fn reduce(f: &ExprFactory, op: Op, xs: &[&Data], count: Expr) -> Data {
+fn reduce(f: &ExprFactory, (arith, op): (Arith, Op), xs: &[&Data], count: Expr) -> Data {
     let flats: Vec<Expr> = xs
         .iter()
         .filter_map(|d| match d {
@@ -453,7 +472,7 @@ fn reduce(f: &ExprFactory, op: Op, xs: &[&Data], count: Expr) -> Data {
         })
         .collect();
     if flats.len() == xs.len() {
-        return Data::Flat(reduce_arrays(f, op, &flats, count, 0));
+        return Data::Flat(reduce_arrays(f, (arith, op), &flats, count, 0));
     }
     let mut acc: Vec<(Expr, Expr)> = Vec::new();
     for (k, d) in xs.iter().enumerate() {
@@ -462,7 +481,7 @@ fn reduce(f: &ExprFactory, op: Op, xs: &[&Data], count: Expr) -> Data {
             acc = ps.clone();
         } else {
             for (a, &b) in acc.iter_mut().zip(ps) {
-                *a = combine_loc(f, op, *a, b);
+                *a = combine_loc(f, arith, op, *a, b);
             }
         }
     }
@@ -2508,7 +2527,7 @@ fn read_transfers(
                     capacity: c,
                     offset: zero,
                     n: c,
-                    data: reduce(f, op, &part, c),
+                    data: reduce(f, (oracle.arith(), op), &part, c),
                     optional: false,
                 });
             }
@@ -2522,7 +2541,7 @@ fn read_transfers(
                 xs.push(get!(read(state, i, zero, sum(&m.args.rcounts, n))));
             }
             let part: Vec<&Data> = xs.iter().collect();
-            let all = reduce(f, op, &part, total);
+            let all = reduce(f, (oracle.arith(), op), &part, total);
             for (j, m) in members.iter().enumerate() {
                 let c = at(counts, j);
                 let d = slice(f, &all, sum(counts, j), c, m.span)?;
@@ -2709,32 +2728,53 @@ mod tests {
         let ty = Type::array(Type::Int, Some(f.int(2)));
         let a = f.array_literal(ty.clone(), &[f.int(1), f.int(5)]);
         let b = f.array_literal(ty, &[f.int(4), f.int(2)]);
-        let sum = reduce_arrays(&f, Op::Sum, &[a, b], f.int(2), 0);
+        let sum = reduce_arrays(&f, (Arith::Real, Op::Sum), &[a, b], f.int(2), 0);
         assert_eq!(f.array_read(sum, f.int(0)), f.int(5));
         assert_eq!(f.array_read(sum, f.int(1)), f.int(7));
-        let max = reduce_arrays(&f, Op::Max, &[a, b], f.int(2), 0);
+        let max = reduce_arrays(&f, (Arith::Real, Op::Max), &[a, b], f.int(2), 0);
         assert_eq!(f.array_read(max, f.int(0)), f.int(4));
         assert_eq!(f.array_read(max, f.int(1)), f.int(5));
-        assert_eq!(combine(&f, Op::Land, f.int(3), f.int(0)), f.int(0));
-        assert_eq!(combine(&f, Op::Lor, f.int(3), f.int(0)), f.int(1));
+        assert_eq!(
+            combine(&f, Arith::Real, Op::Land, f.int(3), f.int(0)),
+            f.int(0)
+        );
+        assert_eq!(
+            combine(&f, Arith::Real, Op::Lor, f.int(3), f.int(0)),
+            f.int(1)
+        );
     }
 
     #[test]
     fn maxloc_and_minloc_break_ties_by_the_smaller_index() {
         let f = ExprFactory::new();
         let p = |v: i64, i: i64| (f.int(v), f.int(i));
-        assert_eq!(combine_loc(&f, Op::Maxloc, p(3, 2), p(5, 0)), p(5, 0));
-        assert_eq!(combine_loc(&f, Op::Maxloc, p(5, 2), p(5, 1)), p(5, 1));
-        assert_eq!(combine_loc(&f, Op::Maxloc, p(5, 1), p(5, 2)), p(5, 1));
-        assert_eq!(combine_loc(&f, Op::Minloc, p(3, 2), p(5, 0)), p(3, 2));
-        assert_eq!(combine_loc(&f, Op::Minloc, p(3, 4), p(3, 0)), p(3, 0));
+        assert_eq!(
+            combine_loc(&f, Arith::Real, Op::Maxloc, p(3, 2), p(5, 0)),
+            p(5, 0)
+        );
+        assert_eq!(
+            combine_loc(&f, Arith::Real, Op::Maxloc, p(5, 2), p(5, 1)),
+            p(5, 1)
+        );
+        assert_eq!(
+            combine_loc(&f, Arith::Real, Op::Maxloc, p(5, 1), p(5, 2)),
+            p(5, 1)
+        );
+        assert_eq!(
+            combine_loc(&f, Arith::Real, Op::Minloc, p(3, 2), p(5, 0)),
+            p(3, 2)
+        );
+        assert_eq!(
+            combine_loc(&f, Arith::Real, Op::Minloc, p(3, 4), p(3, 0)),
+            p(3, 0)
+        );
         let xs = [
             Data::Pairs(vec![p(1, 0), p(9, 0)]),
             Data::Pairs(vec![p(4, 1), p(2, 1)]),
             Data::Pairs(vec![p(4, 2), p(9, 2)]),
         ];
         let refs: Vec<&Data> = xs.iter().collect();
-        let Data::Pairs(r) = reduce(&f, Op::Maxloc, &refs, f.int(2)) else {
+        let Data::Pairs(r) = reduce(&f, (Arith::Real, Op::Maxloc), &refs, f.int(2)) else {
             panic!("pairs reduce to pairs")
         };
         assert_eq!(r, vec![p(4, 1), p(9, 0)]);

@@ -6,11 +6,12 @@ use std::collections::HashSet;
 use tass_prove::api::Validity;
 use tass_simplify::api::Simplifier;
 use tass_state::api::{State, Value};
-use tass_symbolic::api::{Expr, ExprView, Type};
+use tass_symbolic::api::{Expr, ExprFactory, ExprView, Type};
 
-use super::witness::prover_witness;
+use super::witness::{prover_witness, witness_values};
 use super::RealEngine;
 use crate::engine::{Equality, OutputMismatch};
+use tass_semantics::api::is_internal_symbol;
 
 impl RealEngine {
     /// The outputs of `state`, printed ([`crate::engine::Engine::output_values`]).
@@ -108,12 +109,15 @@ impl RealEngine {
         let answer = self.prover.valid_with_model(assumption, claim);
         match answer.validity {
             Validity::Yes => None,
-            // The prover may have given `sqrt` (say) a meaning the real one lacks.
-            Validity::No if self.leans_on_stand_in(&[assumption, a, b]) => Some(Equality::Unknown),
+            // The prover may have given `sqrt` (say) a meaning the real one lacks;
+            // at herbrand/ieee level a difference evaluated in IEEE doubles is real.
+            Validity::No if self.leans_on_stand_in(&[assumption, a, b]) => {
+                Some(confirmed_difference(f, assumption, (a, b)))
+            }
             Validity::No => Some(Equality::Different(
                 answer.model.as_ref().map(prover_witness),
             )),
-            Validity::Maybe => Some(Equality::Unknown),
+            Validity::Maybe => Some(confirmed_difference(f, assumption, (a, b))),
         }
     }
 
@@ -213,5 +217,21 @@ impl RealEngine {
             e = f.substitute(e, &map);
         }
         e
+    }
+}
+
+/// `Different` with values at which the output equality `a == b` is false in IEEE
+/// double arithmetic, if a search finds some (only floating operators of the
+/// herbrand/ieee levels are interpreted), else `Unknown`.
+fn confirmed_difference(f: &ExprFactory, assumption: Expr, (a, b): (Expr, Expr)) -> Equality {
+    let claim = tass_semantics::api::float_equal(f, a, b);
+    match tass_semantics::api::confirm_in_doubles(f, assumption, claim) {
+        Some(values) => Equality::Different(Some(witness_values(
+            values
+                .into_iter()
+                .filter(|(name, _)| !is_internal_symbol(name))
+                .collect(),
+        ))),
+        None => Equality::Unknown,
     }
 }
