@@ -53,6 +53,7 @@ pub mod api;
 mod expr;
 mod layout;
 mod library;
+mod mpi;
 mod program;
 mod render;
 mod span;

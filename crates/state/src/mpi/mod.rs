@@ -25,6 +25,7 @@
 use std::sync::Arc;
 
 use tass_dynamic::api::{Handle, Message, Step as PStep, Value};
+use tass_model::api::mpi::{rank_values, Blocking, MpiKind, MPI_ANY_SOURCE, MPI_ANY_TAG};
 use tass_model::api::{
     Callee, Expr as MExpr, FunctionId, LibraryFunction as LF, LocationId, Model, Span, Statement,
     TransitionId,
@@ -186,8 +187,11 @@ impl Ctx<'_> {
     }
 }
 
-pub(crate) const ANY: i64 = -1;
-pub(crate) const PROC_NULL: i64 = -2;
+/// `MPI_ANY_SOURCE`, which is also `MPI_ANY_TAG`'s value: a source or a tag
+/// that matches any.
+pub(crate) const ANY: i64 = MPI_ANY_SOURCE;
+const _: () = assert!(MPI_ANY_SOURCE == MPI_ANY_TAG);
+pub(crate) use tass_model::api::mpi::MPI_PROC_NULL as PROC_NULL;
 /// `Step::choice` of an `MPI_Iprobe` that finds no message.
 const NO_MESSAGE: u32 = u32::MAX;
 /// `Step::choice` of a step that only splits the path on the value of a rank
@@ -248,24 +252,23 @@ enum P2p {
 /// the communicator of the point-to-point operation a process at `call`
 /// performs next, and what it does.
 fn p2p_args(call: &Call<'_>, stage: CallStage) -> Option<(usize, usize, usize, P2p)> {
-    use CallStage::{Received, Sent, Start};
-    match (call.lf, stage) {
-        (LF::MpiSsend, Start) => Some((3, 4, 5, P2p::Send)),
-        (LF::MpiSsend, _) => None, // waits for its message to be received
-        (lf, _) if is_standard_send(lf) || is_nonblocking_send(lf) => Some((3, 4, 5, P2p::Send)),
-        (LF::MpiSendrecv, Start) => Some((3, 4, 10, P2p::Send)),
-        (LF::MpiSendrecv, Sent { .. }) => Some((8, 9, 10, P2p::Recv)),
-        (LF::MpiSendrecvReplace, Start) => Some((3, 4, 7, P2p::Send)),
-        (LF::MpiSendrecvReplace, Sent { .. }) => Some((5, 6, 7, P2p::Recv)),
-        (LF::MpiSendrecv | LF::MpiSendrecvReplace, Received { .. }) => None,
-        _ => match call.lf {
-            LF::MpiRecv => Some((3, 4, 5, P2p::Recv)),
-            LF::MpiIrecv => Some((3, 4, 5, P2p::Post)),
-            LF::MpiProbe => Some((0, 1, 2, P2p::Probe)),
-            LF::MpiIprobe => Some((0, 1, 2, P2p::Iprobe)),
-            _ => None,
-        },
-    }
+    let d = call.lf.mpi()?;
+    let blocks = d.blocking == Blocking::Blocks;
+    let (envelope, what) = match (d.kind, stage) {
+        // An `MPI_Ssend` past its start waits for its message to be received.
+        (MpiKind::Send, CallStage::Start) => (d.send_envelope()?, P2p::Send),
+        (MpiKind::Send, _) if call.lf == LF::MpiSsend => return None,
+        (MpiKind::Send, _) => (d.send_envelope()?, P2p::Send),
+        (MpiKind::SendReceive, CallStage::Start) => (d.send_envelope()?, P2p::Send),
+        (MpiKind::SendReceive, CallStage::Sent { .. }) => (d.receive_envelope()?, P2p::Recv),
+        (MpiKind::SendReceive, CallStage::Received { .. }) => return None,
+        (MpiKind::Receive, _) if blocks => (d.receive_envelope()?, P2p::Recv),
+        (MpiKind::Receive, _) => (d.receive_envelope()?, P2p::Post),
+        (MpiKind::Probe, _) if blocks => (d.receive_envelope()?, P2p::Probe),
+        (MpiKind::Probe, _) => (d.receive_envelope()?, P2p::Iprobe),
+        _ => return None,
+    };
+    Some((envelope.rank, envelope.tag, envelope.comm, what))
 }
 
 /// The value of rank expression `r` under path condition `pc` when it is
@@ -277,14 +280,14 @@ fn resolve_rank(f: &ExprFactory, oracle: &mut Oracle, pc: Expr, r: Expr, n: usiz
     // A model of the path condition names the only value worth proving; asking
     // about every rank costs one query per process.
     if let Some(v) = resolve_int(f, oracle, pc, r) {
-        return (-2..n as i64).contains(&v).then_some(v);
+        return rank_values(n).contains(&v).then_some(v);
     }
-    (-2..n as i64).find(|&v| matches!(oracle.valid(f, pc, f.eq(r, f.int(v))), Decision::Holds))
+    rank_values(n).find(|&v| matches!(oracle.valid(f, pc, f.eq(r, f.int(v))), Decision::Holds))
 }
 
 /// The values a rank (or root) argument can take under `pc`, each with the guard
 /// that selects it: `(None, Some(v))` when `pc` fixes it to `v`; otherwise one
-/// `(Some(rank == v), Some(v))` per feasible `v` in `-2..n` and `(Some(guard),
+/// `(Some(rank == v), Some(v))` per feasible `v` in `rank_values(n)` (`MPI_PROC_NULL` up to `n - 1`) and `(Some(guard),
 /// None)` for "none of those" (executing that step reports the bad rank).
 fn rank_cases(
     f: &ExprFactory,
@@ -298,7 +301,7 @@ fn rank_cases(
     }
     let mut cases = Vec::new();
     let mut others = f.tt();
-    for v in -2..n as i64 {
+    for v in rank_values(n) {
         let g = f.eq(rank, f.int(v));
         others = f.and(others, f.not(g));
         if !oracle.is_unsat(f, f.and(pc, g)) {
