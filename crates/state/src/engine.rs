@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use hashbrown::HashSet;
 use tass_dynamic::api::{HeapObject, Value};
+use tass_model::api::mpi::Rank;
 use tass_model::api::{
     Callee, FunctionId, LocationId, Model, Span, Statement, TransitionId, VarScope,
 };
@@ -1012,14 +1013,14 @@ impl Engine {
         crate::mpi::waiting_receiver(&ctx, &mut self.oracle, state, step)
     }
 
-    /// MPI: the world rank an enabled send step (or send half) goes to, or -2
-    /// for `MPI_PROC_NULL`, when the path condition and the step's guard fix
-    /// it (`None` otherwise, or for a step that does not send).
+    /// MPI: the world rank an enabled send step (or send half) goes to
+    /// (`Rank::Process`), or `Rank::ProcNull`, when the path condition and the
+    /// step's guard fix it (`None` otherwise, or for a step that does not send).
     pub fn send_destination(
         &mut self,
         state: &State,
         step: &Step,
-    ) -> Result<Option<i64>, EngineError> {
+    ) -> Result<Option<Rank>, EngineError> {
         let ctx = crate::mpi::Ctx {
             model: &self.model,
             f: &self.factory,

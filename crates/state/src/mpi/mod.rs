@@ -25,7 +25,7 @@
 use std::sync::Arc;
 
 use tass_dynamic::api::{Handle, Message, Step as PStep, Value};
-use tass_model::api::mpi::{rank_values, Blocking, MpiKind, MPI_ANY_SOURCE, MPI_ANY_TAG};
+use tass_model::api::mpi::{rank_values, Blocking, MpiKind, Rank, MPI_ANY_SOURCE, MPI_ANY_TAG};
 use tass_model::api::{
     Callee, Expr as MExpr, FunctionId, LibraryFunction as LF, LocationId, Model, Span, Statement,
     TransitionId,
@@ -53,8 +53,8 @@ pub(crate) use request::{push_progress_steps, Request};
 /// The MPI part of a process's state.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub(crate) struct MpiProc {
-    /// 0 before `MPI_Init`, 1 between `MPI_Init` and `MPI_Finalize`, 2 after.
-    pub phase: u8,
+    /// Where the process is in its MPI lifetime.
+    pub phase: MpiPhase,
     /// How far the process is in the blocking call it is at, for the calls
     /// that take several steps (`MPI_Ssend`, `MPI_Sendrecv(_replace)`).
     pub stage: CallStage,
@@ -63,6 +63,19 @@ pub(crate) struct MpiProc {
     /// The requests of nonblocking operations not completed yet, in the order
     /// they were posted.
     pub requests: Vec<Request>,
+}
+
+/// Where a process is in its MPI lifetime: MPI calls other than `MPI_Wtime`
+/// are allowed only between `MPI_Init` and `MPI_Finalize`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub(crate) enum MpiPhase {
+    /// `MPI_Init` not called yet.
+    #[default]
+    BeforeInit,
+    /// Between `MPI_Init` and `MPI_Finalize`.
+    Initialized,
+    /// `MPI_Finalize` called.
+    Finalized,
 }
 
 /// How far a process is in a blocking call made of several steps. The send
@@ -559,7 +572,7 @@ pub(crate) fn push_steps(
         steps.push(base);
         return Ok(());
     };
-    if !is_implemented(call.lf) || scratch.inner.procs[p].mpi.phase != 1 {
+    if !is_implemented(call.lf) || scratch.inner.procs[p].mpi.phase != MpiPhase::Initialized {
         // Executing it reports the error or the init/finalize violation.
         steps.push(base);
         return Ok(());
@@ -600,7 +613,7 @@ pub(crate) fn push_steps(
             else {
                 return Ok(());
             };
-            if scratch.inner.procs[q].mpi.phase != 1
+            if scratch.inner.procs[q].mpi.phase != MpiPhase::Initialized
                 || collective::peek_collective_comm(ctx, oracle, scratch, q, &c)? != Some(comm)
             {
                 return Ok(());
@@ -988,7 +1001,7 @@ pub(crate) fn potentially_deadlocked(
             return Ok(false);
         }
         let is_blocking_send = matches!(call.lf, LF::MpiSend | LF::MpiRsend);
-        if !is_blocking_send || scratch.inner.procs[p].mpi.phase != 1 {
+        if !is_blocking_send || scratch.inner.procs[p].mpi.phase != MpiPhase::Initialized {
             return Ok(false);
         }
         let Some((d, tag, comm)) = send_envelope(ctx, oracle, &mut scratch, step, &call, stage)?
@@ -1029,15 +1042,16 @@ fn send_envelope(
     let Some(tag) = resolve_int(ctx.f, oracle, pc, tag) else {
         return Ok(None);
     };
-    let d = usize::try_from(dest)
-        .ok()
-        .and_then(|d| comm::to_world(scratch, comm, d));
+    let Rank::Process(dest) = dest else {
+        return Ok(None);
+    };
+    let d = comm::to_world(scratch, comm, dest as usize);
     Ok(d.map(|d| (d as usize, tag, comm)))
 }
 
-/// The destination rank (in its communicator; `MPI_PROC_NULL` is -2) and the
-/// communicator of the send (or send half) `call` that `step` makes, when the
-/// path condition and the step's guard fix them.
+/// The destination rank (in its communicator) and the communicator of the
+/// send (or send half) `call` that `step` makes, when the path condition and
+/// the step's guard fix them to a rank or `MPI_PROC_NULL`.
 fn send_destination_rank(
     ctx: &Ctx<'_>,
     oracle: &mut Oracle,
@@ -1045,7 +1059,7 @@ fn send_destination_rank(
     step: &Step,
     call: &Call<'_>,
     stage: CallStage,
-) -> Result<Option<(i64, u32)>, EngineError> {
+) -> Result<Option<(Rank, u32)>, EngineError> {
     let p = step.process;
     let Some((rank_arg, _, comm_arg, P2p::Send)) = p2p_args(call, stage) else {
         return Ok(None);
@@ -1056,7 +1070,8 @@ fn send_destination_rank(
     let n = comm::comm_size(scratch, comm);
     let dest = peek(ctx, oracle, scratch, p, &call.args[rank_arg])?;
     let pc = ctx.f.and(scratch.inner.pc, step.guard);
-    Ok(resolve_rank(ctx.f, oracle, pc, dest, n).map(|d| (d, comm)))
+    let dest = resolve_rank(ctx.f, oracle, pc, dest, n).and_then(|d| Rank::from_int(d, n));
+    Ok(dest.map(|d| (d, comm)))
 }
 
 /// The MPI call `step` makes, for a step of a process's next statement (not
@@ -1074,7 +1089,7 @@ pub(crate) fn send_destination(
     oracle: &mut Oracle,
     state: &State,
     step: &Step,
-) -> Result<Option<i64>, EngineError> {
+) -> Result<Option<Rank>, EngineError> {
     let p = step.process;
     let Some(call) = call_of(ctx, state, step) else {
         return Ok(None);
@@ -1085,13 +1100,11 @@ pub(crate) fn send_destination(
     else {
         return Ok(None);
     };
-    if dest == PROC_NULL {
-        return Ok(Some(dest));
-    }
-    Ok(usize::try_from(dest)
-        .ok()
-        .and_then(|d| comm::to_world(&scratch, comm, d))
-        .map(i64::from))
+    Ok(match dest {
+        Rank::ProcNull => Some(Rank::ProcNull),
+        Rank::Process(d) => comm::to_world(&scratch, comm, d as usize).map(Rank::Process),
+        Rank::Any => None, // not a destination: the send reports it
+    })
 }
 
 /// See `Engine::waiting_receiver`.
@@ -1105,7 +1118,9 @@ pub(crate) fn waiting_receiver(
     let Some(call) = call_of(ctx, state, step) else {
         return Ok(None);
     };
-    if !matches!(call.lf, LF::MpiSend | LF::MpiRsend) || state.inner.procs[p].mpi.phase != 1 {
+    if !matches!(call.lf, LF::MpiSend | LF::MpiRsend)
+        || state.inner.procs[p].mpi.phase != MpiPhase::Initialized
+    {
         return Ok(None);
     }
     let mut scratch = state.clone();
@@ -1367,7 +1382,7 @@ pub(crate) fn termination_checks(
         }
     };
     for (p, ps) in state.inner.procs.iter().enumerate() {
-        if ps.mpi.phase == 1 {
+        if ps.mpi.phase == MpiPhase::Initialized {
             out.push(Violation {
                 property: Property::MpiInitFinalize,
                 certainty,
@@ -1464,7 +1479,7 @@ fn execute_call(
         ));
     }
     let phase = state.inner.procs[p].mpi.phase;
-    if is_collective(call.lf) && phase == 1 {
+    if is_collective(call.lf) && phase == MpiPhase::Initialized {
         if !step.guard_known_true {
             // The step for one value of a root that depends on the inputs
             // (`per_root`): the collective runs under it.
@@ -1484,7 +1499,9 @@ fn execute_call(
     let name = call.lf.c_name();
     let mut moved = true;
     match (call.lf, phase) {
-        (LF::MpiInit, 0) => set_mpi(&mut env, |m| m.phase = 1),
+        (LF::MpiInit, MpiPhase::BeforeInit) => {
+            set_mpi(&mut env, |m| m.phase = MpiPhase::Initialized)
+        }
         (LF::MpiInit, _) => ev.fail(
             &env,
             Property::MpiInitFinalize,
@@ -1506,19 +1523,19 @@ fn execute_call(
             env.set_path_condition(pc);
             return Ok((ev.violations, Vec::new()));
         }
-        (_, 0) => ev.fail(
+        (_, MpiPhase::BeforeInit) => ev.fail(
             &env,
             Property::MpiInitFinalize,
             format!("{name} called before MPI_Init"),
             call.span,
         ),
-        (_, 2) => ev.fail(
+        (_, MpiPhase::Finalized) => ev.fail(
             &env,
             Property::MpiInitFinalize,
             format!("{name} called after MPI_Finalize"),
             call.span,
         ),
-        (LF::MpiFinalize, _) => set_mpi(&mut env, |m| m.phase = 2),
+        (LF::MpiFinalize, _) => set_mpi(&mut env, |m| m.phase = MpiPhase::Finalized),
         (LF::MpiAbort, _) => {
             check_comm(&mut ev, &env, &call.args[0], call.span)?;
             ev.fail_claiming(
