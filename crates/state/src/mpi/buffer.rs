@@ -10,7 +10,7 @@ use tass_semantics::api::{
 };
 use tass_symbolic::api::{Expr, ExprFactory, Type};
 
-use super::{ANY, PROC_NULL};
+use super::context::{ANY, PROC_NULL};
 
 /// Concrete element counts up to this size are transferred element by element.
 pub(super) const CONCRETE_LIMIT: i64 = 4096;

@@ -19,12 +19,13 @@ use tass_semantics::api::{
 use tass_symbolic::api::{Expr, ExprFactory, Type};
 
 use super::buffer::{scalar_of, type_name, write_buffer, BufArg};
-use super::collective::{check_sent, Held, Posted, Sent};
+use super::collective::pending::{check_sent, Held, Posted, Sent};
 use super::comm::rank_in;
-use super::{set_mpi, tag_matches, Ctx, ANY, PROC_NULL};
-use crate::engine::Step;
+use super::context::{tag_matches, Ctx, ANY, PROC_NULL};
+use crate::env::set_mpi;
 use crate::env::ProcEnv;
 use crate::state::State;
+use crate::step::Step;
 
 /// A request of a nonblocking operation (`Handle::Request(handle)`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
