@@ -614,7 +614,7 @@ impl Engine {
                         f: &f,
                         layout: &self.layout,
                     };
-                    crate::mpi::push_steps(&ctx, &mut self.oracle, scratch, step, steps)?;
+                    ctx.mpi(&mut self.oracle).push_steps(scratch, step, steps)?;
                 }
             }
         }
@@ -628,12 +628,9 @@ impl Engine {
         for step in &mut steps[first_step..] {
             step.settled = settled
                 || statement_enabled
-                    && crate::mpi::post_commutes_with_receives(
-                        &ctx,
-                        &mut self.oracle,
-                        scratch,
-                        step,
-                    );
+                    && ctx
+                        .mpi(&mut self.oracle)
+                        .post_commutes_with_receives(scratch, step);
         }
         Ok(())
     }
@@ -720,7 +717,7 @@ impl Engine {
                     f: &f,
                     layout: &self.layout,
                 };
-                if let Some(r) = crate::mpi::execute(&ctx, &mut self.oracle, &mut state, step) {
+                if let Some(r) = ctx.mpi(&mut self.oracle).execute(&mut state, step) {
                     let (violations, changes) = r?;
                     return Ok(StepOutcome {
                         state,
@@ -903,11 +900,7 @@ impl Engine {
             f: &f,
             layout: &self.layout,
         };
-        out.extend(crate::mpi::termination_checks(
-            &ctx,
-            &mut self.oracle,
-            state,
-        ));
+        out.extend(ctx.mpi(&mut self.oracle).termination_checks(state));
         out
     }
 
@@ -924,7 +917,8 @@ impl Engine {
             f: &self.factory,
             layout: &self.layout,
         };
-        crate::mpi::potentially_deadlocked(&ctx, &mut self.oracle, state, steps)
+        ctx.mpi(&mut self.oracle)
+            .potentially_deadlocked(state, steps)
     }
 
     /// MPI: for an enabled `MPI_Send`/`MPI_Rsend` step, the process whose
@@ -941,7 +935,7 @@ impl Engine {
             f: &self.factory,
             layout: &self.layout,
         };
-        crate::mpi::waiting_receiver(&ctx, &mut self.oracle, state, step)
+        ctx.mpi(&mut self.oracle).waiting_receiver(state, step)
     }
 
     /// MPI: the world rank an enabled send step (or send half) goes to
@@ -957,7 +951,7 @@ impl Engine {
             f: &self.factory,
             layout: &self.layout,
         };
-        crate::mpi::send_destination(&ctx, &mut self.oracle, state, step)
+        ctx.mpi(&mut self.oracle).send_destination(state, step)
     }
 
     /// MPI: true if process `p` has posted receives (`MPI_Irecv`) not matched
@@ -974,7 +968,7 @@ impl Engine {
             f: &self.factory,
             layout: &self.layout,
         };
-        crate::mpi::poll_outcome(&ctx, &mut self.oracle, state, step)
+        ctx.mpi(&mut self.oracle).poll_outcome(state, step)
     }
 
     /// MPI: the step of the test `step` that finds nothing (the flag comes

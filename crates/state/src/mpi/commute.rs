@@ -2,79 +2,94 @@
 //! the progress of pending receives, and which processes are settled.
 
 use tass_dynamic::api::{Step as PStep, Value};
+
 use tass_model::api::{LibraryFunction as LF, Model};
+
 use tass_semantics::api::{Decision, Evaluator, Oracle};
+
 use tass_symbolic::api::{Expr, ExprFactory};
 
 use super::buffer;
+
 use super::buffer::P2pType;
+
 use super::context::current_call;
-use super::context::Ctx;
+
 use super::context::ANY;
+
 use super::request;
+
 use super::request::RequestKind;
+
 use crate::state::State;
+
+use crate::mpi::context::Mpi;
 use crate::step::Step;
 
-/// Whether `step`, a post of a nonblocking point-to-point call by process `p`
-/// (`MPI_Irecv`, or `MPI_Isend`/`MPI_Issend` from a buffer no pending receive
-/// of `p` writes), commutes with the progress of `p`'s pending receives: the
-/// steps other processes' sends can enable while `p` is here. A post only adds
-/// a request (receives posted earlier still match first) or reads its send
-/// buffer; so `p` is settled for it even while its receives wait for their
-/// messages (a halo exchange: receives posted, then sends). `false` when in
-/// doubt.
-pub(crate) fn post_commutes_with_receives(
-    ctx: &Ctx<'_>,
-    oracle: &mut Oracle,
-    state: &mut State,
-    step: &Step,
-) -> bool {
-    let p = step.process;
-    if let Some(handle) = step.request {
-        return progress_commutes_with_receives(ctx.f, oracle, state, step, handle);
-    }
-    if step.choice.is_some() || step.delivered_to.is_some() {
-        return false;
-    }
-    let Some(call) = current_call(ctx.model, state, p).filter(|c| c.tid == step.transition) else {
-        return false;
-    };
-    match call.lf {
-        LF::MpiIrecv => true,
-        LF::MpiIsend | LF::MpiIssend => {
-            let f = ctx.f;
-            let pc = f.and(state.inner.pc, step.guard);
-            let (sent, count, ty) = {
-                let env = ctx.env(state, p);
-                let mut ev = Evaluator::new(f, oracle, p, false);
-                let Ok(sent) = ev.eval(&env, &call.args[0]) else {
-                    return false;
-                };
-                let Ok(count) = ev.eval_int(&env, &call.args[1]) else {
-                    return false;
-                };
-                let Ok(P2pType::Basic(_, ty)) =
-                    buffer::p2p_datatype(&mut ev, &env, &call.args[2], call.span)
-                else {
-                    return false;
-                };
-                (sent, count, ty)
-            };
-            state.inner.procs[p]
-                .mpi
-                .requests
-                .iter()
-                .all(|r| match &r.kind {
-                    RequestKind::Recv(pr) => {
-                        pr.pair.is_none()
-                            && pr.ty == ty
-                            && disjoint(f, oracle, pc, (&sent, count), (&pr.buffer, pr.capacity))
-                    }
-                    _ => true,
-                })
+impl Mpi<'_> {
+    /// Whether `step`, a post of a nonblocking point-to-point call by process `p`
+    /// (`MPI_Irecv`, or `MPI_Isend`/`MPI_Issend` from a buffer no pending receive
+    /// of `p` writes), commutes with the progress of `p`'s pending receives: the
+    /// steps other processes' sends can enable while `p` is here. A post only adds
+    /// a request (receives posted earlier still match first) or reads its send
+    /// buffer; so `p` is settled for it even while its receives wait for their
+    /// messages (a halo exchange: receives posted, then sends). `false` when in
+    /// doubt.
+    pub(crate) fn post_commutes_with_receives(&mut self, state: &mut State, step: &Step) -> bool {
+        let p = step.process;
+        if let Some(handle) = step.request {
+            return progress_commutes_with_receives(self.ctx.f, self.oracle, state, step, handle);
         }
-        _ => false,
+        if step.choice.is_some() || step.delivered_to.is_some() {
+            return false;
+        }
+        let Some(call) =
+            current_call(self.ctx.model, state, p).filter(|c| c.tid == step.transition)
+        else {
+            return false;
+        };
+        match call.lf {
+            LF::MpiIrecv => true,
+            LF::MpiIsend | LF::MpiIssend => {
+                let f = self.ctx.f;
+                let pc = f.and(state.inner.pc, step.guard);
+                let (sent, count, ty) = {
+                    let env = self.ctx.env(state, p);
+                    let mut ev = Evaluator::new(f, self.oracle, p, false);
+                    let Ok(sent) = ev.eval(&env, &call.args[0]) else {
+                        return false;
+                    };
+                    let Ok(count) = ev.eval_int(&env, &call.args[1]) else {
+                        return false;
+                    };
+                    let Ok(P2pType::Basic(_, ty)) =
+                        buffer::p2p_datatype(&mut ev, &env, &call.args[2], call.span)
+                    else {
+                        return false;
+                    };
+                    (sent, count, ty)
+                };
+                state.inner.procs[p]
+                    .mpi
+                    .requests
+                    .iter()
+                    .all(|r| match &r.kind {
+                        RequestKind::Recv(pr) => {
+                            pr.pair.is_none()
+                                && pr.ty == ty
+                                && disjoint(
+                                    f,
+                                    self.oracle,
+                                    pc,
+                                    (&sent, count),
+                                    (&pr.buffer, pr.capacity),
+                                )
+                        }
+                        _ => true,
+                    })
+            }
+            _ => false,
+        }
     }
 }
 

@@ -3,18 +3,25 @@
 //! writing the call's scalar arguments.
 
 use tass_dynamic::api::{Handle, Message, Value};
+
 use tass_model::api::mpi::{MPI_ANY_SOURCE, MPI_ANY_TAG};
+
 use tass_model::api::{
     Callee, Expr as MExpr, LibraryFunction as LF, LocationId, Model, Span, Statement, TransitionId,
 };
+
 use tass_semantics::api::{Decision, EngineError, Evaluator, Oracle};
+
 use tass_symbolic::api::{Expr, ExprFactory};
 
 use crate::env::{Layout, ProcEnv};
+
 use crate::state::{State, Status};
+
 use crate::step::Step;
 
 use super::comm;
+
 pub(crate) use tass_model::api::mpi::MPI_PROC_NULL as PROC_NULL;
 
 /// The MPI call a process is about to make.
@@ -98,15 +105,38 @@ pub(super) fn is_implemented(lf: LF) -> bool {
         )
 }
 
-/// Shared context of the engine the functions here need.
+/// The parts of the engine the MPI semantics reads: the model, the
+/// expression factory and the C layout.
+#[derive(Clone, Copy)]
 pub(crate) struct Ctx<'a> {
     pub model: &'a Model,
     pub f: &'a ExprFactory,
     pub layout: &'a Layout,
 }
 
-impl Ctx<'_> {
-    pub(super) fn env<'s>(&'s self, state: &'s mut State, proc: usize) -> ProcEnv<'s> {
+/// The receiver of the MPI semantics: the engine's context and its prover.
+/// Every operation that asks the prover is a method of it; the state it
+/// works on is an argument, since the engine runs it on scratch copies as
+/// well as on the state being executed.
+pub(crate) struct Mpi<'a> {
+    pub ctx: Ctx<'a>,
+    pub oracle: &'a mut Oracle,
+}
+
+impl<'a> Ctx<'a> {
+    /// The MPI semantics over this context, asking `oracle`.
+    pub(crate) fn mpi<'o>(self, oracle: &'o mut Oracle) -> Mpi<'o>
+    where
+        'a: 'o,
+    {
+        Mpi { ctx: self, oracle }
+    }
+
+    /// The environment of process `proc` in `state`, for the evaluator.
+    pub(super) fn env<'s>(&self, state: &'s mut State, proc: usize) -> ProcEnv<'s>
+    where
+        'a: 's,
+    {
         ProcEnv {
             state,
             proc,
@@ -150,42 +180,41 @@ pub(super) fn first_match(
     })
 }
 
-/// The value of integer argument `e` of process `p` (no checks).
-pub(super) fn peek(
-    ctx: &Ctx<'_>,
-    oracle: &mut Oracle,
-    state: &mut State,
-    p: usize,
-    e: &MExpr,
-) -> Result<Expr, EngineError> {
-    let env = ctx.env(state, p);
-    let mut ev = Evaluator::new(ctx.f, oracle, p, false);
-    ev.eval_int(&env, e)
-}
+impl Mpi<'_> {
+    /// The value of integer argument `e` of process `p` (no checks).
+    pub(super) fn peek(
+        &mut self,
+        state: &mut State,
+        p: usize,
+        e: &MExpr,
+    ) -> Result<Expr, EngineError> {
+        let env = self.ctx.env(state, p);
+        let mut ev = Evaluator::new(self.ctx.f, self.oracle, p, false);
+        ev.eval_int(&env, e)
+    }
 
-/// The value of argument `e` of process `p` (no checks).
-pub(super) fn peek_value(
-    ctx: &Ctx<'_>,
-    oracle: &mut Oracle,
-    state: &mut State,
-    p: usize,
-    e: &MExpr,
-) -> Result<Value, EngineError> {
-    let env = ctx.env(state, p);
-    let mut ev = Evaluator::new(ctx.f, oracle, p, false);
-    ev.eval(&env, e)
-}
+    /// The value of argument `e` of process `p` (no checks).
+    pub(super) fn peek_value(
+        &mut self,
+        state: &mut State,
+        p: usize,
+        e: &MExpr,
+    ) -> Result<Value, EngineError> {
+        let env = self.ctx.env(state, p);
+        let mut ev = Evaluator::new(self.ctx.f, self.oracle, p, false);
+        ev.eval(&env, e)
+    }
 
-/// The communicator argument `e` of process `p` names (no checks).
-pub(super) fn peek_comm(
-    ctx: &Ctx<'_>,
-    oracle: &mut Oracle,
-    state: &mut State,
-    p: usize,
-    e: &MExpr,
-) -> Result<Option<u32>, EngineError> {
-    let v = peek_value(ctx, oracle, state, p, e)?;
-    Ok(comm::comm_of_value(state, &v))
+    /// The communicator argument `e` of process `p` names (no checks).
+    pub(super) fn peek_comm(
+        &mut self,
+        state: &mut State,
+        p: usize,
+        e: &MExpr,
+    ) -> Result<Option<u32>, EngineError> {
+        let v = self.peek_value(state, p, e)?;
+        Ok(comm::comm_of_value(state, &v))
+    }
 }
 
 pub(super) fn concrete_i64(f: &ExprFactory, e: Expr) -> Option<i64> {

@@ -3,18 +3,26 @@
 //! splits when they depend on the inputs.
 
 use tass_model::api::mpi::{rank_values, Blocking, MpiKind};
+
 use tass_model::api::{LibraryFunction as LF, Span};
+
 use tass_semantics::api::{Decision, EngineError, Evaluator, Oracle};
+
 use tass_symbolic::api::{Expr, ExprFactory};
 
-use super::collective;
 use super::context::first_match;
+
 use super::context::resolve_int;
+
 use super::context::Call;
-use super::context::Ctx;
+
 use super::process::CallStage;
+
 use super::request;
+
 use crate::state::State;
+
+use crate::mpi::context::Mpi;
 use crate::step::Step;
 
 /// What a point-to-point call does next.
@@ -104,27 +112,28 @@ pub(super) fn rank_cases(
     cases
 }
 
-/// `base` once per value the root of collective call `call` of process `p`
-/// can take (a root that depends on the inputs splits the path; the step
-/// with a guard fixing it executes with that root).
-pub(super) fn per_root(
-    ctx: &Ctx<'_>,
-    oracle: &mut Oracle,
-    scratch: &mut State,
-    p: usize,
-    call: &Call<'_>,
-    n: usize,
-    base: Step,
-) -> Result<Vec<Step>, EngineError> {
-    let f = ctx.f;
-    let Some(root) = collective::peek_root(ctx, oracle, scratch, p, call)? else {
-        return Ok(vec![base]);
-    };
-    let pc = scratch.inner.pc;
-    Ok(rank_cases(f, oracle, pc, root, n)
-        .into_iter()
-        .map(|(guard, _)| with_case(f, &base, guard))
-        .collect())
+impl Mpi<'_> {
+    /// `base` once per value the root of collective call `call` of process `p`
+    /// can take (a root that depends on the inputs splits the path; the step
+    /// with a guard fixing it executes with that root).
+    pub(super) fn per_root(
+        &mut self,
+        scratch: &mut State,
+        p: usize,
+        call: &Call<'_>,
+        n: usize,
+        base: Step,
+    ) -> Result<Vec<Step>, EngineError> {
+        let f = self.ctx.f;
+        let Some(root) = self.peek_root(scratch, p, call)? else {
+            return Ok(vec![base]);
+        };
+        let pc = scratch.inner.pc;
+        Ok(rank_cases(f, self.oracle, pc, root, n)
+            .into_iter()
+            .map(|(guard, _)| with_case(f, &base, guard))
+            .collect())
+    }
 }
 
 /// At most this many values of a tag that depends on the inputs are explored

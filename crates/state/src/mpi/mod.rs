@@ -40,26 +40,37 @@
 //!   termination checks).
 
 mod buffer;
+
 mod collective;
+
 mod comm;
+
 mod commute;
+
 mod context;
+
 mod deadlock;
+
 mod enabled;
+
 mod envelope;
+
 mod execute;
+
 mod p2p;
+
 mod process;
+
 mod request;
 
-pub(crate) use commute::{pending_receives, post_commutes_with_receives, settled};
+pub(crate) use commute::{pending_receives, settled};
+
 pub(crate) use context::{Ctx, ENVELOPE_CASE};
+
 pub use deadlock::PollOutcome;
-pub(crate) use deadlock::{
-    blocked_calls, failed_poll, poll_outcome, potentially_deadlocked, send_destination,
-    termination_checks, waiting_receiver,
-};
-pub(crate) use enabled::push_steps;
-pub(crate) use execute::execute;
+
+pub(crate) use deadlock::{blocked_calls, failed_poll};
+
 pub(crate) use process::MpiProc;
+
 pub(crate) use request::push_progress_steps;

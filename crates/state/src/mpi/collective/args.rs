@@ -2,22 +2,38 @@
 //! that they agree, fit and do not overlap.
 
 use super::data::dtype_of;
+
 use super::data::op_name;
+
 use super::data::DType;
+
 use super::data::Op;
+
 use super::kind::positions;
+
 use super::kind::Kind;
+
 use super::kind::UNDEFINED;
-use super::members::as_process;
+
 use super::members::path_dead;
+
 use super::members::Member;
+
 use super::members::Significant;
+
 use crate::env::ProcEnv;
+
 use crate::mpi::buffer::{read_buffer, type_name, BufArg};
-use crate::mpi::context::{Call, Ctx};
+
+use crate::mpi::context::Call;
+
 use crate::state::State;
+
 use tass_model::api::{Expr as MExpr, LibraryConstant as LC, LibraryFunction as LF, Span};
-use tass_semantics::api::{EngineError, Environment, Evaluator, Oracle, Property, Violation};
+
+use tass_semantics::api::{EngineError, Environment, Evaluator, Property, Violation};
+
+use crate::mpi::context::Mpi;
 use tass_symbolic::api::{Expr, Type};
 
 /// Evaluates the arguments of collective call `call` that are significant at
@@ -263,102 +279,102 @@ pub(super) fn check_fit(
     );
 }
 
-/// Phase 3: datatypes, operations and counts agree. `false` if the path died.
-pub(super) fn check_agreement(
-    ctx: &Ctx<'_>,
-    oracle: &mut Oracle,
-    state: &mut State,
-    members: &[Member<'_>],
-    root: Option<usize>,
-    violations: &mut Vec<Violation>,
-) -> Result<bool, EngineError> {
-    let f = ctx.f;
-    let n = members.len();
-    let kind = members[0].kind;
-    let name = members[0].lf.c_name();
-    // Datatypes: every significant one is the same.
-    let reference = members.iter().find_map(|m| {
-        m.args
-            .stype
-            .clone()
-            .or_else(|| m.args.rtype.clone())
-            .map(|t| (m.world, t))
-    });
-    if let Some((w0, t0)) = reference {
-        for m in members {
-            for t in [&m.args.stype, &m.args.rtype].into_iter().flatten() {
-                if *t != t0 {
-                    let msg = format!(
-                        "process {} uses datatype {} in {name} while process {w0} uses {}",
-                        m.world,
-                        t.constant().c_name(),
-                        t0.constant().c_name()
-                    );
-                    as_process(ctx, oracle, state, m.world, violations, |ev, env| {
-                        ev.fail(&*env, Property::CollectiveMismatch, msg, m.span);
+impl Mpi<'_> {
+    /// Phase 3: datatypes, operations and counts agree. `false` if the path died.
+    pub(super) fn check_agreement(
+        &mut self,
+        state: &mut State,
+        members: &[Member<'_>],
+        root: Option<usize>,
+        violations: &mut Vec<Violation>,
+    ) -> Result<bool, EngineError> {
+        let f = self.ctx.f;
+        let n = members.len();
+        let kind = members[0].kind;
+        let name = members[0].lf.c_name();
+        // Datatypes: every significant one is the same.
+        let reference = members.iter().find_map(|m| {
+            m.args
+                .stype
+                .clone()
+                .or_else(|| m.args.rtype.clone())
+                .map(|t| (m.world, t))
+        });
+        if let Some((w0, t0)) = reference {
+            for m in members {
+                for t in [&m.args.stype, &m.args.rtype].into_iter().flatten() {
+                    if *t != t0 {
+                        let msg = format!(
+                            "process {} uses datatype {} in {name} while process {w0} uses {}",
+                            m.world,
+                            t.constant().c_name(),
+                            t0.constant().c_name()
+                        );
+                        self.as_process(state, m.world, violations, |ev, env| {
+                            ev.fail(&*env, Property::CollectiveMismatch, msg, m.span);
+                            Ok(())
+                        })?;
+                        return Ok(false);
+                    }
+                }
+            }
+            // The operation must suit the datatype.
+            if let Some(op) = members[0].op {
+                let loc = matches!(op, Op::Maxloc | Op::Minloc);
+                let problem = match &t0 {
+                    DType::Pair(c) if !loc => Some(format!(
+                        "{} is a pair datatype, only for MPI_MAXLOC and MPI_MINLOC, not {}",
+                        c.c_name(),
+                        op_name(op)
+                    )),
+                    DType::Scalar(c, _) if loc => Some(format!(
+                        "{} needs a pair datatype (MPI_DOUBLE_INT, MPI_2INT), not {}",
+                        op_name(op),
+                        c.c_name()
+                    )),
+                    // MPI defines no reduction on MPI_CHAR (text), only bitwise
+                    // ones on MPI_BYTE.
+                    DType::Scalar(LC::MpiChar, _) => Some(format!(
+                        "MPI defines no reduction on MPI_CHAR, a datatype for text (reduce \
+                     the values as MPI_INT), so not {}",
+                        op_name(op)
+                    )),
+                    DType::Scalar(LC::MpiByte, _) if !matches!(op, Op::Band | Op::Bor) => {
+                        Some(format!(
+                        "MPI_BYTE takes only the bitwise operations MPI_BAND and MPI_BOR, not {}",
+                        op_name(op)
+                    ))
+                    }
+                    DType::Scalar(c, Type::Real)
+                        if matches!(op, Op::Land | Op::Lor | Op::Band | Op::Bor) =>
+                    {
+                        Some(format!(
+                            "{} is not defined on the floating datatype {}",
+                            op_name(op),
+                            c.c_name()
+                        ))
+                    }
+                    _ => None,
+                };
+                if let Some(msg) = problem {
+                    let m = &members[0];
+                    self.as_process(state, m.world, violations, |ev, env| {
+                        ev.fail(&*env, Property::MpiType, format!("{name}: {msg}"), m.span);
                         Ok(())
                     })?;
                     return Ok(false);
                 }
             }
         }
-        // The operation must suit the datatype.
-        if let Some(op) = members[0].op {
-            let loc = matches!(op, Op::Maxloc | Op::Minloc);
-            let problem = match &t0 {
-                DType::Pair(c) if !loc => Some(format!(
-                    "{} is a pair datatype, only for MPI_MAXLOC and MPI_MINLOC, not {}",
-                    c.c_name(),
-                    op_name(op)
-                )),
-                DType::Scalar(c, _) if loc => Some(format!(
-                    "{} needs a pair datatype (MPI_DOUBLE_INT, MPI_2INT), not {}",
-                    op_name(op),
-                    c.c_name()
-                )),
-                // MPI defines no reduction on MPI_CHAR (text), only bitwise
-                // ones on MPI_BYTE.
-                DType::Scalar(LC::MpiChar, _) => Some(format!(
-                    "MPI defines no reduction on MPI_CHAR, a datatype for text (reduce \
-                     the values as MPI_INT), so not {}",
-                    op_name(op)
-                )),
-                DType::Scalar(LC::MpiByte, _) if !matches!(op, Op::Band | Op::Bor) => {
-                    Some(format!(
-                        "MPI_BYTE takes only the bitwise operations MPI_BAND and MPI_BOR, not {}",
-                        op_name(op)
-                    ))
-                }
-                DType::Scalar(c, Type::Real)
-                    if matches!(op, Op::Land | Op::Lor | Op::Band | Op::Bor) =>
-                {
-                    Some(format!(
-                        "{} is not defined on the floating datatype {}",
-                        op_name(op),
-                        c.c_name()
-                    ))
-                }
-                _ => None,
-            };
-            if let Some(msg) = problem {
-                let m = &members[0];
-                as_process(ctx, oracle, state, m.world, violations, |ev, env| {
-                    ev.fail(&*env, Property::MpiType, format!("{name}: {msg}"), m.span);
-                    Ok(())
-                })?;
-                return Ok(false);
-            }
-        }
-    }
-    let zero = f.int(0);
-    let at = |xs: &Option<Vec<Expr>>, k: usize| {
-        xs.as_ref().and_then(|v| v.get(k).copied()).unwrap_or(zero)
-    };
-    let count = |x: &Option<Expr>| x.unwrap_or(zero);
-    for j in 0..n {
-        let m = &members[j];
-        let (w, span) = (m.world, m.span);
-        as_process(ctx, oracle, state, w, violations, |ev, env| {
+        let zero = f.int(0);
+        let at = |xs: &Option<Vec<Expr>>, k: usize| {
+            xs.as_ref().and_then(|v| v.get(k).copied()).unwrap_or(zero)
+        };
+        let count = |x: &Option<Expr>| x.unwrap_or(zero);
+        for j in 0..n {
+            let m = &members[j];
+            let (w, span) = (m.world, m.span);
+            self.as_process(state, w, violations, |ev, env| {
             let env = &*env;
             match kind {
                 Kind::Bcast | Kind::Reduce | Kind::Allreduce | Kind::Scan | Kind::Exscan => {
@@ -465,9 +481,10 @@ pub(super) fn check_agreement(
             }
             Ok(())
         })?;
-        if path_dead(ctx, state) {
-            return Ok(false);
+            if path_dead(&self.ctx, state) {
+                return Ok(false);
+            }
         }
+        Ok(true)
     }
-    Ok(true)
 }

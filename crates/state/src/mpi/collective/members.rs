@@ -2,22 +2,40 @@
 //! whether their roots and operations agree.
 
 use super::data::op_name;
+
 use super::data::op_of;
+
 use super::data::DType;
+
 use super::data::Data;
+
 use super::data::Op;
+
 use super::kind::comm_arg;
+
 use super::kind::positions;
+
 use super::kind::shape;
+
 use super::kind::Kind;
+
 use crate::env::ProcEnv;
+
 use crate::mpi::buffer::holds;
+
 use crate::mpi::comm;
+
 use crate::mpi::context::{Call, Ctx};
+
 use crate::state::State;
+
 use tass_dynamic::api::Value;
+
 use tass_model::api::{LibraryFunction as LF, Span};
-use tass_semantics::api::{EngineError, Environment, Evaluator, Oracle, Property, Violation};
+
+use tass_semantics::api::{EngineError, Environment, Evaluator, Property, Violation};
+
+use crate::mpi::context::Mpi;
 use tass_symbolic::api::{Expr, ExprFactory};
 
 /// One member of the communicator in a collective: at its blocking call, or
@@ -55,67 +73,68 @@ pub(super) struct Significant {
     pub(super) split: Option<(i64, i64)>,
 }
 
-/// Runs `body` as a step of process `p`: its evaluator and environment; the
-/// assumptions it made become part of the path condition.
-pub(super) fn as_process<R>(
-    ctx: &Ctx<'_>,
-    oracle: &mut Oracle,
-    state: &mut State,
-    p: usize,
-    violations: &mut Vec<Violation>,
-    body: impl FnOnce(&mut Evaluator<'_>, &mut ProcEnv<'_>) -> Result<R, EngineError>,
-) -> Result<R, EngineError> {
-    let mut env = ctx.env(state, p);
-    let mut ev = Evaluator::new(ctx.f, oracle, p, true);
-    let r = body(&mut ev, &mut env)?;
-    let pc = ev.current_pc(&env);
-    env.set_path_condition(pc);
-    violations.append(&mut ev.violations);
-    Ok(r)
+impl Mpi<'_> {
+    /// Runs `body` as a step of process `p`: its evaluator and environment; the
+    /// assumptions it made become part of the path condition.
+    pub(super) fn as_process<R>(
+        &mut self,
+        state: &mut State,
+        p: usize,
+        violations: &mut Vec<Violation>,
+        body: impl FnOnce(&mut Evaluator<'_>, &mut ProcEnv<'_>) -> Result<R, EngineError>,
+    ) -> Result<R, EngineError> {
+        let mut env = self.ctx.env(state, p);
+        let mut ev = Evaluator::new(self.ctx.f, self.oracle, p, true);
+        let r = body(&mut ev, &mut env)?;
+        let pc = ev.current_pc(&env);
+        env.set_path_condition(pc);
+        violations.append(&mut ev.violations);
+        Ok(r)
+    }
 }
 
 pub(super) fn path_dead(ctx: &Ctx<'_>, state: &State) -> bool {
     ctx.f.as_bool(state.inner.pc) == Some(false)
 }
 
-/// The communicator a process at collective call `call` names, without checks
-/// (`None`: not a valid one). `MPI_Comm_free` names it through its pointer.
-pub(crate) fn peek_collective_comm(
-    ctx: &Ctx<'_>,
-    oracle: &mut Oracle,
-    state: &mut State,
-    p: usize,
-    call: &Call<'_>,
-) -> Result<Option<u32>, EngineError> {
-    let env = ctx.env(state, p);
-    let mut ev = Evaluator::new(ctx.f, oracle, p, false);
-    let arg = &call.args[comm_arg(call.lf)];
-    let mut v = ev.eval(&env, arg)?;
-    if call.lf == LF::MpiCommFree {
-        if !matches!(v, Value::Pointer(ref q) if !q.is_null()) {
-            return Ok(None);
+impl Mpi<'_> {
+    /// The communicator a process at collective call `call` names, without checks
+    /// (`None`: not a valid one). `MPI_Comm_free` names it through its pointer.
+    pub(crate) fn peek_collective_comm(
+        &mut self,
+        state: &mut State,
+        p: usize,
+        call: &Call<'_>,
+    ) -> Result<Option<u32>, EngineError> {
+        let env = self.ctx.env(state, p);
+        let mut ev = Evaluator::new(self.ctx.f, self.oracle, p, false);
+        let arg = &call.args[comm_arg(call.lf)];
+        let mut v = ev.eval(&env, arg)?;
+        if call.lf == LF::MpiCommFree {
+            if !matches!(v, Value::Pointer(ref q) if !q.is_null()) {
+                return Ok(None);
+            }
+            let place = ev.deref_place(&env, v, true, call.span, &|| "communicator".into())?;
+            v = ev.read_place(&env, &place);
         }
-        let place = ev.deref_place(&env, v, true, call.span, &|| "communicator".into())?;
-        v = ev.read_place(&env, &place);
+        Ok(comm::comm_of_value(env.state, &v))
     }
-    Ok(comm::comm_of_value(env.state, &v))
-}
 
-/// The root argument of collective call `call` of process `p`, evaluated
-/// without checks (`None`: the collective has no root).
-pub(crate) fn peek_root(
-    ctx: &Ctx<'_>,
-    oracle: &mut Oracle,
-    state: &mut State,
-    p: usize,
-    call: &Call<'_>,
-) -> Result<Option<Expr>, EngineError> {
-    let Some(k) = shape(call.lf).and_then(|(kind, _)| positions(kind).root) else {
-        return Ok(None);
-    };
-    let env = ctx.env(state, p);
-    let mut ev = Evaluator::new(ctx.f, oracle, p, false);
-    Ok(Some(ev.eval_int(&env, &call.args[k])?))
+    /// The root argument of collective call `call` of process `p`, evaluated
+    /// without checks (`None`: the collective has no root).
+    pub(crate) fn peek_root(
+        &mut self,
+        state: &mut State,
+        p: usize,
+        call: &Call<'_>,
+    ) -> Result<Option<Expr>, EngineError> {
+        let Some(k) = shape(call.lf).and_then(|(kind, _)| positions(kind).root) else {
+            return Ok(None);
+        };
+        let env = self.ctx.env(state, p);
+        let mut ev = Evaluator::new(self.ctx.f, self.oracle, p, false);
+        Ok(Some(ev.eval_int(&env, &call.args[k])?))
+    }
 }
 
 /// Evaluates the communicator of collective call `call` with the checks: its
@@ -237,32 +256,33 @@ pub(super) fn agrees(
     true
 }
 
-/// The root (comm rank) of a collective, from its first member's call:
-/// `Ok(Some(None))` for a collective without root, `Ok(None)` for a bad root
-/// (already reported).
-pub(super) fn members_root(
-    ctx: &Ctx<'_>,
-    oracle: &mut Oracle,
-    state: &mut State,
-    members: &[Member<'_>],
-) -> Result<Option<Option<usize>>, EngineError> {
-    let f = ctx.f;
-    let Some(r) = members[0].root else {
-        return Ok(Some(None));
-    };
-    let n = members.len();
-    let env = ctx.env(state, members[0].world);
-    let mut ev = Evaluator::new(f, oracle, members[0].world, false);
-    match resolve_root(&mut ev, &env, r, n) {
-        Some(v) if (0..n as i64).contains(&v) => Ok(Some(Some(v as usize))),
-        Some(_) => Ok(None),
-        None => Err(EngineError::unsupported(
-            format!(
-                "{} with a root that depends on the inputs",
-                members[0].lf.c_name()
-            ),
-            members[0].span,
-        )),
+impl Mpi<'_> {
+    /// The root (comm rank) of a collective, from its first member's call:
+    /// `Ok(Some(None))` for a collective without root, `Ok(None)` for a bad root
+    /// (already reported).
+    pub(super) fn members_root(
+        &mut self,
+        state: &mut State,
+        members: &[Member<'_>],
+    ) -> Result<Option<Option<usize>>, EngineError> {
+        let f = self.ctx.f;
+        let Some(r) = members[0].root else {
+            return Ok(Some(None));
+        };
+        let n = members.len();
+        let env = self.ctx.env(state, members[0].world);
+        let mut ev = Evaluator::new(f, self.oracle, members[0].world, false);
+        match resolve_root(&mut ev, &env, r, n) {
+            Some(v) if (0..n as i64).contains(&v) => Ok(Some(Some(v as usize))),
+            Some(_) => Ok(None),
+            None => Err(EngineError::unsupported(
+                format!(
+                    "{} with a root that depends on the inputs",
+                    members[0].lf.c_name()
+                ),
+                members[0].span,
+            )),
+        }
     }
 }
 

@@ -47,15 +47,21 @@
 //! forms; the nonblocking ones write them at the wait, as the others.
 
 mod args;
+
 mod blocking;
+
 mod data;
+
 mod kind;
+
 mod members;
+
 mod nonblocking;
+
 pub(super) mod pending;
+
 mod transfer;
 
-pub(super) use blocking::collective_for;
 pub(super) use kind::{is_collective, is_nonblocking};
-pub(super) use members::{peek_collective_comm, peek_root};
-pub(super) use nonblocking::{has_post, pending_posts, post};
+
+pub(super) use nonblocking::{has_post, pending_posts};

@@ -1,44 +1,75 @@
 //! Nonblocking collectives: posting a part, and performing the operation
 //! once every member has posted it.
 
-use super::args::check_agreement;
 use super::args::significant_args;
+
 use super::data::concrete_small;
+
 use super::data::read_data;
+
 use super::data::write_data;
+
 use super::data::DType;
+
 use super::data::Data;
+
 use super::kind::positions;
+
 use super::kind::shape;
+
 use super::kind::Kind;
+
 use super::members::agrees;
-use super::members::as_process;
+
 use super::members::checked_comm;
-use super::members::members_root;
+
 use super::members::path_dead;
+
 use super::members::recv_args;
+
 use super::members::resolve_root;
+
 use super::members::root_and_op;
+
 use super::members::send_pieces;
+
 use super::members::Member;
+
 use super::pending::check_sent;
+
 use super::pending::hold_back;
+
 use super::pending::owned_elements;
+
 use super::pending::span_of;
+
 use super::pending::Posted;
+
 use super::pending::Sent;
+
 use super::pending::Target;
-use super::transfer::read_transfers;
+
 use crate::env::set_mpi;
+
 use crate::env::ProcEnv;
+
 use crate::mpi::buffer::{check_rank, BufArg};
+
 use crate::mpi::comm;
-use crate::mpi::context::{write_request, write_success, Call, Ctx, ANY};
+
+use crate::mpi::context::{write_request, write_success, Call, ANY};
+
 use crate::mpi::request::{add_request, remove_request, RequestKind};
+
 use crate::state::State;
+
 use tass_dynamic::api::{Pointer, Step as PStep, Value};
+
 use tass_model::api::{FunctionId, LibraryConstant as LC, Model, TransitionId};
-use tass_semantics::api::{Change, EngineError, Environment, Evaluator, Oracle, Violation};
+
+use tass_semantics::api::{Change, EngineError, Environment, Evaluator, Violation};
+
+use crate::mpi::context::Mpi;
 use tass_symbolic::api::{Expr, Type};
 
 /// True if process `q` has posted a nonblocking collective on `comm` that not
@@ -51,55 +82,56 @@ pub(crate) fn has_post(state: &State, q: usize, comm: u32) -> bool {
         .any(|r| matches!(&r.kind, RequestKind::Posted(p) if p.comm == comm))
 }
 
-/// A nonblocking collective call of process `p` (`call`): it posts its part
-/// and moves on. The arguments significant at `p` are evaluated and its send
-/// data read now; the objects holding its receive buffers read as undefined
-/// until the wait. When every member has posted the operation, it is
-/// performed ([`match_posts`]).
-pub(crate) fn post(
-    ctx: &Ctx<'_>,
-    oracle: &mut Oracle,
-    state: &mut State,
-    p: usize,
-    call: &Call<'_>,
-) -> Result<(Vec<Violation>, Vec<Change>), EngineError> {
-    let mut violations = Vec::new();
-    let Some((kind, true)) = shape(call.lf) else {
-        return Err(EngineError::invalid(
-            "post of a call that is not a nonblocking collective",
-            Some(call.span),
-        ));
-    };
-    let function = state.inner.procs[p]
-        .stack
-        .last()
-        .map(|fr| fr.function)
-        .ok_or_else(|| EngineError::invalid("collective post without a frame", None))?;
-    let posted = as_process(ctx, oracle, state, p, &mut violations, |ev, env| {
-        post_part(ev, env, call, kind)
-    })?;
-    let Some(posted) = posted else {
-        return Ok((violations, Vec::new()));
-    };
-    if path_dead(ctx, state) {
-        return Ok((violations, Vec::new()));
+impl Mpi<'_> {
+    /// A nonblocking collective call of process `p` (`call`): it posts its part
+    /// and moves on. The arguments significant at `p` are evaluated and its send
+    /// data read now; the objects holding its receive buffers read as undefined
+    /// until the wait. When every member has posted the operation, it is
+    /// performed ([`match_posts`]).
+    pub(crate) fn post(
+        &mut self,
+        state: &mut State,
+        p: usize,
+        call: &Call<'_>,
+    ) -> Result<(Vec<Violation>, Vec<Change>), EngineError> {
+        let mut violations = Vec::new();
+        let Some((kind, true)) = shape(call.lf) else {
+            return Err(EngineError::invalid(
+                "post of a call that is not a nonblocking collective",
+                Some(call.span),
+            ));
+        };
+        let function = state.inner.procs[p]
+            .stack
+            .last()
+            .map(|fr| fr.function)
+            .ok_or_else(|| EngineError::invalid("collective post without a frame", None))?;
+        let posted = self.as_process(state, p, &mut violations, |ev, env| {
+            post_part(ev, env, call, kind)
+        })?;
+        let Some(posted) = posted else {
+            return Ok((violations, Vec::new()));
+        };
+        if path_dead(&self.ctx, state) {
+            return Ok((violations, Vec::new()));
+        }
+        let comm = posted.comm;
+        self.as_process(state, p, &mut violations, |ev, env| {
+            let kind_of = RequestKind::Posted(Box::new(posted));
+            let h = add_request(env, kind_of, (function, call.tid));
+            write_request(ev, env, &call.args[positions(kind).comm + 1], h, call.span)?;
+            write_success(ev, env, call)?;
+            env.set_location(call.target);
+            Ok(())
+        })?;
+        if comm::members(state, comm)
+            .iter()
+            .all(|&q| has_post(state, q as usize, comm))
+        {
+            self.match_posts(state, comm, &mut violations)?;
+        }
+        Ok((violations, Vec::new()))
     }
-    let comm = posted.comm;
-    as_process(ctx, oracle, state, p, &mut violations, |ev, env| {
-        let kind_of = RequestKind::Posted(Box::new(posted));
-        let h = add_request(env, kind_of, (function, call.tid));
-        write_request(ev, env, &call.args[positions(kind).comm + 1], h, call.span)?;
-        write_success(ev, env, call)?;
-        env.set_location(call.target);
-        Ok(())
-    })?;
-    if comm::members(state, comm)
-        .iter()
-        .all(|&q| has_post(state, q as usize, comm))
-    {
-        match_posts(ctx, oracle, state, comm, &mut violations)?;
-    }
-    Ok((violations, Vec::new()))
 }
 
 /// The part of a nonblocking collective process `env.proc` posts (`None`: the
@@ -230,182 +262,184 @@ pub(super) fn post_part(
     }))
 }
 
-/// Performs the nonblocking collective every member of `comm` has posted (the
-/// first pending one of each): the calls must agree; each member's request
-/// then holds the final contents of its receive buffers, which its wait
-/// writes.
-pub(super) fn match_posts(
-    ctx: &Ctx<'_>,
-    oracle: &mut Oracle,
-    state: &mut State,
-    comm: u32,
-    violations: &mut Vec<Violation>,
-) -> Result<(), EngineError> {
-    let worlds: Vec<usize> = comm::members(state, comm)
-        .into_iter()
-        .map(|w| w as usize)
-        .collect();
-    let mut members: Vec<Member<'_>> = Vec::with_capacity(worlds.len());
-    let mut heads: Vec<(u32, Posted)> = Vec::with_capacity(worlds.len());
-    for &w in &worlds {
-        let (handle, origin, posted) = first_post(state, w, comm).ok_or_else(|| {
-            EngineError::invalid("collective match: a member has not posted", None)
-        })?;
-        let span = span_of(ctx.model, origin);
-        let Some((kind, _)) = shape(posted.lf) else {
-            return Err(EngineError::invalid(
-                "collective match: not a collective",
-                Some(span),
-            ));
-        };
-        if let Some(m0) = members.first() {
-            let first = (m0.world, m0.lf, m0.root, m0.op);
-            let this = (w, posted.lf, posted.root, posted.op);
-            let ok = as_process(ctx, oracle, state, w, violations, |ev, env| {
-                Ok(agrees(ev, env, first, this, span))
+impl Mpi<'_> {
+    /// Performs the nonblocking collective every member of `comm` has posted (the
+    /// first pending one of each): the calls must agree; each member's request
+    /// then holds the final contents of its receive buffers, which its wait
+    /// writes.
+    pub(super) fn match_posts(
+        &mut self,
+        state: &mut State,
+        comm: u32,
+        violations: &mut Vec<Violation>,
+    ) -> Result<(), EngineError> {
+        let worlds: Vec<usize> = comm::members(state, comm)
+            .into_iter()
+            .map(|w| w as usize)
+            .collect();
+        let mut members: Vec<Member<'_>> = Vec::with_capacity(worlds.len());
+        let mut heads: Vec<(u32, Posted)> = Vec::with_capacity(worlds.len());
+        for &w in &worlds {
+            let (handle, origin, posted) = first_post(state, w, comm).ok_or_else(|| {
+                EngineError::invalid("collective match: a member has not posted", None)
             })?;
-            if !ok || path_dead(ctx, state) {
-                return Ok(());
-            }
-        }
-        members.push(Member {
-            world: w,
-            lf: posted.lf,
-            span,
-            call: None,
-            kind,
-            root: posted.root,
-            op: posted.op,
-            args: posted.args.clone(),
-            pieces: Some(posted.pieces.clone()),
-        });
-        heads.push((handle, posted));
-    }
-    let Some(root) = members_root(ctx, oracle, state, &members)? else {
-        return Ok(());
-    };
-    if !check_agreement(ctx, oracle, state, &members, root, violations)? || path_dead(ctx, state) {
-        return Ok(());
-    }
-    let Some(transfers) = read_transfers(ctx, oracle, state, &members, root, violations)? else {
-        return Ok(());
-    };
-    if path_dead(ctx, state) {
-        return Ok(());
-    }
-    for (j, m) in members.iter().enumerate() {
-        let (handle, posted) = &heads[j];
-        let dt = m
-            .args
-            .rtype
-            .clone()
-            .or_else(|| m.args.stype.clone())
-            .unwrap_or(DType::Scalar(LC::MpiInt, Type::Int));
-        let running = state.inner.procs[m.world].status == crate::state::Status::Running;
-        as_process(ctx, oracle, state, m.world, violations, |ev, env| {
-            if !running {
-                // Ended without waiting (a request leak, reported at the end):
-                // its buffers may be gone; nothing is delivered.
-                let f = ev.factory();
-                set_mpi(env, |mp| {
-                    for r in mp.requests.iter_mut().filter(|r| r.handle == *handle) {
-                        r.kind = RequestKind::Done {
-                            source: f.int(ANY),
-                            tag: f.int(ANY),
-                            count: f.int(0),
-                        };
-                    }
-                });
-                return Ok(());
-            }
-            if let Some(sent) = &posted.sent {
-                check_sent(ev, env, sent, "every process had posted it", m.span)?;
-            }
-            // Put back what the held elements had at the post (unless the
-            // program wrote them since: its wait reports that), write the
-            // results, and hold the final contents back again until the wait.
-            let mut intact = Vec::with_capacity(posted.targets.len());
-            for t in &posted.targets {
-                let ok = match &t.hold {
-                    Some(h) => {
-                        let ok = h.intact(ev, env, m.span)?;
-                        if ok {
-                            h.release(ev, env, m.span)?;
-                        }
-                        ok
-                    }
-                    None => true,
-                };
-                intact.push(ok);
-            }
-            for tr in transfers.iter().filter(|tr| tr.dest == j) {
-                let Some(k) = posted.targets.iter().position(|t| t.arg == tr.arg) else {
-                    continue; // an optional buffer that is NULL
-                };
-                if !intact[k] {
-                    continue;
-                }
-                let t = &posted.targets[k];
-                let arg = BufArg::Stored(&t.pointer, t.pointee.as_ref());
-                write_data(
-                    ev,
-                    env,
-                    arg,
-                    tr.capacity,
-                    tr.offset,
-                    &tr.data,
-                    tr.n,
-                    &dt,
-                    m.span,
-                )?;
-            }
-            let mut delivery = Vec::new();
-            for (k, t) in posted.targets.iter().enumerate() {
-                let Some(h) = &t.hold else {
-                    continue;
-                };
-                if intact[k] {
-                    delivery.push(h.hold_again(ev, env, m.span)?);
-                } else {
-                    delivery.push(h.clone()); // the wait reports the change
-                }
-            }
-            let p = env.proc;
-            let requests = &env.state.inner.procs[p].mpi.requests;
-            let Some(index) = requests.iter().position(|r| r.handle == *handle) else {
+            let span = span_of(self.ctx.model, origin);
+            let Some((kind, _)) = shape(posted.lf) else {
                 return Err(EngineError::invalid(
-                    "collective match: request vanished",
-                    None,
+                    "collective match: not a collective",
+                    Some(span),
                 ));
             };
-            if requests[index].freed {
-                // MPI_Request_free'd: nobody waits, the data goes in now.
-                remove_request(env, index);
-                for h in delivery {
-                    if h.intact(ev, env, m.span)? {
-                        h.release(ev, env, m.span)?;
+            if let Some(m0) = members.first() {
+                let first = (m0.world, m0.lf, m0.root, m0.op);
+                let this = (w, posted.lf, posted.root, posted.op);
+                let ok = self.as_process(state, w, violations, |ev, env| {
+                    Ok(agrees(ev, env, first, this, span))
+                })?;
+                if !ok || path_dead(&self.ctx, state) {
+                    return Ok(());
+                }
+            }
+            members.push(Member {
+                world: w,
+                lf: posted.lf,
+                span,
+                call: None,
+                kind,
+                root: posted.root,
+                op: posted.op,
+                args: posted.args.clone(),
+                pieces: Some(posted.pieces.clone()),
+            });
+            heads.push((handle, posted));
+        }
+        let Some(root) = self.members_root(state, &members)? else {
+            return Ok(());
+        };
+        if !self.check_agreement(state, &members, root, violations)? || path_dead(&self.ctx, state)
+        {
+            return Ok(());
+        }
+        let Some(transfers) = self.read_transfers(state, &members, root, violations)? else {
+            return Ok(());
+        };
+        if path_dead(&self.ctx, state) {
+            return Ok(());
+        }
+        for (j, m) in members.iter().enumerate() {
+            let (handle, posted) = &heads[j];
+            let dt = m
+                .args
+                .rtype
+                .clone()
+                .or_else(|| m.args.stype.clone())
+                .unwrap_or(DType::Scalar(LC::MpiInt, Type::Int));
+            let running = state.inner.procs[m.world].status == crate::state::Status::Running;
+            self.as_process(state, m.world, violations, |ev, env| {
+                if !running {
+                    // Ended without waiting (a request leak, reported at the end):
+                    // its buffers may be gone; nothing is delivered.
+                    let f = ev.factory();
+                    set_mpi(env, |mp| {
+                        for r in mp.requests.iter_mut().filter(|r| r.handle == *handle) {
+                            r.kind = RequestKind::Done {
+                                source: f.int(ANY),
+                                tag: f.int(ANY),
+                                count: f.int(0),
+                            };
+                        }
+                    });
+                    return Ok(());
+                }
+                if let Some(sent) = &posted.sent {
+                    check_sent(ev, env, sent, "every process had posted it", m.span)?;
+                }
+                // Put back what the held elements had at the post (unless the
+                // program wrote them since: its wait reports that), write the
+                // results, and hold the final contents back again until the wait.
+                let mut intact = Vec::with_capacity(posted.targets.len());
+                for t in &posted.targets {
+                    let ok = match &t.hold {
+                        Some(h) => {
+                            let ok = h.intact(ev, env, m.span)?;
+                            if ok {
+                                h.release(ev, env, m.span)?;
+                            }
+                            ok
+                        }
+                        None => true,
+                    };
+                    intact.push(ok);
+                }
+                for tr in transfers.iter().filter(|tr| tr.dest == j) {
+                    let Some(k) = posted.targets.iter().position(|t| t.arg == tr.arg) else {
+                        continue; // an optional buffer that is NULL
+                    };
+                    if !intact[k] {
+                        continue;
+                    }
+                    let t = &posted.targets[k];
+                    let arg = BufArg::Stored(&t.pointer, t.pointee.as_ref());
+                    write_data(
+                        ev,
+                        env,
+                        arg,
+                        tr.capacity,
+                        tr.offset,
+                        &tr.data,
+                        tr.n,
+                        &dt,
+                        m.span,
+                    )?;
+                }
+                let mut delivery = Vec::new();
+                for (k, t) in posted.targets.iter().enumerate() {
+                    let Some(h) = &t.hold else {
+                        continue;
+                    };
+                    if intact[k] {
+                        delivery.push(h.hold_again(ev, env, m.span)?);
+                    } else {
+                        delivery.push(h.clone()); // the wait reports the change
                     }
                 }
-                return Ok(());
-            }
-            let f = ev.factory();
-            let kind = if delivery.is_empty() && posted.sent.is_none() {
-                RequestKind::Done {
-                    source: f.int(ANY),
-                    tag: f.int(ANY),
-                    count: f.int(0),
+                let p = env.proc;
+                let requests = &env.state.inner.procs[p].mpi.requests;
+                let Some(index) = requests.iter().position(|r| r.handle == *handle) else {
+                    return Err(EngineError::invalid(
+                        "collective match: request vanished",
+                        None,
+                    ));
+                };
+                if requests[index].freed {
+                    // MPI_Request_free'd: nobody waits, the data goes in now.
+                    remove_request(env, index);
+                    for h in delivery {
+                        if h.intact(ev, env, m.span)? {
+                            h.release(ev, env, m.span)?;
+                        }
+                    }
+                    return Ok(());
                 }
-            } else {
-                RequestKind::Collective {
-                    delivery,
-                    sent: posted.sent.clone().map(Box::new),
-                }
-            };
-            set_mpi(env, |mp| mp.requests[index].kind = kind);
-            Ok(())
-        })?;
+                let f = ev.factory();
+                let kind = if delivery.is_empty() && posted.sent.is_none() {
+                    RequestKind::Done {
+                        source: f.int(ANY),
+                        tag: f.int(ANY),
+                        count: f.int(0),
+                    }
+                } else {
+                    RequestKind::Collective {
+                        delivery,
+                        sent: posted.sent.clone().map(Box::new),
+                    }
+                };
+                set_mpi(env, |mp| mp.requests[index].kind = kind);
+                Ok(())
+            })?;
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 /// For a process waiting in `MPI_Wait`...: its nonblocking collectives not
