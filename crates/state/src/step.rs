@@ -1,9 +1,10 @@
 //! A step of one process (what the engine executes) and what executing it gives.
 
-use crate::state::State;
 use tass_model::api::{FunctionId, Span, TransitionId};
 use tass_semantics::api::{Change, Violation};
 use tass_symbolic::api::Expr;
+
+use crate::state::State;
 
 /// One enabled transition of one process: what [`crate::api::Engine::execute`] takes.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -3,15 +3,11 @@
 //! count checks; MPI datatypes and rank arguments.
 
 use smallvec::SmallVec;
-
 use tass_dynamic::api::{undefined_data, Handle, Pointer, Root, Step as PStep, Value};
-
 use tass_model::api::{Expr as MExpr, LibraryConstant as LC, Span};
-
 use tass_semantics::api::{
     pointee_type, scalar_type, Decision, EngineError, Environment, Evaluator, Place, Property,
 };
-
 use tass_symbolic::api::{Expr, ExprFactory, Type};
 
 use super::context::{ANY, PROC_NULL};

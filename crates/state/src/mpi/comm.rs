@@ -5,15 +5,11 @@
 //! duplicate never matches traffic on the original (MPI's separate contexts).
 
 use std::sync::Arc;
-
 use tass_dynamic::api::{Handle, Value};
-
 use tass_model::api::{Expr as MExpr, LibraryConstant as LC, Span};
-
 use tass_semantics::api::{EngineError, Evaluator, Property};
 
 use crate::env::ProcEnv;
-
 use crate::state::State;
 
 /// The communicator a handle value names, if it is a valid one.

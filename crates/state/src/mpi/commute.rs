@@ -2,28 +2,15 @@
 //! the progress of pending receives, and which processes are settled.
 
 use tass_dynamic::api::{Step as PStep, Value};
-
 use tass_model::api::{LibraryFunction as LF, Model};
-
 use tass_semantics::api::{Decision, Evaluator, Oracle};
-
 use tass_symbolic::api::{Expr, ExprFactory};
 
-use super::buffer;
-
 use super::buffer::P2pType;
-
-use super::context::current_call;
-
-use super::context::ANY;
-
-use super::request;
-
+use super::context::{current_call, Mpi, ANY};
 use super::request::RequestKind;
-
+use super::{buffer, request};
 use crate::state::State;
-
-use crate::mpi::context::Mpi;
 use crate::step::Step;
 
 impl Mpi<'_> {

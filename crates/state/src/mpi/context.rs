@@ -3,26 +3,18 @@
 //! writing the call's scalar arguments.
 
 use tass_dynamic::api::{Handle, Message, Value};
-
+pub(crate) use tass_model::api::mpi::MPI_PROC_NULL as PROC_NULL;
 use tass_model::api::mpi::{MPI_ANY_SOURCE, MPI_ANY_TAG};
-
 use tass_model::api::{
     Callee, Expr as MExpr, LibraryFunction as LF, LocationId, Model, Span, Statement, TransitionId,
 };
-
 use tass_semantics::api::{Decision, EngineError, Evaluator, Oracle};
-
 use tass_symbolic::api::{Expr, ExprFactory};
 
-use crate::env::{Layout, ProcEnv};
-
-use crate::state::{State, Status};
-
-use crate::step::Step;
-
 use super::comm;
-
-pub(crate) use tass_model::api::mpi::MPI_PROC_NULL as PROC_NULL;
+use crate::env::{Layout, ProcEnv};
+use crate::state::{State, Status};
+use crate::step::Step;
 
 /// The MPI call a process is about to make.
 pub(crate) struct Call<'m> {

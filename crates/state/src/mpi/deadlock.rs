@@ -4,46 +4,15 @@
 //! MPI checks at termination.
 
 use tass_model::api::mpi::Rank;
-
 use tass_model::api::{LibraryFunction as LF, Model, Span};
-
 use tass_semantics::api::{Certainty, Decision, EngineError, Property, Violation};
 
-use super::collective;
-
-use super::comm;
-
 use super::commute::pending_receives;
-
-use super::context::call_of;
-
-use super::context::current_call;
-
-use super::context::resolve_int;
-
-use super::context::Call;
-
-use super::context::ENVELOPE_CASE;
-
-use super::context::NO_MESSAGE;
-
-use super::envelope::p2p_args;
-
-use super::envelope::resolve_rank;
-
-use super::envelope::P2p;
-
-use super::process::completion_stage;
-
-use super::process::CallStage;
-
-use super::process::MpiPhase;
-
-use super::request;
-
+use super::context::{call_of, current_call, resolve_int, Call, Mpi, ENVELOPE_CASE, NO_MESSAGE};
+use super::envelope::{p2p_args, resolve_rank, P2p};
+use super::process::{completion_stage, CallStage, MpiPhase};
+use super::{collective, comm, request};
 use crate::state::{State, Status};
-
-use crate::mpi::context::Mpi;
 use crate::step::Step;
 
 /// What a poll (`MPI_Test`, `MPI_Testall`, `MPI_Iprobe`) finds, for the

@@ -1,60 +1,20 @@
 //! Which MPI steps a process has in a state.
 
 use tass_dynamic::api::{Handle, Value};
-
 use tass_model::api::LibraryFunction as LF;
-
 use tass_semantics::api::{EngineError, Evaluator};
 
-use super::collective;
-
 use super::collective::is_collective;
-
-use super::comm;
-
-use super::context::concrete_i64;
-
-use super::context::current_call;
-
-use super::context::is_implemented;
-
-use super::context::is_standard_send;
-
-use super::context::resolve_int;
-
-use super::context::Call;
-
-use super::context::ANY;
-
-use super::context::ENVELOPE_CASE;
-
-use super::context::NO_MESSAGE;
-
-use super::context::PROC_NULL;
-
-use super::envelope::blocking_match;
-
-use super::envelope::p2p_args;
-
-use super::envelope::rank_cases;
-
-use super::envelope::resolve_rank;
-
-use super::envelope::tag_cases;
-
-use super::envelope::with_case;
-
-use super::envelope::P2p;
-
-use super::process::completion_stage;
-
-use super::process::MpiPhase;
-
-use super::request;
-
+use super::context::{
+    concrete_i64, current_call, is_implemented, is_standard_send, resolve_int, Call, Mpi, ANY,
+    ENVELOPE_CASE, NO_MESSAGE, PROC_NULL,
+};
+use super::envelope::{
+    blocking_match, p2p_args, rank_cases, resolve_rank, tag_cases, with_case, P2p,
+};
+use super::process::{completion_stage, MpiPhase};
+use super::{collective, comm, request};
 use crate::state::State;
-
-use crate::mpi::context::Mpi;
 use crate::step::Step;
 
 impl Mpi<'_> {
@@ -172,115 +132,13 @@ impl Mpi<'_> {
             return Ok(());
         }
         if is_collective(call.lf) {
-            let Some(comm) = self.peek_collective_comm(scratch, p, &call)? else {
-                steps.push(base); // an invalid communicator: executing it reports it
-                return Ok(());
-            };
-            let n = comm::comm_size(scratch, comm);
-            if collective::is_nonblocking(call.lf) {
-                // A nonblocking collective posts this process's part: never blocks.
-                steps.extend(self.per_root(scratch, p, &call, n, base)?);
-                return Ok(());
-            }
-            // One step for all members, owned by the first, once all have arrived.
-            if collective::has_post(scratch, p, comm) {
-                // Its earlier nonblocking collectives on `comm` come first.
-                return Ok(());
-            }
-            let members = comm::members(scratch, comm);
-            if members
-                .iter()
-                .any(|&q| collective::has_post(scratch, q as usize, comm))
-            {
-                // Another member's next collective there is a nonblocking one it
-                // posted: this call does not match it (executing reports it).
-                steps.push(base);
-                return Ok(());
-            }
-            if members.first() != Some(&(p as u32)) {
-                return Ok(());
-            }
-            for &q in &members {
-                let q = q as usize;
-                let Some(c) = current_call(self.ctx.model, scratch, q)
-                    .filter(|c| is_collective(c.lf) && !collective::is_nonblocking(c.lf))
-                else {
-                    return Ok(());
-                };
-                if scratch.inner.procs[q].mpi.phase != MpiPhase::Initialized
-                    || self.peek_collective_comm(scratch, q, &c)? != Some(comm)
-                {
-                    return Ok(());
-                }
-            }
-            // The first member's root is the one the others must agree with.
-            steps.extend(self.per_root(scratch, p, &call, n, base)?);
-            return Ok(());
+            return self.push_collective_steps(scratch, base, &call, steps);
         }
         if matches!(
             call.lf,
             LF::MpiWait | LF::MpiWaitall | LF::MpiWaitany | LF::MpiTest | LF::MpiTestall
         ) {
-            // Completions depend only on the process's own requests (its progress
-            // steps match them), so these steps commute with the other processes'.
-            let Some(values) = self.peek_requests(scratch, p, &call) else {
-                steps.push(base);
-                return Ok(());
-            };
-            let states: Vec<request::Completion> = values
-                .iter()
-                .map(|v| request::completion(scratch, p, v))
-                .collect();
-            let by_buffering = states.iter().any(|c| {
-                matches!(
-                    c,
-                    request::Completion::Ready {
-                        by_buffering: true,
-                        ..
-                    }
-                )
-            });
-            let pending = states
-                .iter()
-                .any(|c| matches!(c, request::Completion::Pending));
-            match call.lf {
-                LF::MpiWait | LF::MpiWaitall if pending => {}
-                LF::MpiWaitany => {
-                    let ready: Vec<usize> = (0..states.len())
-                        .filter(|&k| {
-                            matches!(
-                                states[k],
-                                request::Completion::Ready { .. } | request::Completion::Invalid(_)
-                            )
-                        })
-                        .collect();
-                    if ready.is_empty() && !pending {
-                        steps.push(Step {
-                            commutes: true,
-                            ..base
-                        }); // all null: MPI_UNDEFINED
-                    }
-                    for k in ready {
-                        steps.push(Step {
-                            choice: Some(k as u32),
-                            commutes: true,
-                            buffered_send: matches!(
-                                states[k],
-                                request::Completion::Ready {
-                                    by_buffering: true,
-                                    ..
-                                }
-                            ),
-                            ..base.clone()
-                        });
-                    }
-                }
-                _ => steps.push(Step {
-                    commutes: true,
-                    buffered_send: by_buffering,
-                    ..base
-                }),
-            }
+            self.push_completion_steps(scratch, base, &call, steps);
             return Ok(());
         }
         let stage = scratch.inner.procs[p].mpi.stage;
@@ -299,7 +157,7 @@ impl Mpi<'_> {
             }
             return Ok(());
         }
-        let Some((rank_arg, tag_arg, comm_arg, kind)) = p2p_args(&call, stage) else {
+        let Some(envelope) = p2p_args(&call, stage) else {
             let own_state_only = matches!(
                 call.lf,
                 LF::MpiInit
@@ -315,6 +173,150 @@ impl Mpi<'_> {
             });
             return Ok(());
         };
+        self.push_envelope_steps(scratch, base, &call, envelope, steps)
+    }
+
+    /// The steps of collective call `call` of process `base.process`: a
+    /// nonblocking one posts alone; a blocking one is one step of all members,
+    /// owned by the first, once every member has arrived.
+    fn push_collective_steps(
+        &mut self,
+        scratch: &mut State,
+        base: Step,
+        call: &Call<'_>,
+        steps: &mut Vec<Step>,
+    ) -> Result<(), EngineError> {
+        let p = base.process;
+        let Some(comm) = self.peek_collective_comm(scratch, p, call)? else {
+            steps.push(base); // an invalid communicator: executing it reports it
+            return Ok(());
+        };
+        let n = comm::comm_size(scratch, comm);
+        if collective::is_nonblocking(call.lf) {
+            // A nonblocking collective posts this process's part: never blocks.
+            steps.extend(self.per_root(scratch, p, call, n, base)?);
+            return Ok(());
+        }
+        // One step for all members, owned by the first, once all have arrived.
+        if collective::has_post(scratch, p, comm) {
+            // Its earlier nonblocking collectives on `comm` come first.
+            return Ok(());
+        }
+        let members = comm::members(scratch, comm);
+        if members
+            .iter()
+            .any(|&q| collective::has_post(scratch, q as usize, comm))
+        {
+            // Another member's next collective there is a nonblocking one it
+            // posted: this call does not match it (executing reports it).
+            steps.push(base);
+            return Ok(());
+        }
+        if members.first() != Some(&(p as u32)) {
+            return Ok(());
+        }
+        for &q in &members {
+            let q = q as usize;
+            let Some(c) = current_call(self.ctx.model, scratch, q)
+                .filter(|c| is_collective(c.lf) && !collective::is_nonblocking(c.lf))
+            else {
+                return Ok(());
+            };
+            if scratch.inner.procs[q].mpi.phase != MpiPhase::Initialized
+                || self.peek_collective_comm(scratch, q, &c)? != Some(comm)
+            {
+                return Ok(());
+            }
+        }
+        // The first member's root is the one the others must agree with.
+        steps.extend(self.per_root(scratch, p, call, n, base)?);
+        Ok(())
+    }
+
+    /// The steps of a wait or test `call`: one per request `MPI_Waitany` may
+    /// complete, else one if the call can complete (or only tests).
+    fn push_completion_steps(
+        &mut self,
+        scratch: &mut State,
+        base: Step,
+        call: &Call<'_>,
+        steps: &mut Vec<Step>,
+    ) {
+        let p = base.process;
+        // Completions depend only on the process's own requests (its progress
+        // steps match them), so these steps commute with the other processes'.
+        let Some(values) = self.peek_requests(scratch, p, call) else {
+            steps.push(base);
+            return;
+        };
+        let states: Vec<request::Completion> = values
+            .iter()
+            .map(|v| request::completion(scratch, p, v))
+            .collect();
+        let by_buffering = states.iter().any(|c| {
+            matches!(
+                c,
+                request::Completion::Ready {
+                    by_buffering: true,
+                    ..
+                }
+            )
+        });
+        let pending = states
+            .iter()
+            .any(|c| matches!(c, request::Completion::Pending));
+        match call.lf {
+            LF::MpiWait | LF::MpiWaitall if pending => {}
+            LF::MpiWaitany => {
+                let ready: Vec<usize> = (0..states.len())
+                    .filter(|&k| {
+                        matches!(
+                            states[k],
+                            request::Completion::Ready { .. } | request::Completion::Invalid(_)
+                        )
+                    })
+                    .collect();
+                if ready.is_empty() && !pending {
+                    steps.push(Step {
+                        commutes: true,
+                        ..base
+                    }); // all null: MPI_UNDEFINED
+                }
+                for k in ready {
+                    steps.push(Step {
+                        choice: Some(k as u32),
+                        commutes: true,
+                        buffered_send: matches!(
+                            states[k],
+                            request::Completion::Ready {
+                                by_buffering: true,
+                                ..
+                            }
+                        ),
+                        ..base.clone()
+                    });
+                }
+            }
+            _ => steps.push(Step {
+                commutes: true,
+                buffered_send: by_buffering,
+                ..base
+            }),
+        }
+    }
+
+    /// The steps of point-to-point call `call` whose rank, tag and
+    /// communicator are at `envelope`: the call itself when they are known,
+    /// else one step per value that splits the path.
+    fn push_envelope_steps(
+        &mut self,
+        scratch: &mut State,
+        base: Step,
+        call: &Call<'_>,
+        (rank_arg, tag_arg, comm_arg, kind): (usize, usize, usize, P2p),
+        steps: &mut Vec<Step>,
+    ) -> Result<(), EngineError> {
+        let p = base.process;
         let f = self.ctx.f;
         let Some(comm) = self.peek_comm(scratch, p, &call.args[comm_arg])? else {
             steps.push(base); // an invalid communicator: executing it reports it
@@ -343,7 +345,7 @@ impl Mpi<'_> {
         if let [(guard, rank, tag)] = cases[..] {
             // One case: the call runs under it.
             let step = with_case(f, &base, guard);
-            return self.p2p_steps(scratch, &call, step, (kind, comm, n), (rank, tag), steps);
+            return self.p2p_steps(scratch, call, step, (kind, comm, n), (rank, tag), steps);
         }
         // The rank or tag depends on the inputs: split the path first, one step per
         // value, and let the call run on each path where its envelope is known.
@@ -367,7 +369,6 @@ impl Mpi<'_> {
     /// `value` (`None`: not a rank of the communicator, which executing reports)
     /// and whose tag is `tag`: for a blocking receive or probe one per sender with
     /// a matching message, else `step` itself.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn p2p_steps(
         &mut self,
         scratch: &mut State,

@@ -3,26 +3,14 @@
 //! splits when they depend on the inputs.
 
 use tass_model::api::mpi::{rank_values, Blocking, MpiKind};
-
 use tass_model::api::{LibraryFunction as LF, Span};
-
 use tass_semantics::api::{Decision, EngineError, Evaluator, Oracle};
-
 use tass_symbolic::api::{Expr, ExprFactory};
 
-use super::context::first_match;
-
-use super::context::resolve_int;
-
-use super::context::Call;
-
+use super::context::{first_match, resolve_int, Call, Mpi};
 use super::process::CallStage;
-
 use super::request;
-
 use crate::state::State;
-
-use crate::mpi::context::Mpi;
 use crate::step::Step;
 
 /// What a point-to-point call does next.

@@ -1,66 +1,24 @@
 //! Executing a process's MPI call (or one stage of it).
 
 use tass_dynamic::api::{Step as PStep, Value};
-
+use tass_model::api::mpi::MPI_UNDEFINED;
 use tass_model::api::{Expr as MExpr, LibraryFunction as LF};
-
 use tass_semantics::api::{Change, EngineError, Environment, Evaluator, Property, Violation};
-
 use tass_symbolic::api::Type;
 
 use super::buffer::concrete;
-
-use super::collective;
-
 use super::collective::is_collective;
-
-use super::comm;
-
 use super::comm::check_comm;
-
-use super::context::current_call;
-
-use super::context::is_implemented;
-
-use super::context::is_nonblocking_send;
-
-use super::context::is_standard_send;
-
-use super::context::write_int_through;
-
-use super::context::write_request;
-
-use super::context::write_success;
-
-use super::context::Call;
-
-use super::context::ENVELOPE_CASE;
-
-use super::context::NO_MESSAGE;
-
-use super::p2p::post_receive;
-
-use super::p2p::probe;
-
-use super::p2p::receive;
-
-use super::p2p::send;
-
-use super::process::CallStage;
-
-use super::process::MpiPhase;
-
-use super::request;
-
+use super::context::{
+    current_call, is_implemented, is_nonblocking_send, is_standard_send, write_int_through,
+    write_request, write_success, Call, Mpi, ENVELOPE_CASE, NO_MESSAGE,
+};
+use super::p2p::{post_receive, probe, receive, send};
+use super::process::{CallStage, MpiPhase};
 use super::request::RequestKind;
-
-use crate::env::set_mpi;
-
-use crate::env::ProcEnv;
-
+use super::{collective, comm, request};
+use crate::env::{set_mpi, ProcEnv};
 use crate::state::State;
-
-use crate::mpi::context::Mpi;
 use crate::step::Step;
 
 /// What executing an MPI step produced: violations and changed variables.
@@ -122,97 +80,44 @@ impl Mpi<'_> {
             ev.assumed.push(step.guard);
         }
         let name = call.lf.c_name();
-        let mut moved = true;
-        match (call.lf, phase) {
+        let after = match (call.lf, phase) {
             (LF::MpiInit, MpiPhase::BeforeInit) => {
-                set_mpi(&mut env, |m| m.phase = MpiPhase::Initialized)
+                set_mpi(&mut env, |m| m.phase = MpiPhase::Initialized);
+                After::Return
             }
-            (LF::MpiInit, _) => ev.fail(
-                &env,
-                Property::MpiInitFinalize,
-                "MPI_Init called a second time".into(),
-                call.span,
-            ),
-            (LF::MpiWtime, _) => {
-                let t = f.fresh_symbol("MPI_Wtime", Type::Real);
-                let last = env.state.inner.procs[p].mpi.wtime;
-                ev.assumed
-                    .push(f.le(last.unwrap_or_else(|| f.zero(&Type::Real)), t));
-                set_mpi(&mut env, |m| m.wtime = Some(t));
-                if let Some(lhs) = call.lhs {
-                    let place = ev.eval_place(&env, lhs, false)?;
-                    ev.write_place(&mut env, &place, Value::Data(t), call.span)?;
-                }
-                let pc = ev.current_pc(&env);
-                env.set_location(call.target);
-                env.set_path_condition(pc);
-                return Ok((ev.violations, Vec::new()));
+            (LF::MpiInit, _) => {
+                let message = "MPI_Init called a second time".into();
+                ev.fail(&env, Property::MpiInitFinalize, message, call.span);
+                After::Return
             }
-            (_, MpiPhase::BeforeInit) => ev.fail(
-                &env,
-                Property::MpiInitFinalize,
-                format!("{name} called before MPI_Init"),
-                call.span,
-            ),
-            (_, MpiPhase::Finalized) => ev.fail(
-                &env,
-                Property::MpiInitFinalize,
-                format!("{name} called after MPI_Finalize"),
-                call.span,
-            ),
-            (LF::MpiFinalize, _) => set_mpi(&mut env, |m| m.phase = MpiPhase::Finalized),
-            (LF::MpiAbort, _) => {
-                check_comm(&mut ev, &env, &call.args[0], call.span)?;
-                ev.fail_claiming(
-                    &env,
-                    Property::Assertion,
-                    "MPI_Abort is called: the program aborts".into(),
-                    "MPI_Abort is not called",
-                    call.span,
-                );
-                let pc = ev.current_pc(&env);
-                // terminates at the call's own location: later reports point at it
-                env.terminate(None);
-                env.set_path_condition(pc);
-                return Ok((ev.violations, Vec::new()));
+            (LF::MpiWtime, _) => wtime(&mut ev, &mut env, call)?,
+            (_, MpiPhase::BeforeInit) => {
+                let message = format!("{name} called before MPI_Init");
+                ev.fail(&env, Property::MpiInitFinalize, message, call.span);
+                After::Return
             }
-            (LF::MpiCommRank | LF::MpiCommSize, _) => {
-                let Some(comm) = check_comm(&mut ev, &env, &call.args[0], call.span)? else {
-                    return Ok((ev.violations, Vec::new()));
-                };
-                let value = if call.lf == LF::MpiCommRank {
-                    comm::rank_in(env.state, comm, p as u32).unwrap_or(0)
-                } else {
-                    comm::comm_size(env.state, comm)
-                };
-                let ptr = ev.eval(&env, &call.args[1])?;
-                let place = ev.deref_place(&env, ptr, false, call.span, &|| name.to_string())?;
-                ev.write_place(
-                    &mut env,
-                    &place,
-                    Value::Data(f.int(value as i64)),
-                    call.span,
-                )?;
+            (_, MpiPhase::Finalized) => {
+                let message = format!("{name} called after MPI_Finalize");
+                ev.fail(&env, Property::MpiInitFinalize, message, call.span);
+                After::Return
             }
-            (LF::MpiGetCount, _) => {
-                let st = ev.eval(&env, &call.args[0])?;
-                let (root, mut path) =
-                    ev.deref_place(&env, st, false, call.span, &|| "status".into())?;
-                path.push(PStep::Field(3));
-                let count = ev.read_place(&env, &(root, path));
-                let count = match count {
-                    Value::Data(c) => c,
-                    _ => f.fresh_symbol("undef", Type::Int),
-                };
-                let ptr = ev.eval(&env, &call.args[2])?;
-                let place = ev.deref_place(&env, ptr, false, call.span, &|| "count".into())?;
-                ev.write_place(&mut env, &place, Value::Data(count), call.span)?;
+            (LF::MpiFinalize, _) => {
+                set_mpi(&mut env, |m| m.phase = MpiPhase::Finalized);
+                After::Return
             }
+            (LF::MpiAbort, _) => abort(&mut ev, &mut env, call)?,
+            (LF::MpiCommRank | LF::MpiCommSize, _) => comm_query(&mut ev, &mut env, call)?,
+            (LF::MpiGetCount, _) => get_count(&mut ev, &mut env, call)?,
             (LF::MpiSsend | LF::MpiSendrecv | LF::MpiSendrecvReplace, _) => {
-                moved = staged_call(&mut ev, &mut env, call, step)?;
+                if staged_call(&mut ev, &mut env, call, step)? {
+                    After::Return
+                } else {
+                    After::Stay
+                }
             }
             (lf, _) if is_standard_send(lf) => {
                 send(&mut ev, &mut env, &call.args[0..6], call.span, None)?;
+                After::Return
             }
             (lf, _) if is_nonblocking_send(lf) => {
                 let origin = (step.function, call.tid);
@@ -220,110 +125,30 @@ impl Mpi<'_> {
                 let h = request::add_request(&mut env, RequestKind::Send { synchronous }, origin);
                 send(&mut ev, &mut env, &call.args[0..6], call.span, Some(h))?;
                 write_request(&mut ev, &mut env, &call.args[6], h, call.span)?;
+                After::Return
             }
-            (LF::MpiIrecv, _) => post_receive(&mut ev, &mut env, call, step.function)?,
+            (LF::MpiIrecv, _) => {
+                post_receive(&mut ev, &mut env, call, step.function)?;
+                After::Return
+            }
             (LF::MpiRecv, _) => {
                 receive(&mut ev, &mut env, &call.args[0..7], step.choice, call.span)?;
+                After::Return
             }
-            (LF::MpiProbe | LF::MpiIprobe, _) => probe(&mut ev, &mut env, call, step.choice)?,
-            (LF::MpiWait | LF::MpiTest, _) => {
-                let ptr = ev.eval(&env, &call.args[0])?;
-                let place = ev.deref_place(&env, ptr, false, call.span, &|| "request".into())?;
-                let v = ev.read_place(&env, &place);
-                let (flag, status) = if call.lf == LF::MpiTest {
-                    (Some(&call.args[1]), &call.args[2])
-                } else {
-                    (None, &call.args[1])
-                };
-                let status = ev.eval(&env, status)?;
-                // `NO_MESSAGE`: the test as zero-buffer MPI runs it (`failed_poll`).
-                let pending = step.choice == Some(NO_MESSAGE)
-                    || matches!(
-                        request::completion(env.state, p, &v),
-                        request::Completion::Pending
-                    );
-                if !pending {
-                    request::complete(&mut ev, &mut env, &place, &v, status, name, call.span)?;
-                }
-                if let Some(flag) = flag {
-                    write_int_through(&mut ev, &mut env, flag, i64::from(!pending), call.span)?;
-                }
+            (LF::MpiProbe | LF::MpiIprobe, _) => {
+                probe(&mut ev, &mut env, call, step.choice)?;
+                After::Return
             }
+            (LF::MpiWait | LF::MpiTest, _) => wait_or_test(&mut ev, &mut env, call, step)?,
             (LF::MpiWaitall | LF::MpiTestall | LF::MpiWaitany, _) => {
-                let count = ev.eval_int(&env, &call.args[0])?;
-                let count = concrete(&ev, count, "request count", call.span)?;
-                let Ok(count) = usize::try_from(count) else {
-                    ev.fail(
-                        &env,
-                        Property::MpiCount,
-                        format!("negative count {count} in {name}"),
-                        call.span,
-                    );
-                    return Ok((ev.violations, Vec::new()));
-                };
-                let ptr = ev.eval(&env, &call.args[1])?;
-                let places = request::request_places(&mut ev, &env, ptr, count, call.span)?;
-                let values: Vec<Value> = places.iter().map(|pl| ev.read_place(&env, pl)).collect();
-                let pending = step.choice == Some(NO_MESSAGE)
-                    || values.iter().any(|v| {
-                        matches!(
-                            request::completion(env.state, p, v),
-                            request::Completion::Pending
-                        )
-                    });
-                match call.lf {
-                    LF::MpiWaitany => {
-                        let status = ev.eval(&env, &call.args[3])?;
-                        let index = match step.choice {
-                            Some(k) => {
-                                let k = k as usize;
-                                request::complete(
-                                    &mut ev, &mut env, &places[k], &values[k], status, name,
-                                    call.span,
-                                )?;
-                                k as i64
-                            }
-                            None => {
-                                request::write_status(
-                                    &mut ev,
-                                    &mut env,
-                                    status,
-                                    request::empty_status(f),
-                                    call.span,
-                                )?;
-                                -32766 // MPI_UNDEFINED
-                            }
-                        };
-                        write_int_through(&mut ev, &mut env, &call.args[2], index, call.span)?;
-                    }
-                    _ => {
-                        let statuses = if call.lf == LF::MpiTestall {
-                            &call.args[3]
-                        } else {
-                            &call.args[2]
-                        };
-                        let statuses = ev.eval(&env, statuses)?;
-                        if !pending {
-                            for k in 0..count {
-                                let st =
-                                    request::status_at(&mut ev, &env, &statuses, k, call.span)?;
-                                request::complete(
-                                    &mut ev, &mut env, &places[k], &values[k], st, name, call.span,
-                                )?;
-                            }
-                        }
-                        if call.lf == LF::MpiTestall {
-                            let flag = i64::from(!pending);
-                            write_int_through(&mut ev, &mut env, &call.args[2], flag, call.span)?;
-                        }
-                    }
-                }
+                wait_or_test_many(&mut ev, &mut env, call, step)?
             }
             (LF::MpiRequestFree, _) => {
                 let ptr = ev.eval(&env, &call.args[0])?;
                 let place = ev.deref_place(&env, ptr, false, call.span, &|| "request".into())?;
                 let v = ev.read_place(&env, &place);
                 request::free_request(&mut ev, &mut env, &place, &v, call.span)?;
+                After::Return
             }
             (lf, _) => {
                 return Err(EngineError::unsupported(
@@ -331,15 +156,212 @@ impl Mpi<'_> {
                     call.span,
                 ))
             }
-        }
-        if moved {
-            write_success(&mut ev, &mut env, call)?;
-            env.set_location(call.target);
+        };
+        match after {
+            After::Return => {
+                write_success(&mut ev, &mut env, call)?;
+                env.set_location(call.target);
+            }
+            After::Stay => {}
+            After::End => return Ok((ev.violations, Vec::new())),
         }
         let pc = ev.current_pc(&env);
         env.set_path_condition(pc);
         Ok((ev.violations, Vec::new()))
     }
+}
+
+/// What is left to do after an MPI call's own work.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum After {
+    /// The call returns: `MPI_SUCCESS` is written, the process moves past it
+    /// and the path condition takes what was assumed.
+    Return,
+    /// The call has more to do (a stage of a call of several steps): the
+    /// process stays at it; the path condition takes what was assumed.
+    Stay,
+    /// The step is over: the call ended it its own way, or reported an error
+    /// that stops it.
+    End,
+}
+
+/// `MPI_Wtime`: a fresh real, not smaller than the last one the process saw.
+fn wtime(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    call: &Call<'_>,
+) -> Result<After, EngineError> {
+    let f = ev.factory();
+    let t = f.fresh_symbol("MPI_Wtime", Type::Real);
+    let last = env.state.inner.procs[env.proc].mpi.wtime;
+    ev.assumed
+        .push(f.le(last.unwrap_or_else(|| f.zero(&Type::Real)), t));
+    set_mpi(env, |m| m.wtime = Some(t));
+    if let Some(lhs) = call.lhs {
+        let place = ev.eval_place(&*env, lhs, false)?;
+        ev.write_place(env, &place, Value::Data(t), call.span)?;
+    }
+    let pc = ev.current_pc(&*env);
+    env.set_location(call.target);
+    env.set_path_condition(pc);
+    Ok(After::End)
+}
+
+/// `MPI_Abort`: an assertion failure; the process ends at the call.
+fn abort(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    call: &Call<'_>,
+) -> Result<After, EngineError> {
+    check_comm(ev, &*env, &call.args[0], call.span)?;
+    ev.fail_claiming(
+        &*env,
+        Property::Assertion,
+        "MPI_Abort is called: the program aborts".into(),
+        "MPI_Abort is not called",
+        call.span,
+    );
+    let pc = ev.current_pc(&*env);
+    // terminates at the call's own location: later reports point at it
+    env.terminate(None);
+    env.set_path_condition(pc);
+    Ok(After::End)
+}
+
+/// `MPI_Comm_rank`, `MPI_Comm_size`.
+fn comm_query(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    call: &Call<'_>,
+) -> Result<After, EngineError> {
+    let f = ev.factory();
+    let name = call.lf.c_name();
+    let Some(comm) = check_comm(ev, &*env, &call.args[0], call.span)? else {
+        return Ok(After::End);
+    };
+    let value = if call.lf == LF::MpiCommRank {
+        comm::rank_in(env.state, comm, env.proc as u32).unwrap_or(0)
+    } else {
+        comm::comm_size(env.state, comm)
+    };
+    let ptr = ev.eval(&*env, &call.args[1])?;
+    let place = ev.deref_place(&*env, ptr, false, call.span, &|| name.to_string())?;
+    ev.write_place(env, &place, Value::Data(f.int(value as i64)), call.span)?;
+    Ok(After::Return)
+}
+
+/// `MPI_Get_count`: the count the status records.
+fn get_count(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    call: &Call<'_>,
+) -> Result<After, EngineError> {
+    let f = ev.factory();
+    let st = ev.eval(&*env, &call.args[0])?;
+    let (root, mut path) = ev.deref_place(&*env, st, false, call.span, &|| "status".into())?;
+    path.push(PStep::Field(3));
+    let count = ev.read_place(&*env, &(root, path));
+    let count = match count {
+        Value::Data(c) => c,
+        _ => f.fresh_symbol("undef", Type::Int),
+    };
+    let ptr = ev.eval(&*env, &call.args[2])?;
+    let place = ev.deref_place(&*env, ptr, false, call.span, &|| "count".into())?;
+    ev.write_place(env, &place, Value::Data(count), call.span)?;
+    Ok(After::Return)
+}
+
+/// `MPI_Wait`, `MPI_Test`.
+fn wait_or_test(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    call: &Call<'_>,
+    step: &Step,
+) -> Result<After, EngineError> {
+    let name = call.lf.c_name();
+    let ptr = ev.eval(&*env, &call.args[0])?;
+    let place = ev.deref_place(&*env, ptr, false, call.span, &|| "request".into())?;
+    let v = ev.read_place(&*env, &place);
+    let (flag, status) = if call.lf == LF::MpiTest {
+        (Some(&call.args[1]), &call.args[2])
+    } else {
+        (None, &call.args[1])
+    };
+    let status = ev.eval(&*env, status)?;
+    // `NO_MESSAGE`: the test as zero-buffer MPI runs it (`failed_poll`).
+    let pending = step.choice == Some(NO_MESSAGE)
+        || matches!(
+            request::completion(env.state, env.proc, &v),
+            request::Completion::Pending
+        );
+    if !pending {
+        request::complete(ev, env, &place, &v, status, name, call.span)?;
+    }
+    if let Some(flag) = flag {
+        write_int_through(ev, env, flag, i64::from(!pending), call.span)?;
+    }
+    Ok(After::Return)
+}
+
+/// `MPI_Waitall`, `MPI_Testall`, `MPI_Waitany`.
+fn wait_or_test_many(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    call: &Call<'_>,
+    step: &Step,
+) -> Result<After, EngineError> {
+    let f = ev.factory();
+    let name = call.lf.c_name();
+    let count = ev.eval_int(&*env, &call.args[0])?;
+    let count = concrete(ev, count, "request count", call.span)?;
+    let Ok(count) = usize::try_from(count) else {
+        let message = format!("negative count {count} in {name}");
+        ev.fail(&*env, Property::MpiCount, message, call.span);
+        return Ok(After::End);
+    };
+    let ptr = ev.eval(&*env, &call.args[1])?;
+    let places = request::request_places(ev, &*env, ptr, count, call.span)?;
+    let values: Vec<Value> = places.iter().map(|pl| ev.read_place(&*env, pl)).collect();
+    let pending = step.choice == Some(NO_MESSAGE)
+        || values.iter().any(|v| {
+            matches!(
+                request::completion(env.state, env.proc, v),
+                request::Completion::Pending
+            )
+        });
+    if call.lf == LF::MpiWaitany {
+        let status = ev.eval(&*env, &call.args[3])?;
+        let index = match step.choice {
+            Some(k) => {
+                let k = k as usize;
+                request::complete(ev, env, &places[k], &values[k], status, name, call.span)?;
+                k as i64
+            }
+            None => {
+                let empty = request::empty_status(f);
+                request::write_status(ev, env, status, empty, call.span)?;
+                MPI_UNDEFINED
+            }
+        };
+        write_int_through(ev, env, &call.args[2], index, call.span)?;
+        return Ok(After::Return);
+    }
+    let statuses = if call.lf == LF::MpiTestall {
+        &call.args[3]
+    } else {
+        &call.args[2]
+    };
+    let statuses = ev.eval(&*env, statuses)?;
+    if !pending {
+        for k in 0..count {
+            let st = request::status_at(ev, &*env, &statuses, k, call.span)?;
+            request::complete(ev, env, &places[k], &values[k], st, name, call.span)?;
+        }
+    }
+    if call.lf == LF::MpiTestall {
+        write_int_through(ev, env, &call.args[2], i64::from(!pending), call.span)?;
+    }
+    Ok(After::Return)
 }
 
 /// One step of `MPI_Ssend` or `MPI_Sendrecv(_replace)` (see [`CallStage`]):

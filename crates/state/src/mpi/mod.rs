@@ -64,13 +64,8 @@ mod process;
 mod request;
 
 pub(crate) use commute::{pending_receives, settled};
-
 pub(crate) use context::{Ctx, ENVELOPE_CASE};
-
 pub use deadlock::PollOutcome;
-
 pub(crate) use deadlock::{blocked_calls, failed_poll};
-
 pub(crate) use process::MpiProc;
-
 pub(crate) use request::push_progress_steps;

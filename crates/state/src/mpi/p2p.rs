@@ -1,39 +1,16 @@
 //! Point-to-point operations: sends, receives, posted receives and probes.
 
 use tass_dynamic::api::{Message, Value};
-
 use tass_model::api::{Expr as MExpr, FunctionId, LibraryFunction as LF, Span};
-
 use tass_semantics::api::{EngineError, Environment, Evaluator, Property};
-
 use tass_symbolic::api::Type;
 
-use super::buffer;
-
 use super::buffer::{check_rank, holds, read_buffer, P2pType};
-
-use super::comm;
-
 use super::comm::check_comm;
-
-use super::context::write_int_through;
-
-use super::context::write_request;
-
-use super::context::Call;
-
-use super::context::{ANY, NO_MESSAGE, PROC_NULL};
-
-use super::envelope::blocking_match;
-
-use super::envelope::resolve_rank;
-
-use super::envelope::tag_value;
-
-use super::request;
-
+use super::context::{write_int_through, write_request, Call, ANY, NO_MESSAGE, PROC_NULL};
+use super::envelope::{blocking_match, resolve_rank, tag_value};
 use super::request::RequestKind;
-
+use super::{buffer, comm, request};
 use crate::env::ProcEnv;
 
 /// `MPI_Send(buf, count, datatype, dest, tag, comm)`: buffers the message

@@ -2,7 +2,6 @@
 //! several steps, and its pending requests.
 
 use tass_model::api::LibraryFunction as LF;
-
 use tass_symbolic::api::Expr;
 
 use super::request::Request;

@@ -22,8 +22,7 @@ use super::buffer::{scalar_of, type_name, write_buffer, BufArg};
 use super::collective::pending::{check_sent, Held, Posted, Sent};
 use super::comm::rank_in;
 use super::context::{tag_matches, Ctx, ANY, PROC_NULL};
-use crate::env::set_mpi;
-use crate::env::ProcEnv;
+use crate::env::{set_mpi, ProcEnv};
 use crate::state::State;
 use crate::step::Step;
 

@@ -1,40 +1,17 @@
 //! The arguments significant at each member of a collective, and the checks
 //! that they agree, fit and do not overlap.
 
-use super::data::dtype_of;
-
-use super::data::op_name;
-
-use super::data::DType;
-
-use super::data::Op;
-
-use super::kind::positions;
-
-use super::kind::Kind;
-
-use super::kind::UNDEFINED;
-
-use super::members::path_dead;
-
-use super::members::Member;
-
-use super::members::Significant;
-
-use crate::env::ProcEnv;
-
-use crate::mpi::buffer::{read_buffer, type_name, BufArg};
-
-use crate::mpi::context::Call;
-
-use crate::state::State;
-
 use tass_model::api::{Expr as MExpr, LibraryConstant as LC, LibraryFunction as LF, Span};
-
 use tass_semantics::api::{EngineError, Environment, Evaluator, Property, Violation};
-
-use crate::mpi::context::Mpi;
 use tass_symbolic::api::{Expr, Type};
+
+use super::data::{dtype_of, op_name, DType, Op};
+use super::kind::{positions, Kind, UNDEFINED};
+use super::members::{path_dead, Member, Significant};
+use crate::env::ProcEnv;
+use crate::mpi::buffer::{read_buffer, type_name, BufArg};
+use crate::mpi::context::{Call, Mpi};
+use crate::state::State;
 
 /// Evaluates the arguments of collective call `call` that are significant at
 /// its process (`is_root`: it is the root); `None` when the path died.

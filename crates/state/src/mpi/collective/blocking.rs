@@ -1,51 +1,21 @@
 //! A blocking collective: one synchronous step of all members.
 
-use super::args::significant_args;
-
-use super::data::write_data;
-
-use super::data::DType;
-
-use super::kind::shape;
-
-use super::kind::Kind;
-
-use super::kind::UNDEFINED;
-
-use super::members::agrees;
-
-use super::members::checked_comm;
-
-use super::members::path_dead;
-
-use super::members::root_and_op;
-
-use super::members::Member;
-
-use super::members::Significant;
-
-use super::nonblocking::first_post;
-
-use super::pending::span_of;
-
-use crate::mpi::buffer::check_rank;
-
-use crate::mpi::comm;
-
-use crate::mpi::context::{current_call, write_success};
-
-use crate::state::State;
-
 use std::collections::BTreeMap;
-
 use tass_dynamic::api::{Handle, Value};
-
 use tass_model::api::LibraryConstant as LC;
-
 use tass_semantics::api::{Change, EngineError, Environment, Property, Violation};
-
-use crate::mpi::context::Mpi;
 use tass_symbolic::api::Type;
+
+use super::args::significant_args;
+use super::data::{write_data, DType};
+use super::kind::{shape, Kind, UNDEFINED};
+use super::members::{agrees, checked_comm, path_dead, root_and_op, Member, Significant};
+use super::nonblocking::first_post;
+use super::pending::span_of;
+use crate::mpi::buffer::check_rank;
+use crate::mpi::comm;
+use crate::mpi::context::{current_call, write_success, Mpi};
+use crate::state::State;
 
 impl Mpi<'_> {
     /// The collective step owned by process `owner` (the first member of the

@@ -1,18 +1,15 @@
 //! The data of collectives: reduction operations and datatypes, combining
 //! contributions, slicing and reading and writing whole buffers.
 
+use tass_dynamic::api::{undefined_data, Handle, Value};
+use tass_model::api::{Expr as MExpr, LibraryConstant as LC, Span};
+use tass_semantics::api::{EngineError, Environment, Evaluator};
+use tass_symbolic::api::{BitOp, Expr, ExprFactory, Type};
+
 use crate::mpi::buffer::{
     flat_read, read_buffer, read_pairs, scalar_of, write_buffer, write_pairs, BufArg,
     CONCRETE_LIMIT,
 };
-
-use tass_dynamic::api::{undefined_data, Handle, Value};
-
-use tass_model::api::{Expr as MExpr, LibraryConstant as LC, Span};
-
-use tass_semantics::api::{EngineError, Environment, Evaluator};
-
-use tass_symbolic::api::{BitOp, Expr, ExprFactory, Type};
 
 /// The reduction operations.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]

@@ -2,7 +2,6 @@
 //! model's description of the MPI library.
 
 use tass_model::api::mpi::ArgRole;
-
 use tass_model::api::LibraryFunction as LF;
 
 /// `MPI_UNDEFINED` (a color of `MPI_Comm_split`).

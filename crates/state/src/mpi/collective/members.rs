@@ -1,42 +1,18 @@
 //! The members of a collective call: who they are, where each is, and
 //! whether their roots and operations agree.
 
-use super::data::op_name;
-
-use super::data::op_of;
-
-use super::data::DType;
-
-use super::data::Data;
-
-use super::data::Op;
-
-use super::kind::comm_arg;
-
-use super::kind::positions;
-
-use super::kind::shape;
-
-use super::kind::Kind;
-
-use crate::env::ProcEnv;
-
-use crate::mpi::buffer::holds;
-
-use crate::mpi::comm;
-
-use crate::mpi::context::{Call, Ctx};
-
-use crate::state::State;
-
 use tass_dynamic::api::Value;
-
 use tass_model::api::{LibraryFunction as LF, Span};
-
 use tass_semantics::api::{EngineError, Environment, Evaluator, Property, Violation};
-
-use crate::mpi::context::Mpi;
 use tass_symbolic::api::{Expr, ExprFactory};
+
+use super::data::{op_name, op_of, DType, Data, Op};
+use super::kind::{comm_arg, positions, shape, Kind};
+use crate::env::ProcEnv;
+use crate::mpi::buffer::holds;
+use crate::mpi::comm;
+use crate::mpi::context::{Call, Ctx, Mpi};
+use crate::state::State;
 
 /// One member of the communicator in a collective: at its blocking call, or
 /// with the nonblocking collective it posted.

@@ -63,5 +63,4 @@ pub(super) mod pending;
 mod transfer;
 
 pub(super) use kind::{is_collective, is_nonblocking};
-
 pub(super) use nonblocking::{has_post, pending_posts};

@@ -1,76 +1,24 @@
 //! Nonblocking collectives: posting a part, and performing the operation
 //! once every member has posted it.
 
-use super::args::significant_args;
-
-use super::data::concrete_small;
-
-use super::data::read_data;
-
-use super::data::write_data;
-
-use super::data::DType;
-
-use super::data::Data;
-
-use super::kind::positions;
-
-use super::kind::shape;
-
-use super::kind::Kind;
-
-use super::members::agrees;
-
-use super::members::checked_comm;
-
-use super::members::path_dead;
-
-use super::members::recv_args;
-
-use super::members::resolve_root;
-
-use super::members::root_and_op;
-
-use super::members::send_pieces;
-
-use super::members::Member;
-
-use super::pending::check_sent;
-
-use super::pending::hold_back;
-
-use super::pending::owned_elements;
-
-use super::pending::span_of;
-
-use super::pending::Posted;
-
-use super::pending::Sent;
-
-use super::pending::Target;
-
-use crate::env::set_mpi;
-
-use crate::env::ProcEnv;
-
-use crate::mpi::buffer::{check_rank, BufArg};
-
-use crate::mpi::comm;
-
-use crate::mpi::context::{write_request, write_success, Call, ANY};
-
-use crate::mpi::request::{add_request, remove_request, RequestKind};
-
-use crate::state::State;
-
 use tass_dynamic::api::{Pointer, Step as PStep, Value};
-
 use tass_model::api::{FunctionId, LibraryConstant as LC, Model, TransitionId};
-
 use tass_semantics::api::{Change, EngineError, Environment, Evaluator, Violation};
-
-use crate::mpi::context::Mpi;
 use tass_symbolic::api::{Expr, Type};
+
+use super::args::significant_args;
+use super::data::{concrete_small, read_data, write_data, DType, Data};
+use super::kind::{positions, shape, Kind};
+use super::members::{
+    agrees, checked_comm, path_dead, recv_args, resolve_root, root_and_op, send_pieces, Member,
+};
+use super::pending::{check_sent, hold_back, owned_elements, span_of, Posted, Sent, Target};
+use crate::env::{set_mpi, ProcEnv};
+use crate::mpi::buffer::{check_rank, BufArg};
+use crate::mpi::comm;
+use crate::mpi::context::{write_request, write_success, Call, Mpi, ANY};
+use crate::mpi::request::{add_request, remove_request, RequestKind};
+use crate::state::State;
 
 /// True if process `q` has posted a nonblocking collective on `comm` that not
 /// every member has posted yet.

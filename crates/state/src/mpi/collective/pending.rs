@@ -1,35 +1,23 @@
 //! What a posted nonblocking collective keeps in its request.
 
-use super::data::concrete_small;
+use smallvec::SmallVec;
+use tass_dynamic::api::{
+    is_undefined_data, undefined_data, write_at, Pointer, Step as PStep, Value,
+};
+use tass_model::api::{
+    Expr as MExpr, FunctionId, LibraryFunction as LF, Model, Span, TransitionId,
+};
+use tass_semantics::api::{EngineError, Evaluator, Property};
+use tass_symbolic::api::{Expr, ExprFactory, Type};
 
-use super::data::Op;
-
+use super::data::{concrete_small, Op};
 use super::kind::Kind;
-
-use super::members::Piece;
-
-use super::members::Significant;
-
+use super::members::{Piece, Significant};
 use crate::env::ProcEnv;
-
 use crate::mpi::buffer::{
     flat_path, flat_read, inner_size, locate, read_buffer, scalar_of, BufArg, Buffer,
     CONCRETE_LIMIT,
 };
-
-use smallvec::SmallVec;
-
-use tass_dynamic::api::{
-    is_undefined_data, undefined_data, write_at, Pointer, Step as PStep, Value,
-};
-
-use tass_model::api::{
-    Expr as MExpr, FunctionId, LibraryFunction as LF, Model, Span, TransitionId,
-};
-
-use tass_semantics::api::{EngineError, Evaluator, Property};
-
-use tass_symbolic::api::{Expr, ExprFactory, Type};
 
 /// Where the result of a posted nonblocking collective goes in its process.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -1,33 +1,14 @@
 //! Where a collective's data goes: the transfers between members' buffers.
 
-use super::data::read_data;
-
-use super::data::reduce;
-
-use super::data::slice;
-
-use super::data::undefined_like;
-
-use super::data::DType;
-
-use super::data::Data;
-
-use super::data::Op;
-
-use super::kind::positions;
-
-use super::kind::Kind;
-
-use super::members::Member;
-
-use crate::state::State;
-
 use tass_model::api::LibraryConstant as LC;
-
 use tass_semantics::api::{EngineError, Violation};
-
-use crate::mpi::context::Mpi;
 use tass_symbolic::api::{Expr, Type};
+
+use super::data::{read_data, reduce, slice, undefined_like, DType, Data, Op};
+use super::kind::{positions, Kind};
+use super::members::Member;
+use crate::mpi::context::Mpi;
+use crate::state::State;
 
 /// Data for the receive buffer of member `dest` (argument `arg`).
 pub(super) struct Transfer {
