@@ -382,37 +382,7 @@ impl Engine {
                 .iter()
                 .find(|(n, _)| *n == var.name)
             {
-                Some((_, fixed)) => match (fixed, &ty) {
-                    (FixedValue::Int(i), Type::Int | Type::Char) => {
-                        check_fixed_in_range(&model, var, i)?;
-                        let value = f.int(i.clone());
-                        match ty {
-                            Type::Char => f.cast(value, &Type::Char),
-                            _ => value,
-                        }
-                    }
-                    (FixedValue::Int(i), Type::Real) => {
-                        f.real(BigRational::from_integer(i.clone()))
-                    }
-                    (FixedValue::Real(r), Type::Real) => f.real(r.clone()),
-                    (FixedValue::Bool(b), Type::Bool) => f.bool(*b),
-                    (fv, _) => {
-                        let given = match fv {
-                            FixedValue::Int(_) => format!("the integer {fv}"),
-                            FixedValue::Real(_) => format!("the real number {fv}"),
-                            FixedValue::Bool(_) => format!("the boolean {fv}"),
-                        };
-                        return Err(EngineError::invalid(
-                            format!(
-                                "-i {}: {given} does not fit the input's type `{}`; \
-                                 give a value of that type (only scalar inputs can be fixed)",
-                                var.name,
-                                tass_model::api::render_type(&model, &var.ty)
-                            ),
-                            Some(&var.span),
-                        ));
-                    }
-                },
+                Some((_, fixed)) => fixed_input_value(&f, &model, var, fixed, &ty)?,
                 None => {
                     let (value, in_range) = typed_input_symbol(&f, &var.name, &var.ty, ty);
                     if let Some(in_range) = in_range {
@@ -1112,6 +1082,45 @@ impl Engine {
             oracle,
         }
     }
+}
+
+/// The value `-i` gives input `var` of data type `ty`, or why it does not fit.
+fn fixed_input_value(
+    f: &ExprFactory,
+    model: &Model,
+    var: &tass_model::api::Variable,
+    fixed: &FixedValue,
+    ty: &Type,
+) -> Result<Expr, EngineError> {
+    Ok(match (fixed, ty) {
+        (FixedValue::Int(i), Type::Int | Type::Char) => {
+            check_fixed_in_range(model, var, i)?;
+            let value = f.int(i.clone());
+            match ty {
+                Type::Char => f.cast(value, &Type::Char),
+                _ => value,
+            }
+        }
+        (FixedValue::Int(i), Type::Real) => f.real(BigRational::from_integer(i.clone())),
+        (FixedValue::Real(r), Type::Real) => f.real(r.clone()),
+        (FixedValue::Bool(b), Type::Bool) => f.bool(*b),
+        (fv, _) => {
+            let given = match fv {
+                FixedValue::Int(_) => format!("the integer {fv}"),
+                FixedValue::Real(_) => format!("the real number {fv}"),
+                FixedValue::Bool(_) => format!("the boolean {fv}"),
+            };
+            return Err(EngineError::invalid(
+                format!(
+                    "-i {}: {given} does not fit the input's type `{}`; \
+                     give a value of that type (only scalar inputs can be fixed)",
+                    var.name,
+                    tass_model::api::render_type(model, &var.ty)
+                ),
+                Some(&var.span),
+            ));
+        }
+    })
 }
 
 /// The symbolic constant of an input of model type `model_ty` (symbolic type

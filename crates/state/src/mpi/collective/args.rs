@@ -265,11 +265,31 @@ impl Mpi<'_> {
         root: Option<usize>,
         violations: &mut Vec<Violation>,
     ) -> Result<bool, EngineError> {
-        let f = self.ctx.f;
-        let n = members.len();
-        let kind = members[0].kind;
+        if !self.check_datatypes(state, members, violations)? {
+            return Ok(false);
+        }
+        for j in 0..members.len() {
+            let w = members[j].world;
+            self.as_process(state, w, violations, |ev, env| {
+                check_counts(ev, &*env, members, root, j);
+                Ok(())
+            })?;
+            if path_dead(&self.ctx, state) {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Datatypes: every significant one is the same, and the operation suits
+    /// it. False if a violation was reported.
+    fn check_datatypes(
+        &mut self,
+        state: &mut State,
+        members: &[Member<'_>],
+        violations: &mut Vec<Violation>,
+    ) -> Result<bool, EngineError> {
         let name = members[0].lf.c_name();
-        // Datatypes: every significant one is the same.
         let reference = members.iter().find_map(|m| {
             m.args
                 .stype
@@ -297,42 +317,7 @@ impl Mpi<'_> {
             }
             // The operation must suit the datatype.
             if let Some(op) = members[0].op {
-                let loc = matches!(op, Op::Maxloc | Op::Minloc);
-                let problem = match &t0 {
-                    DType::Pair(c) if !loc => Some(format!(
-                        "{} is a pair datatype, only for MPI_MAXLOC and MPI_MINLOC, not {}",
-                        c.c_name(),
-                        op_name(op)
-                    )),
-                    DType::Scalar(c, _) if loc => Some(format!(
-                        "{} needs a pair datatype (MPI_DOUBLE_INT, MPI_2INT), not {}",
-                        op_name(op),
-                        c.c_name()
-                    )),
-                    // MPI defines no reduction on MPI_CHAR (text), only bitwise
-                    // ones on MPI_BYTE.
-                    DType::Scalar(LC::MpiChar, _) => Some(format!(
-                        "MPI defines no reduction on MPI_CHAR, a datatype for text (reduce \
-                     the values as MPI_INT), so not {}",
-                        op_name(op)
-                    )),
-                    DType::Scalar(LC::MpiByte, _) if !matches!(op, Op::Band | Op::Bor) => {
-                        Some(format!(
-                        "MPI_BYTE takes only the bitwise operations MPI_BAND and MPI_BOR, not {}",
-                        op_name(op)
-                    ))
-                    }
-                    DType::Scalar(c, Type::Real)
-                        if matches!(op, Op::Land | Op::Lor | Op::Band | Op::Bor) =>
-                    {
-                        Some(format!(
-                            "{} is not defined on the floating datatype {}",
-                            op_name(op),
-                            c.c_name()
-                        ))
-                    }
-                    _ => None,
-                };
+                let problem = op_datatype_problem(op, &t0);
                 if let Some(msg) = problem {
                     let m = &members[0];
                     self.as_process(state, m.world, violations, |ev, env| {
@@ -343,125 +328,168 @@ impl Mpi<'_> {
                 }
             }
         }
-        let zero = f.int(0);
-        let at = |xs: &Option<Vec<Expr>>, k: usize| {
-            xs.as_ref().and_then(|v| v.get(k).copied()).unwrap_or(zero)
-        };
-        let count = |x: &Option<Expr>| x.unwrap_or(zero);
-        for j in 0..n {
-            let m = &members[j];
-            let (w, span) = (m.world, m.span);
-            self.as_process(state, w, violations, |ev, env| {
-            let env = &*env;
-            match kind {
-                Kind::Bcast | Kind::Reduce | Kind::Allreduce | Kind::Scan | Kind::Exscan => {
-                    let (c0, c) = (count(&members[0].args.scount), count(&m.args.scount));
-                    let same = f.eq(c0, c);
-                    let w0 = members[0].world;
-                    ev.check(
-                        env,
-                        same,
-                        Property::CollectiveMismatch,
-                        || {
-                            format!(
-                                "process {w} gives count {} to {name} while process {w0} gives {}",
-                                f.pretty(c),
-                                f.pretty(c0)
-                            )
-                        },
-                        span,
-                    );
-                }
-                Kind::ReduceScatter => {
-                    let w0 = members[0].world;
-                    for k in 0..n {
-                        let (c0, c) = (at(&members[0].args.rcounts, k), at(&m.args.rcounts, k));
-                        let same = f.eq(c0, c);
-                        ev.check(env, same, Property::CollectiveMismatch, || format!("process {w} gives recvcounts[{k}] = {} to {name} while process {w0} gives {}", f.pretty(c), f.pretty(c0)), span);
-                    }
-                }
-                // The gathering process (the root, or every process for
-                // Allgather) checks each contribution against what it posted.
-                Kind::Gather | Kind::Gatherv | Kind::Allgather | Kind::Allgatherv
-                    if root.is_none() || root == Some(j) =>
-                {
-                    for (i, s) in members.iter().enumerate() {
-                        let posted = if matches!(kind, Kind::Gather | Kind::Allgather) {
-                            count(&m.args.rcount)
-                        } else {
-                            at(&m.args.rcounts, i)
-                        };
-                        check_fit(
-                            ev,
-                            env,
-                            count(&s.args.scount),
-                            posted,
-                            &|| format!("{name}: process {} sends to process {w}", s.world),
-                            span,
-                        );
-                    }
-                }
-                Kind::Scatter | Kind::Scatterv => {
-                    if let Some(r) = root {
-                        let rm = &members[r];
-                        let sent = if kind == Kind::Scatter {
-                            count(&rm.args.scount)
-                        } else {
-                            at(&rm.args.scounts, j)
-                        };
-                        check_fit(
-                            ev,
-                            env,
-                            sent,
-                            count(&m.args.rcount),
-                            &|| format!("{name}: root {} sends to process {w}", rm.world),
-                            span,
-                        );
-                    }
-                }
-                Kind::Alltoall | Kind::Alltoallv => {
-                    for (i, s) in members.iter().enumerate() {
-                        let (sent, posted) = if kind == Kind::Alltoall {
-                            (count(&s.args.scount), count(&m.args.rcount))
-                        } else {
-                            (at(&s.args.scounts, j), at(&m.args.rcounts, i))
-                        };
-                        check_fit(
-                            ev,
-                            env,
-                            sent,
-                            posted,
-                            &|| format!("{name}: process {} sends to process {w}", s.world),
-                            span,
-                        );
-                    }
-                }
-                _ => {}
-            }
-            // Displacements are offsets into the buffer: never negative.
-            for xs in [&m.args.sdispls, &m.args.rdispls].into_iter().flatten() {
-                for (k, &d) in xs.iter().enumerate() {
-                    let ok = f.le(f.int(0), d);
-                    ev.check(
-                        env,
-                        ok,
-                        Property::OutOfBounds,
-                        || {
-                            format!(
-                                "negative displacement {} (element {k}) in {name}",
-                                f.pretty(d)
-                            )
-                        },
-                        span,
-                    );
-                }
-            }
-            Ok(())
-        })?;
-            if path_dead(&self.ctx, state) {
-                return Ok(false);
+        Ok(true)
+    }
+}
+
+/// Why reduction `op` does not suit datatype `t`, if it does not.
+fn op_datatype_problem(op: Op, t: &DType) -> Option<String> {
+    let loc = matches!(op, Op::Maxloc | Op::Minloc);
+    match t {
+        DType::Pair(c) if !loc => Some(format!(
+            "{} is a pair datatype, only for MPI_MAXLOC and MPI_MINLOC, not {}",
+            c.c_name(),
+            op_name(op)
+        )),
+        DType::Scalar(c, _) if loc => Some(format!(
+            "{} needs a pair datatype (MPI_DOUBLE_INT, MPI_2INT), not {}",
+            op_name(op),
+            c.c_name()
+        )),
+        // MPI defines no reduction on MPI_CHAR (text), only bitwise
+        // ones on MPI_BYTE.
+        DType::Scalar(LC::MpiChar, _) => Some(format!(
+            "MPI defines no reduction on MPI_CHAR, a datatype for text (reduce \
+         the values as MPI_INT), so not {}",
+            op_name(op)
+        )),
+        DType::Scalar(LC::MpiByte, _) if !matches!(op, Op::Band | Op::Bor) => Some(format!(
+            "MPI_BYTE takes only the bitwise operations MPI_BAND and MPI_BOR, not {}",
+            op_name(op)
+        )),
+        DType::Scalar(c, Type::Real) if matches!(op, Op::Land | Op::Lor | Op::Band | Op::Bor) => {
+            Some(format!(
+                "{} is not defined on the floating datatype {}",
+                op_name(op),
+                c.c_name()
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// The counts of member `j` agree with the others' (equal where MPI asks for
+/// equal counts, fitting where one member's data goes to another's buffer),
+/// and its displacements are not negative. Checked as member `j`'s process.
+fn check_counts(
+    ev: &mut Evaluator<'_>,
+    env: &dyn Environment,
+    members: &[Member<'_>],
+    root: Option<usize>,
+    j: usize,
+) {
+    let f = ev.factory();
+    let n = members.len();
+    let kind = members[0].kind;
+    let name = members[0].lf.c_name();
+    let zero = f.int(0);
+    let at = |xs: &Option<Vec<Expr>>, k: usize| {
+        xs.as_ref().and_then(|v| v.get(k).copied()).unwrap_or(zero)
+    };
+    let count = |x: &Option<Expr>| x.unwrap_or(zero);
+    let m = &members[j];
+    let (w, span) = (m.world, m.span);
+    match kind {
+        Kind::Bcast | Kind::Reduce | Kind::Allreduce | Kind::Scan | Kind::Exscan => {
+            let (c0, c) = (count(&members[0].args.scount), count(&m.args.scount));
+            let same = f.eq(c0, c);
+            let w0 = members[0].world;
+            ev.check(
+                env,
+                same,
+                Property::CollectiveMismatch,
+                || {
+                    format!(
+                        "process {w} gives count {} to {name} while process {w0} gives {}",
+                        f.pretty(c),
+                        f.pretty(c0)
+                    )
+                },
+                span,
+            );
+        }
+        Kind::ReduceScatter => {
+            let w0 = members[0].world;
+            for k in 0..n {
+                let (c0, c) = (at(&members[0].args.rcounts, k), at(&m.args.rcounts, k));
+                let same = f.eq(c0, c);
+                ev.check(env, same, Property::CollectiveMismatch, || format!("process {w} gives recvcounts[{k}] = {} to {name} while process {w0} gives {}", f.pretty(c), f.pretty(c0)), span);
             }
         }
-        Ok(true)
+        // The gathering process (the root, or every process for
+        // Allgather) checks each contribution against what it posted.
+        Kind::Gather | Kind::Gatherv | Kind::Allgather | Kind::Allgatherv
+            if root.is_none() || root == Some(j) =>
+        {
+            for (i, s) in members.iter().enumerate() {
+                let posted = if matches!(kind, Kind::Gather | Kind::Allgather) {
+                    count(&m.args.rcount)
+                } else {
+                    at(&m.args.rcounts, i)
+                };
+                check_fit(
+                    ev,
+                    env,
+                    count(&s.args.scount),
+                    posted,
+                    &|| format!("{name}: process {} sends to process {w}", s.world),
+                    span,
+                );
+            }
+        }
+        Kind::Scatter | Kind::Scatterv => {
+            if let Some(r) = root {
+                let rm = &members[r];
+                let sent = if kind == Kind::Scatter {
+                    count(&rm.args.scount)
+                } else {
+                    at(&rm.args.scounts, j)
+                };
+                check_fit(
+                    ev,
+                    env,
+                    sent,
+                    count(&m.args.rcount),
+                    &|| format!("{name}: root {} sends to process {w}", rm.world),
+                    span,
+                );
+            }
+        }
+        Kind::Alltoall | Kind::Alltoallv => {
+            for (i, s) in members.iter().enumerate() {
+                let (sent, posted) = if kind == Kind::Alltoall {
+                    (count(&s.args.scount), count(&m.args.rcount))
+                } else {
+                    (at(&s.args.scounts, j), at(&m.args.rcounts, i))
+                };
+                check_fit(
+                    ev,
+                    env,
+                    sent,
+                    posted,
+                    &|| format!("{name}: process {} sends to process {w}", s.world),
+                    span,
+                );
+            }
+        }
+        _ => {}
+    }
+    // Displacements are offsets into the buffer: never negative.
+    for xs in [&m.args.sdispls, &m.args.rdispls].into_iter().flatten() {
+        for (k, &d) in xs.iter().enumerate() {
+            let ok = f.le(f.int(0), d);
+            ev.check(
+                env,
+                ok,
+                Property::OutOfBounds,
+                || {
+                    format!(
+                        "negative displacement {} (element {k}) in {name}",
+                        f.pretty(d)
+                    )
+                },
+                span,
+            );
+        }
     }
 }

@@ -12,6 +12,7 @@ use super::kind::{shape, Kind, UNDEFINED};
 use super::members::{agrees, checked_comm, path_dead, root_and_op, Member, Significant};
 use super::nonblocking::first_post;
 use super::pending::span_of;
+use super::transfer::Transfer;
 use crate::mpi::buffer::check_rank;
 use crate::mpi::comm;
 use crate::mpi::context::{current_call, write_success, Mpi};
@@ -70,60 +71,10 @@ impl Mpi<'_> {
         }
 
         // Phase 1: the call, root and op of every member; they must agree.
-        let mut members: Vec<Member<'_>> = Vec::with_capacity(n);
-        for (i, &w) in worlds.iter().enumerate() {
-            let call = current_call(self.ctx.model, state, w).ok_or_else(|| {
-                EngineError::invalid("collective step: a member is not at a call", None)
-            })?;
-            let Some((kind, false)) = shape(call.lf) else {
-                return Err(EngineError::invalid(
-                    "collective step: a member is not at a blocking collective call",
-                    Some(call.span),
-                ));
-            };
-            let first = members.first().map(|m| (m.world, m.lf, m.root, m.op));
-            let member = self.as_process(state, w, &mut violations, |ev, env| {
-                if i > 0 {
-                    match checked_comm(ev, env, &call)? {
-                        None => return Ok(None),
-                        Some(c) if c != comm => {
-                            return Err(EngineError::invalid(
-                                "collective step: members on different communicators",
-                                Some(call.span),
-                            ))
-                        }
-                        Some(_) => {}
-                    }
-                }
-                let (root, op) = root_and_op(ev, &*env, &call, kind)?;
-                if let Some(first) = first {
-                    if !agrees(ev, env, first, (w, call.lf, root, op), call.span) {
-                        return Ok(None);
-                    }
-                }
-                if let Some(r) = root {
-                    check_rank(ev, &*env, r, false, "root", call.span, n);
-                }
-                Ok(Some(Member {
-                    world: w,
-                    lf: call.lf,
-                    span: call.span,
-                    call: Some(call),
-                    kind,
-                    root,
-                    op,
-                    args: Significant::default(),
-                    pieces: None,
-                }))
-            })?;
-            match member {
-                Some(m) => members.push(m),
-                None => return Ok((violations, Vec::new())),
-            }
-            if path_dead(&self.ctx, state) {
-                return Ok((violations, Vec::new()));
-            }
-        }
+        let Some(mut members) = self.members_agreeing(state, &worlds, comm, &mut violations)?
+        else {
+            return Ok((violations, Vec::new()));
+        };
         let kind = members[0].kind;
         let Some(root) = self.members_root(state, &members)? else {
             return Ok((violations, Vec::new())); // a bad root, reported
@@ -169,36 +120,7 @@ impl Mpi<'_> {
                 if path_dead(&self.ctx, state) {
                     return Ok((violations, Vec::new()));
                 }
-                for t in transfers {
-                    let m = &members[t.dest];
-                    let Some(call) = &m.call else { continue };
-                    let arg = &call.args[t.arg];
-                    let dt = m
-                        .args
-                        .rtype
-                        .clone()
-                        .or_else(|| m.args.stype.clone())
-                        .unwrap_or(DType::Scalar(LC::MpiInt, Type::Int));
-                    let span = m.span;
-                    self.as_process(state, m.world, &mut violations, |ev, env| {
-                        if t.optional
-                            && matches!(ev.eval(&*env, arg)?, Value::Pointer(ref q) if q.is_null())
-                        {
-                            return Ok(());
-                        }
-                        write_data(
-                            ev,
-                            env,
-                            arg.into(),
-                            t.capacity,
-                            t.offset,
-                            &t.data,
-                            t.n,
-                            &dt,
-                            span,
-                        )
-                    })?;
-                }
+                self.write_transfers(state, &members, transfers, &mut violations)?;
             }
         }
 
@@ -282,6 +204,117 @@ impl Mpi<'_> {
                 let place =
                     ev.deref_place(&*env, ptr, false, m.span, &|| "new communicator".into())?;
                 ev.write_place(env, &place, h, m.span)
+            })?;
+        }
+        Ok(())
+    }
+}
+
+impl<'a> Mpi<'a> {
+    /// The members of a blocking collective on `comm` (world ranks `worlds`)
+    /// with their calls, roots and operations, checked to agree; `None` when
+    /// a violation ended the step.
+    fn members_agreeing(
+        &mut self,
+        state: &mut State,
+        worlds: &[usize],
+        comm: u32,
+        violations: &mut Vec<Violation>,
+    ) -> Result<Option<Vec<Member<'a>>>, EngineError> {
+        let n = worlds.len();
+        let mut members: Vec<Member<'_>> = Vec::with_capacity(n);
+        for (i, &w) in worlds.iter().enumerate() {
+            let call = current_call(self.ctx.model, state, w).ok_or_else(|| {
+                EngineError::invalid("collective step: a member is not at a call", None)
+            })?;
+            let Some((kind, false)) = shape(call.lf) else {
+                return Err(EngineError::invalid(
+                    "collective step: a member is not at a blocking collective call",
+                    Some(call.span),
+                ));
+            };
+            let first = members.first().map(|m| (m.world, m.lf, m.root, m.op));
+            let member = self.as_process(state, w, violations, |ev, env| {
+                if i > 0 {
+                    match checked_comm(ev, env, &call)? {
+                        None => return Ok(None),
+                        Some(c) if c != comm => {
+                            return Err(EngineError::invalid(
+                                "collective step: members on different communicators",
+                                Some(call.span),
+                            ))
+                        }
+                        Some(_) => {}
+                    }
+                }
+                let (root, op) = root_and_op(ev, &*env, &call, kind)?;
+                if let Some(first) = first {
+                    if !agrees(ev, env, first, (w, call.lf, root, op), call.span) {
+                        return Ok(None);
+                    }
+                }
+                if let Some(r) = root {
+                    check_rank(ev, &*env, r, false, "root", call.span, n);
+                }
+                Ok(Some(Member {
+                    world: w,
+                    lf: call.lf,
+                    span: call.span,
+                    call: Some(call),
+                    kind,
+                    root,
+                    op,
+                    args: Significant::default(),
+                    pieces: None,
+                }))
+            })?;
+            match member {
+                Some(m) => members.push(m),
+                None => return Ok(None),
+            }
+            if path_dead(&self.ctx, state) {
+                return Ok(None);
+            }
+        }
+        Ok(Some(members))
+    }
+
+    /// Writes each transfer into its member's receive buffer.
+    fn write_transfers(
+        &mut self,
+        state: &mut State,
+        members: &[Member<'_>],
+        transfers: Vec<Transfer>,
+        violations: &mut Vec<Violation>,
+    ) -> Result<(), EngineError> {
+        for t in transfers {
+            let m = &members[t.dest];
+            let Some(call) = &m.call else { continue };
+            let arg = &call.args[t.arg];
+            let dt = m
+                .args
+                .rtype
+                .clone()
+                .or_else(|| m.args.stype.clone())
+                .unwrap_or(DType::Scalar(LC::MpiInt, Type::Int));
+            let span = m.span;
+            self.as_process(state, m.world, violations, |ev, env| {
+                if t.optional
+                    && matches!(ev.eval(&*env, arg)?, Value::Pointer(ref q) if q.is_null())
+                {
+                    return Ok(());
+                }
+                write_data(
+                    ev,
+                    env,
+                    arg.into(),
+                    t.capacity,
+                    t.offset,
+                    &t.data,
+                    t.n,
+                    &dt,
+                    span,
+                )
             })?;
         }
         Ok(())

@@ -13,6 +13,7 @@ use super::members::{
     agrees, checked_comm, path_dead, recv_args, resolve_root, root_and_op, send_pieces, Member,
 };
 use super::pending::{check_sent, hold_back, owned_elements, span_of, Posted, Sent, Target};
+use super::transfer::Transfer;
 use crate::env::{set_mpi, ProcEnv};
 use crate::mpi::buffer::{check_rank, BufArg};
 use crate::mpi::comm;
@@ -275,21 +276,17 @@ impl Mpi<'_> {
             return Ok(());
         }
         for (j, m) in members.iter().enumerate() {
-            let (handle, posted) = &heads[j];
-            let dt = m
-                .args
-                .rtype
-                .clone()
-                .or_else(|| m.args.stype.clone())
-                .unwrap_or(DType::Scalar(LC::MpiInt, Type::Int));
+            let handle = heads[j].0;
             let running = state.inner.procs[m.world].status == crate::state::Status::Running;
             self.as_process(state, m.world, violations, |ev, env| {
-                if !running {
+                if running {
+                    deliver(ev, env, m, j, &heads[j], &transfers)
+                } else {
                     // Ended without waiting (a request leak, reported at the end):
                     // its buffers may be gone; nothing is delivered.
                     let f = ev.factory();
                     set_mpi(env, |mp| {
-                        for r in mp.requests.iter_mut().filter(|r| r.handle == *handle) {
+                        for r in mp.requests.iter_mut().filter(|r| r.handle == handle) {
                             r.kind = RequestKind::Done {
                                 source: f.int(ANY),
                                 tag: f.int(ANY),
@@ -297,97 +294,116 @@ impl Mpi<'_> {
                             };
                         }
                     });
-                    return Ok(());
+                    Ok(())
                 }
-                if let Some(sent) = &posted.sent {
-                    check_sent(ev, env, sent, "every process had posted it", m.span)?;
-                }
-                // Put back what the held elements had at the post (unless the
-                // program wrote them since: its wait reports that), write the
-                // results, and hold the final contents back again until the wait.
-                let mut intact = Vec::with_capacity(posted.targets.len());
-                for t in &posted.targets {
-                    let ok = match &t.hold {
-                        Some(h) => {
-                            let ok = h.intact(ev, env, m.span)?;
-                            if ok {
-                                h.release(ev, env, m.span)?;
-                            }
-                            ok
-                        }
-                        None => true,
-                    };
-                    intact.push(ok);
-                }
-                for tr in transfers.iter().filter(|tr| tr.dest == j) {
-                    let Some(k) = posted.targets.iter().position(|t| t.arg == tr.arg) else {
-                        continue; // an optional buffer that is NULL
-                    };
-                    if !intact[k] {
-                        continue;
-                    }
-                    let t = &posted.targets[k];
-                    let arg = BufArg::Stored(&t.pointer, t.pointee.as_ref());
-                    write_data(
-                        ev,
-                        env,
-                        arg,
-                        tr.capacity,
-                        tr.offset,
-                        &tr.data,
-                        tr.n,
-                        &dt,
-                        m.span,
-                    )?;
-                }
-                let mut delivery = Vec::new();
-                for (k, t) in posted.targets.iter().enumerate() {
-                    let Some(h) = &t.hold else {
-                        continue;
-                    };
-                    if intact[k] {
-                        delivery.push(h.hold_again(ev, env, m.span)?);
-                    } else {
-                        delivery.push(h.clone()); // the wait reports the change
-                    }
-                }
-                let p = env.proc;
-                let requests = &env.state.inner.procs[p].mpi.requests;
-                let Some(index) = requests.iter().position(|r| r.handle == *handle) else {
-                    return Err(EngineError::invalid(
-                        "collective match: request vanished",
-                        None,
-                    ));
-                };
-                if requests[index].freed {
-                    // MPI_Request_free'd: nobody waits, the data goes in now.
-                    remove_request(env, index);
-                    for h in delivery {
-                        if h.intact(ev, env, m.span)? {
-                            h.release(ev, env, m.span)?;
-                        }
-                    }
-                    return Ok(());
-                }
-                let f = ev.factory();
-                let kind = if delivery.is_empty() && posted.sent.is_none() {
-                    RequestKind::Done {
-                        source: f.int(ANY),
-                        tag: f.int(ANY),
-                        count: f.int(0),
-                    }
-                } else {
-                    RequestKind::Collective {
-                        delivery,
-                        sent: posted.sent.clone().map(Box::new),
-                    }
-                };
-                set_mpi(env, |mp| mp.requests[index].kind = kind);
-                Ok(())
             })?;
         }
         Ok(())
     }
+}
+
+/// Delivers the results of a performed nonblocking collective to member `m`
+/// (the `j`th), whose request is `(handle, posted)`: checks its send data,
+/// writes its receive buffers and holds them back until its wait.
+fn deliver(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    m: &Member<'_>,
+    j: usize,
+    (handle, posted): &(u32, Posted),
+    transfers: &[Transfer],
+) -> Result<(), EngineError> {
+    let dt = m
+        .args
+        .rtype
+        .clone()
+        .or_else(|| m.args.stype.clone())
+        .unwrap_or(DType::Scalar(LC::MpiInt, Type::Int));
+    if let Some(sent) = &posted.sent {
+        check_sent(ev, env, sent, "every process had posted it", m.span)?;
+    }
+    // Put back what the held elements had at the post (unless the
+    // program wrote them since: its wait reports that), write the
+    // results, and hold the final contents back again until the wait.
+    let mut intact = Vec::with_capacity(posted.targets.len());
+    for t in &posted.targets {
+        let ok = match &t.hold {
+            Some(h) => {
+                let ok = h.intact(ev, env, m.span)?;
+                if ok {
+                    h.release(ev, env, m.span)?;
+                }
+                ok
+            }
+            None => true,
+        };
+        intact.push(ok);
+    }
+    for tr in transfers.iter().filter(|tr| tr.dest == j) {
+        let Some(k) = posted.targets.iter().position(|t| t.arg == tr.arg) else {
+            continue; // an optional buffer that is NULL
+        };
+        if !intact[k] {
+            continue;
+        }
+        let t = &posted.targets[k];
+        let arg = BufArg::Stored(&t.pointer, t.pointee.as_ref());
+        write_data(
+            ev,
+            env,
+            arg,
+            tr.capacity,
+            tr.offset,
+            &tr.data,
+            tr.n,
+            &dt,
+            m.span,
+        )?;
+    }
+    let mut delivery = Vec::new();
+    for (k, t) in posted.targets.iter().enumerate() {
+        let Some(h) = &t.hold else {
+            continue;
+        };
+        if intact[k] {
+            delivery.push(h.hold_again(ev, env, m.span)?);
+        } else {
+            delivery.push(h.clone()); // the wait reports the change
+        }
+    }
+    let p = env.proc;
+    let requests = &env.state.inner.procs[p].mpi.requests;
+    let Some(index) = requests.iter().position(|r| r.handle == *handle) else {
+        return Err(EngineError::invalid(
+            "collective match: request vanished",
+            None,
+        ));
+    };
+    if requests[index].freed {
+        // MPI_Request_free'd: nobody waits, the data goes in now.
+        remove_request(env, index);
+        for h in delivery {
+            if h.intact(ev, env, m.span)? {
+                h.release(ev, env, m.span)?;
+            }
+        }
+        return Ok(());
+    }
+    let f = ev.factory();
+    let kind = if delivery.is_empty() && posted.sent.is_none() {
+        RequestKind::Done {
+            source: f.int(ANY),
+            tag: f.int(ANY),
+            count: f.int(0),
+        }
+    } else {
+        RequestKind::Collective {
+            delivery,
+            sent: posted.sent.clone().map(Box::new),
+        }
+    };
+    set_mpi(env, |mp| mp.requests[index].kind = kind);
+    Ok(())
 }
 
 /// For a process waiting in `MPI_Wait`...: its nonblocking collectives not
