@@ -304,17 +304,7 @@ impl<'a> Mpi<'a> {
                 {
                     return Ok(());
                 }
-                write_data(
-                    ev,
-                    env,
-                    arg.into(),
-                    t.capacity,
-                    t.offset,
-                    &t.data,
-                    t.n,
-                    &dt,
-                    span,
-                )
+                write_data(ev, env, arg.into(), t.window(), (&t.data, t.n), &dt, span)
             })?;
         }
         Ok(())

@@ -7,7 +7,7 @@ use tass_semantics::api::{EngineError, Environment, Evaluator};
 use tass_symbolic::api::{BitOp, Expr, ExprFactory, Type};
 
 use crate::mpi::buffer::{
-    flat_read, read_buffer, read_pairs, scalar_of, write_buffer, write_pairs, BufArg,
+    flat_read, read_buffer, read_pairs, scalar_of, write_buffer, write_pairs, BufArg, Window,
     CONCRETE_LIMIT,
 };
 
@@ -293,26 +293,24 @@ pub(super) fn read_data(
     })
 }
 
-#[allow(clippy::too_many_arguments)]
+/// Writes `n` elements of `data` (of datatype `dt`) into buffer `arg` at `window`.
 pub(super) fn write_data(
     ev: &mut Evaluator<'_>,
     env: &mut dyn Environment,
     arg: BufArg<'_>,
-    capacity: Expr,
-    offset: Expr,
-    data: &Data,
-    n: Expr,
+    window: Window,
+    (data, n): (&Data, Expr),
     dt: &DType,
     span: &Span,
 ) -> Result<(), EngineError> {
     match data {
-        Data::Flat(d) => write_buffer(ev, env, arg, capacity, offset, *d, n, span),
+        Data::Flat(d) => write_buffer(ev, env, arg, window, *d, n, span),
         Data::Pairs(ps) => {
             let c = match dt {
                 DType::Pair(c) => *c,
                 DType::Scalar(c, _) => *c,
             };
-            write_pairs(ev, env, arg, capacity, offset, ps, c, span)
+            write_pairs(ev, env, arg, window, ps, c, span)
         }
     }
 }

@@ -348,17 +348,7 @@ fn deliver(
         }
         let t = &posted.targets[k];
         let arg = BufArg::Stored(&t.pointer, t.pointee.as_ref());
-        write_data(
-            ev,
-            env,
-            arg,
-            tr.capacity,
-            tr.offset,
-            &tr.data,
-            tr.n,
-            &dt,
-            m.span,
-        )?;
+        write_data(ev, env, arg, tr.window(), (&tr.data, tr.n), &dt, m.span)?;
     }
     let mut delivery = Vec::new();
     for (k, t) in posted.targets.iter().enumerate() {

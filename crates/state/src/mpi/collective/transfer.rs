@@ -7,6 +7,7 @@ use tass_symbolic::api::{Expr, ExprFactory, Type};
 use super::data::{read_data, reduce, slice, undefined_like, DType, Data, Op};
 use super::kind::{positions, Kind};
 use super::members::Member;
+use crate::mpi::buffer::Window;
 use crate::mpi::context::Mpi;
 use crate::state::State;
 
@@ -289,6 +290,16 @@ pub(super) struct Transfer {
     pub(super) data: Data,
     /// The buffer is not significant: nothing is written when it is NULL.
     pub(super) optional: bool,
+}
+
+impl Transfer {
+    /// Where the transfer writes in its buffer.
+    pub(super) fn window(&self) -> Window {
+        Window {
+            capacity: self.capacity,
+            offset: self.offset,
+        }
+    }
 }
 
 impl Mpi<'_> {
