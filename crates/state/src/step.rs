@@ -73,10 +73,10 @@ pub struct StepInfo {
 /// The result of [`crate::api::Engine::execute`].
 #[derive(Clone, Debug)]
 pub struct StepOutcome {
-    /// The new state (not canonical: call [`Engine::canonicalize`] before saving it).
+    /// The new state (not canonical: call [`crate::api::Engine::canonicalize`] before saving it).
     pub state: State,
     /// Violations found by the step, and `assumption-vacuous` warnings
-    /// ([`Property::is_warning`]).
+    /// ([`crate::api::Property::is_warning`]).
     pub violations: Vec<Violation>,
     /// Variables the step changed, for traces.
     pub changes: Vec<Change>,

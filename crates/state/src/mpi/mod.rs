@@ -20,10 +20,11 @@
 //! call on it; calls that do not agree (kind, root, op, count, datatype) are a
 //! `collective-mismatch`. A nonblocking collective is a step of its process
 //! alone that posts its part; the operation completes when all have posted it
-//! (`collective.rs`).
+//! (`collective/`).
 
 //!
-//! The files, each using only those listed before it:
+//! The files (no import cycles between them; every operation that asks the
+//! prover is a method of [`Mpi`], the engine context and its oracle):
 //! - `process.rs`: the MPI part of a process's state ([`MpiProc`]: phase,
 //!   call stage, requests);
 //! - `context.rs`: the engine context ([`Ctx`]), the call a process is at,
@@ -40,27 +41,16 @@
 //!   termination checks).
 
 mod buffer;
-
 mod collective;
-
 mod comm;
-
 mod commute;
-
 mod context;
-
 mod deadlock;
-
 mod enabled;
-
 mod envelope;
-
 mod execute;
-
 mod p2p;
-
 mod process;
-
 mod request;
 
 pub(crate) use commute::{pending_receives, settled};

@@ -9,7 +9,7 @@
 //! explored. MPI's ordering rule for receives holds: a message that an earlier
 //! posted receive of the process also matches goes to that one first.
 //! The request of a nonblocking collective stays pending until every member
-//! of the communicator has posted the operation (`collective.rs`).
+//! of the communicator has posted the operation (`collective/`).
 
 use tass_dynamic::api::{Handle, Message, Step as PStep, Value};
 use tass_model::api::{FunctionId, LibraryConstant as LC, Span, TransitionId};

@@ -12,7 +12,7 @@
 //! may be symbolic for the basic datatypes; a split color or key and the
 //! counts of pair transfers must be determined (else: unsupported); a root
 //! that depends on the inputs splits the path (one value per path, see
-//! `per_root` in `mod.rs`).
+//! `per_root` in `envelope.rs`).
 //!
 //! Data moves in comm-rank order: every contribution is read before anything is
 //! written (MPI forbids overlapping send and receive buffers without
@@ -47,19 +47,12 @@
 //! forms; the nonblocking ones write them at the wait, as the others.
 
 mod args;
-
 mod blocking;
-
 mod data;
-
 mod kind;
-
 mod members;
-
 mod nonblocking;
-
 pub(super) mod pending;
-
 mod transfer;
 
 pub(super) use kind::{is_collective, is_nonblocking};
