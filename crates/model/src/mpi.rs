@@ -372,6 +372,41 @@ impl MpiFunction {
         }
     }
 
+    /// The positions of (buffer, count, datatype, destination, tag,
+    /// communicator) of the send (or send half) this call makes.
+    pub fn send_half(&self) -> Option<[usize; 6]> {
+        use ArgRole::*;
+        if !matches!(self.kind, MpiKind::Send | MpiKind::SendReceive) {
+            return None;
+        }
+        Some([
+            self.position_of_any(&[SendBuffer, Buffer])?,
+            self.position_of_any(&[SendCount, Count])?,
+            self.position_of_any(&[SendType, Datatype])?,
+            self.position(Dest)?,
+            self.position_of_any(&[SendTag, Tag])?,
+            self.position(Comm)?,
+        ])
+    }
+
+    /// The positions of (buffer, count, datatype, source, tag, communicator,
+    /// status) of the blocking receive (or receive half) this call makes.
+    pub fn receive_half(&self) -> Option<[usize; 7]> {
+        use ArgRole::*;
+        if !matches!(self.kind, MpiKind::Receive | MpiKind::SendReceive) {
+            return None;
+        }
+        Some([
+            self.position_of_any(&[RecvBuffer, Buffer])?,
+            self.position_of_any(&[RecvCount, Count])?,
+            self.position_of_any(&[RecvType, Datatype])?,
+            self.position(Source)?,
+            self.position_of_any(&[RecvTag, Tag])?,
+            self.position(Comm)?,
+            self.position(Status)?,
+        ])
+    }
+
     /// The C prototype, as `<mpi.h>` declares it.
     pub fn prototype(&self) -> String {
         let params: Vec<String> = self
@@ -942,6 +977,18 @@ mod tests {
                 tag: 9,
                 comm: 10
             })
+        );
+        assert_eq!(sr.send_half(), Some([0, 1, 2, 3, 4, 10]));
+        assert_eq!(sr.receive_half(), Some([5, 6, 7, 8, 9, 10, 11]));
+        let replace = LibraryFunction::MpiSendrecvReplace.mpi().unwrap();
+        assert_eq!(replace.send_half(), Some([0, 1, 2, 3, 4, 7]));
+        assert_eq!(replace.receive_half(), Some([0, 1, 2, 5, 6, 7, 8]));
+        assert_eq!(send.send_half(), Some([0, 1, 2, 3, 4, 5]));
+        let recv = LibraryFunction::MpiRecv.mpi().unwrap();
+        assert_eq!(recv.receive_half(), Some([0, 1, 2, 3, 4, 5, 6]));
+        assert_eq!(
+            LibraryFunction::MpiIrecv.mpi().unwrap().receive_half(),
+            None
         );
         let probe = LibraryFunction::MpiIprobe.mpi().unwrap();
         assert_eq!(

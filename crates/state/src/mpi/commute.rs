@@ -2,6 +2,7 @@
 //! the progress of pending receives, and which processes are settled.
 
 use tass_dynamic::api::{Step as PStep, Value};
+use tass_model::api::mpi::ArgRole;
 use tass_model::api::{LibraryFunction as LF, Model};
 use tass_semantics::api::{Decision, Evaluator, Oracle};
 use tass_symbolic::api::{Expr, ExprFactory};
@@ -43,14 +44,14 @@ impl Mpi<'_> {
                 let (sent, count, ty) = {
                     let env = self.ctx.env(state, p);
                     let mut ev = Evaluator::new(f, self.oracle, p, false);
-                    let Ok(sent) = ev.eval(&env, &call.args[0]) else {
+                    let Ok(sent) = ev.eval(&env, call.arg(ArgRole::Buffer)) else {
                         return false;
                     };
-                    let Ok(count) = ev.eval_int(&env, &call.args[1]) else {
+                    let Ok(count) = ev.eval_int(&env, call.arg(ArgRole::Count)) else {
                         return false;
                     };
                     let Ok(P2pType::Basic(_, ty)) =
-                        buffer::p2p_datatype(&mut ev, &env, &call.args[2], call.span)
+                        buffer::p2p_datatype(&mut ev, &env, call.arg(ArgRole::Datatype), call.span)
                     else {
                         return false;
                     };

@@ -4,7 +4,7 @@
 
 use tass_dynamic::api::{Handle, Message, Value};
 pub(crate) use tass_model::api::mpi::MPI_PROC_NULL as PROC_NULL;
-use tass_model::api::mpi::{MPI_ANY_SOURCE, MPI_ANY_TAG};
+use tass_model::api::mpi::{ArgRole, MPI_ANY_SOURCE, MPI_ANY_TAG};
 use tass_model::api::{
     Callee, Expr as MExpr, LibraryFunction as LF, LocationId, Model, Span, Statement, TransitionId,
 };
@@ -24,6 +24,37 @@ pub(crate) struct Call<'m> {
     pub(super) tid: TransitionId,
     pub(super) target: LocationId,
     pub(super) span: &'m Span,
+}
+
+impl<'m> Call<'m> {
+    /// The argument with role `role` (the description of every MPI function
+    /// this module executes has the roles it asks for).
+    pub(super) fn arg(&self, role: ArgRole) -> &'m MExpr {
+        let at = self.lf.mpi().and_then(|d| d.position(role));
+        &self.args[at.unwrap_or_else(|| panic!("{} has no {role:?}", self.lf.c_name()))]
+    }
+
+    /// The argument with role `role`, if the function has one.
+    pub(super) fn arg_if(&self, role: ArgRole) -> Option<&'m MExpr> {
+        let at = self.lf.mpi().and_then(|d| d.position(role))?;
+        self.args.get(at)
+    }
+
+    /// (buffer, count, datatype, destination, tag, communicator) of the send
+    /// (or send half) the call makes.
+    pub(super) fn send_half(&self) -> [&'m MExpr; 6] {
+        let at = self.lf.mpi().and_then(|d| d.send_half());
+        let at = at.unwrap_or_else(|| panic!("{} sends nothing", self.lf.c_name()));
+        at.map(|i| &self.args[i])
+    }
+
+    /// (buffer, count, datatype, source, tag, communicator, status) of the
+    /// blocking receive (or receive half) the call makes.
+    pub(super) fn receive_half(&self) -> [&'m MExpr; 7] {
+        let at = self.lf.mpi().and_then(|d| d.receive_half());
+        let at = at.unwrap_or_else(|| panic!("{} receives nothing", self.lf.c_name()));
+        at.map(|i| &self.args[i])
+    }
 }
 
 pub(crate) fn current_call<'m>(model: &'m Model, state: &State, p: usize) -> Option<Call<'m>> {

@@ -1,6 +1,7 @@
 //! Which MPI steps a process has in a state.
 
 use tass_dynamic::api::{Handle, Value};
+use tass_model::api::mpi::ArgRole;
 use tass_model::api::LibraryFunction as LF;
 use tass_semantics::api::{EngineError, Evaluator};
 
@@ -94,11 +95,11 @@ impl Mpi<'_> {
         let env = self.ctx.env(state, p);
         let mut ev = Evaluator::new(self.ctx.f, self.oracle, p, false);
         let (array, count) = match call.lf {
-            LF::MpiWait | LF::MpiTest => (&call.args[0], 1),
+            LF::MpiWait | LF::MpiTest => (call.arg(ArgRole::Request), 1),
             _ => {
-                let n = ev.eval_int(&env, &call.args[0]).ok()?;
+                let n = ev.eval_int(&env, call.arg(ArgRole::RequestCount)).ok()?;
                 let n = usize::try_from(concrete_i64(self.ctx.f, n)?).ok()?;
-                (&call.args[1], n)
+                (call.arg(ArgRole::Requests), n)
             }
         };
         let ptr = ev.eval(&env, array).ok()?;

@@ -1,8 +1,8 @@
 //! Executing a process's MPI call (or one stage of it).
 
 use tass_dynamic::api::{Step as PStep, Value};
-use tass_model::api::mpi::MPI_UNDEFINED;
-use tass_model::api::{Expr as MExpr, LibraryFunction as LF};
+use tass_model::api::mpi::{ArgRole, MPI_UNDEFINED};
+use tass_model::api::LibraryFunction as LF;
 use tass_semantics::api::{Change, EngineError, Environment, Evaluator, Property, Violation};
 use tass_symbolic::api::Type;
 
@@ -116,15 +116,16 @@ impl Mpi<'_> {
                 }
             }
             (lf, _) if is_standard_send(lf) => {
-                send(&mut ev, &mut env, &call.args[0..6], call.span, None)?;
+                send(&mut ev, &mut env, call.send_half(), call.span, None)?;
                 After::Return
             }
             (lf, _) if is_nonblocking_send(lf) => {
                 let origin = (step.function, call.tid);
                 let synchronous = call.lf == LF::MpiIssend;
                 let h = request::add_request(&mut env, RequestKind::Send { synchronous }, origin);
-                send(&mut ev, &mut env, &call.args[0..6], call.span, Some(h))?;
-                write_request(&mut ev, &mut env, &call.args[6], h, call.span)?;
+                send(&mut ev, &mut env, call.send_half(), call.span, Some(h))?;
+                let request = call.arg(ArgRole::Request);
+                write_request(&mut ev, &mut env, request, h, call.span)?;
                 After::Return
             }
             (LF::MpiIrecv, _) => {
@@ -132,7 +133,13 @@ impl Mpi<'_> {
                 After::Return
             }
             (LF::MpiRecv, _) => {
-                receive(&mut ev, &mut env, &call.args[0..7], step.choice, call.span)?;
+                receive(
+                    &mut ev,
+                    &mut env,
+                    call.receive_half(),
+                    step.choice,
+                    call.span,
+                )?;
                 After::Return
             }
             (LF::MpiProbe | LF::MpiIprobe, _) => {
@@ -144,7 +151,7 @@ impl Mpi<'_> {
                 wait_or_test_many(&mut ev, &mut env, call, step)?
             }
             (LF::MpiRequestFree, _) => {
-                let ptr = ev.eval(&env, &call.args[0])?;
+                let ptr = ev.eval(&env, call.arg(ArgRole::Request))?;
                 let place = ev.deref_place(&env, ptr, false, call.span, &|| "request".into())?;
                 let v = ev.read_place(&env, &place);
                 request::free_request(&mut ev, &mut env, &place, &v, call.span)?;
@@ -213,7 +220,7 @@ fn abort(
     env: &mut ProcEnv<'_>,
     call: &Call<'_>,
 ) -> Result<After, EngineError> {
-    check_comm(ev, &*env, &call.args[0], call.span)?;
+    check_comm(ev, &*env, call.arg(ArgRole::Comm), call.span)?;
     ev.fail_claiming(
         &*env,
         Property::Assertion,
@@ -236,7 +243,7 @@ fn comm_query(
 ) -> Result<After, EngineError> {
     let f = ev.factory();
     let name = call.lf.c_name();
-    let Some(comm) = check_comm(ev, &*env, &call.args[0], call.span)? else {
+    let Some(comm) = check_comm(ev, &*env, call.arg(ArgRole::Comm), call.span)? else {
         return Ok(After::End);
     };
     let value = if call.lf == LF::MpiCommRank {
@@ -244,7 +251,12 @@ fn comm_query(
     } else {
         comm::comm_size(env.state, comm)
     };
-    let ptr = ev.eval(&*env, &call.args[1])?;
+    let out = if call.lf == LF::MpiCommRank {
+        ArgRole::RankOut
+    } else {
+        ArgRole::SizeOut
+    };
+    let ptr = ev.eval(&*env, call.arg(out))?;
     let place = ev.deref_place(&*env, ptr, false, call.span, &|| name.to_string())?;
     ev.write_place(env, &place, Value::Data(f.int(value as i64)), call.span)?;
     Ok(After::Return)
@@ -257,7 +269,7 @@ fn get_count(
     call: &Call<'_>,
 ) -> Result<After, EngineError> {
     let f = ev.factory();
-    let st = ev.eval(&*env, &call.args[0])?;
+    let st = ev.eval(&*env, call.arg(ArgRole::Status))?;
     let (root, mut path) = ev.deref_place(&*env, st, false, call.span, &|| "status".into())?;
     path.push(PStep::Field(3));
     let count = ev.read_place(&*env, &(root, path));
@@ -265,7 +277,7 @@ fn get_count(
         Value::Data(c) => c,
         _ => f.fresh_symbol("undef", Type::Int),
     };
-    let ptr = ev.eval(&*env, &call.args[2])?;
+    let ptr = ev.eval(&*env, call.arg(ArgRole::CountOut))?;
     let place = ev.deref_place(&*env, ptr, false, call.span, &|| "count".into())?;
     ev.write_place(env, &place, Value::Data(count), call.span)?;
     Ok(After::Return)
@@ -279,15 +291,11 @@ fn wait_or_test(
     step: &Step,
 ) -> Result<After, EngineError> {
     let name = call.lf.c_name();
-    let ptr = ev.eval(&*env, &call.args[0])?;
+    let ptr = ev.eval(&*env, call.arg(ArgRole::Request))?;
     let place = ev.deref_place(&*env, ptr, false, call.span, &|| "request".into())?;
     let v = ev.read_place(&*env, &place);
-    let (flag, status) = if call.lf == LF::MpiTest {
-        (Some(&call.args[1]), &call.args[2])
-    } else {
-        (None, &call.args[1])
-    };
-    let status = ev.eval(&*env, status)?;
+    let flag = call.arg_if(ArgRole::Flag);
+    let status = ev.eval(&*env, call.arg(ArgRole::Status))?;
     // `NO_MESSAGE`: the test as zero-buffer MPI runs it (`failed_poll`).
     let pending = step.choice == Some(NO_MESSAGE)
         || matches!(
@@ -312,14 +320,14 @@ fn wait_or_test_many(
 ) -> Result<After, EngineError> {
     let f = ev.factory();
     let name = call.lf.c_name();
-    let count = ev.eval_int(&*env, &call.args[0])?;
+    let count = ev.eval_int(&*env, call.arg(ArgRole::RequestCount))?;
     let count = concrete(ev, count, "request count", call.span)?;
     let Ok(count) = usize::try_from(count) else {
         let message = format!("negative count {count} in {name}");
         ev.fail(&*env, Property::MpiCount, message, call.span);
         return Ok(After::End);
     };
-    let ptr = ev.eval(&*env, &call.args[1])?;
+    let ptr = ev.eval(&*env, call.arg(ArgRole::Requests))?;
     let places = request::request_places(ev, &*env, ptr, count, call.span)?;
     let values: Vec<Value> = places.iter().map(|pl| ev.read_place(&*env, pl)).collect();
     let pending = step.choice == Some(NO_MESSAGE)
@@ -330,7 +338,7 @@ fn wait_or_test_many(
             )
         });
     if call.lf == LF::MpiWaitany {
-        let status = ev.eval(&*env, &call.args[3])?;
+        let status = ev.eval(&*env, call.arg(ArgRole::Status))?;
         let index = match step.choice {
             Some(k) => {
                 let k = k as usize;
@@ -343,23 +351,18 @@ fn wait_or_test_many(
                 MPI_UNDEFINED
             }
         };
-        write_int_through(ev, env, &call.args[2], index, call.span)?;
+        write_int_through(ev, env, call.arg(ArgRole::Index), index, call.span)?;
         return Ok(After::Return);
     }
-    let statuses = if call.lf == LF::MpiTestall {
-        &call.args[3]
-    } else {
-        &call.args[2]
-    };
-    let statuses = ev.eval(&*env, statuses)?;
+    let statuses = ev.eval(&*env, call.arg(ArgRole::Statuses))?;
     if !pending {
         for k in 0..count {
             let st = request::status_at(ev, &*env, &statuses, k, call.span)?;
             request::complete(ev, env, &places[k], &values[k], st, name, call.span)?;
         }
     }
-    if call.lf == LF::MpiTestall {
-        write_int_through(ev, env, &call.args[2], i64::from(!pending), call.span)?;
+    if let Some(flag) = call.arg_if(ArgRole::Flag) {
+        write_int_through(ev, env, flag, i64::from(!pending), call.span)?;
     }
     Ok(After::Return)
 }
@@ -373,34 +376,18 @@ pub(super) fn staged_call(
     call: &Call<'_>,
     step: &Step,
 ) -> Result<bool, EngineError> {
-    let a = call.args;
-    // (buf, count, datatype, dest, tag, comm) of the send, (buf, count,
-    // datatype, source, tag, comm, status) of the receive half.
-    let (sends, receives): (Vec<&MExpr>, Vec<&MExpr>) = match call.lf {
-        LF::MpiSsend => (a[0..6].iter().collect(), Vec::new()),
-        LF::MpiSendrecv => (
-            [&a[0], &a[1], &a[2], &a[3], &a[4], &a[10]].into(),
-            [&a[5], &a[6], &a[7], &a[8], &a[9], &a[10], &a[11]].into(),
-        ),
-        _ => (
-            [&a[0], &a[1], &a[2], &a[3], &a[4], &a[7]].into(),
-            [&a[0], &a[1], &a[2], &a[5], &a[6], &a[7], &a[8]].into(),
-        ),
-    };
     let p = env.proc;
     match env.state.inner.procs[p].mpi.stage {
         CallStage::Start => {
             let origin = (step.function, call.tid);
             let synchronous = call.lf == LF::MpiSsend;
             let request = request::add_request(env, RequestKind::Send { synchronous }, origin);
-            let sends: Vec<MExpr> = sends.into_iter().cloned().collect();
-            send(ev, env, &sends, call.span, Some(request))?;
+            send(ev, env, call.send_half(), call.span, Some(request))?;
             set_mpi(env, |m| m.stage = CallStage::Sent { request });
             Ok(false)
         }
-        CallStage::Sent { request } if !receives.is_empty() => {
-            let receives: Vec<MExpr> = receives.into_iter().cloned().collect();
-            receive(ev, env, &receives, step.choice, call.span)?;
+        CallStage::Sent { request } if call.lf != LF::MpiSsend => {
+            receive(ev, env, call.receive_half(), step.choice, call.span)?;
             set_mpi(env, |m| m.stage = CallStage::Received { request });
             Ok(false)
         }

@@ -1,6 +1,7 @@
 //! Point-to-point operations: sends, receives, posted receives and probes.
 
 use tass_dynamic::api::{Message, Value};
+use tass_model::api::mpi::ArgRole;
 use tass_model::api::{Expr as MExpr, FunctionId, LibraryFunction as LF, Span};
 use tass_semantics::api::{EngineError, Environment, Evaluator, Property};
 use tass_symbolic::api::Type;
@@ -18,25 +19,25 @@ use crate::env::ProcEnv;
 pub(super) fn send(
     ev: &mut Evaluator<'_>,
     env: &mut ProcEnv<'_>,
-    args: &[MExpr],
+    args: [&MExpr; 6],
     span: &Span,
     request: Option<u32>,
 ) -> Result<(), EngineError> {
     let f = ev.factory();
-    let count = ev.eval_int(&*env, &args[1])?;
-    let dtype = buffer::p2p_datatype(ev, &*env, &args[2], span)?;
-    let dest = ev.eval_int(&*env, &args[3])?;
-    let tag = ev.eval_int(&*env, &args[4])?;
-    let Some(comm) = check_comm(ev, &*env, &args[5], span)? else {
+    let count = ev.eval_int(&*env, args[1])?;
+    let dtype = buffer::p2p_datatype(ev, &*env, args[2], span)?;
+    let dest = ev.eval_int(&*env, args[3])?;
+    let tag = ev.eval_int(&*env, args[4])?;
+    let Some(comm) = check_comm(ev, &*env, args[5], span)? else {
         return Ok(());
     };
     let size = comm::comm_size(env.state, comm);
     check_rank(ev, &*env, dest, false, "destination", span, size);
     let data = match dtype {
         P2pType::Basic(_, ty) => {
-            read_buffer(ev, &*env, &args[0], count, f.int(0), &ty, span)?.map(Value::Data)
+            read_buffer(ev, &*env, args[0], count, f.int(0), &ty, span)?.map(Value::Data)
         }
-        P2pType::Pair(c) => buffer::read_pairs(ev, &*env, &args[0], count, f.int(0), c, span)?
+        P2pType::Pair(c) => buffer::read_pairs(ev, &*env, args[0], count, f.int(0), c, span)?
             .map(|pairs| buffer::pair_message(f, c, &pairs)),
     };
     let pc = ev.current_pc(&*env);
@@ -74,16 +75,16 @@ pub(super) fn send(
 pub(super) fn receive(
     ev: &mut Evaluator<'_>,
     env: &mut ProcEnv<'_>,
-    args: &[MExpr],
+    args: [&MExpr; 7],
     choice: Option<u32>,
     span: &Span,
 ) -> Result<(), EngineError> {
     let f = ev.factory();
-    let capacity = ev.eval_int(&*env, &args[1])?;
-    let dtype = buffer::p2p_datatype(ev, &*env, &args[2], span)?;
-    let source = ev.eval_int(&*env, &args[3])?;
-    let tag = ev.eval_int(&*env, &args[4])?;
-    let Some(comm) = check_comm(ev, &*env, &args[5], span)? else {
+    let capacity = ev.eval_int(&*env, args[1])?;
+    let dtype = buffer::p2p_datatype(ev, &*env, args[2], span)?;
+    let source = ev.eval_int(&*env, args[3])?;
+    let tag = ev.eval_int(&*env, args[4])?;
+    let Some(comm) = check_comm(ev, &*env, args[5], span)? else {
         return Ok(());
     };
     let size = comm::comm_size(env.state, comm);
@@ -111,17 +112,17 @@ pub(super) fn receive(
             };
             match dtype {
                 P2pType::Basic(_, ty) => {
-                    request::deliver(ev, env, &msg, (&args[0]).into(), capacity, &ty, span)?
+                    request::deliver(ev, env, &msg, args[0].into(), capacity, &ty, span)?
                 }
                 P2pType::Pair(c) => {
-                    request::deliver_pairs(ev, env, &msg, (&args[0]).into(), capacity, c, span)?
+                    request::deliver_pairs(ev, env, &msg, args[0].into(), capacity, c, span)?
                 }
             }
             let rank = comm::rank_in(env.state, comm, s).unwrap_or(s as usize);
             (f.int(rank as i64), msg.tag, msg.count)
         }
     };
-    let st = ev.eval(&*env, &args[6])?;
+    let st = ev.eval(&*env, args[6])?;
     request::write_status(ev, env, st, status, span)
 }
 
@@ -134,15 +135,15 @@ pub(super) fn post_receive(
     function: FunctionId,
 ) -> Result<(), EngineError> {
     let f = ev.factory();
-    let (a, span) = (call.args, call.span);
-    let capacity = ev.eval_int(&*env, &a[1])?;
-    let (ty, pair) = match buffer::p2p_datatype(ev, &*env, &a[2], span)? {
+    let span = call.span;
+    let capacity = ev.eval_int(&*env, call.arg(ArgRole::Count))?;
+    let (ty, pair) = match buffer::p2p_datatype(ev, &*env, call.arg(ArgRole::Datatype), span)? {
         P2pType::Basic(_, ty) => (ty, None),
         P2pType::Pair(c) => (Type::Int, Some(c)),
     };
-    let source = ev.eval_int(&*env, &a[3])?;
-    let tag = ev.eval_int(&*env, &a[4])?;
-    let Some(comm) = check_comm(ev, &*env, &a[5], span)? else {
+    let source = ev.eval_int(&*env, call.arg(ArgRole::Source))?;
+    let tag = ev.eval_int(&*env, call.arg(ArgRole::Tag))?;
+    let Some(comm) = check_comm(ev, &*env, call.arg(ArgRole::Comm), span)? else {
         return Ok(());
     };
     let size = comm::comm_size(env.state, comm);
@@ -182,8 +183,8 @@ pub(super) fn post_receive(
         }
         Some(source) => {
             let tag = tag_value(ev, ev.current_pc(&*env), tag, span)?;
-            let buffer = ev.eval(&*env, &a[0])?;
-            let pointee = buffer::BufArg::Expr(&a[0]).scalar_pointee();
+            let buffer = ev.eval(&*env, call.arg(ArgRole::Buffer))?;
+            let pointee = buffer::BufArg::Expr(call.arg(ArgRole::Buffer)).scalar_pointee();
             RequestKind::Recv(request::PostedRecv {
                 buffer,
                 pointee,
@@ -197,7 +198,7 @@ pub(super) fn post_receive(
         }
     };
     let h = request::add_request(env, kind, origin);
-    write_request(ev, env, &a[6], h, span)
+    write_request(ev, env, call.arg(ArgRole::Request), h, span)
 }
 
 /// `MPI_Probe(source, tag, comm, status)` and `MPI_Iprobe(source, tag, comm,
@@ -210,19 +211,15 @@ pub(super) fn probe(
     choice: Option<u32>,
 ) -> Result<(), EngineError> {
     let f = ev.factory();
-    let (a, span) = (call.args, call.span);
-    let source = ev.eval_int(&*env, &a[0])?;
-    let tag = ev.eval_int(&*env, &a[1])?;
-    let Some(comm) = check_comm(ev, &*env, &a[2], span)? else {
+    let span = call.span;
+    let source = ev.eval_int(&*env, call.arg(ArgRole::Source))?;
+    let tag = ev.eval_int(&*env, call.arg(ArgRole::Tag))?;
+    let Some(comm) = check_comm(ev, &*env, call.arg(ArgRole::Comm), span)? else {
         return Ok(());
     };
     let size = comm::comm_size(env.state, comm);
     check_rank(ev, &*env, source, true, "source", span, size);
-    let status_arg = if call.lf == LF::MpiIprobe {
-        &a[4]
-    } else {
-        &a[3]
-    };
+    let status_arg = call.arg(ArgRole::Status);
     let found = match choice {
         Some(NO_MESSAGE) => None,
         None => Some(request::proc_null_status(f)),
@@ -240,7 +237,13 @@ pub(super) fn probe(
         }
     };
     if call.lf == LF::MpiIprobe {
-        write_int_through(ev, env, &a[3], i64::from(found.is_some()), span)?;
+        write_int_through(
+            ev,
+            env,
+            call.arg(ArgRole::Flag),
+            i64::from(found.is_some()),
+            span,
+        )?;
     }
     if let Some(status) = found {
         let st = ev.eval(&*env, status_arg)?;

@@ -2,6 +2,7 @@
 //! once every member has posted it.
 
 use tass_dynamic::api::{Pointer, Step as PStep, Value};
+use tass_model::api::mpi::ArgRole;
 use tass_model::api::{FunctionId, LibraryConstant as LC, Model, TransitionId};
 use tass_semantics::api::{Change, EngineError, Environment, Evaluator, Violation};
 use tass_symbolic::api::{Expr, Type};
@@ -68,7 +69,7 @@ impl Mpi<'_> {
         self.as_process(state, p, &mut violations, |ev, env| {
             let kind_of = RequestKind::Posted(Box::new(posted));
             let h = add_request(env, kind_of, (function, call.tid));
-            write_request(ev, env, &call.args[positions(kind).comm + 1], h, call.span)?;
+            write_request(ev, env, call.arg(ArgRole::Request), h, call.span)?;
             write_success(ev, env, call)?;
             env.set_location(call.target);
             Ok(())
