@@ -16,3 +16,10 @@ pub use crate::stmt::{AssertOrigin, Callee, CollectiveKind, LoopInvariant, State
 pub use crate::types::{
     AggregateKind, Field, IntKind, MpiHandleType, RealKind, StructDef, StructId, Type, CHAR_RANGE,
 };
+/// The MPI library, described once (kinds, argument roles and positions, constants).
+pub mod mpi {
+    pub use crate::mpi::{
+        rank_values, ArgRole, Blocking, CollectiveOp, Envelope, MpiFunction, MpiKind, Param, Rank,
+        MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_FUNCTIONS, MPI_PROC_NULL, MPI_SUCCESS, MPI_UNDEFINED,
+    };
+}

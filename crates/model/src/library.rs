@@ -112,35 +112,16 @@ impl LibraryFunction {
     }
     /// True for the nonblocking collectives (`MPI_Ibarrier`, `MPI_Iallreduce`, ...).
     pub fn is_nonblocking_collective(self) -> bool {
-        use LibraryFunction::*;
-        matches!(
-            self,
-            MpiIbarrier
-                | MpiIbcast
-                | MpiIreduce
-                | MpiIallreduce
-                | MpiIgather
-                | MpiIgatherv
-                | MpiIscatter
-                | MpiIscatterv
-                | MpiIallgather
-                | MpiIallgatherv
-                | MpiIalltoall
-                | MpiIalltoallv
-                | MpiIscan
-                | MpiIexscan
-                | MpiIreduceScatter
-        )
+        self.mpi()
+            .is_some_and(|d| d.returns_request() && d.collective().is_some())
     }
     /// True for the calls that complete requests (`MPI_Wait`, `MPI_Test` and
     /// their `all` / `any` forms): a nonblocking collective's results reach its
     /// receive buffer there.
     pub fn completes_requests(self) -> bool {
-        use LibraryFunction::*;
-        matches!(
-            self,
-            MpiWait | MpiWaitall | MpiWaitany | MpiTest | MpiTestall
-        )
+        self.mpi().is_some_and(|d| {
+            d.kind == crate::mpi::MpiKind::Completion && self != LibraryFunction::MpiRequestFree
+        })
     }
 }
 

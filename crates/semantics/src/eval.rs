@@ -155,15 +155,7 @@ fn claim_phrase(property: Property) -> &'static str {
 
 /// The integer value of an MPI library constant used as an `int`.
 fn library_int(c: LibraryConstant) -> Option<i64> {
-    use LibraryConstant::*;
-    Some(match c {
-        MpiSuccess => 0,
-        MpiAnySource => -1,
-        MpiAnyTag => -1,
-        MpiProcNull => -2,
-        MpiUndefined => -32766,
-        _ => return None,
-    })
+    c.int_value()
 }
 
 impl<'a> Evaluator<'a> {

@@ -3,20 +3,28 @@
 use std::sync::Arc;
 
 use hashbrown::HashSet;
+
 use tass_dynamic::api::{HeapObject, Value};
-use tass_model::api::{
-    Callee, FunctionId, LocationId, Model, Span, Statement, TransitionId, VarScope,
-};
+
+use tass_model::api::mpi::Rank;
+
+use tass_model::api::{Callee, LocationId, Model, Span, Statement, VarScope};
+
 use tass_semantics::api::{
-    evaluate_guard, execute_transition, Certainty, Change, Decision, EngineError, Environment,
-    Evaluator, Oracle, OracleStats, Property, SignedOverflow, Violation,
+    evaluate_guard, execute_transition, Certainty, Decision, EngineError, Environment, Evaluator,
+    Oracle, OracleStats, Property, SignedOverflow, Violation,
 };
+
 use tass_symbolic::api::{BigInt, BigRational, Expr, ExprFactory, Type};
 
 use crate::canon::{canonical_heapless, canonical_heaps, simplify_state, ProcMemo};
+
 use crate::env::{Layout, ProcEnv};
+
 use crate::mpi::PollOutcome;
+
 use crate::state::{PartStore, ProcState, State, Status, SystemState};
+pub use crate::step::{Step, StepInfo, StepOutcome};
 
 /// Runs `work`, turning a panic (an internal error: a bug, never the user's
 /// fault) into an [`EngineError`] so that the verifier reports it instead of
@@ -121,82 +129,6 @@ impl Default for EngineConfig {
             signed_overflow: SignedOverflow::Unchecked,
         }
     }
-}
-
-/// One enabled transition of one process: what [`Engine::execute`] takes.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Step {
-    /// The process (rank) taking the step.
-    pub process: usize,
-    /// The function whose body holds the transition.
-    pub function: FunctionId,
-    /// The transition (edge of the function's body).
-    pub transition: TransitionId,
-    /// The guard's value; conjoined to the path condition unless `guard_known_true`.
-    pub guard: Expr,
-    /// The guard follows from the path condition (no branching here).
-    pub guard_known_true: bool,
-    /// The step touches only its process's own state (no communication); for POR.
-    pub local: bool,
-    /// MPI: the sender a (wildcard) receive takes its message from.
-    pub choice: Option<u32>,
-    /// MPI: the step commutes with every step of the other processes and no
-    /// other process can disable it (for partial-order reduction).
-    pub commutes: bool,
-    /// MPI: a standard send whose destination does not wait in a matching
-    /// receive, or a wait (or the return of an `MPI_Sendrecv`) for a send
-    /// whose message nobody has received yet: it completes only by
-    /// buffering (POR must not prefer it when potential deadlocks are
-    /// checked).
-    pub buffered_send: bool,
-    /// MPI: this step completes the pending receive request with this handle
-    /// number of `process` (posted by `MPI_Irecv` at `transition`) with the
-    /// first matching message from `choice`; it is not the process's next
-    /// statement but progress MPI makes in the background.
-    pub request: Option<u32>,
-    /// MPI, for partial-order reduction (the same for every step of a
-    /// process): no step of another process can enable a new step of this
-    /// process where it is, nor disable one. Its pending `MPI_Irecv`s each
-    /// have a fixed source and a message to take already (only this process
-    /// takes it), and its next statement is enabled, or is a wait/test that
-    /// only this process's own progress steps can complete (no pending
-    /// nonblocking collective or `MPI_Issend` another process completes).
-    /// While the process's next statement is enabled, a post (`MPI_Irecv`,
-    /// or `MPI_Isend`/`MPI_Issend` from a buffer no pending receive writes)
-    /// and a progress step into a buffer no other pending receive writes (no
-    /// request of the process waiting for another process) are settled even
-    /// while receives wait for their messages: they commute with those
-    /// receives' progress (`mpi::post_commutes_with_receives`).
-    pub settled: bool,
-    /// MPI, for partial-order reduction under `--deadlock potential`: this
-    /// standard send and the receive of process `d` that waits for it run as
-    /// one *synchronous transition* (the paper's send–receive pair): the
-    /// message goes straight into `d`'s receive. Set only by the reduction
-    /// (`Engine::waiting_receiver` names `d`); the engine never enables it.
-    pub delivered_to: Option<usize>,
-}
-
-/// Where a step comes from in the source, for traces.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct StepInfo {
-    /// The statement's span.
-    pub span: Span,
-    /// The statement's source text (one line).
-    pub source_text: String,
-    /// The function's name.
-    pub function: String,
-}
-
-/// The result of [`Engine::execute`].
-#[derive(Clone, Debug)]
-pub struct StepOutcome {
-    /// The new state (not canonical: call [`Engine::canonicalize`] before saving it).
-    pub state: State,
-    /// Violations found by the step, and `assumption-vacuous` warnings
-    /// ([`Property::is_warning`]).
-    pub violations: Vec<Violation>,
-    /// Variables the step changed, for traces.
-    pub changes: Vec<Change>,
 }
 
 /// What a process is doing, for deadlock reports and traces.
@@ -414,37 +346,7 @@ impl Engine {
                 .iter()
                 .find(|(n, _)| *n == var.name)
             {
-                Some((_, fixed)) => match (fixed, &ty) {
-                    (FixedValue::Int(i), Type::Int | Type::Char) => {
-                        check_fixed_in_range(&model, var, i)?;
-                        let value = f.int(i.clone());
-                        match ty {
-                            Type::Char => f.cast(value, &Type::Char),
-                            _ => value,
-                        }
-                    }
-                    (FixedValue::Int(i), Type::Real) => {
-                        f.real(BigRational::from_integer(i.clone()))
-                    }
-                    (FixedValue::Real(r), Type::Real) => f.real(r.clone()),
-                    (FixedValue::Bool(b), Type::Bool) => f.bool(*b),
-                    (fv, _) => {
-                        let given = match fv {
-                            FixedValue::Int(_) => format!("the integer {fv}"),
-                            FixedValue::Real(_) => format!("the real number {fv}"),
-                            FixedValue::Bool(_) => format!("the boolean {fv}"),
-                        };
-                        return Err(EngineError::invalid(
-                            format!(
-                                "-i {}: {given} does not fit the input's type `{}`; \
-                                 give a value of that type (only scalar inputs can be fixed)",
-                                var.name,
-                                tass_model::api::render_type(&model, &var.ty)
-                            ),
-                            Some(&var.span),
-                        ));
-                    }
-                },
+                Some((_, fixed)) => fixed_input_value(&f, &model, var, fixed, &ty)?,
                 None => {
                     let (value, in_range) = typed_input_symbol(&f, &var.name, &var.ty, ty);
                     if let Some(in_range) = in_range {
@@ -646,7 +548,7 @@ impl Engine {
                         f: &f,
                         layout: &self.layout,
                     };
-                    crate::mpi::push_steps(&ctx, &mut self.oracle, scratch, step, steps)?;
+                    ctx.mpi(&mut self.oracle).push_steps(scratch, step, steps)?;
                 }
             }
         }
@@ -660,12 +562,9 @@ impl Engine {
         for step in &mut steps[first_step..] {
             step.settled = settled
                 || statement_enabled
-                    && crate::mpi::post_commutes_with_receives(
-                        &ctx,
-                        &mut self.oracle,
-                        scratch,
-                        step,
-                    );
+                    && ctx
+                        .mpi(&mut self.oracle)
+                        .post_commutes_with_receives(scratch, step);
         }
         Ok(())
     }
@@ -752,7 +651,7 @@ impl Engine {
                     f: &f,
                     layout: &self.layout,
                 };
-                if let Some(r) = crate::mpi::execute(&ctx, &mut self.oracle, &mut state, step) {
+                if let Some(r) = ctx.mpi(&mut self.oracle).execute(&mut state, step) {
                     let (violations, changes) = r?;
                     return Ok(StepOutcome {
                         state,
@@ -935,11 +834,7 @@ impl Engine {
             f: &f,
             layout: &self.layout,
         };
-        out.extend(crate::mpi::termination_checks(
-            &ctx,
-            &mut self.oracle,
-            state,
-        ));
+        out.extend(ctx.mpi(&mut self.oracle).termination_checks(state));
         out
     }
 
@@ -956,7 +851,8 @@ impl Engine {
             f: &self.factory,
             layout: &self.layout,
         };
-        crate::mpi::potentially_deadlocked(&ctx, &mut self.oracle, state, steps)
+        ctx.mpi(&mut self.oracle)
+            .potentially_deadlocked(state, steps)
     }
 
     /// MPI: for an enabled `MPI_Send`/`MPI_Rsend` step, the process whose
@@ -973,23 +869,23 @@ impl Engine {
             f: &self.factory,
             layout: &self.layout,
         };
-        crate::mpi::waiting_receiver(&ctx, &mut self.oracle, state, step)
+        ctx.mpi(&mut self.oracle).waiting_receiver(state, step)
     }
 
-    /// MPI: the world rank an enabled send step (or send half) goes to, or -2
-    /// for `MPI_PROC_NULL`, when the path condition and the step's guard fix
-    /// it (`None` otherwise, or for a step that does not send).
+    /// MPI: the world rank an enabled send step (or send half) goes to
+    /// (`Rank::Process`), or `Rank::ProcNull`, when the path condition and the
+    /// step's guard fix it (`None` otherwise, or for a step that does not send).
     pub fn send_destination(
         &mut self,
         state: &State,
         step: &Step,
-    ) -> Result<Option<i64>, EngineError> {
+    ) -> Result<Option<Rank>, EngineError> {
         let ctx = crate::mpi::Ctx {
             model: &self.model,
             f: &self.factory,
             layout: &self.layout,
         };
-        crate::mpi::send_destination(&ctx, &mut self.oracle, state, step)
+        ctx.mpi(&mut self.oracle).send_destination(state, step)
     }
 
     /// MPI: true if process `p` has posted receives (`MPI_Irecv`) not matched
@@ -1006,7 +902,7 @@ impl Engine {
             f: &self.factory,
             layout: &self.layout,
         };
-        crate::mpi::poll_outcome(&ctx, &mut self.oracle, state, step)
+        ctx.mpi(&mut self.oracle).poll_outcome(state, step)
     }
 
     /// MPI: the step of the test `step` that finds nothing (the flag comes
@@ -1150,6 +1046,45 @@ impl Engine {
             oracle,
         }
     }
+}
+
+/// The value `-i` gives input `var` of data type `ty`, or why it does not fit.
+fn fixed_input_value(
+    f: &ExprFactory,
+    model: &Model,
+    var: &tass_model::api::Variable,
+    fixed: &FixedValue,
+    ty: &Type,
+) -> Result<Expr, EngineError> {
+    Ok(match (fixed, ty) {
+        (FixedValue::Int(i), Type::Int | Type::Char) => {
+            check_fixed_in_range(model, var, i)?;
+            let value = f.int(i.clone());
+            match ty {
+                Type::Char => f.cast(value, &Type::Char),
+                _ => value,
+            }
+        }
+        (FixedValue::Int(i), Type::Real) => f.real(BigRational::from_integer(i.clone())),
+        (FixedValue::Real(r), Type::Real) => f.real(r.clone()),
+        (FixedValue::Bool(b), Type::Bool) => f.bool(*b),
+        (fv, _) => {
+            let given = match fv {
+                FixedValue::Int(_) => format!("the integer {fv}"),
+                FixedValue::Real(_) => format!("the real number {fv}"),
+                FixedValue::Bool(_) => format!("the boolean {fv}"),
+            };
+            return Err(EngineError::invalid(
+                format!(
+                    "-i {}: {given} does not fit the input's type `{}`; \
+                     give a value of that type (only scalar inputs can be fixed)",
+                    var.name,
+                    tass_model::api::render_type(model, &var.ty)
+                ),
+                Some(&var.span),
+            ));
+        }
+    })
 }
 
 /// The symbolic constant of an input of model type `model_ty` (symbolic type

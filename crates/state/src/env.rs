@@ -263,6 +263,13 @@ impl Environment for ProcEnv<'_> {
     }
 }
 
+/// Changes the MPI part of the state of the process `env` runs.
+pub(crate) fn set_mpi(env: &mut ProcEnv<'_>, change: impl FnOnce(&mut crate::mpi::MpiProc)) {
+    let p = env.proc;
+    let s = env.state.inner_mut();
+    change(&mut Arc::make_mut(&mut s.procs[p]).mpi);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -83,3 +83,4 @@ mod engine;
 mod env;
 mod mpi;
 mod state;
+mod step;

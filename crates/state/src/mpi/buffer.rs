@@ -10,7 +10,7 @@ use tass_semantics::api::{
 };
 use tass_symbolic::api::{Expr, ExprFactory, Type};
 
-use super::{ANY, PROC_NULL};
+use super::context::{ANY, PROC_NULL};
 
 /// Concrete element counts up to this size are transferred element by element.
 pub(super) const CONCRETE_LIMIT: i64 = 4096;
@@ -400,19 +400,26 @@ pub(super) fn coerce(f: &ExprFactory, x: Expr, ty: &Type) -> Expr {
     }
 }
 
-/// Writes the `n` elements of `data` at flat offset `offset` of buffer `arg`
-/// (`capacity` elements were posted).
-#[allow(clippy::too_many_arguments)]
+/// Where a write goes in a user buffer: from element `offset` of a buffer
+/// for which its call posted `capacity` elements.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Window {
+    pub(super) capacity: Expr,
+    pub(super) offset: Expr,
+}
+
+/// Writes the `n` elements of `data` at flat offset `window.offset` of buffer
+/// `arg` (`window.capacity` elements were posted).
 pub(super) fn write_buffer<'b>(
     ev: &mut Evaluator<'_>,
     env: &mut dyn Environment,
     arg: impl Into<BufArg<'b>>,
-    capacity: Expr,
-    offset: Expr,
+    window: Window,
     data: Expr,
     n: Expr,
     span: &Span,
 ) -> Result<(), EngineError> {
+    let Window { capacity, offset } = window;
     let f = ev.factory();
     match locate(ev, &*env, arg.into(), capacity, span)? {
         Buffer::Nothing => Ok(()),
@@ -732,19 +739,18 @@ pub(super) fn read_pairs(
     }
 }
 
-/// Writes (value, index) pairs at pair offset `offset` of the buffer of pair
-/// datatype `dtype` (`capacity` pairs were posted).
-#[allow(clippy::too_many_arguments)]
+/// Writes (value, index) pairs at pair offset `window.offset` of the buffer of
+/// pair datatype `dtype` (`window.capacity` pairs were posted).
 pub(super) fn write_pairs(
     ev: &mut Evaluator<'_>,
     env: &mut dyn Environment,
     arg: BufArg<'_>,
-    capacity: Expr,
-    offset: Expr,
+    window: Window,
     pairs: &[(Expr, Expr)],
     dtype: LC,
     span: &Span,
 ) -> Result<(), EngineError> {
+    let Window { capacity, offset } = window;
     let f = ev.factory();
     let off = pair_index(ev, offset, "offset", span)?;
     if pairs.is_empty() {
@@ -764,16 +770,11 @@ pub(super) fn write_pairs(
                 Type::array(Type::Int, Some(f.int(flat.len() as i64))),
                 &flat,
             );
-            write_buffer(
-                ev,
-                env,
-                arg,
-                f.mul(f.int(2), capacity),
-                f.int(2 * off),
-                data,
-                f.int(flat.len() as i64),
-                span,
-            )
+            let window = Window {
+                capacity: f.mul(f.int(2), capacity),
+                offset: f.int(2 * off),
+            };
+            write_buffer(ev, env, arg, window, data, f.int(flat.len() as i64), span)
         }
         Some(PairLayout::Structs(ptr)) => {
             // The posted buffer (`capacity` pairs from its start) must fit.

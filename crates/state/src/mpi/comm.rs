@@ -5,7 +5,6 @@
 //! duplicate never matches traffic on the original (MPI's separate contexts).
 
 use std::sync::Arc;
-
 use tass_dynamic::api::{Handle, Value};
 use tass_model::api::{Expr as MExpr, LibraryConstant as LC, Span};
 use tass_semantics::api::{EngineError, Evaluator, Property};

@@ -9,7 +9,7 @@
 //! explored. MPI's ordering rule for receives holds: a message that an earlier
 //! posted receive of the process also matches goes to that one first.
 //! The request of a nonblocking collective stays pending until every member
-//! of the communicator has posted the operation (`collective.rs`).
+//! of the communicator has posted the operation (`collective/`).
 
 use tass_dynamic::api::{Handle, Message, Step as PStep, Value};
 use tass_model::api::{FunctionId, LibraryConstant as LC, Span, TransitionId};
@@ -18,13 +18,13 @@ use tass_semantics::api::{
 };
 use tass_symbolic::api::{Expr, ExprFactory, Type};
 
-use super::buffer::{scalar_of, type_name, write_buffer, BufArg};
-use super::collective::{check_sent, Held, Posted, Sent};
+use super::buffer::{scalar_of, type_name, write_buffer, BufArg, Window};
+use super::collective::pending::{check_sent, Held, Posted, Sent};
 use super::comm::rank_in;
-use super::{set_mpi, tag_matches, Ctx, ANY, PROC_NULL};
-use crate::engine::Step;
-use crate::env::ProcEnv;
+use super::context::{tag_matches, Ctx, ANY, PROC_NULL};
+use crate::env::{set_mpi, ProcEnv};
 use crate::state::State;
+use crate::step::Step;
 
 /// A request of a nonblocking operation (`Handle::Request(handle)`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -391,7 +391,11 @@ pub(super) fn deliver(
         );
     }
     check_fits(ev, &*env, msg.count, capacity, "elements", span);
-    write_buffer(ev, env, buffer, capacity, f.int(0), data, msg.count, span)
+    let window = Window {
+        capacity,
+        offset: f.int(0),
+    };
+    write_buffer(ev, env, buffer, window, data, msg.count, span)
 }
 
 /// Writes a message into the receive buffer `buf` of `capacity` pairs of type
@@ -427,7 +431,11 @@ pub(super) fn deliver_pairs(
     if !super::buffer::holds(ev, &*env, fits) {
         return Ok(()); // reported; the pairs that fit are not written
     }
-    super::buffer::write_pairs(ev, env, buf, capacity, f.int(0), &pairs, dtype, span)
+    let window = Window {
+        capacity,
+        offset: f.int(0),
+    };
+    super::buffer::write_pairs(ev, env, buf, window, &pairs, dtype, span)
 }
 
 /// Checks that a message of `count` units fits a receive of `capacity`
@@ -571,7 +579,6 @@ pub(super) fn completion(state: &State, p: usize, v: &Value) -> Completion {
 /// Completes the request at `place` (whose value is `v`): removes it, writes its
 /// status into `status` and `MPI_REQUEST_NULL` into the place. An invalid
 /// request is reported (`invalid-pointer`).
-#[allow(clippy::too_many_arguments)]
 pub(super) fn complete(
     ev: &mut Evaluator<'_>,
     env: &mut ProcEnv<'_>,

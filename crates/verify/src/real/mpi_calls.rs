@@ -24,29 +24,30 @@ pub(super) fn mpi_call(
 }
 
 /// The values of `MPI_ANY_SOURCE` and `MPI_PROC_NULL` (as the evaluator gives them).
-pub(super) const ANY_SOURCE: i64 = -1;
-pub(super) const PROC_NULL: i64 = -2;
+pub(super) const ANY_SOURCE: i64 = tass_model::api::mpi::MPI_ANY_SOURCE;
+pub(super) const PROC_NULL: i64 = tass_model::api::mpi::MPI_PROC_NULL;
 
 /// The argument positions of the destination and the communicator of the
 /// blocking send `lf` makes.
 pub(super) fn send_args(lf: LibraryFunction) -> Option<(usize, usize)> {
-    use LibraryFunction as L;
-    match lf {
-        L::MpiSend | L::MpiRsend | L::MpiSsend | L::MpiBsend => Some((3, 5)),
-        _ => None,
+    use tass_model::api::mpi::{Blocking, MpiKind};
+    let d = lf.mpi()?;
+    if d.kind != MpiKind::Send || d.blocking != Blocking::Blocks {
+        return None;
     }
+    d.send_envelope().map(|e| (e.rank, e.comm))
 }
 
 /// The argument positions of the source and the communicator of the receive (or
 /// receive half) `lf` makes.
 pub(super) fn receive_args(lf: LibraryFunction) -> Option<(usize, usize)> {
-    use LibraryFunction as L;
-    match lf {
-        L::MpiRecv => Some((3, 5)),
-        L::MpiSendrecv => Some((8, 10)),
-        L::MpiSendrecvReplace => Some((5, 7)),
-        _ => None,
+    use tass_model::api::mpi::{Blocking, MpiKind};
+    let d = lf.mpi()?;
+    if !matches!(d.kind, MpiKind::Receive | MpiKind::SendReceive) || d.blocking != Blocking::Blocks
+    {
+        return None;
     }
+    d.receive_envelope().map(|e| (e.rank, e.comm))
 }
 
 pub(super) fn is_comm_world(e: Option<&ModelExpr>) -> bool {

@@ -340,7 +340,7 @@ impl RealEngine {
         {
             Some(dest) => dest,
             None => match self.engine.send_destination(state, step) {
-                Ok(Some(rank)) => f.int(rank),
+                Ok(Some(rank)) => f.int(rank.to_int()),
                 _ => return false,
             },
         };

@@ -1,0 +1,1061 @@
+//! The MPI library, described once: for each function of `<mpi.h>` that tass
+//! models, what kind of operation it is, whether it may wait for other
+//! processes, and the role of each argument in C order; and the values of the
+//! integer constants (`MPI_PROC_NULL`, `MPI_ANY_SOURCE`, ...).
+//!
+//! Everything that needs to know where an argument is reads it here: the front
+//! end renders `<mpi.h>`'s prototypes from [`MpiFunction::params`], the engine
+//! finds a call's destination, tag, buffers or root with
+//! [`MpiFunction::position`], and the partial-order reduction asks the same.
+//! So an argument moves in one place, and a test compares the header with the
+//! table instead of three hand-written copies.
+
+use crate::library::{LibraryConstant, LibraryFunction};
+
+/// `MPI_ANY_SOURCE` as the engine gives it (an `int`).
+pub const MPI_ANY_SOURCE: i64 = -1;
+/// `MPI_ANY_TAG` as the engine gives it.
+pub const MPI_ANY_TAG: i64 = -1;
+/// `MPI_PROC_NULL` as the engine gives it.
+pub const MPI_PROC_NULL: i64 = -2;
+/// `MPI_UNDEFINED` as the engine gives it (a color of `MPI_Comm_split`, an
+/// index `MPI_Waitany` returns).
+pub const MPI_UNDEFINED: i64 = -32766;
+/// `MPI_SUCCESS`.
+pub const MPI_SUCCESS: i64 = 0;
+
+impl LibraryConstant {
+    /// The integer value of a constant the header declares `const int`
+    /// (`MPI_ANY_SOURCE`, `MPI_PROC_NULL`, ...); `None` for handles.
+    pub fn int_value(self) -> Option<i64> {
+        use LibraryConstant::*;
+        Some(match self {
+            MpiSuccess => MPI_SUCCESS,
+            MpiAnySource => MPI_ANY_SOURCE,
+            MpiAnyTag => MPI_ANY_TAG,
+            MpiProcNull => MPI_PROC_NULL,
+            MpiUndefined => MPI_UNDEFINED,
+            _ => return None,
+        })
+    }
+
+    /// The C type `<mpi.h>` declares the constant with (`None` for the
+    /// constants of other headers).
+    pub fn mpi_c_type(self) -> Option<&'static str> {
+        use LibraryConstant::*;
+        Some(match self {
+            MpiCommWorld | MpiCommSelf | MpiCommNull => "MPI_Comm",
+            MpiAnySource | MpiAnyTag | MpiProcNull | MpiSuccess | MpiUndefined => "int",
+            MpiStatusIgnore | MpiStatusesIgnore => "MPI_Status *",
+            MpiRequestNull => "MPI_Request",
+            MpiInt | MpiLong | MpiFloat | MpiDouble | MpiChar | MpiByte | MpiUnsigned
+            | MpiLongLong | MpiDoubleInt | Mpi2Int => "MPI_Datatype",
+            MpiSum | MpiProd | MpiMin | MpiMax | MpiLand | MpiLor | MpiBand | MpiBor
+            | MpiMaxloc | MpiMinloc => "MPI_Op",
+            Stdout | Stderr => return None,
+        })
+    }
+}
+
+/// A rank argument of a point-to-point call, read as MPI reads it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Rank {
+    /// The process with this rank (in the call's communicator, or in
+    /// `MPI_COMM_WORLD` where the caller says so).
+    Process(u32),
+    /// `MPI_ANY_SOURCE` (a receive or probe takes a message of any sender).
+    Any,
+    /// `MPI_PROC_NULL`: the call completes at once and moves no data.
+    ProcNull,
+}
+
+impl Rank {
+    /// The rank an `int` argument names among `size` processes, `None` for a
+    /// value that is no rank (a bad rank argument).
+    pub fn from_int(value: i64, size: usize) -> Option<Rank> {
+        match value {
+            MPI_ANY_SOURCE => Some(Rank::Any),
+            MPI_PROC_NULL => Some(Rank::ProcNull),
+            v => u32::try_from(v)
+                .ok()
+                .filter(|&r| (r as usize) < size)
+                .map(Rank::Process),
+        }
+    }
+
+    /// The `int` value of the rank in a C program.
+    pub fn to_int(self) -> i64 {
+        match self {
+            Rank::Process(r) => i64::from(r),
+            Rank::Any => MPI_ANY_SOURCE,
+            Rank::ProcNull => MPI_PROC_NULL,
+        }
+    }
+}
+
+/// The `int` values a rank argument may have among `size` processes that name
+/// a process or `MPI_PROC_NULL` (`MPI_ANY_SOURCE` included: it lies between).
+pub fn rank_values(size: usize) -> std::ops::Range<i64> {
+    MPI_PROC_NULL..size as i64
+}
+
+/// The collective operations (each nonblocking form has the kind of its
+/// blocking one). Communicator management is collective too: every member of
+/// the communicator calls it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CollectiveOp {
+    /// `MPI_Barrier`
+    Barrier,
+    /// `MPI_Bcast`
+    Bcast,
+    /// `MPI_Reduce`
+    Reduce,
+    /// `MPI_Allreduce`
+    Allreduce,
+    /// `MPI_Gather`
+    Gather,
+    /// `MPI_Gatherv`
+    Gatherv,
+    /// `MPI_Scatter`
+    Scatter,
+    /// `MPI_Scatterv`
+    Scatterv,
+    /// `MPI_Allgather`
+    Allgather,
+    /// `MPI_Allgatherv`
+    Allgatherv,
+    /// `MPI_Alltoall`
+    Alltoall,
+    /// `MPI_Alltoallv`
+    Alltoallv,
+    /// `MPI_Scan`
+    Scan,
+    /// `MPI_Exscan`
+    Exscan,
+    /// `MPI_Reduce_scatter`
+    ReduceScatter,
+    /// `MPI_Comm_dup`
+    CommDup,
+    /// `MPI_Comm_split`
+    CommSplit,
+    /// `MPI_Comm_free`
+    CommFree,
+}
+
+impl CollectiveOp {
+    /// The blocking function of this kind (`MPI_Bcast` for `MPI_Ibcast`'s):
+    /// its arguments are the nonblocking form's, less the request.
+    pub fn blocking_form(self) -> &'static MpiFunction {
+        use CollectiveOp::*;
+        use LibraryFunction as F;
+        let f = match self {
+            Barrier => F::MpiBarrier,
+            Bcast => F::MpiBcast,
+            Reduce => F::MpiReduce,
+            Allreduce => F::MpiAllreduce,
+            Gather => F::MpiGather,
+            Gatherv => F::MpiGatherv,
+            Scatter => F::MpiScatter,
+            Scatterv => F::MpiScatterv,
+            Allgather => F::MpiAllgather,
+            Allgatherv => F::MpiAllgatherv,
+            Alltoall => F::MpiAlltoall,
+            Alltoallv => F::MpiAlltoallv,
+            Scan => F::MpiScan,
+            Exscan => F::MpiExscan,
+            ReduceScatter => F::MpiReduceScatter,
+            CommDup => F::MpiCommDup,
+            CommSplit => F::MpiCommSplit,
+            CommFree => F::MpiCommFree,
+        };
+        f.mpi().expect("an MPI function")
+    }
+
+    /// True for the calls that make or free communicators.
+    pub fn manages_communicators(self) -> bool {
+        matches!(
+            self,
+            CollectiveOp::CommDup | CollectiveOp::CommSplit | CollectiveOp::CommFree
+        )
+    }
+}
+
+/// What an MPI function does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MpiKind {
+    /// `MPI_Init`, `MPI_Finalize`, `MPI_Abort`: the process's MPI lifetime.
+    Lifetime,
+    /// `MPI_Comm_rank`, `MPI_Comm_size`, `MPI_Get_count`, `MPI_Wtime`: local
+    /// questions.
+    Query,
+    /// A point-to-point send (blocking or not).
+    Send,
+    /// A point-to-point receive (blocking or not).
+    Receive,
+    /// `MPI_Sendrecv(_replace)`: a send and a receive in one call.
+    SendReceive,
+    /// `MPI_Probe`, `MPI_Iprobe`: look at a message without taking it.
+    Probe,
+    /// `MPI_Wait`, `MPI_Test` and their forms, `MPI_Request_free`.
+    Completion,
+    /// A collective operation (blocking or not) or communicator management.
+    Collective(CollectiveOp),
+}
+
+/// Whether a call may wait for other processes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Blocking {
+    /// The call may wait for other processes (a blocking send, receive,
+    /// probe, wait or collective).
+    Blocks,
+    /// The call returns without waiting: a nonblocking operation (which
+    /// returns a request), a test, or a local question.
+    Returns,
+}
+
+/// The role of an argument of an MPI function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ArgRole {
+    /// The call's one data buffer (the send buffer of a send, the receive
+    /// buffer of a receive, both for `MPI_Bcast` and `MPI_Sendrecv_replace`).
+    Buffer,
+    /// The element count of [`ArgRole::Buffer`] (of both buffers of a reduction).
+    Count,
+    /// The datatype of [`ArgRole::Buffer`] (of both buffers of a reduction).
+    Datatype,
+    /// The send buffer of a call with two buffers.
+    SendBuffer,
+    /// The count of [`ArgRole::SendBuffer`].
+    SendCount,
+    /// The per-process send counts of a `v` collective.
+    SendCounts,
+    /// The per-process send displacements of a `v` collective.
+    SendDispls,
+    /// The datatype of [`ArgRole::SendBuffer`].
+    SendType,
+    /// The receive buffer of a call with two buffers.
+    RecvBuffer,
+    /// The count of [`ArgRole::RecvBuffer`].
+    RecvCount,
+    /// The per-process receive counts of a `v` collective.
+    RecvCounts,
+    /// The per-process receive displacements of a `v` collective.
+    RecvDispls,
+    /// The datatype of [`ArgRole::RecvBuffer`].
+    RecvType,
+    /// The destination rank of a send.
+    Dest,
+    /// The source rank of a receive or probe.
+    Source,
+    /// The tag of a send, receive or probe.
+    Tag,
+    /// The tag of the send half of a send-receive.
+    SendTag,
+    /// The tag of the receive half of a send-receive.
+    RecvTag,
+    /// The root rank of a rooted collective.
+    Root,
+    /// The reduction operation.
+    Op,
+    /// The communicator (for `MPI_Comm_free`, a pointer to it).
+    Comm,
+    /// Where a new communicator is written.
+    NewComm,
+    /// The color of `MPI_Comm_split`.
+    Color,
+    /// The key of `MPI_Comm_split`.
+    Key,
+    /// The request of a nonblocking call or of a wait or test.
+    Request,
+    /// The array of requests of `MPI_Waitall` and its forms.
+    Requests,
+    /// The number of requests in [`ArgRole::Requests`].
+    RequestCount,
+    /// Where `MPI_Waitany` writes the index it completed.
+    Index,
+    /// Where a test or `MPI_Iprobe` writes whether it found something.
+    Flag,
+    /// A status (`MPI_STATUS_IGNORE` allowed).
+    Status,
+    /// An array of statuses (`MPI_STATUSES_IGNORE` allowed).
+    Statuses,
+    /// Where `MPI_Comm_rank` writes the rank.
+    RankOut,
+    /// Where `MPI_Comm_size` writes the size.
+    SizeOut,
+    /// Where `MPI_Get_count` writes the count.
+    CountOut,
+    /// The error code of `MPI_Abort`.
+    ErrorCode,
+    /// `&argc` of `MPI_Init`.
+    Argc,
+    /// `&argv` of `MPI_Init`.
+    Argv,
+}
+
+/// One parameter of an MPI function's prototype.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Param {
+    /// The C type as the prototype writes it (`"const void *"`, `"int"`).
+    pub c_type: &'static str,
+    /// The parameter's name in the prototype.
+    pub name: &'static str,
+    /// What the argument is for.
+    pub role: ArgRole,
+}
+
+/// One MPI function: kind, blocking, result type and parameters in C order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MpiFunction {
+    /// The function.
+    pub function: LibraryFunction,
+    /// What it does.
+    pub kind: MpiKind,
+    /// Whether it may wait for other processes.
+    pub blocking: Blocking,
+    /// The C result type.
+    pub result: &'static str,
+    /// The parameters, in C order.
+    pub params: &'static [Param],
+}
+
+impl MpiFunction {
+    /// The position of the first argument with role `role`.
+    pub fn position(&self, role: ArgRole) -> Option<usize> {
+        self.params.iter().position(|p| p.role == role)
+    }
+
+    /// The position of the first argument with one of `roles` (tried in order).
+    pub fn position_of_any(&self, roles: &[ArgRole]) -> Option<usize> {
+        roles.iter().find_map(|&r| self.position(r))
+    }
+
+    /// The collective operation, for a collective call.
+    pub fn collective(&self) -> Option<CollectiveOp> {
+        match self.kind {
+            MpiKind::Collective(op) => Some(op),
+            _ => None,
+        }
+    }
+
+    /// True for a nonblocking operation, which returns a request
+    /// (`MPI_Isend`, `MPI_Irecv`, `MPI_Ibcast`, ...).
+    pub fn returns_request(&self) -> bool {
+        self.blocking == Blocking::Returns
+            && self.kind != MpiKind::Completion
+            && self.position(ArgRole::Request).is_some()
+    }
+
+    /// The positions of the destination, the tag and the communicator of the
+    /// send (or send half) this call makes.
+    pub fn send_envelope(&self) -> Option<Envelope> {
+        match self.kind {
+            MpiKind::Send | MpiKind::SendReceive => Some(Envelope {
+                rank: self.position(ArgRole::Dest)?,
+                tag: self.position_of_any(&[ArgRole::Tag, ArgRole::SendTag])?,
+                comm: self.position(ArgRole::Comm)?,
+            }),
+            _ => None,
+        }
+    }
+
+    /// The positions of the source, the tag and the communicator of the
+    /// receive (or receive half, or probe) this call makes.
+    pub fn receive_envelope(&self) -> Option<Envelope> {
+        match self.kind {
+            MpiKind::Receive | MpiKind::SendReceive | MpiKind::Probe => Some(Envelope {
+                rank: self.position(ArgRole::Source)?,
+                tag: self.position_of_any(&[ArgRole::Tag, ArgRole::RecvTag])?,
+                comm: self.position(ArgRole::Comm)?,
+            }),
+            _ => None,
+        }
+    }
+
+    /// The positions of (buffer, count, datatype, destination, tag,
+    /// communicator) of the send (or send half) this call makes.
+    pub fn send_half(&self) -> Option<[usize; 6]> {
+        use ArgRole::*;
+        if !matches!(self.kind, MpiKind::Send | MpiKind::SendReceive) {
+            return None;
+        }
+        Some([
+            self.position_of_any(&[SendBuffer, Buffer])?,
+            self.position_of_any(&[SendCount, Count])?,
+            self.position_of_any(&[SendType, Datatype])?,
+            self.position(Dest)?,
+            self.position_of_any(&[SendTag, Tag])?,
+            self.position(Comm)?,
+        ])
+    }
+
+    /// The positions of (buffer, count, datatype, source, tag, communicator,
+    /// status) of the blocking receive (or receive half) this call makes.
+    pub fn receive_half(&self) -> Option<[usize; 7]> {
+        use ArgRole::*;
+        if !matches!(self.kind, MpiKind::Receive | MpiKind::SendReceive) {
+            return None;
+        }
+        Some([
+            self.position_of_any(&[RecvBuffer, Buffer])?,
+            self.position_of_any(&[RecvCount, Count])?,
+            self.position_of_any(&[RecvType, Datatype])?,
+            self.position(Source)?,
+            self.position_of_any(&[RecvTag, Tag])?,
+            self.position(Comm)?,
+            self.position(Status)?,
+        ])
+    }
+
+    /// The C prototype, as `<mpi.h>` declares it.
+    pub fn prototype(&self) -> String {
+        let params: Vec<String> = self
+            .params
+            .iter()
+            .map(|p| {
+                let gap = if p.c_type.ends_with('*') { "" } else { " " };
+                format!("{}{gap}{}", p.c_type, p.name)
+            })
+            .collect();
+        let params = if params.is_empty() {
+            "void".to_string()
+        } else {
+            params.join(", ")
+        };
+        format!("{} {}({params});", self.result, self.function.c_name())
+    }
+}
+
+/// Argument positions of a point-to-point envelope.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Envelope {
+    /// The destination or source rank.
+    pub rank: usize,
+    /// The tag.
+    pub tag: usize,
+    /// The communicator.
+    pub comm: usize,
+}
+
+impl LibraryFunction {
+    /// The description of an MPI function (`None` for the other libraries).
+    pub fn mpi(self) -> Option<&'static MpiFunction> {
+        let first = LibraryFunction::MpiInit as usize;
+        let d = MPI_FUNCTIONS.get((self as usize).checked_sub(first)?)?;
+        debug_assert_eq!(
+            d.function, self,
+            "MPI_FUNCTIONS follows LibraryFunction's order"
+        );
+        Some(d)
+    }
+}
+
+macro_rules! params {
+    ($($ty:literal $name:ident : $role:ident),* $(,)?) => {
+        &[$(Param { c_type: $ty, name: stringify!($name), role: ArgRole::$role }),*]
+    };
+}
+
+macro_rules! mpi_fn {
+    ($f:ident, $kind:expr, $blocking:ident, $result:literal, $params:expr) => {
+        MpiFunction {
+            function: LibraryFunction::$f,
+            kind: $kind,
+            blocking: Blocking::$blocking,
+            result: $result,
+            params: $params,
+        }
+    };
+}
+
+use CollectiveOp as C;
+use MpiKind::*;
+
+const SEND: &[Param] = params!(
+    "const void *" buf: Buffer, "int" count: Count, "MPI_Datatype" datatype: Datatype,
+    "int" dest: Dest, "int" tag: Tag, "MPI_Comm" comm: Comm,
+);
+const ISEND: &[Param] = params!(
+    "const void *" buf: Buffer, "int" count: Count, "MPI_Datatype" datatype: Datatype,
+    "int" dest: Dest, "int" tag: Tag, "MPI_Comm" comm: Comm, "MPI_Request *" request: Request,
+);
+const REDUCE_ALL: &[Param] = params!(
+    "const void *" sendbuf: SendBuffer, "void *" recvbuf: RecvBuffer, "int" count: Count,
+    "MPI_Datatype" datatype: Datatype, "MPI_Op" op: Op, "MPI_Comm" comm: Comm,
+);
+const IREDUCE_ALL: &[Param] = params!(
+    "const void *" sendbuf: SendBuffer, "void *" recvbuf: RecvBuffer, "int" count: Count,
+    "MPI_Datatype" datatype: Datatype, "MPI_Op" op: Op, "MPI_Comm" comm: Comm,
+    "MPI_Request *" request: Request,
+);
+const GATHER: &[Param] = params!(
+    "const void *" sendbuf: SendBuffer, "int" sendcount: SendCount, "MPI_Datatype" sendtype: SendType,
+    "void *" recvbuf: RecvBuffer, "int" recvcount: RecvCount, "MPI_Datatype" recvtype: RecvType,
+    "int" root: Root, "MPI_Comm" comm: Comm,
+);
+const IGATHER: &[Param] = params!(
+    "const void *" sendbuf: SendBuffer, "int" sendcount: SendCount, "MPI_Datatype" sendtype: SendType,
+    "void *" recvbuf: RecvBuffer, "int" recvcount: RecvCount, "MPI_Datatype" recvtype: RecvType,
+    "int" root: Root, "MPI_Comm" comm: Comm, "MPI_Request *" request: Request,
+);
+const GATHERV: &[Param] = params!(
+    "const void *" sendbuf: SendBuffer, "int" sendcount: SendCount, "MPI_Datatype" sendtype: SendType,
+    "void *" recvbuf: RecvBuffer, "const int *" recvcounts: RecvCounts, "const int *" displs: RecvDispls,
+    "MPI_Datatype" recvtype: RecvType, "int" root: Root, "MPI_Comm" comm: Comm,
+);
+const IGATHERV: &[Param] = params!(
+    "const void *" sendbuf: SendBuffer, "int" sendcount: SendCount, "MPI_Datatype" sendtype: SendType,
+    "void *" recvbuf: RecvBuffer, "const int *" recvcounts: RecvCounts, "const int *" displs: RecvDispls,
+    "MPI_Datatype" recvtype: RecvType, "int" root: Root, "MPI_Comm" comm: Comm,
+    "MPI_Request *" request: Request,
+);
+const SCATTERV: &[Param] = params!(
+    "const void *" sendbuf: SendBuffer, "const int *" sendcounts: SendCounts, "const int *" displs: SendDispls,
+    "MPI_Datatype" sendtype: SendType, "void *" recvbuf: RecvBuffer, "int" recvcount: RecvCount,
+    "MPI_Datatype" recvtype: RecvType, "int" root: Root, "MPI_Comm" comm: Comm,
+);
+const ISCATTERV: &[Param] = params!(
+    "const void *" sendbuf: SendBuffer, "const int *" sendcounts: SendCounts, "const int *" displs: SendDispls,
+    "MPI_Datatype" sendtype: SendType, "void *" recvbuf: RecvBuffer, "int" recvcount: RecvCount,
+    "MPI_Datatype" recvtype: RecvType, "int" root: Root, "MPI_Comm" comm: Comm,
+    "MPI_Request *" request: Request,
+);
+const ALLGATHER: &[Param] = params!(
+    "const void *" sendbuf: SendBuffer, "int" sendcount: SendCount, "MPI_Datatype" sendtype: SendType,
+    "void *" recvbuf: RecvBuffer, "int" recvcount: RecvCount, "MPI_Datatype" recvtype: RecvType,
+    "MPI_Comm" comm: Comm,
+);
+const IALLGATHER: &[Param] = params!(
+    "const void *" sendbuf: SendBuffer, "int" sendcount: SendCount, "MPI_Datatype" sendtype: SendType,
+    "void *" recvbuf: RecvBuffer, "int" recvcount: RecvCount, "MPI_Datatype" recvtype: RecvType,
+    "MPI_Comm" comm: Comm, "MPI_Request *" request: Request,
+);
+const ALLGATHERV: &[Param] = params!(
+    "const void *" sendbuf: SendBuffer, "int" sendcount: SendCount, "MPI_Datatype" sendtype: SendType,
+    "void *" recvbuf: RecvBuffer, "const int *" recvcounts: RecvCounts, "const int *" displs: RecvDispls,
+    "MPI_Datatype" recvtype: RecvType, "MPI_Comm" comm: Comm,
+);
+const IALLGATHERV: &[Param] = params!(
+    "const void *" sendbuf: SendBuffer, "int" sendcount: SendCount, "MPI_Datatype" sendtype: SendType,
+    "void *" recvbuf: RecvBuffer, "const int *" recvcounts: RecvCounts, "const int *" displs: RecvDispls,
+    "MPI_Datatype" recvtype: RecvType, "MPI_Comm" comm: Comm, "MPI_Request *" request: Request,
+);
+const ALLTOALLV: &[Param] = params!(
+    "const void *" sendbuf: SendBuffer, "const int *" sendcounts: SendCounts, "const int *" sdispls: SendDispls,
+    "MPI_Datatype" sendtype: SendType, "void *" recvbuf: RecvBuffer, "const int *" recvcounts: RecvCounts,
+    "const int *" rdispls: RecvDispls, "MPI_Datatype" recvtype: RecvType, "MPI_Comm" comm: Comm,
+);
+const IALLTOALLV: &[Param] = params!(
+    "const void *" sendbuf: SendBuffer, "const int *" sendcounts: SendCounts, "const int *" sdispls: SendDispls,
+    "MPI_Datatype" sendtype: SendType, "void *" recvbuf: RecvBuffer, "const int *" recvcounts: RecvCounts,
+    "const int *" rdispls: RecvDispls, "MPI_Datatype" recvtype: RecvType, "MPI_Comm" comm: Comm,
+    "MPI_Request *" request: Request,
+);
+const REDUCE_SCATTER: &[Param] = params!(
+    "const void *" sendbuf: SendBuffer, "void *" recvbuf: RecvBuffer, "const int *" recvcounts: RecvCounts,
+    "MPI_Datatype" datatype: Datatype, "MPI_Op" op: Op, "MPI_Comm" comm: Comm,
+);
+const IREDUCE_SCATTER: &[Param] = params!(
+    "const void *" sendbuf: SendBuffer, "void *" recvbuf: RecvBuffer, "const int *" recvcounts: RecvCounts,
+    "MPI_Datatype" datatype: Datatype, "MPI_Op" op: Op, "MPI_Comm" comm: Comm,
+    "MPI_Request *" request: Request,
+);
+
+/// Every MPI function tass models, in the order of [`LibraryFunction`]'s MPI
+/// variants (from `MPI_Init`), so that [`LibraryFunction::mpi`] is an index.
+pub const MPI_FUNCTIONS: &[MpiFunction] = &[
+    mpi_fn!(
+        MpiInit,
+        Lifetime,
+        Returns,
+        "int",
+        params!("int *" argc: Argc, "char ***" argv: Argv)
+    ),
+    mpi_fn!(MpiFinalize, Lifetime, Returns, "int", &[]),
+    mpi_fn!(
+        MpiCommRank,
+        Query,
+        Returns,
+        "int",
+        params!("MPI_Comm" comm: Comm, "int *" rank: RankOut)
+    ),
+    mpi_fn!(
+        MpiCommSize,
+        Query,
+        Returns,
+        "int",
+        params!("MPI_Comm" comm: Comm, "int *" size: SizeOut)
+    ),
+    mpi_fn!(MpiSend, Send, Blocks, "int", SEND),
+    mpi_fn!(MpiSsend, Send, Blocks, "int", SEND),
+    mpi_fn!(MpiBsend, Send, Blocks, "int", SEND),
+    mpi_fn!(MpiRsend, Send, Blocks, "int", SEND),
+    mpi_fn!(
+        MpiRecv,
+        Receive,
+        Blocks,
+        "int",
+        params!(
+            "void *" buf: Buffer, "int" count: Count, "MPI_Datatype" datatype: Datatype,
+            "int" source: Source, "int" tag: Tag, "MPI_Comm" comm: Comm, "MPI_Status *" status: Status,
+        )
+    ),
+    mpi_fn!(
+        MpiSendrecv,
+        SendReceive,
+        Blocks,
+        "int",
+        params!(
+            "const void *" sendbuf: SendBuffer, "int" sendcount: SendCount, "MPI_Datatype" sendtype: SendType,
+            "int" dest: Dest, "int" sendtag: SendTag, "void *" recvbuf: RecvBuffer, "int" recvcount: RecvCount,
+            "MPI_Datatype" recvtype: RecvType, "int" source: Source, "int" recvtag: RecvTag,
+            "MPI_Comm" comm: Comm, "MPI_Status *" status: Status,
+        )
+    ),
+    mpi_fn!(
+        MpiSendrecvReplace,
+        SendReceive,
+        Blocks,
+        "int",
+        params!(
+            "void *" buf: Buffer, "int" count: Count, "MPI_Datatype" datatype: Datatype,
+            "int" dest: Dest, "int" sendtag: SendTag, "int" source: Source, "int" recvtag: RecvTag,
+            "MPI_Comm" comm: Comm, "MPI_Status *" status: Status,
+        )
+    ),
+    mpi_fn!(
+        MpiProbe,
+        Probe,
+        Blocks,
+        "int",
+        params!(
+            "int" source: Source, "int" tag: Tag, "MPI_Comm" comm: Comm, "MPI_Status *" status: Status,
+        )
+    ),
+    mpi_fn!(
+        MpiIprobe,
+        Probe,
+        Returns,
+        "int",
+        params!(
+            "int" source: Source, "int" tag: Tag, "MPI_Comm" comm: Comm, "int *" flag: Flag,
+            "MPI_Status *" status: Status,
+        )
+    ),
+    mpi_fn!(MpiIsend, Send, Returns, "int", ISEND),
+    mpi_fn!(MpiIssend, Send, Returns, "int", ISEND),
+    mpi_fn!(
+        MpiIrecv,
+        Receive,
+        Returns,
+        "int",
+        params!(
+            "void *" buf: Buffer, "int" count: Count, "MPI_Datatype" datatype: Datatype,
+            "int" source: Source, "int" tag: Tag, "MPI_Comm" comm: Comm, "MPI_Request *" request: Request,
+        )
+    ),
+    mpi_fn!(
+        MpiWait,
+        Completion,
+        Blocks,
+        "int",
+        params!(
+            "MPI_Request *" request: Request, "MPI_Status *" status: Status,
+        )
+    ),
+    mpi_fn!(
+        MpiWaitall,
+        Completion,
+        Blocks,
+        "int",
+        params!(
+            "int" count: RequestCount, "MPI_Request *" requests: Requests, "MPI_Status *" statuses: Statuses,
+        )
+    ),
+    mpi_fn!(
+        MpiWaitany,
+        Completion,
+        Blocks,
+        "int",
+        params!(
+            "int" count: RequestCount, "MPI_Request *" requests: Requests, "int *" index: Index,
+            "MPI_Status *" status: Status,
+        )
+    ),
+    mpi_fn!(
+        MpiTest,
+        Completion,
+        Returns,
+        "int",
+        params!(
+            "MPI_Request *" request: Request, "int *" flag: Flag, "MPI_Status *" status: Status,
+        )
+    ),
+    mpi_fn!(
+        MpiTestall,
+        Completion,
+        Returns,
+        "int",
+        params!(
+            "int" count: RequestCount, "MPI_Request *" requests: Requests, "int *" flag: Flag,
+            "MPI_Status *" statuses: Statuses,
+        )
+    ),
+    mpi_fn!(
+        MpiRequestFree,
+        Completion,
+        Returns,
+        "int",
+        params!("MPI_Request *" request: Request)
+    ),
+    mpi_fn!(
+        MpiGetCount,
+        Query,
+        Returns,
+        "int",
+        params!(
+            "const MPI_Status *" status: Status, "MPI_Datatype" datatype: Datatype, "int *" count: CountOut,
+        )
+    ),
+    mpi_fn!(
+        MpiBarrier,
+        Collective(C::Barrier),
+        Blocks,
+        "int",
+        params!("MPI_Comm" comm: Comm)
+    ),
+    mpi_fn!(
+        MpiBcast,
+        Collective(C::Bcast),
+        Blocks,
+        "int",
+        params!(
+            "void *" buf: Buffer, "int" count: Count, "MPI_Datatype" datatype: Datatype,
+            "int" root: Root, "MPI_Comm" comm: Comm,
+        )
+    ),
+    mpi_fn!(
+        MpiReduce,
+        Collective(C::Reduce),
+        Blocks,
+        "int",
+        params!(
+            "const void *" sendbuf: SendBuffer, "void *" recvbuf: RecvBuffer, "int" count: Count,
+            "MPI_Datatype" datatype: Datatype, "MPI_Op" op: Op, "int" root: Root, "MPI_Comm" comm: Comm,
+        )
+    ),
+    mpi_fn!(
+        MpiAllreduce,
+        Collective(C::Allreduce),
+        Blocks,
+        "int",
+        REDUCE_ALL
+    ),
+    mpi_fn!(MpiGather, Collective(C::Gather), Blocks, "int", GATHER),
+    mpi_fn!(MpiGatherv, Collective(C::Gatherv), Blocks, "int", GATHERV),
+    mpi_fn!(MpiScatter, Collective(C::Scatter), Blocks, "int", GATHER),
+    mpi_fn!(
+        MpiScatterv,
+        Collective(C::Scatterv),
+        Blocks,
+        "int",
+        SCATTERV
+    ),
+    mpi_fn!(
+        MpiAllgather,
+        Collective(C::Allgather),
+        Blocks,
+        "int",
+        ALLGATHER
+    ),
+    mpi_fn!(
+        MpiAllgatherv,
+        Collective(C::Allgatherv),
+        Blocks,
+        "int",
+        ALLGATHERV
+    ),
+    mpi_fn!(
+        MpiAlltoall,
+        Collective(C::Alltoall),
+        Blocks,
+        "int",
+        ALLGATHER
+    ),
+    mpi_fn!(
+        MpiAlltoallv,
+        Collective(C::Alltoallv),
+        Blocks,
+        "int",
+        ALLTOALLV
+    ),
+    mpi_fn!(MpiScan, Collective(C::Scan), Blocks, "int", REDUCE_ALL),
+    mpi_fn!(MpiExscan, Collective(C::Exscan), Blocks, "int", REDUCE_ALL),
+    mpi_fn!(
+        MpiReduceScatter,
+        Collective(C::ReduceScatter),
+        Blocks,
+        "int",
+        REDUCE_SCATTER
+    ),
+    mpi_fn!(
+        MpiIbarrier,
+        Collective(C::Barrier),
+        Returns,
+        "int",
+        params!(
+            "MPI_Comm" comm: Comm, "MPI_Request *" request: Request,
+        )
+    ),
+    mpi_fn!(
+        MpiIbcast,
+        Collective(C::Bcast),
+        Returns,
+        "int",
+        params!(
+            "void *" buf: Buffer, "int" count: Count, "MPI_Datatype" datatype: Datatype,
+            "int" root: Root, "MPI_Comm" comm: Comm, "MPI_Request *" request: Request,
+        )
+    ),
+    mpi_fn!(
+        MpiIreduce,
+        Collective(C::Reduce),
+        Returns,
+        "int",
+        params!(
+            "const void *" sendbuf: SendBuffer, "void *" recvbuf: RecvBuffer, "int" count: Count,
+            "MPI_Datatype" datatype: Datatype, "MPI_Op" op: Op, "int" root: Root, "MPI_Comm" comm: Comm,
+            "MPI_Request *" request: Request,
+        )
+    ),
+    mpi_fn!(
+        MpiIallreduce,
+        Collective(C::Allreduce),
+        Returns,
+        "int",
+        IREDUCE_ALL
+    ),
+    mpi_fn!(MpiIgather, Collective(C::Gather), Returns, "int", IGATHER),
+    mpi_fn!(
+        MpiIgatherv,
+        Collective(C::Gatherv),
+        Returns,
+        "int",
+        IGATHERV
+    ),
+    mpi_fn!(MpiIscatter, Collective(C::Scatter), Returns, "int", IGATHER),
+    mpi_fn!(
+        MpiIscatterv,
+        Collective(C::Scatterv),
+        Returns,
+        "int",
+        ISCATTERV
+    ),
+    mpi_fn!(
+        MpiIallgather,
+        Collective(C::Allgather),
+        Returns,
+        "int",
+        IALLGATHER
+    ),
+    mpi_fn!(
+        MpiIallgatherv,
+        Collective(C::Allgatherv),
+        Returns,
+        "int",
+        IALLGATHERV
+    ),
+    mpi_fn!(
+        MpiIalltoall,
+        Collective(C::Alltoall),
+        Returns,
+        "int",
+        IALLGATHER
+    ),
+    mpi_fn!(
+        MpiIalltoallv,
+        Collective(C::Alltoallv),
+        Returns,
+        "int",
+        IALLTOALLV
+    ),
+    mpi_fn!(MpiIscan, Collective(C::Scan), Returns, "int", IREDUCE_ALL),
+    mpi_fn!(
+        MpiIexscan,
+        Collective(C::Exscan),
+        Returns,
+        "int",
+        IREDUCE_ALL
+    ),
+    mpi_fn!(
+        MpiIreduceScatter,
+        Collective(C::ReduceScatter),
+        Returns,
+        "int",
+        IREDUCE_SCATTER
+    ),
+    mpi_fn!(
+        MpiCommDup,
+        Collective(C::CommDup),
+        Blocks,
+        "int",
+        params!(
+            "MPI_Comm" comm: Comm, "MPI_Comm *" newcomm: NewComm,
+        )
+    ),
+    mpi_fn!(
+        MpiCommSplit,
+        Collective(C::CommSplit),
+        Blocks,
+        "int",
+        params!(
+            "MPI_Comm" comm: Comm, "int" color: Color, "int" key: Key, "MPI_Comm *" newcomm: NewComm,
+        )
+    ),
+    mpi_fn!(
+        MpiCommFree,
+        Collective(C::CommFree),
+        Blocks,
+        "int",
+        params!("MPI_Comm *" comm: Comm)
+    ),
+    mpi_fn!(
+        MpiAbort,
+        Lifetime,
+        Returns,
+        "int",
+        params!(
+            "MPI_Comm" comm: Comm, "int" errorcode: ErrorCode,
+        )
+    ),
+    mpi_fn!(MpiWtime, Query, Returns, "double", &[]),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_follows_library_functions_order_and_covers_every_mpi_function() {
+        let mpi: Vec<LibraryFunction> = LibraryFunction::ALL
+            .iter()
+            .copied()
+            .filter(|f| f.is_mpi())
+            .collect();
+        let table: Vec<LibraryFunction> = MPI_FUNCTIONS.iter().map(|d| d.function).collect();
+        assert_eq!(mpi, table);
+        for f in LibraryFunction::ALL {
+            assert_eq!(f.mpi().map(|d| d.function), f.is_mpi().then_some(*f));
+        }
+    }
+
+    #[test]
+    fn envelopes_are_where_the_prototypes_put_them() {
+        let send = LibraryFunction::MpiSend.mpi().unwrap();
+        assert_eq!(
+            send.send_envelope(),
+            Some(Envelope {
+                rank: 3,
+                tag: 4,
+                comm: 5
+            })
+        );
+        assert_eq!(send.receive_envelope(), None);
+        let sr = LibraryFunction::MpiSendrecv.mpi().unwrap();
+        assert_eq!(
+            sr.send_envelope(),
+            Some(Envelope {
+                rank: 3,
+                tag: 4,
+                comm: 10
+            })
+        );
+        assert_eq!(
+            sr.receive_envelope(),
+            Some(Envelope {
+                rank: 8,
+                tag: 9,
+                comm: 10
+            })
+        );
+        assert_eq!(sr.send_half(), Some([0, 1, 2, 3, 4, 10]));
+        assert_eq!(sr.receive_half(), Some([5, 6, 7, 8, 9, 10, 11]));
+        let replace = LibraryFunction::MpiSendrecvReplace.mpi().unwrap();
+        assert_eq!(replace.send_half(), Some([0, 1, 2, 3, 4, 7]));
+        assert_eq!(replace.receive_half(), Some([0, 1, 2, 5, 6, 7, 8]));
+        assert_eq!(send.send_half(), Some([0, 1, 2, 3, 4, 5]));
+        let recv = LibraryFunction::MpiRecv.mpi().unwrap();
+        assert_eq!(recv.receive_half(), Some([0, 1, 2, 3, 4, 5, 6]));
+        assert_eq!(
+            LibraryFunction::MpiIrecv.mpi().unwrap().receive_half(),
+            None
+        );
+        let probe = LibraryFunction::MpiIprobe.mpi().unwrap();
+        assert_eq!(
+            probe.receive_envelope(),
+            Some(Envelope {
+                rank: 0,
+                tag: 1,
+                comm: 2
+            })
+        );
+        assert_eq!(
+            LibraryFunction::MpiAllreduce.mpi().unwrap().prototype(),
+            "int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, \
+             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);"
+        );
+        assert_eq!(
+            LibraryFunction::MpiWtime.mpi().unwrap().prototype(),
+            "double MPI_Wtime(void);"
+        );
+    }
+
+    #[test]
+    fn nonblocking_calls_end_in_a_request_and_blocking_ones_have_none() {
+        for d in MPI_FUNCTIONS {
+            let nonblocking_op = d.function.c_name().starts_with("MPI_I")
+                && d.function != LibraryFunction::MpiIprobe
+                && d.function != LibraryFunction::MpiInit;
+            assert_eq!(d.returns_request(), nonblocking_op, "{:?}", d.function);
+            if nonblocking_op {
+                assert_eq!(d.position(ArgRole::Request), Some(d.params.len() - 1));
+            }
+            assert_eq!(
+                d.function.is_nonblocking_collective(),
+                nonblocking_op && d.collective().is_some()
+            );
+        }
+    }
+
+    #[test]
+    fn each_nonblocking_collective_is_its_blocking_form_and_a_request() {
+        for d in MPI_FUNCTIONS {
+            let Some(op) = d.collective() else { continue };
+            let blocking = op.blocking_form();
+            assert_eq!(blocking.collective(), Some(op));
+            assert_eq!(blocking.blocking, Blocking::Blocks);
+            if d.returns_request() {
+                assert_eq!(
+                    &d.params[..d.params.len() - 1],
+                    blocking.params,
+                    "{:?}",
+                    d.function
+                );
+            } else {
+                assert_eq!(d, blocking);
+            }
+        }
+    }
+
+    #[test]
+    fn ranks_read_as_mpi_reads_them() {
+        assert_eq!(Rank::from_int(-2, 3), Some(Rank::ProcNull));
+        assert_eq!(Rank::from_int(-1, 3), Some(Rank::Any));
+        assert_eq!(Rank::from_int(2, 3), Some(Rank::Process(2)));
+        assert_eq!(Rank::from_int(3, 3), None);
+        assert_eq!(Rank::from_int(-3, 3), None);
+        for v in rank_values(3) {
+            assert_eq!(Rank::from_int(v, 3).map(Rank::to_int), Some(v));
+        }
+    }
+}

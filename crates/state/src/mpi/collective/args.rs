@@ -1,0 +1,495 @@
+//! The arguments significant at each member of a collective, and the checks
+//! that they agree, fit and do not overlap.
+
+use tass_model::api::{Expr as MExpr, LibraryConstant as LC, LibraryFunction as LF, Span};
+use tass_semantics::api::{EngineError, Environment, Evaluator, Property, Violation};
+use tass_symbolic::api::{Expr, Type};
+
+use super::data::{dtype_of, op_name, DType, Op};
+use super::kind::{positions, Kind, UNDEFINED};
+use super::members::{path_dead, Member, Significant};
+use crate::env::ProcEnv;
+use crate::mpi::buffer::{read_buffer, type_name, BufArg};
+use crate::mpi::context::{Call, Mpi};
+use crate::state::State;
+
+/// Evaluates the arguments of collective call `call` that are significant at
+/// its process (`is_root`: it is the root); `None` when the path died.
+pub(super) fn significant_args(
+    ev: &mut Evaluator<'_>,
+    env: &ProcEnv<'_>,
+    call: &Call<'_>,
+    kind: Kind,
+    n: usize,
+    is_root: bool,
+) -> Result<Option<Significant>, EngineError> {
+    let f = ev.factory();
+    let (a, span, lf) = (call.args, call.span, call.lf);
+    let pos = positions(kind);
+    let sends = !matches!(kind, Kind::Scatter | Kind::Scatterv) || is_root;
+    let receives = !matches!(kind, Kind::Gather | Kind::Gatherv) || is_root;
+    let rbuf_significant = receives && (kind != Kind::Reduce || is_root);
+    let mut out = Significant::default();
+    let int = |ev: &mut Evaluator<'_>, k: Option<usize>| match k {
+        Some(k) => ev.eval_int(env, &a[k]).map(Some),
+        None => Ok(None),
+    };
+    let dt = |ev: &mut Evaluator<'_>, k: Option<usize>| match k {
+        Some(k) => dtype_of(ev, env, &a[k], span).map(Some),
+        None => Ok(None),
+    };
+    // An array of one int per member (`Err(())`: the path died).
+    let ints = |ev: &mut Evaluator<'_>,
+                k: Option<usize>,
+                counts: bool|
+     -> Result<Result<Option<Vec<Expr>>, ()>, EngineError> {
+        let Some(k) = k else { return Ok(Ok(None)) };
+        let Some(array) = read_buffer(ev, env, &a[k], f.int(n as i64), f.int(0), &Type::Int, span)?
+        else {
+            return Ok(Err(()));
+        };
+        let xs: Vec<Expr> = (0..n as i64)
+            .map(|j| f.array_read(array, f.int(j)))
+            .collect();
+        if counts {
+            for (j, &x) in xs.iter().enumerate() {
+                let nonneg = f.le(f.int(0), x);
+                ev.check(
+                    env,
+                    nonneg,
+                    Property::MpiCount,
+                    || {
+                        format!(
+                            "negative count {} (element {j} of the counts of {})",
+                            f.pretty(x),
+                            lf.c_name()
+                        )
+                    },
+                    span,
+                );
+            }
+        }
+        Ok(Ok(Some(xs)))
+    };
+    if sends {
+        out.stype = dt(ev, pos.stype)?;
+        out.scount = int(ev, pos.scount)?;
+        let (Ok(counts), Ok(displs)) =
+            (ints(ev, pos.scounts, true)?, ints(ev, pos.sdispls, false)?)
+        else {
+            return Ok(None);
+        };
+        (out.scounts, out.sdispls) = (counts, displs);
+    }
+    if receives {
+        out.rtype = dt(ev, pos.rtype)?;
+        out.rcount = int(ev, pos.rcount)?;
+        let (Ok(counts), Ok(displs)) =
+            (ints(ev, pos.rcounts, true)?, ints(ev, pos.rdispls, false)?)
+        else {
+            return Ok(None);
+        };
+        if let (Some(counts), Some(displs)) = (&counts, &displs) {
+            check_disjoint_receives(ev, env, counts, displs, lf, span);
+        }
+        (out.rcounts, out.rdispls) = (counts, displs);
+    }
+    // The buffers' C types must be the datatype's.
+    let rbuf_type = out.rtype.clone().or_else(|| out.stype.clone());
+    let checks = [
+        (pos.sbuf.filter(|_| sends), out.stype.clone()),
+        (pos.rbuf.filter(|_| rbuf_significant), rbuf_type),
+    ];
+    for (k, t) in checks {
+        if let (Some(k), Some(t)) = (k, t) {
+            if !buffer_type_ok(ev, env, &a[k], &t, lf, span) {
+                return Ok(None);
+            }
+        }
+    }
+    if kind == Kind::CommSplit {
+        let color = ev.eval_int(env, &a[1])?;
+        let key = ev.eval_int(env, &a[2])?;
+        let concrete = |e: Expr, what: &str| {
+            f.as_concrete_int(e)
+                .and_then(|k| i64::try_from(k).ok())
+                .ok_or_else(|| {
+                    EngineError::unsupported(
+                        format!("MPI_Comm_split with a {what} that depends on the inputs"),
+                        span,
+                    )
+                })
+        };
+        let (color, key) = (concrete(color, "color")?, concrete(key, "key")?);
+        if color < 0 && color != UNDEFINED {
+            ev.fail(
+                env,
+                Property::MpiCount,
+                format!(
+                    "MPI_Comm_split with color {color}: a color is non-negative or MPI_UNDEFINED"
+                ),
+                span,
+            );
+            return Ok(None);
+        }
+        out.split = Some((color, key));
+    }
+    Ok(Some(out))
+}
+
+/// MPI makes a call erroneous when its receive counts and displacements would
+/// write a location of the receive buffer twice (`MPI_Gatherv`,
+/// `MPI_Allgatherv`, `MPI_Alltoallv`): every two non-empty regions
+/// `[displs[i], displs[i] + counts[i])` must be disjoint (`mpi-count`).
+pub(super) fn check_disjoint_receives(
+    ev: &mut Evaluator<'_>,
+    env: &dyn Environment,
+    counts: &[Expr],
+    displs: &[Expr],
+    lf: LF,
+    span: &Span,
+) {
+    let f = ev.factory();
+    for i in 0..counts.len() {
+        for k in i + 1..counts.len() {
+            let (ci, ck, di, dk) = (counts[i], counts[k], displs[i], displs[k]);
+            let empty = f.or(f.le(ci, f.int(0)), f.le(ck, f.int(0)));
+            let apart = f.or(f.le(f.add(di, ci), dk), f.le(f.add(dk, ck), di));
+            let claim = f.or(empty, apart);
+            ev.check(
+                env,
+                claim,
+                Property::MpiCount,
+                || {
+                    format!(
+                        "{}: the receive regions of ranks {i} and {k} overlap (displacements {} \
+                         and {}, counts {} and {})",
+                        lf.c_name(),
+                        f.pretty(di),
+                        f.pretty(dk),
+                        f.pretty(ci),
+                        f.pretty(ck)
+                    )
+                },
+                span,
+            );
+        }
+    }
+}
+
+/// Checks that the buffer `arg` points to holds elements of datatype `dt` (when
+/// its C type is known); reports an `mpi-type` violation otherwise.
+pub(super) fn buffer_type_ok(
+    ev: &mut Evaluator<'_>,
+    env: &dyn Environment,
+    arg: &MExpr,
+    dt: &DType,
+    lf: LF,
+    span: &Span,
+) -> bool {
+    let DType::Scalar(c, want) = dt else {
+        return true; // pair buffers are checked field by field
+    };
+    let Some(got) = BufArg::Expr(arg).scalar_pointee() else {
+        return true;
+    };
+    // Integers and characters mix freely (`MPI_BYTE` on `unsigned char`, ...);
+    // floating data under an integer datatype (or the reverse) is the error.
+    if (got == Type::Real) == (*want == Type::Real) {
+        return true;
+    }
+    let text = tass_model::api::render_expr(env.model(), arg);
+    ev.fail(
+        env,
+        Property::MpiType,
+        format!(
+            "{}: buffer `{text}` holds {} elements but the datatype is {}",
+            lf.c_name(),
+            type_name(&got),
+            c.c_name()
+        ),
+        span,
+    );
+    false
+}
+
+/// Checks that sent count `sent` fits the count `posted` for it: more is a
+/// `buffer-overflow`, fewer a `collective-mismatch`.
+pub(super) fn check_fit(
+    ev: &mut Evaluator<'_>,
+    env: &dyn Environment,
+    sent: Expr,
+    posted: Expr,
+    what: &dyn Fn() -> String,
+    span: &Span,
+) {
+    let f = ev.factory();
+    let fits = f.le(sent, posted);
+    ev.check(
+        env,
+        fits,
+        Property::BufferOverflow,
+        || {
+            format!(
+                "{}: {} elements sent, {} posted to receive them",
+                what(),
+                f.pretty(sent),
+                f.pretty(posted)
+            )
+        },
+        span,
+    );
+    let same = f.eq(sent, posted);
+    ev.check(
+        env,
+        same,
+        Property::CollectiveMismatch,
+        || {
+            format!(
+                "{}: {} elements sent, {} posted to receive them",
+                what(),
+                f.pretty(sent),
+                f.pretty(posted)
+            )
+        },
+        span,
+    );
+}
+
+impl Mpi<'_> {
+    /// Phase 3: datatypes, operations and counts agree. `false` if the path died.
+    pub(super) fn check_agreement(
+        &mut self,
+        state: &mut State,
+        members: &[Member<'_>],
+        root: Option<usize>,
+        violations: &mut Vec<Violation>,
+    ) -> Result<bool, EngineError> {
+        if !self.check_datatypes(state, members, violations)? {
+            return Ok(false);
+        }
+        for j in 0..members.len() {
+            let w = members[j].world;
+            self.as_process(state, w, violations, |ev, env| {
+                check_counts(ev, &*env, members, root, j);
+                Ok(())
+            })?;
+            if path_dead(&self.ctx, state) {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Datatypes: every significant one is the same, and the operation suits
+    /// it. False if a violation was reported.
+    fn check_datatypes(
+        &mut self,
+        state: &mut State,
+        members: &[Member<'_>],
+        violations: &mut Vec<Violation>,
+    ) -> Result<bool, EngineError> {
+        let name = members[0].lf.c_name();
+        let reference = members.iter().find_map(|m| {
+            m.args
+                .stype
+                .clone()
+                .or_else(|| m.args.rtype.clone())
+                .map(|t| (m.world, t))
+        });
+        if let Some((w0, t0)) = reference {
+            for m in members {
+                for t in [&m.args.stype, &m.args.rtype].into_iter().flatten() {
+                    if *t != t0 {
+                        let msg = format!(
+                            "process {} uses datatype {} in {name} while process {w0} uses {}",
+                            m.world,
+                            t.constant().c_name(),
+                            t0.constant().c_name()
+                        );
+                        self.as_process(state, m.world, violations, |ev, env| {
+                            ev.fail(&*env, Property::CollectiveMismatch, msg, m.span);
+                            Ok(())
+                        })?;
+                        return Ok(false);
+                    }
+                }
+            }
+            // The operation must suit the datatype.
+            if let Some(op) = members[0].op {
+                let problem = op_datatype_problem(op, &t0);
+                if let Some(msg) = problem {
+                    let m = &members[0];
+                    self.as_process(state, m.world, violations, |ev, env| {
+                        ev.fail(&*env, Property::MpiType, format!("{name}: {msg}"), m.span);
+                        Ok(())
+                    })?;
+                    return Ok(false);
+                }
+            }
+        }
+        Ok(true)
+    }
+}
+
+/// Why reduction `op` does not suit datatype `t`, if it does not.
+fn op_datatype_problem(op: Op, t: &DType) -> Option<String> {
+    let loc = matches!(op, Op::Maxloc | Op::Minloc);
+    match t {
+        DType::Pair(c) if !loc => Some(format!(
+            "{} is a pair datatype, only for MPI_MAXLOC and MPI_MINLOC, not {}",
+            c.c_name(),
+            op_name(op)
+        )),
+        DType::Scalar(c, _) if loc => Some(format!(
+            "{} needs a pair datatype (MPI_DOUBLE_INT, MPI_2INT), not {}",
+            op_name(op),
+            c.c_name()
+        )),
+        // MPI defines no reduction on MPI_CHAR (text), only bitwise
+        // ones on MPI_BYTE.
+        DType::Scalar(LC::MpiChar, _) => Some(format!(
+            "MPI defines no reduction on MPI_CHAR, a datatype for text (reduce \
+         the values as MPI_INT), so not {}",
+            op_name(op)
+        )),
+        DType::Scalar(LC::MpiByte, _) if !matches!(op, Op::Band | Op::Bor) => Some(format!(
+            "MPI_BYTE takes only the bitwise operations MPI_BAND and MPI_BOR, not {}",
+            op_name(op)
+        )),
+        DType::Scalar(c, Type::Real) if matches!(op, Op::Land | Op::Lor | Op::Band | Op::Bor) => {
+            Some(format!(
+                "{} is not defined on the floating datatype {}",
+                op_name(op),
+                c.c_name()
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// The counts of member `j` agree with the others' (equal where MPI asks for
+/// equal counts, fitting where one member's data goes to another's buffer),
+/// and its displacements are not negative. Checked as member `j`'s process.
+fn check_counts(
+    ev: &mut Evaluator<'_>,
+    env: &dyn Environment,
+    members: &[Member<'_>],
+    root: Option<usize>,
+    j: usize,
+) {
+    let f = ev.factory();
+    let n = members.len();
+    let kind = members[0].kind;
+    let name = members[0].lf.c_name();
+    let zero = f.int(0);
+    let at = |xs: &Option<Vec<Expr>>, k: usize| {
+        xs.as_ref().and_then(|v| v.get(k).copied()).unwrap_or(zero)
+    };
+    let count = |x: &Option<Expr>| x.unwrap_or(zero);
+    let m = &members[j];
+    let (w, span) = (m.world, m.span);
+    match kind {
+        Kind::Bcast | Kind::Reduce | Kind::Allreduce | Kind::Scan | Kind::Exscan => {
+            let (c0, c) = (count(&members[0].args.scount), count(&m.args.scount));
+            let same = f.eq(c0, c);
+            let w0 = members[0].world;
+            ev.check(
+                env,
+                same,
+                Property::CollectiveMismatch,
+                || {
+                    format!(
+                        "process {w} gives count {} to {name} while process {w0} gives {}",
+                        f.pretty(c),
+                        f.pretty(c0)
+                    )
+                },
+                span,
+            );
+        }
+        Kind::ReduceScatter => {
+            let w0 = members[0].world;
+            for k in 0..n {
+                let (c0, c) = (at(&members[0].args.rcounts, k), at(&m.args.rcounts, k));
+                let same = f.eq(c0, c);
+                ev.check(env, same, Property::CollectiveMismatch, || format!("process {w} gives recvcounts[{k}] = {} to {name} while process {w0} gives {}", f.pretty(c), f.pretty(c0)), span);
+            }
+        }
+        // The gathering process (the root, or every process for
+        // Allgather) checks each contribution against what it posted.
+        Kind::Gather | Kind::Gatherv | Kind::Allgather | Kind::Allgatherv
+            if root.is_none() || root == Some(j) =>
+        {
+            for (i, s) in members.iter().enumerate() {
+                let posted = if matches!(kind, Kind::Gather | Kind::Allgather) {
+                    count(&m.args.rcount)
+                } else {
+                    at(&m.args.rcounts, i)
+                };
+                check_fit(
+                    ev,
+                    env,
+                    count(&s.args.scount),
+                    posted,
+                    &|| format!("{name}: process {} sends to process {w}", s.world),
+                    span,
+                );
+            }
+        }
+        Kind::Scatter | Kind::Scatterv => {
+            if let Some(r) = root {
+                let rm = &members[r];
+                let sent = if kind == Kind::Scatter {
+                    count(&rm.args.scount)
+                } else {
+                    at(&rm.args.scounts, j)
+                };
+                check_fit(
+                    ev,
+                    env,
+                    sent,
+                    count(&m.args.rcount),
+                    &|| format!("{name}: root {} sends to process {w}", rm.world),
+                    span,
+                );
+            }
+        }
+        Kind::Alltoall | Kind::Alltoallv => {
+            for (i, s) in members.iter().enumerate() {
+                let (sent, posted) = if kind == Kind::Alltoall {
+                    (count(&s.args.scount), count(&m.args.rcount))
+                } else {
+                    (at(&s.args.scounts, j), at(&m.args.rcounts, i))
+                };
+                check_fit(
+                    ev,
+                    env,
+                    sent,
+                    posted,
+                    &|| format!("{name}: process {} sends to process {w}", s.world),
+                    span,
+                );
+            }
+        }
+        _ => {}
+    }
+    // Displacements are offsets into the buffer: never negative.
+    for xs in [&m.args.sdispls, &m.args.rdispls].into_iter().flatten() {
+        for (k, &d) in xs.iter().enumerate() {
+            let ok = f.le(f.int(0), d);
+            ev.check(
+                env,
+                ok,
+                Property::OutOfBounds,
+                || {
+                    format!(
+                        "negative displacement {} (element {k}) in {name}",
+                        f.pretty(d)
+                    )
+                },
+                span,
+            );
+        }
+    }
+}

@@ -1,0 +1,312 @@
+//! A blocking collective: one synchronous step of all members.
+
+use std::collections::BTreeMap;
+use tass_dynamic::api::{Handle, Value};
+use tass_model::api::LibraryConstant as LC;
+use tass_semantics::api::{Change, EngineError, Environment, Property, Violation};
+use tass_symbolic::api::Type;
+
+use super::args::significant_args;
+use super::data::{write_data, DType};
+use super::kind::{shape, Kind, UNDEFINED};
+use super::members::{agrees, checked_comm, path_dead, root_and_op, Member, Significant};
+use super::nonblocking::first_post;
+use super::pending::span_of;
+use super::transfer::Transfer;
+use crate::mpi::buffer::check_rank;
+use crate::mpi::comm;
+use crate::mpi::context::{current_call, write_success, Mpi};
+use crate::state::State;
+
+impl Mpi<'_> {
+    /// The collective step owned by process `owner` (the first member of the
+    /// communicator its call names; every member is at a collective call on it).
+    pub(crate) fn collective_for(
+        &mut self,
+        state: &mut State,
+        owner: usize,
+    ) -> Result<(Vec<Violation>, Vec<Change>), EngineError> {
+        let mut violations = Vec::new();
+        let owner_call = current_call(self.ctx.model, state, owner)
+            .ok_or_else(|| EngineError::invalid("collective step without a call", None))?;
+        let comm = self.as_process(state, owner, &mut violations, |ev, env| {
+            checked_comm(ev, env, &owner_call)
+        })?;
+        let Some(comm) = comm else {
+            return Ok((violations, Vec::new())); // reported; the path is dead
+        };
+        let worlds: Vec<usize> = comm::members(state, comm)
+            .into_iter()
+            .map(|w| w as usize)
+            .collect();
+        let n = worlds.len();
+        if n == 0 {
+            return Err(EngineError::invalid(
+                "collective on an empty communicator",
+                None,
+            ));
+        }
+        // A member with a pending nonblocking collective here: the owner's blocking
+        // call is its counterpart, and a blocking call never matches a nonblocking one.
+        if let Some((q, (_, origin, posted))) = worlds
+            .iter()
+            .find_map(|&q| first_post(state, q, comm).map(|x| (q, x)))
+        {
+            let line = span_of(self.ctx.model, origin).start_line;
+            self.as_process(state, owner, &mut violations, |ev, env| {
+                ev.fail(
+                    &*env,
+                    Property::CollectiveMismatch,
+                    format!(
+                        "process {owner} calls {} while process {q} has posted {} (line {line}); \
+                     collective calls on a communicator must match in order",
+                        owner_call.lf.c_name(),
+                        posted.lf.c_name()
+                    ),
+                    owner_call.span,
+                );
+                Ok(())
+            })?;
+            return Ok((violations, Vec::new()));
+        }
+
+        // Phase 1: the call, root and op of every member; they must agree.
+        let Some(mut members) = self.members_agreeing(state, &worlds, comm, &mut violations)?
+        else {
+            return Ok((violations, Vec::new()));
+        };
+        let kind = members[0].kind;
+        let Some(root) = self.members_root(state, &members)? else {
+            return Ok((violations, Vec::new())); // a bad root, reported
+        };
+
+        // Phase 2: the arguments significant at each member.
+        for (i, &w) in worlds.iter().enumerate() {
+            let is_root = root == Some(i);
+            let Some(call) = &members[i].call else {
+                continue;
+            };
+            let got = self.as_process(state, w, &mut violations, |ev, env| {
+                significant_args(ev, env, call, kind, n, is_root)
+            })?;
+            let Some(args) = got else {
+                return Ok((violations, Vec::new()));
+            };
+            members[i].args = args;
+            if path_dead(&self.ctx, state) {
+                return Ok((violations, Vec::new()));
+            }
+        }
+
+        // Phase 3: datatypes and counts must agree.
+        if !self.check_agreement(state, &members, root, &mut violations)?
+            || path_dead(&self.ctx, state)
+        {
+            return Ok((violations, Vec::new()));
+        }
+
+        // Phase 4: the operation.
+        match kind {
+            Kind::CommDup | Kind::CommSplit | Kind::CommFree => {
+                self.comm_operation(state, &members, comm, &mut violations)?;
+            }
+            Kind::Barrier => {}
+            _ => {
+                let Some(transfers) =
+                    self.read_transfers(state, &members, root, &mut violations)?
+                else {
+                    return Ok((violations, Vec::new()));
+                };
+                if path_dead(&self.ctx, state) {
+                    return Ok((violations, Vec::new()));
+                }
+                self.write_transfers(state, &members, transfers, &mut violations)?;
+            }
+        }
+
+        // Phase 5: every member moves on.
+        for m in &members {
+            let Some(call) = &m.call else { continue };
+            self.as_process(state, m.world, &mut violations, |ev, env| {
+                write_success(ev, env, call)?;
+                env.set_location(call.target);
+                Ok(())
+            })?;
+        }
+        Ok((violations, Vec::new()))
+    }
+
+    /// `MPI_Comm_dup`, `MPI_Comm_split`, `MPI_Comm_free`: make or free the
+    /// communicators and write the handles through the members' pointer arguments.
+    pub(super) fn comm_operation(
+        &mut self,
+        state: &mut State,
+        members: &[Member<'_>],
+        comm: u32,
+        violations: &mut Vec<Violation>,
+    ) -> Result<(), EngineError> {
+        let kind = members[0].kind;
+        let handles: Vec<(usize, Value)> = match kind {
+            Kind::CommDup => {
+                let worlds = members.iter().map(|m| m.world as u32).collect();
+                let k = comm::new_comm(state, worlds);
+                (0..members.len())
+                    .map(|j| (j, Value::Handle(Handle::Comm(k))))
+                    .collect()
+            }
+            Kind::CommSplit => {
+                // color -> (key, old rank, world rank) of its members
+                let mut groups: BTreeMap<i64, Vec<(i64, usize, u32)>> = BTreeMap::new();
+                let mut out = Vec::new();
+                for (j, m) in members.iter().enumerate() {
+                    match m.args.split {
+                        Some((color, _)) if color == UNDEFINED => {
+                            out.push((j, Value::Handle(Handle::Constant(LC::MpiCommNull))));
+                        }
+                        Some((color, key)) => {
+                            groups
+                                .entry(color)
+                                .or_default()
+                                .push((key, j, m.world as u32))
+                        }
+                        None => {}
+                    }
+                }
+                for (_, mut g) in groups {
+                    g.sort();
+                    let k = comm::new_comm(state, g.iter().map(|&(_, _, w)| w).collect());
+                    out.extend(
+                        g.iter()
+                            .map(|&(_, j, _)| (j, Value::Handle(Handle::Comm(k)))),
+                    );
+                }
+                out.sort_by_key(|(j, _)| *j);
+                out
+            }
+            Kind::CommFree => {
+                comm::free_comm(state, comm);
+                (0..members.len())
+                    .map(|j| (j, Value::Handle(Handle::Constant(LC::MpiCommNull))))
+                    .collect()
+            }
+            _ => Vec::new(),
+        };
+        let out_arg = match kind {
+            Kind::CommDup => 1,
+            Kind::CommSplit => 3,
+            _ => 0,
+        };
+        for (j, h) in handles {
+            let m = &members[j];
+            let Some(call) = &m.call else { continue };
+            self.as_process(state, m.world, violations, |ev, env| {
+                let ptr = ev.eval(&*env, &call.args[out_arg])?;
+                let place =
+                    ev.deref_place(&*env, ptr, false, m.span, &|| "new communicator".into())?;
+                ev.write_place(env, &place, h, m.span)
+            })?;
+        }
+        Ok(())
+    }
+}
+
+impl<'a> Mpi<'a> {
+    /// The members of a blocking collective on `comm` (world ranks `worlds`)
+    /// with their calls, roots and operations, checked to agree; `None` when
+    /// a violation ended the step.
+    fn members_agreeing(
+        &mut self,
+        state: &mut State,
+        worlds: &[usize],
+        comm: u32,
+        violations: &mut Vec<Violation>,
+    ) -> Result<Option<Vec<Member<'a>>>, EngineError> {
+        let n = worlds.len();
+        let mut members: Vec<Member<'_>> = Vec::with_capacity(n);
+        for (i, &w) in worlds.iter().enumerate() {
+            let call = current_call(self.ctx.model, state, w).ok_or_else(|| {
+                EngineError::invalid("collective step: a member is not at a call", None)
+            })?;
+            let Some((kind, false)) = shape(call.lf) else {
+                return Err(EngineError::invalid(
+                    "collective step: a member is not at a blocking collective call",
+                    Some(call.span),
+                ));
+            };
+            let first = members.first().map(|m| (m.world, m.lf, m.root, m.op));
+            let member = self.as_process(state, w, violations, |ev, env| {
+                if i > 0 {
+                    match checked_comm(ev, env, &call)? {
+                        None => return Ok(None),
+                        Some(c) if c != comm => {
+                            return Err(EngineError::invalid(
+                                "collective step: members on different communicators",
+                                Some(call.span),
+                            ))
+                        }
+                        Some(_) => {}
+                    }
+                }
+                let (root, op) = root_and_op(ev, &*env, &call, kind)?;
+                if let Some(first) = first {
+                    if !agrees(ev, env, first, (w, call.lf, root, op), call.span) {
+                        return Ok(None);
+                    }
+                }
+                if let Some(r) = root {
+                    check_rank(ev, &*env, r, false, "root", call.span, n);
+                }
+                Ok(Some(Member {
+                    world: w,
+                    lf: call.lf,
+                    span: call.span,
+                    call: Some(call),
+                    kind,
+                    root,
+                    op,
+                    args: Significant::default(),
+                    pieces: None,
+                }))
+            })?;
+            match member {
+                Some(m) => members.push(m),
+                None => return Ok(None),
+            }
+            if path_dead(&self.ctx, state) {
+                return Ok(None);
+            }
+        }
+        Ok(Some(members))
+    }
+
+    /// Writes each transfer into its member's receive buffer.
+    fn write_transfers(
+        &mut self,
+        state: &mut State,
+        members: &[Member<'_>],
+        transfers: Vec<Transfer>,
+        violations: &mut Vec<Violation>,
+    ) -> Result<(), EngineError> {
+        for t in transfers {
+            let m = &members[t.dest];
+            let Some(call) = &m.call else { continue };
+            let arg = &call.args[t.arg];
+            let dt = m
+                .args
+                .rtype
+                .clone()
+                .or_else(|| m.args.stype.clone())
+                .unwrap_or(DType::Scalar(LC::MpiInt, Type::Int));
+            let span = m.span;
+            self.as_process(state, m.world, violations, |ev, env| {
+                if t.optional
+                    && matches!(ev.eval(&*env, arg)?, Value::Pointer(ref q) if q.is_null())
+                {
+                    return Ok(());
+                }
+                write_data(ev, env, arg.into(), t.window(), (&t.data, t.n), &dt, span)
+            })?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,343 @@
+//! The members of a collective call: who they are, where each is, and
+//! whether their roots and operations agree.
+
+use tass_dynamic::api::Value;
+use tass_model::api::{LibraryFunction as LF, Span};
+use tass_semantics::api::{EngineError, Environment, Evaluator, Property, Violation};
+use tass_symbolic::api::{Expr, ExprFactory};
+
+use super::data::{op_name, op_of, DType, Data, Op};
+use super::kind::{comm_arg, positions, shape, Kind};
+use crate::env::ProcEnv;
+use crate::mpi::buffer::holds;
+use crate::mpi::comm;
+use crate::mpi::context::{Call, Ctx, Mpi};
+use crate::state::State;
+
+/// One member of the communicator in a collective: at its blocking call, or
+/// with the nonblocking collective it posted.
+pub(super) struct Member<'m> {
+    pub(super) world: usize,
+    pub(super) lf: LF,
+    pub(super) span: &'m Span,
+    /// The blocking call the member is at (`None`: a posted nonblocking one).
+    pub(super) call: Option<Call<'m>>,
+    pub(super) kind: Kind,
+    pub(super) root: Option<Expr>,
+    pub(super) op: Option<Op>,
+    pub(super) args: Significant,
+    /// A posted nonblocking collective: its send data, read at the post.
+    pub(super) pieces: Option<Vec<Piece>>,
+}
+
+/// A piece of a member's send data: (flat offset, count, the data).
+pub(super) type Piece = (Expr, Expr, Data);
+
+/// The arguments of a member's call that are significant at it (MPI ignores
+/// the receive arguments of a non-root in a gather, for instance).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub(super) struct Significant {
+    pub(super) stype: Option<DType>,
+    pub(super) rtype: Option<DType>,
+    pub(super) scount: Option<Expr>,
+    pub(super) rcount: Option<Expr>,
+    pub(super) scounts: Option<Vec<Expr>>,
+    pub(super) sdispls: Option<Vec<Expr>>,
+    pub(super) rcounts: Option<Vec<Expr>>,
+    pub(super) rdispls: Option<Vec<Expr>>,
+    /// `MPI_Comm_split`'s color and key.
+    pub(super) split: Option<(i64, i64)>,
+}
+
+impl Mpi<'_> {
+    /// Runs `body` as a step of process `p`: its evaluator and environment; the
+    /// assumptions it made become part of the path condition.
+    pub(super) fn as_process<R>(
+        &mut self,
+        state: &mut State,
+        p: usize,
+        violations: &mut Vec<Violation>,
+        body: impl FnOnce(&mut Evaluator<'_>, &mut ProcEnv<'_>) -> Result<R, EngineError>,
+    ) -> Result<R, EngineError> {
+        let mut env = self.ctx.env(state, p);
+        let mut ev = Evaluator::new(self.ctx.f, self.oracle, p, true);
+        let r = body(&mut ev, &mut env)?;
+        let pc = ev.current_pc(&env);
+        env.set_path_condition(pc);
+        violations.append(&mut ev.violations);
+        Ok(r)
+    }
+}
+
+pub(super) fn path_dead(ctx: &Ctx<'_>, state: &State) -> bool {
+    ctx.f.as_bool(state.inner.pc) == Some(false)
+}
+
+impl Mpi<'_> {
+    /// The communicator a process at collective call `call` names, without checks
+    /// (`None`: not a valid one). `MPI_Comm_free` names it through its pointer.
+    pub(crate) fn peek_collective_comm(
+        &mut self,
+        state: &mut State,
+        p: usize,
+        call: &Call<'_>,
+    ) -> Result<Option<u32>, EngineError> {
+        let env = self.ctx.env(state, p);
+        let mut ev = Evaluator::new(self.ctx.f, self.oracle, p, false);
+        let arg = &call.args[comm_arg(call.lf)];
+        let mut v = ev.eval(&env, arg)?;
+        if call.lf == LF::MpiCommFree {
+            if !matches!(v, Value::Pointer(ref q) if !q.is_null()) {
+                return Ok(None);
+            }
+            let place = ev.deref_place(&env, v, true, call.span, &|| "communicator".into())?;
+            v = ev.read_place(&env, &place);
+        }
+        Ok(comm::comm_of_value(env.state, &v))
+    }
+
+    /// The root argument of collective call `call` of process `p`, evaluated
+    /// without checks (`None`: the collective has no root).
+    pub(crate) fn peek_root(
+        &mut self,
+        state: &mut State,
+        p: usize,
+        call: &Call<'_>,
+    ) -> Result<Option<Expr>, EngineError> {
+        let Some(k) = shape(call.lf).and_then(|(kind, _)| positions(kind).root) else {
+            return Ok(None);
+        };
+        let env = self.ctx.env(state, p);
+        let mut ev = Evaluator::new(self.ctx.f, self.oracle, p, false);
+        Ok(Some(ev.eval_int(&env, &call.args[k])?))
+    }
+}
+
+/// Evaluates the communicator of collective call `call` with the checks: its
+/// number, or `None` after reporting an invalid one (the path dies).
+pub(super) fn checked_comm(
+    ev: &mut Evaluator<'_>,
+    env: &ProcEnv<'_>,
+    call: &Call<'_>,
+) -> Result<Option<u32>, EngineError> {
+    if call.lf != LF::MpiCommFree {
+        return comm::check_comm(ev, env, &call.args[comm_arg(call.lf)], call.span);
+    }
+    let ptr = ev.eval(env, &call.args[0])?;
+    let place = ev.deref_place(env, ptr, false, call.span, &|| {
+        tass_model::api::render_expr(env.model(), &call.args[0])
+    })?;
+    let v = ev.read_place(env, &place);
+    if let Some(c) = comm::comm_of_value(env.state, &v) {
+        if c == 0 {
+            ev.fail(
+                env,
+                Property::InvalidPointer,
+                "MPI_Comm_free on MPI_COMM_WORLD, which cannot be freed".into(),
+                call.span,
+            );
+            return Ok(None);
+        }
+        return Ok(Some(c));
+    }
+    ev.fail(
+        env,
+        Property::InvalidPointer,
+        format!(
+            "MPI_Comm_free on {}, which is not a valid communicator",
+            comm::describe_invalid(&v)
+        ),
+        call.span,
+    );
+    Ok(None)
+}
+
+/// The root and the reduction operation a collective call names (`None` for
+/// collectives without one).
+pub(super) fn root_and_op(
+    ev: &mut Evaluator<'_>,
+    env: &ProcEnv<'_>,
+    call: &Call<'_>,
+    kind: Kind,
+) -> Result<(Option<Expr>, Option<Op>), EngineError> {
+    let pos = positions(kind);
+    let root = match pos.root {
+        Some(k) => Some(ev.eval_int(env, &call.args[k])?),
+        None => None,
+    };
+    let op = match pos.op {
+        Some(k) => Some(op_of(&ev.eval(env, &call.args[k])?, call.span)?),
+        None => None,
+    };
+    Ok((root, op))
+}
+
+/// Phase 1 for one member: its call, operation and root agree with the
+/// first member's (`first`: its world rank, call, root, op); reports a
+/// `collective-mismatch` otherwise (the path dies). `false` on a mismatch of
+/// call or op (the root is a check, the path goes on under it).
+pub(super) fn agrees(
+    ev: &mut Evaluator<'_>,
+    env: &ProcEnv<'_>,
+    (w0, lf0, root0, op0): (usize, LF, Option<Expr>, Option<Op>),
+    (w, lf, root, op): (usize, LF, Option<Expr>, Option<Op>),
+    span: &Span,
+) -> bool {
+    if lf0 != lf {
+        ev.fail(
+            env,
+            Property::CollectiveMismatch,
+            format!(
+                "process {w} calls {} while process {w0} calls {} (collective \
+                 calls on a communicator must match in order)",
+                lf.c_name(),
+                lf0.c_name()
+            ),
+            span,
+        );
+        return false;
+    }
+    if op0 != op {
+        ev.fail(
+            env,
+            Property::CollectiveMismatch,
+            format!(
+                "process {w} uses {} in {} while process {w0} uses {}",
+                op.map_or("no operation", op_name),
+                lf.c_name(),
+                op0.map_or("no operation", op_name)
+            ),
+            span,
+        );
+        return false;
+    }
+    if let (Some(r0), Some(r)) = (root0, root) {
+        let f = ev.factory();
+        let same = f.eq(r0, r);
+        ev.check(
+            env,
+            same,
+            Property::CollectiveMismatch,
+            || {
+                format!(
+                    "process {w} gives root {} to {} while process {w0} gives {}",
+                    f.pretty(r),
+                    lf.c_name(),
+                    f.pretty(r0)
+                )
+            },
+            span,
+        );
+    }
+    true
+}
+
+impl Mpi<'_> {
+    /// The root (comm rank) of a collective, from its first member's call:
+    /// `Ok(Some(None))` for a collective without root, `Ok(None)` for a bad root
+    /// (already reported).
+    pub(super) fn members_root(
+        &mut self,
+        state: &mut State,
+        members: &[Member<'_>],
+    ) -> Result<Option<Option<usize>>, EngineError> {
+        let f = self.ctx.f;
+        let Some(r) = members[0].root else {
+            return Ok(Some(None));
+        };
+        let n = members.len();
+        let env = self.ctx.env(state, members[0].world);
+        let mut ev = Evaluator::new(f, self.oracle, members[0].world, false);
+        match resolve_root(&mut ev, &env, r, n) {
+            Some(v) if (0..n as i64).contains(&v) => Ok(Some(Some(v as usize))),
+            Some(_) => Ok(None),
+            None => Err(EngineError::unsupported(
+                format!(
+                    "{} with a root that depends on the inputs",
+                    members[0].lf.c_name()
+                ),
+                members[0].span,
+            )),
+        }
+    }
+}
+
+/// The value of root expression `r` when it is determined.
+pub(super) fn resolve_root(
+    ev: &mut Evaluator<'_>,
+    env: &dyn Environment,
+    r: Expr,
+    n: usize,
+) -> Option<i64> {
+    let f = ev.factory();
+    match f.as_concrete_int(r).and_then(|r| i64::try_from(r).ok()) {
+        Some(v) => Some(v),
+        None => (0..n as i64).find(|&v| holds(ev, env, f.eq(r, f.int(v)))),
+    }
+}
+
+/// The pieces of send data (flat offset, count) a member with significant
+/// arguments `a` contributes: exactly the reads [`read_transfers`] makes of it.
+pub(super) fn send_pieces(
+    f: &ExprFactory,
+    kind: Kind,
+    a: &Significant,
+    n: usize,
+    is_root: bool,
+) -> Vec<(Expr, Expr)> {
+    let zero = f.int(0);
+    let count = |x: &Option<Expr>| x.unwrap_or(zero);
+    let at = |xs: &Option<Vec<Expr>>, k: usize| {
+        xs.as_ref().and_then(|v| v.get(k).copied()).unwrap_or(zero)
+    };
+    match kind {
+        Kind::Bcast if is_root => vec![(zero, count(&a.scount))],
+        Kind::Reduce | Kind::Allreduce | Kind::Scan | Kind::Exscan => {
+            vec![(zero, count(&a.scount))]
+        }
+        Kind::ReduceScatter => {
+            let total = (0..n).fold(zero, |acc, i| f.add(acc, at(&a.rcounts, i)));
+            vec![(zero, total)]
+        }
+        Kind::Gather | Kind::Gatherv | Kind::Allgather | Kind::Allgatherv => {
+            vec![(zero, count(&a.scount))]
+        }
+        Kind::Scatter if is_root => {
+            let sc = count(&a.scount);
+            (0..n).map(|j| (f.mul(sc, f.int(j as i64)), sc)).collect()
+        }
+        Kind::Scatterv | Kind::Alltoallv if is_root || kind == Kind::Alltoallv => (0..n)
+            .map(|j| (at(&a.sdispls, j), at(&a.scounts, j)))
+            .collect(),
+        Kind::Alltoall => {
+            let sc = count(&a.scount);
+            (0..n).map(|j| (f.mul(sc, f.int(j as i64)), sc)).collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The receive buffers (argument position, optional) the result of a
+/// collective goes to at the member of comm rank `rank`: exactly the
+/// destinations of [`read_transfers`] for it.
+pub(super) fn recv_args(kind: Kind, is_root: bool, rank: usize) -> Vec<(usize, bool)> {
+    let pos = positions(kind);
+    let (Some(sbuf), Some(rbuf)) = (pos.sbuf, pos.rbuf.or(pos.sbuf)) else {
+        return Vec::new();
+    };
+    match kind {
+        Kind::Bcast if !is_root => vec![(sbuf, false)],
+        Kind::Reduce | Kind::Gather | Kind::Gatherv if is_root => vec![(rbuf, false)],
+        Kind::Exscan => vec![(rbuf, rank == 0)],
+        Kind::Allreduce
+        | Kind::Scan
+        | Kind::ReduceScatter
+        | Kind::Allgather
+        | Kind::Allgatherv
+        | Kind::Scatter
+        | Kind::Scatterv
+        | Kind::Alltoall
+        | Kind::Alltoallv => vec![(rbuf, false)],
+        _ => Vec::new(),
+    }
+}

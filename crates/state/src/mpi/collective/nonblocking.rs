@@ -1,0 +1,454 @@
+//! Nonblocking collectives: posting a part, and performing the operation
+//! once every member has posted it.
+
+use tass_dynamic::api::{Pointer, Step as PStep, Value};
+use tass_model::api::mpi::ArgRole;
+use tass_model::api::{FunctionId, LibraryConstant as LC, Model, TransitionId};
+use tass_semantics::api::{Change, EngineError, Environment, Evaluator, Violation};
+use tass_symbolic::api::{Expr, Type};
+
+use super::args::significant_args;
+use super::data::{concrete_small, read_data, write_data, DType, Data};
+use super::kind::{positions, shape, Kind};
+use super::members::{
+    agrees, checked_comm, path_dead, recv_args, resolve_root, root_and_op, send_pieces, Member,
+};
+use super::pending::{check_sent, hold_back, owned_elements, span_of, Posted, Sent, Target};
+use super::transfer::Transfer;
+use crate::env::{set_mpi, ProcEnv};
+use crate::mpi::buffer::{check_rank, BufArg};
+use crate::mpi::comm;
+use crate::mpi::context::{write_request, write_success, Call, Mpi, ANY};
+use crate::mpi::request::{add_request, remove_request, RequestKind};
+use crate::state::State;
+
+/// True if process `q` has posted a nonblocking collective on `comm` that not
+/// every member has posted yet.
+pub(crate) fn has_post(state: &State, q: usize, comm: u32) -> bool {
+    state.inner.procs[q]
+        .mpi
+        .requests
+        .iter()
+        .any(|r| matches!(&r.kind, RequestKind::Posted(p) if p.comm == comm))
+}
+
+impl Mpi<'_> {
+    /// A nonblocking collective call of process `p` (`call`): it posts its part
+    /// and moves on. The arguments significant at `p` are evaluated and its send
+    /// data read now; the objects holding its receive buffers read as undefined
+    /// until the wait. When every member has posted the operation, it is
+    /// performed ([`match_posts`]).
+    pub(crate) fn post(
+        &mut self,
+        state: &mut State,
+        p: usize,
+        call: &Call<'_>,
+    ) -> Result<(Vec<Violation>, Vec<Change>), EngineError> {
+        let mut violations = Vec::new();
+        let Some((kind, true)) = shape(call.lf) else {
+            return Err(EngineError::invalid(
+                "post of a call that is not a nonblocking collective",
+                Some(call.span),
+            ));
+        };
+        let function = state.inner.procs[p]
+            .stack
+            .last()
+            .map(|fr| fr.function)
+            .ok_or_else(|| EngineError::invalid("collective post without a frame", None))?;
+        let posted = self.as_process(state, p, &mut violations, |ev, env| {
+            post_part(ev, env, call, kind)
+        })?;
+        let Some(posted) = posted else {
+            return Ok((violations, Vec::new()));
+        };
+        if path_dead(&self.ctx, state) {
+            return Ok((violations, Vec::new()));
+        }
+        let comm = posted.comm;
+        self.as_process(state, p, &mut violations, |ev, env| {
+            let kind_of = RequestKind::Posted(Box::new(posted));
+            let h = add_request(env, kind_of, (function, call.tid));
+            write_request(ev, env, call.arg(ArgRole::Request), h, call.span)?;
+            write_success(ev, env, call)?;
+            env.set_location(call.target);
+            Ok(())
+        })?;
+        if comm::members(state, comm)
+            .iter()
+            .all(|&q| has_post(state, q as usize, comm))
+        {
+            self.match_posts(state, comm, &mut violations)?;
+        }
+        Ok((violations, Vec::new()))
+    }
+}
+
+/// The part of a nonblocking collective process `env.proc` posts (`None`: the
+/// path died on a reported error).
+pub(super) fn post_part(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    call: &Call<'_>,
+    kind: Kind,
+) -> Result<Option<Posted>, EngineError> {
+    let f = ev.factory();
+    let dead =
+        |ev: &mut Evaluator<'_>, env: &ProcEnv<'_>| f.as_bool(ev.current_pc(env)) == Some(false);
+    let Some(comm) = checked_comm(ev, env, call)? else {
+        return Ok(None);
+    };
+    let n = comm::comm_size(env.state, comm);
+    let rank = comm::rank_in(env.state, comm, env.proc as u32).ok_or_else(|| {
+        EngineError::invalid(
+            "collective on a communicator the process is not in",
+            Some(call.span),
+        )
+    })?;
+    let pos = positions(kind);
+    let (root, op) = root_and_op(ev, &*env, call, kind)?;
+    let mut is_root = false;
+    if let Some(r) = root {
+        check_rank(ev, &*env, r, false, "root", call.span, n);
+        if dead(ev, env) {
+            return Ok(None);
+        }
+        match resolve_root(ev, &*env, r, n) {
+            Some(v) => is_root = v == rank as i64,
+            None => {
+                return Err(EngineError::unsupported(
+                    format!(
+                        "{} with a root that depends on the inputs",
+                        call.lf.c_name()
+                    ),
+                    call.span,
+                ))
+            }
+        }
+    }
+    let Some(args) = significant_args(ev, env, call, kind, n, is_root)? else {
+        return Ok(None);
+    };
+    if dead(ev, env) {
+        return Ok(None);
+    }
+    let mut pieces = Vec::new();
+    if let Some(sbuf) = pos.sbuf {
+        let dt = args
+            .stype
+            .clone()
+            .unwrap_or(DType::Scalar(LC::MpiInt, Type::Int));
+        for (off, cnt) in send_pieces(f, kind, &args, n, is_root) {
+            let Some(d) = read_data(ev, &*env, &call.args[sbuf], cnt, off, &dt, call.span)? else {
+                return Ok(None);
+            };
+            pieces.push((off, cnt, d));
+        }
+    }
+    let mut targets = Vec::new();
+    let owned = match args.rtype.as_ref().or(args.stype.as_ref()) {
+        Some(DType::Pair(_)) => None, // arrays of structs: the whole object
+        _ => owned_elements(f, kind, &args, n, rank),
+    };
+    for (arg, optional) in recv_args(kind, is_root, rank) {
+        let pointer = ev.eval(&*env, &call.args[arg])?;
+        if optional && matches!(pointer, Value::Pointer(ref q) if q.is_null()) {
+            continue;
+        }
+        let pointee = BufArg::Expr(&call.args[arg]).scalar_pointee();
+        let hold = hold_back(ev, env, &call.args[arg], owned.as_deref(), call.span)?;
+        targets.push(Target {
+            arg,
+            pointer,
+            pointee,
+            hold,
+        });
+    }
+    // The send buffer is checked later unless it lies in an object held back
+    // for the result (send and receive parts of one array: not checked).
+    let mut sent = None;
+    if let (Some(sbuf), Some(DType::Scalar(_, ty))) = (pos.sbuf, &args.stype) {
+        let pointer = ev.eval(&*env, &call.args[sbuf])?;
+        let object = match &pointer {
+            Value::Pointer(Pointer::To { root, path }) => {
+                let mut path = path.clone();
+                if matches!(path.last(), Some(PStep::Index(_))) {
+                    path.pop();
+                }
+                Some(Value::Pointer(Pointer::To { root: *root, path }))
+            }
+            _ => None,
+        };
+        let held = targets
+            .iter()
+            .any(|t| t.hold.as_ref().map(|h| Some(h.pointer())) == Some(object.as_ref()));
+        let flat: Vec<(Expr, Expr, Expr)> = pieces
+            .iter()
+            .filter_map(|(o, c, d)| match d {
+                Data::Flat(x) if concrete_small(f, *c).is_some() => Some((*o, *c, *x)),
+                _ => None,
+            })
+            .collect();
+        if object.is_some() && !held && !flat.is_empty() {
+            sent = Some(Sent {
+                lf: call.lf,
+                line: call.span.start_line,
+                pointer,
+                pointee: BufArg::Expr(&call.args[sbuf]).scalar_pointee(),
+                ty: ty.clone(),
+                pieces: flat,
+            });
+        }
+    }
+    Ok(Some(Posted {
+        comm,
+        lf: call.lf,
+        root,
+        op,
+        args,
+        pieces,
+        targets,
+        sent,
+    }))
+}
+
+impl Mpi<'_> {
+    /// Performs the nonblocking collective every member of `comm` has posted (the
+    /// first pending one of each): the calls must agree; each member's request
+    /// then holds the final contents of its receive buffers, which its wait
+    /// writes.
+    pub(super) fn match_posts(
+        &mut self,
+        state: &mut State,
+        comm: u32,
+        violations: &mut Vec<Violation>,
+    ) -> Result<(), EngineError> {
+        let worlds: Vec<usize> = comm::members(state, comm)
+            .into_iter()
+            .map(|w| w as usize)
+            .collect();
+        let mut members: Vec<Member<'_>> = Vec::with_capacity(worlds.len());
+        let mut heads: Vec<(u32, Posted)> = Vec::with_capacity(worlds.len());
+        for &w in &worlds {
+            let (handle, origin, posted) = first_post(state, w, comm).ok_or_else(|| {
+                EngineError::invalid("collective match: a member has not posted", None)
+            })?;
+            let span = span_of(self.ctx.model, origin);
+            let Some((kind, _)) = shape(posted.lf) else {
+                return Err(EngineError::invalid(
+                    "collective match: not a collective",
+                    Some(span),
+                ));
+            };
+            if let Some(m0) = members.first() {
+                let first = (m0.world, m0.lf, m0.root, m0.op);
+                let this = (w, posted.lf, posted.root, posted.op);
+                let ok = self.as_process(state, w, violations, |ev, env| {
+                    Ok(agrees(ev, env, first, this, span))
+                })?;
+                if !ok || path_dead(&self.ctx, state) {
+                    return Ok(());
+                }
+            }
+            members.push(Member {
+                world: w,
+                lf: posted.lf,
+                span,
+                call: None,
+                kind,
+                root: posted.root,
+                op: posted.op,
+                args: posted.args.clone(),
+                pieces: Some(posted.pieces.clone()),
+            });
+            heads.push((handle, posted));
+        }
+        let Some(root) = self.members_root(state, &members)? else {
+            return Ok(());
+        };
+        if !self.check_agreement(state, &members, root, violations)? || path_dead(&self.ctx, state)
+        {
+            return Ok(());
+        }
+        let Some(transfers) = self.read_transfers(state, &members, root, violations)? else {
+            return Ok(());
+        };
+        if path_dead(&self.ctx, state) {
+            return Ok(());
+        }
+        for (j, m) in members.iter().enumerate() {
+            let handle = heads[j].0;
+            let running = state.inner.procs[m.world].status == crate::state::Status::Running;
+            self.as_process(state, m.world, violations, |ev, env| {
+                if running {
+                    deliver(ev, env, m, j, &heads[j], &transfers)
+                } else {
+                    // Ended without waiting (a request leak, reported at the end):
+                    // its buffers may be gone; nothing is delivered.
+                    let f = ev.factory();
+                    set_mpi(env, |mp| {
+                        for r in mp.requests.iter_mut().filter(|r| r.handle == handle) {
+                            r.kind = RequestKind::Done {
+                                source: f.int(ANY),
+                                tag: f.int(ANY),
+                                count: f.int(0),
+                            };
+                        }
+                    });
+                    Ok(())
+                }
+            })?;
+        }
+        Ok(())
+    }
+}
+
+/// Delivers the results of a performed nonblocking collective to member `m`
+/// (the `j`th), whose request is `(handle, posted)`: checks its send data,
+/// writes its receive buffers and holds them back until its wait.
+fn deliver(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    m: &Member<'_>,
+    j: usize,
+    (handle, posted): &(u32, Posted),
+    transfers: &[Transfer],
+) -> Result<(), EngineError> {
+    let dt = m
+        .args
+        .rtype
+        .clone()
+        .or_else(|| m.args.stype.clone())
+        .unwrap_or(DType::Scalar(LC::MpiInt, Type::Int));
+    if let Some(sent) = &posted.sent {
+        check_sent(ev, env, sent, "every process had posted it", m.span)?;
+    }
+    // Put back what the held elements had at the post (unless the
+    // program wrote them since: its wait reports that), write the
+    // results, and hold the final contents back again until the wait.
+    let mut intact = Vec::with_capacity(posted.targets.len());
+    for t in &posted.targets {
+        let ok = match &t.hold {
+            Some(h) => {
+                let ok = h.intact(ev, env, m.span)?;
+                if ok {
+                    h.release(ev, env, m.span)?;
+                }
+                ok
+            }
+            None => true,
+        };
+        intact.push(ok);
+    }
+    for tr in transfers.iter().filter(|tr| tr.dest == j) {
+        let Some(k) = posted.targets.iter().position(|t| t.arg == tr.arg) else {
+            continue; // an optional buffer that is NULL
+        };
+        if !intact[k] {
+            continue;
+        }
+        let t = &posted.targets[k];
+        let arg = BufArg::Stored(&t.pointer, t.pointee.as_ref());
+        write_data(ev, env, arg, tr.window(), (&tr.data, tr.n), &dt, m.span)?;
+    }
+    let mut delivery = Vec::new();
+    for (k, t) in posted.targets.iter().enumerate() {
+        let Some(h) = &t.hold else {
+            continue;
+        };
+        if intact[k] {
+            delivery.push(h.hold_again(ev, env, m.span)?);
+        } else {
+            delivery.push(h.clone()); // the wait reports the change
+        }
+    }
+    let p = env.proc;
+    let requests = &env.state.inner.procs[p].mpi.requests;
+    let Some(index) = requests.iter().position(|r| r.handle == *handle) else {
+        return Err(EngineError::invalid(
+            "collective match: request vanished",
+            None,
+        ));
+    };
+    if requests[index].freed {
+        // MPI_Request_free'd: nobody waits, the data goes in now.
+        remove_request(env, index);
+        for h in delivery {
+            if h.intact(ev, env, m.span)? {
+                h.release(ev, env, m.span)?;
+            }
+        }
+        return Ok(());
+    }
+    let f = ev.factory();
+    let kind = if delivery.is_empty() && posted.sent.is_none() {
+        RequestKind::Done {
+            source: f.int(ANY),
+            tag: f.int(ANY),
+            count: f.int(0),
+        }
+    } else {
+        RequestKind::Collective {
+            delivery,
+            sent: posted.sent.clone().map(Box::new),
+        }
+    };
+    set_mpi(env, |mp| mp.requests[index].kind = kind);
+    Ok(())
+}
+
+/// For a process waiting in `MPI_Wait`...: its nonblocking collectives not
+/// every member has posted yet, one phrase each (for deadlock reports).
+pub(crate) fn pending_posts(model: &Model, state: &State, p: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    let mine = &state.inner.procs[p].mpi.requests;
+    for (k, r) in mine.iter().enumerate() {
+        let RequestKind::Posted(posted) = &r.kind else {
+            continue;
+        };
+        // It is the `ordinal`-th pending post of `p` on its communicator; a
+        // member with fewer pending posts there has not posted it yet.
+        let ordinal = mine[..=k]
+            .iter()
+            .filter(|x| matches!(&x.kind, RequestKind::Posted(q) if q.comm == posted.comm))
+            .count();
+        let missing: Vec<String> = comm::members(state, posted.comm)
+            .into_iter()
+            .filter(|&q| {
+                state.inner.procs[q as usize]
+                    .mpi
+                    .requests
+                    .iter()
+                    .filter(|x| matches!(&x.kind, RequestKind::Posted(o) if o.comm == posted.comm))
+                    .count()
+                    < ordinal
+            })
+            .map(|q| q.to_string())
+            .collect();
+        let span = span_of(model, r.origin);
+        out.push(format!(
+            "for its {} of line {}, not yet posted by process(es) {}",
+            posted.lf.c_name(),
+            span.start_line,
+            missing.join(", ")
+        ));
+    }
+    out
+}
+
+/// The first nonblocking collective process `q` posted on `comm` that is not
+/// performed yet: (request handle, the call that posted it, its part).
+pub(super) fn first_post(
+    state: &State,
+    q: usize,
+    comm: u32,
+) -> Option<(u32, (FunctionId, TransitionId), Posted)> {
+    state.inner.procs[q]
+        .mpi
+        .requests
+        .iter()
+        .find_map(|r| match &r.kind {
+            RequestKind::Posted(p) if p.comm == comm => Some((r.handle, r.origin, (**p).clone())),
+            _ => None,
+        })
+}

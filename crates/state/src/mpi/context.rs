@@ -1,0 +1,328 @@
+//! What every MPI step needs: the engine's context, the call a process is
+//! about to make, the special values of ranks and tags, and reading and
+//! writing the call's scalar arguments.
+
+use tass_dynamic::api::{Handle, Message, Value};
+pub(crate) use tass_model::api::mpi::MPI_PROC_NULL as PROC_NULL;
+use tass_model::api::mpi::{ArgRole, MPI_ANY_SOURCE, MPI_ANY_TAG};
+use tass_model::api::{
+    Callee, Expr as MExpr, LibraryFunction as LF, LocationId, Model, Span, Statement, TransitionId,
+};
+use tass_semantics::api::{Decision, EngineError, Evaluator, Oracle};
+use tass_symbolic::api::{Expr, ExprFactory};
+
+use super::comm;
+use crate::env::{Layout, ProcEnv};
+use crate::state::{State, Status};
+use crate::step::Step;
+
+/// The MPI call a process is about to make.
+pub(crate) struct Call<'m> {
+    pub(super) lf: LF,
+    pub(super) args: &'m [MExpr],
+    pub(super) lhs: Option<&'m MExpr>,
+    pub(super) tid: TransitionId,
+    pub(super) target: LocationId,
+    pub(super) span: &'m Span,
+}
+
+impl<'m> Call<'m> {
+    /// The argument with role `role` (the description of every MPI function
+    /// this module executes has the roles it asks for).
+    pub(super) fn arg(&self, role: ArgRole) -> &'m MExpr {
+        let at = self.lf.mpi().and_then(|d| d.position(role));
+        &self.args[at.unwrap_or_else(|| panic!("{} has no {role:?}", self.lf.c_name()))]
+    }
+
+    /// The argument with role `role`, if the function has one.
+    pub(super) fn arg_if(&self, role: ArgRole) -> Option<&'m MExpr> {
+        let at = self.lf.mpi().and_then(|d| d.position(role))?;
+        self.args.get(at)
+    }
+
+    /// (buffer, count, datatype, destination, tag, communicator) of the send
+    /// (or send half) the call makes.
+    pub(super) fn send_half(&self) -> [&'m MExpr; 6] {
+        let at = self.lf.mpi().and_then(|d| d.send_half());
+        let at = at.unwrap_or_else(|| panic!("{} sends nothing", self.lf.c_name()));
+        at.map(|i| &self.args[i])
+    }
+
+    /// (buffer, count, datatype, source, tag, communicator, status) of the
+    /// blocking receive (or receive half) the call makes.
+    pub(super) fn receive_half(&self) -> [&'m MExpr; 7] {
+        let at = self.lf.mpi().and_then(|d| d.receive_half());
+        let at = at.unwrap_or_else(|| panic!("{} receives nothing", self.lf.c_name()));
+        at.map(|i| &self.args[i])
+    }
+}
+
+pub(crate) fn current_call<'m>(model: &'m Model, state: &State, p: usize) -> Option<Call<'m>> {
+    let ps = state.inner.procs.get(p)?;
+    if ps.status != Status::Running {
+        return None;
+    }
+    let fr = ps.stack.last()?;
+    let body = model.function(fr.function).body.as_ref()?;
+    body.outgoing(fr.location)
+        .find_map(|(tid, t, target)| match &t.statement {
+            Statement::Call {
+                lhs,
+                callee: Callee::Library(lf),
+                args,
+            } if lf.is_mpi() => Some(Call {
+                lf: *lf,
+                args,
+                lhs: lhs.as_ref(),
+                tid,
+                target,
+                span: &t.span,
+            }),
+            _ => None,
+        })
+}
+
+/// The MPI call `step` makes, for a step of a process's next statement (not
+/// a progress step, not a synchronous pair).
+pub(super) fn call_of<'m>(ctx: &Ctx<'m>, state: &State, step: &Step) -> Option<Call<'m>> {
+    if step.request.is_some() || step.delivered_to.is_some() {
+        return None;
+    }
+    current_call(ctx.model, state, step.process).filter(|c| c.tid == step.transition)
+}
+
+pub(super) fn is_standard_send(lf: LF) -> bool {
+    matches!(lf, LF::MpiSend | LF::MpiSsend | LF::MpiBsend | LF::MpiRsend)
+}
+
+pub(super) fn is_nonblocking_send(lf: LF) -> bool {
+    matches!(lf, LF::MpiIsend | LF::MpiIssend)
+}
+
+/// The functions this module implements; any other MPI call is an error naming it.
+pub(super) fn is_implemented(lf: LF) -> bool {
+    lf.mpi().is_some_and(|d| d.collective().is_some())
+        || is_standard_send(lf)
+        || is_nonblocking_send(lf)
+        || matches!(
+            lf,
+            LF::MpiInit
+                | LF::MpiFinalize
+                | LF::MpiCommRank
+                | LF::MpiCommSize
+                | LF::MpiRecv
+                | LF::MpiIrecv
+                | LF::MpiSendrecv
+                | LF::MpiSendrecvReplace
+                | LF::MpiProbe
+                | LF::MpiIprobe
+                | LF::MpiWait
+                | LF::MpiWaitall
+                | LF::MpiWaitany
+                | LF::MpiTest
+                | LF::MpiTestall
+                | LF::MpiRequestFree
+                | LF::MpiGetCount
+                | LF::MpiAbort
+                | LF::MpiWtime
+        )
+}
+
+/// The parts of the engine the MPI semantics reads: the model, the
+/// expression factory and the C layout.
+#[derive(Clone, Copy)]
+pub(crate) struct Ctx<'a> {
+    pub model: &'a Model,
+    pub f: &'a ExprFactory,
+    pub layout: &'a Layout,
+}
+
+/// The receiver of the MPI semantics: the engine's context and its prover.
+/// Every operation that asks the prover is a method of it; the state it
+/// works on is an argument, since the engine runs it on scratch copies as
+/// well as on the state being executed.
+pub(crate) struct Mpi<'a> {
+    pub ctx: Ctx<'a>,
+    pub oracle: &'a mut Oracle,
+}
+
+impl<'a> Ctx<'a> {
+    /// The MPI semantics over this context, asking `oracle`.
+    pub(crate) fn mpi<'o>(self, oracle: &'o mut Oracle) -> Mpi<'o>
+    where
+        'a: 'o,
+    {
+        Mpi { ctx: self, oracle }
+    }
+
+    /// The environment of process `proc` in `state`, for the evaluator.
+    pub(super) fn env<'s>(&self, state: &'s mut State, proc: usize) -> ProcEnv<'s>
+    where
+        'a: 's,
+    {
+        ProcEnv {
+            state,
+            proc,
+            model: self.model,
+            factory: self.f,
+            layout: self.layout,
+        }
+    }
+}
+
+/// `MPI_ANY_SOURCE`, which is also `MPI_ANY_TAG`'s value: a source or a tag
+/// that matches any.
+pub(crate) const ANY: i64 = MPI_ANY_SOURCE;
+
+const _: () = assert!(MPI_ANY_SOURCE == MPI_ANY_TAG);
+
+/// `Step::choice` of an `MPI_Iprobe` that finds no message.
+pub(super) const NO_MESSAGE: u32 = u32::MAX;
+
+/// `Step::choice` of a step that only splits the path on the value of a rank
+/// or tag argument that depends on the inputs (`Step::guard` fixes it); the
+/// call itself runs at the process's next step, on each path.
+pub(crate) const ENVELOPE_CASE: u32 = u32::MAX - 1;
+
+pub(super) fn tag_matches(wanted: i64, tag: &Expr, f: &ExprFactory) -> bool {
+    wanted == ANY || f.as_concrete_int(*tag).and_then(|t| i64::try_from(t).ok()) == Some(wanted)
+}
+
+/// Index of the first buffered message from `source` to `dest` on `comm` whose
+/// tag matches.
+pub(super) fn first_match(
+    messages: &[Message],
+    f: &ExprFactory,
+    source: u32,
+    dest: u32,
+    tag: i64,
+    comm: u32,
+) -> Option<usize> {
+    messages.iter().position(|m| {
+        m.source == source && m.dest == dest && m.comm == comm && tag_matches(tag, &m.tag, f)
+    })
+}
+
+impl Mpi<'_> {
+    /// The value of integer argument `e` of process `p` (no checks).
+    pub(super) fn peek(
+        &mut self,
+        state: &mut State,
+        p: usize,
+        e: &MExpr,
+    ) -> Result<Expr, EngineError> {
+        let env = self.ctx.env(state, p);
+        let mut ev = Evaluator::new(self.ctx.f, self.oracle, p, false);
+        ev.eval_int(&env, e)
+    }
+
+    /// The value of argument `e` of process `p` (no checks).
+    pub(super) fn peek_value(
+        &mut self,
+        state: &mut State,
+        p: usize,
+        e: &MExpr,
+    ) -> Result<Value, EngineError> {
+        let env = self.ctx.env(state, p);
+        let mut ev = Evaluator::new(self.ctx.f, self.oracle, p, false);
+        ev.eval(&env, e)
+    }
+
+    /// The communicator argument `e` of process `p` names (no checks).
+    pub(super) fn peek_comm(
+        &mut self,
+        state: &mut State,
+        p: usize,
+        e: &MExpr,
+    ) -> Result<Option<u32>, EngineError> {
+        let v = self.peek_value(state, p, e)?;
+        Ok(comm::comm_of_value(state, &v))
+    }
+}
+
+pub(super) fn concrete_i64(f: &ExprFactory, e: Expr) -> Option<i64> {
+    f.as_concrete_int(e).and_then(|t| i64::try_from(t).ok())
+}
+
+/// The value `pc` fixes integer `e` to, if it does and the prover shows it (the
+/// value of a model of `pc` is the only one worth proving).
+pub(super) fn resolve_int(f: &ExprFactory, oracle: &mut Oracle, pc: Expr, e: Expr) -> Option<i64> {
+    if let Some(k) = f.as_concrete_int(e) {
+        return i64::try_from(k).ok();
+    }
+    let v = i64::try_from(oracle.candidate_value(f, pc, e)?).ok()?;
+    matches!(oracle.valid(f, pc, f.eq(e, f.int(v))), Decision::Holds).then_some(v)
+}
+
+/// `lhs = MPI_SUCCESS` when the call's result is used.
+pub(crate) fn write_success(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    call: &Call<'_>,
+) -> Result<(), EngineError> {
+    if let Some(lhs) = call.lhs {
+        let place = ev.eval_place(&*env, lhs, false)?;
+        let zero = Value::Data(ev.factory().int(0));
+        ev.write_place(env, &place, zero, call.span)?;
+    }
+    Ok(())
+}
+
+/// `*ptr = Handle::Request(h)` for the request argument `ptr` of a call.
+pub(super) fn write_request(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    ptr: &MExpr,
+    h: u32,
+    span: &Span,
+) -> Result<(), EngineError> {
+    let v = ev.eval(&*env, ptr)?;
+    let place = ev.deref_place(&*env, v, false, span, &|| "request".into())?;
+    ev.write_place(env, &place, Value::Handle(Handle::Request(h)), span)
+}
+
+/// `*ptr = value` for an `int *` output argument of a call.
+pub(super) fn write_int_through(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    ptr: &MExpr,
+    value: i64,
+    span: &Span,
+) -> Result<(), EngineError> {
+    let f = ev.factory();
+    let v = ev.eval(&*env, ptr)?;
+    let place = ev.deref_place(&*env, v, false, span, &|| "flag".into())?;
+    ev.write_place(env, &place, Value::Data(f.int(value)), span)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn receives_take_the_first_matching_message_of_a_sender() {
+        let f = ExprFactory::new();
+        let msg = |source, dest, tag: i64, x: i64| Message {
+            source,
+            dest,
+            tag: f.int(tag),
+            comm: 0,
+            data: Value::Data(f.int(x)),
+            count: f.int(1),
+            request: None,
+        };
+        let buffer = vec![
+            msg(0, 1, 7, 1),
+            msg(0, 1, 3, 2),
+            msg(0, 1, 3, 3),
+            msg(2, 1, 3, 4),
+        ];
+        assert_eq!(first_match(&buffer, &f, 0, 1, 3, 0), Some(1));
+        assert_eq!(first_match(&buffer, &f, 0, 1, ANY, 0), Some(0));
+        assert_eq!(first_match(&buffer, &f, 2, 1, 3, 0), Some(3));
+        assert_eq!(first_match(&buffer, &f, 2, 1, 7, 0), None);
+        assert_eq!(first_match(&buffer, &f, 1, 0, ANY, 0), None);
+        // a duplicate communicator is a separate context
+        assert_eq!(first_match(&buffer, &f, 0, 1, ANY, 1), None);
+    }
+}

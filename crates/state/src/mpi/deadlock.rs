@@ -1,0 +1,371 @@
+//! What the search asks about blocked processes: the potential-deadlock
+//! test, polls that find nothing (for the livelock check), where a send
+//! goes and who waits for it, the calls blocked processes wait in, and the
+//! MPI checks at termination.
+
+use tass_model::api::mpi::Rank;
+use tass_model::api::{LibraryFunction as LF, Model, Span};
+use tass_semantics::api::{Certainty, Decision, EngineError, Property, Violation};
+
+use super::commute::pending_receives;
+use super::context::{call_of, current_call, resolve_int, Call, Mpi, ENVELOPE_CASE, NO_MESSAGE};
+use super::envelope::{p2p_args, resolve_rank, P2p};
+use super::process::{completion_stage, CallStage, MpiPhase};
+use super::{collective, comm, request};
+use crate::state::{State, Status};
+use crate::step::Step;
+
+/// What a poll (`MPI_Test`, `MPI_Testall`, `MPI_Iprobe`) finds, for the
+/// livelock check (`tass-verify`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PollOutcome {
+    /// Nothing: the flag comes back 0 and nothing changes but the flag.
+    Nothing,
+    /// A test whose requests complete only by buffering an `MPI_Isend` (with
+    /// zero buffering it would find nothing).
+    OnlyByBuffering,
+    /// A completion or a message.
+    Something,
+}
+
+impl Mpi<'_> {
+    /// What the poll `step` finds (`None`: `step` is no poll).
+    pub(crate) fn poll_outcome(&mut self, state: &State, step: &Step) -> Option<PollOutcome> {
+        if step.request.is_some() || step.choice == Some(ENVELOPE_CASE) {
+            return None;
+        }
+        let call = current_call(self.ctx.model, state, step.process)
+            .filter(|c| c.tid == step.transition)?;
+        if !matches!(call.lf, LF::MpiTest | LF::MpiTestall | LF::MpiIprobe) {
+            return None;
+        }
+        if step.choice == Some(NO_MESSAGE) {
+            return Some(PollOutcome::Nothing);
+        }
+        if call.lf == LF::MpiIprobe {
+            return Some(PollOutcome::Something);
+        }
+        let mut scratch = state.clone();
+        let Some(values) = self.peek_requests(&mut scratch, step.process, &call) else {
+            return Some(PollOutcome::Something); // executing it reports the error
+        };
+        let states: Vec<request::Completion> = values
+            .iter()
+            .map(|v| request::completion(state, step.process, v))
+            .collect();
+        let outcome = if states
+            .iter()
+            .any(|c| matches!(c, request::Completion::Pending))
+        {
+            PollOutcome::Nothing
+        } else if states.iter().any(|c| {
+            matches!(
+                c,
+                request::Completion::Ready {
+                    by_buffering: true,
+                    ..
+                }
+            )
+        }) {
+            PollOutcome::OnlyByBuffering
+        } else {
+            PollOutcome::Something
+        };
+        Some(outcome)
+    }
+}
+
+/// The step of test `step` that finds nothing: what it does under zero
+/// buffering when its requests complete only by buffering.
+pub(crate) fn failed_poll(step: &Step) -> Step {
+    Step {
+        choice: Some(NO_MESSAGE),
+        buffered_send: false,
+        ..step.clone()
+    }
+}
+
+impl Mpi<'_> {
+    /// True if `state` is a potential deadlock: some process has not terminated and
+    /// no process could move if no pending standard send were buffered (a send
+    /// moves only when its destination waits in a matching receive; a wait for an
+    /// `MPI_Isend` only once its message was received). `steps` are the state's
+    /// enabled steps (with buffering).
+    pub(crate) fn potentially_deadlocked(
+        &mut self,
+        state: &State,
+        steps: &[Step],
+    ) -> Result<bool, EngineError> {
+        let mut scratch = state.clone();
+        for step in steps {
+            let p = step.process;
+            if step.request.is_some() {
+                return Ok(false); // a posted receive takes a message
+            }
+            if step.choice == Some(ENVELOPE_CASE) {
+                return Ok(false); // the path splits first
+            }
+            let Some(call) =
+                current_call(self.ctx.model, state, p).filter(|c| c.tid == step.transition)
+            else {
+                return Ok(false); // a step that is not an MPI call
+            };
+            if matches!(call.lf, LF::MpiWait | LF::MpiWaitall | LF::MpiWaitany) {
+                if self.wait_needs_buffering(&mut scratch, step, &call) {
+                    continue;
+                }
+                return Ok(false);
+            }
+            // The return of an MPI_Ssend or MPI_Sendrecv(_replace) whose message
+            // was posted: it needs a buffer while nobody has received it (never
+            // enabled then for MPI_Ssend). Posting the message is a move: the
+            // posted send half of a send-receive proceeds together with its
+            // receive half (so a ring of them cannot deadlock).
+            let stage = state.inner.procs[p].mpi.stage;
+            if completion_stage(call.lf, stage).is_some() {
+                if step.buffered_send {
+                    continue;
+                }
+                return Ok(false);
+            }
+            let is_blocking_send = matches!(call.lf, LF::MpiSend | LF::MpiRsend);
+            if !is_blocking_send || scratch.inner.procs[p].mpi.phase != MpiPhase::Initialized {
+                return Ok(false);
+            }
+            let Some((d, tag, comm)) = self.send_envelope(&mut scratch, step, &call, stage)? else {
+                return Ok(false); // MPI_PROC_NULL, a bad rank, or not known: not counted
+            };
+            if self.receiver_waits(&mut scratch, d, p, Some(tag), comm)? {
+                return Ok(false);
+            }
+        }
+        Ok(state
+            .inner
+            .procs
+            .iter()
+            .any(|ps| ps.status == Status::Running))
+    }
+
+    /// The world rank of the destination, the tag and the communicator of the
+    /// send (or send half) `call` that `step` makes, when all three are known:
+    /// `None` for `MPI_PROC_NULL`, a bad rank or values that are not concrete.
+    pub(super) fn send_envelope(
+        &mut self,
+        scratch: &mut State,
+        step: &Step,
+        call: &Call<'_>,
+        stage: CallStage,
+    ) -> Result<Option<(usize, i64, u32)>, EngineError> {
+        let Some((dest, comm)) = self.send_destination_rank(scratch, step, call, stage)? else {
+            return Ok(None);
+        };
+        let Some((_, tag_arg, _, _)) = p2p_args(call, stage) else {
+            return Ok(None);
+        };
+        let tag = self.peek(scratch, step.process, &call.args[tag_arg])?;
+        // A tag that depends on the inputs is fixed by the step's guard.
+        let pc = self.ctx.f.and(scratch.inner.pc, step.guard);
+        let Some(tag) = resolve_int(self.ctx.f, self.oracle, pc, tag) else {
+            return Ok(None);
+        };
+        let Rank::Process(dest) = dest else {
+            return Ok(None);
+        };
+        let d = comm::to_world(scratch, comm, dest as usize);
+        Ok(d.map(|d| (d as usize, tag, comm)))
+    }
+
+    /// The destination rank (in its communicator) and the communicator of the
+    /// send (or send half) `call` that `step` makes, when the path condition and
+    /// the step's guard fix them to a rank or `MPI_PROC_NULL`.
+    pub(super) fn send_destination_rank(
+        &mut self,
+        scratch: &mut State,
+        step: &Step,
+        call: &Call<'_>,
+        stage: CallStage,
+    ) -> Result<Option<(Rank, u32)>, EngineError> {
+        let p = step.process;
+        let Some((rank_arg, _, comm_arg, P2p::Send)) = p2p_args(call, stage) else {
+            return Ok(None);
+        };
+        let Some(comm) = self.peek_comm(scratch, p, &call.args[comm_arg])? else {
+            return Ok(None);
+        };
+        let n = comm::comm_size(scratch, comm);
+        let dest = self.peek(scratch, p, &call.args[rank_arg])?;
+        let pc = self.ctx.f.and(scratch.inner.pc, step.guard);
+        let dest =
+            resolve_rank(self.ctx.f, self.oracle, pc, dest, n).and_then(|d| Rank::from_int(d, n));
+        Ok(dest.map(|d| (d, comm)))
+    }
+
+    /// See `Engine::send_destination`.
+    pub(crate) fn send_destination(
+        &mut self,
+        state: &State,
+        step: &Step,
+    ) -> Result<Option<Rank>, EngineError> {
+        let p = step.process;
+        let Some(call) = call_of(&self.ctx, state, step) else {
+            return Ok(None);
+        };
+        let mut scratch = state.clone();
+        let stage = state.inner.procs[p].mpi.stage;
+        let Some((dest, comm)) = self.send_destination_rank(&mut scratch, step, &call, stage)?
+        else {
+            return Ok(None);
+        };
+        Ok(match dest {
+            Rank::ProcNull => Some(Rank::ProcNull),
+            Rank::Process(d) => comm::to_world(&scratch, comm, d as usize).map(Rank::Process),
+            Rank::Any => None, // not a destination: the send reports it
+        })
+    }
+
+    /// See `Engine::waiting_receiver`.
+    pub(crate) fn waiting_receiver(
+        &mut self,
+        state: &State,
+        step: &Step,
+    ) -> Result<Option<usize>, EngineError> {
+        let p = step.process;
+        let Some(call) = call_of(&self.ctx, state, step) else {
+            return Ok(None);
+        };
+        if !matches!(call.lf, LF::MpiSend | LF::MpiRsend)
+            || state.inner.procs[p].mpi.phase != MpiPhase::Initialized
+        {
+            return Ok(None);
+        }
+        let mut scratch = state.clone();
+        let Some((d, tag, comm)) =
+            self.send_envelope(&mut scratch, step, &call, CallStage::Start)?
+        else {
+            return Ok(None);
+        };
+        if d == p || pending_receives(state, d) {
+            return Ok(None);
+        }
+        if current_call(self.ctx.model, state, d).map(|c| c.lf) != Some(LF::MpiRecv) {
+            return Ok(None);
+        }
+        Ok(self
+            .receiver_waits(&mut scratch, d, p, Some(tag), comm)?
+            .then_some(d))
+    }
+}
+
+/// What the processes that have not terminated wait for, one phrase each (for
+/// deadlock reports).
+pub(crate) fn blocked_calls(model: &Model, state: &State) -> Vec<(usize, String)> {
+    (0..state.inner.procs.len())
+        .filter_map(|p| {
+            let call = current_call(model, state, p)?;
+            let text = model
+                .function(state.inner.procs[p].stack.last()?.function)
+                .body
+                .as_ref()
+                .map(|b| b.transition(call.tid).source_text.clone())
+                .unwrap_or_default();
+            let mut phrase = format!("{} ({text})", call.lf.c_name());
+            if matches!(
+                call.lf,
+                LF::MpiWait | LF::MpiWaitall | LF::MpiWaitany | LF::MpiTest | LF::MpiTestall
+            ) {
+                let pending = collective::pending_posts(model, state, p);
+                if !pending.is_empty() {
+                    phrase.push(' ');
+                    phrase.push_str(&pending.join(" and "));
+                }
+            }
+            Some((p, phrase))
+        })
+        .collect()
+}
+
+impl Mpi<'_> {
+    /// The MPI checks at a final state: processes that initialised MPI and ended
+    /// without `MPI_Finalize`; messages never received.
+    pub(crate) fn termination_checks(&mut self, state: &State) -> Vec<Violation> {
+        let f = self.ctx.f;
+        let mut out = Vec::new();
+        let (certainty, witness) = match self.oracle.valid(f, state.inner.pc, f.ff()) {
+            Decision::Holds => return out,
+            Decision::Fails { witness } => (Certainty::Provable, witness),
+            Decision::Unknown => (Certainty::Possible, None),
+        };
+        let span_of = |p: usize| -> Span {
+            match &state.inner.procs[p].status {
+                Status::Terminated {
+                    at: Some((func, loc)),
+                    ..
+                } => self
+                    .ctx
+                    .model
+                    .function(*func)
+                    .body
+                    .as_ref()
+                    .map(|b| b.location(*loc).span.clone())
+                    .unwrap_or_else(|| self.ctx.model.function(*func).span.clone()),
+                _ => self.ctx.model.function(self.ctx.model.main).span.clone(),
+            }
+        };
+        for (p, ps) in state.inner.procs.iter().enumerate() {
+            if ps.mpi.phase == MpiPhase::Initialized {
+                out.push(Violation {
+                    property: Property::MpiInitFinalize,
+                    certainty,
+                    message: format!("process {p} terminates without calling MPI_Finalize"),
+                    span: span_of(p),
+                    process: p,
+                    witness: witness.clone(),
+                    claim: "every process that calls MPI_Init calls MPI_Finalize".into(),
+                });
+            }
+        }
+        if let Some(m) = state.inner.messages.first() {
+            let list: Vec<String> = state
+                .inner
+                .messages
+                .iter()
+                .map(|m| format!("{} -> {} (tag {})", m.source, m.dest, f.pretty(m.tag)))
+                .collect();
+            out.push(Violation {
+                property: Property::UnreceivedMessage,
+                certainty,
+                message: format!(
+                    "{} message(s) sent but never received: {}",
+                    list.len(),
+                    list.join(", ")
+                ),
+                span: span_of(m.dest as usize),
+                process: m.dest as usize,
+                witness: witness.clone(),
+                claim: "every message sent is received".into(),
+            });
+        }
+        for (p, (func, tid)) in request::leaked(state) {
+            let (span, text) = match self.ctx.model.function(func).body.as_ref() {
+                Some(b) => (
+                    b.transition(tid).span.clone(),
+                    b.transition(tid).source_text.clone(),
+                ),
+                None => (span_of(p), String::new()),
+            };
+            out.push(Violation {
+                property: Property::MemoryLeak,
+                certainty,
+                message: format!(
+                    "request leak: the request of `{text}` of process {p} is never completed \
+                 (MPI_Wait/MPI_Test) nor freed (MPI_Request_free)"
+                ),
+                span,
+                process: p,
+                witness: witness.clone(),
+                claim: "every request is completed or freed".into(),
+            });
+        }
+        out
+    }
+}

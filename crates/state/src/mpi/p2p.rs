@@ -1,0 +1,253 @@
+//! Point-to-point operations: sends, receives, posted receives and probes.
+
+use tass_dynamic::api::{Message, Value};
+use tass_model::api::mpi::ArgRole;
+use tass_model::api::{Expr as MExpr, FunctionId, LibraryFunction as LF, Span};
+use tass_semantics::api::{EngineError, Environment, Evaluator, Property};
+use tass_symbolic::api::Type;
+
+use super::buffer::{check_rank, holds, read_buffer, P2pType};
+use super::comm::check_comm;
+use super::context::{write_int_through, write_request, Call, ANY, NO_MESSAGE, PROC_NULL};
+use super::envelope::{blocking_match, resolve_rank, tag_value};
+use super::request::RequestKind;
+use super::{buffer, comm, request};
+use crate::env::ProcEnv;
+
+/// `MPI_Send(buf, count, datatype, dest, tag, comm)`: buffers the message
+/// (naming `request` for `MPI_Isend`).
+pub(super) fn send(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    args: [&MExpr; 6],
+    span: &Span,
+    request: Option<u32>,
+) -> Result<(), EngineError> {
+    let f = ev.factory();
+    let count = ev.eval_int(&*env, args[1])?;
+    let dtype = buffer::p2p_datatype(ev, &*env, args[2], span)?;
+    let dest = ev.eval_int(&*env, args[3])?;
+    let tag = ev.eval_int(&*env, args[4])?;
+    let Some(comm) = check_comm(ev, &*env, args[5], span)? else {
+        return Ok(());
+    };
+    let size = comm::comm_size(env.state, comm);
+    check_rank(ev, &*env, dest, false, "destination", span, size);
+    let data = match dtype {
+        P2pType::Basic(_, ty) => {
+            read_buffer(ev, &*env, args[0], count, f.int(0), &ty, span)?.map(Value::Data)
+        }
+        P2pType::Pair(c) => buffer::read_pairs(ev, &*env, args[0], count, f.int(0), c, span)?
+            .map(|pairs| buffer::pair_message(f, c, &pairs)),
+    };
+    let pc = ev.current_pc(&*env);
+    let Some(dest) = resolve_rank(f, ev.oracle(), pc, dest, size) else {
+        if holds(ev, &*env, f.ff()) {
+            return Ok(()); // the path is dead (a bad rank was reported)
+        }
+        return Err(EngineError::unsupported(
+            "MPI send to a rank that depends on the inputs",
+            span,
+        ));
+    };
+    let Some(dest) = usize::try_from(dest)
+        .ok()
+        .and_then(|d| comm::to_world(env.state, comm, d))
+    else {
+        return Ok(()); // MPI_PROC_NULL, or a bad rank already reported
+    };
+    let tag = tag_value(ev, ev.current_pc(&*env), tag, span)?;
+    let Some(data) = data else { return Ok(()) };
+    env.enqueue(Message {
+        source: env.proc as u32,
+        dest,
+        tag: f.int(tag),
+        comm,
+        data,
+        count,
+        request,
+    });
+    Ok(())
+}
+
+/// `MPI_Recv(buf, count, datatype, source, tag, comm, status)` taking the first
+/// matching message from world rank `choice` (`None`: `MPI_PROC_NULL`).
+pub(super) fn receive(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    args: [&MExpr; 7],
+    choice: Option<u32>,
+    span: &Span,
+) -> Result<(), EngineError> {
+    let f = ev.factory();
+    let capacity = ev.eval_int(&*env, args[1])?;
+    let dtype = buffer::p2p_datatype(ev, &*env, args[2], span)?;
+    let source = ev.eval_int(&*env, args[3])?;
+    let tag = ev.eval_int(&*env, args[4])?;
+    let Some(comm) = check_comm(ev, &*env, args[5], span)? else {
+        return Ok(());
+    };
+    let size = comm::comm_size(env.state, comm);
+    check_rank(ev, &*env, source, true, "source", span, size);
+    let zero_count = f.le(f.int(0), capacity);
+    ev.check(
+        &*env,
+        zero_count,
+        Property::MpiCount,
+        || format!("negative count {} in MPI_Recv", f.pretty(capacity)),
+        span,
+    );
+    let status = match choice {
+        None => request::proc_null_status(f),
+        Some(s) => {
+            let tag = tag_value(ev, ev.current_pc(&*env), tag, span)?;
+            let Some(k) = blocking_match(env.state, f, s, env.proc, tag, comm) else {
+                return Err(EngineError::invalid(
+                    "receive step without a matching message",
+                    Some(span),
+                ));
+            };
+            let Some(msg) = env.dequeue(k) else {
+                return Err(EngineError::invalid("message vanished", Some(span)));
+            };
+            match dtype {
+                P2pType::Basic(_, ty) => {
+                    request::deliver(ev, env, &msg, args[0].into(), capacity, &ty, span)?
+                }
+                P2pType::Pair(c) => {
+                    request::deliver_pairs(ev, env, &msg, args[0].into(), capacity, c, span)?
+                }
+            }
+            let rank = comm::rank_in(env.state, comm, s).unwrap_or(s as usize);
+            (f.int(rank as i64), msg.tag, msg.count)
+        }
+    };
+    let st = ev.eval(&*env, args[6])?;
+    request::write_status(ev, env, st, status, span)
+}
+
+/// `MPI_Irecv(buf, count, datatype, source, tag, comm, request)`: posts the
+/// receive (a progress step completes it later).
+pub(super) fn post_receive(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    call: &Call<'_>,
+    function: FunctionId,
+) -> Result<(), EngineError> {
+    let f = ev.factory();
+    let span = call.span;
+    let capacity = ev.eval_int(&*env, call.arg(ArgRole::Count))?;
+    let (ty, pair) = match buffer::p2p_datatype(ev, &*env, call.arg(ArgRole::Datatype), span)? {
+        P2pType::Basic(_, ty) => (ty, None),
+        P2pType::Pair(c) => (Type::Int, Some(c)),
+    };
+    let source = ev.eval_int(&*env, call.arg(ArgRole::Source))?;
+    let tag = ev.eval_int(&*env, call.arg(ArgRole::Tag))?;
+    let Some(comm) = check_comm(ev, &*env, call.arg(ArgRole::Comm), span)? else {
+        return Ok(());
+    };
+    let size = comm::comm_size(env.state, comm);
+    check_rank(ev, &*env, source, true, "source", span, size);
+    let nonneg = f.le(f.int(0), capacity);
+    ev.check(
+        &*env,
+        nonneg,
+        Property::MpiCount,
+        || format!("negative count {} in MPI_Irecv", f.pretty(capacity)),
+        span,
+    );
+    let pc = ev.current_pc(&*env);
+    let source = match resolve_rank(f, ev.oracle(), pc, source, size) {
+        Some(ANY) => Some(ANY),
+        Some(PROC_NULL) => None,
+        Some(r) => match usize::try_from(r)
+            .ok()
+            .and_then(|r| comm::to_world(env.state, comm, r))
+        {
+            Some(w) => Some(i64::from(w)),
+            None => return Ok(()), // a bad rank, reported
+        },
+        None if holds(ev, &*env, f.ff()) => return Ok(()),
+        None => {
+            return Err(EngineError::unsupported(
+                "MPI_Irecv from a rank that depends on the inputs",
+                span,
+            ))
+        }
+    };
+    let origin = (function, call.tid);
+    let kind = match source {
+        None => {
+            let (source, tag, count) = request::proc_null_status(f);
+            RequestKind::Done { source, tag, count }
+        }
+        Some(source) => {
+            let tag = tag_value(ev, ev.current_pc(&*env), tag, span)?;
+            let buffer = ev.eval(&*env, call.arg(ArgRole::Buffer))?;
+            let pointee = buffer::BufArg::Expr(call.arg(ArgRole::Buffer)).scalar_pointee();
+            RequestKind::Recv(request::PostedRecv {
+                buffer,
+                pointee,
+                capacity,
+                ty,
+                pair,
+                source,
+                tag,
+                comm,
+            })
+        }
+    };
+    let h = request::add_request(env, kind, origin);
+    write_request(ev, env, call.arg(ArgRole::Request), h, span)
+}
+
+/// `MPI_Probe(source, tag, comm, status)` and `MPI_Iprobe(source, tag, comm,
+/// flag, status)`: the status of the message from world rank `choice` a
+/// receive would take, without taking it.
+pub(super) fn probe(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    call: &Call<'_>,
+    choice: Option<u32>,
+) -> Result<(), EngineError> {
+    let f = ev.factory();
+    let span = call.span;
+    let source = ev.eval_int(&*env, call.arg(ArgRole::Source))?;
+    let tag = ev.eval_int(&*env, call.arg(ArgRole::Tag))?;
+    let Some(comm) = check_comm(ev, &*env, call.arg(ArgRole::Comm), span)? else {
+        return Ok(());
+    };
+    let size = comm::comm_size(env.state, comm);
+    check_rank(ev, &*env, source, true, "source", span, size);
+    let status_arg = call.arg(ArgRole::Status);
+    let found = match choice {
+        Some(NO_MESSAGE) => None,
+        None => Some(request::proc_null_status(f)),
+        Some(s) => {
+            let tag = tag_value(ev, ev.current_pc(&*env), tag, span)?;
+            let Some(k) = blocking_match(env.state, f, s, env.proc, tag, comm) else {
+                return Err(EngineError::invalid(
+                    "probe step without a matching message",
+                    Some(span),
+                ));
+            };
+            let m = &env.state.inner.messages[k];
+            let rank = comm::rank_in(env.state, comm, s).unwrap_or(s as usize);
+            Some((f.int(rank as i64), m.tag, m.count))
+        }
+    };
+    if call.lf == LF::MpiIprobe {
+        write_int_through(
+            ev,
+            env,
+            call.arg(ArgRole::Flag),
+            i64::from(found.is_some()),
+            span,
+        )?;
+    }
+    if let Some(status) = found {
+        let st = ev.eval(&*env, status_arg)?;
+        request::write_status(ev, env, st, status, span)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,66 @@
+//! The MPI part of a process's state: its phase, how far it is in a call of
+//! several steps, and its pending requests.
+
+use tass_model::api::LibraryFunction as LF;
+use tass_symbolic::api::Expr;
+
+use super::request::Request;
+
+/// The MPI part of a process's state.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub(crate) struct MpiProc {
+    /// Where the process is in its MPI lifetime.
+    pub phase: MpiPhase,
+    /// How far the process is in the blocking call it is at, for the calls
+    /// that take several steps (`MPI_Ssend`, `MPI_Sendrecv(_replace)`).
+    pub stage: CallStage,
+    /// The last value `MPI_Wtime` returned (the next one is not smaller).
+    pub wtime: Option<Expr>,
+    /// The requests of nonblocking operations not completed yet, in the order
+    /// they were posted.
+    pub requests: Vec<Request>,
+}
+
+/// Where a process is in its MPI lifetime: MPI calls other than `MPI_Wtime`
+/// are allowed only between `MPI_Init` and `MPI_Finalize`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub(crate) enum MpiPhase {
+    /// `MPI_Init` not called yet.
+    #[default]
+    BeforeInit,
+    /// Between `MPI_Init` and `MPI_Finalize`.
+    Initialized,
+    /// `MPI_Finalize` called.
+    Finalized,
+}
+
+/// How far a process is in a blocking call made of several steps. The send
+/// of `MPI_Ssend` and the send half of `MPI_Sendrecv(_replace)` post their
+/// message first, as a nonblocking send would, naming a request of the
+/// process that the program never sees; the call returns once that request
+/// completes: for `MPI_Ssend` when the message has been received, for a
+/// send-receive (a standard send) also by buffering, which the zero-buffer
+/// deadlock test counts as needing a buffer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub(crate) enum CallStage {
+    /// Nothing done yet.
+    #[default]
+    Start,
+    /// The message is posted under request `request`: an `MPI_Ssend` waits
+    /// for it to be received, a send-receive for its receive half.
+    Sent { request: u32 },
+    /// The receive half of a send-receive is done; it waits for its send.
+    Received { request: u32 },
+}
+
+/// The request of the send a process at `lf` in `stage` waits for before
+/// the call returns, if that is all it still has to do.
+pub(super) fn completion_stage(lf: LF, stage: CallStage) -> Option<u32> {
+    match (lf, stage) {
+        (LF::MpiSsend, CallStage::Sent { request }) => Some(request),
+        (LF::MpiSendrecv | LF::MpiSendrecvReplace, CallStage::Received { request }) => {
+            Some(request)
+        }
+        _ => None,
+    }
+}
