@@ -160,7 +160,8 @@ pub(crate) struct ShowArgs {
 
 /// Rewrites the paper's argument spellings into DESIGN.md's:
 /// `-np=N` -> `--procs N`, `-np1=N` -> `--spec-procs N`, `-np2=N` -> `--impl-procs N`,
-/// `-inputNAME=VALUE` -> `--input NAME=VALUE`. Arguments after `--` are left alone.
+/// `-inputNAME=VALUE` -> `--input NAME=VALUE`, and CIVL's `-input_mpi_nprocs=N` ->
+/// `--procs N`. Arguments after `--` are left alone.
 pub(crate) fn rewrite_paper_spellings(args: Vec<String>) -> Vec<String> {
     let mut out = Vec::with_capacity(args.len());
     let mut rest_literal = false;
@@ -184,6 +185,13 @@ pub(crate) fn rewrite_paper_spellings(args: Vec<String>) -> Vec<String> {
         if let Some((long, value)) = rewritten {
             out.push(long.to_string());
             out.push(value);
+            continue;
+        }
+        // CIVL's spelling of the process count, which would otherwise read as an
+        // input named `_mpi_nprocs`.
+        if let Some(n) = arg.strip_prefix("-input_mpi_nprocs=") {
+            out.push("--procs".to_string());
+            out.push(n.to_string());
             continue;
         }
         if let Some(binding) = arg.strip_prefix("-input") {

@@ -8,7 +8,10 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use tass_model::api::{render_model, Model};
-use tass_verify::api::{check_signatures, compare, verify, Options, Report, SignedOverflow};
+use tass_prove::api::{solvers_on_path, SolverKind, AUTO_ORDER};
+use tass_verify::api::{
+    check_signatures, compare, verify, Options, ProverChoice, Report, SignedOverflow,
+};
 
 use crate::args::{CheckArgs, Cli, Command, CompareArgs, Format, ShowArgs, SourceArgs, VerifyArgs};
 use crate::error::{ArgumentError, RunError, TraceWriteError};
@@ -30,8 +33,8 @@ fn show(args: ShowArgs) -> i32 {
             let _ = write!(std::io::stdout(), "{}", render_model(&model));
             0
         }
-        Err(message) => {
-            eprintln!("{message}");
+        Err(error) => {
+            eprintln!("{}", error.report_text());
             2
         }
     }
@@ -69,6 +72,13 @@ fn options(check: &CheckArgs) -> Result<Options, ArgumentError> {
         if name.is_empty() || value.is_empty() {
             return Err(ArgumentError::InputMissingPart {
                 binding: binding.clone(),
+            });
+        }
+        if let Some((_, first)) = inputs.iter().find(|(n, _): &&(String, String)| n == name) {
+            return Err(ArgumentError::InputTwice {
+                name: name.to_string(),
+                first: first.clone(),
+                second: value.to_string(),
             });
         }
         inputs.push((name.to_string(), value.to_string()));
@@ -113,12 +123,14 @@ fn run_verify(args: VerifyArgs) -> i32 {
         let mut options = options(check)?;
         options.procs = check_procs("--procs", args.procs)?;
         let model = load_program(&args.files, &check.source)?;
+        check_trace_writable(check)?;
         Ok::<_, RunError>((options, model))
     })();
     let report = match prepared {
         Ok((options, model)) => {
             if check.verbose {
                 describe_model("program", &model);
+                describe_prover(check);
             }
             verify(&model, &options)
         }
@@ -160,6 +172,7 @@ fn run_compare(args: CompareArgs) -> i32 {
         let spec = load_program(&spec_files, &check.source)?;
         let imp = load_program(&impl_files, &check.source)?;
         check_signatures(&spec, &imp)?;
+        check_trace_writable(check)?;
         Ok::<_, RunError>((options, spec, imp))
     })();
     let report = match prepared {
@@ -167,6 +180,7 @@ fn run_compare(args: CompareArgs) -> i32 {
             if check.verbose {
                 describe_model("specification", &spec);
                 describe_model("implementation", &imp);
+                describe_prover(check);
             }
             compare(&spec, &imp, &options)
         }
@@ -190,10 +204,53 @@ fn describe_model(role: &str, model: &Model) {
     );
 }
 
+/// `-v`: which prover `--prover` stands for on this machine (`auto` asks the
+/// built-in prover first, then the first two installed solvers of its order).
+fn describe_prover(check: &CheckArgs) {
+    let installed: Vec<SolverKind> = solvers_on_path().into_iter().map(|(k, _)| k).collect();
+    let solvers: Vec<&str> = match check.prover {
+        ProverChoice::Builtin => Vec::new(),
+        ProverChoice::Auto => AUTO_ORDER
+            .into_iter()
+            .filter(|k| installed.contains(k))
+            .take(2)
+            .map(SolverKind::name)
+            .collect(),
+        ProverChoice::Z3 => vec![SolverKind::Z3.name()],
+        ProverChoice::Cvc5 => vec![SolverKind::Cvc5.name()],
+        ProverChoice::Yices => vec![SolverKind::Yices.name()],
+    };
+    if solvers.is_empty() {
+        eprintln!("tass: prover: built-in (--prover {})", check.prover);
+    } else {
+        eprintln!(
+            "tass: prover: built-in, then {} (--prover {})",
+            solvers.join(", then "),
+            check.prover
+        );
+    }
+}
+
+/// `--trace FILE` is created before the search, so that a path that cannot be
+/// written is an error at once, not after a long search.
+fn check_trace_writable(check: &CheckArgs) -> Result<(), RunError> {
+    let Some(path) = &check.trace else {
+        return Ok(());
+    };
+    std::fs::File::create(path).map(|_| ()).map_err(|source| {
+        RunError::Trace(TraceWriteError {
+            path: path.clone(),
+            source,
+        })
+    })
+}
+
 /// Prints the report, writes `--trace`, and returns the exit status.
 fn emit(report: &Report, check: &CheckArgs) -> i32 {
     let mut code = report.exit_code();
-    if let Some(path) = &check.trace {
+    // An error report has no trace (and an unwritable path was its error).
+    let trace = check.trace.as_ref().filter(|_| code != 2);
+    if let Some(path) = trace {
         if let Err(error) = write_trace(report, path) {
             eprintln!("error: {error}");
             if code == 0 {
