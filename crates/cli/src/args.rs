@@ -100,6 +100,11 @@ pub(crate) struct CheckArgs {
     /// Write the (first) counterexample as JSON to this file.
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
+    /// Accepted for CIVL users (also as `-enablePrintf=false`): tass never writes
+    /// what the program prints, and a `printf` is a step local to its process for
+    /// the reduction, so output costs no states; its arguments are still checked.
+    #[arg(long)]
+    pub no_printf: bool,
     /// Print statistics (states, transitions, prover calls, time, memory).
     #[arg(long)]
     pub stats: bool,
@@ -161,7 +166,8 @@ pub(crate) struct ShowArgs {
 /// Rewrites the paper's argument spellings into DESIGN.md's:
 /// `-np=N` -> `--procs N`, `-np1=N` -> `--spec-procs N`, `-np2=N` -> `--impl-procs N`,
 /// `-inputNAME=VALUE` -> `--input NAME=VALUE`, and CIVL's `-input_mpi_nprocs=N` ->
-/// `--procs N`. Arguments after `--` are left alone.
+/// `--procs N`, `-enablePrintf=false` -> `--no-printf`. Arguments after `--` are left
+/// alone.
 pub(crate) fn rewrite_paper_spellings(args: Vec<String>) -> Vec<String> {
     let mut out = Vec::with_capacity(args.len());
     let mut rest_literal = false;
@@ -186,6 +192,15 @@ pub(crate) fn rewrite_paper_spellings(args: Vec<String>) -> Vec<String> {
             out.push(long.to_string());
             out.push(value);
             continue;
+        }
+        // CIVL's switch for the program's output (tass prints none either way).
+        match arg.as_str() {
+            "-enablePrintf=false" => {
+                out.push("--no-printf".to_string());
+                continue;
+            }
+            "-enablePrintf=true" => continue,
+            _ => {}
         }
         // CIVL's spelling of the process count, which would otherwise read as an
         // input named `_mpi_nprocs`.
