@@ -41,6 +41,15 @@ pub(crate) enum Format {
     Sarif,
 }
 
+/// When text output is coloured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ColorChoice {
+    /// On a terminal, unless `NO_COLOR` is set.
+    Auto,
+    Always,
+    Never,
+}
+
 /// A parser for an option whose values are `names`, each read by the option type's
 /// own `FromStr` (the types live in the crates that use them: `--help` lists the
 /// names, and a wrong one is refused with them).
@@ -97,6 +106,10 @@ pub(crate) struct CheckArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
+    /// Colour the text output: on a terminal unless NO_COLOR is set (auto),
+    /// always, or never.
+    #[arg(long, value_enum, default_value = "auto", value_name = "WHEN")]
+    pub color: ColorChoice,
     /// Write the (first) counterexample as JSON to this file.
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,

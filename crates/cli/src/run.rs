@@ -1,7 +1,7 @@
 //! Running the commands: load the programs, hand them to `tass-verify`, print the
 //! report in the chosen format, and return the exit status.
 
-use std::io::Write as _;
+use std::io::{IsTerminal as _, Write as _};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -10,10 +10,13 @@ use std::time::Duration;
 use tass_model::api::{render_model, Model};
 use tass_prove::api::{solvers_on_path, SolverKind, AUTO_ORDER};
 use tass_verify::api::{
-    check_signatures, compare, verify, Options, ProverChoice, Report, SignedOverflow,
+    check_signatures, compare, verify, Colour, Options, ProverChoice, Report, SignedOverflow,
+    TextStyle,
 };
 
-use crate::args::{CheckArgs, Cli, Command, CompareArgs, Format, ShowArgs, SourceArgs, VerifyArgs};
+use crate::args::{
+    CheckArgs, Cli, ColorChoice, Command, CompareArgs, Format, ShowArgs, SourceArgs, VerifyArgs,
+};
 use crate::error::{ArgumentError, RunError, TraceWriteError};
 use crate::frontend::load_program;
 
@@ -265,13 +268,18 @@ fn emit(report: &Report, check: &CheckArgs) -> i32 {
         Format::Sarif => writeln!(out, "{}", pretty_json(&report.to_sarif())),
         Format::Text => {
             // Errors go to stderr (file:line:column: error: ...); the rest to stdout.
+            let style = TextStyle {
+                stats: check.stats,
+                quiet: check.quiet,
+                colour: colour(check.color),
+            };
             if let Some(error) = &report.error {
                 eprintln!("{error}");
                 let mut quiet = report.clone();
                 quiet.error = None;
-                write!(out, "{}", quiet.to_text(check.stats, check.quiet))
+                write!(out, "{}", quiet.to_text_with(&style))
             } else {
-                write!(out, "{}", report.to_text(check.stats, check.quiet))
+                write!(out, "{}", report.to_text_with(&style))
             }
         }
     };
@@ -279,6 +287,24 @@ fn emit(report: &Report, check: &CheckArgs) -> i32 {
     let _ = printed;
     let _ = out.flush();
     code
+}
+
+/// `--color`: `auto` colours a terminal's output unless `NO_COLOR` is set to
+/// anything but the empty string (no-color.org's convention).
+fn colour(choice: ColorChoice) -> Colour {
+    let wanted = match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            std::io::stdout().is_terminal()
+                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        }
+    };
+    if wanted {
+        Colour::Ansi
+    } else {
+        Colour::Plain
+    }
 }
 
 fn pretty_json(value: &serde_json::Value) -> String {

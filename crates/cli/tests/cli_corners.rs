@@ -228,3 +228,102 @@ fn printf_does_not_multiply_the_states() {
     assert_eq!(seen[0], seen[2], "{seen:?}");
     assert_eq!(seen[0], seen[3], "{seen:?}");
 }
+
+/// The violation shows its source line with a caret under the column; every
+/// statement of the trace appears once per consecutive run (`main`'s parameters
+/// are one step); the claim of a leak is said in the leak's words. `gcc -g
+/// -fsanitize=address` on this program with `n = 2`: LeakSanitizer reports the
+/// 8-byte block allocated at line 6.
+const LEAK: &str = r#"#include <stdlib.h>
+#pragma TASS input {0 <= n && n <= 3}
+int n;
+int main(int argc, char **argv) {
+  int k = n;
+  int *p = malloc(2 * sizeof(int));
+  if (k > 1)
+    return 1;
+  free(p);
+  return 0;
+}
+"#;
+
+#[test]
+fn violation_text_shows_the_line_with_a_caret_and_no_repeated_steps() {
+    let file = common::inline(LEAK);
+    let (code, out, _) = tass(&["verify", "--color", "never"], &file);
+    assert_eq!(code, 1, "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    let head = lines
+        .iter()
+        .position(|l| l.contains("violation 1: memory-leak"))
+        .expect("headline");
+    assert!(lines[head + 1].contains("return 1;"), "{out}");
+    let caret = lines[head + 2];
+    assert_eq!(caret.trim(), "^", "{out}");
+    assert_eq!(
+        caret.find('^'),
+        lines[head + 1].find("return"),
+        "caret under the column: {out}"
+    );
+    assert_eq!(
+        out.matches("int main(int argc, char **argv)").count(),
+        1,
+        "{out}"
+    );
+    assert!(
+        out.contains("violated: every allocated block is freed"),
+        "{out}"
+    );
+    assert!(!out.contains('\x1b'), "{out}");
+}
+
+#[test]
+fn colour_follows_the_option_and_no_color() {
+    let file = common::inline(LEAK);
+    let (_, out, _) = tass(&["verify", "--color", "always"], &file);
+    assert!(out.contains("\x1b[1;31mviolation 1: memory-leak"), "{out}");
+    // Not a terminal: auto is plain, and so is NO_COLOR.
+    let (_, out, _) = tass(&["verify"], &file);
+    assert!(!out.contains('\x1b'), "{out}");
+    let out = Command::new(env!("CARGO_BIN_EXE_tass"))
+        .args(["verify", "--color", "auto"])
+        .arg(&file)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run tass");
+    assert!(!String::from_utf8_lossy(&out.stdout).contains('\x1b'));
+}
+
+#[test]
+fn json_trace_repeats_no_step_and_sarif_says_why_inconclusive() {
+    let file = common::inline(LEAK);
+    let (code, r) = common::verify("1", &[], LEAK);
+    assert_eq!(code, 1, "{r:#}");
+    let trace = r["violations"][0]["trace"].as_array().expect("trace");
+    for pair in trace.windows(2) {
+        assert!(
+            pair[0]["line"] != pair[1]["line"] || pair[0]["source"] != pair[1]["source"],
+            "{r:#}"
+        );
+    }
+    // main's two parameters are one step with both changes.
+    assert!(trace[0]["changes"].get("argc").is_some(), "{r:#}");
+    assert!(trace[0]["changes"].get("argv").is_some(), "{r:#}");
+    let out = Command::new(env!("CARGO_BIN_EXE_tass"))
+        .args(["verify", "--format", "sarif", "--max-states", "3"])
+        .arg(&file)
+        .output()
+        .expect("run tass");
+    assert_eq!(out.status.code(), Some(3));
+    let sarif: serde_json::Value = serde_json::from_slice(&out.stdout).expect("SARIF");
+    let note = &sarif["runs"][0]["invocations"][0]["toolExecutionNotifications"][0];
+    assert_eq!(note["level"], "warning", "{sarif:#}");
+    assert!(
+        note["message"]["text"]
+            .as_str()
+            .unwrap_or("")
+            .contains("--max-states"),
+        "{sarif:#}"
+    );
+    assert_eq!(sarif["runs"][0]["properties"]["verdict"], "inconclusive");
+}
