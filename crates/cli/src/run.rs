@@ -17,6 +17,7 @@ use tass_verify::api::{
 use crate::args::{
     CheckArgs, Cli, ColorChoice, Command, CompareArgs, Format, ShowArgs, SourceArgs, VerifyArgs,
 };
+use crate::bounds::unbounded_loop_inputs;
 use crate::error::{ArgumentError, RunError, TraceWriteError};
 use crate::frontend::load_program;
 
@@ -135,6 +136,7 @@ fn run_verify(args: VerifyArgs) -> i32 {
                 describe_model("program", &model);
                 describe_prover(check);
             }
+            warn_unbounded(&model, &options, check);
             verify(&model, &options)
         }
         Err(error) => Report::error(error.report_text()),
@@ -185,6 +187,8 @@ fn run_compare(args: CompareArgs) -> i32 {
                 describe_model("implementation", &imp);
                 describe_prover(check);
             }
+            warn_unbounded(&spec, &options, check);
+            warn_unbounded(&imp, &options, check);
             compare(&spec, &imp, &options)
         }
         Err(error) => Report::error(error.report_text()),
@@ -230,6 +234,22 @@ fn describe_prover(check: &CheckArgs) {
             "tass: prover: built-in, then {} (--prover {})",
             solvers.join(", then "),
             check.prover
+        );
+    }
+}
+
+/// Warns (on stderr, not with `-q`) about each input a loop tests that nothing
+/// bounds above: the search may then not end.
+fn warn_unbounded(model: &Model, options: &Options, check: &CheckArgs) {
+    if check.quiet {
+        return;
+    }
+    let fixed: Vec<String> = options.inputs.iter().map(|(n, _)| n.clone()).collect();
+    for name in unbounded_loop_inputs(model, &fixed) {
+        eprintln!(
+            "warning: input `{name}` bounds a loop and has no upper bound: the search may \
+             not end; bound it with -i {name}=VALUE or a constraint \
+             (#pragma TASS input {{{name} <= ...}})"
         );
     }
 }

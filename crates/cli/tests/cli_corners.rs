@@ -327,3 +327,37 @@ fn json_trace_repeats_no_step_and_sarif_says_why_inconclusive() {
     );
     assert_eq!(sarif["runs"][0]["properties"]["verdict"], "inconclusive");
 }
+
+/// A loop bounded by an input nothing bounds: a warning before the search, none
+/// once `-i` or a constraint bounds it. `gcc -fsanitize=address,undefined` with
+/// `N = 3`: exits 0.
+const UNBOUNDED: &str = r#"#include <assert.h>
+#pragma TASS input
+int N;
+int main(void) {
+  int s = 0;
+  for (int i = 0; i < N; i++)
+    s += 2;
+  assert(s % 2 == 0);
+  return 0;
+}
+"#;
+
+#[test]
+fn an_input_bounding_a_loop_without_upper_bound_is_warned_about() {
+    let file = common::inline(UNBOUNDED);
+    let (code, out, err) = tass(&["verify", "--max-states", "500"], &file);
+    assert_eq!(code, 3, "{out}{err}");
+    assert!(
+        err.contains("warning: input `N` bounds a loop and has no upper bound"),
+        "{err}"
+    );
+    let (code, _, err) = tass(&["verify", "-i", "N=3"], &file);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("warning"), "{err}");
+    let bounded =
+        common::inline(&UNBOUNDED.replace("#pragma TASS input\n", "#pragma TASS input {N <= 4}\n"));
+    let (code, _, err) = tass(&["verify"], &bounded);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("warning"), "{err}");
+}
