@@ -282,6 +282,32 @@ mod tests {
     }
 
     #[test]
+    fn civl_spellings_become_long_options() {
+        let args = rewrite_paper_spellings(strings(&[
+            "tass",
+            "verify",
+            "-input_mpi_nprocs=5",
+            "-enablePrintf=false",
+            "-enablePrintf=true",
+            "-inputN=3",
+            "a.c",
+        ]));
+        assert_eq!(
+            args,
+            strings(&[
+                "tass",
+                "verify",
+                "--procs",
+                "5",
+                "--no-printf",
+                "--input",
+                "N=3",
+                "a.c"
+            ])
+        );
+    }
+
+    #[test]
     fn literal_arguments_after_double_dash_are_kept() {
         let args = rewrite_paper_spellings(strings(&["tass", "verify", "--", "-np=3"]));
         assert_eq!(args[3], "-np=3");

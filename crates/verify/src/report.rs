@@ -648,6 +648,35 @@ mod tests {
     }
 
     #[test]
+    fn a_statements_consecutive_steps_are_one() {
+        let step = |line: u32, process: usize, var: &str, value: &str| TraceStep {
+            model: None,
+            file: "a.c".into(),
+            line,
+            column: 1,
+            process,
+            source: format!("line {line}"),
+            changes: vec![Change {
+                variable: var.into(),
+                value: value.into(),
+            }],
+        };
+        let trace = vec![
+            step(1, 0, "argc", "1"),
+            step(1, 0, "argv", "NULL"),
+            step(1, 1, "argc", "1"),
+            step(2, 1, "i", "0"),
+            step(2, 1, "i", "1"),
+            step(1, 1, "argc", "2"),
+        ];
+        let merged = condensed(&trace);
+        assert_eq!(merged.len(), 4);
+        assert_eq!(merged[0].changes.len(), 2);
+        assert_eq!(merged[2].changes[0].value, "1");
+        assert_eq!(merged[3].line, 1);
+    }
+
+    #[test]
     fn exit_codes_follow_design() {
         assert_eq!(Verdict::Holds.exit_code(), 0);
         assert_eq!(Verdict::Violated.exit_code(), 1);
