@@ -41,6 +41,15 @@ pub(crate) enum Format {
     Sarif,
 }
 
+/// When text output is coloured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ColorChoice {
+    /// On a terminal, unless `NO_COLOR` is set.
+    Auto,
+    Always,
+    Never,
+}
+
 /// A parser for an option whose values are `names`, each read by the option type's
 /// own `FromStr` (the types live in the crates that use them: `--help` lists the
 /// names, and a wrong one is refused with them).
@@ -97,9 +106,18 @@ pub(crate) struct CheckArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
+    /// Colour the text output: on a terminal unless NO_COLOR is set (auto),
+    /// always, or never.
+    #[arg(long, value_enum, default_value = "auto", value_name = "WHEN")]
+    pub color: ColorChoice,
     /// Write the (first) counterexample as JSON to this file.
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
+    /// Accepted for CIVL users (also as `-enablePrintf=false`): tass never writes
+    /// what the program prints, and a `printf` is a step local to its process for
+    /// the reduction, so output costs no states; its arguments are still checked.
+    #[arg(long)]
+    pub no_printf: bool,
     /// Print statistics (states, transitions, prover calls, time, memory).
     #[arg(long)]
     pub stats: bool,
@@ -160,7 +178,9 @@ pub(crate) struct ShowArgs {
 
 /// Rewrites the paper's argument spellings into DESIGN.md's:
 /// `-np=N` -> `--procs N`, `-np1=N` -> `--spec-procs N`, `-np2=N` -> `--impl-procs N`,
-/// `-inputNAME=VALUE` -> `--input NAME=VALUE`. Arguments after `--` are left alone.
+/// `-inputNAME=VALUE` -> `--input NAME=VALUE`, and CIVL's `-input_mpi_nprocs=N` ->
+/// `--procs N`, `-enablePrintf=false` -> `--no-printf`. Arguments after `--` are left
+/// alone.
 pub(crate) fn rewrite_paper_spellings(args: Vec<String>) -> Vec<String> {
     let mut out = Vec::with_capacity(args.len());
     let mut rest_literal = false;
@@ -184,6 +204,22 @@ pub(crate) fn rewrite_paper_spellings(args: Vec<String>) -> Vec<String> {
         if let Some((long, value)) = rewritten {
             out.push(long.to_string());
             out.push(value);
+            continue;
+        }
+        // CIVL's switch for the program's output (tass prints none either way).
+        match arg.as_str() {
+            "-enablePrintf=false" => {
+                out.push("--no-printf".to_string());
+                continue;
+            }
+            "-enablePrintf=true" => continue,
+            _ => {}
+        }
+        // CIVL's spelling of the process count, which would otherwise read as an
+        // input named `_mpi_nprocs`.
+        if let Some(n) = arg.strip_prefix("-input_mpi_nprocs=") {
+            out.push("--procs".to_string());
+            out.push(n.to_string());
             continue;
         }
         if let Some(binding) = arg.strip_prefix("-input") {
@@ -243,6 +279,32 @@ mod tests {
         assert_eq!(c.impl_procs, Some(10));
         assert_eq!(c.check.inputs, vec!["B=100".to_string()]);
         assert_eq!(c.files.len(), 2);
+    }
+
+    #[test]
+    fn civl_spellings_become_long_options() {
+        let args = rewrite_paper_spellings(strings(&[
+            "tass",
+            "verify",
+            "-input_mpi_nprocs=5",
+            "-enablePrintf=false",
+            "-enablePrintf=true",
+            "-inputN=3",
+            "a.c",
+        ]));
+        assert_eq!(
+            args,
+            strings(&[
+                "tass",
+                "verify",
+                "--procs",
+                "5",
+                "--no-printf",
+                "--input",
+                "N=3",
+                "a.c"
+            ])
+        );
     }
 
     #[test]

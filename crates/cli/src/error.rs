@@ -16,6 +16,20 @@ pub(crate) enum RunError {
     Front(Diagnostics),
     /// `compare`: the programs' inputs or outputs differ.
     Signatures(SignatureMismatch),
+    /// A program file could not be read.
+    Unreadable {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// A C++ file (by its extension) or C++ syntax (the front end failed and a
+    /// line, `line` counted from 1, looks like C++).
+    CPlusPlus {
+        path: PathBuf,
+        line: Option<usize>,
+        construct: String,
+    },
+    /// `--trace FILE` cannot be written (found before the search).
+    Trace(TraceWriteError),
 }
 
 impl RunError {
@@ -24,6 +38,13 @@ impl RunError {
     pub(crate) fn report_text(&self) -> String {
         match self {
             RunError::Front(diagnostics) => diagnostics.to_string(),
+            RunError::Unreadable { path, source } => {
+                format!("{}: error: cannot read the file: {source}", path.display())
+            }
+            RunError::CPlusPlus { path, line, .. } => {
+                let at = line.map(|l| format!(":{l}:1")).unwrap_or_default();
+                format!("{}{at}: error: {self}", path.display())
+            }
             other => format!("error: {other}"),
         }
     }
@@ -35,6 +56,14 @@ impl fmt::Display for RunError {
             RunError::Argument(e) => write!(f, "{e}"),
             RunError::Front(e) => write!(f, "{e}"),
             RunError::Signatures(e) => write!(f, "{e}"),
+            RunError::Unreadable { path, source } => {
+                write!(f, "cannot read {}: {source}", path.display())
+            }
+            RunError::CPlusPlus { construct, .. } => write!(
+                f,
+                "C++ is not supported ({construct}): tass verifies C and C/MPI programs"
+            ),
+            RunError::Trace(e) => write!(f, "{e}"),
         }
     }
 }
@@ -45,6 +74,9 @@ impl std::error::Error for RunError {
             RunError::Argument(e) => Some(e),
             RunError::Front(e) => Some(e),
             RunError::Signatures(e) => Some(e),
+            RunError::Unreadable { source, .. } => Some(source),
+            RunError::CPlusPlus { .. } => None,
+            RunError::Trace(e) => Some(e),
         }
     }
 }
@@ -74,6 +106,12 @@ pub(crate) enum ArgumentError {
     InputNotNameValue { binding: String },
     /// `-i =3` or `-i N=`.
     InputMissingPart { binding: String },
+    /// The same input fixed twice (`-i B=1 -i B=4`).
+    InputTwice {
+        name: String,
+        first: String,
+        second: String,
+    },
     /// `--timeout` not a positive number of seconds.
     Timeout(f64),
     /// `-n 0` and the like (`option` is the option's name).
@@ -98,6 +136,15 @@ impl fmt::Display for ArgumentError {
             ArgumentError::InputMissingPart { binding } => write!(
                 f,
                 "`--input {binding}` needs a name and a value (e.g. -i N=10)"
+            ),
+            ArgumentError::InputTwice {
+                name,
+                first,
+                second,
+            } => write!(
+                f,
+                "input `{name}` is fixed twice (`-i {name}={first}` and `-i {name}={second}`): \
+                 give it one value"
             ),
             ArgumentError::Timeout(t) => {
                 write!(f, "--timeout {t}: give a positive number of seconds")

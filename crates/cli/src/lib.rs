@@ -32,6 +32,7 @@
 
 pub mod api;
 mod args;
+mod bounds;
 mod error;
 mod frontend;
 mod run;

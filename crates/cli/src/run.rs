@@ -1,16 +1,23 @@
 //! Running the commands: load the programs, hand them to `tass-verify`, print the
 //! report in the chosen format, and return the exit status.
 
-use std::io::Write as _;
+use std::io::{IsTerminal as _, Write as _};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use tass_model::api::{render_model, Model};
-use tass_verify::api::{check_signatures, compare, verify, Options, Report, SignedOverflow};
+use tass_prove::api::{solvers_on_path, SolverKind, AUTO_ORDER};
+use tass_verify::api::{
+    check_signatures, compare, verify, Colour, Options, ProverChoice, Report, SignedOverflow,
+    TextStyle,
+};
 
-use crate::args::{CheckArgs, Cli, Command, CompareArgs, Format, ShowArgs, SourceArgs, VerifyArgs};
+use crate::args::{
+    CheckArgs, Cli, ColorChoice, Command, CompareArgs, Format, ShowArgs, SourceArgs, VerifyArgs,
+};
+use crate::bounds::unbounded_loop_inputs;
 use crate::error::{ArgumentError, RunError, TraceWriteError};
 use crate::frontend::load_program;
 
@@ -30,8 +37,8 @@ fn show(args: ShowArgs) -> i32 {
             let _ = write!(std::io::stdout(), "{}", render_model(&model));
             0
         }
-        Err(message) => {
-            eprintln!("{message}");
+        Err(error) => {
+            eprintln!("{}", error.report_text());
             2
         }
     }
@@ -69,6 +76,13 @@ fn options(check: &CheckArgs) -> Result<Options, ArgumentError> {
         if name.is_empty() || value.is_empty() {
             return Err(ArgumentError::InputMissingPart {
                 binding: binding.clone(),
+            });
+        }
+        if let Some((_, first)) = inputs.iter().find(|(n, _): &&(String, String)| n == name) {
+            return Err(ArgumentError::InputTwice {
+                name: name.to_string(),
+                first: first.clone(),
+                second: value.to_string(),
             });
         }
         inputs.push((name.to_string(), value.to_string()));
@@ -113,13 +127,16 @@ fn run_verify(args: VerifyArgs) -> i32 {
         let mut options = options(check)?;
         options.procs = check_procs("--procs", args.procs)?;
         let model = load_program(&args.files, &check.source)?;
+        check_trace_writable(check)?;
         Ok::<_, RunError>((options, model))
     })();
     let report = match prepared {
         Ok((options, model)) => {
             if check.verbose {
                 describe_model("program", &model);
+                describe_prover(check);
             }
+            warn_unbounded(&model, &options, check);
             verify(&model, &options)
         }
         Err(error) => Report::error(error.report_text()),
@@ -160,6 +177,7 @@ fn run_compare(args: CompareArgs) -> i32 {
         let spec = load_program(&spec_files, &check.source)?;
         let imp = load_program(&impl_files, &check.source)?;
         check_signatures(&spec, &imp)?;
+        check_trace_writable(check)?;
         Ok::<_, RunError>((options, spec, imp))
     })();
     let report = match prepared {
@@ -167,7 +185,10 @@ fn run_compare(args: CompareArgs) -> i32 {
             if check.verbose {
                 describe_model("specification", &spec);
                 describe_model("implementation", &imp);
+                describe_prover(check);
             }
+            warn_unbounded(&spec, &options, check);
+            warn_unbounded(&imp, &options, check);
             compare(&spec, &imp, &options)
         }
         Err(error) => Report::error(error.report_text()),
@@ -190,10 +211,69 @@ fn describe_model(role: &str, model: &Model) {
     );
 }
 
+/// `-v`: which prover `--prover` stands for on this machine (`auto` asks the
+/// built-in prover first, then the first two installed solvers of its order).
+fn describe_prover(check: &CheckArgs) {
+    let installed: Vec<SolverKind> = solvers_on_path().into_iter().map(|(k, _)| k).collect();
+    let solvers: Vec<&str> = match check.prover {
+        ProverChoice::Builtin => Vec::new(),
+        ProverChoice::Auto => AUTO_ORDER
+            .into_iter()
+            .filter(|k| installed.contains(k))
+            .take(2)
+            .map(SolverKind::name)
+            .collect(),
+        ProverChoice::Z3 => vec![SolverKind::Z3.name()],
+        ProverChoice::Cvc5 => vec![SolverKind::Cvc5.name()],
+        ProverChoice::Yices => vec![SolverKind::Yices.name()],
+    };
+    if solvers.is_empty() {
+        eprintln!("tass: prover: built-in (--prover {})", check.prover);
+    } else {
+        eprintln!(
+            "tass: prover: built-in, then {} (--prover {})",
+            solvers.join(", then "),
+            check.prover
+        );
+    }
+}
+
+/// Warns (on stderr, not with `-q`) about each input a loop tests that nothing
+/// bounds above: the search may then not end.
+fn warn_unbounded(model: &Model, options: &Options, check: &CheckArgs) {
+    if check.quiet {
+        return;
+    }
+    let fixed: Vec<String> = options.inputs.iter().map(|(n, _)| n.clone()).collect();
+    for name in unbounded_loop_inputs(model, &fixed) {
+        eprintln!(
+            "warning: input `{name}` bounds a loop and has no upper bound: the search may \
+             not end; bound it with -i {name}=VALUE or a constraint \
+             (#pragma TASS input {{{name} <= ...}})"
+        );
+    }
+}
+
+/// `--trace FILE` is created before the search, so that a path that cannot be
+/// written is an error at once, not after a long search.
+fn check_trace_writable(check: &CheckArgs) -> Result<(), RunError> {
+    let Some(path) = &check.trace else {
+        return Ok(());
+    };
+    std::fs::File::create(path).map(|_| ()).map_err(|source| {
+        RunError::Trace(TraceWriteError {
+            path: path.clone(),
+            source,
+        })
+    })
+}
+
 /// Prints the report, writes `--trace`, and returns the exit status.
 fn emit(report: &Report, check: &CheckArgs) -> i32 {
     let mut code = report.exit_code();
-    if let Some(path) = &check.trace {
+    // An error report has no trace (and an unwritable path was its error).
+    let trace = check.trace.as_ref().filter(|_| code != 2);
+    if let Some(path) = trace {
         if let Err(error) = write_trace(report, path) {
             eprintln!("error: {error}");
             if code == 0 {
@@ -208,13 +288,18 @@ fn emit(report: &Report, check: &CheckArgs) -> i32 {
         Format::Sarif => writeln!(out, "{}", pretty_json(&report.to_sarif())),
         Format::Text => {
             // Errors go to stderr (file:line:column: error: ...); the rest to stdout.
+            let style = TextStyle {
+                stats: check.stats,
+                quiet: check.quiet,
+                colour: colour(check.color),
+            };
             if let Some(error) = &report.error {
                 eprintln!("{error}");
                 let mut quiet = report.clone();
                 quiet.error = None;
-                write!(out, "{}", quiet.to_text(check.stats, check.quiet))
+                write!(out, "{}", quiet.to_text_with(&style))
             } else {
-                write!(out, "{}", report.to_text(check.stats, check.quiet))
+                write!(out, "{}", report.to_text_with(&style))
             }
         }
     };
@@ -222,6 +307,24 @@ fn emit(report: &Report, check: &CheckArgs) -> i32 {
     let _ = printed;
     let _ = out.flush();
     code
+}
+
+/// `--color`: `auto` colours a terminal's output unless `NO_COLOR` is set to
+/// anything but the empty string (no-color.org's convention).
+fn colour(choice: ColorChoice) -> Colour {
+    let wanted = match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            std::io::stdout().is_terminal()
+                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        }
+    };
+    if wanted {
+        Colour::Ansi
+    } else {
+        Colour::Plain
+    }
 }
 
 fn pretty_json(value: &serde_json::Value) -> String {

@@ -149,7 +149,20 @@ fn claim_phrase(property: Property) -> &'static str {
         Property::OverlappingCopy => "the source and destination do not overlap",
         Property::InvalidPointer => "the pointer (or variable) is valid and initialised",
         Property::Assertion => "the asserted condition holds",
-        _ => "the property holds",
+        Property::MemoryLeak => "every heap block and request is freed or completed",
+        Property::MpiInitFinalize => "MPI is initialised before use and finalised once",
+        Property::Deadlock => "some process can make progress",
+        Property::MpiCount => "the count is non-negative and fits the buffer",
+        Property::MpiRank => "the rank names a process of the communicator",
+        Property::MpiType => "the datatypes of sender and receiver agree",
+        Property::UnreceivedMessage => "every message sent is received",
+        Property::BufferOverflow => "the message fits the receive buffer",
+        Property::CollectiveMismatch => "all processes make the same collective call",
+        Property::NotEquivalent => "the outputs of both programs are equal",
+        Property::CollectiveAssertion => "the collective assertion holds",
+        Property::Invariant => "the invariant holds",
+        Property::AssumptionVacuous => "the assumption is satisfiable",
+        Property::Unsupported => "the construct is supported",
     }
 }
 

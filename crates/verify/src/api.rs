@@ -15,8 +15,8 @@ pub use crate::error::{SignatureMismatch, UnknownChoice};
 pub use crate::options::{DeadlockMode, Options, Reduction};
 pub use crate::real::{compare, verify};
 pub use crate::report::{
-    peak_memory_mb, Certainty, Change, OutputDifference, Property, Report, Stats, TraceStep,
-    Verdict, ViolationReport, Witness,
+    peak_memory_mb, Certainty, Change, Colour, OutputDifference, Property, Report, Stats,
+    TextStyle, TraceStep, Verdict, ViolationReport, Witness,
 };
 pub use crate::signature::check_signatures;
 pub use tass_prove::api::ProverChoice;

@@ -4,7 +4,9 @@
 
 use std::fmt::Write as _;
 
-use serde_json::{json, Map, Value};
+use serde_json::Value;
+
+mod documents;
 
 /// The answer of a run. Its [`Verdict::exit_code`] is the exit status of `tass`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -244,48 +246,14 @@ impl Report {
     /// for `not-equivalent` `output`, `spec_value`, `impl_value`, `spec_trace`;
     /// top-level `warnings` and `reason`) are additions a consumer may ignore.
     pub fn to_json(&self) -> Value {
-        let mut top = Map::new();
-        top.insert("verdict".into(), json!(self.verdict.as_str()));
-        top.insert(
-            "violations".into(),
-            Value::Array(self.violations.iter().map(violation_json).collect()),
-        );
-        if let Some(error) = &self.error {
-            top.insert("error".into(), json!(error));
-        }
-        if let Some(reason) = &self.inconclusive_reason {
-            top.insert("reason".into(), json!(reason));
-        }
-        if !self.warnings.is_empty() {
-            top.insert("warnings".into(), json!(self.warnings));
-        }
-        if let Some(outputs) = &self.outputs {
-            top.insert("outputs".into(), json!(outputs));
-        }
-        top.insert("stats".into(), stats_json(&self.stats));
-        Value::Object(top)
+        serde_json::to_value(documents::JsonReport::new(self)).unwrap_or(Value::Null)
     }
 
     /// The JSON of the first violation's trace (what `--trace FILE` writes), or
     /// `None` when there is no violation.
     pub fn trace_json(&self) -> Option<Value> {
         let v = self.violations.first()?;
-        let mut obj = Map::new();
-        obj.insert("property".into(), json!(v.property.id()));
-        obj.insert("certainty".into(), json!(v.certainty.as_str()));
-        obj.insert("message".into(), json!(v.message));
-        obj.insert("file".into(), json!(v.file));
-        obj.insert("line".into(), json!(v.line));
-        obj.insert("column".into(), json!(v.column));
-        obj.insert("process".into(), json!(v.process));
-        if let Some(d) = &v.difference {
-            obj.insert("spec_trace".into(), trace_json(&d.spec_trace));
-        }
-        obj.insert("trace".into(), trace_json(&v.trace));
-        obj.insert("path_condition".into(), json!(v.path_condition));
-        obj.insert("claim".into(), json!(v.claim));
-        obj.insert("witness".into(), witness_json(&v.witness));
-        Some(Value::Object(obj))
+        serde_json::to_value(documents::JsonTraceFile::new(v)).ok()
     }
 
     /// Human-readable text: each violation with its trace, path condition, claim
@@ -293,6 +261,20 @@ impl Report {
     /// is inconclusive. `quiet` prints
     /// only the verdict line (and errors); `verbose` adds unchanged details.
     pub fn to_text(&self, stats: bool, quiet: bool) -> String {
+        self.to_text_with(&TextStyle {
+            stats,
+            quiet,
+            colour: Colour::Plain,
+        })
+    }
+
+    /// [`Report::to_text`], in colour when `style.colour` says so.
+    pub fn to_text_with(&self, style: &TextStyle) -> String {
+        let TextStyle {
+            stats,
+            quiet,
+            colour,
+        } = *style;
         let mut out = String::new();
         if let Some(error) = &self.error {
             let _ = writeln!(out, "{error}");
@@ -302,10 +284,19 @@ impl Report {
                 let _ = writeln!(out, "warning: {w}");
             }
             for (i, v) in self.violations.iter().enumerate() {
-                write_violation_text(&mut out, i + 1, v);
+                write_violation_text(&mut out, i + 1, v, colour);
             }
         }
-        let _ = write!(out, "verdict: {}", self.verdict.as_str());
+        let verdict_paint = match self.verdict {
+            Verdict::Holds => Paint::Holds,
+            Verdict::Violated | Verdict::Error => Paint::Provable,
+            Verdict::Inconclusive => Paint::Possible,
+        };
+        let _ = write!(
+            out,
+            "verdict: {}",
+            colour.paint(verdict_paint, self.verdict.as_str())
+        );
         match self.verdict {
             Verdict::Violated => {
                 let n = self.violations.len();
@@ -344,171 +335,11 @@ impl Report {
         out
     }
 
-    /// A SARIF 2.1.0 log with one run; each violation a result with a code flow.
+    /// A SARIF 2.1.0 log with one run; each violation a result with a code flow,
+    /// an error or the reason of an inconclusive verdict a notification.
     pub fn to_sarif(&self) -> Value {
-        let rules: Vec<Value> = Property::ALL
-            .iter()
-            .map(|p| {
-                json!({
-                    "id": p.id(),
-                    "shortDescription": {"text": p.description()},
-                })
-            })
-            .collect();
-        let results: Vec<Value> = self
-            .violations
-            .iter()
-            .map(|v| {
-                let locations: Vec<Value> = v
-                    .trace
-                    .iter()
-                    .map(|s| {
-                        json!({"location": {
-                            "physicalLocation": sarif_location(&s.file, s.line, s.column),
-                            "message": {"text": step_text(s)},
-                        }})
-                    })
-                    .collect();
-                let mut result = json!({
-                    "ruleId": v.property.id(),
-                    "level": match v.certainty {
-                        Certainty::Provable => "error",
-                        Certainty::Possible => "warning",
-                    },
-                    "message": {"text": format!("{} ({})", v.message, v.certainty.as_str())},
-                    "locations": [{"physicalLocation": sarif_location(&v.file, v.line, v.column)}],
-                    "properties": {
-                        "certainty": v.certainty.as_str(),
-                        "process": v.process,
-                        "pathCondition": v.path_condition,
-                        "witness": witness_json(&v.witness),
-                    },
-                });
-                if !locations.is_empty() {
-                    result["codeFlows"] = json!([{"threadFlows": [{"locations": locations}]}]);
-                }
-                result
-            })
-            .collect();
-        let mut invocation = json!({"executionSuccessful": self.verdict != Verdict::Error});
-        if let Some(error) = &self.error {
-            invocation["toolExecutionNotifications"] = json!([{
-                "level": "error", "message": {"text": error}
-            }]);
-        }
-        json!({
-            "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-            "version": "2.1.0",
-            "runs": [{
-                "tool": {"driver": {
-                    "name": "tass",
-                    "version": env!("CARGO_PKG_VERSION"),
-                    "rules": rules,
-                }},
-                "invocations": [invocation],
-                "results": results,
-                "properties": {"verdict": self.verdict.as_str(), "stats": stats_json(&self.stats)},
-            }]
-        })
+        serde_json::to_value(documents::SarifLog::new(self)).unwrap_or(Value::Null)
     }
-}
-
-fn sarif_location(file: &str, line: u32, column: u32) -> Value {
-    json!({
-        "artifactLocation": {"uri": file},
-        "region": {"startLine": line.max(1), "startColumn": column.max(1)},
-    })
-}
-
-fn violation_json(v: &ViolationReport) -> Value {
-    let mut obj = Map::new();
-    obj.insert("property".into(), json!(v.property.id()));
-    obj.insert("certainty".into(), json!(v.certainty.as_str()));
-    obj.insert("message".into(), json!(v.message));
-    obj.insert("file".into(), json!(v.file));
-    obj.insert("line".into(), json!(v.line));
-    obj.insert("column".into(), json!(v.column));
-    obj.insert("process".into(), json!(v.process));
-    obj.insert("trace".into(), trace_json(&v.trace));
-    obj.insert("witness".into(), witness_json(&v.witness));
-    if !v.witness_missing.is_empty() {
-        obj.insert("witness_missing".into(), json!(v.witness_missing));
-    }
-    obj.insert("path_condition".into(), json!(v.path_condition));
-    obj.insert("claim".into(), json!(v.claim));
-    if let Some(d) = &v.difference {
-        obj.insert("output".into(), json!(d.output));
-        obj.insert("spec_value".into(), json!(d.spec_value));
-        obj.insert("impl_value".into(), json!(d.impl_value));
-        obj.insert("spec_trace".into(), trace_json(&d.spec_trace));
-    }
-    Value::Object(obj)
-}
-
-fn trace_json(trace: &[TraceStep]) -> Value {
-    Value::Array(
-        trace
-            .iter()
-            .map(|s| {
-                let mut obj = Map::new();
-                if let Some(model) = &s.model {
-                    obj.insert("model".into(), json!(model));
-                }
-                obj.insert("file".into(), json!(s.file));
-                obj.insert("line".into(), json!(s.line));
-                obj.insert("column".into(), json!(s.column));
-                obj.insert("process".into(), json!(s.process));
-                obj.insert("source".into(), json!(s.source));
-                let changes: Map<String, Value> = s
-                    .changes
-                    .iter()
-                    .map(|c| (c.variable.clone(), json!(c.value)))
-                    .collect();
-                obj.insert("changes".into(), Value::Object(changes));
-                Value::Object(obj)
-            })
-            .collect(),
-    )
-}
-
-/// A witness value as JSON: integers as numbers, everything else as strings.
-fn witness_value_json(value: &str) -> Value {
-    if let Ok(i) = value.parse::<i64>() {
-        return json!(i);
-    }
-    if value.contains('.') || value.contains('e') {
-        if let Ok(f) = value.parse::<f64>() {
-            if f.is_finite() && f.to_string() == value {
-                return json!(f);
-            }
-        }
-    }
-    json!(value)
-}
-
-fn witness_json(w: &Witness) -> Value {
-    match w {
-        Witness::Values(values) => Value::Object(
-            values
-                .iter()
-                .map(|(name, value)| (name.clone(), witness_value_json(value)))
-                .collect(),
-        ),
-        Witness::Unavailable(_) => Value::Null,
-    }
-}
-
-fn stats_json(s: &Stats) -> Value {
-    json!({
-        "states_seen": s.states_seen,
-        "states_saved": s.states_saved,
-        "transitions": s.transitions,
-        "prover_calls": s.prover_calls,
-        "smt_calls": s.smt_calls,
-        "symbolic_values": s.symbolic_values,
-        "time_s": (s.time_s * 1000.0).round() / 1000.0,
-        "memory_mb": (s.memory_mb * 10.0).round() / 10.0,
-    })
 }
 
 fn stats_text(s: &Stats) -> String {
@@ -539,20 +370,36 @@ fn step_text(s: &TraceStep) -> String {
     text
 }
 
-/// Steps that change nothing and repeat the statement of a neighbour (the
-/// declaration before an initialisation, the join after a branch) are left out of
-/// the text; JSON traces keep every step.
-fn write_trace_text(out: &mut String, trace: &[TraceStep]) {
-    let same = |a: &TraceStep, b: &TraceStep| {
-        a.process == b.process && a.line == b.line && a.file == b.file && a.source == b.source
-    };
-    for (k, s) in trace.iter().enumerate() {
-        let last = k + 1 == trace.len();
-        let repeats =
-            (k > 0 && same(&trace[k - 1], s)) || trace.get(k + 1).is_some_and(|next| same(next, s));
-        if s.changes.is_empty() && repeats && !last {
-            continue;
+/// The trace with each statement's consecutive steps by one process merged into
+/// one step (a declaration and its initialisation, a function's parameters, a
+/// loop's test and increment), whose changes are all of theirs, the last value of
+/// a variable winning: what text, JSON and SARIF show.
+pub(crate) fn condensed(trace: &[TraceStep]) -> Vec<TraceStep> {
+    let mut out: Vec<TraceStep> = Vec::with_capacity(trace.len());
+    for s in trace {
+        if let Some(last) = out.last_mut() {
+            let same = last.model == s.model
+                && last.process == s.process
+                && last.file == s.file
+                && last.line == s.line
+                && last.source == s.source;
+            if same {
+                for c in &s.changes {
+                    match last.changes.iter_mut().find(|o| o.variable == c.variable) {
+                        Some(old) => old.value = c.value.clone(),
+                        None => last.changes.push(c.clone()),
+                    }
+                }
+                continue;
+            }
         }
+        out.push(s.clone());
+    }
+    out
+}
+
+fn write_trace_text(out: &mut String, trace: &[TraceStep]) {
+    for s in condensed(trace) {
         let model = s
             .model
             .as_deref()
@@ -564,23 +411,110 @@ fn write_trace_text(out: &mut String, trace: &[TraceStep]) {
             s.file,
             s.line,
             s.process,
-            step_text(s)
+            step_text(&s)
         );
     }
 }
 
-fn write_violation_text(out: &mut String, index: usize, v: &ViolationReport) {
+/// The source line `line` of `file` and a caret under `column`, as the front
+/// end shows an error (`\n source\n    ^`), or nothing when the file cannot be
+/// read.
+fn source_snippet(file: &str, line: u32, column: u32, colour: Colour) -> String {
+    let Ok(text) = std::fs::read_to_string(file) else {
+        return String::new();
+    };
+    let Some(src) = text.lines().nth((line.max(1) - 1) as usize) else {
+        return String::new();
+    };
+    let chars: Vec<char> = src
+        .chars()
+        .map(|c| if c == '\t' { ' ' } else { c })
+        .collect();
+    let col = (column.max(1) - 1) as usize;
+    let (start, prefix) = if chars.len() > 120 && col > 60 {
+        (col - 60, "...")
+    } else {
+        (0, "")
+    };
+    let end = (start + 120).min(chars.len());
+    let suffix = if end < chars.len() { "..." } else { "" };
+    let shown: String = chars[start.min(end)..end].iter().collect();
+    let pad = prefix.len() + col.saturating_sub(start).min(shown.chars().count());
+    format!(
+        " {prefix}{shown}{suffix}\n {}{}\n",
+        " ".repeat(pad),
+        colour.paint(Paint::Caret, "^")
+    )
+}
+
+/// Whether text output uses ANSI colours (`--color`; the CLI decides from the
+/// terminal and `NO_COLOR`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Colour {
+    /// Plain text.
+    #[default]
+    Plain,
+    /// ANSI colours.
+    Ansi,
+}
+
+/// What a coloured piece of text is.
+#[derive(Clone, Copy)]
+enum Paint {
+    Provable,
+    Possible,
+    Holds,
+    Caret,
+    Bold,
+}
+
+impl Colour {
+    fn paint(self, what: Paint, text: &str) -> String {
+        if self == Colour::Plain {
+            return text.to_string();
+        }
+        let code = match what {
+            Paint::Provable | Paint::Caret => "1;31",
+            Paint::Possible => "1;33",
+            Paint::Holds => "1;32",
+            Paint::Bold => "1",
+        };
+        format!("\x1b[{code}m{text}\x1b[0m")
+    }
+}
+
+/// How [`Report::to_text_with`] writes.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TextStyle {
+    /// Print the statistics.
+    pub stats: bool,
+    /// Print only the verdict line (and errors).
+    pub quiet: bool,
+    /// Colours or plain text.
+    pub colour: Colour,
+}
+
+fn write_violation_text(out: &mut String, index: usize, v: &ViolationReport, colour: Colour) {
+    let paint = match v.certainty {
+        Certainty::Provable => Paint::Provable,
+        Certainty::Possible => Paint::Possible,
+    };
+    let what = colour.paint(
+        paint,
+        &format!(
+            "violation {index}: {} ({})",
+            v.property.id(),
+            v.certainty.as_str()
+        ),
+    );
     let _ = writeln!(
         out,
-        "{}:{}:{}: violation {index}: {} ({}), process {}: {}",
-        v.file,
-        v.line,
-        v.column,
-        v.property.id(),
-        v.certainty.as_str(),
+        "{}: {what}, process {}: {}",
+        colour.paint(Paint::Bold, &format!("{}:{}:{}", v.file, v.line, v.column)),
         v.process,
-        v.message
+        colour.paint(Paint::Bold, &v.message)
     );
+    out.push_str(&source_snippet(&v.file, v.line, v.column, colour));
     if let Some(d) = &v.difference {
         let _ = writeln!(out, "specification trace:");
         write_trace_text(out, &d.spec_trace);
@@ -711,6 +645,35 @@ mod tests {
         let s = sample().to_sarif();
         assert_eq!(s["version"], "2.1.0");
         assert_eq!(s["runs"][0]["results"][0]["ruleId"], "assertion");
+    }
+
+    #[test]
+    fn a_statements_consecutive_steps_are_one() {
+        let step = |line: u32, process: usize, var: &str, value: &str| TraceStep {
+            model: None,
+            file: "a.c".into(),
+            line,
+            column: 1,
+            process,
+            source: format!("line {line}"),
+            changes: vec![Change {
+                variable: var.into(),
+                value: value.into(),
+            }],
+        };
+        let trace = vec![
+            step(1, 0, "argc", "1"),
+            step(1, 0, "argv", "NULL"),
+            step(1, 1, "argc", "1"),
+            step(2, 1, "i", "0"),
+            step(2, 1, "i", "1"),
+            step(1, 1, "argc", "2"),
+        ];
+        let merged = condensed(&trace);
+        assert_eq!(merged.len(), 4);
+        assert_eq!(merged[0].changes.len(), 2);
+        assert_eq!(merged[2].changes[0].value, "1");
+        assert_eq!(merged[3].line, 1);
     }
 
     #[test]

@@ -1,0 +1,363 @@
+//! Corners of the command line (issue 22): each checked by the exit status and the
+//! message of the real `tass` binary.
+//!
+//! Concrete runs behind the expected verdicts:
+//! - `SEQ` (below): `gcc -g -fsanitize=address,undefined` with `B` fixed to 3 aborts
+//!   at the assertion (line 8); with `B = 1` or `B = 4` it exits 0.
+//! - `RANKS`: `mpicc` then `mpirun --allow-run-as-root --oversubscribe -np 3` aborts
+//!   at the assertion `size != 3`; `-np 2` exits 0.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// A sequential program whose assertion fails exactly when the input `B` is 3.
+const SEQ: &str = r#"#include <stdio.h>
+#include <assert.h>
+#pragma TASS input
+int B;
+int main(void) {
+  int x = B;
+  printf("x=%d\n", x);
+  assert(x != 3);
+  return 0;
+}
+"#;
+
+/// An MPI program whose assertion fails exactly at 3 processes.
+const RANKS: &str = r#"#include <mpi.h>
+#include <assert.h>
+int main(int argc, char **argv) {
+  int size;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  assert(size != 3);
+  MPI_Finalize();
+  return 0;
+}
+"#;
+
+fn tass(args: &[&str], file: &Path) -> (i32, String, String) {
+    let out: Output = Command::new(env!("CARGO_BIN_EXE_tass"))
+        .args(args)
+        .arg(file)
+        .output()
+        .expect("run tass");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `text` written as `name` in a fresh folder.
+fn file_named(text: &str, name: &str) -> PathBuf {
+    let c = common::inline(text);
+    let path = c.with_file_name(name);
+    std::fs::rename(&c, &path).expect("rename");
+    path
+}
+
+#[test]
+fn civl_process_count_spelling_sets_the_process_count() {
+    let file = common::inline(RANKS);
+    let (code, out, err) = tass(&["verify", "-input_mpi_nprocs=3"], &file);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("verdict: violated"), "{out}");
+    let (code, out, err) = tass(&["verify", "-input_mpi_nprocs=2"], &file);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(!err.contains("_mpi_nprocs"), "{err}");
+}
+
+#[test]
+fn an_input_fixed_twice_is_an_error() {
+    let file = common::inline(SEQ);
+    let (code, out, err) = tass(&["verify", "-i", "B=1", "-i", "B=4"], &file);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("input `B` is fixed twice"), "{err}");
+    assert!(out.contains("verdict: error"), "{out}");
+    // The same in the paper's spelling.
+    let (code, _, err) = tass(&["verify", "-inputB=3", "--input", "B=3"], &file);
+    assert_eq!(code, 2, "{err}");
+}
+
+#[test]
+fn an_unwritable_trace_path_is_reported_before_the_search() {
+    let file = common::inline(SEQ);
+    let (code, out, err) = tass(&["verify", "--trace", "/nonexistent/dir/t.json"], &file);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains("cannot write the trace to /nonexistent/dir/t.json"),
+        "{err}"
+    );
+    assert_eq!(err.matches("cannot write").count(), 1, "{err}");
+    // No search ran: no violation, no success.
+    assert!(!out.contains("violation"), "{out}");
+    assert!(out.contains("verdict: error"), "{out}");
+}
+
+#[test]
+fn quiet_prints_only_the_verdict_line() {
+    let file = common::inline(SEQ);
+    let (code, out, err) = tass(&["verify", "-q"], &file);
+    assert_eq!(code, 1);
+    assert_eq!(out, "verdict: violated (1 violation)\n", "{out}");
+    assert!(err.is_empty(), "{err}");
+    let (code, out, _) = tass(&["verify", "-q", "-i", "B=1"], &file);
+    assert_eq!(code, 0);
+    assert_eq!(out, "verdict: holds\n", "{out}");
+}
+
+#[test]
+fn verbose_names_the_prover() {
+    let file = common::inline(SEQ);
+    let (code, _, err) = tass(&["verify", "-v", "--prover", "builtin"], &file);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("tass: prover: built-in (--prover builtin)"),
+        "{err}"
+    );
+    let (_, _, err) = tass(&["verify", "-v"], &file);
+    assert!(err.contains("tass: prover: built-in"), "{err}");
+}
+
+#[test]
+fn cplusplus_is_refused_by_name() {
+    let cpp = file_named(SEQ, "prog.cpp");
+    let (code, _, err) = tass(&["verify"], &cpp);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("prog.cpp: error: C++ is not supported"),
+        "{err}"
+    );
+    let cc = file_named(SEQ, "prog.cc");
+    let (code, _, err) = tass(&["verify"], &cc);
+    assert_eq!(code, 2);
+    assert!(err.contains("C++ is not supported"), "{err}");
+    let class = common::inline("class A { public: int x; };\nint main(void) { return 0; }\n");
+    let (code, _, err) = tass(&["verify"], &class);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("prog.c:1:1: error: C++ is not supported (`class` is C++)"),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_unreadable_file_has_no_position() {
+    let (code, out, err) = tass(&["verify"], Path::new("nosuch.c"));
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        err.starts_with("nosuch.c: error: cannot read the file:"),
+        "{err}"
+    );
+    assert!(!err.contains(":0:0"), "{err}");
+    let (code, _, err) = tass(&["show"], Path::new("nosuch.c"));
+    assert_eq!(code, 2);
+    assert!(err.starts_with("nosuch.c: error:"), "{err}");
+}
+
+/// An `MPI_Alltoallv` where rank r sends r+1 copies of `100*r + j` to rank j, and
+/// every rank prints and checks what it received. `mpicc` + `mpirun -np 5`: exits 0
+/// and prints 75 lines (rank j gets i+1 values from each rank i).
+const ALLTOALLV: &str = r#"#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <assert.h>
+int main(int argc, char **argv) {
+  int rank, size;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int *sendcounts = malloc(size * sizeof(int));
+  int *sdispls = malloc(size * sizeof(int));
+  int *recvcounts = malloc(size * sizeof(int));
+  int *rdispls = malloc(size * sizeof(int));
+  int stotal = 0, rtotal = 0;
+  for (int j = 0; j < size; j++) {
+    sendcounts[j] = rank + 1;
+    sdispls[j] = stotal;
+    stotal += rank + 1;
+    recvcounts[j] = j + 1;
+    rdispls[j] = rtotal;
+    rtotal += j + 1;
+  }
+  int *sendbuf = malloc(stotal * sizeof(int));
+  int *recvbuf = malloc(rtotal * sizeof(int));
+  for (int j = 0; j < size; j++)
+    for (int k = 0; k < rank + 1; k++)
+      sendbuf[sdispls[j] + k] = 100 * rank + j;
+  MPI_Alltoallv(sendbuf, sendcounts, sdispls, MPI_INT,
+                recvbuf, recvcounts, rdispls, MPI_INT, MPI_COMM_WORLD);
+  for (int i = 0; i < size; i++)
+    for (int k = 0; k < i + 1; k++) {
+      printf("rank %d got %d from %d\n", rank, recvbuf[rdispls[i] + k], i);
+      assert(recvbuf[rdispls[i] + k] == 100 * i + rank);
+    }
+  free(sendbuf); free(recvbuf); free(sendcounts); free(sdispls);
+  free(recvcounts); free(rdispls);
+  MPI_Finalize();
+  return 0;
+}
+"#;
+
+/// Output is local to a process: the printing program explores about as many
+/// states as the same program without its `printf` (1,177 against 1,102 at 5
+/// processes: one more state per call, never a new interleaving).
+#[test]
+fn printf_does_not_multiply_the_states() {
+    let printing = common::inline(ALLTOALLV);
+    let silent = common::inline(&ALLTOALLV.replace(
+        "printf(\"rank %d got %d from %d\\n\", rank, recvbuf[rdispls[i] + k], i);",
+        "",
+    ));
+    let mut seen = Vec::new();
+    for (file, extra) in [
+        (&printing, &[][..]),
+        (&silent, &[][..]),
+        (&printing, &["--no-printf"][..]),
+        (&printing, &["-enablePrintf=false"][..]),
+    ] {
+        let (code, r) = common::verify_reduced("5", extra, file, true);
+        common::assert_holds(code, &r);
+        seen.push(r["stats"]["states_seen"].as_u64().expect("stats"));
+    }
+    // One state per printf call executed (5 ranks x 15 values), no more.
+    assert!(seen[0] <= seen[1] + 75, "{seen:?}");
+    assert_eq!(seen[0], seen[2], "{seen:?}");
+    assert_eq!(seen[0], seen[3], "{seen:?}");
+}
+
+/// The violation shows its source line with a caret under the column; every
+/// statement of the trace appears once per consecutive run (`main`'s parameters
+/// are one step); the claim of a leak is said in the leak's words. `gcc -g
+/// -fsanitize=address` on this program with `n = 2`: LeakSanitizer reports the
+/// 8-byte block allocated at line 6.
+const LEAK: &str = r#"#include <stdlib.h>
+#pragma TASS input {0 <= n && n <= 3}
+int n;
+int main(int argc, char **argv) {
+  int k = n;
+  int *p = malloc(2 * sizeof(int));
+  if (k > 1)
+    return 1;
+  free(p);
+  return 0;
+}
+"#;
+
+#[test]
+fn violation_text_shows_the_line_with_a_caret_and_no_repeated_steps() {
+    let file = common::inline(LEAK);
+    let (code, out, _) = tass(&["verify", "--color", "never"], &file);
+    assert_eq!(code, 1, "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    let head = lines
+        .iter()
+        .position(|l| l.contains("violation 1: memory-leak"))
+        .expect("headline");
+    assert!(lines[head + 1].contains("return 1;"), "{out}");
+    let caret = lines[head + 2];
+    assert_eq!(caret.trim(), "^", "{out}");
+    assert_eq!(
+        caret.find('^'),
+        lines[head + 1].find("return"),
+        "caret under the column: {out}"
+    );
+    assert_eq!(
+        out.matches("int main(int argc, char **argv)").count(),
+        1,
+        "{out}"
+    );
+    assert!(
+        out.contains("violated: every allocated block is freed"),
+        "{out}"
+    );
+    assert!(!out.contains('\x1b'), "{out}");
+}
+
+#[test]
+fn colour_follows_the_option_and_no_color() {
+    let file = common::inline(LEAK);
+    let (_, out, _) = tass(&["verify", "--color", "always"], &file);
+    assert!(out.contains("\x1b[1;31mviolation 1: memory-leak"), "{out}");
+    // Not a terminal: auto is plain, and so is NO_COLOR.
+    let (_, out, _) = tass(&["verify"], &file);
+    assert!(!out.contains('\x1b'), "{out}");
+    let out = Command::new(env!("CARGO_BIN_EXE_tass"))
+        .args(["verify", "--color", "auto"])
+        .arg(&file)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run tass");
+    assert!(!String::from_utf8_lossy(&out.stdout).contains('\x1b'));
+}
+
+#[test]
+fn json_trace_repeats_no_step_and_sarif_says_why_inconclusive() {
+    let file = common::inline(LEAK);
+    let (code, r) = common::verify("1", &[], LEAK);
+    assert_eq!(code, 1, "{r:#}");
+    let trace = r["violations"][0]["trace"].as_array().expect("trace");
+    for pair in trace.windows(2) {
+        assert!(
+            pair[0]["line"] != pair[1]["line"] || pair[0]["source"] != pair[1]["source"],
+            "{r:#}"
+        );
+    }
+    // main's two parameters are one step with both changes.
+    assert!(trace[0]["changes"].get("argc").is_some(), "{r:#}");
+    assert!(trace[0]["changes"].get("argv").is_some(), "{r:#}");
+    let out = Command::new(env!("CARGO_BIN_EXE_tass"))
+        .args(["verify", "--format", "sarif", "--max-states", "3"])
+        .arg(&file)
+        .output()
+        .expect("run tass");
+    assert_eq!(out.status.code(), Some(3));
+    let sarif: serde_json::Value = serde_json::from_slice(&out.stdout).expect("SARIF");
+    let note = &sarif["runs"][0]["invocations"][0]["toolExecutionNotifications"][0];
+    assert_eq!(note["level"], "warning", "{sarif:#}");
+    assert!(
+        note["message"]["text"]
+            .as_str()
+            .unwrap_or("")
+            .contains("--max-states"),
+        "{sarif:#}"
+    );
+    assert_eq!(sarif["runs"][0]["properties"]["verdict"], "inconclusive");
+}
+
+/// A loop bounded by an input nothing bounds: a warning before the search, none
+/// once `-i` or a constraint bounds it. `gcc -fsanitize=address,undefined` with
+/// `N = 3`: exits 0.
+const UNBOUNDED: &str = r#"#include <assert.h>
+#pragma TASS input
+int N;
+int main(void) {
+  int s = 0;
+  for (int i = 0; i < N; i++)
+    s += 2;
+  assert(s % 2 == 0);
+  return 0;
+}
+"#;
+
+#[test]
+fn an_input_bounding_a_loop_without_upper_bound_is_warned_about() {
+    let file = common::inline(UNBOUNDED);
+    let (code, out, err) = tass(&["verify", "--max-states", "500"], &file);
+    assert_eq!(code, 3, "{out}{err}");
+    assert!(
+        err.contains("warning: input `N` bounds a loop and has no upper bound"),
+        "{err}"
+    );
+    let (code, _, err) = tass(&["verify", "-i", "N=3"], &file);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("warning"), "{err}");
+    let bounded =
+        common::inline(&UNBOUNDED.replace("#pragma TASS input\n", "#pragma TASS input {N <= 4}\n"));
+    let (code, _, err) = tass(&["verify"], &bounded);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("warning"), "{err}");
+}

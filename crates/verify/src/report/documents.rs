@@ -1,0 +1,451 @@
+//! The JSON and SARIF documents, as serde types: what a report serializes to.
+//! Field order is key order (serde_json's `preserve_order`), DESIGN.md's first.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use super::{
+    condensed, step_text, Certainty, Report, Stats, TraceStep, Verdict, ViolationReport, Witness,
+};
+use tass_semantics::api::Property;
+
+/// DESIGN.md's JSON object (`tass ... --format json`).
+#[derive(Serialize)]
+pub(super) struct JsonReport<'a> {
+    verdict: &'static str,
+    violations: Vec<JsonViolation<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<&'a str>,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    warnings: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    outputs: Option<&'a std::collections::BTreeMap<String, String>>,
+    stats: JsonStats,
+}
+
+impl<'a> JsonReport<'a> {
+    pub(super) fn new(r: &'a Report) -> JsonReport<'a> {
+        JsonReport {
+            verdict: r.verdict.as_str(),
+            violations: r.violations.iter().map(JsonViolation::new).collect(),
+            error: r.error.as_deref(),
+            reason: r.inconclusive_reason.as_deref(),
+            warnings: &r.warnings,
+            outputs: r.outputs.as_ref(),
+            stats: JsonStats::new(&r.stats),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct JsonViolation<'a> {
+    property: &'static str,
+    certainty: &'static str,
+    message: &'a str,
+    file: &'a str,
+    line: u32,
+    column: u32,
+    process: usize,
+    trace: Vec<JsonStep>,
+    witness: Option<Map<String, Value>>,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    witness_missing: &'a [String],
+    path_condition: &'a str,
+    claim: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    output: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    spec_value: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    impl_value: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    spec_trace: Option<Vec<JsonStep>>,
+}
+
+impl<'a> JsonViolation<'a> {
+    fn new(v: &'a ViolationReport) -> JsonViolation<'a> {
+        let d = v.difference.as_ref();
+        JsonViolation {
+            property: v.property.id(),
+            certainty: v.certainty.as_str(),
+            message: &v.message,
+            file: &v.file,
+            line: v.line,
+            column: v.column,
+            process: v.process,
+            trace: json_trace(&v.trace),
+            witness: witness_map(&v.witness),
+            witness_missing: &v.witness_missing,
+            path_condition: &v.path_condition,
+            claim: &v.claim,
+            output: d.map(|d| d.output.as_str()),
+            spec_value: d.map(|d| d.spec_value.as_str()),
+            impl_value: d.map(|d| d.impl_value.as_str()),
+            spec_trace: d.map(|d| json_trace(&d.spec_trace)),
+        }
+    }
+}
+
+/// What `--trace FILE` holds: the first violation and its trace.
+#[derive(Serialize)]
+pub(super) struct JsonTraceFile<'a> {
+    property: &'static str,
+    certainty: &'static str,
+    message: &'a str,
+    file: &'a str,
+    line: u32,
+    column: u32,
+    process: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    spec_trace: Option<Vec<JsonStep>>,
+    trace: Vec<JsonStep>,
+    path_condition: &'a str,
+    claim: &'a str,
+    witness: Option<Map<String, Value>>,
+}
+
+impl<'a> JsonTraceFile<'a> {
+    pub(super) fn new(v: &'a ViolationReport) -> JsonTraceFile<'a> {
+        JsonTraceFile {
+            property: v.property.id(),
+            certainty: v.certainty.as_str(),
+            message: &v.message,
+            file: &v.file,
+            line: v.line,
+            column: v.column,
+            process: v.process,
+            spec_trace: v.difference.as_ref().map(|d| json_trace(&d.spec_trace)),
+            trace: json_trace(&v.trace),
+            path_condition: &v.path_condition,
+            claim: &v.claim,
+            witness: witness_map(&v.witness),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct JsonStep {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    model: Option<String>,
+    file: String,
+    line: u32,
+    column: u32,
+    process: usize,
+    source: String,
+    changes: Map<String, Value>,
+}
+
+/// The trace as JSON steps, a statement's consecutive steps merged into one.
+fn json_trace(trace: &[TraceStep]) -> Vec<JsonStep> {
+    condensed(trace)
+        .into_iter()
+        .map(|s| JsonStep {
+            changes: s
+                .changes
+                .iter()
+                .map(|c| (c.variable.clone(), Value::String(c.value.clone())))
+                .collect(),
+            model: s.model,
+            file: s.file,
+            line: s.line,
+            column: s.column,
+            process: s.process,
+            source: s.source,
+        })
+        .collect()
+}
+
+/// A witness value as JSON: integers as numbers, everything else as strings.
+fn witness_value(value: &str) -> Value {
+    if let Ok(i) = value.parse::<i64>() {
+        return Value::from(i);
+    }
+    if value.contains('.') || value.contains('e') {
+        if let Ok(f) = value.parse::<f64>() {
+            if f.is_finite() && f.to_string() == value {
+                return Value::from(f);
+            }
+        }
+    }
+    Value::String(value.to_string())
+}
+
+fn witness_map(w: &Witness) -> Option<Map<String, Value>> {
+    match w {
+        Witness::Values(values) => Some(
+            values
+                .iter()
+                .map(|(name, value)| (name.clone(), witness_value(value)))
+                .collect(),
+        ),
+        Witness::Unavailable(_) => None,
+    }
+}
+
+#[derive(Serialize)]
+struct JsonStats {
+    states_seen: u64,
+    states_saved: u64,
+    transitions: u64,
+    prover_calls: u64,
+    smt_calls: u64,
+    symbolic_values: u64,
+    time_s: f64,
+    memory_mb: f64,
+}
+
+impl JsonStats {
+    fn new(s: &Stats) -> JsonStats {
+        JsonStats {
+            states_seen: s.states_seen,
+            states_saved: s.states_saved,
+            transitions: s.transitions,
+            prover_calls: s.prover_calls,
+            smt_calls: s.smt_calls,
+            symbolic_values: s.symbolic_values,
+            time_s: (s.time_s * 1000.0).round() / 1000.0,
+            memory_mb: (s.memory_mb * 10.0).round() / 10.0,
+        }
+    }
+}
+
+/// A SARIF 2.1.0 log with one run.
+#[derive(Serialize)]
+pub(super) struct SarifLog<'a> {
+    #[serde(rename = "$schema")]
+    schema: &'static str,
+    version: &'static str,
+    runs: [SarifRun<'a>; 1],
+}
+
+#[derive(Serialize)]
+struct SarifRun<'a> {
+    tool: SarifTool,
+    invocations: [SarifInvocation<'a>; 1],
+    results: Vec<SarifResult<'a>>,
+    properties: SarifRunProperties,
+}
+
+#[derive(Serialize)]
+struct SarifTool {
+    driver: SarifDriver,
+}
+
+#[derive(Serialize)]
+struct SarifDriver {
+    name: &'static str,
+    version: &'static str,
+    rules: Vec<SarifRule>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifRule {
+    id: &'static str,
+    short_description: SarifMessage,
+}
+
+#[derive(Serialize)]
+struct SarifMessage {
+    text: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifInvocation<'a> {
+    execution_successful: bool,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tool_execution_notifications: Vec<SarifNotification<'a>>,
+}
+
+#[derive(Serialize)]
+struct SarifNotification<'a> {
+    level: &'static str,
+    message: SarifText<'a>,
+}
+
+#[derive(Serialize)]
+struct SarifText<'a> {
+    text: &'a str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifResult<'a> {
+    rule_id: &'static str,
+    level: &'static str,
+    message: SarifMessage,
+    locations: [SarifLocation; 1],
+    properties: SarifResultProperties<'a>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    code_flows: Vec<SarifCodeFlow>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifLocation {
+    physical_location: SarifPhysicalLocation,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifPhysicalLocation {
+    artifact_location: SarifArtifact,
+    region: SarifRegion,
+}
+
+#[derive(Serialize)]
+struct SarifArtifact {
+    uri: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifRegion {
+    start_line: u32,
+    start_column: u32,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifResultProperties<'a> {
+    certainty: &'static str,
+    process: usize,
+    path_condition: &'a str,
+    witness: Option<Map<String, Value>>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifCodeFlow {
+    thread_flows: [SarifThreadFlow; 1],
+}
+
+#[derive(Serialize)]
+struct SarifThreadFlow {
+    locations: Vec<SarifFlowLocation>,
+}
+
+#[derive(Serialize)]
+struct SarifFlowLocation {
+    location: SarifFlowStep,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifFlowStep {
+    physical_location: SarifPhysicalLocation,
+    message: SarifMessage,
+}
+
+#[derive(Serialize)]
+struct SarifRunProperties {
+    verdict: &'static str,
+    stats: JsonStats,
+}
+
+fn physical(file: &str, line: u32, column: u32) -> SarifPhysicalLocation {
+    SarifPhysicalLocation {
+        artifact_location: SarifArtifact {
+            uri: file.to_string(),
+        },
+        region: SarifRegion {
+            start_line: line.max(1),
+            start_column: column.max(1),
+        },
+    }
+}
+
+impl<'a> SarifResult<'a> {
+    fn new(v: &'a ViolationReport) -> SarifResult<'a> {
+        let steps: Vec<SarifFlowLocation> = condensed(&v.trace)
+            .iter()
+            .map(|s| SarifFlowLocation {
+                location: SarifFlowStep {
+                    physical_location: physical(&s.file, s.line, s.column),
+                    message: SarifMessage { text: step_text(s) },
+                },
+            })
+            .collect();
+        let code_flows = if steps.is_empty() {
+            Vec::new()
+        } else {
+            vec![SarifCodeFlow {
+                thread_flows: [SarifThreadFlow { locations: steps }],
+            }]
+        };
+        SarifResult {
+            rule_id: v.property.id(),
+            level: match v.certainty {
+                Certainty::Provable => "error",
+                Certainty::Possible => "warning",
+            },
+            message: SarifMessage {
+                text: format!("{} ({})", v.message, v.certainty.as_str()),
+            },
+            locations: [SarifLocation {
+                physical_location: physical(&v.file, v.line, v.column),
+            }],
+            properties: SarifResultProperties {
+                certainty: v.certainty.as_str(),
+                process: v.process,
+                path_condition: &v.path_condition,
+                witness: witness_map(&v.witness),
+            },
+            code_flows,
+        }
+    }
+}
+
+impl<'a> SarifLog<'a> {
+    pub(super) fn new(r: &'a Report) -> SarifLog<'a> {
+        let rules = Property::ALL
+            .iter()
+            .map(|p| SarifRule {
+                id: p.id(),
+                short_description: SarifMessage {
+                    text: p.description().to_string(),
+                },
+            })
+            .collect();
+        // An error, and the reason a run is inconclusive, are notifications of
+        // the invocation: a code-scanning viewer shows them with the run.
+        let mut notifications = Vec::new();
+        if let Some(error) = &r.error {
+            notifications.push(SarifNotification {
+                level: "error",
+                message: SarifText { text: error },
+            });
+        }
+        if let Some(reason) = &r.inconclusive_reason {
+            notifications.push(SarifNotification {
+                level: "warning",
+                message: SarifText { text: reason },
+            });
+        }
+        SarifLog {
+            schema: "https://json.schemastore.org/sarif-2.1.0.json",
+            version: "2.1.0",
+            runs: [SarifRun {
+                tool: SarifTool {
+                    driver: SarifDriver {
+                        name: "tass",
+                        version: env!("CARGO_PKG_VERSION"),
+                        rules,
+                    },
+                },
+                invocations: [SarifInvocation {
+                    execution_successful: r.verdict != Verdict::Error,
+                    tool_execution_notifications: notifications,
+                }],
+                results: r.violations.iter().map(SarifResult::new).collect(),
+                properties: SarifRunProperties {
+                    verdict: r.verdict.as_str(),
+                    stats: JsonStats::new(&r.stats),
+                },
+            }],
+        }
+    }
+}
