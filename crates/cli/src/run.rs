@@ -81,6 +81,18 @@ fn options(check: &CheckArgs) -> Result<Options, String> {
             ))
         }
     };
+    let max_memory = match check.max_memory {
+        None => None,
+        Some(0) => return Err("error: --max-memory 0: give a positive number of megabytes".into()),
+        Some(_) if tass_verify::api::resident_bytes().is_none() => {
+            return Err(
+                "error: --max-memory needs the resident memory from /proc/self/status (Linux); \
+                 leave it out on this system"
+                    .into(),
+            )
+        }
+        Some(mb) => Some(mb.saturating_mul(1024 * 1024)),
+    };
     Ok(Options {
         procs: 1,
         spec_procs: 1,
@@ -97,6 +109,7 @@ fn options(check: &CheckArgs) -> Result<Options, String> {
         reduction: check.por,
         max_states: check.max_states,
         timeout,
+        max_memory,
         max_violations: check.max_violations,
         cancel: Some(cancel_flag()),
     })
