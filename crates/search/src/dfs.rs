@@ -188,7 +188,7 @@ impl Search {
             return Some(Limit::Timeout);
         }
         if let Some(max) = self.limits.max_memory {
-            if stats.states_seen % MEMORY_CHECK_EVERY == 0
+            if stats.states_seen.is_multiple_of(MEMORY_CHECK_EVERY)
                 && resident_bytes().is_some_and(|rss| rss > max)
             {
                 return Some(Limit::Memory);
