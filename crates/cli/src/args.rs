@@ -100,6 +100,10 @@ pub(crate) struct CheckArgs {
     /// Stop (inconclusive) after this many seconds.
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
+    /// Stop (inconclusive) when the process's resident memory exceeds this many
+    /// megabytes (MiB), instead of being killed by the system.
+    #[arg(long, value_name = "MB")]
+    pub max_memory: Option<u64>,
     /// Stop after this many distinct violations (0: find all).
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub max_violations: usize,

@@ -114,6 +114,10 @@ pub(crate) enum ArgumentError {
     },
     /// `--timeout` not a positive number of seconds.
     Timeout(f64),
+    /// `--max-memory 0`.
+    MemoryLimitZero,
+    /// `--max-memory` on a system without `/proc/self/status`.
+    MemoryUnmeasurable,
     /// `-n 0` and the like (`option` is the option's name).
     NoProcesses { option: &'static str },
     /// `compare` given both `--spec`/`--impl` and positional files (`extra`).
@@ -149,6 +153,14 @@ impl fmt::Display for ArgumentError {
             ArgumentError::Timeout(t) => {
                 write!(f, "--timeout {t}: give a positive number of seconds")
             }
+            ArgumentError::MemoryLimitZero => {
+                write!(f, "--max-memory 0: give a positive number of megabytes")
+            }
+            ArgumentError::MemoryUnmeasurable => write!(
+                f,
+                "--max-memory needs the resident memory from /proc/self/status (Linux); \
+                 leave it out on this system"
+            ),
             ArgumentError::NoProcesses { option } => write!(f, "{option} must be at least 1"),
             ArgumentError::ProgramsTwice { extra } => write!(
                 f,

@@ -92,6 +92,14 @@ fn options(check: &CheckArgs) -> Result<Options, ArgumentError> {
         Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t)),
         Some(t) => return Err(ArgumentError::Timeout(t)),
     };
+    let max_memory = match check.max_memory {
+        None => None,
+        Some(0) => return Err(ArgumentError::MemoryLimitZero),
+        Some(_) if tass_verify::api::resident_bytes().is_none() => {
+            return Err(ArgumentError::MemoryUnmeasurable)
+        }
+        Some(mb) => Some(mb.saturating_mul(1024 * 1024)),
+    };
     Ok(Options {
         procs: 1,
         spec_procs: 1,
@@ -108,6 +116,7 @@ fn options(check: &CheckArgs) -> Result<Options, ArgumentError> {
         reduction: check.por,
         max_states: check.max_states,
         timeout,
+        max_memory,
         max_violations: check.max_violations,
         cancel: Some(cancel_flag()),
     })

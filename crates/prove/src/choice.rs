@@ -131,7 +131,7 @@ pub fn build_prover(
         ProverChoice::Auto => {
             let backends: Vec<SmtSolver> = AUTO_ORDER
                 .into_iter()
-                .filter_map(|k| SmtSolver::new_checked(k, None, options.timeout).ok())
+                .filter_map(|k| SmtSolver::new_lazy(k, None, options.timeout).ok())
                 .take(2)
                 .collect();
             if backends.is_empty() {

@@ -227,7 +227,18 @@ pub struct SmtSolver {
     cache: HashMap<String, SatOutcome>,
     start_failures: u32,
     disabled: Option<String>,
+    /// Whether the trivial query that shows the solver works is still to be
+    /// asked (before the first real query, not at launch: most runs never
+    /// reach a solver, and starting one costs a process start).
+    probe: Probe,
     stats: BackendStats,
+}
+
+/// Whether a back end still has to show it answers `(assert true)` with `sat`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Probe {
+    Pending,
+    Done,
 }
 
 impl SmtSolver {
@@ -256,6 +267,7 @@ impl SmtSolver {
             cache: HashMap::new(),
             start_failures: 0,
             disabled: None,
+            probe: Probe::Done,
             stats: BackendStats {
                 name: kind.name().to_string(),
                 ..BackendStats::default()
@@ -270,27 +282,46 @@ impl SmtSolver {
         timeout: Duration,
     ) -> Result<SmtSolver, SolverError> {
         let mut s = SmtSolver::new(kind, command, timeout)?;
+        match s.run_probe() {
+            Ok(()) => Ok(s),
+            Err(reason) => Err(SolverError::Unusable {
+                kind,
+                program: s.program.clone(),
+                reason,
+            }),
+        }
+    }
+
+    /// Like [`SmtSolver::new`]; the trivial query of [`SmtSolver::new_checked`]
+    /// is asked just before the first real one, and a solver that fails it
+    /// answers `unknown` from then on (so the next prover decides).
+    pub fn new_lazy(
+        kind: SolverKind,
+        command: Option<&str>,
+        timeout: Duration,
+    ) -> Result<SmtSolver, SolverError> {
+        let mut s = SmtSolver::new(kind, command, timeout)?;
+        s.probe = Probe::Pending;
+        Ok(s)
+    }
+
+    /// Asks `(assert true)`; the statistics count only the process start.
+    fn run_probe(&mut self) -> Result<(), String> {
+        self.probe = Probe::Done;
         let probe = SmtQuery {
             assertions: vec!["true".into()],
             ..SmtQuery::default()
         };
-        match s.check_uncached(&probe) {
-            SatOutcome::Sat(_) => {
-                s.stats = BackendStats {
-                    name: kind.name().to_string(),
-                    starts: s.stats.starts,
-                    ..BackendStats::default()
-                };
-                Ok(s)
-            }
-            other => Err(SolverError::Unusable {
-                kind,
-                program: s.program.clone(),
-                reason: match other {
-                    SatOutcome::Unknown(r) => r,
-                    _ => "it answered `unsat` to `(assert true)`".into(),
-                },
-            }),
+        let outcome = self.check_uncached(&probe);
+        self.stats = BackendStats {
+            name: self.kind.name().to_string(),
+            starts: self.stats.starts,
+            ..BackendStats::default()
+        };
+        match outcome {
+            SatOutcome::Sat(_) => Ok(()),
+            SatOutcome::Unknown(r) => Err(r),
+            SatOutcome::Unsat => Err("it answered `unsat` to `(assert true)`".into()),
         }
     }
 
@@ -354,6 +385,16 @@ impl SmtSolver {
     /// Returns the outcome and whether it may be cached (process failures may be
     /// transient and are not cached; the solver's `unknown` and time-outs are).
     fn solve(&mut self, query: &SmtQuery) -> (SatOutcome, bool) {
+        if self.probe == Probe::Pending {
+            let before = self.stats.clone();
+            if let Err(reason) = self.run_probe() {
+                self.disabled = Some(format!("{} is unusable: {reason}", self.kind));
+            }
+            self.stats = BackendStats {
+                starts: self.stats.starts,
+                ..before
+            };
+        }
         let logic = match self.logic(query) {
             Ok(l) => l,
             Err(reason) => {

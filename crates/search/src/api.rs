@@ -1,5 +1,6 @@
 //! The public interface of `tass-search`.
 
 pub use crate::dfs::{
-    Control, Limit, Limits, Outcome, Search, SearchReport, SearchStats, TransitionSystem,
+    resident_bytes, Control, Limit, Limits, Outcome, Search, SearchReport, SearchStats,
+    TransitionSystem, MEMORY_CHECK_EVERY,
 };

@@ -62,6 +62,28 @@ pub struct Limits {
     pub timeout: Option<Duration>,
     /// Set from outside (e.g. by a Ctrl-C handler) to end the search early.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// At most this many bytes of resident memory (the whole process's, read
+    /// from `/proc/self/status` every [`MEMORY_CHECK_EVERY`] states).
+    pub max_memory: Option<u64>,
+}
+
+/// States between two reads of the resident memory (a read costs a few
+/// microseconds; a state costs about as many).
+pub const MEMORY_CHECK_EVERY: u64 = 1024;
+
+/// The process's resident memory in bytes (`VmRSS`), where the system tells it
+/// (Linux); `None` elsewhere.
+pub fn resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kib: u64 = line
+        .trim_start_matches("VmRSS:")
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kib * 1024)
 }
 
 /// Which limit ended a search.
@@ -70,6 +92,8 @@ pub enum Limit {
     MaxStates,
     Timeout,
     Cancelled,
+    /// The resident memory exceeded [`Limits::max_memory`].
+    Memory,
 }
 
 /// How a search ended.
@@ -162,6 +186,13 @@ impl Search {
         // Reading the clock on every state costs little next to executing a transition.
         if self.limits.timeout.is_some_and(|t| start.elapsed() >= t) {
             return Some(Limit::Timeout);
+        }
+        if let Some(max) = self.limits.max_memory {
+            if stats.states_seen.is_multiple_of(MEMORY_CHECK_EVERY)
+                && resident_bytes().is_some_and(|rss| rss > max)
+            {
+                return Some(Limit::Memory);
+            }
         }
         None
     }

@@ -1081,7 +1081,7 @@ impl<'a> Evaluator<'a> {
         let f = self.f;
         match p {
             Value::Pointer(Pointer::To { root, mut path }) => {
-                if f.as_concrete_int(k).is_some_and(|k| k == BigInt::from(0)) {
+                if f.concrete_int_ref(k).is_some_and(num_traits::Zero::is_zero) {
                     return Ok(Value::Pointer(Pointer::To { root, path }));
                 }
                 match path.last().copied() {
@@ -1282,7 +1282,7 @@ impl<'a> Evaluator<'a> {
             (Value::Pointer(p), MType::Bool) => Ok(Value::Data(f.bool(!p.is_null()))),
             (Value::Pointer(p), MType::Pointer(_)) => Ok(Value::Pointer(p)),
             (Value::Data(x), MType::Pointer(_)) => {
-                if f.as_concrete_int(x).is_some_and(|k| k == BigInt::from(0)) {
+                if f.concrete_int_ref(x).is_some_and(num_traits::Zero::is_zero) {
                     Ok(Value::Pointer(Pointer::Null))
                 } else if matches!(f.type_of(x), Type::Array(..)) {
                     // string literals have no object of their own
@@ -1317,7 +1317,7 @@ impl<'a> Evaluator<'a> {
         while k < path.len() {
             match (value, path[k]) {
                 (Value::Array(items), Step::Index(i)) => {
-                    let i: usize = f.as_concrete_int(i)?.try_into().ok()?;
+                    let i = usize::try_from(f.concrete_int_ref(i)?).ok()?;
                     value = items.get(i)?;
                 }
                 (Value::Struct(fields), Step::Field(j)) => value = fields.get(j as usize)?,
@@ -1618,7 +1618,7 @@ impl<'a> Evaluator<'a> {
         if !bounded
             || env.model().var(var).scope != VarScope::Input
             || !matches!(f.type_of(*x), Type::Int | Type::Char)
-            || f.as_concrete_int(*x).is_some()
+            || f.concrete_int_ref(*x).is_some()
             || f.as_concrete_char(*x).is_some()
         {
             return;
@@ -1672,7 +1672,7 @@ impl<'a> Evaluator<'a> {
         };
         let n = self.eval_int(env, x)?;
         self.f
-            .as_concrete_int(n)
+            .concrete_int_ref(n)
             .and_then(|n| usize::try_from(n).ok())
             .ok_or_else(|| {
                 EngineError::unsupported(

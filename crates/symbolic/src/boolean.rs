@@ -307,7 +307,7 @@ impl ExprFactory {
     }
 
     fn expect_bool(&self, op: &str, e: Expr) -> Expr {
-        match self.type_of(e) {
+        match self.type_ref(e) {
             Type::Bool => e,
             Type::Int | Type::Real | Type::Char => self.cast(e, &Type::Bool),
             t => panic!("{op}: operand of type {t:?}, expected bool"),

@@ -13,11 +13,14 @@ use parking_lot::RwLock;
 use crate::node::{Node, Op, Poly};
 use crate::types::{Expr, ExprView, Type};
 
-/// Interned nodes plus the hash index over them.
+/// The hash index over the interned nodes (ids into the arena).
+///
+/// Only interning takes its lock; reading a node goes to the arena, which
+/// takes no lock and changes no reference count (reads were a fifth of the
+/// search's time when every lookup locked and cloned an `Arc`).
 #[derive(Default)]
-struct Store {
-    nodes: Vec<Arc<Node>>,
-    index: HashTable<u32>,
+struct Index {
+    ids: HashTable<u32>,
 }
 
 /// Factors of a real polynomial: `poly == constant * prod(factor^exp)`.
@@ -36,12 +39,15 @@ pub(crate) struct Factored {
 /// normalization or constant folding get the same handle.
 ///
 /// The factory is `Send + Sync`: share it as `Arc<ExprFactory>`. All methods take
-/// `&self`; nodes live in an append-only arena behind a read-write lock.
+/// `&self`; nodes live in an append-only arena (chunks that never move) read
+/// without locking; only interning a new node takes the index's write lock.
 ///
 /// Building ill-typed expressions (e.g. adding a boolean to an integer) is a bug in
 /// the caller: such calls panic with a message naming the operation and types.
 pub struct ExprFactory {
-    store: RwLock<Store>,
+    /// Node `i` is expression `Expr(i)`; appended only under `index`'s write lock.
+    nodes: boxcar::Vec<Node>,
+    index: RwLock<Index>,
     hasher: hashbrown::DefaultHashBuilder,
     pub(crate) negations: RwLock<HashMap<Expr, Expr>>,
     pub(crate) factorizations: RwLock<HashMap<Expr, Factored>>,
@@ -85,7 +91,8 @@ impl ExprFactory {
     /// A new, empty factory.
     pub fn new() -> Self {
         let mut f = ExprFactory {
-            store: RwLock::new(Store::default()),
+            nodes: boxcar::Vec::new(),
+            index: RwLock::new(Index::default()),
             hasher: hashbrown::DefaultHashBuilder::default(),
             negations: RwLock::new(HashMap::new()),
             factorizations: RwLock::new(HashMap::new()),
@@ -115,7 +122,7 @@ impl ExprFactory {
 
     /// Number of distinct expressions interned so far.
     pub fn len(&self) -> usize {
-        self.store.read().nodes.len()
+        self.nodes.count()
     }
 
     /// True if no expression has been interned (never the case: the factory
@@ -127,64 +134,60 @@ impl ExprFactory {
     /// Interns a node; `op`'s children must be canonical already.
     pub(crate) fn intern(&self, op: Op, ty: Type) -> Expr {
         let hash = self.hasher.hash_one((&op, &ty));
-        {
-            let store = self.store.read();
-            if let Some(&id) = store.index.find(hash, |&id| {
-                let n = &store.nodes[id as usize];
-                n.hash == hash && n.ty == ty && n.op == op
-            }) {
-                return Expr(id);
-            }
-        }
-        let (bloom, depth) = {
-            let store = self.store.read();
-            match &op {
-                Op::Symbol(name) => (symbol_bloom(name), 1),
-                _ => {
-                    let mut b = 0u64;
-                    let mut d = 0u32;
-                    for c in op.children() {
-                        let n = &store.nodes[c.0 as usize];
-                        b |= n.bloom;
-                        d = d.max(n.depth);
-                    }
-                    if let Type::Array(_, Some(ext)) = &ty {
-                        b |= store.nodes[ext.0 as usize].bloom;
-                    }
-                    (b, d + 1)
-                }
-            }
-        };
-        let mut store = self.store.write();
-        let store = &mut *store;
-        if let Some(&id) = store.index.find(hash, |&id| {
-            let n = &store.nodes[id as usize];
+        let same = |&id: &u32| {
+            let n = self.node(Expr(id));
             n.hash == hash && n.ty == ty && n.op == op
-        }) {
+        };
+        if let Some(&id) = self.index.read().ids.find(hash, same) {
             return Expr(id);
         }
-        let id = u32::try_from(store.nodes.len()).expect("more than 2^32 symbolic expressions");
-        store.nodes.push(Arc::new(Node {
+        let (bloom, depth) = match &op {
+            Op::Symbol(name) => (symbol_bloom(name), 1),
+            _ => {
+                let mut b = 0u64;
+                let mut d = 0u32;
+                for c in op.children() {
+                    let n = self.node(c);
+                    b |= n.bloom;
+                    d = d.max(n.depth);
+                }
+                if let Type::Array(_, Some(ext)) = &ty {
+                    b |= self.node(*ext).bloom;
+                }
+                (b, d + 1)
+            }
+        };
+        let mut index = self.index.write();
+        if let Some(&id) = index.ids.find(hash, same) {
+            return Expr(id);
+        }
+        // Appends happen only here, under the write lock, so ids are dense and
+        // in order.
+        let id = self.nodes.push(Node {
             op,
             ty,
             hash,
             bloom,
             depth,
-        }));
-        let nodes = &store.nodes;
-        store
-            .index
-            .insert_unique(hash, id, |&i| nodes[i as usize].hash);
+        });
+        let id = u32::try_from(id).expect("more than 2^32 symbolic expressions");
+        index
+            .ids
+            .insert_unique(hash, id, |&i| self.node(Expr(i)).hash);
         Expr(id)
     }
 
-    /// The node of `e`.
-    pub(crate) fn node(&self, e: Expr) -> Arc<Node> {
-        self.store.read().nodes[e.0 as usize].clone()
+    /// The node of `e`: a plain read, no lock, no reference count.
+    #[inline]
+    pub(crate) fn node(&self, e: Expr) -> &Node {
+        match self.nodes.get(e.0 as usize) {
+            Some(n) => n,
+            None => panic!("expression {} is not in this factory", e.0),
+        }
     }
 
     pub(crate) fn bloom(&self, e: Expr) -> u64 {
-        self.store.read().nodes[e.0 as usize].bloom
+        self.node(e).bloom
     }
 
     pub(crate) fn symbol_bloom_of(name: &str) -> u64 {
@@ -327,10 +330,21 @@ impl ExprFactory {
         self.node(e).ty.clone()
     }
 
+    /// The type of `e`, borrowed from the store (no clone).
+    pub fn type_ref(&self, e: Expr) -> &Type {
+        &self.node(e).ty
+    }
+
     /// `Some(i)` if `e` is a concrete integer.
     pub fn as_concrete_int(&self, e: Expr) -> Option<BigInt> {
+        self.concrete_int_ref(e).cloned()
+    }
+
+    /// `Some(i)` if `e` is a concrete integer, borrowed from the store (no
+    /// bignum clone).
+    pub fn concrete_int_ref(&self, e: Expr) -> Option<&BigInt> {
         match &self.node(e).op {
-            Op::Int(i) => Some(i.clone()),
+            Op::Int(i) => Some(i),
             _ => None,
         }
     }

@@ -12,25 +12,25 @@ use crate::node::{mono_gcd, Mono, Op, Poly, Term};
 use crate::types::{Expr, Type};
 
 /// A polynomial borrowed from a node or built on the fly.
-pub(crate) enum PolyRef {
-    Shared(std::sync::Arc<Poly>),
+pub(crate) enum PolyRef<'f> {
+    Borrowed(&'f Poly),
     Owned(Poly),
 }
 
-impl std::ops::Deref for PolyRef {
+impl std::ops::Deref for PolyRef<'_> {
     type Target = Poly;
     fn deref(&self) -> &Poly {
         match self {
-            PolyRef::Shared(p) => p,
+            PolyRef::Borrowed(p) => p,
             PolyRef::Owned(p) => p,
         }
     }
 }
 
-impl PolyRef {
+impl PolyRef<'_> {
     pub(crate) fn into_owned(self) -> Poly {
         match self {
-            PolyRef::Shared(p) => std::sync::Arc::try_unwrap(p).unwrap_or_else(|p| (*p).clone()),
+            PolyRef::Borrowed(p) => p.clone(),
             PolyRef::Owned(p) => p,
         }
     }
@@ -62,15 +62,15 @@ impl ExprFactory {
     /// The numeric type `a` and `b` are combined in (C's usual arithmetic
     /// conversions, restricted to int and real), converting as needed.
     fn promote(&self, op: &str, a: Expr, b: Expr) -> (Expr, Expr, Type) {
-        let (ta, tb) = (self.type_of(a), self.type_of(b));
+        let (ta, tb) = (self.type_ref(a), self.type_ref(b));
         match (ta, tb) {
             (Type::Int, Type::Int) => (a, b, Type::Int),
             (Type::Real, Type::Real) => (a, b, Type::Real),
             (Type::Int, Type::Real) => (self.to_real(a), b, Type::Real),
             (Type::Real, Type::Int) => (a, self.to_real(b), Type::Real),
             (ta, tb) => {
-                let a = self.numeric_operand(op, a, &ta);
-                let b = self.numeric_operand(op, b, &tb);
+                let a = self.numeric_operand(op, a, ta);
+                let b = self.numeric_operand(op, b, tb);
                 self.promote(op, a, b)
             }
         }
@@ -86,12 +86,12 @@ impl ExprFactory {
     }
 
     /// The polynomial of a numeric expression that is not a real quotient.
-    pub(crate) fn poly_of(&self, e: Expr) -> PolyRef {
+    pub(crate) fn poly_of(&self, e: Expr) -> PolyRef<'_> {
         let node = self.node(e);
         match &node.op {
             Op::Int(i) => PolyRef::Owned(Poly::constant(BigRational::from_integer(i.clone()))),
             Op::Real(r) => PolyRef::Owned(Poly::constant(r.clone())),
-            Op::Poly(p) => PolyRef::Shared(p.clone()),
+            Op::Poly(p) => PolyRef::Borrowed(p),
             _ => PolyRef::Owned(Poly::prim(e)),
         }
     }

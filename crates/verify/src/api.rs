@@ -20,5 +20,8 @@ pub use crate::report::{
 };
 pub use crate::signature::check_signatures;
 pub use tass_prove::api::ProverChoice;
+/// The process's resident memory in bytes where the system tells it (for
+/// `--max-memory`).
+pub use tass_search::api::resident_bytes;
 pub use tass_state::api::Arith;
 pub use tass_state::api::SignedOverflow;

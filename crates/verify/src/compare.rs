@@ -328,6 +328,12 @@ fn interrupted(options: &Options, findings: &Findings) -> Option<Limit> {
     {
         return Some(Limit::Timeout);
     }
+    if options
+        .max_memory
+        .is_some_and(|max| tass_search::api::resident_bytes().is_some_and(|rss| rss > max))
+    {
+        return Some(Limit::Memory);
+    }
     None
 }
 

@@ -91,6 +91,8 @@ pub struct Options {
     pub max_states: Option<u64>,
     /// At most this long (`--timeout`).
     pub timeout: Option<Duration>,
+    /// At most this many bytes of resident memory (`--max-memory`, in MB there).
+    pub max_memory: Option<u64>,
     /// Stop after this many distinct violations; 0 = find all (`--max-violations`).
     pub max_violations: usize,
     /// Set (e.g. by Ctrl-C) to end the search early: the verdict is inconclusive.
@@ -111,6 +113,7 @@ impl Default for Options {
             reduction: Reduction::Urgent,
             max_states: None,
             timeout: None,
+            max_memory: None,
             max_violations: 1,
             cancel: None,
         }

@@ -703,6 +703,7 @@ pub(crate) fn limits_now(options: &Options, started: Instant, seen_so_far: u64) 
                 .max(Duration::from_nanos(1))
         }),
         cancel: options.cancel.clone(),
+        max_memory: options.max_memory,
     }
 }
 
@@ -742,6 +743,11 @@ pub(crate) fn limit_text(limit: Limit, options: &Options) -> String {
             options.timeout.map(|t| t.as_secs_f64()).unwrap_or(0.0)
         ),
         Limit::Cancelled => "interrupted (Ctrl-C) before the search was complete".into(),
+        Limit::Memory => format!(
+            "the memory limit was reached (--max-memory {} MB of resident memory); \
+             raise it to explore further",
+            options.max_memory.unwrap_or(0) / (1024 * 1024)
+        ),
     }
 }
 
