@@ -5,6 +5,7 @@
 //! tass compare [OPTIONS] --spec FILE... --impl FILE...
 //! tass compare [OPTIONS] SPEC.c IMPL.c
 //! tass show    [OPTIONS] FILE...
+//! tass replay  [OPTIONS] TRACE.json
 //! ```
 //!
 //! The options are DESIGN.md's (`-n/--procs`, `--spec-procs`, `--impl-procs`,
@@ -34,4 +35,5 @@ pub mod api;
 mod args;
 mod error;
 mod frontend;
+mod replay;
 mod run;

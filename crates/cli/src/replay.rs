@@ -1,0 +1,310 @@
+//! `tass replay TRACE.json` and `tass verify --replay`: a violation's witness turned
+//! into a concrete run of the real program, which says whether the violation is real.
+//!
+//! The trace file (`--trace FILE`) carries the violation (property, line, witness)
+//! and the command that found it (`invocation`: files, processes, `-i`, `-D`, `-I`).
+//! The harness (`harness.rs`) is each program file with the inputs fixed to the
+//! witness; it is built with gcc and sanitizers, or mpicc, and run under a time limit
+//! (`concrete.rs`). The run's symptom is then compared with the property: the same
+//! assertion line, a sanitizer report at the violation's line, a hang for a deadlock,
+//! an MPI error for an MPI usage property. Only that is "reproduced"; anything else is
+//! said plainly as not reproduced.
+
+mod concrete;
+mod harness;
+mod judge;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use crate::args::ReplayArgs;
+use concrete::{Buffering, Launch};
+use judge::Outcome;
+
+/// The command a violation was found by: enough to rebuild its programs.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Invocation {
+    /// `verify` or `compare`.
+    pub command: String,
+    /// The programs: (role, files, processes); one for verify, spec then impl for compare.
+    pub programs: Vec<(String, Vec<PathBuf>, usize)>,
+    pub inputs: Vec<(String, String)>,
+    pub defines: Vec<String>,
+    pub include_dirs: Vec<PathBuf>,
+}
+
+fn absolute(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+impl Invocation {
+    pub fn to_json(&self) -> Value {
+        let paths = |ps: &[PathBuf]| -> Vec<String> {
+            ps.iter()
+                .map(|p| absolute(p).display().to_string())
+                .collect()
+        };
+        json!({
+            "command": self.command,
+            "programs": self.programs.iter().map(|(role, files, procs)| json!({
+                "role": role, "files": paths(files), "procs": procs,
+            })).collect::<Vec<_>>(),
+            "inputs": self.inputs.iter().map(|(k, v)| json!([k, v])).collect::<Vec<_>>(),
+            "defines": self.defines,
+            "include_dirs": paths(&self.include_dirs),
+        })
+    }
+
+    fn from_json(value: &Value) -> Option<Invocation> {
+        let strings = |v: &Value| -> Vec<String> {
+            v.as_array()
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|s| s.as_str().map(String::from))
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let mut programs = Vec::new();
+        for p in value["programs"].as_array()? {
+            let files = strings(&p["files"])
+                .into_iter()
+                .map(PathBuf::from)
+                .collect();
+            programs.push((
+                p["role"].as_str()?.to_string(),
+                files,
+                usize::try_from(p["procs"].as_u64()?).ok()?,
+            ));
+        }
+        let inputs = value["inputs"]
+            .as_array()?
+            .iter()
+            .filter_map(|pair| Some((pair[0].as_str()?.into(), pair[1].as_str()?.into())))
+            .collect();
+        Some(Invocation {
+            command: value["command"].as_str()?.to_string(),
+            programs,
+            inputs,
+            defines: strings(&value["defines"]),
+            include_dirs: strings(&value["include_dirs"])
+                .into_iter()
+                .map(PathBuf::from)
+                .collect(),
+        })
+    }
+}
+
+/// How a replay is run.
+#[derive(Debug, Clone)]
+pub(crate) struct ReplaySettings {
+    /// Where the harness is written (kept, so that the user can run it again).
+    pub dir: Option<PathBuf>,
+    /// The time limit of one concrete run: a run still going then is a hang.
+    pub limit: Duration,
+    /// How many times an MPI run is tried (schedules differ from run to run).
+    pub attempts: usize,
+}
+
+/// `tass replay TRACE.json`: exit 1 if the violation was reproduced, 3 if not (or it
+/// could not be replayed), 2 on a bad trace file.
+pub(crate) fn run_replay(args: ReplayArgs) -> i32 {
+    let text = match std::fs::read_to_string(&args.trace) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!(
+                "{}: error: cannot read the trace: {e}",
+                args.trace.display()
+            );
+            return 2;
+        }
+    };
+    let trace: Value = match serde_json::from_str(&text) {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!(
+                "{}: error: not a tass trace (JSON: {e}); write one with `tass verify --trace FILE`",
+                args.trace.display()
+            );
+            return 2;
+        }
+    };
+    let Some(invocation) = Invocation::from_json(&trace["invocation"]) else {
+        eprintln!(
+            "{}: error: the trace has no `invocation` (which program, how many processes); \
+             write it again with this tass's `--trace FILE`",
+            args.trace.display()
+        );
+        return 2;
+    };
+    let settings = ReplaySettings {
+        dir: args.dir.clone(),
+        limit: Duration::from_secs_f64(args.time_limit.max(1.0)),
+        attempts: args.attempts.max(1),
+    };
+    replay(&trace, &invocation, &settings).exit_code()
+}
+
+/// Replays the violation of `trace` (a `--trace` document) and prints what happened.
+pub(crate) fn replay(trace: &Value, invocation: &Invocation, settings: &ReplaySettings) -> Outcome {
+    let outcome = replay_quietly(trace, invocation, settings);
+    println!("{}", outcome.text());
+    outcome
+}
+
+fn replay_quietly(trace: &Value, invocation: &Invocation, settings: &ReplaySettings) -> Outcome {
+    let property = trace["property"].as_str().unwrap_or("");
+    let mut values: BTreeMap<String, String> = BTreeMap::new();
+    for (k, v) in &invocation.inputs {
+        values.insert(k.clone(), v.clone());
+    }
+    if let Some(witness) = trace["witness"].as_object() {
+        for (k, v) in witness {
+            match harness::c_value(v) {
+                Some(c) => {
+                    values.insert(k.clone(), c);
+                }
+                None => {
+                    return Outcome::Unreplayable(format!(
+                        "the witness value {k} = {v} is not a number"
+                    ))
+                }
+            }
+        }
+    }
+    let dir = settings.dir.clone().unwrap_or_else(|| {
+        std::env::temp_dir().join(format!("tass-replay-{}", std::process::id()))
+    });
+    if invocation.command == "compare" {
+        return judge::Outcome::Unreplayable(
+            "replaying a comparison is not supported yet".to_string(),
+        );
+    }
+    let Some((_, files, procs)) = invocation.programs.first() else {
+        return Outcome::Unreplayable("the trace names no program".into());
+    };
+    let built = match build(files, *procs, &values, invocation, &dir) {
+        Ok(b) => b,
+        Err(outcome) => return outcome,
+    };
+    for line in &built.notes {
+        println!("replay: note: {line}");
+    }
+    println!("replay: harness in {}", dir.display());
+    println!("replay: built with: {}", built.compile_line);
+    let launch = match built.launch {
+        Launch::Mpi { procs, .. } => Launch::Mpi {
+            procs,
+            // A potential deadlock needs sends that wait for their receive.
+            buffering: if property == "deadlock" {
+                Buffering::ZeroBuffer
+            } else {
+                Buffering::LibraryDefault
+            },
+        },
+        sequential => sequential,
+    };
+    let attempts = match launch {
+        Launch::Sequential => 1,
+        Launch::Mpi { .. } => settings.attempts,
+    };
+    let expected = judge::Expected::from_trace(trace);
+    let mut last = None;
+    for attempt in 1..=attempts {
+        let run = concrete::run(launch, &dir, settings.limit);
+        println!("replay: run {attempt}: {}", run.command);
+        let outcome = judge::judge(&expected, &run, settings.limit);
+        if matches!(outcome, Outcome::Reproduced(_)) {
+            return outcome;
+        }
+        last = Some(outcome);
+    }
+    last.unwrap_or_else(|| Outcome::Unreplayable("no run".into()))
+}
+
+struct Built {
+    launch: Launch,
+    compile_line: String,
+    notes: Vec<String>,
+}
+
+/// Writes the harness files of one program into `dir` and compiles them.
+fn build(
+    files: &[PathBuf],
+    procs: usize,
+    values: &BTreeMap<String, String>,
+    invocation: &Invocation,
+    dir: &Path,
+) -> Result<Built, Outcome> {
+    let cannot = |why: String| Outcome::Unreplayable(why);
+    std::fs::create_dir_all(dir).map_err(|e| cannot(format!("{}: {e}", dir.display())))?;
+    let mut sources = Vec::new();
+    let mut texts = Vec::new();
+    let mut notes = Vec::new();
+    let mut mpi = false;
+    let mut extra: Vec<String> = invocation
+        .defines
+        .iter()
+        .map(|d| format!("-D{d}"))
+        .collect();
+    for dir in &invocation.include_dirs {
+        extra.push(format!("-I{}", dir.display()));
+    }
+    for (index, file) in files.iter().enumerate() {
+        let text = std::fs::read_to_string(file)
+            .map_err(|e| cannot(format!("{}: {e}", file.display())))?;
+        mpi |= text.contains("<mpi.h>");
+        let h =
+            harness::harness_file(&text, &file.display().to_string(), values).map_err(cannot)?;
+        for name in &h.unset_inputs {
+            notes.push(format!(
+                "the witness has no value for input `{name}`: the run uses the program's own value"
+            ));
+        }
+        if let Some(parent) = file.parent() {
+            extra.push(format!("-I{}", parent.display()));
+        }
+        let name = format!(
+            "harness_{index}_{}",
+            file.file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "program.c".into())
+        );
+        let path = dir.join(name);
+        std::fs::write(&path, &h.text).map_err(|e| cannot(format!("{}: {e}", path.display())))?;
+        sources.push(path);
+        texts.push(text);
+    }
+    for name in harness::unused_values(&texts, values) {
+        notes.push(format!(
+            "the value of `{name}` is not used by the program text"
+        ));
+    }
+    let launch = if mpi {
+        Launch::Mpi {
+            procs,
+            buffering: Buffering::LibraryDefault,
+        }
+    } else {
+        Launch::Sequential
+    };
+    if !concrete::available(launch.compiler()) {
+        return Err(cannot(format!(
+            "{} is not installed (needed to build the harness)",
+            launch.compiler()
+        )));
+    }
+    if mpi && !concrete::available("mpirun") {
+        return Err(cannot("mpirun is not installed".into()));
+    }
+    let compile_line = concrete::compile(launch, dir, &sources, &extra)
+        .map_err(|e| cannot(format!("the harness does not compile:\n{e}")))?;
+    Ok(Built {
+        launch,
+        compile_line,
+        notes,
+    })
+}
