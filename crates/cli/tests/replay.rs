@@ -1,0 +1,203 @@
+//! `tass replay TRACE.json` and `tass verify --replay` (issue 22, part 1): each test
+//! finds a real violation with `tass verify --trace`, replays it concretely and checks
+//! the replay's verdict line. The concrete runs are the replays themselves (gcc with
+//! AddressSanitizer/UBSan, or mpicc and mpirun); a test is skipped, with the reason
+//! printed, only when gcc (or mpicc/mpirun) is not installed.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn fevs(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fevs")
+        .join(path)
+}
+
+fn installed(tools: &[&str]) -> bool {
+    for tool in tools {
+        let ok = Command::new(tool)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if !ok {
+            eprintln!("skipped: {tool} is not installed");
+            return false;
+        }
+    }
+    true
+}
+
+/// `tass verify ARGS --trace T` (must find a violation), then `tass replay T`:
+/// (replay's exit status, its stdout).
+fn verify_then_replay(args: &[&str], file: &Path) -> (i32, String) {
+    let dir = file_dir();
+    let trace = dir.join("trace.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_tass"))
+        .arg("verify")
+        .args(args)
+        .arg(file)
+        .arg("--trace")
+        .arg(&trace)
+        .output()
+        .expect("run tass verify");
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_tass"))
+        .arg("replay")
+        .arg(&trace)
+        .arg("--dir")
+        .arg(dir.join("harness"))
+        .output()
+        .expect("run tass replay");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.code().unwrap_or(-1), text)
+}
+
+fn file_dir() -> PathBuf {
+    common::inline("")
+        .parent()
+        .expect("scratch folder")
+        .to_path_buf()
+}
+
+fn assert_reproduced(code: i32, text: &str, symptom: &str) {
+    assert_eq!(code, 1, "{text}");
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("replay: reproduced: "))
+        .unwrap_or_else(|| panic!("no reproduced line:\n{text}"));
+    assert!(line.contains(symptom), "{text}");
+}
+
+// gcc -fsanitize=address,undefined: `factorial_bad.c` with B=5 fails
+// `assert(result >= 1)` at line 34 (the overflowed product), as tass says.
+#[test]
+fn a_sequential_assertion_is_reproduced_at_its_line() {
+    if !installed(&["gcc"]) {
+        return;
+    }
+    let (code, text) = verify_then_replay(&["-i", "B=5"], &fevs("seq/factorial_bad.c"));
+    assert_reproduced(code, &text, "factorial_bad.c:34");
+    assert!(text.contains("Assertion"), "{text}");
+}
+
+// UBSan: `prefix_sum_bad.c` reads a[-1] at line 32 ("index -1 out of bounds").
+#[test]
+fn a_sequential_out_of_bounds_read_is_caught_by_the_sanitizer() {
+    if !installed(&["gcc"]) {
+        return;
+    }
+    let (code, text) = verify_then_replay(&["-i", "B=4"], &fevs("seq/prefix_sum_bad.c"));
+    assert_reproduced(code, &text, "out of bounds");
+    assert!(text.contains("prefix_sum_bad.c:32"), "{text}");
+}
+
+// UBSan (float-divide-by-zero): `div_avg_bad.c` with the witness N = 0 divides by
+// count = 0 at line 40.
+#[test]
+fn a_division_by_zero_is_reproduced_with_the_witness_input() {
+    if !installed(&["gcc"]) {
+        return;
+    }
+    let (code, text) = verify_then_replay(&["-i", "B=3"], &fevs("seq/div_avg_bad.c"));
+    assert_reproduced(code, &text, "division by zero");
+    assert!(text.contains("div_avg_bad.c:40"), "{text}");
+}
+
+// `assert(y != 4)` with y = 2x fails only for x == 2: tass's witness is x = 2 and the
+// replay reproduces it; the same trace edited to x = 3 (as a spurious witness would
+// be) runs clean, and the replay says so plainly.
+#[test]
+fn a_run_that_does_not_fail_is_said_plainly() {
+    if !installed(&["gcc"]) {
+        return;
+    }
+    let file = common::inline(
+        "#include <assert.h>\n#pragma TASS input {0 <= x && x < 5}\nint x;\n\
+         int main(void) {\n    int y = x * 2;\n    assert(y != 4);\n    return 0;\n}\n",
+    );
+    let dir = file.parent().unwrap().to_path_buf();
+    let trace = dir.join("trace.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_tass"))
+        .args(["verify", "--trace"])
+        .arg(&trace)
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let mut t: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&trace).unwrap()).unwrap();
+    assert_eq!(t["witness"]["x"], 2, "{t:#}");
+    let (code, text) = replay_trace(&t, &dir);
+    assert_reproduced(code, &text, "prog.c:6");
+    t["witness"]["x"] = 3.into();
+    let (code, text) = replay_trace(&t, &dir);
+    assert_eq!(code, 3, "{text}");
+    assert!(
+        text.contains("possible violation: the concrete run did not reproduce it"),
+        "{text}"
+    );
+}
+
+fn replay_trace(trace: &serde_json::Value, dir: &Path) -> (i32, String) {
+    let path = dir.join("edited.json");
+    std::fs::write(&path, trace.to_string()).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_tass"))
+        .arg("replay")
+        .arg(&path)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+// mpirun with the zero-buffer configuration: both ranks of `deadlock_recv_bad.c`
+// block in MPI_Recv; the run hangs until the time limit.
+#[test]
+fn an_mpi_deadlock_hangs() {
+    if !installed(&["mpicc", "mpirun"]) {
+        return;
+    }
+    let (code, text) = verify_then_replay(&["-n", "2"], &fevs("mpi/deadlock_recv_bad.c"));
+    assert_reproduced(code, &text, "the run hung");
+}
+
+// OpenMPI reports MPI_ERR_COUNT for `count_bad.c`'s negative count.
+#[test]
+fn an_mpi_argument_error_is_reported_by_the_library() {
+    if !installed(&["mpicc", "mpirun"]) {
+        return;
+    }
+    let (code, text) = verify_then_replay(&["-n", "2", "-i", "B=3"], &fevs("mpi/count_bad.c"));
+    assert_reproduced(code, &text, "MPI_ERR_COUNT");
+}
+
+// `verify --replay` prints the verdict, then the replay; the exit status stays the
+// verdict's.
+#[test]
+fn verify_replay_replays_in_one_command() {
+    if !installed(&["gcc"]) {
+        return;
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_tass"))
+        .args(["verify", "-q", "--replay", "-i", "B=5"])
+        .arg(fevs("seq/factorial_bad.c"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("verdict: violated"), "{text}");
+    assert!(text.contains("replay: reproduced: "), "{text}");
+}
