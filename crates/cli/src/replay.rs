@@ -13,6 +13,7 @@
 mod concrete;
 mod harness;
 mod judge;
+mod wildcard;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -186,7 +187,7 @@ fn replay_quietly(trace: &Value, invocation: &Invocation, settings: &ReplaySetti
     let Some((_, files, procs)) = invocation.programs.first() else {
         return Outcome::Unreplayable("the trace names no program".into());
     };
-    let built = match build(files, *procs, &values, invocation, &dir) {
+    let built = match build(trace, files, *procs, &values, invocation, &dir) {
         Ok(b) => b,
         Err(outcome) => return outcome,
     };
@@ -233,6 +234,7 @@ struct Built {
 
 /// Writes the harness files of one program into `dir` and compiles them.
 fn build(
+    trace: &Value,
     files: &[PathBuf],
     procs: usize,
     values: &BTreeMap<String, String>,
@@ -283,6 +285,15 @@ fn build(
             "the value of `{name}` is not used by the program text"
         ));
     }
+    if mpi && texts.iter().any(|t| t.contains("MPI_ANY_SOURCE")) {
+        match enforce_wildcards(trace, &texts, dir) {
+            Ok((path, note)) => {
+                sources.push(path);
+                notes.push(note);
+            }
+            Err(note) => notes.push(note),
+        }
+    }
     let launch = if mpi {
         Launch::Mpi {
             procs,
@@ -307,4 +318,40 @@ fn build(
         compile_line,
         notes,
     })
+}
+
+/// Writes the PMPI layer that makes the wildcard receives take the trace's senders;
+/// returns its path and a note saying what it enforces, or a note saying why not.
+fn enforce_wildcards(
+    trace: &Value,
+    texts: &[String],
+    dir: &Path,
+) -> Result<(PathBuf, String), String> {
+    if let Some(op) = wildcard::unenforceable(texts) {
+        return Err(format!(
+            "wildcard matches not enforced: the program uses {op}, which the replay cannot number"
+        ));
+    }
+    let matches = wildcard::matches(trace);
+    let layer = wildcard::pmpi_layer(&matches)
+        .ok_or_else(|| "wildcard matches not enforced: the trace names no sender".to_string())?;
+    let path = dir.join("tass_replay_pmpi.c");
+    std::fs::write(&path, layer).map_err(|e| format!("{}: {e}", path.display()))?;
+    let chosen: Vec<String> = matches
+        .iter()
+        .map(|(rank, senders)| {
+            let list: Vec<String> = senders
+                .iter()
+                .map(|s| s.map_or("any".to_string(), |s| s.to_string()))
+                .collect();
+            format!("rank {rank} from [{}]", list.join(", "))
+        })
+        .collect();
+    Ok((
+        path,
+        format!(
+            "wildcard matches enforced (MPI_Recv k-th call: sender): {}",
+            chosen.join("; ")
+        ),
+    ))
 }

@@ -32,6 +32,10 @@ fn installed(tools: &[&str]) -> bool {
 /// `tass verify ARGS --trace T` (must find a violation), then `tass replay T`:
 /// (replay's exit status, its stdout).
 fn verify_then_replay(args: &[&str], file: &Path) -> (i32, String) {
+    verify_then_replay_with(args, file, &[])
+}
+
+fn verify_then_replay_with(args: &[&str], file: &Path, replay_args: &[&str]) -> (i32, String) {
     let dir = file_dir();
     let trace = dir.join("trace.json");
     let out = Command::new(env!("CARGO_BIN_EXE_tass"))
@@ -53,6 +57,7 @@ fn verify_then_replay(args: &[&str], file: &Path) -> (i32, String) {
         .arg(&trace)
         .arg("--dir")
         .arg(dir.join("harness"))
+        .args(replay_args)
         .output()
         .expect("run tass replay");
     let text = format!(
@@ -200,4 +205,23 @@ fn verify_replay_replays_in_one_command() {
     assert_eq!(out.status.code(), Some(1), "{text}");
     assert!(text.contains("verdict: violated"), "{text}");
     assert!(text.contains("replay: reproduced: "), "{text}");
+}
+
+// `wildcard_race_bad.c` at 3 processes: rank 0's round-0 wildcard receive takes rank
+// 1's round-1 message in tass's trace. Unenforced, mpirun passes the assertion in
+// some runs (seen: run 1 passed, run 2 failed); with the PMPI layer making rank 0's
+// two receives take rank 1's messages, the first and only run fails the assertion at
+// line 36.
+#[test]
+fn a_wildcard_race_is_reproduced_with_the_traced_sender_enforced() {
+    if !installed(&["mpicc", "mpirun"]) {
+        return;
+    }
+    let (code, text) = verify_then_replay_with(
+        &["-n", "3"],
+        &fevs("mpi/wildcard_race_bad.c"),
+        &["--attempts", "1"],
+    );
+    assert!(text.contains("rank 0 from [1, 1]"), "{text}");
+    assert_reproduced(code, &text, "wildcard_race_bad.c:36");
 }
