@@ -12,6 +12,7 @@
 
 mod concrete;
 mod harness;
+mod compare;
 mod judge;
 mod wildcard;
 
@@ -179,15 +180,27 @@ fn replay_quietly(trace: &Value, invocation: &Invocation, settings: &ReplaySetti
     let dir = settings.dir.clone().unwrap_or_else(|| {
         std::env::temp_dir().join(format!("tass-replay-{}", std::process::id()))
     });
-    if invocation.command == "compare" {
-        return judge::Outcome::Unreplayable(
-            "replaying a comparison is not supported yet".to_string(),
-        );
+    if invocation.command == "compare" && property == "not-equivalent" {
+        return compare::replay_comparison(trace, invocation, &values, settings, &dir);
     }
-    let Some((_, files, procs)) = invocation.programs.first() else {
+    // A violation of one program of a comparison is replayed on that program.
+    let file_name = |p: &Path| p.file_name().map(|n| n.to_os_string());
+    let violating = trace["file"].as_str().map(Path::new).and_then(file_name);
+    let program = invocation
+        .programs
+        .iter()
+        .find(|(_, files, _)| files.iter().any(|f| file_name(f) == violating))
+        .or(invocation.programs.first());
+    let Some((_, files, procs)) = program else {
         return Outcome::Unreplayable("the trace names no program".into());
     };
-    let built = match build(trace, files, *procs, &values, invocation, &dir) {
+    let target = Target {
+        trace,
+        files,
+        procs: *procs,
+        purpose: Purpose::Violation,
+    };
+    let built = match build(&target, &values, invocation, &dir) {
         Ok(b) => b,
         Err(outcome) => return outcome,
     };
@@ -226,6 +239,23 @@ fn replay_quietly(trace: &Value, invocation: &Invocation, settings: &ReplaySetti
     last.unwrap_or_else(|| Outcome::Unreplayable("no run".into()))
 }
 
+/// What a harness is built for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Purpose {
+    /// To show the violation.
+    Violation,
+    /// To print the outputs (one side of a comparison).
+    Outputs,
+}
+
+/// One program to build: its trace (for the wildcard matches), files and processes.
+struct Target<'a> {
+    trace: &'a Value,
+    files: &'a [PathBuf],
+    procs: usize,
+    purpose: Purpose,
+}
+
 struct Built {
     launch: Launch,
     compile_line: String,
@@ -234,19 +264,16 @@ struct Built {
 
 /// Writes the harness files of one program into `dir` and compiles them.
 fn build(
-    trace: &Value,
-    files: &[PathBuf],
-    procs: usize,
+    target: &Target,
     values: &BTreeMap<String, String>,
     invocation: &Invocation,
     dir: &Path,
 ) -> Result<Built, Outcome> {
+    let (trace, files, procs) = (target.trace, target.files, target.procs);
     let cannot = |why: String| Outcome::Unreplayable(why);
     std::fs::create_dir_all(dir).map_err(|e| cannot(format!("{}: {e}", dir.display())))?;
     let mut sources = Vec::new();
-    let mut texts = Vec::new();
     let mut notes = Vec::new();
-    let mut mpi = false;
     let mut extra: Vec<String> = invocation
         .defines
         .iter()
@@ -255,30 +282,30 @@ fn build(
     for dir in &invocation.include_dirs {
         extra.push(format!("-I{}", dir.display()));
     }
-    for (index, file) in files.iter().enumerate() {
-        let text = std::fs::read_to_string(file)
-            .map_err(|e| cannot(format!("{}: {e}", file.display())))?;
-        mpi |= text.contains("<mpi.h>");
-        let h =
-            harness::harness_file(&text, &file.display().to_string(), values).map_err(cannot)?;
-        for name in &h.unset_inputs {
-            notes.push(format!(
-                "the witness has no value for input `{name}`: the run uses the program's own value"
-            ));
-        }
-        if let Some(parent) = file.parent() {
-            extra.push(format!("-I{}", parent.display()));
-        }
-        let name = format!(
+    let texts = files
+        .iter()
+        .map(|f| std::fs::read_to_string(f).map_err(|e| cannot(format!("{}: {e}", f.display()))))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mpi = texts.iter().any(|t| t.contains("<mpi.h>"));
+    for (index, (file, text)) in files.iter().zip(&texts).enumerate() {
+        // Outputs are printed once, by the first file (MPI_Finalize is wrapped once).
+        let printing = match (target.purpose, mpi) {
+            (Purpose::Outputs, _) if index > 0 => harness::OutputPrinting::Off,
+            (Purpose::Outputs, true) => harness::OutputPrinting::AtMpiFinalize,
+            (Purpose::Outputs, false) => harness::OutputPrinting::AtExit,
+            (Purpose::Violation, _) => harness::OutputPrinting::Off,
+        };
+        let path = dir.join(format!(
             "harness_{index}_{}",
             file.file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_else(|| "program.c".into())
-        );
-        let path = dir.join(name);
-        std::fs::write(&path, &h.text).map_err(|e| cannot(format!("{}: {e}", path.display())))?;
+        ));
+        notes.extend(write_harness_file(text, file, values, printing, &path).map_err(cannot)?);
+        if let Some(parent) = file.parent() {
+            extra.push(format!("-I{}", parent.display()));
+        }
         sources.push(path);
-        texts.push(text);
     }
     for name in harness::unused_values(&texts, values) {
         notes.push(format!(
@@ -318,6 +345,26 @@ fn build(
         compile_line,
         notes,
     })
+}
+
+/// Writes the harness copy of one program file to `path`; returns the notes about it.
+fn write_harness_file(
+    text: &str,
+    file: &Path,
+    values: &BTreeMap<String, String>,
+    printing: harness::OutputPrinting,
+    path: &Path,
+) -> Result<Vec<String>, String> {
+    let h = harness::harness_file(text, &file.display().to_string(), values, printing)?;
+    std::fs::write(path, &h.text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let unset = h.unset_inputs.iter().map(|name| {
+        format!("the witness has no value for input `{name}`: the run uses the program's own value")
+    });
+    let unprinted = h
+        .unprinted_outputs
+        .iter()
+        .map(|name| format!("output `{name}` is not printed (arrays of arrays are not)"));
+    Ok(unset.chain(unprinted).collect())
 }
 
 /// Writes the PMPI layer that makes the wildcard receives take the trace's senders;

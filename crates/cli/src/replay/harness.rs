@@ -16,12 +16,28 @@ use std::fmt::Write as _;
 /// Exit status of a harness whose `#pragma TASS assume` did not hold.
 pub(crate) const ASSUME_FAILED_EXIT: i32 = 98;
 
+/// Whether (and when) the harness prints the program's `#pragma TASS output`s, as
+/// lines `TASS-OUTPUT name = value` (for replaying a comparison).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum OutputPrinting {
+    Off,
+    /// When the program exits (a destructor).
+    AtExit,
+    /// Rank 0, in `MPI_Finalize` (a PMPI wrapper; outputs are rank 0's copies).
+    AtMpiFinalize,
+}
+
+/// The prefix of an output line of the harness.
+pub(crate) const OUTPUT_MARK: &str = "TASS-OUTPUT ";
+
 /// One program file rewritten for the concrete run.
 #[derive(Debug)]
 pub(crate) struct HarnessFile {
     pub text: String,
     /// Inputs the witness had no value for (they keep the program's own value).
     pub unset_inputs: Vec<String>,
+    /// Outputs the harness cannot print (not a scalar or a one-dimensional array).
+    pub unprinted_outputs: Vec<String>,
 }
 
 /// Why a program cannot be replayed.
@@ -76,13 +92,28 @@ pub(crate) fn harness_file(
     text: &str,
     origin: &str,
     values: &BTreeMap<String, String>,
+    printing: OutputPrinting,
 ) -> Result<HarnessFile, Unreplayable> {
     let mut out = String::new();
     let _ = writeln!(out, "#line 1 \"{}\"", origin.replace('"', "\\\""));
     let mut input_next = false;
+    let mut output_next = false;
     let mut declared_inputs = Vec::new();
+    let mut outputs = Vec::new();
     for (index, line) in text.lines().enumerate() {
         let t = line.trim_start();
+        if t.starts_with("#pragma TASS output") {
+            output_next = true;
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        }
+        if output_next && !is_conditional(t) && !t.is_empty() {
+            output_next = false;
+            if let Some(name) = declared_name(t) {
+                outputs.push((name, t.matches('[').count()));
+            }
+        }
         if t.starts_with("#pragma TASS input") {
             input_next = true;
             out.push_str(line);
@@ -141,9 +172,11 @@ pub(crate) fn harness_file(
         out.push('\n');
     }
     let unset_inputs = append_input_setter(&mut out, &declared_inputs, values);
+    let unprinted_outputs = append_output_printer(&mut out, &outputs, printing);
     Ok(HarnessFile {
         text: out,
         unset_inputs,
+        unprinted_outputs,
     })
 }
 
@@ -182,6 +215,64 @@ fn append_input_setter(
         );
     }
     unset
+}
+
+/// Appends the code printing the outputs (scalars and one-dimensional arrays, each
+/// value by its C type through `_Generic`); returns the outputs it cannot print.
+fn append_output_printer(
+    out: &mut String,
+    outputs: &[(String, usize)],
+    printing: OutputPrinting,
+) -> Vec<String> {
+    if printing == OutputPrinting::Off || outputs.is_empty() {
+        return Vec::new();
+    }
+    let mut body = String::new();
+    let mut unprinted = Vec::new();
+    for (name, dims) in outputs {
+        match dims {
+            0 => {
+                let _ = writeln!(body, "    TASS_REPLAY_PRINT(\"{name}\", {name});");
+            }
+            1 => {
+                let _ = writeln!(
+                    body,
+                    "    for (unsigned long i = 0; i < sizeof {name} / sizeof {name}[0]; i++) {{\n\
+                     \x20       char key[80];\n\
+                     \x20       snprintf(key, sizeof key, \"{name}[%lu]\", i);\n\
+                     \x20       TASS_REPLAY_PRINT(key, {name}[i]);\n\
+                     \x20   }}"
+                );
+            }
+            _ => unprinted.push(name.clone()),
+        }
+    }
+    let _ = write!(
+        out,
+        "\n/* tass replay: the program's outputs, printed for the comparison. */\n\
+         #define TASS_REPLAY_PRINT(key, v) _Generic((v), \\\n\
+         \x20   float: printf(\"{OUTPUT_MARK}%s = %.17g\\n\", key, (double)(v)), \\\n\
+         \x20   double: printf(\"{OUTPUT_MARK}%s = %.17g\\n\", key, (double)(v)), \\\n\
+         \x20   long double: printf(\"{OUTPUT_MARK}%s = %.17Lg\\n\", key, (long double)(v)), \\\n\
+         \x20   default: printf(\"{OUTPUT_MARK}%s = %lld\\n\", key, (long long)(v)))\n\
+         static void tass_replay_print_outputs(void) {{\n{body}    fflush(stdout);\n}}\n"
+    );
+    match printing {
+        OutputPrinting::AtExit => out.push_str(
+            "__attribute__((destructor)) static void tass_replay_outputs_at_exit(void) {\n\
+             \x20   tass_replay_print_outputs();\n}\n",
+        ),
+        OutputPrinting::AtMpiFinalize => out.push_str(
+            "int MPI_Finalize(void) {\n\
+             \x20   int rank = 0;\n\
+             \x20   PMPI_Comm_rank(MPI_COMM_WORLD, &rank);\n\
+             \x20   if (rank == 0)\n\
+             \x20       tass_replay_print_outputs();\n\
+             \x20   return PMPI_Finalize();\n}\n",
+        ),
+        OutputPrinting::Off => {}
+    }
+    unprinted
 }
 
 struct ConcreteExpr(String);
@@ -245,7 +336,7 @@ mod tests {
             ("N".to_string(), "2".to_string()),
             ("a[1]".to_string(), "5".to_string()),
         ]);
-        let h = harness_file(src, "p.c", &values).unwrap();
+        let h = harness_file(src, "p.c", &values, OutputPrinting::Off).unwrap();
         assert!(h.text.starts_with("#line 1 \"p.c\"\n"), "{}", h.text);
         assert!(h.text.contains("#define B 3\n"), "{}", h.text);
         assert!(h.text.contains("#define N (2)\n"), "{}", h.text);
@@ -263,11 +354,11 @@ mod tests {
     #[test]
     fn quantifiers_and_collective_pragmas_cannot_be_replayed() {
         let q = "#pragma TASS assert forall {int k | 0 <= k && k < 3} a[k] > 0\n";
-        assert!(harness_file(q, "q.c", &BTreeMap::new())
+        assert!(harness_file(q, "q.c", &BTreeMap::new(), OutputPrinting::Off)
             .unwrap_err()
             .contains("forall"));
         let c = "#pragma TASS collective assert c1 x == 0\n";
-        assert!(harness_file(c, "c.c", &BTreeMap::new()).is_err());
+        assert!(harness_file(c, "c.c", &BTreeMap::new(), OutputPrinting::Off).is_err());
     }
 
     #[test]
