@@ -10,9 +10,9 @@
 //! an MPI error for an MPI usage property. Only that is "reproduced"; anything else is
 //! said plainly as not reproduced.
 
+mod compare;
 mod concrete;
 mod harness;
-mod compare;
 mod judge;
 mod wildcard;
 

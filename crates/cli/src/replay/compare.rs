@@ -93,7 +93,10 @@ pub(super) fn replay_comparison(
         return Outcome::Unreplayable("a comparison needs two programs".into());
     };
     let mut differences = Vec::new();
-    for key in spec.keys().chain(imp.keys().filter(|k| !spec.contains_key(*k))) {
+    for key in spec
+        .keys()
+        .chain(imp.keys().filter(|k| !spec.contains_key(*k)))
+    {
         let (s, i) = (spec.get(key), imp.get(key));
         if s != i {
             let show = |v: Option<&String>| v.cloned().unwrap_or_else(|| "(not printed)".into());
@@ -107,7 +110,11 @@ pub(super) fn replay_comparison(
         let same: Vec<String> = spec.iter().map(|(k, v)| format!("{k} = {v}")).collect();
         Outcome::NotReproduced(format!(
             "both programs printed the same outputs: {}",
-            if same.is_empty() { "(none)".to_string() } else { same.join(", ") }
+            if same.is_empty() {
+                "(none)".to_string()
+            } else {
+                same.join(", ")
+            }
         ))
     } else {
         Outcome::Reproduced(format!("the outputs differ: {}", differences.join("; ")))

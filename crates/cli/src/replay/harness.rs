@@ -354,9 +354,11 @@ mod tests {
     #[test]
     fn quantifiers_and_collective_pragmas_cannot_be_replayed() {
         let q = "#pragma TASS assert forall {int k | 0 <= k && k < 3} a[k] > 0\n";
-        assert!(harness_file(q, "q.c", &BTreeMap::new(), OutputPrinting::Off)
-            .unwrap_err()
-            .contains("forall"));
+        assert!(
+            harness_file(q, "q.c", &BTreeMap::new(), OutputPrinting::Off)
+                .unwrap_err()
+                .contains("forall")
+        );
         let c = "#pragma TASS collective assert c1 x == 0\n";
         assert!(harness_file(c, "c.c", &BTreeMap::new(), OutputPrinting::Off).is_err());
     }
