@@ -36,12 +36,18 @@ fn verify_then_replay(args: &[&str], file: &Path) -> (i32, String) {
 }
 
 fn verify_then_replay_with(args: &[&str], file: &Path, replay_args: &[&str]) -> (i32, String) {
+    let mut all: Vec<String> = vec!["verify".into()];
+    all.extend(args.iter().map(|a| a.to_string()));
+    all.push(file.display().to_string());
+    check_then_replay(&all, replay_args)
+}
+
+/// `tass ARGS --trace T` (must find a violation), then `tass replay T REPLAY_ARGS`.
+fn check_then_replay(args: &[String], replay_args: &[&str]) -> (i32, String) {
     let dir = file_dir();
     let trace = dir.join("trace.json");
     let out = Command::new(env!("CARGO_BIN_EXE_tass"))
-        .arg("verify")
         .args(args)
-        .arg(file)
         .arg("--trace")
         .arg(&trace)
         .output()
@@ -229,4 +235,60 @@ fn a_wildcard_race_is_reproduced_with_the_traced_sender_enforced() {
     );
     assert!(text.contains("rank 0 from [1, 1]"), "{text}");
     assert_reproduced(code, &text, "wildcard_race_bad.c:36");
+}
+
+// The comparison of fevs's adder_seq.c with adder_par_bad.c (3 processes, B = 4):
+// tass's witness is n = 1, a[0] = 1 (an input array element); the sequential sum is
+// 1, the parallel one 0 (rank 0's block of n / P = 0 elements). gcc and mpirun print
+// exactly these outputs.
+#[test]
+fn a_comparison_prints_the_differing_outputs_of_both_programs() {
+    if !installed(&["gcc", "mpicc", "mpirun"]) {
+        return;
+    }
+    let args: Vec<String> = [
+        "compare",
+        "--impl-procs",
+        "3",
+        "-i",
+        "B=4",
+        "--spec",
+        &fevs("mpi/adder_seq.c").display().to_string(),
+        "--impl",
+        &fevs("mpi/adder_par_bad.c").display().to_string(),
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let (code, text) = check_then_replay(&args, &[]);
+    assert!(
+        text.contains("differing output sum: spec 1, impl 0"),
+        "{text}"
+    );
+    assert_reproduced(code, &text, "the outputs differ");
+}
+
+// Sequential comparison: factorial_rec_bad.c's recursion returns 0 for n = 0 where
+// the iterative specification returns 1 (gcc runs print result 1 and 0).
+#[test]
+fn a_sequential_comparison_is_reproduced() {
+    if !installed(&["gcc"]) {
+        return;
+    }
+    let args: Vec<String> = [
+        "compare",
+        "-i",
+        "B=5",
+        &fevs("seq/factorial_iter.c").display().to_string(),
+        &fevs("seq/factorial_rec_bad.c").display().to_string(),
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let (code, text) = check_then_replay(&args, &[]);
+    assert!(
+        text.contains("differing output result: spec 1, impl 0"),
+        "{text}"
+    );
+    assert_reproduced(code, &text, "the outputs differ");
 }
