@@ -134,6 +134,13 @@ pub(crate) fn run_replay(args: ReplayArgs) -> i32 {
             return 2;
         }
     };
+    if trace.is_null() {
+        eprintln!(
+            "{}: error: the trace holds no violation (the run it came from found none)",
+            args.trace.display()
+        );
+        return 2;
+    }
     let Some(invocation) = Invocation::from_json(&trace["invocation"]) else {
         eprintln!(
             "{}: error: the trace has no `invocation` (which program, how many processes); \

@@ -292,3 +292,30 @@ fn a_sequential_comparison_is_reproduced() {
     );
     assert_reproduced(code, &text, "the outputs differ");
 }
+
+// A trace file that is not JSON, or holds no violation (`null`: the run found
+// none), is refused with exit status 2 and the file named.
+#[test]
+fn a_bad_trace_file_is_a_clear_error() {
+    let dir = file_dir();
+    for (name, text, said) in [
+        ("garbage.json", "not json", "not a tass trace"),
+        ("null.json", "null\n", "holds no violation"),
+        (
+            "old.json",
+            "{\"property\": \"assertion\"}",
+            "no `invocation`",
+        ),
+    ] {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_tass"))
+            .arg("replay")
+            .arg(&path)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains(name) && err.contains(said), "{err}");
+    }
+}

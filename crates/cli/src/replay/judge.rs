@@ -157,16 +157,17 @@ pub(crate) fn judge(expected: &Expected, run: &ConcreteRun, limit: Duration) -> 
     }
     if run.timed_out {
         let hung = format!("the run hung: no end within {} s, stopped", limit.as_secs());
-        return match expected.symptom {
-            Symptom::Hang | Symptom::MpiError if expected.property != "mpi-count" => {
-                Outcome::Reproduced(format!(
-                    "{} ({} at {})",
-                    hung,
-                    expected.property,
-                    expected.place()
-                ))
-            }
-            _ => Outcome::NotReproduced(hung),
+        // A collective called differently by the ranks may hang instead of failing.
+        let hang_expected =
+            expected.symptom == Symptom::Hang || expected.property == "collective-mismatch";
+        return if hang_expected {
+            Outcome::Reproduced(format!(
+                "{hung} ({} at {})",
+                expected.property,
+                expected.place()
+            ))
+        } else {
+            Outcome::NotReproduced(hung)
         };
     }
     let exit = run.exit;
