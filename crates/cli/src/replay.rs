@@ -109,6 +109,26 @@ pub(crate) struct ReplaySettings {
     pub limit: Duration,
     /// How many times an MPI run is tried (schedules differ from run to run).
     pub attempts: usize,
+    /// Where the replay's lines go.
+    pub channel: Channel,
+}
+
+/// Where the replay's lines are printed: stdout, or stderr when stdout carries a
+/// JSON or SARIF document that must stay parseable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Channel {
+    Stdout,
+    Stderr,
+}
+
+impl ReplaySettings {
+    /// Prints one line of the replay.
+    fn say(&self, line: &str) {
+        match self.channel {
+            Channel::Stdout => println!("{line}"),
+            Channel::Stderr => eprintln!("{line}"),
+        }
+    }
 }
 
 /// `tass replay TRACE.json`: exit 1 if the violation was reproduced, 3 if not (or it
@@ -153,6 +173,7 @@ pub(crate) fn run_replay(args: ReplayArgs) -> i32 {
         dir: args.dir.clone(),
         limit: Duration::from_secs_f64(args.time_limit.max(1.0)),
         attempts: args.attempts.max(1),
+        channel: Channel::Stdout,
     };
     replay(&trace, &invocation, &settings).exit_code()
 }
@@ -160,7 +181,7 @@ pub(crate) fn run_replay(args: ReplayArgs) -> i32 {
 /// Replays the violation of `trace` (a `--trace` document) and prints what happened.
 pub(crate) fn replay(trace: &Value, invocation: &Invocation, settings: &ReplaySettings) -> Outcome {
     let outcome = replay_quietly(trace, invocation, settings);
-    println!("{}", outcome.text());
+    settings.say(&outcome.text());
     outcome
 }
 
@@ -212,10 +233,10 @@ fn replay_quietly(trace: &Value, invocation: &Invocation, settings: &ReplaySetti
         Err(outcome) => return outcome,
     };
     for line in &built.notes {
-        println!("replay: note: {line}");
+        settings.say(&format!("replay: note: {line}"));
     }
-    println!("replay: harness in {}", dir.display());
-    println!("replay: built with: {}", built.compile_line);
+    settings.say(&format!("replay: harness in {}", dir.display()));
+    settings.say(&format!("replay: built with: {}", built.compile_line));
     let launch = match built.launch {
         Launch::Mpi { procs, .. } => Launch::Mpi {
             procs,
@@ -236,7 +257,7 @@ fn replay_quietly(trace: &Value, invocation: &Invocation, settings: &ReplaySetti
     let mut last = None;
     for attempt in 1..=attempts {
         let run = concrete::run(launch, &dir, settings.limit);
-        println!("replay: run {attempt}: {}", run.command);
+        settings.say(&format!("replay: run {attempt}: {}", run.command));
         let outcome = judge::judge(&expected, &run, settings.limit);
         if matches!(outcome, Outcome::Reproduced(_)) {
             return outcome;

@@ -13,7 +13,7 @@ use tass_verify::api::{check_signatures, compare, verify, Options, Report, Signe
 use crate::args::{CheckArgs, Cli, Command, CompareArgs, Format, ShowArgs, SourceArgs, VerifyArgs};
 use crate::error::{ArgumentError, RunError, TraceWriteError};
 use crate::frontend::load_program;
-use crate::replay::{replay, Invocation, ReplaySettings};
+use crate::replay::{replay, Channel, Invocation, ReplaySettings};
 
 /// Runs the parsed command line; returns the exit status.
 pub(crate) fn run(cli: Cli) -> i32 {
@@ -256,6 +256,10 @@ fn emit(report: &Report, check: &CheckArgs, invocation: &Invocation) -> i32 {
                 dir: None,
                 limit: Duration::from_secs(10),
                 attempts: 3,
+                channel: match check.format {
+                    Format::Text => Channel::Stdout,
+                    Format::Json | Format::Sarif => Channel::Stderr,
+                },
             };
             replay(&trace, invocation, &settings);
         }

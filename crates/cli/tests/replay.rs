@@ -319,3 +319,22 @@ fn a_bad_trace_file_is_a_clear_error() {
         assert!(err.contains(name) && err.contains(said), "{err}");
     }
 }
+
+// With `--format json`, stdout stays one JSON document: the replay's lines go to
+// stderr.
+#[test]
+fn verify_replay_keeps_json_output_parseable() {
+    if !installed(&["gcc"]) {
+        return;
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_tass"))
+        .args(["verify", "--replay", "--format", "json", "-i", "B=5"])
+        .arg(fevs("seq/factorial_bad.c"))
+        .output()
+        .unwrap();
+    let (code, report) = common::report(out.clone());
+    assert_eq!(code, 1);
+    assert_eq!(report["verdict"], "violated");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("replay: reproduced: "), "{err}");
+}

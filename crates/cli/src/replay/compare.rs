@@ -34,9 +34,12 @@ fn run_side(
     let sub = dir.join(role);
     let built = build(target, values, invocation, &sub)?;
     for line in &built.notes {
-        println!("replay: note: {role}: {line}");
+        settings.say(&format!("replay: note: {role}: {line}"));
     }
-    println!("replay: {role} built with: {}", built.compile_line);
+    settings.say(&format!(
+        "replay: {role} built with: {}",
+        built.compile_line
+    ));
     let launch = match built.launch {
         Launch::Mpi { procs, .. } => Launch::Mpi {
             procs,
@@ -45,7 +48,7 @@ fn run_side(
         sequential => sequential,
     };
     let run = concrete::run(launch, &sub, settings.limit);
-    println!("replay: {role} run: {}", run.command);
+    settings.say(&format!("replay: {role} run: {}", run.command));
     if run.timed_out {
         return Err(Outcome::NotReproduced(format!(
             "the {role} run hung (no end within {} s)",
@@ -74,7 +77,7 @@ pub(super) fn replay_comparison(
     settings: &ReplaySettings,
     dir: &Path,
 ) -> Outcome {
-    println!("replay: harnesses in {}", dir.display());
+    settings.say(&format!("replay: harnesses in {}", dir.display()));
     let spec_trace = json!({ "trace": trace["spec_trace"].clone() });
     let mut sides = Vec::new();
     for (role, files, procs) in &invocation.programs {
@@ -104,7 +107,7 @@ pub(super) fn replay_comparison(
         }
     }
     for d in &differences {
-        println!("replay: differing output {d}");
+        settings.say(&format!("replay: differing output {d}"));
     }
     if differences.is_empty() {
         let same: Vec<String> = spec.iter().map(|(k, v)| format!("{k} = {v}")).collect();
