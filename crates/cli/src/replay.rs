@@ -10,6 +10,7 @@
 //! an MPI error for an MPI usage property. Only that is "reproduced"; anything else is
 //! said plainly as not reproduced.
 
+mod blocked;
 mod compare;
 mod concrete;
 mod harness;
@@ -256,8 +257,14 @@ fn replay_quietly(trace: &Value, invocation: &Invocation, settings: &ReplaySetti
     let expected = judge::Expected::from_trace(trace);
     let mut last = None;
     for attempt in 1..=attempts {
+        blocked::clear(&dir);
         let run = concrete::run(launch, &dir, settings.limit);
         settings.say(&format!("replay: run {attempt}: {}", run.command));
+        if run.timed_out && matches!(launch, Launch::Mpi { .. }) {
+            for place in blocked::where_ranks_were(&dir) {
+                settings.say(&format!("replay: at the time limit, {place}"));
+            }
+        }
         let outcome = judge::judge(&expected, &run, settings.limit);
         if matches!(outcome, Outcome::Reproduced(_)) {
             return outcome;
@@ -348,6 +355,14 @@ fn build(
             }
             Err(note) => notes.push(note),
         }
+    }
+    if mpi {
+        // Where each rank is when the time limit stops a hung run.
+        let path = dir.join("tass_replay_where.c");
+        std::fs::write(&path, blocked::WHERE_HANDLER)
+            .map_err(|e| cannot(format!("{}: {e}", path.display())))?;
+        sources.push(path);
+        extra.push("-rdynamic".into());
     }
     let launch = if mpi {
         Launch::Mpi {

@@ -175,7 +175,7 @@ fn replay_trace(trace: &serde_json::Value, dir: &Path) -> (i32, String) {
 }
 
 // mpirun with the zero-buffer configuration: both ranks of `deadlock_recv_bad.c`
-// block in MPI_Recv; the run hangs until the time limit.
+// block in MPI_Recv at line 30; the run hangs until the time limit.
 #[test]
 fn an_mpi_deadlock_hangs() {
     if !installed(&["mpicc", "mpirun"]) {
@@ -183,6 +183,11 @@ fn an_mpi_deadlock_hangs() {
     }
     let (code, text) = verify_then_replay(&["-n", "2"], &fevs("mpi/deadlock_recv_bad.c"));
     assert_reproduced(code, &text, "the run hung");
+    // Each rank's stack, written a second before the limit: both wait in MPI_Recv.
+    for rank in ["0", "1"] {
+        let line = format!("rank {rank} was at deadlock_recv_bad.c:30 in MPI_Recv");
+        assert!(text.contains(&line), "{text}");
+    }
 }
 
 // OpenMPI reports MPI_ERR_COUNT for `count_bad.c`'s negative count and aborts (exit

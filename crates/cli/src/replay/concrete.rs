@@ -134,6 +134,12 @@ pub(crate) fn run(launch: Launch, dir: &Path, limit: Duration) -> ConcreteRun {
                     .map(String::from),
                 );
             }
+            // Each rank writes where it is a second before the limit (blocked.rs).
+            let where_after = limit.as_secs().saturating_sub(1).max(1);
+            args.extend([
+                "-x".into(),
+                format!("TASS_REPLAY_WHERE_AFTER={where_after}"),
+            ]);
             args.extend(["-np".into(), procs.to_string(), "./harness".into()]);
         }
     }
