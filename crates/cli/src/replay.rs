@@ -250,6 +250,13 @@ fn replay_quietly(trace: &Value, invocation: &Invocation, settings: &ReplaySetti
         },
         sequential => sequential,
     };
+    if property == "memory-leak" && matches!(launch, Launch::Mpi { .. }) {
+        return Outcome::Unreplayable(
+            "MPI harnesses are built without the leak checker (the MPI library's own \
+             allocations would be reported)"
+                .into(),
+        );
+    }
     let attempts = match launch {
         Launch::Sequential => 1,
         Launch::Mpi { .. } => settings.attempts,
@@ -403,10 +410,9 @@ fn write_harness_file(
     let unset = h.unset_inputs.iter().map(|name| {
         format!("the witness has no value for input `{name}`: the run uses the program's own value")
     });
-    let unprinted = h
-        .unprinted_outputs
-        .iter()
-        .map(|name| format!("output `{name}` is not printed (arrays of arrays are not)"));
+    let unprinted = h.unprinted_outputs.iter().map(|name| {
+        format!("output `{name}` is not printed (arrays of more than two dimensions are not)")
+    });
     Ok(unset.chain(unprinted).collect())
 }
 

@@ -36,7 +36,7 @@ pub(crate) struct HarnessFile {
     pub text: String,
     /// Inputs the witness had no value for (they keep the program's own value).
     pub unset_inputs: Vec<String>,
-    /// Outputs the harness cannot print (not a scalar or a one-dimensional array).
+    /// Outputs the harness cannot print (arrays of more than two dimensions).
     pub unprinted_outputs: Vec<String>,
 }
 
@@ -242,6 +242,17 @@ fn append_output_printer(
                      \x20       snprintf(key, sizeof key, \"{name}[%lu]\", i);\n\
                      \x20       TASS_REPLAY_PRINT(key, {name}[i]);\n\
                      \x20   }}"
+                );
+            }
+            2 => {
+                let _ = writeln!(
+                    body,
+                    "    for (unsigned long i = 0; i < sizeof {name} / sizeof {name}[0]; i++)\n\
+                     \x20       for (unsigned long j = 0; j < sizeof {name}[0] / sizeof {name}[0][0]; j++) {{\n\
+                     \x20           char key[80];\n\
+                     \x20           snprintf(key, sizeof key, \"{name}[%lu][%lu]\", i, j);\n\
+                     \x20           TASS_REPLAY_PRINT(key, {name}[i][j]);\n\
+                     \x20       }}"
                 );
             }
             _ => unprinted.push(name.clone()),

@@ -192,7 +192,12 @@ pub(crate) fn judge(expected: &Expected, run: &ConcreteRun, limit: Duration) -> 
             Outcome::NotReproduced(how)
         };
     };
+    // MPI reports a receive buffer too small for the message as a truncation.
+    let truncated = expected.property == "buffer-overflow"
+        && symptom == Symptom::MpiError
+        && text.contains("MPI_ERR_TRUNCATE");
     let same_kind = symptom == expected.symptom
+        || truncated
         || (expected.symptom == Symptom::MpiError && symptom == Symptom::SanitizerError);
     let line_matters = matches!(symptom, Symptom::AssertionFails | Symptom::SanitizerError);
     let same_line = !line_matters || line == Some(expected.line);
