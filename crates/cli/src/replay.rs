@@ -265,7 +265,12 @@ fn replay_quietly(trace: &Value, invocation: &Invocation, settings: &ReplaySetti
     let mut last = None;
     for attempt in 1..=attempts {
         blocked::clear(&dir);
-        let run = concrete::run(launch, &dir, settings.limit);
+        let mut run = concrete::run(launch, &dir, settings.limit);
+        // The MPI errors the ranks wrote come first: the judge reads the first one.
+        let errors = blocked::mpi_errors(&dir);
+        if !errors.is_empty() {
+            run.output = format!("{}\n{}", errors.join("\n"), run.output);
+        }
         settings.say(&format!("replay: run {attempt}: {}", run.command));
         if run.timed_out && matches!(launch, Launch::Mpi { .. }) {
             for place in blocked::where_ranks_were(&dir) {

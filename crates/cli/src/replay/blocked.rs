@@ -43,6 +43,32 @@ __attribute__((constructor)) static void tass_replay_install_where(void) {
     if (after && atoi(after) > 0)
         alarm((unsigned)atoi(after));
 }
+
+/* An MPI error is written to tass_replay_mpi_error_RANK.txt before the abort:
+ * mpirun often ends before the library's own message is forwarded. */
+#include <mpi.h>
+static void tass_replay_mpi_error(MPI_Comm *comm, int *code, ...) {
+    char text[MPI_MAX_ERROR_STRING], name[64];
+    const char *rank = getenv("OMPI_COMM_WORLD_RANK");
+    int len = 0;
+    FILE *file;
+    (void)comm;
+    PMPI_Error_string(*code, text, &len);
+    snprintf(name, sizeof name, "tass_replay_mpi_error_%s.txt", rank ? rank : "x");
+    file = fopen(name, "w");
+    if (file) {
+        fprintf(file, "%s\n", text);
+        fclose(file);
+    }
+    PMPI_Abort(MPI_COMM_WORLD, *code);
+}
+int MPI_Init(int *argc, char ***argv) {
+    int result = PMPI_Init(argc, argv);
+    MPI_Errhandler handler;
+    PMPI_Comm_create_errhandler(tass_replay_mpi_error, &handler);
+    PMPI_Comm_set_errhandler(MPI_COMM_WORLD, handler);
+    return result;
+}
 "#;
 
 /// Function name -> address in the harness binary (from `nm`).
@@ -78,14 +104,31 @@ fn source_line(binary: &Path, symbols: &HashMap<String, u64>, frame: &str) -> Op
     (!name.starts_with("??")).then_some(name)
 }
 
-/// Removes the stack files of an earlier run in `dir`.
+/// Removes the stack and MPI error files of an earlier run in `dir`.
 pub(crate) fn clear(dir: &Path) {
-    for (_, path) in stack_files(dir) {
-        let _ = std::fs::remove_file(path);
+    for prefix in ["tass_replay_where_", "tass_replay_mpi_error_"] {
+        for (_, path) in rank_files(dir, prefix) {
+            let _ = std::fs::remove_file(path);
+        }
     }
 }
 
+/// The MPI errors the ranks wrote (`MPI_ERR_COUNT: invalid count argument (rank 0)`).
+pub(crate) fn mpi_errors(dir: &Path) -> Vec<String> {
+    rank_files(dir, "tass_replay_mpi_error_")
+        .into_iter()
+        .filter_map(|(rank, path)| {
+            let text = std::fs::read_to_string(path).ok()?;
+            Some(format!("{} (rank {rank})", text.trim()))
+        })
+        .collect()
+}
+
 fn stack_files(dir: &Path) -> Vec<(String, std::path::PathBuf)> {
+    rank_files(dir, "tass_replay_where_")
+}
+
+fn rank_files(dir: &Path, prefix: &str) -> Vec<(String, std::path::PathBuf)> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
@@ -93,10 +136,7 @@ fn stack_files(dir: &Path) -> Vec<(String, std::path::PathBuf)> {
         .flatten()
         .filter_map(|e| {
             let name = e.file_name().to_string_lossy().into_owned();
-            let rank = name
-                .strip_prefix("tass_replay_where_")?
-                .strip_suffix(".txt")?
-                .to_string();
+            let rank = name.strip_prefix(prefix)?.strip_suffix(".txt")?.to_string();
             Some((rank, e.path()))
         })
         .collect();
