@@ -33,7 +33,7 @@ const MPICC_FLAGS: &[&str] = &[
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Launch {
     Sequential,
-    /// `mpirun -np N`; `zero_buffer` makes standard sends wait for their receive
+    /// `mpirun -np N`; `Buffering::ZeroBuffer` makes standard sends wait for their receive
     /// (OpenMPI's TCP transport with eager limits below any message).
     Mpi {
         procs: usize,
