@@ -32,6 +32,9 @@ pub(crate) enum Command {
     Compare(CompareArgs),
     /// Print the model extracted from a program.
     Show(ShowArgs),
+    /// Run a counterexample (a `--trace` file) concretely: gcc with sanitizers, or
+    /// mpicc and mpirun; says whether the violation was reproduced.
+    Replay(ReplayArgs),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -125,6 +128,10 @@ pub(crate) struct CheckArgs {
     /// Print statistics (states, transitions, prover calls, time, memory).
     #[arg(long)]
     pub stats: bool,
+    /// After a violation, run it concretely (as `tass replay`) and say whether it
+    /// was reproduced.
+    #[arg(long)]
+    pub replay: bool,
     /// Print only the verdict (and errors).
     #[arg(short, long, conflicts_with = "verbose")]
     pub quiet: bool,
@@ -169,6 +176,22 @@ pub(crate) struct CompareArgs {
     /// `SPEC.c IMPL.c` (instead of --spec / --impl).
     #[arg(value_name = "SPEC.c IMPL.c")]
     pub files: Vec<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct ReplayArgs {
+    /// The trace written by `tass verify --trace FILE`.
+    #[arg(value_name = "TRACE.json")]
+    pub trace: PathBuf,
+    /// Write the harness here (default: a fresh folder under the temporary folder).
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+    /// Seconds a concrete run may take; a run still going then has hung.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    pub time_limit: f64,
+    /// How many times an MPI run is tried before giving up (schedules vary).
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub attempts: usize,
 }
 
 #[derive(Args, Debug)]

@@ -5,6 +5,7 @@
 //! tass compare [OPTIONS] --spec FILE... --impl FILE...
 //! tass compare [OPTIONS] SPEC.c IMPL.c
 //! tass show    [OPTIONS] FILE...
+//! tass replay  [OPTIONS] TRACE.json
 //! ```
 //!
 //! The options are DESIGN.md's (`-n/--procs`, `--spec-procs`, `--impl-procs`,
@@ -35,4 +36,5 @@ mod args;
 mod bounds;
 mod error;
 mod frontend;
+mod replay;
 mod run;

@@ -20,6 +20,7 @@ use crate::args::{
 use crate::bounds::unbounded_loop_inputs;
 use crate::error::{ArgumentError, RunError, TraceWriteError};
 use crate::frontend::load_program;
+use crate::replay::{replay, Channel, Invocation, ReplaySettings};
 
 /// Runs the parsed command line; returns the exit status.
 pub(crate) fn run(cli: Cli) -> i32 {
@@ -27,6 +28,7 @@ pub(crate) fn run(cli: Cli) -> i32 {
         Command::Show(args) => show(args),
         Command::Verify(args) => run_verify(args),
         Command::Compare(args) => run_compare(args),
+        Command::Replay(args) => crate::replay::run_replay(args),
     }
 }
 
@@ -150,7 +152,22 @@ fn run_verify(args: VerifyArgs) -> i32 {
         }
         Err(error) => Report::error(error.report_text()),
     };
-    emit(&report, check)
+    let invocation = Invocation {
+        command: "verify".into(),
+        programs: vec![("program".into(), args.files.clone(), args.procs)],
+        ..invocation_common(check)
+    };
+    emit(&report, check, &invocation)
+}
+
+/// The parts of the command a replay needs that verify and compare share.
+fn invocation_common(check: &CheckArgs) -> Invocation {
+    Invocation {
+        inputs: options(check).map(|o| o.inputs).unwrap_or_default(),
+        defines: check.source.defines.clone(),
+        include_dirs: check.source.include_dirs.clone(),
+        ..Invocation::default()
+    }
 }
 
 fn compare_files(args: &CompareArgs) -> Result<(Vec<PathBuf>, Vec<PathBuf>), ArgumentError> {
@@ -202,7 +219,17 @@ fn run_compare(args: CompareArgs) -> i32 {
         }
         Err(error) => Report::error(error.report_text()),
     };
-    emit(&report, check)
+    let both = args.procs.unwrap_or(1);
+    let (spec_files, impl_files) = compare_files(&args).unwrap_or_default();
+    let invocation = Invocation {
+        command: "compare".into(),
+        programs: vec![
+            ("spec".into(), spec_files, args.spec_procs.unwrap_or(both)),
+            ("impl".into(), impl_files, args.impl_procs.unwrap_or(both)),
+        ],
+        ..invocation_common(check)
+    };
+    emit(&report, check, &invocation)
 }
 
 fn describe_model(role: &str, model: &Model) {
@@ -277,13 +304,14 @@ fn check_trace_writable(check: &CheckArgs) -> Result<(), RunError> {
     })
 }
 
-/// Prints the report, writes `--trace`, and returns the exit status.
-fn emit(report: &Report, check: &CheckArgs) -> i32 {
+/// Prints the report, writes `--trace`, replays the violation with `--replay`, and
+/// returns the exit status (the verdict's; the replay only adds its lines).
+fn emit(report: &Report, check: &CheckArgs, invocation: &Invocation) -> i32 {
     let mut code = report.exit_code();
     // An error report has no trace (and an unwritable path was its error).
     let trace = check.trace.as_ref().filter(|_| code != 2);
     if let Some(path) = trace {
-        if let Err(error) = write_trace(report, path) {
+        if let Err(error) = write_trace(report, path, invocation) {
             eprintln!("error: {error}");
             if code == 0 {
                 code = 2;
@@ -315,6 +343,21 @@ fn emit(report: &Report, check: &CheckArgs) -> i32 {
     // A closed stdout (e.g. `| head`) must not turn into a panic.
     let _ = printed;
     let _ = out.flush();
+    drop(out);
+    if check.replay {
+        if let Some(trace) = traced(report, invocation) {
+            let settings = ReplaySettings {
+                dir: None,
+                limit: Duration::from_secs(10),
+                attempts: 3,
+                channel: match check.format {
+                    Format::Text => Channel::Stdout,
+                    Format::Json | Format::Sarif => Channel::Stderr,
+                },
+            };
+            replay(&trace, invocation, &settings);
+        }
+    }
     code
 }
 
@@ -336,12 +379,25 @@ fn colour(choice: ColorChoice) -> Colour {
     }
 }
 
+/// The `--trace` document: the first violation and the command that found it.
+fn traced(report: &Report, invocation: &Invocation) -> Option<serde_json::Value> {
+    let mut value = report.trace_json()?;
+    if let Some(object) = value.as_object_mut() {
+        object.insert("invocation".into(), invocation.to_json());
+    }
+    Some(value)
+}
+
 fn pretty_json(value: &serde_json::Value) -> String {
     serde_json::to_string_pretty(value).unwrap_or_else(|_| value.to_string())
 }
 
-fn write_trace(report: &Report, path: &Path) -> Result<(), TraceWriteError> {
-    let value = report.trace_json().unwrap_or(serde_json::Value::Null);
+fn write_trace(
+    report: &Report,
+    path: &Path,
+    invocation: &Invocation,
+) -> Result<(), TraceWriteError> {
+    let value = traced(report, invocation).unwrap_or(serde_json::Value::Null);
     std::fs::write(path, pretty_json(&value) + "\n").map_err(|source| TraceWriteError {
         path: path.to_path_buf(),
         source,

@@ -248,6 +248,32 @@ fn model_of(f: &ExprFactory, asg: &Assignment, constants: &[Expr]) -> Option<Mod
     Some(model)
 }
 
+/// Adds the elements of input arrays the witness read (`a[0]`, `g[1][2]`) to
+/// `model`: the values the confirmed point gave them (the array's other elements
+/// were at 0 in that point).
+fn add_array_elements(
+    f: &ExprFactory,
+    model: &mut Model,
+    arrays: &hashbrown::HashMap<Expr, Vec<(Vec<usize>, Value)>>,
+) {
+    for (&array, entries) in arrays {
+        let Some(name) = f.symbol_name(array) else {
+            continue;
+        };
+        for (path, value) in entries {
+            let mv = match value {
+                Value::Bool(b) => ModelValue::Bool(*b),
+                Value::Int(i) => ModelValue::Int(i.clone()),
+                Value::Char(c) => ModelValue::Int((*c).into()),
+                Value::Real(q) => ModelValue::Real(q.clone()),
+                _ => continue,
+            };
+            let indices: String = path.iter().map(|i| format!("[{i}]")).collect();
+            model.insert(format!("{name}{indices}"), mv);
+        }
+    }
+}
+
 /// One witness question: the constants, the application slots and the clauses
 /// of `assumption && !predicate` with every application replaced by its slot.
 struct Problem<'f> {
@@ -490,7 +516,8 @@ impl<'f> Problem<'f> {
             .copied()
             .chain(self.fixed.iter().map(|(v, _)| *v))
             .collect();
-        let model = model_of(f, &asg, &constants)?;
+        let mut model = model_of(f, &asg, &constants)?;
+        add_array_elements(f, &mut model, &arrays);
         Some(Witness::new(asg, model))
     }
 

@@ -110,6 +110,9 @@ pub(crate) fn complete_witness(
                 }
                 match values.iter().find(|(n, _)| n == name) {
                     Some((_, v)) => out.push((name.clone(), v.clone())),
+                    // An array input with element values (`a[0]`) is not missing:
+                    // its elements come with the other values below.
+                    None if values.iter().any(|(n, _)| is_element_of(n, name)) => {}
                     None => missing.push(name.clone()),
                 }
             }
@@ -121,6 +124,12 @@ pub(crate) fn complete_witness(
             (Witness::Values(out), missing)
         }
     }
+}
+
+/// True if `key` names an element of the array `array` (`a[0]`, `a[1][2]`).
+fn is_element_of(key: &str, array: &str) -> bool {
+    key.strip_prefix(array)
+        .is_some_and(|rest| rest.starts_with('['))
 }
 
 /// A path executed again for its report.

@@ -66,7 +66,8 @@ pub(super) fn prover_witness(model: &Model) -> WitnessValues {
     witness_values(
         model
             .iter()
-            .filter(|(name, _)| !is_internal_symbol(name))
+            // `a[0]` is an element of the array `a`: internal if `a` is.
+            .filter(|(name, _)| !is_internal_symbol(name.split('[').next().unwrap_or(name)))
             .map(|(name, v)| (name.to_string(), v.to_string()))
             .collect(),
     )

@@ -1,0 +1,139 @@
+//! Enforcing the trace's wildcard matches: which sender each `MPI_Recv` with
+//! `MPI_ANY_SOURCE` took in the counterexample.
+//!
+//! The trace says it when the sender's step completes a waiting receive ("process D's
+//! waiting receive takes the message at once"); a receive that takes a message
+//! already sent appears as the receiver's own `MPI_Recv` step, without the sender.
+//! So each rank's blocking receives are numbered in trace order, each with its sender
+//! when the trace names it. A generated PMPI layer (`MPI_Recv` calling `PMPI_Recv`)
+//! counts the rank's `MPI_Recv` calls and turns the k-th one's `MPI_ANY_SOURCE` into
+//! the recorded sender on `MPI_COMM_WORLD`. Messages from one sender are not
+//! overtaken, so receiving from that sender takes the same message the trace did.
+//! Not enforced: receives whose sender the trace does not name, nonblocking and
+//! combined receives and probes (the layer is left out when the program has any, as
+//! the numbering would not match), `MPI_ANY_TAG` choices, and other communicators.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use serde_json::Value;
+
+/// Receive operations the numbering cannot follow.
+const OTHER_RECEIVES: &[&str] = &[
+    "MPI_Irecv",
+    "MPI_Sendrecv",
+    "MPI_Probe",
+    "MPI_Iprobe",
+    "MPI_Mrecv",
+    "MPI_Recv_init",
+];
+
+/// Each rank's blocking receives in trace order: `Some(sender)` when the trace names it.
+pub(crate) fn matches(trace: &Value) -> BTreeMap<u64, Vec<Option<u64>>> {
+    let mut ranks: BTreeMap<u64, Vec<Option<u64>>> = BTreeMap::new();
+    let steps = trace["trace"].as_array().map(Vec::as_slice).unwrap_or(&[]);
+    for step in steps {
+        let Some(process) = step["process"].as_u64() else {
+            continue;
+        };
+        let source = step["source"].as_str().unwrap_or("");
+        if let Some(receiver) = completed_receiver(source) {
+            ranks.entry(receiver).or_default().push(Some(process));
+        } else if source.contains("MPI_Recv(") && !source.contains("   (") {
+            ranks.entry(process).or_default().push(None);
+        }
+    }
+    ranks
+}
+
+/// `D` from a step's "(process D's waiting receive takes the message at once)".
+fn completed_receiver(source: &str) -> Option<u64> {
+    let at = source.find("(process ")?;
+    let rest = &source[at + "(process ".len()..];
+    let (number, tail) = rest.split_once('\'')?;
+    tail.starts_with("s waiting receive takes the message")
+        .then(|| number.parse().ok())
+        .flatten()
+}
+
+/// Why the matches cannot be enforced in this program, if they cannot.
+pub(crate) fn unenforceable(program_texts: &[String]) -> Option<&'static str> {
+    OTHER_RECEIVES
+        .iter()
+        .find(|op| program_texts.iter().any(|t| t.contains(&format!("{op}("))))
+        .copied()
+}
+
+/// The PMPI layer's C source, or `None` when no wildcard match is recorded.
+pub(crate) fn pmpi_layer(matches: &BTreeMap<u64, Vec<Option<u64>>>) -> Option<String> {
+    if !matches.values().flatten().any(Option::is_some) {
+        return None;
+    }
+    let ranks = matches.keys().max().map_or(0, |m| m + 1);
+    let mut out = String::from(
+        "/* tass replay: the counterexample's wildcard matches. The k-th MPI_Recv of a rank\n \
+         * with MPI_ANY_SOURCE on MPI_COMM_WORLD receives from the sender the trace chose\n \
+         * (-1: the trace does not say; the receive stays a wildcard). */\n\
+         #include <mpi.h>\n",
+    );
+    let mut table = String::new();
+    let mut counts = String::new();
+    for rank in 0..ranks {
+        let list = matches.get(&rank).map(Vec::as_slice).unwrap_or(&[]);
+        let items: Vec<String> = list
+            .iter()
+            .map(|s| s.map_or("-1".to_string(), |s| s.to_string()))
+            .collect();
+        let _ = writeln!(
+            out,
+            "static const int tass_replay_rank{rank}[] = {{ {} }};",
+            if items.is_empty() {
+                "-1".to_string()
+            } else {
+                items.join(", ")
+            }
+        );
+        let _ = write!(table, "tass_replay_rank{rank}, ");
+        let _ = write!(counts, "{}, ", list.len());
+    }
+    let _ = write!(
+        out,
+        "static const int *const tass_replay_sources[{ranks}] = {{ {table}}};\n\
+         static const int tass_replay_counts[{ranks}] = {{ {counts}}};\n\
+         static int tass_replay_receives = 0;\n\
+         int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag,\n\
+         \x20            MPI_Comm comm, MPI_Status *status) {{\n\
+         \x20   int rank = 0, k = tass_replay_receives++;\n\
+         \x20   PMPI_Comm_rank(MPI_COMM_WORLD, &rank);\n\
+         \x20   if (source == MPI_ANY_SOURCE && comm == MPI_COMM_WORLD && rank < {ranks}\n\
+         \x20       && k < tass_replay_counts[rank] && tass_replay_sources[rank][k] >= 0)\n\
+         \x20       source = tass_replay_sources[rank][k];\n\
+         \x20   return PMPI_Recv(buf, count, type, source, tag, comm, status);\n\
+         }}\n"
+    );
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn senders_completing_waiting_receives_are_numbered_per_rank() {
+        let trace = json!({"trace": [
+            {"process": 1, "source": "MPI_Send(&r, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);   (process 0's waiting receive takes the message at once)"},
+            {"process": 0, "source": "MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);"},
+            {"process": 2, "source": "MPI_Send(&r, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);   (process 0's waiting receive takes the message at once)"},
+        ]});
+        let m = matches(&trace);
+        assert_eq!(m[&0], vec![Some(1), None, Some(2)]);
+        let c = pmpi_layer(&m).unwrap();
+        assert!(c.contains("tass_replay_rank0[] = { 1, -1, 2 }"), "{c}");
+        assert!(c.contains("PMPI_Recv"), "{c}");
+        assert_eq!(
+            unenforceable(&["MPI_Irecv(&x, 1, ...);".into()]),
+            Some("MPI_Irecv")
+        );
+    }
+}

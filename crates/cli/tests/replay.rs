@@ -1,0 +1,346 @@
+//! `tass replay TRACE.json` and `tass verify --replay` (issue 22, part 1): each test
+//! finds a real violation with `tass verify --trace`, replays it concretely and checks
+//! the replay's verdict line. The concrete runs are the replays themselves (gcc with
+//! AddressSanitizer/UBSan, or mpicc and mpirun); a test is skipped, with the reason
+//! printed, only when gcc (or mpicc/mpirun) is not installed.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn fevs(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fevs")
+        .join(path)
+}
+
+fn installed(tools: &[&str]) -> bool {
+    for tool in tools {
+        let ok = Command::new(tool)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if !ok {
+            eprintln!("skipped: {tool} is not installed");
+            return false;
+        }
+    }
+    true
+}
+
+/// `tass verify ARGS --trace T` (must find a violation), then `tass replay T`:
+/// (replay's exit status, its stdout).
+fn verify_then_replay(args: &[&str], file: &Path) -> (i32, String) {
+    verify_then_replay_with(args, file, &[])
+}
+
+fn verify_then_replay_with(args: &[&str], file: &Path, replay_args: &[&str]) -> (i32, String) {
+    let mut all: Vec<String> = vec!["verify".into()];
+    all.extend(args.iter().map(|a| a.to_string()));
+    all.push(file.display().to_string());
+    check_then_replay(&all, replay_args)
+}
+
+/// `tass ARGS --trace T` (must find a violation), then `tass replay T REPLAY_ARGS`.
+fn check_then_replay(args: &[String], replay_args: &[&str]) -> (i32, String) {
+    let dir = file_dir();
+    let trace = dir.join("trace.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_tass"))
+        .args(args)
+        .arg("--trace")
+        .arg(&trace)
+        .output()
+        .expect("run tass verify");
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_tass"))
+        .arg("replay")
+        .arg(&trace)
+        .arg("--dir")
+        .arg(dir.join("harness"))
+        .args(replay_args)
+        .output()
+        .expect("run tass replay");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.code().unwrap_or(-1), text)
+}
+
+fn file_dir() -> PathBuf {
+    common::inline("")
+        .parent()
+        .expect("scratch folder")
+        .to_path_buf()
+}
+
+fn assert_reproduced(code: i32, text: &str, symptom: &str) {
+    assert_eq!(code, 1, "{text}");
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("replay: reproduced: "))
+        .unwrap_or_else(|| panic!("no reproduced line:\n{text}"));
+    assert!(line.contains(symptom), "{text}");
+}
+
+// gcc -fsanitize=address,undefined: `factorial_bad.c` with B=5 fails
+// `assert(result >= 1)` at line 34 (the overflowed product), as tass says.
+#[test]
+fn a_sequential_assertion_is_reproduced_at_its_line() {
+    if !installed(&["gcc"]) {
+        return;
+    }
+    let (code, text) = verify_then_replay(&["-i", "B=5"], &fevs("seq/factorial_bad.c"));
+    assert_reproduced(code, &text, "factorial_bad.c:34");
+    assert!(text.contains("Assertion"), "{text}");
+}
+
+// UBSan: `prefix_sum_bad.c` reads a[-1] at line 32 ("index -1 out of bounds").
+#[test]
+fn a_sequential_out_of_bounds_read_is_caught_by_the_sanitizer() {
+    if !installed(&["gcc"]) {
+        return;
+    }
+    let (code, text) = verify_then_replay(&["-i", "B=4"], &fevs("seq/prefix_sum_bad.c"));
+    assert_reproduced(code, &text, "out of bounds");
+    assert!(text.contains("prefix_sum_bad.c:32"), "{text}");
+}
+
+// UBSan (float-divide-by-zero): `div_avg_bad.c` with the witness N = 0 divides by
+// count = 0 at line 40.
+#[test]
+fn a_division_by_zero_is_reproduced_with_the_witness_input() {
+    if !installed(&["gcc"]) {
+        return;
+    }
+    let (code, text) = verify_then_replay(&["-i", "B=3"], &fevs("seq/div_avg_bad.c"));
+    assert_reproduced(code, &text, "division by zero");
+    assert!(text.contains("div_avg_bad.c:40"), "{text}");
+}
+
+// `assert(y != 4)` with y = 2x fails only for x == 2: tass's witness is x = 2 and the
+// replay reproduces it; the same trace edited to x = 3 (as a spurious witness would
+// be) runs clean, and the replay says so plainly.
+#[test]
+fn a_run_that_does_not_fail_is_said_plainly() {
+    if !installed(&["gcc"]) {
+        return;
+    }
+    let file = common::inline(
+        "#include <assert.h>\n#pragma TASS input {0 <= x && x < 5}\nint x;\n\
+         int main(void) {\n    int y = x * 2;\n    assert(y != 4);\n    return 0;\n}\n",
+    );
+    let dir = file.parent().unwrap().to_path_buf();
+    let trace = dir.join("trace.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_tass"))
+        .args(["verify", "--trace"])
+        .arg(&trace)
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let mut t: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&trace).unwrap()).unwrap();
+    assert_eq!(t["witness"]["x"], 2, "{t:#}");
+    let (code, text) = replay_trace(&t, &dir);
+    assert_reproduced(code, &text, "prog.c:6");
+    t["witness"]["x"] = 3.into();
+    let (code, text) = replay_trace(&t, &dir);
+    assert_eq!(code, 3, "{text}");
+    assert!(
+        text.contains("possible violation: the concrete run did not reproduce it"),
+        "{text}"
+    );
+}
+
+fn replay_trace(trace: &serde_json::Value, dir: &Path) -> (i32, String) {
+    let path = dir.join("edited.json");
+    std::fs::write(&path, trace.to_string()).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_tass"))
+        .arg("replay")
+        .arg(&path)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+// mpirun with the zero-buffer configuration: both ranks of `deadlock_recv_bad.c`
+// block in MPI_Recv at line 30; the run hangs until the time limit.
+#[test]
+fn an_mpi_deadlock_hangs() {
+    if !installed(&["mpicc", "mpirun"]) {
+        return;
+    }
+    let (code, text) = verify_then_replay(&["-n", "2"], &fevs("mpi/deadlock_recv_bad.c"));
+    assert_reproduced(code, &text, "the run hung");
+    // Each rank's stack, written a second before the limit: both wait in MPI_Recv.
+    for rank in ["0", "1"] {
+        let line = format!("rank {rank} was at deadlock_recv_bad.c:30 in MPI_Recv");
+        assert!(text.contains(&line), "{text}");
+    }
+}
+
+// OpenMPI reports MPI_ERR_COUNT for `count_bad.c`'s negative count and aborts (exit
+// status 2); the harness's error handler writes the message to a file first, since
+// mpirun often ends before forwarding the library's own.
+#[test]
+fn an_mpi_argument_error_is_reported_by_the_library() {
+    if !installed(&["mpicc", "mpirun"]) {
+        return;
+    }
+    let (code, text) = verify_then_replay(&["-n", "2", "-i", "B=3"], &fevs("mpi/count_bad.c"));
+    assert_reproduced(
+        code,
+        &text,
+        "MPI_ERR_COUNT: invalid count argument (rank 0)",
+    );
+}
+
+// `verify --replay` prints the verdict, then the replay; the exit status stays the
+// verdict's.
+#[test]
+fn verify_replay_replays_in_one_command() {
+    if !installed(&["gcc"]) {
+        return;
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_tass"))
+        .args(["verify", "-q", "--replay", "-i", "B=5"])
+        .arg(fevs("seq/factorial_bad.c"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("verdict: violated"), "{text}");
+    assert!(text.contains("replay: reproduced: "), "{text}");
+}
+
+// `wildcard_race_bad.c` at 3 processes: rank 0's round-0 wildcard receive takes rank
+// 1's round-1 message in tass's trace. Unenforced, mpirun passes the assertion in
+// some runs (seen: run 1 passed, run 2 failed); with the PMPI layer making rank 0's
+// two receives take rank 1's messages, the first and only run fails the assertion at
+// line 36.
+#[test]
+fn a_wildcard_race_is_reproduced_with_the_traced_sender_enforced() {
+    if !installed(&["mpicc", "mpirun"]) {
+        return;
+    }
+    let (code, text) = verify_then_replay_with(
+        &["-n", "3"],
+        &fevs("mpi/wildcard_race_bad.c"),
+        &["--attempts", "1"],
+    );
+    assert!(text.contains("rank 0 from [1, 1]"), "{text}");
+    assert_reproduced(code, &text, "wildcard_race_bad.c:36");
+}
+
+// The comparison of fevs's adder_seq.c with adder_par_bad.c (3 processes, B = 4):
+// tass's witness is n = 1, a[0] = 1 (an input array element); the sequential sum is
+// 1, the parallel one 0 (rank 0's block of n / P = 0 elements). gcc and mpirun print
+// exactly these outputs.
+#[test]
+fn a_comparison_prints_the_differing_outputs_of_both_programs() {
+    if !installed(&["gcc", "mpicc", "mpirun"]) {
+        return;
+    }
+    let args: Vec<String> = [
+        "compare",
+        "--impl-procs",
+        "3",
+        "-i",
+        "B=4",
+        "--spec",
+        &fevs("mpi/adder_seq.c").display().to_string(),
+        "--impl",
+        &fevs("mpi/adder_par_bad.c").display().to_string(),
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let (code, text) = check_then_replay(&args, &[]);
+    assert!(
+        text.contains("differing output sum: spec 1, impl 0"),
+        "{text}"
+    );
+    assert_reproduced(code, &text, "the outputs differ");
+}
+
+// Sequential comparison: factorial_rec_bad.c's recursion returns 0 for n = 0 where
+// the iterative specification returns 1 (gcc runs print result 1 and 0).
+#[test]
+fn a_sequential_comparison_is_reproduced() {
+    if !installed(&["gcc"]) {
+        return;
+    }
+    let args: Vec<String> = [
+        "compare",
+        "-i",
+        "B=5",
+        &fevs("seq/factorial_iter.c").display().to_string(),
+        &fevs("seq/factorial_rec_bad.c").display().to_string(),
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let (code, text) = check_then_replay(&args, &[]);
+    assert!(
+        text.contains("differing output result: spec 1, impl 0"),
+        "{text}"
+    );
+    assert_reproduced(code, &text, "the outputs differ");
+}
+
+// A trace file that is not JSON, or holds no violation (`null`: the run found
+// none), is refused with exit status 2 and the file named.
+#[test]
+fn a_bad_trace_file_is_a_clear_error() {
+    let dir = file_dir();
+    for (name, text, said) in [
+        ("garbage.json", "not json", "not a tass trace"),
+        ("null.json", "null\n", "holds no violation"),
+        (
+            "old.json",
+            "{\"property\": \"assertion\"}",
+            "no `invocation`",
+        ),
+    ] {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_tass"))
+            .arg("replay")
+            .arg(&path)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains(name) && err.contains(said), "{err}");
+    }
+}
+
+// With `--format json`, stdout stays one JSON document: the replay's lines go to
+// stderr.
+#[test]
+fn verify_replay_keeps_json_output_parseable() {
+    if !installed(&["gcc"]) {
+        return;
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_tass"))
+        .args(["verify", "--replay", "--format", "json", "-i", "B=5"])
+        .arg(fevs("seq/factorial_bad.c"))
+        .output()
+        .unwrap();
+    let (code, report) = common::report(out.clone());
+    assert_eq!(code, 1);
+    assert_eq!(report["verdict"], "violated");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("replay: reproduced: "), "{err}");
+}
