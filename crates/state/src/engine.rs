@@ -283,6 +283,8 @@ pub struct Engine {
     simplified_pcs: hashbrown::HashMap<Expr, Option<Expr>>,
     /// Canonical forms of process states met before (see [`ProcMemo`]).
     proc_memo: ProcMemo,
+    /// The model has collective assertions: steps are counted for their reports.
+    collective: bool,
 }
 
 impl std::fmt::Debug for Engine {
@@ -355,7 +357,6 @@ impl Engine {
         let mut oracle: Oracle = prover.into();
         oracle.set_signed_overflow(config.signed_overflow);
         Ok(Engine {
-            model,
             factory,
             oracle,
             config,
@@ -366,6 +367,8 @@ impl Engine {
             record_changes: true,
             simplified_pcs: hashbrown::HashMap::new(),
             proc_memo: ProcMemo::default(),
+            collective: crate::snapshot::model_has_collective(&model),
+            model,
         })
     }
 
@@ -424,6 +427,7 @@ impl Engine {
             } else {
                 Vec::new()
             }),
+            snapshots: Default::default(),
         });
         // Inputs, in order (constraints and extents may mention earlier inputs).
         let layout = self.layout.clone();
@@ -760,6 +764,11 @@ impl Engine {
                 None => format!("executing a step of `{}`", func.name),
             }
         };
+        let state = if self.collective {
+            crate::snapshot::count_step(state)
+        } else {
+            state
+        };
         guarded(describe, || self.execute_inner(state, step))
     }
 
@@ -820,9 +829,21 @@ impl Engine {
                 self.record_changes,
             )?
         };
+        let mut violations = result.violations;
+        if self.collective {
+            let ctx = crate::snapshot::SnapshotCtx {
+                model: &model,
+                f: &f,
+                layout: &self.layout,
+            };
+            let at = (step.function, step.transition);
+            let found =
+                crate::snapshot::after_step(&ctx, &mut self.oracle, &mut state, step.process, at)?;
+            violations.extend(found);
+        }
         Ok(StepOutcome {
             state,
-            violations: result.violations,
+            violations,
             changes: result.changes,
         })
     }
@@ -976,6 +997,12 @@ impl Engine {
             &mut self.oracle,
             state,
         ));
+        let ctx = crate::snapshot::SnapshotCtx {
+            model: &self.model,
+            f: &f,
+            layout: &self.layout,
+        };
+        out.extend(crate::snapshot::leftover(&ctx, &mut self.oracle, state));
         out
     }
 
@@ -1085,7 +1112,7 @@ impl Engine {
             canonical_heaps(&self.factory, state).seal()
         };
         if let Some(s) = self.store.get(&state) {
-            return s.clone();
+            return crate::snapshot::with_counters_of(s.clone(), &state);
         }
         let state = if heapless {
             state

@@ -82,4 +82,5 @@ mod canon;
 mod engine;
 mod env;
 mod mpi;
+mod snapshot;
 mod state;

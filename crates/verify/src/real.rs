@@ -1529,6 +1529,10 @@ impl Engine for RealEngine {
 /// processes. Never panics on bad input: problems become a report with verdict
 /// `error`.
 pub fn verify(model: &Model, options: &Options) -> Report {
+    use crate::collective_assert::{check_pragmas, Command};
+    if let Err(e) = check_pragmas(model, Command::Verify, options.procs) {
+        return Report::error(e.to_string());
+    }
     let factory = ExprFactory::shared();
     let prover = match make_prover(&factory, &options.prover) {
         Ok(p) => p,
@@ -1548,6 +1552,12 @@ pub fn verify(model: &Model, options: &Options) -> Report {
 pub fn compare(spec: &Model, imp: &Model, options: &Options) -> Report {
     if let Err(e) = check_signatures(spec, imp) {
         return Report::error(e);
+    }
+    use crate::collective_assert::{check_pragmas, Command};
+    for (model, procs) in [(spec, options.spec_procs), (imp, options.impl_procs)] {
+        if let Err(e) = check_pragmas(model, Command::Compare, procs) {
+            return Report::error(e.to_string());
+        }
     }
     let factory = ExprFactory::shared();
     let prover = match make_prover(&factory, &options.prover) {

@@ -370,6 +370,10 @@ impl<'a, E: Engine> ModelSystem<'a, E> {
         }) {
             violation.claim = again.claim;
             violation.witness = again.witness;
+            // Its occurrence number and snapshot steps are those of this path.
+            if violation.property == tass_state::api::Property::CollectiveAssertion {
+                violation.message = again.message;
+            }
         }
         let span = &violation.span;
         let inputs = self.engine.input_names();

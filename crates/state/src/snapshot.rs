@@ -1,0 +1,510 @@
+//! Collective assertions (`#pragma TASS collective assert ID EXPR`): the
+//! snapshot queues of the system state and the check made when every process
+//! has a snapshot queued (the "Collective assertions" paper, Sec. 3, the
+//! extended transition system ATS).
+//!
+//! A process that executes the pragma appends a snapshot of its own state to
+//! its queue: a reference to the immutable process state (an `Arc`, the
+//! paper's flyweight), never a copy. When every queue holds a snapshot, the
+//! heads are taken off, put together into one composite state (the messages
+//! in flight are not part of it) and every process's asserted expression is
+//! evaluated there, `PROC[e].x` reading process `e`'s snapshot. The k-th
+//! snapshots must come from assertions of the same ID; termination with
+//! snapshots left over is a violation too. Nothing here blocks a process:
+//! the assertions add no synchronisation.
+
+use std::collections::VecDeque;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+use tass_dynamic::api::{ElemType, HeapObject, Message, Root, Value};
+use tass_model::api::{
+    render_expr, CollectiveKind, FunctionId, LocationId, Model, Span, Statement, TransitionId,
+    VarId, VarScope,
+};
+use tass_semantics::api::{
+    Certainty, Decision, EngineError, Environment, Evaluator, Oracle, Property, Violation,
+};
+use tass_symbolic::api::{Expr, ExprFactory};
+
+use crate::env::{Layout, ProcEnv};
+use crate::state::{proc_hash, ProcState, State, Status};
+
+/// One snapshot: the state of its process right after the pragma, and which
+/// pragma took it.
+#[derive(Clone, Debug)]
+pub(crate) struct Snapshot {
+    proc: Arc<ProcState>,
+    function: FunctionId,
+    transition: TransitionId,
+    /// The step of the path that took it (1 is the first step), for reports.
+    /// Not part of the state's identity: two paths that reach the same queues
+    /// in different numbers of steps reach the same state.
+    step: u64,
+    /// `proc_hash(proc)`, computed once (the process state never changes).
+    hash: u64,
+}
+
+impl PartialEq for Snapshot {
+    fn eq(&self, other: &Self) -> bool {
+        self.function == other.function
+            && self.transition == other.transition
+            && self.hash == other.hash
+            && (Arc::ptr_eq(&self.proc, &other.proc) || self.proc == other.proc)
+    }
+}
+impl Eq for Snapshot {}
+
+impl Hash for Snapshot {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.hash.hash(state);
+        self.function.hash(state);
+        self.transition.index().hash(state);
+    }
+}
+
+/// The snapshot queues of a system state, one per process.
+///
+/// The queues are part of the state's identity (equality and hash); the
+/// counters of matched occurrences and of steps are only for reports (a
+/// report's trace is replayed from the start, which counts them along its own
+/// path).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Snapshots {
+    /// Empty when every queue is empty (so such states compare equal
+    /// whatever happened before).
+    queues: Arc<Vec<VecDeque<Snapshot>>>,
+    /// Occurrences matched so far on this path.
+    matched: u64,
+    /// Steps taken so far on this path.
+    steps: u64,
+}
+
+impl PartialEq for Snapshots {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.queues, &other.queues) || self.queues == other.queues
+    }
+}
+impl Eq for Snapshots {}
+
+impl Hash for Snapshots {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.queues.hash(state);
+    }
+}
+
+impl Snapshots {
+    /// The number of snapshots process `p` has queued.
+    pub(crate) fn queue_len(&self, p: usize) -> usize {
+        self.queues.get(p).map_or(0, VecDeque::len)
+    }
+
+    fn same_metadata(&self, other: &Snapshots) -> bool {
+        self.matched == other.matched
+            && self.steps == other.steps
+            && self
+                .queues
+                .iter()
+                .zip(other.queues.iter())
+                .all(|(a, b)| a.iter().zip(b).all(|(x, y)| x.step == y.step))
+    }
+}
+
+/// True if `model` has a collective assertion (the engine then counts steps).
+pub(crate) fn model_has_collective(model: &Model) -> bool {
+    model.functions.iter().any(|f| {
+        f.body.as_ref().is_some_and(|b| {
+            b.graph.edge_weights().any(|t| {
+                matches!(
+                    t.statement,
+                    Statement::CollectiveAssert {
+                        kind: CollectiveKind::Collective,
+                        ..
+                    }
+                )
+            })
+        })
+    })
+}
+
+/// `state` with one more step counted (for the step numbers of snapshots).
+pub(crate) fn count_step(mut state: State) -> State {
+    state.inner_mut().snapshots.steps += 1;
+    state
+}
+
+/// `stored` (an equal state from the canonic store) carrying the report
+/// counters of `reached`, the state the current path reached.
+pub(crate) fn with_counters_of(stored: State, reached: &State) -> State {
+    let (mine, theirs) = (&stored.inner.snapshots, &reached.inner.snapshots);
+    if mine.same_metadata(theirs) {
+        return stored;
+    }
+    let hash = stored.hash;
+    let mut inner = (*stored.inner).clone();
+    inner.snapshots = theirs.clone();
+    let mut state = State::new(inner);
+    state.hash = hash;
+    state
+}
+
+/// Values of the inputs that lead to a violation, when the prover gave them.
+type Witness = Option<Vec<(String, String)>>;
+
+/// What the snapshot code needs of the engine.
+pub(crate) struct SnapshotCtx<'a> {
+    pub model: &'a Model,
+    pub f: &'a ExprFactory,
+    pub layout: &'a Layout,
+}
+
+/// The ID and condition of the collective assertion at a transition.
+fn assertion_at(
+    model: &Model,
+    function: FunctionId,
+    transition: TransitionId,
+) -> Option<(&str, &tass_model::api::Expr, &Span)> {
+    let t = model
+        .function(function)
+        .body
+        .as_ref()?
+        .transition(transition);
+    match &t.statement {
+        Statement::CollectiveAssert {
+            id,
+            kind: CollectiveKind::Collective,
+            condition,
+        } => Some((id.as_str(), condition, &t.span)),
+        _ => None,
+    }
+}
+
+impl SnapshotCtx<'_> {
+    fn id_of(&self, s: &Snapshot) -> &str {
+        assertion_at(self.model, s.function, s.transition).map_or("?", |(id, _, _)| id)
+    }
+
+    fn span_of(&self, s: &Snapshot) -> Span {
+        assertion_at(self.model, s.function, s.transition).map_or_else(
+            || self.model.function(s.function).span.clone(),
+            |a| a.2.clone(),
+        )
+    }
+
+    /// `line L, step S` of a snapshot.
+    fn position(&self, s: &Snapshot) -> String {
+        format!("line {}, step {}", self.span_of(s).start_line, s.step)
+    }
+
+    /// Certainty and witness of a violation that holds on every input of
+    /// the path; `None` if the path is infeasible.
+    fn path_violation(
+        &self,
+        oracle: &mut Oracle,
+        pc: Expr,
+    ) -> Option<(Certainty, Witness)> {
+        match oracle.valid(self.f, pc, self.f.ff()) {
+            Decision::Holds => None,
+            Decision::Fails { witness } => Some((Certainty::Provable, witness)),
+            Decision::Unknown => Some((Certainty::Possible, None)),
+        }
+    }
+}
+
+/// After process `process` executed transition `transition` of `function`:
+/// if that was a collective assertion, appends the snapshot, reports an
+/// out-of-order arrival, and checks the assertion when every process has a
+/// snapshot queued.
+pub(crate) fn after_step(
+    ctx: &SnapshotCtx,
+    oracle: &mut Oracle,
+    state: &mut State,
+    process: usize,
+    (function, transition): (FunctionId, TransitionId),
+) -> Result<Vec<Violation>, EngineError> {
+    let Some((id, _, span)) = assertion_at(ctx.model, function, transition) else {
+        return Ok(Vec::new());
+    };
+    let nprocs = state.inner.procs.len();
+    let proc = Arc::clone(&state.inner.procs[process]);
+    let snapshot = Snapshot {
+        hash: proc_hash(&proc),
+        proc,
+        function,
+        transition,
+        step: state.inner.snapshots.steps,
+    };
+    let mut violations = Vec::new();
+    let pc = state.inner.pc;
+    let inner = state.inner_mut();
+    let queues = Arc::make_mut(&mut inner.snapshots.queues);
+    if queues.is_empty() {
+        queues.resize(nprocs, VecDeque::new());
+    }
+    // The k-th snapshots of all processes must come from the same assertion:
+    // compare with every other process's snapshot at the same position.
+    let position = queues[process].len();
+    let others: Vec<String> = (0..nprocs)
+        .filter(|&q| q != process)
+        .filter_map(|q| queues[q].get(position).map(|s| (q, s)))
+        .filter(|(_, s)| ctx.id_of(s) != id)
+        .map(|(q, s)| {
+            format!(
+                "process {q} reached `{}` ({})",
+                ctx.id_of(s),
+                ctx.position(s)
+            )
+        })
+        .collect();
+    let occurrence = inner.snapshots.matched + position as u64 + 1;
+    if !others.is_empty() {
+        if let Some((certainty, witness)) = ctx.path_violation(oracle, pc) {
+            violations.push(Violation {
+                property: Property::CollectiveAssertion,
+                certainty,
+                message: format!(
+                    "collective assertions reached in different orders: at occurrence {occurrence} \
+                     process {process} reached `{id}` ({}) but {}",
+                    ctx.position(&snapshot),
+                    others.join(", ")
+                ),
+                span: span.clone(),
+                process,
+                witness,
+                claim: format!(
+                    "every process reaches the same collective assertion at occurrence {occurrence}"
+                ),
+            });
+        }
+    }
+    queues[process].push_back(snapshot);
+    if queues.iter().any(VecDeque::is_empty) {
+        return Ok(violations);
+    }
+    let heads: Vec<Snapshot> = queues.iter_mut().filter_map(VecDeque::pop_front).collect();
+    if queues.iter().all(VecDeque::is_empty) {
+        inner.snapshots.queues = Arc::default();
+    }
+    inner.snapshots.matched += 1;
+    let occurrence = inner.snapshots.matched;
+    if heads.iter().all(|s| ctx.id_of(s) == id) {
+        let pc = check_composite(ctx, oracle, state, &heads, occurrence, &mut violations)?;
+        if pc != state.inner.pc {
+            state.inner_mut().pc = pc;
+        }
+    }
+    Ok(violations)
+}
+
+/// Evaluates every process's asserted expression in the composite state of
+/// `heads`; returns the path condition with the claims assumed (the path goes
+/// on as if they held, as after a failed `assert`).
+fn check_composite(
+    ctx: &SnapshotCtx,
+    oracle: &mut Oracle,
+    state: &State,
+    heads: &[Snapshot],
+    occurrence: u64,
+    violations: &mut Vec<Violation>,
+) -> Result<Expr, EngineError> {
+    let mut inner = (*state.inner).clone();
+    inner.procs = heads.iter().map(|s| Arc::clone(&s.proc)).collect();
+    inner.snapshots = Snapshots::default();
+    let mut composite = State::new(inner);
+    let positions: Vec<String> = heads
+        .iter()
+        .enumerate()
+        .map(|(q, s)| format!("process {q} at {}", ctx.position(s)))
+        .collect();
+    let mut assumed = Vec::new();
+    for (q, head) in heads.iter().enumerate() {
+        let Some((id, condition, span)) = assertion_at(ctx.model, head.function, head.transition)
+        else {
+            continue;
+        };
+        let env = CompositeEnv {
+            env: ProcEnv {
+                state: &mut composite,
+                proc: q,
+                model: ctx.model,
+                factory: ctx.f,
+                layout: ctx.layout,
+            },
+        };
+        let mut ev = Evaluator::new(ctx.f, oracle, q, true);
+        let c = ev.eval_bool(&env, condition)?;
+        let text = render_expr(ctx.model, condition);
+        ev.check(
+            &env,
+            c,
+            Property::CollectiveAssertion,
+            || {
+                format!(
+                    "collective assertion `{id}` (occurrence {occurrence}) can fail for process \
+                     {q}: `{text}`; snapshots: {}",
+                    positions.join("; ")
+                )
+            },
+            span,
+        );
+        violations.append(&mut ev.violations);
+        assumed.append(&mut ev.assumed);
+    }
+    Ok(assumed
+        .into_iter()
+        .fold(state.inner.pc, |pc, a| ctx.f.and(pc, a)))
+}
+
+/// At a final state (every process terminated): snapshots left in a queue
+/// mean that some process reached collective assertions more often than
+/// another.
+pub(crate) fn leftover(ctx: &SnapshotCtx, oracle: &mut Oracle, state: &State) -> Vec<Violation> {
+    let s = &state.inner;
+    let queues = &s.snapshots.queues;
+    if queues.iter().all(VecDeque::is_empty) || s.procs.iter().any(|p| p.status == Status::Running)
+    {
+        return Vec::new();
+    }
+    let Some((p, longest)) = queues.iter().enumerate().max_by_key(|(_, q)| q.len()) else {
+        return Vec::new();
+    };
+    let Some(first) = longest.front() else {
+        return Vec::new();
+    };
+    let Some((certainty, witness)) = ctx.path_violation(oracle, s.pc) else {
+        return Vec::new();
+    };
+    let short: Vec<String> = queues
+        .iter()
+        .enumerate()
+        .filter(|(_, q)| q.is_empty())
+        .map(|(q, _)| q.to_string())
+        .collect();
+    let left: Vec<String> = longest
+        .iter()
+        .map(|s| format!("`{}` ({})", ctx.id_of(s), ctx.position(s)))
+        .collect();
+    vec![Violation {
+        property: Property::CollectiveAssertion,
+        certainty,
+        message: format!(
+            "the processes terminated with collective assertions unmatched: process {p} reached \
+             {} that process(es) {} never reached (occurrence {} on)",
+            left.join(", "),
+            short.join(", "),
+            s.snapshots.matched + 1
+        ),
+        span: ctx.span_of(first),
+        process: p,
+        witness,
+        claim: "every process reaches the collective assertions equally often".into(),
+    }]
+}
+
+/// The composite state of a collective assertion seen by one process: its own
+/// variables are those of its snapshot, `PROC[e]` names process `e`'s snapshot.
+struct CompositeEnv<'a> {
+    env: ProcEnv<'a>,
+}
+
+impl Environment for CompositeEnv<'_> {
+    fn model(&self) -> &Model {
+        self.env.model()
+    }
+    fn factory(&self) -> &ExprFactory {
+        self.env.factory()
+    }
+    fn process(&self) -> usize {
+        self.env.process()
+    }
+    fn nprocs(&self) -> usize {
+        self.env.nprocs()
+    }
+    fn path_condition(&self) -> Expr {
+        self.env.path_condition()
+    }
+    fn set_path_condition(&mut self, pc: Expr) {
+        self.env.set_path_condition(pc)
+    }
+    fn root_of(&self, var: VarId) -> Root {
+        self.env.root_of(var)
+    }
+    fn remote_root(
+        &self,
+        rank: usize,
+        function: Option<FunctionId>,
+        var: VarId,
+    ) -> Result<Root, String> {
+        let model = self.env.model;
+        let proc = rank as u32;
+        match (function, &model.var(var).scope) {
+            (None, VarScope::Input) => Ok(Root::Shared(var)),
+            (None, VarScope::ProcessGlobal | VarScope::Output) => Ok(Root::Global { proc, var }),
+            (None, _) => Err(format!(
+                "`{}` in PROC[{rank}].{} is not a global variable",
+                model.var(var).name,
+                model.var(var).name
+            )),
+            (Some(f), _) => {
+                let stack = &self.env.state.inner.procs[rank].stack;
+                let frame = stack
+                    .iter()
+                    .rposition(|fr| fr.function == f)
+                    .ok_or_else(|| {
+                        format!(
+                        "the snapshot of process {rank} has no frame of `{}` (PROC[{rank}]@{}.{})",
+                        model.function(f).name,
+                        model.function(f).name,
+                        model.var(var).name
+                    )
+                    })?;
+                Ok(Root::Local {
+                    proc,
+                    frame: frame as u32,
+                    var,
+                })
+            }
+        }
+    }
+    fn get(&self, root: Root) -> Option<&Value> {
+        self.env.get(root)
+    }
+    fn get_mut(&mut self, root: Root) -> Option<&mut Value> {
+        self.env.get_mut(root)
+    }
+    fn heap_object(&self, proc: usize, object: u32) -> Option<&HeapObject> {
+        self.env.heap_object(proc, object)
+    }
+    fn allocate(&mut self, value: Value, extent: Expr, elem: ElemType) -> Root {
+        self.env.allocate(value, extent, elem)
+    }
+    fn free(&mut self, object: u32) {
+        self.env.free(object)
+    }
+    fn location(&self) -> (FunctionId, LocationId) {
+        self.env.location()
+    }
+    fn set_location(&mut self, location: LocationId) {
+        self.env.set_location(location)
+    }
+    fn stack_depth(&self) -> usize {
+        self.env.stack_depth()
+    }
+    fn push_frame(
+        &mut self,
+        function: FunctionId,
+        call_site: Option<TransitionId>,
+        locals: Vec<(VarId, Value)>,
+    ) {
+        self.env.push_frame(function, call_site, locals)
+    }
+    fn pop_frame(&mut self) -> Option<TransitionId> {
+        self.env.pop_frame()
+    }
+    fn terminate(&mut self, exit_code: Option<Expr>) {
+        self.env.terminate(exit_code)
+    }
+    fn messages(&self) -> &[Message] {
+        &[]
+    }
+}

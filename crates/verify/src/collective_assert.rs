@@ -1,0 +1,107 @@
+//! Checks of the collective and joint assertion pragmas made before a search:
+//! what the engine cannot give a meaning to is bad input (exit 2) with its
+//! position, not a failure halfway through the search.
+//!
+//! The engine (`tass_state`) takes the snapshots and checks the assertions;
+//! joint assertions are ignored by `tass verify` (they only label points of a
+//! comparison).
+
+use tass_model::api::{CollectiveKind, Expr, ExprKind, Model, Statement};
+use tass_semantics::api::EngineError;
+
+/// Which command the model is checked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Command {
+    Verify,
+    Compare,
+}
+
+/// The pragma expressions of `model` with where they may use `PROC[e]` and
+/// `spec.x`: `(expression, in a collective/joint assertion, kind)`.
+fn pragma_expressions(model: &Model) -> Vec<(&Expr, Option<CollectiveKind>)> {
+    let mut out = Vec::new();
+    for f in &model.functions {
+        let Some(body) = &f.body else { continue };
+        for t in body.graph.edge_weights() {
+            out.push((&t.guard, None));
+            match &t.statement {
+                Statement::CollectiveAssert {
+                    kind, condition, ..
+                } => out.push((condition, Some(*kind))),
+                Statement::Assert { condition, .. } | Statement::Assume { condition } => {
+                    out.push((condition, None))
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// Refuses what `command` cannot check: `spec.x` outside joint assertions,
+/// `PROC[e]` outside collective and joint
+/// assertions or with a constant `e` that names no process, and joint
+/// assertions in `tass compare` (not implemented yet).
+pub(crate) fn check_pragmas(
+    model: &Model,
+    command: Command,
+    nprocs: usize,
+) -> Result<(), EngineError> {
+    for (e, kind) in pragma_expressions(model) {
+        if command == Command::Compare && kind == Some(CollectiveKind::Joint) {
+            return Err(EngineError::invalid(
+                "`#pragma TASS joint assert` in `tass compare` is not supported yet (the \
+                 specification and the implementation are not run as one system): remove \
+                 the joint assertions, or compare the outputs only",
+                Some(&e.span),
+            ));
+        }
+        let mut problem: Option<(String, tass_model::api::Span)> = None;
+        e.visit(&mut |x| {
+            if problem.is_some() {
+                return;
+            }
+            match &x.kind {
+                ExprKind::SpecVar(name) if kind != Some(CollectiveKind::Joint) => {
+                    problem = Some((
+                        format!(
+                            "`spec.{name}` names a variable of the specification, which only \
+                             joint assertions in `tass compare` have: use `PROC[e].{name}` in a \
+                             collective assertion, or move it into a `#pragma TASS joint assert`"
+                        ),
+                        x.span.clone(),
+                    ));
+                }
+                ExprKind::RemoteVar { .. } if kind.is_none() => {
+                    problem = Some((
+                        "PROC[e].x is allowed only in collective and joint assertions (their \
+                         composite state has every process's snapshot): move it into a \
+                         `#pragma TASS collective assert`"
+                            .into(),
+                        x.span.clone(),
+                    ));
+                }
+                ExprKind::RemoteVar { rank, .. } => {
+                    if let ExprKind::IntLit(r) = rank.kind {
+                        if r < 0 || r >= nprocs as i128 {
+                            problem = Some((
+                                format!(
+                                    "PROC[{r}] names no process: ranks run from 0 to {} with {} \
+                                     process(es) (-n)",
+                                    nprocs.saturating_sub(1),
+                                    nprocs
+                                ),
+                                rank.span.clone(),
+                            ));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        });
+        if let Some((message, span)) = problem {
+            return Err(EngineError::invalid(message, Some(&span)));
+        }
+    }
+    Ok(())
+}
