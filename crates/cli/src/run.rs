@@ -8,7 +8,9 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use tass_model::api::{render_model, Model};
-use tass_verify::api::{check_signatures, compare, verify, Options, Report, SignedOverflow};
+use tass_verify::api::{
+    check_signatures, compare, verify, Options, Report, SignedOverflow, UrgentChoice,
+};
 
 use crate::args::{CheckArgs, Cli, Command, CompareArgs, Format, ShowArgs, SourceArgs, VerifyArgs};
 use crate::frontend::load_program;
@@ -95,6 +97,11 @@ fn options(check: &CheckArgs) -> Result<Options, String> {
             SignedOverflow::Unchecked
         },
         reduction: check.por,
+        urgent_choice: if check.cqmin {
+            UrgentChoice::ShortestSnapshotQueue
+        } else {
+            UrgentChoice::First
+        },
         max_states: check.max_states,
         timeout,
         max_violations: check.max_violations,

@@ -198,11 +198,7 @@ impl SnapshotCtx<'_> {
 
     /// Certainty and witness of a violation that holds on every input of
     /// the path; `None` if the path is infeasible.
-    fn path_violation(
-        &self,
-        oracle: &mut Oracle,
-        pc: Expr,
-    ) -> Option<(Certainty, Witness)> {
+    fn path_violation(&self, oracle: &mut Oracle, pc: Expr) -> Option<(Certainty, Witness)> {
         match oracle.valid(self.f, pc, self.f.ff()) {
             Decision::Holds => None,
             Decision::Fails { witness } => Some((Certainty::Provable, witness)),

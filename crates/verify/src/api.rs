@@ -9,7 +9,7 @@
 //!   [`TraceStep`], [`Change`], [`Witness`], [`OutputDifference`], [`Stats`]: the
 //!   result, with its text / JSON / SARIF renderings and exit code.
 
-pub use crate::options::{DeadlockMode, Options, Reduction};
+pub use crate::options::{DeadlockMode, Options, Reduction, UrgentChoice};
 pub use crate::real::{compare, verify};
 pub use crate::report::{
     peak_memory_mb, Certainty, Change, OutputDifference, Property, Report, Stats, TraceStep,

@@ -8,6 +8,7 @@
 
 use tass_model::api::{CollectiveKind, Expr, ExprKind, Model, Statement};
 use tass_semantics::api::EngineError;
+use tass_state::api::{Engine, ProcessStatus, State};
 
 /// Which command the model is checked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,4 +105,21 @@ pub(crate) fn check_pragmas(
         }
     }
     Ok(())
+}
+
+/// `--cqmin`: true if a running process other than `p` has fewer snapshots
+/// queued than `p`, so that the local fast path should not keep `p` running
+/// (the reduction then chooses among all processes it may take alone).
+pub(crate) fn others_queue_less(engine: &Engine, state: &State, p: usize) -> bool {
+    let mine = state.snapshot_queue_len(p);
+    mine > 0
+        && engine
+            .process_status(state)
+            .iter()
+            .enumerate()
+            .any(|(q, status)| {
+                q != p
+                    && matches!(status, ProcessStatus::Running { .. })
+                    && state.snapshot_queue_len(q) < mine
+            })
 }

@@ -18,7 +18,7 @@ use tass_state::api::{
 use tass_symbolic::api::{BigInt, BigRational, Expr, ExprFactory, ExprView, Type};
 
 use crate::engine::{Engine, Equality, Executed, OutputMismatch, StepInfo};
-use crate::options::{DeadlockMode, Options, Reduction};
+use crate::options::{DeadlockMode, Options, Reduction, UrgentChoice};
 use crate::por::{Access, PorTables};
 use crate::report::Report;
 use crate::signature::check_signatures;
@@ -156,6 +156,8 @@ pub(crate) struct RealEngine {
     deadlock: DeadlockMode,
     /// `Off`: [`Engine::reduce`] and [`Engine::steps_alone`] prune nothing.
     reduction: Reduction,
+    /// Which process [`Engine::reduce`] prefers (`--cqmin`).
+    urgent_choice: UrgentChoice,
     /// Simplifiers per assumption (output comparison, printing).
     simplifiers: SimplifierCache,
     /// `-i` inputs as the user gave them.
@@ -389,6 +391,7 @@ impl RealEngine {
             builtin_only: options.prover == ProverChoice::Builtin,
             deadlock: options.deadlock,
             reduction: options.reduction,
+            urgent_choice: options.urgent_choice,
             simplifiers: SimplifierCache::new(Arc::clone(factory)),
             fixed: options.inputs.clone(),
             pairing: HashMap::new(),
@@ -1284,6 +1287,9 @@ impl Engine for RealEngine {
         }
         let mut processes: Vec<usize> = steps.iter().map(|s| s.process).collect();
         processes.dedup();
+        if self.urgent_choice == UrgentChoice::ShortestSnapshotQueue {
+            processes.sort_by_key(|&p| state.snapshot_queue_len(p));
+        }
         let statuses = self.engine.process_status(state);
         for p in processes {
             let mut mine = steps.iter().filter(|s| s.process == p);
@@ -1320,6 +1326,11 @@ impl Engine for RealEngine {
             return Ok(None);
         };
         if self.reduction == Reduction::Off {
+            return Ok(None);
+        }
+        if self.urgent_choice == UrgentChoice::ShortestSnapshotQueue
+            && crate::collective_assert::others_queue_less(&self.engine, state, p)
+        {
             return Ok(None);
         }
         let mine = self.engine.enabled_of(state, p)?;
