@@ -1,4 +1,8 @@
-/* fevs/mpi/diffusion1d_ca.c -- diffusion1d_par.c with the ghost-cell collective
+/* fevs/mpi/diffusion1d_ca_bug.c -- the buggy twin of diffusion1d_ca.c: exchange_ghosts
+ * sends v[nlocal - 1] instead of the last owned cell v[nlocal] to the right, so
+ * the right neighbour's left ghost is wrong and GHOSTS fails.
+ *
+ * diffusion1d_ca.c is diffusion1d_par.c with the ghost-cell collective
  * assertion of the "Collective assertions" paper (Fig. 1 and Fig. 3): after the
  * exchange of time step t, my first owned cell equals my left neighbour's right
  * ghost cell at ITS time step t, and my last owned cell equals my right
@@ -46,6 +50,7 @@ void exchange_ghosts(void) {
     int left = myrank > 0 ? myrank - 1 : MPI_PROC_NULL;
     int right = myrank < active - 1 ? myrank + 1 : MPI_PROC_NULL;
 
+    /* the bug: v[nlocal - 1] is not the last owned cell */
     MPI_Sendrecv(&v[nlocal - 1], 1, MPI_DOUBLE, right, 0, &v[0], 1, MPI_DOUBLE, left, 0,
                  MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     MPI_Sendrecv(&v[1], 1, MPI_DOUBLE, left, 1, &v[nlocal + 1], 1, MPI_DOUBLE, right, 1,
@@ -104,7 +109,7 @@ int main(int argc, char *argv[]) {
     for (t = 0; t < NT; t++) {
         if (myrank < active)
             exchange_ghosts();
-#ifndef NO_ASSERT
+#ifndef NO_ASSERT /* BUG: fails, the right neighbour got v[nlocal - 1] */
 #pragma TASS collective assert GHOSTS myrank >= active || \
     ((!has_right || v[nlocal] == PROC[rnb].v[0]) && \
      (!has_left || v[1] == PROC[lnb].v[PROC[lnb].nlocal + 1]))
