@@ -312,23 +312,37 @@ fn check_composite(
         .enumerate()
         .map(|(q, s)| format!("process {q} at {}", ctx.position(s)))
         .collect();
-    let mut assumed = Vec::new();
+    // Every expression first (with the checks inside them, such as bounds),
+    // then one question for all the claims together: most matches hold, and
+    // one prover call instead of one per process is what keeps the assertions
+    // cheap. Only when that fails is each claim checked on its own, to say
+    // which process's fails.
+    let mut claims = Vec::new();
+    let mut pc = state.inner.pc;
     for (q, head) in heads.iter().enumerate() {
+        let Some((_, condition, _)) = assertion_at(ctx.model, head.function, head.transition)
+        else {
+            continue;
+        };
+        let env = composite_env(ctx, &mut composite, q);
+        let mut ev = Evaluator::new(ctx.f, oracle, q, true);
+        let c = ev.eval_bool(&env, condition)?;
+        violations.append(&mut ev.violations);
+        pc = ev.assumed.drain(..).fold(pc, |pc, a| ctx.f.and(pc, a));
+        claims.push((q, head, c));
+    }
+    let all = ctx.f.and_all(claims.iter().map(|&(_, _, c)| c));
+    if ctx.f.as_bool(all) == Some(true) || oracle.valid(ctx.f, pc, all) == Decision::Holds {
+        return Ok(pc);
+    }
+    composite.inner_mut().pc = pc;
+    for (q, head, c) in claims {
         let Some((id, condition, span)) = assertion_at(ctx.model, head.function, head.transition)
         else {
             continue;
         };
-        let env = CompositeEnv {
-            env: ProcEnv {
-                state: &mut composite,
-                proc: q,
-                model: ctx.model,
-                factory: ctx.f,
-                layout: ctx.layout,
-            },
-        };
+        let env = composite_env(ctx, &mut composite, q);
         let mut ev = Evaluator::new(ctx.f, oracle, q, true);
-        let c = ev.eval_bool(&env, condition)?;
         let text = render_expr(ctx.model, condition);
         ev.check(
             &env,
@@ -344,11 +358,26 @@ fn check_composite(
             span,
         );
         violations.append(&mut ev.violations);
-        assumed.append(&mut ev.assumed);
+        pc = ev.assumed.drain(..).fold(pc, |pc, a| ctx.f.and(pc, a));
     }
-    Ok(assumed
-        .into_iter()
-        .fold(state.inner.pc, |pc, a| ctx.f.and(pc, a)))
+    Ok(pc)
+}
+
+/// The composite state seen by process `q`.
+fn composite_env<'a>(
+    ctx: &SnapshotCtx<'a>,
+    composite: &'a mut State,
+    q: usize,
+) -> CompositeEnv<'a> {
+    CompositeEnv {
+        env: ProcEnv {
+            state: composite,
+            proc: q,
+            model: ctx.model,
+            factory: ctx.f,
+            layout: ctx.layout,
+        },
+    }
 }
 
 /// At a final state (every process terminated): snapshots left in a queue
