@@ -67,7 +67,7 @@ int main(int argc, char **argv) {
 #pragma TASS collective assert RING y == PROC[left].x && PROC[right].y == x
   x = x + 1;
   MPI_Sendrecv(&x, 1, MPI_INT, right, 0, &y, 1, MPI_INT, left, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-#pragma TASS collective assert RING y == PROC[left].x
+#pragma TASS collective assert RING2 y == PROC[left].x
   MPI_Finalize();
   return 0;
 }
@@ -83,12 +83,12 @@ fn proc_of_another_process_holds_on_a_ring() {
 
 #[test]
 fn proc_of_the_wrong_neighbour_fails_at_the_second_occurrence() {
-    let bad = RING.replace("RING y == PROC[left].x\n", "RING y == PROC[right].x\n");
-    let line = line_of(&bad, "RING y == PROC[right].x");
+    let bad = RING.replace("RING2 y == PROC[left].x\n", "RING2 y == PROC[right].x\n");
+    let line = line_of(&bad, "RING2 y == PROC[right].x");
     let (code, r) = verify("3", &[], &bad);
     assert_violated(code, &r, "collective-assertion", Some(line));
     let m = message(&r);
-    assert!(m.contains("`RING` (occurrence 2)"), "{m}");
+    assert!(m.contains("`RING2` (occurrence 2)"), "{m}");
     // Every process's snapshot position: its line and its step in the trace.
     for p in 0..3 {
         assert!(
@@ -195,7 +195,7 @@ int main(int argc, char **argv) {
   x = rank;
 #pragma TASS collective assert B x == rank
   if (rank == 1) {
-#pragma TASS collective assert B x == 1
+  #pragma TASS collective assert B x == rank
   }
   MPI_Finalize();
   return 0;
@@ -209,7 +209,7 @@ fn snapshots_left_at_termination_are_a_violation() {
         code,
         &r,
         "collective-assertion",
-        Some(line_of(EXTRA, "assert B x == 1")),
+        Some(line_of(EXTRA, "  #pragma TASS collective assert B")),
     );
     let m = message(&r);
     assert!(m.contains("unmatched") && m.contains("process 1"), "{m}");
@@ -256,9 +256,9 @@ int main(int argc, char **argv) {
   x = 5;
   if (rank == 1) {
     MPI_Ssend(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
-#pragma TASS collective assert C x == 5 && PROC[0].x == 5
+#pragma TASS collective assert C x == 5 && PROC[1 - rank].x == 5
   } else {
-#pragma TASS collective assert C x == 5 && PROC[1].x == 5
+#pragma TASS collective assert C x == 5 && PROC[1 - rank].x == 5
     MPI_Recv(&x, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   }
   MPI_Finalize();
@@ -279,7 +279,7 @@ int main(int argc, char **argv) {
 #pragma TASS collective assert H x == rank
   MPI_Send(&x, 1, MPI_INT, 1 - rank, 0, MPI_COMM_WORLD);
   MPI_Recv(&y, 1, MPI_INT, 1 - rank, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-#pragma TASS collective assert H y == PROC[1 - rank].x
+#pragma TASS collective assert H2 y == PROC[1 - rank].x
   MPI_Finalize();
   return 0;
 }
@@ -463,7 +463,7 @@ fn diffusion_ghost_cells_with_and_without_cqmin() {
 
 #[test]
 fn reports_carry_the_id_and_the_snapshot_positions() {
-    let bad = RING.replace("RING y == PROC[left].x\n", "RING y == PROC[right].x\n");
+    let bad = RING.replace("RING2 y == PROC[left].x\n", "RING2 y == PROC[right].x\n");
     let file: PathBuf = inline(&bad);
     let out = Command::new(env!("CARGO_BIN_EXE_tass"))
         .args(["verify", "-n", "3", "--format", "sarif"])
@@ -475,7 +475,7 @@ fn reports_carry_the_id_and_the_snapshot_positions() {
     assert_eq!(result["ruleId"], "collective-assertion");
     let text = result["message"]["text"].as_str().unwrap_or_default();
     assert!(
-        text.contains("`RING`") && text.contains("process 2 at line"),
+        text.contains("`RING2`") && text.contains("process 2 at line"),
         "{text}"
     );
     let out = Command::new(env!("CARGO_BIN_EXE_tass"))
@@ -484,7 +484,7 @@ fn reports_carry_the_id_and_the_snapshot_positions() {
         .output()
         .expect("run tass");
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("collective-assertion") && text.contains("`RING` (occurrence 2)"));
+    assert!(text.contains("collective-assertion") && text.contains("`RING2` (occurrence 2)"));
 }
 
 /// Bad input: exit 2 with file:line:column and what to do.
@@ -520,6 +520,15 @@ fn bad_input_is_refused_with_its_position() {
         "PROC[2] names no process",
         "prog.c:7:",
     );
+    // One ID, two expressions (a pragma `1` only marks a point: allowed).
+    let two = |second: &str| {
+        mpi(&format!(
+            "#pragma TASS collective assert B x == rank\n#pragma TASS collective assert B {second}"
+        ))
+    };
+    assert_bad("2", &two("x >= 0"), "another expression", "prog.c:8:");
+    let (code, r) = verify("2", &[], &two("1"));
+    assert_holds(code, &r);
     // `spec.x` outside joint assertions.
     assert_bad(
         "1",

@@ -6,7 +6,9 @@
 //! joint assertions are ignored by `tass verify` (they only label points of a
 //! comparison).
 
-use tass_model::api::{CollectiveKind, Expr, ExprKind, Model, Statement};
+use std::collections::HashMap;
+
+use tass_model::api::{render_expr, CollectiveKind, Expr, ExprKind, Model, Span, Statement};
 use tass_semantics::api::EngineError;
 use tass_state::api::{Engine, ProcessStatus, State};
 
@@ -39,8 +41,64 @@ fn pragma_expressions(model: &Model) -> Vec<(&Expr, Option<CollectiveKind>)> {
     out
 }
 
-/// Refuses what `command` cannot check: `spec.x` outside joint assertions,
-/// `PROC[e]` outside collective and joint
+/// Refuses an ID given to collective assertions with different expressions:
+/// one ID is one assertion. A pragma whose expression is the constant `1` or
+/// `true` only marks where a process takes part (the root's `C true` in the
+/// paper's wildcard gather) and may share any ID.
+fn check_ids(model: &Model) -> Result<(), EngineError> {
+    let mut first: HashMap<(&str, CollectiveKind), (String, &Span)> = HashMap::new();
+    for f in &model.functions {
+        let Some(body) = &f.body else { continue };
+        let mut edges: Vec<_> = body.graph.edge_indices().collect();
+        edges.sort_by_key(|e| e.index());
+        for e in edges {
+            let t = body.transition(e);
+            let Statement::CollectiveAssert {
+                id,
+                kind,
+                condition,
+            } = &t.statement
+            else {
+                continue;
+            };
+            if is_label(condition) {
+                continue;
+            }
+            let text = render_expr(model, condition);
+            match first.get(&(id.as_str(), *kind)) {
+                None => {
+                    first.insert((id.as_str(), *kind), (text, &t.span));
+                }
+                Some((earlier, at)) if *earlier != text => {
+                    return Err(EngineError::invalid(
+                        format!(
+                            "the {} assertion `{id}` is given another expression at {at} \
+                             (`{earlier}`, here `{text}`): one ID names one assertion; give this \
+                             one its own ID, or write the same expression (or `1` where a \
+                             process only takes part)",
+                            kind.keyword()
+                        ),
+                        Some(&t.span),
+                    ))
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The constant `1` or `true`: a pragma that only marks a point.
+fn is_label(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::BoolLit(true) | ExprKind::IntLit(1) => true,
+        ExprKind::Cast(inner) => is_label(inner),
+        _ => false,
+    }
+}
+
+/// Refuses what `command` cannot check: an ID with different expressions,
+/// `spec.x` outside joint assertions, `PROC[e]` outside collective and joint
 /// assertions or with a constant `e` that names no process, and joint
 /// assertions in `tass compare` (not implemented yet).
 pub(crate) fn check_pragmas(
@@ -48,6 +106,7 @@ pub(crate) fn check_pragmas(
     command: Command,
     nprocs: usize,
 ) -> Result<(), EngineError> {
+    check_ids(model)?;
     for (e, kind) in pragma_expressions(model) {
         if command == Command::Compare && kind == Some(CollectiveKind::Joint) {
             return Err(EngineError::invalid(
