@@ -387,6 +387,9 @@ fn reduced_search_agrees_with_the_full_search() {
         "first == PROC[1].x",
     );
     reduced_and_full("3", &[], &bad, "violated", "collective-assertion");
+    // Out of order and left over, on three processes.
+    reduced_and_full("3", &[], ORDER, "violated", "collective-assertion");
+    reduced_and_full("3", &[], EXTRA, "violated", "collective-assertion");
     // And the same with --cqmin.
     reduced_and_full("3", &["--cqmin"], &bad, "violated", "collective-assertion");
     reduced_and_full("3", &["--cqmin"], WILDCARD, "holds", "collective-assertion");
