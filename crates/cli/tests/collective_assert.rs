@@ -566,3 +566,34 @@ fn joint_assertions_are_ignored_by_verify_and_refused_by_compare() {
     let m = r["error"].as_str().unwrap_or("");
     assert!(m.contains("joint assert") && m.contains("prog.c:5:"), "{m}");
 }
+
+/// `PID == NPROCS - 1 || PROC[PID + 1].x ...`: for the last rank the right
+/// operand is evaluated in a context that cannot hold, where `PROC[NPROCS]`
+/// names no process; that is not an error. Concretely (-np 3, SNAP C1 rank
+/// x): x = 0, 2, 4: each right neighbour holds x + 2, not x + 1.
+const NEIGHBOUR: &str = r#"#include <mpi.h>
+int rank, nprocs, x;
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  x = 2 * rank;
+#pragma TASS collective assert C1 x == 2 * PID && (PID == NPROCS - 1 || PROC[PID + 1].x == x + 2)
+  MPI_Finalize();
+  return 0;
+}
+"#;
+
+#[test]
+fn a_rank_out_of_range_in_a_dead_operand_is_no_error() {
+    for n in ["1", "3"] {
+        let (code, r) = verify(n, &[], NEIGHBOUR);
+        assert_holds(code, &r);
+    }
+    let bad = NEIGHBOUR.replace("x + 2)", "x + 1)");
+    let (code, r) = verify("3", &[], &bad);
+    assert_violated(code, &r, "collective-assertion", Some(8));
+    // One process: the last rank is the only one, the operand is dead.
+    let (code, r) = verify("1", &[], &bad);
+    assert_holds(code, &r);
+}

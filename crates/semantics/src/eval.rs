@@ -1559,6 +1559,16 @@ impl<'a> Evaluator<'a> {
                     })
             }
         };
+        // Under `PID == 0 || PROC[PID - 1].x == ...` the right operand is
+        // evaluated for rank 0 too, in a context that cannot hold: any rank
+        // does there.
+        let in_range = value.is_some_and(|v| (0..env.nprocs() as i128).contains(&v));
+        if !in_range {
+            let assumption = self.assumption(env);
+            if self.oracle.is_unsat(f, assumption) {
+                return Ok(0);
+            }
+        }
         let Some(v) = value else {
             return Err(EngineError::unsupported(
                 format!(
