@@ -44,6 +44,12 @@ pub trait Environment {
         let _ = (rank, function, var);
         Err("PROC[e].x outside collective assertions".into())
     }
+    /// The dynamic variable `spec.x` denotes: only the composite state of a
+    /// joint assertion in `tass compare` has one (the specification's
+    /// snapshot); elsewhere the error says why not.
+    fn spec_root(&self, name: &str) -> Result<Root, String> {
+        Err(format!("spec.{name} outside joint pragmas"))
+    }
     /// The value of a dynamic variable; `None` if it does not exist (a frame that
     /// was popped, a heap object that was freed or never existed).
     fn get(&self, root: Root) -> Option<&Value>;

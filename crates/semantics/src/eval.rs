@@ -411,12 +411,7 @@ impl<'a> Evaluator<'a> {
                 self.read_lvalue(env, e)?
             }
             ExprKind::RemoteVar { .. } => self.read_lvalue(env, e)?,
-            ExprKind::SpecVar(name) => {
-                return Err(EngineError::unsupported(
-                    format!("spec.{name} outside joint pragmas"),
-                    &e.span,
-                ))
-            }
+            ExprKind::SpecVar(_) => self.read_lvalue(env, e)?,
             ExprKind::Unary(op, a) => {
                 let x = self.eval_data(env, a)?;
                 let value = Value::Data(match op {
@@ -1306,6 +1301,12 @@ impl<'a> Evaluator<'a> {
                 let rank = self.remote_rank(env, rank)?;
                 let root = env
                     .remote_root(rank, *function, *var)
+                    .map_err(|why| EngineError::unsupported(why, &e.span))?;
+                Ok((root, SmallVec::new()))
+            }
+            ExprKind::SpecVar(name) => {
+                let root = env
+                    .spec_root(name)
                     .map_err(|why| EngineError::unsupported(why, &e.span))?;
                 Ok((root, SmallVec::new()))
             }

@@ -285,6 +285,8 @@ pub struct Engine {
     proc_memo: ProcMemo,
     /// The model has collective assertions: steps are counted for their reports.
     collective: bool,
+    /// Whether joint assertions take snapshots (`tass compare`).
+    joint: crate::snapshot::JointSnapshots,
 }
 
 impl std::fmt::Debug for Engine {
@@ -368,6 +370,7 @@ impl Engine {
             simplified_pcs: hashbrown::HashMap::new(),
             proc_memo: ProcMemo::default(),
             collective: crate::snapshot::model_has_collective(&model),
+            joint: Default::default(),
             model,
         })
     }
@@ -835,6 +838,7 @@ impl Engine {
                 model: &model,
                 f: &f,
                 layout: &self.layout,
+                joint: self.joint,
             };
             let at = (step.function, step.transition);
             let found =
@@ -1001,6 +1005,7 @@ impl Engine {
             model: &self.model,
             f: &f,
             layout: &self.layout,
+            joint: self.joint,
         };
         out.extend(crate::snapshot::leftover(&ctx, &mut self.oracle, state));
         out
@@ -1200,6 +1205,43 @@ impl Engine {
             }
         }
         best.map(|(_, v)| v)
+    }
+
+    /// `tass compare`: joint assertions take snapshots from now on (for
+    /// [`Engine::joint_points`] and [`Engine::check_joint`]).
+    pub fn record_joint_snapshots(&mut self) {
+        self.joint = crate::snapshot::JointSnapshots::Recorded;
+    }
+
+    /// `tass compare`, the specification's side: the joint snapshots of
+    /// process 0 along the path to the final `state`.
+    pub fn joint_points(&self, state: &State) -> Vec<crate::snapshot::JointPoint> {
+        let ctx = crate::snapshot::SnapshotCtx {
+            model: &self.model,
+            f: &self.factory,
+            layout: &self.layout,
+            joint: self.joint,
+        };
+        crate::snapshot::joint_points(&ctx, state)
+    }
+
+    /// `tass compare`, the implementation's side: the first violation of its
+    /// joint assertions on the path to the final `state` against the
+    /// specification's joint snapshots `spec`, under `pc`.
+    pub fn check_joint(
+        &mut self,
+        state: &State,
+        spec: &[crate::snapshot::JointPoint],
+        pc: Expr,
+    ) -> Result<Option<Violation>, EngineError> {
+        let f = Arc::clone(&self.factory);
+        let ctx = crate::snapshot::SnapshotCtx {
+            model: &self.model,
+            f: &f,
+            layout: &self.layout,
+            joint: self.joint,
+        };
+        crate::snapshot::check_joint(&ctx, &mut self.oracle, state, spec, pc)
     }
 
     /// Counters so far.

@@ -74,6 +74,9 @@ pub(crate) struct Snapshots {
     /// Empty when every queue is empty (so such states compare equal
     /// whatever happened before).
     queues: Arc<Vec<VecDeque<Snapshot>>>,
+    /// `tass compare`: every joint-assertion snapshot of each process, in
+    /// order (checked against the other program's when both have ended).
+    joint: Arc<Vec<Vec<Snapshot>>>,
     /// Occurrences matched so far on this path.
     matched: u64,
     /// Steps taken so far on this path.
@@ -82,7 +85,8 @@ pub(crate) struct Snapshots {
 
 impl PartialEq for Snapshots {
     fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.queues, &other.queues) || self.queues == other.queues
+        (Arc::ptr_eq(&self.queues, &other.queues) || self.queues == other.queues)
+            && (Arc::ptr_eq(&self.joint, &other.joint) || self.joint == other.joint)
     }
 }
 impl Eq for Snapshots {}
@@ -90,6 +94,7 @@ impl Eq for Snapshots {}
 impl Hash for Snapshots {
     fn hash<H: Hasher>(&self, state: &mut H) {
         self.queues.hash(state);
+        self.joint.hash(state);
     }
 }
 
@@ -110,19 +115,14 @@ impl Snapshots {
     }
 }
 
-/// True if `model` has a collective assertion (the engine then counts steps).
+/// True if `model` has a collective or joint assertion (the engine then
+/// counts steps).
 pub(crate) fn model_has_collective(model: &Model) -> bool {
     model.functions.iter().any(|f| {
         f.body.as_ref().is_some_and(|b| {
-            b.graph.edge_weights().any(|t| {
-                matches!(
-                    t.statement,
-                    Statement::CollectiveAssert {
-                        kind: CollectiveKind::Collective,
-                        ..
-                    }
-                )
-            })
+            b.graph
+                .edge_weights()
+                .any(|t| matches!(t.statement, Statement::CollectiveAssert { .. }))
         })
     })
 }
@@ -156,6 +156,16 @@ pub(crate) struct SnapshotCtx<'a> {
     pub model: &'a Model,
     pub f: &'a ExprFactory,
     pub layout: &'a Layout,
+    /// `tass compare`: joint assertions take snapshots (else they are ignored).
+    pub joint: JointSnapshots,
+}
+
+/// Whether joint assertions take snapshots (`tass compare`) or are ignored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub(crate) enum JointSnapshots {
+    #[default]
+    Ignored,
+    Recorded,
 }
 
 /// The ID and condition of the collective assertion at a transition.
@@ -163,6 +173,16 @@ fn assertion_at(
     model: &Model,
     function: FunctionId,
     transition: TransitionId,
+) -> Option<(&str, &tass_model::api::Expr, &Span)> {
+    pragma_at(model, function, transition, CollectiveKind::Collective)
+}
+
+/// The ID and condition of the `kind` assertion at a transition.
+fn pragma_at(
+    model: &Model,
+    function: FunctionId,
+    transition: TransitionId,
+    kind: CollectiveKind,
 ) -> Option<(&str, &tass_model::api::Expr, &Span)> {
     let t = model
         .function(function)
@@ -172,9 +192,9 @@ fn assertion_at(
     match &t.statement {
         Statement::CollectiveAssert {
             id,
-            kind: CollectiveKind::Collective,
+            kind: k,
             condition,
-        } => Some((id.as_str(), condition, &t.span)),
+        } if *k == kind => Some((id.as_str(), condition, &t.span)),
         _ => None,
     }
 }
@@ -218,6 +238,23 @@ pub(crate) fn after_step(
     process: usize,
     (function, transition): (FunctionId, TransitionId),
 ) -> Result<Vec<Violation>, EngineError> {
+    if ctx.joint == JointSnapshots::Recorded
+        && pragma_at(ctx.model, function, transition, CollectiveKind::Joint).is_some()
+    {
+        let proc = Arc::clone(&state.inner.procs[process]);
+        let snapshot = Snapshot {
+            hash: proc_hash(&proc),
+            proc,
+            function,
+            transition,
+            step: state.inner.snapshots.steps,
+        };
+        let nprocs = state.inner.procs.len();
+        let joint = Arc::make_mut(&mut state.inner_mut().snapshots.joint);
+        joint.resize(nprocs, Vec::new());
+        joint[process].push(snapshot);
+        return Ok(Vec::new());
+    }
     let Some((id, _, span)) = assertion_at(ctx.model, function, transition) else {
         return Ok(Vec::new());
     };
@@ -377,6 +414,7 @@ fn composite_env<'a>(
             factory: ctx.f,
             layout: ctx.layout,
         },
+        spec: None,
     }
 }
 
@@ -430,6 +468,8 @@ pub(crate) fn leftover(ctx: &SnapshotCtx, oracle: &mut Oracle, state: &State) ->
 /// variables are those of its snapshot, `PROC[e]` names process `e`'s snapshot.
 struct CompositeEnv<'a> {
     env: ProcEnv<'a>,
+    /// `tass compare`: the specification's snapshot `spec.x` reads.
+    spec: Option<&'a JointPoint>,
 }
 
 impl Environment for CompositeEnv<'_> {
@@ -450,6 +490,25 @@ impl Environment for CompositeEnv<'_> {
     }
     fn set_path_condition(&mut self, pc: Expr) {
         self.env.set_path_condition(pc)
+    }
+    fn spec_root(&self, name: &str) -> Result<Root, String> {
+        let Some(point) = self.spec else {
+            return Err(format!(
+                "spec.{name} outside joint assertions of `tass compare`"
+            ));
+        };
+        // A process number past the last names the specification's snapshot;
+        // `var` is the position of `name` in it.
+        let (k, _) = point.value(name).ok_or_else(|| {
+            format!(
+                "the specification has no variable `{name}` where it reached joint assertion `{}`",
+                point.id
+            )
+        })?;
+        Ok(Root::Global {
+            proc: self.nprocs() as u32,
+            var: VarId(k as u32),
+        })
     }
     fn root_of(&self, var: VarId) -> Root {
         self.env.root_of(var)
@@ -492,7 +551,13 @@ impl Environment for CompositeEnv<'_> {
         }
     }
     fn get(&self, root: Root) -> Option<&Value> {
-        self.env.get(root)
+        match (root, self.spec) {
+            // `spec.x` (see `spec_root`): the specification's value.
+            (Root::Global { proc, var }, Some(point)) if proc as usize == self.nprocs() => {
+                point.values.get(var.0 as usize).map(|(_, v)| v)
+            }
+            _ => self.env.get(root),
+        }
     }
     fn get_mut(&mut self, root: Root) -> Option<&mut Value> {
         self.env.get_mut(root)
@@ -532,4 +597,221 @@ impl Environment for CompositeEnv<'_> {
     fn messages(&self) -> &[Message] {
         &[]
     }
+}
+
+/// One joint-assertion snapshot of the specification, as the implementation's
+/// joint assertions see it (`spec.x`): its ID, where it was taken, and the
+/// values of the variables the specification's process saw there by name
+/// (its top frame's locals first, then its globals and outputs, then the
+/// inputs).
+#[derive(Clone, Debug, PartialEq)]
+pub struct JointPoint {
+    /// The assertion's ID.
+    pub id: String,
+    /// The line of the pragma.
+    pub line: u32,
+    /// The step of the specification's path that took it.
+    pub step: u64,
+    values: Vec<(String, Value)>,
+}
+
+impl JointPoint {
+    /// The value of the specification's variable `name` there.
+    fn value(&self, name: &str) -> Option<(usize, &Value)> {
+        self.values
+            .iter()
+            .enumerate()
+            .find(|(_, (n, _))| n == name)
+            .map(|(k, (_, v))| (k, v))
+    }
+}
+
+/// The joint snapshots of process 0 of `state`, oldest first.
+pub(crate) fn joint_points(ctx: &SnapshotCtx, state: &State) -> Vec<JointPoint> {
+    let Some(list) = state.inner.snapshots.joint.first() else {
+        return Vec::new();
+    };
+    list.iter()
+        .map(|s| {
+            let mut scratch = state.clone();
+            scratch.inner_mut().procs[0] = Arc::clone(&s.proc);
+            let env = ProcEnv {
+                state: &mut scratch,
+                proc: 0,
+                model: ctx.model,
+                factory: ctx.f,
+                layout: ctx.layout,
+            };
+            let top = s.proc.stack.last().map(|f| f.function);
+            let mut values: Vec<(u8, String, Value)> = Vec::new();
+            for v in &ctx.model.variables {
+                let rank = match v.scope {
+                    VarScope::Local(fid) if Some(fid) == top => 0,
+                    VarScope::ProcessGlobal | VarScope::Output => 1,
+                    VarScope::Input => 2,
+                    _ => continue,
+                };
+                let Some(value) = env.get(env.root_of(v.id)).cloned() else {
+                    continue;
+                };
+                match values.iter_mut().find(|(_, n, _)| *n == v.name) {
+                    Some(slot) if rank < slot.0 => *slot = (rank, v.name.clone(), value),
+                    Some(_) => {}
+                    None => values.push((rank, v.name.clone(), value)),
+                }
+            }
+            let span = pragma_at(ctx.model, s.function, s.transition, CollectiveKind::Joint)
+                .map(|a| a.2.start_line)
+                .unwrap_or(0);
+            JointPoint {
+                id: pragma_at(ctx.model, s.function, s.transition, CollectiveKind::Joint)
+                    .map_or_else(String::new, |a| a.0.to_string()),
+                line: span,
+                step: s.step,
+                values: values.into_iter().map(|(_, n, v)| (n, v)).collect(),
+            }
+        })
+        .collect()
+}
+
+/// `tass compare`: checks the joint assertions of the implementation's final
+/// `state` against the specification's joint snapshots `spec` (of a path
+/// compatible with this one), under `pc` (both paths' conditions): the k-th
+/// joint snapshots of the implementation's processes and the
+/// specification's k-th must come from the same ID, and every process's
+/// expression must hold with `spec.x` read in the specification's k-th.
+/// The first violation, at the first occurrence that fails.
+pub(crate) fn check_joint(
+    ctx: &SnapshotCtx,
+    oracle: &mut Oracle,
+    state: &State,
+    spec: &[JointPoint],
+    pc: Expr,
+) -> Result<Option<Violation>, EngineError> {
+    let nprocs = state.inner.procs.len();
+    let lists = &state.inner.snapshots.joint;
+    let len = |q: usize| lists.get(q).map_or(0, Vec::len);
+    let most = (0..nprocs).map(len).max().unwrap_or(0).max(spec.len());
+    for k in 0..most {
+        let heads: Vec<Option<&Snapshot>> = (0..nprocs).map(|q| lists.get(q)?.get(k)).collect();
+        let ids: Vec<Option<&str>> = heads
+            .iter()
+            .map(|h| h.and_then(|s| joint_id(ctx, s)))
+            .collect();
+        let expected = spec.get(k).map(|p| p.id.as_str());
+        let agree = ids.iter().all(|id| *id == expected && id.is_some());
+        if !agree {
+            let (q, at) = heads
+                .iter()
+                .enumerate()
+                .find_map(|(q, h)| h.map(|s| (q, ctx.joint_span(s))))
+                .unwrap_or((0, ctx.model.function(ctx.model.main).span.clone()));
+            let reached: Vec<String> = ids
+                .iter()
+                .enumerate()
+                .map(|(q, id)| match id {
+                    Some(id) => format!("process {q} `{id}`"),
+                    None => format!("process {q} none"),
+                })
+                .collect();
+            let spec_side = match spec.get(k) {
+                Some(p) => format!("`{}` (line {}, step {})", p.id, p.line, p.step),
+                None => "none (it reaches fewer joint assertions)".into(),
+            };
+            let Some((certainty, witness)) = ctx.path_violation(oracle, pc) else {
+                return Ok(None);
+            };
+            return Ok(Some(Violation {
+                property: Property::CollectiveAssertion,
+                certainty,
+                message: format!(
+                    "joint assertions out of step at occurrence {}: the specification reached \
+                     {spec_side}, the implementation {}",
+                    k + 1,
+                    reached.join(", ")
+                ),
+                span: at,
+                process: q,
+                witness,
+                claim: "both programs reach the same joint assertions in the same order".into(),
+            }));
+        }
+        let heads: Vec<Snapshot> = heads.into_iter().flatten().cloned().collect();
+        if let Some(v) = check_joint_occurrence(ctx, oracle, state, &heads, &spec[k], k + 1, pc)? {
+            return Ok(Some(v));
+        }
+    }
+    Ok(None)
+}
+
+fn joint_id<'m>(ctx: &SnapshotCtx<'m>, s: &Snapshot) -> Option<&'m str> {
+    pragma_at(ctx.model, s.function, s.transition, CollectiveKind::Joint).map(|a| a.0)
+}
+
+impl SnapshotCtx<'_> {
+    fn joint_span(&self, s: &Snapshot) -> Span {
+        pragma_at(self.model, s.function, s.transition, CollectiveKind::Joint).map_or_else(
+            || self.model.function(s.function).span.clone(),
+            |a| a.2.clone(),
+        )
+    }
+}
+
+/// The k-th occurrence of a joint assertion: every implementation process's
+/// expression in the composite of `heads`, with `spec.x` read in `point`.
+fn check_joint_occurrence(
+    ctx: &SnapshotCtx,
+    oracle: &mut Oracle,
+    state: &State,
+    heads: &[Snapshot],
+    point: &JointPoint,
+    occurrence: usize,
+    pc: Expr,
+) -> Result<Option<Violation>, EngineError> {
+    let mut inner = (*state.inner).clone();
+    inner.procs = heads.iter().map(|s| Arc::clone(&s.proc)).collect();
+    inner.snapshots = Snapshots::default();
+    inner.pc = pc;
+    let mut composite = State::new(inner);
+    for (q, head) in heads.iter().enumerate() {
+        let Some((id, condition, span)) = pragma_at(
+            ctx.model,
+            head.function,
+            head.transition,
+            CollectiveKind::Joint,
+        ) else {
+            continue;
+        };
+        let env = CompositeEnv {
+            env: ProcEnv {
+                state: &mut composite,
+                proc: q,
+                model: ctx.model,
+                factory: ctx.f,
+                layout: ctx.layout,
+            },
+            spec: Some(point),
+        };
+        let mut ev = Evaluator::new(ctx.f, oracle, q, true);
+        let c = ev.eval_bool(&env, condition)?;
+        let text = render_expr(ctx.model, condition);
+        ev.check(
+            &env,
+            c,
+            Property::CollectiveAssertion,
+            || {
+                format!(
+                    "joint assertion `{id}` (occurrence {occurrence}) can fail for process {q}: \
+                     `{text}`; the implementation's process {q} at line {}, step {}; the \
+                     specification at line {}, step {}",
+                    span.start_line, head.step, point.line, point.step
+                )
+            },
+            span,
+        );
+        if let Some(v) = ev.violations.into_iter().next() {
+            return Ok(Some(v));
+        }
+    }
+    Ok(None)
 }

@@ -16,7 +16,10 @@ use tass_state::api::{Engine, ProcessStatus, State};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Command {
     Verify,
+    /// The implementation of a `tass compare`.
     Compare,
+    /// The specification of a `tass compare`.
+    CompareSpec,
 }
 
 /// The pragma expressions of `model` with where they may use `PROC[e]` and
@@ -108,11 +111,11 @@ pub(crate) fn check_pragmas(
 ) -> Result<(), EngineError> {
     check_ids(model)?;
     for (e, kind) in pragma_expressions(model) {
-        if command == Command::Compare && kind == Some(CollectiveKind::Joint) {
+        if command == Command::CompareSpec && kind == Some(CollectiveKind::Joint) && !is_label(e) {
             return Err(EngineError::invalid(
-                "`#pragma TASS joint assert` in `tass compare` is not supported yet (the \
-                 specification and the implementation are not run as one system): remove \
-                 the joint assertions, or compare the outputs only",
+                "a joint assertion of the specification only marks a point (the \
+                 implementation's joint assertions state the relation, with `spec.x`): write \
+                 `true` here",
                 Some(&e.span),
             ));
         }
@@ -181,4 +184,65 @@ pub(crate) fn others_queue_less(engine: &Engine, state: &State, p: usize) -> boo
                     && matches!(status, ProcessStatus::Running { .. })
                     && state.snapshot_queue_len(q) < mine
             })
+}
+
+/// The joint assertion IDs of `model`, with the first place of each.
+fn joint_ids(model: &Model) -> Vec<(&str, &Span)> {
+    let mut out: Vec<(&str, &Span)> = Vec::new();
+    for f in &model.functions {
+        let Some(body) = &f.body else { continue };
+        for t in body.graph.edge_weights() {
+            if let Statement::CollectiveAssert {
+                id,
+                kind: CollectiveKind::Joint,
+                ..
+            } = &t.statement
+            {
+                if !out.iter().any(|(known, _)| known == id) {
+                    out.push((id.as_str(), &t.span));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `tass compare`: whether joint assertions are to be checked (either program
+/// has one). Refuses an implementation ID the specification does not have,
+/// and a specification run by several processes (the implementation's
+/// `spec.x` names one process's variable).
+pub(crate) fn check_joint_pragmas(
+    spec: &Model,
+    imp: &Model,
+    spec_procs: usize,
+) -> Result<bool, EngineError> {
+    let (in_spec, in_impl) = (joint_ids(spec), joint_ids(imp));
+    for (id, at) in &in_impl {
+        if !in_spec.iter().any(|(known, _)| known == id) {
+            let known: Vec<&str> = in_spec.iter().map(|(k, _)| *k).collect();
+            return Err(EngineError::invalid(
+                format!(
+                    "unknown joint assertion ID `{id}`: the specification has no `#pragma TASS \
+                     joint assert {id} ...` (its joint assertions: {}); add one where the \
+                     specification reaches the matching point",
+                    if known.is_empty() {
+                        "none".to_string()
+                    } else {
+                        known.join(", ")
+                    }
+                ),
+                Some(at),
+            ));
+        }
+    }
+    let joint = !in_spec.is_empty() || !in_impl.is_empty();
+    if joint && spec_procs != 1 {
+        let at = in_spec.first().or(in_impl.first()).map(|(_, at)| *at);
+        return Err(EngineError::invalid(
+            "joint assertions need a specification run by one process (--spec-procs 1): \
+             `spec.x` names that process's variable",
+            at,
+        ));
+    }
+    Ok(joint)
 }

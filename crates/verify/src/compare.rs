@@ -19,6 +19,8 @@ use std::sync::atomic::Ordering;
 use tass_model::api::Model;
 use tass_search::api::{Limit, Search, SearchStats};
 
+use tass_semantics::api::Violation;
+
 use crate::engine::{Engine, Equality};
 use crate::options::Options;
 use crate::report::{Certainty, OutputDifference, Property, Report, ViolationReport, Witness};
@@ -107,6 +109,21 @@ fn run<E: Engine>(
                 continue;
             }
             let pc = imp.and(&pc_s, &pc_i);
+            // Step-wise: the joint assertions, occurrence by occurrence.
+            match imp.check_joint(impl_state, &spec.joint_history(spec_state), &pc) {
+                Err(error) => return Ending::Error(error),
+                Ok(Some(violation)) => {
+                    let path = (&impl_initial, impl_path.as_slice());
+                    if let Err(error) = report_joint(imp, path, violation, &pc, findings) {
+                        return Ending::Error(error);
+                    }
+                    if findings.budget_spent() {
+                        findings.stopped_early = true;
+                        return Ending::Stopped;
+                    }
+                }
+                Ok(None) => {}
+            }
             let outputs_i = imp.outputs(impl_state);
             // The first output not proved equal; a proved difference wins over an
             // undecided one.
@@ -213,6 +230,48 @@ fn run<E: Engine>(
         return Ending::Unchecked(reason);
     }
     Ending::Complete
+}
+
+/// Records a violation of a joint assertion found on the implementation's
+/// path `path` (its start and steps) paired with a specification path.
+fn report_joint<E: Engine>(
+    imp: &mut E,
+    (start, steps): (&E::State, &[E::Step]),
+    violation: Violation,
+    pc: &E::Value,
+    findings: &mut Findings,
+) -> Result<(), tass_semantics::api::EngineError> {
+    let span = &violation.span;
+    let property = Property::CollectiveAssertion;
+    if !findings.is_new(property, &span.file, span.start_line, span.start_column) {
+        return Ok(());
+    }
+    let trace = replay(imp, start.clone(), steps, Some("impl"))?.trace;
+    let (witness, witness_missing) = complete_witness(
+        violation.witness,
+        &imp.input_names(),
+        &imp.fixed_inputs(),
+        || imp.no_witness_reason(),
+    );
+    findings.violations.push(ViolationReport {
+        property,
+        certainty: match violation.certainty {
+            tass_semantics::api::Certainty::Provable => Certainty::Provable,
+            tass_semantics::api::Certainty::Possible => Certainty::Possible,
+        },
+        message: violation.message,
+        file: span.file.to_string(),
+        line: span.start_line,
+        column: span.start_column,
+        process: violation.process,
+        trace,
+        path_condition: imp.pretty_condition(pc),
+        claim: violation.claim,
+        witness,
+        witness_missing,
+        difference: None,
+    });
+    Ok(())
 }
 
 /// Ctrl-C or the time limit during the pairwise comparison.

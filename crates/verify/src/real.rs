@@ -1033,6 +1033,7 @@ impl Engine for RealEngine {
     type State = State;
     type Step = Step;
     type Value = Value;
+    type JointHistory = Vec<tass_state::api::JointPoint>;
 
     fn initial_state(&mut self) -> Result<State, EngineError> {
         self.engine.initial_state()
@@ -1527,6 +1528,26 @@ impl Engine for RealEngine {
             .collect()
     }
 
+    fn joint_history(&self, state: &State) -> Vec<tass_state::api::JointPoint> {
+        self.engine.joint_points(state)
+    }
+
+    fn check_joint(
+        &mut self,
+        state: &State,
+        spec: &Vec<tass_state::api::JointPoint>,
+        pc: &Value,
+    ) -> Result<Option<Violation>, EngineError> {
+        let Some(pc) = self.data(pc) else {
+            return Ok(None);
+        };
+        let found = self.engine.check_joint(state, spec, pc)?;
+        Ok(found.map(|mut v| {
+            v.witness = v.witness.map(witness_values);
+            v
+        }))
+    }
+
     fn no_witness_reason(&self) -> String {
         if self.builtin_only {
             "the built-in prover gives none (use --prover z3, cvc5 or yices for one)".into()
@@ -1564,9 +1585,16 @@ pub fn compare(spec: &Model, imp: &Model, options: &Options) -> Report {
     if let Err(e) = check_signatures(spec, imp) {
         return Report::error(e);
     }
-    use crate::collective_assert::{check_pragmas, Command};
-    for (model, procs) in [(spec, options.spec_procs), (imp, options.impl_procs)] {
-        if let Err(e) = check_pragmas(model, Command::Compare, procs) {
+    use crate::collective_assert::{check_joint_pragmas, check_pragmas, Command};
+    let joint = match check_joint_pragmas(spec, imp, options.spec_procs) {
+        Ok(joint) => joint,
+        Err(e) => return Report::error(e.to_string()),
+    };
+    for (model, command, procs) in [
+        (spec, Command::CompareSpec, options.spec_procs),
+        (imp, Command::Compare, options.impl_procs),
+    ] {
+        if let Err(e) = check_pragmas(model, command, procs) {
             return Report::error(e.to_string());
         }
     }
@@ -1591,6 +1619,10 @@ pub fn compare(spec: &Model, imp: &Model, options: &Options) -> Report {
         Ok(e) => e,
         Err(e) => return Report::error(e),
     };
+    if joint {
+        s.engine.record_joint_snapshots();
+        i.engine.record_joint_snapshots();
+    }
     crate::compare::compare_with(&mut s, &mut i, &impl_model, options)
 }
 

@@ -829,6 +829,7 @@ mod tests {
         type State = SpinState;
         type Step = usize;
         type Value = String;
+        type JointHistory = ();
 
         fn initial_state(&mut self) -> Result<SpinState, EngineError> {
             Ok(SpinState { a: 0, b: 0 })
