@@ -654,3 +654,37 @@ fn joint_assertions_bad_input_and_mismatched_counts() {
         .unwrap_or("")
         .contains("only marks a point"));
 }
+
+/// fevs/mpi/laplace_seq_joint.c against laplace_par_joint.c: the global error
+/// of every sweep. Concretely (gcc / mpicc -DFEVS_CONCRETE, the pragmas as
+/// prints, mpirun -np 3): 131.25, 28.90625, 10.0830078125 on both sides; the
+/// twin's MPI_MAX gives 56.25 at the first sweep.
+#[test]
+fn joint_assertion_on_the_global_error_of_each_sweep() {
+    let compare = |imp: &str| {
+        tass_in_fevs(&[
+            "compare",
+            "--spec",
+            "mpi/laplace_seq_joint.c",
+            "--impl",
+            imp,
+            "--impl-procs",
+            "2",
+            "-i",
+            "BX=3",
+            "-i",
+            "BY=4",
+            "-i",
+            "NX=3",
+            "-i",
+            "NY=4",
+            "-i",
+            "BT=2",
+        ])
+    };
+    let (code, r) = compare("mpi/laplace_par_joint.c");
+    assert_holds(code, &r);
+    let (code, r) = compare("mpi/laplace_par_joint_bad.c");
+    assert_violated(code, &r, "collective-assertion", Some(132));
+    assert!(message(&r).contains("`ERR` (occurrence 1)"), "{r:#}");
+}
