@@ -105,6 +105,8 @@ impl Snapshots {
     }
 
     fn same_metadata(&self, other: &Snapshots) -> bool {
+        let same_steps =
+            |a: &[Snapshot], b: &[Snapshot]| a.iter().zip(b).all(|(x, y)| x.step == y.step);
         self.matched == other.matched
             && self.steps == other.steps
             && self
@@ -112,6 +114,11 @@ impl Snapshots {
                 .iter()
                 .zip(other.queues.iter())
                 .all(|(a, b)| a.iter().zip(b).all(|(x, y)| x.step == y.step))
+            && self
+                .joint
+                .iter()
+                .zip(other.joint.iter())
+                .all(|(a, b)| same_steps(a, b))
     }
 }
 
