@@ -287,6 +287,9 @@ pub struct Engine {
     collective: bool,
     /// Whether joint assertions take snapshots (`tass compare`).
     joint: crate::snapshot::JointSnapshots,
+    /// `tass compare`, implementation: the specification's paths, for the
+    /// joint assertions.
+    spec_paths: Vec<(Expr, Vec<crate::snapshot::JointPoint>)>,
 }
 
 impl std::fmt::Debug for Engine {
@@ -371,6 +374,7 @@ impl Engine {
             proc_memo: ProcMemo::default(),
             collective: crate::snapshot::model_has_collective(&model),
             joint: Default::default(),
+            spec_paths: Vec::new(),
             model,
         })
     }
@@ -839,6 +843,7 @@ impl Engine {
                 f: &f,
                 layout: &self.layout,
                 joint: self.joint,
+                spec_paths: &self.spec_paths,
             };
             let at = (step.function, step.transition);
             let found =
@@ -1006,6 +1011,7 @@ impl Engine {
             f: &f,
             layout: &self.layout,
             joint: self.joint,
+            spec_paths: &self.spec_paths,
         };
         out.extend(crate::snapshot::leftover(&ctx, &mut self.oracle, state));
         out
@@ -1213,6 +1219,13 @@ impl Engine {
         self.joint = crate::snapshot::JointSnapshots::Recorded;
     }
 
+    /// `tass compare`, the implementation's side: the specification's paths
+    /// (path condition, joint snapshots), against which each occurrence of
+    /// the joint assertions is checked as soon as every process reaches it.
+    pub fn set_spec_joint_paths(&mut self, paths: Vec<(Expr, Vec<crate::snapshot::JointPoint>)>) {
+        self.spec_paths = paths;
+    }
+
     /// `tass compare`, the specification's side: the joint snapshots of
     /// process 0 along the path to the final `state`.
     pub fn joint_points(&self, state: &State) -> Vec<crate::snapshot::JointPoint> {
@@ -1221,6 +1234,7 @@ impl Engine {
             f: &self.factory,
             layout: &self.layout,
             joint: self.joint,
+            spec_paths: &self.spec_paths,
         };
         crate::snapshot::joint_points(&ctx, state)
     }
@@ -1240,6 +1254,7 @@ impl Engine {
             f: &f,
             layout: &self.layout,
             joint: self.joint,
+            spec_paths: &self.spec_paths,
         };
         crate::snapshot::check_joint(&ctx, &mut self.oracle, state, spec, pc)
     }

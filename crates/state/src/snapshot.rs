@@ -165,6 +165,10 @@ pub(crate) struct SnapshotCtx<'a> {
     pub layout: &'a Layout,
     /// `tass compare`: joint assertions take snapshots (else they are ignored).
     pub joint: JointSnapshots,
+    /// `tass compare`, the implementation's side: the specification's paths
+    /// (path condition and joint snapshots), to check each occurrence as soon
+    /// as every process has reached it.
+    pub spec_paths: &'a [(Expr, Vec<JointPoint>)],
 }
 
 /// Whether joint assertions take snapshots (`tass compare`) or are ignored.
@@ -260,6 +264,16 @@ pub(crate) fn after_step(
         let joint = Arc::make_mut(&mut state.inner_mut().snapshots.joint);
         joint.resize(nprocs, Vec::new());
         joint[process].push(snapshot);
+        let k = joint[process].len();
+        if joint.iter().all(|list| list.len() >= k) {
+            // Occurrence k is complete: check it now against every
+            // specification path this one can meet (the counts and the IDs
+            // are checked when the paths are paired at the end).
+            let heads: Vec<Snapshot> = joint.iter().map(|list| list[k - 1].clone()).collect();
+            return Ok(check_joint_now(ctx, oracle, state, &heads, k)?
+                .into_iter()
+                .collect());
+        }
         return Ok(Vec::new());
     }
     let Some((id, _, span)) = assertion_at(ctx.model, function, transition) else {
@@ -743,8 +757,41 @@ pub(crate) fn check_joint(
                 claim: "both programs reach the same joint assertions in the same order".into(),
             }));
         }
+        // Checked during the search already when the specification's paths
+        // were known then (`check_joint_now`).
+        if !ctx.spec_paths.is_empty() {
+            continue;
+        }
         let heads: Vec<Snapshot> = heads.into_iter().flatten().cloned().collect();
         if let Some(v) = check_joint_occurrence(ctx, oracle, state, &heads, &spec[k], k + 1, pc)? {
+            return Ok(Some(v));
+        }
+    }
+    Ok(None)
+}
+
+/// Occurrence `k` of the implementation's joint assertions (`heads`) against
+/// the k-th joint snapshot of each specification path it can meet.
+fn check_joint_now(
+    ctx: &SnapshotCtx,
+    oracle: &mut Oracle,
+    state: &State,
+    heads: &[Snapshot],
+    k: usize,
+) -> Result<Option<Violation>, EngineError> {
+    let ids: Vec<Option<&str>> = heads.iter().map(|s| joint_id(ctx, s)).collect();
+    for (pc_s, points) in ctx.spec_paths {
+        let Some(point) = points.get(k - 1) else {
+            continue;
+        };
+        if ids.iter().any(|id| *id != Some(point.id.as_str())) {
+            continue;
+        }
+        let pc = ctx.f.and(state.inner.pc, *pc_s);
+        if oracle.is_unsat(ctx.f, pc) {
+            continue;
+        }
+        if let Some(v) = check_joint_occurrence(ctx, oracle, state, heads, point, k, pc)? {
             return Ok(Some(v));
         }
     }

@@ -92,6 +92,13 @@ fn run<E: Engine>(
             Ok(x) => x,
             Err(ending) => return ending,
         };
+    // The implementation's joint assertions are checked against these as its
+    // search reaches them.
+    let spec_joint = spec_terminals
+        .iter()
+        .map(|(s, _)| (spec.path_condition(s), spec.joint_history(s)))
+        .collect();
+    imp.set_spec_joint(spec_joint);
     let (impl_initial, impl_terminals) =
         match explore(imp, "impl", options.impl_procs, options, findings, total) {
             Ok(x) => x,

@@ -201,6 +201,11 @@ pub(crate) trait Engine {
     fn joint_history(&self, _state: &Self::State) -> Self::JointHistory {
         Self::JointHistory::default()
     }
+    /// `tass compare`, implementation's side, before its search: the
+    /// specification's paths (path condition, joint snapshots), so that each
+    /// occurrence of its joint assertions is checked as soon as every process
+    /// has reached it.
+    fn set_spec_joint(&mut self, _paths: Vec<(Self::Value, Self::JointHistory)>) {}
     /// `tass compare`, implementation's side: the first violation of its joint
     /// assertions on the path to the final `state` against `spec`, under `pc`.
     fn check_joint(

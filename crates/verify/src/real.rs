@@ -1532,6 +1532,15 @@ impl Engine for RealEngine {
         self.engine.joint_points(state)
     }
 
+    fn set_spec_joint(&mut self, paths: Vec<(Value, Vec<tass_state::api::JointPoint>)>) {
+        let paths = paths
+            .into_iter()
+            .filter(|(_, points)| !points.is_empty())
+            .filter_map(|(pc, points)| Some((self.data(&pc)?, points)))
+            .collect();
+        self.engine.set_spec_joint_paths(paths);
+    }
+
     fn check_joint(
         &mut self,
         state: &State,
