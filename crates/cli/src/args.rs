@@ -97,6 +97,11 @@ pub(crate) struct CheckArgs {
     /// search, to check a reduced run against; far more states).
     #[arg(long, default_value = "urgent", value_parser = one_of::<Reduction>(&["urgent", "off"]))]
     pub por: Reduction,
+    /// Among the processes the reduction may explore alone, take one with the
+    /// fewest collective-assertion snapshots queued (fewer states for
+    /// programs whose processes meet at their collective assertions).
+    #[arg(long)]
+    pub cqmin: bool,
     /// Stop (inconclusive) after this many states.
     #[arg(long, value_name = "N")]
     pub max_states: Option<u64>,

@@ -11,7 +11,7 @@ use tass_model::api::{render_model, Model};
 use tass_prove::api::{solvers_on_path, SolverKind, AUTO_ORDER};
 use tass_verify::api::{
     check_signatures, compare, verify, Colour, Options, ProverChoice, Report, SignedOverflow,
-    TextStyle,
+    TextStyle, UrgentChoice,
 };
 
 use crate::args::{
@@ -116,6 +116,11 @@ fn options(check: &CheckArgs) -> Result<Options, ArgumentError> {
             SignedOverflow::Unchecked
         },
         reduction: check.por,
+        urgent_choice: if check.cqmin {
+            UrgentChoice::ShortestSnapshotQueue
+        } else {
+            UrgentChoice::First
+        },
         max_states: check.max_states,
         timeout,
         max_memory,

@@ -31,6 +31,25 @@ pub trait Environment {
     /// The dynamic variable that model variable `var` denotes for the executing
     /// process (its top frame for locals).
     fn root_of(&self, var: VarId) -> Root;
+    /// The dynamic variable `PROC[rank].x` (`function` `None`) or
+    /// `PROC[rank]@f.x` denotes: only the composite state of a collective
+    /// assertion has one (the snapshots of every process); elsewhere the error
+    /// says why not.
+    fn remote_root(
+        &self,
+        rank: usize,
+        function: Option<FunctionId>,
+        var: VarId,
+    ) -> Result<Root, String> {
+        let _ = (rank, function, var);
+        Err("PROC[e].x outside collective assertions".into())
+    }
+    /// The dynamic variable `spec.x` denotes: only the composite state of a
+    /// joint assertion in `tass compare` has one (the specification's
+    /// snapshot); elsewhere the error says why not.
+    fn spec_root(&self, name: &str) -> Result<Root, String> {
+        Err(format!("spec.{name} outside joint pragmas"))
+    }
     /// The value of a dynamic variable; `None` if it does not exist (a frame that
     /// was popped, a heap object that was freed or never existed).
     fn get(&self, root: Root) -> Option<&Value>;

@@ -423,18 +423,8 @@ impl<'a> Evaluator<'a> {
             ExprKind::Index(..) | ExprKind::Field(..) | ExprKind::Deref(_) => {
                 self.read_lvalue(env, e)?
             }
-            ExprKind::RemoteVar { .. } => {
-                return Err(EngineError::unsupported(
-                    "PROC[e].x outside collective assertions",
-                    &e.span,
-                ))
-            }
-            ExprKind::SpecVar(name) => {
-                return Err(EngineError::unsupported(
-                    format!("spec.{name} outside joint pragmas"),
-                    &e.span,
-                ))
-            }
+            ExprKind::RemoteVar { .. } => self.read_lvalue(env, e)?,
+            ExprKind::SpecVar(_) => self.read_lvalue(env, e)?,
             ExprKind::Unary(op, a) => {
                 let x = self.eval_data(env, a)?;
                 let value = Value::Data(match op {
@@ -1423,10 +1413,23 @@ impl<'a> Evaluator<'a> {
                     tass_model::api::render_expr(env.model(), p)
                 })
             }
-            ExprKind::RemoteVar { .. } => Err(EngineError::unsupported(
-                "PROC[e].x outside collective assertions",
-                &e.span,
-            )),
+            ExprKind::RemoteVar {
+                rank,
+                function,
+                var,
+            } => {
+                let rank = self.remote_rank(env, rank)?;
+                let root = env
+                    .remote_root(rank, *function, *var)
+                    .map_err(|why| EngineError::unsupported(why, &e.span))?;
+                Ok((root, SmallVec::new()))
+            }
+            ExprKind::SpecVar(name) => {
+                let root = env
+                    .spec_root(name)
+                    .map_err(|why| EngineError::unsupported(why, &e.span))?;
+                Ok((root, SmallVec::new()))
+            }
             _ => Err(EngineError::invalid(
                 format!(
                     "`{}` is not an lvalue",
@@ -1656,6 +1659,60 @@ impl<'a> Evaluator<'a> {
             }
             t => scalar_type(t),
         })
+    }
+
+    /// The rank `e` of `PROC[e]`, a number in `0..NPROCS` under the path
+    /// condition (a rank the inputs leave open is refused: the snapshot to read
+    /// would depend on them).
+    fn remote_rank(&mut self, env: &dyn Environment, rank: &MExpr) -> Result<usize, EngineError> {
+        let f = self.f;
+        let r = self.eval_int(env, rank)?;
+        let value = match f.as_concrete_int(r).and_then(|v| i128::try_from(v).ok()) {
+            Some(v) => Some(v),
+            None => {
+                let pc = self.current_pc(env);
+                self.oracle
+                    .candidate_value(f, pc, r)
+                    .and_then(|v| i128::try_from(v).ok())
+                    .filter(|&v| {
+                        let claim = f.eq(r, f.int(v));
+                        matches!(self.oracle.valid(f, pc, claim), Decision::Holds)
+                    })
+            }
+        };
+        // Under `PID == 0 || PROC[PID - 1].x == ...` the right operand is
+        // evaluated for rank 0 too, in a context that cannot hold: any rank
+        // does there.
+        let in_range = value.is_some_and(|v| (0..env.nprocs() as i128).contains(&v));
+        if !in_range {
+            let assumption = self.assumption(env);
+            if self.oracle.is_unsat(f, assumption) {
+                return Ok(0);
+            }
+        }
+        let Some(v) = value else {
+            return Err(EngineError::unsupported(
+                format!(
+                    "the rank `{}` in PROC[...] is not one number on this path: write a rank the \
+                     path condition fixes",
+                    f.pretty(r)
+                ),
+                &rank.span,
+            ));
+        };
+        usize::try_from(v)
+            .ok()
+            .filter(|&p| p < env.nprocs())
+            .ok_or_else(|| {
+                EngineError::invalid(
+                    format!(
+                        "PROC[{v}] names no process: ranks run from 0 to {} with {} processes",
+                        env.nprocs().saturating_sub(1),
+                        env.nprocs()
+                    ),
+                    Some(&rank.span),
+                )
+            })
     }
 
     fn concrete_extent(

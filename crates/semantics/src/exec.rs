@@ -291,12 +291,10 @@ pub fn execute_transition(
                 env.free(object);
             }
         }
-        Statement::CollectiveAssert { kind, .. } => {
-            return Err(EngineError::unsupported(
-                format!("#pragma TASS {} assert (not yet supported)", kind.keyword()),
-                span,
-            ))
-        }
+        // Only moves control: the engine takes the snapshot of the state this
+        // step reaches and checks the collective assertion when every process
+        // has one (`tass-state`'s snapshot queues).
+        Statement::CollectiveAssert { .. } => {}
         Statement::LoopInvariant(inv) => {
             return Err(EngineError::unsupported(
                 format!(

@@ -14,6 +14,7 @@ pub use crate::engine::{
     StepOutcome,
 };
 pub use crate::mpi::PollOutcome;
+pub use crate::snapshot::JointPoint;
 pub use crate::state::State;
 pub use tass_dynamic::api::Value;
 pub use tass_semantics::api::{

@@ -188,6 +188,13 @@ pub struct Engine {
     simplified_pcs: hashbrown::HashMap<Expr, Option<Expr>>,
     /// Canonical forms of process states met before (see [`ProcMemo`]).
     proc_memo: ProcMemo,
+    /// The model has collective assertions: steps are counted for their reports.
+    collective: bool,
+    /// Whether joint assertions take snapshots (`tass compare`).
+    joint: crate::snapshot::JointSnapshots,
+    /// `tass compare`, implementation: the specification's paths, for the
+    /// joint assertions.
+    spec_paths: Vec<(Expr, Vec<crate::snapshot::JointPoint>)>,
 }
 
 impl std::fmt::Debug for Engine {
@@ -251,7 +258,6 @@ impl Engine {
         oracle.set_signed_overflow(config.signed_overflow);
         oracle.set_arith(config.arith);
         Ok(Engine {
-            model,
             factory,
             oracle,
             config,
@@ -262,6 +268,10 @@ impl Engine {
             record_changes: true,
             simplified_pcs: hashbrown::HashMap::new(),
             proc_memo: ProcMemo::default(),
+            collective: crate::snapshot::model_has_collective(&model),
+            joint: Default::default(),
+            spec_paths: Vec::new(),
+            model,
         })
     }
 
@@ -320,6 +330,7 @@ impl Engine {
             } else {
                 Vec::new()
             }),
+            snapshots: Default::default(),
         });
         // Inputs, in order (constraints and extents may mention earlier inputs).
         let layout = self.layout.clone();
@@ -623,6 +634,11 @@ impl Engine {
                 None => format!("executing a step of `{}`", func.name),
             }
         };
+        let state = if self.collective {
+            crate::snapshot::count_step(state)
+        } else {
+            state
+        };
         guarded(describe, || self.execute_inner(state, step))
     }
 
@@ -683,9 +699,23 @@ impl Engine {
                 self.record_changes,
             )?
         };
+        let mut violations = result.violations;
+        if self.collective {
+            let ctx = crate::snapshot::SnapshotCtx {
+                model: &model,
+                f: &f,
+                layout: &self.layout,
+                joint: self.joint,
+                spec_paths: &self.spec_paths,
+            };
+            let at = (step.function, step.transition);
+            let found =
+                crate::snapshot::after_step(&ctx, &mut self.oracle, &mut state, step.process, at)?;
+            violations.extend(found);
+        }
         Ok(StepOutcome {
             state,
-            violations: result.violations,
+            violations,
             changes: result.changes,
         })
     }
@@ -835,6 +865,14 @@ impl Engine {
             layout: &self.layout,
         };
         out.extend(ctx.mpi(&mut self.oracle).termination_checks(state));
+        let ctx = crate::snapshot::SnapshotCtx {
+            model: &self.model,
+            f: &f,
+            layout: &self.layout,
+            joint: self.joint,
+            spec_paths: &self.spec_paths,
+        };
+        out.extend(crate::snapshot::leftover(&ctx, &mut self.oracle, state));
         out
     }
 
@@ -945,7 +983,7 @@ impl Engine {
             canonical_heaps(&self.factory, state).seal()
         };
         if let Some(s) = self.store.get(&state) {
-            return s.clone();
+            return crate::snapshot::with_counters_of(s.clone(), &state);
         }
         let state = if heapless {
             state
@@ -1033,6 +1071,52 @@ impl Engine {
             }
         }
         best.map(|(_, v)| v)
+    }
+
+    /// `tass compare`: joint assertions take snapshots from now on (for
+    /// [`Engine::joint_points`] and [`Engine::check_joint`]).
+    pub fn record_joint_snapshots(&mut self) {
+        self.joint = crate::snapshot::JointSnapshots::Recorded;
+    }
+
+    /// `tass compare`, the implementation's side: the specification's paths
+    /// (path condition, joint snapshots), against which each occurrence of
+    /// the joint assertions is checked as soon as every process reaches it.
+    pub fn set_spec_joint_paths(&mut self, paths: Vec<(Expr, Vec<crate::snapshot::JointPoint>)>) {
+        self.spec_paths = paths;
+    }
+
+    /// `tass compare`, the specification's side: the joint snapshots of
+    /// process 0 along the path to the final `state`.
+    pub fn joint_points(&self, state: &State) -> Vec<crate::snapshot::JointPoint> {
+        let ctx = crate::snapshot::SnapshotCtx {
+            model: &self.model,
+            f: &self.factory,
+            layout: &self.layout,
+            joint: self.joint,
+            spec_paths: &self.spec_paths,
+        };
+        crate::snapshot::joint_points(&ctx, state)
+    }
+
+    /// `tass compare`, the implementation's side: the first violation of its
+    /// joint assertions on the path to the final `state` against the
+    /// specification's joint snapshots `spec`, under `pc`.
+    pub fn check_joint(
+        &mut self,
+        state: &State,
+        spec: &[crate::snapshot::JointPoint],
+        pc: Expr,
+    ) -> Result<Option<Violation>, EngineError> {
+        let f = Arc::clone(&self.factory);
+        let ctx = crate::snapshot::SnapshotCtx {
+            model: &self.model,
+            f: &f,
+            layout: &self.layout,
+            joint: self.joint,
+            spec_paths: &self.spec_paths,
+        };
+        crate::snapshot::check_joint(&ctx, &mut self.oracle, state, spec, pc)
     }
 
     /// Counters so far.

@@ -82,5 +82,6 @@ mod canon;
 mod engine;
 mod env;
 mod mpi;
+mod snapshot;
 mod state;
 mod step;

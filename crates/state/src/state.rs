@@ -102,6 +102,8 @@ pub(crate) struct SystemState {
     /// `Handle::Comm(k)`, the world ranks of its members in the order of their
     /// ranks in it (`None` once freed). `MPI_COMM_WORLD` is communicator 0.
     pub comms: Arc<Vec<Option<Vec<u32>>>>,
+    /// The snapshot queues of the collective assertions (`crate::snapshot`).
+    pub snapshots: crate::snapshot::Snapshots,
 }
 
 impl PartialEq for SystemState {
@@ -116,6 +118,7 @@ impl PartialEq for SystemState {
                 .all(|(a, b)| Arc::ptr_eq(a, b) || a == b)
             && self.messages == other.messages
             && self.comms == other.comms
+            && self.snapshots == other.snapshots
     }
 }
 impl Eq for SystemState {}
@@ -135,6 +138,7 @@ impl SystemState {
         proc_hashes.hash(&mut h);
         self.messages.hash(&mut h);
         self.comms.hash(&mut h);
+        self.snapshots.hash(&mut h);
         h.finish()
     }
 }
@@ -186,6 +190,12 @@ impl State {
     /// The hash of this state (cached once the engine has handed it out).
     pub fn hash_value(&self) -> u64 {
         self.hash.unwrap_or_else(|| self.inner.compute_hash())
+    }
+
+    /// The number of collective-assertion snapshots process `p` has queued
+    /// (for the `--cqmin` choice among the processes the reduction may take).
+    pub fn snapshot_queue_len(&self, p: usize) -> usize {
+        self.inner.snapshots.queue_len(p)
     }
 
     /// True if both handles share the same representation (canonic states that are

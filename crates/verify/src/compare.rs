@@ -18,7 +18,7 @@ use std::sync::atomic::Ordering;
 
 use tass_model::api::Model;
 use tass_search::api::{Limit, Search, SearchStats};
-use tass_semantics::api::EngineError;
+use tass_semantics::api::{EngineError, Violation};
 
 use crate::engine::{Engine, Equality, OutputMismatch};
 use crate::options::Options;
@@ -127,6 +127,14 @@ impl<E: Engine> Comparison<'_, E> {
             Ok(x) => x,
             Err(ending) => return ending,
         };
+        // The implementation's joint assertions are checked against these as its
+        // search reaches them.
+        let spec_joint = spec_side
+            .terminals
+            .iter()
+            .map(|(s, _)| (self.spec.path_condition(s), self.spec.joint_history(s)))
+            .collect();
+        self.imp.set_spec_joint(spec_joint);
         let impl_side = match self.explore(Side::Impl) {
             Ok(x) => x,
             Err(ending) => return ending,
@@ -143,6 +151,22 @@ impl<E: Engine> Comparison<'_, E> {
                     continue;
                 }
                 let pc = self.imp.and(&pc_s, &pc_i);
+                // Step-wise: the joint assertions, occurrence by occurrence.
+                let spec_history = self.spec.joint_history(spec_state);
+                match self.imp.check_joint(impl_state, &spec_history, &pc) {
+                    Err(error) => return Ending::Error(error),
+                    Ok(Some(violation)) => {
+                        let path = (&impl_side.initial, impl_path.as_slice());
+                        if let Err(error) = self.report_joint(path, violation, &pc) {
+                            return Ending::Error(error);
+                        }
+                        if self.findings.budget_spent() {
+                            self.findings.stopped_early = true;
+                            return Ending::Stopped;
+                        }
+                    }
+                    Ok(None) => {}
+                }
                 let Some(m) = self.first_mismatch(&pc, &outputs_s, impl_state) else {
                     continue;
                 };
@@ -194,6 +218,51 @@ impl<E: Engine> Comparison<'_, E> {
             return Ending::Unchecked(reason.to_string());
         }
         Ending::Complete
+    }
+
+    /// Records a violation of a joint assertion found on the implementation's
+    /// path `path` (its start and steps) paired with a specification path.
+    fn report_joint(
+        &mut self,
+        (start, steps): (&E::State, &[E::Step]),
+        violation: Violation,
+        pc: &E::Value,
+    ) -> Result<(), EngineError> {
+        let span = &violation.span;
+        let property = Property::CollectiveAssertion;
+        if !self
+            .findings
+            .is_new(property, &span.file, span.start_line, span.start_column)
+        {
+            return Ok(());
+        }
+        let imp = &mut *self.imp;
+        let trace = replay(imp, start.clone(), steps, Some("impl"))?.trace;
+        let (witness, witness_missing) = complete_witness(
+            violation.witness,
+            &imp.input_names(),
+            &imp.fixed_inputs(),
+            || imp.no_witness_reason(),
+        );
+        self.findings.violations.push(ViolationReport {
+            property,
+            certainty: match violation.certainty {
+                tass_semantics::api::Certainty::Provable => Certainty::Provable,
+                tass_semantics::api::Certainty::Possible => Certainty::Possible,
+            },
+            message: violation.message,
+            file: span.file.to_string(),
+            line: span.start_line,
+            column: span.start_column,
+            process: violation.process,
+            trace,
+            path_condition: imp.pretty_condition(pc),
+            claim: violation.claim,
+            witness,
+            witness_missing,
+            difference: None,
+        });
+        Ok(())
     }
 
     /// The first output of `impl_state` not proved equal to the specification's

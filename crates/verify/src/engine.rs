@@ -88,6 +88,8 @@ pub(crate) trait Engine {
     type Step: Clone;
     /// A symbolic expression (path conditions, output values).
     type Value: Clone;
+    /// `tass compare`: the specification's joint-assertion snapshots on one path.
+    type JointHistory: Default;
 
     /// The initial state (inputs symbolic or fixed, input constraints assumed).
     fn initial_state(&mut self) -> Result<Self::State, EngineError>;
@@ -243,4 +245,24 @@ pub(crate) trait Engine {
     fn input_names(&self) -> Vec<String>;
     /// Why there is no witness when the prover gave none.
     fn no_witness_reason(&self) -> String;
+    /// `tass compare`, specification's side: its joint snapshots on the path
+    /// to the final `state`.
+    fn joint_history(&self, _state: &Self::State) -> Self::JointHistory {
+        Self::JointHistory::default()
+    }
+    /// `tass compare`, implementation's side, before its search: the
+    /// specification's paths (path condition, joint snapshots), so that each
+    /// occurrence of its joint assertions is checked as soon as every process
+    /// has reached it.
+    fn set_spec_joint(&mut self, _paths: Vec<(Self::Value, Self::JointHistory)>) {}
+    /// `tass compare`, implementation's side: the first violation of its joint
+    /// assertions on the path to the final `state` against `spec`, under `pc`.
+    fn check_joint(
+        &mut self,
+        _state: &Self::State,
+        _spec: &Self::JointHistory,
+        _pc: &Self::Value,
+    ) -> Result<Option<Violation>, EngineError> {
+        Ok(None)
+    }
 }

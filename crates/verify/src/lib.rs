@@ -80,6 +80,7 @@
 //! ```
 
 pub mod api;
+mod collective_assert;
 mod compare;
 mod engine;
 mod error;

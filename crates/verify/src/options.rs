@@ -66,6 +66,19 @@ pub enum Reduction {
     Off,
 }
 
+/// Which process the urgent reduction explores when several may be taken
+/// alone (`--cqmin`). Any choice is sound; they differ in states explored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum UrgentChoice {
+    /// The lowest rank (and the process that is running local code).
+    #[default]
+    First,
+    /// A process with the shortest collective-assertion snapshot queue (the
+    /// paper's CQMin): keeps the processes close together at the assertions,
+    /// so snapshots are matched and dropped early.
+    ShortestSnapshotQueue,
+}
+
 /// Everything a `verify` or `compare` run needs besides the models.
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -87,6 +100,8 @@ pub struct Options {
     pub signed_overflow: SignedOverflow,
     /// The partial-order reduction (`--por`).
     pub reduction: Reduction,
+    /// The process the reduction prefers (`--cqmin`).
+    pub urgent_choice: UrgentChoice,
     /// At most this many states (`--max-states`).
     pub max_states: Option<u64>,
     /// At most this long (`--timeout`).
@@ -111,6 +126,7 @@ impl Default for Options {
             arith: Arith::Real,
             signed_overflow: SignedOverflow::Unchecked,
             reduction: Reduction::Urgent,
+            urgent_choice: UrgentChoice::First,
             max_states: None,
             timeout: None,
             max_memory: None,

@@ -162,6 +162,9 @@ fn pointers_are_private(model: &Model) -> bool {
                     scan(count);
                 }
                 Statement::Free { pointer } => scan(pointer),
+                // Evaluated on snapshots only: no pointer of the program
+                // comes to hold an address it names.
+                Statement::CollectiveAssert { .. } => {}
                 _ => return false,
             }
         }
@@ -274,6 +277,11 @@ fn classify(statement: &Statement, guard: &ModelExpr, private: bool) -> (Access,
             exprs.push(pointer);
             true
         }
+        // Appends a snapshot to the process's own queue and, when every queue
+        // has one, checks the assertion on the queued snapshots, which no step
+        // of another process changes: it commutes with every other step (see
+        // "Collective assertions and the reduction" in docs/architecture.md).
+        Statement::CollectiveAssert { .. } => return (Access::Own, Regions::default()),
         // Other library calls, system functions, allocation: assume the worst.
         _ => return (Access::Other, Regions::anything()),
     };

@@ -17,7 +17,7 @@ use tass_symbolic::api::{Expr, ExprFactory};
 
 use crate::engine::{Engine, Executed, OutputMismatch, StepInfo, Uncovered};
 use crate::error::SetupError;
-use crate::options::{DeadlockMode, Options, Reduction};
+use crate::options::{DeadlockMode, Options, Reduction, UrgentChoice};
 use crate::por::PorTables;
 use crate::report::Report;
 use crate::signature::check_signatures;
@@ -54,6 +54,8 @@ pub(crate) struct RealEngine {
     deadlock: DeadlockMode,
     /// `Off`: [`Engine::reduce`] and [`Engine::steps_alone`] prune nothing.
     reduction: Reduction,
+    /// Which process [`Engine::reduce`] prefers (`--cqmin`).
+    urgent_choice: UrgentChoice,
     /// Simplifiers per assumption (output comparison, printing).
     simplifiers: SimplifierCache,
     /// `-i` inputs as the user gave them.
@@ -97,6 +99,7 @@ impl RealEngine {
             builtin_only: options.prover == ProverChoice::Builtin,
             deadlock: options.deadlock,
             reduction: options.reduction,
+            urgent_choice: options.urgent_choice,
             simplifiers: SimplifierCache::new(Arc::clone(factory)),
             fixed: options.inputs.clone(),
             pairing: HashMap::new(),
@@ -122,6 +125,7 @@ impl Engine for RealEngine {
     type State = State;
     type Step = Step;
     type Value = Value;
+    type JointHistory = Vec<tass_state::api::JointPoint>;
 
     fn initial_state(&mut self) -> Result<State, EngineError> {
         self.engine.initial_state()
@@ -388,6 +392,35 @@ impl Engine for RealEngine {
             .collect()
     }
 
+    fn joint_history(&self, state: &State) -> Vec<tass_state::api::JointPoint> {
+        self.engine.joint_points(state)
+    }
+
+    fn set_spec_joint(&mut self, paths: Vec<(Value, Vec<tass_state::api::JointPoint>)>) {
+        let paths = paths
+            .into_iter()
+            .filter(|(_, points)| !points.is_empty())
+            .filter_map(|(pc, points)| Some((self.data(&pc)?, points)))
+            .collect();
+        self.engine.set_spec_joint_paths(paths);
+    }
+
+    fn check_joint(
+        &mut self,
+        state: &State,
+        spec: &Vec<tass_state::api::JointPoint>,
+        pc: &Value,
+    ) -> Result<Option<Violation>, EngineError> {
+        let Some(pc) = self.data(pc) else {
+            return Ok(None);
+        };
+        let found = self.engine.check_joint(state, spec, pc)?;
+        Ok(found.map(|mut v| {
+            v.witness = v.witness.map(witness_values);
+            v
+        }))
+    }
+
     fn no_witness_reason(&self) -> String {
         if self.builtin_only {
             "the built-in prover gives none (use --prover z3, cvc5 or yices for one)".into()
@@ -432,6 +465,10 @@ fn setup_failed(error: SetupError) -> Report {
 /// processes. Never panics on bad input: problems become a report with verdict
 /// `error`.
 pub fn verify(model: &Model, options: &Options) -> Report {
+    use crate::collective_assert::{check_pragmas, Command};
+    if let Err(e) = check_pragmas(model, Command::Verify, options.procs) {
+        return Report::error(e.to_string());
+    }
     let run = || -> Result<Report, SetupError> {
         let setup = RunSetup::new(options)?;
         let mut engine = setup.engine(Arc::new(model.clone()), options.procs)?;
@@ -444,12 +481,31 @@ pub fn verify(model: &Model, options: &Options) -> Report {
 /// input (over the reals), besides every property of both programs. The models'
 /// signatures must agree ([`check_signatures`]); a mismatch is an `error` report.
 pub fn compare(spec: &Model, imp: &Model, options: &Options) -> Report {
+    use crate::collective_assert::{check_joint_pragmas, check_pragmas, Command};
+    if let Err(e) = check_signatures(spec, imp) {
+        return setup_failed(SetupError::Signatures(e));
+    }
+    let joint = match check_joint_pragmas(spec, imp, options.spec_procs) {
+        Ok(joint) => joint,
+        Err(e) => return Report::error(e.to_string()),
+    };
+    for (model, command, procs) in [
+        (spec, Command::CompareSpec, options.spec_procs),
+        (imp, Command::Compare, options.impl_procs),
+    ] {
+        if let Err(e) = check_pragmas(model, command, procs) {
+            return Report::error(e.to_string());
+        }
+    }
     let run = || -> Result<Report, SetupError> {
-        check_signatures(spec, imp).map_err(SetupError::Signatures)?;
         let setup = RunSetup::new(options)?;
         let impl_model = Arc::new(imp.clone());
         let mut s = setup.engine(Arc::new(spec.clone()), options.spec_procs)?;
         let mut i = setup.engine(Arc::clone(&impl_model), options.impl_procs)?;
+        if joint {
+            s.engine.record_joint_snapshots();
+            i.engine.record_joint_snapshots();
+        }
         Ok(crate::compare::compare_with(
             &mut s,
             &mut i,

@@ -380,6 +380,10 @@ impl<'a, E: Engine> ModelSystem<'a, E> {
         }) {
             violation.claim = again.claim;
             violation.witness = again.witness;
+            // Its occurrence number and snapshot steps are those of this path.
+            if violation.property == tass_state::api::Property::CollectiveAssertion {
+                violation.message = again.message;
+            }
         }
         let span = &violation.span;
         let inputs = self.engine.input_names();
@@ -872,6 +876,7 @@ mod tests {
         type State = SpinState;
         type Step = usize;
         type Value = String;
+        type JointHistory = ();
 
         fn initial_state(&mut self) -> Result<SpinState, EngineError> {
             Ok(SpinState { a: 0, b: 0 })

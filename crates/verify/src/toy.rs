@@ -34,6 +34,7 @@ impl Engine for Toy {
     type State = ToyState;
     type Step = u8;
     type Value = String;
+    type JointHistory = ();
 
     fn initial_state(&mut self) -> Result<ToyState, EngineError> {
         Ok(ToyState {

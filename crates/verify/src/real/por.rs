@@ -15,7 +15,7 @@ use tass_symbolic::api::{BigInt, Expr, Type};
 
 use super::mpi_calls::{is_comm_world, mpi_call, receive_args, send_args, ANY_SOURCE, PROC_NULL};
 use super::RealEngine;
-use crate::options::{DeadlockMode, Reduction};
+use crate::options::{DeadlockMode, Reduction, UrgentChoice};
 use crate::por::Access;
 
 /// A state the reduction chooses at: its enabled steps (of every process) and
@@ -137,6 +137,9 @@ impl RealEngine {
         }
         let mut processes: Vec<usize> = steps.iter().map(|s| s.process).collect();
         processes.dedup();
+        if self.urgent_choice == UrgentChoice::ShortestSnapshotQueue {
+            processes.sort_by_key(|&p| state.snapshot_queue_len(p));
+        }
         let statuses = self.engine.process_status(state);
         let at = ReductionState {
             state,
@@ -174,6 +177,11 @@ impl RealEngine {
             return Ok(None);
         };
         if self.reduction == Reduction::Off {
+            return Ok(None);
+        }
+        if self.urgent_choice == UrgentChoice::ShortestSnapshotQueue
+            && crate::collective_assert::others_queue_less(&self.engine, state, p)
+        {
             return Ok(None);
         }
         let mine = self.engine.enabled_of(state, p)?;

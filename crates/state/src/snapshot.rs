@@ -1,0 +1,871 @@
+//! Collective assertions (`#pragma TASS collective assert ID EXPR`): the
+//! snapshot queues of the system state and the check made when every process
+//! has a snapshot queued (the "Collective assertions" paper, Sec. 3, the
+//! extended transition system ATS).
+//!
+//! A process that executes the pragma appends a snapshot of its own state to
+//! its queue: a reference to the immutable process state (an `Arc`, the
+//! paper's flyweight), never a copy. When every queue holds a snapshot, the
+//! heads are taken off, put together into one composite state (the messages
+//! in flight are not part of it) and every process's asserted expression is
+//! evaluated there, `PROC[e].x` reading process `e`'s snapshot. The k-th
+//! snapshots must come from assertions of the same ID; termination with
+//! snapshots left over is a violation too. Nothing here blocks a process:
+//! the assertions add no synchronisation.
+
+use std::collections::VecDeque;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+use tass_dynamic::api::{ElemType, HeapObject, Message, Root, Value};
+use tass_model::api::{
+    render_expr, CollectiveKind, FunctionId, LocationId, Model, Span, Statement, TransitionId,
+    VarId, VarScope,
+};
+use tass_semantics::api::{
+    Certainty, Decision, EngineError, Environment, Evaluator, Oracle, Property, Violation,
+};
+use tass_symbolic::api::{Expr, ExprFactory};
+
+use crate::env::{Layout, ProcEnv};
+use crate::state::{proc_hash, ProcState, State, Status};
+
+/// One snapshot: the state of its process right after the pragma, and which
+/// pragma took it.
+#[derive(Clone, Debug)]
+pub(crate) struct Snapshot {
+    proc: Arc<ProcState>,
+    function: FunctionId,
+    transition: TransitionId,
+    /// The step of the path that took it (1 is the first step), for reports.
+    /// Not part of the state's identity: two paths that reach the same queues
+    /// in different numbers of steps reach the same state.
+    step: u64,
+    /// `proc_hash(proc)`, computed once (the process state never changes).
+    hash: u64,
+}
+
+impl PartialEq for Snapshot {
+    fn eq(&self, other: &Self) -> bool {
+        self.function == other.function
+            && self.transition == other.transition
+            && self.hash == other.hash
+            && (Arc::ptr_eq(&self.proc, &other.proc) || self.proc == other.proc)
+    }
+}
+impl Eq for Snapshot {}
+
+impl Hash for Snapshot {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.hash.hash(state);
+        self.function.hash(state);
+        self.transition.index().hash(state);
+    }
+}
+
+/// The snapshot queues of a system state, one per process.
+///
+/// The queues are part of the state's identity (equality and hash); the
+/// counters of matched occurrences and of steps are only for reports (a
+/// report's trace is replayed from the start, which counts them along its own
+/// path).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Snapshots {
+    /// Empty when every queue is empty (so such states compare equal
+    /// whatever happened before).
+    queues: Arc<Vec<VecDeque<Snapshot>>>,
+    /// `tass compare`: every joint-assertion snapshot of each process, in
+    /// order (checked against the other program's when both have ended).
+    joint: Arc<Vec<Vec<Snapshot>>>,
+    /// Occurrences matched so far on this path.
+    matched: u64,
+    /// Steps taken so far on this path.
+    steps: u64,
+}
+
+impl PartialEq for Snapshots {
+    fn eq(&self, other: &Self) -> bool {
+        (Arc::ptr_eq(&self.queues, &other.queues) || self.queues == other.queues)
+            && (Arc::ptr_eq(&self.joint, &other.joint) || self.joint == other.joint)
+    }
+}
+impl Eq for Snapshots {}
+
+impl Hash for Snapshots {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.queues.hash(state);
+        self.joint.hash(state);
+    }
+}
+
+impl Snapshots {
+    /// The number of snapshots process `p` has queued.
+    pub(crate) fn queue_len(&self, p: usize) -> usize {
+        self.queues.get(p).map_or(0, VecDeque::len)
+    }
+
+    fn same_metadata(&self, other: &Snapshots) -> bool {
+        let same_steps =
+            |a: &[Snapshot], b: &[Snapshot]| a.iter().zip(b).all(|(x, y)| x.step == y.step);
+        self.matched == other.matched
+            && self.steps == other.steps
+            && self
+                .queues
+                .iter()
+                .zip(other.queues.iter())
+                .all(|(a, b)| a.iter().zip(b).all(|(x, y)| x.step == y.step))
+            && self
+                .joint
+                .iter()
+                .zip(other.joint.iter())
+                .all(|(a, b)| same_steps(a, b))
+    }
+}
+
+/// True if `model` has a collective or joint assertion (the engine then
+/// counts steps).
+pub(crate) fn model_has_collective(model: &Model) -> bool {
+    model.functions.iter().any(|f| {
+        f.body.as_ref().is_some_and(|b| {
+            b.graph
+                .edge_weights()
+                .any(|t| matches!(t.statement, Statement::CollectiveAssert { .. }))
+        })
+    })
+}
+
+/// `state` with one more step counted (for the step numbers of snapshots).
+pub(crate) fn count_step(mut state: State) -> State {
+    state.inner_mut().snapshots.steps += 1;
+    state
+}
+
+/// `stored` (an equal state from the canonic store) carrying the report
+/// counters of `reached`, the state the current path reached.
+pub(crate) fn with_counters_of(stored: State, reached: &State) -> State {
+    let (mine, theirs) = (&stored.inner.snapshots, &reached.inner.snapshots);
+    if mine.same_metadata(theirs) {
+        return stored;
+    }
+    let hash = stored.hash;
+    let mut inner = (*stored.inner).clone();
+    inner.snapshots = theirs.clone();
+    let mut state = State::new(inner);
+    state.hash = hash;
+    state
+}
+
+/// Values of the inputs that lead to a violation, when the prover gave them.
+type Witness = Option<Vec<(String, String)>>;
+
+/// What the snapshot code needs of the engine.
+pub(crate) struct SnapshotCtx<'a> {
+    pub model: &'a Model,
+    pub f: &'a ExprFactory,
+    pub layout: &'a Layout,
+    /// `tass compare`: joint assertions take snapshots (else they are ignored).
+    pub joint: JointSnapshots,
+    /// `tass compare`, the implementation's side: the specification's paths
+    /// (path condition and joint snapshots), to check each occurrence as soon
+    /// as every process has reached it.
+    pub spec_paths: &'a [(Expr, Vec<JointPoint>)],
+}
+
+/// Whether joint assertions take snapshots (`tass compare`) or are ignored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub(crate) enum JointSnapshots {
+    #[default]
+    Ignored,
+    Recorded,
+}
+
+/// The ID and condition of the collective assertion at a transition.
+fn assertion_at(
+    model: &Model,
+    function: FunctionId,
+    transition: TransitionId,
+) -> Option<(&str, &tass_model::api::Expr, &Span)> {
+    pragma_at(model, function, transition, CollectiveKind::Collective)
+}
+
+/// The ID and condition of the `kind` assertion at a transition.
+fn pragma_at(
+    model: &Model,
+    function: FunctionId,
+    transition: TransitionId,
+    kind: CollectiveKind,
+) -> Option<(&str, &tass_model::api::Expr, &Span)> {
+    let t = model
+        .function(function)
+        .body
+        .as_ref()?
+        .transition(transition);
+    match &t.statement {
+        Statement::CollectiveAssert {
+            id,
+            kind: k,
+            condition,
+        } if *k == kind => Some((id.as_str(), condition, &t.span)),
+        _ => None,
+    }
+}
+
+impl SnapshotCtx<'_> {
+    fn id_of(&self, s: &Snapshot) -> &str {
+        assertion_at(self.model, s.function, s.transition).map_or("?", |(id, _, _)| id)
+    }
+
+    fn span_of(&self, s: &Snapshot) -> Span {
+        assertion_at(self.model, s.function, s.transition).map_or_else(
+            || self.model.function(s.function).span.clone(),
+            |a| a.2.clone(),
+        )
+    }
+
+    /// `line L, step S` of a snapshot.
+    fn position(&self, s: &Snapshot) -> String {
+        format!("line {}, step {}", self.span_of(s).start_line, s.step)
+    }
+
+    /// Certainty and witness of a violation that holds on every input of
+    /// the path; `None` if the path is infeasible.
+    fn path_violation(&self, oracle: &mut Oracle, pc: Expr) -> Option<(Certainty, Witness)> {
+        match oracle.valid(self.f, pc, self.f.ff()) {
+            Decision::Holds => None,
+            Decision::Fails { witness } => Some((Certainty::Provable, witness)),
+            Decision::Unknown => Some((Certainty::Possible, None)),
+        }
+    }
+}
+
+/// After process `process` executed transition `transition` of `function`:
+/// if that was a collective assertion, appends the snapshot, reports an
+/// out-of-order arrival, and checks the assertion when every process has a
+/// snapshot queued.
+pub(crate) fn after_step(
+    ctx: &SnapshotCtx,
+    oracle: &mut Oracle,
+    state: &mut State,
+    process: usize,
+    (function, transition): (FunctionId, TransitionId),
+) -> Result<Vec<Violation>, EngineError> {
+    if ctx.joint == JointSnapshots::Recorded
+        && pragma_at(ctx.model, function, transition, CollectiveKind::Joint).is_some()
+    {
+        let proc = Arc::clone(&state.inner.procs[process]);
+        let snapshot = Snapshot {
+            hash: proc_hash(&proc),
+            proc,
+            function,
+            transition,
+            step: state.inner.snapshots.steps,
+        };
+        let nprocs = state.inner.procs.len();
+        let joint = Arc::make_mut(&mut state.inner_mut().snapshots.joint);
+        joint.resize(nprocs, Vec::new());
+        joint[process].push(snapshot);
+        let k = joint[process].len();
+        if joint.iter().all(|list| list.len() >= k) {
+            // Occurrence k is complete: check it now against every
+            // specification path this one can meet (the counts and the IDs
+            // are checked when the paths are paired at the end).
+            let heads: Vec<Snapshot> = joint.iter().map(|list| list[k - 1].clone()).collect();
+            return Ok(check_joint_now(ctx, oracle, state, &heads, k)?
+                .into_iter()
+                .collect());
+        }
+        return Ok(Vec::new());
+    }
+    let Some((id, _, span)) = assertion_at(ctx.model, function, transition) else {
+        return Ok(Vec::new());
+    };
+    let nprocs = state.inner.procs.len();
+    let proc = Arc::clone(&state.inner.procs[process]);
+    let snapshot = Snapshot {
+        hash: proc_hash(&proc),
+        proc,
+        function,
+        transition,
+        step: state.inner.snapshots.steps,
+    };
+    let mut violations = Vec::new();
+    let pc = state.inner.pc;
+    let inner = state.inner_mut();
+    let queues = Arc::make_mut(&mut inner.snapshots.queues);
+    if queues.is_empty() {
+        queues.resize(nprocs, VecDeque::new());
+    }
+    // The k-th snapshots of all processes must come from the same assertion:
+    // compare with every other process's snapshot at the same position.
+    let position = queues[process].len();
+    let others: Vec<String> = (0..nprocs)
+        .filter(|&q| q != process)
+        .filter_map(|q| queues[q].get(position).map(|s| (q, s)))
+        .filter(|(_, s)| ctx.id_of(s) != id)
+        .map(|(q, s)| {
+            format!(
+                "process {q} reached `{}` ({})",
+                ctx.id_of(s),
+                ctx.position(s)
+            )
+        })
+        .collect();
+    let occurrence = inner.snapshots.matched + position as u64 + 1;
+    if !others.is_empty() {
+        if let Some((certainty, witness)) = ctx.path_violation(oracle, pc) {
+            violations.push(Violation {
+                property: Property::CollectiveAssertion,
+                certainty,
+                message: format!(
+                    "collective assertions reached in different orders: at occurrence {occurrence} \
+                     process {process} reached `{id}` ({}) but {}",
+                    ctx.position(&snapshot),
+                    others.join(", ")
+                ),
+                span: span.clone(),
+                process,
+                witness,
+                claim: format!(
+                    "every process reaches the same collective assertion at occurrence {occurrence}"
+                ),
+            });
+        }
+    }
+    queues[process].push_back(snapshot);
+    if queues.iter().any(VecDeque::is_empty) {
+        return Ok(violations);
+    }
+    let heads: Vec<Snapshot> = queues.iter_mut().filter_map(VecDeque::pop_front).collect();
+    if queues.iter().all(VecDeque::is_empty) {
+        inner.snapshots.queues = Arc::default();
+    }
+    inner.snapshots.matched += 1;
+    let occurrence = inner.snapshots.matched;
+    if heads.iter().all(|s| ctx.id_of(s) == id) {
+        let pc = check_composite(ctx, oracle, state, &heads, occurrence, &mut violations)?;
+        if pc != state.inner.pc {
+            state.inner_mut().pc = pc;
+        }
+    }
+    Ok(violations)
+}
+
+/// Evaluates every process's asserted expression in the composite state of
+/// `heads`; returns the path condition with the claims assumed (the path goes
+/// on as if they held, as after a failed `assert`).
+fn check_composite(
+    ctx: &SnapshotCtx,
+    oracle: &mut Oracle,
+    state: &State,
+    heads: &[Snapshot],
+    occurrence: u64,
+    violations: &mut Vec<Violation>,
+) -> Result<Expr, EngineError> {
+    let mut inner = (*state.inner).clone();
+    inner.procs = heads.iter().map(|s| Arc::clone(&s.proc)).collect();
+    inner.snapshots = Snapshots::default();
+    let mut composite = State::new(inner);
+    let positions: Vec<String> = heads
+        .iter()
+        .enumerate()
+        .map(|(q, s)| format!("process {q} at {}", ctx.position(s)))
+        .collect();
+    // Every expression first (with the checks inside them, such as bounds),
+    // then one question for all the claims together: most matches hold, and
+    // one prover call instead of one per process is what keeps the assertions
+    // cheap. Only when that fails is each claim checked on its own, to say
+    // which process's fails.
+    let mut claims = Vec::new();
+    let mut pc = state.inner.pc;
+    for (q, head) in heads.iter().enumerate() {
+        let Some((_, condition, _)) = assertion_at(ctx.model, head.function, head.transition)
+        else {
+            continue;
+        };
+        let env = composite_env(ctx, &mut composite, q);
+        let mut ev = Evaluator::new(ctx.f, oracle, q, true);
+        let c = ev.eval_bool(&env, condition)?;
+        violations.append(&mut ev.violations);
+        pc = ev.assumed.drain(..).fold(pc, |pc, a| ctx.f.and(pc, a));
+        claims.push((q, head, c));
+    }
+    let all = ctx.f.and_all(claims.iter().map(|&(_, _, c)| c));
+    if ctx.f.as_bool(all) == Some(true) || oracle.valid(ctx.f, pc, all) == Decision::Holds {
+        return Ok(pc);
+    }
+    composite.inner_mut().pc = pc;
+    for (q, head, c) in claims {
+        let Some((id, condition, span)) = assertion_at(ctx.model, head.function, head.transition)
+        else {
+            continue;
+        };
+        let env = composite_env(ctx, &mut composite, q);
+        let mut ev = Evaluator::new(ctx.f, oracle, q, true);
+        let text = render_expr(ctx.model, condition);
+        ev.check(
+            &env,
+            c,
+            Property::CollectiveAssertion,
+            || {
+                format!(
+                    "collective assertion `{id}` (occurrence {occurrence}) can fail for process \
+                     {q}: `{text}`; snapshots: {}",
+                    positions.join("; ")
+                )
+            },
+            span,
+        );
+        violations.append(&mut ev.violations);
+        pc = ev.assumed.drain(..).fold(pc, |pc, a| ctx.f.and(pc, a));
+    }
+    Ok(pc)
+}
+
+/// The composite state seen by process `q`.
+fn composite_env<'a>(
+    ctx: &SnapshotCtx<'a>,
+    composite: &'a mut State,
+    q: usize,
+) -> CompositeEnv<'a> {
+    CompositeEnv {
+        env: ProcEnv {
+            state: composite,
+            proc: q,
+            model: ctx.model,
+            factory: ctx.f,
+            layout: ctx.layout,
+        },
+        spec: None,
+    }
+}
+
+/// At a final state (every process terminated): snapshots left in a queue
+/// mean that some process reached collective assertions more often than
+/// another.
+pub(crate) fn leftover(ctx: &SnapshotCtx, oracle: &mut Oracle, state: &State) -> Vec<Violation> {
+    let s = &state.inner;
+    let queues = &s.snapshots.queues;
+    if queues.iter().all(VecDeque::is_empty) || s.procs.iter().any(|p| p.status == Status::Running)
+    {
+        return Vec::new();
+    }
+    let Some((p, longest)) = queues.iter().enumerate().max_by_key(|(_, q)| q.len()) else {
+        return Vec::new();
+    };
+    let Some(first) = longest.front() else {
+        return Vec::new();
+    };
+    let Some((certainty, witness)) = ctx.path_violation(oracle, s.pc) else {
+        return Vec::new();
+    };
+    let short: Vec<String> = queues
+        .iter()
+        .enumerate()
+        .filter(|(_, q)| q.is_empty())
+        .map(|(q, _)| q.to_string())
+        .collect();
+    let left: Vec<String> = longest
+        .iter()
+        .map(|s| format!("`{}` ({})", ctx.id_of(s), ctx.position(s)))
+        .collect();
+    vec![Violation {
+        property: Property::CollectiveAssertion,
+        certainty,
+        message: format!(
+            "the processes terminated with collective assertions unmatched: process {p} reached \
+             {} that process(es) {} never reached (occurrence {} on)",
+            left.join(", "),
+            short.join(", "),
+            s.snapshots.matched + 1
+        ),
+        span: ctx.span_of(first),
+        process: p,
+        witness,
+        claim: "every process reaches the collective assertions equally often".into(),
+    }]
+}
+
+/// The composite state of a collective assertion seen by one process: its own
+/// variables are those of its snapshot, `PROC[e]` names process `e`'s snapshot.
+struct CompositeEnv<'a> {
+    env: ProcEnv<'a>,
+    /// `tass compare`: the specification's snapshot `spec.x` reads.
+    spec: Option<&'a JointPoint>,
+}
+
+impl Environment for CompositeEnv<'_> {
+    fn model(&self) -> &Model {
+        self.env.model()
+    }
+    fn factory(&self) -> &ExprFactory {
+        self.env.factory()
+    }
+    fn process(&self) -> usize {
+        self.env.process()
+    }
+    fn nprocs(&self) -> usize {
+        self.env.nprocs()
+    }
+    fn path_condition(&self) -> Expr {
+        self.env.path_condition()
+    }
+    fn set_path_condition(&mut self, pc: Expr) {
+        self.env.set_path_condition(pc)
+    }
+    fn spec_root(&self, name: &str) -> Result<Root, String> {
+        let Some(point) = self.spec else {
+            return Err(format!(
+                "spec.{name} outside joint assertions of `tass compare`"
+            ));
+        };
+        // A process number past the last names the specification's snapshot;
+        // `var` is the position of `name` in it.
+        let (k, _) = point.value(name).ok_or_else(|| {
+            format!(
+                "the specification has no variable `{name}` where it reached joint assertion `{}`",
+                point.id
+            )
+        })?;
+        Ok(Root::Global {
+            proc: self.nprocs() as u32,
+            var: VarId(k as u32),
+        })
+    }
+    fn root_of(&self, var: VarId) -> Root {
+        self.env.root_of(var)
+    }
+    fn remote_root(
+        &self,
+        rank: usize,
+        function: Option<FunctionId>,
+        var: VarId,
+    ) -> Result<Root, String> {
+        let model = self.env.model;
+        let proc = rank as u32;
+        match (function, &model.var(var).scope) {
+            (None, VarScope::Input) => Ok(Root::Shared(var)),
+            (None, VarScope::ProcessGlobal | VarScope::Output) => Ok(Root::Global { proc, var }),
+            (None, _) => Err(format!(
+                "`{}` in PROC[{rank}].{} is not a global variable",
+                model.var(var).name,
+                model.var(var).name
+            )),
+            (Some(f), _) => {
+                let stack = &self.env.state.inner.procs[rank].stack;
+                let frame = stack
+                    .iter()
+                    .rposition(|fr| fr.function == f)
+                    .ok_or_else(|| {
+                        format!(
+                        "the snapshot of process {rank} has no frame of `{}` (PROC[{rank}]@{}.{})",
+                        model.function(f).name,
+                        model.function(f).name,
+                        model.var(var).name
+                    )
+                    })?;
+                Ok(Root::Local {
+                    proc,
+                    frame: frame as u32,
+                    var,
+                })
+            }
+        }
+    }
+    fn get(&self, root: Root) -> Option<&Value> {
+        match (root, self.spec) {
+            // `spec.x` (see `spec_root`): the specification's value.
+            (Root::Global { proc, var }, Some(point)) if proc as usize == self.nprocs() => {
+                point.values.get(var.0 as usize).map(|(_, v)| v)
+            }
+            _ => self.env.get(root),
+        }
+    }
+    fn get_mut(&mut self, root: Root) -> Option<&mut Value> {
+        self.env.get_mut(root)
+    }
+    fn heap_object(&self, proc: usize, object: u32) -> Option<&HeapObject> {
+        self.env.heap_object(proc, object)
+    }
+    fn allocate(&mut self, value: Value, extent: Expr, elem: ElemType) -> Root {
+        self.env.allocate(value, extent, elem)
+    }
+    fn free(&mut self, object: u32) {
+        self.env.free(object)
+    }
+    fn location(&self) -> (FunctionId, LocationId) {
+        self.env.location()
+    }
+    fn set_location(&mut self, location: LocationId) {
+        self.env.set_location(location)
+    }
+    fn stack_depth(&self) -> usize {
+        self.env.stack_depth()
+    }
+    fn push_frame(
+        &mut self,
+        function: FunctionId,
+        call_site: Option<TransitionId>,
+        locals: Vec<(VarId, Value)>,
+    ) {
+        self.env.push_frame(function, call_site, locals)
+    }
+    fn pop_frame(&mut self) -> Option<TransitionId> {
+        self.env.pop_frame()
+    }
+    fn terminate(&mut self, exit_code: Option<Expr>) {
+        self.env.terminate(exit_code)
+    }
+    fn messages(&self) -> &[Message] {
+        &[]
+    }
+}
+
+/// One joint-assertion snapshot of the specification, as the implementation's
+/// joint assertions see it (`spec.x`): its ID, where it was taken, and the
+/// values of the variables the specification's process saw there by name
+/// (its top frame's locals first, then its globals and outputs, then the
+/// inputs).
+#[derive(Clone, Debug, PartialEq)]
+pub struct JointPoint {
+    /// The assertion's ID.
+    pub id: String,
+    /// The line of the pragma.
+    pub line: u32,
+    /// The step of the specification's path that took it.
+    pub step: u64,
+    values: Vec<(String, Value)>,
+}
+
+impl JointPoint {
+    /// The value of the specification's variable `name` there.
+    fn value(&self, name: &str) -> Option<(usize, &Value)> {
+        self.values
+            .iter()
+            .enumerate()
+            .find(|(_, (n, _))| n == name)
+            .map(|(k, (_, v))| (k, v))
+    }
+}
+
+/// The joint snapshots of process 0 of `state`, oldest first.
+pub(crate) fn joint_points(ctx: &SnapshotCtx, state: &State) -> Vec<JointPoint> {
+    let Some(list) = state.inner.snapshots.joint.first() else {
+        return Vec::new();
+    };
+    list.iter()
+        .map(|s| {
+            let mut scratch = state.clone();
+            scratch.inner_mut().procs[0] = Arc::clone(&s.proc);
+            let env = ProcEnv {
+                state: &mut scratch,
+                proc: 0,
+                model: ctx.model,
+                factory: ctx.f,
+                layout: ctx.layout,
+            };
+            let top = s.proc.stack.last().map(|f| f.function);
+            let mut values: Vec<(u8, String, Value)> = Vec::new();
+            for v in &ctx.model.variables {
+                let rank = match v.scope {
+                    VarScope::Local(fid) if Some(fid) == top => 0,
+                    VarScope::ProcessGlobal | VarScope::Output => 1,
+                    VarScope::Input => 2,
+                    _ => continue,
+                };
+                let Some(value) = env.get(env.root_of(v.id)).cloned() else {
+                    continue;
+                };
+                match values.iter_mut().find(|(_, n, _)| *n == v.name) {
+                    Some(slot) if rank < slot.0 => *slot = (rank, v.name.clone(), value),
+                    Some(_) => {}
+                    None => values.push((rank, v.name.clone(), value)),
+                }
+            }
+            let span = pragma_at(ctx.model, s.function, s.transition, CollectiveKind::Joint)
+                .map(|a| a.2.start_line)
+                .unwrap_or(0);
+            JointPoint {
+                id: pragma_at(ctx.model, s.function, s.transition, CollectiveKind::Joint)
+                    .map_or_else(String::new, |a| a.0.to_string()),
+                line: span,
+                step: s.step,
+                values: values.into_iter().map(|(_, n, v)| (n, v)).collect(),
+            }
+        })
+        .collect()
+}
+
+/// `tass compare`: checks the joint assertions of the implementation's final
+/// `state` against the specification's joint snapshots `spec` (of a path
+/// compatible with this one), under `pc` (both paths' conditions): the k-th
+/// joint snapshots of the implementation's processes and the
+/// specification's k-th must come from the same ID, and every process's
+/// expression must hold with `spec.x` read in the specification's k-th.
+/// The first violation, at the first occurrence that fails.
+pub(crate) fn check_joint(
+    ctx: &SnapshotCtx,
+    oracle: &mut Oracle,
+    state: &State,
+    spec: &[JointPoint],
+    pc: Expr,
+) -> Result<Option<Violation>, EngineError> {
+    let nprocs = state.inner.procs.len();
+    let lists = &state.inner.snapshots.joint;
+    let len = |q: usize| lists.get(q).map_or(0, Vec::len);
+    let most = (0..nprocs).map(len).max().unwrap_or(0).max(spec.len());
+    for k in 0..most {
+        let heads: Vec<Option<&Snapshot>> = (0..nprocs).map(|q| lists.get(q)?.get(k)).collect();
+        let ids: Vec<Option<&str>> = heads
+            .iter()
+            .map(|h| h.and_then(|s| joint_id(ctx, s)))
+            .collect();
+        let expected = spec.get(k).map(|p| p.id.as_str());
+        let agree = ids.iter().all(|id| *id == expected && id.is_some());
+        if !agree {
+            let (q, at) = heads
+                .iter()
+                .enumerate()
+                .find_map(|(q, h)| h.map(|s| (q, ctx.joint_span(s))))
+                .unwrap_or((0, ctx.model.function(ctx.model.main).span.clone()));
+            let reached: Vec<String> = ids
+                .iter()
+                .enumerate()
+                .map(|(q, id)| match id {
+                    Some(id) => format!("process {q} `{id}`"),
+                    None => format!("process {q} none"),
+                })
+                .collect();
+            let spec_side = match spec.get(k) {
+                Some(p) => format!("`{}` (line {}, step {})", p.id, p.line, p.step),
+                None => "none (it reaches fewer joint assertions)".into(),
+            };
+            let Some((certainty, witness)) = ctx.path_violation(oracle, pc) else {
+                return Ok(None);
+            };
+            return Ok(Some(Violation {
+                property: Property::CollectiveAssertion,
+                certainty,
+                message: format!(
+                    "joint assertions out of step at occurrence {}: the specification reached \
+                     {spec_side}, the implementation {}",
+                    k + 1,
+                    reached.join(", ")
+                ),
+                span: at,
+                process: q,
+                witness,
+                claim: "both programs reach the same joint assertions in the same order".into(),
+            }));
+        }
+        // Checked during the search already when the specification's paths
+        // were known then (`check_joint_now`).
+        if !ctx.spec_paths.is_empty() {
+            continue;
+        }
+        let heads: Vec<Snapshot> = heads.into_iter().flatten().cloned().collect();
+        if let Some(v) = check_joint_occurrence(ctx, oracle, state, &heads, &spec[k], k + 1, pc)? {
+            return Ok(Some(v));
+        }
+    }
+    Ok(None)
+}
+
+/// Occurrence `k` of the implementation's joint assertions (`heads`) against
+/// the k-th joint snapshot of each specification path it can meet.
+fn check_joint_now(
+    ctx: &SnapshotCtx,
+    oracle: &mut Oracle,
+    state: &State,
+    heads: &[Snapshot],
+    k: usize,
+) -> Result<Option<Violation>, EngineError> {
+    let ids: Vec<Option<&str>> = heads.iter().map(|s| joint_id(ctx, s)).collect();
+    for (pc_s, points) in ctx.spec_paths {
+        let Some(point) = points.get(k - 1) else {
+            continue;
+        };
+        if ids.iter().any(|id| *id != Some(point.id.as_str())) {
+            continue;
+        }
+        let pc = ctx.f.and(state.inner.pc, *pc_s);
+        if oracle.is_unsat(ctx.f, pc) {
+            continue;
+        }
+        if let Some(v) = check_joint_occurrence(ctx, oracle, state, heads, point, k, pc)? {
+            return Ok(Some(v));
+        }
+    }
+    Ok(None)
+}
+
+fn joint_id<'m>(ctx: &SnapshotCtx<'m>, s: &Snapshot) -> Option<&'m str> {
+    pragma_at(ctx.model, s.function, s.transition, CollectiveKind::Joint).map(|a| a.0)
+}
+
+impl SnapshotCtx<'_> {
+    fn joint_span(&self, s: &Snapshot) -> Span {
+        pragma_at(self.model, s.function, s.transition, CollectiveKind::Joint).map_or_else(
+            || self.model.function(s.function).span.clone(),
+            |a| a.2.clone(),
+        )
+    }
+}
+
+/// The k-th occurrence of a joint assertion: every implementation process's
+/// expression in the composite of `heads`, with `spec.x` read in `point`.
+fn check_joint_occurrence(
+    ctx: &SnapshotCtx,
+    oracle: &mut Oracle,
+    state: &State,
+    heads: &[Snapshot],
+    point: &JointPoint,
+    occurrence: usize,
+    pc: Expr,
+) -> Result<Option<Violation>, EngineError> {
+    let mut inner = (*state.inner).clone();
+    inner.procs = heads.iter().map(|s| Arc::clone(&s.proc)).collect();
+    inner.snapshots = Snapshots::default();
+    inner.pc = pc;
+    let mut composite = State::new(inner);
+    for (q, head) in heads.iter().enumerate() {
+        let Some((id, condition, span)) = pragma_at(
+            ctx.model,
+            head.function,
+            head.transition,
+            CollectiveKind::Joint,
+        ) else {
+            continue;
+        };
+        let env = CompositeEnv {
+            env: ProcEnv {
+                state: &mut composite,
+                proc: q,
+                model: ctx.model,
+                factory: ctx.f,
+                layout: ctx.layout,
+            },
+            spec: Some(point),
+        };
+        let mut ev = Evaluator::new(ctx.f, oracle, q, true);
+        let c = ev.eval_bool(&env, condition)?;
+        let text = render_expr(ctx.model, condition);
+        ev.check(
+            &env,
+            c,
+            Property::CollectiveAssertion,
+            || {
+                format!(
+                    "joint assertion `{id}` (occurrence {occurrence}) can fail for process {q}: \
+                     `{text}`; the implementation's process {q} at line {}, step {}; the \
+                     specification at line {}, step {}",
+                    span.start_line, head.step, point.line, point.step
+                )
+            },
+            span,
+        );
+        if let Some(v) = ev.violations.into_iter().next() {
+            return Ok(Some(v));
+        }
+    }
+    Ok(None)
+}
