@@ -250,7 +250,7 @@ impl<E: Engine> Comparison<'_, E> {
                 tass_semantics::api::Certainty::Provable => Certainty::Provable,
                 tass_semantics::api::Certainty::Possible => Certainty::Possible,
             },
-            message: violation.message,
+            message: crate::report::renumber_steps(&violation.message, &trace),
             file: span.file.to_string(),
             line: span.start_line,
             column: span.start_column,

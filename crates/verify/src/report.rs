@@ -378,12 +378,7 @@ pub(crate) fn condensed(trace: &[TraceStep]) -> Vec<TraceStep> {
     let mut out: Vec<TraceStep> = Vec::with_capacity(trace.len());
     for s in trace {
         if let Some(last) = out.last_mut() {
-            let same = last.model == s.model
-                && last.process == s.process
-                && last.file == s.file
-                && last.line == s.line
-                && last.source == s.source;
-            if same {
+            if continues(last, s) {
                 for c in &s.changes {
                     match last.changes.iter_mut().find(|o| o.variable == c.variable) {
                         Some(old) => old.value = c.value.clone(),
@@ -395,6 +390,56 @@ pub(crate) fn condensed(trace: &[TraceStep]) -> Vec<TraceStep> {
         }
         out.push(s.clone());
     }
+    out
+}
+
+/// Whether raw trace step `s` is merged into the condensed step before it.
+fn continues(last: &TraceStep, s: &TraceStep) -> bool {
+    last.model == s.model
+        && last.process == s.process
+        && last.file == s.file
+        && last.line == s.line
+        && last.source == s.source
+}
+
+/// `message` with every `step N` (N a 1-based position in the raw `trace`, as
+/// the engine counts a path's steps, e.g. a collective assertion's snapshot
+/// positions) renumbered to the position of that step in the [`condensed`]
+/// trace that text, JSON and SARIF show.
+/// A joint assertion's message ends with the specification's snapshot, whose
+/// step counts the specification's path, not `trace`: that part is kept.
+pub(crate) fn renumber_steps(message: &str, trace: &[TraceStep]) -> String {
+    if let Some(at) = message.find("; the specification at line") {
+        let (own, spec) = message.split_at(at);
+        return renumber_steps(own, trace) + spec;
+    }
+    // position[i]: the condensed position of raw step i + 1.
+    let mut position = Vec::with_capacity(trace.len());
+    let mut count = 0;
+    for (i, s) in trace.iter().enumerate() {
+        if i == 0 || !continues(&trace[i - 1], s) {
+            count += 1;
+        }
+        position.push(count);
+    }
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(at) = rest.find("step ") {
+        let (before, after) = rest.split_at(at + "step ".len());
+        out.push_str(before);
+        let digits = after.len() - after.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        let renumbered = after[..digits]
+            .parse::<usize>()
+            .ok()
+            .and_then(|n| n.checked_sub(1))
+            .and_then(|i| position.get(i));
+        match renumbered {
+            Some(n) => out.push_str(&n.to_string()),
+            None => out.push_str(&after[..digits]),
+        }
+        rest = &after[digits..];
+    }
+    out.push_str(rest);
     out
 }
 
@@ -669,6 +714,17 @@ mod tests {
             step(2, 1, "i", "1"),
             step(1, 1, "argc", "2"),
         ];
+        assert_eq!(
+            renumber_steps(
+                "x at line 1, step 2; y, step 5; the specification at line 3, step 2",
+                &trace
+            ),
+            format!(
+                "x at line 1, step {}; y, step {}; the specification at line 3, step 2",
+                condensed(&trace[..2]).len(),
+                condensed(&trace[..5]).len()
+            )
+        );
         let merged = condensed(&trace);
         assert_eq!(merged.len(), 4);
         assert_eq!(merged[0].changes.len(), 2);

@@ -381,8 +381,9 @@ impl<'a, E: Engine> ModelSystem<'a, E> {
             violation.claim = again.claim;
             violation.witness = again.witness;
             // Its occurrence number and snapshot steps are those of this path.
+            // The message counts raw steps; the trace shown is condensed.
             if violation.property == tass_state::api::Property::CollectiveAssertion {
-                violation.message = again.message;
+                violation.message = crate::report::renumber_steps(&again.message, &trace);
             }
         }
         let span = &violation.span;
