@@ -248,3 +248,19 @@ fn equal_reductions_of_nan_are_not_equal() {
         common::assert_violated(code, &r, "assertion", None);
     }
 }
+
+/// `t = (int)d` for any double input `d`: `t - d < 1 && d - t < 1` fails for
+/// `d = 1e10` (gcc: `t` is -2147483648, the assertion fails). `soundness.rs`
+/// expected "holds" for it at the default level; now the assertion can fail, and
+/// holds only when `d` is in `int`'s range.
+#[test]
+fn truncation_bound_needs_the_range_of_int() {
+    let text = "#include <assert.h>\n#pragma TASS input double\ndouble d;\n\
+                int main(void) {\n  int t = (int)d;\n  assert(t - d < 1 && d - t < 1);\n  return 0;\n}\n";
+    fails_for_real(&text.replace("double d;", "double d = 1e10;"));
+    assertion_can_fail("real", text);
+    let guarded = text
+        .replace("  int t", "  if (d > -1e9 && d < 1e9) {\n  int t")
+        .replace("1);\n", "1);\n  }\n");
+    holds("real", &guarded);
+}
