@@ -264,3 +264,21 @@ fn truncation_bound_needs_the_range_of_int() {
         .replace("1);\n", "1);\n  }\n");
     holds("real", &guarded);
 }
+
+/// `(long)9.3e18` (above 2^63): gcc gives -9223372036854775808, the assertion
+/// fails; tass said "holds" at every level.
+#[test]
+fn double_to_long_out_of_range() {
+    let text = seq("    volatile double d = 9.3e18;\n    long l = (long)d;\n    assert(l > 0);");
+    fails_for_real(&text);
+    for level in LEVELS {
+        assertion_can_fail(level, &text);
+    }
+    // 1e19 is below 2^64: in the range of `unsigned long`, converted exactly.
+    let text =
+        seq("    unsigned long u = (unsigned long)1e19;\n    assert(u == 10000000000000000000UL);");
+    passes_for_real(&text);
+    for level in LEVELS {
+        holds(level, &text);
+    }
+}
