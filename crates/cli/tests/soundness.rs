@@ -765,8 +765,12 @@ int main(void) {
     int i = (int)d;
     assert(i == -2);
   }
-  int t = (int)d;
-  assert(t - d < 1 && d - t < 1);
+  /* In the range of int only: (int)1e10 is undefined (gcc gives INT_MIN, and the
+     assertion fails), so tass no longer proves it for every d. */
+  if (d > -1e9 && d < 1e9) {
+    int t = (int)d;
+    assert(t - d < 1 && d - t < 1);
+  }
   return 0;
 }
 ";

@@ -1251,6 +1251,12 @@ impl<'a> Evaluator<'a> {
             if let (Some(fl), MType::Bool) = (self.floats(from), to) {
                 return Ok(Value::Data(fl.truth(x)));
             }
+            if let (MType::Real(_), Some(range), Type::Real) = (from, to.int_range(), f.type_of(x))
+            {
+                if !matches!(to, MType::Bool) {
+                    return Ok(Value::Data(truncated_into(f, x, range)));
+                }
+            }
         }
         match (v, to) {
             (Value::Data(x), t) if scalar_type(t).is_some() => {
@@ -1936,6 +1942,23 @@ impl WrapUnsigned for Value {
             other => other,
         }
     }
+}
+
+/// A floating value converted to an integer type of range `(lo, hi)`: its
+/// truncation when that is in the range. Otherwise the behaviour is undefined
+/// (C11 6.3.1.4; x86-64 gives `INT_MIN` for `(int)1e10`, and gcc's
+/// `-fsanitize=undefined` does not report it): the result is then an unknown
+/// integer, `fp_unrepresentable(x, lo, hi)`, so that no claim about it holds,
+/// rather than the mathematical truncation, which no machine gives.
+fn truncated_into(f: &ExprFactory, x: Expr, (lo, hi): (i128, i128)) -> Expr {
+    let t = f.cast(x, &Type::Int);
+    let (lo, hi) = (f.int(BigInt::from(lo)), f.int(BigInt::from(hi)));
+    let in_range = f.and(f.le(lo, t), f.le(t, hi));
+    let unknown = f.symbol(
+        "fp_unrepresentable",
+        Type::function(vec![Type::Real, Type::Int, Type::Int], Type::Int),
+    );
+    f.ite(in_range, t, f.apply(unknown, &[x, lo, hi]))
 }
 
 /// C's unsigned arithmetic is modulo 2^width: a value of an unsigned type is reduced
