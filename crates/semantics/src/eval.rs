@@ -179,6 +179,25 @@ fn library_int(c: LibraryConstant) -> Option<i64> {
     c.int_value()
 }
 
+/// What a check asks: a claim, the property it protects, and where it is made.
+struct Claim<'s> {
+    formula: Expr,
+    /// The claim in words when `formula` is simply `false` (default:
+    /// [`claim_phrase`] of the property).
+    phrase: Option<&'s str>,
+    property: Property,
+    span: &'s Span,
+}
+
+/// What a check does after recording a violation of its claim.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum OnFailure {
+    /// Assume the claim (under the current context), so one bug does not hide the next.
+    AssumeClaim,
+    /// Leave the path unconstrained (an uninitialised read continues with any value).
+    KeepPath,
+}
+
 impl<'a> Evaluator<'a> {
     /// An evaluator for the step of process `process`. With `checking` false no
     /// check is made (used for guards when computing enabled transitions).
@@ -236,7 +255,13 @@ impl<'a> Evaluator<'a> {
         message: impl FnOnce() -> String,
         span: &Span,
     ) {
-        self.check_and_assume(env, claim, None, property, message, span, true)
+        let claim = Claim {
+            formula: claim,
+            phrase: None,
+            property,
+            span,
+        };
+        self.check_and_assume(env, claim, message, OnFailure::AssumeClaim)
     }
 
     /// Reports a violation that does not constrain the path (an uninitialised
@@ -249,21 +274,28 @@ impl<'a> Evaluator<'a> {
         span: &Span,
     ) {
         let ff = self.f.ff();
-        self.check_and_assume(env, ff, None, property, || message, span, false)
+        let claim = Claim {
+            formula: ff,
+            phrase: None,
+            property,
+            span,
+        };
+        self.check_and_assume(env, claim, || message, OnFailure::KeepPath)
     }
 
-    /// `phrase` says in words what a claim that is simply `false` asks for
-    /// (default: [`claim_phrase`] of the property).
-    #[allow(clippy::too_many_arguments)]
+    /// Checks `claim` under the current assumption and records a violation if
+    /// it may fail (then acts as `on_failure` says).
     fn check_and_assume(
         &mut self,
         env: &dyn Environment,
-        claim: Expr,
-        phrase: Option<&str>,
-        property: Property,
+        Claim {
+            formula: claim,
+            phrase,
+            property,
+            span,
+        }: Claim<'_>,
         message: impl FnOnce() -> String,
-        span: &Span,
-        assume: bool,
+        on_failure: OnFailure,
     ) {
         if !self.checking || self.f.as_bool(claim) == Some(true) {
             return;
@@ -297,7 +329,7 @@ impl<'a> Evaluator<'a> {
                 self.f.pretty(claim)
             },
         });
-        if assume {
+        if on_failure == OnFailure::AssumeClaim {
             let ctx = self.context_conj();
             let keep = self.f.implies(ctx, claim);
             self.assumed.push(keep);
@@ -328,7 +360,13 @@ impl<'a> Evaluator<'a> {
         span: &Span,
     ) {
         let ff = self.f.ff();
-        self.check_and_assume(env, ff, Some(claim), property, || message, span, true);
+        let claim = Claim {
+            formula: ff,
+            phrase: Some(claim),
+            property,
+            span,
+        };
+        self.check_and_assume(env, claim, || message, OnFailure::AssumeClaim);
     }
 
     /// Evaluates a condition to a boolean expression.
