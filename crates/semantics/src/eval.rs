@@ -8,8 +8,8 @@ use tass_dynamic::api::{
     Pointer, Root, Step, Value,
 };
 use tass_model::api::{
-    BinaryOp, Expr as MExpr, ExprKind, LibraryConstant, LibraryFunction, QuantifierKind, Span,
-    Type as MType, UnaryOp, VarId, VarScope,
+    BinaryOp, Expr as MExpr, ExprKind, FunctionId, LibraryConstant, LibraryFunction,
+    QuantifierKind, Span, Type as MType, UnaryOp, VarId, VarScope,
 };
 use tass_symbolic::api::{BigInt, BigRational, BitOp, Expr, ExprFactory, Type};
 
@@ -418,35 +418,8 @@ impl<'a> Evaluator<'a> {
     pub fn eval(&mut self, env: &dyn Environment, e: &MExpr) -> Result<Value, EngineError> {
         let f = self.f;
         Ok(match &e.kind {
-            ExprKind::IntLit(i) => match scalar_type(&e.ty) {
-                Some(Type::Real) if self.floats(&e.ty).is_some() => {
-                    let fl = self.floats(&e.ty).expect("a floating type");
-                    Value::Data(fl.of_int(f.int(BigInt::from(*i)), Exactness::MayRound))
-                }
-                Some(Type::Real) => {
-                    Value::Data(f.real(BigRational::from_integer(BigInt::from(*i))))
-                }
-                Some(Type::Bool) => Value::Data(f.bool(*i != 0)),
-                Some(Type::Char) => {
-                    Value::Data(wrap_signed(f, f.int(BigInt::from(*i)), &MType::Char))
-                }
-                _ => Value::Data(f.int(BigInt::from(*i))).wrapped_to(f, &e.ty),
-            },
-            ExprKind::RealLit(text) => {
-                let r = parse_real_literal(text).ok_or_else(|| {
-                    EngineError::invalid(
-                        format!("malformed or out-of-range floating constant `{text}`"),
-                        Some(&e.span),
-                    )
-                })?;
-                if matches!(e.ty, MType::Int(_)) {
-                    Value::Data(f.int(r.to_integer()))
-                } else if let Some(fl) = self.floats(&e.ty) {
-                    Value::Data(fl.literal(&r, Some(text)))
-                } else {
-                    Value::Data(f.real(r))
-                }
-            }
+            ExprKind::IntLit(i) => self.int_literal(*i, &e.ty),
+            ExprKind::RealLit(text) => self.real_literal(text, e)?,
             ExprKind::CharLit(c) => match scalar_type(&e.ty) {
                 Some(Type::Int) => Value::Data(f.int(*c)),
                 _ => Value::Data(f.char(*c as u32)),
@@ -471,26 +444,7 @@ impl<'a> Evaluator<'a> {
             }
             ExprKind::RemoteVar { .. } => self.read_lvalue(env, e)?,
             ExprKind::SpecVar(_) => self.read_lvalue(env, e)?,
-            ExprKind::Unary(op, a) => {
-                let x = self.eval_data(env, a)?;
-                let value = Value::Data(match op {
-                    UnaryOp::Neg if !f.type_of(x).is_numeric() => f.neg(int_of(f, x)),
-                    UnaryOp::Neg if self.floats(&e.ty).is_some() => {
-                        self.floats(&e.ty).expect("a floating type").neg(x)
-                    }
-                    UnaryOp::Neg => f.neg(x),
-                    UnaryOp::Not => {
-                        let b = self.as_condition(Value::Data(x), &a.span)?;
-                        f.not(b)
-                    }
-                    UnaryOp::BitNot => f.bit_not(int_of(f, x)),
-                })
-                .wrapped_to(f, &e.ty);
-                if *op == UnaryOp::Neg {
-                    self.check_signed_overflow(env, &value, e);
-                }
-                value
-            }
+            ExprKind::Unary(op, a) => self.eval_unary(env, e, *op, a)?,
             ExprKind::Binary(op, a, b) => {
                 let value = self.eval_binary(env, e, *op, a, b)?.wrapped_to(f, &e.ty);
                 use BinaryOp::{Add, Div, Mul, Shl, Sub};
@@ -499,50 +453,9 @@ impl<'a> Evaluator<'a> {
                 }
                 value
             }
-            ExprKind::LogicalAnd(a, b) => {
-                let x = self.eval_bool(env, a)?;
-                if f.as_bool(x) == Some(false) {
-                    return Ok(Value::Data(x));
-                }
-                self.context.push(x);
-                let y = self.eval_bool(env, b);
-                self.context.pop();
-                Value::Data(f.and(x, y?))
-            }
-            ExprKind::LogicalOr(a, b) => {
-                let x = self.eval_bool(env, a)?;
-                if f.as_bool(x) == Some(true) {
-                    return Ok(Value::Data(x));
-                }
-                self.context.push(f.not(x));
-                let y = self.eval_bool(env, b);
-                self.context.pop();
-                Value::Data(f.or(x, y?))
-            }
-            ExprKind::Conditional(c, a, b) => {
-                let x = self.eval_bool(env, c)?;
-                match f.as_bool(x) {
-                    Some(true) => return self.eval(env, a),
-                    Some(false) => return self.eval(env, b),
-                    None => {}
-                }
-                self.context.push(x);
-                let va = self.eval(env, a);
-                self.context.pop();
-                self.context.push(f.not(x));
-                let vb = self.eval(env, b);
-                self.context.pop();
-                match (va?, vb?) {
-                    (Value::Data(p), Value::Data(q)) => Value::Data(f.ite(x, p, q)),
-                    (p, q) if p == q => p,
-                    _ => {
-                        return Err(EngineError::unsupported(
-                            "a conditional choosing between non-numeric values (pointers, structs) on a symbolic condition",
-                            &e.span,
-                        ))
-                    }
-                }
-            }
+            ExprKind::LogicalAnd(a, b) => self.eval_and(env, a, b)?,
+            ExprKind::LogicalOr(a, b) => self.eval_or(env, a, b)?,
+            ExprKind::Conditional(c, a, b) => self.eval_conditional(env, e, c, (a, b))?,
             ExprKind::AddressOf(a) => {
                 let (root, path) = self.eval_place(env, a, true)?;
                 Value::Pointer(Pointer::To { root, path })
@@ -558,19 +471,7 @@ impl<'a> Evaluator<'a> {
                 path.push(Step::Index(f.int(0)));
                 Value::Pointer(Pointer::To { root, path })
             }
-            ExprKind::Cast(a) => {
-                let v = self.eval(env, a)?;
-                match (v, &a.ty, &e.ty) {
-                    // Between pointers to different types: the object must hold a
-                    // `T` there (byte views are resolved, see bytes.rs).
-                    (Value::Pointer(p), MType::Pointer(from), MType::Pointer(to))
-                        if from != to && !crate::bytes::is_byte_type(to) =>
-                    {
-                        Value::Pointer(self.typed_pointer(env, p, to, &e.span)?)
-                    }
-                    (v, _, _) => self.convert(v, &a.ty, &e.ty, &e.span)?,
-                }
-            }
+            ExprKind::Cast(a) => self.eval_cast(env, e, a)?,
             ExprKind::SizeOf(t) => match size_of(env.model(), t) {
                 Some(n) => Value::Data(f.int(n)),
                 None => {
@@ -587,21 +488,7 @@ impl<'a> Evaluator<'a> {
                 }
                 Value::Data(self.math(*func, &xs, &e.ty, &e.span)?)
             }
-            ExprKind::AbstractCall(fid, args) => {
-                let mut xs = Vec::with_capacity(args.len());
-                let mut tys = Vec::with_capacity(args.len());
-                for a in args {
-                    let x = self.eval_data(env, a)?;
-                    tys.push(f.type_of(x));
-                    xs.push(x);
-                }
-                let rt = scalar_type(&e.ty).ok_or_else(|| {
-                    EngineError::unsupported("abstract function with a non-scalar result", &e.span)
-                })?;
-                let name = &env.model().function(*fid).name;
-                let sym = f.symbol(name, Type::function(tys, rt));
-                Value::Data(f.apply(sym, &xs))
-            }
+            ExprKind::AbstractCall(fid, args) => self.eval_abstract_call(env, e, *fid, args)?,
             ExprKind::LibraryConstant(c) => match (library_int(*c), scalar_type(&e.ty)) {
                 (Some(n), Some(Type::Int)) => Value::Data(f.int(n)),
                 // Each process's MPI_COMM_SELF is communicator `rank + 1`, made
@@ -616,36 +503,220 @@ impl<'a> Evaluator<'a> {
                 var,
                 constraint,
                 body,
-            } => {
-                let model = env.model();
-                let bv = model.var(*var);
-                let ty = scalar_type(&bv.ty)
-                    .filter(|t| t.is_numeric())
-                    .ok_or_else(|| {
-                        EngineError::unsupported(
-                            "a quantifier over a non-numeric variable",
-                            &e.span,
-                        )
-                    })?;
-                let sym = f.symbol(&format!("{}'", bv.name), ty);
-                self.bound.push((*var, sym));
-                let was = std::mem::replace(&mut self.checking, false);
-                let c = match constraint {
-                    Some(c) => self.eval_bool(env, c),
-                    None => Ok(f.tt()),
-                };
-                let b = self.eval_bool(env, body);
-                self.checking = was;
-                self.bound.pop();
-                let (c, b) = (c?, b?);
-                Value::Data(match kind {
-                    QuantifierKind::Forall => f.forall(sym, f.implies(c, b)),
-                    QuantifierKind::Exists => f.exists(sym, f.and(c, b)),
-                })
-            }
+            } => self.eval_quantifier(env, e, (*kind, *var), constraint.as_deref(), body)?,
             ExprKind::Pid => Value::Data(f.int(env.process())),
             ExprKind::NProcs => Value::Data(f.int(env.nprocs())),
         })
+    }
+
+    /// An integer constant of model type `ty`.
+    fn int_literal(&self, i: i128, ty: &MType) -> Value {
+        let f = self.f;
+        match scalar_type(ty) {
+            Some(Type::Real) if self.floats(ty).is_some() => {
+                let fl = self.floats(ty).expect("a floating type");
+                Value::Data(fl.of_int(f.int(BigInt::from(i)), Exactness::MayRound))
+            }
+            Some(Type::Real) => Value::Data(f.real(BigRational::from_integer(BigInt::from(i)))),
+            Some(Type::Bool) => Value::Data(f.bool(i != 0)),
+            Some(Type::Char) => Value::Data(wrap_signed(f, f.int(BigInt::from(i)), &MType::Char)),
+            _ => Value::Data(f.int(BigInt::from(i))).wrapped_to(f, ty),
+        }
+    }
+
+    /// A floating constant (`e` of model type int when it stands for an integer).
+    fn real_literal(&self, text: &str, e: &MExpr) -> Result<Value, EngineError> {
+        let f = self.f;
+        let r = parse_real_literal(text).ok_or_else(|| {
+            EngineError::invalid(
+                format!("malformed or out-of-range floating constant `{text}`"),
+                Some(&e.span),
+            )
+        })?;
+        Ok(if matches!(e.ty, MType::Int(_)) {
+            Value::Data(f.int(r.to_integer()))
+        } else if let Some(fl) = self.floats(&e.ty) {
+            Value::Data(fl.literal(&r, Some(text)))
+        } else {
+            Value::Data(f.real(r))
+        })
+    }
+
+    /// `op a` (`e` the whole expression).
+    fn eval_unary(
+        &mut self,
+        env: &dyn Environment,
+        e: &MExpr,
+        op: UnaryOp,
+        a: &MExpr,
+    ) -> Result<Value, EngineError> {
+        let f = self.f;
+        let x = self.eval_data(env, a)?;
+        let value = Value::Data(match op {
+            UnaryOp::Neg if !f.type_of(x).is_numeric() => f.neg(int_of(f, x)),
+            UnaryOp::Neg if self.floats(&e.ty).is_some() => {
+                self.floats(&e.ty).expect("a floating type").neg(x)
+            }
+            UnaryOp::Neg => f.neg(x),
+            UnaryOp::Not => {
+                let b = self.as_condition(Value::Data(x), &a.span)?;
+                f.not(b)
+            }
+            UnaryOp::BitNot => f.bit_not(int_of(f, x)),
+        })
+        .wrapped_to(f, &e.ty);
+        if op == UnaryOp::Neg {
+            self.check_signed_overflow(env, &value, e);
+        }
+        Ok(value)
+    }
+
+    /// `a && b`: `b` evaluated (and checked) only where `a` holds.
+    fn eval_and(
+        &mut self,
+        env: &dyn Environment,
+        a: &MExpr,
+        b: &MExpr,
+    ) -> Result<Value, EngineError> {
+        let f = self.f;
+        let x = self.eval_bool(env, a)?;
+        if f.as_bool(x) == Some(false) {
+            return Ok(Value::Data(x));
+        }
+        self.context.push(x);
+        let y = self.eval_bool(env, b);
+        self.context.pop();
+        Ok(Value::Data(f.and(x, y?)))
+    }
+
+    /// `a || b`: `b` evaluated (and checked) only where `a` fails.
+    fn eval_or(
+        &mut self,
+        env: &dyn Environment,
+        a: &MExpr,
+        b: &MExpr,
+    ) -> Result<Value, EngineError> {
+        let f = self.f;
+        let x = self.eval_bool(env, a)?;
+        if f.as_bool(x) == Some(true) {
+            return Ok(Value::Data(x));
+        }
+        self.context.push(f.not(x));
+        let y = self.eval_bool(env, b);
+        self.context.pop();
+        Ok(Value::Data(f.or(x, y?)))
+    }
+
+    /// `c ? a : b` (`e` the whole expression): each branch evaluated (and
+    /// checked) under its side of the condition.
+    fn eval_conditional(
+        &mut self,
+        env: &dyn Environment,
+        e: &MExpr,
+        c: &MExpr,
+        (a, b): (&MExpr, &MExpr),
+    ) -> Result<Value, EngineError> {
+        let f = self.f;
+        let x = self.eval_bool(env, c)?;
+        match f.as_bool(x) {
+            Some(true) => return self.eval(env, a),
+            Some(false) => return self.eval(env, b),
+            None => {}
+        }
+        self.context.push(x);
+        let va = self.eval(env, a);
+        self.context.pop();
+        self.context.push(f.not(x));
+        let vb = self.eval(env, b);
+        self.context.pop();
+        match (va?, vb?) {
+            (Value::Data(p), Value::Data(q)) => Ok(Value::Data(f.ite(x, p, q))),
+            (p, q) if p == q => Ok(p),
+            _ => Err(EngineError::unsupported(
+                "a conditional choosing between non-numeric values (pointers, structs) on a symbolic condition",
+                &e.span,
+            )),
+        }
+    }
+
+    /// The cast `e` of `a`.
+    fn eval_cast(
+        &mut self,
+        env: &dyn Environment,
+        e: &MExpr,
+        a: &MExpr,
+    ) -> Result<Value, EngineError> {
+        let v = self.eval(env, a)?;
+        match (v, &a.ty, &e.ty) {
+            // Between pointers to different types: the object must hold a
+            // `T` there (byte views are resolved, see bytes.rs).
+            (Value::Pointer(p), MType::Pointer(from), MType::Pointer(to))
+                if from != to && !crate::bytes::is_byte_type(to) =>
+            {
+                Ok(Value::Pointer(self.typed_pointer(env, p, to, &e.span)?))
+            }
+            (v, _, _) => self.convert(v, &a.ty, &e.ty, &e.span),
+        }
+    }
+
+    /// A call `e` of the abstract function `fid`: an uninterpreted function
+    /// applied to the arguments.
+    fn eval_abstract_call(
+        &mut self,
+        env: &dyn Environment,
+        e: &MExpr,
+        fid: FunctionId,
+        args: &[MExpr],
+    ) -> Result<Value, EngineError> {
+        let f = self.f;
+        let mut xs = Vec::with_capacity(args.len());
+        let mut tys = Vec::with_capacity(args.len());
+        for a in args {
+            let x = self.eval_data(env, a)?;
+            tys.push(f.type_of(x));
+            xs.push(x);
+        }
+        let rt = scalar_type(&e.ty).ok_or_else(|| {
+            EngineError::unsupported("abstract function with a non-scalar result", &e.span)
+        })?;
+        let name = &env.model().function(fid).name;
+        let sym = f.symbol(name, Type::function(tys, rt));
+        Ok(Value::Data(f.apply(sym, &xs)))
+    }
+
+    /// A quantified formula `e`: `body` (and `constraint`) over a fresh symbol
+    /// for the bound variable, evaluated without checks.
+    fn eval_quantifier(
+        &mut self,
+        env: &dyn Environment,
+        e: &MExpr,
+        (kind, var): (QuantifierKind, VarId),
+        constraint: Option<&MExpr>,
+        body: &MExpr,
+    ) -> Result<Value, EngineError> {
+        let f = self.f;
+        let model = env.model();
+        let bv = model.var(var);
+        let ty = scalar_type(&bv.ty)
+            .filter(|t| t.is_numeric())
+            .ok_or_else(|| {
+                EngineError::unsupported("a quantifier over a non-numeric variable", &e.span)
+            })?;
+        let sym = f.symbol(&format!("{}'", bv.name), ty);
+        self.bound.push((var, sym));
+        let was = std::mem::replace(&mut self.checking, false);
+        let c = match constraint {
+            Some(c) => self.eval_bool(env, c),
+            None => Ok(f.tt()),
+        };
+        let b = self.eval_bool(env, body);
+        self.checking = was;
+        self.bound.pop();
+        let (c, b) = (c?, b?);
+        Ok(Value::Data(match kind {
+            QuantifierKind::Forall => f.forall(sym, f.implies(c, b)),
+            QuantifierKind::Exists => f.exists(sym, f.and(c, b)),
+        }))
     }
 
     /// Evaluates an expression whose value must be data.
