@@ -78,43 +78,7 @@ impl<'a> Evaluator<'a> {
                 }
                 return self.pointer_add(env, p, k, &e.span);
             }
-            PointerDiff => {
-                let p = self.eval(env, a)?;
-                let q = self.eval(env, b)?;
-                if let Some(d) = self.byte_pointer_difference(env, &p, &q, &a.ty, &e.span)? {
-                    return Ok(Value::Data(d));
-                }
-                return match (p, q) {
-                    (
-                        Value::Pointer(Pointer::To { root: r1, path: p1 }),
-                        Value::Pointer(Pointer::To { root: r2, path: p2 }),
-                    ) if r1 == r2
-                        && p1.len() == p2.len()
-                        && !p1.is_empty()
-                        && p1[..p1.len() - 1] == p2[..p2.len() - 1] =>
-                    {
-                        match (p1[p1.len() - 1], p2[p2.len() - 1]) {
-                            (Step::Index(i), Step::Index(j)) => Ok(Value::Data(f.sub(i, j))),
-                            _ => Err(EngineError::unsupported(
-                                "difference of pointers to struct fields",
-                                &e.span,
-                            )),
-                        }
-                    }
-                    _ => {
-                        self.fail(
-                            env,
-                            Property::InvalidPointer,
-                            format!(
-                                "subtraction of pointers into different objects: `{}`",
-                                tass_model::api::render_expr(env.model(), e)
-                            ),
-                            &e.span,
-                        );
-                        Ok(Value::Data(f.fresh_symbol("undef", Type::Int)))
-                    }
-                };
-            }
+            PointerDiff => return self.pointer_difference(env, e, a, b),
             _ => {}
         }
         let va = self.eval(env, a)?;
@@ -176,7 +140,78 @@ impl<'a> Evaluator<'a> {
             x = int_of(f, x);
             y = int_of(f, y);
         }
-        let result = match op {
+        let result = self.arithmetic(env, e, op, b, (x, y));
+        // Keep the expression's declared scalar type (e.g. char results).
+        Ok(Value::Data(match scalar_type(&e.ty) {
+            Some(t)
+                if t != f.type_of(result) && t != Type::Bool && f.type_of(result) != Type::Bool =>
+            {
+                f.cast(result, &t)
+            }
+            _ => result,
+        }))
+    }
+
+    /// `a - b` on pointers (`e` the whole expression): the distance between two
+    /// elements of one array.
+    fn pointer_difference(
+        &mut self,
+        env: &dyn Environment,
+        e: &MExpr,
+        a: &MExpr,
+        b: &MExpr,
+    ) -> Result<Value, EngineError> {
+        let f = self.f;
+        let p = self.eval(env, a)?;
+        let q = self.eval(env, b)?;
+        if let Some(d) = self.byte_pointer_difference(env, &p, &q, &a.ty, &e.span)? {
+            return Ok(Value::Data(d));
+        }
+        match (p, q) {
+            (
+                Value::Pointer(Pointer::To { root: r1, path: p1 }),
+                Value::Pointer(Pointer::To { root: r2, path: p2 }),
+            ) if r1 == r2
+                && p1.len() == p2.len()
+                && !p1.is_empty()
+                && p1[..p1.len() - 1] == p2[..p2.len() - 1] =>
+            {
+                match (p1[p1.len() - 1], p2[p2.len() - 1]) {
+                    (Step::Index(i), Step::Index(j)) => Ok(Value::Data(f.sub(i, j))),
+                    _ => Err(EngineError::unsupported(
+                        "difference of pointers to struct fields",
+                        &e.span,
+                    )),
+                }
+            }
+            _ => {
+                self.fail(
+                    env,
+                    Property::InvalidPointer,
+                    format!(
+                        "subtraction of pointers into different objects: `{}`",
+                        tass_model::api::render_expr(env.model(), e)
+                    ),
+                    &e.span,
+                );
+                Ok(Value::Data(f.fresh_symbol("undef", Type::Int)))
+            }
+        }
+    }
+
+    /// The integer or real operation `x op y` (`e` the whole expression, `b`
+    /// its right operand, for the checks).
+    fn arithmetic(
+        &mut self,
+        env: &dyn Environment,
+        e: &MExpr,
+        op: BinaryOp,
+        b: &MExpr,
+        (x, y): (Expr, Expr),
+    ) -> Expr {
+        let f = self.f;
+        use BinaryOp::*;
+        match op {
             Add => f.add(x, y),
             Sub => f.sub(x, y),
             Mul => f.mul(x, y),
@@ -230,16 +265,7 @@ impl<'a> Evaluator<'a> {
                 f.bitwise(bit_op, x, y)
             }
             PointerAdd | PointerSub | PointerDiff => unreachable!("handled above"),
-        };
-        // Keep the expression's declared scalar type (e.g. char results).
-        Ok(Value::Data(match scalar_type(&e.ty) {
-            Some(t)
-                if t != f.type_of(result) && t != Type::Bool && f.type_of(result) != Type::Bool =>
-            {
-                f.cast(result, &t)
-            }
-            _ => result,
-        }))
+        }
     }
 
     pub(super) fn compare_pointers(
