@@ -199,9 +199,19 @@ enum OnFailure {
 }
 
 impl<'a> Evaluator<'a> {
-    /// An evaluator for the step of process `process`. With `checking` false no
-    /// check is made (used for guards when computing enabled transitions).
-    pub fn new(f: &'a ExprFactory, oracle: &'a mut Oracle, process: usize, checking: bool) -> Self {
+    /// An evaluator for the step of process `process` that makes its checks.
+    pub fn checking(f: &'a ExprFactory, oracle: &'a mut Oracle, process: usize) -> Self {
+        Self::new(f, oracle, process, true)
+    }
+
+    /// An evaluator for process `process` that makes no check (for guards when
+    /// computing the enabled transitions: their checks are made when the
+    /// transition executes).
+    pub fn without_checks(f: &'a ExprFactory, oracle: &'a mut Oracle, process: usize) -> Self {
+        Self::new(f, oracle, process, false)
+    }
+
+    fn new(f: &'a ExprFactory, oracle: &'a mut Oracle, process: usize, checking: bool) -> Self {
         Evaluator {
             f,
             oracle,

@@ -65,7 +65,7 @@ pub fn execute_transition(
     })?;
     let mut step = StatementStep {
         model,
-        ev: Evaluator::new(f, oracle, env.process(), true),
+        ev: Evaluator::checking(f, oracle, env.process()),
         changes: ChangeLog {
             enabled: record_changes,
             items: Vec::new(),
@@ -869,6 +869,6 @@ pub fn evaluate_guard(
     if guard.is_true() {
         return Ok(f.tt());
     }
-    let mut ev = Evaluator::new(f, oracle, env.process(), false);
+    let mut ev = Evaluator::without_checks(f, oracle, env.process());
     ev.eval_bool(env, guard)
 }
