@@ -88,7 +88,7 @@ impl WrapUnsigned for Value {
 /// mathematical integers, since signed overflow is undefined behaviour in C.
 /// Widths follow the LP64 model (`unsigned char` 8, `unsigned short` 16, `unsigned` 32, `unsigned
 /// long` and `unsigned long long` 64 bits).
-pub(super) fn wrap_unsigned(f: &ExprFactory, x: Expr, ty: &MType) -> Expr {
+fn wrap_unsigned(f: &ExprFactory, x: Expr, ty: &MType) -> Expr {
     use tass_model::api::IntKind;
     let bits = match ty {
         MType::Int(IntKind::UnsignedChar) => 8,
@@ -114,7 +114,7 @@ pub(super) fn wrap_unsigned(f: &ExprFactory, x: Expr, ty: &MType) -> Expr {
 }
 
 /// True when every value of integer type `from` is a value of integer type `to`.
-pub(super) fn fits_in(from: &MType, to: &MType) -> bool {
+fn fits_in(from: &MType, to: &MType) -> bool {
     match (from.int_range(), to.int_range()) {
         (Some((a, b)), Some((c, d))) => c <= a && b <= d,
         _ => false,
@@ -123,7 +123,7 @@ pub(super) fn fits_in(from: &MType, to: &MType) -> bool {
 
 /// True when converting a value of integer type `from` to the signed type (or
 /// `char`) `to` may leave `to`'s range, so that the conversion must wrap.
-pub(super) fn needs_signed_wrap(from: &MType, to: &MType) -> bool {
+fn needs_signed_wrap(from: &MType, to: &MType) -> bool {
     let target = match to {
         MType::Char => tass_model::api::CHAR_RANGE,
         MType::Int(k) if !k.is_unsigned() => k.range(),
@@ -168,7 +168,7 @@ pub(super) fn wrap_signed(f: &ExprFactory, x: Expr, ty: &MType) -> Expr {
 
 /// True for `((y % m) + m) % m`, which [`wrap_unsigned`] builds and which already
 /// lies in `[0, m)`.
-pub(super) fn is_wrapped(f: &ExprFactory, x: Expr, m: Expr) -> bool {
+fn is_wrapped(f: &ExprFactory, x: Expr, m: Expr) -> bool {
     use tass_symbolic::api::ExprView;
     let ExprView::IntMod(sum, modulus) = f.view(x) else {
         return false;

@@ -131,7 +131,7 @@ impl<'a> Evaluator<'a> {
 
     /// A math library function left uninterpreted; recorded so that a violation
     /// depending on it is reported as possible, not provable.
-    pub(super) fn uninterpreted(&mut self, name: &str, xs: &[Expr], rt: Type) -> Expr {
+    fn uninterpreted(&mut self, name: &str, xs: &[Expr], rt: Type) -> Expr {
         let f = self.f;
         let tys: Vec<Type> = xs.iter().map(|&x| f.type_of(x)).collect();
         let sym = f.symbol(name, Type::function(tys, rt));
@@ -141,7 +141,7 @@ impl<'a> Evaluator<'a> {
 }
 
 /// The exact square root of a non-negative rational that is a perfect square.
-pub(super) fn exact_sqrt(q: &BigRational) -> Option<BigRational> {
+fn exact_sqrt(q: &BigRational) -> Option<BigRational> {
     use num_traits::Signed;
     if q.is_negative() {
         return None;

@@ -16,7 +16,7 @@ impl<'a> Evaluator<'a> {
 
     /// A floating `+ - * /` or comparison at herbrand/ieee level (`e` the whole
     /// expression, `b` its right operand, for the division check).
-    pub(super) fn float_binary(
+    fn float_binary(
         &mut self,
         env: &dyn Environment,
         (e, b): (&MExpr, &MExpr),
@@ -268,7 +268,7 @@ impl<'a> Evaluator<'a> {
         }
     }
 
-    pub(super) fn compare_pointers(
+    fn compare_pointers(
         &mut self,
         op: BinaryOp,
         p: &Pointer,
@@ -438,7 +438,7 @@ impl<'a> Evaluator<'a> {
     /// With `--signed-overflow`, the undefined signed operations whose result
     /// alone does not show it: `a % b` when `a / b` leaves the type (`INT_MIN % -1`,
     /// C11 6.5.5p6) and `a << b` with a negative `a` (C11 6.5.7p4).
-    pub(super) fn check_signed_operands(
+    fn check_signed_operands(
         &mut self,
         env: &dyn Environment,
         op: BinaryOp,
@@ -482,7 +482,7 @@ impl<'a> Evaluator<'a> {
     /// promoted left operand (the expression's type), for signed and unsigned
     /// types alike: checked always (x86 masks the count, so `1u << 32` gives 1 there,
     /// not 0). Found by the adversarial probe (`shift_count_as_wide_as_the_type`).
-    pub(super) fn check_shift_count(&mut self, env: &dyn Environment, count: Expr, e: &MExpr) {
+    fn check_shift_count(&mut self, env: &dyn Environment, count: Expr, e: &MExpr) {
         let MType::Int(kind) = &e.ty else {
             return;
         };

@@ -314,7 +314,7 @@ impl<'a> Evaluator<'a> {
     /// coll-pivot-ok) for the rare claim that needs them; unbounded, such an
     /// element can at worst give a false alarm, never a wrong "holds". A `char`
     /// element is bounded through its code as an integer (plain `char` is signed).
-    pub(super) fn assume_input_element_in_range(
+    fn assume_input_element_in_range(
         &mut self,
         env: &dyn Environment,
         root: Root,
@@ -362,7 +362,7 @@ impl<'a> Evaluator<'a> {
         self.forget_other_union_members(env, place, span)
     }
 
-    pub(super) fn store_place(
+    fn store_place(
         &mut self,
         env: &mut dyn Environment,
         place: &Place,
@@ -445,7 +445,7 @@ impl<'a> Evaluator<'a> {
 
 /// The place returned for an invalid pointer once its violation is recorded (the
 /// path is dead; [`Evaluator::write_place`] ignores it).
-pub(super) fn dead_place() -> Place {
+fn dead_place() -> Place {
     (
         Root::Heap {
             proc: u32::MAX,

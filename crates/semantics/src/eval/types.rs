@@ -86,7 +86,7 @@ impl<'a> Evaluator<'a> {
             })
     }
 
-    pub(super) fn concrete_extent(
+    fn concrete_extent(
         &mut self,
         env: &dyn Environment,
         ext: &Option<Box<MExpr>>,
