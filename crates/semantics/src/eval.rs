@@ -1,21 +1,16 @@
 //! The evaluator: model expression + environment -> dynamic value, with checks.
 
-use std::sync::Arc;
-
 use smallvec::SmallVec;
-use tass_dynamic::api::{
-    is_undefined_data, read_at, size_of, undefined_data, write_at, AccessError, Handle, HeapObject,
-    Pointer, Root, Step, Value,
-};
+use tass_dynamic::api::{size_of, Handle, Pointer, Root, Step, Value};
 use tass_model::api::{
-    BinaryOp, Expr as MExpr, ExprKind, FunctionId, LibraryConstant, LibraryFunction,
-    QuantifierKind, Span, Type as MType, UnaryOp, VarId, VarScope,
+    BinaryOp, Expr as MExpr, ExprKind, FunctionId, LibraryConstant, QuantifierKind, Span,
+    Type as MType, UnaryOp, VarId,
 };
-use tass_symbolic::api::{BigInt, BigRational, BitOp, Expr, ExprFactory, Type};
+use tass_symbolic::api::{BigInt, BigRational, Expr, ExprFactory, Type};
 
 use crate::env::Environment;
-use crate::float::{Arith, Exactness, FloatComparison, Floats};
-use crate::oracle::{Decision, Oracle, SignedOverflow};
+use crate::float::Exactness;
+use crate::oracle::{Decision, Oracle};
 use crate::report::{Certainty, EngineError, Property, Violation};
 
 mod convert;

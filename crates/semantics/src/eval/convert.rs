@@ -1,6 +1,12 @@
 //! C conversions between types, with unsigned and signed wrapping.
 
-use super::*;
+use tass_dynamic::api::{Pointer, Value};
+use tass_model::api::{Span, Type as MType};
+use tass_symbolic::api::{BigInt, Expr, ExprFactory, Type};
+
+use super::{int_of, scalar_type, Evaluator};
+use crate::float::Exactness;
+use crate::report::EngineError;
 
 impl<'a> Evaluator<'a> {
     /// Converts `v` from model type `from` to `to` (C conversions).

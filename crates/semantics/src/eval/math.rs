@@ -1,6 +1,11 @@
 //! Math library functions (`sqrt`, `fabs`, ...) at the arithmetic level.
 
-use super::*;
+use tass_model::api::{LibraryFunction, Span, Type as MType};
+use tass_symbolic::api::{BigInt, BigRational, Expr, Type};
+
+use super::{int_of, scalar_type, Evaluator};
+use crate::float::{Exactness, FloatComparison};
+use crate::report::EngineError;
 
 impl<'a> Evaluator<'a> {
     pub(super) fn math(

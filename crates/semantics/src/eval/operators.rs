@@ -1,6 +1,15 @@
 //! Binary operators: integer, floating and pointer arithmetic, comparisons, and their checks.
 
-use super::*;
+use smallvec::SmallVec;
+use tass_dynamic::api::{Pointer, Step, Value};
+use tass_model::api::{BinaryOp, Expr as MExpr, Span, Type as MType};
+use tass_symbolic::api::{BitOp, Expr, Type};
+
+use super::{int_of, scalar_type, Evaluator};
+use crate::env::Environment;
+use crate::float::{Arith, Exactness, FloatComparison, Floats};
+use crate::oracle::SignedOverflow;
+use crate::report::{EngineError, Property};
 
 impl<'a> Evaluator<'a> {
     /// The floating operations of model type `ty` at the arithmetic level, if

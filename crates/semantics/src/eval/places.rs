@@ -1,6 +1,15 @@
 //! Places (lvalues): evaluating, dereferencing, reading and writing them.
 
-use super::*;
+use smallvec::SmallVec;
+use tass_dynamic::api::{
+    is_undefined_data, read_at, write_at, AccessError, HeapObject, Pointer, Root, Step, Value,
+};
+use tass_model::api::{Expr as MExpr, ExprKind, Span, Type as MType, VarScope};
+use tass_symbolic::api::{Expr, Type};
+
+use super::{int_of, scalar_type, Evaluator, Place};
+use crate::env::Environment;
+use crate::report::{EngineError, Property};
 
 impl<'a> Evaluator<'a> {
     // ----- places (lvalues) ------------------------------------------------------

@@ -1,6 +1,14 @@
 //! Values of types: data types, undefined and zero values, remote ranks.
 
-use super::*;
+use std::sync::Arc;
+use tass_dynamic::api::{undefined_data, Handle, Pointer, Value};
+use tass_model::api::{Expr as MExpr, LibraryConstant, Span, Type as MType};
+use tass_symbolic::api::Type;
+
+use super::{scalar_type, Evaluator};
+use crate::env::Environment;
+use crate::oracle::Decision;
+use crate::report::EngineError;
 
 impl<'a> Evaluator<'a> {
     // ----- values of types ------------------------------------------------------------
