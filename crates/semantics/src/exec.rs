@@ -2,8 +2,8 @@
 
 use tass_dynamic::api::{undefined_data, ElemType, HeapObject, Pointer, Root, Step, Value};
 use tass_model::api::{
-    render_expr, AssertOrigin, Callee, ExprKind, LibraryFunction, Model, Span, Statement,
-    TransitionId, Type as MType,
+    render_expr, AssertOrigin, Callee, Expr as MExpr, ExprKind, FunctionId, LibraryFunction,
+    LocationId, Model, Span, Statement, TransitionId, Type as MType,
 };
 use tass_symbolic::api::{Expr, ExprFactory, Type};
 
@@ -63,257 +63,341 @@ pub fn execute_transition(
             Some(&transition.span),
         )
     })?;
-    let process = env.process();
-    let mut ev = Evaluator::new(f, oracle, process, true);
-    let mut changes = ChangeLog {
-        enabled: record_changes,
-        items: Vec::new(),
+    let mut step = StatementStep {
+        model,
+        ev: Evaluator::checking(f, oracle, env.process()),
+        changes: ChangeLog {
+            enabled: record_changes,
+            items: Vec::new(),
+        },
+        span: &transition.span,
     };
     if !transition.guard.is_true() {
         // The guard is evaluated with its checks even when the path condition
         // already implies it: `if (2 / x != 7)` divides by zero at x = 0 whether or
         // not the other branch is feasible (a guard known true skipped its checks,
         // and such a division was reported to hold).
-        let g = ev.eval_bool(&*env, &transition.guard)?;
+        let g = step.ev.eval_bool(&*env, &transition.guard)?;
         if !guard_known_true {
-            ev.assumed.push(g);
+            step.ev.assumed.push(g);
         }
     }
-    let span = &transition.span;
-    let mut moved = false;
-    match &transition.statement {
-        Statement::Noop => {}
-        Statement::Declare { var } => {
-            let ty = &model.var(*var).ty;
-            let v = ev.undefined_value(&*env, ty, span)?;
-            let root = env.root_of(*var);
-            if let Some(slot) = env.get_mut(root) {
-                *slot = v;
+    let moved = step.execute(env, &transition.statement, tid, target)?;
+    if !moved {
+        env.set_location(target);
+    }
+    let pc = step.ev.current_pc(&*env);
+    env.set_path_condition(pc);
+    Ok(StepResult {
+        violations: step.ev.violations,
+        changes: step.changes.items,
+    })
+}
+
+/// The execution of one transition's statement: the evaluator (with the checks
+/// and assumptions made so far), the changes for traces, and the statement's span.
+struct StatementStep<'s, 'a> {
+    model: &'s Model,
+    ev: Evaluator<'a>,
+    changes: ChangeLog,
+    span: &'s Span,
+}
+
+impl StatementStep<'_, '_> {
+    /// Executes `statement` (of transition `tid`, whose target is `target`);
+    /// true when it moved control itself (a call, a return, a termination).
+    fn execute(
+        &mut self,
+        env: &mut dyn Environment,
+        statement: &Statement,
+        tid: TransitionId,
+        target: LocationId,
+    ) -> Result<bool, EngineError> {
+        let (model, span, f) = (self.model, self.span, self.ev.factory());
+        let ev = &mut self.ev;
+        match statement {
+            Statement::Noop => {}
+            Statement::Declare { var } => {
+                let ty = &model.var(*var).ty;
+                let v = ev.undefined_value(&*env, ty, span)?;
+                let root = env.root_of(*var);
+                if let Some(slot) = env.get_mut(root) {
+                    *slot = v;
+                }
             }
-        }
-        Statement::Assign { lhs, rhs } => {
-            let v = ev.eval(&*env, rhs)?;
-            let v = ev.convert(v, &rhs.ty, &lhs.ty, span)?;
-            let place = ev.eval_place(&*env, lhs, false)?;
-            changes.record(|| change(model, f, lhs, &v));
-            ev.write_place(env, &place, v, span)?;
-        }
-        Statement::Assert { condition, origin } => {
-            let c = ev.eval_bool(&*env, condition)?;
-            let text = render_expr(model, condition);
-            let pragma = matches!(origin, AssertOrigin::Pragma);
-            ev.check(
-                &*env,
-                c,
-                Property::Assertion,
-                || {
-                    if pragma {
-                        format!("#pragma TASS assert {text} can fail")
-                    } else {
-                        format!("assert({text}) can fail")
-                    }
-                },
-                span,
-            );
-        }
-        Statement::Assume { condition } => {
-            let c = ev.eval_bool(&*env, condition)?;
-            ev.assumed.push(c);
-            let pc = ev.current_pc(&*env);
-            if ev.oracle().is_unsat(f, pc) {
-                ev.violations.push(Violation {
-                    property: Property::AssumptionVacuous,
-                    certainty: crate::report::Certainty::Provable,
-                    message: format!(
-                        "the assumption `{}` is never true on this path",
-                        render_expr(model, condition)
-                    ),
-                    span: span.clone(),
-                    process,
-                    witness: None,
-                    claim: f.pretty(c),
-                });
-                // The path stands for no execution: end it.
-                ev.assumed.push(f.ff());
+            Statement::Assign { lhs, rhs } => {
+                let v = ev.eval(&*env, rhs)?;
+                let v = ev.convert(v, &rhs.ty, &lhs.ty, span)?;
+                let place = ev.eval_place(&*env, lhs, false)?;
+                self.changes.record(|| change(model, f, lhs, &v));
+                ev.write_place(env, &place, v, span)?;
             }
-        }
-        Statement::Call { lhs, callee, args } => match callee {
-            Callee::User(g) => {
-                let callee_fn = model.function(*g);
-                if callee_fn.body.is_none() {
+            Statement::Assert { condition, origin } => self.assert(env, condition, origin)?,
+            Statement::Assume { condition } => self.assume(env, condition)?,
+            Statement::Call { lhs, callee, args } => match callee {
+                Callee::User(g) => {
+                    self.call_user(env, *g, args, tid, target)?;
+                    return Ok(true);
+                }
+                Callee::Library(lf) => return self.library_call(env, *lf, lhs.as_ref(), args),
+                Callee::System(g) => {
                     return Err(EngineError::unsupported(
-                        format!("call of `{}`, which has no body", callee_fn.name),
-                        span,
-                    ));
-                }
-                let mut locals =
-                    Vec::with_capacity(callee_fn.params.len() + callee_fn.locals.len());
-                for (p, a) in callee_fn.params.iter().zip(args) {
-                    let v = ev.eval(&*env, a)?;
-                    let v = ev.convert(v, &a.ty, &model.var(*p).ty, span)?;
-                    locals.push((*p, v));
-                }
-                if callee_fn.params.len() != args.len() {
-                    return Err(EngineError::invalid(
                         format!(
-                            "`{}` called with {} arguments, declared with {}",
-                            callee_fn.name,
-                            args.len(),
-                            callee_fn.params.len()
+                            "call of the system function `{}` (no built-in model)",
+                            model.function(*g).name
                         ),
-                        Some(span),
-                    ));
+                        span,
+                    ))
                 }
-                for l in &callee_fn.locals {
-                    let ty = &model.var(*l).ty;
-                    let v = if literal_extents(ty) {
-                        ev.undefined_value(&*env, ty, span)?
-                    } else {
-                        Value::Undefined
-                    };
-                    locals.push((*l, v));
-                }
-                for (p, v) in locals.iter().take(callee_fn.params.len()) {
-                    changes.record(|| Change {
-                        variable: format!("{}.{}", callee_fn.name, model.var(*p).name),
-                        value: show_value(f, v),
-                    });
-                }
-                env.set_location(target);
-                env.push_frame(*g, Some(tid), locals);
-                moved = true;
+            },
+            Statement::Return { value } => {
+                self.return_from(env, value.as_ref(), target)?;
+                return Ok(true);
             }
-            Callee::Library(lf) => {
-                moved = library_call(
-                    model,
-                    &mut ev,
-                    env,
-                    *lf,
-                    lhs.as_ref(),
-                    args,
-                    span,
-                    &mut changes,
-                )?;
+            Statement::Allocate {
+                lhs,
+                elem_type,
+                count,
+                zeroed,
+            } => self.allocate(env, lhs, elem_type, count, *zeroed)?,
+            Statement::Reallocate {
+                lhs,
+                pointer,
+                elem_type,
+                count,
+            } => self.reallocate(env, lhs, pointer, (elem_type, count))?,
+            Statement::Free { pointer } => {
+                let p = ev.eval(&*env, pointer)?;
+                if let Some(object) = heap_block(ev, &*env, &p, "free", span) {
+                    env.free(object);
+                }
             }
-            Callee::System(g) => {
+            // Only moves control: the engine takes the snapshot of the state this
+            // step reaches and checks the collective assertion when every process
+            // has one (`tass-state`'s snapshot queues).
+            Statement::CollectiveAssert { .. } => {}
+            Statement::LoopInvariant(inv) => {
                 return Err(EngineError::unsupported(
                     format!(
-                        "call of the system function `{}` (no built-in model)",
-                        model.function(*g).name
+                        "#pragma TASS {} invariant (not yet supported)",
+                        inv.kind.keyword()
                     ),
                     span,
                 ))
             }
-        },
-        Statement::Return { value } => {
-            let v = match value {
-                Some(e) => Some((ev.eval(&*env, e)?, e.ty.clone())),
-                None => None,
-            };
-            let depth = env.stack_depth();
-            moved = true;
-            if depth <= 1 {
-                let code = v.as_ref().and_then(|(v, _)| v.as_data());
-                env.set_location(target);
-                env.terminate(code);
-            } else if let (Some(cs), Some((v, vty))) = (env.pop_frame(), v) {
-                let (cf, _) = env.location();
-                let caller = model.function(cf);
-                if let Some(cbody) = caller.body.as_ref() {
-                    if let Statement::Call { lhs: Some(lhs), .. } = &cbody.transition(cs).statement
-                    {
-                        let v = ev.convert(v, &vty, &lhs.ty, span)?;
-                        let place = ev.eval_place(&*env, lhs, false)?;
-                        changes.record(|| change(model, f, lhs, &v));
-                        ev.write_place(env, &place, v, span)?;
-                    }
+        }
+        Ok(false)
+    }
+
+    fn assert(
+        &mut self,
+        env: &mut dyn Environment,
+        condition: &MExpr,
+        origin: &AssertOrigin,
+    ) -> Result<(), EngineError> {
+        let ev = &mut self.ev;
+        let c = ev.eval_bool(&*env, condition)?;
+        let text = render_expr(self.model, condition);
+        let pragma = matches!(origin, AssertOrigin::Pragma);
+        ev.check(
+            &*env,
+            c,
+            Property::Assertion,
+            || {
+                if pragma {
+                    format!("#pragma TASS assert {text} can fail")
+                } else {
+                    format!("assert({text}) can fail")
                 }
-            }
-        }
-        Statement::Allocate {
-            lhs,
-            elem_type,
-            count,
-            zeroed,
-        } => {
-            let n = ev.eval_int(&*env, count)?;
-            let claim = f.le(f.int(0), n);
-            let ns = f.pretty(n);
-            ev.check(
-                &*env,
-                claim,
-                Property::OutOfBounds,
-                || format!("allocation of a negative number of elements ({ns})"),
-                span,
-            );
-            let value = block_value(&mut ev, &*env, elem_type, n, *zeroed, span)?;
-            let root = env.allocate(value, n, ElemType::of(elem_type));
-            let p = Value::Pointer(Pointer::to(root, [Step::Index(f.int(0))]));
-            let place = ev.eval_place(&*env, lhs, false)?;
-            changes.record(|| Change {
-                variable: render_expr(model, lhs),
-                value: format!("&heap[{}][0] ({} elements)", heap_index(root), ns),
-            });
-            ev.write_place(env, &place, p, span)?;
-        }
-        Statement::Reallocate {
-            lhs,
-            pointer,
-            elem_type,
-            count,
-        } => {
-            let old = ev.eval(&*env, pointer)?;
-            let n = ev.eval_int(&*env, count)?;
-            let mut value = block_value(&mut ev, &*env, elem_type, n, false, span)?;
-            if let Some(object) = heap_block(&mut ev, &*env, &old, "realloc", span) {
-                if let Some(HeapObject::Live {
-                    value: oldv,
-                    extent,
-                    ..
-                }) = env.heap_object(process, object).cloned()
-                {
-                    value = copy_prefix(f, &value, &oldv, extent, n, span)?;
-                }
-                env.free(object);
-            }
-            let root = env.allocate(value, n, ElemType::of(elem_type));
-            let p = Value::Pointer(Pointer::to(root, [Step::Index(f.int(0))]));
-            let place = ev.eval_place(&*env, lhs, false)?;
-            changes.record(|| Change {
-                variable: render_expr(model, lhs),
-                value: format!("&heap[{}][0]", heap_index(root)),
-            });
-            ev.write_place(env, &place, p, span)?;
-        }
-        Statement::Free { pointer } => {
-            let p = ev.eval(&*env, pointer)?;
-            if let Some(object) = heap_block(&mut ev, &*env, &p, "free", span) {
-                env.free(object);
-            }
-        }
-        // Only moves control: the engine takes the snapshot of the state this
-        // step reaches and checks the collective assertion when every process
-        // has one (`tass-state`'s snapshot queues).
-        Statement::CollectiveAssert { .. } => {}
-        Statement::LoopInvariant(inv) => {
-            return Err(EngineError::unsupported(
-                format!(
-                    "#pragma TASS {} invariant (not yet supported)",
-                    inv.kind.keyword()
+            },
+            self.span,
+        );
+        Ok(())
+    }
+
+    /// `assume(condition)`: conjoined to the path condition; a warning when that
+    /// leaves the path no execution.
+    fn assume(&mut self, env: &mut dyn Environment, condition: &MExpr) -> Result<(), EngineError> {
+        let ev = &mut self.ev;
+        let f = ev.factory();
+        let c = ev.eval_bool(&*env, condition)?;
+        ev.assumed.push(c);
+        let pc = ev.current_pc(&*env);
+        if ev.oracle().is_unsat(f, pc) {
+            ev.violations.push(Violation {
+                property: Property::AssumptionVacuous,
+                certainty: crate::report::Certainty::Provable,
+                message: format!(
+                    "the assumption `{}` is never true on this path",
+                    render_expr(self.model, condition)
                 ),
-                span,
-            ))
+                span: self.span.clone(),
+                process: env.process(),
+                witness: None,
+                claim: f.pretty(c),
+            });
+            // The path stands for no execution: end it.
+            ev.assumed.push(f.ff());
         }
+        Ok(())
     }
-    if !moved {
+
+    /// A call of user function `g`: pushes its frame (parameters bound to the
+    /// converted arguments, locals undefined).
+    fn call_user(
+        &mut self,
+        env: &mut dyn Environment,
+        g: FunctionId,
+        args: &[MExpr],
+        tid: TransitionId,
+        target: LocationId,
+    ) -> Result<(), EngineError> {
+        let (model, span, f) = (self.model, self.span, self.ev.factory());
+        let ev = &mut self.ev;
+        let callee_fn = model.function(g);
+        if callee_fn.body.is_none() {
+            return Err(EngineError::unsupported(
+                format!("call of `{}`, which has no body", callee_fn.name),
+                span,
+            ));
+        }
+        let mut locals = Vec::with_capacity(callee_fn.params.len() + callee_fn.locals.len());
+        for (p, a) in callee_fn.params.iter().zip(args) {
+            let v = ev.eval(&*env, a)?;
+            let v = ev.convert(v, &a.ty, &model.var(*p).ty, span)?;
+            locals.push((*p, v));
+        }
+        if callee_fn.params.len() != args.len() {
+            return Err(EngineError::invalid(
+                format!(
+                    "`{}` called with {} arguments, declared with {}",
+                    callee_fn.name,
+                    args.len(),
+                    callee_fn.params.len()
+                ),
+                Some(span),
+            ));
+        }
+        for l in &callee_fn.locals {
+            let ty = &model.var(*l).ty;
+            let v = if literal_extents(ty) {
+                ev.undefined_value(&*env, ty, span)?
+            } else {
+                Value::Undefined
+            };
+            locals.push((*l, v));
+        }
+        for (p, v) in locals.iter().take(callee_fn.params.len()) {
+            self.changes.record(|| Change {
+                variable: format!("{}.{}", callee_fn.name, model.var(*p).name),
+                value: show_value(f, v),
+            });
+        }
         env.set_location(target);
+        env.push_frame(g, Some(tid), locals);
+        Ok(())
     }
-    let pc = ev.current_pc(&*env);
-    env.set_path_condition(pc);
-    Ok(StepResult {
-        violations: ev.violations,
-        changes: changes.items,
-    })
+
+    /// `return value;`: pops the frame and stores the converted value into the
+    /// caller's left-hand side; returning from the last frame terminates.
+    fn return_from(
+        &mut self,
+        env: &mut dyn Environment,
+        value: Option<&MExpr>,
+        target: LocationId,
+    ) -> Result<(), EngineError> {
+        let (model, span, f) = (self.model, self.span, self.ev.factory());
+        let ev = &mut self.ev;
+        let v = match value {
+            Some(e) => Some((ev.eval(&*env, e)?, e.ty.clone())),
+            None => None,
+        };
+        let depth = env.stack_depth();
+        if depth <= 1 {
+            let code = v.as_ref().and_then(|(v, _)| v.as_data());
+            env.set_location(target);
+            env.terminate(code);
+        } else if let (Some(cs), Some((v, vty))) = (env.pop_frame(), v) {
+            let (cf, _) = env.location();
+            let caller = model.function(cf);
+            if let Some(cbody) = caller.body.as_ref() {
+                if let Statement::Call { lhs: Some(lhs), .. } = &cbody.transition(cs).statement {
+                    let v = ev.convert(v, &vty, &lhs.ty, span)?;
+                    let place = ev.eval_place(&*env, lhs, false)?;
+                    self.changes.record(|| change(model, f, lhs, &v));
+                    ev.write_place(env, &place, v, span)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `lhs = malloc/calloc(count * sizeof(elem_type))` (`zeroed` for calloc).
+    fn allocate(
+        &mut self,
+        env: &mut dyn Environment,
+        lhs: &MExpr,
+        elem_type: &MType,
+        count: &MExpr,
+        zeroed: bool,
+    ) -> Result<(), EngineError> {
+        let (model, span, f) = (self.model, self.span, self.ev.factory());
+        let ev = &mut self.ev;
+        let n = ev.eval_int(&*env, count)?;
+        let claim = f.le(f.int(0), n);
+        let ns = f.pretty(n);
+        ev.check(
+            &*env,
+            claim,
+            Property::OutOfBounds,
+            || format!("allocation of a negative number of elements ({ns})"),
+            span,
+        );
+        let value = block_value(ev, &*env, elem_type, n, zeroed, span)?;
+        let root = env.allocate(value, n, ElemType::of(elem_type));
+        let p = Value::Pointer(Pointer::to(root, [Step::Index(f.int(0))]));
+        let place = ev.eval_place(&*env, lhs, false)?;
+        self.changes.record(|| Change {
+            variable: render_expr(model, lhs),
+            value: format!("&heap[{}][0] ({} elements)", heap_index(root), ns),
+        });
+        ev.write_place(env, &place, p, span)
+    }
+
+    /// `lhs = realloc(pointer, count * sizeof(elem_type))`: a new block holding
+    /// the old one's prefix; the old block is freed.
+    fn reallocate(
+        &mut self,
+        env: &mut dyn Environment,
+        lhs: &MExpr,
+        pointer: &MExpr,
+        (elem_type, count): (&MType, &MExpr),
+    ) -> Result<(), EngineError> {
+        let (model, span, f) = (self.model, self.span, self.ev.factory());
+        let ev = &mut self.ev;
+        let old = ev.eval(&*env, pointer)?;
+        let n = ev.eval_int(&*env, count)?;
+        let mut value = block_value(ev, &*env, elem_type, n, false, span)?;
+        if let Some(object) = heap_block(ev, &*env, &old, "realloc", span) {
+            if let Some(HeapObject::Live {
+                value: oldv,
+                extent,
+                ..
+            }) = env.heap_object(env.process(), object).cloned()
+            {
+                value = copy_prefix(f, &value, &oldv, extent, n, span)?;
+            }
+            env.free(object);
+        }
+        let root = env.allocate(value, n, ElemType::of(elem_type));
+        let p = Value::Pointer(Pointer::to(root, [Step::Index(f.int(0))]));
+        let place = ev.eval_place(&*env, lhs, false)?;
+        self.changes.record(|| Change {
+            variable: render_expr(model, lhs),
+            value: format!("&heap[{}][0]", heap_index(root)),
+        });
+        ev.write_place(env, &place, p, span)
+    }
 }
 
 /// The changes of a step, recorded only when traces are wanted.
@@ -584,159 +668,184 @@ pub fn pointee_type(e: &tass_model::api::Expr) -> Option<MType> {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn library_call(
-    model: &Model,
-    ev: &mut Evaluator<'_>,
-    env: &mut dyn Environment,
-    lf: LibraryFunction,
-    lhs: Option<&tass_model::api::Expr>,
-    args: &[tass_model::api::Expr],
-    span: &Span,
-    changes: &mut ChangeLog,
-) -> Result<bool, EngineError> {
-    use LibraryFunction::*;
-    let f = ev.factory();
-    let mut result: Option<Value> = None;
-    let arg = |k: usize| -> Result<&tass_model::api::Expr, EngineError> {
-        args.get(k).ok_or_else(|| {
-            EngineError::invalid(format!("{} needs more arguments", lf.c_name()), Some(span))
-        })
-    };
-    match lf {
-        Exit | Abort => {
-            let code = if lf == Exit {
-                Some(ev.eval_int(&*env, arg(0)?)?)
-            } else {
-                // A program that aborts has failed, as if an assertion had.
-                ev.fail_claiming(
-                    &*env,
-                    Property::Assertion,
-                    "abort() is called: the program aborts".into(),
-                    "abort() is not called",
-                    span,
+impl StatementStep<'_, '_> {
+    /// A call of library function `lf` (`lhs = lf(args)`); true when it moved
+    /// control itself (`exit`, `abort`).
+    fn library_call(
+        &mut self,
+        env: &mut dyn Environment,
+        lf: LibraryFunction,
+        lhs: Option<&MExpr>,
+        args: &[MExpr],
+    ) -> Result<bool, EngineError> {
+        use LibraryFunction::*;
+        let (model, span, f) = (self.model, self.span, self.ev.factory());
+        let ev = &mut self.ev;
+        let mut result: Option<Value> = None;
+        let arg = |k: usize| -> Result<&tass_model::api::Expr, EngineError> {
+            args.get(k).ok_or_else(|| {
+                EngineError::invalid(format!("{} needs more arguments", lf.c_name()), Some(span))
+            })
+        };
+        match lf {
+            Exit | Abort => {
+                let code = if lf == Exit {
+                    Some(ev.eval_int(&*env, arg(0)?)?)
+                } else {
+                    // A program that aborts has failed, as if an assertion had.
+                    ev.fail_claiming(
+                        &*env,
+                        Property::Assertion,
+                        "abort() is called: the program aborts".into(),
+                        "abort() is not called",
+                        span,
+                    );
+                    None
+                };
+                // Terminate at the call's own location (not its target), so that
+                // checks made at termination (leaks, MPI_Finalize) point at the call.
+                env.terminate(code);
+                return Ok(true);
+            }
+            Abs | Labs | Sqrt | Fabs | Pow | Exp | Log | Sin | Cos | Floor | Ceil | Fmin | Fmax => {
+                let e = tass_model::api::Expr::new(
+                    ExprKind::MathCall(lf, args.to_vec()),
+                    lhs.map(|l| l.ty.clone()).unwrap_or(MType::DOUBLE),
+                    span.clone(),
                 );
-                None
-            };
-            // Terminate at the call's own location (not its target), so that
-            // checks made at termination (leaks, MPI_Finalize) point at the call.
-            env.terminate(code);
-            return Ok(true);
-        }
-        Abs | Labs | Sqrt | Fabs | Pow | Exp | Log | Sin | Cos | Floor | Ceil | Fmin | Fmax => {
-            let e = tass_model::api::Expr::new(
-                ExprKind::MathCall(lf, args.to_vec()),
-                lhs.map(|l| l.ty.clone()).unwrap_or(MType::DOUBLE),
-                span.clone(),
-            );
-            result = Some(ev.eval(&*env, &e)?);
-        }
-        Rand | Random => {
-            let r = f.fresh_symbol(lf.c_name(), Type::Int);
-            ev.assumed
-                .push(f.and(f.le(f.int(0), r), f.le(r, f.int(RAND_MAX))));
-            result = Some(Value::Data(r));
-        }
-        Srand | Srandom | Printf | Fprintf | Puts | Putchar | Fflush => {
-            for a in args {
-                ev.eval(&*env, a)?;
+                result = Some(ev.eval(&*env, &e)?);
             }
-            // Nothing is printed: what a run prints is not a property, so output
-            // is a local step (its arguments are still evaluated, and checked).
-            if lf == Printf || lf == Puts || lf == Putchar {
-                result = Some(Value::Data(f.int(0)));
+            Rand | Random => {
+                let r = f.fresh_symbol(lf.c_name(), Type::Int);
+                ev.assumed
+                    .push(f.and(f.le(f.int(0), r), f.le(r, f.int(RAND_MAX))));
+                result = Some(Value::Data(r));
             }
-        }
-        Memcpy | Memmove | Memset | Memcmp | Strlen | Strcmp | Strncmp | Strcpy | Strncpy
-        | Atoi | Atol | Strtol => {
-            let call = crate::libc::LibCall {
-                model,
-                lf,
-                args,
-                span,
-            };
-            result = crate::libc::string_call(ev, env, &call)?;
-        }
-        Time | Clock => {
-            // Fresh values: a violation that depends on them is only possible.
-            let t = f.fresh_symbol(lf.c_name(), Type::Int);
-            ev.oracle().note_abstraction(t);
-            ev.assumed.push(f.le(f.int(0), t));
-            if lf == Time {
-                let out = ev.eval(&*env, arg(0)?)?;
-                if !matches!(out, Value::Pointer(Pointer::Null)) {
-                    let place =
-                        ev.deref_place(&*env, out, false, span, &|| render_expr(model, &args[0]))?;
-                    ev.write_place(env, &place, Value::Data(t), span)?;
+            Srand | Srandom | Printf | Fprintf | Puts | Putchar | Fflush => {
+                for a in args {
+                    ev.eval(&*env, a)?;
+                }
+                // Nothing is printed: what a run prints is not a property, so output
+                // is a local step (its arguments are still evaluated, and checked).
+                if lf == Printf || lf == Puts || lf == Putchar {
+                    result = Some(Value::Data(f.int(0)));
                 }
             }
-            result = Some(Value::Data(t));
-        }
-        Difftime => {
-            let end = ev.eval_int(&*env, arg(0)?)?;
-            let start = ev.eval_int(&*env, arg(1)?)?;
-            result = Some(Value::Data(f.to_real(f.sub(end, start))));
-        }
-        Sleep | Usleep => {
-            for a in args {
-                ev.eval(&*env, a)?;
+            Memcpy | Memmove | Memset | Memcmp | Strlen | Strcmp | Strncmp | Strcpy | Strncpy
+            | Atoi | Atol | Strtol => {
+                let call = crate::libc::LibCall {
+                    model,
+                    lf,
+                    args,
+                    span,
+                };
+                result = crate::libc::string_call(ev, env, &call)?;
             }
-            result = Some(Value::Data(f.int(0)));
+            Time | Clock => result = Some(self.time_or_clock(env, lf, args)?),
+            Difftime => {
+                let end = ev.eval_int(&*env, arg(0)?)?;
+                let start = ev.eval_int(&*env, arg(1)?)?;
+                result = Some(Value::Data(f.to_real(f.sub(end, start))));
+            }
+            Sleep | Usleep => {
+                for a in args {
+                    ev.eval(&*env, a)?;
+                }
+                result = Some(Value::Data(f.int(0)));
+            }
+            Getpid => {
+                let pid = f.fresh_symbol("getpid", Type::Int);
+                ev.assumed.push(f.lt(f.int(0), pid));
+                result = Some(Value::Data(pid));
+            }
+            Assert => {
+                let c = ev.eval_bool(&*env, arg(0)?)?;
+                let text = render_expr(model, arg(0)?);
+                ev.check(
+                    &*env,
+                    c,
+                    Property::Assertion,
+                    || format!("assert({text}) can fail"),
+                    span,
+                );
+            }
+            _ => return Err(unsupported_library(lf, span)),
         }
-        Getpid => {
-            let pid = f.fresh_symbol("getpid", Type::Int);
-            ev.assumed.push(f.lt(f.int(0), pid));
-            result = Some(Value::Data(pid));
+        if let (Some(lhs), Some(v)) = (lhs, result) {
+            self.store_result(env, lhs, v)?;
         }
-        Assert => {
-            let c = ev.eval_bool(&*env, arg(0)?)?;
-            let text = render_expr(model, arg(0)?);
-            ev.check(
-                &*env,
-                c,
-                Property::Assertion,
-                || format!("assert({text}) can fail"),
-                span,
-            );
-        }
-        Sprintf => {
-            return Err(EngineError::unsupported(
-                format!("the library function {}", lf.c_name()),
-                span,
-            ));
-        }
-        Malloc | Calloc | Realloc | Free => {
-            return Err(EngineError::unsupported(
-                format!("{} whose element type could not be determined", lf.c_name()),
-                span,
-            ));
-        }
-        other if other.is_mpi() => {
-            return Err(EngineError::unsupported(
-                format!(
-                    "{} (MPI is not supported by the engine yet)",
-                    other.c_name()
-                ),
-                span,
-            ));
-        }
-        other => {
-            return Err(EngineError::unsupported(
-                format!("the library function {}", other.c_name()),
-                span,
-            ));
-        }
+        Ok(false)
     }
-    if let (Some(lhs), Some(v)) = (lhs, result) {
+
+    /// `time(out)` or `clock()`: a fresh non-negative value (also stored
+    /// through `time`'s pointer unless it is null).
+    fn time_or_clock(
+        &mut self,
+        env: &mut dyn Environment,
+        lf: LibraryFunction,
+        args: &[MExpr],
+    ) -> Result<Value, EngineError> {
+        let (model, span, f) = (self.model, self.span, self.ev.factory());
+        let ev = &mut self.ev;
+        // Fresh values: a violation that depends on them is only possible.
+        let t = f.fresh_symbol(lf.c_name(), Type::Int);
+        ev.oracle().note_abstraction(t);
+        ev.assumed.push(f.le(f.int(0), t));
+        if lf == LibraryFunction::Time {
+            let out = ev.eval(
+                &*env,
+                args.first().ok_or_else(|| {
+                    EngineError::invalid(
+                        format!("{} needs more arguments", lf.c_name()),
+                        Some(span),
+                    )
+                })?,
+            )?;
+            if !matches!(out, Value::Pointer(Pointer::Null)) {
+                let place =
+                    ev.deref_place(&*env, out, false, span, &|| render_expr(model, &args[0]))?;
+                ev.write_place(env, &place, Value::Data(t), span)?;
+            }
+        }
+        Ok(Value::Data(t))
+    }
+
+    /// Stores a library call's result into its left-hand side, cast to its type.
+    fn store_result(
+        &mut self,
+        env: &mut dyn Environment,
+        lhs: &MExpr,
+        v: Value,
+    ) -> Result<(), EngineError> {
+        let (model, span, f) = (self.model, self.span, self.ev.factory());
+        let ev = &mut self.ev;
         let v = match (&v, scalar_type(&lhs.ty)) {
             (Value::Data(x), Some(t)) if f.type_of(*x) != t => Value::Data(f.cast(*x, &t)),
             _ => v,
         };
         let place = ev.eval_place(&*env, lhs, false)?;
-        changes.record(|| change(model, f, lhs, &v));
-        ev.write_place(env, &place, v, span)?;
+        self.changes.record(|| change(model, f, lhs, &v));
+        ev.write_place(env, &place, v, span)
     }
-    Ok(false)
+}
+
+/// The error for a library function the executor does not model.
+fn unsupported_library(lf: LibraryFunction, span: &Span) -> EngineError {
+    use LibraryFunction::*;
+    match lf {
+        Malloc | Calloc | Realloc | Free => EngineError::unsupported(
+            format!("{} whose element type could not be determined", lf.c_name()),
+            span,
+        ),
+        other if other.is_mpi() => EngineError::unsupported(
+            format!(
+                "{} (MPI is not supported by the engine yet)",
+                other.c_name()
+            ),
+            span,
+        ),
+        other => EngineError::unsupported(format!("the library function {}", other.c_name()), span),
+    }
 }
 
 /// The value of transition `tid`'s guard for the executing process, evaluated
@@ -760,6 +869,6 @@ pub fn evaluate_guard(
     if guard.is_true() {
         return Ok(f.tt());
     }
-    let mut ev = Evaluator::new(f, oracle, env.process(), false);
+    let mut ev = Evaluator::without_checks(f, oracle, env.process());
     ev.eval_bool(env, guard)
 }

@@ -131,7 +131,7 @@ fn integer_division_truncates_and_modulus_takes_the_dividends_sign() {
     let e = env();
     let f = Arc::clone(&e.f);
     let mut oracle = Oracle::builtin(Arc::clone(&f));
-    let mut ev = Evaluator::new(&f, &mut oracle, 0, true);
+    let mut ev = Evaluator::checking(&f, &mut oracle, 0);
     let q = ev
         .eval_int(&e, &bin(BinaryOp::Div, int(7), int(-2), Type::INT))
         .unwrap();
@@ -158,7 +158,7 @@ fn symbolic_index_is_checked_against_the_extent_under_the_path_condition() {
     );
     // Unconstrained I: the read can be out of bounds.
     let mut oracle = Oracle::builtin(Arc::clone(&f));
-    let mut ev = Evaluator::new(&f, &mut oracle, 0, true);
+    let mut ev = Evaluator::checking(&f, &mut oracle, 0);
     ev.eval(&e, &read).unwrap();
     assert_eq!(ev.violations.len(), 1);
     assert_eq!(ev.violations[0].property, Property::OutOfBounds);
@@ -167,7 +167,7 @@ fn symbolic_index_is_checked_against_the_extent_under_the_path_condition() {
     assert_eq!(ev.assumed.len(), 1);
     // With 0 <= I <= 2 in the path condition, the read is fine.
     e.pc = f.and(f.le(f.int(0), i), f.le(i, f.int(2)));
-    let mut ev = Evaluator::new(&f, &mut oracle, 0, true);
+    let mut ev = Evaluator::checking(&f, &mut oracle, 0);
     let v = ev.eval(&e, &read).unwrap();
     assert!(ev.violations.is_empty(), "{:?}", ev.violations);
     assert_eq!(
@@ -182,7 +182,7 @@ fn short_circuit_and_conditional_guard_their_operands() {
     let e = env();
     let f = Arc::clone(&e.f);
     let mut oracle = Oracle::builtin(Arc::clone(&f));
-    let mut ev = Evaluator::new(&f, &mut oracle, 0, true);
+    let mut ev = Evaluator::checking(&f, &mut oracle, 0);
     let i = var(0, Type::INT);
     let guarded = Expr::new(
         ExprKind::LogicalAnd(
@@ -221,7 +221,7 @@ fn uninitialised_read_is_reported_and_evaluation_goes_on() {
     let e = env();
     let f = Arc::clone(&e.f);
     let mut oracle = Oracle::builtin(Arc::clone(&f));
-    let mut ev = Evaluator::new(&f, &mut oracle, 0, true);
+    let mut ev = Evaluator::checking(&f, &mut oracle, 0);
     let v = ev
         .eval(
             &e,
@@ -243,7 +243,7 @@ fn uninitialised_read_is_reported_and_evaluation_goes_on() {
         "an uninitialised read does not end the path"
     );
     // Without checking (guards of enabled transitions), nothing is reported.
-    let mut ev = Evaluator::new(&f, &mut oracle, 0, false);
+    let mut ev = Evaluator::without_checks(&f, &mut oracle, 0);
     ev.eval(&e, &var(2, Type::INT)).unwrap();
     assert!(ev.violations.is_empty());
 }

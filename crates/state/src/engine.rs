@@ -344,7 +344,7 @@ impl Engine {
                 factory: &f,
                 layout: &layout,
             };
-            let mut ev = Evaluator::new(&f, &mut self.oracle, 0, false);
+            let mut ev = Evaluator::without_checks(&f, &mut self.oracle, 0);
             let ty = ev.data_type(&env, &var.ty, &var.span)?.ok_or_else(|| {
                 EngineError::unsupported(
                     format!("input `{}` of a type that is not numeric data", var.name),
@@ -371,7 +371,7 @@ impl Engine {
                 *slot = Value::Data(value);
             }
             if let Some(c) = &var.constraint {
-                let mut ev = Evaluator::new(&f, &mut self.oracle, 0, false);
+                let mut ev = Evaluator::without_checks(&f, &mut self.oracle, 0);
                 let c = ev.eval_bool(&env, c)?;
                 pc = f.and(pc, c);
                 env.set_path_condition(pc);
@@ -411,7 +411,7 @@ impl Engine {
             // Each process's own copy of every global and output, zero as in C.
             for &v in model.globals.iter().chain(&model.outputs) {
                 let var = model.var(v);
-                let mut ev = Evaluator::new(&f, &mut self.oracle, p, false);
+                let mut ev = Evaluator::without_checks(&f, &mut self.oracle, p);
                 let z = ev.zero_value(&env, &var.ty, &var.span)?;
                 let root = env.root_of(v);
                 if let Some(slot) = env.get_mut(root) {
@@ -427,7 +427,7 @@ impl Engine {
                     env.set_path_condition(pc);
                     Value::Data(argc)
                 } else {
-                    let mut ev = Evaluator::new(&f, &mut self.oracle, p, false);
+                    let mut ev = Evaluator::without_checks(&f, &mut self.oracle, p);
                     match ev.undefined_value(&env, &var.ty, &var.span) {
                         Ok(v) => v,
                         Err(_) => Value::Undefined, // VLA: its Declare sets it

@@ -383,7 +383,7 @@ fn check_composite(
             continue;
         };
         let env = composite_env(ctx, &mut composite, q);
-        let mut ev = Evaluator::new(ctx.f, oracle, q, true);
+        let mut ev = Evaluator::checking(ctx.f, oracle, q);
         let c = ev.eval_bool(&env, condition)?;
         violations.append(&mut ev.violations);
         pc = ev.assumed.drain(..).fold(pc, |pc, a| ctx.f.and(pc, a));
@@ -400,7 +400,7 @@ fn check_composite(
             continue;
         };
         let env = composite_env(ctx, &mut composite, q);
-        let mut ev = Evaluator::new(ctx.f, oracle, q, true);
+        let mut ev = Evaluator::checking(ctx.f, oracle, q);
         let text = render_expr(ctx.model, condition);
         ev.check(
             &env,
@@ -846,7 +846,7 @@ fn check_joint_occurrence(
             },
             spec: Some(point),
         };
-        let mut ev = Evaluator::new(ctx.f, oracle, q, true);
+        let mut ev = Evaluator::checking(ctx.f, oracle, q);
         let c = ev.eval_bool(&env, condition)?;
         let text = render_expr(ctx.model, condition);
         ev.check(

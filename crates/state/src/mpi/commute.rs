@@ -43,7 +43,7 @@ impl Mpi<'_> {
                 let pc = f.and(state.inner.pc, step.guard);
                 let (sent, count, ty) = {
                     let env = self.ctx.env(state, p);
-                    let mut ev = Evaluator::new(f, self.oracle, p, false);
+                    let mut ev = Evaluator::without_checks(f, self.oracle, p);
                     let Ok(sent) = ev.eval(&env, call.arg(ArgRole::Buffer)) else {
                         return false;
                     };

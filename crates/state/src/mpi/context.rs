@@ -212,7 +212,7 @@ impl Mpi<'_> {
         e: &MExpr,
     ) -> Result<Expr, EngineError> {
         let env = self.ctx.env(state, p);
-        let mut ev = Evaluator::new(self.ctx.f, self.oracle, p, false);
+        let mut ev = Evaluator::without_checks(self.ctx.f, self.oracle, p);
         ev.eval_int(&env, e)
     }
 
@@ -224,7 +224,7 @@ impl Mpi<'_> {
         e: &MExpr,
     ) -> Result<Value, EngineError> {
         let env = self.ctx.env(state, p);
-        let mut ev = Evaluator::new(self.ctx.f, self.oracle, p, false);
+        let mut ev = Evaluator::without_checks(self.ctx.f, self.oracle, p);
         ev.eval(&env, e)
     }
 

@@ -93,7 +93,7 @@ impl Mpi<'_> {
         call: &Call<'_>,
     ) -> Option<Vec<Value>> {
         let env = self.ctx.env(state, p);
-        let mut ev = Evaluator::new(self.ctx.f, self.oracle, p, false);
+        let mut ev = Evaluator::without_checks(self.ctx.f, self.oracle, p);
         let (array, count) = match call.lf {
             LF::MpiWait | LF::MpiTest => (call.arg(ArgRole::Request), 1),
             _ => {

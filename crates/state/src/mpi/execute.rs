@@ -75,7 +75,7 @@ impl Mpi<'_> {
             return self.collective_for(state, p);
         }
         let mut env = self.ctx.env(state, p);
-        let mut ev = Evaluator::new(f, self.oracle, p, true);
+        let mut ev = Evaluator::checking(f, self.oracle, p);
         if !step.guard_known_true {
             ev.assumed.push(step.guard);
         }

@@ -323,7 +323,7 @@ pub(super) fn execute_progress(
         ));
     };
     let mut env = ctx.env(state, p);
-    let mut ev = Evaluator::new(f, oracle, p, true);
+    let mut ev = Evaluator::checking(f, oracle, p);
     let Some(msg) = env.dequeue(k) else {
         return Err(EngineError::invalid("message vanished", Some(&span)));
     };

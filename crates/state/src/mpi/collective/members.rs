@@ -60,7 +60,7 @@ impl Mpi<'_> {
         body: impl FnOnce(&mut Evaluator<'_>, &mut ProcEnv<'_>) -> Result<R, EngineError>,
     ) -> Result<R, EngineError> {
         let mut env = self.ctx.env(state, p);
-        let mut ev = Evaluator::new(self.ctx.f, self.oracle, p, true);
+        let mut ev = Evaluator::checking(self.ctx.f, self.oracle, p);
         let r = body(&mut ev, &mut env)?;
         let pc = ev.current_pc(&env);
         env.set_path_condition(pc);
@@ -83,7 +83,7 @@ impl Mpi<'_> {
         call: &Call<'_>,
     ) -> Result<Option<u32>, EngineError> {
         let env = self.ctx.env(state, p);
-        let mut ev = Evaluator::new(self.ctx.f, self.oracle, p, false);
+        let mut ev = Evaluator::without_checks(self.ctx.f, self.oracle, p);
         let arg = &call.args[comm_arg(call.lf)];
         let mut v = ev.eval(&env, arg)?;
         if call.lf == LF::MpiCommFree {
@@ -108,7 +108,7 @@ impl Mpi<'_> {
             return Ok(None);
         };
         let env = self.ctx.env(state, p);
-        let mut ev = Evaluator::new(self.ctx.f, self.oracle, p, false);
+        let mut ev = Evaluator::without_checks(self.ctx.f, self.oracle, p);
         Ok(Some(ev.eval_int(&env, &call.args[k])?))
     }
 }
@@ -247,7 +247,7 @@ impl Mpi<'_> {
         };
         let n = members.len();
         let env = self.ctx.env(state, members[0].world);
-        let mut ev = Evaluator::new(f, self.oracle, members[0].world, false);
+        let mut ev = Evaluator::without_checks(f, self.oracle, members[0].world);
         match resolve_root(&mut ev, &env, r, n) {
             Some(v) if (0..n as i64).contains(&v) => Ok(Some(Some(v as usize))),
             Some(_) => Ok(None),
