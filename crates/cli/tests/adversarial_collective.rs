@@ -1,0 +1,746 @@
+//! An adversarial probe of collective assertions (issue 16): programs aimed at
+//! the weak points (snapshots whose values depend on message matching,
+//! MPI_Iprobe / MPI_Test flags, receive buffers before their wait, loops with
+//! different counts per process, states that differ only in their queued
+//! snapshots, heap and array snapshots, recursion, claims that depend on the
+//! other processes' branches, deadlocks with a snapshot pending, bad input).
+//!
+//! Each program is checked three ways, which must agree: the default
+//! reduction, `--cqmin`, and the full search (`--por off`).
+//!
+//! How the expected verdicts were confirmed: each pragma was replaced by
+//! `printf("SNAP ID rank <the variables it reads>")` (no communication), the
+//! program built with mpicc and run with `mpirun --allow-run-as-root
+//! --oversubscribe -np N` several times (with injected `sleep`s where a
+//! schedule had to be forced, and the zero-buffer configuration `--mca btl
+//! self,tcp --mca btl_tcp_eager_limit 56 --mca btl_tcp_rndv_eager_limit 56`
+//! where buffering matters); the assertion was evaluated on the k-th SNAP lines
+//! of all processes. Each test's comment gives what the runs printed.
+
+mod common;
+
+use std::process::Command;
+
+use common::{inline, report, verify};
+use serde_json::Value;
+
+/// Runs `text` on `procs` processes with the default reduction, `--cqmin` and
+/// `--por off`; each must end with `verdict` and (when violated) a first
+/// violation of `property` whose message contains `message`.
+fn three_modes(procs: &str, text: &str, verdict: &str, property: &str, message: &str) {
+    for mode in [&[][..], &["--cqmin"][..], &["--por", "off"][..]] {
+        let (code, r) = verify(procs, mode, text);
+        assert_eq!(r["verdict"], verdict, "{mode:?}\n{r:#}");
+        if verdict == "holds" {
+            assert_eq!(code, 0, "{r:#}");
+            continue;
+        }
+        assert_eq!(code, 1, "{r:#}");
+        let v = &r["violations"][0];
+        assert_eq!(v["property"], property, "{mode:?}\n{r:#}");
+        let text = v["message"].as_str().unwrap_or_default();
+        assert!(text.contains(message), "{mode:?}: {text}");
+    }
+}
+
+/// Rank 0 snapshots the value of its first MPI_ANY_SOURCE receive. mpirun -np 3 (8 runs):
+/// `SNAP W 0 2` in 6 runs, `SNAP W 0 1` in 2: `y == 1` fails on the runs where rank 2's message matches first.
+const WILDCARD_FIRST_MATCH_DECIDES_THE_SNAPSHOT: &str = r#"#include <mpi.h>
+int rank, nprocs, y;
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  int x = rank;
+  if (rank == 0) {
+    MPI_Recv(&y, 1, MPI_INT, MPI_ANY_SOURCE, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+#pragma TASS collective assert W rank != 0 || y == 1
+    MPI_Recv(&y, 1, MPI_INT, MPI_ANY_SOURCE, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  } else {
+    MPI_Send(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+#pragma TASS collective assert W 1
+  }
+  MPI_Finalize();
+  return 0;
+}
+"#;
+
+#[test]
+fn wildcard_first_match_decides_the_snapshot() {
+    three_modes(
+        "3",
+        WILDCARD_FIRST_MATCH_DECIDES_THE_SNAPSHOT,
+        "violated",
+        "collective-assertion",
+        "`W` (occurrence 1) can fail for process 0",
+    );
+}
+
+/// `y == PROC[1].x` after a wildcard receive. mpirun -np 3: 4 of 8 runs print `SNAP V 0 2` with
+/// rank 1's x = 1: fails.
+const WILDCARD_VALUE_AGAINST_A_REMOTE_SNAPSHOT: &str = r#"#include <mpi.h>
+int rank, nprocs, y, x;
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  x = rank;
+  if (rank == 0) {
+    MPI_Recv(&y, 1, MPI_INT, MPI_ANY_SOURCE, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+#pragma TASS collective assert V y == PROC[1].x
+    MPI_Recv(&y, 1, MPI_INT, MPI_ANY_SOURCE, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+#pragma TASS collective assert V2 1
+  } else {
+#pragma TASS collective assert V 1
+    MPI_Send(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+#pragma TASS collective assert V2 1
+  }
+  MPI_Finalize();
+  return 0;
+}
+"#;
+
+#[test]
+fn wildcard_value_against_a_remote_snapshot() {
+    three_modes(
+        "3",
+        WILDCARD_VALUE_AGAINST_A_REMOTE_SNAPSHOT,
+        "violated",
+        "collective-assertion",
+        "`V` (occurrence 1) can fail for process 0",
+    );
+}
+
+/// Both wildcard orders reach the same process states (rank 0 zeroes y and z) with rank 0's
+/// snapshot still queued (ranks 1, 2 snapshot only after rank 0's go message): the queue
+/// must keep the two states apart. mpirun -np 3: `SNAP M 0 1` 4 runs, `SNAP M 0 2` 2 runs.
+const STATES_EQUAL_BUT_FOR_THE_QUEUED_SNAPSHOT_ARE_NOT_MERGED: &str = r#"#include <mpi.h>
+int rank, nprocs, y, z, go;
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  int x = rank;
+  if (rank == 0) {
+    MPI_Recv(&y, 1, MPI_INT, MPI_ANY_SOURCE, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+#pragma TASS collective assert M rank != 0 || y == 1
+    MPI_Recv(&z, 1, MPI_INT, MPI_ANY_SOURCE, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    y = 0; z = 0;
+    MPI_Send(&go, 1, MPI_INT, 1, 1, MPI_COMM_WORLD);
+    MPI_Send(&go, 1, MPI_INT, 2, 1, MPI_COMM_WORLD);
+  } else {
+    MPI_Send(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+    MPI_Recv(&go, 1, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+#pragma TASS collective assert M 1
+  }
+  MPI_Finalize();
+  return 0;
+}
+"#;
+
+#[test]
+fn states_equal_but_for_the_queued_snapshot_are_not_merged() {
+    three_modes(
+        "3",
+        STATES_EQUAL_BUT_FOR_THE_QUEUED_SNAPSHOT_ARE_NOT_MERGED,
+        "violated",
+        "collective-assertion",
+        "`M` (occurrence 1) can fail",
+    );
+}
+
+/// p13 with the claim `y == 2`: the other match order is the failing one (same runs as p13).
+const STATES_EQUAL_BUT_FOR_THE_QUEUED_SNAPSHOT_OTHER_ORDER: &str = r#"#include <mpi.h>
+int rank, nprocs, y, z, go;
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  int x = rank;
+  if (rank == 0) {
+    MPI_Recv(&y, 1, MPI_INT, MPI_ANY_SOURCE, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+#pragma TASS collective assert M rank != 0 || y == 2
+    MPI_Recv(&z, 1, MPI_INT, MPI_ANY_SOURCE, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    y = 0; z = 0;
+    MPI_Send(&go, 1, MPI_INT, 1, 1, MPI_COMM_WORLD);
+    MPI_Send(&go, 1, MPI_INT, 2, 1, MPI_COMM_WORLD);
+  } else {
+    MPI_Send(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+    MPI_Recv(&go, 1, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+#pragma TASS collective assert M 1
+  }
+  MPI_Finalize();
+  return 0;
+}
+"#;
+
+#[test]
+fn states_equal_but_for_the_queued_snapshot_other_order() {
+    three_modes(
+        "3",
+        STATES_EQUAL_BUT_FOR_THE_QUEUED_SNAPSHOT_OTHER_ORDER,
+        "violated",
+        "collective-assertion",
+        "`M` (occurrence 1) can fail",
+    );
+}
+
+/// Ranks 0 and 1 each take a wildcard message from 2 or 3; the claim fails only when both
+/// took rank 3's. mpirun -np 4 (6 runs): (3,3) 4 runs, (3,2) 1, (2,2) 1.
+const TWO_WILDCARD_RECEIVERS_COMBINE_THEIR_CHOICES: &str = r#"#include <mpi.h>
+int rank, nprocs, y, z;
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  int x = rank;
+  if (rank < 2) {
+    MPI_Recv(&y, 1, MPI_INT, MPI_ANY_SOURCE, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+#pragma TASS collective assert T PROC[0].y == 2 || PROC[1].y == 2
+    MPI_Recv(&z, 1, MPI_INT, MPI_ANY_SOURCE, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  } else {
+    MPI_Send(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+    MPI_Send(&x, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+#pragma TASS collective assert T 1
+  }
+  MPI_Finalize();
+  return 0;
+}
+"#;
+
+#[test]
+fn two_wildcard_receivers_combine_their_choices() {
+    three_modes(
+        "4",
+        TWO_WILDCARD_RECEIVERS_COMBINE_THEIR_CHOICES,
+        "violated",
+        "collective-assertion",
+        "`T` (occurrence 1) can fail",
+    );
+}
+
+/// The flag of MPI_Iprobe is snapshotted. mpirun -np 2: flag 0 in 6 of 6 runs.
+const IPROBE_FLAG_CAN_BE_0: &str = r#"#include <mpi.h>
+int rank, nprocs, y, flag;
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  int x = 5;
+  if (rank == 0) {
+    MPI_Send(&x, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+#pragma TASS collective assert P 1
+  } else if (rank == 1) {
+    MPI_Iprobe(0, 0, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+#pragma TASS collective assert P flag == 1
+    MPI_Recv(&y, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  } else {
+#pragma TASS collective assert P 1
+  }
+  MPI_Finalize();
+  return 0;
+}
+"#;
+
+#[test]
+fn iprobe_flag_can_be_0() {
+    three_modes(
+        "2",
+        IPROBE_FLAG_CAN_BE_0,
+        "violated",
+        "collective-assertion",
+        "`P` (occurrence 1) can fail for process 1: `flag == 1`",
+    );
+}
+
+/// mpirun -np 2 with `sleep(1)` before the MPI_Iprobe (and a second MPI_Iprobe after another
+/// sleep when the first says 0, Open MPI's progress): flag 1 in 2 of 2 runs.
+const IPROBE_FLAG_CAN_BE_1: &str = r#"#include <mpi.h>
+int rank, nprocs, y, flag;
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  int x = 5;
+  if (rank == 0) {
+    MPI_Send(&x, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+#pragma TASS collective assert P 1
+  } else if (rank == 1) {
+    MPI_Iprobe(0, 0, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+#pragma TASS collective assert P flag == 0
+    MPI_Recv(&y, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  } else {
+#pragma TASS collective assert P 1
+  }
+  MPI_Finalize();
+  return 0;
+}
+"#;
+
+#[test]
+fn iprobe_flag_can_be_1() {
+    three_modes(
+        "2",
+        IPROBE_FLAG_CAN_BE_1,
+        "violated",
+        "collective-assertion",
+        "`P` (occurrence 1) can fail for process 1: `flag == 0`",
+    );
+}
+
+/// The receive buffer of a pending MPI_Irecv is snapshotted before MPI_Wait. mpirun -np 2:
+/// y 0 in 6 of 6 runs; with `sleep(1)` before MPI_Irecv and an MPI_Test before the pragma:
+/// y 5 in 3 of 3 runs.
+const IRECV_BUFFER_SNAPSHOTTED_BEFORE_THE_WAIT: &str = r#"#include <mpi.h>
+int rank, nprocs, y;
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  int x = 5;
+  MPI_Request req;
+  if (rank == 0) {
+    MPI_Send(&x, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+#pragma TASS collective assert I 1
+  } else if (rank == 1) {
+    y = 0;
+    MPI_Irecv(&y, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, &req);
+#pragma TASS collective assert I y == 0
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+  } else {
+#pragma TASS collective assert I 1
+  }
+  MPI_Finalize();
+  return 0;
+}
+"#;
+
+#[test]
+fn irecv_buffer_snapshotted_before_the_wait() {
+    three_modes(
+        "2",
+        IRECV_BUFFER_SNAPSHOTTED_BEFORE_THE_WAIT,
+        "violated",
+        "collective-assertion",
+        "`I` (occurrence 1) can fail for process 1: `y == 0`",
+    );
+}
+
+/// The flag of MPI_Test on an MPI_Irecv. mpirun -np 2: flag 0 in 3 runs, 1 in 3 runs.
+const MPI_TEST_FLAG_EITHER_WAY: &str = r#"#include <mpi.h>
+int rank, nprocs, y, flag;
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  int x = 5;
+  MPI_Request req;
+  if (rank == 0) {
+    MPI_Send(&x, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+#pragma TASS collective assert TS 1
+  } else {
+    MPI_Irecv(&y, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, &req);
+    MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
+#pragma TASS collective assert TS flag == 0
+    if (!flag) MPI_Wait(&req, MPI_STATUS_IGNORE);
+  }
+  MPI_Finalize();
+  return 0;
+}
+"#;
+
+#[test]
+fn mpi_test_flag_either_way() {
+    three_modes(
+        "2",
+        MPI_TEST_FLAG_EITHER_WAY,
+        "violated",
+        "collective-assertion",
+        "`TS` (occurrence 1) can fail for process 1: `flag == 0`",
+    );
+}
+
+/// As above with the claim `flag == 1` (flag 0 seen in 3 of 6 runs).
+const MPI_TEST_FLAG_EITHER_WAY_OTHER_CLAIM: &str = r#"#include <mpi.h>
+int rank, nprocs, y, flag;
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  int x = 5;
+  MPI_Request req;
+  if (rank == 0) {
+    MPI_Send(&x, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+#pragma TASS collective assert TS 1
+  } else {
+    MPI_Irecv(&y, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, &req);
+    MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
+#pragma TASS collective assert TS flag == 1
+    if (!flag) MPI_Wait(&req, MPI_STATUS_IGNORE);
+  }
+  MPI_Finalize();
+  return 0;
+}
+"#;
+
+#[test]
+fn mpi_test_flag_either_way_other_claim() {
+    three_modes(
+        "2",
+        MPI_TEST_FLAG_EITHER_WAY_OTHER_CLAIM,
+        "violated",
+        "collective-assertion",
+        "`TS` (occurrence 1) can fail for process 1: `flag == 1`",
+    );
+}
+
+/// Rank r loops r+1 times over the pragma. mpirun -np 2: rank 0 prints one SNAP L, rank 1 two.
+const LOOP_COUNTS_PER_PROCESS_LEAVE_SNAPSHOTS: &str = r#"#include <mpi.h>
+int rank, nprocs, i;
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  for (i = 0; i < rank + 1; i++) {
+#pragma TASS collective assert L i == PROC[0].i
+  }
+  MPI_Finalize();
+  return 0;
+}
+"#;
+
+#[test]
+fn loop_counts_per_process_leave_snapshots() {
+    three_modes(
+        "2",
+        LOOP_COUNTS_PER_PROCESS_LEAVE_SNAPSHOTS,
+        "violated",
+        "collective-assertion",
+        "terminated with collective assertions unmatched: process 1 reached `L`",
+    );
+}
+
+/// Rank 0 reaches A then B, rank 1 B then A (the program text; mpirun -np 2 prints both
+/// orders each time).
+const IDS_IN_DIFFERENT_ORDERS: &str = r#"#include <mpi.h>
+int rank, nprocs, i;
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  if (rank == 0) {
+#pragma TASS collective assert A 1
+#pragma TASS collective assert B 1
+  } else {
+#pragma TASS collective assert B 1
+#pragma TASS collective assert A 1
+  }
+  MPI_Finalize();
+  return 0;
+}
+"#;
+
+#[test]
+fn ids_in_different_orders() {
+    three_modes(
+        "2",
+        IDS_IN_DIFFERENT_ORDERS,
+        "violated",
+        "collective-assertion",
+        "reached in different orders",
+    );
+}
+
+/// Rank 1 returns before E2. mpirun -np 2: E1 from both, E2 from rank 0 only.
+const A_PROCESS_THAT_RETURNS_EARLY_LEAVES_SNAPSHOTS: &str = r#"#include <mpi.h>
+#include <stdlib.h>
+int rank, nprocs;
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+#pragma TASS collective assert E1 1
+  if (rank == 1) { MPI_Finalize(); return 0; }
+#pragma TASS collective assert E2 1
+  MPI_Finalize();
+  return 0;
+}
+"#;
+
+#[test]
+fn a_process_that_returns_early_leaves_snapshots() {
+    three_modes(
+        "2",
+        A_PROCESS_THAT_RETURNS_EARLY_LEAVES_SNAPSHOTS,
+        "violated",
+        "collective-assertion",
+        "process 0 reached `E2`",
+    );
+}
+
+/// p[1] and a[2] are overwritten (and p freed) right after the pragma. mpirun -np 2 (6 runs):
+/// `SNAP H 0 100 0`, `SNAP H 1 101 3` every time: the claim holds.
+const HEAP_AND_ARRAY_SNAPSHOTS_ARE_NOT_CHANGED_BY_LATER_WRITES: &str = r#"#include <mpi.h>
+#include <stdlib.h>
+int rank, nprocs;
+int *p;
+int a[3];
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  p = (int *)malloc(2 * sizeof(int));
+  p[0] = rank; p[1] = rank + 100;
+  a[2] = rank * 3;
+#pragma TASS collective assert H PROC[(PID+1)%NPROCS].p[1] == (PID+1)%NPROCS + 100 && PROC[(PID+1)%NPROCS].a[2] == 3*((PID+1)%NPROCS)
+  p[1] = 55; a[2] = 66;
+  free(p);
+  MPI_Finalize();
+  return 0;
+}
+"#;
+
+#[test]
+fn heap_and_array_snapshots_are_not_changed_by_later_writes() {
+    three_modes(
+        "2",
+        HEAP_AND_ARRAY_SNAPSHOTS_ARE_NOT_CHANGED_BY_LATER_WRITES,
+        "holds",
+        "",
+        "",
+    );
+}
+
+/// mpirun -np 2 (6 runs): at step k both print a[k] = rank + k and a[k+1] = 0: holds.
+const ARRAY_SNAPSHOTS_IN_A_LOOP: &str = r#"#include <mpi.h>
+int rank, nprocs, k;
+int a[4];
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  for (k = 0; k < 3; k++) {
+    a[k] = rank + k;
+#pragma TASS collective assert AR PROC[(PID+1)%NPROCS].a[k] == (PID+1)%NPROCS + k && PROC[(PID+1)%NPROCS].a[k+1] == 0
+  }
+  MPI_Finalize();
+  return 0;
+}
+"#;
+
+#[test]
+fn array_snapshots_in_a_loop() {
+    three_modes("2", ARRAY_SNAPSHOTS_IN_A_LOOP, "holds", "", "");
+}
+
+/// rec(rank + 1) recurses down to d == 0, where loc = 0 in the innermost frame of both
+/// processes. mpirun -np 2 (6 runs): `SNAP R 0 0 0`, `SNAP R 1 0 0`: holds.
+const PROC_AT_FUNCTION_IN_RECURSION_READS_THE_INNERMOST_FRAME: &str = r#"#include <mpi.h>
+int rank, nprocs;
+int rec(int d) {
+  int loc = d * 10;
+  if (d == 0) {
+#pragma TASS collective assert R PROC[(PID+1)%NPROCS]@rec.loc == 0
+    return 0;
+  }
+  return rec(d - 1) + loc;
+}
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  rec(rank + 1);
+  MPI_Finalize();
+  return 0;
+}
+"#;
+
+#[test]
+fn proc_at_function_in_recursion_reads_the_innermost_frame() {
+    three_modes(
+        "2",
+        PROC_AT_FUNCTION_IN_RECURSION_READS_THE_INNERMOST_FRAME,
+        "holds",
+        "",
+        "",
+    );
+}
+
+/// `PROC[..].a[k+2]` with k = 2 reads a[4] of an int[4] (mpicc -fsanitize=address, mpirun -np 2, the
+/// printf version: global-buffer-overflow at k = 2).
+const OUT_OF_BOUNDS_READ_IN_A_REMOTE_SNAPSHOT: &str = r#"#include <mpi.h>
+int rank, nprocs, k;
+int a[4];
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  for (k = 0; k < 3; k++) {
+    a[k] = rank + k;
+#pragma TASS collective assert AR PROC[(PID+1)%NPROCS].a[k+2] >= 0
+  }
+  MPI_Finalize();
+  return 0;
+}
+"#;
+
+#[test]
+fn out_of_bounds_read_in_a_remote_snapshot() {
+    three_modes(
+        "2",
+        OUT_OF_BOUNDS_READ_IN_A_REMOTE_SNAPSHOT,
+        "violated",
+        "out-of-bounds",
+        "index 4, extent 4",
+    );
+}
+
+/// `10 / PROC[0].d` with rank 0's d = 0 (the printf version of `10 / d` under mpirun -np 2:
+/// rank 0 gets SIGFPE).
+const DIVISION_BY_ZERO_IN_AN_ASSERTION: &str = r#"#include <mpi.h>
+int rank, nprocs, d;
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  d = rank;
+#pragma TASS collective assert DZ 10 / PROC[0].d >= 0
+  MPI_Finalize();
+  return 0;
+}
+"#;
+
+#[test]
+fn division_by_zero_in_an_assertion() {
+    three_modes(
+        "2",
+        DIVISION_BY_ZERO_IN_AN_ASSERTION,
+        "violated",
+        "division-by-zero",
+        "",
+    );
+}
+
+/// Rank 1's f is 1 exactly when 0 < A <= 5; rank 0's claim `v > 0 || PROC[1].f == 0` holds
+/// for every A (the printf version under mpirun -np 2 for A = -5, -4, -1, 0, 1, 5, 6, 8).
+const CLAIM_TRUE_UNDER_EVERY_BRANCH_OF_THE_OTHER_PROCESS: &str = r#"#include <mpi.h>
+#pragma TASS input
+int A;
+int rank, nprocs, f, v;
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  if (rank == 0) {
+    v = A;
+#pragma TASS collective assert PC v > 0 || PROC[1].f == 0
+  } else {
+    if (A > 0) f = 1; else f = 0;
+    if (A > 5) f = 0;
+#pragma TASS collective assert PC 1
+  }
+  MPI_Finalize();
+  return 0;
+}
+"#;
+
+#[test]
+fn claim_true_under_every_branch_of_the_other_process() {
+    three_modes(
+        "2",
+        CLAIM_TRUE_UNDER_EVERY_BRANCH_OF_THE_OTHER_PROCESS,
+        "holds",
+        "",
+        "",
+    );
+}
+
+/// p21 with f = 2 when A < -3: for A = -5 and -4 the printf version prints v < 0, f = 2: fails.
+const CLAIM_FALSE_ON_ONE_BRANCH_OF_THE_OTHER_PROCESS: &str = r#"#include <mpi.h>
+#pragma TASS input
+int A;
+int rank, nprocs, f, v;
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  if (rank == 0) {
+    v = A;
+#pragma TASS collective assert PC v > 0 || PROC[1].f == 0
+  } else {
+    if (A > 0) f = 1; else f = 0;
+    if (A > 5) f = 0; if (A < -3) f = 2;
+#pragma TASS collective assert PC 1
+  }
+  MPI_Finalize();
+  return 0;
+}
+"#;
+
+#[test]
+fn claim_false_on_one_branch_of_the_other_process() {
+    three_modes(
+        "2",
+        CLAIM_FALSE_ON_ONE_BRANCH_OF_THE_OTHER_PROCESS,
+        "violated",
+        "collective-assertion",
+        "`PC` (occurrence 1) can fail",
+    );
+}
+
+/// (A * B) % 7 != 3 fails for A = 1, B = 3 (the printf version under mpirun -np 2 prints v = 3).
+const NONLINEAR_CLAIM_ON_INPUTS: &str = r#"#include <mpi.h>
+#pragma TASS input
+int A;
+#pragma TASS input
+int B;
+int rank, nprocs;
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  int v = (A * B) % 7;
+#pragma TASS collective assert U v != 3
+  MPI_Finalize();
+  return 0;
+}
+"#;
+
+#[test]
+fn nonlinear_claim_on_inputs() {
+    three_modes(
+        "2",
+        NONLINEAR_CLAIM_ON_INPUTS,
+        "violated",
+        "collective-assertion",
+        "`U` (occurrence 1) can fail",
+    );
+}
+
+/// Both ranks receive first; rank 0 has a snapshot queued. mpirun -np 2 (zero-buffer
+/// configuration): hangs (timeout 20, exit 124) after rank 0's SNAP D.
+const DEADLOCK_WITH_A_SNAPSHOT_PENDING: &str = r#"#include <mpi.h>
+int rank, nprocs, y;
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  if (rank == 0) {
+#pragma TASS collective assert D 1
+  }
+  MPI_Recv(&y, 1, MPI_INT, (rank+1)%nprocs, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Finalize();
+  return 0;
+}
+"#;
+
+#[test]
+fn deadlock_with_a_snapshot_pending() {
+    three_modes(
+        "2",
+        DEADLOCK_WITH_A_SNAPSHOT_PENDING,
+        "violated",
+        "deadlock",
+        "no process can move",
+    );
+}
