@@ -744,3 +744,263 @@ fn deadlock_with_a_snapshot_pending() {
         "no process can move",
     );
 }
+
+/// Remote reads through a struct, an MPI_Status filled by MPI_Wait, a heap
+/// pointer and a double. mpirun -np 2 (the printf version): rank 1 prints
+/// MPI_SOURCE 0, MPI_TAG 3, s.b 0.5, *p 8, s.a 1; rank 0 s.arr[1] 1; dd * 3 is
+/// 1 on both: holds.
+const REMOTE_STRUCTS: &str = r#"#include <mpi.h>
+#include <stdlib.h>
+struct pt { int a; double b; int arr[2]; };
+int rank, nprocs, y;
+struct pt s;
+int *p;
+MPI_Status st;
+MPI_Request req;
+double dd;
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  s.a = rank; s.b = rank * 0.5; s.arr[1] = rank + 1;
+  p = (int *)malloc(sizeof(int)); *p = rank + 7;
+  dd = 1.0 / 3.0;
+  int x = rank;
+  if (rank == 0) { MPI_Send(&x, 1, MPI_INT, 1, 3, MPI_COMM_WORLD); }
+  else { MPI_Irecv(&y, 1, MPI_INT, 0, 3, MPI_COMM_WORLD, &req); MPI_Wait(&req, &st); }
+#pragma TASS collective assert C PROC[1].st.MPI_SOURCE == 0 && PROC[1].st.MPI_TAG == 3 && PROC[0].s.arr[1] == 1 && PROC[1].s.b == 0.5 && *PROC[1].p == 8 && PROC[0].dd * 3 == 1.0 && PROC[1].s.a == 1
+  free(p);
+  MPI_Finalize();
+  return 0;
+}
+"#;
+
+#[test]
+fn remote_struct_status_pointer_and_double_reads() {
+    three_modes("2", REMOTE_STRUCTS, "holds", "", "");
+}
+
+/// A claim the prover cannot decide (a quintic relation on three inputs). It
+/// is in fact true (v == 0 would need 0 == 7ABC + 12345678 with A, B, C >= 2),
+/// but an undecided claim must never be `holds`: a *possible* violation.
+const UNDECIDED: &str = r#"#include <mpi.h>
+#pragma TASS input
+int A;
+#pragma TASS input
+int B;
+#pragma TASS input
+int C;
+int rank, nprocs;
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  int v = A * A * A * A * A + B * B * B * B * B - C * C * C * C * C;
+#pragma TASS collective assert U PROC[1 - PID].rank >= 0 && (A <= 1 || B <= 1 || C <= 1 || v != 0 || A*B*C % 97 != 0 || v * v != 7 * A * B * C + 12345678)
+  MPI_Finalize();
+  return 0;
+}
+"#;
+
+#[test]
+fn an_undecided_claim_is_a_possible_violation() {
+    for mode in [&[][..], &["--cqmin"][..], &["--por", "off"][..]] {
+        let (code, r) = verify("2", mode, UNDECIDED);
+        assert_eq!(code, 1, "{mode:?}\n{r:#}");
+        assert_eq!(
+            r["violations"][0]["property"], "collective-assertion",
+            "{r:#}"
+        );
+        assert_eq!(r["violations"][0]["certainty"], "possible", "{r:#}");
+    }
+}
+
+/// `tass compare --spec SPEC --impl IMPL EXTRA --format json` on inline files.
+fn compare(spec: &str, imp: &str, extra: &[&str]) -> (i32, Value) {
+    let (s, i) = (inline(spec), inline(imp));
+    let out = Command::new(env!("CARGO_BIN_EXE_tass"))
+        .args(["compare", "--format", "json", "--spec"])
+        .arg(&s)
+        .arg("--impl")
+        .arg(&i)
+        .args(extra)
+        .output()
+        .expect("run tass");
+    report(out)
+}
+
+/// The specification of the joint probes: prefix sums of a[0..N) into x and
+/// the local array s, N in 1..4 an input. Built with gcc -fsanitize=address,
+/// undefined and the pragmas as prints of x, s[0..3], m (and the
+/// implementations likewise, a[i] = 3 i + 1, N = 1..4).
+const JOINT_SPEC: &str = r#"#pragma TASS input {1 <= N && N <= 4} int
+#define N 4
+#pragma TASS input
+int a[4];
+#pragma TASS output
+int m;
+int main(void) {
+  int s[4];
+  int i, x = 0;
+  for (i = 0; i < 4; i++) s[i] = 0;
+  for (i = 0; i < N; i++) {
+    x = x + a[i];
+    s[i] = x;
+#pragma TASS joint assert STEP true
+  }
+  m = x;
+#pragma TASS joint assert FINAL true
+  return 0;
+}
+"#;
+
+/// Relates the implementation's array t to the specification's local array
+/// s element by element (`spec.s[i]`, `spec.s[i-1]`): the prints agree at every
+/// step for N = 1..4: holds.
+const JOINT_ARRAYS: &str = r#"#pragma TASS input {1 <= N && N <= 4} int
+#define N 4
+#pragma TASS input
+int a[4];
+#pragma TASS output
+int m;
+int main(void) {
+  int t[4];
+  int i, y = 0;
+  for (i = 0; i < 4; i++) t[i] = 0;
+  for (i = 0; i < N; i++) {
+    y = y + a[i];
+    t[i] = y;
+#pragma TASS joint assert STEP t[i] == spec.s[i] && y == spec.x && (i == 0 || t[i-1] == spec.s[i-1])
+  }
+  m = y;
+#pragma TASS joint assert FINAL m == spec.m
+  return 0;
+}
+"#;
+
+/// The loop stops one short and adds the last element after it: the same
+/// output m, but N - 1 STEP points against the specification's N (the prints:
+/// N = 1 gives FINAL where the specification prints STEP): out of step.
+const JOINT_SHORT: &str = r#"#pragma TASS input {1 <= N && N <= 4} int
+#define N 4
+#pragma TASS input
+int a[4];
+#pragma TASS output
+int m;
+int main(void) {
+  int i, y = 0;
+  for (i = 0; i < N - 1; i++) {
+    y = y + a[i];
+#pragma TASS joint assert STEP y == spec.x
+  }
+  y = y + a[N - 1];
+  m = y;
+#pragma TASS joint assert FINAL m == spec.m
+  return 0;
+}
+"#;
+
+/// t[0] is off by one from the second step to the end of the loop only; the
+/// output is right. The prints differ at occurrence 2 (t[0] = 2 against
+/// s[0] = 1).
+const JOINT_ARRAY_BAD: &str = r#"#pragma TASS input {1 <= N && N <= 4} int
+#define N 4
+#pragma TASS input
+int a[4];
+#pragma TASS output
+int m;
+int main(void) {
+  int t[4];
+  int i, y = 0;
+  for (i = 0; i < 4; i++) t[i] = 0;
+  for (i = 0; i < N; i++) {
+    y = y + a[i];
+    t[i] = y;
+    if (i == 1) t[0] = t[0] + 1;
+#pragma TASS joint assert STEP t[0] == spec.s[0]
+  }
+  t[0] = t[0] - 1;
+  m = y;
+#pragma TASS joint assert FINAL m == spec.m
+  return 0;
+}
+"#;
+
+/// The loop is capped at 3 steps; the output is right for every N, but for N =
+/// 4 the implementation prints 3 STEP points against 4: out of step at
+/// occurrence 4 (for N <= 3 the prints agree).
+const JOINT_CAPPED: &str = r#"#pragma TASS input {1 <= N && N <= 4} int
+#define N 4
+#pragma TASS input
+int a[4];
+#pragma TASS output
+int m;
+int main(void) {
+  int i, y = 0;
+  for (i = 0; i < N && i < 3; i++) {
+    y = y + a[i];
+#pragma TASS joint assert STEP y == spec.x
+  }
+  if (N == 4) y = y + a[3];
+  m = y;
+#pragma TASS joint assert FINAL m == spec.m
+  return 0;
+}
+"#;
+
+/// Only rank 0 of the implementation reaches the STEP points (mpirun -np 2,
+/// the prints: rank 1 prints FINAL first): out of step at occurrence 1.
+const JOINT_ONE_RANK: &str = r#"#include <mpi.h>
+#pragma TASS input {1 <= N && N <= 4} int
+#define N 4
+#pragma TASS input
+int a[4];
+#pragma TASS output
+int m;
+int main(int argc, char **argv) {
+  int rank, i, y = 0;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) {
+    for (i = 0; i < N; i++) {
+      y = y + a[i];
+#pragma TASS joint assert STEP y == spec.x
+    }
+  }
+  MPI_Bcast(&y, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  m = y;
+#pragma TASS joint assert FINAL m == spec.m
+  MPI_Finalize();
+  return 0;
+}
+"#;
+
+#[test]
+fn joint_assertions_on_arrays_and_loop_lengths() {
+    for por in ["urgent", "off"] {
+        let (code, r) = compare(JOINT_SPEC, JOINT_ARRAYS, &["--por", por]);
+        common::assert_holds(code, &r);
+        let (code, r) = compare(JOINT_SPEC, JOINT_SHORT, &["--por", por]);
+        common::assert_violated(code, &r, "collective-assertion", Some(15));
+        let m = r["violations"][0]["message"].as_str().unwrap_or_default();
+        assert!(m.contains("out of step at occurrence 1"), "{m}");
+        let (code, r) = compare(JOINT_SPEC, JOINT_ARRAY_BAD, &["--por", por]);
+        common::assert_violated(code, &r, "collective-assertion", Some(15));
+        let m = r["violations"][0]["message"].as_str().unwrap_or_default();
+        assert!(m.contains("`STEP` (occurrence 2)"), "{m}");
+        let (code, r) = compare(JOINT_SPEC, JOINT_CAPPED, &["--por", por]);
+        common::assert_violated(code, &r, "collective-assertion", Some(15));
+        let m = r["violations"][0]["message"].as_str().unwrap_or_default();
+        assert!(m.contains("out of step at occurrence 4"), "{m}");
+        let (code, r) = compare(JOINT_SPEC, JOINT_CAPPED, &["--por", por, "-i", "N=3"]);
+        common::assert_holds(code, &r);
+        let (code, r) = compare(
+            JOINT_SPEC,
+            JOINT_ONE_RANK,
+            &["--por", por, "--impl-procs", "2"],
+        );
+        common::assert_violated(code, &r, "collective-assertion", Some(15));
+        let m = r["violations"][0]["message"].as_str().unwrap_or_default();
+        assert!(m.contains("out of step at occurrence 1"), "{m}");
+    }
+}
