@@ -1004,3 +1004,102 @@ fn joint_assertions_on_arrays_and_loop_lengths() {
         assert!(m.contains("out of step at occurrence 1"), "{m}");
     }
 }
+
+/// The index MPI_Waitany returns depends on which message arrives first.
+/// mpirun -np 3 with `sleep(1)` before rank 1's send: rank 0 prints idx 1 (3 of
+/// 3 runs), so `idx == 0` fails; with the sleep in rank 2 instead it prints
+/// idx 0 (2 of 2 runs), so `idx == 1` fails too.
+const WAITANY0: &str = r#"#include <mpi.h>
+int rank, nprocs, idx, b[2];
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  MPI_Request r[2];
+  if (rank == 0) {
+    MPI_Irecv(&b[0], 1, MPI_INT, 1, 0, MPI_COMM_WORLD, &r[0]);
+    MPI_Irecv(&b[1], 1, MPI_INT, 2, 0, MPI_COMM_WORLD, &r[1]);
+    MPI_Waitany(2, r, &idx, MPI_STATUS_IGNORE);
+#pragma TASS collective assert WA idx == 0
+    MPI_Wait(&r[1 - idx], MPI_STATUS_IGNORE);
+  } else {
+    MPI_Send(&rank, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+#pragma TASS collective assert WA 1
+  }
+  MPI_Finalize();
+  return 0;
+}
+"#;
+const WAITANY1: &str = r#"#include <mpi.h>
+int rank, nprocs, idx, b[2];
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  MPI_Request r[2];
+  if (rank == 0) {
+    MPI_Irecv(&b[0], 1, MPI_INT, 1, 0, MPI_COMM_WORLD, &r[0]);
+    MPI_Irecv(&b[1], 1, MPI_INT, 2, 0, MPI_COMM_WORLD, &r[1]);
+    MPI_Waitany(2, r, &idx, MPI_STATUS_IGNORE);
+#pragma TASS collective assert WA idx == 1
+    MPI_Wait(&r[1 - idx], MPI_STATUS_IGNORE);
+  } else {
+    MPI_Send(&rank, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+#pragma TASS collective assert WA 1
+  }
+  MPI_Finalize();
+  return 0;
+}
+"#;
+
+#[test]
+fn waitany_index_either_way() {
+    three_modes(
+        "3",
+        WAITANY0,
+        "violated",
+        "collective-assertion",
+        "can fail for process 0: `idx == 0`",
+    );
+    three_modes(
+        "3",
+        WAITANY1,
+        "violated",
+        "collective-assertion",
+        "can fail for process 0: `idx == 1`",
+    );
+}
+
+/// `PROC[1]@main.t` names the `t` in scope at the pragma (the inner block's,
+/// never assigned), not the `t` rank 1 set in an earlier block: reading it is
+/// reading an uninitialised variable (in C the printf version reads an
+/// indeterminate value).
+const OUT_OF_SCOPE_LOCAL: &str = r#"#include <mpi.h>
+int rank, nprocs;
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  if (rank == 1) {
+    int t = 3;
+    t = t + 1;
+  }
+  {
+    int t;
+#pragma TASS collective assert SC PROC[1]@main.t == 4
+  }
+  MPI_Finalize();
+  return 0;
+}
+"#;
+
+#[test]
+fn proc_at_function_reads_the_variable_in_scope_at_the_pragma() {
+    three_modes(
+        "2",
+        OUT_OF_SCOPE_LOCAL,
+        "violated",
+        "invalid-pointer",
+        "read of uninitialised `PROC[1]@main.t`",
+    );
+}
