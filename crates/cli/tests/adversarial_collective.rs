@@ -1185,3 +1185,31 @@ fn a_process_running_ahead_forever_is_found_by_the_default_search() {
     let (code, r) = verify("2", &["--max-states", "100000"], ENDLESS_AHEAD);
     common::assert_violated(code, &r, "collective-assertion", Some(12));
 }
+
+/// One process: every snapshot is matched at once. mpirun -np 1 prints s = 0,
+/// 1, 3: `s <= 1` fails at occurrence 3 (and only there).
+const ONE_PROCESS: &str = r#"#include <mpi.h>
+int rank, nprocs, i, s;
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  for (i = 0; i < 3; i++) {
+    s = s + i;
+#pragma TASS collective assert O s == PROC[0].s && s <= 1 && NPROCS == 1 && PID == 0
+  }
+  MPI_Finalize();
+  return 0;
+}
+"#;
+
+#[test]
+fn one_process_fails_at_the_third_occurrence() {
+    three_modes(
+        "1",
+        ONE_PROCESS,
+        "violated",
+        "collective-assertion",
+        "`O` (occurrence 3) can fail",
+    );
+}
