@@ -30,7 +30,9 @@ fn main() {
                 "  fevs    run fevs/manifest.toml and print the Fig. 10-style table (--help)"
             );
             eprintln!("  difftest  random C and C/MPI programs: tass vs concrete runs (--help)");
-            eprintln!("  mbi     tass on MPI Bugs Initiative programs, scored as MBI does (--help)");
+            eprintln!(
+                "  mbi     tass on MPI Bugs Initiative programs, scored as MBI does (--help)"
+            );
             2
         }
     };

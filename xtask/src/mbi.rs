@@ -221,7 +221,7 @@ fn parse_test(command: &str, outcome: &str) -> Result<MbiTest, String> {
     } else {
         Buffering::Unstated
     };
-    let label = outcome.trim_start_matches(|c: char| c == ' ' || c == '|' || c == '\t');
+    let label = outcome.trim_start_matches([' ', '|', '\t']);
     let expected = if label.starts_with("OK") {
         Expected::Ok
     } else if let Some(kind) = label.strip_prefix("ERROR:") {
@@ -470,9 +470,13 @@ pub fn tally(outcomes: &[Outcome]) -> Vec<(String, Tally)> {
 
 /// The name a refusal says tass lacks (`unknown function `MPI_Start``), if it says one.
 pub fn missing_name(message: &str) -> Option<&str> {
-    let rest = ["unknown function `", "unknown type name `", "unknown identifier `"]
-        .iter()
-        .find_map(|prefix| message.split_once(prefix).map(|(_, rest)| rest))?;
+    let rest = [
+        "unknown function `",
+        "unknown type name `",
+        "unknown identifier `",
+    ]
+    .iter()
+    .find_map(|prefix| message.split_once(prefix).map(|(_, rest)| rest))?;
     rest.split('`').next().filter(|name| !name.is_empty())
 }
 
@@ -613,7 +617,10 @@ fn collect_tests(dir: &Path, filter: Option<&str>) -> Result<Vec<(PathBuf, MbiTe
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "c"))
         .filter(|p| {
-            filter.is_none_or(|f| p.file_name().is_some_and(|n| n.to_string_lossy().contains(f)))
+            filter.is_none_or(|f| {
+                p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().contains(f))
+            })
         })
         .collect();
     files.sort();
@@ -680,7 +687,7 @@ fn run_all(tass: &Path, tests: &[(PathBuf, MbiTest)], o: &Options) -> Vec<Outcom
                 };
                 let outcome = run_one(tass, file, test, o);
                 let finished = done.fetch_add(1, Ordering::SeqCst) + 1;
-                if finished % 100 == 0 || finished == tests.len() {
+                if finished.is_multiple_of(100) || finished == tests.len() {
                     eprintln!("mbi: {finished}/{} tests", tests.len());
                 }
                 if let Ok(mut slots) = results.lock() {
@@ -800,3 +807,236 @@ pub fn run(args: &[String]) -> i32 {
     0
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HEADER: &str = "/* header
+  Description: two tests in one file
+
+BEGIN_MBI_TESTS
+  $ mpirun -np 2 ${EXE}
+  | ERROR: CallMatching
+  | A collective mismatch.
+  $ mpirun -np 4 ${EXE}
+  | OK
+END_MBI_TESTS
+*/
+int main(void) { return 0; }
+";
+
+    #[test]
+    fn every_dollar_line_of_the_header_is_one_test() {
+        let tests = parse_header(HEADER).expect("parse");
+        assert_eq!(
+            tests,
+            vec![
+                MbiTest {
+                    procs: 2,
+                    buffering: Buffering::Unstated,
+                    expected: Expected::Error("CallMatching".into()),
+                },
+                MbiTest {
+                    procs: 4,
+                    buffering: Buffering::Unstated,
+                    expected: Expected::Ok,
+                },
+            ]
+        );
+        assert_eq!(category(&tests[0].expected), Some("Call ordering"));
+        assert_eq!(category(&tests[1].expected), Some("Correct programs"));
+    }
+
+    #[test]
+    fn buffering_words_choose_the_deadlock_mode() {
+        let text =
+            "BEGIN_MBI_TESTS\n  $ zero_buffer mpirun -np 2 ${EXE}\n  | ERROR: BufferingHazard\n  \
+                    $ infty_buffer mpirun -np 3 ${EXE}\n  | OK\nEND_MBI_TESTS\n";
+        let tests = parse_header(text).expect("parse");
+        assert_eq!(tests[0].buffering, Buffering::Zero);
+        assert_eq!(tests[1].buffering, Buffering::Infinite);
+        assert_eq!(
+            tests[0].tass_options(),
+            ["-n", "2", "--deadlock", "potential"]
+        );
+        assert_eq!(
+            tests[1].tass_options(),
+            ["-n", "3", "--deadlock", "absolute"]
+        );
+        assert_eq!(category(&tests[0].expected), Some("Buffering hazard"));
+    }
+
+    #[test]
+    fn malformed_headers_are_refused_with_a_reason() {
+        let no_header = parse_header("int main(void) { return 0; }").unwrap_err();
+        assert!(no_header.contains("no BEGIN_MBI_TESTS"), "{no_header}");
+        let unclosed = parse_header("BEGIN_MBI_TESTS\n  $ mpirun -np 2 x\n  | OK\n").unwrap_err();
+        assert!(unclosed.contains("never closed"), "{unclosed}");
+        let empty = parse_header("BEGIN_MBI_TESTS\nEND_MBI_TESTS\n").unwrap_err();
+        assert!(empty.contains("no test"), "{empty}");
+        let no_np = parse_header("BEGIN_MBI_TESTS\n  $ mpirun ${EXE}\n  | OK\nEND_MBI_TESTS\n")
+            .unwrap_err();
+        assert!(no_np.contains("line 2") && no_np.contains("-np"), "{no_np}");
+        let no_label =
+            parse_header("BEGIN_MBI_TESTS\n  $ mpirun -np 2 x\n  | maybe\nEND_MBI_TESTS\n")
+                .unwrap_err();
+        assert!(no_label.contains("`| OK` or `| ERROR: Kind`"), "{no_label}");
+    }
+
+    /// The MBI-style programs of crates/cli/tests/mbi_style (whose verdicts
+    /// crates/cli/tests/mbi_style.rs checks with the real tass) parse as intended.
+    #[test]
+    fn the_mbi_style_programs_parse() {
+        let dir = crate::deps::repo_root().join("crates/cli/tests/mbi_style");
+        let tests = collect_tests(&dir, None).expect("mbi_style programs");
+        let summary: Vec<String> = tests
+            .iter()
+            .map(|(file, t)| {
+                let name = file.file_name().unwrap_or_default().to_string_lossy();
+                format!("{name} {} {}", t.procs, t.tass_options()[3]) + " " + t.expected.label()
+            })
+            .collect();
+        assert_eq!(
+            summary,
+            [
+                "mbi_any_source_race_nok.c 3 potential MessageRace",
+                "mbi_coll_order_nok.c 2 potential CallMatching",
+                "mbi_ibcast_local_nok.c 2 potential LocalConcurrency",
+                "mbi_negative_tag_nok.c 2 potential InvalidTag",
+                "mbi_ok_send_recv.c 2 potential OK",
+                "mbi_recv_recv_nok.c 2 potential CallMatching",
+                "mbi_root_nok.c 2 potential InvalidRoot",
+                "mbi_send_send.c 2 potential BufferingHazard",
+                "mbi_send_send.c 2 absolute OK",
+                "mbi_type_mismatch_nok.c 2 potential DatatypeMatching",
+                "mbi_type_signature_nok.c 2 potential DatatypeMatching",
+            ]
+        );
+        assert!(tests.iter().all(|(_, t)| category(&t.expected).is_some()));
+    }
+
+    #[test]
+    fn answers_are_read_from_the_exit_status_and_the_report() {
+        let holds = read_answer(Some(0), r#"{"verdict":"holds","violations":[]}"#, "");
+        assert_eq!(holds, Answer::Holds);
+        let violated = read_answer(
+            Some(1),
+            r#"{"verdict":"violated","violations":[{"property":"deadlock","line":9,"message":"stuck\nmore"}]}"#,
+            "",
+        );
+        assert_eq!(violated.got(), "violated:deadlock@9");
+        assert_eq!(violated.message(), "stuck");
+        let refused = read_answer(
+            Some(2),
+            r#"{"verdict":"error","violations":[],"error":"f.c:3:1: error: unknown function `MPI_Start` (x)\n  src"}"#,
+            "",
+        );
+        assert_eq!(refused.got(), "refused");
+        assert_eq!(missing_name(refused.message()), Some("MPI_Start"));
+        let limit = read_answer(Some(3), r#"{"verdict":"inconclusive","reason":"time"}"#, "");
+        assert_eq!(limit.got(), "inconclusive");
+        assert_eq!(read_answer(None, "", "panicked").got(), "crash");
+        // A verdict that contradicts the exit status is not trusted.
+        assert_eq!(
+            read_answer(Some(0), r#"{"verdict":"violated","violations":[]}"#, "").got(),
+            "crash"
+        );
+    }
+
+    #[test]
+    fn missing_names_come_from_the_three_refusal_phrasings() {
+        assert_eq!(
+            missing_name("error: unknown type name `MPI_Win` (did you ...)"),
+            Some("MPI_Win")
+        );
+        assert_eq!(
+            missing_name("error: unknown identifier `MPI_DATATYPE_NULL` (tass's ...)"),
+            Some("MPI_DATATYPE_NULL")
+        );
+        assert_eq!(missing_name("error: goto is not supported"), None);
+    }
+
+    fn outcome(file: &str, expected: Expected, answer: Answer) -> Outcome {
+        Outcome {
+            file: file.into(),
+            test: MbiTest {
+                procs: 2,
+                buffering: Buffering::Unstated,
+                expected,
+            },
+            answer,
+            seconds: 0.5,
+        }
+    }
+
+    fn violation() -> Answer {
+        Answer::Violated {
+            property: "deadlock".into(),
+            line: 3,
+            message: "stuck".into(),
+        }
+    }
+
+    fn refusal(name: &str) -> Answer {
+        Answer::NoVerdict {
+            failure: Failure::Refused,
+            message: format!("a.c:1:1: error: unknown function `{name}` (tass's <mpi.h> ...)"),
+        }
+    }
+
+    /// MBI's scoring: any violation finds the labelled error, and a program without a
+    /// verdict counts as wrong in the accuracy.
+    #[test]
+    fn scoring_counts_errors_as_wrong() {
+        let kind = || Expected::Error("CallMatching".into());
+        let outcomes = vec![
+            outcome("a.c", kind(), violation()),
+            outcome("b.c", kind(), Answer::Holds),
+            outcome("c.c", Expected::Ok, Answer::Holds),
+            outcome("d.c", Expected::Ok, violation()),
+            outcome("e.c", Expected::Ok, refusal("MPI_Win_create")),
+            outcome(
+                "f.c",
+                Expected::Error("InvalidRoot".into()),
+                refusal("MPI_Start"),
+            ),
+            outcome(
+                "g.c",
+                Expected::Error("InvalidRoot".into()),
+                refusal("MPI_Start"),
+            ),
+        ];
+        let classes: Vec<&str> = outcomes.iter().map(|o| o.class().short()).collect();
+        assert_eq!(classes, ["TP", "FN", "TN", "FP", "Error", "Error", "Error"]);
+        let rows = tally(&outcomes);
+        let names: Vec<&str> = rows.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "Invalid parameter",
+                "Call ordering",
+                "Correct programs",
+                "Overall"
+            ]
+        );
+        let overall = rows[3].1;
+        assert_eq!(overall.total(), 7);
+        assert_eq!(overall.errors, 3);
+        assert!((overall.accuracy() - 2.0 / 7.0).abs() < 1e-9);
+        assert!((overall.answered_accuracy() - 0.5).abs() < 1e-9);
+        assert_eq!(
+            refusals_by_name(&outcomes),
+            [
+                ("MPI_Start".to_string(), 2),
+                ("MPI_Win_create".to_string(), 1)
+            ]
+        );
+        let table = render_table(&rows);
+        assert!(table.contains("Overall"), "{table}");
+        let tsv = render_tsv(&outcomes);
+        let lines: Vec<&str> = tsv.lines().collect();
+        assert_eq!(lines[0], "file\tnp\texpected\tgot\tclass\tseconds\tmessage");
+        assert_eq!(lines[2], "b.c\t2\tCallMatching\tholds\tFN\t0.50\t");
+        assert_eq!(lines.len(), 8);
+    }
+}
