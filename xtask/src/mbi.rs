@@ -19,8 +19,9 @@
 //! Each `.c` file's header lists its tests between `BEGIN_MBI_TESTS` and `END_MBI_TESTS`:
 //! a line `$ mpirun -np N ${EXE}` followed by `| OK` or `| ERROR: Kind`. Every such line is
 //! one test: `tass verify -n N --format json --timeout SECS FILE`, with `--deadlock
-//! potential` when the command asks for zero buffering (`zero_buffer`: a standard send may
-//! wait for its receive, tass's default) and `--deadlock absolute` for `infty_buffer`.
+//! potential` when the command asks for zero buffering (the word `zero_buffer`, as in
+//! `$ mpirun -np 2 $zero_buffer ${EXE}`: a standard send may wait for its receive, tass's
+//! default) and `--deadlock absolute` for `infty_buffer`.
 //!
 //! Scoring follows MBI: a test labelled with an error is a true positive when tass reports
 //! a violation (any property) and a false negative when tass says "holds"; a test labelled
@@ -850,7 +851,7 @@ int main(void) { return 0; }
     #[test]
     fn buffering_words_choose_the_deadlock_mode() {
         let text =
-            "BEGIN_MBI_TESTS\n  $ zero_buffer mpirun -np 2 ${EXE}\n  | ERROR: BufferingHazard\n  \
+            "BEGIN_MBI_TESTS\n  $ mpirun -np 2 $zero_buffer ${EXE}\n  | ERROR: BufferingHazard\n  \
                     $ infty_buffer mpirun -np 3 ${EXE}\n  | OK\nEND_MBI_TESTS\n";
         let tests = parse_header(text).expect("parse");
         assert_eq!(tests[0].buffering, Buffering::Zero);
