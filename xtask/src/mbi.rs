@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! cargo xtask mbi --dir DIR [--filter SUBSTR] [--timeout SECS] [--jobs N]
-//!                 [--tsv PATH] [--no-build] [--tass PATH]
+//!                 [--tsv PATH] [--no-build] [--tass PATH] [--tass-arg ARG]...
 //! ```
 //!
 //! MBI is a public set of Python generators that write small C/MPI programs, each with a
@@ -54,7 +54,8 @@ usage: cargo xtask mbi --dir DIR [OPTIONS]
   --jobs N           tests run at once (default 2)
   --tsv PATH         where to write the per-test TSV (default target/mbi/results.tsv)
   --no-build         do not run `cargo build --release -p tass-cli` first
-  --tass PATH        use this tass binary (implies --no-build)";
+  --tass PATH        use this tass binary (implies --no-build)
+  --tass-arg ARG     pass ARG to every tass run too (repeatable), e.g. --tass-arg=--por=off";
 
 /// What an MBI header says a test must find.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -563,6 +564,7 @@ struct Options {
     tsv: Option<PathBuf>,
     build: bool,
     tass: Option<PathBuf>,
+    extra_tass_args: Vec<String>,
 }
 
 fn parse_options(args: &[String]) -> Result<Options, String> {
@@ -576,6 +578,7 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
         tsv: None,
         build: true,
         tass: None,
+        extra_tass_args: Vec::new(),
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -598,6 +601,11 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
             "--jobs" => o.jobs = number(value("a count")?)? as usize,
             "--tsv" => o.tsv = Some(PathBuf::from(value("a path")?)),
             "--no-build" => o.build = false,
+            "--tass-arg" => o.extra_tass_args.push(value("an argument")?),
+            other if other.starts_with("--tass-arg=") => {
+                o.extra_tass_args
+                    .push(other["--tass-arg=".len()..].to_string());
+            }
             "--tass" => {
                 o.tass = Some(PathBuf::from(value("a path")?));
                 o.build = false;
@@ -642,6 +650,7 @@ fn run_one(tass: &Path, file: &Path, test: &MbiTest, o: &Options) -> Outcome {
         .args(["--format", "json"])
         .args(["--timeout", &o.timeout_secs.to_string()])
         .args(["--max-memory", &o.max_memory_mb.to_string()])
+        .args(&o.extra_tass_args)
         .arg(file);
     let limit = Duration::from_secs(o.timeout_secs + 10);
     let (answer, seconds) = match fevs::run_with_limit(&mut cmd, limit) {
@@ -914,6 +923,28 @@ int main(void) { return 0; }
             ]
         );
         assert!(tests.iter().all(|(_, t)| category(&t.expected).is_some()));
+    }
+
+    #[test]
+    fn options_need_a_folder_and_pass_extra_tass_arguments() {
+        let args = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let missing = parse_options(&args(&["--jobs", "1"])).unwrap_err();
+        assert!(missing.contains("--dir DIR is required"), "{missing}");
+        let o = parse_options(&args(&[
+            "--dir",
+            "gencodes",
+            "--tass-arg=--por=off",
+            "--tass-arg",
+            "--cqmin",
+            "--tass",
+            "/bin/tass",
+        ]))
+        .expect("options");
+        assert_eq!(o.dir, PathBuf::from("gencodes"));
+        assert_eq!(o.extra_tass_args, ["--por=off", "--cqmin"]);
+        assert!(!o.build);
+        let zero = parse_options(&args(&["--dir", "d", "--timeout", "0"])).unwrap_err();
+        assert!(zero.contains("positive whole number"), "{zero}");
     }
 
     #[test]
