@@ -381,9 +381,9 @@ impl<'a, E: Engine> ModelSystem<'a, E> {
             violation.claim = again.claim;
             violation.witness = again.witness;
             // Its occurrence number and snapshot steps are those of this path.
-            // The message counts raw steps; the trace shown is condensed.
             if violation.property == tass_state::api::Property::CollectiveAssertion {
-                violation.message = crate::report::renumber_steps(&again.message, &trace);
+                violation.message = again.message;
+                violation.snapshots = again.snapshots;
             }
         }
         let span = &violation.span;
@@ -394,10 +394,11 @@ impl<'a, E: Engine> ModelSystem<'a, E> {
             complete_witness(violation.witness, &inputs, &fixed, || {
                 engine.no_witness_reason()
             });
+        let snapshots = crate::report::snapshots_in_trace(violation.snapshots, &trace);
         let report = ViolationReport {
             property,
             certainty: certainty_of(violation.certainty),
-            message: violation.message,
+            message: crate::report::message_with_snapshots(violation.message, snapshots.as_ref()),
             file: span.file.to_string(),
             line: span.start_line,
             column: span.start_column,
@@ -408,6 +409,7 @@ impl<'a, E: Engine> ModelSystem<'a, E> {
             witness,
             witness_missing,
             difference: None,
+            snapshots,
         };
         match replaces {
             Some(k) => {
@@ -906,6 +908,7 @@ mod tests {
                         process: 1,
                         witness: None,
                         claim: "false".into(),
+                        snapshots: None,
                     });
                 }
                 s.b += 1;
