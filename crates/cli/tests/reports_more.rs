@@ -231,3 +231,54 @@ fn a_failing_joint_assertion_names_the_specification_snapshot() {
         "{v:#}"
     );
 }
+
+/// A sequential program with input `0 <= N <= 10` whose `assert(0)` is reached
+/// when `cond` holds.
+fn input_guarded(cond: &str) -> String {
+    format!(
+        "#include <assert.h>\n#pragma TASS input {{0 <= N && N <= 10}} int\n#define N 3\n\
+         int main(void) {{\n  if ({cond}) {{\n    assert(0);\n  }}\n  return 0;\n}}\n"
+    )
+}
+
+/// The printed path condition leaves out the declared bounds, merges an
+/// input's bounds into one range, and names the values of a lone input. The
+/// same program with `N = atoi(argv[1])`, built with gcc -fsanitize=address,
+/// undefined and run for N = 0..10, aborts exactly for: `N >= 2`: 2..10;
+/// `N > 3 && N < 8`: 4, 5, 6, 7; `N % 4 == 1`: 1, 5, 9.
+#[test]
+fn the_path_condition_is_printed_beyond_the_input_bounds_as_ranges() {
+    for (cond, printed) in [
+        ("N >= 2", "N >= 2"),
+        ("N > 3 && N < 8", "4 <= N && N <= 7"),
+        ("N % 4 == 1", "N == 1 || N == 5 || N == 9"),
+    ] {
+        let (code, r) = verify("1", &[], &input_guarded(cond));
+        assert_violated(code, &r, "assertion", Some(6));
+        assert_eq!(
+            r["violations"][0]["path_condition"], printed,
+            "{cond}\n{r:#}"
+        );
+    }
+}
+
+/// fevs coll_dot_leak_bad (issue 22's example): its first violation (the
+/// reduction's result read before completion, line 63) is found on the path
+/// where no process's loop runs, printed before as
+/// `N >= 0 && N <= (2*N/3) && N <= 4 && (N/3) <= 0 && (N/3) >= (2*N/3)`. A gcc
+/// (-fsanitize=address,undefined) loop over N = 0..4 computing each rank's
+/// `first = N*r/3`, `last = N*(r+1)/3` for 3 ranks: every loop is empty only
+/// for N = 0.
+#[test]
+fn a_condition_on_one_input_is_given_by_its_values() {
+    let fevs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fevs");
+    let out = Command::new(env!("CARGO_BIN_EXE_tass"))
+        .current_dir(fevs)
+        .args(["verify", "-n", "3", "-i", "B=4", "mpi/coll_dot_leak_bad.c"])
+        .args(["--format", "json"])
+        .output()
+        .expect("run tass");
+    let (code, r) = report(out);
+    assert_violated(code, &r, "invalid-pointer", Some(63));
+    assert_eq!(r["violations"][0]["path_condition"], "N == 0", "{r:#}");
+}

@@ -6,7 +6,10 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
+mod condition;
 mod documents;
+
+pub(crate) use condition::readable_condition;
 
 /// The answer of a run. Its [`Verdict::exit_code`] is the exit status of `tass`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
