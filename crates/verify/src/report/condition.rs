@@ -195,9 +195,8 @@ fn by_values(f: &ExprFactory, whole: Expr, range: &Range) -> Option<String> {
     let mut values = Vec::new();
     let mut v = lower;
     while v <= upper {
-        match f.as_bool(f.substitute_one(whole, range.symbol, f.int(v.clone())))? {
-            true => values.push(v.clone()),
-            false => {}
+        if f.as_bool(f.substitute_one(whole, range.symbol, f.int(v.clone())))? {
+            values.push(v.clone());
         }
         v += 1;
     }
