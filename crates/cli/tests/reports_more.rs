@@ -282,3 +282,52 @@ fn a_condition_on_one_input_is_given_by_its_values() {
     assert_violated(code, &r, "invalid-pointer", Some(63));
     assert_eq!(r["violations"][0]["path_condition"], "N == 0", "{r:#}");
 }
+
+/// A search of a few seconds (30,000 loop iterations, one state each). gcc
+/// -fsanitize=address,undefined: the program exits 0 (the claim `s < 0` is
+/// false), so the verdict is holds.
+const LONG_LOOP: &str = "int main(void) {\n  int i, s = 0;\n  for (i = 0; i < 30000; i++)\n    \
+                         s = s + i % 7;\n  return s < 0;\n}\n";
+
+/// `tass verify FILE EXTRA` run under a pseudo-terminal (util-linux `script`):
+/// what the terminal showed (stdout and stderr together), or `None` when
+/// `script` is not installed.
+fn on_a_terminal(file: &Path, extra: &str) -> Option<String> {
+    let command = format!(
+        "{} verify --color never {} {extra}",
+        env!("CARGO_BIN_EXE_tass"),
+        file.display()
+    );
+    let out = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .output()
+        .ok()?;
+    Some(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[test]
+fn a_long_search_shows_a_progress_line_on_a_terminal_only() {
+    let file = inline(LONG_LOOP);
+    let Some(shown) = on_a_terminal(&file, "") else {
+        eprintln!("`script` is not installed: no pseudo-terminal to test with");
+        return;
+    };
+    assert!(shown.contains("verdict: holds"), "{shown}");
+    assert!(shown.contains("states/s"), "{shown}");
+    assert!(shown.contains("\r\x1b[Ktass: "), "{shown}");
+    // Erased before the report: the verdict line starts clean.
+    let last_line = shown.rfind("\r\x1b[K").expect("erased");
+    assert!(!shown[last_line..].contains("states/s"), "{shown}");
+    for extra in ["-q", "--format json"] {
+        let shown = on_a_terminal(&file, extra).expect("script ran before");
+        assert!(!shown.contains("states/s"), "{extra}: {shown}");
+    }
+    // Not a terminal: nothing.
+    let out = Command::new(env!("CARGO_BIN_EXE_tass"))
+        .arg("verify")
+        .arg(&file)
+        .output()
+        .expect("run tass");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("verdict: holds"));
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("states/s"));
+}

@@ -48,6 +48,8 @@ pub(crate) struct Findings {
     pub started: Instant,
     /// Output values at the terminal states seen (verify mode).
     pub outputs: Option<std::collections::BTreeMap<String, String>>,
+    /// Where the searches publish their progress (`Options::progress`).
+    pub progress: Option<std::sync::Arc<crate::options::Progress>>,
 }
 
 impl Findings {
@@ -61,6 +63,7 @@ impl Findings {
             stopped_early: false,
             started: Instant::now(),
             outputs: None,
+            progress: options.progress.clone(),
         }
     }
 
@@ -500,6 +503,9 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
         // The search is now at depth `path.len()`: saved states deeper than that
         // are no longer on its path.
         self.depth = path.len();
+        if let Some(progress) = &self.findings.progress {
+            progress.reached(self.depth);
+        }
         while self.end_depths.last().is_some_and(|&d| d >= self.depth) {
             self.end_depths.pop();
         }
