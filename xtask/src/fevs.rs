@@ -11,7 +11,12 @@
 //! cargo xtask fevs [--quick] [--filter SUBSTR] [--issue N] [--allow-unsupported]
 //!                  [--no-build] [--tass PATH] [--run-timeout SECS] [--list]
 //! cargo xtask fevs --crosscheck [--filter SUBSTR] [--issue N] [--no-build] [--tass PATH]
+//! cargo xtask fevs --replay [--quick] [--filter SUBSTR] [--issue N] [--no-build] [--tass PATH]
 //! ```
+//!
+//! `--replay` runs every selected run that expects a violation with `--trace` and
+//! replays the trace concretely with `tass replay` (`fevs/replay.rs`): one line per
+//! run, reproduced / not reproduced / cannot replay.
 //!
 //! A run whose feature tass does not implement yet (exit 2 with "unsupported" or "not
 //! yet supported" / "not implemented") is counted apart as *unsupported*; that is still
@@ -31,6 +36,8 @@
 
 use serde::Deserialize;
 use std::collections::BTreeMap;
+
+mod replay;
 use std::fmt::Write as _;
 use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
@@ -73,6 +80,7 @@ usage: cargo xtask fevs [OPTIONS]
   --issue N             only runs of issue N (4: sequential, 5: MPI)
   --allow-unsupported   runs tass reports as unsupported do not fail the suite
   --crosscheck          run the concrete programs under mpirun instead (see fevs/README.md)
+  --replay              replay every violating run concretely (`tass replay`) instead
   --no-build            do not run `cargo build --release -p tass-cli` first
   --tass PATH           use this tass binary (implies --no-build)
   --run-timeout SECS    harness time limit per run (default 600)
@@ -585,6 +593,7 @@ pub struct Options {
     pub issue: Option<u32>,
     pub allow_unsupported: bool,
     pub crosscheck: bool,
+    pub replay: bool,
     pub build: bool,
     pub tass: Option<PathBuf>,
     pub run_timeout: Duration,
@@ -599,6 +608,7 @@ impl Default for Options {
             issue: None,
             allow_unsupported: false,
             crosscheck: false,
+            replay: false,
             build: true,
             tass: None,
             run_timeout: Duration::from_secs(600),
@@ -628,6 +638,7 @@ pub fn parse_options(args: &[String]) -> Result<Options, String> {
             }
             "--allow-unsupported" => o.allow_unsupported = true,
             "--crosscheck" => o.crosscheck = true,
+            "--replay" => o.replay = true,
             "--no-build" => o.build = false,
             "--tass" => {
                 o.tass = Some(PathBuf::from(value("a path")?));
@@ -823,6 +834,9 @@ pub fn run(args: &[String]) -> i32 {
     };
     if opts.crosscheck {
         return crosscheck(&chosen, &tass, &opts);
+    }
+    if opts.replay {
+        return replay::replay_all(&chosen, &tass, &opts);
     }
     if !tass.is_file() {
         eprintln!(

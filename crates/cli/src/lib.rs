@@ -36,5 +36,6 @@ mod args;
 mod bounds;
 mod error;
 mod frontend;
+mod progress;
 mod replay;
 mod run;

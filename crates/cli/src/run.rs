@@ -20,6 +20,7 @@ use crate::args::{
 use crate::bounds::unbounded_loop_inputs;
 use crate::error::{ArgumentError, RunError, TraceWriteError};
 use crate::frontend::load_program;
+use crate::progress::ProgressLine;
 use crate::replay::{replay, Channel, Invocation, ReplaySettings};
 
 /// Runs the parsed command line; returns the exit status.
@@ -126,6 +127,7 @@ fn options(check: &CheckArgs) -> Result<Options, ArgumentError> {
         max_memory,
         max_violations: check.max_violations,
         cancel: Some(cancel_flag()),
+        progress: None,
     })
 }
 
@@ -153,7 +155,7 @@ fn run_verify(args: VerifyArgs) -> i32 {
                 describe_prover(check);
             }
             warn_unbounded(&model, &options, check);
-            verify(&model, &options)
+            with_progress_line(options, check, |options| verify(&model, options))
         }
         Err(error) => Report::error(error.report_text()),
     };
@@ -163,6 +165,22 @@ fn run_verify(args: VerifyArgs) -> i32 {
         ..invocation_common(check)
     };
     emit(&report, check, &invocation)
+}
+
+/// Runs `search` with a progress line on stderr when it is a terminal
+/// (`crate::progress`), erased before the report is printed.
+fn with_progress_line(
+    mut options: Options,
+    check: &CheckArgs,
+    search: impl FnOnce(&Options) -> Report,
+) -> Report {
+    let Some((progress, line)) = ProgressLine::start(check) else {
+        return search(&options);
+    };
+    options.progress = Some(progress);
+    let report = search(&options);
+    line.finish();
+    report
 }
 
 /// The parts of the command a replay needs that verify and compare share.
@@ -220,7 +238,7 @@ fn run_compare(args: CompareArgs) -> i32 {
             }
             warn_unbounded(&spec, &options, check);
             warn_unbounded(&imp, &options, check);
-            compare(&spec, &imp, &options)
+            with_progress_line(options, check, |options| compare(&spec, &imp, options))
         }
         Err(error) => Report::error(error.report_text()),
     };

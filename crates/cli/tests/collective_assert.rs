@@ -175,7 +175,7 @@ fn assertions_reached_in_different_orders_are_a_violation() {
     assert!(m.contains("different orders"), "{m}");
     assert!(m.contains("`A`") && m.contains("`B`"), "{m}");
     let line_a = line_of(ORDER, "assert A");
-    assert!(m.contains(&format!("`A` (line {line_a}, step")), "{m}");
+    assert!(m.contains(&format!("`A` (line {line_a})")), "{m}");
     // Every process reaches A first: the order agrees (A holds: x == PID == 0
     // only on rank 0, so A says `x == rank`).
     let fixed = ORDER

@@ -26,4 +26,6 @@ pub use crate::float::{
 pub use crate::oracle::{
     is_internal_symbol, is_stand_in_function, Decision, Oracle, OracleStats, SignedOverflow,
 };
-pub use crate::report::{Certainty, EngineError, Property, Violation};
+pub use crate::report::{
+    Certainty, EngineError, Property, SnapshotPosition, SnapshotReport, Violation,
+};

@@ -333,6 +333,7 @@ impl<'a> Evaluator<'a> {
             } else {
                 self.f.pretty(claim)
             },
+            snapshots: None,
         });
         if on_failure == OnFailure::AssumeClaim {
             let ctx = self.context_conj();

@@ -235,6 +235,7 @@ impl StatementStep<'_, '_> {
                 process: env.process(),
                 witness: None,
                 claim: f.pretty(c),
+                snapshots: None,
             });
             // The path stands for no execution: end it.
             ev.assumed.push(f.ff());

@@ -197,6 +197,42 @@ pub struct Violation {
     pub witness: Option<Vec<(String, String)>>,
     /// The claim that can fail, pretty-printed (e.g. `0 <= i && i < N`).
     pub claim: String,
+    /// For a collective or joint assertion: which occurrence failed and where
+    /// each process's snapshot was taken (the report's structured fields;
+    /// the message names the assertion but leaves the positions to these).
+    pub snapshots: Option<Box<SnapshotReport>>,
+}
+
+/// The snapshots a collective (or joint) assertion violation is about.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SnapshotReport {
+    /// The assertion ID (for an arrival out of order: the arriving process's).
+    pub assertion: String,
+    /// The occurrence number: the k-th arrival of every process.
+    pub occurrence: u64,
+    /// One snapshot per process of that occurrence, in rank order (for
+    /// snapshots left unmatched at termination: the snapshots left, of the
+    /// process that has them).
+    pub processes: Vec<SnapshotPosition>,
+    /// A joint assertion's specification snapshot (its step counts the
+    /// specification's own path).
+    pub specification: Option<SnapshotPosition>,
+}
+
+/// Where one snapshot was taken.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SnapshotPosition {
+    /// The process that took it.
+    pub process: usize,
+    /// The ID of the assertion it was taken at.
+    pub assertion: String,
+    /// The file and line of that assertion (the file is empty for a joint
+    /// assertion's specification snapshot, which is in the specification).
+    pub file: String,
+    pub line: u32,
+    /// The step of the path that took it (1 is the first step; the engine
+    /// counts every step, the report renumbers them as its trace shows them).
+    pub step: u64,
 }
 
 /// An error that stops the exploration: the model uses something the engine does

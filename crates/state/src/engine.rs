@@ -857,6 +857,7 @@ impl Engine {
                 process: p,
                 witness,
                 claim: "every allocated block is freed".into(),
+                snapshots: None,
             });
         }
         let ctx = crate::mpi::Ctx {

@@ -23,7 +23,8 @@ use tass_model::api::{
     VarId, VarScope,
 };
 use tass_semantics::api::{
-    Certainty, Decision, EngineError, Environment, Evaluator, Oracle, Property, Violation,
+    Certainty, Decision, EngineError, Environment, Evaluator, Oracle, Property, SnapshotPosition,
+    SnapshotReport, Violation,
 };
 use tass_symbolic::api::{Expr, ExprFactory};
 
@@ -222,9 +223,34 @@ impl SnapshotCtx<'_> {
         )
     }
 
-    /// `line L, step S` of a snapshot.
-    fn position(&self, s: &Snapshot) -> String {
-        format!("line {}, step {}", self.span_of(s).start_line, s.step)
+    /// `line L` of a snapshot (its step is in the report's structured
+    /// positions, `SnapshotReport`, which the report renumbers).
+    fn line_of(&self, s: &Snapshot) -> String {
+        format!("line {}", self.span_of(s).start_line)
+    }
+
+    /// Where process `process` took snapshot `s` (a collective assertion's).
+    fn position(&self, process: usize, s: &Snapshot) -> SnapshotPosition {
+        let span = self.span_of(s);
+        SnapshotPosition {
+            process,
+            assertion: self.id_of(s).to_string(),
+            file: span.file.to_string(),
+            line: span.start_line,
+            step: s.step,
+        }
+    }
+
+    /// Where process `process` took joint snapshot `s`.
+    fn joint_position(&self, process: usize, s: &Snapshot) -> SnapshotPosition {
+        let span = self.joint_span(s);
+        SnapshotPosition {
+            process,
+            assertion: joint_id(self, s).unwrap_or("?").to_string(),
+            file: span.file.to_string(),
+            line: span.start_line,
+            step: s.step,
+        }
     }
 
     /// Certainty and witness of a violation that holds on every input of
@@ -306,20 +332,26 @@ pub(crate) fn after_step(
             format!(
                 "process {q} reached `{}` ({})",
                 ctx.id_of(s),
-                ctx.position(s)
+                ctx.line_of(s)
             )
         })
         .collect();
     let occurrence = inner.snapshots.matched + position as u64 + 1;
     if !others.is_empty() {
         if let Some((certainty, witness)) = ctx.path_violation(oracle, pc) {
+            let processes = (0..nprocs)
+                .filter_map(|q| match q == process {
+                    true => Some(ctx.position(q, &snapshot)),
+                    false => queues[q].get(position).map(|s| ctx.position(q, s)),
+                })
+                .collect();
             violations.push(Violation {
                 property: Property::CollectiveAssertion,
                 certainty,
                 message: format!(
                     "collective assertions reached in different orders: at occurrence {occurrence} \
                      process {process} reached `{id}` ({}) but {}",
-                    ctx.position(&snapshot),
+                    ctx.line_of(&snapshot),
                     others.join(", ")
                 ),
                 span: span.clone(),
@@ -328,6 +360,12 @@ pub(crate) fn after_step(
                 claim: format!(
                     "every process reaches the same collective assertion at occurrence {occurrence}"
                 ),
+                snapshots: Some(Box::new(SnapshotReport {
+                    assertion: id.to_string(),
+                    occurrence,
+                    processes,
+                    specification: None,
+                })),
             });
         }
     }
@@ -365,10 +403,10 @@ fn check_composite(
     inner.procs = heads.iter().map(|s| Arc::clone(&s.proc)).collect();
     inner.snapshots = Snapshots::default();
     let mut composite = State::new(inner);
-    let positions: Vec<String> = heads
+    let positions: Vec<SnapshotPosition> = heads
         .iter()
         .enumerate()
-        .map(|(q, s)| format!("process {q} at {}", ctx.position(s)))
+        .map(|(q, s)| ctx.position(q, s))
         .collect();
     // Every expression first (with the checks inside them, such as bounds),
     // then one question for all the claims together: most matches hold, and
@@ -409,12 +447,21 @@ fn check_composite(
             || {
                 format!(
                     "collective assertion `{id}` (occurrence {occurrence}) can fail for process \
-                     {q}: `{text}`; snapshots: {}",
-                    positions.join("; ")
+                     {q}: `{text}`"
                 )
             },
             span,
         );
+        for v in &mut ev.violations {
+            if v.property == Property::CollectiveAssertion {
+                v.snapshots = Some(Box::new(SnapshotReport {
+                    assertion: id.to_string(),
+                    occurrence,
+                    processes: positions.clone(),
+                    specification: None,
+                }));
+            }
+        }
         violations.append(&mut ev.violations);
         pc = ev.assumed.drain(..).fold(pc, |pc, a| ctx.f.and(pc, a));
     }
@@ -466,7 +513,7 @@ pub(crate) fn leftover(ctx: &SnapshotCtx, oracle: &mut Oracle, state: &State) ->
         .collect();
     let left: Vec<String> = longest
         .iter()
-        .map(|s| format!("`{}` ({})", ctx.id_of(s), ctx.position(s)))
+        .map(|s| format!("`{}` ({})", ctx.id_of(s), ctx.line_of(s)))
         .collect();
     vec![Violation {
         property: Property::CollectiveAssertion,
@@ -482,6 +529,12 @@ pub(crate) fn leftover(ctx: &SnapshotCtx, oracle: &mut Oracle, state: &State) ->
         process: p,
         witness,
         claim: "every process reaches the collective assertions equally often".into(),
+        snapshots: Some(Box::new(SnapshotReport {
+            assertion: ctx.id_of(first).to_string(),
+            occurrence: s.snapshots.matched + 1,
+            processes: longest.iter().map(|snap| ctx.position(p, snap)).collect(),
+            specification: None,
+        })),
     }]
 }
 
@@ -637,6 +690,17 @@ pub struct JointPoint {
 }
 
 impl JointPoint {
+    /// Where the specification's process took this snapshot.
+    fn position(&self) -> SnapshotPosition {
+        SnapshotPosition {
+            process: 0,
+            assertion: self.id.clone(),
+            file: String::new(),
+            line: self.line,
+            step: self.step,
+        }
+    }
+
     /// The value of the specification's variable `name` there.
     fn value(&self, name: &str) -> Option<(usize, &Value)> {
         self.values
@@ -736,7 +800,7 @@ pub(crate) fn check_joint(
                 })
                 .collect();
             let spec_side = match spec.get(k) {
-                Some(p) => format!("`{}` (line {}, step {})", p.id, p.line, p.step),
+                Some(p) => format!("`{}` (line {})", p.id, p.line),
                 None => "none (it reaches fewer joint assertions)".into(),
             };
             let Some((certainty, witness)) = ctx.path_violation(oracle, pc) else {
@@ -755,6 +819,22 @@ pub(crate) fn check_joint(
                 process: q,
                 witness,
                 claim: "both programs reach the same joint assertions in the same order".into(),
+                snapshots: Some(Box::new(SnapshotReport {
+                    assertion: ids
+                        .iter()
+                        .flatten()
+                        .next()
+                        .copied()
+                        .unwrap_or("?")
+                        .to_string(),
+                    occurrence: k as u64 + 1,
+                    processes: heads
+                        .iter()
+                        .enumerate()
+                        .filter_map(|(q, h)| h.map(|s| ctx.joint_position(q, s)))
+                        .collect(),
+                    specification: spec.get(k).map(JointPoint::position),
+                })),
             }));
         }
         // Checked during the search already when the specification's paths
@@ -856,14 +936,24 @@ fn check_joint_occurrence(
             || {
                 format!(
                     "joint assertion `{id}` (occurrence {occurrence}) can fail for process {q}: \
-                     `{text}`; the implementation's process {q} at line {}, step {}; the \
-                     specification at line {}, step {}",
-                    span.start_line, head.step, point.line, point.step
+                     `{text}`"
                 )
             },
             span,
         );
-        if let Some(v) = ev.violations.into_iter().next() {
+        if let Some(mut v) = ev.violations.into_iter().next() {
+            if v.property == Property::CollectiveAssertion {
+                v.snapshots = Some(Box::new(SnapshotReport {
+                    assertion: id.to_string(),
+                    occurrence: occurrence as u64,
+                    processes: heads
+                        .iter()
+                        .enumerate()
+                        .map(|(q, s)| ctx.joint_position(q, s))
+                        .collect(),
+                    specification: Some(point.position()),
+                }));
+            }
             return Ok(Some(v));
         }
     }

@@ -8,15 +8,17 @@
 //! - [`Options`] with [`DeadlockMode`], [`ProverChoice`], [`Arith`],
 //!   [`SignedOverflow`]: the knobs.
 //! - [`Report`], [`Verdict`], [`ViolationReport`], [`Property`], [`Certainty`],
-//!   [`TraceStep`], [`Change`], [`Witness`], [`OutputDifference`], [`Stats`]: the
-//!   result, with its text / JSON / SARIF renderings and exit code.
+//!   [`TraceStep`], [`Change`], [`Witness`], [`OutputDifference`],
+//!   [`SnapshotReport`], [`SnapshotPosition`], [`Stats`]: the result, with its
+//!   text / JSON / SARIF renderings and exit code.
 
 pub use crate::error::{SignatureMismatch, UnknownChoice};
-pub use crate::options::{DeadlockMode, Options, Reduction, UrgentChoice};
+pub use crate::options::{DeadlockMode, Options, Progress, Reduction, UrgentChoice};
 pub use crate::real::{compare, verify};
 pub use crate::report::{
-    peak_memory_mb, Certainty, Change, Colour, OutputDifference, Property, Report, Stats,
-    TextStyle, TraceStep, Verdict, ViolationReport, Witness,
+    peak_memory_mb, Certainty, Change, Colour, OutputDifference, Property, Report,
+    SnapshotPosition, SnapshotReport, Stats, TextStyle, TraceStep, Verdict, ViolationReport,
+    Witness,
 };
 pub use crate::signature::check_signatures;
 pub use tass_prove::api::ProverChoice;

@@ -169,9 +169,9 @@ pub(crate) fn check_pragmas(
     Ok(())
 }
 
-/// `--cqmin`: true if a running process other than `p` has fewer snapshots
-/// queued than `p`, so that the local fast path should not keep `p` running
-/// (the reduction then chooses among all processes it may take alone).
+/// True if a running process other than `p` has fewer snapshots queued than
+/// `p`, so that the local fast path should not keep `p` running (the reduction
+/// then chooses among all processes it may take alone, those behind first).
 pub(crate) fn others_queue_less(engine: &Engine, state: &State, p: usize) -> bool {
     let mine = state.snapshot_queue_len(p);
     mine > 0

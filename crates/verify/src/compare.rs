@@ -238,6 +238,7 @@ impl<E: Engine> Comparison<'_, E> {
         }
         let imp = &mut *self.imp;
         let trace = replay(imp, start.clone(), steps, Some("impl"))?.trace;
+        let snapshots = crate::report::snapshots_in_trace(violation.snapshots, &trace);
         let (witness, witness_missing) = complete_witness(
             violation.witness,
             &imp.input_names(),
@@ -250,7 +251,7 @@ impl<E: Engine> Comparison<'_, E> {
                 tass_semantics::api::Certainty::Provable => Certainty::Provable,
                 tass_semantics::api::Certainty::Possible => Certainty::Possible,
             },
-            message: crate::report::renumber_steps(&violation.message, &trace),
+            message: crate::report::message_with_snapshots(violation.message, snapshots.as_ref()),
             file: span.file.to_string(),
             line: span.start_line,
             column: span.start_column,
@@ -261,6 +262,7 @@ impl<E: Engine> Comparison<'_, E> {
             witness,
             witness_missing,
             difference: None,
+            snapshots,
         });
         Ok(())
     }
@@ -369,6 +371,7 @@ impl<E: Engine> Comparison<'_, E> {
                 impl_value: impl_text,
                 spec_trace,
             }),
+            snapshots: None,
         })
     }
 }

@@ -1,6 +1,6 @@
 //! The knobs of a run, as the command line sets them.
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use tass_prove::api::ProverChoice;
@@ -112,6 +112,35 @@ pub struct Options {
     pub max_violations: usize,
     /// Set (e.g. by Ctrl-C) to end the search early: the verdict is inconclusive.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Counters the search keeps up to date for a progress display.
+    pub progress: Option<Arc<Progress>>,
+}
+
+/// What a running search has done so far, published for a progress display
+/// that reads it from another thread (`tass`'s progress line on a terminal).
+#[derive(Debug, Default)]
+pub struct Progress {
+    states: AtomicU64,
+    depth: AtomicU64,
+}
+
+impl Progress {
+    /// States reached so far, over all the run's searches.
+    pub fn states(&self) -> u64 {
+        self.states.load(Ordering::Relaxed)
+    }
+
+    /// The depth (steps from the initial state) of the state reached last.
+    pub fn depth(&self) -> u64 {
+        self.depth.load(Ordering::Relaxed)
+    }
+
+    /// One more state reached, at `depth`.
+    pub(crate) fn reached(&self, depth: usize) {
+        self.states.fetch_add(1, Ordering::Relaxed);
+        self.depth
+            .store(u64::try_from(depth).unwrap_or(u64::MAX), Ordering::Relaxed);
+    }
 }
 
 impl Default for Options {
@@ -132,6 +161,7 @@ impl Default for Options {
             max_memory: None,
             max_violations: 1,
             cancel: None,
+            progress: None,
         }
     }
 }

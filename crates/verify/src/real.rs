@@ -58,6 +58,9 @@ pub(crate) struct RealEngine {
     urgent_choice: UrgentChoice,
     /// Simplifiers per assumption (output comparison, printing).
     simplifiers: SimplifierCache,
+    /// The path condition of the initial state: the inputs' types and
+    /// declared constraints (what a printed path condition leaves out).
+    input_bounds: Option<Expr>,
     /// `-i` inputs as the user gave them.
     fixed: Vec<(String, String)>,
     /// Per path condition: what compare's pairing needs ([`Self::pairing_facts`]).
@@ -101,6 +104,7 @@ impl RealEngine {
             reduction: options.reduction,
             urgent_choice: options.urgent_choice,
             simplifiers: SimplifierCache::new(Arc::clone(factory)),
+            input_bounds: None,
             fixed: options.inputs.clone(),
             pairing: HashMap::new(),
             livelock_memo: livelock::LivelockMemo::default(),
@@ -128,7 +132,9 @@ impl Engine for RealEngine {
     type JointHistory = Vec<tass_state::api::JointPoint>;
 
     fn initial_state(&mut self) -> Result<State, EngineError> {
-        self.engine.initial_state()
+        let state = self.engine.initial_state()?;
+        self.input_bounds = Some(self.engine.path_condition(&state));
+        Ok(state)
     }
 
     fn enabled(&mut self, state: &State) -> Result<Vec<Step>, EngineError> {
@@ -327,13 +333,12 @@ impl Engine for RealEngine {
 
     fn pretty_condition(&self, condition: &Value) -> String {
         match self.data(condition) {
-            Some(pc) => {
-                let simplifier = self.simplifiers.simplifier(pc);
-                if simplifier.is_contradictory() {
-                    return "false".into();
-                }
-                self.factory.pretty(simplifier.equivalent_assumption())
-            }
+            Some(pc) => crate::report::readable_condition(
+                &self.factory,
+                &self.simplifiers,
+                pc,
+                self.input_bounds,
+            ),
             None => self.pretty(condition),
         }
     }

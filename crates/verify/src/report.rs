@@ -6,7 +6,10 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
+mod condition;
 mod documents;
+
+pub(crate) use condition::readable_condition;
 
 /// The answer of a run. Its [`Verdict::exit_code`] is the exit status of `tass`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -66,7 +69,7 @@ impl Certainty {
 
 /// The property IDs of DESIGN.md (stable: users and tests depend on the
 /// spelling): the engine's list, so reports and engine agree by construction.
-pub use tass_semantics::api::Property;
+pub use tass_semantics::api::{Property, SnapshotPosition, SnapshotReport};
 
 /// One variable a step changed, with its new (pretty-printed, symbolic) value.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -147,6 +150,9 @@ pub struct ViolationReport {
     pub witness_missing: Vec<String>,
     /// For `not-equivalent`: the differing output.
     pub difference: Option<OutputDifference>,
+    /// For a collective or joint assertion: the assertion, the occurrence and
+    /// each process's snapshot, its step numbered as in `trace` (condensed).
+    pub snapshots: Option<SnapshotReport>,
 }
 
 /// The statistics of a run (the columns of the paper's Fig. 10).
@@ -402,44 +408,58 @@ fn continues(last: &TraceStep, s: &TraceStep) -> bool {
         && last.source == s.source
 }
 
-/// `message` with every `step N` (N a 1-based position in the raw `trace`, as
-/// the engine counts a path's steps, e.g. a collective assertion's snapshot
-/// positions) renumbered to the position of that step in the [`condensed`]
-/// trace that text, JSON and SARIF show.
-/// A joint assertion's message ends with the specification's snapshot, whose
-/// step counts the specification's path, not `trace`: that part is kept.
-pub(crate) fn renumber_steps(message: &str, trace: &[TraceStep]) -> String {
-    if let Some(at) = message.find("; the specification at line") {
-        let (own, spec) = message.split_at(at);
-        return renumber_steps(own, trace) + spec;
-    }
+/// A collective or joint assertion's `snapshots` as the report shows them:
+/// each process's step (a 1-based position in the raw `trace`, as the engine
+/// counts a path's steps) renumbered to the position of that step in the
+/// [`condensed`] trace that text, JSON and SARIF show. The specification's
+/// snapshot of a joint assertion counts the specification's path, not
+/// `trace`: it is kept.
+pub(crate) fn snapshots_in_trace(
+    snapshots: Option<Box<SnapshotReport>>,
+    trace: &[TraceStep],
+) -> Option<SnapshotReport> {
+    let mut snapshots = *snapshots?;
     // position[i]: the condensed position of raw step i + 1.
     let mut position = Vec::with_capacity(trace.len());
-    let mut count = 0;
+    let mut count = 0u64;
     for (i, s) in trace.iter().enumerate() {
         if i == 0 || !continues(&trace[i - 1], s) {
             count += 1;
         }
         position.push(count);
     }
-    let mut out = String::with_capacity(message.len());
-    let mut rest = message;
-    while let Some(at) = rest.find("step ") {
-        let (before, after) = rest.split_at(at + "step ".len());
-        out.push_str(before);
-        let digits = after.len() - after.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-        let renumbered = after[..digits]
-            .parse::<usize>()
-            .ok()
-            .and_then(|n| n.checked_sub(1))
-            .and_then(|i| position.get(i));
-        match renumbered {
-            Some(n) => out.push_str(&n.to_string()),
-            None => out.push_str(&after[..digits]),
+    for p in &mut snapshots.processes {
+        let raw = usize::try_from(p.step).ok().and_then(|n| n.checked_sub(1));
+        if let Some(&n) = raw.and_then(|i| position.get(i)) {
+            p.step = n;
         }
-        rest = &after[digits..];
     }
-    out.push_str(rest);
+    Some(snapshots)
+}
+
+/// `message` followed by the snapshot positions in words (`; snapshots:
+/// process 0 at line 9, step 7; ...`), as text, JSON and SARIF messages show
+/// them; the same positions are structured fields of the JSON and SARIF.
+pub(crate) fn message_with_snapshots(
+    message: String,
+    snapshots: Option<&SnapshotReport>,
+) -> String {
+    let Some(s) = snapshots else {
+        return message;
+    };
+    let processes: Vec<String> = s
+        .processes
+        .iter()
+        .map(|p| format!("process {} at line {}, step {}", p.process, p.line, p.step))
+        .collect();
+    let mut out = format!("{message}; snapshots: {}", processes.join("; "));
+    if let Some(spec) = &s.specification {
+        let _ = write!(
+            out,
+            "; the specification at line {}, step {}",
+            spec.line, spec.step
+        );
+    }
     out
 }
 
@@ -636,6 +656,7 @@ mod tests {
                 ]),
                 witness_missing: vec![],
                 difference: None,
+                snapshots: None,
             }],
             error: None,
             inconclusive_reason: None,
@@ -714,15 +735,29 @@ mod tests {
             step(2, 1, "i", "1"),
             step(1, 1, "argc", "2"),
         ];
+        let position = |raw: u64, process: usize| SnapshotPosition {
+            process,
+            assertion: "A".into(),
+            file: "a.c".into(),
+            line: 1,
+            step: raw,
+        };
+        let raw = SnapshotReport {
+            assertion: "A".into(),
+            occurrence: 1,
+            processes: vec![position(2, 0), position(5, 1)],
+            specification: Some(position(2, 0)),
+        };
+        let shown = snapshots_in_trace(Some(Box::new(raw)), &trace).expect("snapshots");
+        assert_eq!(shown.processes[0].step, condensed(&trace[..2]).len() as u64);
+        assert_eq!(shown.processes[1].step, condensed(&trace[..5]).len() as u64);
+        assert_eq!(shown.specification.as_ref().map(|s| s.step), Some(2));
         assert_eq!(
-            renumber_steps(
-                "x at line 1, step 2; y, step 5; the specification at line 3, step 2",
-                &trace
-            ),
+            message_with_snapshots("x".into(), Some(&shown)),
             format!(
-                "x at line 1, step {}; y, step {}; the specification at line 3, step 2",
-                condensed(&trace[..2]).len(),
-                condensed(&trace[..5]).len()
+                "x; snapshots: process 0 at line 1, step {}; process 1 at line 1, step {}; the \
+                 specification at line 1, step 2",
+                shown.processes[0].step, shown.processes[1].step
             )
         );
         let merged = condensed(&trace);

@@ -48,6 +48,8 @@ pub(crate) struct Findings {
     pub started: Instant,
     /// Output values at the terminal states seen (verify mode).
     pub outputs: Option<std::collections::BTreeMap<String, String>>,
+    /// Where the searches publish their progress (`Options::progress`).
+    pub progress: Option<std::sync::Arc<crate::options::Progress>>,
 }
 
 impl Findings {
@@ -61,6 +63,7 @@ impl Findings {
             stopped_early: false,
             started: Instant::now(),
             outputs: None,
+            progress: options.progress.clone(),
         }
     }
 
@@ -381,9 +384,9 @@ impl<'a, E: Engine> ModelSystem<'a, E> {
             violation.claim = again.claim;
             violation.witness = again.witness;
             // Its occurrence number and snapshot steps are those of this path.
-            // The message counts raw steps; the trace shown is condensed.
             if violation.property == tass_state::api::Property::CollectiveAssertion {
-                violation.message = crate::report::renumber_steps(&again.message, &trace);
+                violation.message = again.message;
+                violation.snapshots = again.snapshots;
             }
         }
         let span = &violation.span;
@@ -394,10 +397,11 @@ impl<'a, E: Engine> ModelSystem<'a, E> {
             complete_witness(violation.witness, &inputs, &fixed, || {
                 engine.no_witness_reason()
             });
+        let snapshots = crate::report::snapshots_in_trace(violation.snapshots, &trace);
         let report = ViolationReport {
             property,
             certainty: certainty_of(violation.certainty),
-            message: violation.message,
+            message: crate::report::message_with_snapshots(violation.message, snapshots.as_ref()),
             file: span.file.to_string(),
             line: span.start_line,
             column: span.start_column,
@@ -408,6 +412,7 @@ impl<'a, E: Engine> ModelSystem<'a, E> {
             witness,
             witness_missing,
             difference: None,
+            snapshots,
         };
         match replaces {
             Some(k) => {
@@ -498,6 +503,9 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
         // The search is now at depth `path.len()`: saved states deeper than that
         // are no longer on its path.
         self.depth = path.len();
+        if let Some(progress) = &self.findings.progress {
+            progress.reached(self.depth);
+        }
         while self.end_depths.last().is_some_and(|&d| d >= self.depth) {
             self.end_depths.pop();
         }
@@ -906,6 +914,7 @@ mod tests {
                         process: 1,
                         witness: None,
                         claim: "false".into(),
+                        snapshots: None,
                     });
                 }
                 s.b += 1;

@@ -77,6 +77,7 @@ impl Engine for Toy {
                         process: 0,
                         witness: None,
                         claim: format!("x != {}", s.x),
+                        snapshots: None,
                     });
                 }
             }

@@ -321,6 +321,7 @@ impl Mpi<'_> {
                     process: p,
                     witness: witness.clone(),
                     claim: "every process that calls MPI_Init calls MPI_Finalize".into(),
+                    snapshots: None,
                 });
             }
         }
@@ -343,6 +344,7 @@ impl Mpi<'_> {
                 process: m.dest as usize,
                 witness: witness.clone(),
                 claim: "every message sent is received".into(),
+                snapshots: None,
             });
         }
         for (p, (func, tid)) in request::leaked(state) {
@@ -364,6 +366,7 @@ impl Mpi<'_> {
                 process: p,
                 witness: witness.clone(),
                 claim: "every request is completed or freed".into(),
+                snapshots: None,
             });
         }
         out

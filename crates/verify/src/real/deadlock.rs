@@ -49,6 +49,7 @@ impl RealEngine {
             process,
             witness,
             claim: "some process can move or all have terminated".into(),
+            snapshots: None,
         }]
     }
 

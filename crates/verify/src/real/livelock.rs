@@ -385,6 +385,7 @@ impl RealEngine {
             process: at.process,
             witness,
             claim: "some process can complete a communication or terminate".into(),
+            snapshots: None,
         })
     }
 }

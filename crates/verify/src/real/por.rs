@@ -137,9 +137,7 @@ impl RealEngine {
         }
         let mut processes: Vec<usize> = steps.iter().map(|s| s.process).collect();
         processes.dedup();
-        if self.urgent_choice == UrgentChoice::ShortestSnapshotQueue {
-            processes.sort_by_key(|&p| state.snapshot_queue_len(p));
-        }
+        self.order_by_snapshot_queues(state, &mut processes);
         let statuses = self.engine.process_status(state);
         let at = ReductionState {
             state,
@@ -158,6 +156,35 @@ impl RealEngine {
             }
         }
         steps
+    }
+
+    /// The order in which [`RealEngine::reduce_urgent`] tries the processes
+    /// (`processes`, by rank) to run one alone. `--cqmin` sorts them by the
+    /// length of their collective-assertion snapshot queue. The default keeps
+    /// the rank order but puts last every process whose queue is longer than
+    /// another candidate's: a process that has run ahead at the assertions is
+    /// not run alone while one behind it may be. Without this a process that
+    /// asserts in an endless loop would be followed forever by the depth-first
+    /// search (its queue, hence its states, growing without end) and the
+    /// others' snapshots, which complete the occurrences to check, never come.
+    /// Any order is sound: the reduction may explore any one process whose
+    /// steps are all safe alone (see `reduce_urgent`); the order only decides
+    /// which of them, never whether one is. Without collective assertions every
+    /// queue is empty and the order is the rank order.
+    fn order_by_snapshot_queues(&self, state: &State, processes: &mut [usize]) {
+        match self.urgent_choice {
+            UrgentChoice::ShortestSnapshotQueue => {
+                processes.sort_by_key(|&p| state.snapshot_queue_len(p));
+            }
+            UrgentChoice::First => {
+                let shortest = processes
+                    .iter()
+                    .map(|&p| state.snapshot_queue_len(p))
+                    .min()
+                    .unwrap_or(0);
+                processes.sort_by_key(|&p| state.snapshot_queue_len(p) > shortest);
+            }
+        }
     }
 
     /// A process that just took a local step and whose next steps are again
@@ -179,9 +206,9 @@ impl RealEngine {
         if self.reduction == Reduction::Off {
             return Ok(None);
         }
-        if self.urgent_choice == UrgentChoice::ShortestSnapshotQueue
-            && crate::collective_assert::others_queue_less(&self.engine, state, p)
-        {
+        // A process ahead of another at the collective assertions yields to the
+        // reduction's choice (`order_by_snapshot_queues`), in both choices.
+        if crate::collective_assert::others_queue_less(&self.engine, state, p) {
             return Ok(None);
         }
         let mine = self.engine.enabled_of(state, p)?;

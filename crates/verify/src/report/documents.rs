@@ -5,7 +5,8 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::{
-    condensed, step_text, Certainty, Report, Stats, TraceStep, Verdict, ViolationReport, Witness,
+    condensed, step_text, Certainty, Report, SnapshotPosition, SnapshotReport, Stats, TraceStep,
+    Verdict, ViolationReport, Witness,
 };
 use tass_semantics::api::Property;
 
@@ -62,6 +63,47 @@ struct JsonViolation<'a> {
     impl_value: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     spec_trace: Option<Vec<JsonStep>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    snapshots: Option<JsonSnapshots<'a>>,
+}
+
+/// A collective or joint assertion's snapshots: `snapshots` of a JSON
+/// violation, `properties.snapshots` of a SARIF result.
+#[derive(Serialize)]
+struct JsonSnapshots<'a> {
+    assertion: &'a str,
+    occurrence: u64,
+    processes: Vec<JsonSnapshot<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    specification: Option<JsonSnapshot<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonSnapshot<'a> {
+    process: usize,
+    assertion: &'a str,
+    #[serde(skip_serializing_if = "str::is_empty")]
+    file: &'a str,
+    line: u32,
+    step: u64,
+}
+
+impl<'a> JsonSnapshots<'a> {
+    fn new(s: &'a SnapshotReport) -> JsonSnapshots<'a> {
+        let one = |p: &'a SnapshotPosition| JsonSnapshot {
+            process: p.process,
+            assertion: &p.assertion,
+            file: &p.file,
+            line: p.line,
+            step: p.step,
+        };
+        JsonSnapshots {
+            assertion: &s.assertion,
+            occurrence: s.occurrence,
+            processes: s.processes.iter().map(one).collect(),
+            specification: s.specification.as_ref().map(one),
+        }
+    }
 }
 
 impl<'a> JsonViolation<'a> {
@@ -84,6 +126,7 @@ impl<'a> JsonViolation<'a> {
             spec_value: d.map(|d| d.spec_value.as_str()),
             impl_value: d.map(|d| d.impl_value.as_str()),
             spec_trace: d.map(|d| json_trace(&d.spec_trace)),
+            snapshots: v.snapshots.as_ref().map(JsonSnapshots::new),
         }
     }
 }
@@ -104,6 +147,8 @@ pub(super) struct JsonTraceFile<'a> {
     path_condition: &'a str,
     claim: &'a str,
     witness: Option<Map<String, Value>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    snapshots: Option<JsonSnapshots<'a>>,
 }
 
 impl<'a> JsonTraceFile<'a> {
@@ -121,6 +166,7 @@ impl<'a> JsonTraceFile<'a> {
             path_condition: &v.path_condition,
             claim: &v.claim,
             witness: witness_map(&v.witness),
+            snapshots: v.snapshots.as_ref().map(JsonSnapshots::new),
         }
     }
 }
@@ -278,6 +324,9 @@ struct SarifResult<'a> {
     level: &'static str,
     message: SarifMessage,
     locations: [SarifLocation; 1],
+    /// A collective assertion's snapshots, one location each.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    related_locations: Vec<SarifRelatedLocation>,
     properties: SarifResultProperties<'a>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     code_flows: Vec<SarifCodeFlow>,
@@ -287,6 +336,13 @@ struct SarifResult<'a> {
 #[serde(rename_all = "camelCase")]
 struct SarifLocation {
     physical_location: SarifPhysicalLocation,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifRelatedLocation {
+    physical_location: SarifPhysicalLocation,
+    message: SarifMessage,
 }
 
 #[derive(Serialize)]
@@ -315,6 +371,8 @@ struct SarifResultProperties<'a> {
     process: usize,
     path_condition: &'a str,
     witness: Option<Map<String, Value>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    snapshots: Option<JsonSnapshots<'a>>,
 }
 
 #[derive(Serialize)]
@@ -388,15 +446,38 @@ impl<'a> SarifResult<'a> {
             locations: [SarifLocation {
                 physical_location: physical(&v.file, v.line, v.column),
             }],
+            related_locations: snapshot_locations(v),
             properties: SarifResultProperties {
                 certainty: v.certainty.as_str(),
                 process: v.process,
                 path_condition: &v.path_condition,
                 witness: witness_map(&v.witness),
+                snapshots: v.snapshots.as_ref().map(JsonSnapshots::new),
             },
             code_flows,
         }
     }
+}
+
+/// Each process's snapshot of a collective or joint assertion violation as a
+/// SARIF related location (in the violation's file; the step is the position
+/// in the result's code flow).
+fn snapshot_locations(v: &ViolationReport) -> Vec<SarifRelatedLocation> {
+    let Some(s) = &v.snapshots else {
+        return Vec::new();
+    };
+    s.processes
+        .iter()
+        .map(|p| SarifRelatedLocation {
+            physical_location: physical(&p.file, p.line, 1),
+            message: SarifMessage {
+                text: format!(
+                    "process {}'s snapshot at `{}` (occurrence {}), step {}",
+                    p.process, p.assertion, s.occurrence, p.step
+                ),
+            },
+        })
+        .collect()
 }
 
 impl<'a> SarifLog<'a> {

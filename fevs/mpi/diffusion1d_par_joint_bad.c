@@ -1,0 +1,129 @@
+/* fevs/mpi/diffusion1d_par_joint_bad.c -- BUG: the time step also updates the
+ * last point of the rod (g < NX instead of g < NX - 1), which the
+ * specification keeps fixed: the ghost cells stay consistent (GHOSTS holds),
+ * but STEP fails for the last active process at the first time step.
+ * The correct program, diffusion1d_par_joint.c, is diffusion1d_ca.c (the ghost-cell
+ * collective assertion GHOSTS) with the joint assertion STEP of the
+ * "Collective assertions" paper's Fig. 4 experiment: after every time step,
+ * the first and the last cell each process owns equal the specification's
+ * (diffusion1d_seq_joint.c) at the same time step.  Step-wise: a divergence is
+ * reported at the first time step where it appears.
+ * Expected verdicts:
+ *   tass compare --spec diffusion1d_seq_joint.c --impl diffusion1d_par_joint.c
+ *     --impl-procs P                                          holds
+ *   the same with diffusion1d_par_joint_bad.c                 collective-assertion
+ *                                                             at STEP
+ */
+#include <mpi.h>
+#include <stdio.h>
+
+#pragma TASS input int
+#define NXB 8
+#pragma TASS input {1 <= NX && NX <= NXB} int
+#define NX 8
+#pragma TASS input int
+#define NTB 3
+#pragma TASS input {0 <= NT && NT <= NTB} int
+#define NT 3
+#pragma TASS input double
+#define K 0.25
+
+#ifndef FEVS_CONCRETE
+#pragma TASS input
+#endif
+double u0[NX];
+#pragma TASS output
+double u[NX];
+
+/* v[0] and v[nlocal + 1] are the ghost cells; v[1..nlocal] are owned. */
+double v[NX + 2];
+double w[NX + 2];
+int nprocs, myrank, active, first, nlocal;
+/* Neighbours for the assertion: a rank that exists (my own at the ends). */
+int has_left, has_right, lnb, rnb;
+
+int block_first(int r) { return NX * r / active; }
+
+void exchange_ghosts(void) {
+    int left = myrank > 0 ? myrank - 1 : MPI_PROC_NULL;
+    int right = myrank < active - 1 ? myrank + 1 : MPI_PROC_NULL;
+
+    MPI_Sendrecv(&v[nlocal], 1, MPI_DOUBLE, right, 0, &v[0], 1, MPI_DOUBLE, left, 0,
+                 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(&v[1], 1, MPI_DOUBLE, left, 1, &v[nlocal + 1], 1, MPI_DOUBLE, right, 1,
+                 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+}
+
+void step(void) {
+    int j, g;
+
+    for (j = 1; j <= nlocal; j++) {
+        g = first + j - 1;
+        if (g > 0 && g < NX) /* BUG: moves the fixed end point */
+            w[j] = v[j] + K * (v[j - 1] - 2 * v[j] + v[j + 1]);
+        else
+            w[j] = v[j];
+    }
+    for (j = 1; j <= nlocal; j++)
+        v[j] = w[j];
+}
+
+void collect(void) {
+    int r, j;
+
+    if (myrank == 0) {
+        for (j = 1; j <= nlocal; j++)
+            u[first + j - 1] = v[j];
+        for (r = 1; r < active; r++)
+            MPI_Recv(&u[block_first(r)], block_first(r + 1) - block_first(r), MPI_DOUBLE, r, 2,
+                     MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else {
+        MPI_Send(&v[1], nlocal, MPI_DOUBLE, 0, 2, MPI_COMM_WORLD);
+    }
+}
+
+int main(int argc, char *argv[]) {
+    int j, t;
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+    MPI_Comm_rank(MPI_COMM_WORLD, &myrank);
+#ifdef FEVS_CONCRETE
+    for (j = 0; j < NX; j++)
+        u0[j] = j * (NX - 1 - j);
+#endif
+    active = nprocs < NX ? nprocs : NX;
+    if (myrank < active) {
+        first = block_first(myrank);
+        nlocal = block_first(myrank + 1) - first;
+        for (j = 1; j <= nlocal; j++)
+            v[j] = u0[first + j - 1];
+    }
+    has_left = myrank > 0 && myrank < active;
+    has_right = myrank < active - 1;
+    lnb = has_left ? myrank - 1 : myrank;
+    rnb = has_right ? myrank + 1 : myrank;
+    for (t = 0; t < NT; t++) {
+        if (myrank < active)
+            exchange_ghosts();
+#ifndef NO_ASSERT
+#pragma TASS collective assert GHOSTS myrank >= active || \
+    ((!has_right || v[nlocal] == PROC[rnb].v[0]) && \
+     (!has_left || v[1] == PROC[lnb].v[PROC[lnb].nlocal + 1]))
+#endif
+        if (myrank < active)
+            step(); /* the BUG shows at STEP, the first step */
+#pragma TASS joint assert STEP myrank >= active || \
+    (v[1] == spec.u[first] && v[nlocal] == spec.u[first + nlocal - 1])
+    }
+    if (myrank < active) {
+        collect();
+#ifdef FEVS_CONCRETE
+        if (myrank == 0)
+            for (j = 0; j < NX; j++)
+                printf("OUT u[%d] = %.17g\n", j, u[j]);
+#endif
+    }
+    MPI_Finalize();
+    return 0;
+}
