@@ -102,7 +102,7 @@ fn loop_plan(model: &Model, func: FunctionId, head: LocationId) -> Result<LoopPl
     let in_loop = loop_locations(body, head);
     let mut back_edges = Vec::new();
     for e in body.graph.edges_directed(head, Direction::Incoming) {
-        if !in_loop.contains(&e.source()) {
+        if !in_loop.contains(&e.source()) || is_entry(&e.weight().statement) {
             continue;
         }
         back_edges.push(e.id());
@@ -139,13 +139,23 @@ fn loop_plan(model: &Model, func: FunctionId, head: LocationId) -> Result<LoopPl
     })
 }
 
-/// The locations on a cycle through `head`: reachable from it and reaching it.
+/// The locations of the loop: reachable from `head` and reaching it again
+/// without its entry edge. (Without that exception an enclosing loop, whose
+/// cycles pass through the entry, would count as part of this one, and this
+/// loop's entry as one of its back edges.)
 fn loop_locations(body: &Body, head: LocationId) -> HashSet<LocationId> {
     let reach = |dir: Direction| {
         let mut seen = HashSet::from([head]);
         let mut todo = vec![head];
         while let Some(l) = todo.pop() {
-            for n in body.graph.neighbors_directed(l, dir) {
+            for e in body.graph.edges_directed(l, dir) {
+                let n = match dir {
+                    Direction::Outgoing => e.target(),
+                    Direction::Incoming if l == head && is_entry(&e.weight().statement) => {
+                        continue
+                    }
+                    Direction::Incoming => e.source(),
+                };
                 if seen.insert(n) {
                     todo.push(n);
                 }
@@ -158,6 +168,12 @@ fn loop_locations(body: &Body, head: LocationId) -> HashSet<LocationId> {
     forward.intersection(&backward).copied().collect()
 }
 
+/// The edge that enters a loop (before [`apply`] marks the back edges, every
+/// invariant statement is an entry).
+fn is_entry(st: &Statement) -> bool {
+    matches!(st, Statement::LoopInvariant(inv) if inv.arrival == LoopArrival::Entry)
+}
+
 fn apply(model: &mut Model, fi: usize, head: LocationId, plan: LoopPlan) {
     let body = model.functions[fi].body.as_mut().expect("a body");
     let mut invariant = body.graph[head].invariants[0].clone();
@@ -166,7 +182,7 @@ fn apply(model: &mut Model, fi: usize, head: LocationId, plan: LoopPlan) {
     let entries: Vec<_> = body
         .graph
         .edges_directed(head, Direction::Incoming)
-        .filter(|e| matches!(e.weight().statement, Statement::LoopInvariant(_)))
+        .filter(|e| is_entry(&e.weight().statement))
         .map(|e| e.id())
         .collect();
     for e in entries {
