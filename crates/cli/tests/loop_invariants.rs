@@ -218,6 +218,21 @@ int main(void) {
     assert_violated(code, &r, "assertion", Some(11));
 }
 
+/// `--stats` counts the invariant checks: one on entry, one at the end of the
+/// arbitrary iteration; each asked the prover at most once.
+#[test]
+fn stats_count_invariant_checks() {
+    let file = inline(SUM);
+    let (code, r) = verify_reduced("1", &[], &file, true);
+    assert_holds(code, &r);
+    let checks = r["stats"]["invariant_checks"]
+        .as_u64()
+        .expect("invariant_checks");
+    assert_eq!(checks, 2, "{r:#}");
+    let calls = r["stats"]["invariant_prover_calls"].as_u64().unwrap_or(0);
+    assert!(calls <= 2, "{r:#}");
+}
+
 fn assert_error(text: &str, procs: &str, named: &str, line: u64) {
     let (code, r) = verify(procs, &[], text);
     assert_eq!(r["verdict"], "error", "{r:#}");

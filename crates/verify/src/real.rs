@@ -384,6 +384,11 @@ impl Engine for RealEngine {
         (stats.queries, stats.smt_calls(), self.factory.len() as u64)
     }
 
+    fn invariant_counters(&self) -> (u64, u64) {
+        let oracle = self.engine.stats().oracle;
+        (oracle.invariant_checks, oracle.invariant_prover_calls)
+    }
+
     fn input_names(&self) -> Vec<String> {
         self.model
             .inputs

@@ -54,6 +54,7 @@ impl StatementStep<'_, '_> {
         let text = render_expr(self.model, &inv.condition);
         let holds = self.ev.eval_bool(&*env, &inv.condition)?;
         let id = &inv.id;
+        let asked_before = self.ev.oracle().prover_questions();
         match inv.arrival {
             LoopArrival::Entry => {
                 self.ev.check(
@@ -63,6 +64,7 @@ impl StatementStep<'_, '_> {
                     || format!("loop invariant `{id}` does not hold on entry to the loop: `{text}` can be false before the first iteration"),
                     &inv.span,
                 );
+                self.count_check(asked_before);
                 self.havoc(env, inv)?;
                 let assumed = self.ev.eval_bool(&*env, &inv.condition)?;
                 self.ev.assumed.push(assumed);
@@ -75,12 +77,19 @@ impl StatementStep<'_, '_> {
                     || format!("loop invariant `{id}` is not preserved: `{text}` can be false at the end of an iteration that began where it held and the loop condition was true"),
                     &inv.span,
                 );
+                self.count_check(asked_before);
                 // The back edge is cut: this arbitrary iteration stands for all.
                 let ff = self.ev.factory().ff();
                 self.ev.assumed.push(ff);
             }
         }
         Ok(())
+    }
+
+    fn count_check(&mut self, asked_before: u64) {
+        let oracle = self.ev.oracle();
+        let asked = oracle.prover_questions() - asked_before;
+        oracle.count_invariant_check(asked);
     }
 
     /// Gives every object in the loop's write set fresh symbolic values.
