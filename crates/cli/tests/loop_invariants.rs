@@ -293,5 +293,39 @@ int main(int argc, char **argv) {
     // one process: classic LISE (mpirun -np 1, n = 0, 1, 5: pass)
     let (code, r) = verify("1", &[], text);
     assert_holds(code, &r);
-    assert_error(text, "2", "only one process is supported", 10);
+    assert_error(text, "2", "only one process is supported", 9);
+}
+
+#[test]
+fn proc_in_a_loop_invariant_is_refused() {
+    let text = SUM.replace("s == 2 * i\n", "s == 2 * PROC[0]@main.i\n");
+    assert_error(&text, "1", "PROC[e].x and spec.x need the collective form", 6);
+}
+
+#[test]
+fn joint_invariant_is_refused() {
+    let text = SUM.replace("collective invariant", "joint invariant");
+    assert_error(&text, "1", "joint invariants (tass compare) are not supported yet", 6);
+}
+
+/// `tass compare` with a loop invariant: refused (exit 2), never a verdict.
+#[test]
+fn invariant_in_compare_is_refused() {
+    let with_output = SUM
+        .replace("int n;\n", "int n;\n#pragma TASS output\nint total;\n")
+        .replace("  return 0;", "  total = s;\n  return 0;");
+    let spec = inline(&with_output);
+    let imp = inline(&with_output);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tass"))
+        .arg("compare")
+        .arg(&spec)
+        .arg(&imp)
+        .args(["--format", "json"])
+        .output()
+        .expect("run tass");
+    let (code, r) = common::report(out);
+    assert_eq!(code, 2, "{r:#}");
+    assert_eq!(r["verdict"], "error");
+    let message = r["error"].as_str().unwrap_or("");
+    assert!(message.contains("not supported in tass compare yet"), "{message}");
 }
