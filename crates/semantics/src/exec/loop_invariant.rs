@@ -21,7 +21,7 @@
 
 use tass_dynamic::api::{Pointer, Root, Value, UNDEFINED_SYMBOL};
 use tass_model::api::{render_expr, CollectiveKind, LoopArrival, LoopInvariant, WriteTarget};
-use tass_symbolic::api::{Expr, ExprFactory};
+use tass_symbolic::api::{Expr, ExprFactory, Type};
 
 use super::StatementStep;
 use crate::env::Environment;
@@ -129,6 +129,18 @@ impl StatementStep<'_, '_> {
                     self.span,
                 )
             })?;
+            // A scalar variable of an integer type holds a value of its range:
+            // saying so keeps the fresh value from standing for impossible ones.
+            if let (WriteTarget::Var(v), Value::Data(x)) = (target, &new) {
+                let ty = &self.model.var(*v).ty;
+                if let Some((lo, hi)) = ty
+                    .int_range()
+                    .filter(|_| matches!(f.type_of(*x), Type::Int))
+                {
+                    let in_range = f.and(f.le(f.int(lo), *x), f.le(*x, f.int(hi)));
+                    self.ev.assumed.push(in_range);
+                }
+            }
             if let Some(slot) = env.get_mut(root) {
                 *slot = new;
             }
