@@ -77,6 +77,11 @@ fn invariant_not_preserved_is_reported_at_the_pragma() {
     assert_violated(code, &r, "invariant", Some(6));
     let message = first(&r)["message"].as_str().unwrap_or("");
     assert!(message.contains("`L` is not preserved"), "{message}");
+    // the iteration came back from the body's last statement (`i++`, line 7)
+    assert!(
+        message.contains("comes back to the loop head from line 7"),
+        "{message}"
+    );
     assert_eq!(first(&r)["certainty"], "possible");
 }
 

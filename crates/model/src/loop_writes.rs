@@ -247,7 +247,8 @@ fn apply(model: &mut Model, fi: usize, head: LocationId, plan: LoopPlan) {
         let check = Transition {
             guard: Expr::true_at(old.span.clone()),
             statement: Statement::LoopInvariant(back.clone()),
-            span: back.span.clone(),
+            // where the iteration came back from (reports say which line)
+            span: old.span.clone(),
             source_text: format!("#pragma TASS {} invariant {}", back.kind.keyword(), back.id),
         };
         body.graph.add_edge(source, latch, old);

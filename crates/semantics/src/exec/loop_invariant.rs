@@ -80,7 +80,7 @@ impl StatementStep<'_, '_> {
                     &*env,
                     holds,
                     Property::Invariant,
-                    || format!("loop invariant `{id}` is not preserved: `{text}` can be false at the end of an iteration that began where it held and the loop condition was true"),
+                    || format!("loop invariant `{id}` is not preserved: `{text}` can be false when an iteration that began where it held (and the loop condition was true) comes back to the loop head from line {}", span.start_line),
                     &inv.span,
                 );
                 self.count_check(asked_before);
