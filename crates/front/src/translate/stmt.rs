@@ -314,6 +314,9 @@ impl<'t> Tr<'t> {
                     kind,
                     condition: c,
                     span,
+                    arrival: LoopArrival::Entry,
+                    writes: Vec::new(),
+                    refused: None,
                 });
             }
             other => {
