@@ -1,0 +1,870 @@
+//! An adversarial probe of loop-invariant symbolic execution (LISE, issue 17):
+//! programs aimed at its weak points. The write set (variables written through
+//! aliases, retargeted pointers, array elements at computed indices, heap blocks,
+//! callees, guards with side effects), loops left by `break` / `continue` /
+//! `return`, nested invariant loops, invariants that hold on entry but are not
+//! preserved on one path only, a bug after a thousand rounds, an invariant too
+//! weak for the post-condition, one process leaving a loop while another enters
+//! it, messages in flight across the loop head, a sender that runs away, and the
+//! reduced and the full search on the fevs LISE programs.
+//!
+//! Every input `N` is unbounded (`{N >= 0}`, no upper bound): a verdict is a claim
+//! for all N. "Holds" is expected only where it is true for all N; a violation
+//! only where a concrete run shows it; `expect_not_holds` where the truth is
+//! "holds" but the invariant given cannot prove it (LISE must then say violated
+//! or inconclusive, never holds) or where the search cannot end.
+//!
+//! How the verdicts were confirmed: the programs carry their own concrete
+//! instrumentation under `#ifdef CONCRETE` (tass never defines it), printing the
+//! invariant's value at each loop-head arrival (`SNAP ... ok=`) and the final
+//! values (`END ...`). Each was built with `N` replaced by the values listed in
+//! its comment, with `gcc -std=c99 -g -fsanitize=address,undefined
+//! -fno-sanitize-recover=all -DCONCRETE` (sequential) or `mpicc -DCONCRETE` and
+//! run with `mpirun --allow-run-as-root --oversubscribe -np 2`, in the default
+//! (eager) mode and in zero-buffer mode (`--mca btl self,tcp --mca
+//! btl_tcp_eager_limit 56 --mca btl_tcp_rndv_eager_limit 56`), under `timeout 20`.
+//! The comments give what the runs printed.
+
+mod common;
+
+use common::{inline, report};
+use serde_json::Value;
+use std::process::Command;
+
+/// The search modes a program is checked in.
+type Searches = &'static [&'static [&'static str]];
+/// Sequential programs: the reduction does not apply.
+const DEFAULT_SEARCH: Searches = &[&[]];
+/// MPI programs: the default reduction and the full search (`--por off`).
+const BOTH_SEARCHES: Searches = &[&[], &["--por", "off"]];
+
+/// Wall-clock limit per run: an unbounded loop that LISE fails to cut ends
+/// inconclusive instead of hanging the test.
+const TIME_LIMIT: &str = "120";
+
+fn run(procs: &str, search: &[&str], text: &str) -> (i32, Value) {
+    let file = inline(text);
+    let out = Command::new(env!("CARGO_BIN_EXE_tass"))
+        .args(["verify", "-n", procs, "--timeout", TIME_LIMIT])
+        .args(search)
+        .arg(&file)
+        .args(["--format", "json"])
+        .output()
+        .expect("run tass");
+    report(out)
+}
+
+/// Every search ends `violated`, the first violation's property one of `properties`.
+fn expect_violated(procs: &str, searches: Searches, text: &str, properties: &[&str]) {
+    for search in searches {
+        let (code, r) = run(procs, search, text);
+        assert_eq!(r["verdict"], "violated", "{search:?}\n{r:#}");
+        assert_eq!(code, 1, "{r:#}");
+        let property = r["violations"][0]["property"].as_str().unwrap_or_default();
+        assert!(
+            properties.contains(&property),
+            "{search:?}: {property}\n{r:#}"
+        );
+    }
+}
+
+/// The default search proves the program; the full search (if asked) proves it too or
+/// stops inconclusive (without the reduction a process may run ahead without bound,
+/// which LISE cannot cut; the paper's Sec. 3), but never reports a violation.
+fn expect_holds(procs: &str, searches: Searches, text: &str) {
+    for (k, search) in searches.iter().enumerate() {
+        let (code, r) = run(procs, search, text);
+        if k == 0 {
+            assert_eq!(r["verdict"], "holds", "{search:?}\n{r:#}");
+            assert_eq!(code, 0, "{r:#}");
+        } else {
+            assert!(
+                r["verdict"] == "holds" || r["verdict"] == "inconclusive",
+                "{search:?}\n{r:#}"
+            );
+        }
+    }
+}
+
+/// Never "holds" (and no error): a violation, possible or certain, or inconclusive.
+fn expect_not_holds(procs: &str, searches: Searches, text: &str) {
+    for search in searches {
+        let (code, r) = run(procs, search, text);
+        assert!(
+            r["verdict"] == "violated" || r["verdict"] == "inconclusive",
+            "{search:?}\n{r:#}"
+        );
+        assert!(code == 1 || code == 3, "{r:#}");
+    }
+}
+
+/// `s` is written only through `p = &s`; the invariant says nothing about it. If the write
+/// set missed `s`, it would keep its entry value 0 and `s == 0` would be proved.
+/// gcc -fsanitize=address,undefined: N = 0 passes; N = 1, 4: `s == 0` fails (s = N).
+const WRITE_THROUGH_AN_ALIAS: &str = r#"#include <assert.h>
+#include <stdio.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+int main(void) {
+    int i = 0, s = 0;
+    int *p = &s;
+#pragma TASS collective invariant A 0 <= i && i <= N
+    while (i < N) {
+        *p = *p + 1;
+        i++;
+    }
+#ifdef CONCRETE
+    printf("END s=%d\n", s);
+#endif
+    assert(s == 0);
+    return 0;
+}
+"#;
+
+#[test]
+fn write_through_an_alias_is_in_the_write_set() {
+    expect_violated("1", DEFAULT_SEARCH, WRITE_THROUGH_AN_ALIAS, &["assertion"]);
+}
+
+/// `p` points at `y` on even rounds and at `x` on odd ones, so the invariant `x == 0` is
+/// not preserved (x = 1 after round 1). A write set that took `*p` to mean only the
+/// target `p` had on entry (`x`) or only `y` would get this wrong one way or the other.
+/// gcc: N = 0, 1: the invariant holds at every arrival; N = 2: false at the third arrival
+/// (x = 1); N = 5: false at 4 arrivals.
+const POINTER_RETARGETED_IN_THE_BODY: &str = r#"#include <assert.h>
+#include <stdio.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+int main(void) {
+    int i = 0, x = 0, y = 0;
+    int *p = &x;
+#pragma TASS collective invariant A 0 <= i && i <= N && x == 0
+    while (i < N) {
+        p = i % 2 == 0 ? &y : &x;
+        *p = 1;
+        p = &x;
+        i++;
+#ifdef CONCRETE
+        printf("SNAP A 0 ok=%d\n", 0 <= i && i <= N && x == 0);
+#endif
+    }
+#ifdef CONCRETE
+    printf("END x=%d y=%d\n", x, y);
+#endif
+    return 0;
+}
+"#;
+
+#[test]
+fn pointer_retargeted_in_the_body_is_not_preserved() {
+    expect_violated(
+        "1",
+        DEFAULT_SEARCH,
+        POINTER_RETARGETED_IN_THE_BODY,
+        &["invariant"],
+    );
+}
+
+/// The body writes `a[(3i + 2) % 4]`: a[2], a[1], a[0], a[3], ... The invariant claims
+/// `a[0] == 0`, false from the fourth arrival (i = 3 wrote a[0]); a[1] is written at i = 1.
+/// gcc: N = 0, 1: passes (a = 0,0,1,0 for N = 1); N = 3, 4, 9: `a[1] == 0` fails.
+const ARRAY_ELEMENT_AT_A_COMPUTED_INDEX: &str = r#"#include <assert.h>
+#include <stdio.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+int a[4];
+int main(void) {
+    int i = 0;
+#pragma TASS collective invariant A 0 <= i && i <= N && a[0] == 0
+    while (i < N) {
+        a[(3 * i + 2) % 4] = 1;
+        i++;
+    }
+#ifdef CONCRETE
+    printf("END a=%d,%d,%d,%d\n", a[0], a[1], a[2], a[3]);
+#endif
+    assert(a[1] == 0);
+    return 0;
+}
+"#;
+
+#[test]
+fn array_element_at_a_computed_index_is_in_the_write_set() {
+    expect_violated(
+        "1",
+        DEFAULT_SEARCH,
+        ARRAY_ELEMENT_AT_A_COMPUTED_INDEX,
+        &["assertion", "invariant"],
+    );
+}
+
+/// A malloc'ed block written at `h[i % 4]`: h[0] grows from the first round.
+/// gcc: N = 0 passes; N = 1, 5: `h0 == 0` fails (h0 = 1, 2).
+const HEAP_BLOCK_WRITTEN_IN_THE_LOOP: &str = r#"#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+int main(void) {
+    int i = 0, h0;
+    int *h = malloc(4 * sizeof(int));
+    h[0] = h[1] = h[2] = h[3] = 0;
+#pragma TASS collective invariant A 0 <= i && i <= N
+    while (i < N) {
+        h[i % 4] += 1;
+        i++;
+    }
+    h0 = h[0];
+#ifdef CONCRETE
+    printf("END h0=%d\n", h0);
+#endif
+    free(h);
+    assert(h0 == 0);
+    return 0;
+}
+"#;
+
+#[test]
+fn heap_block_written_in_the_loop_is_in_the_write_set() {
+    expect_violated(
+        "1",
+        DEFAULT_SEARCH,
+        HEAP_BLOCK_WRITTEN_IN_THE_LOOP,
+        &["assertion"],
+    );
+}
+
+/// The loop writes a global in `tick()` and a local through a parameter in `bump(&s)`;
+/// neither write is in the loop's own text.
+/// gcc: N = 0 passes; N = 1, 4: `g == 0 || s == 0` fails (g = N, s = 2N).
+const WRITES_IN_CALLED_FUNCTIONS: &str = r#"#include <assert.h>
+#include <stdio.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+int g;
+void tick(void) { g = g + 1; }
+void bump(int *q) { *q += 2; }
+int main(void) {
+    int i = 0, s = 0;
+#pragma TASS collective invariant A 0 <= i && i <= N
+    while (i < N) {
+        tick();
+        bump(&s);
+        i++;
+    }
+#ifdef CONCRETE
+    printf("END g=%d s=%d\n", g, s);
+#endif
+    assert(g == 0 || s == 0);
+    return 0;
+}
+"#;
+
+#[test]
+fn writes_in_called_functions_are_in_the_write_set() {
+    expect_violated(
+        "1",
+        DEFAULT_SEARCH,
+        WRITES_IN_CALLED_FUNCTIONS,
+        &["assertion"],
+    );
+}
+
+/// Nested invariant loops: the inner one adds 3 per outer round (its own invariant is
+/// right), so the outer invariant `s == 2 * i` is not preserved.
+/// gcc: N = 0: holds; N = 1: OUT false at its second arrival (s = 3, i = 1); N = 3: false
+/// at arrivals 2..4.
+const INNER_LOOP_OVERRUNS_THE_OUTER_INVARIANT: &str = r#"#include <assert.h>
+#include <stdio.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+int main(void) {
+    int i = 0, j = 0, s = 0;
+#pragma TASS collective invariant OUT 0 <= i && i <= N && s == 2 * i
+    while (i < N) {
+#ifdef CONCRETE
+        printf("SNAP OUT 0 ok=%d\n", 0 <= i && i <= N && s == 2 * i);
+#endif
+        j = 0;
+#pragma TASS collective invariant IN 0 <= i && i < N && 0 <= j && j <= 3 && s == 2 * i + j
+        while (j < 3) {
+            s++;
+            j++;
+        }
+        i++;
+    }
+#ifdef CONCRETE
+    printf("SNAP OUT 0 ok=%d\n", 0 <= i && i <= N && s == 2 * i);
+#endif
+    return 0;
+}
+"#;
+
+#[test]
+fn inner_loop_breaks_the_outer_invariant() {
+    expect_violated(
+        "1",
+        DEFAULT_SEARCH,
+        INNER_LOOP_OVERRUNS_THE_OUTER_INVARIANT,
+        &["invariant"],
+    );
+}
+
+/// The same nest adding 2 per outer round: both invariants inductive, `s == 2N` follows.
+/// gcc: N = 0, 1, 7: s = 0, 2, 14, no failure.
+const NESTED_LOOPS_PROVED: &str = r#"#include <assert.h>
+#include <stdio.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+int main(void) {
+    int i = 0, j = 0, s = 0;
+#pragma TASS collective invariant OUT 0 <= i && i <= N && s == 2 * i
+    while (i < N) {
+        j = 0;
+#pragma TASS collective invariant IN 0 <= i && i < N && 0 <= j && j <= 2 && s == 2 * i + j
+        while (j < 2) {
+            s++;
+            j++;
+        }
+        i++;
+    }
+#ifdef CONCRETE
+    printf("END s=%d\n", s);
+#endif
+    assert(s == 2 * N);
+    return 0;
+}
+"#;
+
+#[test]
+fn nested_invariant_loops_prove_the_sum() {
+    expect_holds("1", DEFAULT_SEARCH, NESTED_LOOPS_PROVED);
+}
+
+/// `break` at i == 5 leaves the loop with the guard still true: after the loop only the
+/// invariant is known, not `i >= N`. An engine that treated every exit as the guard's
+/// false branch would prove `i == N`.
+/// gcc: N = 0, 5: passes; N = 6, 9: `i == N` fails (i = 5).
+const BREAK_LEAVES_EARLY: &str = r#"#include <assert.h>
+#include <stdio.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+int main(void) {
+    int i = 0, s = 0;
+#pragma TASS collective invariant A 0 <= i && i <= N && s == i
+    while (i < N) {
+        if (i == 5)
+            break;
+        s++;
+        i++;
+    }
+#ifdef CONCRETE
+    printf("END i=%d\n", i);
+#endif
+    assert(i == N);
+    return 0;
+}
+"#;
+
+#[test]
+fn break_is_an_exit_without_the_false_guard() {
+    expect_violated("1", DEFAULT_SEARCH, BREAK_LEAVES_EARLY, &["assertion"]);
+}
+
+/// `continue` at i == 3 returns to the loop head with s = 1: that arrival must be checked
+/// like any other (the invariant `s == 0` fails there).
+/// gcc: N = 0, 2: holds; N = 3: the exit arrival has s = 1 and the assertion fails;
+/// N = 6: the fourth arrival has s = 1 (the run then resets s and passes the assertion).
+const CONTINUE_SKIPS_THE_RESET: &str = r#"#include <assert.h>
+#include <stdio.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+int main(void) {
+    int i = 0, s = 0;
+#pragma TASS collective invariant A 0 <= i && i <= N && s == 0
+    while (i < N) {
+#ifdef CONCRETE
+        printf("SNAP A 0 ok=%d\n", 0 <= i && i <= N && s == 0);
+#endif
+        i++;
+        if (i == 3) {
+            s = 1;
+            continue;
+        }
+        s = 0;
+    }
+#ifdef CONCRETE
+    printf("SNAP A 0 ok=%d\n", 0 <= i && i <= N && s == 0);
+    printf("END s=%d\n", s);
+#endif
+    assert(s == 0);
+    return 0;
+}
+"#;
+
+#[test]
+fn continue_arrival_is_checked() {
+    expect_violated(
+        "1",
+        DEFAULT_SEARCH,
+        CONTINUE_SKIPS_THE_RESET,
+        &["invariant", "assertion"],
+    );
+}
+
+/// `return -1` from inside an invariant loop in a called function: the loop is left
+/// without its false branch, and the caller sees -1.
+/// gcc: N = 0, 7: passes; N = 8, 12: `r == N` fails (r = -1).
+const RETURN_FROM_INSIDE_THE_LOOP: &str = r#"#include <assert.h>
+#include <stdio.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+int count_to(int n) {
+    int i = 0;
+#pragma TASS collective invariant A 0 <= i && i <= n
+    while (i < n) {
+        if (i == 7)
+            return -1;
+        i++;
+    }
+    return i;
+}
+int main(void) {
+    int r = count_to(N);
+#ifdef CONCRETE
+    printf("END r=%d\n", r);
+#endif
+    assert(r == N);
+    return 0;
+}
+"#;
+
+#[test]
+fn return_from_inside_the_loop() {
+    expect_violated(
+        "1",
+        DEFAULT_SEARCH,
+        RETURN_FROM_INSIDE_THE_LOOP,
+        &["assertion"],
+    );
+}
+
+/// `while (k++ < N)`: the guard increments k on the exit path too, so after the loop
+/// k == c + 1. Re-evaluating the guard on fresh values without its side effect would
+/// prove `k == c`.
+/// gcc: N = 0, 1, 5: `k == c` fails (k = N + 1, c = N).
+const GUARD_WITH_A_SIDE_EFFECT: &str = r#"#include <assert.h>
+#include <stdio.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+int main(void) {
+    int k = 0, c = 0;
+#pragma TASS collective invariant A c == k && 0 <= c && c <= N
+    while (k++ < N) {
+        c++;
+    }
+#ifdef CONCRETE
+    printf("END k=%d c=%d\n", k, c);
+#endif
+    assert(k == c);
+    return 0;
+}
+"#;
+
+#[test]
+fn guard_side_effect_on_the_exit_path() {
+    expect_violated(
+        "1",
+        DEFAULT_SEARCH,
+        GUARD_WITH_A_SIDE_EFFECT,
+        &["assertion"],
+    );
+}
+
+/// `while (more())` where `more()` increments the global `cnt`: after the loop
+/// cnt == N + 1, and the invariant `s == cnt` holds at every arrival.
+/// gcc: N = 0, 1, 5: `cnt == N` fails (cnt = N + 1).
+const GUARD_CALLS_A_FUNCTION_THAT_WRITES: &str = r#"#include <assert.h>
+#include <stdio.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+int cnt;
+int more(void) {
+    cnt++;
+    return cnt <= N;
+}
+int main(void) {
+    int s = 0;
+#pragma TASS collective invariant A s == cnt && 0 <= s && s <= N
+    while (more()) {
+        s++;
+    }
+#ifdef CONCRETE
+    printf("END cnt=%d s=%d\n", cnt, s);
+#endif
+    assert(cnt == N);
+    return 0;
+}
+"#;
+
+#[test]
+fn guard_calling_a_writing_function() {
+    expect_violated(
+        "1",
+        DEFAULT_SEARCH,
+        GUARD_CALLS_A_FUNCTION_THAT_WRITES,
+        &["assertion"],
+    );
+}
+
+/// Holds on entry, and on every path but one: the round i == M sets x = -1. M is a second
+/// unconstrained input.
+/// gcc, N = 6: M = 0, 3, 5: the invariant is false at one arrival (x = -1); M = -1, 6, 9:
+/// holds at every arrival; N = 0: holds for every M tried.
+const NOT_PRESERVED_ON_ONE_PATH_ONLY: &str = r#"#include <assert.h>
+#include <stdio.h>
+#pragma TASS input {N >= 0} int
+#define N 6
+#pragma TASS input int
+#define M 3
+int main(void) {
+    int i = 0, x = 0;
+#pragma TASS collective invariant A 0 <= i && i <= N && x >= 0
+    while (i < N) {
+#ifdef CONCRETE
+        printf("SNAP A 0 ok=%d\n", 0 <= i && i <= N && x >= 0);
+#endif
+        if (i == M)
+            x = -1;
+        else
+            x = x + 1;
+        i++;
+    }
+#ifdef CONCRETE
+    printf("SNAP A 0 ok=%d\n", 0 <= i && i <= N && x >= 0);
+#endif
+    return 0;
+}
+"#;
+
+#[test]
+fn invariant_broken_on_one_path_only() {
+    expect_violated(
+        "1",
+        DEFAULT_SEARCH,
+        NOT_PRESERVED_ON_ONE_PATH_ONLY,
+        &["invariant"],
+    );
+}
+
+/// The invariant says nothing about s, so `s == 2N` after the loop cannot be proved from
+/// it, though it is true (gcc: N = 0, 3, 10 pass). LISE knows only the invariant after
+/// the loop: a "holds" here would mean the engine kept values it should have forgotten.
+const INVARIANT_TOO_WEAK: &str = r#"#include <assert.h>
+#include <stdio.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+int main(void) {
+    int i = 0, s = 0;
+#pragma TASS collective invariant A 0 <= i && i <= N
+    while (i < N) {
+        s += 2;
+        i++;
+    }
+#ifdef CONCRETE
+    printf("END s=%d\n", s);
+#endif
+    assert(s == 2 * N);
+    return 0;
+}
+"#;
+
+#[test]
+fn invariant_too_weak_for_the_postcondition_is_not_holds() {
+    expect_not_holds("1", DEFAULT_SEARCH, INVARIANT_TOO_WEAK);
+}
+
+/// The same loop with `s == 2 * i` in the invariant: proved for every N.
+/// gcc: N = 0, 3, 10: passes.
+const STRONG_ENOUGH_INVARIANT: &str = r#"#include <assert.h>
+#include <stdio.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+int main(void) {
+    int i = 0, s = 0;
+#pragma TASS collective invariant A 0 <= i && i <= N && s == 2 * i
+    while (i < N) {
+        s += 2;
+        i++;
+    }
+#ifdef CONCRETE
+    printf("END s=%d\n", s);
+#endif
+    assert(s == 2 * N);
+    return 0;
+}
+"#;
+
+#[test]
+fn strong_enough_invariant_proves_the_postcondition() {
+    expect_holds("1", DEFAULT_SEARCH, STRONG_ENOUGH_INVARIANT);
+}
+
+/// The round i == 1000 sets s = -1: far beyond any small bound, so only an unbounded
+/// method finds it. The invariant `s >= 0` is not preserved on that path.
+/// gcc: N = 0, 3, 1000, 1500: passes (1500: s = 498); N = 1001: `s >= 0` fails.
+const BUG_AFTER_A_THOUSAND_ROUNDS: &str = r#"#include <assert.h>
+#include <stdio.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+int main(void) {
+    int i = 0, s = 0;
+#pragma TASS collective invariant A 0 <= i && i <= N && s >= 0
+    while (i < N) {
+        if (i == 1000)
+            s = -1;
+        else
+            s = s + 1;
+        i++;
+    }
+#ifdef CONCRETE
+    printf("END s=%d\n", s);
+#endif
+    assert(s >= 0);
+    return 0;
+}
+"#;
+
+#[test]
+fn bug_after_a_thousand_rounds() {
+    expect_violated(
+        "1",
+        DEFAULT_SEARCH,
+        BUG_AFTER_A_THOUSAND_ROUNDS,
+        &["invariant"],
+    );
+}
+
+/// Rank 1 loops once more than rank 0 (`i < N + rank`): rank 0's last arrival is an exit
+/// while rank 1's corresponding arrival enters the loop again.
+/// mpirun -np 2 (eager and zero-buffer): N = 0: rank 0 arrives once (i = 0, exits),
+/// rank 1 twice (i = 0 enters, i = 1 exits); N = 2: 3 against 4 arrivals.
+const ONE_PROCESS_LEAVES_WHILE_THE_OTHER_ENTERS: &str = r#"#include <mpi.h>
+#include <stdio.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+int main(int argc, char *argv[]) {
+    int rank, i = 0;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+#pragma TASS collective invariant L 0 <= i && i <= N + 1
+    while (i < N + rank) {
+#ifdef CONCRETE
+        printf("SNAP L %d i=%d\n", rank, i);
+#endif
+        i++;
+    }
+#ifdef CONCRETE
+    printf("SNAP L %d i=%d\n", rank, i);
+#endif
+    MPI_Finalize();
+    return 0;
+}
+"#;
+
+#[test]
+fn one_process_exits_while_the_other_enters() {
+    expect_violated(
+        "2",
+        BOTH_SEARCHES,
+        ONE_PROCESS_LEAVES_WHILE_THE_OTHER_ENTERS,
+        &["invariant", "collective-assertion"],
+    );
+}
+
+/// Rank 1 sends 10 i in round i, rank 0 receives it in its round i; with buffered sends
+/// rank 1 runs a round ahead and the message crosses the loop head. The invariant
+/// (rank 0: y == 10 i - 10 after a first round) and the assertion hold.
+/// mpirun -np 2, eager and zero-buffer, N = 0, 1, 3, 5: every composed arrival
+/// satisfies the invariant (rank 0: y = 0, 0, 10, 20, ...), no assertion fails.
+const MESSAGE_IN_FLIGHT_ACROSS_ROUNDS: &str = r#"#include <assert.h>
+#include <mpi.h>
+#include <stdio.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+int main(int argc, char *argv[]) {
+    int rank, i = 0, x = 0, y = 0;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+#pragma TASS collective invariant F i == PROC[1 - PID]@main.i && (PID == 1 || i == 0 || y == 10 * i - 10)
+    while (i < N) {
+#ifdef CONCRETE
+        printf("SNAP F %d i=%d y=%d\n", rank, i, y);
+#endif
+        if (rank == 1) {
+            x = 10 * i;
+            MPI_Send(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+        } else {
+            MPI_Recv(&y, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
+        i++;
+    }
+#ifdef CONCRETE
+    printf("SNAP F %d i=%d y=%d\n", rank, i, y);
+#endif
+    assert(rank == 1 || N == 0 || y == 10 * N - 10);
+    MPI_Finalize();
+    return 0;
+}
+"#;
+
+#[test]
+fn message_in_flight_across_rounds_holds() {
+    expect_holds("2", BOTH_SEARCHES, MESSAGE_IN_FLIGHT_ACROSS_ROUNDS);
+}
+
+/// The same with rank 1 sending 10 i + i / 2: the third message carries 21.
+/// mpirun -np 2, eager and zero-buffer: N = 0, 2: passes; N = 3, 5: rank 0's arrival
+/// at i = 3 has y = 21 (invariant false) and the assertion fails.
+const MESSAGE_IN_FLIGHT_WRONG_VALUE: &str = r#"#include <assert.h>
+#include <mpi.h>
+#include <stdio.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+int main(int argc, char *argv[]) {
+    int rank, i = 0, x = 0, y = 0;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+#pragma TASS collective invariant F i == PROC[1 - PID]@main.i && (PID == 1 || i == 0 || y == 10 * i - 10)
+    while (i < N) {
+#ifdef CONCRETE
+        printf("SNAP F %d i=%d y=%d\n", rank, i, y);
+#endif
+        if (rank == 1) {
+            x = 10 * i + i / 2;
+            MPI_Send(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+        } else {
+            MPI_Recv(&y, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
+        i++;
+    }
+#ifdef CONCRETE
+    printf("SNAP F %d i=%d y=%d\n", rank, i, y);
+#endif
+    assert(rank == 1 || N == 0 || y == 10 * N - 10);
+    MPI_Finalize();
+    return 0;
+}
+"#;
+
+#[test]
+fn message_in_flight_with_a_wrong_value() {
+    expect_violated(
+        "2",
+        BOTH_SEARCHES,
+        MESSAGE_IN_FLIGHT_WRONG_VALUE,
+        &["invariant", "assertion"],
+    );
+}
+
+/// Rank 1 sends two messages per round, rank 0 receives one: rank 1 can run ahead without
+/// bound (the iteration lag LISE needs bounded is not), and N messages are never received.
+/// mpirun -np 2: eager, N = 1, 3: MPI_Iprobe after the loop finds a pending message;
+/// zero-buffer, N = 1, 3: hangs (timeout 20 kills it); N = 0: ends, nothing pending.
+const SENDER_RUNS_AWAY: &str = r#"#include <mpi.h>
+#include <stdio.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+int main(int argc, char *argv[]) {
+    int rank, i = 0, x = 0, flag = 0;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+#pragma TASS collective invariant R 0 <= i && i <= N
+    while (i < N) {
+        if (rank == 1) {
+            MPI_Send(&i, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+            MPI_Send(&i, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+        } else {
+            MPI_Recv(&x, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
+        i++;
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0)
+        MPI_Iprobe(1, 0, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+#ifdef CONCRETE
+    if (rank == 0)
+        printf("END pending=%d\n", flag);
+#endif
+    MPI_Finalize();
+    return 0;
+}
+"#;
+
+#[test]
+fn sender_running_away_is_not_holds() {
+    expect_not_holds("2", BOTH_SEARCHES, SENDER_RUNS_AWAY);
+}
+// ---- the fevs LISE programs, reduced and full search ----
+//
+// Confirmed concretely by fevs/lise_check.py (see each program's header).
+
+const RACE: &str = include_str!("../../../fevs/mpi/lise_race.c");
+const RACE_FIXED: &str = include_str!("../../../fevs/mpi/lise_race_fixed.c");
+const STAGGER: &str = include_str!("../../../fevs/mpi/lise_stagger.c");
+const STAGGER_BAD: &str = include_str!("../../../fevs/mpi/lise_stagger_bad.c");
+const COUNT: &str = include_str!("../../../fevs/mpi/lise_count.c");
+const COUNT_BAD: &str = include_str!("../../../fevs/mpi/lise_count_bad.c");
+const RING: &str = include_str!("../../../fevs/mpi/lise_ring.c");
+const RING_BAD: &str = include_str!("../../../fevs/mpi/lise_ring_bad.c");
+
+/// mpirun -np 3 with rank 0 waiting 0.2 s and ranks >= 2 0.4 s: rank 0's first round sums
+/// both of rank 1's messages, s = 2 != 3 at the second arrival (N = 2, 3, 5).
+#[test]
+fn race_is_refuted_by_both_searches() {
+    expect_violated("3", BOTH_SEARCHES, RACE, &["invariant"]);
+}
+
+/// mpirun -np 3, N = 0, 1, 2, 5 (eager and zero-buffer): s == t at every arrival.
+#[test]
+fn race_fixed_holds() {
+    expect_holds("3", BOTH_SEARCHES, RACE_FIXED);
+}
+
+/// mpirun -np 2, N = 0, 1, 2, 3, 7 (eager and zero-buffer): the invariant at every composed
+/// arrival, x == 2N on both ranks.
+#[test]
+fn stagger_holds_for_every_n() {
+    expect_holds("2", BOTH_SEARCHES, STAGGER);
+}
+
+/// mpirun -np 2, N = 1, 2, 3: the invariant fails at the second composed arrival (rank 0:
+/// i = 1, x = 1), the assertion fails (x = 2N - 1).
+#[test]
+fn stagger_off_by_one_is_refuted() {
+    expect_violated("2", BOTH_SEARCHES, STAGGER_BAD, &["invariant"]);
+}
+
+/// mpirun -np 4 (10 in the fevs manifest), N = 0, 1, 4, 9: the invariant holds everywhere.
+#[test]
+fn count_holds_for_every_n() {
+    expect_holds("4", BOTH_SEARCHES, COUNT);
+}
+
+/// mpirun -np 10, N = 1, 3, 5: i = N + 1 at the last arrival, the assertion fails.
+#[test]
+fn count_by_two_is_refuted() {
+    expect_violated("4", BOTH_SEARCHES, COUNT_BAD, &["invariant"]);
+}
+
+/// mpirun -np 10, N = 0, 1, 3, 8, eager and zero-buffer: every run ends.
+#[test]
+fn ring_is_deadlock_free_for_every_n() {
+    expect_holds("3", BOTH_SEARCHES, RING);
+}
+
+/// mpirun -np 10 zero-buffer: N = 1, 3 hang (timeout 20); eager: the runs end.
+#[test]
+fn ring_sending_first_deadlocks() {
+    expect_violated("3", BOTH_SEARCHES, RING_BAD, &["deadlock"]);
+}
