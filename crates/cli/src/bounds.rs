@@ -23,7 +23,9 @@ pub(crate) fn unbounded_loop_inputs(model: &Model, fixed: &[String]) -> Vec<Stri
             if matches!(
                 body.location(from).kind,
                 LocationKind::LoopHead | LocationKind::ForLoopHead
-            ) {
+            ) && body.location(from).invariants.is_empty()
+            {
+                // a loop with an invariant is explored once, whatever its count
                 loop_guards.push(&t.guard);
             }
         }

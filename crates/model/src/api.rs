@@ -4,6 +4,7 @@ pub use crate::builder::{BodyBuilder, ModelBuilder};
 pub use crate::expr::{BinaryOp, Expr, ExprKind, QuantifierKind, UnaryOp};
 pub use crate::layout::{field_offset, layout_of, TypeLayout};
 pub use crate::library::{LibraryConstant, LibraryFunction};
+pub use crate::loop_writes::{prepare_loop_invariants, WriteSetError, WriteTarget};
 pub use crate::program::{
     Body, BodyGraph, Function, FunctionId, FunctionKind, Location, LocationId, LocationKind, Model,
     TransitionId, VarId, VarScope, Variable,
@@ -12,7 +13,9 @@ pub use crate::render::{
     render_decl, render_expr, render_model, render_statement, render_type, scope_name,
 };
 pub use crate::span::Span;
-pub use crate::stmt::{AssertOrigin, Callee, CollectiveKind, LoopInvariant, Statement, Transition};
+pub use crate::stmt::{
+    AssertOrigin, Callee, CollectiveKind, LoopArrival, LoopInvariant, Statement, Transition,
+};
 pub use crate::types::{
     AggregateKind, Field, IntKind, MpiHandleType, RealKind, StructDef, StructId, Type, CHAR_RANGE,
 };

@@ -99,10 +99,11 @@ pub fn render_model(model: &Model) -> String {
             for inv in &l.invariants {
                 let _ = writeln!(
                     out,
-                    "    invariant {} {} {}",
+                    "    invariant {} {} {} (writes: {})",
                     inv.kind.keyword(),
                     inv.id,
-                    render_expr(model, &inv.condition)
+                    render_expr(model, &inv.condition),
+                    render_writes(model, &inv.writes)
                 );
             }
             for (_, t, target) in body.outgoing_in_order(loc) {
@@ -185,10 +186,14 @@ pub fn render_statement(model: &Model, s: &Statement) -> String {
             condition,
         } => format!("{} assert {} {}", kind.keyword(), id, e(condition)),
         Statement::LoopInvariant(inv) => format!(
-            "{} invariant {} {}",
+            "{} invariant {} {} ({})",
             inv.kind.keyword(),
             inv.id,
-            e(&inv.condition)
+            e(&inv.condition),
+            match inv.arrival {
+                crate::stmt::LoopArrival::Entry => "entry",
+                crate::stmt::LoopArrival::Return => "end of iteration",
+            }
         ),
     }
 }
@@ -414,4 +419,20 @@ pub fn scope_name(scope: VarScope) -> &'static str {
         VarScope::Local(_) => "local",
         VarScope::Bound => "bound",
     }
+}
+
+/// A loop's write set, e.g. `i, s, *a`.
+fn render_writes(model: &Model, writes: &[crate::loop_writes::WriteTarget]) -> String {
+    use crate::loop_writes::WriteTarget;
+    if writes.is_empty() {
+        return "nothing".into();
+    }
+    writes
+        .iter()
+        .map(|w| match w {
+            WriteTarget::Var(v) => model.var(*v).name.clone(),
+            WriteTarget::PointeeOf(p) => format!("*{}", model.var(*p).name),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }

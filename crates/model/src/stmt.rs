@@ -2,6 +2,7 @@
 
 use crate::expr::Expr;
 use crate::library::LibraryFunction;
+use crate::loop_writes::WriteTarget;
 use crate::program::{FunctionId, VarId};
 use crate::span::Span;
 use crate::types::Type;
@@ -60,6 +61,24 @@ pub struct LoopInvariant {
     pub condition: Expr,
     /// The pragma's span.
     pub span: Span,
+    /// Which arrival at the loop head this statement is (set by
+    /// [`crate::loop_writes::prepare_loop_invariants`]).
+    pub arrival: LoopArrival,
+    /// What one iteration may change: the objects given fresh values on entry
+    /// (computed by [`crate::loop_writes::prepare_loop_invariants`]).
+    pub writes: Vec<WriteTarget>,
+}
+
+/// How control arrives at the head of a loop with an invariant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LoopArrival {
+    /// From before the loop: check the invariant, give the loop's write set
+    /// fresh values, assume the invariant.
+    Entry,
+    /// From the end of the body (or a `continue`): check that the invariant is
+    /// preserved, then end the path (every later iteration is the entry's
+    /// arbitrary one).
+    Return,
 }
 
 /// A statement. Every expression in it is side-effect free; `lhs` fields are

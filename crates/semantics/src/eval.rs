@@ -318,6 +318,14 @@ impl<'a> Evaluator<'a> {
             Decision::Fails { witness } => (Certainty::Provable, witness),
             Decision::Unknown => (Certainty::Possible, None),
         };
+        let certainty = match certainty {
+            Certainty::Provable
+                if crate::exec::leans_on_loop_values(self.f, &[assumption, claim]) =>
+            {
+                Certainty::Possible
+            }
+            other => other,
+        };
         self.violations.push(Violation {
             property,
             certainty,

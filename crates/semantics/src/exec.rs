@@ -12,6 +12,10 @@ use crate::eval::{is_data_type, scalar_type, Evaluator, RAND_MAX};
 use crate::oracle::Oracle;
 use crate::report::{EngineError, Property, Violation};
 
+mod loop_invariant;
+
+pub use loop_invariant::{leans_on_loop_values, LOOP_SYMBOL_PREFIX};
+
 /// A variable a step changed, for traces.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Change {
@@ -176,15 +180,7 @@ impl StatementStep<'_, '_> {
             // step reaches and checks the collective assertion when every process
             // has one (`tass-state`'s snapshot queues).
             Statement::CollectiveAssert { .. } => {}
-            Statement::LoopInvariant(inv) => {
-                return Err(EngineError::unsupported(
-                    format!(
-                        "#pragma TASS {} invariant (not yet supported)",
-                        inv.kind.keyword()
-                    ),
-                    span,
-                ))
-            }
+            Statement::LoopInvariant(inv) => self.loop_invariant(env, inv)?,
         }
         Ok(false)
     }

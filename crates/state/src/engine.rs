@@ -11,8 +11,8 @@ use tass_model::api::mpi::Rank;
 use tass_model::api::{Callee, LocationId, Model, Span, Statement, VarScope};
 
 use tass_semantics::api::{
-    evaluate_guard, execute_transition, Certainty, Decision, EngineError, Environment, Evaluator,
-    Oracle, OracleStats, Property, SignedOverflow, Violation,
+    evaluate_guard, execute_transition, leans_on_loop_values, Certainty, Decision, EngineError,
+    Environment, Evaluator, Oracle, OracleStats, Property, SignedOverflow, Violation,
 };
 
 use tass_symbolic::api::{BigInt, BigRational, Expr, ExprFactory, Type};
@@ -835,7 +835,10 @@ impl Engine {
             };
             let (certainty, witness) = match self.oracle.valid(&f, state.inner.pc, f.ff()) {
                 Decision::Holds => continue,
-                Decision::Fails { witness } => (Certainty::Provable, witness),
+                Decision::Fails { witness } if !leans_on_loop_values(&f, &[state.inner.pc]) => {
+                    (Certainty::Provable, witness)
+                }
+                Decision::Fails { witness } => (Certainty::Possible, witness),
                 Decision::Unknown => (Certainty::Possible, None),
             };
             let sizes: Vec<String> = live

@@ -23,7 +23,8 @@ use tass_model::api::{
     VarId, VarScope,
 };
 use tass_semantics::api::{
-    Certainty, Decision, EngineError, Environment, Evaluator, Oracle, Property, Violation,
+    leans_on_loop_values, Certainty, Decision, EngineError, Environment, Evaluator, Oracle,
+    Property, Violation,
 };
 use tass_symbolic::api::{Expr, ExprFactory};
 
@@ -232,7 +233,10 @@ impl SnapshotCtx<'_> {
     fn path_violation(&self, oracle: &mut Oracle, pc: Expr) -> Option<(Certainty, Witness)> {
         match oracle.valid(self.f, pc, self.f.ff()) {
             Decision::Holds => None,
-            Decision::Fails { witness } => Some((Certainty::Provable, witness)),
+            Decision::Fails { witness } if !leans_on_loop_values(self.f, &[pc]) => {
+                Some((Certainty::Provable, witness))
+            }
+            Decision::Fails { witness } => Some((Certainty::Possible, witness)),
             Decision::Unknown => Some((Certainty::Possible, None)),
         }
     }

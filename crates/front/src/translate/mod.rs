@@ -211,7 +211,7 @@ impl Ctx {
             let init = std::mem::take(&mut self.init);
             prepend_initializers(body, init);
         }
-        Ok(Model {
+        let mut model = Model {
             name: self.name,
             variables: self.variables,
             structs: self.structs,
@@ -222,7 +222,21 @@ impl Ctx {
             main: main_id,
             mpi_status_struct: self.mpi_status,
             uses_mpi: self.uses_mpi,
-        })
+        };
+        prepare_loop_invariants(&mut model).map_err(|errors| {
+            errors
+                .into_iter()
+                .map(|e| {
+                    sources.diagnostic(
+                        &PathBuf::from(&*e.span.file),
+                        e.span.start_line,
+                        e.span.start_column,
+                        e.message,
+                    )
+                })
+                .collect::<Vec<_>>()
+        })?;
+        Ok(model)
     }
 
     /// Fails on a called function that is never defined and on a program

@@ -314,6 +314,8 @@ impl<'t> Tr<'t> {
                     kind,
                     condition: c,
                     span,
+                    arrival: LoopArrival::Entry,
+                    writes: Vec::new(),
                 });
             }
             other => {

@@ -67,7 +67,12 @@ impl RealEngine {
         let answer = self.prover.valid_with_model(pc, self.factory.ff());
         Some(match answer.validity {
             Validity::Yes => return None,
-            Validity::No if self.leans_on_stand_in(&[pc]) => (EngineCertainty::Possible, None),
+            Validity::No
+                if self.leans_on_stand_in(&[pc])
+                    || tass_semantics::api::leans_on_loop_values(&self.factory, &[pc]) =>
+            {
+                (EngineCertainty::Possible, None)
+            }
             Validity::No => (
                 EngineCertainty::Provable,
                 answer.model.as_ref().map(prover_witness),

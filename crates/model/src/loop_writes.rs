@@ -1,0 +1,424 @@
+//! Loop-invariant symbolic execution (LISE), the model's part: the write set
+//! of a loop that carries an invariant pragma, and the marking of its back
+//! edges.
+//!
+//! A loop head with an invariant has one entry edge, the
+//! [`Statement::LoopInvariant`] the front end emits before the head
+//! ([`LoopArrival::Entry`]); every other edge into the head comes from the
+//! loop body and becomes a [`LoopArrival::Return`] statement. The engine
+//! checks the invariant on both, gives the written objects fresh values on
+//! entry and ends the path on a return (classic LISE: the back edges are cut,
+//! so an unbounded loop is explored once, for every iteration count).
+//!
+//! Soundness rests on the write set being a superset of what one iteration
+//! may change. It is computed syntactically over every edge of the loop body
+//! (the locations on a cycle through the head), including, transitively, the
+//! bodies of the user functions it calls: a write whose target is a named
+//! variable adds that variable; a write through a pointer variable that the
+//! loop never assigns adds the whole object that pointer points to on entry
+//! ([`WriteTarget::PointeeOf`]); anything else (a write through a pointer the
+//! analysis cannot pin down, an allocation or `free` in the loop) is refused
+//! with a message, never guessed.
+
+use std::collections::{BTreeSet, HashSet};
+
+use petgraph::visit::EdgeRef;
+use petgraph::Direction;
+
+use crate::expr::{BinaryOp, Expr, ExprKind};
+use crate::program::{
+    Body, FunctionId, Location, LocationId, LocationKind, Model, VarId, VarScope,
+};
+use crate::span::Span;
+use crate::stmt::{Callee, LoopArrival, Statement, Transition};
+use crate::types::Type;
+
+/// An object one iteration of an invariant loop may modify.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum WriteTarget {
+    /// The whole variable (a local of the loop's function or a global).
+    Var(VarId),
+    /// The whole object (variable or heap block) that this pointer variable
+    /// points into when the loop is entered; the loop never assigns it.
+    PointeeOf(VarId),
+}
+
+/// Why a loop's write set could not be computed (the loop is refused).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WriteSetError {
+    /// The offending construct.
+    pub span: Span,
+    /// What is wrong and what to do.
+    pub message: String,
+}
+
+/// For every loop head with an invariant in every function of `model`: marks
+/// the back edges ([`LoopArrival::Return`]) and stores the write set in the
+/// entry and return statements. Errors name the construct that defeats the
+/// analysis.
+pub fn prepare_loop_invariants(model: &mut Model) -> Result<(), Vec<WriteSetError>> {
+    let mut errors = Vec::new();
+    for fi in 0..model.functions.len() {
+        let Some(body) = model.functions[fi].body.as_ref() else {
+            continue;
+        };
+        let heads: Vec<LocationId> = body
+            .graph
+            .node_indices()
+            .filter(|&l| !body.graph[l].invariants.is_empty())
+            .collect();
+        for head in heads {
+            match loop_plan(model, FunctionId(fi as u32), head) {
+                Ok(plan) => apply(model, fi, head, plan),
+                Err(e) => errors.push(e),
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
+}
+
+struct LoopPlan {
+    writes: Vec<WriteTarget>,
+    back_edges: Vec<petgraph::graph::EdgeIndex<u32>>,
+}
+
+fn loop_plan(model: &Model, func: FunctionId, head: LocationId) -> Result<LoopPlan, WriteSetError> {
+    let body = model.function(func).body.as_ref().expect("a body");
+    let invariant = &body.graph[head].invariants;
+    if invariant.len() > 1 {
+        return Err(WriteSetError {
+            span: invariant[1].span.clone(),
+            message: format!(
+                "loop has two invariants (`{}` and `{}`): join them into one with &&",
+                invariant[0].id, invariant[1].id
+            ),
+        });
+    }
+    let span = invariant[0].span.clone();
+    let in_loop = loop_locations(body, head);
+    let mut back_edges = Vec::new();
+    for e in body.graph.edges_directed(head, Direction::Incoming) {
+        if !in_loop.contains(&e.source()) || is_entry(&e.weight().statement) {
+            continue;
+        }
+        back_edges.push(e.id());
+    }
+    let mut scan = WriteScan {
+        model,
+        targets: BTreeSet::new(),
+        visited: HashSet::new(),
+        loop_function: func,
+    };
+    for e in body.graph.edge_references() {
+        if in_loop.contains(&e.source()) && in_loop.contains(&e.target()) {
+            scan.statement(&e.weight().statement, &e.weight().span, Frame::Loop)?;
+        }
+    }
+    // A pointer whose pointee is havocked must keep pointing at the same
+    // object: the loop may not assign it.
+    for t in &scan.targets {
+        if let WriteTarget::PointeeOf(p) = t {
+            if scan.targets.contains(&WriteTarget::Var(*p)) {
+                return Err(WriteSetError {
+                    span,
+                    message: format!(
+                        "the loop writes through pointer `{}` and also assigns it: tass cannot tell which objects the loop changes; keep the pointer fixed and index it instead",
+                        model.var(*p).name
+                    ),
+                });
+            }
+        }
+    }
+    Ok(LoopPlan {
+        writes: scan.targets.into_iter().collect(),
+        back_edges,
+    })
+}
+
+/// The locations of the loop: reachable from `head` and reaching it again
+/// without its entry edge. (Without that exception an enclosing loop, whose
+/// cycles pass through the entry, would count as part of this one, and this
+/// loop's entry as one of its back edges.)
+fn loop_locations(body: &Body, head: LocationId) -> HashSet<LocationId> {
+    let reach = |dir: Direction| {
+        let mut seen = HashSet::from([head]);
+        let mut todo = vec![head];
+        while let Some(l) = todo.pop() {
+            for e in body.graph.edges_directed(l, dir) {
+                let n = match dir {
+                    Direction::Outgoing => e.target(),
+                    Direction::Incoming if l == head && is_entry(&e.weight().statement) => {
+                        continue
+                    }
+                    Direction::Incoming => e.source(),
+                };
+                if seen.insert(n) {
+                    todo.push(n);
+                }
+            }
+        }
+        seen
+    };
+    let forward = reach(Direction::Outgoing);
+    let backward = reach(Direction::Incoming);
+    forward.intersection(&backward).copied().collect()
+}
+
+/// The edge that enters a loop (before [`apply`] marks the back edges, every
+/// invariant statement is an entry).
+fn is_entry(st: &Statement) -> bool {
+    matches!(st, Statement::LoopInvariant(inv) if inv.arrival == LoopArrival::Entry)
+}
+
+fn apply(model: &mut Model, fi: usize, head: LocationId, plan: LoopPlan) {
+    let body = model.functions[fi].body.as_mut().expect("a body");
+    let mut invariant = body.graph[head].invariants[0].clone();
+    invariant.writes = plan.writes;
+    // the entry edge (the one `LoopInvariant` statement into the head)
+    let entries: Vec<_> = body
+        .graph
+        .edges_directed(head, Direction::Incoming)
+        .filter(|e| is_entry(&e.weight().statement))
+        .map(|e| e.id())
+        .collect();
+    for e in entries {
+        if let Statement::LoopInvariant(inv) = &mut body.graph[e].statement {
+            inv.writes = invariant.writes.clone();
+            inv.arrival = LoopArrival::Entry;
+        }
+    }
+    let mut back = invariant.clone();
+    back.arrival = LoopArrival::Return;
+    let mut back_edges = plan.back_edges;
+    // Removing an edge moves the last one into its index: take the largest
+    // first, so the indices still to come stay valid.
+    back_edges.sort_unstable_by(|a, b| b.cmp(a));
+    for e in back_edges {
+        if matches!(body.graph[e].statement, Statement::Noop) {
+            body.graph[e].statement = Statement::LoopInvariant(back.clone());
+            continue;
+        }
+        // the edge does something (`i++` straight into the head): the check
+        // goes on a new edge after it
+        let (source, _) = body.graph.edge_endpoints(e).expect("an edge");
+        let old = body.graph.remove_edge(e).expect("an edge");
+        let latch = body.graph.add_node(Location {
+            kind: LocationKind::Plain,
+            span: old.span.clone(),
+            invariants: vec![],
+        });
+        let check = Transition {
+            guard: Expr::true_at(old.span.clone()),
+            statement: Statement::LoopInvariant(back.clone()),
+            span: back.span.clone(),
+            source_text: format!("#pragma TASS {} invariant {}", back.kind.keyword(), back.id),
+        };
+        body.graph.add_edge(source, latch, old);
+        body.graph.add_edge(latch, head, check);
+    }
+    body.graph[head].invariants[0] = invariant;
+}
+
+/// Whose statement is scanned: the loop's own function, or a function it
+/// calls (where a write through a pointer parameter is a write through the
+/// caller's argument, which the call site already added).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Frame {
+    Loop,
+    Callee(FunctionId),
+}
+
+struct WriteScan<'m> {
+    model: &'m Model,
+    targets: BTreeSet<WriteTarget>,
+    visited: HashSet<FunctionId>,
+    loop_function: FunctionId,
+}
+
+impl WriteScan<'_> {
+    fn refuse<T>(&self, span: &Span, message: String) -> Result<T, WriteSetError> {
+        Err(WriteSetError {
+            span: span.clone(),
+            message,
+        })
+    }
+
+    fn statement(
+        &mut self,
+        st: &Statement,
+        span: &Span,
+        frame: Frame,
+    ) -> Result<(), WriteSetError> {
+        match st {
+            Statement::Noop
+            | Statement::Assert { .. }
+            | Statement::Assume { .. }
+            | Statement::Return { .. }
+            | Statement::CollectiveAssert { .. }
+            | Statement::LoopInvariant(_) => Ok(()),
+            Statement::Declare { var } => self.var_written(*var, frame),
+            Statement::Assign { lhs, .. } => self.place(lhs, frame),
+            Statement::Call { lhs, callee, args } => {
+                if let Some(lhs) = lhs {
+                    self.place(lhs, frame)?;
+                }
+                self.call(callee, args, span, frame)
+            }
+            Statement::Allocate { .. } | Statement::Reallocate { .. } | Statement::Free { .. } => {
+                self.refuse(
+                    span,
+                    "a loop with an invariant may not allocate or free memory (tass cannot give the heap fresh values); move the allocation out of the loop".into(),
+                )
+            }
+        }
+    }
+
+    fn var_written(&mut self, var: VarId, frame: Frame) -> Result<(), WriteSetError> {
+        match (self.model.var(var).scope, frame) {
+            // a callee's own locals live in its frame, gone when it returns
+            (VarScope::Local(_), Frame::Callee(_)) => Ok(()),
+            _ => {
+                self.targets.insert(WriteTarget::Var(var));
+                Ok(())
+            }
+        }
+    }
+
+    /// The object an lvalue writes.
+    fn place(&mut self, lhs: &Expr, frame: Frame) -> Result<(), WriteSetError> {
+        match &lhs.kind {
+            ExprKind::Var(v) => self.var_written(*v, frame),
+            ExprKind::Field(inner, _) => self.place(inner, frame),
+            ExprKind::Index(base, _) if matches!(base.ty, Type::Array(..)) => {
+                self.place(base, frame)
+            }
+            ExprKind::Index(base, _) | ExprKind::Deref(base) => self.pointee(base, frame),
+            _ => self.refuse(
+                &lhs.span,
+                "tass cannot tell what this write changes, so the loop's invariant cannot be used"
+                    .into(),
+            ),
+        }
+    }
+
+    /// The object a pointer expression points into, as written through it.
+    fn pointee(&mut self, pointer: &Expr, frame: Frame) -> Result<(), WriteSetError> {
+        match &pointer.kind {
+            ExprKind::AddressOf(place) | ExprKind::Decay(place) => self.place(place, frame),
+            ExprKind::Cast(inner) => self.pointee(inner, frame),
+            ExprKind::Binary(BinaryOp::PointerAdd | BinaryOp::PointerSub, p, _) => {
+                self.pointee(p, frame)
+            }
+            ExprKind::Var(p) => match (self.model.var(*p).scope, frame) {
+                (VarScope::Local(_), Frame::Callee(g))
+                    if self.model.function(g).params.contains(p) =>
+                {
+                    // the caller added its argument's object; the parameter must
+                    // still point there
+                    if self.callee_assigns(g, *p) {
+                        self.refuse(
+                            &pointer.span,
+                            format!(
+                                "`{}` writes through its parameter `{}` after changing it: tass cannot tell which objects a loop calling it changes",
+                                self.model.function(g).name,
+                                self.model.var(*p).name
+                            ),
+                        )
+                    } else {
+                        Ok(())
+                    }
+                }
+                (VarScope::Local(f), Frame::Loop) if f == self.loop_function => {
+                    self.targets.insert(WriteTarget::PointeeOf(*p));
+                    Ok(())
+                }
+                (VarScope::ProcessGlobal | VarScope::Output, Frame::Loop) => {
+                    self.targets.insert(WriteTarget::PointeeOf(*p));
+                    Ok(())
+                }
+                _ => self.unpinned(pointer),
+            },
+            _ => self.unpinned(pointer),
+        }
+    }
+
+    fn unpinned<T>(&self, pointer: &Expr) -> Result<T, WriteSetError> {
+        self.refuse(
+            &pointer.span,
+            format!(
+                "the loop writes through `{}`, which tass cannot pin to an object, so it cannot compute what the loop changes; write through a pointer variable the loop does not assign",
+                crate::render::render_expr(self.model, pointer)
+            ),
+        )
+    }
+
+    fn callee_assigns(&self, g: FunctionId, p: VarId) -> bool {
+        let Some(body) = self.model.function(g).body.as_ref() else {
+            return false;
+        };
+        body.graph
+            .edge_references()
+            .any(|e| match &e.weight().statement {
+                Statement::Assign { lhs, .. } => matches!(lhs.kind, ExprKind::Var(v) if v == p),
+                Statement::Call { lhs: Some(lhs), .. } => {
+                    matches!(lhs.kind, ExprKind::Var(v) if v == p)
+                }
+                _ => false,
+            })
+    }
+
+    fn call(
+        &mut self,
+        callee: &Callee,
+        args: &[Expr],
+        span: &Span,
+        frame: Frame,
+    ) -> Result<(), WriteSetError> {
+        // The callee may write through any pointer argument (a library function
+        // as much as a user one): its object is written.
+        for a in args {
+            if matches!(a.ty, Type::Pointer(_)) && !is_string_literal(a) && !is_null(a) {
+                self.pointee(a, frame)?;
+            }
+        }
+        match callee {
+            Callee::Library(_) => Ok(()),
+            Callee::System(_) => self.refuse(
+                span,
+                "a loop with an invariant may not call a system function".into(),
+            ),
+            Callee::User(g) => {
+                if !self.visited.insert(*g) {
+                    return Ok(());
+                }
+                let Some(body) = self.model.function(*g).body.as_ref() else {
+                    return Ok(());
+                };
+                for e in body.graph.edge_references() {
+                    self.statement(&e.weight().statement, &e.weight().span, Frame::Callee(*g))?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+fn is_string_literal(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::StringLit(_) => true,
+        ExprKind::Decay(inner) | ExprKind::Cast(inner) => is_string_literal(inner),
+        _ => false,
+    }
+}
+
+fn is_null(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::NullPointer => true,
+        ExprKind::Cast(inner) => is_null(inner),
+        _ => false,
+    }
+}

@@ -1,0 +1,185 @@
+//! Loop-invariant symbolic execution (classic, one process): the two arrivals
+//! at the head of a loop that carries `#pragma TASS collective invariant`.
+//!
+//! On entry the invariant is checked (the base case), every object the loop
+//! may write (its write set, computed by `tass_model::api::prepare_loop_invariants`)
+//! gets fresh symbolic values, and the invariant is assumed: the state now
+//! stands for the head at *every* iteration. The loop condition is then
+//! tested by the head's branch as usual. At the end of an iteration the
+//! invariant is checked again (the inductive step) and the path ends: what a
+//! later iteration does is what this arbitrary one did. So the search is
+//! finite whatever the loop count, and what follows the loop holds for every
+//! iteration count.
+//!
+//! Soundness needs: the write set covers every object an iteration may
+//! change (the model refuses loops it cannot pin down), the fresh values
+//! over-approximate those objects' values (an object that is uninitialised on
+//! entry stays so, a partly initialised array or a pointer written in the loop
+//! is refused), and one process (with several, other processes' steps
+//! interleave with an iteration: the collective form of the paper, not
+//! implemented here, so refused).
+
+use tass_dynamic::api::{Pointer, Root, Value, UNDEFINED_SYMBOL};
+use tass_model::api::{render_expr, CollectiveKind, LoopArrival, LoopInvariant, WriteTarget};
+use tass_symbolic::api::{Expr, ExprFactory};
+
+use super::StatementStep;
+use crate::env::Environment;
+use crate::report::{EngineError, Property};
+
+impl StatementStep<'_, '_> {
+    /// Executes the arrival `inv.arrival` at the head of an invariant loop.
+    pub(super) fn loop_invariant(
+        &mut self,
+        env: &mut dyn Environment,
+        inv: &LoopInvariant,
+    ) -> Result<(), EngineError> {
+        let span = self.span;
+        if inv.kind == CollectiveKind::Joint {
+            return Err(EngineError::unsupported(
+                "#pragma TASS joint invariant (not yet supported)",
+                span,
+            ));
+        }
+        if env.nprocs() > 1 {
+            return Err(EngineError::unsupported(
+                format!(
+                    "#pragma TASS collective invariant `{}` with {} processes (only one process is supported yet: run with -n 1)",
+                    inv.id,
+                    env.nprocs()
+                ),
+                span,
+            ));
+        }
+        let text = render_expr(self.model, &inv.condition);
+        let holds = self.ev.eval_bool(&*env, &inv.condition)?;
+        let id = &inv.id;
+        match inv.arrival {
+            LoopArrival::Entry => {
+                self.ev.check(
+                    &*env,
+                    holds,
+                    Property::Invariant,
+                    || format!("loop invariant `{id}` does not hold on entry to the loop: `{text}` can be false before the first iteration"),
+                    &inv.span,
+                );
+                self.havoc(env, inv)?;
+                let assumed = self.ev.eval_bool(&*env, &inv.condition)?;
+                self.ev.assumed.push(assumed);
+            }
+            LoopArrival::Return => {
+                self.ev.check(
+                    &*env,
+                    holds,
+                    Property::Invariant,
+                    || format!("loop invariant `{id}` is not preserved: `{text}` can be false at the end of an iteration that began where it held and the loop condition was true"),
+                    &inv.span,
+                );
+                // The back edge is cut: this arbitrary iteration stands for all.
+                let ff = self.ev.factory().ff();
+                self.ev.assumed.push(ff);
+            }
+        }
+        Ok(())
+    }
+
+    /// Gives every object in the loop's write set fresh symbolic values.
+    fn havoc(&mut self, env: &mut dyn Environment, inv: &LoopInvariant) -> Result<(), EngineError> {
+        let f = self.ev.factory();
+        for target in &inv.writes {
+            let root = match *target {
+                WriteTarget::Var(v) => env.root_of(v),
+                WriteTarget::PointeeOf(p) => match env.get(env.root_of(p)) {
+                    Some(Value::Pointer(Pointer::To { root, .. } | Pointer::Bytes { root, .. })) => {
+                        *root
+                    }
+                    // null or uninitialised: a write through it is reported
+                    // when it happens, and writes nothing
+                    Some(Value::Pointer(Pointer::Null) | Value::Undefined) | None => continue,
+                    Some(_) => {
+                        return Err(EngineError::unsupported(
+                            format!("loop invariant `{}`: a pointer of unexpected form in the loop's write set", inv.id),
+                            self.span,
+                        ))
+                    }
+                },
+            };
+            // inputs are read-only: a write into one is reported when it happens
+            if matches!(root, Root::Shared(_)) {
+                continue;
+            }
+            let Some(old) = env.get(root).cloned() else {
+                continue;
+            };
+            let new = fresh_like(f, &old).map_err(|what| {
+                EngineError::unsupported(
+                    format!(
+                        "loop invariant `{}`: the loop changes an object that {what}; tass cannot give it fresh values",
+                        inv.id
+                    ),
+                    self.span,
+                )
+            })?;
+            if let Some(slot) = env.get_mut(root) {
+                *slot = new;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A value of the same shape as `old` whose data are fresh symbolic constants:
+/// it stands for every value the object may hold at the loop head. An
+/// uninitialised object stays uninitialised (reading it is then reported,
+/// which covers both "still uninitialised" and "written"); the error names
+/// what cannot be over-approximated this way.
+fn fresh_like(f: &ExprFactory, old: &Value) -> Result<Value, &'static str> {
+    Ok(match old {
+        Value::Undefined => Value::Undefined,
+        Value::Data(e) => {
+            if mentions_undefined(f, *e) {
+                return Err(
+                    "holds uninitialised elements on entry (initialise it before the loop)",
+                );
+            }
+            Value::Data(f.fresh_symbol(LOOP_SYMBOL_PREFIX, f.type_of(*e)))
+        }
+        Value::Struct(fields) => Value::Struct(std::sync::Arc::new(
+            fields
+                .iter()
+                .map(|v| fresh_like(f, v))
+                .collect::<Result<_, _>>()?,
+        )),
+        Value::Array(elems) => Value::Array(std::sync::Arc::new(
+            elems
+                .iter()
+                .map(|v| fresh_like(f, v))
+                .collect::<Result<_, _>>()?,
+        )),
+        Value::Pointer(_) => return Err("holds a pointer"),
+        Value::Handle(_) => return Err("holds an MPI handle"),
+    })
+}
+
+fn mentions_undefined(f: &ExprFactory, e: Expr) -> bool {
+    f.free_symbols(e)
+        .into_iter()
+        .any(|s| f.symbol_name(s).is_some_and(|n| &*n == UNDEFINED_SYMBOL))
+}
+
+/// The prefix of the fresh constants a loop's entry gives its write set
+/// (internal: left out of witnesses).
+pub const LOOP_SYMBOL_PREFIX: &str = "__tass_loop";
+
+/// True if one of `exprs` mentions a value made up at the entry of an
+/// invariant loop. A counterexample over such values need not be a real
+/// execution (the invariant may be weaker than what the program keeps), so a
+/// violation found under it is only possible, never provable.
+pub fn leans_on_loop_values(f: &ExprFactory, exprs: &[Expr]) -> bool {
+    exprs.iter().any(|&e| {
+        f.free_symbols(e).into_iter().any(|s| {
+            f.symbol_name(s)
+                .is_some_and(|n| n.starts_with(LOOP_SYMBOL_PREFIX))
+        })
+    })
+}
