@@ -218,6 +218,49 @@ int main(void) {
     assert_violated(code, &r, "assertion", Some(11));
 }
 
+const CONTINUE: &str = r#"#include <assert.h>
+#pragma TASS input {n >= 0}
+int n;
+int main(void) {
+  int i = 0, s = 0;
+#pragma TASS collective invariant C 0 <= i && i <= n && 0 <= s && s <= i
+  while (i < n) {
+    i++;
+    if (i % 2) continue;
+    s++;
+  }
+  assert(s <= n);
+  return 0;
+}
+"#;
+
+/// A `continue` is a back edge too: its arrival is checked and cut.
+/// gcc, n = 0, 1, 2, 5, 8, 100: pass; with `s += 2` before the `continue`,
+/// n = 1, 2, 5, 8, 100 fail the assertion (n = 0 passes).
+#[test]
+fn continue_is_a_back_edge() {
+    let (code, r) = verify("1", &[], CONTINUE);
+    assert_holds(code, &r);
+    let bad = CONTINUE.replace("if (i % 2) continue;", "if (i % 2) { s += 2; continue; }");
+    let (code, r) = verify("1", &[], &bad);
+    assert_violated(code, &r, "invariant", Some(6));
+}
+
+/// `--stats` counts the invariant checks: one on entry, one at the end of the
+/// arbitrary iteration; each asked the prover at most once.
+#[test]
+fn stats_count_invariant_checks() {
+    let file = inline(SUM);
+    let (code, r) = verify_reduced("1", &[], &file, true);
+    assert_holds(code, &r);
+    let checks = r["stats"]["invariant_checks"]
+        .as_u64()
+        .expect("invariant_checks");
+    assert_eq!(checks, 2, "{r:#}");
+    let calls = r["stats"]["invariant_prover_calls"].as_u64().unwrap_or(0);
+    assert!(calls <= 2, "{r:#}");
+}
+
 fn assert_error(text: &str, procs: &str, named: &str, line: u64) {
     let (code, r) = verify(procs, &[], text);
     assert_eq!(r["verdict"], "error", "{r:#}");
@@ -278,5 +321,52 @@ int main(int argc, char **argv) {
     // one process: classic LISE (mpirun -np 1, n = 0, 1, 5: pass)
     let (code, r) = verify("1", &[], text);
     assert_holds(code, &r);
-    assert_error(text, "2", "only one process is supported", 10);
+    assert_error(text, "2", "only one process is supported", 9);
+}
+
+#[test]
+fn proc_in_a_loop_invariant_is_refused() {
+    let text = SUM.replace("s == 2 * i\n", "s == 2 * PROC[0]@main.i\n");
+    assert_error(
+        &text,
+        "1",
+        "PROC[e].x and spec.x need the collective form",
+        6,
+    );
+}
+
+#[test]
+fn joint_invariant_is_refused() {
+    let text = SUM.replace("collective invariant", "joint invariant");
+    assert_error(
+        &text,
+        "1",
+        "joint invariants (tass compare) are not supported yet",
+        6,
+    );
+}
+
+/// `tass compare` with a loop invariant: refused (exit 2), never a verdict.
+#[test]
+fn invariant_in_compare_is_refused() {
+    let with_output = SUM
+        .replace("int n;\n", "int n;\n#pragma TASS output\nint total;\n")
+        .replace("  return 0;", "  total = s;\n  return 0;");
+    let spec = inline(&with_output);
+    let imp = inline(&with_output);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tass"))
+        .arg("compare")
+        .arg(&spec)
+        .arg(&imp)
+        .args(["--format", "json"])
+        .output()
+        .expect("run tass");
+    let (code, r) = common::report(out);
+    assert_eq!(code, 2, "{r:#}");
+    assert_eq!(r["verdict"], "error");
+    let message = r["error"].as_str().unwrap_or("");
+    assert!(
+        message.contains("not supported in tass compare yet"),
+        "{message}"
+    );
 }

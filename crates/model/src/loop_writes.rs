@@ -151,9 +151,7 @@ fn loop_locations(body: &Body, head: LocationId) -> HashSet<LocationId> {
             for e in body.graph.edges_directed(l, dir) {
                 let n = match dir {
                     Direction::Outgoing => e.target(),
-                    Direction::Incoming if l == head && is_entry(&e.weight().statement) => {
-                        continue
-                    }
+                    Direction::Incoming if l == head && is_entry(&e.weight().statement) => continue,
                     Direction::Incoming => e.source(),
                 };
                 if seen.insert(n) {

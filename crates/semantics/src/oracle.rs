@@ -35,6 +35,10 @@ pub struct OracleStats {
     pub checks: u64,
     /// Checks answered without the prover (concrete claim or assumption).
     pub trivial: u64,
+    /// Loop-invariant checks made (on entry and at the end of an iteration).
+    pub invariant_checks: u64,
+    /// The prover questions those checks asked.
+    pub invariant_prover_calls: u64,
     /// The prover's own counters (built-in and SMT calls).
     pub prover: ProverStats,
 }
@@ -59,6 +63,10 @@ pub struct Oracle {
     prover: Box<dyn Prover>,
     checks: u64,
     trivial: u64,
+    /// Loop-invariant checks (entry and preservation) and the prover
+    /// questions they asked.
+    invariant_checks: u64,
+    invariant_prover_calls: u64,
     signed_overflow: SignedOverflow,
     /// How floating-point operations are interpreted (`--arith`).
     arith: Arith,
@@ -103,6 +111,8 @@ impl Oracle {
             prover,
             checks: 0,
             trivial: 0,
+            invariant_checks: 0,
+            invariant_prover_calls: 0,
             signed_overflow: SignedOverflow::Unchecked,
             arith: Arith::Real,
             abstractions: Vec::new(),
@@ -237,11 +247,24 @@ impl Oracle {
         }
     }
 
+    /// The questions asked of the prover so far (checks not answered trivially).
+    pub fn prover_questions(&self) -> u64 {
+        self.checks - self.trivial
+    }
+
+    /// Counts one loop-invariant check that asked `prover_calls` questions.
+    pub fn count_invariant_check(&mut self, prover_calls: u64) {
+        self.invariant_checks += 1;
+        self.invariant_prover_calls += prover_calls;
+    }
+
     /// Counters so far.
     pub fn stats(&self) -> OracleStats {
         OracleStats {
             checks: self.checks,
             trivial: self.trivial,
+            invariant_checks: self.invariant_checks,
+            invariant_prover_calls: self.invariant_prover_calls,
             prover: self.prover.stats(),
         }
     }

@@ -241,6 +241,10 @@ pub(crate) trait Engine {
     fn covers(&mut self, domain: &[Self::Value], cover: &[Self::Value]) -> Result<(), Uncovered>;
     /// Counters: (prover calls, SMT calls, symbolic values).
     fn counters(&self) -> (u64, u64, u64);
+    /// Loop-invariant checks made and the prover questions they asked.
+    fn invariant_counters(&self) -> (u64, u64) {
+        (0, 0)
+    }
     /// The names of the inputs, in declaration order (for witnesses).
     fn input_names(&self) -> Vec<String>;
     /// Why there is no witness when the prover gave none.

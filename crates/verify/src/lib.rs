@@ -84,6 +84,7 @@ mod collective_assert;
 mod compare;
 mod engine;
 mod error;
+mod loop_invariant;
 mod options;
 mod por;
 mod real;

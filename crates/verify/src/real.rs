@@ -384,6 +384,11 @@ impl Engine for RealEngine {
         (stats.queries, stats.smt_calls(), self.factory.len() as u64)
     }
 
+    fn invariant_counters(&self) -> (u64, u64) {
+        let oracle = self.engine.stats().oracle;
+        (oracle.invariant_checks, oracle.invariant_prover_calls)
+    }
+
     fn input_names(&self) -> Vec<String> {
         self.model
             .inputs
@@ -466,7 +471,9 @@ fn setup_failed(error: SetupError) -> Report {
 /// `error`.
 pub fn verify(model: &Model, options: &Options) -> Report {
     use crate::collective_assert::{check_pragmas, Command};
-    if let Err(e) = check_pragmas(model, Command::Verify, options.procs) {
+    if let Err(e) = check_pragmas(model, Command::Verify, options.procs).and_then(|()| {
+        crate::loop_invariant::check_loop_invariants(model, Command::Verify, options.procs)
+    }) {
         return Report::error(e.to_string());
     }
     let run = || -> Result<Report, SetupError> {
@@ -493,7 +500,9 @@ pub fn compare(spec: &Model, imp: &Model, options: &Options) -> Report {
         (spec, Command::CompareSpec, options.spec_procs),
         (imp, Command::Compare, options.impl_procs),
     ] {
-        if let Err(e) = check_pragmas(model, command, procs) {
+        if let Err(e) = check_pragmas(model, command, procs)
+            .and_then(|()| crate::loop_invariant::check_loop_invariants(model, command, procs))
+        {
             return Report::error(e.to_string());
         }
     }

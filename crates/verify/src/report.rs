@@ -160,6 +160,10 @@ pub struct Stats {
     pub symbolic_values: u64,
     pub time_s: f64,
     pub memory_mb: f64,
+    /// Loop-invariant checks (entry and preservation) and the prover
+    /// questions they asked.
+    pub invariant_checks: u64,
+    pub invariant_prover_calls: u64,
 }
 
 impl Stats {
@@ -171,6 +175,8 @@ impl Stats {
         self.prover_calls = self.prover_calls.max(other.prover_calls);
         self.smt_calls = self.smt_calls.max(other.smt_calls);
         self.symbolic_values = self.symbolic_values.max(other.symbolic_values);
+        self.invariant_checks += other.invariant_checks;
+        self.invariant_prover_calls += other.invariant_prover_calls;
     }
 }
 
@@ -343,9 +349,17 @@ impl Report {
 }
 
 fn stats_text(s: &Stats) -> String {
+    let invariants = if s.invariant_checks > 0 {
+        format!(
+            ", invariant checks {} (prover calls {})",
+            s.invariant_checks, s.invariant_prover_calls
+        )
+    } else {
+        String::new()
+    };
     format!(
         "stats: states seen {}, saved {}, transitions {}, prover calls {} (smt {}), \
-         symbolic values {}, time {:.3} s, memory {:.1} MB\n",
+         symbolic values {}, time {:.3} s, memory {:.1} MB{invariants}\n",
         s.states_seen,
         s.states_saved,
         s.transitions,

@@ -774,7 +774,10 @@ pub(crate) fn finish<E: Engine>(
     options: &Options,
 ) -> Report {
     let (prover_calls, smt_calls, symbolic_values) = engine.counters();
+    let (invariant_checks, invariant_prover_calls) = engine.invariant_counters();
     let stats = Stats {
+        invariant_checks,
+        invariant_prover_calls,
         states_seen: search.states_seen,
         states_saved: search.states_saved,
         transitions: search.transitions,

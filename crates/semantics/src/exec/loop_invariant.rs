@@ -21,7 +21,7 @@
 
 use tass_dynamic::api::{Pointer, Root, Value, UNDEFINED_SYMBOL};
 use tass_model::api::{render_expr, CollectiveKind, LoopArrival, LoopInvariant, WriteTarget};
-use tass_symbolic::api::{Expr, ExprFactory};
+use tass_symbolic::api::{Expr, ExprFactory, Type};
 
 use super::StatementStep;
 use crate::env::Environment;
@@ -54,6 +54,7 @@ impl StatementStep<'_, '_> {
         let text = render_expr(self.model, &inv.condition);
         let holds = self.ev.eval_bool(&*env, &inv.condition)?;
         let id = &inv.id;
+        let asked_before = self.ev.oracle().prover_questions();
         match inv.arrival {
             LoopArrival::Entry => {
                 self.ev.check(
@@ -63,6 +64,7 @@ impl StatementStep<'_, '_> {
                     || format!("loop invariant `{id}` does not hold on entry to the loop: `{text}` can be false before the first iteration"),
                     &inv.span,
                 );
+                self.count_check(asked_before);
                 self.havoc(env, inv)?;
                 let assumed = self.ev.eval_bool(&*env, &inv.condition)?;
                 self.ev.assumed.push(assumed);
@@ -75,12 +77,19 @@ impl StatementStep<'_, '_> {
                     || format!("loop invariant `{id}` is not preserved: `{text}` can be false at the end of an iteration that began where it held and the loop condition was true"),
                     &inv.span,
                 );
+                self.count_check(asked_before);
                 // The back edge is cut: this arbitrary iteration stands for all.
                 let ff = self.ev.factory().ff();
                 self.ev.assumed.push(ff);
             }
         }
         Ok(())
+    }
+
+    fn count_check(&mut self, asked_before: u64) {
+        let oracle = self.ev.oracle();
+        let asked = oracle.prover_questions() - asked_before;
+        oracle.count_invariant_check(asked);
     }
 
     /// Gives every object in the loop's write set fresh symbolic values.
@@ -120,6 +129,18 @@ impl StatementStep<'_, '_> {
                     self.span,
                 )
             })?;
+            // A scalar variable of an integer type holds a value of its range:
+            // saying so keeps the fresh value from standing for impossible ones.
+            if let (WriteTarget::Var(v), Value::Data(x)) = (target, &new) {
+                let ty = &self.model.var(*v).ty;
+                if let Some((lo, hi)) = ty
+                    .int_range()
+                    .filter(|_| matches!(f.type_of(*x), Type::Int))
+                {
+                    let in_range = f.and(f.le(f.int(lo), *x), f.le(*x, f.int(hi)));
+                    self.ev.assumed.push(in_range);
+                }
+            }
             if let Some(slot) = env.get_mut(root) {
                 *slot = new;
             }

@@ -194,6 +194,14 @@ struct JsonStats {
     symbolic_values: u64,
     time_s: f64,
     memory_mb: f64,
+    #[serde(skip_serializing_if = "is_zero")]
+    invariant_checks: u64,
+    #[serde(skip_serializing_if = "is_zero")]
+    invariant_prover_calls: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl JsonStats {
@@ -207,6 +215,8 @@ impl JsonStats {
             symbolic_values: s.symbolic_values,
             time_s: (s.time_s * 1000.0).round() / 1000.0,
             memory_mb: (s.memory_mb * 10.0).round() / 10.0,
+            invariant_checks: s.invariant_checks,
+            invariant_prover_calls: s.invariant_prover_calls,
         }
     }
 }
