@@ -30,7 +30,7 @@ ZERO_BUFFER = ["--mca", "btl", "self,tcp", "--mca", "btl_tcp_eager_limit", "56",
 FAILURES = []
 # stdout unbuffered, so the SNAP lines printed before a failing assert() survive the abort.
 UNBUFFERED = os.path.join(TMP, "unbuffered.h")
-open(UNBUFFERED, "w").write("#include <stdio.h>\nstatic void __attribute__((constructor)) "
+open(UNBUFFERED, "w").write("#define _POSIX_C_SOURCE 200809L\n#include <stdio.h>\nstatic void __attribute__((constructor)) "
                             "unbuffered_stdout(void) { setvbuf(stdout, NULL, _IONBF, 0); }\n")
 
 

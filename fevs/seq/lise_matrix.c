@@ -5,6 +5,10 @@
  *   ROWS  rows 0 .. i-1 of c are done;
  *   COLS  rows 0 .. i-1 and columns 0 .. j-1 of row i are done.
  * The column loop writes c, so its invariant carries the rows before i too.
+ * COLS is one quantified claim over the done entries (k < i or l < j): written
+ * as two quantified conjuncts (row i's columns, the rows before i) the prover
+ * does not prove its preservation (a possible violation; adversarial_lise.rs,
+ * matrix_invariant_as_two_quantified_conjuncts).
  *
  * Input: N >= 0, no upper bound; a, b symbolic.
  * Expected verdict (paper: 30 transitions, 103 proofs, 5.2 s):
@@ -68,8 +72,8 @@ int main(void) {
 #endif
         j = 0;
 #pragma TASS collective invariant COLS 0 <= i && i < N && 0 <= j && j <= N && \
-    forall {int l | 0 <= l && l < j} c[i][l] == a[i][l] + b[i][l] && \
-    forall {int k | 0 <= k && k < i} forall {int l | 0 <= l && l < N} c[k][l] == a[k][l] + b[k][l]
+    forall {int k | 0 <= k && k <= i} forall {int l | 0 <= l && l < N && (k < i || l < j)} \
+    c[k][l] == a[k][l] + b[k][l]
         while (j < N) {
 #ifdef FEVS_CONCRETE
             printf("SNAP COLS 0 ok=%d\n", 0 <= j && j <= N && cols_done(i, j) && rows_done(i));

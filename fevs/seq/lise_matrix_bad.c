@@ -56,6 +56,7 @@ int main(void) {
             b[k][l] = 1.0 + k * l;
         }
 #endif
+    /* BUG: ROWS is not preserved (the column loop below stops early) */
 #pragma TASS collective invariant ROWS 0 <= i && i <= N && \
     forall {int k | 0 <= k && k < i} forall {int l | 0 <= l && l < N} c[k][l] == a[k][l] + b[k][l]
     while (i < N) {
@@ -64,8 +65,8 @@ int main(void) {
 #endif
         j = 0;
 #pragma TASS collective invariant COLS 0 <= i && i < N && 0 <= j && j <= N && \
-    forall {int l | 0 <= l && l < j} c[i][l] == a[i][l] + b[i][l] && \
-    forall {int k | 0 <= k && k < i} forall {int l | 0 <= l && l < N} c[k][l] == a[k][l] + b[k][l]
+    forall {int k | 0 <= k && k <= i} forall {int l | 0 <= l && l < N && (k < i || l < j)} \
+    c[k][l] == a[k][l] + b[k][l]
         while (j < N - 1) { /* BUG: stops at N - 1, so ROWS is not preserved */
 #ifdef FEVS_CONCRETE
             printf("SNAP COLS 0 ok=%d\n", 0 <= j && j <= N && cols_done(i, j) && rows_done(i));
