@@ -47,9 +47,11 @@ static int cols_done(int row, int upto) {
 #endif
 
 int main(void) {
-    int i = 0, j = 0, k, l;
+    int i = 0, j = 0;
 
 #ifdef FEVS_CONCRETE
+    int k, l;
+
     for (k = 0; k < N; k++)
         for (l = 0; l < N; l++) {
             a[k][l] = k - 2.5 * l;
