@@ -40,6 +40,19 @@ fn unbounded_loop_with_invariant_holds() {
     assert_holds(code, &r);
 }
 
+/// The same program without the pragma unrolls the loop once per value of
+/// `n`: it cannot end, and a state budget makes it inconclusive.
+#[test]
+fn without_the_invariant_the_search_does_not_end() {
+    let plain = SUM.replace(
+        "#pragma TASS collective invariant L 0 <= i && i <= n && s == 2 * i\n",
+        "",
+    );
+    let (code, r) = verify("1", &["--max-states", "3000"], &plain);
+    assert_eq!(r["verdict"], "inconclusive", "{r:#}");
+    assert_eq!(code, 3, "{r:#}");
+}
+
 /// gcc, n = 0..100: all pass (the program is right), but the invariant
 /// `s <= 2 * i` is too weak for the assertion: tass may not say "holds", and
 /// since the counterexample is over values the invariant allows but no run

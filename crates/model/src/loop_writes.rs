@@ -100,6 +100,24 @@ fn loop_plan(model: &Model, func: FunctionId, head: LocationId) -> Result<LoopPl
     }
     let span = invariant[0].span.clone();
     let in_loop = loop_locations(body, head);
+    // The loop must be entered only through its entry edge: a path that jumps
+    // into the body (a `goto`) would reach the cut back edge without the fresh
+    // values, and what it does after would never be explored.
+    for e in body.graph.edge_references() {
+        if in_loop.contains(&e.target())
+            && !in_loop.contains(&e.source())
+            && !(e.target() == head && is_entry(&e.weight().statement))
+        {
+            return Err(WriteSetError {
+                span: e.weight().span.clone(),
+                message: format!(
+                    "this jumps into the loop of invariant `{}` other than through its start: \
+                     a loop with an invariant must be entered from before it",
+                    invariant[0].id
+                ),
+            });
+        }
+    }
     let mut back_edges = Vec::new();
     for e in body.graph.edges_directed(head, Direction::Incoming) {
         if !in_loop.contains(&e.source()) || is_entry(&e.weight().statement) {
