@@ -1652,6 +1652,135 @@ fn matrix_invariant_as_two_quantified_conjuncts() {
     expect_holds("1", DEFAULT_SEARCH, MATRIX_TWO_QUANTIFIED_CONJUNCTS);
 }
 
+/// `for (i = 0, s = 0; i < N; i++, s += 2)` with an empty body: s is written only by the
+/// increment expression, outside the body's braces.
+/// gcc: N = 0 passes; N = 1, 4: `s == 0` fails (s = 2N).
+const FOR_INCREMENT_WRITES: &str = r#"#include <assert.h>
+#include <stdio.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+int main(void) {
+    int i, s;
+#pragma TASS collective invariant A 0 <= i && i <= N
+    for (i = 0, s = 0; i < N; i++, s += 2) {
+    }
+#ifdef CONCRETE
+    printf("END s=%d\n", s);
+#endif
+    assert(s == 0);
+    return 0;
+}
+"#;
+
+#[test]
+fn for_increment_expression_is_in_the_write_set() {
+    expect_violated("1", DEFAULT_SEARCH, FOR_INCREMENT_WRITES, &["assertion"]);
+    let (_, r) = run("1", &[], FOR_INCREMENT_WRITES);
+    assert_eq!(r["violations"][0]["line"], 13, "{r:#}");
+}
+
+/// `for (;;)` left only by `break` when i >= N: with the invariant i <= N that gives i == N
+/// (proved), and `i != 2` fails for N = 2.
+/// gcc: N = 0, 1, 4 pass; N = 2: `i != 2` fails (`i == N` passes in every run).
+const ENDLESS_FOR_LEFT_BY_BREAK: &str = r#"#include <assert.h>
+#include <stdio.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+int main(void) {
+    int i = 0;
+#pragma TASS collective invariant A 0 <= i && i <= N
+    for (;;) {
+        if (i >= N)
+            break;
+        i++;
+    }
+#ifdef CONCRETE
+    printf("END i=%d\n", i);
+#endif
+    assert(i == N);
+    assert(i != 2);
+    return 0;
+}
+"#;
+
+#[test]
+fn endless_for_left_by_break() {
+    expect_violated(
+        "1",
+        DEFAULT_SEARCH,
+        ENDLESS_FOR_LEFT_BY_BREAK,
+        &["assertion"],
+    );
+    let (_, r) = run("1", &[], ENDLESS_FOR_LEFT_BY_BREAK);
+    assert_eq!(r["violations"][0]["line"], 17, "{r:#}");
+}
+
+/// `while (i < N && ++k > 0)`: k is incremented only when i < N, so k == i == N after the
+/// loop (proved), and `k == 0` fails for N >= 1.
+/// gcc: N = 0 passes; N = 1, 4: `k == N` passes, `k == 0` fails.
+const GUARD_WITH_A_SHORT_CIRCUIT_SIDE_EFFECT: &str = r#"#include <assert.h>
+#include <stdio.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+int main(void) {
+    int i = 0, k = 0;
+#pragma TASS collective invariant A 0 <= i && i <= N && k == i
+    while (i < N && ++k > 0) {
+        i++;
+    }
+#ifdef CONCRETE
+    printf("END i=%d k=%d\n", i, k);
+#endif
+    assert(k == N);
+    assert(k == 0);
+    return 0;
+}
+"#;
+
+#[test]
+fn guard_with_a_short_circuit_side_effect() {
+    expect_violated(
+        "1",
+        DEFAULT_SEARCH,
+        GUARD_WITH_A_SHORT_CIRCUIT_SIDE_EFFECT,
+        &["assertion"],
+    );
+    let (_, r) = run("1", &[], GUARD_WITH_A_SHORT_CIRCUIT_SIDE_EFFECT);
+    assert_eq!(r["violations"][0]["line"], 15, "{r:#}");
+}
+
+/// The invariant names `i` declared in the `for` itself. Either it is in scope at the loop
+/// head (then `s != 6` fails for N = 2) or the pragma is refused with its position.
+/// gcc: N = 0, 1, 4 pass; N = 2: `s != 6` fails (`s == 3 * N` passes in every run).
+const INVARIANT_OVER_A_FOR_SCOPE_VARIABLE: &str = r#"#include <assert.h>
+#include <stdio.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+int main(void) {
+    int s = 0;
+#pragma TASS collective invariant A 0 <= i && i <= N && s == 3 * i
+    for (int i = 0; i < N; i++) {
+        s += 3;
+    }
+#ifdef CONCRETE
+    printf("END s=%d\n", s);
+#endif
+    assert(s == 3 * N);
+    assert(s != 6);
+    return 0;
+}
+"#;
+
+#[test]
+fn invariant_over_a_for_scope_variable() {
+    expect_violated_or_refused(
+        "1",
+        INVARIANT_OVER_A_FOR_SCOPE_VARIABLE,
+        &["assertion"],
+        "unknown identifier `i`",
+    );
+}
+
 // ---- the fevs LISE programs, reduced and full search ----
 //
 // Confirmed concretely by fevs/lise_check.py (see each program's header).
