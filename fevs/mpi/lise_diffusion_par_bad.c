@@ -99,7 +99,7 @@ int main(int argc, char *argv[]) {
     for (j = 1; j <= nlocal; j++)
         v[j] = u0[first + j - 1];
 #pragma TASS joint invariant TIME t == spec.t && \
-    forall {int j | 1 <= j && j <= nlocal} v[j] == spec.u[first + j - 1]
+    forall {int q | 1 <= q && q <= nlocal} v[q] == spec.u[first + q - 1]
     while (t < NT) {
 #ifdef FEVS_CONCRETE
         snap(t);
