@@ -28,10 +28,11 @@ TMP = tempfile.mkdtemp(prefix="lise_check_")
 ZERO_BUFFER = ["--mca", "btl", "self,tcp", "--mca", "btl_tcp_eager_limit", "56",
                "--mca", "btl_tcp_rndv_eager_limit", "56"]
 FAILURES = []
-# stdout unbuffered, so the SNAP lines printed before a failing assert() survive the abort.
+# stdout line-buffered (one write per line, even from several ranks), so the SNAP lines
+# printed before a failing assert() survive the abort.
 UNBUFFERED = os.path.join(TMP, "unbuffered.h")
 open(UNBUFFERED, "w").write("#define _POSIX_C_SOURCE 200809L\n#include <stdio.h>\nstatic void __attribute__((constructor)) "
-                            "unbuffered_stdout(void) { setvbuf(stdout, NULL, _IONBF, 0); }\n")
+                            "unbuffered_stdout(void) { setvbuf(stdout, NULL, _IOLBF, BUFSIZ); }\n")
 
 
 def build(src, defines, mpi):

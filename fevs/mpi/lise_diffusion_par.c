@@ -80,12 +80,14 @@ void collect(void) {
 }
 
 #ifdef FEVS_CONCRETE
+/* One printf per line, so the ranks' lines do not interleave under mpirun. */
 static void snap(int t) {
-    int j;
-    printf("SNAP TIME %d t=%d first=%d v=", myrank, t, first);
+    char line[64 + 32 * (NX + 2)];
+    int j, n;
+    n = sprintf(line, "SNAP TIME %d t=%d first=%d v=", myrank, t, first);
     for (j = 1; j <= nlocal; j++)
-        printf("%s%.17g", j > 1 ? "," : "", v[j]);
-    printf("\n");
+        n += sprintf(line + n, "%s%.17g", j > 1 ? "," : "", v[j]);
+    printf("%s\n", line);
 }
 #endif
 
