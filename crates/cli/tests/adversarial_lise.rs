@@ -100,6 +100,20 @@ fn expect_violated_or_refused(procs: &str, text: &str, properties: &[&str], refu
     expect_violated(procs, DEFAULT_SEARCH, text, properties);
 }
 
+/// `holds` as in `expect_holds` (default search), or a refusal (exit 2) whose message
+/// contains `refusal`.
+fn expect_holds_or_refused(text: &str, refusal: &str) {
+    let (code, r) = run("1", &[], text);
+    if r["verdict"] == "error" {
+        assert_eq!(code, 2, "{r:#}");
+        let message = r["error"].as_str().unwrap_or_default();
+        assert!(message.contains(refusal), "{message}");
+        assert!(message.contains("prog.c:"), "{message}");
+        return;
+    }
+    expect_holds("1", DEFAULT_SEARCH, text);
+}
+
 /// Never "holds" (and no error): a violation, possible or certain, or inconclusive.
 fn expect_not_holds(procs: &str, searches: Searches, text: &str) {
     for search in searches {
@@ -1778,6 +1792,88 @@ fn invariant_over_a_for_scope_variable() {
         INVARIANT_OVER_A_FOR_SCOPE_VARIABLE,
         &["assertion"],
         "unknown identifier `i`",
+    );
+}
+
+/// One process sends itself a message with MPI_Isend in one round and receives it in the
+/// next: a message and a pending request cross the loop head. The invariant `out == i`
+/// holds and `in == N` after the last receive.
+/// mpirun -np 1, eager and zero-buffer: N = 0, 1, 4: in = N.
+const SELF_MESSAGE_IN_FLIGHT: &str = r#"#include <assert.h>
+#include <mpi.h>
+#include <stdio.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+int main(int argc, char *argv[]) {
+    int i = 0, in = -1, out = 0;
+    MPI_Request req;
+    MPI_Status st;
+    MPI_Init(&argc, &argv);
+    MPI_Isend(&out, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, &req);
+#pragma TASS collective invariant F 0 <= i && i <= N && out == i
+    while (i < N) {
+        MPI_Recv(&in, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, &st);
+        MPI_Wait(&req, &st);
+        out = in + 1;
+        MPI_Isend(&out, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, &req);
+        i++;
+    }
+    MPI_Recv(&in, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, &st);
+    MPI_Wait(&req, &st);
+#ifdef CONCRETE
+    printf("END in=%d\n", in);
+#endif
+    assert(in == N);
+    MPI_Finalize();
+    return 0;
+}
+"#;
+
+#[test]
+fn self_message_in_flight_across_the_loop_head() {
+    expect_holds_or_refused(SELF_MESSAGE_IN_FLIGHT, "holds an MPI handle");
+}
+
+/// The same with round 2 sending one too many: the message in flight carries the error
+/// into the next round. mpirun -np 1, eager and zero-buffer: N = 0, 2: in = N;
+/// N = 3, 4: `in == N` fails (in = N + 1).
+const SELF_MESSAGE_IN_FLIGHT_WRONG_VALUE: &str = r#"#include <assert.h>
+#include <mpi.h>
+#include <stdio.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+int main(int argc, char *argv[]) {
+    int i = 0, in = -1, out = 0;
+    MPI_Request req;
+    MPI_Status st;
+    MPI_Init(&argc, &argv);
+    MPI_Isend(&out, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, &req);
+#pragma TASS collective invariant F 0 <= i && i <= N && out == i
+    while (i < N) {
+        MPI_Recv(&in, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, &st);
+        MPI_Wait(&req, &st);
+        out = in + 1 + (i == 2);
+        MPI_Isend(&out, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, &req);
+        i++;
+    }
+    MPI_Recv(&in, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, &st);
+    MPI_Wait(&req, &st);
+#ifdef CONCRETE
+    printf("END in=%d\n", in);
+#endif
+    assert(in == N);
+    MPI_Finalize();
+    return 0;
+}
+"#;
+
+#[test]
+fn self_message_in_flight_with_a_wrong_value() {
+    expect_violated_or_refused(
+        "1",
+        SELF_MESSAGE_IN_FLIGHT_WRONG_VALUE,
+        &["invariant", "assertion"],
+        "holds an MPI handle",
     );
 }
 
