@@ -312,6 +312,36 @@ fn allocation_in_an_invariant_loop_is_refused() {
     assert_error(text, "1", "may not allocate or free", 5);
 }
 
+/// A loop that communicates changes the message queues, which no fresh value
+/// stands for (a message consumed in the first iteration would still be there
+/// in the arbitrary one): refused even with one process.
+#[test]
+fn communication_in_an_invariant_loop_is_refused() {
+    let text = r#"#include <mpi.h>
+#pragma TASS input {n >= 0}
+int n;
+int main(int argc, char **argv) {
+  int rank, i = 0, x = 0;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+#pragma TASS collective invariant L 0 <= i && i <= n
+  while (i < n) { MPI_Send(&i, 1, MPI_INT, 0, 0, MPI_COMM_WORLD); i++; }
+  MPI_Finalize();
+  return 0;
+}
+"#;
+    assert_error(text, "1", "`MPI_Send` in a loop with an invariant", 9);
+    // the model itself is fine: `tass show` prints it, with the reason
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tass"))
+        .arg("show")
+        .arg(inline(text))
+        .output()
+        .expect("run tass");
+    assert!(out.status.success());
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert!(shown.contains("(writes: unknown: `MPI_Send`"), "{shown}");
+}
+
 /// The collective form over several processes is not implemented: refused,
 /// never a verdict.
 #[test]

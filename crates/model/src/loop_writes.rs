@@ -54,8 +54,9 @@ pub struct WriteSetError {
 
 /// For every loop head with an invariant in every function of `model`: marks
 /// the back edges ([`LoopArrival::Return`]) and stores the write set in the
-/// entry and return statements. Errors name the construct that defeats the
-/// analysis.
+/// entry and return statements, or, where the analysis cannot compute it, why
+/// (`LoopInvariant::refused`: the model is still fine to show; `verify`
+/// refuses the run). Errors are malformed invariants (two on one loop).
 pub fn prepare_loop_invariants(model: &mut Model) -> Result<(), Vec<WriteSetError>> {
     let mut errors = Vec::new();
     for fi in 0..model.functions.len() {
@@ -82,7 +83,7 @@ pub fn prepare_loop_invariants(model: &mut Model) -> Result<(), Vec<WriteSetErro
 }
 
 struct LoopPlan {
-    writes: Vec<WriteTarget>,
+    writes: Result<Vec<WriteTarget>, WriteSetError>,
     back_edges: Vec<petgraph::graph::EdgeIndex<u32>>,
 }
 
@@ -98,8 +99,30 @@ fn loop_plan(model: &Model, func: FunctionId, head: LocationId) -> Result<LoopPl
             ),
         });
     }
-    let span = invariant[0].span.clone();
     let in_loop = loop_locations(body, head);
+    let mut back_edges = Vec::new();
+    for e in body.graph.edges_directed(head, Direction::Incoming) {
+        if !in_loop.contains(&e.source()) || is_entry(&e.weight().statement) {
+            continue;
+        }
+        back_edges.push(e.id());
+    }
+    Ok(LoopPlan {
+        writes: write_set(model, func, head, &in_loop),
+        back_edges,
+    })
+}
+
+/// What one iteration of the loop at `head` may change.
+fn write_set(
+    model: &Model,
+    func: FunctionId,
+    head: LocationId,
+    in_loop: &HashSet<LocationId>,
+) -> Result<Vec<WriteTarget>, WriteSetError> {
+    let body = model.function(func).body.as_ref().expect("a body");
+    let invariant = &body.graph[head].invariants;
+    let span = invariant[0].span.clone();
     // The loop must be entered only through its entry edge: a path that jumps
     // into the body (a `goto`) would reach the cut back edge without the fresh
     // values, and what it does after would never be explored.
@@ -117,13 +140,6 @@ fn loop_plan(model: &Model, func: FunctionId, head: LocationId) -> Result<LoopPl
                 ),
             });
         }
-    }
-    let mut back_edges = Vec::new();
-    for e in body.graph.edges_directed(head, Direction::Incoming) {
-        if !in_loop.contains(&e.source()) || is_entry(&e.weight().statement) {
-            continue;
-        }
-        back_edges.push(e.id());
     }
     let mut scan = WriteScan {
         model,
@@ -151,10 +167,7 @@ fn loop_plan(model: &Model, func: FunctionId, head: LocationId) -> Result<LoopPl
             }
         }
     }
-    Ok(LoopPlan {
-        writes: scan.targets.into_iter().collect(),
-        back_edges,
-    })
+    Ok(scan.targets.into_iter().collect())
 }
 
 /// The locations of the loop: reachable from `head` and reaching it again
@@ -193,7 +206,10 @@ fn is_entry(st: &Statement) -> bool {
 fn apply(model: &mut Model, fi: usize, head: LocationId, plan: LoopPlan) {
     let body = model.functions[fi].body.as_mut().expect("a body");
     let mut invariant = body.graph[head].invariants[0].clone();
-    invariant.writes = plan.writes;
+    match plan.writes {
+        Ok(writes) => invariant.writes = writes,
+        Err(e) => invariant.refused = Some(e),
+    }
     // the entry edge (the one `LoopInvariant` statement into the head)
     let entries: Vec<_> = body
         .graph
@@ -204,6 +220,7 @@ fn apply(model: &mut Model, fi: usize, head: LocationId, plan: LoopPlan) {
     for e in entries {
         if let Statement::LoopInvariant(inv) = &mut body.graph[e].statement {
             inv.writes = invariant.writes.clone();
+            inv.refused = invariant.refused.clone();
             inv.arrival = LoopArrival::Entry;
         }
     }
@@ -402,6 +419,21 @@ impl WriteScan<'_> {
             }
         }
         match callee {
+            // The MPI state (messages in flight, requests, communicators) is not
+            // a variable the loop's entry could give fresh values: a message one
+            // iteration consumes would still be there at the arbitrary one.
+            Callee::Library(lf)
+                if lf.is_mpi()
+                    && !matches!(lf.c_name(), "MPI_Comm_rank" | "MPI_Comm_size" | "MPI_Wtime") =>
+            {
+                self.refuse(
+                    span,
+                    format!(
+                        "`{}` in a loop with an invariant: loops that communicate need the collective form of loop invariants, which is not supported yet; bound the loop instead",
+                        lf.c_name()
+                    ),
+                )
+            }
             Callee::Library(_) => Ok(()),
             Callee::System(_) => self.refuse(
                 span,

@@ -103,7 +103,10 @@ pub fn render_model(model: &Model) -> String {
                     inv.kind.keyword(),
                     inv.id,
                     render_expr(model, &inv.condition),
-                    render_writes(model, &inv.writes)
+                    match &inv.refused {
+                        Some(why) => format!("unknown: {}", why.message),
+                        None => render_writes(model, &inv.writes),
+                    }
                 );
             }
             for (_, t, target) in body.outgoing_in_order(loc) {

@@ -2,7 +2,7 @@
 
 use crate::expr::Expr;
 use crate::library::LibraryFunction;
-use crate::loop_writes::WriteTarget;
+use crate::loop_writes::{WriteSetError, WriteTarget};
 use crate::program::{FunctionId, VarId};
 use crate::span::Span;
 use crate::types::Type;
@@ -67,6 +67,9 @@ pub struct LoopInvariant {
     /// What one iteration may change: the objects given fresh values on entry
     /// (computed by [`crate::loop_writes::prepare_loop_invariants`]).
     pub writes: Vec<WriteTarget>,
+    /// Why the write set could not be computed, if so: the loop cannot be
+    /// used by loop-invariant symbolic execution (`verify` refuses the run).
+    pub refused: Option<WriteSetError>,
 }
 
 /// How control arrives at the head of a loop with an invariant.

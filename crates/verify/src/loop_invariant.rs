@@ -27,6 +27,15 @@ pub(crate) fn check_loop_invariants(
                 continue;
             };
             let refuse = |message: String| Err(EngineError::invalid(message, Some(&inv.span)));
+            if let Some(why) = &inv.refused {
+                return Err(EngineError::invalid(
+                    format!(
+                        "loop invariant `{}` cannot be used: {}",
+                        inv.id, why.message
+                    ),
+                    Some(&why.span),
+                ));
+            }
             if inv.kind == CollectiveKind::Joint {
                 return refuse(format!(
                     "joint loop invariant `{}`: joint invariants (tass compare) are not supported yet; \

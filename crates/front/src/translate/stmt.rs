@@ -316,6 +316,7 @@ impl<'t> Tr<'t> {
                     span,
                     arrival: LoopArrival::Entry,
                     writes: Vec::new(),
+                    refused: None,
                 });
             }
             other => {

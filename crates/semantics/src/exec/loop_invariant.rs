@@ -51,6 +51,12 @@ impl StatementStep<'_, '_> {
                 span,
             ));
         }
+        if let Some(why) = &inv.refused {
+            return Err(EngineError::unsupported(
+                format!("loop invariant `{}`: {}", inv.id, why.message),
+                &why.span,
+            ));
+        }
         let text = render_expr(self.model, &inv.condition);
         let holds = self.ev.eval_bool(&*env, &inv.condition)?;
         let id = &inv.id;
