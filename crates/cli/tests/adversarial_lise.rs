@@ -1933,6 +1933,119 @@ fn queue_changed_by_the_loop_is_not_holds() {
     assert_eq!(r["violations"][0]["property"], "assertion", "{r:#}");
 }
 
+/// x = (x - 7) / 2 each round; the invariant says nothing about x, so after the loop x is
+/// any int the loop could give. C's `/` truncates: `2 * (x / 2) <= x` fails for odd
+/// negative x (a floor division would make it valid and hide the failure).
+/// gcc: N = 0, 3, 5 pass (x = 0, -6, -6); N = 1, 2: it fails (x = -3, -5).
+const C_DIVISION_ON_FRESH_VALUES: &str = r#"#include <assert.h>
+#include <stdio.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+int main(void) {
+    int i = 0, x = 0;
+#pragma TASS collective invariant A 0 <= i && i <= N
+    while (i < N) {
+        x = (x - 7) / 2;
+        i++;
+    }
+#ifdef CONCRETE
+    printf("END x=%d\n", x);
+#endif
+    assert(2 * (x / 2) <= x || x % 2 == 0);
+    assert(x != -3);
+    return 0;
+}
+"#;
+
+#[test]
+fn c_division_truncates_on_fresh_values() {
+    expect_violated(
+        "1",
+        DEFAULT_SEARCH,
+        C_DIVISION_ON_FRESH_VALUES,
+        &["assertion"],
+    );
+    let (_, r) = run("1", &[], C_DIVISION_ON_FRESH_VALUES);
+    assert_eq!(r["violations"][0]["line"], 15, "{r:#}");
+}
+
+/// The outer invariant loop calls a function whose own invariant loop writes a global.
+/// gcc: N = 0 passes; N = 1, 3: `g == 0` fails (g = 2N).
+const CALLEE_WITH_ITS_OWN_INVARIANT_LOOP: &str = r#"#include <assert.h>
+#include <stdio.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+int g;
+void add_up_to(int n) {
+    int k = 0;
+#pragma TASS collective invariant IN 0 <= k && k <= n
+    while (k < n) {
+        g = g + 1;
+        k++;
+    }
+}
+int main(void) {
+    int i = 0;
+#pragma TASS collective invariant OUT 0 <= i && i <= N
+    while (i < N) {
+        add_up_to(2);
+        i++;
+    }
+#ifdef CONCRETE
+    printf("END g=%d\n", g);
+#endif
+    assert(g == 0);
+    return 0;
+}
+"#;
+
+#[test]
+fn callee_with_its_own_invariant_loop_writes_a_global() {
+    expect_violated(
+        "1",
+        DEFAULT_SEARCH,
+        CALLEE_WITH_ITS_OWN_INVARIANT_LOOP,
+        &["assertion"],
+    );
+    let (_, r) = run("1", &[], CALLEE_WITH_ITS_OWN_INVARIANT_LOOP);
+    assert_eq!(r["violations"][0]["line"], 24, "{r:#}");
+}
+
+/// The body calls a recursive function that writes a global at every depth.
+/// gcc: N = 0 passes; N = 1, 3: `depth_sum == 0` fails (3N).
+const RECURSION_IN_THE_BODY: &str = r#"#include <assert.h>
+#include <stdio.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+int depth_sum;
+void descend(int d) {
+    if (d == 0)
+        return;
+    depth_sum = depth_sum + d;
+    descend(d - 1);
+}
+int main(void) {
+    int i = 0;
+#pragma TASS collective invariant A 0 <= i && i <= N
+    while (i < N) {
+        descend(2);
+        i++;
+    }
+#ifdef CONCRETE
+    printf("END depth_sum=%d\n", depth_sum);
+#endif
+    assert(depth_sum == 0);
+    return 0;
+}
+"#;
+
+#[test]
+fn recursion_in_the_body_writes_a_global() {
+    expect_violated("1", DEFAULT_SEARCH, RECURSION_IN_THE_BODY, &["assertion"]);
+    let (_, r) = run("1", &[], RECURSION_IN_THE_BODY);
+    assert_eq!(r["violations"][0]["line"], 22, "{r:#}");
+}
+
 // ---- the fevs LISE programs, reduced and full search ----
 //
 // Confirmed concretely by fevs/lise_check.py (see each program's header).
