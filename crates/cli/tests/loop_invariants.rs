@@ -259,6 +259,76 @@ fn continue_is_a_back_edge() {
     assert_violated(code, &r, "invariant", Some(6));
 }
 
+/// Writes the write set must catch, each confirmed for real (gcc+ASan/UBSan):
+/// a callee writing through `&c`; a callee's static local; a heap block
+/// written through a pointer the loop does not assign. Were one left out,
+/// the object would keep its entry value and the assertion would "hold".
+/// n = 0 passes, n = 1, 2, 5 fail the assertion (heap: n >= 1 by constraint).
+#[test]
+fn writes_the_analysis_must_see_are_havocked() {
+    let through_address = r#"#include <assert.h>
+#pragma TASS input {n >= 0}
+int n;
+void inc(int *p) { *p = *p + 1; }
+int main(void) {
+  int i = 0, c = 0;
+#pragma TASS collective invariant A 0 <= i && i <= n
+  while (i < n) { inc(&c); i++; }
+  assert(c == 0);
+  return 0;
+}
+"#;
+    let (code, r) = verify("1", &[], through_address);
+    assert_violated(code, &r, "assertion", Some(9));
+    // with `c == i` in the invariant and the right assertion: n = 1, 2, 5, 100 pass
+    let fixed = through_address
+        .replace("i <= n\n  while", "i <= n && c == i\n  while")
+        .replace("assert(c == 0);", "assert(c == n);");
+    let (code, r) = verify("1", &[], &fixed);
+    assert_holds(code, &r);
+
+    let static_local = r#"#include <assert.h>
+#pragma TASS input {n >= 0}
+int n;
+int next(void) { static int k; k = k + 1; return k; }
+int main(void) {
+  int i = 0;
+#pragma TASS collective invariant A 0 <= i && i <= n
+  while (i < n) { next(); i++; }
+  assert(next() == 1);
+  return 0;
+}
+"#;
+    let (code, r) = verify("1", &[], static_local);
+    assert_violated(code, &r, "assertion", Some(9));
+
+    let heap = r#"#include <assert.h>
+#include <stdlib.h>
+#pragma TASS input {n >= 1}
+int n;
+int main(void) {
+  int i = 0;
+  int *a = calloc(n, sizeof(int));
+#pragma TASS collective invariant A 0 <= i && i <= n
+  while (i < n) { a[i] = 1; i++; }
+  assert(a[0] == 0);
+  free(a);
+  return 0;
+}
+"#;
+    let (code, r) = verify("1", &[], heap);
+    assert_violated(code, &r, "assertion", Some(10));
+    // n = 1, 2, 5, 100 pass
+    let fixed = heap
+        .replace(
+            "i <= n\n  while",
+            "i <= n && forall {int k | 0 <= k && k < i} a[k] == 1\n  while",
+        )
+        .replace("assert(a[0] == 0);", "assert(a[0] == 1 && a[n - 1] == 1);");
+    let (code, r) = verify("1", &[], &fixed);
+    assert_holds(code, &r);
+}
+
 /// `--stats` counts the invariant checks: one on entry, one at the end of the
 /// arbitrary iteration; each asked the prover at most once.
 #[test]

@@ -23,7 +23,7 @@ use tass_dynamic::api::{Pointer, Root, Value, UNDEFINED_SYMBOL};
 use tass_model::api::{render_expr, CollectiveKind, LoopArrival, LoopInvariant, WriteTarget};
 use tass_symbolic::api::{Expr, ExprFactory, Type};
 
-use super::StatementStep;
+use super::{show_value, Change, StatementStep};
 use crate::env::Environment;
 use crate::report::{EngineError, Property};
 
@@ -147,6 +147,14 @@ impl StatementStep<'_, '_> {
                     self.ev.assumed.push(in_range);
                 }
             }
+            let model = self.model;
+            self.changes.record(|| Change {
+                variable: match *target {
+                    WriteTarget::Var(v) => model.var(v).name.clone(),
+                    WriteTarget::PointeeOf(p) => format!("*{}", model.var(p).name),
+                },
+                value: show_value(f, &new),
+            });
             if let Some(slot) = env.get_mut(root) {
                 *slot = new;
             }
