@@ -19,6 +19,9 @@
 use crate::engine::Engine;
 use crate::options::Options;
 
+/// A completed specification path: its path condition and its outputs.
+type SpecPath<E> = (<E as Engine>::Value, Vec<(String, <E as Engine>::Value)>);
+
 /// Whether the specification's paths are invariant under the group.
 pub(crate) enum SpecSymmetry {
     /// Proved, for arrays of this many elements.
@@ -62,7 +65,7 @@ const MAX_PATHS: usize = 64;
 /// `paths` (path condition, outputs) and the symmetric input `arrays`.
 pub(crate) fn decide<E: Engine>(
     spec: &mut E,
-    paths: &[(E::Value, Vec<(String, E::Value)>)],
+    paths: &[SpecPath<E>],
     arrays: &[String],
 ) -> SpecSymmetry {
     let values: Vec<E::Value> = paths
@@ -106,7 +109,7 @@ pub(crate) fn decide<E: Engine>(
 /// differs.
 fn has_image<E: Engine>(
     spec: &mut E,
-    paths: &[(E::Value, Vec<(String, E::Value)>)],
+    paths: &[SpecPath<E>],
     (pc, outputs): (&E::Value, &[(String, E::Value)]),
     arrays: &[String],
     permutation: &[usize],
