@@ -176,6 +176,14 @@ pub(crate) struct CompareArgs {
     /// The implementation's C files.
     #[arg(long = "impl", value_name = "FILE", num_args = 1..)]
     pub implementation: Vec<PathBuf>,
+    /// Input arrays whose element positions the specification treats
+    /// symmetrically (comma-separated, permuted alike): tass decides with the
+    /// prover whether the specification's path conditions and outputs are
+    /// invariant under every permutation of them (the hypotheses of the
+    /// symmetry reduction theorem) and reports the answer; the implementation
+    /// is still explored in full.
+    #[arg(long, value_name = "ARRAYS", value_delimiter = ',')]
+    pub symmetry: Vec<String>,
     #[command(flatten)]
     pub check: CheckArgs,
     /// `SPEC.c IMPL.c` (instead of --spec / --impl).

@@ -128,6 +128,7 @@ fn options(check: &CheckArgs) -> Result<Options, ArgumentError> {
         max_violations: check.max_violations,
         cancel: Some(cancel_flag()),
         progress: None,
+        symmetry: Vec::new(),
     })
 }
 
@@ -222,6 +223,7 @@ fn run_compare(args: CompareArgs) -> i32 {
         let both = args.procs.unwrap_or(1);
         options.spec_procs = check_procs("--spec-procs", args.spec_procs.unwrap_or(both))?;
         options.impl_procs = check_procs("--impl-procs", args.impl_procs.unwrap_or(both))?;
+        options.symmetry = args.symmetry.clone();
         let (spec_files, impl_files) = compare_files(&args)?;
         let spec = load_program(&spec_files, &check.source)?;
         let imp = load_program(&impl_files, &check.source)?;

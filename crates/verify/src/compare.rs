@@ -127,6 +127,10 @@ impl<E: Engine> Comparison<'_, E> {
             Ok(x) => x,
             Err(ending) => return ending,
         };
+        if !self.options.symmetry.is_empty() {
+            let note = crate::symmetry::report(&mut *self.spec, &spec_side.terminals, self.options);
+            self.findings.warn(note);
+        }
         // The implementation's joint assertions are checked against these as its
         // search reaches them.
         let spec_joint = spec_side

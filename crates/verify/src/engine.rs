@@ -269,4 +269,28 @@ pub(crate) trait Engine {
     ) -> Result<Option<Violation>, EngineError> {
         Ok(None)
     }
+    /// `compare --symmetry`: the common number of elements of the input arrays
+    /// `arrays` as they occur in `values`, or why they cannot be permuted (not
+    /// inputs, absent, no constant extent).
+    fn symmetric_extent(
+        &mut self,
+        _arrays: &[String],
+        _values: &[Self::Value],
+    ) -> Result<usize, String> {
+        Err("this engine cannot permute inputs".into())
+    }
+    /// `compare --symmetry`: `value` with the elements of the input `arrays`
+    /// permuted alike: element `k` becomes element `permutation[k]`.
+    fn permute_inputs(
+        &mut self,
+        _value: &Self::Value,
+        _arrays: &[String],
+        _permutation: &[usize],
+    ) -> Result<Self::Value, String> {
+        Err("this engine cannot permute inputs".into())
+    }
+    /// Whether two path conditions are proved equivalent.
+    fn equivalent_conditions(&mut self, _a: &Self::Value, _b: &Self::Value) -> bool {
+        false
+    }
 }

@@ -90,6 +90,7 @@ mod por;
 mod real;
 mod report;
 mod signature;
+mod symmetry;
 mod system;
 #[cfg(test)]
 mod toy;

@@ -114,6 +114,9 @@ pub struct Options {
     pub cancel: Option<Arc<AtomicBool>>,
     /// Counters the search keeps up to date for a progress display.
     pub progress: Option<Arc<Progress>>,
+    /// `compare --symmetry`: input arrays whose elements the specification may
+    /// treat symmetrically (their permutations form the group).
+    pub symmetry: Vec<String>,
 }
 
 /// What a running search has done so far, published for a progress display
@@ -162,6 +165,7 @@ impl Default for Options {
             max_violations: 1,
             cancel: None,
             progress: None,
+            symmetry: Vec::new(),
         }
     }
 }

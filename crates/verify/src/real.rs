@@ -35,6 +35,7 @@ mod livelock;
 mod mpi_calls;
 mod outputs;
 mod pairing;
+mod permute;
 mod por;
 mod prover;
 mod witness;
@@ -367,6 +368,23 @@ impl Engine for RealEngine {
 
     fn covers(&mut self, domain: &[Value], cover: &[Value]) -> Result<(), Uncovered> {
         self.paths_cover(domain, cover)
+    }
+
+    fn symmetric_extent(&mut self, arrays: &[String], values: &[Value]) -> Result<usize, String> {
+        self.symmetric_extent_of(arrays, values)
+    }
+
+    fn permute_inputs(
+        &mut self,
+        value: &Value,
+        arrays: &[String],
+        permutation: &[usize],
+    ) -> Result<Value, String> {
+        self.permuted_value(value, arrays, permutation)
+    }
+
+    fn equivalent_conditions(&mut self, a: &Value, b: &Value) -> bool {
+        self.conditions_equivalent(a, b)
     }
 
     fn and(&self, a: &Value, b: &Value) -> Value {
