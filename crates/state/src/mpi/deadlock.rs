@@ -366,6 +366,12 @@ impl Mpi<'_> {
                 claim: "every request is completed or freed".into(),
             });
         }
+        out.extend(super::group::resource_leaks(
+            self.ctx.model,
+            state,
+            certainty,
+            witness.as_ref(),
+        ));
         out
     }
 }

@@ -47,6 +47,8 @@ pub(super) struct Significant {
     pub(super) rdispls: Option<Vec<Expr>>,
     /// `MPI_Comm_split`'s color and key.
     pub(super) split: Option<(i64, i64)>,
+    /// The group of `MPI_Comm_create`, the grid of `MPI_Cart_create`.
+    pub(super) made_from: Option<crate::mpi::group::CommSpec>,
 }
 
 impl Mpi<'_> {
