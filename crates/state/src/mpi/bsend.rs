@@ -1,8 +1,10 @@
 //! Buffered sends: the buffer a process attaches (`MPI_Buffer_attach`), the
 //! room its `MPI_Bsend` messages take there until they are received (each
 //! its packed data and `MPI_BSEND_OVERHEAD` bytes), and `MPI_Buffer_detach`,
-//! which waits until none is left (so it is enabled only then, see
-//! `enabled.rs`). A buffered send that does not fit in the room left, or
+//! which waits until they are transmitted: like a standard send, it returns
+//! at once when the system buffers them, and under zero buffering only once
+//! they are received (`deadlock.rs` counts a detach with messages left as
+//! needing a buffer). A buffered send that does not fit in the room left, or
 //! made with no buffer attached, is a `buffer-overflow` (MPI makes it
 //! erroneous; Open MPI fails with `MPI_ERR_BUFFER`).
 
@@ -66,12 +68,22 @@ pub(super) fn execute(
         set_mpi(env, |m| m.attached = Some(Attached { address, size }));
         return Ok(Done::Returns);
     }
-    // Detach: enabled once the buffer's messages are all received.
+    // Detach: the messages left move to the system's buffers (the
+    // zero-buffer deadlock test counts this as needing one).
     let (address, size) = match attached {
         Some(a) => (a.address, a.size),
         None => (Value::Pointer(tass_dynamic::api::Pointer::Null), 0),
     };
     set_mpi(env, |m| m.attached = None);
+    if bytes_in_use(env.state, env.proc) > 0 {
+        let p = env.proc as u32;
+        let s = env.state.inner_mut();
+        for m in Arc::make_mut(&mut s.messages).iter_mut() {
+            if m.source == p {
+                m.bsend_bytes = None;
+            }
+        }
+    }
     write_through(ev, env, call.arg(ArgRole::AttachedBuffer), address, span)?;
     write_int(ev, env, call.arg(ArgRole::BufferSize), size, span)?;
     Ok(Done::Returns)

@@ -14,7 +14,7 @@ use super::envelope::{
     blocking_match, p2p_args, rank_cases, resolve_rank, tag_cases, with_case, P2p,
 };
 use super::process::{completion_stage, MpiPhase};
-use super::{bsend, collective, comm, group, request};
+use super::{collective, comm, group, request};
 use crate::state::State;
 use crate::step::Step;
 
@@ -156,10 +156,6 @@ impl Mpi<'_> {
                 }),
                 _ => steps.push(base), // executing it reports the lost request
             }
-            return Ok(());
-        }
-        if call.lf == LF::MpiBufferDetach && bsend::bytes_in_use(scratch, p) > 0 {
-            // MPI_Buffer_detach waits until its buffered messages are received.
             return Ok(());
         }
         let Some(envelope) = p2p_args(&call, stage) else {
