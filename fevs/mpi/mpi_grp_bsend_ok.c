@@ -7,6 +7,10 @@
  */
 #include <assert.h>
 #include <mpi.h>
+#include <stdio.h>
+
+#pragma TASS output
+int detached;
 #include <stdlib.h>
 
 #define N 4
@@ -30,6 +34,10 @@ int main(int argc, char *argv[]) {
         int back_size;
         MPI_Buffer_detach(&back, &back_size);
         assert(back == buffer && back_size == size);
+        detached = back_size;
+#ifdef FEVS_CONCRETE
+        printf("OUT detached = %d\n", detached);
+#endif
         free(back);
     } else if (rank == 1) {
         int x[N], y[N];

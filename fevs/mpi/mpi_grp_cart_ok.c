@@ -11,6 +11,10 @@
  */
 #include <assert.h>
 #include <mpi.h>
+#include <stdio.h>
+
+#pragma TASS output
+int from_left0;
 
 int main(int argc, char *argv[]) {
     int rank, size;
@@ -59,6 +63,12 @@ int main(int argc, char *argv[]) {
         assert(from_up == me - dims[1]);
 
     MPI_Comm_free(&grid);
+    if (rank == 0) {
+        from_left0 = from_left;
+#ifdef FEVS_CONCRETE
+        printf("OUT from_left0 = %d\n", from_left0);
+#endif
+    }
     MPI_Finalize();
     return 0;
 }

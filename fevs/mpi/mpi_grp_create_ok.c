@@ -9,6 +9,10 @@
  */
 #include <assert.h>
 #include <mpi.h>
+#include <stdio.h>
+
+#pragma TASS output
+int evensum;
 
 int main(int argc, char *argv[]) {
     int rank, size;
@@ -54,6 +58,12 @@ int main(int argc, char *argv[]) {
     MPI_Group_free(&evens);
     MPI_Group_free(&world);
     assert(world == MPI_GROUP_NULL);
+    if (rank == 0) {
+        evensum = gsize;
+#ifdef FEVS_CONCRETE
+        printf("OUT evensum = %d\n", evensum);
+#endif
+    }
     MPI_Finalize();
     return 0;
 }
