@@ -59,7 +59,14 @@ pub(super) fn execute(
             return Ok(Done::Failed);
         }
         let address = ev.eval(&*env, call.arg(ArgRole::AttachedBuffer))?;
-        let size = int_arg(ev, &*env, call.arg(ArgRole::BufferSize), "size", call.lf, span)?;
+        let size = int_arg(
+            ev,
+            &*env,
+            call.arg(ArgRole::BufferSize),
+            "size",
+            call.lf,
+            span,
+        )?;
         if size < 0 {
             let message = format!("MPI_Buffer_attach with negative size {size}");
             ev.fail(&*env, Property::MpiCount, message, span);
@@ -133,7 +140,11 @@ pub(super) fn after(
     let bytes = message_bytes(count, &dtype);
     let p = env.proc;
     let used = bytes_in_use(env.state, p);
-    let size = env.state.inner.procs[p].mpi.attached.as_ref().map(|a| a.size);
+    let size = env.state.inner.procs[p]
+        .mpi
+        .attached
+        .as_ref()
+        .map(|a| a.size);
     let message = match size {
         None => Some(format!(
             "MPI_Bsend with no buffer attached (MPI_Buffer_attach): the message needs {bytes} bytes"

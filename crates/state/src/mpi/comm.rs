@@ -132,7 +132,11 @@ pub(crate) fn new_communicator(state: &mut State, c: Communicator) -> u32 {
 /// Communicator `comm` as it was made (`None` for `MPI_COMM_WORLD` and a
 /// freed one).
 pub(crate) fn communicator(state: &State, comm: u32) -> Option<&Communicator> {
-    state.inner.comms.get(comm.checked_sub(1)? as usize)?.as_ref()
+    state
+        .inner
+        .comms
+        .get(comm.checked_sub(1)? as usize)?
+        .as_ref()
 }
 
 /// Marks communicator `comm` freed (its number is not reused, so a stale handle

@@ -161,14 +161,14 @@ impl Mpi<'_> {
         let Some(envelope) = p2p_args(&call, stage) else {
             let own_state_only = (group::is_local_call(call.lf) && call.lf != LF::MpiBufferDetach)
                 || matches!(
-                call.lf,
-                LF::MpiInit
-                    | LF::MpiFinalize
-                    | LF::MpiCommRank
-                    | LF::MpiCommSize
-                    | LF::MpiGetCount
-                    | LF::MpiRequestFree
-            );
+                    call.lf,
+                    LF::MpiInit
+                        | LF::MpiFinalize
+                        | LF::MpiCommRank
+                        | LF::MpiCommSize
+                        | LF::MpiGetCount
+                        | LF::MpiRequestFree
+                );
             steps.push(Step {
                 commutes: own_state_only,
                 ..base

@@ -13,10 +13,10 @@ use super::context::{
     current_call, is_implemented, is_nonblocking_send, is_standard_send, write_int_through,
     write_request, write_success, Call, Mpi, ENVELOPE_CASE, NO_MESSAGE,
 };
+use super::group::Done;
 use super::p2p::{post_receive, probe, receive, send};
 use super::process::{CallStage, MpiPhase};
 use super::request::RequestKind;
-use super::group::Done;
 use super::{bsend, collective, comm, group, request};
 use crate::env::{set_mpi, ProcEnv};
 use crate::state::State;

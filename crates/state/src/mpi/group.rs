@@ -121,7 +121,11 @@ pub(super) fn check_group(
 
 /// Adds a group with these members to the process; the handle value
 /// (`MPI_GROUP_EMPTY` for no members, as MPI returns it).
-fn new_group(env: &mut ProcEnv<'_>, members: Vec<u32>, origin: (FunctionId, TransitionId)) -> Value {
+fn new_group(
+    env: &mut ProcEnv<'_>,
+    members: Vec<u32>,
+    origin: (FunctionId, TransitionId),
+) -> Value {
     if members.is_empty() {
         return Value::Handle(Handle::Constant(LC::MpiGroupEmpty));
     }
@@ -335,7 +339,15 @@ fn group_range(
     let ranks = if n == 0 {
         Vec::new()
     } else {
-        let got = read_ints(ev, &*env, call.arg(ArgRole::Ranks), n as usize, "ranks", lf, span)?;
+        let got = read_ints(
+            ev,
+            &*env,
+            call.arg(ArgRole::Ranks),
+            n as usize,
+            "ranks",
+            lf,
+            span,
+        )?;
         let Some(ranks) = got else {
             return Ok(Done::Failed);
         };
@@ -378,7 +390,15 @@ fn translate_ranks(
         ev.fail(&*env, Property::MpiCount, message, span);
         return Ok(Done::Failed);
     }
-    let got = read_ints(ev, &*env, call.arg(ArgRole::Ranks), n as usize, "ranks", lf, span)?;
+    let got = read_ints(
+        ev,
+        &*env,
+        call.arg(ArgRole::Ranks),
+        n as usize,
+        "ranks",
+        lf,
+        span,
+    )?;
     let Some(ranks) = got else {
         return Ok(Done::Failed);
     };
@@ -460,41 +480,72 @@ pub(crate) enum CommSpec {
 /// the member (index among the members) and the violation.
 pub(crate) type CreateError = (usize, Property, String);
 
-/// The communicator `MPI_Comm_create`/`MPI_Cart_create` makes on `worlds`
-/// (the old communicator's members in rank order) from each member's
-/// `specs` (the group, or the grid): its members and grid, or `None` when
-/// every member gets `MPI_COMM_NULL`; which members belong to it is the
-/// caller's (a member is in it when its world rank is).
-pub(crate) fn created_comm(
+/// The communicators `MPI_Comm_create`/`MPI_Cart_create` makes, and which
+/// one each member gets (`None`: `MPI_COMM_NULL`).
+pub(crate) struct Created {
+    /// Each new communicator: its members (world ranks in rank order), its grid.
+    pub comms: Vec<(Vec<u32>, Option<super::topology::Cartesian>)>,
+    /// For each member (by index), the communicator it belongs to.
+    pub of_member: Vec<Option<usize>>,
+}
+
+/// What `MPI_Comm_create`/`MPI_Cart_create` makes on `worlds` (the old
+/// communicator's members in rank order) from each member's `specs`. Since
+/// MPI 2.2 the groups of `MPI_Comm_create` may differ when they are
+/// disjoint: one communicator per group, a process getting the one of the
+/// group it passed if it is in it; groups that differ and overlap are a
+/// `collective-mismatch`. Every member passes the same grid.
+pub(crate) fn created_comms(
     worlds: &[u32],
     specs: &[CommSpec],
     lf: LF,
-) -> Result<Option<(Vec<u32>, Option<super::topology::Cartesian>)>, CreateError> {
+) -> Result<Created, CreateError> {
     let name = lf.c_name();
-    for (j, s) in specs.iter().enumerate().skip(1) {
-        if s != &specs[0] {
-            let what = match s {
-                CommSpec::Group(_) => "group",
-                CommSpec::Grid(_) => "grid (ndims, dims, periods)",
-            };
+    let mut groups: Vec<Vec<u32>> = Vec::new();
+    let mut of_member = Vec::with_capacity(specs.len());
+    for (j, s) in specs.iter().enumerate() {
+        let g = match s {
+            CommSpec::Grid(grid) => {
+                if s != &specs[0] {
+                    let message = format!(
+                        "{name}: the members pass different grids (ndims, dims, periods) \
+                         (member 0 and member {j}); MPI requires the same on every process"
+                    );
+                    return Err((j, Property::CollectiveMismatch, message));
+                }
+                of_member.push(((j as i64) < grid.size()).then_some(0));
+                continue;
+            }
+            CommSpec::Group(g) => g,
+        };
+        if let Some(w) = g.iter().find(|w| !worlds.contains(w)) {
+            let message =
+                format!("{name}: the group has process {w}, which is not in the communicator");
+            return Err((j, Property::MpiRank, message));
+        }
+        let known = groups.iter().position(|h| h == g);
+        if known.is_none() && groups.iter().any(|h| h.iter().any(|w| g.contains(w))) {
             let message = format!(
-                "{name}: the members pass different {what}s (member 0 and member {j}); \
-                 MPI requires the same on every process of the communicator"
+                "{name}: member {j} passes a group that differs from another member's \
+                 but shares processes with it; MPI requires equal or disjoint groups"
             );
             return Err((j, Property::CollectiveMismatch, message));
         }
-    }
-    match &specs[0] {
-        CommSpec::Group(g) => {
-            if let Some(w) = g.iter().find(|w| !worlds.contains(w)) {
-                let message = format!(
-                    "{name}: the group has process {w}, which is not in the communicator"
-                );
-                return Err((0, Property::MpiRank, message));
+        let k = match known {
+            Some(k) => k,
+            None if g.is_empty() => {
+                of_member.push(None);
+                continue;
             }
-            Ok((!g.is_empty()).then(|| (g.clone(), None)))
-        }
-        CommSpec::Grid(grid) => {
+            None => {
+                groups.push(g.clone());
+                groups.len() - 1
+            }
+        };
+        of_member.push(g.contains(&worlds[j]).then_some(k));
+    }
+    let comms = match specs.first() {
+        Some(CommSpec::Grid(grid)) => {
             let size = grid.size();
             if size > worlds.len() as i64 {
                 let message = format!(
@@ -504,10 +555,11 @@ pub(crate) fn created_comm(
                 );
                 return Err((0, Property::MpiCount, message));
             }
-            let members = worlds[..size as usize].to_vec();
-            Ok(Some((members, Some(grid.clone()))))
+            vec![(worlds[..size as usize].to_vec(), Some(grid.clone()))]
         }
-    }
+        _ => groups.into_iter().map(|g| (g, None)).collect(),
+    };
+    Ok(Created { comms, of_member })
 }
 
 /// Reads what the member at `MPI_Comm_create`/`MPI_Cart_create` call `call`

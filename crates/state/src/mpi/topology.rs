@@ -81,9 +81,13 @@ pub(super) fn execute(
     let my_rank = comm::rank_in(env.state, c, env.proc as u32).unwrap_or(0) as i64;
     let (lf, span) = (call.lf, call.span);
     match lf {
-        LF::MpiCartdimGet => {
-            write_int(ev, env, call.arg(ArgRole::SizeOut), grid.dims.len() as i64, span)?
-        }
+        LF::MpiCartdimGet => write_int(
+            ev,
+            env,
+            call.arg(ArgRole::SizeOut),
+            grid.dims.len() as i64,
+            span,
+        )?,
         LF::MpiCartCoords => {
             let rank = int_arg(ev, &*env, call.arg(ArgRole::RankIn), "rank", lf, span)?;
             if !(0..grid.size()).contains(&rank) {
@@ -106,11 +110,25 @@ pub(super) fn execute(
             let periods: Vec<i64> = grid.periods.iter().map(|&p| i64::from(p)).collect();
             write_ints(ev, env, call.arg(ArgRole::Dims), &grid.dims, span)?;
             write_ints(ev, env, call.arg(ArgRole::Periods), &periods, span)?;
-            write_ints(ev, env, call.arg(ArgRole::Coords), &grid.coords(my_rank), span)?;
+            write_ints(
+                ev,
+                env,
+                call.arg(ArgRole::Coords),
+                &grid.coords(my_rank),
+                span,
+            )?;
         }
         LF::MpiCartRank => {
             let n = grid.dims.len();
-            let got = read_ints(ev, &*env, call.arg(ArgRole::Coords), n, "coordinates", lf, span)?;
+            let got = read_ints(
+                ev,
+                &*env,
+                call.arg(ArgRole::Coords),
+                n,
+                "coordinates",
+                lf,
+                span,
+            )?;
             let Some(coords) = got else {
                 return Ok(Done::Failed);
             };
@@ -129,8 +147,22 @@ pub(super) fn execute(
             }
         }
         LF::MpiCartShift => {
-            let d = int_arg(ev, &*env, call.arg(ArgRole::Direction), "direction", lf, span)?;
-            let disp = int_arg(ev, &*env, call.arg(ArgRole::Displacement), "displacement", lf, span)?;
+            let d = int_arg(
+                ev,
+                &*env,
+                call.arg(ArgRole::Direction),
+                "direction",
+                lf,
+                span,
+            )?;
+            let disp = int_arg(
+                ev,
+                &*env,
+                call.arg(ArgRole::Displacement),
+                "displacement",
+                lf,
+                span,
+            )?;
             if !(0..grid.dims.len() as i64).contains(&d) {
                 let message = format!(
                     "MPI_Cart_shift: direction {d} is not a dimension of the grid (0..{})",
@@ -167,7 +199,14 @@ fn max_dims_ok(
     call: &Call<'_>,
     ndims: usize,
 ) -> Result<bool, EngineError> {
-    let maxdims = int_arg(ev, env, call.arg(ArgRole::Length), "maxdims", call.lf, call.span)?;
+    let maxdims = int_arg(
+        ev,
+        env,
+        call.arg(ArgRole::Length),
+        "maxdims",
+        call.lf,
+        call.span,
+    )?;
     if maxdims >= ndims as i64 {
         return Ok(true);
     }
@@ -195,7 +234,15 @@ fn dims_create(
         ev.fail(&*env, Property::MpiCount, message, span);
         return Ok(Done::Failed);
     }
-    let got = read_ints(ev, &*env, call.arg(ArgRole::Dims), ndims as usize, "dims", lf, span)?;
+    let got = read_ints(
+        ev,
+        &*env,
+        call.arg(ArgRole::Dims),
+        ndims as usize,
+        "dims",
+        lf,
+        span,
+    )?;
     let Some(mut dims) = got else {
         return Ok(Done::Failed);
     };

@@ -15,8 +15,8 @@ use super::pending::span_of;
 use super::transfer::Transfer;
 use crate::mpi::buffer::check_rank;
 use crate::mpi::comm;
-use crate::mpi::group::{created_comm, CommSpec};
 use crate::mpi::context::{current_call, write_success, Mpi};
+use crate::mpi::group::{created_comms, CommSpec};
 use crate::state::State;
 
 impl Mpi<'_> {
@@ -244,8 +244,8 @@ impl Mpi<'_> {
             .map(|m| m.args.made_from.clone())
             .collect::<Option<_>>()
             .ok_or_else(|| EngineError::invalid("communicator creation without its spec", None))?;
-        let made = match created_comm(&worlds, &specs, members[0].lf) {
-            Ok(made) => made,
+        let created = match created_comms(&worlds, &specs, members[0].lf) {
+            Ok(created) => created,
             Err((j, property, message)) => {
                 let m = &members[j];
                 self.as_process(state, m.world, violations, |ev, env| {
@@ -255,29 +255,31 @@ impl Mpi<'_> {
                 return Ok(None);
             }
         };
-        let null = Value::Handle(Handle::Constant(LC::MpiCommNull));
-        let Some((in_it, topology)) = made else {
-            return Ok(Some((0..members.len()).map(|j| (j, null.clone())).collect()));
-        };
-        let k = comm::new_communicator(
-            state,
-            comm::Communicator {
-                members: in_it.clone(),
-                topology: topology.map(std::sync::Arc::new),
-                origin,
-            },
-        );
+        let handles: Vec<u32> = created
+            .comms
+            .into_iter()
+            .map(|(in_it, topology)| {
+                comm::new_communicator(
+                    state,
+                    comm::Communicator {
+                        members: in_it,
+                        topology: topology.map(std::sync::Arc::new),
+                        origin,
+                    },
+                )
+            })
+            .collect();
         Ok(Some(
-            worlds
+            created
+                .of_member
                 .iter()
                 .enumerate()
-                .map(|(j, w)| {
-                    let h = if in_it.contains(w) {
-                        Value::Handle(Handle::Comm(k))
-                    } else {
-                        null.clone()
+                .map(|(j, k)| {
+                    let h = match k {
+                        Some(k) => Handle::Comm(handles[*k]),
+                        None => Handle::Constant(LC::MpiCommNull),
                     };
-                    (j, h)
+                    (j, Value::Handle(h))
                 })
                 .collect(),
         ))

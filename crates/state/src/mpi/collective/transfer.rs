@@ -371,9 +371,7 @@ impl Mpi<'_> {
             | Kind::CommSplit
             | Kind::CommFree
             | Kind::CommCreate
-            | Kind::CartCreate => {
-                Ok(Some(Vec::new()))
-            }
+            | Kind::CartCreate => Ok(Some(Vec::new())),
         }
     }
 }
