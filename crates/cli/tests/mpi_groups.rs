@@ -252,3 +252,23 @@ fn user_operators_are_made_and_freed_and_a_reduction_with_one_is_refused_by_name
     let line = BODY + 4 + 3;
     assert!(message.contains(&format!("prog.c:{line}:")), "{message}");
 }
+
+#[test]
+fn a_reduction_with_mpi_op_null_is_an_invalid_handle() {
+    // mpirun -np 2, default and zero-buffer: MPI_ERR_OP, the job aborts
+    // (blocking and nonblocking forms alike).
+    let blocking = program(
+        "",
+        "    int s;\n    MPI_Allreduce(&rank, &s, 1, MPI_INT, MPI_OP_NULL, MPI_COMM_WORLD);",
+    );
+    let (code, r) = verify("2", &[], &blocking);
+    assert_violated(code, &r, "invalid-pointer", Some(BODY + 1));
+    let nonblocking = program(
+        "",
+        "    int s;\n    MPI_Request q;\n    \
+         MPI_Iallreduce(&rank, &s, 1, MPI_INT, MPI_OP_NULL, MPI_COMM_WORLD, &q);\n    \
+         MPI_Wait(&q, MPI_STATUS_IGNORE);",
+    );
+    let (code, r) = verify("2", &[], &nonblocking);
+    assert_violated(code, &r, "invalid-pointer", Some(BODY + 2));
+}
