@@ -272,3 +272,23 @@ fn a_reduction_with_mpi_op_null_is_an_invalid_handle() {
     let (code, r) = verify("2", &[], &nonblocking);
     assert_violated(code, &r, "invalid-pointer", Some(BODY + 2));
 }
+
+#[test]
+fn the_empty_group_makes_no_communicator() {
+    // MPI_Group_incl of no rank gives MPI_GROUP_EMPTY; MPI_Comm_create on it
+    // gives every process MPI_COMM_NULL (nothing to free). mpirun -np 2,
+    // default and zero-buffer: exit 0.
+    let body = r#"    MPI_Group world, none;
+    MPI_Comm_group(MPI_COMM_WORLD, &world);
+    MPI_Group_incl(world, 0, 0, &none);
+    assert(none == MPI_GROUP_EMPTY);
+    int n;
+    MPI_Group_size(none, &n);
+    assert(n == 0);
+    MPI_Comm c;
+    MPI_Comm_create(MPI_COMM_WORLD, MPI_GROUP_EMPTY, &c);
+    assert(c == MPI_COMM_NULL);
+    MPI_Group_free(&world);"#;
+    let (code, r) = verify("2", &[], &program("", body));
+    assert_holds(code, &r);
+}
