@@ -292,3 +292,19 @@ fn the_empty_group_makes_no_communicator() {
     let (code, r) = verify("2", &[], &program("", body));
     assert_holds(code, &r);
 }
+
+#[test]
+fn a_cast_to_mpi_user_function_is_refused_with_what_to_write_instead() {
+    let decls = "void absmax(void *in, void *inout, int *len, MPI_Datatype *t) {}";
+    let body = "    MPI_Op op;\n    MPI_Op_create((MPI_User_function *)absmax, 1, &op);\n    \
+                MPI_Op_free(&op);";
+    let (code, r) = verify("1", &[], &program(decls, body));
+    assert_eq!(code, 2, "{r:#}");
+    let message = r["error"].as_str().unwrap_or("");
+    assert!(message.contains("MPI_User_function"), "{message}");
+    assert!(message.contains("MPI_Op_create(my_op"), "{message}");
+    assert!(
+        message.contains(&format!("prog.c:{}:", BODY + 1)),
+        "{message}"
+    );
+}

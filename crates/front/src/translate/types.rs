@@ -172,7 +172,10 @@ impl<'t> Tr<'t> {
                         Ok(t)
                     }
                     _ => {
-                        let hint = if name.starts_with("MPI_") {
+                        let hint = if name == "MPI_User_function" {
+                            " (a function type, which tass does not model: pass the function \
+                             itself, as in `MPI_Op_create(my_op, 1, &op)`)"
+                        } else if name.starts_with("MPI_") {
                             " (did you forget `#include <mpi.h>`?)"
                         } else if name == "FILE" {
                             " (did you forget `#include <stdio.h>`?)"
