@@ -62,6 +62,7 @@ const PROPERTY_IDS: &[&str] = &[
     "not-equivalent",
     "collective-assertion",
     "invariant",
+    "resource-leak",
 ];
 
 /// Phrases by which tass says a construct or command is not implemented yet.

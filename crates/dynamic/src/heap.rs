@@ -101,4 +101,7 @@ pub struct Message {
     /// received, if any: under zero buffering that request completes only once
     /// the message leaves the buffer.
     pub request: Option<u32>,
+    /// For an `MPI_Bsend` message, the bytes it holds in its sender's
+    /// attached buffer until it is received (data and `MPI_BSEND_OVERHEAD`).
+    pub bsend_bytes: Option<u32>,
 }

@@ -23,6 +23,11 @@ pub enum Handle {
     Comm(u32),
     /// A request of a nonblocking operation, by number within its process.
     Request(u32),
+    /// A group (`MPI_Comm_group`, `MPI_Group_incl`, ...), by number within
+    /// its process.
+    Group(u32),
+    /// A user operator (`MPI_Op_create`), by number within its process.
+    Op(u32),
 }
 
 /// The value of a dynamic variable or of a part of one.

@@ -73,6 +73,17 @@ named_enum! {
         MpiIscan = "MPI_Iscan", MpiIexscan = "MPI_Iexscan", MpiIreduceScatter = "MPI_Ireduce_scatter",
         MpiCommDup = "MPI_Comm_dup", MpiCommSplit = "MPI_Comm_split", MpiCommFree = "MPI_Comm_free",
         MpiAbort = "MPI_Abort", MpiWtime = "MPI_Wtime",
+        // mpi.h: groups, communicators from groups, Cartesian topologies, user
+        // operators and the buffer of buffered sends (`mpi.rs`'s block of the same name)
+        MpiCommGroup = "MPI_Comm_group", MpiGroupSize = "MPI_Group_size", MpiGroupRank = "MPI_Group_rank",
+        MpiGroupIncl = "MPI_Group_incl", MpiGroupExcl = "MPI_Group_excl",
+        MpiGroupTranslateRanks = "MPI_Group_translate_ranks", MpiGroupFree = "MPI_Group_free",
+        MpiCommCreate = "MPI_Comm_create",
+        MpiCartCreate = "MPI_Cart_create", MpiCartCoords = "MPI_Cart_coords", MpiCartRank = "MPI_Cart_rank",
+        MpiCartShift = "MPI_Cart_shift", MpiCartGet = "MPI_Cart_get", MpiCartdimGet = "MPI_Cartdim_get",
+        MpiDimsCreate = "MPI_Dims_create",
+        MpiOpCreate = "MPI_Op_create", MpiOpFree = "MPI_Op_free",
+        MpiBufferAttach = "MPI_Buffer_attach", MpiBufferDetach = "MPI_Buffer_detach",
     }
 }
 
@@ -145,6 +156,9 @@ named_enum! {
         MpiSum = "MPI_SUM", MpiProd = "MPI_PROD", MpiMin = "MPI_MIN", MpiMax = "MPI_MAX",
         MpiLand = "MPI_LAND", MpiLor = "MPI_LOR", MpiBand = "MPI_BAND", MpiBor = "MPI_BOR",
         MpiMaxloc = "MPI_MAXLOC", MpiMinloc = "MPI_MINLOC",
+        // groups, user operators, buffered sends
+        MpiGroupNull = "MPI_GROUP_NULL", MpiGroupEmpty = "MPI_GROUP_EMPTY", MpiOpNull = "MPI_OP_NULL",
+        MpiBsendOverhead = "MPI_BSEND_OVERHEAD",
         /// `FILE *` of `<stdio.h>` (output is not modelled)
         Stdout = "stdout",
         /// `FILE *` of `<stdio.h>` (output is not modelled)

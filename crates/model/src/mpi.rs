@@ -23,6 +23,10 @@ pub const MPI_PROC_NULL: i64 = -2;
 pub const MPI_UNDEFINED: i64 = -32766;
 /// `MPI_SUCCESS`.
 pub const MPI_SUCCESS: i64 = 0;
+/// `MPI_BSEND_OVERHEAD`: the bytes an `MPI_Bsend` message takes in the
+/// attached buffer beyond its data (Open MPI's value, so that a program sized
+/// for it runs the same under tass and under mpirun).
+pub const MPI_BSEND_OVERHEAD: i64 = 128;
 
 impl LibraryConstant {
     /// The integer value of a constant the header declares `const int`
@@ -35,6 +39,7 @@ impl LibraryConstant {
             MpiAnyTag => MPI_ANY_TAG,
             MpiProcNull => MPI_PROC_NULL,
             MpiUndefined => MPI_UNDEFINED,
+            MpiBsendOverhead => MPI_BSEND_OVERHEAD,
             _ => return None,
         })
     }
@@ -45,13 +50,15 @@ impl LibraryConstant {
         use LibraryConstant::*;
         Some(match self {
             MpiCommWorld | MpiCommSelf | MpiCommNull => "MPI_Comm",
-            MpiAnySource | MpiAnyTag | MpiProcNull | MpiSuccess | MpiUndefined => "int",
+            MpiAnySource | MpiAnyTag | MpiProcNull | MpiSuccess | MpiUndefined
+            | MpiBsendOverhead => "int",
+            MpiGroupNull | MpiGroupEmpty => "MPI_Group",
             MpiStatusIgnore | MpiStatusesIgnore => "MPI_Status *",
             MpiRequestNull => "MPI_Request",
             MpiInt | MpiLong | MpiFloat | MpiDouble | MpiChar | MpiByte | MpiUnsigned
             | MpiLongLong | MpiDoubleInt | Mpi2Int => "MPI_Datatype",
             MpiSum | MpiProd | MpiMin | MpiMax | MpiLand | MpiLor | MpiBand | MpiBor
-            | MpiMaxloc | MpiMinloc => "MPI_Op",
+            | MpiMaxloc | MpiMinloc | MpiOpNull => "MPI_Op",
             Stdout | Stderr => return None,
         })
     }
@@ -140,6 +147,10 @@ pub enum CollectiveOp {
     CommSplit,
     /// `MPI_Comm_free`
     CommFree,
+    /// `MPI_Comm_create`
+    CommCreate,
+    /// `MPI_Cart_create`
+    CartCreate,
 }
 
 impl CollectiveOp {
@@ -167,6 +178,8 @@ impl CollectiveOp {
             CommDup => F::MpiCommDup,
             CommSplit => F::MpiCommSplit,
             CommFree => F::MpiCommFree,
+            CommCreate => F::MpiCommCreate,
+            CartCreate => F::MpiCartCreate,
         };
         f.mpi().expect("an MPI function")
     }
@@ -175,7 +188,11 @@ impl CollectiveOp {
     pub fn manages_communicators(self) -> bool {
         matches!(
             self,
-            CollectiveOp::CommDup | CollectiveOp::CommSplit | CollectiveOp::CommFree
+            CollectiveOp::CommDup
+                | CollectiveOp::CommSplit
+                | CollectiveOp::CommFree
+                | CollectiveOp::CommCreate
+                | CollectiveOp::CartCreate
         )
     }
 }
@@ -200,6 +217,10 @@ pub enum MpiKind {
     Completion,
     /// A collective operation (blocking or not) or communicator management.
     Collective(CollectiveOp),
+    /// A local operation on the process's own MPI objects: groups, the
+    /// questions a Cartesian communicator answers, user operators, the buffer
+    /// of buffered sends (`MPI_Buffer_detach` may wait for its messages).
+    Local,
 }
 
 /// Whether a call may wait for other processes.
@@ -291,6 +312,51 @@ pub enum ArgRole {
     Argc,
     /// `&argv` of `MPI_Init`.
     Argv,
+    /// A group (for `MPI_Group_free`, a pointer to it).
+    Group,
+    /// The second group of `MPI_Group_translate_ranks`.
+    OtherGroup,
+    /// Where a new group is written.
+    NewGroup,
+    /// The length of an array argument of ranks, dimensions or coordinates.
+    Length,
+    /// An array of ranks read (`MPI_Group_incl`/`excl`/`translate_ranks`).
+    Ranks,
+    /// An array of ranks written (`MPI_Group_translate_ranks`).
+    RanksOut,
+    /// A rank read (`MPI_Cart_coords`).
+    RankIn,
+    /// The number of processes `MPI_Dims_create` spreads over the dimensions.
+    Nodes,
+    /// The extents of a Cartesian grid (read or written).
+    Dims,
+    /// Whether each dimension of a Cartesian grid is periodic (read or written).
+    Periods,
+    /// Whether `MPI_Cart_create` may renumber the processes.
+    Reorder,
+    /// Cartesian coordinates (read or written).
+    Coords,
+    /// The dimension `MPI_Cart_shift` shifts along.
+    Direction,
+    /// The displacement of `MPI_Cart_shift`.
+    Displacement,
+    /// Where `MPI_Cart_shift` writes the rank to receive from.
+    SourceOut,
+    /// Where `MPI_Cart_shift` writes the rank to send to.
+    DestOut,
+    /// The user function of `MPI_Op_create`.
+    UserFunction,
+    /// Whether the operator of `MPI_Op_create` is commutative.
+    Commute,
+    /// Where `MPI_Op_create` writes the operator (for `MPI_Op_free`, a
+    /// pointer to it).
+    OpOut,
+    /// The buffer `MPI_Buffer_attach` attaches (where `MPI_Buffer_detach`
+    /// writes its address).
+    AttachedBuffer,
+    /// The size in bytes of the attached buffer (where `MPI_Buffer_detach`
+    /// writes it).
+    BufferSize,
 }
 
 /// One parameter of an MPI function's prototype.
@@ -559,6 +625,10 @@ const IREDUCE_SCATTER: &[Param] = params!(
     "const void *" sendbuf: SendBuffer, "void *" recvbuf: RecvBuffer, "const int *" recvcounts: RecvCounts,
     "MPI_Datatype" datatype: Datatype, "MPI_Op" op: Op, "MPI_Comm" comm: Comm,
     "MPI_Request *" request: Request,
+);
+
+const GROUP_RANGE: &[Param] = params!(
+    "MPI_Group" group: Group, "int" n: Length, "const int *" ranks: Ranks, "MPI_Group *" newgroup: NewGroup,
 );
 
 /// Every MPI function tass models, in the order of [`LibraryFunction`]'s MPI
@@ -929,6 +999,146 @@ pub const MPI_FUNCTIONS: &[MpiFunction] = &[
         )
     ),
     mpi_fn!(MpiWtime, Query, Returns, "double", &[]),
+    // Groups, communicators made from groups, Cartesian topologies, user
+    // operators and the buffer of buffered sends (state/src/mpi/{group,
+    // topology,user_op,bsend}.rs).
+    mpi_fn!(
+        MpiCommGroup,
+        Local,
+        Returns,
+        "int",
+        params!("MPI_Comm" comm: Comm, "MPI_Group *" group: NewGroup)
+    ),
+    mpi_fn!(
+        MpiGroupSize,
+        Local,
+        Returns,
+        "int",
+        params!("MPI_Group" group: Group, "int *" size: SizeOut)
+    ),
+    mpi_fn!(
+        MpiGroupRank,
+        Local,
+        Returns,
+        "int",
+        params!("MPI_Group" group: Group, "int *" rank: RankOut)
+    ),
+    mpi_fn!(MpiGroupIncl, Local, Returns, "int", GROUP_RANGE),
+    mpi_fn!(MpiGroupExcl, Local, Returns, "int", GROUP_RANGE),
+    mpi_fn!(
+        MpiGroupTranslateRanks,
+        Local,
+        Returns,
+        "int",
+        params!(
+            "MPI_Group" group1: Group, "int" n: Length, "const int *" ranks1: Ranks,
+            "MPI_Group" group2: OtherGroup, "int *" ranks2: RanksOut,
+        )
+    ),
+    mpi_fn!(
+        MpiGroupFree,
+        Local,
+        Returns,
+        "int",
+        params!("MPI_Group *" group: Group)
+    ),
+    mpi_fn!(
+        MpiCommCreate,
+        Collective(C::CommCreate),
+        Blocks,
+        "int",
+        params!("MPI_Comm" comm: Comm, "MPI_Group" group: Group, "MPI_Comm *" newcomm: NewComm)
+    ),
+    mpi_fn!(
+        MpiCartCreate,
+        Collective(C::CartCreate),
+        Blocks,
+        "int",
+        params!(
+            "MPI_Comm" comm_old: Comm, "int" ndims: Length, "const int *" dims: Dims,
+            "const int *" periods: Periods, "int" reorder: Reorder, "MPI_Comm *" comm_cart: NewComm,
+        )
+    ),
+    mpi_fn!(
+        MpiCartCoords,
+        Local,
+        Returns,
+        "int",
+        params!(
+            "MPI_Comm" comm: Comm, "int" rank: RankIn, "int" maxdims: Length, "int *" coords: Coords,
+        )
+    ),
+    mpi_fn!(
+        MpiCartRank,
+        Local,
+        Returns,
+        "int",
+        params!("MPI_Comm" comm: Comm, "const int *" coords: Coords, "int *" rank: RankOut)
+    ),
+    mpi_fn!(
+        MpiCartShift,
+        Local,
+        Returns,
+        "int",
+        params!(
+            "MPI_Comm" comm: Comm, "int" direction: Direction, "int" disp: Displacement,
+            "int *" rank_source: SourceOut, "int *" rank_dest: DestOut,
+        )
+    ),
+    mpi_fn!(
+        MpiCartGet,
+        Local,
+        Returns,
+        "int",
+        params!(
+            "MPI_Comm" comm: Comm, "int" maxdims: Length, "int *" dims: Dims, "int *" periods: Periods,
+            "int *" coords: Coords,
+        )
+    ),
+    mpi_fn!(
+        MpiCartdimGet,
+        Local,
+        Returns,
+        "int",
+        params!("MPI_Comm" comm: Comm, "int *" ndims: SizeOut)
+    ),
+    mpi_fn!(
+        MpiDimsCreate,
+        Local,
+        Returns,
+        "int",
+        params!("int" nnodes: Nodes, "int" ndims: Length, "int *" dims: Dims)
+    ),
+    mpi_fn!(
+        MpiOpCreate,
+        Local,
+        Returns,
+        "int",
+        params!(
+            "__tass_MPI_User_function_pointer" user_fn: UserFunction, "int" commute: Commute, "MPI_Op *" op: OpOut,
+        )
+    ),
+    mpi_fn!(
+        MpiOpFree,
+        Local,
+        Returns,
+        "int",
+        params!("MPI_Op *" op: OpOut)
+    ),
+    mpi_fn!(
+        MpiBufferAttach,
+        Local,
+        Returns,
+        "int",
+        params!("void *" buffer: AttachedBuffer, "int" size: BufferSize)
+    ),
+    mpi_fn!(
+        MpiBufferDetach,
+        Local,
+        Blocks,
+        "int",
+        params!("void *" buffer_addr: AttachedBuffer, "int *" size: BufferSize)
+    ),
 ];
 
 #[cfg(test)]

@@ -159,13 +159,14 @@ fn claim_phrase(property: Property) -> &'static str {
         Property::MpiRank => "the rank names a process of the communicator",
         Property::MpiType => "the datatypes of sender and receiver agree",
         Property::UnreceivedMessage => "every message sent is received",
-        Property::BufferOverflow => "the message fits the receive buffer",
+        Property::BufferOverflow => "the message fits the receive (or attached) buffer",
         Property::CollectiveMismatch => "all processes make the same collective call",
         Property::NotEquivalent => "the outputs of both programs are equal",
         Property::CollectiveAssertion => "the collective assertion holds",
         Property::Invariant => "the invariant holds",
         Property::AssumptionVacuous => "the assumption is satisfiable",
         Property::Unsupported => "the construct is supported",
+        Property::ResourceLeak => "every MPI object made is freed",
     }
 }
 

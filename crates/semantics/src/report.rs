@@ -57,11 +57,14 @@ pub enum Property {
     AssumptionVacuous,
     /// `unsupported`: a construct tass cannot model.
     Unsupported,
+    /// `resource-leak`: an MPI object the program made (communicator, group,
+    /// user operator, ...) not freed when the process terminates.
+    ResourceLeak,
 }
 
 impl Property {
     /// Every property, in DESIGN.md's order.
-    pub const ALL: [Property; 21] = [
+    pub const ALL: [Property; 22] = [
         Property::Assertion,
         Property::OutOfBounds,
         Property::InvalidPointer,
@@ -83,6 +86,7 @@ impl Property {
         Property::OverlappingCopy,
         Property::AssumptionVacuous,
         Property::Unsupported,
+        Property::ResourceLeak,
     ];
 
     /// The identifier used in reports (DESIGN.md's list).
@@ -109,6 +113,7 @@ impl Property {
             Property::OverlappingCopy => "overlapping-copy",
             Property::AssumptionVacuous => "assumption-vacuous",
             Property::Unsupported => "unsupported",
+            Property::ResourceLeak => "resource-leak",
         }
     }
 
@@ -133,7 +138,9 @@ impl Property {
             Property::MpiRank => "an MPI rank can be invalid",
             Property::MpiType => "MPI datatypes can mismatch",
             Property::UnreceivedMessage => "a message can remain unreceived at termination",
-            Property::BufferOverflow => "a message can be longer than the receive buffer",
+            Property::BufferOverflow => {
+                "a message can be longer than the receive buffer (or the room left in the buffer attached for MPI_Bsend)"
+            }
             Property::CollectiveMismatch => "collective operations can mismatch",
             Property::NotEquivalent => "the implementation can compute different outputs",
             Property::CollectiveAssertion => "a collective assertion can fail",
@@ -145,6 +152,7 @@ impl Property {
             }
             Property::AssumptionVacuous => "an assumption makes every path vacuous",
             Property::Unsupported => "an unsupported construct was met",
+            Property::ResourceLeak => "an MPI communicator, group or operator can be left unfreed",
         }
     }
 

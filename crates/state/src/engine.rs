@@ -325,7 +325,7 @@ impl Engine {
             // MPI_COMM_SELF of process p is communicator p + 1.
             comms: Arc::new(if self.model.uses_mpi {
                 (0..self.config.nprocs as u32)
-                    .map(|p| Some(vec![p]))
+                    .map(|p| Some(crate::mpi::Communicator::self_of(p)))
                     .collect()
             } else {
                 Vec::new()

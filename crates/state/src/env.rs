@@ -347,6 +347,7 @@ mod tests {
             data: Value::Data(f.int(tag)),
             count: f.int(1),
             request: None,
+            bsend_bytes: None,
         };
         {
             let mut env = ProcEnv {

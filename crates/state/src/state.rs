@@ -98,10 +98,11 @@ pub(crate) struct SystemState {
     pub procs: Vec<Arc<ProcState>>,
     /// Buffered messages ordered by sender, receiver, issue order (MPI engine).
     pub messages: Arc<Vec<Message>>,
-    /// Communicators created by `MPI_Comm_dup`/`MPI_Comm_split`: entry `k - 1` is
-    /// `Handle::Comm(k)`, the world ranks of its members in the order of their
-    /// ranks in it (`None` once freed). `MPI_COMM_WORLD` is communicator 0.
-    pub comms: Arc<Vec<Option<Vec<u32>>>>,
+    /// Communicators created by `MPI_Comm_dup`/`MPI_Comm_split`/
+    /// `MPI_Comm_create`/`MPI_Cart_create`: entry `k - 1` is `Handle::Comm(k)`,
+    /// the world ranks of its members in the order of their ranks in it, and
+    /// its grid (`None` once freed). `MPI_COMM_WORLD` is communicator 0.
+    pub comms: Arc<Vec<Option<crate::mpi::Communicator>>>,
     /// The snapshot queues of the collective assertions (`crate::snapshot`).
     pub snapshots: crate::snapshot::Snapshots,
 }

@@ -161,6 +161,7 @@ impl<'t> Tr<'t> {
                     "__tass_MPI_Request" => return Ok(Type::Mpi(MpiHandleType::Request)),
                     "__tass_MPI_Datatype" => return Ok(Type::Mpi(MpiHandleType::Datatype)),
                     "__tass_MPI_Op" => return Ok(Type::Mpi(MpiHandleType::Op)),
+                    "__tass_MPI_Group" => return Ok(Type::Mpi(MpiHandleType::Group)),
                     "_Bool" | "bool" => return Ok(Type::Bool),
                     _ => {}
                 }
@@ -171,7 +172,10 @@ impl<'t> Tr<'t> {
                         Ok(t)
                     }
                     _ => {
-                        let hint = if name.starts_with("MPI_") {
+                        let hint = if name == "MPI_User_function" {
+                            " (a function type, which tass does not model: pass the function \
+                             itself, as in `MPI_Op_create(my_op, 1, &op)`)"
+                        } else if name.starts_with("MPI_") {
                             " (did you forget `#include <mpi.h>`?)"
                         } else if name == "FILE" {
                             " (did you forget `#include <stdio.h>`?)"

@@ -3,14 +3,40 @@
 //! at run time by `MPI_Comm_dup` / `MPI_Comm_split`, each a list of world ranks
 //! in the order of their ranks in it. Messages carry their communicator, so traffic on a
 //! duplicate never matches traffic on the original (MPI's separate contexts).
+//! `MPI_Comm_create` and `MPI_Cart_create` make communicators too; a
+//! Cartesian one keeps its grid ([`super::topology::Cartesian`]).
 
 use std::sync::Arc;
 use tass_dynamic::api::{Handle, Value};
-use tass_model::api::{Expr as MExpr, LibraryConstant as LC, Span};
+use tass_model::api::{Expr as MExpr, FunctionId, LibraryConstant as LC, Span, TransitionId};
 use tass_semantics::api::{EngineError, Evaluator, Property};
 
+use super::topology::Cartesian;
 use crate::env::ProcEnv;
 use crate::state::State;
+
+/// A communicator made at run time (or a process's `MPI_COMM_SELF`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Communicator {
+    /// The world ranks of its members, in the order of their ranks in it.
+    pub members: Vec<u32>,
+    /// The grid of a communicator made by `MPI_Cart_create`.
+    pub topology: Option<Arc<Cartesian>>,
+    /// The call that made it, as its first member made it (`None` for
+    /// `MPI_COMM_SELF`, which the program does not free).
+    pub origin: Option<(FunctionId, TransitionId)>,
+}
+
+impl Communicator {
+    /// A process's `MPI_COMM_SELF`.
+    pub(crate) fn self_of(world: u32) -> Communicator {
+        Communicator {
+            members: vec![world],
+            topology: None,
+            origin: None,
+        }
+    }
+}
 
 /// The communicator a handle value names, if it is a valid one.
 pub(crate) fn comm_of_value(state: &State, v: &Value) -> Option<u32> {
@@ -37,7 +63,7 @@ pub(crate) fn comm_size(state: &State, comm: u32) -> usize {
             .comms
             .get(k as usize - 1)
             .and_then(|c| c.as_ref())
-            .map_or(0, Vec::len),
+            .map_or(0, |c| c.members.len()),
     }
 }
 
@@ -50,6 +76,7 @@ pub(crate) fn to_world(state: &State, comm: u32, rank: usize) -> Option<u32> {
             .comms
             .get(k as usize - 1)?
             .as_ref()?
+            .members
             .get(rank)
             .copied(),
     }
@@ -64,6 +91,7 @@ pub(crate) fn rank_in(state: &State, comm: u32, world: u32) -> Option<usize> {
             .comms
             .get(k as usize - 1)?
             .as_ref()?
+            .members
             .iter()
             .position(|&w| w == world),
     }
@@ -76,13 +104,39 @@ pub(crate) fn members(state: &State, comm: u32) -> Vec<u32> {
         .collect()
 }
 
-/// Adds a communicator with these members (world ranks in rank order); its
-/// handle number.
-pub(crate) fn new_comm(state: &mut State, members: Vec<u32>) -> u32 {
+/// Adds a communicator with these members (world ranks in rank order), made
+/// by the call at `origin`; its handle number.
+pub(crate) fn new_comm(
+    state: &mut State,
+    members: Vec<u32>,
+    origin: Option<(FunctionId, TransitionId)>,
+) -> u32 {
+    new_communicator(
+        state,
+        Communicator {
+            members,
+            topology: None,
+            origin,
+        },
+    )
+}
+
+/// Adds communicator `c`; its handle number.
+pub(crate) fn new_communicator(state: &mut State, c: Communicator) -> u32 {
     let s = state.inner_mut();
     let comms = Arc::make_mut(&mut s.comms);
-    comms.push(Some(members));
+    comms.push(Some(c));
     comms.len() as u32
+}
+
+/// Communicator `comm` as it was made (`None` for `MPI_COMM_WORLD` and a
+/// freed one).
+pub(crate) fn communicator(state: &State, comm: u32) -> Option<&Communicator> {
+    state
+        .inner
+        .comms
+        .get(comm.checked_sub(1)? as usize)?
+        .as_ref()
 }
 
 /// Marks communicator `comm` freed (its number is not reused, so a stale handle

@@ -104,6 +104,7 @@ pub(super) fn is_implemented(lf: LF) -> bool {
     lf.mpi().is_some_and(|d| d.collective().is_some())
         || is_standard_send(lf)
         || is_nonblocking_send(lf)
+        || super::group::is_local_call(lf)
         || matches!(
             lf,
             LF::MpiInit
@@ -310,6 +311,7 @@ mod tests {
             data: Value::Data(f.int(x)),
             count: f.int(1),
             request: None,
+            bsend_bytes: None,
         };
         let buffer = vec![
             msg(0, 1, 7, 1),

@@ -128,6 +128,11 @@ impl Mpi<'_> {
                 }
                 return Ok(false);
             }
+            // MPI_Buffer_detach waits until the buffered messages are
+            // transmitted: under zero buffering, until they are received.
+            if call.lf == LF::MpiBufferDetach && super::bsend::bytes_in_use(state, p) > 0 {
+                continue;
+            }
             let is_blocking_send = matches!(call.lf, LF::MpiSend | LF::MpiRsend);
             if !is_blocking_send || scratch.inner.procs[p].mpi.phase != MpiPhase::Initialized {
                 return Ok(false);
@@ -369,6 +374,12 @@ impl Mpi<'_> {
                 snapshots: None,
             });
         }
+        out.extend(super::group::resource_leaks(
+            self.ctx.model,
+            state,
+            certainty,
+            witness.as_ref(),
+        ));
         out
     }
 }

@@ -14,7 +14,7 @@ use super::envelope::{
     blocking_match, p2p_args, rank_cases, resolve_rank, tag_cases, with_case, P2p,
 };
 use super::process::{completion_stage, MpiPhase};
-use super::{collective, comm, request};
+use super::{collective, comm, group, request};
 use crate::state::State;
 use crate::step::Step;
 
@@ -159,15 +159,16 @@ impl Mpi<'_> {
             return Ok(());
         }
         let Some(envelope) = p2p_args(&call, stage) else {
-            let own_state_only = matches!(
-                call.lf,
-                LF::MpiInit
-                    | LF::MpiFinalize
-                    | LF::MpiCommRank
-                    | LF::MpiCommSize
-                    | LF::MpiGetCount
-                    | LF::MpiRequestFree
-            );
+            let own_state_only = (group::is_local_call(call.lf) && call.lf != LF::MpiBufferDetach)
+                || matches!(
+                    call.lf,
+                    LF::MpiInit
+                        | LF::MpiFinalize
+                        | LF::MpiCommRank
+                        | LF::MpiCommSize
+                        | LF::MpiGetCount
+                        | LF::MpiRequestFree
+                );
             steps.push(Step {
                 commutes: own_state_only,
                 ..base

@@ -13,10 +13,11 @@ use super::context::{
     current_call, is_implemented, is_nonblocking_send, is_standard_send, write_int_through,
     write_request, write_success, Call, Mpi, ENVELOPE_CASE, NO_MESSAGE,
 };
+use super::group::Done;
 use super::p2p::{post_receive, probe, receive, send};
 use super::process::{CallStage, MpiPhase};
 use super::request::RequestKind;
-use super::{collective, comm, request};
+use super::{bsend, collective, comm, group, request};
 use crate::env::{set_mpi, ProcEnv};
 use crate::state::State;
 use crate::step::Step;
@@ -113,6 +114,19 @@ impl Mpi<'_> {
                     After::Return
                 } else {
                     After::Stay
+                }
+            }
+            (LF::MpiBsend, _) => {
+                let before = bsend::before(&env);
+                send(&mut ev, &mut env, call.send_half(), call.span, None)?;
+                bsend::after(&mut ev, &mut env, &before, call.send_half(), call.span)?;
+                After::Return
+            }
+            (lf, _) if group::is_local_call(lf) => {
+                let origin = (step.function, call.tid);
+                match group::execute_local(&mut ev, &mut env, call, origin)? {
+                    Done::Returns => After::Return,
+                    Done::Failed => After::End,
                 }
             }
             (lf, _) if is_standard_send(lf) => {

@@ -36,10 +36,15 @@
 //!   the path splits when they depend on the inputs;
 //! - `enabled.rs`: the MPI steps a process has; `p2p.rs`: sends, receives,
 //!   probes; `execute.rs`: executing an MPI step;
+//! - `group.rs`: groups, and the local calls of groups, topologies,
+//!   operators and attached buffers dispatched; `topology.rs`: Cartesian
+//!   grids; `user_op.rs`: user operators; `bsend.rs`: the buffer attached
+//!   for `MPI_Bsend` and its accounting;
 //! - `commute.rs` and `deadlock.rs`: what the search asks (commutation,
 //!   settled processes, potential deadlock, polls, blocked calls,
 //!   termination checks).
 
+mod bsend;
 mod buffer;
 mod collective;
 mod comm;
@@ -49,10 +54,14 @@ mod deadlock;
 mod enabled;
 mod envelope;
 mod execute;
+mod group;
 mod p2p;
 mod process;
 mod request;
+mod topology;
+mod user_op;
 
+pub(crate) use comm::Communicator;
 pub(crate) use commute::{pending_receives, settled};
 pub(crate) use context::{Ctx, ENVELOPE_CASE};
 pub use deadlock::PollOutcome;

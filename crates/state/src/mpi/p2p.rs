@@ -66,6 +66,7 @@ pub(super) fn send(
         data,
         count,
         request,
+        bsend_bytes: None,
     });
     Ok(())
 }

@@ -19,6 +19,13 @@ pub(crate) struct MpiProc {
     /// The requests of nonblocking operations not completed yet, in the order
     /// they were posted.
     pub requests: Vec<Request>,
+    /// The process's groups: entry `k - 1` is `Handle::Group(k)` (`None`
+    /// once freed; numbers are not reused).
+    pub groups: Vec<Option<super::group::Group>>,
+    /// The process's user operators: entry `k - 1` is `Handle::Op(k)`.
+    pub ops: Vec<Option<super::user_op::UserOp>>,
+    /// The buffer attached for `MPI_Bsend`, if any.
+    pub attached: Option<super::bsend::Attached>,
 }
 
 /// Where a process is in its MPI lifetime: MPI calls other than `MPI_Wtime`

@@ -621,6 +621,16 @@ impl RealEngine {
             // buffers are unchanged; a change undone before the wait can be
             // missed, as the guide says.)
             lf if lf.is_nonblocking_collective() => !self.others_may_test(statuses, p),
+            // Groups, Cartesian questions, operators, MPI_Buffer_attach: the
+            // process's own MPI objects and immutable communicators only
+            // (MPI_Buffer_detach may need a buffer, as a standard send does).
+            lf if lf
+                .mpi()
+                .is_some_and(|d| d.kind == tass_model::api::mpi::MpiKind::Local)
+                && lf != L::MpiBufferDetach =>
+            {
+                step.commutes
+            }
             _ => false,
         }
     }

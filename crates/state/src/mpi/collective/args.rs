@@ -134,6 +134,12 @@ pub(super) fn significant_args(
         }
         out.split = Some((color, key));
     }
+    if matches!(kind, Kind::CommCreate | Kind::CartCreate) {
+        let Some(spec) = crate::mpi::group::comm_spec(ev, env, call)? else {
+            return Ok(None);
+        };
+        out.made_from = Some(spec);
+    }
     Ok(Some(out))
 }
 

@@ -16,6 +16,7 @@ use super::transfer::Transfer;
 use crate::mpi::buffer::check_rank;
 use crate::mpi::comm;
 use crate::mpi::context::{current_call, write_success, Mpi};
+use crate::mpi::group::{created_comms, CommSpec};
 use crate::state::State;
 
 impl Mpi<'_> {
@@ -107,8 +108,14 @@ impl Mpi<'_> {
 
         // Phase 4: the operation.
         match kind {
-            Kind::CommDup | Kind::CommSplit | Kind::CommFree => {
-                self.comm_operation(state, &members, comm, &mut violations)?;
+            Kind::CommDup
+            | Kind::CommSplit
+            | Kind::CommFree
+            | Kind::CommCreate
+            | Kind::CartCreate => {
+                if !self.comm_operation(state, &members, comm, &mut violations)? {
+                    return Ok((violations, Vec::new()));
+                }
             }
             Kind::Barrier => {}
             _ => {
@@ -136,20 +143,32 @@ impl Mpi<'_> {
         Ok((violations, Vec::new()))
     }
 
-    /// `MPI_Comm_dup`, `MPI_Comm_split`, `MPI_Comm_free`: make or free the
-    /// communicators and write the handles through the members' pointer arguments.
+    /// `MPI_Comm_dup`, `MPI_Comm_split`, `MPI_Comm_free`, `MPI_Comm_create`,
+    /// `MPI_Cart_create`: make or free the communicators and write the handles
+    /// through the members' pointer arguments. False when a violation ended
+    /// the step.
     pub(super) fn comm_operation(
         &mut self,
         state: &mut State,
         members: &[Member<'_>],
         comm: u32,
         violations: &mut Vec<Violation>,
-    ) -> Result<(), EngineError> {
+    ) -> Result<bool, EngineError> {
         let kind = members[0].kind;
+        let origin = members[0].call.as_ref().and_then(|c| {
+            let frame = state.inner.procs[members[0].world].stack.last()?;
+            Some((frame.function, c.tid))
+        });
         let handles: Vec<(usize, Value)> = match kind {
+            Kind::CommCreate | Kind::CartCreate => {
+                match self.created_handles(state, members, origin, violations)? {
+                    Some(handles) => handles,
+                    None => return Ok(false),
+                }
+            }
             Kind::CommDup => {
                 let worlds = members.iter().map(|m| m.world as u32).collect();
-                let k = comm::new_comm(state, worlds);
+                let k = comm::new_comm(state, worlds, origin);
                 (0..members.len())
                     .map(|j| (j, Value::Handle(Handle::Comm(k))))
                     .collect()
@@ -174,7 +193,8 @@ impl Mpi<'_> {
                 }
                 for (_, mut g) in groups {
                     g.sort();
-                    let k = comm::new_comm(state, g.iter().map(|&(_, _, w)| w).collect());
+                    let worlds = g.iter().map(|&(_, _, w)| w).collect();
+                    let k = comm::new_comm(state, worlds, origin);
                     out.extend(
                         g.iter()
                             .map(|&(_, j, _)| (j, Value::Handle(Handle::Comm(k)))),
@@ -191,11 +211,10 @@ impl Mpi<'_> {
             }
             _ => Vec::new(),
         };
-        let out_arg = match kind {
-            Kind::CommDup => 1,
-            Kind::CommSplit => 3,
-            _ => 0,
-        };
+        let out_arg = kind
+            .blocking_form()
+            .position(tass_model::api::mpi::ArgRole::NewComm)
+            .unwrap_or(0);
         for (j, h) in handles {
             let m = &members[j];
             let Some(call) = &m.call else { continue };
@@ -206,7 +225,64 @@ impl Mpi<'_> {
                 ev.write_place(env, &place, h, m.span)
             })?;
         }
-        Ok(())
+        Ok(true)
+    }
+
+    /// The handles `MPI_Comm_create`/`MPI_Cart_create` give each member (by
+    /// index): the new communicator, or `MPI_COMM_NULL` for a process left
+    /// out; `None` after reporting why it cannot be made.
+    fn created_handles(
+        &mut self,
+        state: &mut State,
+        members: &[Member<'_>],
+        origin: Option<(tass_model::api::FunctionId, tass_model::api::TransitionId)>,
+        violations: &mut Vec<Violation>,
+    ) -> Result<Option<Vec<(usize, Value)>>, EngineError> {
+        let worlds: Vec<u32> = members.iter().map(|m| m.world as u32).collect();
+        let specs: Vec<CommSpec> = members
+            .iter()
+            .map(|m| m.args.made_from.clone())
+            .collect::<Option<_>>()
+            .ok_or_else(|| EngineError::invalid("communicator creation without its spec", None))?;
+        let created = match created_comms(&worlds, &specs, members[0].lf) {
+            Ok(created) => created,
+            Err((j, property, message)) => {
+                let m = &members[j];
+                self.as_process(state, m.world, violations, |ev, env| {
+                    ev.fail(&*env, property, message, m.span);
+                    Ok(())
+                })?;
+                return Ok(None);
+            }
+        };
+        let handles: Vec<u32> = created
+            .comms
+            .into_iter()
+            .map(|(in_it, topology)| {
+                comm::new_communicator(
+                    state,
+                    comm::Communicator {
+                        members: in_it,
+                        topology: topology.map(std::sync::Arc::new),
+                        origin,
+                    },
+                )
+            })
+            .collect();
+        Ok(Some(
+            created
+                .of_member
+                .iter()
+                .enumerate()
+                .map(|(j, k)| {
+                    let h = match k {
+                        Some(k) => Handle::Comm(handles[*k]),
+                        None => Handle::Constant(LC::MpiCommNull),
+                    };
+                    (j, Value::Handle(h))
+                })
+                .collect(),
+        ))
     }
 }
 

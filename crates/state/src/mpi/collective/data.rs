@@ -48,6 +48,12 @@ pub(super) fn op_of(v: &Value, span: &Span) -> Result<Op, EngineError> {
                 ))
             }
         },
+        Value::Handle(Handle::Op(_)) => {
+            return Err(EngineError::unsupported(
+                "a reduction with a user operator (made by MPI_Op_create): not yet supported",
+                span,
+            ))
+        }
         other => {
             return Err(EngineError::unsupported(
                 format!("reduction operation {other:?}"),

@@ -1,8 +1,8 @@
 //! The members of a collective call: who they are, where each is, and
 //! whether their roots and operations agree.
 
-use tass_dynamic::api::Value;
-use tass_model::api::{LibraryFunction as LF, Span};
+use tass_dynamic::api::{Handle, Value};
+use tass_model::api::{LibraryConstant as LC, LibraryFunction as LF, Span};
 use tass_semantics::api::{EngineError, Environment, Evaluator, Property, Violation};
 use tass_symbolic::api::{Expr, ExprFactory};
 
@@ -47,6 +47,8 @@ pub(super) struct Significant {
     pub(super) rdispls: Option<Vec<Expr>>,
     /// `MPI_Comm_split`'s color and key.
     pub(super) split: Option<(i64, i64)>,
+    /// The group of `MPI_Comm_create`, the grid of `MPI_Cart_create`.
+    pub(super) made_from: Option<crate::mpi::group::CommSpec>,
 }
 
 impl Mpi<'_> {
@@ -166,7 +168,16 @@ pub(super) fn root_and_op(
         None => None,
     };
     let op = match pos.op {
-        Some(k) => Some(op_of(&ev.eval(env, &call.args[k])?, call.span)?),
+        Some(k) => {
+            let v = ev.eval(env, &call.args[k])?;
+            if v == Value::Handle(Handle::Constant(LC::MpiOpNull)) {
+                // An invalid handle, as MPI_COMM_NULL is (the path dies).
+                let message = format!("{} with MPI_OP_NULL as its operation", call.lf.c_name());
+                ev.fail(env, Property::InvalidPointer, message, call.span);
+                return Ok((root, None));
+            }
+            Some(op_of(&v, call.span)?)
+        }
         None => None,
     };
     Ok((root, op))

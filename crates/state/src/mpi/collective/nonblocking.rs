@@ -107,6 +107,9 @@ pub(super) fn post_part(
     })?;
     let pos = positions(kind);
     let (root, op) = root_and_op(ev, &*env, call, kind)?;
+    if dead(ev, env) {
+        return Ok(None); // MPI_OP_NULL, reported
+    }
     let mut is_root = false;
     if let Some(r) = root {
         check_rank(ev, &*env, r, false, "root", call.span, n);

@@ -315,7 +315,12 @@ pub(super) fn owned_elements(
         Kind::Gatherv | Kind::Allgatherv | Kind::Alltoallv => (0..n)
             .map(|i| Some((at(&a.rdispls, i)?, at(&a.rcounts, i)?)))
             .collect::<Option<Vec<_>>>()?,
-        Kind::Barrier | Kind::CommDup | Kind::CommSplit | Kind::CommFree => return None,
+        Kind::Barrier
+        | Kind::CommDup
+        | Kind::CommSplit
+        | Kind::CommFree
+        | Kind::CommCreate
+        | Kind::CartCreate => return None,
     })
 }
 

@@ -366,9 +366,12 @@ impl Mpi<'_> {
             }
             Kind::Scatter | Kind::Scatterv => plan.scatters(state, &mut read),
             Kind::Alltoall | Kind::Alltoallv => plan.all_to_all(state, &mut read),
-            Kind::Barrier | Kind::CommDup | Kind::CommSplit | Kind::CommFree => {
-                Ok(Some(Vec::new()))
-            }
+            Kind::Barrier
+            | Kind::CommDup
+            | Kind::CommSplit
+            | Kind::CommFree
+            | Kind::CommCreate
+            | Kind::CartCreate => Ok(Some(Vec::new())),
         }
     }
 }
