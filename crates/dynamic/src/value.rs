@@ -23,6 +23,8 @@ pub enum Handle {
     Comm(u32),
     /// A request of a nonblocking operation, by number within its process.
     Request(u32),
+    /// A window of one-sided communication (`MPI_Win_create`), by number.
+    Win(u32),
 }
 
 /// The value of a dynamic variable or of a part of one.

@@ -63,6 +63,9 @@ fn mpi_header() -> &'static str {
              typedef __tass_MPI_Request MPI_Request;\n\
              typedef __tass_MPI_Datatype MPI_Datatype;\n\
              typedef __tass_MPI_Op MPI_Op;\n\
+             typedef __tass_MPI_Win MPI_Win;\n\
+             typedef long MPI_Aint;\n\
+             typedef int MPI_Info;\n\
              typedef struct MPI_Status { int MPI_SOURCE; int MPI_TAG; int MPI_ERROR; int tass_count; } MPI_Status;\n",
         );
         for c in LibraryConstant::ALL {

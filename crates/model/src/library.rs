@@ -73,6 +73,10 @@ named_enum! {
         MpiIscan = "MPI_Iscan", MpiIexscan = "MPI_Iexscan", MpiIreduceScatter = "MPI_Ireduce_scatter",
         MpiCommDup = "MPI_Comm_dup", MpiCommSplit = "MPI_Comm_split", MpiCommFree = "MPI_Comm_free",
         MpiAbort = "MPI_Abort", MpiWtime = "MPI_Wtime",
+        // One-sided communication (RMA).
+        MpiWinCreate = "MPI_Win_create", MpiWinAllocate = "MPI_Win_allocate",
+        MpiWinFree = "MPI_Win_free", MpiWinFence = "MPI_Win_fence",
+        MpiPut = "MPI_Put", MpiGet = "MPI_Get", MpiAccumulate = "MPI_Accumulate",
     }
 }
 
@@ -145,6 +149,8 @@ named_enum! {
         MpiSum = "MPI_SUM", MpiProd = "MPI_PROD", MpiMin = "MPI_MIN", MpiMax = "MPI_MAX",
         MpiLand = "MPI_LAND", MpiLor = "MPI_LOR", MpiBand = "MPI_BAND", MpiBor = "MPI_BOR",
         MpiMaxloc = "MPI_MAXLOC", MpiMinloc = "MPI_MINLOC",
+        // One-sided communication (RMA).
+        MpiWinNull = "MPI_WIN_NULL", MpiInfoNull = "MPI_INFO_NULL", MpiReplace = "MPI_REPLACE",
         /// `FILE *` of `<stdio.h>` (output is not modelled)
         Stdout = "stdout",
         /// `FILE *` of `<stdio.h>` (output is not modelled)

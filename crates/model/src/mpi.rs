@@ -23,6 +23,9 @@ pub const MPI_PROC_NULL: i64 = -2;
 pub const MPI_UNDEFINED: i64 = -32766;
 /// `MPI_SUCCESS`.
 pub const MPI_SUCCESS: i64 = 0;
+/// `MPI_INFO_NULL` (`MPI_Info` is an `int` in tass's `<mpi.h>`: no info
+/// key changes what tass checks).
+pub const MPI_INFO_NULL: i64 = 0;
 
 impl LibraryConstant {
     /// The integer value of a constant the header declares `const int`
@@ -35,6 +38,7 @@ impl LibraryConstant {
             MpiAnyTag => MPI_ANY_TAG,
             MpiProcNull => MPI_PROC_NULL,
             MpiUndefined => MPI_UNDEFINED,
+            MpiInfoNull => MPI_INFO_NULL,
             _ => return None,
         })
     }
@@ -51,7 +55,9 @@ impl LibraryConstant {
             MpiInt | MpiLong | MpiFloat | MpiDouble | MpiChar | MpiByte | MpiUnsigned
             | MpiLongLong | MpiDoubleInt | Mpi2Int => "MPI_Datatype",
             MpiSum | MpiProd | MpiMin | MpiMax | MpiLand | MpiLor | MpiBand | MpiBor
-            | MpiMaxloc | MpiMinloc => "MPI_Op",
+            | MpiMaxloc | MpiMinloc | MpiReplace => "MPI_Op",
+            MpiWinNull => "MPI_Win",
+            MpiInfoNull => "MPI_Info",
             Stdout | Stderr => return None,
         })
     }
@@ -200,6 +206,35 @@ pub enum MpiKind {
     Completion,
     /// A collective operation (blocking or not) or communicator management.
     Collective(CollectiveOp),
+    /// One-sided communication: window management and synchronisation
+    /// (collective over the window's communicator) and the RMA operations
+    /// (`MPI_Put`, `MPI_Get`, `MPI_Accumulate`).
+    Rma(RmaOp),
+}
+
+/// The one-sided communication calls (`tass_state`'s `mpi/rma/`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RmaOp {
+    /// `MPI_Win_create`, `MPI_Win_allocate`: collective, makes a window.
+    Create,
+    /// `MPI_Win_free`: collective, frees a window.
+    Free,
+    /// `MPI_Win_fence`: collective, closes the epoch and opens the next.
+    Fence,
+    /// `MPI_Put`
+    Put,
+    /// `MPI_Get`
+    Get,
+    /// `MPI_Accumulate`
+    Accumulate,
+}
+
+impl RmaOp {
+    /// True for the calls every member of the window's communicator makes
+    /// together.
+    pub fn is_collective(self) -> bool {
+        matches!(self, RmaOp::Create | RmaOp::Free | RmaOp::Fence)
+    }
 }
 
 /// Whether a call may wait for other processes.
@@ -291,6 +326,28 @@ pub enum ArgRole {
     Argc,
     /// `&argv` of `MPI_Init`.
     Argv,
+    /// The base address of a window's memory (`MPI_Win_create`), or where
+    /// `MPI_Win_allocate` writes it.
+    WinBase,
+    /// The size in bytes of a window's memory.
+    WinSize,
+    /// The displacement unit of a window, in bytes.
+    DispUnit,
+    /// An `MPI_Info` (ignored: no key changes what tass checks).
+    Info,
+    /// A window (for `MPI_Win_create` and `MPI_Win_free`, a pointer to it).
+    Win,
+    /// The assertion of a synchronisation call (`MPI_MODE_...`, ignored).
+    Assert,
+    /// The target rank of an RMA operation.
+    TargetRank,
+    /// The displacement of the target of an RMA operation, in its window's
+    /// displacement units.
+    TargetDisp,
+    /// The element count at the target of an RMA operation.
+    TargetCount,
+    /// The datatype at the target of an RMA operation.
+    TargetType,
 }
 
 /// One parameter of an MPI function's prototype.
@@ -929,7 +986,69 @@ pub const MPI_FUNCTIONS: &[MpiFunction] = &[
         )
     ),
     mpi_fn!(MpiWtime, Query, Returns, "double", &[]),
+    // One-sided communication (RMA): `tass_state`'s `mpi/rma/`.
+    mpi_fn!(
+        MpiWinCreate,
+        Rma(RmaOp::Create),
+        Blocks,
+        "int",
+        params!(
+            "void *" base: WinBase, "MPI_Aint" size: WinSize, "int" disp_unit: DispUnit,
+            "MPI_Info" info: Info, "MPI_Comm" comm: Comm, "MPI_Win *" win: Win,
+        )
+    ),
+    mpi_fn!(
+        MpiWinAllocate,
+        Rma(RmaOp::Create),
+        Blocks,
+        "int",
+        params!(
+            "MPI_Aint" size: WinSize, "int" disp_unit: DispUnit, "MPI_Info" info: Info,
+            "MPI_Comm" comm: Comm, "void *" baseptr: WinBase, "MPI_Win *" win: Win,
+        )
+    ),
+    mpi_fn!(
+        MpiWinFree,
+        Rma(RmaOp::Free),
+        Blocks,
+        "int",
+        params!("MPI_Win *" win: Win)
+    ),
+    mpi_fn!(
+        MpiWinFence,
+        Rma(RmaOp::Fence),
+        Blocks,
+        "int",
+        params!("int" assert: Assert, "MPI_Win" win: Win)
+    ),
+    mpi_fn!(MpiPut, Rma(RmaOp::Put), Returns, "int", RMA_TRANSFER),
+    mpi_fn!(MpiGet, Rma(RmaOp::Get), Returns, "int", RMA_GET),
+    mpi_fn!(
+        MpiAccumulate,
+        Rma(RmaOp::Accumulate),
+        Returns,
+        "int",
+        params!(
+            "const void *" origin_addr: SendBuffer, "int" origin_count: SendCount,
+            "MPI_Datatype" origin_datatype: SendType, "int" target_rank: TargetRank,
+            "MPI_Aint" target_disp: TargetDisp, "int" target_count: TargetCount,
+            "MPI_Datatype" target_datatype: TargetType, "MPI_Op" op: Op, "MPI_Win" win: Win,
+        )
+    ),
 ];
+
+const RMA_TRANSFER: &[Param] = params!(
+    "const void *" origin_addr: SendBuffer, "int" origin_count: SendCount,
+    "MPI_Datatype" origin_datatype: SendType, "int" target_rank: TargetRank,
+    "MPI_Aint" target_disp: TargetDisp, "int" target_count: TargetCount,
+    "MPI_Datatype" target_datatype: TargetType, "MPI_Win" win: Win,
+);
+const RMA_GET: &[Param] = params!(
+    "void *" origin_addr: RecvBuffer, "int" origin_count: RecvCount,
+    "MPI_Datatype" origin_datatype: RecvType, "int" target_rank: TargetRank,
+    "MPI_Aint" target_disp: TargetDisp, "int" target_count: TargetCount,
+    "MPI_Datatype" target_datatype: TargetType, "MPI_Win" win: Win,
+);
 
 #[cfg(test)]
 mod tests {

@@ -143,6 +143,8 @@ pub enum MpiHandleType {
     Datatype,
     /// `MPI_Op`
     Op,
+    /// `MPI_Win` (one-sided communication)
+    Win,
 }
 
 impl MpiHandleType {
@@ -153,6 +155,7 @@ impl MpiHandleType {
             MpiHandleType::Request => "MPI_Request",
             MpiHandleType::Datatype => "MPI_Datatype",
             MpiHandleType::Op => "MPI_Op",
+            MpiHandleType::Win => "MPI_Win",
         }
     }
 }

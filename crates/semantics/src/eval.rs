@@ -166,6 +166,10 @@ fn claim_phrase(property: Property) -> &'static str {
         Property::Invariant => "the invariant holds",
         Property::AssumptionVacuous => "the assumption is satisfiable",
         Property::Unsupported => "the construct is supported",
+        Property::ResourceLeak => "every MPI window is freed",
+        Property::LocalConcurrency => "no local access touches memory of a pending MPI operation",
+        Property::Epoch => "RMA calls are made inside an epoch, and every epoch is closed",
+        Property::RmaRace => "no two RMA accesses of one epoch conflict",
     }
 }
 

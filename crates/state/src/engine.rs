@@ -330,6 +330,7 @@ impl Engine {
             } else {
                 Vec::new()
             }),
+            windows: Arc::new(Vec::new()),
             snapshots: Default::default(),
         });
         // Inputs, in order (constraints and extents may mention earlier inputs).

@@ -102,6 +102,9 @@ pub(crate) struct SystemState {
     /// `Handle::Comm(k)`, the world ranks of its members in the order of their
     /// ranks in it (`None` once freed). `MPI_COMM_WORLD` is communicator 0.
     pub comms: Arc<Vec<Option<Vec<u32>>>>,
+    /// The windows of one-sided communication: entry `k` is `Handle::Win(k)`
+    /// (`None` once freed), with its epoch and pending operations.
+    pub windows: Arc<Vec<Option<crate::mpi::Window>>>,
     /// The snapshot queues of the collective assertions (`crate::snapshot`).
     pub snapshots: crate::snapshot::Snapshots,
 }
@@ -118,6 +121,7 @@ impl PartialEq for SystemState {
                 .all(|(a, b)| Arc::ptr_eq(a, b) || a == b)
             && self.messages == other.messages
             && self.comms == other.comms
+            && self.windows == other.windows
             && self.snapshots == other.snapshots
     }
 }
@@ -138,6 +142,7 @@ impl SystemState {
         proc_hashes.hash(&mut h);
         self.messages.hash(&mut h);
         self.comms.hash(&mut h);
+        self.windows.hash(&mut h);
         self.snapshots.hash(&mut h);
         h.finish()
     }

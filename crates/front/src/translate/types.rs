@@ -161,6 +161,7 @@ impl<'t> Tr<'t> {
                     "__tass_MPI_Request" => return Ok(Type::Mpi(MpiHandleType::Request)),
                     "__tass_MPI_Datatype" => return Ok(Type::Mpi(MpiHandleType::Datatype)),
                     "__tass_MPI_Op" => return Ok(Type::Mpi(MpiHandleType::Op)),
+                    "__tass_MPI_Win" => return Ok(Type::Mpi(MpiHandleType::Win)),
                     "_Bool" | "bool" => return Ok(Type::Bool),
                     _ => {}
                 }

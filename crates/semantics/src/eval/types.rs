@@ -163,6 +163,9 @@ impl<'a> Evaluator<'a> {
             MType::Mpi(MpiHandleType::Request) => {
                 Value::Handle(Handle::Constant(LibraryConstant::MpiRequestNull))
             }
+            MType::Mpi(MpiHandleType::Win) => {
+                Value::Handle(Handle::Constant(LibraryConstant::MpiWinNull))
+            }
             MType::Mpi(_) => Value::Undefined,
             MType::Array(elem, ext) => {
                 if let Some(t) = self.data_type(env, ty, span)? {

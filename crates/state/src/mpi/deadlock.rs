@@ -345,6 +345,39 @@ impl Mpi<'_> {
                 claim: "every message sent is received".into(),
             });
         }
+        for w in state.inner.windows.iter().flatten() {
+            let (func, tid) = w.created_at;
+            let span = match self.ctx.model.function(func).body.as_ref() {
+                Some(b) => b.transition(tid).span.clone(),
+                None => span_of(0),
+            };
+            let owner = comm::to_world(state, w.comm, 0).unwrap_or(0) as usize;
+            if !w.ops.is_empty() {
+                out.push(Violation {
+                    property: Property::Epoch,
+                    certainty,
+                    message: format!(
+                        "an epoch of the window created at line {} is never closed: {} RMA \
+                         operation(s) not completed by a synchronisation",
+                        span.start_line,
+                        w.ops.len()
+                    ),
+                    span: span.clone(),
+                    process: owner,
+                    witness: witness.clone(),
+                    claim: "every epoch is closed".into(),
+                });
+            }
+            out.push(Violation {
+                property: Property::ResourceLeak,
+                certainty,
+                message: "window leak: the window is never freed (MPI_Win_free)".into(),
+                span,
+                process: owner,
+                witness: witness.clone(),
+                claim: "every MPI window is freed".into(),
+            });
+        }
         for (p, (func, tid)) in request::leaked(state) {
             let (span, text) = match self.ctx.model.function(func).body.as_ref() {
                 Some(b) => (

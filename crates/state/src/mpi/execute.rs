@@ -62,6 +62,13 @@ impl Mpi<'_> {
             ));
         }
         let phase = state.inner.procs[p].mpi.phase;
+        if let (Some(op), MpiPhase::Initialized) = (super::rma::rma_op(call), phase) {
+            return if op.is_collective() {
+                self.rma_collective(state, p, call)
+            } else {
+                self.rma_operation(state, step, call)
+            };
+        }
         if is_collective(call.lf) && phase == MpiPhase::Initialized {
             if !step.guard_known_true {
                 // The step for one value of a root that depends on the inputs

@@ -36,6 +36,7 @@
 //!   the path splits when they depend on the inputs;
 //! - `enabled.rs`: the MPI steps a process has; `p2p.rs`: sends, receives,
 //!   probes; `execute.rs`: executing an MPI step;
+//! - `rma/`: one-sided communication (windows, epochs, put/get/accumulate);
 //! - `commute.rs` and `deadlock.rs`: what the search asks (commutation,
 //!   settled processes, potential deadlock, polls, blocked calls,
 //!   termination checks).
@@ -52,6 +53,7 @@ mod execute;
 mod p2p;
 mod process;
 mod request;
+mod rma;
 
 pub(crate) use commute::{pending_receives, settled};
 pub(crate) use context::{Ctx, ENVELOPE_CASE};
@@ -59,3 +61,4 @@ pub use deadlock::PollOutcome;
 pub(crate) use deadlock::{blocked_calls, failed_poll};
 pub(crate) use process::MpiProc;
 pub(crate) use request::push_progress_steps;
+pub(crate) use rma::{window_values, window_values_mut, Window};

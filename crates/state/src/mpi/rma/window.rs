@@ -1,0 +1,149 @@
+//! The RMA part of the system state: the windows, their epochs and the RMA
+//! operations issued in the current epoch and not performed yet.
+
+use tass_dynamic::api::Value;
+use tass_model::api::{FunctionId, LibraryConstant as LC, TransitionId};
+use tass_symbolic::api::{Expr, Type};
+
+/// A window of one-sided communication (`MPI_Win_create`): one piece of
+/// memory per member of its communicator. `Handle::Win(k)` names
+/// `SystemState::windows[k]` (`None` once freed).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Window {
+    /// The communicator of the window (its members are the window's ranks).
+    pub comm: u32,
+    /// The creating call (function and transition of the owner's call), for
+    /// the report of a window never freed.
+    pub created_at: (FunctionId, TransitionId),
+    /// The memory each member exposes, by rank in `comm`.
+    pub memory: Vec<WinMemory>,
+    /// Whether an access epoch is open.
+    pub epoch: Epoch,
+    /// The RMA operations of the current epoch, in issue order. They are
+    /// performed at the epoch's closing synchronisation (see `mod.rs` for why
+    /// that is all MPI allows to be observed).
+    pub ops: Vec<PendingOp>,
+}
+
+/// The memory a member exposes in a window.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct WinMemory {
+    /// Pointer to the first byte of the memory (`Value::Pointer`).
+    pub base: Value,
+    /// The size in bytes (`MPI_Aint size`).
+    pub size: i64,
+    /// The displacement unit in bytes.
+    pub disp_unit: i64,
+}
+
+/// The synchronisation state of a window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Epoch {
+    /// No access epoch: RMA operations are erroneous (after `MPI_Win_create`,
+    /// before the first `MPI_Win_fence`).
+    Closed,
+    /// An access and exposure epoch opened by `MPI_Win_fence` on every member.
+    Fence,
+}
+
+/// What an RMA operation does at its target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum OpKind {
+    /// `MPI_Put`: writes the origin's data.
+    Put,
+    /// `MPI_Get`: reads the target's data into the origin buffer.
+    Get,
+    /// `MPI_Accumulate` with this operation (`MPI_SUM`, ..., `MPI_REPLACE`).
+    Accumulate(LC),
+}
+
+impl OpKind {
+    /// Two operations on overlapping target memory in one epoch conflict
+    /// unless both only read, or both accumulate with the same operation
+    /// (MPI's rule: accumulates are element-wise atomic).
+    pub fn conflicts_with(self, other: OpKind) -> bool {
+        match (self, other) {
+            (OpKind::Get, OpKind::Get) => false,
+            (OpKind::Accumulate(a), OpKind::Accumulate(b)) => a != b,
+            _ => true,
+        }
+    }
+
+    /// The MPI function, for messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            OpKind::Put => "MPI_Put",
+            OpKind::Get => "MPI_Get",
+            OpKind::Accumulate(_) => "MPI_Accumulate",
+        }
+    }
+}
+
+/// An RMA operation issued in the current epoch.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct PendingOp {
+    /// The issuing process (world rank).
+    pub origin: u32,
+    /// The target (rank in the window's communicator).
+    pub target: u32,
+    pub kind: OpKind,
+    /// The target bytes `first_byte .. end_byte` of the target's window memory.
+    pub first_byte: i64,
+    pub end_byte: i64,
+    /// The number of elements moved and their scalar type.
+    pub count: i64,
+    pub ty: Type,
+    /// Put and accumulate: the origin's elements, read when the call was made
+    /// (the origin may not change them before the epoch closes).
+    pub data: Option<Expr>,
+    /// Get: the origin buffer the elements go to.
+    pub dest: Option<Value>,
+    /// The call (function, transition), for messages.
+    pub at: (FunctionId, TransitionId),
+}
+
+impl PendingOp {
+    /// True if the two operations touch a common target byte.
+    pub fn overlaps(&self, other: &PendingOp) -> bool {
+        self.target == other.target
+            && self.first_byte < other.end_byte
+            && other.first_byte < self.end_byte
+    }
+}
+
+/// Every pointer value the windows hold (for heap renumbering).
+pub(crate) fn window_values(windows: &[Option<Window>]) -> impl Iterator<Item = &Value> {
+    windows.iter().flatten().flat_map(|w| {
+        w.memory
+            .iter()
+            .map(|m| &m.base)
+            .chain(w.ops.iter().filter_map(|op| op.dest.as_ref()))
+    })
+}
+
+/// [`window_values`], mutably.
+pub(crate) fn window_values_mut(windows: &mut [Option<Window>]) -> Vec<&mut Value> {
+    let mut out = Vec::new();
+    for w in windows.iter_mut().flatten() {
+        for m in w.memory.iter_mut() {
+            out.push(&mut m.base);
+        }
+        for op in w.ops.iter_mut() {
+            if let Some(d) = op.dest.as_mut() {
+                out.push(d);
+            }
+        }
+    }
+    out
+}
+
+/// The size in bytes of an element of a basic datatype (as `mpicc` on the
+/// machines tass targets lays them out).
+pub(crate) fn datatype_size(dtype: LC) -> Option<i64> {
+    Some(match dtype {
+        LC::MpiChar | LC::MpiByte => 1,
+        LC::MpiInt | LC::MpiUnsigned | LC::MpiFloat => 4,
+        LC::MpiLong | LC::MpiLongLong | LC::MpiDouble => 8,
+        _ => return None,
+    })
+}

@@ -1,0 +1,26 @@
+/* Every process adds its rank + 1 into process 0's counter with
+ * MPI_Accumulate(MPI_SUM) in the same epoch: accumulates with the same
+ * operation do not conflict. */
+#include <mpi.h>
+#include <assert.h>
+
+int main(int argc, char **argv) {
+    int rank, size;
+    int counter = 0;
+    int mine;
+    MPI_Win win;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    mine = rank + 1;
+    MPI_Win_create(&counter, sizeof(int), sizeof(int), MPI_INFO_NULL,
+                   MPI_COMM_WORLD, &win);
+    MPI_Win_fence(0, win);
+    MPI_Accumulate(&mine, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, win);
+    MPI_Win_fence(0, win);
+    if (rank == 0)
+        assert(counter == size * (size + 1) / 2);
+    MPI_Win_free(&win);
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,36 @@
+/* One-sided communication with fence epochs: every process puts its rank
+ * into slot `rank` of process 0's window, reads process 0's slot 0 with
+ * MPI_Get, and accumulates 1 into slot 0 of the last process. Correct. */
+#include <mpi.h>
+#include <assert.h>
+
+int main(int argc, char **argv) {
+    int rank, size;
+    int win_buf[4] = {0, 0, 0, 0};
+    int got = -1;
+    int one = 1;
+    MPI_Win win;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    win_buf[0] = 100;
+    MPI_Win_create(win_buf, 4 * sizeof(int), sizeof(int), MPI_INFO_NULL,
+                   MPI_COMM_WORLD, &win);
+    MPI_Win_fence(0, win);
+    if (rank > 0)
+        MPI_Put(&rank, 1, MPI_INT, 0, rank, 1, MPI_INT, win);
+    MPI_Accumulate(&one, 1, MPI_INT, size - 1, 1, 1, MPI_INT, MPI_SUM, win);
+    MPI_Win_fence(0, win);
+    MPI_Get(&got, 1, MPI_INT, 0, 0, 1, MPI_INT, win);
+    MPI_Win_fence(0, win);
+    assert(got == 100);
+    if (rank == 0) {
+        for (int i = 1; i < size && i < 4; i++)
+            assert(win_buf[i] == i);
+    }
+    if (rank == size - 1 && rank != 0)
+        assert(win_buf[1] == size);
+    MPI_Win_free(&win);
+    MPI_Finalize();
+    return 0;
+}

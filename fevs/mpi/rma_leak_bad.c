@@ -1,0 +1,14 @@
+/* The window is never freed (resource-leak). */
+#include <mpi.h>
+
+int main(int argc, char **argv) {
+    int buf[2] = {0, 0};
+    MPI_Win win;
+    MPI_Init(&argc, &argv);
+    MPI_Win_create(buf, 2 * sizeof(int), sizeof(int), MPI_INFO_NULL,
+                   MPI_COMM_WORLD, &win);
+    MPI_Win_fence(0, win);
+    MPI_Win_fence(0, win);
+    MPI_Finalize();
+    return 0;
+}

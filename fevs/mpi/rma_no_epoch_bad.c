@@ -1,0 +1,19 @@
+/* MPI_Put before any MPI_Win_fence: outside an access epoch (epoch). */
+#include <mpi.h>
+
+int main(int argc, char **argv) {
+    int rank;
+    int buf[2] = {0, 0};
+    MPI_Win win;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Win_create(buf, 2 * sizeof(int), sizeof(int), MPI_INFO_NULL,
+                   MPI_COMM_WORLD, &win);
+    if (rank == 1)
+        MPI_Put(&rank, 1, MPI_INT, 0, 1, 1, MPI_INT, win);
+    MPI_Win_fence(0, win);
+    MPI_Win_fence(0, win);
+    MPI_Win_free(&win);
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,24 @@
+/* Two processes put different values into the same location of process 0's
+ * window in one fence epoch: a data race (rma-race). The value process 0
+ * sees after the fence depends on which put lands last. */
+#include <mpi.h>
+#include <stdio.h>
+
+int main(int argc, char **argv) {
+    int rank;
+    int x = 0;
+    MPI_Win win;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Win_create(&x, sizeof(int), sizeof(int), MPI_INFO_NULL,
+                   MPI_COMM_WORLD, &win);
+    MPI_Win_fence(0, win);
+    if (rank > 0)
+        MPI_Put(&rank, 1, MPI_INT, 0, 0, 1, MPI_INT, win);
+    MPI_Win_fence(0, win);
+    if (rank == 0)
+        printf("x = %d\n", x);
+    MPI_Win_free(&win);
+    MPI_Finalize();
+    return 0;
+}
