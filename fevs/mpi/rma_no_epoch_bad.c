@@ -1,4 +1,6 @@
-/* MPI_Put before any MPI_Win_fence: outside an access epoch (epoch). */
+/* fevs/mpi/rma_no_epoch_bad.c -- MPI_Put before any MPI_Win_fence: outside
+ * an access epoch (Open MPI: MPI_ERR_RMA_SYNC).
+ * tass verify -n 2 mpi/rma_no_epoch_bad.c: epoch at the MPI_Put. */
 #include <mpi.h>
 
 int main(int argc, char **argv) {
@@ -10,7 +12,7 @@ int main(int argc, char **argv) {
     MPI_Win_create(buf, 2 * sizeof(int), sizeof(int), MPI_INFO_NULL,
                    MPI_COMM_WORLD, &win);
     if (rank == 1)
-        MPI_Put(&rank, 1, MPI_INT, 0, 1, 1, MPI_INT, win);
+        MPI_Put(&rank, 1, MPI_INT, 0, 1, 1, MPI_INT, win); /* BUG */
     MPI_Win_fence(0, win);
     MPI_Win_fence(0, win);
     MPI_Win_free(&win);

@@ -1,5 +1,6 @@
-/* Process 1 puts into displacement 2 of a window of 2 ints: outside the
- * target window (out-of-bounds). */
+/* fevs/mpi/rma_oob_bad.c -- process 1 puts at displacement 2 of a window of
+ * 2 ints (Open MPI: MPI_ERR_RMA_RANGE).
+ * tass verify -n 2 mpi/rma_oob_bad.c: out-of-bounds at the MPI_Put. */
 #include <mpi.h>
 
 int main(int argc, char **argv) {
@@ -12,7 +13,7 @@ int main(int argc, char **argv) {
                    MPI_COMM_WORLD, &win);
     MPI_Win_fence(0, win);
     if (rank == 1)
-        MPI_Put(&rank, 1, MPI_INT, 0, 2, 1, MPI_INT, win);
+        MPI_Put(&rank, 1, MPI_INT, 0, 2, 1, MPI_INT, win); /* BUG */
     MPI_Win_fence(0, win);
     MPI_Win_free(&win);
     MPI_Finalize();

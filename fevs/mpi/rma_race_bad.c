@@ -1,6 +1,7 @@
-/* Two processes put different values into the same location of process 0's
- * window in one fence epoch: a data race (rma-race). The value process 0
- * sees after the fence depends on which put lands last. */
+/* fevs/mpi/rma_race_bad.c -- processes 1 and 2 put different values into
+ * the same location of process 0's window in one fence epoch: a data race;
+ * what process 0 prints after the fence depends on which put lands last.
+ * tass verify -n 3 mpi/rma_race_bad.c: rma-race at the MPI_Put. */
 #include <mpi.h>
 #include <stdio.h>
 
@@ -14,7 +15,7 @@ int main(int argc, char **argv) {
                    MPI_COMM_WORLD, &win);
     MPI_Win_fence(0, win);
     if (rank > 0)
-        MPI_Put(&rank, 1, MPI_INT, 0, 0, 1, MPI_INT, win);
+        MPI_Put(&rank, 1, MPI_INT, 0, 0, 1, MPI_INT, win); /* BUG */
     MPI_Win_fence(0, win);
     if (rank == 0)
         printf("x = %d\n", x);

@@ -55,6 +55,10 @@ const PROPERTY_IDS: &[&str] = &[
     "not-equivalent",
     "collective-assertion",
     "invariant",
+    "resource-leak",
+    "local-concurrency",
+    "epoch",
+    "rma-race",
 ];
 
 /// Phrases by which tass says a construct or command is not implemented yet.

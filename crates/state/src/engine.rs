@@ -677,6 +677,17 @@ impl Engine {
                     });
                 }
             }
+            let window_conflicts = if state.inner.windows.is_empty() {
+                Vec::new()
+            } else {
+                let ctx = crate::mpi::Ctx {
+                    model: &model,
+                    f: &f,
+                    layout: &self.layout,
+                };
+                ctx.mpi(&mut self.oracle)
+                    .local_window_accesses(&mut state, step)?
+            };
             let mut env = ProcEnv {
                 state: &mut state,
                 proc: step.process,
@@ -690,7 +701,7 @@ impl Engine {
                     None,
                 ));
             }
-            execute_transition(
+            let mut result = execute_transition(
                 &model,
                 &f,
                 &mut self.oracle,
@@ -698,7 +709,10 @@ impl Engine {
                 step.transition,
                 step.guard_known_true,
                 self.record_changes,
-            )?
+            )?;
+            // RMA conflicts come first: they are about the state before the step.
+            result.violations.splice(0..0, window_conflicts);
+            result
         };
         let mut violations = result.violations;
         if self.collective {

@@ -23,6 +23,7 @@
 //! `sync.rs` (the collective window calls: create, fence, free, and when
 //! they are enabled), `ops.rs` (issuing and performing the operations).
 
+mod local;
 mod ops;
 mod sync;
 mod window;

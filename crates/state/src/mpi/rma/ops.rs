@@ -102,7 +102,7 @@ impl Mpi<'_> {
             Some(RmaOp::Get) => OpKind::Get,
             _ => OpKind::Accumulate(self.accumulate_op(state, p, call)?),
         };
-        let (data, dest) = self.as_member(state, p, violations, |ev, env| {
+        let (data, buffer) = self.as_member(state, p, violations, |ev, env| {
             origin_side(ev, env, call, kind, &issued)
         })?;
         let function = state.inner.procs[p]
@@ -119,9 +119,11 @@ impl Mpi<'_> {
             count: issued.count,
             ty: issued.ty,
             data,
-            dest,
+            buffer,
             at: (function, call.tid),
         };
+        let found = self.check_recorded_accesses(state, p, &op, &w.local, call.span)?;
+        violations.extend(found);
         if let Some(other) = w
             .ops
             .iter()
@@ -227,9 +229,8 @@ impl Mpi<'_> {
                     let got = self.as_member(state, target as usize, violations, |ev, env| {
                         read_buffer(ev, &*env, base, n, at.offset, &op.ty, &span)
                     })?;
-                    let (Some(got), Some(dest)) = (got, op.dest.as_ref()) else {
-                        continue;
-                    };
+                    let Some(got) = got else { continue };
+                    let dest = &op.buffer;
                     let into = buffer::Window {
                         capacity: n,
                         offset: f.int(0),
@@ -343,20 +344,19 @@ fn origin_side(
     call: &Call<'_>,
     kind: OpKind,
     issued: &Issued,
-) -> Result<(Option<Expr>, Option<Value>), EngineError> {
+) -> Result<(Option<Expr>, Value), EngineError> {
     let f = ev.factory();
     let n = f.int(issued.count);
     let zero = f.int(0);
-    if kind == OpKind::Get {
-        let arg = call.arg(ArgRole::RecvBuffer);
-        // Reading checks that the buffer holds `count` elements.
-        read_buffer(ev, &*env, arg, n, zero, &issued.ty, call.span)?;
-        let dest = ev.eval(&*env, arg)?;
-        return Ok((None, Some(dest)));
-    }
-    let arg = call.arg(ArgRole::SendBuffer);
+    let arg = call.arg(if kind == OpKind::Get {
+        ArgRole::RecvBuffer
+    } else {
+        ArgRole::SendBuffer
+    });
+    // Reading checks that the buffer holds `count` elements.
     let data = read_buffer(ev, &*env, arg, n, zero, &issued.ty, call.span)?;
-    Ok((data, None))
+    let buffer = ev.eval(&*env, arg)?;
+    Ok(((kind != OpKind::Get).then_some(data).flatten(), buffer))
 }
 
 /// `old op data`, element by element, for `count` elements of type `ty`.

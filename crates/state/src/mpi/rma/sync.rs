@@ -270,6 +270,7 @@ impl Mpi<'_> {
             memory,
             epoch: Epoch::Closed,
             ops: Vec::new(),
+            local: Vec::new(),
         };
         let s = state.inner_mut();
         let mut windows = (*s.windows).clone();
@@ -297,6 +298,7 @@ impl Mpi<'_> {
         let windows = Arc::make_mut(&mut s.windows);
         if let Some(w) = windows[k as usize].as_mut() {
             w.epoch = Epoch::Fence;
+            w.local.clear();
         }
         Ok(())
     }

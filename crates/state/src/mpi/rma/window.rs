@@ -23,6 +23,22 @@ pub(crate) struct Window {
     /// performed at the epoch's closing synchronisation (see `mod.rs` for why
     /// that is all MPI allows to be observed).
     pub ops: Vec<PendingOp>,
+    /// The accesses members made to their own window memory in the current
+    /// epoch (`local.rs`).
+    pub local: Vec<LocalAccess>,
+}
+
+/// An access of a member to its own window memory in the current epoch.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct LocalAccess {
+    /// The member's rank in the window's communicator.
+    pub rank: u32,
+    /// The element (relative to the window's base) it touched; `None`: the
+    /// whole memory.
+    pub at: Option<Expr>,
+    pub access: super::local::Access,
+    /// The source line, for messages.
+    pub line: u32,
 }
 
 /// The memory a member exposes in a window.
@@ -96,13 +112,24 @@ pub(crate) struct PendingOp {
     /// Put and accumulate: the origin's elements, read when the call was made
     /// (the origin may not change them before the epoch closes).
     pub data: Option<Expr>,
-    /// Get: the origin buffer the elements go to.
-    pub dest: Option<Value>,
+    /// The origin buffer (where a get's elements go).
+    pub buffer: Value,
     /// The call (function, transition), for messages.
     pub at: (FunctionId, TransitionId),
 }
 
 impl PendingOp {
+    /// The target elements (of the operation's type, from the window's base).
+    pub fn elements(&self) -> (i64, i64) {
+        let size = if self.count > 0 {
+            (self.end_byte - self.first_byte) / self.count
+        } else {
+            1
+        };
+        let first = self.first_byte / size.max(1);
+        (first, first + self.count)
+    }
+
     /// True if the two operations touch a common target byte.
     pub fn overlaps(&self, other: &PendingOp) -> bool {
         self.target == other.target
@@ -117,7 +144,7 @@ pub(crate) fn window_values(windows: &[Option<Window>]) -> impl Iterator<Item = 
         w.memory
             .iter()
             .map(|m| &m.base)
-            .chain(w.ops.iter().filter_map(|op| op.dest.as_ref()))
+            .chain(w.ops.iter().map(|op| &op.buffer))
     })
 }
 
@@ -129,9 +156,7 @@ pub(crate) fn window_values_mut(windows: &mut [Option<Window>]) -> Vec<&mut Valu
             out.push(&mut m.base);
         }
         for op in w.ops.iter_mut() {
-            if let Some(d) = op.dest.as_mut() {
-                out.push(d);
-            }
+            out.push(&mut op.buffer);
         }
     }
     out
