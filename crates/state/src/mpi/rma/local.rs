@@ -192,11 +192,25 @@ impl Mpi<'_> {
             return Ok(violations);
         };
         let t = body.transition(step.transition);
+        // A declaration executed again gives its variable a fresh value: a
+        // write (the variable's lifetime ended in between).
+        let declared = match &t.statement {
+            Statement::Declare { var } => Some(MExpr::new(
+                ExprKind::Var(*var),
+                self.ctx.model.var(*var).ty.clone(),
+                t.span.clone(),
+            )),
+            _ => None,
+        };
+        let mut accesses = transition_lvalues(&t.guard, &t.statement);
+        if let Some(e) = &declared {
+            accesses.push((e, Access::Write));
+        }
         let mut places = Vec::new();
         {
             let env = self.ctx.env(state, p);
             let mut ev = Evaluator::without_checks(self.ctx.f, self.oracle, p);
-            for (e, access) in transition_lvalues(&t.guard, &t.statement) {
+            for (e, access) in accesses {
                 if let Ok(place) = ev.eval_place(&env, e, true) {
                     places.push((place, access));
                 }
