@@ -102,10 +102,10 @@ pub(super) fn is_nonblocking_send(lf: LF) -> bool {
 /// The functions this module implements; any other MPI call is an error naming it.
 pub(super) fn is_implemented(lf: LF) -> bool {
     lf.mpi().is_some_and(|d| d.collective().is_some())
-        || (matches!(
+        || matches!(
             lf.mpi().map(|d| d.kind),
             Some(tass_model::api::mpi::MpiKind::Rma(_))
-        ) && lf != LF::MpiWinAllocate)
+        )
         || is_standard_send(lf)
         || is_nonblocking_send(lf)
         || matches!(

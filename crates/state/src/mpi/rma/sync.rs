@@ -5,12 +5,13 @@
 
 use std::sync::Arc;
 
-use tass_dynamic::api::{Handle, Value};
+use tass_dynamic::api::{undefined_data, ElemType, Handle, Pointer, Root, Step as PStep, Value};
 use tass_model::api::mpi::{ArgRole, RmaOp};
-use tass_model::api::LibraryConstant as LC;
+use tass_model::api::{LibraryConstant as LC, LibraryFunction as LF, Type as MType};
 use tass_semantics::api::{Change, EngineError, Environment, Evaluator, Property, Violation};
+use tass_symbolic::api::Type;
 
-use super::window::{Epoch, WinMemory, Window};
+use super::window::{Epoch, MemoryOwner, WinMemory, Window};
 use crate::env::ProcEnv;
 use crate::mpi::buffer::concrete;
 use crate::mpi::comm;
@@ -227,14 +228,7 @@ impl Mpi<'_> {
     ) -> Result<(), EngineError> {
         let mut memory = Vec::new();
         for (&q, c) in members.iter().zip(calls) {
-            if c.lf != tass_model::api::LibraryFunction::MpiWinCreate {
-                return Err(EngineError::unsupported(
-                    format!("not yet supported: {}", c.lf.c_name()),
-                    c.span,
-                ));
-            }
             let m = self.as_member(state, q, violations, |ev, env| {
-                let base = ev.eval(&*env, c.arg(ArgRole::WinBase))?;
                 let size = ev.eval_int(&*env, c.arg(ArgRole::WinSize))?;
                 let size = concrete(ev, size, "window size", c.span)?;
                 let unit = ev.eval_int(&*env, c.arg(ArgRole::DispUnit))?;
@@ -248,10 +242,17 @@ impl Mpi<'_> {
                     || format!("MPI_Win_create with size {size} and displacement unit {unit}"),
                     c.span,
                 );
+                let (base, owner) = if c.lf == LF::MpiWinAllocate {
+                    (allocate(ev, env, c, size)?, MemoryOwner::Mpi)
+                } else {
+                    let base = ev.eval(&*env, c.arg(ArgRole::WinBase))?;
+                    (base, MemoryOwner::Program)
+                };
                 Ok(WinMemory {
                     base,
                     size,
                     disp_unit: unit,
+                    owner,
                 })
             })?;
             memory.push(m);
@@ -336,6 +337,17 @@ impl Mpi<'_> {
                 Ok(())
             })?;
         }
+        let memory = state.inner.windows[k as usize]
+            .as_ref()
+            .map(|w| w.memory.clone())
+            .unwrap_or_default();
+        for (&q, m) in members.iter().zip(&memory) {
+            if let (MemoryOwner::Mpi, Value::Pointer(p)) = (m.owner, &m.base) {
+                if let Some(Root::Heap { object, .. }) = p.root() {
+                    self.ctx.env(state, q).free(object);
+                }
+            }
+        }
         let s = state.inner_mut();
         Arc::make_mut(&mut s.windows)[k as usize] = None;
         for (&q, c) in members.iter().zip(calls) {
@@ -345,6 +357,52 @@ impl Mpi<'_> {
         }
         Ok(())
     }
+}
+
+/// `MPI_Win_allocate`'s memory: a heap block of `size` bytes of the type
+/// `baseptr` points to a pointer to, whose address is written through
+/// `baseptr`.
+fn allocate(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    call: &Call<'_>,
+    size: i64,
+) -> Result<Value, EngineError> {
+    let f = ev.factory();
+    let arg = call.arg(ArgRole::WinBase);
+    let elem = match &arg.ty {
+        MType::Pointer(p) => match &**p {
+            MType::Pointer(e) if matches!(&**e, MType::Int(_) | MType::Real(_) | MType::Char) => {
+                (**e).clone()
+            }
+            _ => MType::Void,
+        },
+        _ => MType::Void,
+    };
+    let elem_size = tass_dynamic::api::size_of(env.model(), &elem)
+        .and_then(|s| i64::try_from(s).ok())
+        .filter(|_| elem != MType::Void)
+        .ok_or_else(|| {
+            EngineError::unsupported(
+                "MPI_Win_allocate whose base pointer is not the address of an `int *`, \
+                 `double *`, `char *` or another pointer to a basic type",
+                call.span,
+            )
+        })?;
+    let n = size / elem_size;
+    let Some(et) = ev.data_type(&*env, &elem, call.span)? else {
+        return Err(EngineError::unsupported(
+            "MPI_Win_allocate of non-data elements",
+            call.span,
+        ));
+    };
+    let value = Value::Data(undefined_data(f, Type::array(et, Some(f.int(n)))));
+    let root = env.allocate(value, f.int(n), ElemType::of(&elem));
+    let base = Value::Pointer(Pointer::to(root, [PStep::Index(f.int(0))]));
+    let ptr = ev.eval(&*env, arg)?;
+    let place = ev.deref_place(&*env, ptr, false, call.span, &|| "base pointer".into())?;
+    ev.write_place(env, &place, base.clone(), call.span)?;
+    Ok(base)
 }
 
 /// `*win = handle` for the window argument of `MPI_Win_create`/`MPI_Win_free`.

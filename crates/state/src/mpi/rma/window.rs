@@ -50,6 +50,16 @@ pub(crate) struct WinMemory {
     pub size: i64,
     /// The displacement unit in bytes.
     pub disp_unit: i64,
+    /// Who owns the memory: the program (`MPI_Win_create`), or MPI
+    /// (`MPI_Win_allocate`: `MPI_Win_free` frees it).
+    pub owner: MemoryOwner,
+}
+
+/// Who owns a window's memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum MemoryOwner {
+    Program,
+    Mpi,
 }
 
 /// The synchronisation state of a window.
