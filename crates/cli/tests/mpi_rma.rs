@@ -11,7 +11,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{assert_holds, assert_violated, inline, report, verify_reduced};
+use common::{assert_holds, assert_refused, assert_violated, inline, verify_reduced};
 use serde_json::Value;
 
 fn fevs(name: &str) -> PathBuf {
@@ -512,33 +512,194 @@ int main(int argc, char *argv[]) {
     );
 }
 
-/// Passive-target synchronisation is not modelled yet: a clear exit-2 error
-/// naming the function and its line.
+/// mpirun -np 2 and 3, default and zero-buffer: every assert holds.
 #[test]
-fn win_lock_is_refused_by_name() {
+fn fevs_exclusive_locks_hold() {
+    check_both("3", &fevs("rma_lock_ok.c"), "holds", None, None);
+}
+
+/// mpirun -np 3: x = 1 8 times, x = 2 22 times in 30 runs (osc rdma and pt2pt).
+#[test]
+fn fevs_puts_under_shared_locks_race() {
+    check_both(
+        "3",
+        &fevs("rma_lock_race_bad.c"),
+        "violated",
+        Some("rma-race"),
+        Some(17),
+    );
+}
+
+/// mpirun -np 3: x = 0 12 times, x = 1 18 times in 30 runs.
+#[test]
+fn fevs_an_unsynchronised_target_read_is_local_concurrency() {
+    check_both(
+        "2",
+        &fevs("rma_lock_target_read_bad.c"),
+        "violated",
+        Some("local-concurrency"),
+        Some(23),
+    );
+}
+
+/// Exclusive locks serialise the two puts (x ends 1 or 2, both allowed). mpirun -np 2 and 3, default and zero-buffer: every assert holds.
+#[test]
+fn puts_to_one_location_under_exclusive_locks_do_not_race() {
+    let text = r#"#include <mpi.h>
+#include <assert.h>
+#include <stdio.h>
+int x = 0;
+MPI_Win win;
+int main(int argc, char *argv[]) {
+    int rank, size;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Win_create(&x, sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    if (rank > 0) {
+        MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win);
+        MPI_Put(&rank, 1, MPI_INT, 0, 0, 1, MPI_INT, win);
+        MPI_Win_unlock(0, win);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0)
+        assert(x >= 1 && x < size);
+    MPI_Win_free(&win);
+    MPI_Finalize();
+    return 0;
+}
+"#;
+    check_both("3", &inline(text), "holds", None, None);
+}
+
+/// mpirun -np 2 and 3: MPI_ERR_RMA_SYNC (exit 47).
+#[test]
+fn unlock_without_a_lock_is_an_epoch_error() {
+    let text = r#"#include <mpi.h>
+#include <assert.h>
+#include <stdio.h>
+int x = 0;
+MPI_Win win;
+int main(int argc, char *argv[]) {
+    int rank, size;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Win_create(&x, sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    if (rank == 1)
+        MPI_Win_unlock(0, win);
+    MPI_Win_free(&win);
+    MPI_Finalize();
+    return 0;
+}
+"#;
+    check_both("2", &inline(text), "violated", Some("epoch"), Some(13));
+}
+
+/// mpirun -np 2 and 3 with osc pt2pt: MPI_ERR_RMA_CONFLICT (exit 46); osc rdma accepts it.
+#[test]
+fn locking_a_target_twice_is_an_epoch_error() {
+    let text = r#"#include <mpi.h>
+#include <assert.h>
+#include <stdio.h>
+int x = 0;
+MPI_Win win;
+int main(int argc, char *argv[]) {
+    int rank, size;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Win_create(&x, sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    if (rank == 1) {
+        MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
+        MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
+        MPI_Win_unlock(0, win);
+    }
+    MPI_Win_free(&win);
+    MPI_Finalize();
+    return 0;
+}
+"#;
+    check_both("2", &inline(text), "violated", Some("epoch"), Some(14));
+}
+
+/// MPI_Win_free while a lock is held. mpirun -np 2 with osc pt2pt hangs (timeout 20 s); osc rdma exits 0.
+#[test]
+fn a_lock_never_released_is_an_epoch_error() {
+    let text = r#"#include <mpi.h>
+#include <assert.h>
+#include <stdio.h>
+int x = 0;
+MPI_Win win;
+int main(int argc, char *argv[]) {
+    int rank, size;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Win_create(&x, sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    if (rank == 1) {
+        MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win);
+        MPI_Put(&rank, 1, MPI_INT, 0, 0, 1, MPI_INT, win);
+    }
+    MPI_Win_free(&win);
+    MPI_Finalize();
+    return 0;
+}
+"#;
+    check_both("2", &inline(text), "violated", Some("epoch"), Some(16));
+}
+
+/// lock_all, put, flush, get, flush_all, unlock_all. mpirun -np 2 and 3, default and zero-buffer: every assert holds.
+#[test]
+fn flush_and_lock_all_hold() {
+    let text = r#"#include <mpi.h>
+#include <assert.h>
+#include <stdio.h>
+int x[2] = {0, 0};
+int got = -1;
+MPI_Win win;
+int main(int argc, char *argv[]) {
+    int rank, size;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Win_create(x, 2 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    if (rank == 1) {
+        MPI_Win_lock_all(0, win);
+        MPI_Put(&rank, 1, MPI_INT, 0, 1, 1, MPI_INT, win);
+        MPI_Win_flush(0, win);
+        MPI_Get(&got, 1, MPI_INT, 0, 1, 1, MPI_INT, win);
+        MPI_Win_flush_all(win);
+        assert(got == 1);
+        MPI_Win_unlock_all(win);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0)
+        assert(x[1] == 1);
+    MPI_Win_free(&win);
+    MPI_Finalize();
+    return 0;
+}
+"#;
+    check_both("3", &inline(text), "holds", None, None);
+}
+
+/// Not modelled yet: a clear exit-2 error naming the function and its line.
+#[test]
+fn fetch_and_op_is_refused_by_name() {
     let text = r#"#include <mpi.h>
 int main(int argc, char *argv[]) {
-    int x = 0;
+    int x = 0, one = 1, old = 0;
     MPI_Win win;
     MPI_Init(&argc, &argv);
     MPI_Win_create(&x, sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win);
-    MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win);
+    MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
+    MPI_Fetch_and_op(&one, &old, MPI_INT, 0, 0, MPI_SUM, win);
     MPI_Win_unlock(0, win);
     MPI_Win_free(&win);
     MPI_Finalize();
     return 0;
 }
 "#;
-    let file = inline(text);
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tass"))
-        .args(["verify", "-n", "2", "--format", "json"])
-        .arg(&file)
-        .output()
-        .expect("run tass");
-    let (code, r) = report(out);
-    assert_eq!(code, 2, "{r:#}");
-    assert_eq!(r["verdict"], "error");
-    let message = r["error"].as_str().unwrap_or("");
-    assert!(message.contains("MPI_Win_lock"), "{message}");
-    assert!(message.contains("prog.c:7:"), "{message}");
+    assert_refused(text, "MPI_Fetch_and_op", 8);
 }

@@ -77,6 +77,9 @@ named_enum! {
         MpiWinCreate = "MPI_Win_create", MpiWinAllocate = "MPI_Win_allocate",
         MpiWinFree = "MPI_Win_free", MpiWinFence = "MPI_Win_fence",
         MpiPut = "MPI_Put", MpiGet = "MPI_Get", MpiAccumulate = "MPI_Accumulate",
+        MpiWinLock = "MPI_Win_lock", MpiWinUnlock = "MPI_Win_unlock",
+        MpiWinLockAll = "MPI_Win_lock_all", MpiWinUnlockAll = "MPI_Win_unlock_all",
+        MpiWinFlush = "MPI_Win_flush", MpiWinFlushAll = "MPI_Win_flush_all",
     }
 }
 
@@ -151,6 +154,10 @@ named_enum! {
         MpiMaxloc = "MPI_MAXLOC", MpiMinloc = "MPI_MINLOC",
         // One-sided communication (RMA).
         MpiWinNull = "MPI_WIN_NULL", MpiInfoNull = "MPI_INFO_NULL", MpiReplace = "MPI_REPLACE",
+        MpiLockExclusive = "MPI_LOCK_EXCLUSIVE", MpiLockShared = "MPI_LOCK_SHARED",
+        MpiModeNocheck = "MPI_MODE_NOCHECK", MpiModeNostore = "MPI_MODE_NOSTORE",
+        MpiModeNoput = "MPI_MODE_NOPUT", MpiModeNoprecede = "MPI_MODE_NOPRECEDE",
+        MpiModeNosucceed = "MPI_MODE_NOSUCCEED",
         /// `FILE *` of `<stdio.h>` (output is not modelled)
         Stdout = "stdout",
         /// `FILE *` of `<stdio.h>` (output is not modelled)

@@ -26,6 +26,10 @@ pub const MPI_SUCCESS: i64 = 0;
 /// `MPI_INFO_NULL` (`MPI_Info` is an `int` in tass's `<mpi.h>`: no info
 /// key changes what tass checks).
 pub const MPI_INFO_NULL: i64 = 0;
+/// `MPI_LOCK_EXCLUSIVE` (Open MPI's value).
+pub const MPI_LOCK_EXCLUSIVE: i64 = 1;
+/// `MPI_LOCK_SHARED` (Open MPI's value).
+pub const MPI_LOCK_SHARED: i64 = 2;
 
 impl LibraryConstant {
     /// The integer value of a constant the header declares `const int`
@@ -39,6 +43,14 @@ impl LibraryConstant {
             MpiProcNull => MPI_PROC_NULL,
             MpiUndefined => MPI_UNDEFINED,
             MpiInfoNull => MPI_INFO_NULL,
+            MpiLockExclusive => MPI_LOCK_EXCLUSIVE,
+            MpiLockShared => MPI_LOCK_SHARED,
+            // The assertions of synchronisation calls (Open MPI's values).
+            MpiModeNocheck => 1,
+            MpiModeNostore => 2,
+            MpiModeNoput => 4,
+            MpiModeNoprecede => 8,
+            MpiModeNosucceed => 16,
             _ => return None,
         })
     }
@@ -58,6 +70,8 @@ impl LibraryConstant {
             | MpiMaxloc | MpiMinloc | MpiReplace => "MPI_Op",
             MpiWinNull => "MPI_Win",
             MpiInfoNull => "MPI_Info",
+            MpiLockExclusive | MpiLockShared | MpiModeNocheck | MpiModeNostore | MpiModeNoput
+            | MpiModeNoprecede | MpiModeNosucceed => "int",
             Stdout | Stderr => return None,
         })
     }
@@ -227,6 +241,15 @@ pub enum RmaOp {
     Get,
     /// `MPI_Accumulate`
     Accumulate,
+    /// `MPI_Win_lock`, `MPI_Win_lock_all`: open a passive-target access epoch
+    /// (waits while another process holds a lock that excludes it).
+    Lock,
+    /// `MPI_Win_unlock`, `MPI_Win_unlock_all`: complete the origin's
+    /// operations of the epoch and close it.
+    Unlock,
+    /// `MPI_Win_flush`, `MPI_Win_flush_all`: complete the origin's operations
+    /// of the epoch; the epoch stays open.
+    Flush,
 }
 
 impl RmaOp {
@@ -348,6 +371,8 @@ pub enum ArgRole {
     TargetCount,
     /// The datatype at the target of an RMA operation.
     TargetType,
+    /// `MPI_LOCK_EXCLUSIVE` or `MPI_LOCK_SHARED`.
+    LockType,
 }
 
 /// One parameter of an MPI function's prototype.
@@ -1034,6 +1059,51 @@ pub const MPI_FUNCTIONS: &[MpiFunction] = &[
             "MPI_Aint" target_disp: TargetDisp, "int" target_count: TargetCount,
             "MPI_Datatype" target_datatype: TargetType, "MPI_Op" op: Op, "MPI_Win" win: Win,
         )
+    ),
+    mpi_fn!(
+        MpiWinLock,
+        Rma(RmaOp::Lock),
+        Blocks,
+        "int",
+        params!(
+            "int" lock_type: LockType, "int" rank: TargetRank, "int" assert: Assert,
+            "MPI_Win" win: Win,
+        )
+    ),
+    mpi_fn!(
+        MpiWinUnlock,
+        Rma(RmaOp::Unlock),
+        Returns,
+        "int",
+        params!("int" rank: TargetRank, "MPI_Win" win: Win)
+    ),
+    mpi_fn!(
+        MpiWinLockAll,
+        Rma(RmaOp::Lock),
+        Blocks,
+        "int",
+        params!("int" assert: Assert, "MPI_Win" win: Win)
+    ),
+    mpi_fn!(
+        MpiWinUnlockAll,
+        Rma(RmaOp::Unlock),
+        Returns,
+        "int",
+        params!("MPI_Win" win: Win)
+    ),
+    mpi_fn!(
+        MpiWinFlush,
+        Rma(RmaOp::Flush),
+        Returns,
+        "int",
+        params!("int" rank: TargetRank, "MPI_Win" win: Win)
+    ),
+    mpi_fn!(
+        MpiWinFlushAll,
+        Rma(RmaOp::Flush),
+        Returns,
+        "int",
+        params!("MPI_Win" win: Win)
     ),
 ];
 

@@ -190,6 +190,9 @@ pub struct Engine {
     proc_memo: ProcMemo,
     /// The model has collective assertions: steps are counted for their reports.
     collective: bool,
+    /// The model locks windows (`MPI_Win_lock(_all)`): while a window exists,
+    /// its members' steps are not local (`mpi::rma::passive`).
+    locks_windows: bool,
     /// Whether joint assertions take snapshots (`tass compare`).
     joint: crate::snapshot::JointSnapshots,
     /// `tass compare`, implementation: the specification's paths, for the
@@ -269,6 +272,7 @@ impl Engine {
             simplified_pcs: hashbrown::HashMap::new(),
             proc_memo: ProcMemo::default(),
             collective: crate::snapshot::model_has_collective(&model),
+            locks_windows: crate::mpi::model_locks_windows(&model),
             joint: Default::default(),
             spec_paths: Vec::new(),
             model,
@@ -537,7 +541,10 @@ impl Engine {
             };
             decided.push((g, enabled, known));
             if enabled {
-                let local = !matches!(&t.statement, Statement::Call { callee: Callee::Library(l), .. } if l.is_mpi());
+                // A member of a window in a program that locks windows is not
+                // local: its accesses race with other processes' operations.
+                let local = !matches!(&t.statement, Statement::Call { callee: Callee::Library(l), .. } if l.is_mpi())
+                    && !(self.locks_windows && crate::mpi::exposed_to_locks(scratch, p));
                 let step = Step {
                     process: p,
                     function,

@@ -368,6 +368,21 @@ impl Mpi<'_> {
                     claim: "every epoch is closed".into(),
                 });
             }
+            if let Some(l) = w.locks.first() {
+                out.push(Violation {
+                    property: Property::Epoch,
+                    certainty,
+                    message: format!(
+                        "rank {} still holds a lock on rank {} of the window created at line {} \
+                         (a passive-target epoch never closed by MPI_Win_unlock)",
+                        l.origin, l.target, span.start_line
+                    ),
+                    span: span.clone(),
+                    process: owner,
+                    witness: witness.clone(),
+                    claim: "every epoch is closed".into(),
+                });
+            }
             out.push(Violation {
                 property: Property::ResourceLeak,
                 certainty,

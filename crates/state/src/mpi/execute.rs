@@ -63,10 +63,13 @@ impl Mpi<'_> {
         }
         let phase = state.inner.procs[p].mpi.phase;
         if let (Some(op), MpiPhase::Initialized) = (super::rma::rma_op(call), phase) {
-            return if op.is_collective() {
-                self.rma_collective(state, p, call)
-            } else {
-                self.rma_operation(state, step, call)
+            use tass_model::api::mpi::RmaOp;
+            return match op {
+                RmaOp::Create | RmaOp::Free | RmaOp::Fence => self.rma_collective(state, p, call),
+                RmaOp::Lock | RmaOp::Unlock | RmaOp::Flush => self.passive_call(state, step, call),
+                RmaOp::Put | RmaOp::Get | RmaOp::Accumulate => {
+                    self.rma_operation(state, step, call)
+                }
             };
         }
         if is_collective(call.lf) && phase == MpiPhase::Initialized {

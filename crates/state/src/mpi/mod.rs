@@ -61,4 +61,6 @@ pub use deadlock::PollOutcome;
 pub(crate) use deadlock::{blocked_calls, failed_poll};
 pub(crate) use process::MpiProc;
 pub(crate) use request::push_progress_steps;
-pub(crate) use rma::{window_values, window_values_mut, Window};
+pub(crate) use rma::{
+    exposed_to_locks, model_locks_windows, window_values, window_values_mut, Window,
+};

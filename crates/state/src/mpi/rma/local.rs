@@ -184,7 +184,7 @@ impl Mpi<'_> {
             .windows
             .iter()
             .flatten()
-            .all(|w| w.epoch == Epoch::Closed)
+            .all(|w| w.epoch == Epoch::Closed && w.ops.is_empty())
         {
             return Ok(violations);
         }
@@ -224,7 +224,7 @@ impl Mpi<'_> {
             let Some(w) = state.inner.windows[k].clone() else {
                 continue;
             };
-            if w.epoch == Epoch::Closed {
+            if w.epoch == Epoch::Closed && w.ops.is_empty() {
                 continue;
             }
             let rank = crate::mpi::comm::rank_in(state, w.comm, p as u32);
@@ -235,7 +235,12 @@ impl Mpi<'_> {
                         self.check_against_op(state, p, rank, op, (place, *access), &t.span)?;
                     violations.extend(found);
                 }
-                let Some(r) = rank else { continue };
+                // Accesses are recorded in fence epochs only: a passive
+                // target's accesses are interleaved with the operations
+                // instead (`passive.rs`).
+                let Some(r) = rank.filter(|_| w.epoch == Epoch::Fence) else {
+                    continue;
+                };
                 let f = self.ctx.f;
                 if let Some(at) = offset_in(&w.memory[r].base, place, f) {
                     record.push(LocalAccess {

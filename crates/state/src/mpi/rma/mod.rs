@@ -19,14 +19,19 @@
 //! `rma-race`, reported when the second is issued, in whichever order the
 //! search issues them.
 //!
+//! Passive target (`MPI_Win_lock`/`unlock`, `_all`, `MPI_Win_flush`): see
+//! `passive.rs`.
+//!
 //! Files: `window.rs` (the state: windows, epochs, pending operations),
 //! `sync.rs` (the collective window calls: create, fence, free, and when
 //! they are enabled), `ops.rs` (issuing and performing the operations).
 
 mod local;
 mod ops;
+mod passive;
 mod sync;
 mod window;
 
+pub(crate) use passive::{exposed_to_locks, model_locks_windows};
 pub(crate) use sync::rma_op;
 pub(crate) use window::{window_values, window_values_mut, Window};

@@ -65,10 +65,16 @@ impl Mpi<'_> {
             return Ok(());
         };
         let name = call.lf.c_name();
-        if w.epoch == Epoch::Closed {
+        let origin_rank = crate::mpi::comm::rank_in(state, w.comm, p as u32).map(|r| r as u32);
+        let under_lock = w
+            .locks
+            .iter()
+            .any(|l| Some(l.origin) == origin_rank && l.target == issued.target);
+        if w.epoch == Epoch::Closed && !under_lock {
             return self.as_member(state, p, violations, |ev, env| {
                 let message = format!(
-                    "{name} outside an access epoch: no MPI_Win_fence has opened one on this window"
+                    "{name} outside an access epoch: no MPI_Win_fence has opened one on this window, \
+                     and process {p} holds no lock (MPI_Win_lock) on the target"
                 );
                 ev.fail(&*env, Property::Epoch, message, call.span);
                 Ok(())
@@ -121,6 +127,7 @@ impl Mpi<'_> {
             data,
             buffer,
             at: (function, call.tid),
+            under_lock,
         };
         let found = self.check_recorded_accesses(state, p, &op, &w.local, call.span)?;
         violations.extend(found);
@@ -190,11 +197,23 @@ impl Mpi<'_> {
         k: u32,
         violations: &mut Vec<Violation>,
     ) -> Result<(), EngineError> {
+        self.perform_where(state, k, violations, &|_| true)
+    }
+
+    /// Performs the operations of window `k` that `which` selects, in issue
+    /// order, and removes them.
+    pub(super) fn perform_where(
+        &mut self,
+        state: &mut State,
+        k: u32,
+        violations: &mut Vec<Violation>,
+        which: &dyn Fn(&PendingOp) -> bool,
+    ) -> Result<(), EngineError> {
         let Some(w) = state.inner.windows[k as usize].clone() else {
             return Ok(());
         };
         let comm = w.comm;
-        for op in &w.ops {
+        for op in w.ops.iter().filter(|o| which(o)) {
             let Some(target) = crate::mpi::comm::to_world(state, comm, op.target as usize) else {
                 continue;
             };
@@ -244,7 +263,7 @@ impl Mpi<'_> {
         }
         let s = state.inner_mut();
         if let Some(w) = Arc::make_mut(&mut s.windows)[k as usize].as_mut() {
-            w.ops.clear();
+            w.ops.retain(|o| !which(o));
         }
         Ok(())
     }

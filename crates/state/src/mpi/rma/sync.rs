@@ -104,6 +104,12 @@ impl Mpi<'_> {
         steps: &mut Vec<Step>,
     ) -> Result<(), EngineError> {
         let p = base.process;
+        if rma_op(call) == Some(RmaOp::Lock) {
+            if self.lock_available(scratch, p, call)? {
+                steps.push(base);
+            }
+            return Ok(());
+        }
         if !rma_op(call).is_some_and(RmaOp::is_collective) {
             steps.push(base);
             return Ok(());
@@ -272,6 +278,7 @@ impl Mpi<'_> {
             epoch: Epoch::Closed,
             ops: Vec::new(),
             local: Vec::new(),
+            locks: Vec::new(),
         };
         let s = state.inner_mut();
         let mut windows = (*s.windows).clone();
@@ -324,6 +331,21 @@ impl Mpi<'_> {
                     .collect::<Vec<_>>()
             })
             .unwrap_or_default();
+        let locked = state.inner.windows[k as usize]
+            .as_ref()
+            .and_then(|w| w.locks.first().copied());
+        if let Some(l) = locked {
+            let span = calls[0].span;
+            self.as_member(state, members[0], violations, |ev, env| {
+                let message = format!(
+                    "MPI_Win_free while rank {} still holds a lock on rank {} (a passive-target \
+                     epoch never closed by MPI_Win_unlock)",
+                    l.origin, l.target
+                );
+                ev.fail(&*env, Property::Epoch, message, span);
+                Ok(())
+            })?;
+        }
         if let Some(&(origin, kind)) = pending.first() {
             let span = calls[0].span;
             self.as_member(state, members[0], violations, |ev, env| {

@@ -26,6 +26,24 @@ pub(crate) struct Window {
     /// The accesses members made to their own window memory in the current
     /// epoch (`local.rs`).
     pub local: Vec<LocalAccess>,
+    /// The passive-target locks held, sorted (`passive.rs`).
+    pub locks: Vec<Lock>,
+}
+
+/// A lock of origin `origin` on target `target` (ranks in the window's
+/// communicator).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(crate) struct Lock {
+    pub origin: u32,
+    pub target: u32,
+    pub kind: LockKind,
+}
+
+/// `MPI_LOCK_SHARED` or `MPI_LOCK_EXCLUSIVE`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(crate) enum LockKind {
+    Shared,
+    Exclusive,
 }
 
 /// An access of a member to its own window memory in the current epoch.
@@ -126,6 +144,9 @@ pub(crate) struct PendingOp {
     pub buffer: Value,
     /// The call (function, transition), for messages.
     pub at: (FunctionId, TransitionId),
+    /// Issued under the origin's lock on the target: the origin's unlock or
+    /// flush performs it (else the closing fence).
+    pub under_lock: bool,
 }
 
 impl PendingOp {
