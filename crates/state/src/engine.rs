@@ -543,8 +543,9 @@ impl Engine {
             if enabled {
                 // A member of a window in a program that locks windows is not
                 // local: its accesses race with other processes' operations.
-                let local = !matches!(&t.statement, Statement::Call { callee: Callee::Library(l), .. } if l.is_mpi())
-                    && !(self.locks_windows && crate::mpi::exposed_to_locks(scratch, p));
+                let mpi_call = matches!(&t.statement, Statement::Call { callee: Callee::Library(l), .. } if l.is_mpi());
+                let exposed = self.locks_windows && crate::mpi::exposed_to_locks(scratch, p);
+                let local = !mpi_call && !exposed;
                 let step = Step {
                     process: p,
                     function,
