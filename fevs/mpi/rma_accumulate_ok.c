@@ -4,6 +4,10 @@
  * tass verify -n 3 mpi/rma_accumulate_ok.c: holds. */
 #include <mpi.h>
 #include <assert.h>
+#include <stdio.h>
+
+#pragma TASS output
+int total;
 
 int main(int argc, char **argv) {
     int rank, size;
@@ -21,6 +25,12 @@ int main(int argc, char **argv) {
     MPI_Win_fence(0, win);
     if (rank == 0)
         assert(counter == size * (size + 1) / 2);
+    if (rank == 0) {
+        total = counter;
+#ifdef FEVS_CONCRETE
+        printf("OUT total = %d\n", total);
+#endif
+    }
     MPI_Win_free(&win);
     MPI_Finalize();
     return 0;

@@ -5,6 +5,10 @@
  * tass verify -n 2 mpi/rma_disjoint_ok.c: holds. */
 #include <mpi.h>
 #include <assert.h>
+#include <stdio.h>
+
+#pragma TASS output
+int sum;
 
 int main(int argc, char **argv) {
     int rank;
@@ -26,6 +30,12 @@ int main(int argc, char **argv) {
     MPI_Win_fence(0, win);
     if (rank == 0)
         assert(buf[0] == 5 && buf[1] == 1);
+    if (rank == 0) {
+        sum = buf[0] + buf[1];
+#ifdef FEVS_CONCRETE
+        printf("OUT sum = %d\n", sum);
+#endif
+    }
     if (rank == 1)
         assert(copy == 1);
     MPI_Win_free(&win);

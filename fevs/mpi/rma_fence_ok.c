@@ -5,6 +5,10 @@
  * tass verify -n 3 mpi/rma_fence_ok.c: holds. */
 #include <mpi.h>
 #include <assert.h>
+#include <stdio.h>
+
+#pragma TASS output
+int result;
 
 int main(int argc, char **argv) {
     int rank, size;
@@ -29,6 +33,10 @@ int main(int argc, char **argv) {
     if (rank == 0) {
         for (int i = 1; i < size && i < 4; i++)
             assert(win_buf[i] == i);
+        result = win_buf[1] + win_buf[2] + win_buf[3];
+#ifdef FEVS_CONCRETE
+        printf("OUT result = %d\n", result);
+#endif
     }
     if (rank == size - 1 && rank != 0)
         assert(win_buf[1] == size);

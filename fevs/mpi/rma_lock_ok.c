@@ -5,6 +5,9 @@
 #include <mpi.h>
 #include <assert.h>
 #include <stdio.h>
+
+#pragma TASS output
+int filled;
 int slots[4] = {0, 0, 0, 0};
 MPI_Win win;
 int main(int argc, char *argv[]) {
@@ -22,6 +25,12 @@ int main(int argc, char *argv[]) {
     if (rank == 0)
         for (int i = 1; i < size && i < 4; i++)
             assert(slots[i] == i);
+    if (rank == 0) {
+        filled = slots[1] + slots[2] + slots[3];
+#ifdef FEVS_CONCRETE
+        printf("OUT filled = %d\n", filled);
+#endif
+    }
     MPI_Win_free(&win);
     MPI_Finalize();
     return 0;
