@@ -1,7 +1,7 @@
 /* fevs/mpi/rma_accumulate_ok.c -- every process adds rank + 1 into process
  * 0's counter with MPI_Accumulate(MPI_SUM) in one epoch: accumulates with
  * the same operation do not conflict, and the sum is n(n+1)/2.
- * tass verify -n 3 mpi/rma_accumulate_ok.c: holds. */
+ * Expected verdict: tass verify -n 3 mpi/rma_accumulate_ok.c: holds. */
 #include <mpi.h>
 #include <assert.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * window while process 0 reads and writes element 0 and the origin reads its
  * own buffer after the put: no access conflicts. Process 0 then has
  * {5, 1}.
- * tass verify -n 2 mpi/rma_disjoint_ok.c: holds. */
+ * Expected verdict: tass verify -n 2 mpi/rma_disjoint_ok.c: holds. */
 #include <mpi.h>
 #include <assert.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * every process but 0 puts its rank into slot `rank` of process 0's window,
  * every process accumulates 1 into slot 1 of the last process, and after the
  * next fence every process gets process 0's slot 0. Correct.
- * tass verify -n 3 mpi/rma_fence_ok.c: holds. */
+ * Expected verdict: tass verify -n 3 mpi/rma_fence_ok.c: holds. */
 #include <mpi.h>
 #include <assert.h>
 #include <stdio.h>

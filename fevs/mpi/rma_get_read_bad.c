@@ -1,7 +1,7 @@
 /* fevs/mpi/rma_get_read_bad.c -- process 1 gets process 0's window into
  * `got` and reads `got` before the closing fence: the get may not have
  * happened yet (it may print 0 or 42).
- * tass verify -n 2 mpi/rma_get_read_bad.c: local-concurrency at the read. */
+ * Expected verdict: tass verify -n 2 mpi/rma_get_read_bad.c: local-concurrency at the read. */
 #include <mpi.h>
 #include <stdio.h>
 
@@ -20,6 +20,7 @@ int main(int argc, char **argv) {
         printf("got = %d\n", got); /* BUG */
     }
     MPI_Win_fence(0, win);
+    #pragma TASS assert x == 42
     MPI_Win_free(&win);
     MPI_Finalize();
     return 0;

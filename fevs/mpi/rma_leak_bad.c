@@ -1,5 +1,5 @@
 /* fevs/mpi/rma_leak_bad.c -- the window is never freed.
- * tass verify -n 2 mpi/rma_leak_bad.c: resource-leak at the MPI_Win_create. */
+ * Expected verdict: tass verify -n 2 mpi/rma_leak_bad.c: resource-leak at the MPI_Win_create. */
 #include <mpi.h>
 
 int main(int argc, char **argv) {
@@ -10,6 +10,7 @@ int main(int argc, char **argv) {
                    MPI_COMM_WORLD, &win);
     MPI_Win_fence(0, win);
     MPI_Win_fence(0, win);
+    #pragma TASS assert buf[0] == 0 && buf[1] == 0
     MPI_Finalize();
     return 0;
 }

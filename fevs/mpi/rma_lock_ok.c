@@ -1,7 +1,7 @@
 /* fevs/mpi/rma_lock_ok.c -- passive target: every process but 0 locks
  * process 0's window exclusively, puts its rank into its slot and unlocks;
  * after a barrier process 0 finds every slot set. Correct.
- * tass verify -n 3 mpi/rma_lock_ok.c: holds. */
+ * Expected verdict: tass verify -n 3 mpi/rma_lock_ok.c: holds. */
 #include <mpi.h>
 #include <assert.h>
 #include <stdio.h>
