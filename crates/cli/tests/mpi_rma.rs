@@ -703,3 +703,80 @@ int main(int argc, char *argv[]) {
 "#;
     assert_refused(text, "MPI_Fetch_and_op", 8);
 }
+
+/// The target copies into its window with `memcpy` while a put into it is
+/// pending: library functions are taken to touch the whole object their
+/// pointer argument points into. mpirun -np 2: buf[1] = 1 in 13 runs, = 7 in
+/// 3 runs with a 200 ms sleep before the memcpy.
+#[test]
+fn a_memcpy_into_window_memory_is_local_concurrency() {
+    let text = r#"#include <mpi.h>
+#include <stdio.h>
+#include <string.h>
+int buf[2] = {0, 0};
+int src[2] = {7, 7};
+MPI_Win win;
+int main(int argc, char *argv[]) {
+    int rank;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Win_create(buf, 2 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    MPI_Win_fence(0, win);
+    if (rank == 1)
+        MPI_Put(&rank, 1, MPI_INT, 0, 1, 1, MPI_INT, win);
+    if (rank == 0)
+        memcpy(buf, src, 2 * sizeof(int));
+    MPI_Win_fence(0, win);
+    if (rank == 0)
+        printf("buf[1] = %d\n", buf[1]);
+    MPI_Win_free(&win);
+    MPI_Finalize();
+    return 0;
+}
+"#;
+    check_both(
+        "2",
+        &inline(text),
+        "violated",
+        Some("local-concurrency"),
+        None,
+    );
+}
+
+/// `MPI_Send` from the buffer of a pending get. mpirun -np 2: got = 5 in 8
+/// runs (osc rdma), got = 0 in 5 runs (osc pt2pt).
+#[test]
+fn sending_from_a_pending_get_buffer_is_local_concurrency() {
+    let text = r#"#include <mpi.h>
+#include <stdio.h>
+int x = 5;
+int got = 0;
+MPI_Win win;
+int main(int argc, char *argv[]) {
+    int rank;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Win_create(&x, sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    MPI_Win_fence(0, win);
+    if (rank == 1) {
+        MPI_Get(&got, 1, MPI_INT, 0, 0, 1, MPI_INT, win);
+        MPI_Send(&got, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+    }
+    if (rank == 0) {
+        MPI_Recv(&got, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        printf("got = %d\n", got);
+    }
+    MPI_Win_fence(0, win);
+    MPI_Win_free(&win);
+    MPI_Finalize();
+    return 0;
+}
+"#;
+    check_both(
+        "2",
+        &inline(text),
+        "violated",
+        Some("local-concurrency"),
+        Some(14),
+    );
+}

@@ -670,22 +670,12 @@ impl Engine {
                     None,
                 ));
             }
-            if !step.local {
-                let ctx = crate::mpi::Ctx {
-                    model: &model,
-                    f: &f,
-                    layout: &self.layout,
-                };
-                if let Some(r) = ctx.mpi(&mut self.oracle).execute(&mut state, step) {
-                    let (violations, changes) = r?;
-                    return Ok(StepOutcome {
-                        state,
-                        violations,
-                        changes,
-                    });
-                }
-            }
-            let window_conflicts = if state.inner.windows.is_empty() {
+            // Window memory the step touches while RMA operations are pending
+            // (checked on the state before the step).
+            let window_conflicts = if state.inner.windows.is_empty()
+                || step.request.is_some()
+                || step.delivered_to.is_some()
+            {
                 Vec::new()
             } else {
                 let ctx = crate::mpi::Ctx {
@@ -696,6 +686,22 @@ impl Engine {
                 ctx.mpi(&mut self.oracle)
                     .local_window_accesses(&mut state, step)?
             };
+            if !step.local {
+                let ctx = crate::mpi::Ctx {
+                    model: &model,
+                    f: &f,
+                    layout: &self.layout,
+                };
+                if let Some(r) = ctx.mpi(&mut self.oracle).execute(&mut state, step) {
+                    let (mut violations, changes) = r?;
+                    violations.splice(0..0, window_conflicts);
+                    return Ok(StepOutcome {
+                        state,
+                        violations,
+                        changes,
+                    });
+                }
+            }
             let mut env = ProcEnv {
                 state: &mut state,
                 proc: step.process,

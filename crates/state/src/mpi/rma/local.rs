@@ -16,7 +16,7 @@
 use std::sync::Arc;
 
 use tass_dynamic::api::{Pointer, Step as PStep, Value};
-use tass_model::api::{Expr as MExpr, ExprKind, Span, Statement};
+use tass_model::api::{Callee, Expr as MExpr, ExprKind, LibraryFunction as LF, Span, Statement};
 use tass_semantics::api::{EngineError, Evaluator, Place, Property, Violation};
 use tass_symbolic::api::{Expr, ExprFactory};
 
@@ -158,6 +158,15 @@ fn outside(f: &ExprFactory, at: Option<Expr>, lo: i64, hi: i64) -> Expr {
     }
 }
 
+/// How library function `lf` uses its pointer argument `k`: read for a
+/// `const` MPI parameter, else (any other library function) possibly written.
+fn library_access(lf: LF, k: usize) -> Access {
+    match lf.mpi().and_then(|d| d.params.get(k)) {
+        Some(param) if param.c_type.starts_with("const ") => Access::Read,
+        _ => Access::Write,
+    }
+}
+
 /// Whether an access conflicts with an operation at the target.
 fn conflicts_at_target(kind: OpKind, access: Access) -> bool {
     kind != OpKind::Get || access == Access::Write
@@ -214,6 +223,32 @@ impl Mpi<'_> {
                 if let Ok(place) = ev.eval_place(&env, e, true) {
                     places.push((place, access));
                 }
+            }
+        }
+        // Memory a library or MPI function reaches through a pointer
+        // argument: the whole object from that element on (tass does not
+        // follow the function's own accesses), read for a `const` parameter.
+        if let Statement::Call {
+            callee: Callee::Library(lf),
+            args,
+            ..
+        } = &t.statement
+        {
+            let env = self.ctx.env(state, p);
+            let mut ev = Evaluator::without_checks(self.ctx.f, self.oracle, p);
+            for (k, a) in args.iter().enumerate() {
+                if !matches!(a.ty, tass_model::api::Type::Pointer(_)) {
+                    continue;
+                }
+                let Ok(v) = ev.eval(&env, a) else { continue };
+                let Value::Pointer(Pointer::To { root, path }) = v else {
+                    continue;
+                };
+                let mut path = path.clone();
+                if matches!(path.last(), Some(PStep::Index(_))) {
+                    path.pop();
+                }
+                places.push(((root, path), library_access(*lf, k)));
             }
         }
         if places.is_empty() {
