@@ -63,6 +63,9 @@ const PROPERTY_IDS: &[&str] = &[
     "collective-assertion",
     "invariant",
     "resource-leak",
+    "local-concurrency",
+    "epoch",
+    "rma-race",
 ];
 
 /// Phrases by which tass says a construct or command is not implemented yet.

@@ -28,6 +28,8 @@ pub enum Handle {
     Group(u32),
     /// A user operator (`MPI_Op_create`), by number within its process.
     Op(u32),
+    /// A window of one-sided communication (`MPI_Win_create`), by number.
+    Win(u32),
 }
 
 /// The value of a dynamic variable or of a part of one.

@@ -19,6 +19,7 @@ const BUILTIN_TYPE_NAMES: &[&str] = &[
     "__tass_MPI_Datatype",
     "__tass_MPI_Op",
     "__tass_MPI_Group",
+    "__tass_MPI_Win",
 ];
 
 /// The text with the parentheses of every false cast blanked, or `None` when the

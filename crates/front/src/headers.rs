@@ -65,6 +65,9 @@ fn mpi_header() -> &'static str {
              typedef __tass_MPI_Op MPI_Op;\n\
              typedef __tass_MPI_Group MPI_Group;\n\
              typedef void (*__tass_MPI_User_function_pointer)(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);\n\
+             typedef __tass_MPI_Win MPI_Win;\n\
+             typedef long MPI_Aint;\n\
+             typedef int MPI_Info;\n\
              typedef struct MPI_Status { int MPI_SOURCE; int MPI_TAG; int MPI_ERROR; int tass_count; } MPI_Status;\n",
         );
         for c in LibraryConstant::ALL {

@@ -23,7 +23,7 @@ pub use crate::types::{
 pub mod mpi {
     pub use crate::mpi::{
         rank_values, ArgRole, Blocking, CollectiveOp, Envelope, MpiFunction, MpiKind, Param, Rank,
-        MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_BSEND_OVERHEAD, MPI_FUNCTIONS, MPI_PROC_NULL, MPI_SUCCESS,
-        MPI_UNDEFINED,
+        RmaOp, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_BSEND_OVERHEAD, MPI_FUNCTIONS, MPI_INFO_NULL,
+        MPI_LOCK_EXCLUSIVE, MPI_LOCK_SHARED, MPI_PROC_NULL, MPI_SUCCESS, MPI_UNDEFINED,
     };
 }

@@ -84,6 +84,13 @@ named_enum! {
         MpiDimsCreate = "MPI_Dims_create",
         MpiOpCreate = "MPI_Op_create", MpiOpFree = "MPI_Op_free",
         MpiBufferAttach = "MPI_Buffer_attach", MpiBufferDetach = "MPI_Buffer_detach",
+        // One-sided communication (RMA).
+        MpiWinCreate = "MPI_Win_create", MpiWinAllocate = "MPI_Win_allocate",
+        MpiWinFree = "MPI_Win_free", MpiWinFence = "MPI_Win_fence",
+        MpiPut = "MPI_Put", MpiGet = "MPI_Get", MpiAccumulate = "MPI_Accumulate",
+        MpiWinLock = "MPI_Win_lock", MpiWinUnlock = "MPI_Win_unlock",
+        MpiWinLockAll = "MPI_Win_lock_all", MpiWinUnlockAll = "MPI_Win_unlock_all",
+        MpiWinFlush = "MPI_Win_flush", MpiWinFlushAll = "MPI_Win_flush_all",
     }
 }
 
@@ -159,6 +166,12 @@ named_enum! {
         // groups, user operators, buffered sends
         MpiGroupNull = "MPI_GROUP_NULL", MpiGroupEmpty = "MPI_GROUP_EMPTY", MpiOpNull = "MPI_OP_NULL",
         MpiBsendOverhead = "MPI_BSEND_OVERHEAD",
+        // One-sided communication (RMA).
+        MpiWinNull = "MPI_WIN_NULL", MpiInfoNull = "MPI_INFO_NULL", MpiReplace = "MPI_REPLACE",
+        MpiLockExclusive = "MPI_LOCK_EXCLUSIVE", MpiLockShared = "MPI_LOCK_SHARED",
+        MpiModeNocheck = "MPI_MODE_NOCHECK", MpiModeNostore = "MPI_MODE_NOSTORE",
+        MpiModeNoput = "MPI_MODE_NOPUT", MpiModeNoprecede = "MPI_MODE_NOPRECEDE",
+        MpiModeNosucceed = "MPI_MODE_NOSUCCEED",
         /// `FILE *` of `<stdio.h>` (output is not modelled)
         Stdout = "stdout",
         /// `FILE *` of `<stdio.h>` (output is not modelled)

@@ -27,6 +27,13 @@ pub const MPI_SUCCESS: i64 = 0;
 /// attached buffer beyond its data (Open MPI's value, so that a program sized
 /// for it runs the same under tass and under mpirun).
 pub const MPI_BSEND_OVERHEAD: i64 = 128;
+/// `MPI_INFO_NULL` (`MPI_Info` is an `int` in tass's `<mpi.h>`: no info
+/// key changes what tass checks).
+pub const MPI_INFO_NULL: i64 = 0;
+/// `MPI_LOCK_EXCLUSIVE` (Open MPI's value).
+pub const MPI_LOCK_EXCLUSIVE: i64 = 1;
+/// `MPI_LOCK_SHARED` (Open MPI's value).
+pub const MPI_LOCK_SHARED: i64 = 2;
 
 impl LibraryConstant {
     /// The integer value of a constant the header declares `const int`
@@ -40,6 +47,15 @@ impl LibraryConstant {
             MpiProcNull => MPI_PROC_NULL,
             MpiUndefined => MPI_UNDEFINED,
             MpiBsendOverhead => MPI_BSEND_OVERHEAD,
+            MpiInfoNull => MPI_INFO_NULL,
+            MpiLockExclusive => MPI_LOCK_EXCLUSIVE,
+            MpiLockShared => MPI_LOCK_SHARED,
+            // The assertions of synchronisation calls (Open MPI's values).
+            MpiModeNocheck => 1,
+            MpiModeNostore => 2,
+            MpiModeNoput => 4,
+            MpiModeNoprecede => 8,
+            MpiModeNosucceed => 16,
             _ => return None,
         })
     }
@@ -58,7 +74,11 @@ impl LibraryConstant {
             MpiInt | MpiLong | MpiFloat | MpiDouble | MpiChar | MpiByte | MpiUnsigned
             | MpiLongLong | MpiDoubleInt | Mpi2Int => "MPI_Datatype",
             MpiSum | MpiProd | MpiMin | MpiMax | MpiLand | MpiLor | MpiBand | MpiBor
-            | MpiMaxloc | MpiMinloc | MpiOpNull => "MPI_Op",
+            | MpiMaxloc | MpiMinloc | MpiOpNull | MpiReplace => "MPI_Op",
+            MpiWinNull => "MPI_Win",
+            MpiInfoNull => "MPI_Info",
+            MpiLockExclusive | MpiLockShared | MpiModeNocheck | MpiModeNostore | MpiModeNoput
+            | MpiModeNoprecede | MpiModeNosucceed => "int",
             Stdout | Stderr => return None,
         })
     }
@@ -221,6 +241,44 @@ pub enum MpiKind {
     /// questions a Cartesian communicator answers, user operators, the buffer
     /// of buffered sends (`MPI_Buffer_detach` may wait for its messages).
     Local,
+    /// One-sided communication: window management and synchronisation
+    /// (collective over the window's communicator) and the RMA operations
+    /// (`MPI_Put`, `MPI_Get`, `MPI_Accumulate`).
+    Rma(RmaOp),
+}
+
+/// The one-sided communication calls (`tass_state`'s `mpi/rma/`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RmaOp {
+    /// `MPI_Win_create`, `MPI_Win_allocate`: collective, makes a window.
+    Create,
+    /// `MPI_Win_free`: collective, frees a window.
+    Free,
+    /// `MPI_Win_fence`: collective, closes the epoch and opens the next.
+    Fence,
+    /// `MPI_Put`
+    Put,
+    /// `MPI_Get`
+    Get,
+    /// `MPI_Accumulate`
+    Accumulate,
+    /// `MPI_Win_lock`, `MPI_Win_lock_all`: open a passive-target access epoch
+    /// (waits while another process holds a lock that excludes it).
+    Lock,
+    /// `MPI_Win_unlock`, `MPI_Win_unlock_all`: complete the origin's
+    /// operations of the epoch and close it.
+    Unlock,
+    /// `MPI_Win_flush`, `MPI_Win_flush_all`: complete the origin's operations
+    /// of the epoch; the epoch stays open.
+    Flush,
+}
+
+impl RmaOp {
+    /// True for the calls every member of the window's communicator makes
+    /// together.
+    pub fn is_collective(self) -> bool {
+        matches!(self, RmaOp::Create | RmaOp::Free | RmaOp::Fence)
+    }
 }
 
 /// Whether a call may wait for other processes.
@@ -357,6 +415,30 @@ pub enum ArgRole {
     /// The size in bytes of the attached buffer (where `MPI_Buffer_detach`
     /// writes it).
     BufferSize,
+    /// The base address of a window's memory (`MPI_Win_create`), or where
+    /// `MPI_Win_allocate` writes it.
+    WinBase,
+    /// The size in bytes of a window's memory.
+    WinSize,
+    /// The displacement unit of a window, in bytes.
+    DispUnit,
+    /// An `MPI_Info` (ignored: no key changes what tass checks).
+    Info,
+    /// A window (for `MPI_Win_create` and `MPI_Win_free`, a pointer to it).
+    Win,
+    /// The assertion of a synchronisation call (`MPI_MODE_...`, ignored).
+    Assert,
+    /// The target rank of an RMA operation.
+    TargetRank,
+    /// The displacement of the target of an RMA operation, in its window's
+    /// displacement units.
+    TargetDisp,
+    /// The element count at the target of an RMA operation.
+    TargetCount,
+    /// The datatype at the target of an RMA operation.
+    TargetType,
+    /// `MPI_LOCK_EXCLUSIVE` or `MPI_LOCK_SHARED`.
+    LockType,
 }
 
 /// One parameter of an MPI function's prototype.
@@ -1139,7 +1221,114 @@ pub const MPI_FUNCTIONS: &[MpiFunction] = &[
         "int",
         params!("void *" buffer_addr: AttachedBuffer, "int *" size: BufferSize)
     ),
+    // One-sided communication (RMA): `tass_state`'s `mpi/rma/`.
+    mpi_fn!(
+        MpiWinCreate,
+        Rma(RmaOp::Create),
+        Blocks,
+        "int",
+        params!(
+            "void *" base: WinBase, "MPI_Aint" size: WinSize, "int" disp_unit: DispUnit,
+            "MPI_Info" info: Info, "MPI_Comm" comm: Comm, "MPI_Win *" win: Win,
+        )
+    ),
+    mpi_fn!(
+        MpiWinAllocate,
+        Rma(RmaOp::Create),
+        Blocks,
+        "int",
+        params!(
+            "MPI_Aint" size: WinSize, "int" disp_unit: DispUnit, "MPI_Info" info: Info,
+            "MPI_Comm" comm: Comm, "void *" baseptr: WinBase, "MPI_Win *" win: Win,
+        )
+    ),
+    mpi_fn!(
+        MpiWinFree,
+        Rma(RmaOp::Free),
+        Blocks,
+        "int",
+        params!("MPI_Win *" win: Win)
+    ),
+    mpi_fn!(
+        MpiWinFence,
+        Rma(RmaOp::Fence),
+        Blocks,
+        "int",
+        params!("int" assert: Assert, "MPI_Win" win: Win)
+    ),
+    mpi_fn!(MpiPut, Rma(RmaOp::Put), Returns, "int", RMA_TRANSFER),
+    mpi_fn!(MpiGet, Rma(RmaOp::Get), Returns, "int", RMA_GET),
+    mpi_fn!(
+        MpiAccumulate,
+        Rma(RmaOp::Accumulate),
+        Returns,
+        "int",
+        params!(
+            "const void *" origin_addr: SendBuffer, "int" origin_count: SendCount,
+            "MPI_Datatype" origin_datatype: SendType, "int" target_rank: TargetRank,
+            "MPI_Aint" target_disp: TargetDisp, "int" target_count: TargetCount,
+            "MPI_Datatype" target_datatype: TargetType, "MPI_Op" op: Op, "MPI_Win" win: Win,
+        )
+    ),
+    mpi_fn!(
+        MpiWinLock,
+        Rma(RmaOp::Lock),
+        Blocks,
+        "int",
+        params!(
+            "int" lock_type: LockType, "int" rank: TargetRank, "int" assert: Assert,
+            "MPI_Win" win: Win,
+        )
+    ),
+    mpi_fn!(
+        MpiWinUnlock,
+        Rma(RmaOp::Unlock),
+        Returns,
+        "int",
+        params!("int" rank: TargetRank, "MPI_Win" win: Win)
+    ),
+    mpi_fn!(
+        MpiWinLockAll,
+        Rma(RmaOp::Lock),
+        Blocks,
+        "int",
+        params!("int" assert: Assert, "MPI_Win" win: Win)
+    ),
+    mpi_fn!(
+        MpiWinUnlockAll,
+        Rma(RmaOp::Unlock),
+        Returns,
+        "int",
+        params!("MPI_Win" win: Win)
+    ),
+    mpi_fn!(
+        MpiWinFlush,
+        Rma(RmaOp::Flush),
+        Returns,
+        "int",
+        params!("int" rank: TargetRank, "MPI_Win" win: Win)
+    ),
+    mpi_fn!(
+        MpiWinFlushAll,
+        Rma(RmaOp::Flush),
+        Returns,
+        "int",
+        params!("MPI_Win" win: Win)
+    ),
 ];
+
+const RMA_TRANSFER: &[Param] = params!(
+    "const void *" origin_addr: SendBuffer, "int" origin_count: SendCount,
+    "MPI_Datatype" origin_datatype: SendType, "int" target_rank: TargetRank,
+    "MPI_Aint" target_disp: TargetDisp, "int" target_count: TargetCount,
+    "MPI_Datatype" target_datatype: TargetType, "MPI_Win" win: Win,
+);
+const RMA_GET: &[Param] = params!(
+    "void *" origin_addr: RecvBuffer, "int" origin_count: RecvCount,
+    "MPI_Datatype" origin_datatype: RecvType, "int" target_rank: TargetRank,
+    "MPI_Aint" target_disp: TargetDisp, "int" target_count: TargetCount,
+    "MPI_Datatype" target_datatype: TargetType, "MPI_Win" win: Win,
+);
 
 #[cfg(test)]
 mod tests {

@@ -145,6 +145,8 @@ pub enum MpiHandleType {
     Op,
     /// `MPI_Group`
     Group,
+    /// `MPI_Win` (one-sided communication)
+    Win,
 }
 
 impl MpiHandleType {
@@ -156,6 +158,7 @@ impl MpiHandleType {
             MpiHandleType::Datatype => "MPI_Datatype",
             MpiHandleType::Op => "MPI_Op",
             MpiHandleType::Group => "MPI_Group",
+            MpiHandleType::Win => "MPI_Win",
         }
     }
 }

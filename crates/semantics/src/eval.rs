@@ -167,6 +167,9 @@ fn claim_phrase(property: Property) -> &'static str {
         Property::AssumptionVacuous => "the assumption is satisfiable",
         Property::Unsupported => "the construct is supported",
         Property::ResourceLeak => "every MPI object made is freed",
+        Property::LocalConcurrency => "no local access touches memory of a pending MPI operation",
+        Property::Epoch => "RMA calls are made inside an epoch, and every epoch is closed",
+        Property::RmaRace => "no two RMA accesses of one epoch conflict",
     }
 }
 

@@ -58,13 +58,21 @@ pub enum Property {
     /// `unsupported`: a construct tass cannot model.
     Unsupported,
     /// `resource-leak`: an MPI object the program made (communicator, group,
-    /// user operator, ...) not freed when the process terminates.
+    /// user operator, window, ...) not freed when the process terminates.
     ResourceLeak,
+    /// `local-concurrency`: a local access conflicting with a pending MPI
+    /// operation on the same memory.
+    LocalConcurrency,
+    /// `epoch`: an RMA call outside an access epoch, or an epoch never closed.
+    Epoch,
+    /// `rma-race`: conflicting RMA accesses to the same window memory in one
+    /// epoch from different processes.
+    RmaRace,
 }
 
 impl Property {
     /// Every property, in DESIGN.md's order.
-    pub const ALL: [Property; 22] = [
+    pub const ALL: [Property; 25] = [
         Property::Assertion,
         Property::OutOfBounds,
         Property::InvalidPointer,
@@ -87,6 +95,9 @@ impl Property {
         Property::AssumptionVacuous,
         Property::Unsupported,
         Property::ResourceLeak,
+        Property::LocalConcurrency,
+        Property::Epoch,
+        Property::RmaRace,
     ];
 
     /// The identifier used in reports (DESIGN.md's list).
@@ -114,6 +125,9 @@ impl Property {
             Property::AssumptionVacuous => "assumption-vacuous",
             Property::Unsupported => "unsupported",
             Property::ResourceLeak => "resource-leak",
+            Property::LocalConcurrency => "local-concurrency",
+            Property::Epoch => "epoch",
+            Property::RmaRace => "rma-race",
         }
     }
 
@@ -152,7 +166,12 @@ impl Property {
             }
             Property::AssumptionVacuous => "an assumption makes every path vacuous",
             Property::Unsupported => "an unsupported construct was met",
-            Property::ResourceLeak => "an MPI communicator, group or operator can be left unfreed",
+            Property::ResourceLeak => "an MPI object can be left unfreed",
+            Property::LocalConcurrency => {
+                "a local access can conflict with a pending MPI operation on the same memory"
+            }
+            Property::Epoch => "an RMA call can be made outside an epoch, or an epoch left open",
+            Property::RmaRace => "RMA accesses to the same window memory can conflict in one epoch",
         }
     }
 

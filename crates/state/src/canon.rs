@@ -66,6 +66,9 @@ fn reach_order(state: &State) -> Vec<(u32, u32)> {
     for m in s.messages.iter() {
         scan(&m.data, &mut order, &mut seen);
     }
+    for v in crate::mpi::window_values(&s.windows) {
+        scan(v, &mut order, &mut seen);
+    }
     for p in &s.procs {
         for r in &p.mpi.requests {
             for buffer in r.buffers() {
@@ -183,6 +186,12 @@ pub(crate) fn canonical_heaps(_f: &ExprFactory, mut state: State) -> State {
         })
         .collect();
     s.messages = Arc::new(msgs);
+    if !s.windows.is_empty() {
+        let windows = Arc::make_mut(&mut s.windows);
+        for v in crate::mpi::window_values_mut(windows) {
+            *v = v.map(&mut remap, &mut keep);
+        }
+    }
     state
 }
 

@@ -190,6 +190,9 @@ pub struct Engine {
     proc_memo: ProcMemo,
     /// The model has collective assertions: steps are counted for their reports.
     collective: bool,
+    /// The model locks windows (`MPI_Win_lock(_all)`): while a window exists,
+    /// its members' steps are not local (`mpi::rma::passive`).
+    locks_windows: bool,
     /// Whether joint assertions take snapshots (`tass compare`).
     joint: crate::snapshot::JointSnapshots,
     /// `tass compare`, implementation: the specification's paths, for the
@@ -269,6 +272,7 @@ impl Engine {
             simplified_pcs: hashbrown::HashMap::new(),
             proc_memo: ProcMemo::default(),
             collective: crate::snapshot::model_has_collective(&model),
+            locks_windows: crate::mpi::model_locks_windows(&model),
             joint: Default::default(),
             spec_paths: Vec::new(),
             model,
@@ -330,6 +334,7 @@ impl Engine {
             } else {
                 Vec::new()
             }),
+            windows: Arc::new(Vec::new()),
             snapshots: Default::default(),
         });
         // Inputs, in order (constraints and extents may mention earlier inputs).
@@ -536,7 +541,11 @@ impl Engine {
             };
             decided.push((g, enabled, known));
             if enabled {
-                let local = !matches!(&t.statement, Statement::Call { callee: Callee::Library(l), .. } if l.is_mpi());
+                // A member of a window in a program that locks windows is not
+                // local: its accesses race with other processes' operations.
+                let mpi_call = matches!(&t.statement, Statement::Call { callee: Callee::Library(l), .. } if l.is_mpi());
+                let exposed = self.locks_windows && crate::mpi::exposed_to_locks(scratch, p);
+                let local = !mpi_call && !exposed;
                 let step = Step {
                     process: p,
                     function,
@@ -661,6 +670,22 @@ impl Engine {
                     None,
                 ));
             }
+            // Window memory the step touches while RMA operations are pending
+            // (checked on the state before the step).
+            let window_conflicts = if state.inner.windows.is_empty()
+                || step.request.is_some()
+                || step.delivered_to.is_some()
+            {
+                Vec::new()
+            } else {
+                let ctx = crate::mpi::Ctx {
+                    model: &model,
+                    f: &f,
+                    layout: &self.layout,
+                };
+                ctx.mpi(&mut self.oracle)
+                    .local_window_accesses(&mut state, step)?
+            };
             if !step.local {
                 let ctx = crate::mpi::Ctx {
                     model: &model,
@@ -668,7 +693,8 @@ impl Engine {
                     layout: &self.layout,
                 };
                 if let Some(r) = ctx.mpi(&mut self.oracle).execute(&mut state, step) {
-                    let (violations, changes) = r?;
+                    let (mut violations, changes) = r?;
+                    violations.splice(0..0, window_conflicts);
                     return Ok(StepOutcome {
                         state,
                         violations,
@@ -689,7 +715,7 @@ impl Engine {
                     None,
                 ));
             }
-            execute_transition(
+            let mut result = execute_transition(
                 &model,
                 &f,
                 &mut self.oracle,
@@ -697,7 +723,10 @@ impl Engine {
                 step.transition,
                 step.guard_known_true,
                 self.record_changes,
-            )?
+            )?;
+            // RMA conflicts come first: they are about the state before the step.
+            result.violations.splice(0..0, window_conflicts);
+            result
         };
         let mut violations = result.violations;
         if self.collective {

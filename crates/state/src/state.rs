@@ -103,6 +103,9 @@ pub(crate) struct SystemState {
     /// the world ranks of its members in the order of their ranks in it, and
     /// its grid (`None` once freed). `MPI_COMM_WORLD` is communicator 0.
     pub comms: Arc<Vec<Option<crate::mpi::Communicator>>>,
+    /// The windows of one-sided communication: entry `k` is `Handle::Win(k)`
+    /// (`None` once freed), with its epoch and pending operations.
+    pub windows: Arc<Vec<Option<crate::mpi::Window>>>,
     /// The snapshot queues of the collective assertions (`crate::snapshot`).
     pub snapshots: crate::snapshot::Snapshots,
 }
@@ -119,6 +122,7 @@ impl PartialEq for SystemState {
                 .all(|(a, b)| Arc::ptr_eq(a, b) || a == b)
             && self.messages == other.messages
             && self.comms == other.comms
+            && self.windows == other.windows
             && self.snapshots == other.snapshots
     }
 }
@@ -139,6 +143,7 @@ impl SystemState {
         proc_hashes.hash(&mut h);
         self.messages.hash(&mut h);
         self.comms.hash(&mut h);
+        self.windows.hash(&mut h);
         self.snapshots.hash(&mut h);
         h.finish()
     }

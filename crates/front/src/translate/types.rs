@@ -162,6 +162,7 @@ impl<'t> Tr<'t> {
                     "__tass_MPI_Datatype" => return Ok(Type::Mpi(MpiHandleType::Datatype)),
                     "__tass_MPI_Op" => return Ok(Type::Mpi(MpiHandleType::Op)),
                     "__tass_MPI_Group" => return Ok(Type::Mpi(MpiHandleType::Group)),
+                    "__tass_MPI_Win" => return Ok(Type::Mpi(MpiHandleType::Win)),
                     "_Bool" | "bool" => return Ok(Type::Bool),
                     _ => {}
                 }

@@ -166,6 +166,9 @@ impl<'a> Evaluator<'a> {
             MType::Mpi(MpiHandleType::Group) => {
                 Value::Handle(Handle::Constant(LibraryConstant::MpiGroupNull))
             }
+            MType::Mpi(MpiHandleType::Win) => {
+                Value::Handle(Handle::Constant(LibraryConstant::MpiWinNull))
+            }
             MType::Mpi(_) => Value::Undefined,
             MType::Array(elem, ext) => {
                 if let Some(t) = self.data_type(env, ty, span)? {

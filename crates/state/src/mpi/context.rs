@@ -102,6 +102,10 @@ pub(super) fn is_nonblocking_send(lf: LF) -> bool {
 /// The functions this module implements; any other MPI call is an error naming it.
 pub(super) fn is_implemented(lf: LF) -> bool {
     lf.mpi().is_some_and(|d| d.collective().is_some())
+        || matches!(
+            lf.mpi().map(|d| d.kind),
+            Some(tass_model::api::mpi::MpiKind::Rma(_))
+        )
         || is_standard_send(lf)
         || is_nonblocking_send(lf)
         || super::group::is_local_call(lf)

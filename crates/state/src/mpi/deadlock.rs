@@ -352,6 +352,57 @@ impl Mpi<'_> {
                 snapshots: None,
             });
         }
+        for w in state.inner.windows.iter().flatten() {
+            let (func, tid) = w.created_at;
+            let span = match self.ctx.model.function(func).body.as_ref() {
+                Some(b) => b.transition(tid).span.clone(),
+                None => span_of(0),
+            };
+            let owner = comm::to_world(state, w.comm, 0).unwrap_or(0) as usize;
+            if !w.ops.is_empty() {
+                out.push(Violation {
+                    snapshots: None,
+                    property: Property::Epoch,
+                    certainty,
+                    message: format!(
+                        "an epoch of the window created at line {} is never closed: {} RMA \
+                         operation(s) not completed by a synchronisation",
+                        span.start_line,
+                        w.ops.len()
+                    ),
+                    span: span.clone(),
+                    process: owner,
+                    witness: witness.clone(),
+                    claim: "every epoch is closed".into(),
+                });
+            }
+            if let Some(l) = w.locks.first() {
+                out.push(Violation {
+                    snapshots: None,
+                    property: Property::Epoch,
+                    certainty,
+                    message: format!(
+                        "rank {} still holds a lock on rank {} of the window created at line {} \
+                         (a passive-target epoch never closed by MPI_Win_unlock)",
+                        l.origin, l.target, span.start_line
+                    ),
+                    span: span.clone(),
+                    process: owner,
+                    witness: witness.clone(),
+                    claim: "every epoch is closed".into(),
+                });
+            }
+            out.push(Violation {
+                snapshots: None,
+                property: Property::ResourceLeak,
+                certainty,
+                message: "window leak: the window is never freed (MPI_Win_free)".into(),
+                span,
+                process: owner,
+                witness: witness.clone(),
+                claim: "every MPI window is freed".into(),
+            });
+        }
         for (p, (func, tid)) in request::leaked(state) {
             let (span, text) = match self.ctx.model.function(func).body.as_ref() {
                 Some(b) => (

@@ -132,6 +132,9 @@ impl Mpi<'_> {
             steps.push(base);
             return Ok(());
         }
+        if super::rma::rma_op(&call).is_some() {
+            return self.push_rma_steps(scratch, base, &call, steps);
+        }
         if is_collective(call.lf) {
             return self.push_collective_steps(scratch, base, &call, steps);
         }

@@ -63,6 +63,16 @@ impl Mpi<'_> {
             ));
         }
         let phase = state.inner.procs[p].mpi.phase;
+        if let (Some(op), MpiPhase::Initialized) = (super::rma::rma_op(call), phase) {
+            use tass_model::api::mpi::RmaOp;
+            return match op {
+                RmaOp::Create | RmaOp::Free | RmaOp::Fence => self.rma_collective(state, p, call),
+                RmaOp::Lock | RmaOp::Unlock | RmaOp::Flush => self.passive_call(state, step, call),
+                RmaOp::Put | RmaOp::Get | RmaOp::Accumulate => {
+                    self.rma_operation(state, step, call)
+                }
+            };
+        }
         if is_collective(call.lf) && phase == MpiPhase::Initialized {
             if !step.guard_known_true {
                 // The step for one value of a root that depends on the inputs

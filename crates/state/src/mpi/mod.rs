@@ -40,6 +40,7 @@
 //!   operators and attached buffers dispatched; `topology.rs`: Cartesian
 //!   grids; `user_op.rs`: user operators; `bsend.rs`: the buffer attached
 //!   for `MPI_Bsend` and its accounting;
+//! - `rma/`: one-sided communication (windows, epochs, put/get/accumulate);
 //! - `commute.rs` and `deadlock.rs`: what the search asks (commutation,
 //!   settled processes, potential deadlock, polls, blocked calls,
 //!   termination checks).
@@ -58,6 +59,7 @@ mod group;
 mod p2p;
 mod process;
 mod request;
+mod rma;
 mod topology;
 mod user_op;
 
@@ -68,3 +70,6 @@ pub use deadlock::PollOutcome;
 pub(crate) use deadlock::{blocked_calls, failed_poll};
 pub(crate) use process::MpiProc;
 pub(crate) use request::push_progress_steps;
+pub(crate) use rma::{
+    exposed_to_locks, model_locks_windows, window_values, window_values_mut, Window,
+};

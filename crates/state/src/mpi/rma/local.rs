@@ -1,0 +1,398 @@
+//! Local loads and stores that conflict with RMA (`local-concurrency`).
+//!
+//! While an epoch is open, a process may not touch the target memory of an
+//! operation of the epoch in its window (a put or accumulate: not at all; a
+//! get: not write it), nor the origin buffer of its own pending operation (a
+//! put or accumulate: not write it; a get: not at all). The check does not
+//! depend on the order the search interleaves processes in: every access a
+//! member makes to its own window memory during the epoch is recorded in the
+//! window, checked against the operations already issued, and each operation
+//! is checked at issue against the accesses recorded before it.
+//!
+//! The accesses of a statement are the lvalues its guard and statement read or
+//! write (`a[i]`, `*p`, `x`, `s.f`); memory a library function reaches
+//! through a pointer argument (`memcpy`) is not seen.
+
+use std::sync::Arc;
+
+use tass_dynamic::api::{Pointer, Step as PStep, Value};
+use tass_model::api::{Callee, Expr as MExpr, ExprKind, LibraryFunction as LF, Span, Statement};
+use tass_semantics::api::{EngineError, Evaluator, Place, Property, Violation};
+use tass_symbolic::api::{Expr, ExprFactory};
+
+use super::window::{Epoch, LocalAccess, OpKind, PendingOp};
+use crate::mpi::context::Mpi;
+use crate::state::State;
+use crate::step::Step;
+
+/// How an lvalue is used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Access {
+    Read,
+    Write,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Use {
+    Access(Access),
+    /// Only the address is taken (`&x`, an array decaying to a pointer).
+    Address,
+}
+
+/// The lvalues `e` reads or writes, with how (`mode` is how `e` itself is used).
+fn lvalues<'e>(e: &'e MExpr, mode: Use, out: &mut Vec<(&'e MExpr, Access)>) {
+    use ExprKind as K;
+    let record = |out: &mut Vec<(&'e MExpr, Access)>| {
+        if let Use::Access(a) = mode {
+            out.push((e, a));
+        }
+    };
+    let read = Use::Access(Access::Read);
+    match &e.kind {
+        K::Var(_) => record(out),
+        K::Index(a, i) => {
+            record(out);
+            lvalues(a, Use::Address, out);
+            lvalues(i, read, out);
+        }
+        K::Deref(p) => {
+            record(out);
+            lvalues(p, read, out);
+        }
+        K::Field(s, _) => {
+            record(out);
+            lvalues(s, Use::Address, out);
+        }
+        K::AddressOf(a) | K::Decay(a) => lvalues(a, Use::Address, out),
+        K::Unary(_, a) | K::Cast(a) => lvalues(a, read, out),
+        K::Binary(_, a, b) | K::LogicalAnd(a, b) | K::LogicalOr(a, b) => {
+            lvalues(a, read, out);
+            lvalues(b, read, out);
+        }
+        K::Conditional(a, b, c) => {
+            lvalues(a, read, out);
+            lvalues(b, read, out);
+            lvalues(c, read, out);
+        }
+        K::MathCall(_, args) | K::AbstractCall(_, args) => {
+            for a in args {
+                lvalues(a, read, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The lvalues a transition (guard and statement) reads or writes.
+fn transition_lvalues<'e>(guard: &'e MExpr, st: &'e Statement) -> Vec<(&'e MExpr, Access)> {
+    let read = Use::Access(Access::Read);
+    let write = Use::Access(Access::Write);
+    let mut out = Vec::new();
+    lvalues(guard, read, &mut out);
+    match st {
+        Statement::Assign { lhs, rhs } => {
+            lvalues(lhs, write, &mut out);
+            lvalues(rhs, read, &mut out);
+        }
+        Statement::Assert { condition, .. }
+        | Statement::Assume { condition }
+        | Statement::CollectiveAssert { condition, .. } => lvalues(condition, read, &mut out),
+        Statement::Call { lhs, args, .. } => {
+            if let Some(lhs) = lhs {
+                lvalues(lhs, write, &mut out);
+            }
+            for a in args {
+                lvalues(a, read, &mut out);
+            }
+        }
+        Statement::Return { value: Some(v) } => lvalues(v, read, &mut out),
+        Statement::Allocate { lhs, count, .. } => {
+            lvalues(lhs, write, &mut out);
+            lvalues(count, read, &mut out);
+        }
+        Statement::Free { pointer } => lvalues(pointer, read, &mut out),
+        _ => {}
+    }
+    out
+}
+
+/// Where a place lies relative to a region starting at pointer `base`:
+/// `None` if it cannot be inside; else the element index relative to `base`
+/// (`None` inside: the access covers the whole object).
+fn offset_in(base: &Value, place: &Place, f: &ExprFactory) -> Option<Option<Expr>> {
+    let Value::Pointer(Pointer::To { root, path }) = base else {
+        // A byte view or an odd pointer: any access to its root may overlap.
+        let root = match base {
+            Value::Pointer(Pointer::Bytes { root, .. }) => *root,
+            _ => return None,
+        };
+        return (root == place.0).then_some(None);
+    };
+    if *root != place.0 {
+        return None;
+    }
+    let (prefix, start) = match path.last() {
+        Some(PStep::Index(s)) => (&path[..path.len() - 1], Some(*s)),
+        _ => (&path[..], None),
+    };
+    let steps = &place.1;
+    for (k, step) in prefix.iter().enumerate() {
+        match (step, steps.get(k)) {
+            (_, None) => return Some(None), // the access covers the region
+            (PStep::Field(a), Some(PStep::Field(b))) if a != b => return None,
+            _ => {}
+        }
+    }
+    match (start, steps.get(prefix.len())) {
+        (Some(s), Some(PStep::Index(i))) => Some(Some(f.sub(*i, s))),
+        _ => Some(None),
+    }
+}
+
+/// The claim that index `at` (`None`: the whole object) lies outside
+/// elements `lo .. hi`.
+fn outside(f: &ExprFactory, at: Option<Expr>, lo: i64, hi: i64) -> Expr {
+    match at {
+        None => f.ff(),
+        Some(i) => f.or(f.lt(i, f.int(lo)), f.le(f.int(hi), i)),
+    }
+}
+
+/// How library function `lf` uses its pointer argument `k`: read for a
+/// `const` MPI parameter, else (any other library function) possibly written.
+fn library_access(lf: LF, k: usize) -> Access {
+    match lf.mpi().and_then(|d| d.params.get(k)) {
+        Some(param) if param.c_type.starts_with("const ") => Access::Read,
+        _ => Access::Write,
+    }
+}
+
+/// Whether an access conflicts with an operation at the target.
+fn conflicts_at_target(kind: OpKind, access: Access) -> bool {
+    kind != OpKind::Get || access == Access::Write
+}
+
+/// Whether an access conflicts with the origin buffer of an operation.
+fn conflicts_at_origin(kind: OpKind, access: Access) -> bool {
+    kind == OpKind::Get || access == Access::Write
+}
+
+impl Mpi<'_> {
+    /// Checks the window accesses of local step `step` against the pending
+    /// RMA operations, and records the accesses to the process's own window
+    /// memory in every open epoch.
+    pub(crate) fn local_window_accesses(
+        &mut self,
+        state: &mut State,
+        step: &Step,
+    ) -> Result<Vec<Violation>, EngineError> {
+        let p = step.process;
+        let mut violations = Vec::new();
+        if state
+            .inner
+            .windows
+            .iter()
+            .flatten()
+            .all(|w| w.epoch == Epoch::Closed && w.ops.is_empty())
+        {
+            return Ok(violations);
+        }
+        let Some(body) = self.ctx.model.function(step.function).body.as_ref() else {
+            return Ok(violations);
+        };
+        let t = body.transition(step.transition);
+        // A declaration executed again gives its variable a fresh value: a
+        // write (the variable's lifetime ended in between).
+        let declared = match &t.statement {
+            Statement::Declare { var } => Some(MExpr::new(
+                ExprKind::Var(*var),
+                self.ctx.model.var(*var).ty.clone(),
+                t.span.clone(),
+            )),
+            _ => None,
+        };
+        let mut accesses = transition_lvalues(&t.guard, &t.statement);
+        if let Some(e) = &declared {
+            accesses.push((e, Access::Write));
+        }
+        let mut places = Vec::new();
+        {
+            let env = self.ctx.env(state, p);
+            let mut ev = Evaluator::without_checks(self.ctx.f, self.oracle, p);
+            for (e, access) in accesses {
+                if let Ok(place) = ev.eval_place(&env, e, true) {
+                    places.push((place, access));
+                }
+            }
+        }
+        // Memory a library or MPI function reaches through a pointer
+        // argument: the whole object from that element on (tass does not
+        // follow the function's own accesses), read for a `const` parameter.
+        if let Statement::Call {
+            callee: Callee::Library(lf),
+            args,
+            ..
+        } = &t.statement
+        {
+            let env = self.ctx.env(state, p);
+            let mut ev = Evaluator::without_checks(self.ctx.f, self.oracle, p);
+            for (k, a) in args.iter().enumerate() {
+                if !matches!(a.ty, tass_model::api::Type::Pointer(_)) {
+                    continue;
+                }
+                let Ok(v) = ev.eval(&env, a) else { continue };
+                let Value::Pointer(Pointer::To { root, path }) = v else {
+                    continue;
+                };
+                let mut path = path.clone();
+                if matches!(path.last(), Some(PStep::Index(_))) {
+                    path.pop();
+                }
+                places.push(((root, path), library_access(*lf, k)));
+            }
+        }
+        if places.is_empty() {
+            return Ok(violations);
+        }
+        let line = t.span.start_line;
+        for k in 0..state.inner.windows.len() {
+            let Some(w) = state.inner.windows[k].clone() else {
+                continue;
+            };
+            if w.epoch == Epoch::Closed && w.ops.is_empty() {
+                continue;
+            }
+            let rank = crate::mpi::comm::rank_in(state, w.comm, p as u32);
+            let mut record = Vec::new();
+            for (place, access) in &places {
+                for op in &w.ops {
+                    let found =
+                        self.check_against_op(state, p, rank, op, (place, *access), &t.span)?;
+                    violations.extend(found);
+                }
+                // Accesses are recorded in fence epochs only: a passive
+                // target's accesses are interleaved with the operations
+                // instead (`passive.rs`).
+                let Some(r) = rank.filter(|_| w.epoch == Epoch::Fence) else {
+                    continue;
+                };
+                let f = self.ctx.f;
+                if let Some(at) = offset_in(&w.memory[r].base, place, f) {
+                    record.push(LocalAccess {
+                        rank: r as u32,
+                        at,
+                        access: *access,
+                        line,
+                    });
+                }
+            }
+            if !record.is_empty() {
+                let s = state.inner_mut();
+                if let Some(w) = Arc::make_mut(&mut s.windows)[k].as_mut() {
+                    for a in record {
+                        if !w.local.contains(&a) {
+                            w.local.push(a);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(violations)
+    }
+
+    /// The violation of one access of process `p` (rank `rank` in the
+    /// window) against pending operation `op`, if they can conflict.
+    fn check_against_op(
+        &mut self,
+        state: &mut State,
+        p: usize,
+        rank: Option<usize>,
+        op: &PendingOp,
+        (place, access): (&Place, Access),
+        span: &Span,
+    ) -> Result<Vec<Violation>, EngineError> {
+        let f = self.ctx.f;
+        let line = self.line_of(op.at);
+        let mut violations = Vec::new();
+        let w_base = state
+            .inner
+            .windows
+            .iter()
+            .flatten()
+            .find(|w| w.ops.contains(op))
+            .map(|w| w.memory[op.target as usize].base.clone());
+        let verb = if access == Access::Write {
+            "writes"
+        } else {
+            "reads"
+        };
+        if rank == Some(op.target as usize) && conflicts_at_target(op.kind, access) {
+            if let Some(at) = w_base.and_then(|b| offset_in(&b, place, f)) {
+                let (lo, hi) = op.elements();
+                let claim = outside(f, at, lo, hi);
+                let message = format!(
+                    "process {p} {verb} its window memory that {} of process {} (line {line}) \
+                     accesses in the same epoch",
+                    op.kind.name(),
+                    op.origin
+                );
+                self.as_member(state, p, &mut violations, |ev, env| {
+                    ev.check(&*env, claim, Property::LocalConcurrency, || message, span);
+                    Ok(())
+                })?;
+            }
+        }
+        if op.origin as usize == p && conflicts_at_origin(op.kind, access) {
+            if let Some(at) = offset_in(&op.buffer, place, f) {
+                let claim = outside(f, at, 0, op.count);
+                let message = format!(
+                    "process {p} {verb} the origin buffer of its {} (line {line}) before the \
+                     epoch's synchronisation completes it",
+                    op.kind.name()
+                );
+                self.as_member(state, p, &mut violations, |ev, env| {
+                    ev.check(&*env, claim, Property::LocalConcurrency, || message, span);
+                    Ok(())
+                })?;
+            }
+        }
+        Ok(violations)
+    }
+
+    /// Checks a new operation against the accesses its target recorded in
+    /// the epoch before it was issued.
+    pub(super) fn check_recorded_accesses(
+        &mut self,
+        state: &mut State,
+        p: usize,
+        op: &PendingOp,
+        recorded: &[LocalAccess],
+        span: &Span,
+    ) -> Result<Vec<Violation>, EngineError> {
+        let f = self.ctx.f;
+        let (lo, hi) = op.elements();
+        let mut violations = Vec::new();
+        for a in recorded {
+            if a.rank != op.target || !conflicts_at_target(op.kind, a.access) {
+                continue;
+            }
+            let claim = outside(f, a.at, lo, hi);
+            let verb = if a.access == Access::Write {
+                "writes"
+            } else {
+                "reads"
+            };
+            let message = format!(
+                "{} of process {p} accesses window memory that its target {verb} locally \
+                 (line {}) in the same epoch",
+                op.kind.name(),
+                a.line
+            );
+            self.as_member(state, p, &mut violations, |ev, env| {
+                ev.check(&*env, claim, Property::LocalConcurrency, || message, span);
+                Ok(())
+            })?;
+        }
+        Ok(violations)
+    }
+}

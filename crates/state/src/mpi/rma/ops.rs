@@ -1,0 +1,397 @@
+//! The RMA operations: `MPI_Put`, `MPI_Get`, `MPI_Accumulate` issue an
+//! operation into the window's epoch (with the checks MPI asks at the call);
+//! the closing synchronisation performs them.
+
+use std::sync::Arc;
+
+use tass_dynamic::api::{Handle, Value};
+use tass_model::api::mpi::{ArgRole, RmaOp};
+use tass_model::api::LibraryConstant as LC;
+use tass_semantics::api::{Change, EngineError, Environment, Evaluator, Property, Violation};
+use tass_symbolic::api::{Expr, ExprFactory, Type};
+
+use super::sync::{live_window, rma_op};
+use super::window::{datatype_size, Epoch, OpKind, PendingOp};
+use crate::mpi::buffer::{self, concrete, read_buffer, write_buffer, BufArg};
+use crate::mpi::context::{write_success, Call, Mpi, PROC_NULL};
+use crate::state::State;
+use crate::step::Step;
+
+/// The arguments of an RMA operation, read and checked at the call.
+struct Issued {
+    window: u32,
+    target: u32,
+    count: i64,
+    dtype: LC,
+    ty: Type,
+    target_disp: i64,
+}
+
+impl Mpi<'_> {
+    /// Executes `MPI_Put`, `MPI_Get` or `MPI_Accumulate` (`step` of its
+    /// process): checks it and adds it to the window's epoch.
+    pub(crate) fn rma_operation(
+        &mut self,
+        state: &mut State,
+        step: &Step,
+        call: &Call<'_>,
+    ) -> Result<(Vec<Violation>, Vec<Change>), EngineError> {
+        let p = step.process;
+        let mut violations = Vec::new();
+        let issued = self.as_member(state, p, &mut violations, |ev, env| {
+            issue_args(ev, env, call)
+        })?;
+        if let Some(issued) = issued {
+            self.add_operation(state, step, call, issued, &mut violations)?;
+        }
+        self.as_member(state, p, &mut violations, |ev, env| {
+            write_success(ev, env, call)?;
+            env.set_location(call.target);
+            Ok(())
+        })?;
+        Ok((violations, Vec::new()))
+    }
+
+    fn add_operation(
+        &mut self,
+        state: &mut State,
+        step: &Step,
+        call: &Call<'_>,
+        issued: Issued,
+        violations: &mut Vec<Violation>,
+    ) -> Result<(), EngineError> {
+        let p = step.process;
+        let Some(w) = state.inner.windows[issued.window as usize].clone() else {
+            return Ok(());
+        };
+        let name = call.lf.c_name();
+        let origin_rank = crate::mpi::comm::rank_in(state, w.comm, p as u32).map(|r| r as u32);
+        let under_lock = w
+            .locks
+            .iter()
+            .any(|l| Some(l.origin) == origin_rank && l.target == issued.target);
+        if w.epoch == Epoch::Closed && !under_lock {
+            return self.as_member(state, p, violations, |ev, env| {
+                let message = format!(
+                    "{name} outside an access epoch: no MPI_Win_fence has opened one on this window, \
+                     and process {p} holds no lock (MPI_Win_lock) on the target"
+                );
+                ev.fail(&*env, Property::Epoch, message, call.span);
+                Ok(())
+            });
+        }
+        let memory = &w.memory[issued.target as usize];
+        let size = datatype_size(issued.dtype).unwrap_or(1);
+        let first_byte = issued.target_disp * memory.disp_unit;
+        let end_byte = first_byte + issued.count * size;
+        let inside = first_byte >= 0 && end_byte <= memory.size;
+        if !inside {
+            let target = issued.target;
+            let window_size = memory.size;
+            return self.as_member(state, p, violations, |ev, env| {
+                let message = format!(
+                    "{name} outside the target window: bytes {first_byte}..{end_byte} of the \
+                     {window_size} bytes process {target} exposes"
+                );
+                ev.fail(&*env, Property::OutOfBounds, message, call.span);
+                Ok(())
+            });
+        }
+        if first_byte % size != 0 {
+            return Err(EngineError::unsupported(
+                format!("{name} at a target displacement that is not a whole number of elements"),
+                call.span,
+            ));
+        }
+        let kind = match rma_op(call) {
+            Some(RmaOp::Put) => OpKind::Put,
+            Some(RmaOp::Get) => OpKind::Get,
+            _ => OpKind::Accumulate(self.accumulate_op(state, p, call)?),
+        };
+        let (data, buffer) = self.as_member(state, p, violations, |ev, env| {
+            origin_side(ev, env, call, kind, &issued)
+        })?;
+        let function = state.inner.procs[p]
+            .stack
+            .last()
+            .map(|fr| fr.function)
+            .unwrap_or(self.ctx.model.main);
+        let op = PendingOp {
+            origin: p as u32,
+            target: issued.target,
+            kind,
+            first_byte,
+            end_byte,
+            count: issued.count,
+            ty: issued.ty,
+            data,
+            buffer,
+            at: (function, call.tid),
+            under_lock,
+        };
+        let found = self.check_recorded_accesses(state, p, &op, &w.local, call.span)?;
+        violations.extend(found);
+        if let Some(other) = w
+            .ops
+            .iter()
+            .find(|o| o.origin != op.origin && o.overlaps(&op) && o.kind.conflicts_with(op.kind))
+        {
+            let line = self.line_of(other.at);
+            let message = format!(
+                "{name} of process {p} and {} of process {} (line {line}) access the same \
+                 window memory of process {} in one epoch, and at least one writes it",
+                other.kind.name(),
+                other.origin,
+                op.target
+            );
+            self.as_member(state, p, violations, |ev, env| {
+                ev.fail(&*env, Property::RmaRace, message, call.span);
+                Ok(())
+            })?;
+        }
+        let s = state.inner_mut();
+        if let Some(w) = Arc::make_mut(&mut s.windows)[issued.window as usize].as_mut() {
+            w.ops.push(op);
+        }
+        Ok(())
+    }
+
+    /// The source line of call `at`.
+    pub(super) fn line_of(
+        &self,
+        (function, tid): (tass_model::api::FunctionId, tass_model::api::TransitionId),
+    ) -> u32 {
+        self.ctx
+            .model
+            .function(function)
+            .body
+            .as_ref()
+            .map_or(0, |b| b.transition(tid).span.start_line)
+    }
+
+    /// The operation of `MPI_Accumulate`.
+    fn accumulate_op(
+        &mut self,
+        state: &mut State,
+        p: usize,
+        call: &Call<'_>,
+    ) -> Result<LC, EngineError> {
+        let v = self.peek_value(state, p, call.arg(ArgRole::Op))?;
+        match v {
+            Value::Handle(Handle::Constant(
+                c @ (LC::MpiSum | LC::MpiProd | LC::MpiMin | LC::MpiMax | LC::MpiReplace),
+            )) => Ok(c),
+            other => Err(EngineError::unsupported(
+                format!("MPI_Accumulate with operation {other:?}"),
+                call.span,
+            )),
+        }
+    }
+
+    /// Performs the operations of window `k`'s epoch, in issue order (their
+    /// order does not matter: conflicting ones were reported at issue), and
+    /// empties it.
+    pub(super) fn perform_pending(
+        &mut self,
+        state: &mut State,
+        k: u32,
+        violations: &mut Vec<Violation>,
+    ) -> Result<(), EngineError> {
+        self.perform_where(state, k, violations, &|_| true)
+    }
+
+    /// Performs the operations of window `k` that `which` selects, in issue
+    /// order, and removes them.
+    pub(super) fn perform_where(
+        &mut self,
+        state: &mut State,
+        k: u32,
+        violations: &mut Vec<Violation>,
+        which: &dyn Fn(&PendingOp) -> bool,
+    ) -> Result<(), EngineError> {
+        let Some(w) = state.inner.windows[k as usize].clone() else {
+            return Ok(());
+        };
+        let comm = w.comm;
+        for op in w.ops.iter().filter(|o| which(o)) {
+            let Some(target) = crate::mpi::comm::to_world(state, comm, op.target as usize) else {
+                continue;
+            };
+            let memory = &w.memory[op.target as usize];
+            let size = (op.end_byte - op.first_byte) / op.count.max(1);
+            let offset = op.first_byte / size.max(1);
+            let span = self.span_of_op(op.at);
+            let f = self.ctx.f;
+            let n = f.int(op.count);
+            let at = buffer::Window {
+                capacity: f.int(offset + op.count),
+                offset: f.int(offset),
+            };
+            let base = BufArg::Stored(&memory.base, Some(&op.ty));
+            match op.kind {
+                OpKind::Put => {
+                    let data = op.data.expect("a put carries its data");
+                    self.as_member(state, target as usize, violations, |ev, env| {
+                        write_buffer(ev, env, base, at, data, n, &span)
+                    })?;
+                }
+                OpKind::Accumulate(c) => {
+                    let data = op.data.expect("an accumulate carries its data");
+                    self.as_member(state, target as usize, violations, |ev, env| {
+                        let old = read_buffer(ev, &*env, base, n, at.offset, &op.ty, &span)?;
+                        let Some(old) = old else { return Ok(()) };
+                        let new = combine(ev.factory(), c, old, data, op.count, &op.ty);
+                        write_buffer(ev, env, base, at, new, n, &span)
+                    })?;
+                }
+                OpKind::Get => {
+                    let got = self.as_member(state, target as usize, violations, |ev, env| {
+                        read_buffer(ev, &*env, base, n, at.offset, &op.ty, &span)
+                    })?;
+                    let Some(got) = got else { continue };
+                    let dest = &op.buffer;
+                    let into = buffer::Window {
+                        capacity: n,
+                        offset: f.int(0),
+                    };
+                    let dest_arg = BufArg::Stored(dest, Some(&op.ty));
+                    self.as_member(state, op.origin as usize, violations, |ev, env| {
+                        write_buffer(ev, env, dest_arg, into, got, n, &span)
+                    })?;
+                }
+            }
+        }
+        let s = state.inner_mut();
+        if let Some(w) = Arc::make_mut(&mut s.windows)[k as usize].as_mut() {
+            w.ops.retain(|o| !which(o));
+        }
+        Ok(())
+    }
+
+    fn span_of_op(
+        &self,
+        (function, tid): (tass_model::api::FunctionId, tass_model::api::TransitionId),
+    ) -> tass_model::api::Span {
+        let func = self.ctx.model.function(function);
+        func.body
+            .as_ref()
+            .map_or_else(|| func.span.clone(), |b| b.transition(tid).span.clone())
+    }
+}
+
+/// Reads and checks the window, target rank, counts, datatypes and target
+/// displacement of an RMA operation (`None`: nothing to do, a null target,
+/// or a violation reported).
+fn issue_args(
+    ev: &mut Evaluator<'_>,
+    env: &mut crate::env::ProcEnv<'_>,
+    call: &Call<'_>,
+) -> Result<Option<Issued>, EngineError> {
+    let name = call.lf.c_name();
+    let wv = ev.eval(&*env, call.arg(ArgRole::Win))?;
+    let Some(window) = live_window(env.state, &wv) else {
+        let message = format!("{name} on an invalid window (never created, or freed)");
+        ev.fail(&*env, Property::InvalidPointer, message, call.span);
+        return Ok(None);
+    };
+    let comm = env.state.inner.windows[window as usize]
+        .as_ref()
+        .map_or(0, |w| w.comm);
+    let n = crate::mpi::comm::comm_size(env.state, comm);
+    let rank = ev.eval_int(&*env, call.arg(ArgRole::TargetRank))?;
+    buffer::check_rank(ev, &*env, rank, false, "target", call.span, n);
+    let rank = concrete(ev, rank, "target rank", call.span)?;
+    if rank == PROC_NULL || !(0..n as i64).contains(&rank) {
+        return Ok(None);
+    }
+    let (origin_count, origin_type, target_type) = match rma_op(call) {
+        Some(RmaOp::Get) => (ArgRole::RecvCount, ArgRole::RecvType, ArgRole::TargetType),
+        _ => (ArgRole::SendCount, ArgRole::SendType, ArgRole::TargetType),
+    };
+    let (odt, ty) = buffer::datatype(ev, &*env, call.arg(origin_type), call.span)?;
+    let (tdt, _) = buffer::datatype(ev, &*env, call.arg(target_type), call.span)?;
+    let f = ev.factory();
+    if odt != tdt {
+        let message = format!(
+            "{name} with origin datatype {} and target datatype {}",
+            odt.c_name(),
+            tdt.c_name()
+        );
+        ev.fail(&*env, Property::MpiType, message, call.span);
+        return Ok(None);
+    }
+    if datatype_size(odt).is_none() {
+        return Err(EngineError::unsupported(
+            format!("{name} with datatype {}", odt.c_name()),
+            call.span,
+        ));
+    }
+    let ocount = ev.eval_int(&*env, call.arg(origin_count))?;
+    let tcount = ev.eval_int(&*env, call.arg(ArgRole::TargetCount))?;
+    let same = f.and(f.eq(ocount, tcount), f.le(f.int(0), ocount));
+    ev.check(
+        &*env,
+        same,
+        Property::MpiCount,
+        || {
+            format!(
+                "{name} with origin count {} and target count {}",
+                f.pretty(ocount),
+                f.pretty(tcount)
+            )
+        },
+        call.span,
+    );
+    let count = concrete(ev, ocount, "count", call.span)?;
+    let disp = ev.eval_int(&*env, call.arg(ArgRole::TargetDisp))?;
+    let target_disp = concrete(ev, disp, "target displacement", call.span)?;
+    Ok(Some(Issued {
+        window,
+        target: rank as u32,
+        count,
+        dtype: odt,
+        ty,
+        target_disp,
+    }))
+}
+
+/// The origin side of an operation: the data a put or accumulate sends (read
+/// now), or the buffer a get fills (its bounds checked now).
+fn origin_side(
+    ev: &mut Evaluator<'_>,
+    env: &mut crate::env::ProcEnv<'_>,
+    call: &Call<'_>,
+    kind: OpKind,
+    issued: &Issued,
+) -> Result<(Option<Expr>, Value), EngineError> {
+    let f = ev.factory();
+    let n = f.int(issued.count);
+    let zero = f.int(0);
+    let arg = call.arg(if kind == OpKind::Get {
+        ArgRole::RecvBuffer
+    } else {
+        ArgRole::SendBuffer
+    });
+    // Reading checks that the buffer holds `count` elements.
+    let data = read_buffer(ev, &*env, arg, n, zero, &issued.ty, call.span)?;
+    let buffer = ev.eval(&*env, arg)?;
+    Ok(((kind != OpKind::Get).then_some(data).flatten(), buffer))
+}
+
+/// `old op data`, element by element, for `count` elements of type `ty`.
+fn combine(f: &ExprFactory, op: LC, old: Expr, data: Expr, count: i64, ty: &Type) -> Expr {
+    let els: Vec<Expr> = (0..count)
+        .map(|j| {
+            let a = buffer::flat_read(f, old, f.int(j));
+            let b = buffer::coerce(f, buffer::flat_read(f, data, f.int(j)), ty);
+            match op {
+                LC::MpiSum => f.add(a, b),
+                LC::MpiProd => f.mul(a, b),
+                LC::MpiMin => f.ite(f.le(a, b), a, b),
+                LC::MpiMax => f.ite(f.le(b, a), a, b),
+                _ => b, // MPI_REPLACE
+            }
+        })
+        .collect();
+    f.array_literal(Type::array(ty.clone(), Some(f.int(count))), &els)
+}

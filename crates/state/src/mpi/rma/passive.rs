@@ -1,0 +1,303 @@
+//! Passive-target synchronisation: `MPI_Win_lock`/`MPI_Win_unlock` (and
+//! their `_all` forms) open and close an access epoch of one origin on one
+//! target (all targets); `MPI_Win_flush(_all)` completes the origin's
+//! operations of the epoch without closing it.
+//!
+//! A lock is acquired when the call is made: a process waits in
+//! `MPI_Win_lock` while another holds a lock on that target that excludes
+//! its own (MPI allows an implementation to wait there, so a program that
+//! needs the lock to be granted later can deadlock). An operation under a
+//! lock is performed when the origin's unlock or flush completes it. The
+//! target takes no part, so it may touch its window memory at any moment of
+//! the epoch: while another process holds a lock on it, its local steps are
+//! not local for the reduction (`exposed_to_locks`), so every order of its
+//! accesses and the origin's calls is explored, and an access while an
+//! operation is pending is a `local-concurrency` (`local.rs`).
+
+use std::sync::Arc;
+
+use tass_model::api::mpi::{ArgRole, RmaOp, MPI_LOCK_EXCLUSIVE, MPI_LOCK_SHARED};
+use tass_model::api::LibraryFunction as LF;
+use tass_semantics::api::{Change, EngineError, Environment, Property, Violation};
+
+use super::sync::{live_window, rma_op};
+use super::window::{Lock, LockKind};
+use crate::mpi::buffer::{self, concrete};
+use crate::mpi::comm;
+use crate::mpi::context::{write_success, Call, Mpi};
+use crate::state::State;
+use crate::step::Step;
+
+/// True if process `p` is a member of a live window: in a program that locks
+/// windows, another process may lock it and access its window memory at any
+/// moment, so its steps are not local (the search must try them in every
+/// order with the other processes' lock, operation and unlock calls).
+pub(crate) fn exposed_to_locks(state: &State, p: usize) -> bool {
+    state
+        .inner
+        .windows
+        .iter()
+        .flatten()
+        .any(|w| comm::rank_in(state, w.comm, p as u32).is_some())
+}
+
+/// True if the model calls `MPI_Win_lock` or `MPI_Win_lock_all`.
+pub(crate) fn model_locks_windows(model: &tass_model::api::Model) -> bool {
+    use tass_model::api::{Callee, Statement};
+    model.functions.iter().any(|f| {
+        f.body.as_ref().is_some_and(|b| {
+            b.graph.edge_weights().any(|t| {
+                matches!(
+                    t.statement,
+                    Statement::Call {
+                        callee: Callee::Library(LF::MpiWinLock | LF::MpiWinLockAll),
+                        ..
+                    }
+                )
+            })
+        })
+    })
+}
+
+/// What a lock, unlock or flush call names: window, origin rank, the
+/// targets, and the lock kind asked for.
+struct PassiveArgs {
+    window: u32,
+    origin: u32,
+    targets: Vec<u32>,
+    kind: LockKind,
+}
+
+impl Mpi<'_> {
+    /// The arguments of passive-target call `call` of process `p`, without
+    /// checks (`None`: an invalid window or rank, which executing reports).
+    fn peek_passive(
+        &mut self,
+        state: &mut State,
+        p: usize,
+        call: &Call<'_>,
+    ) -> Result<Option<PassiveArgs>, EngineError> {
+        let v = self.peek_value(state, p, call.arg(ArgRole::Win))?;
+        let Some(window) = live_window(state, &v) else {
+            return Ok(None);
+        };
+        let comm = state.inner.windows[window as usize]
+            .as_ref()
+            .map_or(0, |w| w.comm);
+        let Some(origin) = comm::rank_in(state, comm, p as u32) else {
+            return Ok(None);
+        };
+        let n = comm::comm_size(state, comm) as u32;
+        let targets = match call.arg_if(ArgRole::TargetRank) {
+            Some(e) => {
+                let r = self.peek(state, p, e)?;
+                match crate::mpi::context::concrete_i64(self.ctx.f, r) {
+                    Some(r) if (0..i64::from(n)).contains(&r) => vec![r as u32],
+                    _ => return Ok(None),
+                }
+            }
+            None => (0..n).collect(),
+        };
+        let kind = match call.arg_if(ArgRole::LockType) {
+            Some(e) => {
+                let t = self.peek(state, p, e)?;
+                match crate::mpi::context::concrete_i64(self.ctx.f, t) {
+                    Some(MPI_LOCK_EXCLUSIVE) => LockKind::Exclusive,
+                    Some(MPI_LOCK_SHARED) => LockKind::Shared,
+                    _ => return Ok(None),
+                }
+            }
+            None => LockKind::Shared,
+        };
+        Ok(Some(PassiveArgs {
+            window,
+            origin: origin as u32,
+            targets,
+            kind,
+        }))
+    }
+
+    /// Whether process `p` at lock call `call` can take its lock now (an
+    /// invalid call can: executing reports it).
+    pub(super) fn lock_available(
+        &mut self,
+        state: &mut State,
+        p: usize,
+        call: &Call<'_>,
+    ) -> Result<bool, EngineError> {
+        let Some(args) = self.peek_passive(state, p, call)? else {
+            return Ok(true);
+        };
+        let Some(w) = state.inner.windows[args.window as usize].as_ref() else {
+            return Ok(true);
+        };
+        Ok(args.targets.iter().all(|&t| {
+            w.locks.iter().all(|l| {
+                l.target != t
+                    || l.origin == args.origin // locking twice: executing reports it
+                    || (l.kind == LockKind::Shared && args.kind == LockKind::Shared)
+            })
+        }))
+    }
+
+    /// Executes `MPI_Win_lock(_all)`, `MPI_Win_unlock(_all)` or
+    /// `MPI_Win_flush(_all)` (`step` of its process).
+    pub(crate) fn passive_call(
+        &mut self,
+        state: &mut State,
+        step: &Step,
+        call: &Call<'_>,
+    ) -> Result<(Vec<Violation>, Vec<Change>), EngineError> {
+        let p = step.process;
+        let mut violations = Vec::new();
+        let name = call.lf.c_name();
+        match self.checked_passive(state, p, call, &mut violations)? {
+            None => {}
+            Some(args) => {
+                let w = state.inner.windows[args.window as usize].clone();
+                let Some(w) = w else {
+                    unreachable!("a live window")
+                };
+                let held: Vec<u32> = args
+                    .targets
+                    .iter()
+                    .copied()
+                    .filter(|&t| {
+                        w.locks
+                            .iter()
+                            .any(|l| l.origin == args.origin && l.target == t)
+                    })
+                    .collect();
+                let op = rma_op(call);
+                let problem = match op {
+                    Some(RmaOp::Lock) if !held.is_empty() => Some(format!(
+                        "{name}: process {p} already holds a lock on process {} of this window \
+                         (an epoch opened twice)",
+                        held[0]
+                    )),
+                    Some(RmaOp::Unlock | RmaOp::Flush) if held.len() != args.targets.len() => {
+                        Some(format!(
+                            "{name} without a passive-target epoch: process {p} holds no lock \
+                             (MPI_Win_lock{}) on the target",
+                            if call.lf == LF::MpiWinUnlockAll || call.lf == LF::MpiWinFlushAll {
+                                "_all"
+                            } else {
+                                ""
+                            }
+                        ))
+                    }
+                    _ => None,
+                };
+                if let Some(message) = problem {
+                    self.as_member(state, p, &mut violations, |ev, env| {
+                        ev.fail(&*env, Property::Epoch, message, call.span);
+                        Ok(())
+                    })?;
+                } else {
+                    self.passive_effect(state, &args, op, &mut violations)?;
+                }
+            }
+        }
+        self.as_member(state, p, &mut violations, |ev, env| {
+            write_success(ev, env, call)?;
+            env.set_location(call.target);
+            Ok(())
+        })?;
+        Ok((violations, Vec::new()))
+    }
+
+    /// Takes the locks, or performs the origin's operations under them (and
+    /// releases them for an unlock).
+    fn passive_effect(
+        &mut self,
+        state: &mut State,
+        args: &PassiveArgs,
+        op: Option<RmaOp>,
+        violations: &mut Vec<Violation>,
+    ) -> Result<(), EngineError> {
+        let k = args.window as usize;
+        if op == Some(RmaOp::Lock) {
+            let s = state.inner_mut();
+            if let Some(w) = Arc::make_mut(&mut s.windows)[k].as_mut() {
+                for &t in &args.targets {
+                    w.locks.push(Lock {
+                        origin: args.origin,
+                        target: t,
+                        kind: args.kind,
+                    });
+                }
+                w.locks.sort();
+            }
+            return Ok(());
+        }
+        let origin_world = {
+            let comm = state.inner.windows[k].as_ref().map_or(0, |w| w.comm);
+            comm::to_world(state, comm, args.origin as usize).unwrap_or(u32::MAX)
+        };
+        let targets = args.targets.clone();
+        self.perform_where(state, args.window, violations, &|o| {
+            o.under_lock && o.origin == origin_world && targets.contains(&o.target)
+        })?;
+        if op == Some(RmaOp::Unlock) {
+            let s = state.inner_mut();
+            if let Some(w) = Arc::make_mut(&mut s.windows)[k].as_mut() {
+                w.locks
+                    .retain(|l| !(l.origin == args.origin && args.targets.contains(&l.target)));
+            }
+        }
+        Ok(())
+    }
+
+    /// The arguments of a passive-target call, checked (window, rank, lock
+    /// type); `None` after a reported violation.
+    fn checked_passive(
+        &mut self,
+        state: &mut State,
+        p: usize,
+        call: &Call<'_>,
+        violations: &mut Vec<Violation>,
+    ) -> Result<Option<PassiveArgs>, EngineError> {
+        let name = call.lf.c_name();
+        let ok = self.as_member(state, p, violations, |ev, env| {
+            let wv = ev.eval(&*env, call.arg(ArgRole::Win))?;
+            let Some(window) = live_window(env.state, &wv) else {
+                let message = format!("{name} on an invalid window (never created, or freed)");
+                ev.fail(&*env, Property::InvalidPointer, message, call.span);
+                return Ok(false);
+            };
+            let comm = env.state.inner.windows[window as usize]
+                .as_ref()
+                .map_or(0, |w| w.comm);
+            let n = comm::comm_size(env.state, comm);
+            if let Some(e) = call.arg_if(ArgRole::TargetRank) {
+                let r = ev.eval_int(&*env, e)?;
+                buffer::check_rank(ev, &*env, r, false, "target", call.span, n);
+                let r = concrete(ev, r, "target rank", call.span)?;
+                if !(0..n as i64).contains(&r) {
+                    return Ok(false); // MPI_PROC_NULL: nothing to lock
+                }
+            }
+            if let Some(e) = call.arg_if(ArgRole::LockType) {
+                let t = ev.eval_int(&*env, e)?;
+                let f = ev.factory();
+                let claim = f.or(
+                    f.eq(t, f.int(MPI_LOCK_EXCLUSIVE)),
+                    f.eq(t, f.int(MPI_LOCK_SHARED)),
+                );
+                ev.check(
+                    &*env,
+                    claim,
+                    Property::Epoch,
+                    || format!("{name} with a lock type other than MPI_LOCK_EXCLUSIVE or MPI_LOCK_SHARED"),
+                    call.span,
+                );
+                concrete(ev, t, "lock type", call.span)?;
+            }
+            Ok(true)
+        })?;
+        if !ok {
+            return Ok(None);
+        }
+        self.peek_passive(state, p, call)
+    }
+}

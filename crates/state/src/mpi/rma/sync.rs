@@ -1,0 +1,440 @@
+//! The collective window calls: `MPI_Win_create`, `MPI_Win_fence`,
+//! `MPI_Win_free`. Each is one step of all members of the window's
+//! communicator, owned by its first member, enabled once every member is at
+//! the same call on the same window.
+
+use std::sync::Arc;
+
+use tass_dynamic::api::{undefined_data, ElemType, Handle, Pointer, Root, Step as PStep, Value};
+use tass_model::api::mpi::{ArgRole, RmaOp};
+use tass_model::api::{LibraryConstant as LC, LibraryFunction as LF, Type as MType};
+use tass_semantics::api::{Change, EngineError, Environment, Evaluator, Property, Violation};
+use tass_symbolic::api::Type;
+
+use super::window::{Epoch, MemoryOwner, WinMemory, Window};
+use crate::env::ProcEnv;
+use crate::mpi::buffer::concrete;
+use crate::mpi::comm;
+use crate::mpi::context::{current_call, write_success, Call, Mpi};
+use crate::mpi::process::MpiPhase;
+use crate::state::State;
+use crate::step::Step;
+
+/// What a collective window call names: the communicator, and the window
+/// (`None` for `MPI_Win_create`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) struct Names {
+    pub comm: u32,
+    pub window: Option<u32>,
+}
+
+/// The RMA operation of an MPI call, if it is one.
+pub(crate) fn rma_op(call: &Call<'_>) -> Option<RmaOp> {
+    match call.lf.mpi()?.kind {
+        tass_model::api::mpi::MpiKind::Rma(op) => Some(op),
+        _ => None,
+    }
+}
+
+/// The window a handle value names, if it is a live one.
+pub(super) fn live_window(state: &State, v: &Value) -> Option<u32> {
+    match v {
+        Value::Handle(Handle::Win(k)) => state
+            .inner
+            .windows
+            .get(*k as usize)
+            .and_then(|w| w.as_ref())
+            .map(|_| *k),
+        _ => None,
+    }
+}
+
+impl Mpi<'_> {
+    /// The window handle argument of `call` of process `p` (through the
+    /// pointer for `MPI_Win_free`), without checks.
+    pub(super) fn peek_window(
+        &mut self,
+        state: &mut State,
+        p: usize,
+        call: &Call<'_>,
+    ) -> Result<Option<u32>, EngineError> {
+        let env = self.ctx.env(state, p);
+        let mut ev = Evaluator::without_checks(self.ctx.f, self.oracle, p);
+        let mut v = ev.eval(&env, call.arg(ArgRole::Win))?;
+        if rma_op(call) == Some(RmaOp::Free) {
+            if !matches!(v, Value::Pointer(ref q) if !q.is_null()) {
+                return Ok(None);
+            }
+            let place = ev.deref_place(&env, v, true, call.span, &|| "window".into())?;
+            v = ev.read_place(&env, &place);
+        }
+        Ok(live_window(env.state, &v))
+    }
+
+    /// What collective window call `call` of process `p` names (`None`: an
+    /// invalid communicator or window, which executing reports).
+    fn peek_names(
+        &mut self,
+        state: &mut State,
+        p: usize,
+        call: &Call<'_>,
+    ) -> Result<Option<Names>, EngineError> {
+        if rma_op(call) == Some(RmaOp::Create) {
+            let comm = self.peek_comm(state, p, call.arg(ArgRole::Comm))?;
+            return Ok(comm.map(|comm| Names { comm, window: None }));
+        }
+        let Some(k) = self.peek_window(state, p, call)? else {
+            return Ok(None);
+        };
+        let comm = state.inner.windows[k as usize].as_ref().map(|w| w.comm);
+        Ok(comm.map(|comm| Names {
+            comm,
+            window: Some(k),
+        }))
+    }
+
+    /// The steps of RMA call `call`: an operation is a step of its process
+    /// alone; a collective window call is one step of all members, owned by
+    /// the first, once all are at the same call on the same window.
+    pub(crate) fn push_rma_steps(
+        &mut self,
+        scratch: &mut State,
+        base: Step,
+        call: &Call<'_>,
+        steps: &mut Vec<Step>,
+    ) -> Result<(), EngineError> {
+        let p = base.process;
+        if rma_op(call) == Some(RmaOp::Lock) {
+            if self.lock_available(scratch, p, call)? {
+                steps.push(base);
+            }
+            return Ok(());
+        }
+        if !rma_op(call).is_some_and(RmaOp::is_collective) {
+            steps.push(base);
+            return Ok(());
+        }
+        let Some(names) = self.peek_names(scratch, p, call)? else {
+            steps.push(base); // executing it reports the invalid handle
+            return Ok(());
+        };
+        let members = comm::members(scratch, names.comm);
+        if members.first() != Some(&(p as u32)) {
+            return Ok(());
+        }
+        for &q in &members {
+            let q = q as usize;
+            let Some(c) = current_call(self.ctx.model, scratch, q).filter(|c| c.lf == call.lf)
+            else {
+                return Ok(());
+            };
+            if scratch.inner.procs[q].mpi.phase != MpiPhase::Initialized
+                || self.peek_names(scratch, q, &c)? != Some(names)
+            {
+                return Ok(());
+            }
+        }
+        steps.push(base);
+        Ok(())
+    }
+
+    /// Runs `body` as process `p` with a checking evaluator; its violations go
+    /// to `violations` and its path condition becomes the state's.
+    pub(super) fn as_member<R>(
+        &mut self,
+        state: &mut State,
+        p: usize,
+        violations: &mut Vec<Violation>,
+        body: impl FnOnce(&mut Evaluator<'_>, &mut ProcEnv<'_>) -> Result<R, EngineError>,
+    ) -> Result<R, EngineError> {
+        let mut env = self.ctx.env(state, p);
+        let mut ev = Evaluator::checking(self.ctx.f, self.oracle, p);
+        let r = body(&mut ev, &mut env)?;
+        let pc = ev.current_pc(&env);
+        env.set_path_condition(pc);
+        violations.append(&mut ev.violations);
+        Ok(r)
+    }
+
+    /// Executes collective window call `call` owned by process `owner`.
+    pub(crate) fn rma_collective(
+        &mut self,
+        state: &mut State,
+        owner: usize,
+        call: &Call<'_>,
+    ) -> Result<(Vec<Violation>, Vec<Change>), EngineError> {
+        let mut violations = Vec::new();
+        let Some(names) = self.peek_names(state, owner, call)? else {
+            self.report_invalid_handle(state, owner, call, &mut violations)?;
+            return Ok((violations, Vec::new()));
+        };
+        let members: Vec<usize> = comm::members(state, names.comm)
+            .into_iter()
+            .map(|w| w as usize)
+            .collect();
+        let calls: Vec<Call<'_>> = members
+            .iter()
+            .filter_map(|&q| current_call(self.ctx.model, state, q))
+            .collect();
+        if calls.len() != members.len() {
+            return Err(EngineError::invalid(
+                "window call without its members",
+                None,
+            ));
+        }
+        match (rma_op(call), names.window) {
+            (Some(RmaOp::Create), _) => {
+                self.create_window(state, names.comm, &members, &calls, &mut violations)?
+            }
+            (Some(RmaOp::Fence), Some(k)) => self.fence(state, k, &mut violations)?,
+            (Some(RmaOp::Free), Some(k)) => {
+                self.free_window(state, k, &members, &calls, &mut violations)?
+            }
+            _ => return Err(EngineError::invalid("not a collective window call", None)),
+        }
+        for (&q, c) in members.iter().zip(&calls) {
+            self.as_member(state, q, &mut violations, |ev, env| {
+                write_success(ev, env, c)?;
+                env.set_location(c.target);
+                Ok(())
+            })?;
+        }
+        Ok((violations, Vec::new()))
+    }
+
+    /// Reports the invalid communicator or window of a window call.
+    pub(super) fn report_invalid_handle(
+        &mut self,
+        state: &mut State,
+        p: usize,
+        call: &Call<'_>,
+        violations: &mut Vec<Violation>,
+    ) -> Result<(), EngineError> {
+        let what = if rma_op(call) == Some(RmaOp::Create) {
+            "communicator"
+        } else {
+            "window (never created, or freed)"
+        };
+        self.as_member(state, p, violations, |ev, env| {
+            let message = format!("{} called with an invalid {what}", call.lf.c_name());
+            ev.fail(&*env, Property::InvalidPointer, message, call.span);
+            Ok(())
+        })
+    }
+
+    /// `MPI_Win_create`: reads each member's base, size and displacement
+    /// unit, makes the window and writes its handle through `win`.
+    fn create_window(
+        &mut self,
+        state: &mut State,
+        comm: u32,
+        members: &[usize],
+        calls: &[Call<'_>],
+        violations: &mut Vec<Violation>,
+    ) -> Result<(), EngineError> {
+        let mut memory = Vec::new();
+        for (&q, c) in members.iter().zip(calls) {
+            let m = self.as_member(state, q, violations, |ev, env| {
+                let size = ev.eval_int(&*env, c.arg(ArgRole::WinSize))?;
+                let size = concrete(ev, size, "window size", c.span)?;
+                let unit = ev.eval_int(&*env, c.arg(ArgRole::DispUnit))?;
+                let unit = concrete(ev, unit, "displacement unit", c.span)?;
+                let f = ev.factory();
+                let ok = f.bool((size >= 0) && (unit > 0));
+                ev.check(
+                    &*env,
+                    ok,
+                    Property::MpiCount,
+                    || format!("MPI_Win_create with size {size} and displacement unit {unit}"),
+                    c.span,
+                );
+                let (base, owner) = if c.lf == LF::MpiWinAllocate {
+                    (allocate(ev, env, c, size)?, MemoryOwner::Mpi)
+                } else {
+                    let base = ev.eval(&*env, c.arg(ArgRole::WinBase))?;
+                    (base, MemoryOwner::Program)
+                };
+                Ok(WinMemory {
+                    base,
+                    size,
+                    disp_unit: unit,
+                    owner,
+                })
+            })?;
+            memory.push(m);
+        }
+        let owner_call = &calls[0];
+        let window = Window {
+            comm,
+            created_at: (
+                state.inner.procs[members[0]]
+                    .stack
+                    .last()
+                    .map(|fr| fr.function)
+                    .unwrap_or(self.ctx.model.main),
+                owner_call.tid,
+            ),
+            memory,
+            epoch: Epoch::Closed,
+            ops: Vec::new(),
+            local: Vec::new(),
+            locks: Vec::new(),
+        };
+        let s = state.inner_mut();
+        let mut windows = (*s.windows).clone();
+        windows.push(Some(window));
+        let k = (windows.len() - 1) as u32;
+        s.windows = Arc::new(windows);
+        for (&q, c) in members.iter().zip(calls) {
+            self.as_member(state, q, violations, |ev, env| {
+                write_handle(ev, env, c, Value::Handle(Handle::Win(k)))
+            })?;
+        }
+        Ok(())
+    }
+
+    /// `MPI_Win_fence`: performs the epoch's operations and opens the next
+    /// epoch.
+    fn fence(
+        &mut self,
+        state: &mut State,
+        k: u32,
+        violations: &mut Vec<Violation>,
+    ) -> Result<(), EngineError> {
+        self.perform_pending(state, k, violations)?;
+        let s = state.inner_mut();
+        let windows = Arc::make_mut(&mut s.windows);
+        if let Some(w) = windows[k as usize].as_mut() {
+            w.epoch = Epoch::Fence;
+            w.local.clear();
+        }
+        Ok(())
+    }
+
+    /// `MPI_Win_free`: an epoch with operations not completed by a
+    /// synchronisation is an `epoch` violation; the handles become
+    /// `MPI_WIN_NULL`.
+    fn free_window(
+        &mut self,
+        state: &mut State,
+        k: u32,
+        members: &[usize],
+        calls: &[Call<'_>],
+        violations: &mut Vec<Violation>,
+    ) -> Result<(), EngineError> {
+        let pending = state.inner.windows[k as usize]
+            .as_ref()
+            .map(|w| {
+                w.ops
+                    .iter()
+                    .map(|op| (op.origin, op.kind))
+                    .collect::<Vec<_>>()
+            })
+            .unwrap_or_default();
+        let locked = state.inner.windows[k as usize]
+            .as_ref()
+            .and_then(|w| w.locks.first().copied());
+        if let Some(l) = locked {
+            let span = calls[0].span;
+            self.as_member(state, members[0], violations, |ev, env| {
+                let message = format!(
+                    "MPI_Win_free while rank {} still holds a lock on rank {} (a passive-target \
+                     epoch never closed by MPI_Win_unlock)",
+                    l.origin, l.target
+                );
+                ev.fail(&*env, Property::Epoch, message, span);
+                Ok(())
+            })?;
+        }
+        if let Some(&(origin, kind)) = pending.first() {
+            let span = calls[0].span;
+            self.as_member(state, members[0], violations, |ev, env| {
+                let message = format!(
+                    "MPI_Win_free while the epoch is still open: {} of process {origin} (and \
+                     {} more) not completed by a synchronisation (MPI_Win_fence)",
+                    kind.name(),
+                    pending.len() - 1
+                );
+                ev.fail(&*env, Property::Epoch, message, span);
+                Ok(())
+            })?;
+        }
+        let memory = state.inner.windows[k as usize]
+            .as_ref()
+            .map(|w| w.memory.clone())
+            .unwrap_or_default();
+        for (&q, m) in members.iter().zip(&memory) {
+            if let (MemoryOwner::Mpi, Value::Pointer(p)) = (m.owner, &m.base) {
+                if let Some(Root::Heap { object, .. }) = p.root() {
+                    self.ctx.env(state, q).free(object);
+                }
+            }
+        }
+        let s = state.inner_mut();
+        Arc::make_mut(&mut s.windows)[k as usize] = None;
+        for (&q, c) in members.iter().zip(calls) {
+            self.as_member(state, q, violations, |ev, env| {
+                write_handle(ev, env, c, Value::Handle(Handle::Constant(LC::MpiWinNull)))
+            })?;
+        }
+        Ok(())
+    }
+}
+
+/// `MPI_Win_allocate`'s memory: a heap block of `size` bytes of the type
+/// `baseptr` points to a pointer to, whose address is written through
+/// `baseptr`.
+fn allocate(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    call: &Call<'_>,
+    size: i64,
+) -> Result<Value, EngineError> {
+    let f = ev.factory();
+    let arg = call.arg(ArgRole::WinBase);
+    let elem = match &arg.ty {
+        MType::Pointer(p) => match &**p {
+            MType::Pointer(e) if matches!(&**e, MType::Int(_) | MType::Real(_) | MType::Char) => {
+                (**e).clone()
+            }
+            _ => MType::Void,
+        },
+        _ => MType::Void,
+    };
+    let elem_size = tass_dynamic::api::size_of(env.model(), &elem)
+        .and_then(|s| i64::try_from(s).ok())
+        .filter(|_| elem != MType::Void)
+        .ok_or_else(|| {
+            EngineError::unsupported(
+                "MPI_Win_allocate whose base pointer is not the address of an `int *`, \
+                 `double *`, `char *` or another pointer to a basic type",
+                call.span,
+            )
+        })?;
+    let n = size / elem_size;
+    let Some(et) = ev.data_type(&*env, &elem, call.span)? else {
+        return Err(EngineError::unsupported(
+            "MPI_Win_allocate of non-data elements",
+            call.span,
+        ));
+    };
+    let value = Value::Data(undefined_data(f, Type::array(et, Some(f.int(n)))));
+    let root = env.allocate(value, f.int(n), ElemType::of(&elem));
+    let base = Value::Pointer(Pointer::to(root, [PStep::Index(f.int(0))]));
+    let ptr = ev.eval(&*env, arg)?;
+    let place = ev.deref_place(&*env, ptr, false, call.span, &|| "base pointer".into())?;
+    ev.write_place(env, &place, base.clone(), call.span)?;
+    Ok(base)
+}
+
+/// `*win = handle` for the window argument of `MPI_Win_create`/`MPI_Win_free`.
+fn write_handle(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    call: &Call<'_>,
+    handle: Value,
+) -> Result<(), EngineError> {
+    let v = ev.eval(&*env, call.arg(ArgRole::Win))?;
+    let place = ev.deref_place(&*env, v, false, call.span, &|| "window".into())?;
+    ev.write_place(env, &place, handle, call.span)
+}

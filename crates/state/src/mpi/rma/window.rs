@@ -1,0 +1,205 @@
+//! The RMA part of the system state: the windows, their epochs and the RMA
+//! operations issued in the current epoch and not performed yet.
+
+use tass_dynamic::api::Value;
+use tass_model::api::{FunctionId, LibraryConstant as LC, TransitionId};
+use tass_symbolic::api::{Expr, Type};
+
+/// A window of one-sided communication (`MPI_Win_create`): one piece of
+/// memory per member of its communicator. `Handle::Win(k)` names
+/// `SystemState::windows[k]` (`None` once freed).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Window {
+    /// The communicator of the window (its members are the window's ranks).
+    pub comm: u32,
+    /// The creating call (function and transition of the owner's call), for
+    /// the report of a window never freed.
+    pub created_at: (FunctionId, TransitionId),
+    /// The memory each member exposes, by rank in `comm`.
+    pub memory: Vec<WinMemory>,
+    /// Whether an access epoch is open.
+    pub epoch: Epoch,
+    /// The RMA operations of the current epoch, in issue order. They are
+    /// performed at the epoch's closing synchronisation (see `mod.rs` for why
+    /// that is all MPI allows to be observed).
+    pub ops: Vec<PendingOp>,
+    /// The accesses members made to their own window memory in the current
+    /// epoch (`local.rs`).
+    pub local: Vec<LocalAccess>,
+    /// The passive-target locks held, sorted (`passive.rs`).
+    pub locks: Vec<Lock>,
+}
+
+/// A lock of origin `origin` on target `target` (ranks in the window's
+/// communicator).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(crate) struct Lock {
+    pub origin: u32,
+    pub target: u32,
+    pub kind: LockKind,
+}
+
+/// `MPI_LOCK_SHARED` or `MPI_LOCK_EXCLUSIVE`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(crate) enum LockKind {
+    Shared,
+    Exclusive,
+}
+
+/// An access of a member to its own window memory in the current epoch.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct LocalAccess {
+    /// The member's rank in the window's communicator.
+    pub rank: u32,
+    /// The element (relative to the window's base) it touched; `None`: the
+    /// whole memory.
+    pub at: Option<Expr>,
+    pub access: super::local::Access,
+    /// The source line, for messages.
+    pub line: u32,
+}
+
+/// The memory a member exposes in a window.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct WinMemory {
+    /// Pointer to the first byte of the memory (`Value::Pointer`).
+    pub base: Value,
+    /// The size in bytes (`MPI_Aint size`).
+    pub size: i64,
+    /// The displacement unit in bytes.
+    pub disp_unit: i64,
+    /// Who owns the memory: the program (`MPI_Win_create`), or MPI
+    /// (`MPI_Win_allocate`: `MPI_Win_free` frees it).
+    pub owner: MemoryOwner,
+}
+
+/// Who owns a window's memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum MemoryOwner {
+    Program,
+    Mpi,
+}
+
+/// The synchronisation state of a window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Epoch {
+    /// No access epoch: RMA operations are erroneous (after `MPI_Win_create`,
+    /// before the first `MPI_Win_fence`).
+    Closed,
+    /// An access and exposure epoch opened by `MPI_Win_fence` on every member.
+    Fence,
+}
+
+/// What an RMA operation does at its target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum OpKind {
+    /// `MPI_Put`: writes the origin's data.
+    Put,
+    /// `MPI_Get`: reads the target's data into the origin buffer.
+    Get,
+    /// `MPI_Accumulate` with this operation (`MPI_SUM`, ..., `MPI_REPLACE`).
+    Accumulate(LC),
+}
+
+impl OpKind {
+    /// Two operations on overlapping target memory in one epoch conflict
+    /// unless both only read, or both accumulate with the same operation
+    /// (MPI's rule: accumulates are element-wise atomic).
+    pub fn conflicts_with(self, other: OpKind) -> bool {
+        match (self, other) {
+            (OpKind::Get, OpKind::Get) => false,
+            (OpKind::Accumulate(a), OpKind::Accumulate(b)) => a != b,
+            _ => true,
+        }
+    }
+
+    /// The MPI function, for messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            OpKind::Put => "MPI_Put",
+            OpKind::Get => "MPI_Get",
+            OpKind::Accumulate(_) => "MPI_Accumulate",
+        }
+    }
+}
+
+/// An RMA operation issued in the current epoch.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct PendingOp {
+    /// The issuing process (world rank).
+    pub origin: u32,
+    /// The target (rank in the window's communicator).
+    pub target: u32,
+    pub kind: OpKind,
+    /// The target bytes `first_byte .. end_byte` of the target's window memory.
+    pub first_byte: i64,
+    pub end_byte: i64,
+    /// The number of elements moved and their scalar type.
+    pub count: i64,
+    pub ty: Type,
+    /// Put and accumulate: the origin's elements, read when the call was made
+    /// (the origin may not change them before the epoch closes).
+    pub data: Option<Expr>,
+    /// The origin buffer (where a get's elements go).
+    pub buffer: Value,
+    /// The call (function, transition), for messages.
+    pub at: (FunctionId, TransitionId),
+    /// Issued under the origin's lock on the target: the origin's unlock or
+    /// flush performs it (else the closing fence).
+    pub under_lock: bool,
+}
+
+impl PendingOp {
+    /// The target elements (of the operation's type, from the window's base).
+    pub fn elements(&self) -> (i64, i64) {
+        let size = if self.count > 0 {
+            (self.end_byte - self.first_byte) / self.count
+        } else {
+            1
+        };
+        let first = self.first_byte / size.max(1);
+        (first, first + self.count)
+    }
+
+    /// True if the two operations touch a common target byte.
+    pub fn overlaps(&self, other: &PendingOp) -> bool {
+        self.target == other.target
+            && self.first_byte < other.end_byte
+            && other.first_byte < self.end_byte
+    }
+}
+
+/// Every pointer value the windows hold (for heap renumbering).
+pub(crate) fn window_values(windows: &[Option<Window>]) -> impl Iterator<Item = &Value> {
+    windows.iter().flatten().flat_map(|w| {
+        w.memory
+            .iter()
+            .map(|m| &m.base)
+            .chain(w.ops.iter().map(|op| &op.buffer))
+    })
+}
+
+/// [`window_values`], mutably.
+pub(crate) fn window_values_mut(windows: &mut [Option<Window>]) -> Vec<&mut Value> {
+    let mut out = Vec::new();
+    for w in windows.iter_mut().flatten() {
+        for m in w.memory.iter_mut() {
+            out.push(&mut m.base);
+        }
+        for op in w.ops.iter_mut() {
+            out.push(&mut op.buffer);
+        }
+    }
+    out
+}
+
+/// The size in bytes of an element of a basic datatype (as `mpicc` on the
+/// machines tass targets lays them out).
+pub(crate) fn datatype_size(dtype: LC) -> Option<i64> {
+    Some(match dtype {
+        LC::MpiChar | LC::MpiByte => 1,
+        LC::MpiInt | LC::MpiUnsigned | LC::MpiFloat => 4,
+        LC::MpiLong | LC::MpiLongLong | LC::MpiDouble => 8,
+        _ => return None,
+    })
+}
