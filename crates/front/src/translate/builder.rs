@@ -13,6 +13,8 @@ pub(crate) struct FnBuilder {
     pub locals: Vec<VarId>,
     pub breaks: Vec<LocationId>,
     pub continues: Vec<LocationId>,
+    /// The labels (and `goto`s) of the function.
+    pub labels: super::labels::FunctionLabels,
     pub return_type: Type,
     /// Span and text of the statement being translated.
     pub span: Span,
@@ -34,6 +36,7 @@ impl FnBuilder {
             locals: Vec::new(),
             breaks: Vec::new(),
             continues: Vec::new(),
+            labels: Default::default(),
             return_type,
             span,
             text: String::new(),

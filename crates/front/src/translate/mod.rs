@@ -13,6 +13,7 @@ mod conversions;
 mod expr;
 mod fnptr;
 mod initializers;
+mod labels;
 mod lvalues;
 mod operators;
 mod pragma_exprs;
