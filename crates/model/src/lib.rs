@@ -38,6 +38,7 @@ mod builder;
 mod expr;
 mod layout;
 mod library;
+mod ltl;
 mod mpi;
 mod program;
 mod render;

@@ -244,6 +244,8 @@ pub struct Model {
     pub mpi_status_struct: Option<StructId>,
     /// True if `<mpi.h>` was included.
     pub uses_mpi: bool,
+    /// The `#pragma TASS ltl` properties, in source order.
+    pub ltl: Vec<crate::ltl::LtlProperty>,
 }
 
 impl Model {

@@ -166,6 +166,7 @@ fn claim_phrase(property: Property) -> &'static str {
         Property::Invariant => "the invariant holds",
         Property::AssumptionVacuous => "the assumption is satisfiable",
         Property::Unsupported => "the construct is supported",
+        Property::Ltl => "every run satisfies the ltl formula",
     }
 }
 

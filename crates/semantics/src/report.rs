@@ -57,11 +57,14 @@ pub enum Property {
     AssumptionVacuous,
     /// `unsupported`: a construct tass cannot model.
     Unsupported,
+    /// `ltl`: a run violates a `#pragma TASS ltl` formula (a lasso: a stem
+    /// and a cycle repeated forever).
+    Ltl,
 }
 
 impl Property {
     /// Every property, in DESIGN.md's order.
-    pub const ALL: [Property; 21] = [
+    pub const ALL: [Property; 22] = [
         Property::Assertion,
         Property::OutOfBounds,
         Property::InvalidPointer,
@@ -83,6 +86,7 @@ impl Property {
         Property::OverlappingCopy,
         Property::AssumptionVacuous,
         Property::Unsupported,
+        Property::Ltl,
     ];
 
     /// The identifier used in reports (DESIGN.md's list).
@@ -109,6 +113,7 @@ impl Property {
             Property::OverlappingCopy => "overlapping-copy",
             Property::AssumptionVacuous => "assumption-vacuous",
             Property::Unsupported => "unsupported",
+            Property::Ltl => "ltl",
         }
     }
 
@@ -145,6 +150,7 @@ impl Property {
             }
             Property::AssumptionVacuous => "an assumption makes every path vacuous",
             Property::Unsupported => "an unsupported construct was met",
+            Property::Ltl => "a run can violate a temporal (ltl) formula",
         }
     }
 

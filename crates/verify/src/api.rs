@@ -12,7 +12,7 @@
 //!   result, with its text / JSON / SARIF renderings and exit code.
 
 pub use crate::error::{SignatureMismatch, UnknownChoice};
-pub use crate::options::{DeadlockMode, Options, Reduction, UrgentChoice};
+pub use crate::options::{DeadlockMode, FairnessMode, Options, Reduction, UrgentChoice};
 pub use crate::real::{compare, verify};
 pub use crate::report::{
     peak_memory_mb, Certainty, Change, Colour, OutputDifference, Property, Report, Stats,

@@ -95,7 +95,10 @@ impl<'t> Tr<'t> {
             return err(pos, "internal: no builder");
         };
         let locals = fb.locals.clone();
-        let body = fb.finish();
+        let (body, labels) = fb.finish();
+        for (label, location) in labels {
+            self.ctx.labels.push((fid, label, location));
+        }
         self.ctx.fns[idx].function = Some(Function {
             id: fid,
             name,
