@@ -509,6 +509,9 @@ pub fn verify(model: &Model, options: &Options) -> Report {
     if let Err(e) = check_pragmas(model, Command::Verify, options.procs) {
         return Report::error(e.to_string());
     }
+    if let Err(e) = crate::ltl::check_ranks(model, options.procs) {
+        return Report::error(e.to_string());
+    }
     let run = || -> Result<Report, SetupError> {
         let setup = RunSetup::new(options)?;
         let shared = Arc::new(model.clone());
