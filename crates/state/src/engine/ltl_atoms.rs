@@ -142,7 +142,9 @@ impl Environment for WholeStateEnv<'_> {
         match (function, &model.var(var).scope) {
             (None, VarScope::Input) => Ok(Root::Shared(var)),
             (None, VarScope::ProcessGlobal | VarScope::Output) => Ok(Root::Global { proc, var }),
-            (None, _) => Err(format!("`{name}` in PROC[{rank}].{name} is not a global variable")),
+            (None, _) => Err(format!(
+                "`{name}` in PROC[{rank}].{name} is not a global variable"
+            )),
             (Some(f), _) => {
                 let stack = &self.0.state.inner.procs[rank].stack;
                 let Some(frame) = stack.iter().rposition(|fr| fr.function == f) else {
