@@ -1,10 +1,12 @@
 /* A manager-worker server that never stops: each worker sends a request to
- * the manager (rank 0) and waits for its reply; the manager receives requests
- * from any worker (MPI_ANY_SOURCE) and replies to the sender. Property: every
- * request of each worker is eventually answered. BUG: the manager answers
- * worker 2 only when its job is 0, so worker 2 waits forever after its first
- * reply. With -DROUNDS=k each worker
- * stops after k replies and prints them (for concrete runs). */
+ * the manager (rank 0) and waits for its reply; the manager takes the workers'
+ * requests in turn (1, 2, ..., 1, 2, ...) and replies. Property: every request
+ * of each worker is eventually answered. BUG: the turn wraps around too
+ * early (modulo size - 2), so the manager serves worker 1 only and worker 2
+ * waits for its reply forever. (Receiving with MPI_ANY_SOURCE
+ * instead would not do: MPI promises no fairness in matching, and tass finds
+ * the weakly fair run where one worker's requests always lose.) With
+ * -DROUNDS=k each worker stops after k replies and prints them. */
 #include <mpi.h>
 #include <stdio.h>
 int served; /* the manager's count of replies */
@@ -17,12 +19,14 @@ int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank == 0) {
+    int size, next = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
   serve:
-    MPI_Recv(&job, 1, MPI_INT, MPI_ANY_SOURCE, 0, MPI_COMM_WORLD, &status);
+    MPI_Recv(&job, 1, MPI_INT, next, 0, MPI_COMM_WORLD, &status);
     answer = job + 1;
-    if (status.MPI_SOURCE != 2 || job == 0) /* BUG: drops some requests */
-      MPI_Send(&answer, 1, MPI_INT, status.MPI_SOURCE, 1, MPI_COMM_WORLD);
+    MPI_Send(&answer, 1, MPI_INT, next, 1, MPI_COMM_WORLD);
     served = 1;
+    next = next % (size - 2) + 1; /* BUG: should be size - 1 */
     goto serve;
   }
   for (;;) {
