@@ -123,6 +123,13 @@ impl RealEngine {
         self.engine.ltl_atom(state, atom)
     }
 
+    /// Every step enabled in `state`, sends buffered as MPI allows: unlike
+    /// [`Engine::enabled`], no state counts as a potential deadlock (that is
+    /// the safety search's finding), so the ltl search sees every run.
+    pub(crate) fn ltl_enabled(&mut self, state: &State) -> Result<Vec<Step>, EngineError> {
+        self.engine.enabled(state)
+    }
+
     /// Whether `condition` holds on every execution `state` stands for.
     pub(crate) fn ltl_decide(
         &mut self,

@@ -197,7 +197,7 @@ impl<'e> Product<'e> {
         if let Some((s, e)) = self.successors.get(state) {
             return Ok((Arc::clone(s), *e));
         }
-        let steps = self.engine.enabled(state)?;
+        let steps = self.engine.ltl_enabled(state)?;
         let mut out = Vec::new();
         let mut enabled = 0u64;
         if steps.is_empty() && self.engine.is_terminated(state) {
