@@ -66,6 +66,7 @@ const PROPERTY_IDS: &[&str] = &[
     "local-concurrency",
     "epoch",
     "rma-race",
+    "ltl",
 ];
 
 /// Phrases by which tass says a construct or command is not implemented yet.

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use tass_verify::api::{Arith, DeadlockMode, ProverChoice, Reduction};
+use tass_verify::api::{Arith, DeadlockMode, FairnessMode, ProverChoice, Reduction};
 
 /// `tass`: verify C and C/MPI programs by symbolic execution and model checking.
 #[derive(Parser, Debug)]
@@ -97,6 +97,10 @@ pub(crate) struct CheckArgs {
     /// search, to check a reduced run against; far more states).
     #[arg(long, default_value = "urgent", value_parser = one_of::<Reduction>(&["urgent", "off"]))]
     pub por: Reduction,
+    /// The runs `#pragma TASS ltl` formulas are checked on: weakly fair ones
+    /// (a process enabled forever moves infinitely often; the default) or all.
+    #[arg(long, default_value = "weak", value_parser = one_of::<FairnessMode>(&["weak", "none"]))]
+    pub fairness: FairnessMode,
     /// Among the processes the reduction may explore alone, take one with the
     /// fewest collective-assertion snapshots queued (fewer states for
     /// programs whose processes meet at their collective assertions).

@@ -122,6 +122,7 @@ fn options(check: &CheckArgs) -> Result<Options, ArgumentError> {
         } else {
             UrgentChoice::First
         },
+        fairness: check.fairness,
         max_states: check.max_states,
         timeout,
         max_memory,

@@ -145,6 +145,14 @@ fn load_sources_here(
         }
         ctx = std::mem::take(&mut tr.ctx);
     }
+    // `ltl` pragmas may name any unit's labels and locals
+    for tr in trs.iter_mut() {
+        tr.ctx = std::mem::take(&mut ctx);
+        if let Err(e) = tr.translate_ltl() {
+            return Err(Diagnostics(vec![tr.unit.diagnostic(&e, &mut src_texts)]));
+        }
+        ctx = std::mem::take(&mut tr.ctx);
+    }
     ctx.finish(&mut src_texts).map_err(Diagnostics)
 }
 

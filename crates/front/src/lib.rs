@@ -26,7 +26,8 @@
 //! literals, `const`, static locals, global initializers (run at the start of
 //! `main`), functions, recursion and prototypes; `if/else`, `for`, `while`,
 //! `do/while`, `break`, `continue`, `switch/case/default` (with fallthrough),
-//! `return`, blocks, declarations with initializers (array and struct
+//! `return`, statement labels and `goto` (`translate/labels.rs`), blocks,
+//! declarations with initializers (array and struct
 //! initializer lists with designators); `++ --`, compound assignments, `?:`,
 //! comma, `&&`/`||` with short circuit, bitwise operators. `int main(int argc,
 //! char **argv)` and `void main()` are both accepted. Function pointers
@@ -35,7 +36,8 @@
 //! the program (0 for `NULL`); a call through one branches over the defined
 //! functions of its signature.
 //!
-//! Rejected with a positioned error: `goto` and labels, function pointers in
+//! Rejected with a positioned error: a `goto` to an undefined label or into
+//! the scope of a variable-length array, a label defined twice, function pointers in
 //! struct fields, pointers to function pointers, pointers to library
 //! functions, bit-fields, inline assembly, threads (`_Thread_local`,
 //! `_Atomic`, pthreads), `setjmp`, compound literals, `_Generic`, variadic
@@ -45,7 +47,8 @@
 //! Pragmas (`#pragma TASS ...`, see DESIGN.md): `input [{c}] [TYPE]` before a
 //! global or an object-like `#define`, `output`, `assume`, `assert`,
 //! `collective|joint assert ID e`, `collective|joint invariant ID e`
-//! (immediately before a loop), `system [guard e]`, `abstract`; expressions
+//! (immediately before a loop), `system [guard e]`, `abstract`, `ltl ID
+//! FORMULA` (file scope; `translate/ltl.rs`); expressions
 //! may use `forall/exists {T i | c} p`, `PROC[e].x`, `PROC[e]@f.x`, `spec.x`,
 //! `PID`, `NPROCS`.
 //!
@@ -73,10 +76,13 @@
 //! assert!(text.contains("for-loop-head"));
 //!
 //! // errors are diagnostics with file, line and column
-//! let bad = "int main() { goto end; end: return 0; }";
+//! let bad = "int main() { goto end; ned: return 0; }";
 //! let err = load_sources(&[(PathBuf::from("bad.c"), bad.to_string())],
 //!                        &FrontOptions::default()).unwrap_err();
-//! assert_eq!(err.0[0].headline(), "bad.c:1:14: error: `goto` is not supported");
+//! assert_eq!(
+//!     err.0[0].headline(),
+//!     "bad.c:1:14: error: `goto end`: no label `end:` in this function; define it or fix the name"
+//! );
 //! ```
 
 pub mod api;

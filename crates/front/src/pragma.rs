@@ -27,6 +27,50 @@ pub(crate) enum PragmaKind<'t> {
         guard: Option<Ast<'t>>,
     },
     Abstract,
+    /// `#pragma TASS ltl ID FORMULA` (file scope).
+    Ltl {
+        id: String,
+        formula: LtlAst<'t>,
+        /// The formula's text.
+        text: String,
+    },
+}
+
+/// An LTL formula as parsed: atoms still C syntax.
+#[derive(Clone, Debug)]
+pub(crate) enum LtlAst<'t> {
+    Constant(bool),
+    /// `{EXPR}`.
+    Condition(Ast<'t>),
+    /// `PROC[e]@LABEL` or `PROC[e]@terminated`.
+    At {
+        rank: Ast<'t>,
+        label: String,
+        pos: Pos,
+    },
+    /// `!`, `X`, `G`, `F`.
+    Unary(LtlUnary, Box<LtlAst<'t>>),
+    /// `&&`, `||`, `->`, `<->`, `U`, `R`, `W`.
+    Binary(LtlBinary, Box<LtlAst<'t>>, Box<LtlAst<'t>>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum LtlUnary {
+    Not,
+    Next,
+    Always,
+    Eventually,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum LtlBinary {
+    And,
+    Or,
+    Implies,
+    Iff,
+    Until,
+    Release,
+    WeakUntil,
 }
 
 impl PragmaKind<'_> {
@@ -40,6 +84,7 @@ impl PragmaKind<'_> {
             PragmaKind::Invariant { .. } => "invariant",
             PragmaKind::System { .. } => "system",
             PragmaKind::Abstract => "abstract",
+            PragmaKind::Ltl { .. } => "ltl",
         }
     }
 }
@@ -452,6 +497,140 @@ impl Parser {
         })
     }
 
+    /// An LTL formula: `<->` binds loosest, then `->` (to the right), `||`,
+    /// `&&`, the binary temporal operators `U`, `R`, `W` (to the right), and
+    /// the prefix operators `!`, `X`, `G`/`[]`, `F`/`<>`.
+    fn ltl<'t>(&mut self) -> Result<LtlAst<'t>, AstError> {
+        let _depth = crate::ast::NestingGuard::enter(self.pos())?;
+        let left = self.ltl_implies()?;
+        if self.is_punct("<") && matches!(self.peek2(), Tok::Punct("->")) {
+            self.bump();
+            self.bump();
+            let right = self.ltl()?;
+            return Ok(LtlAst::Binary(
+                LtlBinary::Iff,
+                Box::new(left),
+                Box::new(right),
+            ));
+        }
+        Ok(left)
+    }
+
+    fn ltl_implies<'t>(&mut self) -> Result<LtlAst<'t>, AstError> {
+        let left = self.ltl_or()?;
+        if self.is_punct("->") {
+            self.bump();
+            let right = self.ltl_implies()?;
+            return Ok(LtlAst::Binary(
+                LtlBinary::Implies,
+                Box::new(left),
+                Box::new(right),
+            ));
+        }
+        Ok(left)
+    }
+
+    fn ltl_or<'t>(&mut self) -> Result<LtlAst<'t>, AstError> {
+        let mut left = self.ltl_and()?;
+        while self.is_punct("||") {
+            self.bump();
+            let right = self.ltl_and()?;
+            left = LtlAst::Binary(LtlBinary::Or, Box::new(left), Box::new(right));
+        }
+        Ok(left)
+    }
+
+    fn ltl_and<'t>(&mut self) -> Result<LtlAst<'t>, AstError> {
+        let mut left = self.ltl_until()?;
+        while self.is_punct("&&") {
+            self.bump();
+            let right = self.ltl_until()?;
+            left = LtlAst::Binary(LtlBinary::And, Box::new(left), Box::new(right));
+        }
+        Ok(left)
+    }
+
+    fn ltl_until<'t>(&mut self) -> Result<LtlAst<'t>, AstError> {
+        let left = self.ltl_unary()?;
+        let op = match self.peek() {
+            Tok::Ident(w) if w == "U" => LtlBinary::Until,
+            Tok::Ident(w) if w == "R" => LtlBinary::Release,
+            Tok::Ident(w) if w == "W" => LtlBinary::WeakUntil,
+            _ => return Ok(left),
+        };
+        self.bump();
+        let right = self.ltl_until()?;
+        Ok(LtlAst::Binary(op, Box::new(left), Box::new(right)))
+    }
+
+    fn ltl_unary<'t>(&mut self) -> Result<LtlAst<'t>, AstError> {
+        let _depth = crate::ast::NestingGuard::enter(self.pos())?;
+        let op = match self.peek().clone() {
+            Tok::Punct("!") => Some(LtlUnary::Not),
+            Tok::Ident(w) if w == "X" => Some(LtlUnary::Next),
+            Tok::Ident(w) if w == "G" => Some(LtlUnary::Always),
+            Tok::Ident(w) if w == "F" => Some(LtlUnary::Eventually),
+            Tok::Punct("[") if matches!(self.peek2(), Tok::Punct("]")) => {
+                self.bump();
+                Some(LtlUnary::Always)
+            }
+            Tok::Punct("<") if matches!(self.peek2(), Tok::Punct(">")) => {
+                self.bump();
+                Some(LtlUnary::Eventually)
+            }
+            _ => None,
+        };
+        if let Some(op) = op {
+            self.bump();
+            let inner = self.ltl_unary()?;
+            return Ok(LtlAst::Unary(op, Box::new(inner)));
+        }
+        self.ltl_primary()
+    }
+
+    fn ltl_primary<'t>(&mut self) -> Result<LtlAst<'t>, AstError> {
+        match self.peek().clone() {
+            Tok::Punct("(") => {
+                self.bump();
+                let f = self.ltl()?;
+                self.expect(")")?;
+                Ok(f)
+            }
+            Tok::Punct("{") => {
+                self.bump();
+                let e = self.expr()?;
+                self.expect("}")?;
+                Ok(LtlAst::Condition(e))
+            }
+            Tok::Ident(w) if w == "true" || w == "false" => {
+                self.bump();
+                Ok(LtlAst::Constant(w == "true"))
+            }
+            Tok::Ident(w) if w == "PROC" => {
+                let start = self.col();
+                self.bump();
+                self.expect("[")?;
+                let rank = self.expr()?;
+                self.expect("]")?;
+                self.expect("@")?;
+                let label = self.ident("a statement label or `terminated` after `@`")?;
+                if self.is_punct(".") {
+                    return self.error(
+                        "a label: a data atom `PROC[e]@f.x` must be inside braces, `{PROC[e]@f.x == 1}`",
+                    );
+                }
+                Ok(LtlAst::At {
+                    rank,
+                    label,
+                    pos: self.pos_from(start),
+                })
+            }
+            _ => self.error(
+                "an LTL formula: `{condition}`, `PROC[e]@LABEL`, `true`, `false`, `(`, `!`, `X`, `G`, `F`, `[]` or `<>`",
+            ),
+        }
+    }
+
     fn end(&self) -> Result<(), AstError> {
         if *self.peek() == Tok::End {
             Ok(())
@@ -479,7 +658,7 @@ pub(crate) fn parse_pragma<'t>(
     let keyword = match p.peek().clone() {
         Tok::Ident(k) => k,
         _ => {
-            return p.error("a TASS pragma keyword (input, output, assume, assert, collective, joint, system, abstract)")
+            return p.error("a TASS pragma keyword (input, output, assume, assert, collective, joint, system, abstract, ltl)")
         }
     };
     p.bump();
@@ -545,6 +724,16 @@ pub(crate) fn parse_pragma<'t>(
             }
         }
         "abstract" => PragmaKind::Abstract,
+        "ltl" => {
+            let id = p.ident("a name (identifier) for the formula")?;
+            let from = p.toks[p.at.min(p.toks.len() - 1)].1 as usize;
+            let formula = p.ltl()?;
+            PragmaKind::Ltl {
+                id,
+                formula,
+                text: text.get(from..).unwrap_or("").trim().to_string(),
+            }
+        }
         other => {
             return Err(AstError {
                 pos: Pos {
@@ -554,7 +743,7 @@ pub(crate) fn parse_pragma<'t>(
                     end_col: kw_col + other.len() as u32,
                 },
                 message: format!(
-                    "unknown TASS pragma `{other}` (expected input, output, assume, assert, collective, joint, system or abstract)"
+                    "unknown TASS pragma `{other}` (expected input, output, assume, assert, collective, joint, system, abstract or ltl)"
                 ),
             })
         }

@@ -5,6 +5,7 @@ pub use crate::expr::{BinaryOp, Expr, ExprKind, QuantifierKind, UnaryOp};
 pub use crate::layout::{field_offset, layout_of, TypeLayout};
 pub use crate::library::{LibraryConstant, LibraryFunction};
 pub use crate::loop_writes::{prepare_loop_invariants, WriteSetError, WriteTarget};
+pub use crate::ltl::{LtlAtom, LtlFormula, LtlProperty};
 pub use crate::program::{
     Body, BodyGraph, Function, FunctionId, FunctionKind, Location, LocationId, LocationKind, Model,
     TransitionId, VarId, VarScope, Variable,

@@ -149,6 +149,7 @@ impl ModelBuilder {
             main,
             mpi_status_struct: self.mpi_status_struct,
             uses_mpi: self.uses_mpi,
+            ltl: Vec::new(),
         }
     }
 }

@@ -39,6 +39,7 @@ mod expr;
 mod layout;
 mod library;
 mod loop_writes;
+mod ltl;
 mod mpi;
 mod program;
 mod render;

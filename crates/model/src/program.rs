@@ -125,6 +125,11 @@ pub enum LocationKind {
     IfJoin,
     /// The location after a `return`: no outgoing edges.
     Exit,
+    /// A C statement label (`LABEL:`), the target of `goto`s: a no-op step
+    /// leads to the labelled statement. Never merged away (location atoms of
+    /// `ltl` pragmas name it), and a state-saving point (a backward `goto`
+    /// closes a cycle there).
+    Label,
 }
 
 /// A location of a function body.
@@ -239,6 +244,8 @@ pub struct Model {
     pub mpi_status_struct: Option<StructId>,
     /// True if `<mpi.h>` was included.
     pub uses_mpi: bool,
+    /// The `#pragma TASS ltl` properties, in source order.
+    pub ltl: Vec<crate::ltl::LtlProperty>,
 }
 
 impl Model {

@@ -88,6 +88,7 @@ pub fn render_model(model: &Model) -> String {
                 LocationKind::ForLoopHead => " for-loop-head",
                 LocationKind::IfJoin => " if-join",
                 LocationKind::Exit => " exit",
+                LocationKind::Label => " label",
             };
             let _ = writeln!(
                 out,

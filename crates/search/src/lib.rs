@@ -40,3 +40,4 @@
 
 pub mod api;
 mod dfs;
+mod fair_cycle;

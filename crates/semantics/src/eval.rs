@@ -170,6 +170,7 @@ fn claim_phrase(property: Property) -> &'static str {
         Property::LocalConcurrency => "no local access touches memory of a pending MPI operation",
         Property::Epoch => "RMA calls are made inside an epoch, and every epoch is closed",
         Property::RmaRace => "no two RMA accesses of one epoch conflict",
+        Property::Ltl => "every run satisfies the ltl formula",
     }
 }
 

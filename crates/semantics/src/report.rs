@@ -68,11 +68,14 @@ pub enum Property {
     /// `rma-race`: conflicting RMA accesses to the same window memory in one
     /// epoch from different processes.
     RmaRace,
+    /// `ltl`: a run violates a `#pragma TASS ltl` formula (a lasso: a stem
+    /// and a cycle repeated forever).
+    Ltl,
 }
 
 impl Property {
     /// Every property, in DESIGN.md's order.
-    pub const ALL: [Property; 25] = [
+    pub const ALL: [Property; 26] = [
         Property::Assertion,
         Property::OutOfBounds,
         Property::InvalidPointer,
@@ -98,6 +101,7 @@ impl Property {
         Property::LocalConcurrency,
         Property::Epoch,
         Property::RmaRace,
+        Property::Ltl,
     ];
 
     /// The identifier used in reports (DESIGN.md's list).
@@ -128,6 +132,7 @@ impl Property {
             Property::LocalConcurrency => "local-concurrency",
             Property::Epoch => "epoch",
             Property::RmaRace => "rma-race",
+            Property::Ltl => "ltl",
         }
     }
 
@@ -172,6 +177,7 @@ impl Property {
             }
             Property::Epoch => "an RMA call can be made outside an epoch, or an epoch left open",
             Property::RmaRace => "RMA accesses to the same window memory can conflict in one epoch",
+            Property::Ltl => "a run can violate a temporal (ltl) formula",
         }
     }
 

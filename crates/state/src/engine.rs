@@ -24,6 +24,8 @@ use crate::env::{Layout, ProcEnv};
 use crate::mpi::PollOutcome;
 
 use crate::state::{PartStore, ProcState, State, Status, SystemState};
+
+mod ltl_atoms;
 pub use crate::step::{Step, StepInfo, StepOutcome};
 
 /// Runs `work`, turning a panic (an internal error: a bug, never the user's

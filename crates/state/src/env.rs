@@ -318,6 +318,7 @@ mod tests {
             main: FunctionId(0),
             mpi_status_struct: None,
             uses_mpi: false,
+            ltl: Vec::new(),
         })
     }
 

@@ -60,7 +60,7 @@
 //!     span: span.clone() };
 //! let model = Arc::new(Model { name: "m.c".into(), variables: vec![], structs: vec![],
 //!     functions: vec![main], inputs: vec![], outputs: vec![], globals: vec![],
-//!     main: FunctionId(0), mpi_status_struct: None, uses_mpi: false });
+//!     main: FunctionId(0), mpi_status_struct: None, uses_mpi: false, ltl: vec![] });
 //!
 //! let factory = ExprFactory::shared();
 //! let oracle = Oracle::builtin(Arc::clone(&factory));

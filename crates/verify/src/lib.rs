@@ -66,7 +66,7 @@
 //! let model = Model {
 //!     name: "m.c".into(), variables: vec![], structs: vec![], functions: vec![main],
 //!     inputs: vec![], outputs: vec![], globals: vec![], main: FunctionId(0),
-//!     mpi_status_struct: None, uses_mpi: false,
+//!     mpi_status_struct: None, uses_mpi: false, ltl: vec![],
 //! };
 //!
 //! let options = Options { prover: ProverChoice::Builtin, ..Options::default() };
@@ -85,6 +85,7 @@ mod compare;
 mod engine;
 mod error;
 mod loop_invariant;
+mod ltl;
 mod options;
 mod por;
 mod real;

@@ -56,6 +56,34 @@ impl std::str::FromStr for Reduction {
     }
 }
 
+/// Which runs an `ltl` formula is checked on (`--fairness`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum FairnessMode {
+    /// Weakly fair runs only: a process that stays enabled from some point on
+    /// moves infinitely often (MPI's progress rule; the default).
+    #[default]
+    Weak,
+    /// Every run, fair or not.
+    None,
+}
+
+impl std::str::FromStr for FairnessMode {
+    type Err = UnknownChoice;
+
+    /// Parses `weak|none`.
+    fn from_str(text: &str) -> Result<FairnessMode, UnknownChoice> {
+        match text {
+            "weak" => Ok(FairnessMode::Weak),
+            "none" => Ok(FairnessMode::None),
+            other => Err(UnknownChoice {
+                what: "fairness",
+                found: other.to_string(),
+                expected: "weak or none",
+            }),
+        }
+    }
+}
+
 /// Whether the urgent partial-order reduction prunes the interleavings (`--por`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reduction {
@@ -102,6 +130,8 @@ pub struct Options {
     pub reduction: Reduction,
     /// The process the reduction prefers (`--cqmin`).
     pub urgent_choice: UrgentChoice,
+    /// The runs `ltl` formulas are checked on.
+    pub fairness: FairnessMode,
     /// At most this many states (`--max-states`).
     pub max_states: Option<u64>,
     /// At most this long (`--timeout`).
@@ -159,6 +189,7 @@ impl Default for Options {
             signed_overflow: SignedOverflow::Unchecked,
             reduction: Reduction::Urgent,
             urgent_choice: UrgentChoice::First,
+            fairness: FairnessMode::Weak,
             max_states: None,
             timeout: None,
             max_memory: None,

@@ -119,6 +119,53 @@ impl RealEngine {
         }
     }
 
+    /// The value of an LTL atom at `state` (`ltl/product.rs`).
+    pub(crate) fn ltl_atom(
+        &mut self,
+        state: &State,
+        atom: &tass_model::api::LtlAtom,
+    ) -> Result<Expr, EngineError> {
+        self.engine.ltl_atom(state, atom)
+    }
+
+    /// Every step enabled in `state`, sends buffered as MPI allows: unlike
+    /// [`Engine::enabled`], no state counts as a potential deadlock (that is
+    /// the safety search's finding), so the ltl search sees every run.
+    pub(crate) fn ltl_enabled(&mut self, state: &State) -> Result<Vec<Step>, EngineError> {
+        self.engine.enabled(state)
+    }
+
+    /// Whether `condition` holds on every execution `state` stands for.
+    pub(crate) fn ltl_decide(
+        &mut self,
+        state: &State,
+        condition: Expr,
+    ) -> tass_semantics::api::Decision {
+        self.engine.decide(state, condition)
+    }
+
+    /// `state` restricted to the executions where `condition` holds.
+    pub(crate) fn ltl_assume(&mut self, state: &State, condition: Expr) -> State {
+        self.engine.assume_condition(state, condition)
+    }
+
+    /// The expression factory.
+    pub(crate) fn expr_factory(&self) -> Arc<ExprFactory> {
+        Arc::clone(&self.factory)
+    }
+
+    /// Input values under which `state`'s path condition holds, as a report
+    /// shows them; `None` when the path condition is unsatisfiable, and
+    /// `Some(None)` when the prover gave no values.
+    pub(crate) fn ltl_witness(&mut self, state: &State) -> Option<Option<Vec<(String, String)>>> {
+        let f = Arc::clone(&self.factory);
+        match self.engine.decide(state, f.bool(false)) {
+            tass_semantics::api::Decision::Holds => None,
+            tass_semantics::api::Decision::Fails { witness } => Some(witness.map(witness_values)),
+            _ => Some(None),
+        }
+    }
+
     fn location_saved(&self, function: &str, location: LocationId) -> bool {
         self.save_at
             .get(function)
@@ -499,12 +546,58 @@ pub fn verify(model: &Model, options: &Options) -> Report {
     }) {
         return Report::error(e.to_string());
     }
+    if let Err(e) = crate::ltl::check_ranks(model, options.procs) {
+        return Report::error(e.to_string());
+    }
     let run = || -> Result<Report, SetupError> {
         let setup = RunSetup::new(options)?;
-        let mut engine = setup.engine(Arc::new(model.clone()), options.procs)?;
-        Ok(verify_with(&mut engine, options, options.procs))
+        let shared = Arc::new(model.clone());
+        let mut engine = setup.engine(Arc::clone(&shared), options.procs)?;
+        let mut report = verify_with(&mut engine, options, options.procs);
+        if !model.ltl.is_empty() && report.verdict != crate::report::Verdict::Error {
+            let mut ltl_engine = setup.engine(shared, options.procs)?;
+            add_ltl_results(&mut ltl_engine, model, options, &mut report);
+        }
+        Ok(report)
     };
     run().unwrap_or_else(setup_failed)
+}
+
+/// Checks the model's `ltl` formulas (`ltl/`) and adds what was found to the
+/// safety search's `report`: a violation per violated formula (naming the
+/// formulas that hold), or why the search of a formula was inconclusive.
+fn add_ltl_results(engine: &mut RealEngine, model: &Model, options: &Options, report: &mut Report) {
+    use crate::report::Verdict;
+    let (outcomes, nodes) = crate::ltl::check_formulas(engine, &model.ltl, options);
+    report.stats.states_seen += nodes;
+    let held: Vec<String> = outcomes
+        .iter()
+        .filter(|(_, o)| matches!(o, crate::ltl::LtlOutcome::Holds))
+        .map(|(id, _)| format!("`{id}`"))
+        .collect();
+    for (id, outcome) in outcomes {
+        match outcome {
+            crate::ltl::LtlOutcome::Holds => {}
+            crate::ltl::LtlOutcome::Violated(mut v) => {
+                if !held.is_empty() {
+                    v.message
+                        .push_str(&format!("; ltl formulas that hold: {}", held.join(", ")));
+                }
+                report.violations.push(*v);
+                report.verdict = Verdict::Violated;
+            }
+            crate::ltl::LtlOutcome::Inconclusive(reason) => {
+                if report.verdict == Verdict::Holds {
+                    report.verdict = Verdict::Inconclusive;
+                }
+                let reason = format!("ltl formula `{id}`: {reason}");
+                report.inconclusive_reason = Some(match report.inconclusive_reason.take() {
+                    Some(r) => format!("{r}; {reason}"),
+                    None => reason,
+                });
+            }
+        }
+    }
 }
 
 /// `tass compare`: checks that `imp` computes the same outputs as `spec` for every

@@ -701,7 +701,8 @@ pub(crate) fn saving_locations(model: &Model) -> HashMap<String, HashSet<Locatio
                 .count();
             let kind = body.location(loc).kind;
             let save = match kind {
-                LocationKind::LoopHead => true,
+                // a backward `goto` closes a cycle at its label
+                LocationKind::LoopHead | LocationKind::Label => true,
                 LocationKind::IfJoin | LocationKind::ForLoopHead | LocationKind::Exit => false,
                 LocationKind::Plain => incoming >= 2,
             };

@@ -188,6 +188,7 @@ mod tests {
             main: tass_model::api::FunctionId(0),
             mpi_status_struct: None,
             uses_mpi: false,
+            ltl: Vec::new(),
         }
     }
 

@@ -13,6 +13,8 @@ pub(crate) struct FnBuilder {
     pub locals: Vec<VarId>,
     pub breaks: Vec<LocationId>,
     pub continues: Vec<LocationId>,
+    /// The labels (and `goto`s) of the function.
+    pub labels: super::labels::FunctionLabels,
     pub return_type: Type,
     /// Span and text of the statement being translated.
     pub span: Span,
@@ -34,6 +36,7 @@ impl FnBuilder {
             locals: Vec::new(),
             breaks: Vec::new(),
             continues: Vec::new(),
+            labels: Default::default(),
             return_type,
             span,
             text: String::new(),
@@ -192,7 +195,18 @@ impl FnBuilder {
     /// `return`, the unused exits of infinite loops) and without plain
     /// locations whose only way out is an unguarded no-op (their incoming
     /// edges go straight on), renumbered in creation order.
-    pub(crate) fn finish(mut self) -> Body {
+    /// Also returns each defined label's location in the finished body
+    /// (`None` when control never reaches it).
+    pub(crate) fn finish(mut self) -> (Body, Vec<(String, Option<LocationId>)>) {
+        let mut labels: Vec<(String, LocationId)> = self
+            .labels
+            .sites
+            .iter()
+            .filter(|(_, site)| site.defined_at.is_some())
+            .map(|(name, site)| (name.clone(), site.location))
+            .collect();
+        labels.sort();
+        // contracting keeps every node (and its index); it never merges a label
         self.contract_noops();
         let n = self.graph.node_count();
         let mut reachable = vec![false; n];
@@ -207,10 +221,12 @@ impl FnBuilder {
             }
         }
         if reachable.iter().all(|r| *r) {
-            return Body {
+            let labels = labels.into_iter().map(|(n, l)| (n, Some(l))).collect();
+            let body = Body {
                 graph: self.graph,
                 entry: self.entry,
             };
+            return (body, labels);
         }
         let (nodes, edges) = self.graph.into_nodes_edges();
         let mut graph = BodyGraph::with_capacity(nodes.len(), edges.len());
@@ -226,6 +242,10 @@ impl FnBuilder {
             }
         }
         let entry = map[self.entry.index()].unwrap_or_default();
-        Body { graph, entry }
+        let labels = labels
+            .into_iter()
+            .map(|(n, l)| (n, map[l.index()]))
+            .collect();
+        (Body { graph, entry }, labels)
     }
 }

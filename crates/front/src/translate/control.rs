@@ -106,6 +106,7 @@ impl<'t> Tr<'t> {
     pub(crate) fn for_loop(&mut self, node: Node<'t>) -> Res<()> {
         let inv = self.take_invariants(node)?;
         self.scopes.push(HashMap::new());
+        let vla_mark = self.vla_scope_mark();
         if let Some(init) = crate::ast::child(node, "initializer") {
             if init.kind() == "declaration" {
                 self.local_declaration(init)?;
@@ -137,6 +138,7 @@ impl<'t> Tr<'t> {
         self.set_stmt(node);
         self.fb().goto(head);
         self.fb().cur = Some(exit);
+        self.leave_vla_scope(vla_mark);
         self.scopes.pop();
         Ok(())
     }

@@ -13,6 +13,8 @@ mod conversions;
 mod expr;
 mod fnptr;
 mod initializers;
+mod labels;
+mod ltl;
 mod lvalues;
 mod operators;
 mod pragma_exprs;
@@ -176,6 +178,10 @@ pub(crate) struct Ctx {
     /// The signature of the function-pointer typedef the declaration being
     /// translated starts with, if it does.
     pub typedef_fn_pointer: Option<FnPointerSig>,
+    /// The labels of the translated functions: function, name, location.
+    pub labels: Vec<(FunctionId, String, Option<LocationId>)>,
+    /// The `ltl` pragmas, translated after every function body.
+    pub ltl: Vec<tass_model::api::LtlProperty>,
 }
 
 /// The signature of a function pointer: a function pointer value is the
@@ -222,6 +228,7 @@ impl Ctx {
             main: main_id,
             mpi_status_struct: self.mpi_status,
             uses_mpi: self.uses_mpi,
+            ltl: std::mem::take(&mut self.ltl),
         };
         prepare_loop_invariants(&mut model).map_err(|errors| {
             errors
@@ -422,6 +429,8 @@ pub(crate) struct Tr<'t> {
     pub deferred_constraints: Vec<(VarId, Ast<'t>)>,
     /// Set where side effects are not allowed (names the context).
     pub pure_context: Option<&'static str>,
+    /// The file-scope `ltl` pragmas, translated after every function body.
+    pub ltl_pragmas: Vec<Pragma<'t>>,
 }
 
 impl<'t> Tr<'t> {
@@ -440,6 +449,7 @@ impl<'t> Tr<'t> {
             in_pragma: false,
             deferred_constraints: Vec::new(),
             pure_context: None,
+            ltl_pragmas: Vec::new(),
         }
     }
 
@@ -499,6 +509,20 @@ impl<'t> Tr<'t> {
                 pos,
                 text: format!("#pragma TASS {}", raw.text.trim()),
             };
+            if let PragmaKind::Ltl { .. } = p.kind {
+                let inside_an_item = items.iter().any(|it| {
+                    it.start_position().row as u32 <= raw.row
+                        && raw.row <= it.end_position().row as u32
+                });
+                if inside_an_item {
+                    return err(
+                        pos,
+                        "`#pragma TASS ltl` must be at file scope, outside functions",
+                    );
+                }
+                self.ltl_pragmas.push(p);
+                continue;
+            }
             let containing = items.iter().position(|it| {
                 it.start_position().row as u32 <= raw.row && raw.row <= it.end_position().row as u32
             });

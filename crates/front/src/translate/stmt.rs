@@ -88,13 +88,17 @@ impl<'t> Tr<'t> {
             return err(pos, "function without body");
         };
         self.compound(body)?;
+        self.check_labels_defined()?;
         self.check_no_pragma_left()?;
         self.return_at_end(body);
         let Some(fb) = self.fb.take() else {
             return err(pos, "internal: no builder");
         };
         let locals = fb.locals.clone();
-        let body = fb.finish();
+        let (body, labels) = fb.finish();
+        for (label, location) in labels {
+            self.ctx.labels.push((fid, label, location));
+        }
         self.ctx.fns[idx].function = Some(Function {
             id: fid,
             name,
@@ -334,12 +338,14 @@ impl<'t> Tr<'t> {
 
     pub(crate) fn compound(&mut self, node: Node<'t>) -> Res<()> {
         self.scopes.push(HashMap::new());
+        let vla_mark = self.vla_scope_mark();
         let mut c = node.walk();
         let children: Vec<Node<'t>> = node.named_children(&mut c).collect();
         for ch in children {
             self.statement(ch)?;
         }
         self.flush_pragmas(node.end_position().row as u32 + 1)?;
+        self.leave_vla_scope(vla_mark);
         self.scopes.pop();
         Ok(())
     }
@@ -388,8 +394,8 @@ impl<'t> Tr<'t> {
             "return_statement" => self.return_statement(node),
             "switch_statement" => self.switch(node),
             "case_statement" => err(pos, "`case` outside a switch"),
-            "labeled_statement" => err(pos, "labels (and `goto`) are not supported"),
-            "goto_statement" => err(pos, "`goto` is not supported"),
+            "labeled_statement" => self.labeled_statement(node),
+            "goto_statement" => self.goto_statement(node),
             "gnu_asm_expression" | "asm_statement" => err(pos, "inline assembly is not supported"),
             "attributed_statement" => err(pos, "attributes are not supported"),
             "struct_specifier" | "enum_specifier" | "union_specifier" => {
@@ -485,6 +491,7 @@ impl<'t> Tr<'t> {
             self.note_fn_pointer(v, d.pos);
             self.fb().locals.push(v);
             self.declare(&d.name, Sym::Var(v));
+            self.note_vla(v, &ty);
             self.emit(Statement::Declare { var: v });
             if let Some(value) = value {
                 let lhs = Expr::new(ExprKind::Var(v), ty.clone(), self.span(d.pos));

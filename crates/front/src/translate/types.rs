@@ -962,7 +962,7 @@ impl<'t> Tr<'t> {
         let fb = std::mem::replace(&mut self.fb, saved_fb);
         r?;
         let Some(fb) = fb else { return Ok(()) };
-        let body = fb.finish();
+        let (body, _) = fb.finish();
         let mut at = body.entry;
         loop {
             let out: Vec<_> = body

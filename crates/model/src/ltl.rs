@@ -1,0 +1,77 @@
+//! Temporal properties: `#pragma TASS ltl ID FORMULA`, as the front end
+//! resolved them. Derived operators are kept as written (the verifier
+//! rewrites them), so that reports can print the formula's structure.
+
+use crate::expr::Expr;
+use crate::program::{FunctionId, LocationId};
+use crate::span::Span;
+
+/// One `ltl` pragma.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LtlProperty {
+    /// The formula's name (the pragma's ID).
+    pub id: String,
+    /// The formula.
+    pub formula: LtlFormula,
+    /// Where the pragma is.
+    pub span: Span,
+    /// The formula's text as written.
+    pub text: String,
+}
+
+/// An LTL formula over the program's states.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LtlFormula {
+    /// `true` / `false`.
+    Constant(bool),
+    /// An atomic proposition.
+    Atom(LtlAtom),
+    /// `!f`.
+    Not(Box<LtlFormula>),
+    /// `f && g`.
+    And(Box<LtlFormula>, Box<LtlFormula>),
+    /// `f || g`.
+    Or(Box<LtlFormula>, Box<LtlFormula>),
+    /// `f -> g`.
+    Implies(Box<LtlFormula>, Box<LtlFormula>),
+    /// `f <-> g`.
+    Iff(Box<LtlFormula>, Box<LtlFormula>),
+    /// `X f`: in the next state.
+    Next(Box<LtlFormula>),
+    /// `G f` / `[] f`: in every state from now on.
+    Always(Box<LtlFormula>),
+    /// `F f` / `<> f`: in some state from now on.
+    Eventually(Box<LtlFormula>),
+    /// `f U g`: `g` eventually, `f` until then.
+    Until(Box<LtlFormula>, Box<LtlFormula>),
+    /// `f R g`: `g` until and including when `f` first holds (forever if never).
+    Release(Box<LtlFormula>, Box<LtlFormula>),
+    /// `f W g`: `f U g`, or `f` forever.
+    WeakUntil(Box<LtlFormula>, Box<LtlFormula>),
+}
+
+/// An atomic proposition of an LTL formula.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LtlAtom {
+    /// `{EXPR}`: a boolean condition on the state, evaluated as process 0
+    /// sees it (its globals, inputs and outputs), and on other processes
+    /// through `PROC[e].x` / `PROC[e]@f.x`.
+    Condition(Expr),
+    /// `PROC[e]@LABEL`: process `e` is at the statement labelled `LABEL:` in
+    /// `function` (its top frame is there).
+    At {
+        /// The rank expression.
+        rank: Expr,
+        /// The function holding the label.
+        function: FunctionId,
+        /// The label's location (`None`: unreachable, so never true).
+        location: Option<LocationId>,
+        /// The label's name.
+        label: String,
+    },
+    /// `PROC[e]@terminated`: process `e` has terminated.
+    Terminated {
+        /// The rank expression.
+        rank: Expr,
+    },
+}

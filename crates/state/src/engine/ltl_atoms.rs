@@ -1,0 +1,206 @@
+//! What an LTL search needs of a state beyond executing steps: the value of
+//! an atomic proposition, and the state with its path condition strengthened
+//! by an atom's truth or falsity (an atom over symbolic data splits a state as
+//! a branch does).
+
+use std::sync::Arc;
+
+use tass_dynamic::api::{ElemType, HeapObject, Message, Root, Value};
+use tass_model::api::{FunctionId, LocationId, LtlAtom, Model, TransitionId, VarId, VarScope};
+use tass_semantics::api::{Decision, EngineError, Environment, Evaluator};
+use tass_symbolic::api::{Expr, ExprFactory};
+
+use super::Engine;
+use crate::env::ProcEnv;
+use crate::state::{State, Status};
+
+impl Engine {
+    /// The value of `atom` at `state`, a boolean expression over the inputs.
+    /// Conditions are evaluated as process 0 sees the state (its globals, the
+    /// inputs, `PROC[e].x` for the others'); location atoms are `true` or
+    /// `false`. A rank outside `0..nprocs`, or not a number, is an error.
+    pub fn ltl_atom(&mut self, state: &State, atom: &LtlAtom) -> Result<Expr, EngineError> {
+        let f = Arc::clone(&self.factory);
+        let model = Arc::clone(&self.model);
+        let mut scratch = state.clone();
+        let env = WholeStateEnv(ProcEnv {
+            state: &mut scratch,
+            proc: 0,
+            model: &model,
+            factory: &f,
+            layout: &self.layout,
+        });
+        let mut ev = Evaluator::checking(&f, &mut self.oracle, 0);
+        let (rank_expr, at) = match atom {
+            LtlAtom::Condition(c) => {
+                let value = ev.eval_bool(&env, c)?;
+                // An atom that reads an uninitialised variable (a local before
+                // its declaration ran) or divides by zero has no truth value.
+                if let Some(v) = ev.violations.first() {
+                    return Err(EngineError::invalid(
+                        format!(
+                            "an ltl atom cannot be evaluated in some state: {} (atoms are \
+                             evaluated in every state, the initial one too: read globals, or \
+                             guard the atom with a location atom)",
+                            v.message
+                        ),
+                        Some(&c.span),
+                    ));
+                }
+                return Ok(value);
+            }
+            LtlAtom::At {
+                rank,
+                function,
+                location,
+                ..
+            } => (rank, Some((*function, *location))),
+            LtlAtom::Terminated { rank } => (rank, None),
+        };
+        let rank = ev.eval(&env, rank_expr)?;
+        let rank = match rank {
+            Value::Data(e) => f.as_concrete_int(e),
+            _ => None,
+        };
+        let nprocs = state.inner.procs.len();
+        let Some(p) = rank
+            .and_then(|r| usize::try_from(r).ok())
+            .filter(|&r| r < nprocs)
+        else {
+            return Err(EngineError::invalid(
+                format!("PROC[...] in an ltl atom must name a rank in 0..{nprocs}"),
+                Some(&rank_expr.span),
+            ));
+        };
+        let proc = &state.inner.procs[p];
+        let running = proc.status == Status::Running;
+        let truth = match at {
+            None => !running,
+            Some((function, location)) => {
+                running
+                    && location.is_some()
+                    && proc
+                        .stack
+                        .last()
+                        .is_some_and(|fr| fr.function == function && Some(fr.location) == location)
+            }
+        };
+        Ok(f.bool(truth))
+    }
+
+    /// Whether `condition` holds in every execution `state` stands for.
+    pub fn decide(&mut self, state: &State, condition: Expr) -> Decision {
+        let f = Arc::clone(&self.factory);
+        self.oracle.valid(&f, state.inner.pc, condition)
+    }
+
+    /// `state` with `condition` added to its path condition (canonicalized).
+    pub fn assume_condition(&mut self, state: &State, condition: Expr) -> State {
+        let mut s = state.clone();
+        let pc = self.factory.and(s.inner.pc, condition);
+        s.inner_mut().pc = pc;
+        self.canonicalize(s.seal())
+    }
+}
+
+/// Process 0's view of a whole system state, in which `PROC[e].x` and
+/// `PROC[e]@f.x` read process `e`'s variables (its globals; the locals of its
+/// innermost frame of `f`).
+struct WholeStateEnv<'a>(ProcEnv<'a>);
+
+impl Environment for WholeStateEnv<'_> {
+    fn model(&self) -> &Model {
+        self.0.model()
+    }
+    fn factory(&self) -> &ExprFactory {
+        self.0.factory()
+    }
+    fn process(&self) -> usize {
+        self.0.process()
+    }
+    fn nprocs(&self) -> usize {
+        self.0.nprocs()
+    }
+    fn path_condition(&self) -> Expr {
+        self.0.path_condition()
+    }
+    fn set_path_condition(&mut self, pc: Expr) {
+        self.0.set_path_condition(pc)
+    }
+    fn root_of(&self, var: VarId) -> Root {
+        self.0.root_of(var)
+    }
+    fn remote_root(
+        &self,
+        rank: usize,
+        function: Option<FunctionId>,
+        var: VarId,
+    ) -> Result<Root, String> {
+        let model = self.0.model;
+        let name = &model.var(var).name;
+        let proc = rank as u32;
+        match (function, &model.var(var).scope) {
+            (None, VarScope::Input) => Ok(Root::Shared(var)),
+            (None, VarScope::ProcessGlobal | VarScope::Output) => Ok(Root::Global { proc, var }),
+            (None, _) => Err(format!(
+                "`{name}` in PROC[{rank}].{name} is not a global variable"
+            )),
+            (Some(f), _) => {
+                let stack = &self.0.state.inner.procs[rank].stack;
+                let Some(frame) = stack.iter().rposition(|fr| fr.function == f) else {
+                    let fname = &model.function(f).name;
+                    return Err(format!(
+                        "process {rank} is not inside `{fname}` here (PROC[{rank}]@{fname}.{name} \
+                         in an ltl atom): guard the atom, e.g. `PROC[{rank}]@terminated || ...`"
+                    ));
+                };
+                Ok(Root::Local {
+                    proc,
+                    frame: frame as u32,
+                    var,
+                })
+            }
+        }
+    }
+    fn get(&self, root: Root) -> Option<&Value> {
+        self.0.get(root)
+    }
+    fn get_mut(&mut self, root: Root) -> Option<&mut Value> {
+        self.0.get_mut(root)
+    }
+    fn heap_object(&self, proc: usize, object: u32) -> Option<&HeapObject> {
+        self.0.heap_object(proc, object)
+    }
+    fn allocate(&mut self, value: Value, extent: Expr, elem: ElemType) -> Root {
+        self.0.allocate(value, extent, elem)
+    }
+    fn free(&mut self, object: u32) {
+        self.0.free(object)
+    }
+    fn location(&self) -> (FunctionId, LocationId) {
+        self.0.location()
+    }
+    fn set_location(&mut self, location: LocationId) {
+        self.0.set_location(location)
+    }
+    fn stack_depth(&self) -> usize {
+        self.0.stack_depth()
+    }
+    fn push_frame(
+        &mut self,
+        function: FunctionId,
+        call_site: Option<TransitionId>,
+        locals: Vec<(VarId, Value)>,
+    ) {
+        self.0.push_frame(function, call_site, locals)
+    }
+    fn pop_frame(&mut self) -> Option<TransitionId> {
+        self.0.pop_frame()
+    }
+    fn terminate(&mut self, exit_code: Option<Expr>) {
+        self.0.terminate(exit_code)
+    }
+    fn messages(&self) -> &[Message] {
+        &[]
+    }
+}

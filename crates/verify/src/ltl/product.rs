@@ -1,0 +1,426 @@
+//! The product of the program's state space with the automaton of a negated
+//! formula, built in full, and the search for an accepting, weakly fair cycle
+//! in it (`tass_search::api::find_fair_lasso`).
+//!
+//! A product node is a program state and an automaton state whose literals
+//! the program state satisfies. An atom over symbolic data that the path
+//! condition does not decide splits the program state, as a branch does: one
+//! copy assumes the literal. A state where every process has terminated
+//! repeats forever (a stutter step); a state where no step is enabled but some
+//! process has not terminated (a deadlock, which the safety search reports)
+//! ends its runs, and finite runs violate no formula here. The search takes
+//! every enabled step (no partial-order reduction) and stores every product
+//! node, so a cycle it finds is a cycle of the program, and one it does not
+//! find does not exist: states equal in canonical form (values and path
+//! condition) stand for the same executions.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+use std::time::Instant;
+
+use tass_model::api::{LtlAtom, LtlProperty};
+use tass_search::api::{find_fair_lasso, Fairness, LassoGraph};
+use tass_semantics::api::{Decision, EngineError};
+use tass_state::api::{State, Step};
+use tass_symbolic::api::{Expr, ExprFactory};
+
+use super::buchi::{automaton, Automaton, Formulas};
+use crate::engine::Engine;
+use crate::options::{FairnessMode, Options};
+use crate::real::RealEngine;
+use crate::report::{Certainty, Property, TraceStep, ViolationReport, Witness};
+use crate::system::complete_witness;
+
+/// The trace line between a lasso's stem and its cycle.
+const CYCLE_MARK: &str = "(cycle: the steps below repeat forever)";
+
+/// What the search of one formula found.
+pub(crate) enum LtlOutcome {
+    /// No run violates the formula.
+    Holds,
+    /// A lasso violates it.
+    Violated(Box<ViolationReport>),
+    /// The search could not finish (limit, error); why.
+    Inconclusive(String),
+}
+
+/// The outcome of each formula of the model, and the product nodes stored.
+pub(crate) fn check_formulas(
+    engine: &mut RealEngine,
+    properties: &[LtlProperty],
+    options: &Options,
+) -> (Vec<(String, LtlOutcome)>, u64) {
+    let mut out = Vec::new();
+    let mut nodes = 0;
+    for property in properties {
+        let mut formulas = Formulas::default();
+        let root = formulas.nnf(&property.formula, true);
+        let Some(aut) = automaton(&formulas, root) else {
+            out.push((
+                property.id.clone(),
+                LtlOutcome::Inconclusive("the formula has more than 64 `U`/`F` operators".into()),
+            ));
+            continue;
+        };
+        let mut product = Product::new(engine, formulas.atoms, aut, options);
+        let outcome = match product.explore() {
+            Ok(None) => product.verdict(property),
+            Ok(Some(reason)) => LtlOutcome::Inconclusive(reason),
+            Err(e) => LtlOutcome::Inconclusive(format!("the ltl search stopped: {e}")),
+        };
+        nodes += product.node_state.len() as u64;
+        out.push((property.id.clone(), outcome));
+    }
+    (out, nodes)
+}
+
+/// One program step from a state: the step (`None` for the stutter step of a
+/// terminated state), the next state, the processes that moved.
+type Successor = (Option<Step>, State, u64);
+
+struct Product<'e> {
+    engine: &'e mut RealEngine,
+    factory: Arc<ExprFactory>,
+    atoms: Vec<LtlAtom>,
+    aut: Automaton,
+    options: &'e Options,
+    graph: LassoGraph,
+    index: HashMap<(State, usize), usize>,
+    node_state: Vec<(State, usize)>,
+    /// Per node, per edge (as in `graph.edges`): the program step.
+    edge_steps: Vec<Vec<Option<Step>>>,
+    successors: HashMap<State, (Arc<Vec<Successor>>, u64)>,
+    atom_values: HashMap<(State, usize), Expr>,
+    /// An atom was split although the prover could not show both cases
+    /// possible: a lasso through it is only possibly real.
+    undecided: bool,
+}
+
+impl<'e> Product<'e> {
+    fn new(
+        engine: &'e mut RealEngine,
+        atoms: Vec<LtlAtom>,
+        aut: Automaton,
+        options: &'e Options,
+    ) -> Product<'e> {
+        Product {
+            factory: engine.expr_factory(),
+            engine,
+            atoms,
+            aut,
+            options,
+            graph: LassoGraph::default(),
+            index: HashMap::new(),
+            node_state: Vec::new(),
+            edge_steps: Vec::new(),
+            successors: HashMap::new(),
+            atom_values: HashMap::new(),
+            undecided: false,
+        }
+    }
+
+    /// Builds the product; `Some(reason)` when a limit stopped it.
+    fn explore(&mut self) -> Result<Option<String>, EngineError> {
+        let started = Instant::now();
+        let initial = self.engine.initial_state()?;
+        let initial = self.engine.canonicalize(initial);
+        let mut queue = VecDeque::new();
+        for q in 0..self.aut.states.len() {
+            if !self.aut.states[q].initial {
+                continue;
+            }
+            for t in self.label_states(initial.clone(), q)? {
+                let (id, new) = self.intern(t, q);
+                self.graph.initial.push(id);
+                if new {
+                    queue.push_back(id);
+                }
+            }
+        }
+        while let Some(id) = queue.pop_front() {
+            if let Some(reason) = self.limit_reached(started) {
+                return Ok(Some(reason));
+            }
+            let (state, q) = self.node_state[id].clone();
+            let (successors, enabled) = self.program_successors(&state)?;
+            self.graph.enabled[id] = enabled;
+            for (step, next, moved) in successors.iter() {
+                for r in self.aut.states[q].successors.clone() {
+                    for t in self.label_states(next.clone(), r)? {
+                        let (target, new) = self.intern(t, r);
+                        self.graph.edges[id].push((target, *moved));
+                        self.edge_steps[id].push(step.clone());
+                        if new {
+                            queue.push_back(target);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    fn limit_reached(&self, started: Instant) -> Option<String> {
+        let nodes = self.node_state.len() as u64;
+        if self.options.max_states.is_some_and(|max| nodes > max) {
+            return Some(format!(
+                "the ltl search reached --max-states ({nodes} product states)"
+            ));
+        }
+        if self.options.timeout.is_some_and(|t| started.elapsed() > t) {
+            return Some("the ltl search reached --timeout".into());
+        }
+        let cancelled = self
+            .options
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed));
+        cancelled.then(|| "the ltl search was interrupted".into())
+    }
+
+    fn intern(&mut self, state: State, q: usize) -> (usize, bool) {
+        if let Some(&id) = self.index.get(&(state.clone(), q)) {
+            return (id, false);
+        }
+        let id = self.graph.add_node(self.aut.states[q].accepting, 0);
+        self.edge_steps.push(Vec::new());
+        self.node_state.push((state.clone(), q));
+        self.index.insert((state, q), id);
+        (id, true)
+    }
+
+    /// The program's steps from `state`, and the processes enabled there.
+    fn program_successors(
+        &mut self,
+        state: &State,
+    ) -> Result<(Arc<Vec<Successor>>, u64), EngineError> {
+        if let Some((s, e)) = self.successors.get(state) {
+            return Ok((Arc::clone(s), *e));
+        }
+        let steps = self.engine.ltl_enabled(state)?;
+        let mut out = Vec::new();
+        let mut enabled = 0u64;
+        if steps.is_empty() && self.engine.is_terminated(state) {
+            out.push((None, state.clone(), 0));
+        }
+        for step in steps {
+            let moved = bit(self.engine.process_of(&step)) | bit(self.engine.owner_of(&step));
+            enabled |= moved;
+            let executed = self.engine.execute(state.clone(), &step)?;
+            let next = self.engine.canonicalize(executed.state);
+            out.push((Some(step), next, moved));
+        }
+        let out = Arc::new(out);
+        self.successors
+            .insert(state.clone(), (Arc::clone(&out), enabled));
+        Ok((out, enabled))
+    }
+
+    /// The copies of `state` that satisfy the literals of automaton state `q`
+    /// (none, the state itself, or copies with a stronger path condition).
+    fn label_states(&mut self, state: State, q: usize) -> Result<Vec<State>, EngineError> {
+        let f = Arc::clone(&self.factory);
+        let mut out = vec![state];
+        for (atom, positive) in self.aut.states[q].literals.clone() {
+            let mut kept = Vec::new();
+            for t in out {
+                let value = self.atom_value(&t, atom)?;
+                let literal = if positive { value } else { f.not(value) };
+                match f.as_bool(literal) {
+                    Some(true) => kept.push(t),
+                    Some(false) => {}
+                    None => {
+                        if let Some(t) = self.split(t, literal) {
+                            kept.push(t);
+                        }
+                    }
+                }
+            }
+            out = kept;
+        }
+        Ok(out)
+    }
+
+    /// `state` where `literal` holds: itself if the path condition implies it,
+    /// nothing if it implies the opposite, else a copy assuming it.
+    fn split(&mut self, state: State, literal: Expr) -> Option<State> {
+        let f = Arc::clone(&self.factory);
+        let holds = self.engine.ltl_decide(&state, literal);
+        if holds == Decision::Holds {
+            return Some(state);
+        }
+        let fails = self.engine.ltl_decide(&state, f.not(literal));
+        if fails == Decision::Holds {
+            return None;
+        }
+        if matches!(holds, Decision::Unknown) || matches!(fails, Decision::Unknown) {
+            self.undecided = true;
+        }
+        Some(self.engine.ltl_assume(&state, literal))
+    }
+
+    fn atom_value(&mut self, state: &State, atom: usize) -> Result<Expr, EngineError> {
+        if let Some(v) = self.atom_values.get(&(state.clone(), atom)) {
+            return Ok(*v);
+        }
+        let v = self.engine.ltl_atom(state, &self.atoms[atom])?;
+        self.atom_values.insert((state.clone(), atom), v);
+        Ok(v)
+    }
+
+    /// The verdict once the product is built.
+    fn verdict(&mut self, property: &LtlProperty) -> LtlOutcome {
+        let nprocs = self.options.procs.min(64);
+        let agents = if nprocs == 64 {
+            u64::MAX
+        } else {
+            (1u64 << nprocs) - 1
+        };
+        let sets = if self.aut.sets == 0 {
+            0
+        } else {
+            u64::MAX >> (64 - self.aut.sets)
+        };
+        let fairness = match self.options.fairness {
+            FairnessMode::Weak => Fairness::Weak,
+            FairnessMode::None => Fairness::None,
+        };
+        match find_fair_lasso(&self.graph, sets, agents, fairness) {
+            None => LtlOutcome::Holds,
+            Some(lasso) => {
+                let stem_steps = lasso.stem.len().saturating_sub(1);
+                let path: Vec<usize> = lasso
+                    .stem
+                    .iter()
+                    .chain(lasso.cycle.iter().skip(1))
+                    .copied()
+                    .collect();
+                LtlOutcome::Violated(Box::new(self.report(property, &path, stem_steps)))
+            }
+        }
+    }
+
+    fn report(
+        &mut self,
+        property: &LtlProperty,
+        path: &[usize],
+        stem_steps: usize,
+    ) -> ViolationReport {
+        let mut trace = Vec::new();
+        for (k, pair) in path.windows(2).enumerate() {
+            if k == stem_steps {
+                trace.push(self.marker(property, CYCLE_MARK));
+            }
+            let (u, v) = (pair[0], pair[1]);
+            let step = self.graph.edges[u]
+                .iter()
+                .position(|&(w, _)| w == v)
+                .and_then(|k| self.edge_steps[u][k].clone());
+            let from = self.node_state[u].0.clone();
+            trace.push(self.trace_step(property, &from, step.as_ref()));
+        }
+        let last = path.last().map(|&id| self.node_state[id].0.clone());
+        let (certainty, given) = match last.as_ref().map(|s| self.engine.ltl_witness(s)) {
+            Some(Some(values)) if !self.undecided => (Certainty::Provable, values),
+            Some(Some(values)) => (Certainty::Possible, values),
+            _ => (Certainty::Possible, None),
+        };
+        let inputs = self.engine.input_names();
+        let fixed = self.engine.fixed_inputs();
+        let reason = self.engine.no_witness_reason();
+        let (witness, witness_missing) = complete_witness(given, &inputs, &fixed, || reason);
+        let witness = match witness {
+            Witness::Values(v) if v.is_empty() && inputs.is_empty() => {
+                Witness::Unavailable("the program has no inputs".into())
+            }
+            w => w,
+        };
+        let path_condition = last
+            .as_ref()
+            .map(|s| {
+                let pc = self.engine.path_condition(s);
+                self.engine.pretty_condition(&pc)
+            })
+            .unwrap_or_default();
+        ViolationReport {
+            snapshots: None,
+            property: Property::Ltl,
+            certainty,
+            message: format!(
+                "ltl formula `{}` can fail: a {}run reaches a cycle and repeats it forever \
+                 (the trace: the steps to the cycle, `{CYCLE_MARK}`, the cycle's steps)",
+                property.id,
+                match self.options.fairness {
+                    FairnessMode::Weak => "weakly fair ",
+                    FairnessMode::None => "",
+                }
+            ),
+            file: property.span.file.to_string(),
+            line: property.span.start_line,
+            column: property.span.start_column,
+            process: 0,
+            trace,
+            path_condition,
+            claim: property.text.clone(),
+            witness,
+            witness_missing,
+            difference: None,
+        }
+    }
+
+    /// The trace line of `step` taken from `from`, with the variables it
+    /// changes (the step is executed again with the change log on).
+    fn trace_step(
+        &mut self,
+        property: &LtlProperty,
+        from: &State,
+        step: Option<&Step>,
+    ) -> TraceStep {
+        match step {
+            Some(step) => {
+                let info = self.engine.step_info(step);
+                self.engine.set_record_changes(true);
+                let changes = self
+                    .engine
+                    .execute(from.clone(), step)
+                    .map(|executed| executed.changes)
+                    .unwrap_or_default();
+                self.engine.set_record_changes(false);
+                TraceStep {
+                    model: None,
+                    file: info.span.file.to_string(),
+                    line: info.span.start_line,
+                    column: info.span.start_column,
+                    process: info.process,
+                    source: info.source,
+                    changes,
+                }
+            }
+            None => self.marker(
+                property,
+                "(every process has terminated: the final state repeats)",
+            ),
+        }
+    }
+
+    /// A trace line that is no step of the program (at the pragma).
+    fn marker(&self, property: &LtlProperty, text: &str) -> TraceStep {
+        TraceStep {
+            model: None,
+            file: property.span.file.to_string(),
+            line: property.span.start_line,
+            column: property.span.start_column,
+            process: 0,
+            source: text.into(),
+            changes: Vec::new(),
+        }
+    }
+}
+
+fn bit(process: usize) -> u64 {
+    if process < 64 {
+        1 << process
+    } else {
+        0
+    }
+}
