@@ -96,7 +96,10 @@ fn load_sources_here(
     let mut units = Vec::new();
     for (path, text) in sources {
         src_texts.add(path, text);
-        let pre = match preprocess(path, text, &pp_opts) {
+        let pre = match preprocess(path, text, &pp_opts).and_then(|mut p| {
+            crate::civl::rewrite(&mut p)?;
+            Ok(p)
+        }) {
             Ok(p) => p,
             Err(e) => {
                 let d = src_texts.diagnostic(&e.file, e.line, e.column, e.message);

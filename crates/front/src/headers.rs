@@ -15,6 +15,7 @@ use tass_model::api::{mpi::MPI_FUNCTIONS, LibraryConstant};
 pub fn builtin_header(name: &str) -> Option<&'static str> {
     Some(match name {
         "assert.h" => include_str!("headers/assert.h"),
+        "civlc.cvh" => include_str!("headers/civlc.cvh"),
         "errno.h" => include_str!("headers/errno.h"),
         "float.h" => include_str!("headers/float.h"),
         "limits.h" => include_str!("headers/limits.h"),
@@ -36,6 +37,7 @@ pub fn builtin_header(name: &str) -> Option<&'static str> {
 /// The names of all built-in headers.
 pub const BUILTIN_HEADERS: &[&str] = &[
     "assert.h",
+    "civlc.cvh",
     "errno.h",
     "float.h",
     "limits.h",

@@ -87,6 +87,7 @@
 
 pub mod api;
 mod ast;
+mod civl;
 mod diag;
 mod disambiguate;
 mod driver;

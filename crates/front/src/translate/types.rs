@@ -451,6 +451,16 @@ impl<'t> Tr<'t> {
                 }
                 "variadic_parameter" => variadic = true,
                 "comment" => {}
+                "identifier" => {
+                    return err(
+                        Pos::of(p),
+                        format!(
+                            "old-style (K&R) parameter `{}` is not supported: declare each \
+                             parameter's type in the list, e.g. `int main(int argc, char **argv)`",
+                            self.text(p)
+                        ),
+                    )
+                }
                 other => return err(Pos::of(p), format!("parameter ({other}) is not supported")),
             }
         }
