@@ -7,8 +7,26 @@ use crate::args::{rewrite_paper_spellings, Cli};
 /// Runs the `tass` command line (arguments from the environment) and returns the
 /// process exit status: 0 holds, 1 violated, 2 usage or input error, 3 inconclusive.
 pub fn main() -> i32 {
-    run_with_args(std::env::args().collect())
+    // Symbolic values can grow without bound in a search that never repeats a
+    // state (a counter over a symbolic input in an endless loop), and the
+    // simplifier and the canonicaliser recurse over them: on the main thread's
+    // 8 MB stack such a run crashed with a stack overflow before reaching its
+    // --max-states or --timeout. A large stack, committed only as it is used,
+    // lets the run end with its honest verdict instead.
+    let args: Vec<String> = std::env::args().collect();
+    let worker = std::thread::Builder::new()
+        .name("tass".into())
+        .stack_size(SEARCH_STACK_SIZE)
+        .spawn(move || run_with_args(args));
+    match worker {
+        Ok(handle) => handle.join().unwrap_or(101),
+        Err(_) => run_with_args(std::env::args().collect()),
+    }
 }
+
+/// The stack of the thread that runs `tass` (virtual memory: pages are
+/// committed only when touched).
+const SEARCH_STACK_SIZE: usize = 4 << 30;
 
 /// Runs `tass` with the given arguments (the first is the program name).
 pub fn run_with_args(args: Vec<String>) -> i32 {

@@ -361,3 +361,26 @@ fn an_input_bounding_a_loop_without_upper_bound_is_warned_about() {
     assert_eq!(code, 0, "{err}");
     assert!(!err.contains("warning"), "{err}");
 }
+
+/// A token ring over a symbolic counter that never repeats a state: `l` grows
+/// into an ever deeper expression ((l0 + 2) % 4 + 2) % 4 ..., which the
+/// simplifier and the canonicaliser recurse over. On the main thread's 8 MB
+/// stack this crashed with "stack overflow" before the state limit was reached
+/// (the release binary of 9196835 at `--max-states 30000` and `40000`); the run
+/// must end inconclusive at the limit. The real program (l0 = 1) runs forever:
+/// mpirun -np 3 killed by `timeout 5`, exit 124.
+#[test]
+fn an_ever_deeper_symbolic_value_ends_at_the_state_limit_not_in_a_crash() {
+    let ring = "#include <mpi.h>\n#define R 4\n#pragma TASS input {0 <= l0 && l0 < R}\nint l0;\n\
+                int l;\nint main(int argc, char **argv) {\n  int rank, size;\n  \
+                MPI_Init(&argc, &argv);\n  MPI_Comm_rank(MPI_COMM_WORLD, &rank);\n  \
+                MPI_Comm_size(MPI_COMM_WORLD, &size);\n  l = l0;\n  if (rank != 0)\n    \
+                MPI_Recv(&l, 1, MPI_INT, (rank + size - 1) % size, 0, MPI_COMM_WORLD, \
+                MPI_STATUS_IGNORE);\n  for (;;) {\n    l = (l + 2) % R;\n    \
+                MPI_Send(&l, 1, MPI_INT, (rank + 1) % size, 0, MPI_COMM_WORLD);\n    \
+                MPI_Recv(&l, 1, MPI_INT, (rank + size - 1) % size, 0, MPI_COMM_WORLD, \
+                MPI_STATUS_IGNORE);\n  }\n  MPI_Finalize();\n  return 0;\n}\n";
+    let (code, r) = common::verify("3", &["--max-states", "40000"], ring);
+    assert_eq!(r["verdict"], "inconclusive", "{r:#}");
+    assert_eq!(code, 3, "{r:#}");
+}
