@@ -263,7 +263,6 @@ int main(void) {
 "#;
 
 #[test]
-#[ignore = "engine refuses it (exit 2): `the loop changes an object that holds uninitialised elements on entry`, though all four elements are stored before the loop; heap_block_from_calloc is the same probe with calloc"]
 fn heap_block_written_in_the_loop_is_in_the_write_set() {
     expect_violated(
         "1",
@@ -331,7 +330,6 @@ int main(void) {
 "#;
 
 #[test]
-#[ignore = "engine refuses it (exit 2): `the loop changes an object that holds uninitialised elements on entry`; with `int a[4] = {0, 0, 0, 0}` it proves it"]
 fn local_array_initialised_by_stores_holds() {
     expect_holds("1", DEFAULT_SEARCH, LOCAL_ARRAY_INITIALISED_BY_STORES);
 }
