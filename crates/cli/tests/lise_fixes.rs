@@ -196,3 +196,72 @@ fn array_with_an_element_uninitialised_on_entry_is_still_refused() {
         assert!(message.contains(&format!("prog.c:{line}:")), "{message}");
     }
 }
+
+/// A prefix of `a` is zero and a prefix of `b` is one, each claim quantified. The two
+/// claims joined by && need the first in parentheses (a quantifier's body runs to the
+/// end); without them the second is nested in the first and the pragma is refused.
+/// gcc: N = 0, 1, 5 pass (every SNAP ok=1).
+const TWO_QUANTIFIED_CLAIMS: &str = r#"#include <assert.h>
+#include <stdio.h>
+#pragma TASS input {N >= 0 && N <= 8} int
+#define N 3
+int main(void) {
+    int a[8], b[8], i = 0, k;
+    for (k = 0; k < 8; k++) { a[k] = 7; b[k] = 7; }
+#pragma TASS collective invariant A 0 <= i && i <= N && \
+    (forall {int k | 0 <= k && k < i} a[k] == 0) && forall {int k | 0 <= k && k < i} b[k] == 1
+    while (i < N) {
+#ifdef CONCRETE
+        int ok = 0 <= i && i <= N;
+        for (k = 0; k < i; k++) ok = ok && a[k] == 0 && b[k] == 1;
+        printf("SNAP i=%d ok=%d\n", i, ok);
+#endif
+        a[i] = 0;
+        b[i] = 1;
+        i++;
+    }
+#pragma TASS assert forall {int k | 0 <= k && k < N} a[k] + b[k] == 1
+    return 0;
+}
+"#;
+
+#[test]
+fn two_quantified_claims_joined_by_and_hold() {
+    let (code, r) = verify("1", &[], TWO_QUANTIFIED_CLAIMS);
+    assert_holds(code, &r);
+}
+
+#[test]
+fn two_quantified_claims_with_a_broken_body_are_not_preserved() {
+    // b[i] = 2 breaks the second claim (gcc with the pragma assert written as a C
+    // loop of asserts: N = 0 passes; N = 1, 5 fail, a[0] + b[0] == 2)
+    let text = TWO_QUANTIFIED_CLAIMS.replace("b[i] = 1;", "b[i] = 2;");
+    let (code, r) = verify("1", &[], &text);
+    assert_possible(code, &r, "invariant");
+}
+
+#[test]
+fn a_bare_quantifier_after_and_in_a_body_is_refused() {
+    let bare = TWO_QUANTIFIED_CLAIMS.replace(
+        "(forall {int k | 0 <= k && k < i} a[k] == 0) &&",
+        "forall {int k | 0 <= k && k < i} a[k] == 0 &&",
+    );
+    let (code, r) = verify("1", &[], &bare);
+    assert_eq!(r["verdict"], "error", "{r:#}");
+    assert_eq!(code, 2);
+    let message = r["error"].as_str().unwrap_or_default();
+    assert!(message.contains("prog.c:8:"), "{message}");
+    assert!(
+        message.contains("would be nested in that body"),
+        "{message}"
+    );
+    // the nesting, with the outer body parenthesised, is accepted; here it holds as
+    // well (from i == 1 on it says as much as the conjunction, and with i == 0 both
+    // say nothing about a and b)
+    let nested = TWO_QUANTIFIED_CLAIMS.replace(
+        "(forall {int k | 0 <= k && k < i} a[k] == 0) && forall {int k | 0 <= k && k < i} b[k] == 1",
+        "forall {int k | 0 <= k && k < i} (a[k] == 0 && forall {int l | 0 <= l && l < i} b[l] == 1)",
+    );
+    let (code, r) = verify("1", &[], &nested);
+    assert_holds(code, &r);
+}
