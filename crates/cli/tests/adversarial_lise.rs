@@ -263,7 +263,6 @@ int main(void) {
 "#;
 
 #[test]
-#[ignore = "engine refuses it (exit 2): `the loop changes an object that holds uninitialised elements on entry`, though all four elements are stored before the loop; heap_block_from_calloc is the same probe with calloc"]
 fn heap_block_written_in_the_loop_is_in_the_write_set() {
     expect_violated(
         "1",
@@ -331,7 +330,6 @@ int main(void) {
 "#;
 
 #[test]
-#[ignore = "engine refuses it (exit 2): `the loop changes an object that holds uninitialised elements on entry`; with `int a[4] = {0, 0, 0, 0}` it proves it"]
 fn local_array_initialised_by_stores_holds() {
     expect_holds("1", DEFAULT_SEARCH, LOCAL_ARRAY_INITIALISED_BY_STORES);
 }
@@ -1569,10 +1567,15 @@ fn one_process_sendrecv_status_ignore_holds() {
 }
 
 /// fevs/seq/lise_matrix.c with its column invariant written as two quantified conjuncts
-/// (row i's columns before j; the rows before i). Each conjunct alone is proved
-/// preserved, both together are not: a possible violation of `COLS` where the truth is
-/// "holds" (fevs/lise_check.py evaluates the same invariant at every arrival: gcc,
-/// N = 0, 1, 2, 5, 9, true everywhere). Sound, but the paper's matrix row needs it.
+/// (row i's columns before j; the rows before i), the first one in parentheses. Written
+/// without them, `forall {int l | ..} P && forall {int k | ..} Q` nests the second claim
+/// in the first one's body (a quantifier's body runs to the end of the expression), so
+/// with j == 0 the rows claim said nothing and the preservation failed (a possible
+/// violation, the cause of the "conjunction not proved" probe); since branch lise2 that
+/// form is refused with a message asking for parentheses
+/// (`matrix_invariant_with_a_bare_second_quantifier_is_refused`). Parenthesised it holds
+/// (fevs/lise_check.py evaluates the same invariant at every arrival: gcc, N = 0, 1, 2,
+/// 5, 9, true everywhere).
 const MATRIX_TWO_QUANTIFIED_CONJUNCTS: &str = r#"/* fevs/seq/lise_matrix.c -- the LISE paper's "matrix": c = a + b for two
  * N x N input matrices, then assert that every entry is right, for every N.
  *
@@ -1643,7 +1646,7 @@ int main(void) {
 #endif
         j = 0;
 #pragma TASS collective invariant COLS 0 <= i && i < N && 0 <= j && j <= N && \
-    forall {int l | 0 <= l && l < j} c[i][l] == a[i][l] + b[i][l] && \
+    (forall {int l | 0 <= l && l < j} c[i][l] == a[i][l] + b[i][l]) && \
     forall {int k | 0 <= k && k < i} forall {int l | 0 <= l && l < N} c[k][l] == a[k][l] + b[k][l]
         while (j < N) {
 #ifdef FEVS_CONCRETE
@@ -1673,9 +1676,25 @@ int main(void) {
 "#;
 
 #[test]
-#[ignore = "prover: the preservation of a conjunction of two quantified claims is not proved (each alone is); z3 and cvc5 alike"]
 fn matrix_invariant_as_two_quantified_conjuncts() {
     expect_holds("1", DEFAULT_SEARCH, MATRIX_TWO_QUANTIFIED_CONJUNCTS);
+}
+
+#[test]
+fn matrix_invariant_with_a_bare_second_quantifier_is_refused() {
+    let bare = MATRIX_TWO_QUANTIFIED_CONJUNCTS.replace(
+        "(forall {int l | 0 <= l && l < j} c[i][l] == a[i][l] + b[i][l]) &&",
+        "forall {int l | 0 <= l && l < j} c[i][l] == a[i][l] + b[i][l] &&",
+    );
+    assert_ne!(bare, MATRIX_TWO_QUANTIFIED_CONJUNCTS);
+    let (code, r) = run("1", &[], &bare);
+    assert_eq!(r["verdict"], "error", "{r:#}");
+    assert_eq!(code, 2, "{r:#}");
+    let message = r["error"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("`&& forall` inside the body of another quantifier"),
+        "{message}"
+    );
 }
 
 /// `for (i = 0, s = 0; i < N; i++, s += 2)` with an empty body: s is written only by the
@@ -1775,8 +1794,9 @@ fn guard_with_a_short_circuit_side_effect() {
     assert_eq!(r["violations"][0]["line"], 15, "{r:#}");
 }
 
-/// The invariant names `i` declared in the `for` itself. Either it is in scope at the loop
-/// head (then `s != 6` fails for N = 2) or the pragma is refused with its position.
+/// The invariant names `i` declared in the `for` itself: it is in scope at the loop head
+/// (refused as an unknown identifier before branch lise2), so `s == 3 * N` is proved and
+/// `s != 6` fails (for N = 2).
 /// gcc: N = 0, 1, 4 pass; N = 2: `s != 6` fails (`s == 3 * N` passes in every run).
 const INVARIANT_OVER_A_FOR_SCOPE_VARIABLE: &str = r#"#include <assert.h>
 #include <stdio.h>
@@ -1799,12 +1819,14 @@ int main(void) {
 
 #[test]
 fn invariant_over_a_for_scope_variable() {
-    expect_violated_or_refused(
+    expect_violated(
         "1",
+        DEFAULT_SEARCH,
         INVARIANT_OVER_A_FOR_SCOPE_VARIABLE,
         &["assertion"],
-        &["unknown identifier `i`"],
     );
+    let (_, r) = run("1", &[], INVARIANT_OVER_A_FOR_SCOPE_VARIABLE);
+    assert_eq!(r["violations"][0]["line"], 15, "{r:#}");
 }
 
 /// One process sends itself a message with MPI_Isend in one round and receives it in the

@@ -205,6 +205,9 @@ struct Parser {
     at: usize,
     row: u32,
     col0: u32,
+    /// True while parsing a quantifier's body outside any parentheses of its
+    /// own: a quantifier after `&&` / `||` there would be nested in that body.
+    in_bare_body: bool,
 }
 
 impl Parser {
@@ -249,6 +252,35 @@ impl Parser {
             Tok::End => "the end of the pragma".into(),
         }
     }
+    /// A quantifier's body runs to the end of the expression, so in
+    /// `forall {..} P && forall {..} Q` the second quantifier is inside the
+    /// first one's body, which is rarely what was meant (a conjunction of two
+    /// claims): ask for parentheses either way. `name` was just read.
+    fn refuse_quantifier_joined_inside_a_body(&self, name: &str) -> Result<(), AstError> {
+        let before = self.at.checked_sub(2).map(|k| &self.toks[k].0);
+        let Some(Tok::Punct(op @ ("&&" | "||"))) = before else {
+            return Ok(());
+        };
+        if !self.in_bare_body {
+            return Ok(());
+        }
+        let col = self.col0 + self.toks[self.at - 1].1;
+        Err(AstError {
+            pos: Pos {
+                row: self.row,
+                col,
+                end_row: self.row,
+                end_col: col + name.len() as u32,
+            },
+            message: format!(
+                "`{op} {name}` inside the body of another quantifier, which runs to the end of the expression: \
+                 this `{name}` would be nested in that body, not joined to it. For two joined claims write \
+                 `(forall {{...}} P) {op} {name} {{...}} Q`; for the nesting, parenthesise the outer body: \
+                 `forall {{...}} (P {op} {name} {{...}} Q)`"
+            ),
+        })
+    }
+
     fn error<T>(&self, expected: &str) -> Result<T, AstError> {
         Err(AstError {
             pos: self.pos(),
@@ -430,7 +462,10 @@ impl Parser {
             }
             Tok::Punct("(") => {
                 self.bump();
-                let e = self.expr()?;
+                let outer = std::mem::replace(&mut self.in_bare_body, false);
+                let e = self.expr();
+                self.in_bare_body = outer;
+                let e = e?;
                 self.expect(")")?;
                 return Ok(e);
             }
@@ -442,20 +477,27 @@ impl Parser {
                     "true" => AstKind::Bool(true),
                     "false" => AstKind::Bool(false),
                     "forall" | "exists" => {
+                        self.refuse_quantifier_joined_inside_a_body(&name)?;
                         self.expect("{")?;
                         let words = self.type_words();
                         if words.is_empty() {
                             return self.error("a type (`int` or `double`) for the bound variable");
                         }
                         let var = self.ident("the bound variable's name")?;
+                        let outer = std::mem::replace(&mut self.in_bare_body, false);
                         let constraint = if self.is_punct("|") {
                             self.bump();
-                            Some(Box::new(self.expr()?))
+                            self.expr().map(|c| Some(Box::new(c)))
                         } else {
-                            None
+                            Ok(None)
                         };
-                        self.expect("}")?;
-                        let body = self.expr()?;
+                        let body = constraint.and_then(|constraint| {
+                            self.expect("}")?;
+                            self.in_bare_body = true;
+                            Ok((constraint, self.expr()?))
+                        });
+                        self.in_bare_body = outer;
+                        let (constraint, body) = body?;
                         AstKind::Quantifier {
                             forall: name == "forall",
                             ty: TypeName::Words(words),
@@ -653,6 +695,7 @@ pub(crate) fn parse_pragma<'t>(
         at: 0,
         row,
         col0,
+        in_bare_body: false,
     };
     let kw_col = p.col();
     let keyword = match p.peek().clone() {

@@ -11,10 +11,29 @@ use super::{err, Res, Tr};
 use crate::ast::{convert, Pos};
 
 impl<'t> Tr<'t> {
-    pub(crate) fn take_invariants(&mut self, node: Node<'t>) -> Res<Vec<LoopInvariant>> {
-        let inv = std::mem::take(&mut self.pending_invariants);
-        let _ = node;
-        Ok(inv)
+    /// Translates the invariants waiting for this loop. A `for` loop calls
+    /// this after its initialiser, so the invariant may name the variables
+    /// the `for` declares.
+    pub(crate) fn take_invariants(&mut self) -> Res<Vec<LoopInvariant>> {
+        let pending = std::mem::take(&mut self.pending_invariants);
+        let mut invariants = Vec::with_capacity(pending.len());
+        for p in pending {
+            let saved_span = std::mem::replace(&mut self.fb().span, p.span.clone());
+            self.in_pragma = true;
+            let condition = self.cond(&p.expr);
+            self.in_pragma = false;
+            self.fb().span = saved_span;
+            invariants.push(LoopInvariant {
+                id: p.id,
+                kind: p.kind,
+                condition: condition?,
+                span: p.span,
+                arrival: LoopArrival::Entry,
+                writes: Vec::new(),
+                refused: None,
+            });
+        }
+        Ok(invariants)
     }
 
     fn loop_head(&mut self, kind: LocationKind, invariants: Vec<LoopInvariant>) -> LocationId {
@@ -71,7 +90,7 @@ impl<'t> Tr<'t> {
 
     /// `while (c) s`.
     pub(crate) fn while_loop(&mut self, node: Node<'t>) -> Res<()> {
-        let inv = self.take_invariants(node)?;
+        let inv = self.take_invariants()?;
         let head = self.loop_head(LocationKind::LoopHead, inv);
         let ce = self.condition_of(node)?;
         let (body, exit) = self.fb().branch(ce);
@@ -85,7 +104,7 @@ impl<'t> Tr<'t> {
 
     /// `do s while (c);`.
     pub(crate) fn do_loop(&mut self, node: Node<'t>) -> Res<()> {
-        let inv = self.take_invariants(node)?;
+        let inv = self.take_invariants()?;
         let head = self.loop_head(LocationKind::LoopHead, inv);
         let cont = self.fb().new_loc(LocationKind::Plain);
         let exit = self.fb().new_loc(LocationKind::Plain);
@@ -104,7 +123,6 @@ impl<'t> Tr<'t> {
 
     /// `for (init; c; update) s`, with its own scope for declarations in `init`.
     pub(crate) fn for_loop(&mut self, node: Node<'t>) -> Res<()> {
-        let inv = self.take_invariants(node)?;
         self.scopes.push(HashMap::new());
         let vla_mark = self.vla_scope_mark();
         if let Some(init) = crate::ast::child(node, "initializer") {
@@ -115,6 +133,7 @@ impl<'t> Tr<'t> {
                 self.effect(&ast)?;
             }
         }
+        let inv = self.take_invariants()?;
         self.set_stmt(node);
         let head = self.loop_head(LocationKind::ForLoopHead, inv);
         let exit = match crate::ast::child(node, "condition") {

@@ -33,6 +33,14 @@ use crate::diag::{Diagnostic, Sources};
 use crate::pragma::PragmaKind;
 use builder::FnBuilder;
 
+/// An invariant pragma read before its loop, its expression not yet translated.
+pub(crate) struct PendingInvariant<'t> {
+    pub id: String,
+    pub kind: CollectiveKind,
+    pub expr: Ast<'t>,
+    pub span: Span,
+}
+
 pub(crate) type Res<T> = Result<T, AstError>;
 
 /// Boxes a model expression (operands of `ExprKind`s).
@@ -421,8 +429,10 @@ pub(crate) struct Tr<'t> {
     /// Pragmas of the body being translated, in order, and the next one.
     pub body_pragmas: Vec<Pragma<'t>>,
     pub next_pragma: usize,
-    /// Pending loop invariants for the next loop.
-    pub pending_invariants: Vec<LoopInvariant>,
+    /// Loop invariants waiting for the next loop. Their expressions are
+    /// translated at the loop, so that a `for` loop's own declarations are
+    /// in scope.
+    pub pending_invariants: Vec<PendingInvariant<'t>>,
     /// True while translating a pragma expression (quantifiers, PROC, ...).
     pub in_pragma: bool,
     /// Input constraints, translated after all globals are declared.

@@ -285,11 +285,15 @@ impl<'t> Tr<'t> {
     }
 
     fn pragma_statement(&mut self, kind: PragmaKind<'t>, pos: Pos, span: Span) -> Res<()> {
-        if !self.pending_invariants.is_empty() {
-            return err(
-                pos,
-                "a loop invariant pragma must be immediately followed by a while or for loop",
-            );
+        if let Some(first) = self.pending_invariants.first() {
+            let message = match &kind {
+                PragmaKind::Invariant { id, .. } => format!(
+                    "invariant `{id}` follows invariant `{}` before the same loop, but a loop (while, do or for) takes one invariant pragma: write both claims in one pragma, joined with &&",
+                    first.id
+                ),
+                _ => "a loop invariant pragma must be immediately followed by a while, do or for loop".to_string(),
+            };
+            return err(pos, message);
         }
         match kind {
             PragmaKind::Assume(e) => {
@@ -312,15 +316,12 @@ impl<'t> Tr<'t> {
                 });
             }
             PragmaKind::Invariant { kind, id, expr } => {
-                let c = self.cond(&expr)?;
-                self.pending_invariants.push(LoopInvariant {
+                // translated at the loop (see `take_invariants`)
+                self.pending_invariants.push(super::PendingInvariant {
                     id,
                     kind,
-                    condition: c,
+                    expr,
                     span,
-                    arrival: LoopArrival::Entry,
-                    writes: Vec::new(),
-                    refused: None,
                 });
             }
             other => {

@@ -21,7 +21,7 @@
 
 use tass_dynamic::api::{Pointer, Root, Value, UNDEFINED_SYMBOL};
 use tass_model::api::{render_expr, CollectiveKind, LoopArrival, LoopInvariant, WriteTarget};
-use tass_symbolic::api::{Expr, ExprFactory, Type};
+use tass_symbolic::api::{Expr, ExprFactory, ExprView, Type};
 
 use super::{show_value, Change, StatementStep};
 use crate::env::Environment;
@@ -172,7 +172,7 @@ fn fresh_like(f: &ExprFactory, old: &Value) -> Result<Value, &'static str> {
     Ok(match old {
         Value::Undefined => Value::Undefined,
         Value::Data(e) => {
-            if mentions_undefined(f, *e) {
+            if !is_fully_defined(f, *e) {
                 return Err(
                     "holds uninitialised elements on entry (initialise it before the loop)",
                 );
@@ -194,6 +194,61 @@ fn fresh_like(f: &ExprFactory, old: &Value) -> Result<Value, &'static str> {
         Value::Pointer(_) => return Err("holds a pointer"),
         Value::Handle(_) => return Err("holds an MPI handle"),
     })
+}
+
+/// The most elements of an array checked one by one for initialisation; a
+/// larger array with an uninitialised base is refused.
+const MAX_ELEMENTS_CHECKED: usize = 1 << 16;
+
+/// True if no part of the data `e` can be uninitialised. An array whose base
+/// was never written (`__tass_undef`) counts as initialised when every index
+/// of its (concrete) extent is written with initialised data, e.g. by stores
+/// `a[0] = 0; a[1] = 0; ...` before the loop. Anything that cannot be decided
+/// element by element falls back to "mentions no undefined data" (refused
+/// otherwise, which is sound: the object then gets no fresh values).
+fn is_fully_defined(f: &ExprFactory, e: Expr) -> bool {
+    if !mentions_undefined(f, e) {
+        return true;
+    }
+    let Type::Array(_, Some(extent)) = f.type_of(e) else {
+        return false;
+    };
+    let Some(n) = f
+        .as_concrete_int(extent)
+        .and_then(|n| usize::try_from(n).ok())
+        .filter(|&n| n <= MAX_ELEMENTS_CHECKED)
+    else {
+        return false;
+    };
+    (0..n).all(|k| element_is_defined(f, e, k) == Some(true))
+}
+
+/// Whether element `k` of the array `e` is initialised: `Some(false)` when it
+/// is certainly the never-written base's, `None` when that depends on the
+/// path (a write at a symbolic index, a conditional array).
+fn element_is_defined(f: &ExprFactory, mut e: Expr, k: usize) -> Option<bool> {
+    loop {
+        match f.view(e) {
+            ExprView::ConcreteArray { base, elements } => match elements.get(k) {
+                Some(Some(v)) => return Some(is_fully_defined(f, *v)),
+                _ => e = base,
+            },
+            ExprView::ArrayWrite(a, i, v) => {
+                match f.as_concrete_int(i).and_then(|i| usize::try_from(i).ok()) {
+                    Some(i) if i == k => return Some(is_fully_defined(f, v)),
+                    Some(_) => e = a,
+                    // k may or may not be the index written: both must be initialised
+                    None => {
+                        let both =
+                            is_fully_defined(f, v) && element_is_defined(f, a, k) == Some(true);
+                        return both.then_some(true);
+                    }
+                }
+            }
+            ExprView::Symbol(name) if &*name == UNDEFINED_SYMBOL => return Some(false),
+            _ => return (!mentions_undefined(f, e)).then_some(true),
+        }
+    }
 }
 
 fn mentions_undefined(f: &ExprFactory, e: Expr) -> bool {
