@@ -63,7 +63,13 @@ fn mpi_header() -> &'static str {
              typedef __tass_MPI_Request MPI_Request;\n\
              typedef __tass_MPI_Datatype MPI_Datatype;\n\
              typedef __tass_MPI_Op MPI_Op;\n\
-             typedef struct MPI_Status { int MPI_SOURCE; int MPI_TAG; int MPI_ERROR; int tass_count; } MPI_Status;\n",
+             typedef struct MPI_Status { int MPI_SOURCE; int MPI_TAG; int MPI_ERROR; int tass_count; } MPI_Status;\n\
+             typedef long MPI_Aint;\n\
+             #define MPI_THREAD_SINGLE 0\n\
+             #define MPI_THREAD_FUNNELED 1\n\
+             #define MPI_THREAD_SERIALIZED 2\n\
+             #define MPI_THREAD_MULTIPLE 3\n\
+             #define MPI_MAX_PROCESSOR_NAME 256\n",
         );
         for c in LibraryConstant::ALL {
             if let Some(ty) = c.mpi_c_type() {

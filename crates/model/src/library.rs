@@ -73,6 +73,13 @@ named_enum! {
         MpiIscan = "MPI_Iscan", MpiIexscan = "MPI_Iexscan", MpiIreduceScatter = "MPI_Ireduce_scatter",
         MpiCommDup = "MPI_Comm_dup", MpiCommSplit = "MPI_Comm_split", MpiCommFree = "MPI_Comm_free",
         MpiAbort = "MPI_Abort", MpiWtime = "MPI_Wtime",
+        // mpi.h, point-to-point extras: threads, local queries, persistent requests
+        MpiInitThread = "MPI_Init_thread", MpiQueryThread = "MPI_Query_thread",
+        MpiGetProcessorName = "MPI_Get_processor_name", MpiTypeSize = "MPI_Type_size",
+        MpiReduceLocal = "MPI_Reduce_local",
+        MpiSendInit = "MPI_Send_init", MpiSsendInit = "MPI_Ssend_init",
+        MpiRsendInit = "MPI_Rsend_init", MpiRecvInit = "MPI_Recv_init",
+        MpiStart = "MPI_Start", MpiStartall = "MPI_Startall",
     }
 }
 
@@ -145,6 +152,9 @@ named_enum! {
         MpiSum = "MPI_SUM", MpiProd = "MPI_PROD", MpiMin = "MPI_MIN", MpiMax = "MPI_MAX",
         MpiLand = "MPI_LAND", MpiLor = "MPI_LOR", MpiBand = "MPI_BAND", MpiBor = "MPI_BOR",
         MpiMaxloc = "MPI_MAXLOC", MpiMinloc = "MPI_MINLOC",
+        MpiLongDouble = "MPI_LONG_DOUBLE",
+        /// the send buffer of a collective that takes its data from the receive buffer
+        MpiInPlace = "MPI_IN_PLACE",
         /// `FILE *` of `<stdio.h>` (output is not modelled)
         Stdout = "stdout",
         /// `FILE *` of `<stdio.h>` (output is not modelled)

@@ -49,7 +49,8 @@ impl LibraryConstant {
             MpiStatusIgnore | MpiStatusesIgnore => "MPI_Status *",
             MpiRequestNull => "MPI_Request",
             MpiInt | MpiLong | MpiFloat | MpiDouble | MpiChar | MpiByte | MpiUnsigned
-            | MpiLongLong | MpiDoubleInt | Mpi2Int => "MPI_Datatype",
+            | MpiLongLong | MpiDoubleInt | Mpi2Int | MpiLongDouble => "MPI_Datatype",
+            MpiInPlace => "void *",
             MpiSum | MpiProd | MpiMin | MpiMax | MpiLand | MpiLor | MpiBand | MpiBor
             | MpiMaxloc | MpiMinloc => "MPI_Op",
             Stdout | Stderr => return None,
@@ -200,6 +201,12 @@ pub enum MpiKind {
     Completion,
     /// A collective operation (blocking or not) or communicator management.
     Collective(CollectiveOp),
+    /// `MPI_Send_init`, `MPI_Recv_init`, ...: makes an inactive persistent
+    /// request (a local step; nothing is sent or posted yet).
+    PersistentInit,
+    /// `MPI_Start`, `MPI_Startall`: starts persistent requests (sends their
+    /// messages, posts their receives).
+    Start,
 }
 
 /// Whether a call may wait for other processes.
@@ -291,6 +298,14 @@ pub enum ArgRole {
     Argc,
     /// `&argv` of `MPI_Init`.
     Argv,
+    /// The thread level `MPI_Init_thread` asks for.
+    ThreadRequired,
+    /// Where `MPI_Init_thread` and `MPI_Query_thread` write the thread level.
+    ThreadProvided,
+    /// Where `MPI_Get_processor_name` writes the name.
+    NameOut,
+    /// Where `MPI_Get_processor_name` writes the name's length.
+    NameLengthOut,
 }
 
 /// One parameter of an MPI function's prototype.
@@ -342,7 +357,10 @@ impl MpiFunction {
     /// (`MPI_Isend`, `MPI_Irecv`, `MPI_Ibcast`, ...).
     pub fn returns_request(&self) -> bool {
         self.blocking == Blocking::Returns
-            && self.kind != MpiKind::Completion
+            && !matches!(
+                self.kind,
+                MpiKind::Completion | MpiKind::PersistentInit | MpiKind::Start
+            )
             && self.position(ArgRole::Request).is_some()
     }
 
@@ -929,6 +947,76 @@ pub const MPI_FUNCTIONS: &[MpiFunction] = &[
         )
     ),
     mpi_fn!(MpiWtime, Query, Returns, "double", &[]),
+    // ---- Point-to-point extras (issue 20, part A): threads, local queries,
+    // ---- persistent requests.
+    mpi_fn!(
+        MpiInitThread,
+        Lifetime,
+        Returns,
+        "int",
+        params!(
+            "int *" argc: Argc, "char ***" argv: Argv, "int" required: ThreadRequired,
+            "int *" provided: ThreadProvided,
+        )
+    ),
+    mpi_fn!(
+        MpiQueryThread,
+        Query,
+        Returns,
+        "int",
+        params!("int *" provided: ThreadProvided)
+    ),
+    mpi_fn!(
+        MpiGetProcessorName,
+        Query,
+        Returns,
+        "int",
+        params!("char *" name: NameOut, "int *" resultlen: NameLengthOut)
+    ),
+    mpi_fn!(
+        MpiTypeSize,
+        Query,
+        Returns,
+        "int",
+        params!("MPI_Datatype" datatype: Datatype, "int *" size: SizeOut)
+    ),
+    mpi_fn!(
+        MpiReduceLocal,
+        Query,
+        Returns,
+        "int",
+        params!(
+            "const void *" inbuf: SendBuffer, "void *" inoutbuf: RecvBuffer, "int" count: Count,
+            "MPI_Datatype" datatype: Datatype, "MPI_Op" op: Op,
+        )
+    ),
+    mpi_fn!(MpiSendInit, PersistentInit, Returns, "int", ISEND),
+    mpi_fn!(MpiSsendInit, PersistentInit, Returns, "int", ISEND),
+    mpi_fn!(MpiRsendInit, PersistentInit, Returns, "int", ISEND),
+    mpi_fn!(
+        MpiRecvInit,
+        PersistentInit,
+        Returns,
+        "int",
+        params!(
+            "void *" buf: Buffer, "int" count: Count, "MPI_Datatype" datatype: Datatype,
+            "int" source: Source, "int" tag: Tag, "MPI_Comm" comm: Comm, "MPI_Request *" request: Request,
+        )
+    ),
+    mpi_fn!(
+        MpiStart,
+        Start,
+        Returns,
+        "int",
+        params!("MPI_Request *" request: Request)
+    ),
+    mpi_fn!(
+        MpiStartall,
+        Start,
+        Returns,
+        "int",
+        params!("int" count: RequestCount, "MPI_Request *" requests: Requests)
+    ),
 ];
 
 #[cfg(test)]
@@ -1015,7 +1103,8 @@ mod tests {
         for d in MPI_FUNCTIONS {
             let nonblocking_op = d.function.c_name().starts_with("MPI_I")
                 && d.function != LibraryFunction::MpiIprobe
-                && d.function != LibraryFunction::MpiInit;
+                && d.function != LibraryFunction::MpiInit
+                && d.function != LibraryFunction::MpiInitThread;
             assert_eq!(d.returns_request(), nonblocking_op, "{:?}", d.function);
             if nonblocking_op {
                 assert_eq!(d.position(ArgRole::Request), Some(d.params.len() - 1));

@@ -164,6 +164,8 @@ fn claim_phrase(property: Property) -> &'static str {
         Property::NotEquivalent => "the outputs of both programs are equal",
         Property::CollectiveAssertion => "the collective assertion holds",
         Property::Invariant => "the invariant holds",
+        Property::ResourceLeak => "every MPI object made is freed",
+        Property::LocalConcurrency => "no buffer is used while an MPI operation owns it",
         Property::AssumptionVacuous => "the assumption is satisfiable",
         Property::Unsupported => "the construct is supported",
     }

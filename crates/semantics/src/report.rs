@@ -52,6 +52,11 @@ pub enum Property {
     /// `overlapping-copy`: `memcpy`, `strcpy` or `strncpy` whose source and
     /// destination share bytes (undefined behaviour in C; `memmove` may overlap).
     OverlappingCopy,
+    /// `resource-leak`: an MPI object (a persistent request, ...) never freed.
+    ResourceLeak,
+    /// `local-concurrency`: a buffer read or written while a nonblocking
+    /// operation owns it, or the buffers of one call overlapping.
+    LocalConcurrency,
     /// `assumption-vacuous` (a warning, not a violation): an assumption or input
     /// constraint makes the path condition unsatisfiable.
     AssumptionVacuous,
@@ -61,7 +66,7 @@ pub enum Property {
 
 impl Property {
     /// Every property, in DESIGN.md's order.
-    pub const ALL: [Property; 21] = [
+    pub const ALL: [Property; 23] = [
         Property::Assertion,
         Property::OutOfBounds,
         Property::InvalidPointer,
@@ -81,6 +86,8 @@ impl Property {
         Property::SignedOverflow,
         Property::ShiftCount,
         Property::OverlappingCopy,
+        Property::ResourceLeak,
+        Property::LocalConcurrency,
         Property::AssumptionVacuous,
         Property::Unsupported,
     ];
@@ -107,6 +114,8 @@ impl Property {
             Property::SignedOverflow => "signed-overflow",
             Property::ShiftCount => "shift-count",
             Property::OverlappingCopy => "overlapping-copy",
+            Property::ResourceLeak => "resource-leak",
+            Property::LocalConcurrency => "local-concurrency",
             Property::AssumptionVacuous => "assumption-vacuous",
             Property::Unsupported => "unsupported",
         }
@@ -143,6 +152,8 @@ impl Property {
             Property::OverlappingCopy => {
                 "the source and destination of a memcpy, strcpy or strncpy can overlap"
             }
+            Property::ResourceLeak => "an MPI object can be left unfreed",
+            Property::LocalConcurrency => "a buffer can be used while an MPI operation owns it",
             Property::AssumptionVacuous => "an assumption makes every path vacuous",
             Property::Unsupported => "an unsupported construct was met",
         }

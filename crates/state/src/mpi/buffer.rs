@@ -31,7 +31,7 @@ pub(super) fn datatype(
     };
     let ty = match c {
         LC::MpiInt | LC::MpiLong | LC::MpiUnsigned | LC::MpiLongLong => Type::Int,
-        LC::MpiFloat | LC::MpiDouble => Type::Real,
+        LC::MpiFloat | LC::MpiDouble | LC::MpiLongDouble => Type::Real,
         LC::MpiChar | LC::MpiByte => Type::Char,
         other => {
             return Err(EngineError::unsupported(

@@ -125,6 +125,17 @@ pub(super) fn is_implemented(lf: LF) -> bool {
                 | LF::MpiGetCount
                 | LF::MpiAbort
                 | LF::MpiWtime
+                | LF::MpiInitThread
+                | LF::MpiQueryThread
+                | LF::MpiGetProcessorName
+                | LF::MpiTypeSize
+                | LF::MpiReduceLocal
+                | LF::MpiSendInit
+                | LF::MpiSsendInit
+                | LF::MpiRsendInit
+                | LF::MpiRecvInit
+                | LF::MpiStart
+                | LF::MpiStartall
         )
 }
 

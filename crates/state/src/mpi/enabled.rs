@@ -167,6 +167,15 @@ impl Mpi<'_> {
                     | LF::MpiCommSize
                     | LF::MpiGetCount
                     | LF::MpiRequestFree
+                    | LF::MpiInitThread
+                    | LF::MpiQueryThread
+                    | LF::MpiGetProcessorName
+                    | LF::MpiTypeSize
+                    | LF::MpiReduceLocal
+                    | LF::MpiSendInit
+                    | LF::MpiSsendInit
+                    | LF::MpiRsendInit
+                    | LF::MpiRecvInit
             );
             steps.push(Step {
                 commutes: own_state_only,

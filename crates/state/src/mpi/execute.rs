@@ -16,7 +16,7 @@ use super::context::{
 use super::p2p::{post_receive, probe, receive, send};
 use super::process::{CallStage, MpiPhase};
 use super::request::RequestKind;
-use super::{collective, comm, request};
+use super::{collective, comm, local, persistent, request};
 use crate::env::{set_mpi, ProcEnv};
 use crate::state::State;
 use crate::step::Step;
@@ -85,8 +85,13 @@ impl Mpi<'_> {
                 set_mpi(&mut env, |m| m.phase = MpiPhase::Initialized);
                 After::Return
             }
-            (LF::MpiInit, _) => {
-                let message = "MPI_Init called a second time".into();
+            (LF::MpiInitThread, MpiPhase::BeforeInit) => {
+                set_mpi(&mut env, |m| m.phase = MpiPhase::Initialized);
+                local::init_thread(&mut ev, &mut env, call)?;
+                After::Return
+            }
+            (LF::MpiInit | LF::MpiInitThread, _) => {
+                let message = format!("{name} called after MPI_Init or MPI_Init_thread");
                 ev.fail(&env, Property::MpiInitFinalize, message, call.span);
                 After::Return
             }
@@ -108,6 +113,34 @@ impl Mpi<'_> {
             (LF::MpiAbort, _) => abort(&mut ev, &mut env, call)?,
             (LF::MpiCommRank | LF::MpiCommSize, _) => comm_query(&mut ev, &mut env, call)?,
             (LF::MpiGetCount, _) => get_count(&mut ev, &mut env, call)?,
+            (LF::MpiQueryThread, _) => {
+                local::query_thread(&mut ev, &mut env, call)?;
+                After::Return
+            }
+            (LF::MpiGetProcessorName, _) => {
+                local::processor_name(&mut ev, &mut env, call)?;
+                After::Return
+            }
+            (LF::MpiTypeSize, _) => {
+                local::type_size(&mut ev, &mut env, call)?;
+                After::Return
+            }
+            (LF::MpiReduceLocal, _) => {
+                collective::reduce_local(&mut ev, &mut env, call)?;
+                After::Return
+            }
+            (LF::MpiSendInit | LF::MpiSsendInit | LF::MpiRsendInit | LF::MpiRecvInit, _) => {
+                persistent::init(&mut ev, &mut env, call, step.function)?;
+                After::Return
+            }
+            (LF::MpiStart, _) => {
+                persistent::start(&mut ev, &mut env, call)?;
+                After::Return
+            }
+            (LF::MpiStartall, _) => {
+                persistent::start_all(&mut ev, &mut env, call)?;
+                After::Return
+            }
             (LF::MpiSsend | LF::MpiSendrecv | LF::MpiSendrecvReplace, _) => {
                 if staged_call(&mut ev, &mut env, call, step)? {
                     After::Return

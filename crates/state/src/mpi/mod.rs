@@ -49,7 +49,9 @@ mod deadlock;
 mod enabled;
 mod envelope;
 mod execute;
+mod local;
 mod p2p;
+mod persistent;
 mod process;
 mod request;
 

@@ -134,8 +134,24 @@ pub(super) fn post_receive(
     call: &Call<'_>,
     function: FunctionId,
 ) -> Result<(), EngineError> {
+    let Some(kind) = receive_request(ev, env, call)? else {
+        return Ok(());
+    };
+    let h = request::add_request(env, kind, (function, call.tid));
+    write_request(ev, env, call.arg(ArgRole::Request), h, call.span)
+}
+
+/// The request of the receive `call` (`MPI_Irecv`, `MPI_Recv_init`) posts: a
+/// pending receive, or a finished one for `MPI_PROC_NULL`; `None` when the
+/// path died (a bad rank, reported).
+pub(super) fn receive_request(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    call: &Call<'_>,
+) -> Result<Option<RequestKind>, EngineError> {
     let f = ev.factory();
     let span = call.span;
+    let name = call.lf.c_name();
     let capacity = ev.eval_int(&*env, call.arg(ArgRole::Count))?;
     let (ty, pair) = match buffer::p2p_datatype(ev, &*env, call.arg(ArgRole::Datatype), span)? {
         P2pType::Basic(_, ty) => (ty, None),
@@ -144,7 +160,7 @@ pub(super) fn post_receive(
     let source = ev.eval_int(&*env, call.arg(ArgRole::Source))?;
     let tag = ev.eval_int(&*env, call.arg(ArgRole::Tag))?;
     let Some(comm) = check_comm(ev, &*env, call.arg(ArgRole::Comm), span)? else {
-        return Ok(());
+        return Ok(None);
     };
     let size = comm::comm_size(env.state, comm);
     check_rank(ev, &*env, source, true, "source", span, size);
@@ -153,7 +169,7 @@ pub(super) fn post_receive(
         &*env,
         nonneg,
         Property::MpiCount,
-        || format!("negative count {} in MPI_Irecv", f.pretty(capacity)),
+        || format!("negative count {} in {name}", f.pretty(capacity)),
         span,
     );
     let pc = ev.current_pc(&*env);
@@ -165,17 +181,16 @@ pub(super) fn post_receive(
             .and_then(|r| comm::to_world(env.state, comm, r))
         {
             Some(w) => Some(i64::from(w)),
-            None => return Ok(()), // a bad rank, reported
+            None => return Ok(None), // a bad rank, reported
         },
-        None if holds(ev, &*env, f.ff()) => return Ok(()),
+        None if holds(ev, &*env, f.ff()) => return Ok(None),
         None => {
             return Err(EngineError::unsupported(
-                "MPI_Irecv from a rank that depends on the inputs",
+                format!("{name} from a rank that depends on the inputs"),
                 span,
             ))
         }
     };
-    let origin = (function, call.tid);
     let kind = match source {
         None => {
             let (source, tag, count) = request::proc_null_status(f);
@@ -197,8 +212,7 @@ pub(super) fn post_receive(
             })
         }
     };
-    let h = request::add_request(env, kind, origin);
-    write_request(ev, env, call.arg(ArgRole::Request), h, span)
+    Ok(Some(kind))
 }
 
 /// `MPI_Probe(source, tag, comm, status)` and `MPI_Iprobe(source, tag, comm,

@@ -16,6 +16,9 @@ pub(crate) struct MpiProc {
     pub stage: CallStage,
     /// The last value `MPI_Wtime` returned (the next one is not smaller).
     pub wtime: Option<Expr>,
+    /// The thread level `MPI_Init_thread` gave (`None`: `MPI_Init`'s,
+    /// `MPI_THREAD_SINGLE`).
+    pub thread_level: Option<Expr>,
     /// The requests of nonblocking operations not completed yet, in the order
     /// they were posted.
     pub requests: Vec<Request>,

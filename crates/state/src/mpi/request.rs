@@ -35,12 +35,53 @@ pub(crate) struct Request {
     pub origin: (FunctionId, TransitionId),
     /// `MPI_Request_free` was called: it completes silently.
     pub freed: bool,
+    /// A persistent request (`MPI_Send_init`, `MPI_Recv_init`, ...): what each
+    /// `MPI_Start` does. Completing it makes it inactive
+    /// ([`RequestKind::Inactive`]) instead of removing it.
+    pub persistent: Option<Box<Persistent>>,
+}
+
+/// What starting a persistent request does.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Persistent {
+    /// Sends `count` elements of type `ty` from `buffer` (read at each start)
+    /// to world rank `dest` (`None`: `MPI_PROC_NULL`).
+    Send {
+        buffer: Value,
+        pointee: Option<Type>,
+        count: Expr,
+        ty: Type,
+        dest: Option<u32>,
+        tag: i64,
+        comm: u32,
+        synchronous: bool,
+    },
+    /// Posts this receive (a `Done` one for `MPI_PROC_NULL`).
+    Recv(RequestKind),
+}
+
+impl Persistent {
+    fn buffer(&self) -> Option<&Value> {
+        match self {
+            Persistent::Send { buffer, .. } => Some(buffer),
+            Persistent::Recv(RequestKind::Recv(pr)) => Some(&pr.buffer),
+            Persistent::Recv(_) => None,
+        }
+    }
+
+    fn buffer_mut(&mut self) -> Option<&mut Value> {
+        match self {
+            Persistent::Send { buffer, .. } => Some(buffer),
+            Persistent::Recv(RequestKind::Recv(pr)) => Some(&mut pr.buffer),
+            Persistent::Recv(_) => None,
+        }
+    }
 }
 
 impl Request {
     /// The buffer pointers a request holds (heap canonicalization follows them).
     pub(crate) fn buffers(&self) -> Vec<&Value> {
-        match &self.kind {
+        let mut out: Vec<&Value> = match &self.kind {
             RequestKind::Recv(pr) => vec![&pr.buffer],
             RequestKind::Collective { delivery, sent } => delivery
                 .iter()
@@ -49,11 +90,13 @@ impl Request {
                 .collect(),
             RequestKind::Posted(p) => p.pointers(),
             _ => Vec::new(),
-        }
+        };
+        out.extend(self.persistent.as_ref().and_then(|p| p.buffer()));
+        out
     }
 
     pub(crate) fn buffers_mut(&mut self) -> Vec<&mut Value> {
-        match &mut self.kind {
+        let mut out: Vec<&mut Value> = match &mut self.kind {
             RequestKind::Recv(pr) => vec![&mut pr.buffer],
             RequestKind::Collective { delivery, sent } => delivery
                 .iter_mut()
@@ -62,7 +105,9 @@ impl Request {
                 .collect(),
             RequestKind::Posted(p) => p.pointers_mut(),
             _ => Vec::new(),
-        }
+        };
+        out.extend(self.persistent.as_mut().and_then(|p| p.buffer_mut()));
+        out
     }
 }
 
@@ -90,6 +135,8 @@ pub(crate) enum RequestKind {
     /// A nonblocking collective some member of the communicator has not posted
     /// yet: it cannot complete.
     Posted(Box<Posted>),
+    /// A persistent request not started (or completed since it was started).
+    Inactive,
 }
 
 /// What the wait of a nonblocking collective writes into one receive buffer:
@@ -126,6 +173,16 @@ pub(super) fn add_request(
     kind: RequestKind,
     origin: (FunctionId, TransitionId),
 ) -> u32 {
+    add_request_of(env, kind, origin, None)
+}
+
+/// [`add_request`] of a request that may be persistent.
+pub(super) fn add_request_of(
+    env: &mut ProcEnv<'_>,
+    kind: RequestKind,
+    origin: (FunctionId, TransitionId),
+    persistent: Option<Box<Persistent>>,
+) -> u32 {
     let p = env.proc;
     let used: Vec<u32> = env.state.inner.procs[p]
         .mpi
@@ -140,6 +197,7 @@ pub(super) fn add_request(
             kind,
             origin,
             freed: false,
+            persistent,
         })
     });
     handle
@@ -565,6 +623,9 @@ pub(super) fn completion(state: &State, p: usize, v: &Value) -> Completion {
                             by_buffering: false,
                         }
                     }
+                    // MPI: a wait or test of an inactive persistent request
+                    // returns at once with an empty status, as for a null one.
+                    RequestKind::Inactive => Completion::Null,
                 },
                 None => Completion::Invalid(
                     "a request that is not active (already completed or freed)".into(),
@@ -609,7 +670,11 @@ pub(super) fn complete(
         }
         Completion::Ready { index, .. } => {
             let r = env.state.inner.procs[p].mpi.requests[index].clone();
-            remove_request(env, index);
+            if r.persistent.is_some() {
+                deactivate(env, index);
+            } else {
+                remove_request(env, index);
+            }
             match r.kind {
                 RequestKind::Done { source, tag, count } => (source, tag, count),
                 RequestKind::Collective { delivery, sent } => {
@@ -624,12 +689,34 @@ pub(super) fn complete(
         }
     };
     write_status(ev, env, status, st, span)?;
+    if persistent_index(env.state, p, v).is_some() {
+        return Ok(()); // the program keeps its (now inactive) request
+    }
     ev.write_place(
         env,
         place,
         Value::Handle(Handle::Constant(LC::MpiRequestNull)),
         span,
     )
+}
+
+/// The index of the persistent request (not freed) that `v` names, if it names one.
+pub(super) fn persistent_index(state: &State, p: usize, v: &Value) -> Option<usize> {
+    let Value::Handle(Handle::Request(h)) = v else {
+        return None;
+    };
+    state.inner.procs[p]
+        .mpi
+        .requests
+        .iter()
+        .position(|r| r.handle == *h && !r.freed && r.persistent.is_some())
+}
+
+/// Makes the `index`-th request of the process (a persistent one) inactive;
+/// an `MPI_Start`ed send's message no longer names it.
+fn deactivate(env: &mut ProcEnv<'_>, index: usize) {
+    untag_messages(env, index);
+    set_mpi(env, |m| m.requests[index].kind = RequestKind::Inactive);
 }
 
 /// Puts the final data of a nonblocking collective into its receive buffers.
@@ -661,6 +748,14 @@ fn deliver_collective(
 /// Removes the `index`-th request of the process; an `MPI_Isend`'s message no
 /// longer names it.
 pub(super) fn remove_request(env: &mut ProcEnv<'_>, index: usize) {
+    untag_messages(env, index);
+    set_mpi(env, |m| {
+        m.requests.remove(index);
+    });
+}
+
+/// The messages of the `index`-th request of the process no longer name it.
+fn untag_messages(env: &mut ProcEnv<'_>, index: usize) {
     let p = env.proc;
     let handle = env.state.inner.procs[p].mpi.requests[index].handle;
     let tagged = env
@@ -677,9 +772,6 @@ pub(super) fn remove_request(env: &mut ProcEnv<'_>, index: usize) {
             }
         }
     }
-    set_mpi(env, |m| {
-        m.requests.remove(index);
-    });
 }
 
 /// `MPI_Request_free` on the request at `place` (value `v`).
@@ -711,6 +803,17 @@ pub(super) fn free_request(
             );
             return Ok(());
         }
+    }
+    let inactive = persistent_index(env.state, p, v)
+        .filter(|&k| env.state.inner.procs[p].mpi.requests[k].kind == RequestKind::Inactive);
+    if let Some(index) = inactive {
+        remove_request(env, index);
+        return ev.write_place(
+            env,
+            place,
+            Value::Handle(Handle::Constant(LC::MpiRequestNull)),
+            span,
+        );
     }
     match completion(env.state, p, v) {
         Completion::Ready { index, .. } => remove_request(env, index),
@@ -782,15 +885,30 @@ pub(super) fn status_at(
     ev.pointer_add(env, statuses.clone(), f.int(k as i64), span)
 }
 
-/// Requests still active when a process ends (never completed or freed):
-/// `(process, origin)` of each.
-pub(super) fn leaked(state: &State) -> Vec<(usize, (FunctionId, TransitionId))> {
+/// Why a request left at the end of a run is an error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Leak {
+    /// A nonblocking operation never completed nor freed (`memory-leak`).
+    Request,
+    /// A persistent request never freed (`resource-leak`).
+    Persistent,
+    /// A receive freed with `MPI_Request_free` that never took a message: its
+    /// operation never completed (`memory-leak`).
+    FreedPending,
+}
+
+/// Requests left when a process ends: `(process, origin, why)` of each.
+pub(super) fn leaked(state: &State) -> Vec<(usize, (FunctionId, TransitionId), Leak)> {
     let mut out = Vec::new();
     for (p, ps) in state.inner.procs.iter().enumerate() {
         for r in &ps.mpi.requests {
-            if !r.freed {
-                out.push((p, r.origin));
-            }
+            let leak = match (r.freed, &r.persistent, &r.kind) {
+                (false, Some(_), _) => Leak::Persistent,
+                (false, None, _) => Leak::Request,
+                (true, _, RequestKind::Recv(_)) => Leak::FreedPending,
+                (true, ..) => continue,
+            };
+            out.push((p, r.origin, leak));
         }
     }
     out
