@@ -419,6 +419,11 @@ pub(super) fn deliver(
     span: &Span,
 ) -> Result<(), EngineError> {
     let f = ev.factory();
+    if let Some(flat) = pairs_as_ints(f, msg, ty) {
+        // `MPI_2INT` pairs received as twice as many `MPI_INT`s: the same
+        // type signature, which is all MPI asks to match.
+        return deliver(ev, env, &flat, buffer, capacity, ty, span);
+    }
     if let Some(sent) = super::buffer::message_pair_type(f, &msg.data) {
         ev.fail(
             &*env,
@@ -469,6 +474,8 @@ pub(super) fn deliver_pairs(
     span: &Span,
 ) -> Result<(), EngineError> {
     let f = ev.factory();
+    let ints = ints_as_pairs(f, msg, dtype);
+    let msg = ints.as_ref().unwrap_or(msg);
     let sent = super::buffer::message_pair_type(f, &msg.data);
     let pairs = super::buffer::message_pairs(f, &msg.data, msg.count);
     let (Some(pairs), true) = (pairs, sent == Some(dtype)) else {
@@ -494,6 +501,51 @@ pub(super) fn deliver_pairs(
         offset: f.int(0),
     };
     super::buffer::write_pairs(ev, env, buf, window, &pairs, dtype, span)
+}
+
+/// A message of `MPI_2INT` pairs as the message of their `int`s, when it is
+/// received as integers (`ty`) and its count is known.
+fn pairs_as_ints(f: &ExprFactory, msg: &Message, ty: &Type) -> Option<Message> {
+    if *ty != Type::Int || super::buffer::message_pair_type(f, &msg.data) != Some(LC::Mpi2Int) {
+        return None;
+    }
+    let pairs = super::buffer::message_pairs(f, &msg.data, msg.count)?;
+    let ints: Vec<Expr> = pairs.iter().flat_map(|&(v, i)| [v, i]).collect();
+    let n = f.int(ints.len() as i64);
+    Some(Message {
+        data: Value::Data(f.array_literal(Type::array(Type::Int, Some(n)), &ints)),
+        count: n,
+        ..msg.clone()
+    })
+}
+
+/// A message of an even, known number of `int`s as the message of their
+/// `MPI_2INT` pairs, when it is received as `MPI_2INT` (`dtype`): the same
+/// type signature.
+fn ints_as_pairs(f: &ExprFactory, msg: &Message, dtype: LC) -> Option<Message> {
+    let Value::Data(data) = msg.data else {
+        return None;
+    };
+    if dtype != LC::Mpi2Int || scalar_of(&f.type_of(data)) != Type::Int {
+        return None;
+    }
+    let n = i64::try_from(f.as_concrete_int(msg.count)?).ok()?;
+    if n % 2 != 0 {
+        return None;
+    }
+    let pairs: Vec<(Expr, Expr)> = (0..n / 2)
+        .map(|j| {
+            (
+                super::buffer::flat_read(f, data, f.int(2 * j)),
+                super::buffer::flat_read(f, data, f.int(2 * j + 1)),
+            )
+        })
+        .collect();
+    Some(Message {
+        data: super::buffer::pair_message(f, LC::Mpi2Int, &pairs),
+        count: f.int(n / 2),
+        ..msg.clone()
+    })
 }
 
 /// Checks that a message of `count` units fits a receive of `capacity`

@@ -47,6 +47,9 @@ pub(super) struct Significant {
     pub(super) rdispls: Option<Vec<Expr>>,
     /// `MPI_Comm_split`'s color and key.
     pub(super) split: Option<(i64, i64)>,
+    /// The call passes `MPI_IN_PLACE` (its send arguments, or a scatter root's
+    /// receive arguments, are filled in from the others).
+    pub(super) in_place: bool,
 }
 
 impl Mpi<'_> {

@@ -126,7 +126,7 @@ pub(super) fn post_part(
             }
         }
     }
-    let Some(args) = significant_args(ev, env, call, kind, n, is_root)? else {
+    let Some(args) = significant_args(ev, env, call, kind, n, (rank, is_root))? else {
         return Ok(None);
     };
     if dead(ev, env) {

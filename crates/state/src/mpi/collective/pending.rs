@@ -389,14 +389,13 @@ pub(super) fn hold_elements(
         return Ok(None);
     };
     let t = f.type_of(array);
-    let (Some(start), Some(inner), Some(extent)) = (
+    let (Some(base), Some(inner), Some(extent)) = (
         concrete(start),
         inner_size(f, &t).and_then(concrete),
         f.array_extent(array).and_then(concrete),
     ) else {
         return Ok(None);
     };
-    let base = start * inner;
     let total = extent * inner;
     let mut indices: Vec<i64> = parts
         .iter()
