@@ -13,7 +13,7 @@ use super::context::{
     current_call, is_implemented, is_nonblocking_send, is_standard_send, write_int_through,
     write_request, write_success, Call, Mpi, ENVELOPE_CASE, NO_MESSAGE,
 };
-use super::p2p::{post_receive, probe, receive, send};
+use super::p2p::{check_disjoint_buffers, post_receive, probe, receive, send};
 use super::process::{CallStage, MpiPhase};
 use super::request::RequestKind;
 use super::{collective, comm, local, persistent, request};
@@ -156,7 +156,12 @@ impl Mpi<'_> {
                 let origin = (step.function, call.tid);
                 let synchronous = call.lf == LF::MpiIssend;
                 let h = request::add_request(&mut env, RequestKind::Send { synchronous }, origin);
-                send(&mut ev, &mut env, call.send_half(), call.span, Some(h))?;
+                let sent = send(&mut ev, &mut env, call.send_half(), call.span, Some(h))?;
+                if let Some(data) = sent {
+                    let pointer = ev.eval(&env, call.arg(ArgRole::Buffer))?;
+                    let sent = request::sent_of(ev.factory(), call, pointer, data);
+                    request::keep_sent(&mut env, h, sent);
+                }
                 let request = call.arg(ArgRole::Request);
                 write_request(&mut ev, &mut env, request, h, call.span)?;
                 After::Return
@@ -412,6 +417,9 @@ pub(super) fn staged_call(
     let p = env.proc;
     match env.state.inner.procs[p].mpi.stage {
         CallStage::Start => {
+            if call.lf == LF::MpiSendrecv {
+                check_disjoint_buffers(ev, env, call)?;
+            }
             let origin = (step.function, call.tid);
             let synchronous = call.lf == LF::MpiSsend;
             let request = request::add_request(env, RequestKind::Send { synchronous }, origin);

@@ -4,7 +4,7 @@ use tass_dynamic::api::{Message, Value};
 use tass_model::api::mpi::ArgRole;
 use tass_model::api::{Expr as MExpr, FunctionId, LibraryFunction as LF, Span};
 use tass_semantics::api::{EngineError, Environment, Evaluator, Property};
-use tass_symbolic::api::Type;
+use tass_symbolic::api::{Expr, Type};
 
 use super::buffer::{check_rank, holds, read_buffer, P2pType};
 use super::comm::check_comm;
@@ -15,21 +15,22 @@ use super::{buffer, comm, request};
 use crate::env::ProcEnv;
 
 /// `MPI_Send(buf, count, datatype, dest, tag, comm)`: buffers the message
-/// (naming `request` for `MPI_Isend`).
+/// (naming `request` for `MPI_Isend`). Returns the elements sent and their
+/// count, when they are basic ones.
 pub(super) fn send(
     ev: &mut Evaluator<'_>,
     env: &mut ProcEnv<'_>,
     args: [&MExpr; 6],
     span: &Span,
     request: Option<u32>,
-) -> Result<(), EngineError> {
+) -> Result<Option<(Expr, Expr)>, EngineError> {
     let f = ev.factory();
     let count = ev.eval_int(&*env, args[1])?;
     let dtype = buffer::p2p_datatype(ev, &*env, args[2], span)?;
     let dest = ev.eval_int(&*env, args[3])?;
     let tag = ev.eval_int(&*env, args[4])?;
     let Some(comm) = check_comm(ev, &*env, args[5], span)? else {
-        return Ok(());
+        return Ok(None);
     };
     let size = comm::comm_size(env.state, comm);
     check_rank(ev, &*env, dest, false, "destination", span, size);
@@ -43,7 +44,7 @@ pub(super) fn send(
     let pc = ev.current_pc(&*env);
     let Some(dest) = resolve_rank(f, ev.oracle(), pc, dest, size) else {
         if holds(ev, &*env, f.ff()) {
-            return Ok(()); // the path is dead (a bad rank was reported)
+            return Ok(None); // the path is dead (a bad rank was reported)
         }
         return Err(EngineError::unsupported(
             "MPI send to a rank that depends on the inputs",
@@ -54,10 +55,11 @@ pub(super) fn send(
         .ok()
         .and_then(|d| comm::to_world(env.state, comm, d))
     else {
-        return Ok(()); // MPI_PROC_NULL, or a bad rank already reported
+        return Ok(None); // MPI_PROC_NULL, or a bad rank already reported
     };
     let tag = tag_value(ev, ev.current_pc(&*env), tag, span)?;
-    let Some(data) = data else { return Ok(()) };
+    let Some(data) = data else { return Ok(None) };
+    let basic = data.as_data().map(|d| (d, count));
     env.enqueue(Message {
         source: env.proc as u32,
         dest,
@@ -67,7 +69,7 @@ pub(super) fn send(
         count,
         request,
     });
-    Ok(())
+    Ok(basic)
 }
 
 /// `MPI_Recv(buf, count, datatype, source, tag, comm, status)` taking the first
@@ -263,5 +265,69 @@ pub(super) fn probe(
         let st = ev.eval(&*env, status_arg)?;
         request::write_status(ev, env, st, status, span)?;
     }
+    Ok(())
+}
+
+/// `MPI_Sendrecv` with send and receive buffers that share an element: MPI
+/// requires them disjoint (`local-concurrency`; `MPI_Sendrecv_replace` is the
+/// call for one buffer).
+pub(super) fn check_disjoint_buffers(
+    ev: &mut Evaluator<'_>,
+    env: &ProcEnv<'_>,
+    call: &Call<'_>,
+) -> Result<(), EngineError> {
+    let f = ev.factory();
+    let span = call.span;
+    let (send, receive) = (call.send_half(), call.receive_half());
+    let sc = ev.eval_int(env, send[1])?;
+    let rc = ev.eval_int(env, receive[1])?;
+    // Located quietly: the send and the receive check the buffers themselves.
+    let (sb, rb) = {
+        let mut quiet = Evaluator::without_checks(f, ev.oracle(), env.proc);
+        let sb = buffer::locate(&mut quiet, env, send[0].into(), sc, span)?;
+        let rb = buffer::locate(&mut quiet, env, receive[0].into(), rc, span)?;
+        (sb, rb)
+    };
+    let both = f.and(f.lt(f.int(0), sc), f.lt(f.int(0), rc));
+    let overlap = match (sb, rb) {
+        (
+            buffer::Buffer::Array {
+                root: r1,
+                prefix: p1,
+                start: s1,
+                ..
+            },
+            buffer::Buffer::Array {
+                root: r2,
+                prefix: p2,
+                start: s2,
+                ..
+            },
+        ) if r1 == r2 && p1 == p2 => f.and(
+            both,
+            f.and(f.lt(s1, f.add(s2, rc)), f.lt(s2, f.add(s1, sc))),
+        ),
+        (buffer::Buffer::Scalar { place: a, .. }, buffer::Buffer::Scalar { place: b, .. })
+            if a == b =>
+        {
+            both
+        }
+        _ => return Ok(()),
+    };
+    ev.check(
+        env,
+        f.not(overlap),
+        Property::LocalConcurrency,
+        || {
+            format!(
+                "the send buffer `{}` and the receive buffer `{}` of {} overlap (MPI requires \
+                 them disjoint; MPI_Sendrecv_replace takes one buffer)",
+                tass_model::api::render_expr(env.model, send[0]),
+                tass_model::api::render_expr(env.model, receive[0]),
+                call.lf.c_name()
+            )
+        },
+        span,
+    );
     Ok(())
 }

@@ -16,6 +16,7 @@ use tass_model::api::{FunctionId, LibraryFunction as LF, Span};
 use tass_semantics::api::{EngineError, Environment, Evaluator, Place, Property};
 
 use super::buffer::{check_rank, concrete, holds, read_buffer, BufArg, P2pType};
+use super::collective::pending::Sent;
 use super::comm::check_comm;
 use super::context::{write_request, Call, PROC_NULL};
 use super::envelope::{resolve_rank, tag_value};
@@ -197,6 +198,7 @@ fn start_at(
     let Some(persistent) = r.persistent.as_deref() else {
         return Ok(());
     };
+    let mut sent = None;
     let kind = match persistent {
         Persistent::Recv(kind) => kind.clone(),
         Persistent::Send { dest: None, .. } => {
@@ -227,6 +229,14 @@ fn start_at(
                 count: *count,
                 request: Some(r.handle),
             });
+            sent = Some(Box::new(Sent {
+                lf: LF::MpiStart,
+                line: span.start_line,
+                pointer: buffer.clone(),
+                pointee: pointee.clone(),
+                ty: ty.clone(),
+                pieces: vec![(f.int(0), *count, data)],
+            }));
             RequestKind::Send {
                 synchronous: *synchronous,
             }
@@ -237,6 +247,7 @@ fn start_at(
     set_mpi(env, |m| {
         let mut started = m.requests.remove(index);
         started.kind = kind;
+        started.sent = sent;
         m.requests.push(started);
     });
     Ok(())

@@ -35,6 +35,11 @@ pub(crate) struct Request {
     pub origin: (FunctionId, TransitionId),
     /// `MPI_Request_free` was called: it completes silently.
     pub freed: bool,
+    /// The data a point-to-point send (`MPI_Isend`, a started persistent
+    /// send) read from its buffer: the buffer must still hold it when the
+    /// request completes (MPI forbids writing a send buffer before;
+    /// `local-concurrency`).
+    pub sent: Option<Box<Sent>>,
     /// A persistent request (`MPI_Send_init`, `MPI_Recv_init`, ...): what each
     /// `MPI_Start` does. Completing it makes it inactive
     /// ([`RequestKind::Inactive`]) instead of removing it.
@@ -92,6 +97,7 @@ impl Request {
             _ => Vec::new(),
         };
         out.extend(self.persistent.as_ref().and_then(|p| p.buffer()));
+        out.extend(self.sent.as_ref().map(|s| s.pointer()));
         out
     }
 
@@ -107,6 +113,7 @@ impl Request {
             _ => Vec::new(),
         };
         out.extend(self.persistent.as_mut().and_then(|p| p.buffer_mut()));
+        out.extend(self.sent.as_mut().map(|s| s.pointer_mut()));
         out
     }
 }
@@ -167,6 +174,36 @@ impl PostedRecv {
     }
 }
 
+/// What a send of `count` elements `data` from the buffer at `pointer` read,
+/// for the check at its completion.
+pub(super) fn sent_of(
+    f: &ExprFactory,
+    call: &super::context::Call<'_>,
+    pointer: Value,
+    (data, count): (Expr, Expr),
+) -> Sent {
+    let pointee = super::buffer::BufArg::Expr(call.arg(tass_model::api::mpi::ArgRole::Buffer))
+        .scalar_pointee();
+    Sent {
+        lf: call.lf,
+        line: call.span.start_line,
+        pointer,
+        pointee,
+        ty: scalar_of(&f.type_of(data)),
+        pieces: vec![(f.int(0), count, data)],
+    }
+}
+
+/// Records the data a send of request `handle` of the process read from its
+/// buffer (see [`Request::sent`]).
+pub(super) fn keep_sent(env: &mut ProcEnv<'_>, handle: u32, sent: Sent) {
+    set_mpi(env, |m| {
+        if let Some(r) = m.requests.iter_mut().find(|r| r.handle == handle) {
+            r.sent = Some(Box::new(sent));
+        }
+    });
+}
+
 /// Adds a request to process `p` (the lowest handle number not in use).
 pub(super) fn add_request(
     env: &mut ProcEnv<'_>,
@@ -198,6 +235,7 @@ pub(super) fn add_request_of(
             origin,
             freed: false,
             persistent,
+            sent: None,
         })
     });
     handle
@@ -722,6 +760,10 @@ pub(super) fn complete(
         }
         Completion::Ready { index, .. } => {
             let r = env.state.inner.procs[p].mpi.requests[index].clone();
+            if let Some(sent) = &r.sent {
+                let when = (call_name, Property::LocalConcurrency);
+                check_sent(ev, env, sent, when, span)?;
+            }
             if r.persistent.is_some() {
                 deactivate(env, index);
             } else {
@@ -731,7 +773,7 @@ pub(super) fn complete(
                 RequestKind::Done { source, tag, count } => (source, tag, count),
                 RequestKind::Collective { delivery, sent } => {
                     if let Some(sent) = &sent {
-                        check_sent(ev, env, sent, call_name, span)?;
+                        check_sent(ev, env, sent, (call_name, Property::InvalidPointer), span)?;
                     }
                     deliver_collective(ev, env, &delivery, call_name, span)?;
                     empty_status(f)
@@ -768,7 +810,10 @@ pub(super) fn persistent_index(state: &State, p: usize, v: &Value) -> Option<usi
 /// an `MPI_Start`ed send's message no longer names it.
 fn deactivate(env: &mut ProcEnv<'_>, index: usize) {
     untag_messages(env, index);
-    set_mpi(env, |m| m.requests[index].kind = RequestKind::Inactive);
+    set_mpi(env, |m| {
+        m.requests[index].kind = RequestKind::Inactive;
+        m.requests[index].sent = None;
+    });
 }
 
 /// Puts the final data of a nonblocking collective into its receive buffers.

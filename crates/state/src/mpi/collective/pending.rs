@@ -79,7 +79,7 @@ pub(crate) fn check_sent(
     ev: &mut Evaluator<'_>,
     env: &ProcEnv<'_>,
     sent: &Sent,
-    when: &str,
+    (when, property): (&str, Property),
     span: &Span,
 ) -> Result<(), EngineError> {
     let f = ev.factory();
@@ -101,7 +101,7 @@ pub(crate) fn check_sent(
         ev.check(
             env,
             same,
-            Property::InvalidPointer,
+            property,
             || {
                 format!(
                     "the send buffer of the {} of line {} changed before {when} (MPI forbids \
