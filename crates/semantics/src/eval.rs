@@ -166,6 +166,7 @@ fn claim_phrase(property: Property) -> &'static str {
         Property::Invariant => "the invariant holds",
         Property::ResourceLeak => "every MPI object made is freed",
         Property::LocalConcurrency => "no buffer is used while an MPI operation owns it",
+        Property::MpiTag => "the tag lies in 0 .. MPI_TAG_UB (or is MPI_ANY_TAG on a receive)",
         Property::AssumptionVacuous => "the assumption is satisfiable",
         Property::Unsupported => "the construct is supported",
     }

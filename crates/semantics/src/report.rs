@@ -57,6 +57,9 @@ pub enum Property {
     /// `local-concurrency`: a buffer read or written while a nonblocking
     /// operation owns it, or the buffers of one call overlapping.
     LocalConcurrency,
+    /// `mpi-tag`: a message tag outside `0..=MPI_TAG_UB` (other than
+    /// `MPI_ANY_TAG` on a receive or probe).
+    MpiTag,
     /// `assumption-vacuous` (a warning, not a violation): an assumption or input
     /// constraint makes the path condition unsatisfiable.
     AssumptionVacuous,
@@ -66,7 +69,7 @@ pub enum Property {
 
 impl Property {
     /// Every property, in DESIGN.md's order.
-    pub const ALL: [Property; 23] = [
+    pub const ALL: [Property; 24] = [
         Property::Assertion,
         Property::OutOfBounds,
         Property::InvalidPointer,
@@ -88,6 +91,7 @@ impl Property {
         Property::OverlappingCopy,
         Property::ResourceLeak,
         Property::LocalConcurrency,
+        Property::MpiTag,
         Property::AssumptionVacuous,
         Property::Unsupported,
     ];
@@ -116,6 +120,7 @@ impl Property {
             Property::OverlappingCopy => "overlapping-copy",
             Property::ResourceLeak => "resource-leak",
             Property::LocalConcurrency => "local-concurrency",
+            Property::MpiTag => "mpi-tag",
             Property::AssumptionVacuous => "assumption-vacuous",
             Property::Unsupported => "unsupported",
         }
@@ -154,6 +159,7 @@ impl Property {
             }
             Property::ResourceLeak => "an MPI object can be left unfreed",
             Property::LocalConcurrency => "a buffer can be used while an MPI operation owns it",
+            Property::MpiTag => "an MPI tag can be invalid",
             Property::AssumptionVacuous => "an assumption makes every path vacuous",
             Property::Unsupported => "an unsupported construct was met",
         }

@@ -11,6 +11,7 @@ use super::comm::check_comm;
 use super::context::{write_int_through, write_request, Call, ANY, NO_MESSAGE, PROC_NULL};
 use super::envelope::{blocking_match, resolve_rank, tag_value};
 use super::request::RequestKind;
+use super::tag::{check_tag, PathAfterCheck, TagUse};
 use super::{buffer, comm, request};
 use crate::env::ProcEnv;
 
@@ -34,6 +35,9 @@ pub(super) fn send(
     };
     let size = comm::comm_size(env.state, comm);
     check_rank(ev, &*env, dest, false, "destination", span, size);
+    if check_tag(ev, &*env, tag, TagUse::Send, "the send", span) == PathAfterCheck::Dead {
+        return Ok(None);
+    }
     let data = match dtype {
         P2pType::Basic(_, ty) => {
             read_buffer(ev, &*env, args[0], count, f.int(0), &ty, span)?.map(Value::Data)
@@ -91,6 +95,9 @@ pub(super) fn receive(
     };
     let size = comm::comm_size(env.state, comm);
     check_rank(ev, &*env, source, true, "source", span, size);
+    if check_tag(ev, &*env, tag, TagUse::Receive, "the receive", span) == PathAfterCheck::Dead {
+        return Ok(());
+    }
     let zero_count = f.le(f.int(0), capacity);
     ev.check(
         &*env,
@@ -166,6 +173,9 @@ pub(super) fn receive_request(
     };
     let size = comm::comm_size(env.state, comm);
     check_rank(ev, &*env, source, true, "source", span, size);
+    if check_tag(ev, &*env, tag, TagUse::Receive, name, span) == PathAfterCheck::Dead {
+        return Ok(None);
+    }
     let nonneg = f.le(f.int(0), capacity);
     ev.check(
         &*env,
@@ -235,6 +245,10 @@ pub(super) fn probe(
     };
     let size = comm::comm_size(env.state, comm);
     check_rank(ev, &*env, source, true, "source", span, size);
+    let name = call.lf.c_name();
+    if check_tag(ev, &*env, tag, TagUse::Receive, name, span) == PathAfterCheck::Dead {
+        return Ok(());
+    }
     let status_arg = call.arg(ArgRole::Status);
     let found = match choice {
         Some(NO_MESSAGE) => None,

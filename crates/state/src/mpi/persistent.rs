@@ -22,6 +22,7 @@ use super::context::{write_request, Call, PROC_NULL};
 use super::envelope::{resolve_rank, tag_value};
 use super::p2p::receive_request;
 use super::request::{self, Persistent, RequestKind};
+use super::tag::{check_tag, PathAfterCheck, TagUse};
 use super::{buffer, comm};
 use crate::env::{set_mpi, ProcEnv};
 
@@ -89,6 +90,10 @@ fn send_of(
     };
     let size = comm::comm_size(env.state, comm);
     check_rank(ev, &*env, dest, false, "destination", span, size);
+    let name = call.lf.c_name();
+    if check_tag(ev, &*env, tag, TagUse::Send, name, span) == PathAfterCheck::Dead {
+        return Ok(None);
+    }
     let nonneg = f.le(f.int(0), count);
     ev.check(
         &*env,
