@@ -55,6 +55,7 @@ const PROPERTY_IDS: &[&str] = &[
     "not-equivalent",
     "collective-assertion",
     "invariant",
+    "mpi-tag",
 ];
 
 /// Phrases by which tass says a construct or command is not implemented yet.

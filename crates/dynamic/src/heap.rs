@@ -1,6 +1,8 @@
 //! Heap objects and messages.
 
-use tass_model::api::{IntKind, MpiHandleType, RealKind, StructId, Type as ModelType};
+use tass_model::api::{
+    IntKind, LibraryConstant, MpiHandleType, RealKind, StructId, Type as ModelType,
+};
 use tass_symbolic::api::Expr;
 
 use crate::value::Value;
@@ -101,4 +103,7 @@ pub struct Message {
     /// received, if any: under zero buffering that request completes only once
     /// the message leaves the buffer.
     pub request: Option<u32>,
+    /// The basic MPI datatype every element was sent as (the message's type
+    /// signature, `count` times this type); `None` when not recorded.
+    pub signature: Option<LibraryConstant>,
 }

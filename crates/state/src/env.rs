@@ -347,6 +347,7 @@ mod tests {
             data: Value::Data(f.int(tag)),
             count: f.int(1),
             request: None,
+            signature: None,
         };
         {
             let mut env = ProcEnv {

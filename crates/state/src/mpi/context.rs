@@ -321,6 +321,7 @@ mod tests {
             data: Value::Data(f.int(x)),
             count: f.int(1),
             request: None,
+            signature: None,
         };
         let buffer = vec![
             msg(0, 1, 7, 1),

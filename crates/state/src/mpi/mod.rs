@@ -54,6 +54,7 @@ mod p2p;
 mod persistent;
 mod process;
 mod request;
+mod signature;
 mod tag;
 
 pub(crate) use commute::{pending_receives, settled};

@@ -38,6 +38,10 @@ pub(super) fn send(
     if check_tag(ev, &*env, tag, TagUse::Send, "the send", span) == PathAfterCheck::Dead {
         return Ok(None);
     }
+    let signature = match &dtype {
+        P2pType::Basic(c, _) => Some(*c),
+        P2pType::Pair(_) => None, // pairs keep their own matching (`deliver_pairs`)
+    };
     let data = match dtype {
         P2pType::Basic(_, ty) => {
             read_buffer(ev, &*env, args[0], count, f.int(0), &ty, span)?.map(Value::Data)
@@ -72,6 +76,7 @@ pub(super) fn send(
         data,
         count,
         request,
+        signature,
     });
     Ok(basic)
 }
@@ -120,8 +125,14 @@ pub(super) fn receive(
                 return Err(EngineError::invalid("message vanished", Some(span)));
             };
             match dtype {
-                P2pType::Basic(_, ty) => {
-                    request::deliver(ev, env, &msg, args[0].into(), capacity, &ty, span)?
+                P2pType::Basic(c, ty) => {
+                    let into = request::Receive {
+                        buffer: args[0].into(),
+                        capacity,
+                        ty: &ty,
+                        datatype: Some(c),
+                    };
+                    request::deliver(ev, env, &msg, into, span)?
                 }
                 P2pType::Pair(c) => {
                     request::deliver_pairs(ev, env, &msg, args[0].into(), capacity, c, span)?
@@ -162,10 +173,11 @@ pub(super) fn receive_request(
     let span = call.span;
     let name = call.lf.c_name();
     let capacity = ev.eval_int(&*env, call.arg(ArgRole::Count))?;
-    let (ty, pair) = match buffer::p2p_datatype(ev, &*env, call.arg(ArgRole::Datatype), span)? {
-        P2pType::Basic(_, ty) => (ty, None),
-        P2pType::Pair(c) => (Type::Int, Some(c)),
-    };
+    let (ty, pair, datatype) =
+        match buffer::p2p_datatype(ev, &*env, call.arg(ArgRole::Datatype), span)? {
+            P2pType::Basic(c, ty) => (ty, None, Some(c)),
+            P2pType::Pair(c) => (Type::Int, Some(c), None),
+        };
     let source = ev.eval_int(&*env, call.arg(ArgRole::Source))?;
     let tag = ev.eval_int(&*env, call.arg(ArgRole::Tag))?;
     let Some(comm) = check_comm(ev, &*env, call.arg(ArgRole::Comm), span)? else {
@@ -218,6 +230,7 @@ pub(super) fn receive_request(
                 capacity,
                 ty,
                 pair,
+                datatype,
                 source,
                 tag,
                 comm,

@@ -79,8 +79,8 @@ fn send_of(
     let f = ev.factory();
     let span = call.span;
     let count = ev.eval_int(&*env, call.arg(ArgRole::Count))?;
-    let ty = match buffer::p2p_datatype(ev, &*env, call.arg(ArgRole::Datatype), span)? {
-        P2pType::Basic(_, ty) => ty,
+    let (datatype, ty) = match buffer::p2p_datatype(ev, &*env, call.arg(ArgRole::Datatype), span)? {
+        P2pType::Basic(c, ty) => (c, ty),
         P2pType::Pair(_) => return Err(pairs_unsupported(call)),
     };
     let dest = ev.eval_int(&*env, call.arg(ArgRole::Dest))?;
@@ -128,6 +128,7 @@ fn send_of(
         pointee,
         count,
         ty,
+        datatype,
         dest,
         tag,
         comm,
@@ -215,6 +216,7 @@ fn start_at(
             pointee,
             count,
             ty,
+            datatype,
             dest: Some(dest),
             tag,
             comm,
@@ -233,6 +235,7 @@ fn start_at(
                 data: Value::Data(data),
                 count: *count,
                 request: Some(r.handle),
+                signature: Some(*datatype),
             });
             sent = Some(Box::new(Sent {
                 lf: LF::MpiStart,

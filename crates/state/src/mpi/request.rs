@@ -56,6 +56,8 @@ pub(crate) enum Persistent {
         pointee: Option<Type>,
         count: Expr,
         ty: Type,
+        /// The basic MPI datatype the elements are sent as.
+        datatype: LC,
         dest: Option<u32>,
         tag: i64,
         comm: u32,
@@ -159,6 +161,8 @@ pub(crate) struct PostedRecv {
     pub ty: Type,
     /// A pair datatype (`MPI_DOUBLE_INT`, `MPI_2INT`) instead of `ty`.
     pub pair: Option<LC>,
+    /// The basic datatype of the receive (`None` with `pair`).
+    pub datatype: Option<LC>,
     /// World rank of the source, or `ANY`.
     pub source: i64,
     pub tag: i64,
@@ -426,7 +430,15 @@ pub(super) fn execute_progress(
     let buffer = BufArg::Stored(&pr.buffer, pr.pointee.as_ref());
     match pr.pair {
         Some(c) => deliver_pairs(&mut ev, &mut env, &msg, buffer, pr.capacity, c, &span)?,
-        None => deliver(&mut ev, &mut env, &msg, buffer, pr.capacity, &pr.ty, &span)?,
+        None => {
+            let into = Receive {
+                buffer,
+                capacity: pr.capacity,
+                ty: &pr.ty,
+                datatype: pr.datatype,
+            };
+            deliver(&mut ev, &mut env, &msg, into, &span)?
+        }
     }
     let comm_source = rank_in(env.state, pr.comm, msg.source).unwrap_or(msg.source as usize);
     let freed = env.state.inner.procs[p].mpi.requests[index].freed;
@@ -446,21 +458,46 @@ pub(super) fn execute_progress(
     Ok((ev.violations, Vec::new()))
 }
 
+/// Where a receive of basic elements puts a message.
+pub(super) struct Receive<'a> {
+    pub buffer: BufArg<'a>,
+    /// How many elements the receive takes at most.
+    pub capacity: Expr,
+    /// The symbolic type of one element.
+    pub ty: &'a Type,
+    /// The basic MPI datatype of the receive, when known.
+    pub datatype: Option<LC>,
+}
+
 /// Puts the data of `msg` into a receive buffer, checking its type and length.
 pub(super) fn deliver(
     ev: &mut Evaluator<'_>,
     env: &mut ProcEnv<'_>,
     msg: &Message,
-    buffer: BufArg<'_>,
-    capacity: Expr,
-    ty: &Type,
+    into: Receive<'_>,
     span: &Span,
 ) -> Result<(), EngineError> {
     let f = ev.factory();
+    let Receive {
+        buffer,
+        capacity,
+        ty,
+        datatype,
+    } = into;
     if let Some(flat) = pairs_as_ints(f, msg, ty) {
         // `MPI_2INT` pairs received as twice as many `MPI_INT`s: the same
         // type signature, which is all MPI asks to match.
-        return deliver(ev, env, &flat, buffer, capacity, ty, span);
+        let into = Receive {
+            buffer,
+            capacity,
+            ty,
+            datatype,
+        };
+        return deliver(ev, env, &flat, into, span);
+    }
+    if let Some(mismatch) = super::signature::mismatch(msg.signature, datatype) {
+        ev.fail(&*env, Property::MpiType, mismatch, span);
+        return Ok(());
     }
     if let Some(sent) = super::buffer::message_pair_type(f, &msg.data) {
         ev.fail(
@@ -553,6 +590,7 @@ fn pairs_as_ints(f: &ExprFactory, msg: &Message, ty: &Type) -> Option<Message> {
     Some(Message {
         data: Value::Data(f.array_literal(Type::array(Type::Int, Some(n)), &ints)),
         count: n,
+        signature: Some(LC::MpiInt),
         ..msg.clone()
     })
 }
@@ -564,7 +602,8 @@ fn ints_as_pairs(f: &ExprFactory, msg: &Message, dtype: LC) -> Option<Message> {
     let Value::Data(data) = msg.data else {
         return None;
     };
-    if dtype != LC::Mpi2Int || scalar_of(&f.type_of(data)) != Type::Int {
+    let sent_as_ints = msg.signature.is_none_or(|c| c == LC::MpiInt);
+    if dtype != LC::Mpi2Int || !sent_as_ints || scalar_of(&f.type_of(data)) != Type::Int {
         return None;
     }
     let n = i64::try_from(f.as_concrete_int(msg.count)?).ok()?;
@@ -582,6 +621,7 @@ fn ints_as_pairs(f: &ExprFactory, msg: &Message, dtype: LC) -> Option<Message> {
     Some(Message {
         data: super::buffer::pair_message(f, LC::Mpi2Int, &pairs),
         count: f.int(n / 2),
+        signature: None,
         ..msg.clone()
     })
 }
