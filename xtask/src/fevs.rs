@@ -56,6 +56,7 @@ const PROPERTY_IDS: &[&str] = &[
     "collective-assertion",
     "invariant",
     "mpi-tag",
+    "resource-leak",
 ];
 
 /// Phrases by which tass says a construct or command is not implemented yet.

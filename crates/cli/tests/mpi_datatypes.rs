@@ -88,3 +88,83 @@ fn the_datatype_not_the_buffer_makes_the_signature() {
         assert_violated(code, &r, "mpi-type", Some(common::BODY + 2));
     }
 }
+
+#[test]
+fn derived_datatypes_used_correctly_hold() {
+    let (code, r) = verify_fevs("2", "mpi_dt_contig_ok.c");
+    assert_holds(code, &r);
+}
+
+#[test]
+fn an_uncommitted_datatype_is_reported() {
+    let (code, r) = verify_fevs("2", "mpi_dt_uncommitted.c");
+    assert_violated(code, &r, "mpi-type", Some(14));
+}
+
+#[test]
+fn a_freed_datatype_is_reported() {
+    let (code, r) = verify_fevs("2", "mpi_dt_freed.c");
+    assert_violated(code, &r, "mpi-type", Some(16));
+}
+
+#[test]
+fn a_datatype_never_freed_is_a_resource_leak() {
+    let (code, r) = verify_fevs("2", "mpi_dt_leak.c");
+    assert_violated(code, &r, "resource-leak", Some(21));
+}
+
+#[test]
+fn a_derived_signature_mismatch_is_reported() {
+    let (code, r) = verify_fevs("2", "mpi_dt_contig_mismatch.c");
+    assert_violated(code, &r, "mpi-type", Some(20));
+}
+
+/// MBI's P2PDatatypeNull shape: MPI_DATATYPE_NULL on both sides. OpenMPI
+/// aborts with MPI_ERR_TYPE (as for `mpi_dt_freed.c`, whose handle is null).
+#[test]
+fn the_null_datatype_is_reported() {
+    let body = "    int b = 1;\n    if (rank == 0) MPI_Send(&b, 1, MPI_DATATYPE_NULL, 1, 0, MPI_COMM_WORLD);\n    \
+                else if (rank == 1) MPI_Recv(&b, 1, MPI_DATATYPE_NULL, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);";
+    let (code, r) = common::verify("2", &[], &common::program("", body));
+    assert_violated(code, &r, "mpi-type", Some(common::BODY + 1));
+}
+
+/// Freeing twice, freeing a predefined datatype: `mpi-type`.
+#[test]
+fn freeing_twice_or_a_predefined_datatype_is_reported() {
+    for (body, line) in [
+        (
+            "    MPI_Datatype t, u;\n    MPI_Type_contiguous(2, MPI_INT, &t);\n    u = t;\n    \
+             MPI_Type_free(&t);\n    MPI_Type_free(&u);",
+            common::BODY + 4,
+        ),
+        (
+            "    MPI_Datatype t = MPI_INT;\n    MPI_Type_free(&t);",
+            common::BODY + 1,
+        ),
+    ] {
+        let (code, r) = common::verify("1", &[], &common::program("", body));
+        assert_violated(code, &r, "mpi-type", Some(line));
+    }
+}
+
+/// A layout with holes in a point-to-point call, and a derived datatype in a
+/// collective, are clear refusals naming what is missing.
+#[test]
+fn unsupported_uses_of_derived_datatypes_are_refused_clearly() {
+    let holes = "    int a[4] = {0};\n    MPI_Datatype t;\n    MPI_Type_vector(2, 1, 2, MPI_INT, &t);\n    \
+                 MPI_Type_commit(&t);\n    MPI_Request q;\n    MPI_Isend(a, 1, t, 0, 0, MPI_COMM_WORLD, &q);";
+    common::assert_refused(
+        &common::program("", holes),
+        "derived datatype with holes",
+        common::BODY + 5,
+    );
+    let collective =
+        "    int a[2] = {0};\n    MPI_Datatype t;\n    MPI_Type_contiguous(2, MPI_INT, &t);\n    \
+                      MPI_Type_commit(&t);\n    MPI_Bcast(a, 1, t, 0, MPI_COMM_WORLD);";
+    common::assert_refused(
+        &common::program("", collective),
+        "derived datatype",
+        common::BODY + 4,
+    );
+}

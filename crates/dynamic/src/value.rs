@@ -23,6 +23,9 @@ pub enum Handle {
     Comm(u32),
     /// A request of a nonblocking operation, by number within its process.
     Request(u32),
+    /// A derived datatype (`MPI_Type_contiguous`, ...), by number within its
+    /// process.
+    Datatype(u32),
 }
 
 /// The value of a dynamic variable or of a part of one.

@@ -80,6 +80,9 @@ named_enum! {
         MpiSendInit = "MPI_Send_init", MpiSsendInit = "MPI_Ssend_init",
         MpiRsendInit = "MPI_Rsend_init", MpiRecvInit = "MPI_Recv_init",
         MpiStart = "MPI_Start", MpiStartall = "MPI_Startall",
+        // mpi.h, derived datatypes
+        MpiTypeContiguous = "MPI_Type_contiguous", MpiTypeVector = "MPI_Type_vector",
+        MpiTypeCommit = "MPI_Type_commit", MpiTypeFree = "MPI_Type_free",
     }
 }
 
@@ -155,6 +158,8 @@ named_enum! {
         MpiLongDouble = "MPI_LONG_DOUBLE",
         /// the send buffer of a collective that takes its data from the receive buffer
         MpiInPlace = "MPI_IN_PLACE",
+        /// no datatype: using it in a communication is an error
+        MpiDatatypeNull = "MPI_DATATYPE_NULL",
         /// `FILE *` of `<stdio.h>` (output is not modelled)
         Stdout = "stdout",
         /// `FILE *` of `<stdio.h>` (output is not modelled)

@@ -49,7 +49,9 @@ impl LibraryConstant {
             MpiStatusIgnore | MpiStatusesIgnore => "MPI_Status *",
             MpiRequestNull => "MPI_Request",
             MpiInt | MpiLong | MpiFloat | MpiDouble | MpiChar | MpiByte | MpiUnsigned
-            | MpiLongLong | MpiDoubleInt | Mpi2Int | MpiLongDouble => "MPI_Datatype",
+            | MpiLongLong | MpiDoubleInt | Mpi2Int | MpiLongDouble | MpiDatatypeNull => {
+                "MPI_Datatype"
+            }
             MpiInPlace => "void *",
             MpiSum | MpiProd | MpiMin | MpiMax | MpiLand | MpiLor | MpiBand | MpiBor
             | MpiMaxloc | MpiMinloc => "MPI_Op",
@@ -306,6 +308,18 @@ pub enum ArgRole {
     NameOut,
     /// Where `MPI_Get_processor_name` writes the name's length.
     NameLengthOut,
+    /// The number of elements or blocks of a datatype constructor.
+    TypeCount,
+    /// The elements per block of `MPI_Type_vector`.
+    BlockLength,
+    /// The distance between block starts of `MPI_Type_vector`, in elements.
+    Stride,
+    /// The datatype a constructor builds on.
+    OldType,
+    /// Where a datatype constructor writes the new datatype.
+    NewType,
+    /// The datatype `MPI_Type_commit` and `MPI_Type_free` take, by pointer.
+    TypeRef,
 }
 
 /// One parameter of an MPI function's prototype.
@@ -1016,6 +1030,38 @@ pub const MPI_FUNCTIONS: &[MpiFunction] = &[
         Returns,
         "int",
         params!("int" count: RequestCount, "MPI_Request *" requests: Requests)
+    ),
+    // Derived datatypes: local calls on the process's own datatype table.
+    mpi_fn!(
+        MpiTypeContiguous,
+        Query,
+        Returns,
+        "int",
+        params!("int" count: TypeCount, "MPI_Datatype" oldtype: OldType, "MPI_Datatype *" newtype: NewType)
+    ),
+    mpi_fn!(
+        MpiTypeVector,
+        Query,
+        Returns,
+        "int",
+        params!(
+            "int" count: TypeCount, "int" blocklength: BlockLength, "int" stride: Stride,
+            "MPI_Datatype" oldtype: OldType, "MPI_Datatype *" newtype: NewType,
+        )
+    ),
+    mpi_fn!(
+        MpiTypeCommit,
+        Query,
+        Returns,
+        "int",
+        params!("MPI_Datatype *" datatype: TypeRef)
+    ),
+    mpi_fn!(
+        MpiTypeFree,
+        Query,
+        Returns,
+        "int",
+        params!("MPI_Datatype *" datatype: TypeRef)
     ),
 ];
 

@@ -23,12 +23,27 @@ pub(super) fn datatype(
     span: &Span,
 ) -> Result<(LC, Type), EngineError> {
     let v = ev.eval(env, e)?;
-    let Value::Handle(Handle::Constant(c)) = v else {
-        return Err(EngineError::unsupported(
-            format!("MPI datatype {v:?}"),
-            span,
-        ));
+    let c = match v {
+        Value::Handle(Handle::Constant(c)) => c,
+        Value::Handle(Handle::Datatype(_)) => {
+            return Err(EngineError::unsupported(
+                "a derived datatype in this call (tass moves derived datatypes in \
+                 point-to-point sends and receives only)",
+                span,
+            ))
+        }
+        _ => {
+            return Err(EngineError::unsupported(
+                format!("MPI datatype {v:?}"),
+                span,
+            ))
+        }
     };
+    if c == LC::MpiDatatypeNull {
+        let message = "MPI_DATATYPE_NULL used as the datatype of a communication".to_string();
+        ev.fail(env, Property::MpiType, message, span);
+        return Ok((c, Type::Int)); // the path is dead
+    }
     let ty = match c {
         LC::MpiInt | LC::MpiLong | LC::MpiUnsigned | LC::MpiLongLong => Type::Int,
         LC::MpiFloat | LC::MpiDouble | LC::MpiLongDouble => Type::Real,

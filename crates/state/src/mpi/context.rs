@@ -136,6 +136,10 @@ pub(super) fn is_implemented(lf: LF) -> bool {
                 | LF::MpiRecvInit
                 | LF::MpiStart
                 | LF::MpiStartall
+                | LF::MpiTypeContiguous
+                | LF::MpiTypeVector
+                | LF::MpiTypeCommit
+                | LF::MpiTypeFree
         )
 }
 

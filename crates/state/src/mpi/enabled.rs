@@ -176,6 +176,10 @@ impl Mpi<'_> {
                     | LF::MpiSsendInit
                     | LF::MpiRsendInit
                     | LF::MpiRecvInit
+                    | LF::MpiTypeContiguous
+                    | LF::MpiTypeVector
+                    | LF::MpiTypeCommit
+                    | LF::MpiTypeFree
             );
             steps.push(Step {
                 commutes: own_state_only,

@@ -16,7 +16,7 @@ use super::context::{
 use super::p2p::{check_disjoint_buffers, post_receive, probe, receive, send};
 use super::process::{CallStage, MpiPhase};
 use super::request::RequestKind;
-use super::{collective, comm, local, persistent, request};
+use super::{collective, comm, datatypes, local, persistent, request};
 use crate::env::{set_mpi, ProcEnv};
 use crate::state::State;
 use crate::step::Step;
@@ -107,6 +107,7 @@ impl Mpi<'_> {
                 After::Return
             }
             (LF::MpiFinalize, _) => {
+                datatypes::check_freed(&mut ev, &env, call.span);
                 set_mpi(&mut env, |m| m.phase = MpiPhase::Finalized);
                 After::Return
             }
@@ -135,6 +136,14 @@ impl Mpi<'_> {
             }
             (LF::MpiStart, _) => {
                 persistent::start(&mut ev, &mut env, call)?;
+                After::Return
+            }
+            (LF::MpiTypeContiguous | LF::MpiTypeVector, _) => {
+                datatypes::build(&mut ev, &mut env, call)?;
+                After::Return
+            }
+            (LF::MpiTypeCommit | LF::MpiTypeFree, _) => {
+                datatypes::commit_or_free(&mut ev, &mut env, call)?;
                 After::Return
             }
             (LF::MpiStartall, _) => {

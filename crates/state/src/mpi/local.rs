@@ -122,16 +122,23 @@ pub(super) fn type_size(
     call: &Call<'_>,
 ) -> Result<(), EngineError> {
     let v = ev.eval(&*env, call.arg(ArgRole::Datatype))?;
+    let basic_size = |c: LC| match c {
+        LC::MpiChar | LC::MpiByte => Some(1),
+        LC::MpiInt | LC::MpiUnsigned | LC::MpiFloat => Some(4),
+        LC::MpiLong | LC::MpiLongLong | LC::MpiDouble | LC::Mpi2Int => Some(8),
+        LC::MpiDoubleInt => Some(12),
+        LC::MpiLongDouble => Some(16),
+        _ => None,
+    };
     let size = match v {
-        Value::Handle(Handle::Constant(c)) => match c {
-            LC::MpiChar | LC::MpiByte => 1,
-            LC::MpiInt | LC::MpiUnsigned | LC::MpiFloat => 4,
-            LC::MpiLong | LC::MpiLongLong | LC::MpiDouble | LC::Mpi2Int => 8,
-            LC::MpiDoubleInt => 12,
-            LC::MpiLongDouble => 16,
-            other => {
+        Value::Handle(Handle::Datatype(h)) => {
+            super::datatypes::derived_size(env, h, |c| basic_size(c).unwrap_or(0))
+        }
+        Value::Handle(Handle::Constant(c)) => match basic_size(c) {
+            Some(size) => size,
+            None => {
                 return Err(EngineError::unsupported(
-                    format!("MPI_Type_size of {}", other.c_name()),
+                    format!("MPI_Type_size of {}", c.c_name()),
                     call.span,
                 ))
             }

@@ -45,6 +45,7 @@ mod collective;
 mod comm;
 mod commute;
 mod context;
+mod datatypes;
 mod deadlock;
 mod enabled;
 mod envelope;

@@ -12,7 +12,7 @@ use super::context::{write_int_through, write_request, Call, ANY, NO_MESSAGE, PR
 use super::envelope::{blocking_match, resolve_rank, tag_value};
 use super::request::RequestKind;
 use super::tag::{check_tag, PathAfterCheck, TagUse};
-use super::{buffer, comm, request};
+use super::{buffer, comm, datatypes, request};
 use crate::env::ProcEnv;
 
 /// `MPI_Send(buf, count, datatype, dest, tag, comm)`: buffers the message
@@ -26,8 +26,7 @@ pub(super) fn send(
     request: Option<u32>,
 ) -> Result<Option<(Expr, Expr)>, EngineError> {
     let f = ev.factory();
-    let count = ev.eval_int(&*env, args[1])?;
-    let dtype = buffer::p2p_datatype(ev, &*env, args[2], span)?;
+    let (dtype, count) = datatypes::p2p_datatype_and_count(ev, env, args[1], args[2], span)?;
     let dest = ev.eval_int(&*env, args[3])?;
     let tag = ev.eval_int(&*env, args[4])?;
     let Some(comm) = check_comm(ev, &*env, args[5], span)? else {
@@ -91,8 +90,7 @@ pub(super) fn receive(
     span: &Span,
 ) -> Result<(), EngineError> {
     let f = ev.factory();
-    let capacity = ev.eval_int(&*env, args[1])?;
-    let dtype = buffer::p2p_datatype(ev, &*env, args[2], span)?;
+    let (dtype, capacity) = datatypes::p2p_datatype_and_count(ev, env, args[1], args[2], span)?;
     let source = ev.eval_int(&*env, args[3])?;
     let tag = ev.eval_int(&*env, args[4])?;
     let Some(comm) = check_comm(ev, &*env, args[5], span)? else {
@@ -172,12 +170,17 @@ pub(super) fn receive_request(
     let f = ev.factory();
     let span = call.span;
     let name = call.lf.c_name();
-    let capacity = ev.eval_int(&*env, call.arg(ArgRole::Count))?;
-    let (ty, pair, datatype) =
-        match buffer::p2p_datatype(ev, &*env, call.arg(ArgRole::Datatype), span)? {
-            P2pType::Basic(c, ty) => (ty, None, Some(c)),
-            P2pType::Pair(c) => (Type::Int, Some(c), None),
-        };
+    let (dtype, capacity) = datatypes::p2p_datatype_and_count(
+        ev,
+        env,
+        call.arg(ArgRole::Count),
+        call.arg(ArgRole::Datatype),
+        span,
+    )?;
+    let (ty, pair, datatype) = match dtype {
+        P2pType::Basic(c, ty) => (ty, None, Some(c)),
+        P2pType::Pair(c) => (Type::Int, Some(c), None),
+    };
     let source = ev.eval_int(&*env, call.arg(ArgRole::Source))?;
     let tag = ev.eval_int(&*env, call.arg(ArgRole::Tag))?;
     let Some(comm) = check_comm(ev, &*env, call.arg(ArgRole::Comm), span)? else {

@@ -17,13 +17,13 @@ use tass_semantics::api::{EngineError, Environment, Evaluator, Place, Property};
 
 use super::buffer::{check_rank, concrete, holds, read_buffer, BufArg, P2pType};
 use super::collective::pending::Sent;
+use super::comm;
 use super::comm::check_comm;
 use super::context::{write_request, Call, PROC_NULL};
 use super::envelope::{resolve_rank, tag_value};
 use super::p2p::receive_request;
 use super::request::{self, Persistent, RequestKind};
 use super::tag::{check_tag, PathAfterCheck, TagUse};
-use super::{buffer, comm};
 use crate::env::{set_mpi, ProcEnv};
 
 /// `MPI_Send_init(buf, count, datatype, dest, tag, comm, &request)` and its
@@ -78,8 +78,14 @@ fn send_of(
 ) -> Result<Option<Persistent>, EngineError> {
     let f = ev.factory();
     let span = call.span;
-    let count = ev.eval_int(&*env, call.arg(ArgRole::Count))?;
-    let (datatype, ty) = match buffer::p2p_datatype(ev, &*env, call.arg(ArgRole::Datatype), span)? {
+    let (dtype, count) = super::datatypes::p2p_datatype_and_count(
+        ev,
+        env,
+        call.arg(ArgRole::Count),
+        call.arg(ArgRole::Datatype),
+        span,
+    )?;
+    let (datatype, ty) = match dtype {
         P2pType::Basic(c, ty) => (c, ty),
         P2pType::Pair(_) => return Err(pairs_unsupported(call)),
     };

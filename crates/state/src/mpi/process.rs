@@ -22,6 +22,9 @@ pub(crate) struct MpiProc {
     /// The requests of nonblocking operations not completed yet, in the order
     /// they were posted.
     pub requests: Vec<Request>,
+    /// The derived datatypes the process built, by handle number (freed ones
+    /// stay, marked, so a later use is caught).
+    pub datatypes: Vec<super::datatypes::DerivedType>,
 }
 
 /// Where a process is in its MPI lifetime: MPI calls other than `MPI_Wtime`
