@@ -148,12 +148,12 @@ fn freeing_twice_or_a_predefined_datatype_is_reported() {
     }
 }
 
-/// A layout with holes in a point-to-point call, and a derived datatype in a
+/// A layout with holes in a receive, and a derived datatype in a
 /// collective, are clear refusals naming what is missing.
 #[test]
 fn unsupported_uses_of_derived_datatypes_are_refused_clearly() {
     let holes = "    int a[4] = {0};\n    MPI_Datatype t;\n    MPI_Type_vector(2, 1, 2, MPI_INT, &t);\n    \
-                 MPI_Type_commit(&t);\n    MPI_Request q;\n    MPI_Isend(a, 1, t, 0, 0, MPI_COMM_WORLD, &q);";
+                 MPI_Type_commit(&t);\n    MPI_Request q;\n    MPI_Irecv(a, 1, t, 0, 0, MPI_COMM_WORLD, &q);";
     common::assert_refused(
         &common::program("", holes),
         "derived datatype with holes",
@@ -167,4 +167,16 @@ fn unsupported_uses_of_derived_datatypes_are_refused_clearly() {
         "derived datatype",
         common::BODY + 4,
     );
+}
+
+#[test]
+fn a_vector_type_sends_the_elements_its_layout_selects() {
+    let (code, r) = verify_fevs("2", "mpi_dt_vector_column.c");
+    assert_holds(code, &r);
+}
+
+#[test]
+fn a_vector_type_reaching_past_the_buffer_is_out_of_bounds() {
+    let (code, r) = verify_fevs("2", "mpi_dt_vector_overrun.c");
+    assert_violated(code, &r, "out-of-bounds", Some(21));
 }

@@ -18,7 +18,7 @@ use tass_model::api::{Expr as MExpr, LibraryConstant as LC, Span};
 use tass_semantics::api::{EngineError, Evaluator, Property};
 use tass_symbolic::api::{Expr, Type};
 
-use super::buffer::{concrete, datatype, P2pType};
+use super::buffer::{concrete, datatype, flat_read, read_buffer, P2pType};
 use super::context::Call;
 use crate::env::{set_mpi, ProcEnv};
 
@@ -286,7 +286,8 @@ pub(super) fn commit_or_free(
 /// items of datatype `e`: a derived datatype of a contiguous layout is
 /// `count * k` elements of its basic datatype. A null, uncommitted or freed
 /// datatype is `mpi-type` (the path dies; the datatype returned then is a
-/// placeholder).
+/// placeholder). A layout with holes is refused here; sends take it through
+/// [`send_datatype_and_count`].
 pub(super) fn p2p_datatype_and_count(
     ev: &mut Evaluator<'_>,
     env: &ProcEnv<'_>,
@@ -294,10 +295,43 @@ pub(super) fn p2p_datatype_and_count(
     e: &MExpr,
     span: &Span,
 ) -> Result<(P2pType, Expr), EngineError> {
+    let (dtype, count, gather) = send_datatype_and_count(ev, env, count, e, span)?;
+    match gather {
+        None => Ok((dtype, count)),
+        Some(gather) => Err(EngineError::unsupported(
+            format!(
+                "a derived datatype with holes (built by {} on line {}) in a receive or a \
+                 persistent send; tass moves such datatypes in MPI_Send, MPI_Ssend, MPI_Isend \
+                 and the send half of MPI_Sendrecv only",
+                gather.builder, gather.line
+            ),
+            span,
+        )),
+    }
+}
+
+/// The elements a send of a layout with holes takes from its buffer.
+pub(super) struct Gather {
+    /// The flat offsets (in elements of the basic datatype) of the elements
+    /// sent, in order.
+    pub offsets: Vec<i64>,
+    builder: &'static str,
+    line: u32,
+}
+
+/// [`p2p_datatype_and_count`] for a send, which can also gather the elements
+/// of a layout with holes (`Some(gather)`: `count` items of a concrete count).
+pub(super) fn send_datatype_and_count(
+    ev: &mut Evaluator<'_>,
+    env: &ProcEnv<'_>,
+    count: &MExpr,
+    e: &MExpr,
+    span: &Span,
+) -> Result<(P2pType, Expr, Option<Gather>), EngineError> {
     let f = ev.factory();
     let count = ev.eval_int(env, count)?;
     let Value::Handle(Handle::Datatype(i)) = ev.eval(env, e)? else {
-        return Ok((super::buffer::p2p_datatype(ev, env, e, span)?, count));
+        return Ok((super::buffer::p2p_datatype(ev, env, e, span)?, count, None));
     };
     let t = &env.state.inner.procs[env.proc].mpi.datatypes[i as usize];
     let problem = match t.status {
@@ -312,19 +346,58 @@ pub(super) fn p2p_datatype_and_count(
             t.builder, t.line
         );
         ev.fail(env, Property::MpiType, message, span);
-        return Ok((P2pType::Basic(t.layout.base, ty), count));
+        return Ok((P2pType::Basic(t.layout.base, ty), count, None));
     }
-    let Some(k) = t.layout.contiguous_length() else {
+    let dtype = P2pType::Basic(t.layout.base, ty);
+    if let Some(k) = t.layout.contiguous_length() {
+        return Ok((dtype, f.mul(count, f.int(k)), None));
+    }
+    let items = concrete(ev, count, "count with a derived datatype with holes", span)?;
+    let n = items.saturating_mul(t.layout.displacements.len() as i64);
+    if !(0..=LAYOUT_LIMIT).contains(&n) {
         return Err(EngineError::unsupported(
-            format!(
-                "a derived datatype with holes (built by {} on line {}) in a point-to-point \
-                 call; tass moves derived datatypes whose elements are contiguous",
-                t.builder, t.line
-            ),
+            format!("a message of {n} elements of a derived datatype with holes"),
             span,
         ));
+    }
+    let extent = t.layout.extent();
+    let offsets = (0..items)
+        .flat_map(|i| t.layout.displacements.iter().map(move |d| i * extent + d))
+        .collect();
+    let gather = Gather {
+        offsets,
+        builder: t.builder,
+        line: t.line,
     };
-    Ok((P2pType::Basic(t.layout.base, ty), f.mul(count, f.int(k))))
+    Ok((dtype, f.int(n), Some(gather)))
+}
+
+/// Reads the elements `gather` selects from the send buffer `buffer` (each
+/// checked in bounds): the message's data. `None` when the path died.
+pub(super) fn gather_elements(
+    ev: &mut Evaluator<'_>,
+    env: &ProcEnv<'_>,
+    buffer: &MExpr,
+    gather: &Gather,
+    ty: &Type,
+    span: &Span,
+) -> Result<Option<Expr>, EngineError> {
+    let f = ev.factory();
+    let mut elements = Vec::with_capacity(gather.offsets.len());
+    for &offset in &gather.offsets {
+        let Some(one) = read_buffer(ev, env, buffer, f.int(1), f.int(offset), ty, span)? else {
+            return Ok(None);
+        };
+        elements.push(flat_read(f, one, f.int(0)));
+    }
+    let scalar = elements
+        .first()
+        .map(|&x| f.type_of(x))
+        .unwrap_or_else(|| ty.clone());
+    let n = f.int(elements.len() as i64);
+    Ok(Some(
+        f.array_literal(Type::array(scalar, Some(n)), &elements),
+    ))
 }
 
 /// The symbolic type of the elements of basic datatype `c` (one that

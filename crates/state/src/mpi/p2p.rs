@@ -26,7 +26,8 @@ pub(super) fn send(
     request: Option<u32>,
 ) -> Result<Option<(Expr, Expr)>, EngineError> {
     let f = ev.factory();
-    let (dtype, count) = datatypes::p2p_datatype_and_count(ev, env, args[1], args[2], span)?;
+    let (dtype, count, gather) =
+        datatypes::send_datatype_and_count(ev, env, args[1], args[2], span)?;
     let dest = ev.eval_int(&*env, args[3])?;
     let tag = ev.eval_int(&*env, args[4])?;
     let Some(comm) = check_comm(ev, &*env, args[5], span)? else {
@@ -41,11 +42,14 @@ pub(super) fn send(
         P2pType::Basic(c, _) => Some(*c),
         P2pType::Pair(_) => None, // pairs keep their own matching (`deliver_pairs`)
     };
-    let data = match dtype {
-        P2pType::Basic(_, ty) => {
-            read_buffer(ev, &*env, args[0], count, f.int(0), &ty, span)?.map(Value::Data)
+    let data = match (&dtype, gather) {
+        (P2pType::Basic(_, ty), Some(gather)) => {
+            datatypes::gather_elements(ev, env, args[0], &gather, ty, span)?.map(Value::Data)
         }
-        P2pType::Pair(c) => buffer::read_pairs(ev, &*env, args[0], count, f.int(0), c, span)?
+        (P2pType::Basic(_, ty), None) => {
+            read_buffer(ev, &*env, args[0], count, f.int(0), ty, span)?.map(Value::Data)
+        }
+        (&P2pType::Pair(c), _) => buffer::read_pairs(ev, &*env, args[0], count, f.int(0), c, span)?
             .map(|pairs| buffer::pair_message(f, c, &pairs)),
     };
     let pc = ev.current_pc(&*env);
