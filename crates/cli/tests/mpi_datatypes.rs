@@ -180,3 +180,16 @@ fn a_vector_type_reaching_past_the_buffer_is_out_of_bounds() {
     let (code, r) = verify_fevs("2", "mpi_dt_vector_overrun.c");
     assert_violated(code, &r, "out-of-bounds", Some(21));
 }
+
+#[test]
+fn an_indexed_type_sends_its_blocks_and_has_its_extent() {
+    let (code, r) = verify_fevs("2", "mpi_dt_indexed.c");
+    assert_holds(code, &r);
+    // The same program expecting a wrong element is violated: the holds
+    // above is not vacuous.
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fevs/mpi/mpi_dt_indexed.c");
+    let text = std::fs::read_to_string(path).expect("read the fevs program");
+    let wrong = text.replace("b[2] == 4", "b[2] == 2");
+    let (code, r) = common::verify("2", &[], &wrong);
+    assert_violated(code, &r, "assertion", Some(25));
+}

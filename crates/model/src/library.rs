@@ -82,7 +82,9 @@ named_enum! {
         MpiStart = "MPI_Start", MpiStartall = "MPI_Startall",
         // mpi.h, derived datatypes
         MpiTypeContiguous = "MPI_Type_contiguous", MpiTypeVector = "MPI_Type_vector",
+        MpiTypeIndexed = "MPI_Type_indexed",
         MpiTypeCommit = "MPI_Type_commit", MpiTypeFree = "MPI_Type_free",
+        MpiTypeGetExtent = "MPI_Type_get_extent",
     }
 }
 

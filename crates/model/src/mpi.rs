@@ -320,6 +320,14 @@ pub enum ArgRole {
     NewType,
     /// The datatype `MPI_Type_commit` and `MPI_Type_free` take, by pointer.
     TypeRef,
+    /// The block lengths of `MPI_Type_indexed`.
+    BlockLengths,
+    /// The block displacements of `MPI_Type_indexed`, in extents of the old type.
+    Displacements,
+    /// Where `MPI_Type_get_extent` writes the lower bound, in bytes.
+    LowerBoundOut,
+    /// Where `MPI_Type_get_extent` writes the extent, in bytes.
+    ExtentOut,
 }
 
 /// One parameter of an MPI function's prototype.
@@ -1050,6 +1058,17 @@ pub const MPI_FUNCTIONS: &[MpiFunction] = &[
         )
     ),
     mpi_fn!(
+        MpiTypeIndexed,
+        Query,
+        Returns,
+        "int",
+        params!(
+            "int" count: TypeCount, "const int *" array_of_blocklengths: BlockLengths,
+            "const int *" array_of_displacements: Displacements,
+            "MPI_Datatype" oldtype: OldType, "MPI_Datatype *" newtype: NewType,
+        )
+    ),
+    mpi_fn!(
         MpiTypeCommit,
         Query,
         Returns,
@@ -1062,6 +1081,13 @@ pub const MPI_FUNCTIONS: &[MpiFunction] = &[
         Returns,
         "int",
         params!("MPI_Datatype *" datatype: TypeRef)
+    ),
+    mpi_fn!(
+        MpiTypeGetExtent,
+        Query,
+        Returns,
+        "int",
+        params!("MPI_Datatype" datatype: Datatype, "MPI_Aint *" lb: LowerBoundOut, "MPI_Aint *" extent: ExtentOut)
     ),
 ];
 

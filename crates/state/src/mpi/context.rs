@@ -140,6 +140,8 @@ pub(super) fn is_implemented(lf: LF) -> bool {
                 | LF::MpiTypeVector
                 | LF::MpiTypeCommit
                 | LF::MpiTypeFree
+                | LF::MpiTypeIndexed
+                | LF::MpiTypeGetExtent
         )
 }
 

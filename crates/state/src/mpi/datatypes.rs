@@ -14,12 +14,12 @@
 
 use tass_dynamic::api::{Handle, Value};
 use tass_model::api::mpi::ArgRole;
-use tass_model::api::{Expr as MExpr, LibraryConstant as LC, Span};
+use tass_model::api::{Expr as MExpr, LibraryConstant as LC, LibraryFunction as LF, Span};
 use tass_semantics::api::{EngineError, Evaluator, Property};
 use tass_symbolic::api::{Expr, Type};
 
 use super::buffer::{concrete, datatype, flat_read, read_buffer, P2pType};
-use super::context::Call;
+use super::context::{write_int_through, Call};
 use crate::env::{set_mpi, ProcEnv};
 
 /// Where a derived datatype is in its life.
@@ -184,7 +184,10 @@ pub(super) fn build(
     let Some(count) = size_argument(ev, env, call, ArgRole::TypeCount, "count")? else {
         return Ok(());
     };
-    let (block, stride) = if call.lf == tass_model::api::LibraryFunction::MpiTypeVector {
+    if call.lf == LF::MpiTypeIndexed {
+        return build_indexed(ev, env, call, count);
+    }
+    let (block, stride) = if call.lf == LF::MpiTypeVector {
         let Some(block) = size_argument(ev, env, call, ArgRole::BlockLength, "blocklength")? else {
             return Ok(());
         };
@@ -211,6 +214,17 @@ pub(super) fn build(
     }
     let starts = (0..count).flat_map(|i| (0..block).map(move |j| i * stride + j));
     let layout = old.replicate(starts);
+    add_datatype(ev, env, call, layout)
+}
+
+/// Adds `layout` to the process's datatypes and writes its handle through
+/// the call's `newtype`.
+fn add_datatype(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    call: &Call<'_>,
+    layout: Layout,
+) -> Result<(), EngineError> {
     let derived = DerivedType {
         layout,
         status: TypeStatus::Built,
@@ -239,7 +253,7 @@ pub(super) fn commit_or_free(
     call: &Call<'_>,
 ) -> Result<(), EngineError> {
     let name = call.lf.c_name();
-    let freeing = call.lf == tass_model::api::LibraryFunction::MpiTypeFree;
+    let freeing = call.lf == LF::MpiTypeFree;
     let pointer = ev.eval(&*env, call.arg(ArgRole::TypeRef))?;
     let place = ev.deref_place(&*env, pointer, false, call.span, &|| "datatype".into())?;
     let handle = match ev.read_place(&*env, &place) {
@@ -436,5 +450,104 @@ pub(super) fn check_freed(ev: &mut Evaluator<'_>, env: &ProcEnv<'_>, span: &Span
             }
         );
         ev.report(env, Property::ResourceLeak, message, span);
+    }
+}
+
+/// `MPI_Type_indexed(count, blocklengths, displacements, oldtype, &newtype)`:
+/// block `i` is `blocklengths[i]` copies of `oldtype` from `displacements[i]`
+/// extents of it (concrete arrays of `count` ints).
+fn build_indexed(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    call: &Call<'_>,
+    count: i64,
+) -> Result<(), EngineError> {
+    let f = ev.factory();
+    let span = call.span;
+    if count > LAYOUT_LIMIT {
+        return Err(EngineError::unsupported(
+            format!("MPI_Type_indexed of {count} blocks"),
+            span,
+        ));
+    }
+    let mut arrays = Vec::new();
+    for (role, what) in [
+        (ArgRole::BlockLengths, "block length"),
+        (ArgRole::Displacements, "displacement"),
+    ] {
+        let Some(array) = read_buffer(
+            ev,
+            &*env,
+            call.arg(role),
+            f.int(count),
+            f.int(0),
+            &Type::Int,
+            span,
+        )?
+        else {
+            return Ok(()); // an invalid array, reported
+        };
+        let values = (0..count)
+            .map(|j| concrete(ev, flat_read(f, array, f.int(j)), what, span))
+            .collect::<Result<Vec<i64>, _>>()?;
+        arrays.push(values);
+    }
+    let (lengths, displacements) = (&arrays[0], &arrays[1]);
+    if let Some(j) = lengths.iter().position(|&b| b < 0) {
+        let message = format!("negative block length {} in MPI_Type_indexed", lengths[j]);
+        ev.fail(&*env, Property::MpiCount, message, span);
+        return Ok(());
+    }
+    let Some(old) = building_block(ev, env, call.arg(ArgRole::OldType), span)? else {
+        return Ok(());
+    };
+    let elements: i64 = lengths.iter().sum::<i64>() * old.displacements.len() as i64;
+    if elements > LAYOUT_LIMIT {
+        return Err(EngineError::unsupported(
+            format!("MPI_Type_indexed of {elements} elements"),
+            span,
+        ));
+    }
+    let starts = lengths
+        .iter()
+        .zip(displacements)
+        .flat_map(|(&b, &d)| (0..b).map(move |j| d + j));
+    let layout = old.replicate(starts);
+    add_datatype(ev, env, call, layout)
+}
+
+/// `MPI_Type_get_extent(datatype, &lb, &extent)`, in bytes.
+pub(super) fn get_extent(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    call: &Call<'_>,
+) -> Result<(), EngineError> {
+    let span = call.span;
+    let layout = match ev.eval(&*env, call.arg(ArgRole::Datatype))? {
+        Value::Handle(Handle::Datatype(i)) => env.state.inner.procs[env.proc].mpi.datatypes
+            [i as usize]
+            .layout
+            .clone(),
+        _ => {
+            let Some(layout) = building_block(ev, env, call.arg(ArgRole::Datatype), span)? else {
+                return Ok(());
+            };
+            layout
+        }
+    };
+    let size = basic_size(layout.base);
+    let lb = layout.lower * size;
+    let extent = layout.extent() * size;
+    write_int_through(ev, env, call.arg(ArgRole::LowerBoundOut), lb, span)?;
+    write_int_through(ev, env, call.arg(ArgRole::ExtentOut), extent, span)
+}
+
+/// The size in bytes of a basic datatype a layout is made of.
+fn basic_size(c: LC) -> i64 {
+    match c {
+        LC::MpiChar | LC::MpiByte => 1,
+        LC::MpiInt | LC::MpiUnsigned | LC::MpiFloat => 4,
+        LC::MpiLongDouble => 16,
+        _ => 8,
     }
 }

@@ -180,6 +180,8 @@ impl Mpi<'_> {
                     | LF::MpiTypeVector
                     | LF::MpiTypeCommit
                     | LF::MpiTypeFree
+                    | LF::MpiTypeIndexed
+                    | LF::MpiTypeGetExtent
             );
             steps.push(Step {
                 commutes: own_state_only,

@@ -138,7 +138,11 @@ impl Mpi<'_> {
                 persistent::start(&mut ev, &mut env, call)?;
                 After::Return
             }
-            (LF::MpiTypeContiguous | LF::MpiTypeVector, _) => {
+            (LF::MpiTypeGetExtent, _) => {
+                datatypes::get_extent(&mut ev, &mut env, call)?;
+                After::Return
+            }
+            (LF::MpiTypeContiguous | LF::MpiTypeVector | LF::MpiTypeIndexed, _) => {
                 datatypes::build(&mut ev, &mut env, call)?;
                 After::Return
             }
