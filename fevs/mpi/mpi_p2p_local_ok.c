@@ -1,16 +1,21 @@
 /* fevs/mpi/mpi_p2p_local_ok.c -- the local MPI calls real codes use:
  * MPI_Init_thread and MPI_Query_thread, MPI_Get_processor_name, MPI_Type_size
  * (an MPI_Aint extent), MPI_Reduce_local, and a message of MPI_LONG_DOUBLE.
- * Inputs: -8 <= X <= 8.
+ * Inputs: -8 <= X <= 8.  Output: reduced (the last element MPI_Reduce_local
+ * gives at rank 0).
  *
  * Expected verdict: tass verify -n 2 mpi_p2p_local_ok.c   holds
  */
 #include <assert.h>
 #include <mpi.h>
+#include <stdio.h>
 #include <string.h>
 
 #pragma TASS input {-8 <= X && X <= 8} int
 #define X 1
+
+#pragma TASS output
+int reduced;
 
 int main(int argc, char *argv[]) {
     int rank, provided, level, size, len;
@@ -32,8 +37,11 @@ int main(int argc, char *argv[]) {
     assert(size == (int)sizeof(int));
     MPI_Reduce_local(in, io, 3, MPI_INT, MPI_SUM);
     assert(io[0] == 10 + X && io[2] == 32 + X);
-    if (rank == 0)
+    if (rank == 0) {
         MPI_Send(ld, 2, MPI_LONG_DOUBLE, 1, 0, MPI_COMM_WORLD);
+        reduced = io[2];
+        printf("OUT reduced = %d\n", reduced);
+    }
     else if (rank == 1) {
         long double r[2];
         MPI_Recv(r, 2, MPI_LONG_DOUBLE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);

@@ -2,15 +2,19 @@
  * then as 2 x MPI_2INT; rank 1 receives the first as 2 x MPI_2INT pairs and
  * the second as 4 x MPI_INT.  MPI matches type signatures, not datatype
  * names: both are {int, int, int, int}.
- * Inputs: -8 <= X <= 8.
+ * Inputs: -8 <= X <= 8.  Output: last (the last int sent).
  *
  * Expected verdict: tass verify -n 2 mpi_p2p_signature_ok.c   holds
  */
 #include <assert.h>
 #include <mpi.h>
+#include <stdio.h>
 
 #pragma TASS input {-8 <= X && X <= 8} int
 #define X 1
+
+#pragma TASS output
+int last;
 
 struct pair {
     int value, index;
@@ -27,6 +31,8 @@ int main(int argc, char *argv[]) {
             v[i] = X + i;
         MPI_Send(v, 4, MPI_INT, 1, 0, MPI_COMM_WORLD);
         MPI_Send(v, 2, MPI_2INT, 1, 1, MPI_COMM_WORLD);
+        last = v[3];
+        printf("OUT last = %d\n", last);
     } else if (rank == 1) {
         MPI_Recv(p, 2, MPI_2INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         assert(p[0].value == X && p[0].index == X + 1 && p[1].index == X + 3);

@@ -55,6 +55,8 @@ const PROPERTY_IDS: &[&str] = &[
     "not-equivalent",
     "collective-assertion",
     "invariant",
+    "local-concurrency",
+    "resource-leak",
 ];
 
 /// Phrases by which tass says a construct or command is not implemented yet.
