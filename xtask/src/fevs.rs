@@ -56,6 +56,7 @@ const PROPERTY_IDS: &[&str] = &[
     "collective-assertion",
     "invariant",
     "mpi-tag",
+    "local-concurrency",
     "resource-leak",
 ];
 
