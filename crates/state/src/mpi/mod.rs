@@ -32,6 +32,8 @@
 //! - `comm.rs`: communicators; `buffer.rs`: user buffers and their checks;
 //! - `collective/`: collective operations (blocking and nonblocking);
 //! - `request.rs`: nonblocking point-to-point requests, progress, waits, tests;
+//! - `tag.rs`: tag checks; `signature.rs`: type-signature matching;
+//!   `datatypes.rs`: derived datatypes;
 //! - `envelope.rs`: rank, tag and communicator of a point-to-point call, and
 //!   the path splits when they depend on the inputs;
 //! - `enabled.rs`: the MPI steps a process has; `p2p.rs`: sends, receives,
