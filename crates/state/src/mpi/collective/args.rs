@@ -35,10 +35,10 @@ pub(super) fn significant_args(
     // receive arguments of a scatter's root) insignificant: they are filled in
     // from the others below. Those of a reduction are the shared count and type.
     let ignored_by_in_place = in_place && pos.rtype.is_some();
-    let sends = (!matches!(kind, Kind::Scatter | Kind::Scatterv) || is_root)
-        && !(ignored_by_in_place && !matches!(kind, Kind::Scatter | Kind::Scatterv));
+    let scatter = matches!(kind, Kind::Scatter | Kind::Scatterv);
+    let sends = (!scatter || is_root) && (scatter || !ignored_by_in_place);
     let receives = (!matches!(kind, Kind::Gather | Kind::Gatherv) || is_root)
-        && !(ignored_by_in_place && matches!(kind, Kind::Scatter | Kind::Scatterv));
+        && !(ignored_by_in_place && scatter);
     let rbuf_significant = receives && (kind != Kind::Reduce || is_root);
     let mut out = Significant::default();
     let int = |ev: &mut Evaluator<'_>, k: Option<usize>| match k {
