@@ -1,6 +1,6 @@
 /* fevs/mpi/diffusion1d_ca_bug.c -- the buggy twin of diffusion1d_ca.c: exchange_ghosts
- * sends v[nlocal - 1] instead of the last owned cell v[nlocal] to the right, so
- * the right neighbour's left ghost is wrong and GHOSTS fails.
+ * sends v[1] instead of the last owned cell v[nlocal] to the right (not v[nlocal - 1]:
+ * for one cell that is v[0], also the receive buffer), so GHOSTS fails.
  *
  * diffusion1d_ca.c is diffusion1d_par.c with the ghost-cell collective
  * assertion of the "Collective assertions" paper (Fig. 1 and Fig. 3): after the
@@ -50,8 +50,8 @@ void exchange_ghosts(void) {
     int left = myrank > 0 ? myrank - 1 : MPI_PROC_NULL;
     int right = myrank < active - 1 ? myrank + 1 : MPI_PROC_NULL;
 
-    /* the bug: v[nlocal - 1] is not the last owned cell */
-    MPI_Sendrecv(&v[nlocal - 1], 1, MPI_DOUBLE, right, 0, &v[0], 1, MPI_DOUBLE, left, 0,
+    /* the bug: v[1] is not the last owned cell */
+    MPI_Sendrecv(&v[1], 1, MPI_DOUBLE, right, 0, &v[0], 1, MPI_DOUBLE, left, 0,
                  MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     MPI_Sendrecv(&v[1], 1, MPI_DOUBLE, left, 1, &v[nlocal + 1], 1, MPI_DOUBLE, right, 1,
                  MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -109,7 +109,7 @@ int main(int argc, char *argv[]) {
     for (t = 0; t < NT; t++) {
         if (myrank < active)
             exchange_ghosts();
-#ifndef NO_ASSERT /* BUG: fails, the right neighbour got v[nlocal - 1] */
+#ifndef NO_ASSERT /* BUG: fails, the right neighbour got v[1] */
 #pragma TASS collective assert GHOSTS myrank >= active || \
     ((!has_right || v[nlocal] == PROC[rnb].v[0]) && \
      (!has_left || v[1] == PROC[lnb].v[PROC[lnb].nlocal + 1]))

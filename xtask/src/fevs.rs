@@ -67,6 +67,7 @@ const PROPERTY_IDS: &[&str] = &[
     "epoch",
     "rma-race",
     "ltl",
+    "mpi-tag",
 ];
 
 /// Phrases by which tass says a construct or command is not implemented yet.

@@ -1,6 +1,8 @@
 //! Heap objects and messages.
 
-use tass_model::api::{IntKind, MpiHandleType, RealKind, StructId, Type as ModelType};
+use tass_model::api::{
+    IntKind, LibraryConstant, MpiHandleType, RealKind, StructId, Type as ModelType,
+};
 use tass_symbolic::api::Expr;
 
 use crate::value::Value;
@@ -104,4 +106,7 @@ pub struct Message {
     /// For an `MPI_Bsend` message, the bytes it holds in its sender's
     /// attached buffer until it is received (data and `MPI_BSEND_OVERHEAD`).
     pub bsend_bytes: Option<u32>,
+    /// The basic MPI datatype every element was sent as (the message's type
+    /// signature, `count` times this type); `None` when not recorded.
+    pub signature: Option<LibraryConstant>,
 }

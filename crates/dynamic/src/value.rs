@@ -30,6 +30,9 @@ pub enum Handle {
     Op(u32),
     /// A window of one-sided communication (`MPI_Win_create`), by number.
     Win(u32),
+    /// A derived datatype (`MPI_Type_contiguous`, ...), by number within its
+    /// process.
+    Datatype(u32),
 }
 
 /// The value of a dynamic variable or of a part of one.

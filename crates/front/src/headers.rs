@@ -68,9 +68,14 @@ fn mpi_header() -> &'static str {
              typedef __tass_MPI_Group MPI_Group;\n\
              typedef void (*__tass_MPI_User_function_pointer)(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);\n\
              typedef __tass_MPI_Win MPI_Win;\n\
-             typedef long MPI_Aint;\n\
              typedef int MPI_Info;\n\
-             typedef struct MPI_Status { int MPI_SOURCE; int MPI_TAG; int MPI_ERROR; int tass_count; } MPI_Status;\n",
+             typedef struct MPI_Status { int MPI_SOURCE; int MPI_TAG; int MPI_ERROR; int tass_count; } MPI_Status;\n\
+             typedef long MPI_Aint;\n\
+             #define MPI_THREAD_SINGLE 0\n\
+             #define MPI_THREAD_FUNNELED 1\n\
+             #define MPI_THREAD_SERIALIZED 2\n\
+             #define MPI_THREAD_MULTIPLE 3\n\
+             #define MPI_MAX_PROCESSOR_NAME 256\n",
         );
         for c in LibraryConstant::ALL {
             if let Some(ty) = c.mpi_c_type() {

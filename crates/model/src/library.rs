@@ -91,6 +91,18 @@ named_enum! {
         MpiWinLock = "MPI_Win_lock", MpiWinUnlock = "MPI_Win_unlock",
         MpiWinLockAll = "MPI_Win_lock_all", MpiWinUnlockAll = "MPI_Win_unlock_all",
         MpiWinFlush = "MPI_Win_flush", MpiWinFlushAll = "MPI_Win_flush_all",
+        // mpi.h, point-to-point extras: threads, local queries, persistent requests
+        MpiInitThread = "MPI_Init_thread", MpiQueryThread = "MPI_Query_thread",
+        MpiGetProcessorName = "MPI_Get_processor_name", MpiTypeSize = "MPI_Type_size",
+        MpiReduceLocal = "MPI_Reduce_local",
+        MpiSendInit = "MPI_Send_init", MpiSsendInit = "MPI_Ssend_init",
+        MpiRsendInit = "MPI_Rsend_init", MpiRecvInit = "MPI_Recv_init",
+        MpiStart = "MPI_Start", MpiStartall = "MPI_Startall",
+        // mpi.h, derived datatypes
+        MpiTypeContiguous = "MPI_Type_contiguous", MpiTypeVector = "MPI_Type_vector",
+        MpiTypeIndexed = "MPI_Type_indexed",
+        MpiTypeCommit = "MPI_Type_commit", MpiTypeFree = "MPI_Type_free",
+        MpiTypeGetExtent = "MPI_Type_get_extent",
     }
 }
 
@@ -172,6 +184,11 @@ named_enum! {
         MpiModeNocheck = "MPI_MODE_NOCHECK", MpiModeNostore = "MPI_MODE_NOSTORE",
         MpiModeNoput = "MPI_MODE_NOPUT", MpiModeNoprecede = "MPI_MODE_NOPRECEDE",
         MpiModeNosucceed = "MPI_MODE_NOSUCCEED",
+        MpiLongDouble = "MPI_LONG_DOUBLE",
+        /// the send buffer of a collective that takes its data from the receive buffer
+        MpiInPlace = "MPI_IN_PLACE",
+        /// no datatype: using it in a communication is an error
+        MpiDatatypeNull = "MPI_DATATYPE_NULL",
         /// `FILE *` of `<stdio.h>` (output is not modelled)
         Stdout = "stdout",
         /// `FILE *` of `<stdio.h>` (output is not modelled)

@@ -72,7 +72,10 @@ impl LibraryConstant {
             MpiStatusIgnore | MpiStatusesIgnore => "MPI_Status *",
             MpiRequestNull => "MPI_Request",
             MpiInt | MpiLong | MpiFloat | MpiDouble | MpiChar | MpiByte | MpiUnsigned
-            | MpiLongLong | MpiDoubleInt | Mpi2Int => "MPI_Datatype",
+            | MpiLongLong | MpiDoubleInt | Mpi2Int | MpiLongDouble | MpiDatatypeNull => {
+                "MPI_Datatype"
+            }
+            MpiInPlace => "void *",
             MpiSum | MpiProd | MpiMin | MpiMax | MpiLand | MpiLor | MpiBand | MpiBor
             | MpiMaxloc | MpiMinloc | MpiOpNull | MpiReplace => "MPI_Op",
             MpiWinNull => "MPI_Win",
@@ -241,6 +244,12 @@ pub enum MpiKind {
     /// questions a Cartesian communicator answers, user operators, the buffer
     /// of buffered sends (`MPI_Buffer_detach` may wait for its messages).
     Local,
+    /// `MPI_Send_init`, `MPI_Recv_init`, ...: makes an inactive persistent
+    /// request (a local step; nothing is sent or posted yet).
+    PersistentInit,
+    /// `MPI_Start`, `MPI_Startall`: starts persistent requests (sends their
+    /// messages, posts their receives).
+    Start,
     /// One-sided communication: window management and synchronisation
     /// (collective over the window's communicator) and the RMA operations
     /// (`MPI_Put`, `MPI_Get`, `MPI_Accumulate`).
@@ -439,6 +448,34 @@ pub enum ArgRole {
     TargetType,
     /// `MPI_LOCK_EXCLUSIVE` or `MPI_LOCK_SHARED`.
     LockType,
+    /// The thread level `MPI_Init_thread` asks for.
+    ThreadRequired,
+    /// Where `MPI_Init_thread` and `MPI_Query_thread` write the thread level.
+    ThreadProvided,
+    /// Where `MPI_Get_processor_name` writes the name.
+    NameOut,
+    /// Where `MPI_Get_processor_name` writes the name's length.
+    NameLengthOut,
+    /// The number of elements or blocks of a datatype constructor.
+    TypeCount,
+    /// The elements per block of `MPI_Type_vector`.
+    BlockLength,
+    /// The distance between block starts of `MPI_Type_vector`, in elements.
+    Stride,
+    /// The datatype a constructor builds on.
+    OldType,
+    /// Where a datatype constructor writes the new datatype.
+    NewType,
+    /// The datatype `MPI_Type_commit` and `MPI_Type_free` take, by pointer.
+    TypeRef,
+    /// The block lengths of `MPI_Type_indexed`.
+    BlockLengths,
+    /// The block displacements of `MPI_Type_indexed`, in extents of the old type.
+    Displacements,
+    /// Where `MPI_Type_get_extent` writes the lower bound, in bytes.
+    LowerBoundOut,
+    /// Where `MPI_Type_get_extent` writes the extent, in bytes.
+    ExtentOut,
 }
 
 /// One parameter of an MPI function's prototype.
@@ -490,7 +527,10 @@ impl MpiFunction {
     /// (`MPI_Isend`, `MPI_Irecv`, `MPI_Ibcast`, ...).
     pub fn returns_request(&self) -> bool {
         self.blocking == Blocking::Returns
-            && self.kind != MpiKind::Completion
+            && !matches!(
+                self.kind,
+                MpiKind::Completion | MpiKind::PersistentInit | MpiKind::Start
+            )
             && self.position(ArgRole::Request).is_some()
     }
 
@@ -1315,6 +1355,126 @@ pub const MPI_FUNCTIONS: &[MpiFunction] = &[
         "int",
         params!("MPI_Win" win: Win)
     ),
+    // ---- Point-to-point extras (issue 20, part A): threads, local queries,
+    // ---- persistent requests.
+    mpi_fn!(
+        MpiInitThread,
+        Lifetime,
+        Returns,
+        "int",
+        params!(
+            "int *" argc: Argc, "char ***" argv: Argv, "int" required: ThreadRequired,
+            "int *" provided: ThreadProvided,
+        )
+    ),
+    mpi_fn!(
+        MpiQueryThread,
+        Query,
+        Returns,
+        "int",
+        params!("int *" provided: ThreadProvided)
+    ),
+    mpi_fn!(
+        MpiGetProcessorName,
+        Query,
+        Returns,
+        "int",
+        params!("char *" name: NameOut, "int *" resultlen: NameLengthOut)
+    ),
+    mpi_fn!(
+        MpiTypeSize,
+        Query,
+        Returns,
+        "int",
+        params!("MPI_Datatype" datatype: Datatype, "int *" size: SizeOut)
+    ),
+    mpi_fn!(
+        MpiReduceLocal,
+        Query,
+        Returns,
+        "int",
+        params!(
+            "const void *" inbuf: SendBuffer, "void *" inoutbuf: RecvBuffer, "int" count: Count,
+            "MPI_Datatype" datatype: Datatype, "MPI_Op" op: Op,
+        )
+    ),
+    mpi_fn!(MpiSendInit, PersistentInit, Returns, "int", ISEND),
+    mpi_fn!(MpiSsendInit, PersistentInit, Returns, "int", ISEND),
+    mpi_fn!(MpiRsendInit, PersistentInit, Returns, "int", ISEND),
+    mpi_fn!(
+        MpiRecvInit,
+        PersistentInit,
+        Returns,
+        "int",
+        params!(
+            "void *" buf: Buffer, "int" count: Count, "MPI_Datatype" datatype: Datatype,
+            "int" source: Source, "int" tag: Tag, "MPI_Comm" comm: Comm, "MPI_Request *" request: Request,
+        )
+    ),
+    mpi_fn!(
+        MpiStart,
+        Start,
+        Returns,
+        "int",
+        params!("MPI_Request *" request: Request)
+    ),
+    mpi_fn!(
+        MpiStartall,
+        Start,
+        Returns,
+        "int",
+        params!("int" count: RequestCount, "MPI_Request *" requests: Requests)
+    ),
+    // Derived datatypes: local calls on the process's own datatype table.
+    mpi_fn!(
+        MpiTypeContiguous,
+        Query,
+        Returns,
+        "int",
+        params!("int" count: TypeCount, "MPI_Datatype" oldtype: OldType, "MPI_Datatype *" newtype: NewType)
+    ),
+    mpi_fn!(
+        MpiTypeVector,
+        Query,
+        Returns,
+        "int",
+        params!(
+            "int" count: TypeCount, "int" blocklength: BlockLength, "int" stride: Stride,
+            "MPI_Datatype" oldtype: OldType, "MPI_Datatype *" newtype: NewType,
+        )
+    ),
+    mpi_fn!(
+        MpiTypeIndexed,
+        Query,
+        Returns,
+        "int",
+        params!(
+            "int" count: TypeCount, "const int *" array_of_blocklengths: BlockLengths,
+            "const int *" array_of_displacements: Displacements,
+            "MPI_Datatype" oldtype: OldType, "MPI_Datatype *" newtype: NewType,
+        )
+    ),
+    mpi_fn!(
+        MpiTypeCommit,
+        Query,
+        Returns,
+        "int",
+        params!("MPI_Datatype *" datatype: TypeRef)
+    ),
+    mpi_fn!(
+        MpiTypeFree,
+        Query,
+        Returns,
+        "int",
+        params!("MPI_Datatype *" datatype: TypeRef)
+    ),
+    mpi_fn!(
+        MpiTypeGetExtent,
+        Query,
+        Returns,
+        "int",
+        params!("MPI_Datatype" datatype: Datatype, "MPI_Aint *" lb: LowerBoundOut, "MPI_Aint *" extent: ExtentOut)
+    ),
 ];
 
 const RMA_TRANSFER: &[Param] = params!(
@@ -1414,7 +1574,8 @@ mod tests {
         for d in MPI_FUNCTIONS {
             let nonblocking_op = d.function.c_name().starts_with("MPI_I")
                 && d.function != LibraryFunction::MpiIprobe
-                && d.function != LibraryFunction::MpiInit;
+                && d.function != LibraryFunction::MpiInit
+                && d.function != LibraryFunction::MpiInitThread;
             assert_eq!(d.returns_request(), nonblocking_op, "{:?}", d.function);
             if nonblocking_op {
                 assert_eq!(d.position(ArgRole::Request), Some(d.params.len() - 1));

@@ -52,16 +52,21 @@ pub enum Property {
     /// `overlapping-copy`: `memcpy`, `strcpy` or `strncpy` whose source and
     /// destination share bytes (undefined behaviour in C; `memmove` may overlap).
     OverlappingCopy,
+    /// `mpi-tag`: a message tag outside `0..=MPI_TAG_UB` (other than
+    /// `MPI_ANY_TAG` on a receive or probe).
+    MpiTag,
     /// `assumption-vacuous` (a warning, not a violation): an assumption or input
     /// constraint makes the path condition unsatisfiable.
     AssumptionVacuous,
     /// `unsupported`: a construct tass cannot model.
     Unsupported,
     /// `resource-leak`: an MPI object the program made (communicator, group,
-    /// user operator, window, ...) not freed when the process terminates.
+    /// user operator, datatype, window, persistent request, ...) not freed when
+    /// the process terminates.
     ResourceLeak,
     /// `local-concurrency`: a local access conflicting with a pending MPI
-    /// operation on the same memory.
+    /// operation (nonblocking or one-sided) on the same memory, or the buffers
+    /// of one call overlapping.
     LocalConcurrency,
     /// `epoch`: an RMA call outside an access epoch, or an epoch never closed.
     Epoch,
@@ -75,7 +80,7 @@ pub enum Property {
 
 impl Property {
     /// Every property, in DESIGN.md's order.
-    pub const ALL: [Property; 26] = [
+    pub const ALL: [Property; 27] = [
         Property::Assertion,
         Property::OutOfBounds,
         Property::InvalidPointer,
@@ -95,6 +100,7 @@ impl Property {
         Property::SignedOverflow,
         Property::ShiftCount,
         Property::OverlappingCopy,
+        Property::MpiTag,
         Property::AssumptionVacuous,
         Property::Unsupported,
         Property::ResourceLeak,
@@ -126,6 +132,7 @@ impl Property {
             Property::SignedOverflow => "signed-overflow",
             Property::ShiftCount => "shift-count",
             Property::OverlappingCopy => "overlapping-copy",
+            Property::MpiTag => "mpi-tag",
             Property::AssumptionVacuous => "assumption-vacuous",
             Property::Unsupported => "unsupported",
             Property::ResourceLeak => "resource-leak",
@@ -169,6 +176,7 @@ impl Property {
             Property::OverlappingCopy => {
                 "the source and destination of a memcpy, strcpy or strncpy can overlap"
             }
+            Property::MpiTag => "an MPI tag can be invalid",
             Property::AssumptionVacuous => "an assumption makes every path vacuous",
             Property::Unsupported => "an unsupported construct was met",
             Property::ResourceLeak => "an MPI object can be left unfreed",

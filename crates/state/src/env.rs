@@ -349,6 +349,7 @@ mod tests {
             count: f.int(1),
             request: None,
             bsend_bytes: None,
+            signature: None,
         };
         {
             let mut env = ProcEnv {

@@ -330,11 +330,15 @@ impl Engine for RealEngine {
                     matches!(
                         lf,
                         LibraryFunction::MpiInit
+                            | LibraryFunction::MpiInitThread
                             | LibraryFunction::MpiFinalize
                             | LibraryFunction::MpiCommRank
                             | LibraryFunction::MpiCommSize
                             | LibraryFunction::MpiWtime
                             | LibraryFunction::MpiGetCount
+                            | LibraryFunction::MpiQueryThread
+                            | LibraryFunction::MpiGetProcessorName
+                            | LibraryFunction::MpiTypeSize
                     )
                 })
     }

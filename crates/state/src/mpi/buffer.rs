@@ -23,15 +23,30 @@ pub(super) fn datatype(
     span: &Span,
 ) -> Result<(LC, Type), EngineError> {
     let v = ev.eval(env, e)?;
-    let Value::Handle(Handle::Constant(c)) = v else {
-        return Err(EngineError::unsupported(
-            format!("MPI datatype {v:?}"),
-            span,
-        ));
+    let c = match v {
+        Value::Handle(Handle::Constant(c)) => c,
+        Value::Handle(Handle::Datatype(_)) => {
+            return Err(EngineError::unsupported(
+                "a derived datatype in this call (tass moves derived datatypes in \
+                 point-to-point sends and receives only)",
+                span,
+            ))
+        }
+        _ => {
+            return Err(EngineError::unsupported(
+                format!("MPI datatype {v:?}"),
+                span,
+            ))
+        }
     };
+    if c == LC::MpiDatatypeNull {
+        let message = "MPI_DATATYPE_NULL used as the datatype of a communication".to_string();
+        ev.fail(env, Property::MpiType, message, span);
+        return Ok((c, Type::Int)); // the path is dead
+    }
     let ty = match c {
         LC::MpiInt | LC::MpiLong | LC::MpiUnsigned | LC::MpiLongLong => Type::Int,
-        LC::MpiFloat | LC::MpiDouble => Type::Real,
+        LC::MpiFloat | LC::MpiDouble | LC::MpiLongDouble => Type::Real,
         LC::MpiChar | LC::MpiByte => Type::Char,
         other => {
             return Err(EngineError::unsupported(
@@ -155,7 +170,9 @@ pub(super) fn holds(ev: &mut Evaluator<'_>, env: &dyn Environment, claim: Expr) 
 pub(super) enum Buffer {
     /// Invalid pointer (reported; the path is dead) or null with count 0.
     Nothing,
-    /// Element `start` of the data array at `prefix` of `root`.
+    /// Flat (row-major, in scalars) element `start` of the data array at
+    /// `prefix` of `root`: the outermost array the pointer points into, so
+    /// that a buffer at `&b[0][0]` spans the whole matrix `b`, as C lays it out.
     Array {
         root: Root,
         prefix: SmallVec<[PStep; 2]>,
@@ -251,25 +268,20 @@ pub(super) fn locate(
     if let Some(PStep::Index(i)) = path.last().copied() {
         let prefix: SmallVec<[PStep; 2]> = path[..path.len() - 1].iter().copied().collect();
         if let Value::Data(a) = ev.read_place(env, &(root, prefix.clone())) {
-            if matches!(f.type_of(a), Type::Array(..)) {
-                return Ok(Buffer::Array {
-                    root,
-                    prefix,
-                    start: i,
-                    array: a,
-                });
+            let t = f.type_of(a);
+            if matches!(t, Type::Array(..)) {
+                let start = match inner_size(f, &t) {
+                    Some(s) => f.mul(i, s),
+                    None => i,
+                };
+                return Ok(outermost_array(ev, env, root, prefix, start, a));
             }
         }
     }
     let value = ev.read_place(env, &(root, path.clone()));
     if let Value::Data(a) = &value {
         if matches!(f.type_of(*a), Type::Array(..)) {
-            return Ok(Buffer::Array {
-                root,
-                prefix: path,
-                start: f.int(0),
-                array: *a,
-            });
+            return Ok(outermost_array(ev, env, root, path, f.int(0), *a));
         }
     }
     let ty = arg.scalar_pointee();
@@ -279,6 +291,43 @@ pub(super) fn locate(
         value,
         ty,
     })
+}
+
+/// The buffer at flat element `start` of array `array` (at `prefix` of
+/// `root`), seen in the outermost array of arrays that holds it (`b[1]` of
+/// `double b[3][3]` is flat elements 3.. of `b`).
+fn outermost_array(
+    ev: &mut Evaluator<'_>,
+    env: &dyn Environment,
+    root: Root,
+    mut prefix: SmallVec<[PStep; 2]>,
+    mut start: Expr,
+    mut array: Expr,
+) -> Buffer {
+    let f = ev.factory();
+    while let Some(PStep::Index(row)) = prefix.last().copied() {
+        let outer: SmallVec<[PStep; 2]> = prefix[..prefix.len() - 1].iter().copied().collect();
+        let Value::Data(parent) = ev.read_place(env, &(root, outer.clone())) else {
+            break;
+        };
+        let parent_type = f.type_of(parent);
+        let (Type::Array(element, _), Some(row_size)) = (&parent_type, inner_size(f, &parent_type))
+        else {
+            break;
+        };
+        if **element != f.type_of(array) {
+            break;
+        }
+        start = f.add(f.mul(row, row_size), start);
+        array = parent;
+        prefix = outer;
+    }
+    Buffer::Array {
+        root,
+        prefix,
+        start,
+        array,
+    }
 }
 
 /// Bounds check: flat elements `off .. off+count` lie inside the array.
@@ -301,9 +350,9 @@ pub(super) fn check_bounds(
         Property::OutOfBounds,
         || {
             format!(
-                "MPI buffer overrun: elements {}..{} of a buffer of {}",
+                "MPI buffer overrun: elements {} to {} of a buffer of {} elements",
                 f.pretty(off),
-                f.pretty(end),
+                f.pretty(f.sub(end, f.int(1))),
                 f.pretty(total)
             )
         },
@@ -331,10 +380,7 @@ pub(super) fn read_buffer<'b>(
         )),
         Buffer::Array { start, array, .. } => {
             let t = f.type_of(array);
-            let s = inner_size(f, &t).ok_or_else(|| {
-                EngineError::unsupported("MPI buffer of arrays with unknown extent", span)
-            })?;
-            let off = f.add(f.mul(start, s), offset);
+            let off = f.add(start, offset);
             let total = check_bounds(ev, env, array, off, count, span);
             let scalar = scalar_of(&t);
             if f.as_concrete_int(off) == Some(0.into())
@@ -430,13 +476,10 @@ pub(super) fn write_buffer<'b>(
             array,
         } => {
             let t = f.type_of(array);
-            let s = inner_size(f, &t).ok_or_else(|| {
-                EngineError::unsupported("MPI buffer of arrays with unknown extent", span)
-            })?;
             let scalar = scalar_of(&t);
-            let off = f.add(f.mul(start, s), offset);
+            let off = f.add(start, offset);
             // The posted buffer (`capacity` elements from its start) must fit.
-            let base = f.mul(start, s);
+            let base = start;
             let total = check_bounds(ev, &*env, array, base, capacity, span);
             let whole = f.as_concrete_int(off) == Some(0.into())
                 && total.is_some_and(|total| holds(ev, &*env, f.eq(total, n)));

@@ -99,6 +99,36 @@ pub(super) fn is_nonblocking_send(lf: LF) -> bool {
     matches!(lf, LF::MpiIsend | LF::MpiIssend)
 }
 
+/// The calls that change only the calling process's own MPI state (its
+/// phase, its requests, its memory): their steps commute with every other
+/// process's.
+pub(super) fn is_own_state_only(lf: LF) -> bool {
+    matches!(
+        lf,
+        LF::MpiInit
+            | LF::MpiFinalize
+            | LF::MpiCommRank
+            | LF::MpiCommSize
+            | LF::MpiGetCount
+            | LF::MpiRequestFree
+            | LF::MpiInitThread
+            | LF::MpiQueryThread
+            | LF::MpiGetProcessorName
+            | LF::MpiTypeSize
+            | LF::MpiReduceLocal
+            | LF::MpiSendInit
+            | LF::MpiSsendInit
+            | LF::MpiRsendInit
+            | LF::MpiRecvInit
+            | LF::MpiTypeContiguous
+            | LF::MpiTypeVector
+            | LF::MpiTypeCommit
+            | LF::MpiTypeFree
+            | LF::MpiTypeIndexed
+            | LF::MpiTypeGetExtent
+    )
+}
+
 /// The functions this module implements; any other MPI call is an error naming it.
 pub(super) fn is_implemented(lf: LF) -> bool {
     lf.mpi().is_some_and(|d| d.collective().is_some())
@@ -109,13 +139,10 @@ pub(super) fn is_implemented(lf: LF) -> bool {
         || is_standard_send(lf)
         || is_nonblocking_send(lf)
         || super::group::is_local_call(lf)
+        || is_own_state_only(lf)
         || matches!(
             lf,
-            LF::MpiInit
-                | LF::MpiFinalize
-                | LF::MpiCommRank
-                | LF::MpiCommSize
-                | LF::MpiRecv
+            LF::MpiRecv
                 | LF::MpiIrecv
                 | LF::MpiSendrecv
                 | LF::MpiSendrecvReplace
@@ -126,10 +153,16 @@ pub(super) fn is_implemented(lf: LF) -> bool {
                 | LF::MpiWaitany
                 | LF::MpiTest
                 | LF::MpiTestall
-                | LF::MpiRequestFree
-                | LF::MpiGetCount
                 | LF::MpiAbort
                 | LF::MpiWtime
+                | LF::MpiStart
+                | LF::MpiStartall
+                | LF::MpiTypeContiguous
+                | LF::MpiTypeVector
+                | LF::MpiTypeCommit
+                | LF::MpiTypeFree
+                | LF::MpiTypeIndexed
+                | LF::MpiTypeGetExtent
         )
 }
 
@@ -316,6 +349,7 @@ mod tests {
             count: f.int(1),
             request: None,
             bsend_bytes: None,
+            signature: None,
         };
         let buffer = vec![
             msg(0, 1, 7, 1),

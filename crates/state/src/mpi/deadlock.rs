@@ -11,6 +11,7 @@ use super::commute::pending_receives;
 use super::context::{call_of, current_call, resolve_int, Call, Mpi, ENVELOPE_CASE, NO_MESSAGE};
 use super::envelope::{p2p_args, resolve_rank, P2p};
 use super::process::{completion_stage, CallStage, MpiPhase};
+use super::request::Leak;
 use super::{collective, comm, request};
 use crate::state::{State, Status};
 use crate::step::Step;
@@ -403,7 +404,7 @@ impl Mpi<'_> {
                 claim: "every MPI window is freed".into(),
             });
         }
-        for (p, (func, tid)) in request::leaked(state) {
+        for (p, (func, tid), leak) in request::leaked(state) {
             let (span, text) = match self.ctx.model.function(func).body.as_ref() {
                 Some(b) => (
                     b.transition(tid).span.clone(),
@@ -411,17 +412,41 @@ impl Mpi<'_> {
                 ),
                 None => (span_of(p), String::new()),
             };
-            out.push(Violation {
-                property: Property::MemoryLeak,
-                certainty,
-                message: format!(
-                    "request leak: the request of `{text}` of process {p} is never completed \
-                 (MPI_Wait/MPI_Test) nor freed (MPI_Request_free)"
+            let (property, message, claim) = match leak {
+                Leak::Request => (
+                    Property::MemoryLeak,
+                    format!(
+                        "request leak: the request of `{text}` of process {p} is never completed \
+                         (MPI_Wait/MPI_Test) nor freed (MPI_Request_free)"
+                    ),
+                    "every request is completed or freed",
                 ),
+                Leak::Persistent => (
+                    Property::ResourceLeak,
+                    format!(
+                        "the persistent request of `{text}` of process {p} is never freed \
+                         (MPI_Request_free)"
+                    ),
+                    "every persistent request is freed",
+                ),
+                Leak::FreedPending => (
+                    Property::MemoryLeak,
+                    format!(
+                        "the receive of `{text}` of process {p}, whose request was freed \
+                         (MPI_Request_free), never completes: no message reaches it before \
+                         the program ends"
+                    ),
+                    "every operation of a freed request completes",
+                ),
+            };
+            out.push(Violation {
+                property,
+                certainty,
+                message,
                 span,
                 process: p,
                 witness: witness.clone(),
-                claim: "every request is completed or freed".into(),
+                claim: claim.into(),
                 snapshots: None,
             });
         }

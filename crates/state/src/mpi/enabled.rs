@@ -7,8 +7,8 @@ use tass_semantics::api::{EngineError, Evaluator};
 
 use super::collective::is_collective;
 use super::context::{
-    concrete_i64, current_call, is_implemented, is_standard_send, resolve_int, Call, Mpi, ANY,
-    ENVELOPE_CASE, NO_MESSAGE, PROC_NULL,
+    concrete_i64, current_call, is_implemented, is_own_state_only, is_standard_send, resolve_int,
+    Call, Mpi, ANY, ENVELOPE_CASE, NO_MESSAGE, PROC_NULL,
 };
 use super::envelope::{
     blocking_match, p2p_args, rank_cases, resolve_rank, tag_cases, with_case, P2p,
@@ -163,15 +163,7 @@ impl Mpi<'_> {
         }
         let Some(envelope) = p2p_args(&call, stage) else {
             let own_state_only = (group::is_local_call(call.lf) && call.lf != LF::MpiBufferDetach)
-                || matches!(
-                    call.lf,
-                    LF::MpiInit
-                        | LF::MpiFinalize
-                        | LF::MpiCommRank
-                        | LF::MpiCommSize
-                        | LF::MpiGetCount
-                        | LF::MpiRequestFree
-                );
+                || is_own_state_only(call.lf);
             steps.push(Step {
                 commutes: own_state_only,
                 ..base

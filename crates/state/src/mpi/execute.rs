@@ -14,10 +14,10 @@ use super::context::{
     write_request, write_success, Call, Mpi, ENVELOPE_CASE, NO_MESSAGE,
 };
 use super::group::Done;
-use super::p2p::{post_receive, probe, receive, send};
+use super::p2p::{check_disjoint_buffers, post_receive, probe, receive, send};
 use super::process::{CallStage, MpiPhase};
 use super::request::RequestKind;
-use super::{bsend, collective, comm, group, request};
+use super::{bsend, collective, comm, datatypes, group, local, persistent, request};
 use crate::env::{set_mpi, ProcEnv};
 use crate::state::State;
 use crate::step::Step;
@@ -96,8 +96,13 @@ impl Mpi<'_> {
                 set_mpi(&mut env, |m| m.phase = MpiPhase::Initialized);
                 After::Return
             }
-            (LF::MpiInit, _) => {
-                let message = "MPI_Init called a second time".into();
+            (LF::MpiInitThread, MpiPhase::BeforeInit) => {
+                set_mpi(&mut env, |m| m.phase = MpiPhase::Initialized);
+                local::init_thread(&mut ev, &mut env, call)?;
+                After::Return
+            }
+            (LF::MpiInit | LF::MpiInitThread, _) => {
+                let message = format!("{name} called after MPI_Init or MPI_Init_thread");
                 ev.fail(&env, Property::MpiInitFinalize, message, call.span);
                 After::Return
             }
@@ -113,12 +118,53 @@ impl Mpi<'_> {
                 After::Return
             }
             (LF::MpiFinalize, _) => {
+                datatypes::check_freed(&mut ev, &env, call.span);
                 set_mpi(&mut env, |m| m.phase = MpiPhase::Finalized);
                 After::Return
             }
             (LF::MpiAbort, _) => abort(&mut ev, &mut env, call)?,
             (LF::MpiCommRank | LF::MpiCommSize, _) => comm_query(&mut ev, &mut env, call)?,
             (LF::MpiGetCount, _) => get_count(&mut ev, &mut env, call)?,
+            (LF::MpiQueryThread, _) => {
+                local::query_thread(&mut ev, &mut env, call)?;
+                After::Return
+            }
+            (LF::MpiGetProcessorName, _) => {
+                local::processor_name(&mut ev, &mut env, call)?;
+                After::Return
+            }
+            (LF::MpiTypeSize, _) => {
+                local::type_size(&mut ev, &mut env, call)?;
+                After::Return
+            }
+            (LF::MpiReduceLocal, _) => {
+                collective::reduce_local(&mut ev, &mut env, call)?;
+                After::Return
+            }
+            (LF::MpiSendInit | LF::MpiSsendInit | LF::MpiRsendInit | LF::MpiRecvInit, _) => {
+                persistent::init(&mut ev, &mut env, call, step.function)?;
+                After::Return
+            }
+            (LF::MpiStart, _) => {
+                persistent::start(&mut ev, &mut env, call)?;
+                After::Return
+            }
+            (LF::MpiTypeGetExtent, _) => {
+                datatypes::get_extent(&mut ev, &mut env, call)?;
+                After::Return
+            }
+            (LF::MpiTypeContiguous | LF::MpiTypeVector | LF::MpiTypeIndexed, _) => {
+                datatypes::build(&mut ev, &mut env, call)?;
+                After::Return
+            }
+            (LF::MpiTypeCommit | LF::MpiTypeFree, _) => {
+                datatypes::commit_or_free(&mut ev, &mut env, call)?;
+                After::Return
+            }
+            (LF::MpiStartall, _) => {
+                persistent::start_all(&mut ev, &mut env, call)?;
+                After::Return
+            }
             (LF::MpiSsend | LF::MpiSendrecv | LF::MpiSendrecvReplace, _) => {
                 if staged_call(&mut ev, &mut env, call, step)? {
                     After::Return
@@ -147,7 +193,12 @@ impl Mpi<'_> {
                 let origin = (step.function, call.tid);
                 let synchronous = call.lf == LF::MpiIssend;
                 let h = request::add_request(&mut env, RequestKind::Send { synchronous }, origin);
-                send(&mut ev, &mut env, call.send_half(), call.span, Some(h))?;
+                let sent = send(&mut ev, &mut env, call.send_half(), call.span, Some(h))?;
+                if let Some(data) = sent {
+                    let pointer = ev.eval(&env, call.arg(ArgRole::Buffer))?;
+                    let sent = request::sent_of(ev.factory(), call, pointer, data);
+                    request::keep_sent(&mut env, h, sent);
+                }
                 let request = call.arg(ArgRole::Request);
                 write_request(&mut ev, &mut env, request, h, call.span)?;
                 After::Return
@@ -403,6 +454,9 @@ pub(super) fn staged_call(
     let p = env.proc;
     match env.state.inner.procs[p].mpi.stage {
         CallStage::Start => {
+            if call.lf == LF::MpiSendrecv {
+                check_disjoint_buffers(ev, env, call)?;
+            }
             let origin = (step.function, call.tid);
             let synchronous = call.lf == LF::MpiSsend;
             let request = request::add_request(env, RequestKind::Send { synchronous }, origin);

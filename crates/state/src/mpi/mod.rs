@@ -32,6 +32,8 @@
 //! - `comm.rs`: communicators; `buffer.rs`: user buffers and their checks;
 //! - `collective/`: collective operations (blocking and nonblocking);
 //! - `request.rs`: nonblocking point-to-point requests, progress, waits, tests;
+//! - `tag.rs`: tag checks; `signature.rs`: type-signature matching;
+//!   `datatypes.rs`: derived datatypes;
 //! - `envelope.rs`: rank, tag and communicator of a point-to-point call, and
 //!   the path splits when they depend on the inputs;
 //! - `enabled.rs`: the MPI steps a process has; `p2p.rs`: sends, receives,
@@ -51,15 +53,20 @@ mod collective;
 mod comm;
 mod commute;
 mod context;
+mod datatypes;
 mod deadlock;
 mod enabled;
 mod envelope;
 mod execute;
 mod group;
+mod local;
 mod p2p;
+mod persistent;
 mod process;
 mod request;
 mod rma;
+mod signature;
+mod tag;
 mod topology;
 mod user_op;
 

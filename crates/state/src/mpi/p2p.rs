@@ -4,46 +4,58 @@ use tass_dynamic::api::{Message, Value};
 use tass_model::api::mpi::ArgRole;
 use tass_model::api::{Expr as MExpr, FunctionId, LibraryFunction as LF, Span};
 use tass_semantics::api::{EngineError, Environment, Evaluator, Property};
-use tass_symbolic::api::Type;
+use tass_symbolic::api::{Expr, Type};
 
 use super::buffer::{check_rank, holds, read_buffer, P2pType};
 use super::comm::check_comm;
 use super::context::{write_int_through, write_request, Call, ANY, NO_MESSAGE, PROC_NULL};
 use super::envelope::{blocking_match, resolve_rank, tag_value};
 use super::request::RequestKind;
-use super::{buffer, comm, request};
+use super::tag::{check_tag, PathAfterCheck, TagUse};
+use super::{buffer, comm, datatypes, request};
 use crate::env::ProcEnv;
 
 /// `MPI_Send(buf, count, datatype, dest, tag, comm)`: buffers the message
-/// (naming `request` for `MPI_Isend`).
+/// (naming `request` for `MPI_Isend`). Returns the elements sent and their
+/// count, when they are basic ones.
 pub(super) fn send(
     ev: &mut Evaluator<'_>,
     env: &mut ProcEnv<'_>,
     args: [&MExpr; 6],
     span: &Span,
     request: Option<u32>,
-) -> Result<(), EngineError> {
+) -> Result<Option<(Expr, Expr)>, EngineError> {
     let f = ev.factory();
-    let count = ev.eval_int(&*env, args[1])?;
-    let dtype = buffer::p2p_datatype(ev, &*env, args[2], span)?;
+    let (dtype, count, gather) =
+        datatypes::send_datatype_and_count(ev, env, args[1], args[2], span)?;
     let dest = ev.eval_int(&*env, args[3])?;
     let tag = ev.eval_int(&*env, args[4])?;
     let Some(comm) = check_comm(ev, &*env, args[5], span)? else {
-        return Ok(());
+        return Ok(None);
     };
     let size = comm::comm_size(env.state, comm);
     check_rank(ev, &*env, dest, false, "destination", span, size);
-    let data = match dtype {
-        P2pType::Basic(_, ty) => {
-            read_buffer(ev, &*env, args[0], count, f.int(0), &ty, span)?.map(Value::Data)
+    if check_tag(ev, &*env, tag, TagUse::Send, "the send", span) == PathAfterCheck::Dead {
+        return Ok(None);
+    }
+    let signature = match &dtype {
+        P2pType::Basic(c, _) => Some(*c),
+        P2pType::Pair(_) => None, // pairs keep their own matching (`deliver_pairs`)
+    };
+    let data = match (&dtype, gather) {
+        (P2pType::Basic(_, ty), Some(gather)) => {
+            datatypes::gather_elements(ev, env, args[0], &gather, ty, span)?.map(Value::Data)
         }
-        P2pType::Pair(c) => buffer::read_pairs(ev, &*env, args[0], count, f.int(0), c, span)?
+        (P2pType::Basic(_, ty), None) => {
+            read_buffer(ev, &*env, args[0], count, f.int(0), ty, span)?.map(Value::Data)
+        }
+        (&P2pType::Pair(c), _) => buffer::read_pairs(ev, &*env, args[0], count, f.int(0), c, span)?
             .map(|pairs| buffer::pair_message(f, c, &pairs)),
     };
     let pc = ev.current_pc(&*env);
     let Some(dest) = resolve_rank(f, ev.oracle(), pc, dest, size) else {
         if holds(ev, &*env, f.ff()) {
-            return Ok(()); // the path is dead (a bad rank was reported)
+            return Ok(None); // the path is dead (a bad rank was reported)
         }
         return Err(EngineError::unsupported(
             "MPI send to a rank that depends on the inputs",
@@ -54,10 +66,11 @@ pub(super) fn send(
         .ok()
         .and_then(|d| comm::to_world(env.state, comm, d))
     else {
-        return Ok(()); // MPI_PROC_NULL, or a bad rank already reported
+        return Ok(None); // MPI_PROC_NULL, or a bad rank already reported
     };
     let tag = tag_value(ev, ev.current_pc(&*env), tag, span)?;
-    let Some(data) = data else { return Ok(()) };
+    let Some(data) = data else { return Ok(None) };
+    let basic = data.as_data().map(|d| (d, count));
     env.enqueue(Message {
         source: env.proc as u32,
         dest,
@@ -67,8 +80,9 @@ pub(super) fn send(
         count,
         request,
         bsend_bytes: None,
+        signature,
     });
-    Ok(())
+    Ok(basic)
 }
 
 /// `MPI_Recv(buf, count, datatype, source, tag, comm, status)` taking the first
@@ -81,8 +95,7 @@ pub(super) fn receive(
     span: &Span,
 ) -> Result<(), EngineError> {
     let f = ev.factory();
-    let capacity = ev.eval_int(&*env, args[1])?;
-    let dtype = buffer::p2p_datatype(ev, &*env, args[2], span)?;
+    let (dtype, capacity) = datatypes::p2p_datatype_and_count(ev, env, args[1], args[2], span)?;
     let source = ev.eval_int(&*env, args[3])?;
     let tag = ev.eval_int(&*env, args[4])?;
     let Some(comm) = check_comm(ev, &*env, args[5], span)? else {
@@ -90,6 +103,9 @@ pub(super) fn receive(
     };
     let size = comm::comm_size(env.state, comm);
     check_rank(ev, &*env, source, true, "source", span, size);
+    if check_tag(ev, &*env, tag, TagUse::Receive, "the receive", span) == PathAfterCheck::Dead {
+        return Ok(());
+    }
     let zero_count = f.le(f.int(0), capacity);
     ev.check(
         &*env,
@@ -112,8 +128,14 @@ pub(super) fn receive(
                 return Err(EngineError::invalid("message vanished", Some(span)));
             };
             match dtype {
-                P2pType::Basic(_, ty) => {
-                    request::deliver(ev, env, &msg, args[0].into(), capacity, &ty, span)?
+                P2pType::Basic(c, ty) => {
+                    let into = request::Receive {
+                        buffer: args[0].into(),
+                        capacity,
+                        ty: &ty,
+                        datatype: Some(c),
+                    };
+                    request::deliver(ev, env, &msg, into, span)?
                 }
                 P2pType::Pair(c) => {
                     request::deliver_pairs(ev, env, &msg, args[0].into(), capacity, c, span)?
@@ -135,26 +157,51 @@ pub(super) fn post_receive(
     call: &Call<'_>,
     function: FunctionId,
 ) -> Result<(), EngineError> {
+    let Some(kind) = receive_request(ev, env, call)? else {
+        return Ok(());
+    };
+    let h = request::add_request(env, kind, (function, call.tid));
+    write_request(ev, env, call.arg(ArgRole::Request), h, call.span)
+}
+
+/// The request of the receive `call` (`MPI_Irecv`, `MPI_Recv_init`) posts: a
+/// pending receive, or a finished one for `MPI_PROC_NULL`; `None` when the
+/// path died (a bad rank, reported).
+pub(super) fn receive_request(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    call: &Call<'_>,
+) -> Result<Option<RequestKind>, EngineError> {
     let f = ev.factory();
     let span = call.span;
-    let capacity = ev.eval_int(&*env, call.arg(ArgRole::Count))?;
-    let (ty, pair) = match buffer::p2p_datatype(ev, &*env, call.arg(ArgRole::Datatype), span)? {
-        P2pType::Basic(_, ty) => (ty, None),
-        P2pType::Pair(c) => (Type::Int, Some(c)),
+    let name = call.lf.c_name();
+    let (dtype, capacity) = datatypes::p2p_datatype_and_count(
+        ev,
+        env,
+        call.arg(ArgRole::Count),
+        call.arg(ArgRole::Datatype),
+        span,
+    )?;
+    let (ty, pair, datatype) = match dtype {
+        P2pType::Basic(c, ty) => (ty, None, Some(c)),
+        P2pType::Pair(c) => (Type::Int, Some(c), None),
     };
     let source = ev.eval_int(&*env, call.arg(ArgRole::Source))?;
     let tag = ev.eval_int(&*env, call.arg(ArgRole::Tag))?;
     let Some(comm) = check_comm(ev, &*env, call.arg(ArgRole::Comm), span)? else {
-        return Ok(());
+        return Ok(None);
     };
     let size = comm::comm_size(env.state, comm);
     check_rank(ev, &*env, source, true, "source", span, size);
+    if check_tag(ev, &*env, tag, TagUse::Receive, name, span) == PathAfterCheck::Dead {
+        return Ok(None);
+    }
     let nonneg = f.le(f.int(0), capacity);
     ev.check(
         &*env,
         nonneg,
         Property::MpiCount,
-        || format!("negative count {} in MPI_Irecv", f.pretty(capacity)),
+        || format!("negative count {} in {name}", f.pretty(capacity)),
         span,
     );
     let pc = ev.current_pc(&*env);
@@ -166,17 +213,16 @@ pub(super) fn post_receive(
             .and_then(|r| comm::to_world(env.state, comm, r))
         {
             Some(w) => Some(i64::from(w)),
-            None => return Ok(()), // a bad rank, reported
+            None => return Ok(None), // a bad rank, reported
         },
-        None if holds(ev, &*env, f.ff()) => return Ok(()),
+        None if holds(ev, &*env, f.ff()) => return Ok(None),
         None => {
             return Err(EngineError::unsupported(
-                "MPI_Irecv from a rank that depends on the inputs",
+                format!("{name} from a rank that depends on the inputs"),
                 span,
             ))
         }
     };
-    let origin = (function, call.tid);
     let kind = match source {
         None => {
             let (source, tag, count) = request::proc_null_status(f);
@@ -192,14 +238,14 @@ pub(super) fn post_receive(
                 capacity,
                 ty,
                 pair,
+                datatype,
                 source,
                 tag,
                 comm,
             })
         }
     };
-    let h = request::add_request(env, kind, origin);
-    write_request(ev, env, call.arg(ArgRole::Request), h, span)
+    Ok(Some(kind))
 }
 
 /// `MPI_Probe(source, tag, comm, status)` and `MPI_Iprobe(source, tag, comm,
@@ -220,6 +266,10 @@ pub(super) fn probe(
     };
     let size = comm::comm_size(env.state, comm);
     check_rank(ev, &*env, source, true, "source", span, size);
+    let name = call.lf.c_name();
+    if check_tag(ev, &*env, tag, TagUse::Receive, name, span) == PathAfterCheck::Dead {
+        return Ok(());
+    }
     let status_arg = call.arg(ArgRole::Status);
     let found = match choice {
         Some(NO_MESSAGE) => None,
@@ -250,5 +300,69 @@ pub(super) fn probe(
         let st = ev.eval(&*env, status_arg)?;
         request::write_status(ev, env, st, status, span)?;
     }
+    Ok(())
+}
+
+/// `MPI_Sendrecv` with send and receive buffers that share an element: MPI
+/// requires them disjoint (`local-concurrency`; `MPI_Sendrecv_replace` is the
+/// call for one buffer).
+pub(super) fn check_disjoint_buffers(
+    ev: &mut Evaluator<'_>,
+    env: &ProcEnv<'_>,
+    call: &Call<'_>,
+) -> Result<(), EngineError> {
+    let f = ev.factory();
+    let span = call.span;
+    let (send, receive) = (call.send_half(), call.receive_half());
+    let sc = ev.eval_int(env, send[1])?;
+    let rc = ev.eval_int(env, receive[1])?;
+    // Located quietly: the send and the receive check the buffers themselves.
+    let (sb, rb) = {
+        let mut quiet = Evaluator::without_checks(f, ev.oracle(), env.proc);
+        let sb = buffer::locate(&mut quiet, env, send[0].into(), sc, span)?;
+        let rb = buffer::locate(&mut quiet, env, receive[0].into(), rc, span)?;
+        (sb, rb)
+    };
+    let both = f.and(f.lt(f.int(0), sc), f.lt(f.int(0), rc));
+    let overlap = match (sb, rb) {
+        (
+            buffer::Buffer::Array {
+                root: r1,
+                prefix: p1,
+                start: s1,
+                ..
+            },
+            buffer::Buffer::Array {
+                root: r2,
+                prefix: p2,
+                start: s2,
+                ..
+            },
+        ) if r1 == r2 && p1 == p2 => f.and(
+            both,
+            f.and(f.lt(s1, f.add(s2, rc)), f.lt(s2, f.add(s1, sc))),
+        ),
+        (buffer::Buffer::Scalar { place: a, .. }, buffer::Buffer::Scalar { place: b, .. })
+            if a == b =>
+        {
+            both
+        }
+        _ => return Ok(()),
+    };
+    ev.check(
+        env,
+        f.not(overlap),
+        Property::LocalConcurrency,
+        || {
+            format!(
+                "the send buffer `{}` and the receive buffer `{}` of {} overlap (MPI requires \
+                 them disjoint; MPI_Sendrecv_replace takes one buffer)",
+                tass_model::api::render_expr(env.model, send[0]),
+                tass_model::api::render_expr(env.model, receive[0]),
+                call.lf.c_name()
+            )
+        },
+        span,
+    );
     Ok(())
 }

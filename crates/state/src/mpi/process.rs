@@ -16,6 +16,9 @@ pub(crate) struct MpiProc {
     pub stage: CallStage,
     /// The last value `MPI_Wtime` returned (the next one is not smaller).
     pub wtime: Option<Expr>,
+    /// The thread level `MPI_Init_thread` gave (`None`: `MPI_Init`'s,
+    /// `MPI_THREAD_SINGLE`).
+    pub thread_level: Option<Expr>,
     /// The requests of nonblocking operations not completed yet, in the order
     /// they were posted.
     pub requests: Vec<Request>,
@@ -26,6 +29,9 @@ pub(crate) struct MpiProc {
     pub ops: Vec<Option<super::user_op::UserOp>>,
     /// The buffer attached for `MPI_Bsend`, if any.
     pub attached: Option<super::bsend::Attached>,
+    /// The derived datatypes the process built, by handle number (freed ones
+    /// stay, marked, so a later use is caught).
+    pub datatypes: Vec<super::datatypes::DerivedType>,
 }
 
 /// Where a process is in its MPI lifetime: MPI calls other than `MPI_Wtime`

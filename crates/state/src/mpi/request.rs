@@ -35,12 +35,60 @@ pub(crate) struct Request {
     pub origin: (FunctionId, TransitionId),
     /// `MPI_Request_free` was called: it completes silently.
     pub freed: bool,
+    /// The data a point-to-point send (`MPI_Isend`, a started persistent
+    /// send) read from its buffer: the buffer must still hold it when the
+    /// request completes (MPI forbids writing a send buffer before;
+    /// `local-concurrency`).
+    pub sent: Option<Box<Sent>>,
+    /// A persistent request (`MPI_Send_init`, `MPI_Recv_init`, ...): what each
+    /// `MPI_Start` does. Completing it makes it inactive
+    /// ([`RequestKind::Inactive`]) instead of removing it.
+    pub persistent: Option<Box<Persistent>>,
+}
+
+/// What starting a persistent request does.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Persistent {
+    /// Sends `count` elements of type `ty` from `buffer` (read at each start)
+    /// to world rank `dest` (`None`: `MPI_PROC_NULL`).
+    Send {
+        buffer: Value,
+        pointee: Option<Type>,
+        count: Expr,
+        ty: Type,
+        /// The basic MPI datatype the elements are sent as.
+        datatype: LC,
+        dest: Option<u32>,
+        tag: i64,
+        comm: u32,
+        synchronous: bool,
+    },
+    /// Posts this receive (a `Done` one for `MPI_PROC_NULL`).
+    Recv(RequestKind),
+}
+
+impl Persistent {
+    fn buffer(&self) -> Option<&Value> {
+        match self {
+            Persistent::Send { buffer, .. } => Some(buffer),
+            Persistent::Recv(RequestKind::Recv(pr)) => Some(&pr.buffer),
+            Persistent::Recv(_) => None,
+        }
+    }
+
+    fn buffer_mut(&mut self) -> Option<&mut Value> {
+        match self {
+            Persistent::Send { buffer, .. } => Some(buffer),
+            Persistent::Recv(RequestKind::Recv(pr)) => Some(&mut pr.buffer),
+            Persistent::Recv(_) => None,
+        }
+    }
 }
 
 impl Request {
     /// The buffer pointers a request holds (heap canonicalization follows them).
     pub(crate) fn buffers(&self) -> Vec<&Value> {
-        match &self.kind {
+        let mut out: Vec<&Value> = match &self.kind {
             RequestKind::Recv(pr) => vec![&pr.buffer],
             RequestKind::Collective { delivery, sent } => delivery
                 .iter()
@@ -49,11 +97,14 @@ impl Request {
                 .collect(),
             RequestKind::Posted(p) => p.pointers(),
             _ => Vec::new(),
-        }
+        };
+        out.extend(self.persistent.as_ref().and_then(|p| p.buffer()));
+        out.extend(self.sent.as_ref().map(|s| s.pointer()));
+        out
     }
 
     pub(crate) fn buffers_mut(&mut self) -> Vec<&mut Value> {
-        match &mut self.kind {
+        let mut out: Vec<&mut Value> = match &mut self.kind {
             RequestKind::Recv(pr) => vec![&mut pr.buffer],
             RequestKind::Collective { delivery, sent } => delivery
                 .iter_mut()
@@ -62,7 +113,10 @@ impl Request {
                 .collect(),
             RequestKind::Posted(p) => p.pointers_mut(),
             _ => Vec::new(),
-        }
+        };
+        out.extend(self.persistent.as_mut().and_then(|p| p.buffer_mut()));
+        out.extend(self.sent.as_mut().map(|s| s.pointer_mut()));
+        out
     }
 }
 
@@ -90,6 +144,8 @@ pub(crate) enum RequestKind {
     /// A nonblocking collective some member of the communicator has not posted
     /// yet: it cannot complete.
     Posted(Box<Posted>),
+    /// A persistent request not started (or completed since it was started).
+    Inactive,
 }
 
 /// What the wait of a nonblocking collective writes into one receive buffer:
@@ -105,6 +161,8 @@ pub(crate) struct PostedRecv {
     pub ty: Type,
     /// A pair datatype (`MPI_DOUBLE_INT`, `MPI_2INT`) instead of `ty`.
     pub pair: Option<LC>,
+    /// The basic datatype of the receive (`None` with `pair`).
+    pub datatype: Option<LC>,
     /// World rank of the source, or `ANY`.
     pub source: i64,
     pub tag: i64,
@@ -120,11 +178,51 @@ impl PostedRecv {
     }
 }
 
+/// What a send of `count` elements `data` from the buffer at `pointer` read,
+/// for the check at its completion.
+pub(super) fn sent_of(
+    f: &ExprFactory,
+    call: &super::context::Call<'_>,
+    pointer: Value,
+    (data, count): (Expr, Expr),
+) -> Sent {
+    let pointee = super::buffer::BufArg::Expr(call.arg(tass_model::api::mpi::ArgRole::Buffer))
+        .scalar_pointee();
+    Sent {
+        lf: call.lf,
+        line: call.span.start_line,
+        pointer,
+        pointee,
+        ty: scalar_of(&f.type_of(data)),
+        pieces: vec![(f.int(0), count, data)],
+    }
+}
+
+/// Records the data a send of request `handle` of the process read from its
+/// buffer (see [`Request::sent`]).
+pub(super) fn keep_sent(env: &mut ProcEnv<'_>, handle: u32, sent: Sent) {
+    set_mpi(env, |m| {
+        if let Some(r) = m.requests.iter_mut().find(|r| r.handle == handle) {
+            r.sent = Some(Box::new(sent));
+        }
+    });
+}
+
 /// Adds a request to process `p` (the lowest handle number not in use).
 pub(super) fn add_request(
     env: &mut ProcEnv<'_>,
     kind: RequestKind,
     origin: (FunctionId, TransitionId),
+) -> u32 {
+    add_request_of(env, kind, origin, None)
+}
+
+/// [`add_request`] of a request that may be persistent.
+pub(super) fn add_request_of(
+    env: &mut ProcEnv<'_>,
+    kind: RequestKind,
+    origin: (FunctionId, TransitionId),
+    persistent: Option<Box<Persistent>>,
 ) -> u32 {
     let p = env.proc;
     let used: Vec<u32> = env.state.inner.procs[p]
@@ -140,6 +238,8 @@ pub(super) fn add_request(
             kind,
             origin,
             freed: false,
+            persistent,
+            sent: None,
         })
     });
     handle
@@ -330,7 +430,15 @@ pub(super) fn execute_progress(
     let buffer = BufArg::Stored(&pr.buffer, pr.pointee.as_ref());
     match pr.pair {
         Some(c) => deliver_pairs(&mut ev, &mut env, &msg, buffer, pr.capacity, c, &span)?,
-        None => deliver(&mut ev, &mut env, &msg, buffer, pr.capacity, &pr.ty, &span)?,
+        None => {
+            let into = Receive {
+                buffer,
+                capacity: pr.capacity,
+                ty: &pr.ty,
+                datatype: pr.datatype,
+            };
+            deliver(&mut ev, &mut env, &msg, into, &span)?
+        }
     }
     let comm_source = rank_in(env.state, pr.comm, msg.source).unwrap_or(msg.source as usize);
     let freed = env.state.inner.procs[p].mpi.requests[index].freed;
@@ -350,17 +458,47 @@ pub(super) fn execute_progress(
     Ok((ev.violations, Vec::new()))
 }
 
+/// Where a receive of basic elements puts a message.
+pub(super) struct Receive<'a> {
+    pub buffer: BufArg<'a>,
+    /// How many elements the receive takes at most.
+    pub capacity: Expr,
+    /// The symbolic type of one element.
+    pub ty: &'a Type,
+    /// The basic MPI datatype of the receive, when known.
+    pub datatype: Option<LC>,
+}
+
 /// Puts the data of `msg` into a receive buffer, checking its type and length.
 pub(super) fn deliver(
     ev: &mut Evaluator<'_>,
     env: &mut ProcEnv<'_>,
     msg: &Message,
-    buffer: BufArg<'_>,
-    capacity: Expr,
-    ty: &Type,
+    into: Receive<'_>,
     span: &Span,
 ) -> Result<(), EngineError> {
     let f = ev.factory();
+    let Receive {
+        buffer,
+        capacity,
+        ty,
+        datatype,
+    } = into;
+    if let Some(flat) = pairs_as_ints(f, msg, ty) {
+        // `MPI_2INT` pairs received as twice as many `MPI_INT`s: the same
+        // type signature, which is all MPI asks to match.
+        let into = Receive {
+            buffer,
+            capacity,
+            ty,
+            datatype,
+        };
+        return deliver(ev, env, &flat, into, span);
+    }
+    if let Some(mismatch) = super::signature::mismatch(msg.signature, datatype) {
+        ev.fail(&*env, Property::MpiType, mismatch, span);
+        return Ok(());
+    }
     if let Some(sent) = super::buffer::message_pair_type(f, &msg.data) {
         ev.fail(
             &*env,
@@ -411,6 +549,8 @@ pub(super) fn deliver_pairs(
     span: &Span,
 ) -> Result<(), EngineError> {
     let f = ev.factory();
+    let ints = ints_as_pairs(f, msg, dtype);
+    let msg = ints.as_ref().unwrap_or(msg);
     let sent = super::buffer::message_pair_type(f, &msg.data);
     let pairs = super::buffer::message_pairs(f, &msg.data, msg.count);
     let (Some(pairs), true) = (pairs, sent == Some(dtype)) else {
@@ -436,6 +576,54 @@ pub(super) fn deliver_pairs(
         offset: f.int(0),
     };
     super::buffer::write_pairs(ev, env, buf, window, &pairs, dtype, span)
+}
+
+/// A message of `MPI_2INT` pairs as the message of their `int`s, when it is
+/// received as integers (`ty`) and its count is known.
+fn pairs_as_ints(f: &ExprFactory, msg: &Message, ty: &Type) -> Option<Message> {
+    if *ty != Type::Int || super::buffer::message_pair_type(f, &msg.data) != Some(LC::Mpi2Int) {
+        return None;
+    }
+    let pairs = super::buffer::message_pairs(f, &msg.data, msg.count)?;
+    let ints: Vec<Expr> = pairs.iter().flat_map(|&(v, i)| [v, i]).collect();
+    let n = f.int(ints.len() as i64);
+    Some(Message {
+        data: Value::Data(f.array_literal(Type::array(Type::Int, Some(n)), &ints)),
+        count: n,
+        signature: Some(LC::MpiInt),
+        ..msg.clone()
+    })
+}
+
+/// A message of an even, known number of `int`s as the message of their
+/// `MPI_2INT` pairs, when it is received as `MPI_2INT` (`dtype`): the same
+/// type signature.
+fn ints_as_pairs(f: &ExprFactory, msg: &Message, dtype: LC) -> Option<Message> {
+    let Value::Data(data) = msg.data else {
+        return None;
+    };
+    let sent_as_ints = msg.signature.is_none_or(|c| c == LC::MpiInt);
+    if dtype != LC::Mpi2Int || !sent_as_ints || scalar_of(&f.type_of(data)) != Type::Int {
+        return None;
+    }
+    let n = i64::try_from(f.as_concrete_int(msg.count)?).ok()?;
+    if n % 2 != 0 {
+        return None;
+    }
+    let pairs: Vec<(Expr, Expr)> = (0..n / 2)
+        .map(|j| {
+            (
+                super::buffer::flat_read(f, data, f.int(2 * j)),
+                super::buffer::flat_read(f, data, f.int(2 * j + 1)),
+            )
+        })
+        .collect();
+    Some(Message {
+        data: super::buffer::pair_message(f, LC::Mpi2Int, &pairs),
+        count: f.int(n / 2),
+        signature: None,
+        ..msg.clone()
+    })
 }
 
 /// Checks that a message of `count` units fits a receive of `capacity`
@@ -565,6 +753,9 @@ pub(super) fn completion(state: &State, p: usize, v: &Value) -> Completion {
                             by_buffering: false,
                         }
                     }
+                    // MPI: a wait or test of an inactive persistent request
+                    // returns at once with an empty status, as for a null one.
+                    RequestKind::Inactive => Completion::Null,
                 },
                 None => Completion::Invalid(
                     "a request that is not active (already completed or freed)".into(),
@@ -609,12 +800,20 @@ pub(super) fn complete(
         }
         Completion::Ready { index, .. } => {
             let r = env.state.inner.procs[p].mpi.requests[index].clone();
-            remove_request(env, index);
+            if let Some(sent) = &r.sent {
+                let when = (call_name, Property::LocalConcurrency);
+                check_sent(ev, env, sent, when, span)?;
+            }
+            if r.persistent.is_some() {
+                deactivate(env, index);
+            } else {
+                remove_request(env, index);
+            }
             match r.kind {
                 RequestKind::Done { source, tag, count } => (source, tag, count),
                 RequestKind::Collective { delivery, sent } => {
                     if let Some(sent) = &sent {
-                        check_sent(ev, env, sent, call_name, span)?;
+                        check_sent(ev, env, sent, (call_name, Property::InvalidPointer), span)?;
                     }
                     deliver_collective(ev, env, &delivery, call_name, span)?;
                     empty_status(f)
@@ -624,12 +823,37 @@ pub(super) fn complete(
         }
     };
     write_status(ev, env, status, st, span)?;
+    if persistent_index(env.state, p, v).is_some() {
+        return Ok(()); // the program keeps its (now inactive) request
+    }
     ev.write_place(
         env,
         place,
         Value::Handle(Handle::Constant(LC::MpiRequestNull)),
         span,
     )
+}
+
+/// The index of the persistent request (not freed) that `v` names, if it names one.
+pub(super) fn persistent_index(state: &State, p: usize, v: &Value) -> Option<usize> {
+    let Value::Handle(Handle::Request(h)) = v else {
+        return None;
+    };
+    state.inner.procs[p]
+        .mpi
+        .requests
+        .iter()
+        .position(|r| r.handle == *h && !r.freed && r.persistent.is_some())
+}
+
+/// Makes the `index`-th request of the process (a persistent one) inactive;
+/// an `MPI_Start`ed send's message no longer names it.
+fn deactivate(env: &mut ProcEnv<'_>, index: usize) {
+    untag_messages(env, index);
+    set_mpi(env, |m| {
+        m.requests[index].kind = RequestKind::Inactive;
+        m.requests[index].sent = None;
+    });
 }
 
 /// Puts the final data of a nonblocking collective into its receive buffers.
@@ -661,6 +885,14 @@ fn deliver_collective(
 /// Removes the `index`-th request of the process; an `MPI_Isend`'s message no
 /// longer names it.
 pub(super) fn remove_request(env: &mut ProcEnv<'_>, index: usize) {
+    untag_messages(env, index);
+    set_mpi(env, |m| {
+        m.requests.remove(index);
+    });
+}
+
+/// The messages of the `index`-th request of the process no longer name it.
+fn untag_messages(env: &mut ProcEnv<'_>, index: usize) {
     let p = env.proc;
     let handle = env.state.inner.procs[p].mpi.requests[index].handle;
     let tagged = env
@@ -677,9 +909,6 @@ pub(super) fn remove_request(env: &mut ProcEnv<'_>, index: usize) {
             }
         }
     }
-    set_mpi(env, |m| {
-        m.requests.remove(index);
-    });
 }
 
 /// `MPI_Request_free` on the request at `place` (value `v`).
@@ -711,6 +940,17 @@ pub(super) fn free_request(
             );
             return Ok(());
         }
+    }
+    let inactive = persistent_index(env.state, p, v)
+        .filter(|&k| env.state.inner.procs[p].mpi.requests[k].kind == RequestKind::Inactive);
+    if let Some(index) = inactive {
+        remove_request(env, index);
+        return ev.write_place(
+            env,
+            place,
+            Value::Handle(Handle::Constant(LC::MpiRequestNull)),
+            span,
+        );
     }
     match completion(env.state, p, v) {
         Completion::Ready { index, .. } => remove_request(env, index),
@@ -782,15 +1022,30 @@ pub(super) fn status_at(
     ev.pointer_add(env, statuses.clone(), f.int(k as i64), span)
 }
 
-/// Requests still active when a process ends (never completed or freed):
-/// `(process, origin)` of each.
-pub(super) fn leaked(state: &State) -> Vec<(usize, (FunctionId, TransitionId))> {
+/// Why a request left at the end of a run is an error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Leak {
+    /// A nonblocking operation never completed nor freed (`memory-leak`).
+    Request,
+    /// A persistent request never freed (`resource-leak`).
+    Persistent,
+    /// A receive freed with `MPI_Request_free` that never took a message: its
+    /// operation never completed (`memory-leak`).
+    FreedPending,
+}
+
+/// Requests left when a process ends: `(process, origin, why)` of each.
+pub(super) fn leaked(state: &State) -> Vec<(usize, (FunctionId, TransitionId), Leak)> {
     let mut out = Vec::new();
     for (p, ps) in state.inner.procs.iter().enumerate() {
         for r in &ps.mpi.requests {
-            if !r.freed {
-                out.push((p, r.origin));
-            }
+            let leak = match (r.freed, &r.persistent, &r.kind) {
+                (false, Some(_), _) => Leak::Persistent,
+                (false, None, _) => Leak::Request,
+                (true, _, RequestKind::Recv(_)) => Leak::FreedPending,
+                (true, ..) => continue,
+            };
+            out.push((p, r.origin, leak));
         }
     }
     out

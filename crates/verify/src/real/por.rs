@@ -559,12 +559,21 @@ impl RealEngine {
         match lf {
             // Changes only the process's own MPI phase (the engine does not mark
             // it `commutes`, as MPI is not initialised yet).
-            L::MpiInit => true,
+            L::MpiInit | L::MpiInitThread => true,
             L::MpiFinalize
             | L::MpiCommRank
             | L::MpiCommSize
             | L::MpiGetCount
-            | L::MpiRequestFree => step.commutes,
+            | L::MpiRequestFree
+            | L::MpiQueryThread
+            | L::MpiGetProcessorName
+            | L::MpiTypeSize
+            | L::MpiReduceLocal
+            // An inactive persistent request matches nothing until started.
+            | L::MpiSendInit
+            | L::MpiSsendInit
+            | L::MpiRsendInit
+            | L::MpiRecvInit => step.commutes,
             // From one source (`commutes`), with the message there: only this
             // process takes messages from that channel.
             L::MpiRecv | L::MpiProbe => step.commutes,

@@ -1,6 +1,7 @@
 //! The arguments significant at each member of a collective, and the checks
 //! that they agree, fit and do not overlap.
 
+use tass_dynamic::api::{Handle, Value};
 use tass_model::api::{Expr as MExpr, LibraryConstant as LC, LibraryFunction as LF, Span};
 use tass_semantics::api::{EngineError, Environment, Evaluator, Property, Violation};
 use tass_symbolic::api::{Expr, Type};
@@ -14,20 +15,30 @@ use crate::mpi::context::{Call, Mpi};
 use crate::state::State;
 
 /// Evaluates the arguments of collective call `call` that are significant at
-/// its process (`is_root`: it is the root); `None` when the path died.
+/// its process (`rank` in the communicator; `is_root`: it is the root);
+/// `None` when the path died.
 pub(super) fn significant_args(
     ev: &mut Evaluator<'_>,
     env: &ProcEnv<'_>,
     call: &Call<'_>,
     kind: Kind,
     n: usize,
-    is_root: bool,
+    (rank, is_root): (usize, bool),
 ) -> Result<Option<Significant>, EngineError> {
     let f = ev.factory();
     let (a, span, lf) = (call.args, call.span, call.lf);
     let pos = positions(kind);
-    let sends = !matches!(kind, Kind::Scatter | Kind::Scatterv) || is_root;
-    let receives = !matches!(kind, Kind::Gather | Kind::Gatherv) || is_root;
+    let Some(in_place) = in_place(ev, env, call, kind, is_root)? else {
+        return Ok(None);
+    };
+    // MPI_IN_PLACE makes the send arguments of a gather, an all-to-all (and the
+    // receive arguments of a scatter's root) insignificant: they are filled in
+    // from the others below. Those of a reduction are the shared count and type.
+    let ignored_by_in_place = in_place && pos.rtype.is_some();
+    let scatter = matches!(kind, Kind::Scatter | Kind::Scatterv);
+    let sends = (!scatter || is_root) && (scatter || !ignored_by_in_place);
+    let receives = (!matches!(kind, Kind::Gather | Kind::Gatherv) || is_root)
+        && !(ignored_by_in_place && scatter);
     let rbuf_significant = receives && (kind != Kind::Reduce || is_root);
     let mut out = Significant::default();
     let int = |ev: &mut Evaluator<'_>, k: Option<usize>| match k {
@@ -107,6 +118,9 @@ pub(super) fn significant_args(
             }
         }
     }
+    if in_place {
+        out.fill_in_place(kind, rank);
+    }
     if kind == Kind::CommSplit {
         let color = ev.eval_int(env, &a[1])?;
         let key = ev.eval_int(env, &a[2])?;
@@ -141,6 +155,92 @@ pub(super) fn significant_args(
         out.made_from = Some(spec);
     }
     Ok(Some(out))
+}
+
+/// Whether the call passes `MPI_IN_PLACE` where its collective allows it (the
+/// send buffer; a scatter's receive buffer at the root); `None` when it passes
+/// it where MPI does not allow it (reported: the path dies).
+fn in_place(
+    ev: &mut Evaluator<'_>,
+    env: &ProcEnv<'_>,
+    call: &Call<'_>,
+    kind: Kind,
+    is_root: bool,
+) -> Result<Option<bool>, EngineError> {
+    let pos = positions(kind);
+    let is_in_place = |ev: &mut Evaluator<'_>, k: Option<usize>| match k {
+        Some(k) => ev
+            .eval(env, &call.args[k])
+            .map(|v| matches!(v, Value::Handle(Handle::Constant(LC::MpiInPlace)))),
+        None => Ok(false),
+    };
+    let scatter = matches!(kind, Kind::Scatter | Kind::Scatterv);
+    let (allowed, forbidden) = if scatter {
+        (pos.rbuf, pos.sbuf)
+    } else {
+        (pos.sbuf, pos.rbuf)
+    };
+    let at_root_only = matches!(
+        kind,
+        Kind::Reduce | Kind::Gather | Kind::Gatherv | Kind::Scatter | Kind::Scatterv
+    );
+    let found = is_in_place(ev, allowed)?;
+    let misplaced =
+        is_in_place(ev, forbidden)? || (found && (kind == Kind::Bcast || at_root_only && !is_root));
+    if misplaced {
+        ev.fail(
+            env,
+            Property::InvalidPointer,
+            format!(
+                "{}: MPI_IN_PLACE where MPI does not allow it (only as the send buffer, \
+                 at the root of a rooted collective; as the receive buffer at the root of a \
+                 scatter; never in MPI_Bcast)",
+                call.lf.c_name()
+            ),
+            call.span,
+        );
+        return Ok(None);
+    }
+    if found && call.lf.is_nonblocking_collective() {
+        return Err(EngineError::unsupported(
+            format!("MPI_IN_PLACE in {}", call.lf.c_name()),
+            call.span,
+        ));
+    }
+    Ok(Some(found))
+}
+
+impl Significant {
+    /// The arguments `MPI_IN_PLACE` stands for at the member of rank `rank`:
+    /// its own block of the receive buffer (of the send buffer, for a
+    /// scatter's root), with the receive datatype.
+    fn fill_in_place(&mut self, kind: Kind, rank: usize) {
+        self.in_place = true;
+        match kind {
+            Kind::Gather | Kind::Allgather | Kind::Alltoall => {
+                self.stype = self.rtype.clone();
+                self.scount = self.rcount;
+            }
+            Kind::Gatherv | Kind::Allgatherv => {
+                self.stype = self.rtype.clone();
+                self.scount = self.rcounts.as_ref().and_then(|c| c.get(rank).copied());
+            }
+            Kind::Alltoallv => {
+                self.stype = self.rtype.clone();
+                self.scounts = self.rcounts.clone();
+                self.sdispls = self.rdispls.clone();
+            }
+            Kind::Scatter => {
+                self.rtype = self.stype.clone();
+                self.rcount = self.scount;
+            }
+            Kind::Scatterv => {
+                self.rtype = self.stype.clone();
+                self.rcount = self.scounts.as_ref().and_then(|c| c.get(rank).copied());
+            }
+            _ => {}
+        }
+    }
 }
 
 /// MPI makes a call erroneous when its receive counts and displacements would

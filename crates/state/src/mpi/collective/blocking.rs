@@ -88,7 +88,7 @@ impl Mpi<'_> {
                 continue;
             };
             let got = self.as_process(state, w, &mut violations, |ev, env| {
-                significant_args(ev, env, call, kind, n, is_root)
+                significant_args(ev, env, call, kind, n, (i, is_root))
             })?;
             let Some(args) = got else {
                 return Ok((violations, Vec::new()));

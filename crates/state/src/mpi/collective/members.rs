@@ -49,6 +49,9 @@ pub(super) struct Significant {
     pub(super) split: Option<(i64, i64)>,
     /// The group of `MPI_Comm_create`, the grid of `MPI_Cart_create`.
     pub(super) made_from: Option<crate::mpi::group::CommSpec>,
+    /// The call passes `MPI_IN_PLACE` (its send arguments, or a scatter root's
+    /// receive arguments, are filled in from the others).
+    pub(super) in_place: bool,
 }
 
 impl Mpi<'_> {

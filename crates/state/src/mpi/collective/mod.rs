@@ -53,7 +53,9 @@ mod kind;
 mod members;
 mod nonblocking;
 pub(super) mod pending;
+mod reduce_local;
 mod transfer;
 
 pub(super) use kind::{is_collective, is_nonblocking};
 pub(super) use nonblocking::{has_post, pending_posts};
+pub(super) use reduce_local::reduce_local;

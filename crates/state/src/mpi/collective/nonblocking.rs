@@ -4,7 +4,7 @@
 use tass_dynamic::api::{Pointer, Step as PStep, Value};
 use tass_model::api::mpi::ArgRole;
 use tass_model::api::{FunctionId, LibraryConstant as LC, Model, TransitionId};
-use tass_semantics::api::{Change, EngineError, Environment, Evaluator, Violation};
+use tass_semantics::api::{Change, EngineError, Environment, Evaluator, Property, Violation};
 use tass_symbolic::api::{Expr, Type};
 
 use super::args::significant_args;
@@ -129,7 +129,7 @@ pub(super) fn post_part(
             }
         }
     }
-    let Some(args) = significant_args(ev, env, call, kind, n, is_root)? else {
+    let Some(args) = significant_args(ev, env, call, kind, n, (rank, is_root))? else {
         return Ok(None);
     };
     if dead(ev, env) {
@@ -324,7 +324,8 @@ fn deliver(
         .or_else(|| m.args.stype.clone())
         .unwrap_or(DType::Scalar(LC::MpiInt, Type::Int));
     if let Some(sent) = &posted.sent {
-        check_sent(ev, env, sent, "every process had posted it", m.span)?;
+        let when = ("every process had posted it", Property::InvalidPointer);
+        check_sent(ev, env, sent, when, m.span)?;
     }
     // Put back what the held elements had at the post (unless the
     // program wrote them since: its wait reports that), write the

@@ -79,7 +79,7 @@ pub(crate) fn check_sent(
     ev: &mut Evaluator<'_>,
     env: &ProcEnv<'_>,
     sent: &Sent,
-    when: &str,
+    (when, property): (&str, Property),
     span: &Span,
 ) -> Result<(), EngineError> {
     let f = ev.factory();
@@ -101,7 +101,7 @@ pub(crate) fn check_sent(
         ev.check(
             env,
             same,
-            Property::InvalidPointer,
+            property,
             || {
                 format!(
                     "the send buffer of the {} of line {} changed before {when} (MPI forbids \
@@ -394,14 +394,13 @@ pub(super) fn hold_elements(
         return Ok(None);
     };
     let t = f.type_of(array);
-    let (Some(start), Some(inner), Some(extent)) = (
+    let (Some(base), Some(inner), Some(extent)) = (
         concrete(start),
         inner_size(f, &t).and_then(concrete),
         f.array_extent(array).and_then(concrete),
     ) else {
         return Ok(None);
     };
-    let base = start * inner;
     let total = extent * inner;
     let mut indices: Vec<i64> = parts
         .iter()

@@ -180,18 +180,24 @@ impl Plan<'_, '_> {
         let mut out = Vec::new();
         let mut xs = Vec::with_capacity(self.members.len());
         for (i, m) in self.members.iter().enumerate() {
-            xs.push(get!(read(
-                state,
-                i,
-                self.zero(),
-                self.count(&m.args.scount)
-            )));
+            // In place, a member's contribution is its block of its receive buffer.
+            let offset = match (m.args.in_place, self.kind) {
+                (false, _) => self.zero(),
+                (true, Kind::Gather | Kind::Allgather) => {
+                    self.f.mul(self.count(&m.args.rcount), self.f.int(i as i64))
+                }
+                (true, _) => self.at(&m.args.rdispls, i),
+            };
+            xs.push(get!(read(state, i, offset, self.count(&m.args.scount))));
         }
         for (j, m) in self.members.iter().enumerate() {
             if matches!(self.kind, Kind::Gather | Kind::Gatherv) && self.root != Some(j) {
                 continue;
             }
             for (i, d) in xs.iter().enumerate() {
+                if i == j && m.args.in_place {
+                    continue; // already in place
+                }
                 let (offset, capacity) = if matches!(self.kind, Kind::Gather | Kind::Allgather) {
                     let rc = self.count(&m.args.rcount);
                     (
@@ -230,6 +236,9 @@ impl Plan<'_, '_> {
             } else {
                 (self.at(&rm.args.sdispls, j), self.at(&rm.args.scounts, j))
             };
+            if j == r && rm.args.in_place {
+                continue; // the root keeps its block where it is
+            }
             let d = get!(read(state, r, offset, c));
             out.push(Transfer {
                 dest: j,
@@ -266,6 +275,9 @@ impl Plan<'_, '_> {
                         self.f.add(roff, self.at(&m.args.rcounts, i)),
                     )
                 };
+                if i == j && s.args.in_place {
+                    continue; // already in place
+                }
                 let d = get!(read(state, i, soff, c));
                 out.push(Transfer {
                     dest: j,
@@ -351,8 +363,16 @@ impl Mpi<'_> {
                 .stype
                 .clone()
                 .unwrap_or(DType::Scalar(LC::MpiInt, Type::Int));
+            // MPI_IN_PLACE: the data is in the receive buffer (a scatter's
+            // root passes it for its receive buffer and sends as usual).
+            let scatter = matches!(kind, Kind::Scatter | Kind::Scatterv);
+            let from = if m.args.in_place && !scatter {
+                rbuf
+            } else {
+                sbuf
+            };
             self.as_process(state, m.world, violations, |ev, env| {
-                read_data(ev, &*env, &call.args[sbuf], cnt, offset, &dt, m.span)
+                read_data(ev, &*env, &call.args[from], cnt, offset, &dt, m.span)
             })
         };
         match kind {

@@ -1,0 +1,553 @@
+//! Derived datatypes: `MPI_Type_contiguous` and `MPI_Type_vector` build a
+//! datatype in the process's own table (`MpiProc::datatypes`, named by
+//! `Handle::Datatype`), `MPI_Type_commit` makes it usable in communication,
+//! `MPI_Type_free` ends it. A derived datatype is kept as its *layout*: the
+//! one basic datatype all its elements have, their displacements (in units of
+//! that basic type) and its lower and upper bound. Its type signature is
+//! that basic type repeated, so a message of `count` items of a contiguous
+//! layout of `k` elements is `count * k` basic elements.
+//!
+//! Errors: using `MPI_DATATYPE_NULL`, an uncommitted or a freed datatype in
+//! a communication, committing or freeing a freed or null one, freeing a
+//! predefined one (`mpi-type`); a derived datatype still allocated at
+//! `MPI_Finalize` (`resource-leak`).
+
+use tass_dynamic::api::{Handle, Value};
+use tass_model::api::mpi::ArgRole;
+use tass_model::api::{Expr as MExpr, LibraryConstant as LC, LibraryFunction as LF, Span};
+use tass_semantics::api::{EngineError, Evaluator, Property};
+use tass_symbolic::api::{Expr, Type};
+
+use super::buffer::{concrete, datatype, flat_read, read_buffer, P2pType};
+use super::context::{write_int_through, Call};
+use crate::env::{set_mpi, ProcEnv};
+
+/// Where a derived datatype is in its life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum TypeStatus {
+    /// Built, not committed yet: usable only to build other datatypes.
+    Built,
+    /// Committed: usable in communication.
+    Committed,
+    /// Freed by `MPI_Type_free`.
+    Freed,
+}
+
+/// One derived datatype of a process.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct DerivedType {
+    pub layout: Layout,
+    pub status: TypeStatus,
+    /// The line of the call that built it (for the leak report).
+    pub line: u32,
+    /// The function that built it.
+    pub builder: &'static str,
+}
+
+/// The type map of a datatype, all of one basic type.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Layout {
+    /// The basic datatype of every element.
+    pub base: LC,
+    /// The displacements of the elements, in units of `base`.
+    pub displacements: Vec<i64>,
+    /// The lower bound, in units of `base`.
+    pub lower: i64,
+    /// The upper bound, in units of `base`.
+    pub upper: i64,
+}
+
+impl Layout {
+    fn basic(base: LC) -> Layout {
+        Layout {
+            base,
+            displacements: vec![0],
+            lower: 0,
+            upper: 1,
+        }
+    }
+
+    fn extent(&self) -> i64 {
+        self.upper - self.lower
+    }
+
+    /// `count` copies of `self`, copy `i` moved by `start(i)` extents.
+    fn replicate(&self, starts: impl Iterator<Item = i64>) -> Layout {
+        let extent = self.extent();
+        let mut displacements = Vec::new();
+        let (mut lower, mut upper) = (i64::MAX, i64::MIN);
+        for start in starts {
+            let shift = start * extent;
+            displacements.extend(self.displacements.iter().map(|d| d + shift));
+            lower = lower.min(self.lower + shift);
+            upper = upper.max(self.upper + shift);
+        }
+        if displacements.is_empty() {
+            (lower, upper) = (0, 0);
+        }
+        Layout {
+            base: self.base,
+            displacements,
+            lower,
+            upper,
+        }
+    }
+
+    /// The number of elements of one item when they lie one after the other
+    /// from the item's start (`None`: the layout has holes or reorders).
+    fn contiguous_length(&self) -> Option<i64> {
+        let consecutive = self
+            .displacements
+            .iter()
+            .enumerate()
+            .all(|(i, &d)| d == i as i64);
+        let n = self.displacements.len() as i64;
+        (consecutive && self.lower == 0 && self.upper == n).then_some(n)
+    }
+}
+
+/// The largest number of elements tass builds a derived datatype of.
+const LAYOUT_LIMIT: i64 = 4096;
+
+/// A datatype argument as a layout to build on; `None` when the path died
+/// (a null or freed datatype, reported).
+fn building_block(
+    ev: &mut Evaluator<'_>,
+    env: &ProcEnv<'_>,
+    e: &MExpr,
+    span: &Span,
+) -> Result<Option<Layout>, EngineError> {
+    match ev.eval(env, e)? {
+        Value::Handle(Handle::Datatype(i)) => {
+            let t = &env.state.inner.procs[env.proc].mpi.datatypes[i as usize];
+            if t.status == TypeStatus::Freed {
+                let message = format!(
+                    "a datatype built on a freed datatype (built by {})",
+                    t.builder
+                );
+                ev.fail(env, Property::MpiType, message, span);
+                return Ok(None);
+            }
+            Ok(Some(t.layout.clone()))
+        }
+        Value::Handle(Handle::Constant(LC::MpiDatatypeNull)) => {
+            let message = "a datatype built on MPI_DATATYPE_NULL".to_string();
+            ev.fail(env, Property::MpiType, message, span);
+            Ok(None)
+        }
+        _ => {
+            let (c, _) = datatype(ev, env, e, span)?;
+            if matches!(c, LC::MpiDoubleInt | LC::Mpi2Int) {
+                return Err(EngineError::unsupported(
+                    format!("a derived datatype built on {}", c.c_name()),
+                    span,
+                ));
+            }
+            Ok(Some(Layout::basic(c)))
+        }
+    }
+}
+
+/// A concrete, non-negative integer argument of a constructor (`mpi-count`
+/// when negative); `None` when the path died.
+fn size_argument(
+    ev: &mut Evaluator<'_>,
+    env: &ProcEnv<'_>,
+    call: &Call<'_>,
+    role: ArgRole,
+    what: &str,
+) -> Result<Option<i64>, EngineError> {
+    let f = ev.factory();
+    let n = ev.eval_int(env, call.arg(role))?;
+    let name = call.lf.c_name();
+    let nonneg = f.le(f.int(0), n);
+    ev.check(
+        env,
+        nonneg,
+        Property::MpiCount,
+        || format!("negative {what} {} in {name}", f.pretty(n)),
+        call.span,
+    );
+    if super::buffer::holds(ev, env, f.ff()) {
+        return Ok(None);
+    }
+    concrete(ev, n, what, call.span).map(Some)
+}
+
+/// `MPI_Type_contiguous(count, oldtype, &newtype)` and
+/// `MPI_Type_vector(count, blocklength, stride, oldtype, &newtype)`.
+pub(super) fn build(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    call: &Call<'_>,
+) -> Result<(), EngineError> {
+    let Some(count) = size_argument(ev, env, call, ArgRole::TypeCount, "count")? else {
+        return Ok(());
+    };
+    if call.lf == LF::MpiTypeIndexed {
+        return build_indexed(ev, env, call, count);
+    }
+    let (block, stride) = if call.lf == LF::MpiTypeVector {
+        let Some(block) = size_argument(ev, env, call, ArgRole::BlockLength, "blocklength")? else {
+            return Ok(());
+        };
+        let stride = ev.eval_int(&*env, call.arg(ArgRole::Stride))?;
+        (block, concrete(ev, stride, "stride", call.span)?)
+    } else {
+        (1, 1)
+    };
+    let Some(old) = building_block(ev, env, call.arg(ArgRole::OldType), call.span)? else {
+        return Ok(());
+    };
+    let elements = count
+        .saturating_mul(block)
+        .saturating_mul(old.displacements.len() as i64);
+    if elements > LAYOUT_LIMIT {
+        return Err(EngineError::unsupported(
+            format!(
+                "{} of {elements} elements (tass builds derived datatypes of at most \
+                 {LAYOUT_LIMIT})",
+                call.lf.c_name()
+            ),
+            call.span,
+        ));
+    }
+    let starts = (0..count).flat_map(|i| (0..block).map(move |j| i * stride + j));
+    let layout = old.replicate(starts);
+    add_datatype(ev, env, call, layout)
+}
+
+/// Adds `layout` to the process's datatypes and writes its handle through
+/// the call's `newtype`.
+fn add_datatype(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    call: &Call<'_>,
+    layout: Layout,
+) -> Result<(), EngineError> {
+    let derived = DerivedType {
+        layout,
+        status: TypeStatus::Built,
+        line: call.span.start_line,
+        builder: call.lf.c_name(),
+    };
+    let mut handle = 0;
+    set_mpi(env, |m| {
+        handle = m.datatypes.len() as u32;
+        m.datatypes.push(derived);
+    });
+    let v = ev.eval(&*env, call.arg(ArgRole::NewType))?;
+    let place = ev.deref_place(&*env, v, false, call.span, &|| "newtype".into())?;
+    ev.write_place(
+        env,
+        &place,
+        Value::Handle(Handle::Datatype(handle)),
+        call.span,
+    )
+}
+
+/// `MPI_Type_commit(&datatype)` and `MPI_Type_free(&datatype)`.
+pub(super) fn commit_or_free(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    call: &Call<'_>,
+) -> Result<(), EngineError> {
+    let name = call.lf.c_name();
+    let freeing = call.lf == LF::MpiTypeFree;
+    let pointer = ev.eval(&*env, call.arg(ArgRole::TypeRef))?;
+    let place = ev.deref_place(&*env, pointer, false, call.span, &|| "datatype".into())?;
+    let handle = match ev.read_place(&*env, &place) {
+        Value::Handle(Handle::Datatype(i)) => i,
+        Value::Handle(Handle::Constant(LC::MpiDatatypeNull)) => {
+            let message = format!("{name} of MPI_DATATYPE_NULL");
+            ev.fail(&*env, Property::MpiType, message, call.span);
+            return Ok(());
+        }
+        Value::Handle(Handle::Constant(c)) if freeing => {
+            let message = format!("{name} of the predefined datatype {}", c.c_name());
+            ev.fail(&*env, Property::MpiType, message, call.span);
+            return Ok(());
+        }
+        // Committing a predefined datatype changes nothing.
+        Value::Handle(Handle::Constant(_)) => return Ok(()),
+        other => {
+            return Err(EngineError::unsupported(
+                format!("{name} of {other:?}"),
+                call.span,
+            ))
+        }
+    };
+    let status = env.state.inner.procs[env.proc].mpi.datatypes[handle as usize].status;
+    if status == TypeStatus::Freed {
+        let message = format!("{name} of a datatype already freed");
+        ev.fail(&*env, Property::MpiType, message, call.span);
+        return Ok(());
+    }
+    let next = if freeing {
+        TypeStatus::Freed
+    } else {
+        TypeStatus::Committed
+    };
+    set_mpi(env, |m| m.datatypes[handle as usize].status = next);
+    if freeing {
+        let null = Value::Handle(Handle::Constant(LC::MpiDatatypeNull));
+        ev.write_place(env, &place, null, call.span)?;
+    }
+    Ok(())
+}
+
+/// The datatype and element count of a point-to-point call with `count`
+/// items of datatype `e`: a derived datatype of a contiguous layout is
+/// `count * k` elements of its basic datatype. A null, uncommitted or freed
+/// datatype is `mpi-type` (the path dies; the datatype returned then is a
+/// placeholder). A layout with holes is refused here; sends take it through
+/// [`send_datatype_and_count`].
+pub(super) fn p2p_datatype_and_count(
+    ev: &mut Evaluator<'_>,
+    env: &ProcEnv<'_>,
+    count: &MExpr,
+    e: &MExpr,
+    span: &Span,
+) -> Result<(P2pType, Expr), EngineError> {
+    let (dtype, count, gather) = send_datatype_and_count(ev, env, count, e, span)?;
+    match gather {
+        None => Ok((dtype, count)),
+        Some(gather) => Err(EngineError::unsupported(
+            format!(
+                "a derived datatype with holes (built by {} on line {}) in a receive or a \
+                 persistent send; tass moves such datatypes in MPI_Send, MPI_Ssend, MPI_Isend \
+                 and the send half of MPI_Sendrecv only",
+                gather.builder, gather.line
+            ),
+            span,
+        )),
+    }
+}
+
+/// The elements a send of a layout with holes takes from its buffer.
+pub(super) struct Gather {
+    /// The flat offsets (in elements of the basic datatype) of the elements
+    /// sent, in order.
+    pub offsets: Vec<i64>,
+    builder: &'static str,
+    line: u32,
+}
+
+/// [`p2p_datatype_and_count`] for a send, which can also gather the elements
+/// of a layout with holes (`Some(gather)`: `count` items of a concrete count).
+pub(super) fn send_datatype_and_count(
+    ev: &mut Evaluator<'_>,
+    env: &ProcEnv<'_>,
+    count: &MExpr,
+    e: &MExpr,
+    span: &Span,
+) -> Result<(P2pType, Expr, Option<Gather>), EngineError> {
+    let f = ev.factory();
+    let count = ev.eval_int(env, count)?;
+    let Value::Handle(Handle::Datatype(i)) = ev.eval(env, e)? else {
+        return Ok((super::buffer::p2p_datatype(ev, env, e, span)?, count, None));
+    };
+    let t = &env.state.inner.procs[env.proc].mpi.datatypes[i as usize];
+    let problem = match t.status {
+        TypeStatus::Built => Some("not committed (MPI_Type_commit)"),
+        TypeStatus::Freed => Some("freed"),
+        TypeStatus::Committed => None,
+    };
+    let ty = basic_type(t.layout.base);
+    if let Some(problem) = problem {
+        let message = format!(
+            "the datatype built by {} on line {} is {problem}",
+            t.builder, t.line
+        );
+        ev.fail(env, Property::MpiType, message, span);
+        return Ok((P2pType::Basic(t.layout.base, ty), count, None));
+    }
+    let dtype = P2pType::Basic(t.layout.base, ty);
+    if let Some(k) = t.layout.contiguous_length() {
+        return Ok((dtype, f.mul(count, f.int(k)), None));
+    }
+    let items = concrete(ev, count, "count with a derived datatype with holes", span)?;
+    let n = items.saturating_mul(t.layout.displacements.len() as i64);
+    if !(0..=LAYOUT_LIMIT).contains(&n) {
+        return Err(EngineError::unsupported(
+            format!("a message of {n} elements of a derived datatype with holes"),
+            span,
+        ));
+    }
+    let extent = t.layout.extent();
+    let offsets = (0..items)
+        .flat_map(|i| t.layout.displacements.iter().map(move |d| i * extent + d))
+        .collect();
+    let gather = Gather {
+        offsets,
+        builder: t.builder,
+        line: t.line,
+    };
+    Ok((dtype, f.int(n), Some(gather)))
+}
+
+/// Reads the elements `gather` selects from the send buffer `buffer` (each
+/// checked in bounds): the message's data. `None` when the path died.
+pub(super) fn gather_elements(
+    ev: &mut Evaluator<'_>,
+    env: &ProcEnv<'_>,
+    buffer: &MExpr,
+    gather: &Gather,
+    ty: &Type,
+    span: &Span,
+) -> Result<Option<Expr>, EngineError> {
+    let f = ev.factory();
+    let mut elements = Vec::with_capacity(gather.offsets.len());
+    for &offset in &gather.offsets {
+        let Some(one) = read_buffer(ev, env, buffer, f.int(1), f.int(offset), ty, span)? else {
+            return Ok(None);
+        };
+        elements.push(flat_read(f, one, f.int(0)));
+    }
+    let scalar = elements
+        .first()
+        .map(|&x| f.type_of(x))
+        .unwrap_or_else(|| ty.clone());
+    let n = f.int(elements.len() as i64);
+    Ok(Some(
+        f.array_literal(Type::array(scalar, Some(n)), &elements),
+    ))
+}
+
+/// The symbolic type of the elements of basic datatype `c` (one that
+/// [`datatype`] accepted).
+fn basic_type(c: LC) -> Type {
+    match c {
+        LC::MpiFloat | LC::MpiDouble | LC::MpiLongDouble => Type::Real,
+        LC::MpiChar | LC::MpiByte => Type::Char,
+        _ => Type::Int,
+    }
+}
+
+/// `MPI_Type_size` of a derived datatype: its elements times the size of
+/// its basic datatype.
+pub(super) fn derived_size(env: &ProcEnv<'_>, handle: u32, basic_size: impl Fn(LC) -> i64) -> i64 {
+    let t = &env.state.inner.procs[env.proc].mpi.datatypes[handle as usize];
+    t.layout.displacements.len() as i64 * basic_size(t.layout.base)
+}
+
+/// At `MPI_Finalize`: every derived datatype still allocated is a
+/// `resource-leak`.
+pub(super) fn check_freed(ev: &mut Evaluator<'_>, env: &ProcEnv<'_>, span: &Span) {
+    let leaked: Vec<String> = env.state.inner.procs[env.proc]
+        .mpi
+        .datatypes
+        .iter()
+        .filter(|t| t.status != TypeStatus::Freed)
+        .map(|t| format!("{} on line {}", t.builder, t.line))
+        .collect();
+    if let Some(first) = leaked.first() {
+        let message = format!(
+            "the datatype built by {first} is never freed (MPI_Type_free){}",
+            match leaked.len() {
+                1 => String::new(),
+                n => format!(", and {} more", n - 1),
+            }
+        );
+        ev.report(env, Property::ResourceLeak, message, span);
+    }
+}
+
+/// `MPI_Type_indexed(count, blocklengths, displacements, oldtype, &newtype)`:
+/// block `i` is `blocklengths[i]` copies of `oldtype` from `displacements[i]`
+/// extents of it (concrete arrays of `count` ints).
+fn build_indexed(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    call: &Call<'_>,
+    count: i64,
+) -> Result<(), EngineError> {
+    let f = ev.factory();
+    let span = call.span;
+    if count > LAYOUT_LIMIT {
+        return Err(EngineError::unsupported(
+            format!("MPI_Type_indexed of {count} blocks"),
+            span,
+        ));
+    }
+    let mut arrays = Vec::new();
+    for (role, what) in [
+        (ArgRole::BlockLengths, "block length"),
+        (ArgRole::Displacements, "displacement"),
+    ] {
+        let Some(array) = read_buffer(
+            ev,
+            &*env,
+            call.arg(role),
+            f.int(count),
+            f.int(0),
+            &Type::Int,
+            span,
+        )?
+        else {
+            return Ok(()); // an invalid array, reported
+        };
+        let values = (0..count)
+            .map(|j| concrete(ev, flat_read(f, array, f.int(j)), what, span))
+            .collect::<Result<Vec<i64>, _>>()?;
+        arrays.push(values);
+    }
+    let (lengths, displacements) = (&arrays[0], &arrays[1]);
+    if let Some(j) = lengths.iter().position(|&b| b < 0) {
+        let message = format!("negative block length {} in MPI_Type_indexed", lengths[j]);
+        ev.fail(&*env, Property::MpiCount, message, span);
+        return Ok(());
+    }
+    let Some(old) = building_block(ev, env, call.arg(ArgRole::OldType), span)? else {
+        return Ok(());
+    };
+    let elements: i64 = lengths.iter().sum::<i64>() * old.displacements.len() as i64;
+    if elements > LAYOUT_LIMIT {
+        return Err(EngineError::unsupported(
+            format!("MPI_Type_indexed of {elements} elements"),
+            span,
+        ));
+    }
+    let starts = lengths
+        .iter()
+        .zip(displacements)
+        .flat_map(|(&b, &d)| (0..b).map(move |j| d + j));
+    let layout = old.replicate(starts);
+    add_datatype(ev, env, call, layout)
+}
+
+/// `MPI_Type_get_extent(datatype, &lb, &extent)`, in bytes.
+pub(super) fn get_extent(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    call: &Call<'_>,
+) -> Result<(), EngineError> {
+    let span = call.span;
+    let layout = match ev.eval(&*env, call.arg(ArgRole::Datatype))? {
+        Value::Handle(Handle::Datatype(i)) => env.state.inner.procs[env.proc].mpi.datatypes
+            [i as usize]
+            .layout
+            .clone(),
+        _ => {
+            let Some(layout) = building_block(ev, env, call.arg(ArgRole::Datatype), span)? else {
+                return Ok(());
+            };
+            layout
+        }
+    };
+    let size = basic_size(layout.base);
+    let lb = layout.lower * size;
+    let extent = layout.extent() * size;
+    write_int_through(ev, env, call.arg(ArgRole::LowerBoundOut), lb, span)?;
+    write_int_through(ev, env, call.arg(ArgRole::ExtentOut), extent, span)
+}
+
+/// The size in bytes of a basic datatype a layout is made of.
+fn basic_size(c: LC) -> i64 {
+    match c {
+        LC::MpiChar | LC::MpiByte => 1,
+        LC::MpiInt | LC::MpiUnsigned | LC::MpiFloat => 4,
+        LC::MpiLongDouble => 16,
+        _ => 8,
+    }
+}

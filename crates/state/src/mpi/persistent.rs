@@ -1,0 +1,269 @@
+//! Persistent requests: `MPI_Send_init`, `MPI_Ssend_init`, `MPI_Rsend_init`
+//! and `MPI_Recv_init` make an inactive request that remembers the call's
+//! arguments (the buffer's address, count, datatype, peer, tag and
+//! communicator: MPI binds them at the init); `MPI_Start` / `MPI_Startall`
+//! start it as the nonblocking call would (a send reads its buffer then), a
+//! wait or test completes it and makes it inactive again (the program keeps the
+//! handle), and `MPI_Request_free` releases it. Starting an active request or
+//! one that is not persistent is an error (`invalid-pointer`, as for the other
+//! misused requests); a wait or test of an inactive one returns at once with an
+//! empty status, as MPI says; a persistent request never freed is a
+//! `resource-leak`.
+
+use tass_dynamic::api::{Handle, Message, Value};
+use tass_model::api::mpi::ArgRole;
+use tass_model::api::{FunctionId, LibraryFunction as LF, Span};
+use tass_semantics::api::{EngineError, Environment, Evaluator, Place, Property};
+
+use super::buffer::{check_rank, concrete, holds, read_buffer, BufArg, P2pType};
+use super::collective::pending::Sent;
+use super::comm;
+use super::comm::check_comm;
+use super::context::{write_request, Call, PROC_NULL};
+use super::envelope::{resolve_rank, tag_value};
+use super::p2p::receive_request;
+use super::request::{self, Persistent, RequestKind};
+use super::tag::{check_tag, PathAfterCheck, TagUse};
+use crate::env::{set_mpi, ProcEnv};
+
+/// `MPI_Send_init(buf, count, datatype, dest, tag, comm, &request)` and its
+/// synchronous and ready forms, and `MPI_Recv_init`: an inactive persistent
+/// request.
+pub(super) fn init(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    call: &Call<'_>,
+    function: FunctionId,
+) -> Result<(), EngineError> {
+    let persistent = if call.lf == LF::MpiRecvInit {
+        let Some(kind) = receive_request(ev, env, call)? else {
+            return Ok(());
+        };
+        if matches!(&kind, RequestKind::Recv(pr) if pr.pair.is_some()) {
+            return Err(pairs_unsupported(call));
+        }
+        Persistent::Recv(kind)
+    } else {
+        let Some(send) = send_of(ev, env, call)? else {
+            return Ok(());
+        };
+        send
+    };
+    let origin = (function, call.tid);
+    let h = request::add_request_of(
+        env,
+        RequestKind::Inactive,
+        origin,
+        Some(Box::new(persistent)),
+    );
+    write_request(ev, env, call.arg(ArgRole::Request), h, call.span)
+}
+
+fn pairs_unsupported(call: &Call<'_>) -> EngineError {
+    EngineError::unsupported(
+        format!(
+            "{} with a pair datatype (MPI_DOUBLE_INT, MPI_2INT)",
+            call.lf.c_name()
+        ),
+        call.span,
+    )
+}
+
+/// The send a send init binds; `None` when the path died (a bad argument,
+/// reported).
+fn send_of(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    call: &Call<'_>,
+) -> Result<Option<Persistent>, EngineError> {
+    let f = ev.factory();
+    let span = call.span;
+    let (dtype, count) = super::datatypes::p2p_datatype_and_count(
+        ev,
+        env,
+        call.arg(ArgRole::Count),
+        call.arg(ArgRole::Datatype),
+        span,
+    )?;
+    let (datatype, ty) = match dtype {
+        P2pType::Basic(c, ty) => (c, ty),
+        P2pType::Pair(_) => return Err(pairs_unsupported(call)),
+    };
+    let dest = ev.eval_int(&*env, call.arg(ArgRole::Dest))?;
+    let tag = ev.eval_int(&*env, call.arg(ArgRole::Tag))?;
+    let Some(comm) = check_comm(ev, &*env, call.arg(ArgRole::Comm), span)? else {
+        return Ok(None);
+    };
+    let size = comm::comm_size(env.state, comm);
+    check_rank(ev, &*env, dest, false, "destination", span, size);
+    let name = call.lf.c_name();
+    if check_tag(ev, &*env, tag, TagUse::Send, name, span) == PathAfterCheck::Dead {
+        return Ok(None);
+    }
+    let nonneg = f.le(f.int(0), count);
+    ev.check(
+        &*env,
+        nonneg,
+        Property::MpiCount,
+        || format!("negative count {} in {}", f.pretty(count), call.lf.c_name()),
+        span,
+    );
+    let pc = ev.current_pc(&*env);
+    let dest = match resolve_rank(f, ev.oracle(), pc, dest, size) {
+        Some(PROC_NULL) => None,
+        Some(d) => match usize::try_from(d)
+            .ok()
+            .and_then(|d| comm::to_world(env.state, comm, d))
+        {
+            Some(w) => Some(w),
+            None => return Ok(None), // a bad rank, reported
+        },
+        None if holds(ev, &*env, f.ff()) => return Ok(None),
+        None => {
+            return Err(EngineError::unsupported(
+                format!("{} to a rank that depends on the inputs", call.lf.c_name()),
+                span,
+            ))
+        }
+    };
+    let tag = tag_value(ev, ev.current_pc(&*env), tag, span)?;
+    let buffer = ev.eval(&*env, call.arg(ArgRole::Buffer))?;
+    let pointee = BufArg::Expr(call.arg(ArgRole::Buffer)).scalar_pointee();
+    Ok(Some(Persistent::Send {
+        buffer,
+        pointee,
+        count,
+        ty,
+        datatype,
+        dest,
+        tag,
+        comm,
+        synchronous: call.lf == LF::MpiSsendInit,
+    }))
+}
+
+/// `MPI_Start(&request)`.
+pub(super) fn start(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    call: &Call<'_>,
+) -> Result<(), EngineError> {
+    let ptr = ev.eval(&*env, call.arg(ArgRole::Request))?;
+    let place = ev.deref_place(&*env, ptr, false, call.span, &|| "request".into())?;
+    start_at(ev, env, &place, call.span)
+}
+
+/// `MPI_Startall(count, requests)`.
+pub(super) fn start_all(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    call: &Call<'_>,
+) -> Result<(), EngineError> {
+    let count = ev.eval_int(&*env, call.arg(ArgRole::RequestCount))?;
+    let count = concrete(ev, count, "request count", call.span)?;
+    let array = ev.eval(&*env, call.arg(ArgRole::Requests))?;
+    let places = request::request_places(ev, &*env, array, count.max(0) as usize, call.span)?;
+    for place in places {
+        start_at(ev, env, &place, call.span)?;
+    }
+    Ok(())
+}
+
+/// Starts the persistent request stored at `place`.
+fn start_at(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    place: &Place,
+    span: &Span,
+) -> Result<(), EngineError> {
+    let v = ev.read_place(&*env, place);
+    let p = env.proc;
+    let Some(index) = request::persistent_index(env.state, p, &v) else {
+        let what = match v {
+            Value::Handle(Handle::Request(_)) => {
+                "a request that is not persistent \
+                 (made by MPI_Isend, MPI_Irecv, ..., or freed)"
+            }
+            Value::Undefined => "an uninitialised request",
+            _ => "MPI_REQUEST_NULL or a value that is no request",
+        };
+        ev.fail(
+            &*env,
+            Property::InvalidPointer,
+            format!("MPI_Start on {what}"),
+            span,
+        );
+        return Ok(());
+    };
+    let r = env.state.inner.procs[p].mpi.requests[index].clone();
+    if r.kind != RequestKind::Inactive {
+        ev.fail(
+            &*env,
+            Property::InvalidPointer,
+            "MPI_Start on an active persistent request (started and not completed \
+             by MPI_Wait/MPI_Test since)"
+                .into(),
+            span,
+        );
+        return Ok(());
+    }
+    let Some(persistent) = r.persistent.as_deref() else {
+        return Ok(());
+    };
+    let mut sent = None;
+    let kind = match persistent {
+        Persistent::Recv(kind) => kind.clone(),
+        Persistent::Send { dest: None, .. } => {
+            let (source, tag, count) = request::proc_null_status(ev.factory());
+            RequestKind::Done { source, tag, count }
+        }
+        Persistent::Send {
+            buffer,
+            pointee,
+            count,
+            ty,
+            datatype,
+            dest: Some(dest),
+            tag,
+            comm,
+            synchronous,
+        } => {
+            let f = ev.factory();
+            let arg = BufArg::Stored(buffer, pointee.as_ref());
+            let Some(data) = read_buffer(ev, &*env, arg, *count, f.int(0), ty, span)? else {
+                return Ok(());
+            };
+            env.enqueue(Message {
+                bsend_bytes: None,
+                source: p as u32,
+                dest: *dest,
+                tag: f.int(*tag),
+                comm: *comm,
+                data: Value::Data(data),
+                count: *count,
+                request: Some(r.handle),
+                signature: Some(*datatype),
+            });
+            sent = Some(Box::new(Sent {
+                lf: LF::MpiStart,
+                line: span.start_line,
+                pointer: buffer.clone(),
+                pointee: pointee.clone(),
+                ty: ty.clone(),
+                pieces: vec![(f.int(0), *count, data)],
+            }));
+            RequestKind::Send {
+                synchronous: *synchronous,
+            }
+        }
+    };
+    // A started request is posted now: it goes behind the requests posted
+    // before it (MPI's order of matching receives).
+    set_mpi(env, |m| {
+        let mut started = m.requests.remove(index);
+        started.kind = kind;
+        started.sent = sent;
+        m.requests.push(started);
+    });
+    Ok(())
+}
