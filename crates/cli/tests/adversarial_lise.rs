@@ -797,7 +797,7 @@ int main(int argc, char *argv[]) {
     int rank, i = 0, x = 0, y = 0;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-#pragma TASS collective invariant F i == PROC[1 - PID]@main.i && (PID == 1 || i == 0 || y == 10 * i - 10)
+#pragma TASS collective invariant F 0 <= i && i <= N && i == PROC[1 - PID]@main.i && (PID == 1 || i == 0 || y == 10 * i - 10)
     while (i < N) {
 #ifdef CONCRETE
         printf("SNAP F %d i=%d y=%d\n", rank, i, y);
@@ -837,7 +837,7 @@ int main(int argc, char *argv[]) {
     int rank, i = 0, x = 0, y = 0;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-#pragma TASS collective invariant F i == PROC[1 - PID]@main.i && (PID == 1 || i == 0 || y == 10 * i - 10)
+#pragma TASS collective invariant F 0 <= i && i <= N && i == PROC[1 - PID]@main.i && (PID == 1 || i == 0 || y == 10 * i - 10)
     while (i < N) {
 #ifdef CONCRETE
         printf("SNAP F %d i=%d y=%d\n", rank, i, y);
