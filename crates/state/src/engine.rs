@@ -960,8 +960,16 @@ impl Engine {
     /// none could without buffering) while some wait at an invariant loop's
     /// head for the others, why the run is refused (aligning the processes'
     /// iterations left out runs the program has: see `loop_sync.rs`).
-    pub fn stuck_at_loop(&self, state: &State) -> Option<EngineError> {
-        crate::loop_sync::stuck_reason(&self.model, state)
+    /// `Some(Ok(violation))` when a process has ended without arriving.
+    pub fn stuck_at_loop(&mut self, state: &State) -> Option<Result<Violation, EngineError>> {
+        let mut scratch = state.clone();
+        crate::loop_sync::stuck_outcome(
+            &self.model,
+            &self.factory,
+            &mut self.oracle,
+            &mut scratch,
+            &self.layout,
+        )
     }
 
     /// MPI: for an enabled `MPI_Send`/`MPI_Rsend` step, the process whose

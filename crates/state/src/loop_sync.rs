@@ -33,7 +33,8 @@
 //! process must run an iteration ahead, the paper's `stagger`, or a process
 //! never reaches the loop) shows as a state where no process can move while
 //! some wait at the head: the run is refused there ([`Engine::stuck_at_loop`]),
-//! never reported as a deadlock and never passed.
+//! never reported as a deadlock and never passed. (If a process that has not
+//! arrived has ended, that is an `invariant` violation instead.)
 //!
 //! [`Engine::stuck_at_loop`]: crate::api::Engine::stuck_at_loop
 
@@ -45,10 +46,10 @@ use tass_model::api::{
     Transition, TransitionId,
 };
 use tass_semantics::api::{
-    evaluate_guard, havoc_write_set, EngineError, Environment, Evaluator, Oracle, Property,
-    Violation,
+    evaluate_guard, havoc_write_set, EngineError, Environment, Evaluator, Havoc, Oracle, Property,
+    Violation, LOOP_SYMBOL_PREFIX,
 };
-use tass_symbolic::api::ExprFactory;
+use tass_symbolic::api::{ExprFactory, Type};
 
 use crate::env::{Layout, ProcEnv};
 use crate::snapshot::{composite_env, SnapshotCtx};
@@ -107,28 +108,62 @@ fn arrival_name(a: LoopArrival) -> &'static str {
     }
 }
 
-/// Why the run is refused when no process can move in `state` while some
-/// wait at a loop head (`None` if none waits).
-pub(crate) fn stuck_reason(model: &Model, state: &State) -> Option<EngineError> {
-    let sync = state.inner.snapshots.loop_sync.as_ref()?;
+/// What a state where no process can move while some wait at a loop head
+/// means (`None` if none waits): a violation when a process that did not
+/// arrive has ended (it never arrives: the processes reach the loop head a
+/// different number of times in every run, since their histories do not
+/// depend on the schedule), else a refusal (the alignment of the
+/// processes' iterations left out the runs where one is ahead).
+pub(crate) fn stuck_outcome(
+    model: &Model,
+    f: &ExprFactory,
+    oracle: &mut Oracle,
+    state: &mut State,
+    layout: &Layout,
+) -> Option<Result<Violation, EngineError>> {
+    let sync = state.inner.snapshots.loop_sync.clone()?;
     let (function, transition) = sync.arrived.iter().flatten().next().copied()?;
     let inv = invariant_at(model, function, transition)?;
     let waiting: Vec<String> = (0..sync.arrived.len())
         .filter(|&p| sync.arrived[p].is_some())
         .map(|p| p.to_string())
         .collect();
-    let others: Vec<String> = state
-        .inner
-        .procs
-        .iter()
-        .enumerate()
-        .filter(|(p, _)| sync.arrived[*p].is_none())
-        .map(|(p, ps)| match ps.status {
-            Status::Running => format!("process {p} cannot get there"),
-            Status::Terminated { .. } => format!("process {p} has ended"),
-        })
+    let ended: Vec<usize> = (0..sync.arrived.len())
+        .filter(|&p| sync.arrived[p].is_none())
+        .filter(|&p| matches!(state.inner.procs[p].status, Status::Terminated { .. }))
         .collect();
-    Some(EngineError::unsupported(
+    if let Some(&p) = ended.first() {
+        let env = ProcEnv {
+            state,
+            proc: p,
+            model,
+            factory: f,
+            layout,
+        };
+        let mut ev = Evaluator::checking(f, oracle, p);
+        ev.check(
+            &env,
+            f.ff(),
+            Property::Invariant,
+            || {
+                format!(
+                    "collective loop invariant `{}`: process(es) {} arrive at the loop head ({}) \
+                     but process {p} has ended without arriving: every process must take part in \
+                     the loop and leave it on the same iteration",
+                    inv.id,
+                    waiting.join(", "),
+                    arrival_name(sync.arrival)
+                )
+            },
+            &inv.span,
+        );
+        return ev.violations.pop().map(Ok);
+    }
+    let others: Vec<String> = (0..sync.arrived.len())
+        .filter(|&p| sync.arrived[p].is_none())
+        .map(|p| format!("process {p} cannot get there"))
+        .collect();
+    Some(Err(EngineError::unsupported(
         format!(
             "collective loop invariant `{}`: process(es) {} wait at the loop head ({}) but {}. \
              Either a process does not take part in the loop or leaves it on another iteration, \
@@ -141,7 +176,7 @@ pub(crate) fn stuck_reason(model: &Model, state: &State) -> Option<EngineError> 
             others.join(", ")
         ),
         &inv.span,
-    ))
+    )))
 }
 
 /// After process `process` executed transition `transition` of `function`:
@@ -383,6 +418,11 @@ fn havoc_all(
     state: &mut State,
     invariants: &[&LoopInvariant],
 ) -> Result<(), EngineError> {
+    let entry = {
+        let snapshots = &mut state.inner_mut().snapshots;
+        snapshots.loop_entries += 1;
+        snapshots.loop_entries
+    };
     let mut pc = state.inner.pc;
     for (q, inv) in invariants.iter().enumerate() {
         let mut env = ProcEnv {
@@ -393,8 +433,22 @@ fn havoc_all(
             layout: ctx.layout,
         };
         let mut changes = Vec::new();
-        let span: &Span = &inv.span;
-        for a in havoc_write_set(ctx.model, ctx.f, &mut env, inv, span, &mut changes)? {
+        // Named after the arrival (the how-many-th entry on this path, the
+        // process, the value's place in the write set): every interleaving
+        // that reaches this entry gives the same names, so the states after
+        // it are equal and the search merges them (the paper's `canonic`).
+        // Within a path the names are new: the count only grows.
+        let mut k = 0usize;
+        let mut fresh = |f: &ExprFactory, ty: Type| {
+            k += 1;
+            f.symbol(&format!("{LOOP_SYMBOL_PREFIX}_e{entry}_p{q}_{k}"), ty)
+        };
+        let havoc = Havoc {
+            inv,
+            span: &inv.span,
+            fresh: &mut fresh,
+        };
+        for a in havoc_write_set(ctx.model, ctx.f, &mut env, havoc, &mut changes)? {
             pc = ctx.f.and(pc, a);
         }
     }
@@ -554,6 +608,8 @@ fn schedule_dependent_call(name: &str) -> bool {
             | "MPI_Waitsome"
             | "MPI_Iprobe"
             | "MPI_Improbe"
+            | "MPI_Win_lock"
+            | "MPI_Win_lock_all"
     )
 }
 

@@ -81,6 +81,9 @@ pub(crate) struct Snapshots {
     /// The record of the processes waiting at an invariant loop's head for
     /// the others (`crate::loop_sync`), if any.
     pub(crate) loop_sync: Option<Arc<crate::loop_sync::LoopSync>>,
+    /// How many collective loop entries this path has completed (names the
+    /// fresh values of the next one: `crate::loop_sync`).
+    pub(crate) loop_entries: u32,
     /// Occurrences matched so far on this path.
     matched: u64,
     /// Steps taken so far on this path.
@@ -92,6 +95,7 @@ impl PartialEq for Snapshots {
         (Arc::ptr_eq(&self.queues, &other.queues) || self.queues == other.queues)
             && (Arc::ptr_eq(&self.joint, &other.joint) || self.joint == other.joint)
             && self.loop_sync == other.loop_sync
+            && self.loop_entries == other.loop_entries
     }
 }
 impl Eq for Snapshots {}
@@ -101,6 +105,7 @@ impl Hash for Snapshots {
         self.queues.hash(state);
         self.joint.hash(state);
         self.loop_sync.hash(state);
+        self.loop_entries.hash(state);
     }
 }
 

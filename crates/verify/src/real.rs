@@ -200,8 +200,8 @@ impl Engine for RealEngine {
         // Collective loop invariants: stuck while some process waits at a
         // loop head is not a deadlock of the program but a run the alignment
         // of the processes left out: refused.
-        if let Some(refusal) = self.engine.stuck_at_loop(state) {
-            if !self.engine.is_vacuous(state) {
+        if !self.engine.is_vacuous(state) {
+            if let Some(Err(refusal)) = self.engine.stuck_at_loop(state) {
                 return Err(refusal);
             }
         }
@@ -269,6 +269,12 @@ impl Engine for RealEngine {
                 v.witness = v.witness.take().map(witness_values);
             }
             return out;
+        }
+        // A process ended while others wait at a collective invariant loop:
+        // the invariant's violation, not a deadlock.
+        if let Some(Ok(mut v)) = self.engine.stuck_at_loop(state) {
+            v.witness = v.witness.take().map(witness_values);
+            return vec![v];
         }
         self.deadlock_at(state)
     }

@@ -101,20 +101,29 @@ impl StatementStep<'_, '_> {
     /// Gives every object in the loop's write set fresh symbolic values.
     fn havoc(&mut self, env: &mut dyn Environment, inv: &LoopInvariant) -> Result<(), EngineError> {
         let mut changes = Vec::new();
-        let assumed = havoc_write_set(
-            self.model,
-            self.ev.factory(),
-            env,
+        let mut fresh = |f: &ExprFactory, ty: Type| f.fresh_symbol(LOOP_SYMBOL_PREFIX, ty);
+        let havoc = Havoc {
             inv,
-            self.span,
-            &mut changes,
-        )?;
+            span: self.span,
+            fresh: &mut fresh,
+        };
+        let assumed = havoc_write_set(self.model, self.ev.factory(), env, havoc, &mut changes)?;
         self.ev.assumed.extend(assumed);
         for change in changes {
             self.changes.record(|| change);
         }
         Ok(())
     }
+}
+
+/// One arrival's fresh values: the loop, where (for errors), and how fresh
+/// constants are made (any constant not in the state will do; the
+/// collective form names them after the arrival so that equal states reached
+/// by different interleavings stay equal).
+pub struct Havoc<'h> {
+    pub inv: &'h LoopInvariant,
+    pub span: &'h Span,
+    pub fresh: &'h mut dyn FnMut(&ExprFactory, Type) -> Expr,
 }
 
 /// Gives every object in `inv`'s write set, in the process `env` shows,
@@ -127,10 +136,10 @@ pub fn havoc_write_set(
     model: &Model,
     f: &ExprFactory,
     env: &mut dyn Environment,
-    inv: &LoopInvariant,
-    span: &Span,
+    havoc: Havoc,
     changes: &mut Vec<Change>,
 ) -> Result<Vec<Expr>, EngineError> {
+    let Havoc { inv, span, fresh } = havoc;
     let mut assumed = Vec::new();
     for target in &inv.writes {
         let root = match *target {
@@ -158,7 +167,7 @@ pub fn havoc_write_set(
         let Some(old) = env.get(root).cloned() else {
             continue;
         };
-        let new = fresh_like(f, &old).map_err(|what| {
+        let new = fresh_like(f, &old, fresh).map_err(|what| {
             EngineError::unsupported(
                 format!(
                     "loop invariant `{}`: the loop changes an object that {what}; tass cannot give it fresh values",
@@ -197,7 +206,11 @@ pub fn havoc_write_set(
 /// uninitialised object stays uninitialised (reading it is then reported,
 /// which covers both "still uninitialised" and "written"); the error names
 /// what cannot be over-approximated this way.
-fn fresh_like(f: &ExprFactory, old: &Value) -> Result<Value, &'static str> {
+fn fresh_like(
+    f: &ExprFactory,
+    old: &Value,
+    fresh: &mut dyn FnMut(&ExprFactory, Type) -> Expr,
+) -> Result<Value, &'static str> {
     Ok(match old {
         Value::Undefined => Value::Undefined,
         Value::Data(e) => {
@@ -206,18 +219,18 @@ fn fresh_like(f: &ExprFactory, old: &Value) -> Result<Value, &'static str> {
                     "holds uninitialised elements on entry (initialise it before the loop)",
                 );
             }
-            Value::Data(f.fresh_symbol(LOOP_SYMBOL_PREFIX, f.type_of(*e)))
+            Value::Data(fresh(f, f.type_of(*e)))
         }
         Value::Struct(fields) => Value::Struct(std::sync::Arc::new(
             fields
                 .iter()
-                .map(|v| fresh_like(f, v))
+                .map(|v| fresh_like(f, v, fresh))
                 .collect::<Result<_, _>>()?,
         )),
         Value::Array(elems) => Value::Array(std::sync::Arc::new(
             elems
                 .iter()
-                .map(|v| fresh_like(f, v))
+                .map(|v| fresh_like(f, v, fresh))
                 .collect::<Result<_, _>>()?,
         )),
         Value::Pointer(_) => return Err("holds a pointer"),
