@@ -151,13 +151,15 @@ pub fn havoc_write_set(
                 // null or uninitialised: a write through it is reported
                 // when it happens, and writes nothing
                 Some(Value::Pointer(Pointer::Null) | Value::Undefined) | None => continue,
-                Some(_) => return Err(EngineError::unsupported(
-                    format!(
+                Some(_) => {
+                    return Err(EngineError::unsupported(
+                        format!(
                         "loop invariant `{}`: a pointer of unexpected form in the loop's write set",
                         inv.id
                     ),
-                    span,
-                )),
+                        span,
+                    ))
+                }
             },
         };
         // inputs are read-only: a write into one is reported when it happens
