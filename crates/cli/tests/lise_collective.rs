@@ -330,6 +330,57 @@ fn messages_crossing_the_loop_head_are_never_holds() {
     }
 }
 
+// ---- against the reduction: arrivals run alone (`Access::Own`) ----
+
+/// Rank 0 counts, broadcasts; every rank copies the value right after the collective (a
+/// write the others' steps interleave with) and asserts it collectively in the loop body.
+/// The reduced and the full search must agree. mpirun -np 3, both modes, N = 0, 1, 3, 4:
+/// v = N on every rank, no assertion fails.
+const BCAST_IN_THE_LOOP: &str = r#"#include <assert.h>
+#include <mpi.h>
+#include <stdio.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+int main(int argc, char *argv[]) {
+    int rank, i = 0, v = 0, mine = 0;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+#pragma TASS collective invariant B 0 <= i && i <= N && i == PROC[0]@main.i && v == i && mine == v
+    while (i < N) {
+#ifdef CONCRETE
+        printf("SNAP B %d i=%d v=%d mine=%d\n", rank, i, v, mine);
+#endif
+        if (rank == 0)
+            v = v + 1;
+        MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        /* a write right after the collective, before the others read theirs */
+        mine = v;
+#pragma TASS collective assert SAME v == PROC[0]@main.v
+        i++;
+    }
+#ifdef CONCRETE
+    printf("END %d v=%d\n", rank, v);
+#endif
+    assert(v == N);
+    MPI_Finalize();
+    return 0;
+}
+"#;
+
+#[test]
+fn broadcast_with_a_collective_assert_in_the_loop_holds_in_both_searches() {
+    expect_holds("3", BCAST_IN_THE_LOOP);
+}
+
+/// Rank 0 adds one more on its third round: B is not preserved. mpirun -np 3, both modes:
+/// N = 0, 1 pass; N = 3, 4: v = N + 1 on every rank, `assert(v == N)` fails (exit 134).
+#[test]
+fn broadcast_not_preserved_in_both_searches() {
+    let bad = BCAST_IN_THE_LOOP.replace("v = v + 1;", "v = v + 1 + (i == 2);");
+    assert_ne!(bad, BCAST_IN_THE_LOOP);
+    expect_violated("3", &bad, "invariant", "`B` is not preserved");
+}
+
 // ---- the fevs programs (confirmed by fevs/lise_check.py, see their headers) ----
 
 const COUNT: &str = include_str!("../../../fevs/mpi/lise_count.c");
