@@ -161,6 +161,44 @@ fn loops_met_in_different_orders_are_an_invariant_violation() {
     );
 }
 
+/// Rank 1 leaves the loop by `break` in its second round while rank 0 goes on. mpirun
+/// -np 2, both modes: N = 0, 1 end with equal counts; N = 2, 3: rank 0 arrives at the head
+/// N + 1 times, rank 1 twice and leaves from the body (END 1 i=1): the arrivals do not pair.
+const BREAK_ON_ONE_RANK: &str = r#"#include <mpi.h>
+#include <stdio.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+int main(int argc, char *argv[]) {
+    int rank, i = 0, x = 0;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+#pragma TASS collective invariant L 0 <= i && i <= N && i == PROC[0]@main.i
+    while (i < N) {
+#ifdef CONCRETE
+        printf("SNAP L %d i=%d\n", rank, i);
+#endif
+        if (rank == 1 && i == 1)
+            break;
+        i++;
+    }
+#ifdef CONCRETE
+    printf("END %d i=%d\n", rank, i);
+#endif
+    MPI_Finalize();
+    return 0;
+}
+"#;
+
+#[test]
+fn a_process_leaving_by_break_is_an_invariant_violation() {
+    expect_violated(
+        "2",
+        BREAK_ON_ONE_RANK,
+        "invariant",
+        "has ended without arriving",
+    );
+}
+
 /// Nested invariant loops around a collective call (`MPI_Allreduce` in the inner loop):
 /// rank-aligned counters, s = N (N - 1) / 2 * nprocs after the loops.
 /// mpirun -np 2, both modes, N = 0, 1, 3, 4: every OUT arrival has ok=1, s = 0, 0, 6, 12.
@@ -396,6 +434,9 @@ fn count_holds_at_ten_processes() {
     let (code, r) = run("10", &[], COUNT);
     assert_eq!(r["verdict"], "holds", "{r:#}");
     assert_eq!(code, 0, "{r:#}");
+    // the run ended (no bound on N): entry, assumed values, agreement, return
+    let checks = r["stats"]["invariant_checks"].as_u64().unwrap_or(0);
+    assert!(checks >= 3, "{r:#}");
 }
 
 /// lise_ring.c: deadlock freedom for every N at 10 processes, the paper's configuration
