@@ -514,7 +514,9 @@ fn agree_on_guards(
                 format!(
                     "collective loop invariant `{}`: process {q} can leave the loop while \
                      process 0 enters it (or the other way round) on the same iteration: the \
-                     invariant does not make the processes' loop conditions agree",
+                     invariant does not make the processes' loop conditions agree (if they \
+                     do in every run, say that the processes are at the same iteration, \
+                     e.g. `i == PROC[0]@main.i`)",
                     inv.id
                 )
             },
