@@ -200,8 +200,8 @@ impl Engine for RealEngine {
         // Collective loop invariants: stuck while some process waits at a
         // loop head is not a deadlock of the program but a run the alignment
         // of the processes left out: refused.
-        if !self.engine.is_vacuous(state) {
-            if let Some(Err(refusal)) = self.engine.stuck_at_loop(state) {
+        if let Some(Err(refusal)) = self.engine.stuck_at_loop(state) {
+            if !self.engine.is_vacuous(state) {
                 return Err(refusal);
             }
         }
