@@ -138,8 +138,12 @@ impl Mpi<'_> {
                 After::Return
             }
             (LF::MpiReduceLocal, _) => {
-                collective::reduce_local(&mut ev, &mut env, call)?;
-                After::Return
+                // With a user operator the call has returned already.
+                if collective::reduce_local(&mut ev, &mut env, call)? {
+                    After::Stay
+                } else {
+                    After::Return
+                }
             }
             (LF::MpiSendInit | LF::MpiSsendInit | LF::MpiRsendInit | LF::MpiRecvInit, _) => {
                 persistent::init(&mut ev, &mut env, call, step.function)?;
