@@ -27,7 +27,7 @@ int main(int argc, char *argv[]) {
     MPI_Allreduce(&mine, &sum, 1, MPI_INT, op, MPI_COMM_WORLD);
     MPI_Op_free(&op);
     if (kept)
-        printf("%d\n", kept[0]);
+        printf("%d\n", kept[0]); /* BUG: invec is gone */
     MPI_Finalize();
     return 0;
 }

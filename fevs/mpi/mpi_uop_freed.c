@@ -22,7 +22,7 @@ int main(int argc, char *argv[]) {
     MPI_Op_free(&op);
     int mine = rank + 1, sum;
     /* copy names the freed operator */
-    MPI_Allreduce(&mine, &sum, 1, MPI_INT, copy, MPI_COMM_WORLD);
+    MPI_Allreduce(&mine, &sum, 1, MPI_INT, copy, MPI_COMM_WORLD); /* BUG */
     MPI_Finalize();
     return 0;
 }

@@ -20,7 +20,7 @@ int main(int argc, char *argv[]) {
     MPI_Op op;
     MPI_Op_create(add, 1, &op);
     int mine = rank + 1, sum;
-    MPI_Allreduce(&mine, &sum, 1, MPI_INT, rank == 0 ? op : MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(&mine, &sum, 1, MPI_INT, rank == 0 ? op : MPI_SUM, MPI_COMM_WORLD); /* BUG */
     MPI_Op_free(&op);
     MPI_Finalize();
     return 0;

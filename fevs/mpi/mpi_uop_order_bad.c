@@ -38,7 +38,7 @@ int main(int argc, char *argv[]) {
         b += (size - 1 - i) * a;
         a *= 2;
     }
-    assert(all[0] == a && all[1] == b);
+    assert(all[0] == a && all[1] == b); /* BUG: expects the reverse order */
     int root = size - 1, at_root[2];
     MPI_Reduce(mine, at_root, 2, MPI_INT, op, root, MPI_COMM_WORLD);
     if (rank == root)

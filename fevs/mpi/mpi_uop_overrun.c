@@ -12,7 +12,7 @@ void add(void *in, void *inout, int *len, MPI_Datatype *type) {
     for (i = 0; i < *len; i++)
         b[i] += a[i];
     if (i == *len)
-        b[i] = 0;
+        b[i] = 0; /* BUG: one past the buffer */
 }
 
 int main(int argc, char *argv[]) {

@@ -26,7 +26,7 @@ int main(int argc, char *argv[]) {
     int in[2] = {2, 1}, inout[2] = {3, 5};
     MPI_Reduce_local(in, inout, 2, MPI_INT, op);
     assert(inout[0] == 6);
-    assert(inout[1] == 8);
+    assert(inout[1] == 8); /* BUG: the reverse order */
     assert(in[0] == 2 && in[1] == 1);
     MPI_Op_free(&op);
     MPI_Finalize();

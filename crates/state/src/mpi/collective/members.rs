@@ -194,9 +194,9 @@ pub(super) fn root_and_op(
 }
 
 /// The user operator `Handle::Op(k)` of the calling process as a reduction
-/// operation: its function. Only the blocking `MPI_Reduce` and
-/// `MPI_Allreduce` run user functions; the other reductions refuse them by
-/// name. `None` after reporting a freed operator.
+/// operation: its function. Only the blocking `MPI_Reduce`,
+/// `MPI_Allreduce`, `MPI_Scan` and `MPI_Exscan` run user functions; the other
+/// reductions refuse them by name. `None` after reporting a freed operator.
 fn user_op(
     ev: &mut Evaluator<'_>,
     env: &ProcEnv<'_>,
@@ -207,13 +207,19 @@ fn user_op(
     let Some(function) = user_function(ev, env, k, call.lf, call.span)? else {
         return Ok(None);
     };
-    let runs_it = matches!(call.lf, LF::MpiReduce | LF::MpiAllreduce)
-        && matches!(kind, Kind::Reduce | Kind::Allreduce);
+    let runs_it = matches!(
+        call.lf,
+        LF::MpiReduce | LF::MpiAllreduce | LF::MpiScan | LF::MpiExscan
+    ) && matches!(
+        kind,
+        Kind::Reduce | Kind::Allreduce | Kind::Scan | Kind::Exscan
+    );
     if !runs_it {
         return Err(EngineError::unsupported(
             format!(
                 "{} with a user operator (made by MPI_Op_create): not yet supported \
-                 (tass runs user operators in MPI_Reduce, MPI_Allreduce and MPI_Reduce_local)",
+                 (tass runs user operators in MPI_Reduce, MPI_Allreduce, MPI_Scan, MPI_Exscan and \
+                 MPI_Reduce_local)",
                 call.lf.c_name()
             ),
             call.span,
