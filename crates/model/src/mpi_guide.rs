@@ -30,7 +30,13 @@ fn group_of(function: &MpiFunction) -> &'static str {
             "Groups, topologies, user operators, buffers (local calls)"
         }
         MpiKind::Rma(RmaOp::Create | RmaOp::Free) => "One-sided: windows",
-        MpiKind::Rma(RmaOp::Put | RmaOp::Get | RmaOp::Accumulate) => {
+        MpiKind::Rma(
+            RmaOp::Put
+            | RmaOp::Get
+            | RmaOp::Accumulate
+            | RmaOp::FetchAndOp
+            | RmaOp::CompareAndSwap,
+        ) => {
             "One-sided: operations"
         }
         MpiKind::Rma(_) => "One-sided: synchronisation",

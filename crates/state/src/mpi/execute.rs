@@ -68,7 +68,11 @@ impl Mpi<'_> {
             return match op {
                 RmaOp::Create | RmaOp::Free | RmaOp::Fence => self.rma_collective(state, p, call),
                 RmaOp::Lock | RmaOp::Unlock | RmaOp::Flush => self.passive_call(state, step, call),
-                RmaOp::Put | RmaOp::Get | RmaOp::Accumulate => {
+                RmaOp::Put
+                | RmaOp::Get
+                | RmaOp::Accumulate
+                | RmaOp::FetchAndOp
+                | RmaOp::CompareAndSwap => {
                     self.rma_operation(state, step, call)
                 }
             };
