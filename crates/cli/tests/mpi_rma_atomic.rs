@@ -1,5 +1,6 @@
-//! End-to-end tests of the one-sided atomics `MPI_Fetch_and_op` and
-//! `MPI_Compare_and_swap` (issue 20): the fevs/mpi/rma_{fetch,cas}_*.c
+//! End-to-end tests of the one-sided atomics `MPI_Fetch_and_op`,
+//! `MPI_Compare_and_swap` and `MPI_Get_accumulate` (issue 20): the
+//! fevs/mpi/rma_{fetch,cas,getacc}_*.c
 //! programs with the reduction on and off, and the conflict rules between
 //! atomics and the other operations. Every expected verdict was confirmed
 //! with Open MPI 4.1.4 (`mpirun --allow-run-as-root --oversubscribe -np N`
@@ -45,6 +46,21 @@ fn exactly_one_compare_and_swap_claims_the_flag() {
     for procs in ["1", "2", "3"] {
         check_both(procs, "rma_cas_ok.c", None);
     }
+}
+
+/// mpirun -np 2, 3, 4 (default; zero-buffer with osc ucx and pt2pt): exit 0.
+#[test]
+fn get_accumulate_of_two_elements_and_an_atomic_read_hold() {
+    for procs in ["1", "2", "3"] {
+        check_both(procs, "rma_getacc_ok.c", None);
+    }
+}
+
+/// mpirun -np 2 (default; zero-buffer with osc ucx and pt2pt): exit 0 (Open
+/// MPI does not compare the counts).
+#[test]
+fn get_accumulate_with_a_short_result_is_a_count_error() {
+    check_both("2", "rma_getacc_count_bad.c", Some(("mpi-count", 22)));
 }
 
 /// mpirun -np 2 (default; zero-buffer, osc pt2pt): exit 0, no symptom.

@@ -105,6 +105,7 @@ named_enum! {
         MpiTypeGetExtent = "MPI_Type_get_extent",
         // mpi.h, one-sided atomics
         MpiFetchAndOp = "MPI_Fetch_and_op", MpiCompareAndSwap = "MPI_Compare_and_swap",
+        MpiGetAccumulate = "MPI_Get_accumulate",
     }
 }
 

@@ -286,6 +286,9 @@ pub enum RmaOp {
     /// `MPI_Compare_and_swap`: one element of the target replaced by the
     /// origin's if it equals the compare buffer's, its old value fetched.
     CompareAndSwap,
+    /// `MPI_Get_accumulate`: `MPI_Fetch_and_op` on several elements, with
+    /// counts and datatypes for the origin, result and target.
+    GetAccumulate,
 }
 
 impl RmaOp {
@@ -1503,6 +1506,20 @@ pub const MPI_FUNCTIONS: &[MpiFunction] = &[
             "const void *" origin_addr: SendBuffer, "const void *" compare_addr: CompareBuffer,
             "void *" result_addr: RecvBuffer, "MPI_Datatype" datatype: Datatype,
             "int" target_rank: TargetRank, "MPI_Aint" target_disp: TargetDisp, "MPI_Win" win: Win,
+        )
+    ),
+    mpi_fn!(
+        MpiGetAccumulate,
+        Rma(RmaOp::GetAccumulate),
+        Returns,
+        "int",
+        params!(
+            "const void *" origin_addr: SendBuffer, "int" origin_count: SendCount,
+            "MPI_Datatype" origin_datatype: SendType, "void *" result_addr: RecvBuffer,
+            "int" result_count: RecvCount, "MPI_Datatype" result_datatype: RecvType,
+            "int" target_rank: TargetRank, "MPI_Aint" target_disp: TargetDisp,
+            "int" target_count: TargetCount, "MPI_Datatype" target_datatype: TargetType,
+            "MPI_Op" op: Op, "MPI_Win" win: Win,
         )
     ),
 ];

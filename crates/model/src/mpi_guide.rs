@@ -35,7 +35,8 @@ fn group_of(function: &MpiFunction) -> &'static str {
             | RmaOp::Get
             | RmaOp::Accumulate
             | RmaOp::FetchAndOp
-            | RmaOp::CompareAndSwap,
+            | RmaOp::CompareAndSwap
+            | RmaOp::GetAccumulate,
         ) => {
             "One-sided: operations"
         }

@@ -72,7 +72,8 @@ impl Mpi<'_> {
                 | RmaOp::Get
                 | RmaOp::Accumulate
                 | RmaOp::FetchAndOp
-                | RmaOp::CompareAndSwap => {
+                | RmaOp::CompareAndSwap
+                | RmaOp::GetAccumulate => {
                     self.rma_operation(state, step, call)
                 }
             };

@@ -182,7 +182,7 @@ impl Mpi<'_> {
         let (op, lf) = match rma_op(call) {
             Some(RmaOp::Put) => (None, OpKind::Put),
             Some(RmaOp::Get) => (None, OpKind::Get),
-            Some(RmaOp::FetchAndOp) => {
+            Some(RmaOp::FetchAndOp | RmaOp::GetAccumulate) => {
                 let c = self.atomic_op(state, p, call)?;
                 (Some(c), OpKind::AtomicRead(c, call.lf))
             }
@@ -200,7 +200,7 @@ impl Mpi<'_> {
         };
         self.as_member(state, p, violations, |ev, env| {
             let f = ev.factory();
-            let (n, zero) = (f.int(1), f.int(0));
+            let (n, zero) = (f.int(issued.count), f.int(0));
             let result = call.arg(ArgRole::RecvBuffer);
             // Reading checks that the buffer holds the element.
             read_buffer(ev, &*env, result, n, zero, &issued.ty, call.span)?;
@@ -231,7 +231,8 @@ impl Mpi<'_> {
         })
     }
 
-    /// The operation of `MPI_Fetch_and_op` (`MPI_NO_OP` included).
+    /// The operation of `MPI_Fetch_and_op` or `MPI_Get_accumulate`
+    /// (`MPI_NO_OP` included).
     fn atomic_op(&mut self, state: &mut State, p: usize, call: &Call<'_>) -> Result<LC, EngineError> {
         let v = self.peek_value(state, p, call.arg(ArgRole::Op))?;
         match v {
@@ -244,7 +245,7 @@ impl Mpi<'_> {
                 | LC::MpiNoOp),
             )) => Ok(c),
             other => Err(EngineError::unsupported(
-                format!("MPI_Fetch_and_op with operation {other:?}"),
+                format!("{} with operation {other:?}", call.lf.c_name()),
                 call.span,
             )),
         }
@@ -418,45 +419,62 @@ fn issue_args(
             target_disp,
         }));
     }
-    let (origin_count, origin_type, target_type) = match rma_op(call) {
-        Some(RmaOp::Get) => (ArgRole::RecvCount, ArgRole::RecvType, ArgRole::TargetType),
-        _ => (ArgRole::SendCount, ArgRole::SendType, ArgRole::TargetType),
+    // The buffers whose count and datatype must match the target's: the
+    // origin's, and for MPI_Get_accumulate the result's too (its origin is
+    // ignored with MPI_NO_OP).
+    let no_op = match call.arg_if(ArgRole::Op) {
+        Some(op) => ev.eval(&*env, op)? == Value::Handle(Handle::Constant(LC::MpiNoOp)),
+        None => false,
     };
-    let (odt, ty) = buffer::datatype(ev, &*env, call.arg(origin_type), call.span)?;
-    let (tdt, _) = buffer::datatype(ev, &*env, call.arg(target_type), call.span)?;
-    let f = ev.factory();
-    if odt != tdt {
-        let message = format!(
-            "{name} with origin datatype {} and target datatype {}",
-            odt.c_name(),
-            tdt.c_name()
-        );
-        ev.fail(&*env, Property::MpiType, message, call.span);
-        return Ok(None);
-    }
-    if datatype_size(odt).is_none() {
+    let sides: &[(ArgRole, ArgRole, &str)] = match rma_op(call) {
+        Some(RmaOp::Get) => &[(ArgRole::RecvCount, ArgRole::RecvType, "origin")],
+        Some(RmaOp::GetAccumulate) if no_op => {
+            &[(ArgRole::RecvCount, ArgRole::RecvType, "result")]
+        }
+        Some(RmaOp::GetAccumulate) => &[
+            (ArgRole::RecvCount, ArgRole::RecvType, "result"),
+            (ArgRole::SendCount, ArgRole::SendType, "origin"),
+        ],
+        _ => &[(ArgRole::SendCount, ArgRole::SendType, "origin")],
+    };
+    let (tdt, ty) = buffer::datatype(ev, &*env, call.arg(ArgRole::TargetType), call.span)?;
+    let odt = tdt;
+    if datatype_size(tdt).is_none() {
         return Err(EngineError::unsupported(
-            format!("{name} with datatype {}", odt.c_name()),
+            format!("{name} with datatype {}", tdt.c_name()),
             call.span,
         ));
     }
-    let ocount = ev.eval_int(&*env, call.arg(origin_count))?;
+    let f = ev.factory();
     let tcount = ev.eval_int(&*env, call.arg(ArgRole::TargetCount))?;
-    let same = f.and(f.eq(ocount, tcount), f.le(f.int(0), ocount));
-    ev.check(
-        &*env,
-        same,
-        Property::MpiCount,
-        || {
-            format!(
-                "{name} with origin count {} and target count {}",
-                f.pretty(ocount),
-                f.pretty(tcount)
-            )
-        },
-        call.span,
-    );
-    let count = concrete(ev, ocount, "count", call.span)?;
+    for &(count_role, type_role, side) in sides {
+        let (dt, _) = buffer::datatype(ev, &*env, call.arg(type_role), call.span)?;
+        if dt != tdt {
+            let message = format!(
+                "{name} with {side} datatype {} and target datatype {}",
+                dt.c_name(),
+                tdt.c_name()
+            );
+            ev.fail(&*env, Property::MpiType, message, call.span);
+            return Ok(None);
+        }
+        let c = ev.eval_int(&*env, call.arg(count_role))?;
+        let same = f.and(f.eq(c, tcount), f.le(f.int(0), c));
+        ev.check(
+            &*env,
+            same,
+            Property::MpiCount,
+            || {
+                format!(
+                    "{name} with {side} count {} and target count {}",
+                    f.pretty(c),
+                    f.pretty(tcount)
+                )
+            },
+            call.span,
+        );
+    }
+    let count = concrete(ev, tcount, "count", call.span)?;
     let disp = ev.eval_int(&*env, call.arg(ArgRole::TargetDisp))?;
     let target_disp = concrete(ev, disp, "target displacement", call.span)?;
     Ok(Some(Issued {
