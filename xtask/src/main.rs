@@ -36,7 +36,9 @@ fn main() {
             eprintln!(
                 "  mbi     tass on MPI Bugs Initiative programs, scored as MBI does (--help)"
             );
-            eprintln!("  mpi-list  write docs/guide.md's list of MPI functions from the MPI description");
+            eprintln!(
+                "  mpi-list  write docs/guide.md's list of MPI functions from the MPI description"
+            );
             2
         }
     };

@@ -72,13 +72,21 @@ fn fetch_and_op_with_different_operations_races() {
 /// mpirun -np 2 (default; zero-buffer, osc pt2pt): exit 0, no symptom.
 #[test]
 fn reading_a_fetched_value_before_the_fence_is_local_concurrency() {
-    check_both("2", "rma_fetch_early_bad.c", Some(("local-concurrency", 21)));
+    check_both(
+        "2",
+        "rma_fetch_early_bad.c",
+        Some(("local-concurrency", 21)),
+    );
 }
 
 /// mpirun -np 2 (default; zero-buffer, osc pt2pt): exit 0, no symptom.
 #[test]
 fn writing_the_compare_buffer_before_the_fence_is_local_concurrency() {
-    check_both("2", "rma_cas_compare_bad.c", Some(("local-concurrency", 23)));
+    check_both(
+        "2",
+        "rma_cas_compare_bad.c",
+        Some(("local-concurrency", 23)),
+    );
 }
 
 /// Rank 0 runs `MPI_Fetch_and_op(..., OP, ...)` on rank 0's counter while

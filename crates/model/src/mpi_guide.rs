@@ -26,9 +26,7 @@ fn group_of(function: &MpiFunction) -> &'static str {
         MpiKind::PersistentInit | MpiKind::Start => "Persistent requests",
         MpiKind::Collective(op) if op.manages_communicators() => "Communicators",
         MpiKind::Collective(_) => "Collectives (blocking and nonblocking)",
-        MpiKind::Local => {
-            "Groups, topologies, user operators, buffers (local calls)"
-        }
+        MpiKind::Local => "Groups, topologies, user operators, buffers (local calls)",
         MpiKind::Rma(RmaOp::Create | RmaOp::Free) => "One-sided: windows",
         MpiKind::Rma(
             RmaOp::Put
@@ -37,9 +35,7 @@ fn group_of(function: &MpiFunction) -> &'static str {
             | RmaOp::FetchAndOp
             | RmaOp::CompareAndSwap
             | RmaOp::GetAccumulate,
-        ) => {
-            "One-sided: operations"
-        }
+        ) => "One-sided: operations",
         MpiKind::Rma(_) => "One-sided: synchronisation",
     }
 }

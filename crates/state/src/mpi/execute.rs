@@ -73,9 +73,7 @@ impl Mpi<'_> {
                 | RmaOp::Accumulate
                 | RmaOp::FetchAndOp
                 | RmaOp::CompareAndSwap
-                | RmaOp::GetAccumulate => {
-                    self.rma_operation(state, step, call)
-                }
+                | RmaOp::GetAccumulate => self.rma_operation(state, step, call),
             };
         }
         if is_collective(call.lf) && phase == MpiPhase::Initialized {

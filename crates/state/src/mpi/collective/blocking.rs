@@ -146,8 +146,7 @@ impl Mpi<'_> {
         // frames above the call that has returned.
         for t in folds {
             let m = &members[t.dest];
-            let (Some(call), Some(Op::User(function)), Some(ins)) = (&m.call, m.op, &t.fold)
-            else {
+            let (Some(call), Some(Op::User(function)), Some(ins)) = (&m.call, m.op, &t.fold) else {
                 continue;
             };
             let dtype = m

@@ -7,8 +7,8 @@ use tass_semantics::api::{EngineError, Environment, Evaluator, Property, Violati
 use tass_symbolic::api::{Expr, ExprFactory};
 
 use super::data::{op_name, op_of, DType, Data, Op};
-use super::user_reduce::user_function;
 use super::kind::{comm_arg, positions, shape, Kind};
+use super::user_reduce::user_function;
 use crate::env::ProcEnv;
 use crate::mpi::buffer::holds;
 use crate::mpi::comm;

@@ -6,11 +6,11 @@ use tass_semantics::api::{EngineError, Environment, Evaluator};
 
 use super::data::{dtype_of, op_of, read_data, reduce, write_data};
 use super::user_reduce::{push_fold, user_function, Fold, Inputs};
-use crate::mpi::context::write_success;
-use tass_dynamic::api::{Handle, Value};
 use crate::env::ProcEnv;
 use crate::mpi::buffer::{BufArg, Window};
+use crate::mpi::context::write_success;
 use crate::mpi::context::Call;
+use tass_dynamic::api::{Handle, Value};
 
 /// True when the call has returned already: a user operator's function runs
 /// in a frame above it (`user_reduce.rs`).

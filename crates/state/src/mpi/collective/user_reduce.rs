@@ -173,10 +173,7 @@ fn elem_of(c: LC, span: &Span) -> Result<ElemType, EngineError> {
         LC::MpiChar | LC::MpiByte => ElemType::Char,
         other => {
             return Err(EngineError::unsupported(
-                format!(
-                    "a reduction of {} with a user operator",
-                    other.c_name()
-                ),
+                format!("a reduction of {} with a user operator", other.c_name()),
                 span,
             ))
         }

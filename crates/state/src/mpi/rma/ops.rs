@@ -190,7 +190,10 @@ impl Mpi<'_> {
                 let c = LC::MpiReplace;
                 (Some(c), OpKind::AtomicRead(c, call.lf))
             }
-            _ => (None, OpKind::Accumulate(self.accumulate_op(state, p, call)?)),
+            _ => (
+                None,
+                OpKind::Accumulate(self.accumulate_op(state, p, call)?),
+            ),
         };
         let Some(c) = op.filter(|_| matches!(lf, OpKind::AtomicRead(..))) else {
             let (data, buffer) = self.as_member(state, p, violations, |ev, env| {
@@ -210,7 +213,11 @@ impl Mpi<'_> {
             }
             let origin = call.arg(ArgRole::SendBuffer);
             let data = read_buffer(ev, &*env, origin, n, zero, &issued.ty, call.span)?;
-            let compare = match call.lf.mpi().and_then(|d| d.position(ArgRole::CompareBuffer)) {
+            let compare = match call
+                .lf
+                .mpi()
+                .and_then(|d| d.position(ArgRole::CompareBuffer))
+            {
                 Some(k) => {
                     let arg = &call.args[k];
                     let value = read_buffer(ev, &*env, arg, n, zero, &issued.ty, call.span)?;
@@ -233,7 +240,12 @@ impl Mpi<'_> {
 
     /// The operation of `MPI_Fetch_and_op` or `MPI_Get_accumulate`
     /// (`MPI_NO_OP` included).
-    fn atomic_op(&mut self, state: &mut State, p: usize, call: &Call<'_>) -> Result<LC, EngineError> {
+    fn atomic_op(
+        &mut self,
+        state: &mut State,
+        p: usize,
+        call: &Call<'_>,
+    ) -> Result<LC, EngineError> {
         let v = self.peek_value(state, p, call.arg(ArgRole::Op))?;
         match v {
             Value::Handle(Handle::Constant(
@@ -428,9 +440,7 @@ fn issue_args(
     };
     let sides: &[(ArgRole, ArgRole, &str)] = match rma_op(call) {
         Some(RmaOp::Get) => &[(ArgRole::RecvCount, ArgRole::RecvType, "origin")],
-        Some(RmaOp::GetAccumulate) if no_op => {
-            &[(ArgRole::RecvCount, ArgRole::RecvType, "result")]
-        }
+        Some(RmaOp::GetAccumulate) if no_op => &[(ArgRole::RecvCount, ArgRole::RecvType, "result")],
         Some(RmaOp::GetAccumulate) => &[
             (ArgRole::RecvCount, ArgRole::RecvType, "result"),
             (ArgRole::SendCount, ArgRole::SendType, "origin"),

@@ -207,7 +207,11 @@ pub(crate) fn window_values(windows: &[Option<Window>]) -> impl Iterator<Item = 
             .iter()
             .map(|m| &m.base)
             .chain(w.ops.iter().map(|op| &op.buffer))
-            .chain(w.ops.iter().filter_map(|op| op.compare.as_ref().map(|c| &c.1)))
+            .chain(
+                w.ops
+                    .iter()
+                    .filter_map(|op| op.compare.as_ref().map(|c| &c.1)),
+            )
     })
 }
 
