@@ -2,15 +2,19 @@
  * passes it as invec, and main reads through it after the reduction: MPI's
  * invec is only valid during the call (a temporary buffer of the library).
  *
- * Expected verdict: tass verify -n 2 mpi_uop_dangling.c: violated, invalid-pointer: a dangling pointer (line 30).
+ * Expected verdict: tass verify -n 2 mpi_uop_dangling.c: violated, invalid-pointer: a dangling pointer (line 34).
  * mpirun -np 2 (-fsanitize=address): see the manifest note.
  */
 #include <mpi.h>
 #include <stdio.h>
 
+/* What the run computed on rank 0 (a TASS output: `tass compare` compares it). */
+#pragma TASS output
+int result;
+
 int *kept;
 
-void add(void *in, void *inout, int *len, MPI_Datatype *type) {
+void add(void *in, void *inout, int *len, MPI_Datatype *type) { (void)type;
     int *a = (int *)in, *b = (int *)inout;
     kept = a;
     for (int i = 0; i < *len; i++)
@@ -28,6 +32,7 @@ int main(int argc, char *argv[]) {
     MPI_Op_free(&op);
     if (kept)
         printf("%d\n", kept[0]); /* BUG: invec is gone */
+    result = 1; /* reached the end */
     MPI_Finalize();
     return 0;
 }

@@ -6,14 +6,18 @@
  * gives another b. This program expects the reverse order (sum((n-1-i) * 2^i)),
  * which would hold if the operator were applied in the wrong order.
  *
- * Expected verdict: tass verify -n 2 mpi_uop_order_bad.c: violated, assertion (line 41).
+ * Expected verdict: tass verify -n 2 mpi_uop_order_bad.c: violated, assertion (line 45).
  * mpirun -np 2 (default and zero-buffer): assertion failure.
  */
 #include <assert.h>
 #include <mpi.h>
 
+/* What the run computed on rank 0 (a TASS output: `tass compare` compares it). */
+#pragma TASS output
+int result;
+
 /* inout = in o inout: (a, b) pairs as two ints. */
-void compose(void *in, void *inout, int *len, MPI_Datatype *type) {
+void compose(void *in, void *inout, int *len, MPI_Datatype *type) { (void)type;
     int *u = (int *)in, *v = (int *)inout;
     for (int i = 0; i + 1 < *len; i += 2) {
         int a = u[i] * v[i];
@@ -44,6 +48,7 @@ int main(int argc, char *argv[]) {
     if (rank == root)
         assert(at_root[0] == a && at_root[1] == b);
     MPI_Op_free(&op);
+    result = 1; /* reached the end */
     MPI_Finalize();
     return 0;
 }

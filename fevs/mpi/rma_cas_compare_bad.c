@@ -3,11 +3,15 @@
  * one of them finds 0 and wins. This one changes its compare value before
  * the fence completes the operation.
  *
- * Expected verdict: tass verify -n 2 rma_cas_compare_bad.c: violated, local-concurrency (line 23).
+ * Expected verdict: tass verify -n 2 rma_cas_compare_bad.c: violated, local-concurrency (line 27).
  * mpirun -np 2 (default, and zero-buffer with osc pt2pt): exit 0 (no symptom).
  */
 #include <assert.h>
 #include <mpi.h>
+
+/* What the run computed on rank 0 (a TASS output: `tass compare` compares it). */
+#pragma TASS output
+int result;
 
 int main(int argc, char *argv[]) {
     int rank, size;
@@ -34,6 +38,7 @@ int main(int argc, char *argv[]) {
     if (rank == 0)
         assert(flag == claimed);
     MPI_Win_free(&win);
+    result = 1; /* reached the end */
     MPI_Finalize();
     return 0;
 }

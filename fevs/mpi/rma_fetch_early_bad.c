@@ -1,11 +1,15 @@
 /* fevs/mpi/rma_fetch_early_bad.c -- the result of MPI_Fetch_and_op read
  * before the epoch's closing fence completes the operation.
  *
- * Expected verdict: tass verify -n 2 rma_fetch_early_bad.c: violated, local-concurrency (line 21).
+ * Expected verdict: tass verify -n 2 rma_fetch_early_bad.c: violated, local-concurrency (line 25).
  * mpirun -np 2 (default, and zero-buffer with osc pt2pt): exit 0 (no symptom).
  */
 #include <mpi.h>
 #include <stdio.h>
+
+/* What the run computed on rank 0 (a TASS output: `tass compare` compares it). */
+#pragma TASS output
+int result;
 
 int main(int argc, char *argv[]) {
     int rank, size;
@@ -21,6 +25,7 @@ int main(int argc, char *argv[]) {
     printf("ticket %d\n", ticket); /* BUG: not yet completed */
     MPI_Win_fence(0, win);
     MPI_Win_free(&win);
+    result = 1; /* reached the end */
     MPI_Finalize();
     return 0;
 }

@@ -260,8 +260,8 @@ fn user_operators_run_in_reductions_in_rank_order() {
 
 #[test]
 fn errors_in_and_around_user_operators_are_reported() {
-    // mpirun -np 2 with ASan (default and zero-buffer): stack-buffer-overflow
-    // in the user function.
+    // mpirun -np 2 with ASan (default and zero-buffer): stack- or heap-buffer-
+    // overflow in the user function (Open MPI passes either buffer as inoutvec).
     fevs_violated("2", "mpi_uop_overrun.c", "out-of-bounds");
     // mpirun -np 2 with ASan: heap-use-after-free (invec was MPI's buffer).
     fevs_violated("2", "mpi_uop_dangling.c", "invalid-pointer");

@@ -60,13 +60,13 @@ fn get_accumulate_of_two_elements_and_an_atomic_read_hold() {
 /// MPI does not compare the counts).
 #[test]
 fn get_accumulate_with_a_short_result_is_a_count_error() {
-    check_both("2", "rma_getacc_count_bad.c", Some(("mpi-count", 22)));
+    check_both("2", "rma_getacc_count_bad.c", Some(("mpi-count", 26)));
 }
 
 /// mpirun -np 2 (default; zero-buffer, osc pt2pt): exit 0, no symptom.
 #[test]
 fn fetch_and_op_with_different_operations_races() {
-    check_both("2", "rma_fetch_mixed_bad.c", Some(("rma-race", 25)));
+    check_both("2", "rma_fetch_mixed_bad.c", Some(("rma-race", 29)));
 }
 
 /// mpirun -np 2 (default; zero-buffer, osc pt2pt): exit 0, no symptom.
@@ -75,7 +75,7 @@ fn reading_a_fetched_value_before_the_fence_is_local_concurrency() {
     check_both(
         "2",
         "rma_fetch_early_bad.c",
-        Some(("local-concurrency", 21)),
+        Some(("local-concurrency", 25)),
     );
 }
 
@@ -85,7 +85,7 @@ fn writing_the_compare_buffer_before_the_fence_is_local_concurrency() {
     check_both(
         "2",
         "rma_cas_compare_bad.c",
-        Some(("local-concurrency", 23)),
+        Some(("local-concurrency", 27)),
     );
 }
 
