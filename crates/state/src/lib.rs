@@ -85,3 +85,4 @@ mod mpi;
 mod snapshot;
 mod state;
 mod step;
+mod symmetry;
