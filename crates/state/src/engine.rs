@@ -1096,7 +1096,7 @@ impl Engine {
     pub fn symmetric_representative(
         &self,
         state: State,
-        symmetry: &crate::symmetry::InputSymmetry,
+        symmetry: &mut crate::symmetry::InputSymmetry,
     ) -> crate::symmetry::Representative {
         crate::symmetry::representative(&self.factory, state, symmetry)
     }

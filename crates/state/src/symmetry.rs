@@ -44,7 +44,7 @@ use hashbrown::{HashMap, HashSet};
 use tass_dynamic::api::{HeapObject, Pointer, Value};
 use tass_symbolic::api::{Expr, ExprFactory, ExprView};
 
-use crate::state::{State, Status};
+use crate::state::{ProcState, State, Status};
 
 /// The symmetric input arrays of a comparison's implementation.
 #[derive(Clone, Debug)]
@@ -55,6 +55,8 @@ pub struct InputSymmetry {
     consumed: Vec<Vec<Expr>>,
     /// The arrays' common number of elements.
     extent: usize,
+    /// What each expression met holds of the arrays.
+    summaries: Summaries,
 }
 
 /// A representative and whether a consumed element was read to reach it.
@@ -95,6 +97,7 @@ impl InputSymmetry {
             arrays,
             consumed,
             extent,
+            summaries: Summaries::default(),
         })
     }
 
@@ -107,58 +110,105 @@ impl InputSymmetry {
     }
 }
 
+/// What one expression holds of the symmetric arrays: the positions read (with
+/// the array), in the order a left-to-right walk first meets them; whether an
+/// array occurs otherwise than read at a constant position; whether a consumed
+/// symbol occurs. Expressions never change, so this is computed once each.
+#[derive(Default)]
+struct Summary {
+    reads: Vec<(usize, usize)>,
+    foreign: bool,
+    consumed: bool,
+}
+
+impl Summary {
+    fn absorb(&mut self, other: &Summary) {
+        for read in &other.reads {
+            if !self.reads.contains(read) {
+                self.reads.push(*read);
+            }
+        }
+        self.foreign |= other.foreign;
+        self.consumed |= other.consumed;
+    }
+}
+
+/// The summaries of the expressions met so far (a reduced search meets the same
+/// values in state after state).
+#[derive(Default)]
+pub(crate) struct Summaries(HashMap<Expr, Arc<Summary>>);
+
+impl std::fmt::Debug for Summaries {
+    fn fmt(&self, out: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(out, "Summaries({})", self.0.len())
+    }
+}
+
+impl Clone for Summaries {
+    fn clone(&self) -> Self {
+        Summaries::default()
+    }
+}
+
 /// Walks the expressions of a state in a fixed order, numbering the positions
 /// of the symmetric arrays read in the order first met.
 struct Walk<'a> {
     f: &'a ExprFactory,
     symmetry: &'a InputSymmetry,
-    seen: HashSet<Expr>,
-    order: Vec<usize>,
-    /// Per position: the arrays whose element there occurs.
-    read: Vec<HashSet<usize>>,
-    /// A symmetric array is used otherwise than read at a constant position.
-    foreign: bool,
-    read_consumed: bool,
-    consumed: HashSet<Expr>,
+    summaries: &'a mut HashMap<Expr, Arc<Summary>>,
+    consumed: &'a HashSet<Expr>,
+    total: Summary,
 }
 
 impl Walk<'_> {
-    fn expr(&mut self, e: Expr) {
-        let mut work = vec![e];
-        while let Some(e) = work.pop() {
-            if !self.seen.insert(e) {
-                continue;
-            }
-            if self.consumed.contains(&e) {
-                self.read_consumed = true;
-                continue;
-            }
-            if let ExprView::ArrayRead(a, i) = self.f.view(e) {
-                if let Some(array) = self.symmetry.arrays.iter().position(|(_, s)| *s == a) {
-                    match self
-                        .f
-                        .as_concrete_int(i)
-                        .and_then(|k| usize::try_from(k).ok())
-                    {
-                        Some(k) if k < self.symmetry.extent => {
-                            if !self.order.contains(&k) {
-                                self.order.push(k);
-                            }
-                            self.read[k].insert(array);
-                        }
-                        _ => self.foreign = true,
-                    }
-                    continue;
-                }
-            }
-            if self.symmetry.arrays.iter().any(|(_, s)| *s == e) {
-                self.foreign = true;
-                continue;
-            }
-            let mut children = self.f.children(e);
-            children.reverse();
-            work.extend(children);
+    fn summary(&mut self, e: Expr) -> Arc<Summary> {
+        if let Some(s) = self.summaries.get(&e) {
+            return Arc::clone(s);
         }
+        let mut out = Summary::default();
+        if self.consumed.contains(&e) {
+            out.consumed = true;
+        } else if let Some(read) = self.read_of(e) {
+            match read {
+                Some(read) => out.reads.push(read),
+                None => out.foreign = true,
+            }
+        } else if self.symmetry.arrays.iter().any(|(_, s)| *s == e) {
+            out.foreign = true;
+        } else {
+            for child in self.f.children(e) {
+                let inner = self.summary(child);
+                out.absorb(&inner);
+            }
+        }
+        let out = Arc::new(out);
+        self.summaries.insert(e, Arc::clone(&out));
+        out
+    }
+
+    /// `Some(Some((position, array)))` for a read of a symmetric array at a
+    /// constant position, `Some(None)` for a read elsewhere, `None` for other
+    /// expressions.
+    fn read_of(&self, e: Expr) -> Option<Option<(usize, usize)>> {
+        let ExprView::ArrayRead(a, i) = self.f.view(e) else {
+            return None;
+        };
+        let array = self.symmetry.arrays.iter().position(|(_, s)| *s == a)?;
+        Some(
+            self.f
+                .as_concrete_int(i)
+                .and_then(|k| usize::try_from(k).ok())
+                .filter(|k| *k < self.symmetry.extent)
+                .map(|k| (k, array)),
+        )
+    }
+
+    fn expr(&mut self, e: Expr) {
+        if self.f.is_concrete(e) {
+            return;
+        }
+        let summary = self.summary(e);
+        self.total.absorb(&summary);
     }
 
     fn value(&mut self, v: &Value) {
@@ -226,7 +276,7 @@ fn has_unwalked_parts(state: &State) -> bool {
 pub(crate) fn representative(
     f: &ExprFactory,
     state: State,
-    symmetry: &InputSymmetry,
+    symmetry: &mut InputSymmetry,
 ) -> Representative {
     let unchanged = |state| Representative {
         state,
@@ -238,15 +288,14 @@ pub(crate) fn representative(
     let Some(already) = consumed_positions(f, &state, symmetry) else {
         return unchanged(state);
     };
+    let consumed: HashSet<Expr> = symmetry.consumed.iter().flatten().copied().collect();
+    let mut summaries = std::mem::take(&mut symmetry.summaries.0);
     let mut walk = Walk {
         f,
         symmetry,
-        seen: HashSet::new(),
-        order: Vec::new(),
-        read: vec![HashSet::new(); symmetry.extent],
-        foreign: false,
-        read_consumed: false,
-        consumed: symmetry.consumed.iter().flatten().copied().collect(),
+        summaries: &mut summaries,
+        consumed: &consumed,
+        total: Summary::default(),
     };
     let s = &state.inner;
     for p in &s.procs {
@@ -279,19 +328,26 @@ pub(crate) fn representative(
         walk.expr(m.count);
     }
     walk.expr(s.pc);
-    if walk.foreign {
+    let total = walk.total;
+    symmetry.summaries.0 = summaries;
+    if total.foreign {
         return unchanged(state);
     }
-    let read_consumed = walk.read_consumed;
+    let read_consumed = total.consumed;
     // Only positions read in every array (or consumed before) move: a
     // position with an element still to be read keeps its place, so that
     // read gives the input itself.
     let arrays = symmetry.arrays.len();
-    let mut order: Vec<usize> = walk
-        .order
-        .into_iter()
-        .filter(|k| walk.read[*k].len() == arrays || already.contains(k))
-        .collect();
+    let mut first_met: Vec<usize> = Vec::new();
+    for (k, _) in &total.reads {
+        if !first_met.contains(k) {
+            first_met.push(*k);
+        }
+    }
+    let complete = |k: &usize| {
+        already.contains(k) || total.reads.iter().filter(|(p, _)| p == k).count() == arrays
+    };
+    let mut order: Vec<usize> = first_met.into_iter().filter(complete).collect();
     for k in &already {
         if !order.contains(k) {
             order.push(*k);
@@ -356,48 +412,12 @@ fn renamed(
     let s = state.inner_mut();
     s.pc = rename(s.pc);
     for p in s.procs.iter_mut() {
-        let p = Arc::make_mut(p);
-        let globals: Vec<Value> = p
-            .globals
-            .iter()
-            .map(|v| v.map(&mut same, &mut rename))
-            .collect();
-        p.globals = Arc::new(globals);
-        for frame in p.stack.iter_mut() {
-            let frame = Arc::make_mut(frame);
-            for v in frame.locals.iter_mut() {
-                *v = v.map(&mut same, &mut rename);
-            }
-        }
-        if !p.heap.is_empty() {
-            let heap: Vec<HeapObject> = p
-                .heap
-                .iter()
-                .map(|o| match o {
-                    HeapObject::Live {
-                        value,
-                        extent,
-                        elem,
-                    } => HeapObject::Live {
-                        value: value.map(&mut same, &mut rename),
-                        extent: *extent,
-                        elem: elem.clone(),
-                    },
-                    other => other.clone(),
-                })
-                .collect();
-            p.heap = Arc::new(heap);
-        }
-        if let Status::Terminated {
-            exit_code: Some(e), ..
-        } = &mut p.status
-        {
-            *e = rename(*e);
-        }
-        p.mpi.wtime = p.mpi.wtime.map(&mut rename);
-        p.mpi.thread_level = p.mpi.thread_level.map(&mut rename);
+        rename_proc(p, &mut same, &mut rename);
     }
-    if !s.messages.is_empty() {
+    if s.messages.iter().any(|m| {
+        let data = m.data.map(&mut same, &mut rename);
+        data != m.data || rename(m.tag) != m.tag || rename(m.count) != m.count
+    }) {
         let messages = Arc::make_mut(&mut s.messages);
         for m in messages.iter_mut() {
             m.data = m.data.map(&mut same, &mut rename);
@@ -405,13 +425,76 @@ fn renamed(
             m.count = rename(m.count);
         }
     }
-    let shared = Arc::make_mut(&mut s.shared);
     for ((index, symbol), names) in symmetry.arrays.iter().zip(&symmetry.consumed) {
         let mut value = *symbol;
         for &k in consumed {
             value = f.array_write(value, f.int(k as u64), names[k]);
         }
-        shared[*index] = Value::Data(value);
+        if s.shared[*index] != Value::Data(value) {
+            Arc::make_mut(&mut s.shared)[*index] = Value::Data(value);
+        }
     }
     state.seal()
+}
+
+/// Renames the expressions of one process; its parts are copied only where
+/// something changes (unchanged processes stay shared with other states).
+fn rename_proc(
+    p: &mut Arc<ProcState>,
+    same: &mut dyn FnMut(&Pointer) -> Pointer,
+    rename: &mut dyn FnMut(Expr) -> Expr,
+) {
+    let globals: Vec<Value> = p.globals.iter().map(|v| v.map(same, rename)).collect();
+    if globals != *p.globals {
+        Arc::make_mut(p).globals = Arc::new(globals);
+    }
+    for k in 0..p.stack.len() {
+        let locals: Vec<Value> = p.stack[k]
+            .locals
+            .iter()
+            .map(|v| v.map(same, rename))
+            .collect();
+        if locals != p.stack[k].locals {
+            Arc::make_mut(&mut Arc::make_mut(p).stack[k]).locals = locals;
+        }
+    }
+    if !p.heap.is_empty() {
+        let heap: Vec<HeapObject> = p
+            .heap
+            .iter()
+            .map(|o| match o {
+                HeapObject::Live {
+                    value,
+                    extent,
+                    elem,
+                } => HeapObject::Live {
+                    value: value.map(same, rename),
+                    extent: *extent,
+                    elem: elem.clone(),
+                },
+                other => other.clone(),
+            })
+            .collect();
+        if heap != *p.heap {
+            Arc::make_mut(p).heap = Arc::new(heap);
+        }
+    }
+    if let Status::Terminated {
+        exit_code: Some(e), ..
+    } = &p.status
+    {
+        let renamed = rename(*e);
+        if renamed != *e {
+            if let Status::Terminated { exit_code, .. } = &mut Arc::make_mut(p).status {
+                *exit_code = Some(renamed);
+            }
+        }
+    }
+    let wtime = p.mpi.wtime.map(&mut *rename);
+    let thread_level = p.mpi.thread_level.map(&mut *rename);
+    if wtime != p.mpi.wtime || thread_level != p.mpi.thread_level {
+        let p = Arc::make_mut(p);
+        p.mpi.wtime = wtime;
+        p.mpi.thread_level = thread_level;
+    }
 }
