@@ -470,7 +470,7 @@ fn rename_proc(
                 } => HeapObject::Live {
                     value: value.map(same, rename),
                     extent: *extent,
-                    elem: elem.clone(),
+                    elem: *elem,
                 },
                 other => other.clone(),
             })

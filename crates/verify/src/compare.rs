@@ -75,9 +75,11 @@ pub(crate) fn compare_with<E: Engine>(
             warnings.push(format!(
                 "--symmetry: {why}; the implementation was explored again without the reduction, and the verdict is that search's"
             ));
-            let stats = comparison.total.clone();
+            // Both searches' statistics and time are counted (`total` goes on
+            // adding; the time limit runs from the first search's start).
+            let started = comparison.findings.started;
             comparison.findings = Findings::new(options);
-            comparison.total = stats;
+            comparison.findings.started = started;
             comparison.symmetry = SymmetryUse::Refused;
             ending = comparison.run();
             warnings.append(&mut comparison.findings.warnings);
