@@ -340,3 +340,28 @@ fn a_difference_found_under_the_reduction_is_searched_again_in_full() {
         "{warnings}"
     );
 }
+
+#[test]
+fn an_input_read_again_after_the_reduction_consumed_it_is_searched_again_in_full() {
+    // Rank 0 counts the points again from the inputs after the workers have:
+    // under the reduction those elements are consumed (unknowns), so the
+    // comparison cannot be proved there and the full search decides: holds.
+    // `mpirun --allow-run-as-root --oversubscribe -np 3` of this variant with
+    // -DFEVS_CONCRETE prints inside = 3, as gcc of montecarlo_sym_seq.c does.
+    let fevs = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fevs/mpi/");
+    let text = std::fs::read_to_string(format!("{fevs}montecarlo_sym_par.c")).expect("read");
+    let again = text.replace(
+        "        inside = total_in;",
+        "        { int j; inside = 0; for (j = 0; j < NPTS; j++) \
+         inside += delta(rx[j] * rx[j] + ry[j] * ry[j], 1.0); }",
+    );
+    assert_ne!(again, text);
+    let imp = common::inline(&again);
+    let (code, r) = montecarlo_sym(&["--symmetry", "rx,ry"], &imp);
+    common::assert_holds(code, &r);
+    let warnings = format!("{:#}", r["warnings"]);
+    assert!(
+        warnings.contains("a violation was found under the reduction"),
+        "{warnings}"
+    );
+}
