@@ -365,3 +365,22 @@ fn an_input_read_again_after_the_reduction_consumed_it_is_searched_again_in_full
         "{warnings}"
     );
 }
+
+#[test]
+fn an_implementation_with_assumptions_is_not_reduced() {
+    // The implementation assumes point 0 lies left of point 1: it has no path
+    // for the other inputs, which the search must still see (coverage), so the
+    // reduction is refused and the full search reports it.
+    let imp = counting(UP, "").replace(
+        "    inside = 0;\n",
+        "    inside = 0;\n#pragma TASS assume rx[0] < rx[1]\n",
+    );
+    assert!(imp.contains("assume"));
+    let args = ["--arith", "ieee", "--symmetry", "rx,ry"];
+    let (code, r) = compare(&args, &counting(UP, ""), &imp);
+    assert_eq!(r["verdict"], "inconclusive", "{r:#}");
+    assert_eq!(code, 3);
+    let warning = symmetry_warning(&r);
+    assert!(warning.contains("it has assumptions"), "{warning}");
+    assert!(warning.contains("explored in full"), "{warning}");
+}

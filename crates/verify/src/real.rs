@@ -455,6 +455,19 @@ impl Engine for RealEngine {
         arrays: &[String],
         extent: usize,
     ) -> Result<(), String> {
+        // An assumption ends the paths where it fails without a terminal state,
+        // and whether the representatives' paths cover the specification's
+        // inputs then says nothing of the implementation's own paths.
+        let assumes = self.model.functions.iter().any(|f| {
+            f.body.as_ref().is_some_and(|body| {
+                body.graph
+                    .edge_weights()
+                    .any(|t| matches!(t.statement, tass_model::api::Statement::Assume { .. }))
+            })
+        });
+        if assumes {
+            return Err("it has assumptions".to_string());
+        }
         let symmetry = self.engine.input_symmetry(initial, arrays, extent)?;
         self.symmetry = Some((symmetry, false));
         Ok(())
