@@ -110,6 +110,45 @@ impl InputSymmetry {
     }
 }
 
+impl crate::engine::Engine {
+    /// `tass compare --symmetry`: the symmetry of the input arrays `arrays`
+    /// (each of `extent` elements), for [`Engine::symmetric_representative`].
+    /// Refused when an array is not an input symbol of `initial` or
+    /// `initial`'s path condition constrains one.
+    pub fn input_symmetry(
+        &self,
+        initial: &State,
+        arrays: &[String],
+        extent: usize,
+    ) -> Result<InputSymmetry, String> {
+        let mut inputs = Vec::new();
+        for name in arrays {
+            let index = self
+                .model()
+                .inputs
+                .iter()
+                .position(|&v| self.model().var(v).name == *name)
+                .ok_or_else(|| format!("`{name}` is not an input of the implementation"))?;
+            inputs.push((index, name.clone()));
+        }
+        let symmetry = InputSymmetry::new(self.factory(), initial, &inputs, extent)?;
+        if symmetry.constrains(self.factory(), initial.inner.pc) {
+            return Err("the implementation's input constraints name them".to_string());
+        }
+        Ok(symmetry)
+    }
+
+    /// The representative of `state`'s orbit under `symmetry`
+    /// (`crate::symmetry`): the state to go on from in a reduced search.
+    pub fn symmetric_representative(
+        &self,
+        state: State,
+        symmetry: &mut InputSymmetry,
+    ) -> Representative {
+        representative(self.factory(), state, symmetry)
+    }
+}
+
 /// What one expression holds of the symmetric arrays: the positions read (with
 /// the array), in the order a left-to-right walk first meets them; whether an
 /// array occurs otherwise than read at a constant position; whether a consumed
