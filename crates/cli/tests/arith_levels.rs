@@ -400,3 +400,20 @@ fn array_inputs_get_confirmed_witnesses() {
     ]);
     assert_eq!((code, r["verdict"].as_str()), (0, Some("holds")), "{r:#}");
 }
+
+#[test]
+fn a_fixed_floating_input_is_the_nearest_double_at_herbrand_and_ieee() {
+    // gcc -fsanitize=address,undefined, x = atof("0.1"): the assertion passes
+    // (the double nearest 0.1 plus the double nearest 0.2 is exactly the double
+    // 0.30000000000000004). Over the reals 0.1 + 0.2 is 0.3, so it fails there.
+    let text = "#include <assert.h>\n#pragma TASS input\ndouble x;\nint main(void) {\n    \
+                assert(x + 0.2 == 0.30000000000000004);\n    return 0;\n}\n";
+    let file = common::inline(text);
+    let file = file.to_string_lossy();
+    for level in ["herbrand", "ieee"] {
+        let (code, r) = tass(&["verify", "--arith", level, "-i", "x=0.1", &file]);
+        common::assert_holds(code, &r);
+    }
+    let (code, r) = tass(&["verify", "--arith", "real", "-i", "x=0.1", &file]);
+    common::assert_violated(code, &r, "assertion", None);
+}

@@ -388,6 +388,19 @@ impl<'a> Floats<'a> {
     }
 }
 
+/// The value of a floating input of C type `kind` fixed with `-i` to the exact
+/// number `r`: at herbrand/ieee level the number as the program would hold it,
+/// rounded to that type like a literal (so IEEE folding goes through it);
+/// `None` at real level, where numbers stay exact.
+pub fn fixed_floating_value(
+    f: &ExprFactory,
+    level: Arith,
+    kind: RealKind,
+    r: &BigRational,
+) -> Option<Expr> {
+    (level != Arith::Real).then(|| Floats::new(f, level, kind).literal(r, None))
+}
+
 /// `a op b` for an MPI reduction operation (`MPI_SUM`, `MPI_PROD`, `MPI_MIN`,
 /// `MPI_MAX`) on floating values at herbrand/ieee level: an uninterpreted operator
 /// (`fp_mpi_sum`, ...) with no IEEE interpretation, applied in rank order. MPI

@@ -369,7 +369,22 @@ impl Engine {
                 .iter()
                 .find(|(n, _)| *n == var.name)
             {
-                Some((_, fixed)) => fixed_input_value(&f, &model, var, fixed, &ty)?,
+                Some((_, fixed)) => {
+                    let exact = fixed_input_value(&f, &model, var, fixed, &ty)?;
+                    // A C double holds the double nearest to the number given.
+                    match (&var.ty, f.as_concrete_rational(exact)) {
+                        (tass_model::api::Type::Real(kind), Some(r)) => {
+                            tass_semantics::api::fixed_floating_value(
+                                &f,
+                                self.config.arith,
+                                *kind,
+                                &r,
+                            )
+                            .unwrap_or(exact)
+                        }
+                        _ => exact,
+                    }
+                }
                 None => {
                     let (value, in_range) = typed_input_symbol(&f, &var.name, &var.ty, ty);
                     if let Some(in_range) = in_range {

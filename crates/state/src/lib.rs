@@ -86,3 +86,4 @@ mod mpi;
 mod snapshot;
 mod state;
 mod step;
+mod symmetry;

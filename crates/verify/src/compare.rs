@@ -51,8 +51,50 @@ pub(crate) fn compare_with<E: Engine>(
         options,
         findings: Findings::new(options),
         total: SearchStats::default(),
+        symmetry: SymmetryUse::Allowed,
     };
-    let ending = comparison.run();
+    let mut ending = comparison.run();
+    if let SymmetryUse::Applied { closed_cycle } = comparison.symmetry {
+        let read_consumed = comparison.imp.stop_symmetry_reduction();
+        let differs = !comparison.findings.violations.is_empty();
+        let unchecked = matches!(ending, Ending::Unchecked(_));
+        if differs || unchecked || closed_cycle {
+            // A violation found under the reduction may lean on an
+            // over-approximated (consumed) element and its trace shows a
+            // representative; coverage by the representatives' path conditions
+            // says nothing when the implementation can run for ever. The full
+            // search decides.
+            let why = if differs {
+                "a violation was found under the reduction"
+            } else if closed_cycle {
+                "the implementation can run for ever (its paths' coverage of the inputs needs every path)"
+            } else {
+                "the representatives' paths do not cover the specification's inputs"
+            };
+            let mut warnings = std::mem::take(&mut comparison.findings.warnings);
+            warnings.push(format!(
+                "--symmetry: {why}; the implementation was explored again without the reduction, and the verdict is that search's"
+            ));
+            // Both searches' statistics and time are counted (`total` goes on
+            // adding; the time limit runs from the first search's start).
+            let started = comparison.findings.started;
+            comparison.findings = Findings::new(options);
+            comparison.findings.started = started;
+            comparison.symmetry = SymmetryUse::Refused;
+            ending = comparison.run();
+            warnings.append(&mut comparison.findings.warnings);
+            comparison.findings.warnings = Vec::new();
+            for w in warnings {
+                comparison.findings.warn(w);
+            }
+        } else if read_consumed {
+            comparison.findings.warn(
+                "--symmetry: the implementation read an input element again after the reduction \
+                 had permuted it; that value was taken as unknown (sound for the verdict holds)"
+                    .to_string(),
+            );
+        }
+    }
     let Comparison {
         imp,
         findings,
@@ -60,6 +102,18 @@ pub(crate) fn compare_with<E: Engine>(
         ..
     } = comparison;
     finish(imp, findings, ending, total, options)
+}
+
+/// Where `compare --symmetry` stands in one comparison.
+#[derive(Clone, Copy, PartialEq)]
+enum SymmetryUse {
+    /// The reduction may be applied once the hypotheses are proved.
+    Allowed,
+    /// Not to be applied (the search again without it).
+    Refused,
+    /// Applied to the implementation's search; whether that search met a
+    /// saved state again on its own path (a cycle).
+    Applied { closed_cycle: bool },
 }
 
 /// The completed paths of one program: each terminal state with the steps that
@@ -88,6 +142,7 @@ struct Comparison<'r, E: Engine> {
     options: &'r Options,
     findings: Findings,
     total: SearchStats,
+    symmetry: SymmetryUse,
 }
 
 impl<E: Engine> Comparison<'_, E> {
@@ -112,6 +167,9 @@ impl<E: Engine> Comparison<'_, E> {
             nprocs,
         );
         let report = search.run(&mut system, initial.clone());
+        if let (Side::Impl, SymmetryUse::Applied { closed_cycle }) = (side, &mut self.symmetry) {
+            *closed_cycle = system.closed_cycle;
+        }
         add_stats(&mut self.total, &report.stats);
         match system.ending(report.outcome) {
             Ending::Complete => Ok(Explored {
@@ -128,8 +186,9 @@ impl<E: Engine> Comparison<'_, E> {
             Err(ending) => return ending,
         };
         if !self.options.symmetry.is_empty() {
-            let note = crate::symmetry::report(&mut *self.spec, &spec_side.terminals, self.options);
-            self.findings.warn(note);
+            if let Err(error) = self.decide_symmetry(&spec_side.terminals) {
+                return Ending::Error(error);
+            }
         }
         // The implementation's joint assertions are checked against these as its
         // search reaches them.
@@ -222,6 +281,38 @@ impl<E: Engine> Comparison<'_, E> {
             return Ending::Unchecked(reason.to_string());
         }
         Ending::Complete
+    }
+
+    /// `--symmetry`: decides the hypotheses on the specification's completed
+    /// paths and, when they hold, applies the reduction to the implementation's
+    /// search (unless this is the search again without it); warns either way.
+    fn decide_symmetry(&mut self, terminals: &Terminals<E>) -> Result<(), EngineError> {
+        if self.symmetry == SymmetryUse::Refused {
+            return Ok(());
+        }
+        let (note, invariant) = crate::symmetry::report(&mut *self.spec, terminals, self.options);
+        let Some(elements) = invariant.filter(|_| self.symmetry == SymmetryUse::Allowed) else {
+            self.findings.warn(note);
+            return Ok(());
+        };
+        let initial = self.imp.initial_state()?;
+        let arrays = &self.options.symmetry;
+        match self.imp.reduce_by_symmetry(&initial, arrays, elements) {
+            Ok(()) => {
+                self.symmetry = SymmetryUse::Applied {
+                    closed_cycle: false,
+                };
+                self.findings.warn(format!(
+                    "{note}; the implementation is explored one representative per orbit \
+                     (its input elements renamed as they are read)"
+                ));
+            }
+            Err(reason) => self.findings.warn(format!(
+                "{note}; the reduction does not apply to the implementation ({reason}), \
+                 so it is explored in full"
+            )),
+        }
+        Ok(())
     }
 
     /// Records a violation of a joint assertion found on the implementation's

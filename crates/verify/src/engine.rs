@@ -293,4 +293,22 @@ pub(crate) trait Engine {
     fn equivalent_conditions(&mut self, _a: &Self::Value, _b: &Self::Value) -> bool {
         false
     }
+    /// `compare --symmetry`, implementation's side, once the hypotheses are
+    /// proved: from now on every executed step goes on from the representative
+    /// of its state's orbit under the permutations of the `extent` elements of
+    /// `arrays` (`tass_state`'s `symmetry.rs`); or why it cannot.
+    fn reduce_by_symmetry(
+        &mut self,
+        _initial: &Self::State,
+        _arrays: &[String],
+        _extent: usize,
+    ) -> Result<(), String> {
+        Err("this engine cannot permute inputs".into())
+    }
+    /// Ends the reduction of [`Engine::reduce_by_symmetry`]; returns whether a
+    /// representative read an element after it was consumed (its values were
+    /// over-approximated).
+    fn stop_symmetry_reduction(&mut self) -> bool {
+        false
+    }
 }

@@ -68,6 +68,9 @@ pub(crate) struct RealEngine {
     pairing: HashMap<Expr, PairingFacts>,
     /// What the livelock check has learnt (`real/livelock.rs`).
     livelock_memo: livelock::LivelockMemo,
+    /// `compare --symmetry`, implementation: the reduction in force, and
+    /// whether a representative has read a consumed element.
+    symmetry: Option<(tass_state::api::InputSymmetry, bool)>,
 }
 
 impl RealEngine {
@@ -109,6 +112,7 @@ impl RealEngine {
             fixed: options.inputs.clone(),
             pairing: HashMap::new(),
             livelock_memo: livelock::LivelockMemo::default(),
+            symmetry: None,
         })
     }
 
@@ -235,6 +239,13 @@ impl Engine for RealEngine {
         let mut outcome = self.engine.execute(state, step)?;
         if !step.guard_known_true {
             outcome.state = self.engine.canonicalize(outcome.state);
+        }
+        if let Some((symmetry, read_consumed)) = &mut self.symmetry {
+            let representative = self
+                .engine
+                .symmetric_representative(outcome.state, symmetry);
+            outcome.state = representative.state;
+            *read_consumed |= representative.read_consumed;
         }
         let violations = outcome
             .violations
@@ -450,6 +461,34 @@ impl Engine for RealEngine {
 
     fn equivalent_conditions(&mut self, a: &Value, b: &Value) -> bool {
         self.conditions_equivalent(a, b)
+    }
+
+    fn reduce_by_symmetry(
+        &mut self,
+        initial: &State,
+        arrays: &[String],
+        extent: usize,
+    ) -> Result<(), String> {
+        // An assumption ends the paths where it fails without a terminal state,
+        // and whether the representatives' paths cover the specification's
+        // inputs then says nothing of the implementation's own paths.
+        let assumes = self.model.functions.iter().any(|f| {
+            f.body.as_ref().is_some_and(|body| {
+                body.graph
+                    .edge_weights()
+                    .any(|t| matches!(t.statement, tass_model::api::Statement::Assume { .. }))
+            })
+        });
+        if assumes {
+            return Err("it has assumptions".to_string());
+        }
+        let symmetry = self.engine.input_symmetry(initial, arrays, extent)?;
+        self.symmetry = Some((symmetry, false));
+        Ok(())
+    }
+
+    fn stop_symmetry_reduction(&mut self) -> bool {
+        self.symmetry.take().is_some_and(|(_, read)| read)
     }
 
     fn and(&self, a: &Value, b: &Value) -> Value {

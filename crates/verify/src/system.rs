@@ -257,6 +257,9 @@ pub(crate) struct ModelSystem<'a, E: Engine> {
     terminal_set: HashSet<E::State>,
     /// An engine error met while checking (ends the search).
     pub error: Option<EngineError>,
+    /// A saved state was met again while on the search path: the program can
+    /// run for ever (`compare --symmetry` then cannot conclude coverage).
+    pub closed_cycle: bool,
 }
 
 impl<'a, E: Engine> ModelSystem<'a, E> {
@@ -294,6 +297,7 @@ impl<'a, E: Engine> ModelSystem<'a, E> {
             mode,
             start,
             model_label,
+            closed_cycle: false,
             store: HashSet::new(),
             path_states: Vec::new(),
             on_path: HashMap::new(),
@@ -662,6 +666,9 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
             self.on_path.insert(canonical.clone(), self.reduced);
             self.path_states.push((self.depth, canonical, self.reduced));
             return true;
+        }
+        if self.on_path.contains_key(&canonical) {
+            self.closed_cycle = true;
         }
         if self.on_path.get(&canonical) != Some(&true) || self.expanded.contains(&canonical) {
             return false;

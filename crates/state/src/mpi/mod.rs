@@ -75,7 +75,7 @@ pub(crate) use commute::{pending_receives, settled};
 pub(crate) use context::{Ctx, ENVELOPE_CASE};
 pub use deadlock::PollOutcome;
 pub(crate) use deadlock::{blocked_calls, failed_poll};
-pub(crate) use process::MpiProc;
+pub(crate) use process::{CallStage, MpiProc};
 pub(crate) use request::push_progress_steps;
 pub(crate) use rma::{
     exposed_to_locks, model_locks_windows, window_values, window_values_mut, Window,
