@@ -62,6 +62,10 @@ int main(void) {
 fn modes_agree_on_a_clamped_input_both_verdicts() {
     modes_agree("1", &["-D", "LIMIT=10"], CLAMP, "holds", "");
     modes_agree("1", &["-D", "LIMIT=9"], CLAMP, "violated", "assertion");
+    // A range too large to enumerate: the prover decides the set questions.
+    let wide = CLAMP.replace("x <= 100}", "x <= 1000000}");
+    modes_agree("1", &["-D", "LIMIT=10"], &wide, "holds", "");
+    modes_agree("1", &["-D", "LIMIT=9"], &wide, "violated", "assertion");
 }
 
 /// Subsumption stores fewer states on the clamp: y = 10 under x > 10 is a
