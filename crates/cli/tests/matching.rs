@@ -76,7 +76,10 @@ fn subsumption_saves_fewer_states_than_set_equality() {
         let (_, r) = run("1", mode, &["-D", "LIMIT=10"], CLAMP);
         r["stats"]["states_saved"].as_u64().expect("stats")
     };
-    assert!(saved("subsume") < saved("set"), "subsume should store fewer");
+    assert!(
+        saved("subsume") < saved("set"),
+        "subsume should store fewer"
+    );
 }
 
 /// The input is read again in the loop, so it is part of the data: a state

@@ -379,7 +379,7 @@ impl Slots<'_> {
                     HeapObject::Live {
                         value: self.value(value),
                         extent: *extent,
-                        elem: elem.clone(),
+                        elem: *elem,
                     }
                 }
                 other => other.clone(),

@@ -141,8 +141,11 @@ impl RealEngine {
                 assignment.set(s, Value::Int(BigInt::from(v)));
             }
             if f.eval_bool(cd.pc, &assignment).ok()? {
-                let values: Option<Vec<Value>> =
-                    cd.data.iter().map(|&d| f.eval(d, &assignment).ok()).collect();
+                let values: Option<Vec<Value>> = cd
+                    .data
+                    .iter()
+                    .map(|&d| f.eval(d, &assignment).ok())
+                    .collect();
                 set.insert(values?);
             }
             // The next point of the box, odometer-wise.
