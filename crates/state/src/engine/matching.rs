@@ -236,11 +236,12 @@ fn mentions(
 ) {
     e.visit(&mut |x| {
         match &x.kind {
-            ExprKind::Var(v) => {
+            ExprKind::Var(v) | ExprKind::RemoteVar { var: v, .. } => {
                 if let Some(&k) = index.get(v) {
                     reads[k] = true;
                 }
             }
+            ExprKind::SizeOf(ty) => type_mentions(model, ty, index, reads, pinned),
             ExprKind::AddressOf(inner) | ExprKind::Decay(inner) => {
                 inner.visit(&mut |y| {
                     if let ExprKind::Var(v) = &y.kind {
