@@ -226,3 +226,19 @@ fn subsume_is_refused_with_ltl_pragmas() {
     assert!(error.contains("--match subsume is for safety"), "{error}");
     assert!(error.contains("prog.c:17:"), "{error}");
 }
+
+/// The three-process ring of `ltl.rs` (counter advanced by 2 modulo 4), with
+/// its input symbolic: before `--match`, it ran only with `-i l0=V`. Its twin
+/// fails liveness for odd l0 only (mpirun, noted in fevs/manifest.toml), and
+/// the witness is odd.
+#[test]
+fn the_three_process_ring_with_a_symbolic_counter() {
+    let (code, r) = run("3", "set", &[], &fevs("ltl_token_ring"));
+    assert_eq!((code, r["verdict"].as_str()), (0, Some("holds")), "{r:#}");
+    let (code, r) = run("3", "set", &[], &fevs("ltl_token_ring_bad"));
+    assert_eq!(code, 1, "{r:#}");
+    let v = &r["violations"][0];
+    assert_eq!(v["property"], "ltl", "{r:#}");
+    let l0 = v["witness"]["l0"].as_i64().expect("a witness for l0");
+    assert_eq!(l0 % 2, 1, "{r:#}");
+}
