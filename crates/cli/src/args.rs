@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use tass_verify::api::{Arith, DeadlockMode, FairnessMode, ProverChoice, Reduction};
+use tass_verify::api::{Arith, DeadlockMode, FairnessMode, MatchMode, ProverChoice, Reduction};
 
 /// `tass`: verify C and C/MPI programs by symbolic execution and model checking.
 #[derive(Parser, Debug)]
@@ -156,6 +156,14 @@ pub(crate) struct VerifyArgs {
     /// Number of processes.
     #[arg(short = 'n', long = "procs", value_name = "N", default_value_t = 1)]
     pub procs: usize,
+    /// How a state is matched with the saved ones: `syntactic` (equal
+    /// canonical forms; the default), `set` (same control, and the prover
+    /// shows the sets of data valuations equal: ends searches whose symbolic
+    /// values grow around a loop) or `subsume` (same control, data included
+    /// in a saved state's; safety properties only, not with `ltl` pragmas).
+    #[arg(long = "match", value_name = "MODE", default_value = "syntactic",
+          value_parser = one_of::<MatchMode>(&["syntactic", "set", "subsume"]))]
+    pub matching: MatchMode,
     #[command(flatten)]
     pub check: CheckArgs,
     /// The program's C files.

@@ -10,8 +10,8 @@ use std::time::Duration;
 use tass_model::api::{render_model, Model};
 use tass_prove::api::{solvers_on_path, SolverKind, AUTO_ORDER};
 use tass_verify::api::{
-    check_signatures, compare, verify, Colour, Options, ProverChoice, Report, SignedOverflow,
-    TextStyle, UrgentChoice,
+    check_signatures, compare, verify, Colour, MatchMode, Options, ProverChoice, Report,
+    SignedOverflow, TextStyle, UrgentChoice,
 };
 
 use crate::args::{
@@ -123,6 +123,7 @@ fn options(check: &CheckArgs) -> Result<Options, ArgumentError> {
             UrgentChoice::First
         },
         fairness: check.fairness,
+        matching: MatchMode::Syntactic,
         max_states: check.max_states,
         timeout,
         max_memory,
@@ -146,6 +147,7 @@ fn run_verify(args: VerifyArgs) -> i32 {
     let prepared = (|| {
         let mut options = options(check)?;
         options.procs = check_procs("--procs", args.procs)?;
+        options.matching = args.matching;
         let model = load_program(&args.files, &check.source)?;
         check_trace_writable(check)?;
         Ok::<_, RunError>((options, model))

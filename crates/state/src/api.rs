@@ -10,8 +10,8 @@
 //!   [`Certainty`], [`EngineError`], [`Change`], [`Oracle`], [`Value`].
 
 pub use crate::engine::{
-    Arith, Engine, EngineConfig, EngineStats, FixedValue, ProcessStatus, Step, StepInfo,
-    StepOutcome,
+    Arith, ControlData, Engine, EngineConfig, EngineStats, FixedValue, ProcessStatus, Step,
+    StepInfo, StepOutcome,
 };
 pub use crate::mpi::PollOutcome;
 pub use crate::snapshot::JointPoint;

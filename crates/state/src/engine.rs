@@ -26,7 +26,9 @@ use crate::mpi::PollOutcome;
 use crate::state::{PartStore, ProcState, State, Status, SystemState};
 
 mod ltl_atoms;
+mod matching;
 pub use crate::step::{Step, StepInfo, StepOutcome};
+pub use matching::ControlData;
 
 /// Runs `work`, turning a panic (an internal error: a bug, never the user's
 /// fault) into an [`EngineError`] so that the verifier reports it instead of
@@ -203,6 +205,9 @@ pub struct Engine {
     /// `tass compare`, implementation: the specification's paths, for the
     /// joint assertions.
     spec_paths: Vec<(Expr, Vec<crate::snapshot::JointPoint>)>,
+    /// Where each input may still be read (`--match set|subsume`), built on
+    /// first use.
+    input_liveness: Option<Arc<matching::InputLiveness>>,
 }
 
 impl std::fmt::Debug for Engine {
@@ -282,6 +287,7 @@ impl Engine {
             locks_windows: crate::mpi::model_locks_windows(&model),
             joint: Default::default(),
             spec_paths: Vec::new(),
+            input_liveness: None,
             model,
         })
     }

@@ -110,6 +110,12 @@ impl Hash for Snapshots {
 }
 
 impl Snapshots {
+    /// True when no process has a snapshot queued or recorded (set-based
+    /// matching leaves states with snapshots to syntactic matching).
+    pub(crate) fn is_empty(&self) -> bool {
+        self.queues.iter().all(|q| q.is_empty()) && self.joint.iter().all(|j| j.is_empty())
+    }
+
     /// The number of snapshots process `p` has queued.
     pub(crate) fn queue_len(&self, p: usize) -> usize {
         self.queues.get(p).map_or(0, VecDeque::len)

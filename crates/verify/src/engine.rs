@@ -17,6 +17,15 @@ pub(crate) struct StepInfo {
     pub source: String,
 }
 
+/// What [`Engine::data_relation`] is asked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum DataRelation {
+    /// The same set of data valuations.
+    Equal,
+    /// A subset.
+    Included,
+}
+
 /// The result of executing one step.
 #[derive(Debug)]
 pub(crate) struct Executed<S> {
@@ -113,6 +122,23 @@ pub(crate) trait Engine {
     /// The canonical form of `state` (heap canonicalized, simplified): equal
     /// canonical forms mean the same state.
     fn canonicalize(&mut self, state: Self::State) -> Self::State;
+    /// The control part of `state` (`--match set|subsume`): states with equal
+    /// control parts differ only in their symbolic data. `None`: match `state`
+    /// syntactically only.
+    fn control_part(&mut self, _state: &Self::State) -> Option<Self::State> {
+        None
+    }
+    /// Whether the concrete data valuations `new` stands for are, by the prover,
+    /// those of `saved` (`Relation::Equal`) or among them (`Relation::Included`).
+    /// Both have the same control part. An undecided question is `false`.
+    fn data_relation(
+        &mut self,
+        _new: &Self::State,
+        _saved: &Self::State,
+        _relation: DataRelation,
+    ) -> bool {
+        false
+    }
     /// Whether `state` is worth saving (the state-saving heuristic's location part):
     /// some process sits at a loop head, an if-join or a location with several
     /// incoming edges.

@@ -84,6 +84,38 @@ impl std::str::FromStr for FairnessMode {
     }
 }
 
+/// How a new state is matched with the saved ones (`--match`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum MatchMode {
+    /// Equal canonical forms (values and path condition): the default.
+    #[default]
+    Syntactic,
+    /// Equal control parts and, by the prover, equal sets of concrete data
+    /// valuations (the paper on explicit control and symbolic data).
+    Set,
+    /// Equal control parts and a data set included in a saved state's: the
+    /// new state is not explored (safety properties only, never `ltl`).
+    Subsume,
+}
+
+impl std::str::FromStr for MatchMode {
+    type Err = UnknownChoice;
+
+    /// Parses `syntactic|set|subsume`.
+    fn from_str(text: &str) -> Result<MatchMode, UnknownChoice> {
+        match text {
+            "syntactic" => Ok(MatchMode::Syntactic),
+            "set" => Ok(MatchMode::Set),
+            "subsume" => Ok(MatchMode::Subsume),
+            other => Err(UnknownChoice {
+                what: "match mode",
+                found: other.to_string(),
+                expected: "syntactic, set or subsume",
+            }),
+        }
+    }
+}
+
 /// Whether the urgent partial-order reduction prunes the interleavings (`--por`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reduction {
@@ -132,6 +164,8 @@ pub struct Options {
     pub urgent_choice: UrgentChoice,
     /// The runs `ltl` formulas are checked on.
     pub fairness: FairnessMode,
+    /// How states are matched (`--match`).
+    pub matching: MatchMode,
     /// At most this many states (`--max-states`).
     pub max_states: Option<u64>,
     /// At most this long (`--timeout`).
@@ -190,6 +224,7 @@ impl Default for Options {
             reduction: Reduction::Urgent,
             urgent_choice: UrgentChoice::First,
             fairness: FairnessMode::Weak,
+            matching: MatchMode::Syntactic,
             max_states: None,
             timeout: None,
             max_memory: None,

@@ -15,7 +15,7 @@ use tass_simplify::api::SimplifierCache;
 use tass_state::api::{EngineConfig, EngineError, ProcessStatus, State, Step, Value, Violation};
 use tass_symbolic::api::{Expr, ExprFactory};
 
-use crate::engine::{Engine, Executed, OutputMismatch, StepInfo, Uncovered};
+use crate::engine::{DataRelation, Engine, Executed, OutputMismatch, StepInfo, Uncovered};
 use crate::error::SetupError;
 use crate::options::{DeadlockMode, Options, Reduction, UrgentChoice};
 use crate::por::PorTables;
@@ -32,6 +32,7 @@ use witness::witness_values;
 mod deadlock;
 mod inputs;
 mod livelock;
+mod matching;
 mod mpi_calls;
 mod outputs;
 mod pairing;
@@ -71,6 +72,8 @@ pub(crate) struct RealEngine {
     /// `compare --symmetry`, implementation: the reduction in force, and
     /// whether a representative has read a consumed element.
     symmetry: Option<(tass_state::api::InputSymmetry, bool)>,
+    /// What set-based matching has computed (`real/matching.rs`).
+    matching: matching::MatchMemo,
 }
 
 impl RealEngine {
@@ -113,6 +116,7 @@ impl RealEngine {
             pairing: HashMap::new(),
             livelock_memo: livelock::LivelockMemo::default(),
             symmetry: None,
+            matching: matching::MatchMemo::default(),
         })
     }
 
@@ -292,6 +296,14 @@ impl Engine for RealEngine {
 
     fn canonicalize(&mut self, state: State) -> State {
         self.engine.canonicalize(state)
+    }
+
+    fn control_part(&mut self, state: &State) -> Option<State> {
+        self.control_key(state)
+    }
+
+    fn data_relation(&mut self, new: &State, saved: &State, relation: DataRelation) -> bool {
+        self.data_sets_related(new, saved, relation)
     }
 
     fn set_record_changes(&mut self, on: bool) {
@@ -605,6 +617,19 @@ pub fn verify(model: &Model, options: &Options) -> Report {
     }
     if let Err(e) = crate::ltl::check_ranks(model, options.procs) {
         return Report::error(e.to_string());
+    }
+    if let (crate::options::MatchMode::Subsume, Some(first)) = (options.matching, model.ltl.first())
+    {
+        return Report::error(
+            EngineError::invalid(
+                format!(
+                    "--match subsume is for safety properties only, and the program has the                      ltl formula `{}`: matching a state with one whose data includes it could                      close a cycle no run has; use --match set (equal data sets) or syntactic",
+                    first.id
+                ),
+                Some(&first.span),
+            )
+            .to_string(),
+        );
     }
     let run = || -> Result<Report, SetupError> {
         let setup = RunSetup::new(options)?;

@@ -10,8 +10,8 @@ use tass_model::api::{LocationId, LocationKind, Model};
 use tass_search::api::{Control, Limit, Limits, Outcome, Search, SearchStats, TransitionSystem};
 use tass_semantics::api::{Certainty as EngineCertainty, EngineError, Violation};
 
-use crate::engine::Engine;
-use crate::options::Options;
+use crate::engine::{DataRelation, Engine};
+use crate::options::{MatchMode, Options};
 use crate::report::{
     peak_memory_mb, Certainty, Property, Report, Stats, TraceStep, Verdict, ViolationReport,
     Witness,
@@ -217,6 +217,10 @@ pub(crate) struct ModelSystem<'a, E: Engine> {
     model_label: Option<&'static str>,
     /// The canonic store: canonical forms of the saved states.
     store: HashSet<E::State>,
+    /// How a new state is matched with the saved ones (`--match`).
+    pub matching: MatchMode,
+    /// `--match set|subsume`: the saved states by control part.
+    by_control: HashMap<E::State, Vec<E::State>>,
     /// The saved states on the current search path (for the cycle proviso):
     /// depth, canonical form, and whether the reduction left steps out there.
     path_states: Vec<(usize, E::State, bool)>,
@@ -299,6 +303,8 @@ impl<'a, E: Engine> ModelSystem<'a, E> {
             model_label,
             closed_cycle: false,
             store: HashSet::new(),
+            matching: MatchMode::Syntactic,
+            by_control: HashMap::new(),
             path_states: Vec::new(),
             on_path: HashMap::new(),
             expanded: HashSet::new(),
@@ -662,11 +668,26 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
     /// reduction's argument needs (no step is ignored forever along a cycle).
     fn save(&mut self, state: &E::State) -> bool {
         let canonical = self.engine.canonicalize(state.clone());
-        if self.store.insert(canonical.clone()) {
-            self.on_path.insert(canonical.clone(), self.reduced);
-            self.path_states.push((self.depth, canonical, self.reduced));
-            return true;
-        }
+        let matched = if self.store.contains(&canonical) {
+            Some(canonical)
+        } else {
+            match self.match_by_data(&canonical) {
+                Ok(saved) => Some(saved),
+                Err(key) => {
+                    if let Some(key) = key {
+                        self.by_control
+                            .entry(key)
+                            .or_default()
+                            .push(canonical.clone());
+                    }
+                    self.store.insert(canonical.clone());
+                    self.on_path.insert(canonical.clone(), self.reduced);
+                    self.path_states.push((self.depth, canonical, self.reduced));
+                    return true;
+                }
+            }
+        };
+        let canonical = matched.expect("a matched state");
         if self.on_path.contains_key(&canonical) {
             self.closed_cycle = true;
         }
@@ -687,6 +708,40 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
                 false
             }
         }
+    }
+}
+
+impl<E: Engine> ModelSystem<'_, E> {
+    /// `--match set|subsume`: a saved state with `canonical`'s control part
+    /// whose data set equals (`set`) or includes (`subsume`) `canonical`'s;
+    /// otherwise `Err` with `canonical`'s control part, under which it is to
+    /// be saved (`None` when it is matched syntactically only).
+    ///
+    /// Subsumption skips a saved state on the search path that the reduction
+    /// reduced: the cycle proviso would have to expand that state fully, and
+    /// the new state covers only part of its data; the new state is explored
+    /// instead. Set equality needs no such care: the two states stand for the
+    /// same concrete states, so expanding the new one fully is expanding the
+    /// saved one.
+    fn match_by_data(&mut self, canonical: &E::State) -> Result<E::State, Option<E::State>> {
+        let relation = match self.matching {
+            MatchMode::Syntactic => return Err(None),
+            MatchMode::Set => DataRelation::Equal,
+            MatchMode::Subsume => DataRelation::Included,
+        };
+        let Some(key) = self.engine.control_part(canonical) else {
+            return Err(None);
+        };
+        let candidates = self.by_control.get(&key).cloned().unwrap_or_default();
+        for saved in candidates {
+            if relation == DataRelation::Included && self.on_path.get(&saved) == Some(&true) {
+                continue;
+            }
+            if self.engine.data_relation(canonical, &saved, relation) {
+                return Ok(saved);
+            }
+        }
+        Err(Some(key))
     }
 }
 
@@ -860,6 +915,7 @@ pub(crate) fn verify_with<E: Engine>(engine: &mut E, options: &Options, nprocs: 
             None,
             nprocs,
         );
+        system.matching = options.matching;
         let report = search.run(&mut system, initial);
         (system.ending(report.outcome), report.stats)
     };

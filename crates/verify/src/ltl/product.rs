@@ -14,7 +14,7 @@
 //! find does not exist: states equal in canonical form (values and path
 //! condition) stand for the same executions.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -25,14 +25,19 @@ use tass_state::api::{State, Step};
 use tass_symbolic::api::{Expr, ExprFactory};
 
 use super::buchi::{automaton, Automaton, Formulas};
-use crate::engine::Engine;
-use crate::options::{FairnessMode, Options};
+use crate::engine::{DataRelation, Engine};
+use crate::options::{FairnessMode, MatchMode, Options};
 use crate::real::RealEngine;
 use crate::report::{Certainty, Property, TraceStep, ViolationReport, Witness};
 use crate::system::complete_witness;
 
 /// The trace line between a lasso's stem and its cycle.
 const CYCLE_MARK: &str = "(cycle: the steps below repeat forever)";
+
+/// Why a lasso closed by set equality has no witness.
+const SET_MATCH_NO_WITNESS: &str = "the cycle closes by --match set (a state with the same \
+     control and an equal set of data valuations); the inputs that drive it are not extracted: \
+     check the run with --match syntactic and -i";
 
 /// What the search of one formula found.
 pub(crate) enum LtlOutcome {
@@ -86,6 +91,11 @@ struct Product<'e> {
     options: &'e Options,
     graph: LassoGraph,
     index: HashMap<(State, usize), usize>,
+    /// `--match set`: the nodes by control part and automaton state.
+    by_control: HashMap<(State, usize), Vec<usize>>,
+    /// Edges whose target was found by set equality, not syntactically: a
+    /// lasso through one repeats its cycle only up to equal data sets.
+    set_matched: HashSet<(usize, usize)>,
     node_state: Vec<(State, usize)>,
     /// Per node, per edge (as in `graph.edges`): the program step.
     edge_steps: Vec<Vec<Option<Step>>>,
@@ -111,6 +121,8 @@ impl<'e> Product<'e> {
             options,
             graph: LassoGraph::default(),
             index: HashMap::new(),
+            by_control: HashMap::new(),
+            set_matched: HashSet::new(),
             node_state: Vec::new(),
             edge_steps: Vec::new(),
             successors: HashMap::new(),
@@ -130,7 +142,7 @@ impl<'e> Product<'e> {
                 continue;
             }
             for t in self.label_states(initial.clone(), q)? {
-                let (id, new) = self.intern(t, q);
+                let (id, new, _) = self.intern(t, q);
                 self.graph.initial.push(id);
                 if new {
                     queue.push_back(id);
@@ -147,7 +159,10 @@ impl<'e> Product<'e> {
             for (step, next, moved) in successors.iter() {
                 for r in self.aut.states[q].successors.clone() {
                     for t in self.label_states(next.clone(), r)? {
-                        let (target, new) = self.intern(t, r);
+                        let (target, new, by_set) = self.intern(t, r);
+                        if by_set {
+                            self.set_matched.insert((id, target));
+                        }
                         self.graph.edges[id].push((target, *moved));
                         self.edge_steps[id].push(step.clone());
                         if new {
@@ -178,15 +193,40 @@ impl<'e> Product<'e> {
         cancelled.then(|| "the ltl search was interrupted".into())
     }
 
-    fn intern(&mut self, state: State, q: usize) -> (usize, bool) {
+    /// The node of `(state, q)`: its id, whether it is new, and whether it
+    /// was found by set equality (`--match set`) rather than syntactically.
+    fn intern(&mut self, state: State, q: usize) -> (usize, bool, bool) {
         if let Some(&id) = self.index.get(&(state.clone(), q)) {
-            return (id, false);
+            return (id, false, false);
+        }
+        let key = match self.options.matching {
+            MatchMode::Set => self.engine.control_part(&state),
+            _ => None,
+        };
+        if let Some(key) = &key {
+            let candidates = self
+                .by_control
+                .get(&(key.clone(), q))
+                .cloned()
+                .unwrap_or_default();
+            for id in candidates {
+                let saved = self.node_state[id].0.clone();
+                if self
+                    .engine
+                    .data_relation(&state, &saved, DataRelation::Equal)
+                {
+                    return (id, false, true);
+                }
+            }
         }
         let id = self.graph.add_node(self.aut.states[q].accepting, 0);
         self.edge_steps.push(Vec::new());
         self.node_state.push((state.clone(), q));
         self.index.insert((state, q), id);
-        (id, true)
+        if let Some(key) = key {
+            self.by_control.entry((key, q)).or_default().push(id);
+        }
+        (id, true, false)
     }
 
     /// The program's steps from `state`, and the processes enabled there.
@@ -320,6 +360,9 @@ impl<'e> Product<'e> {
             trace.push(self.trace_step(property, &from, step.as_ref()));
         }
         let last = path.last().map(|&id| self.node_state[id].0.clone());
+        let by_set = path
+            .windows(2)
+            .any(|w| self.set_matched.contains(&(w[0], w[1])));
         let (certainty, given) = match last.as_ref().map(|s| self.engine.ltl_witness(s)) {
             Some(Some(values)) if !self.undecided => (Certainty::Provable, values),
             Some(Some(values)) => (Certainty::Possible, values),
@@ -334,6 +377,20 @@ impl<'e> Product<'e> {
                 Witness::Unavailable("the program has no inputs".into())
             }
             w => w,
+        };
+        // A cycle closed by set equality repeats the control and the set of
+        // data valuations, not one run's values: the inputs of its last state
+        // need not drive the lasso shown (the backward pruning of the
+        // paper's Sec. 3.3 is not built), and with unbounded numbers the set
+        // may hold no run that repeats forever. So: possible, no witness.
+        let (certainty, witness, witness_missing) = if by_set {
+            (
+                Certainty::Possible,
+                Witness::Unavailable(SET_MATCH_NO_WITNESS.into()),
+                Vec::new(),
+            )
+        } else {
+            (certainty, witness, witness_missing)
         };
         let path_condition = last
             .as_ref()
