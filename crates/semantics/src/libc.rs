@@ -20,6 +20,7 @@ use crate::eval::{scalar_type, Evaluator, Place};
 use crate::exec::pointee_type;
 use crate::oracle::Decision;
 use crate::report::{EngineError, Property};
+use crate::window::ElementWindow;
 
 /// Longest string walked character by character (a guard against walks that
 /// never meet a terminating NUL in an object of unknown size).
@@ -141,12 +142,12 @@ impl Buffer {
     fn room_claim(&self, f: &ExprFactory, count: Expr) -> Option<(Expr, Expr)> {
         match self {
             Buffer::Elements { start, extent, .. } => {
-                let ext = (*extent)?;
-                let end = f.add(*start, count);
-                Some((
-                    f.and(f.le(f.int(0), *start), f.le(end, ext)),
-                    f.sub(ext, *start),
-                ))
+                let window = ElementWindow {
+                    start: *start,
+                    count,
+                    extent: (*extent)?,
+                };
+                Some((window.inside(f), f.sub(window.extent, *start)))
             }
             Buffer::Single(_) => Some((f.le(count, f.int(1)), f.int(1))),
             Buffer::Literal(bytes) => {

@@ -6,7 +6,8 @@ use smallvec::SmallVec;
 use tass_dynamic::api::{undefined_data, Handle, Pointer, Root, Step as PStep, Value};
 use tass_model::api::{Expr as MExpr, LibraryConstant as LC, Span};
 use tass_semantics::api::{
-    pointee_type, scalar_type, Decision, EngineError, Environment, Evaluator, Place, Property,
+    pointee_type, scalar_type, Decision, ElementWindow, EngineError, Environment, Evaluator, Place,
+    Property,
 };
 use tass_symbolic::api::{Expr, ExprFactory, Type};
 
@@ -342,17 +343,19 @@ pub(super) fn check_bounds(
     let f = ev.factory();
     let t = f.type_of(array);
     let total = f.mul(f.array_extent(array)?, inner_size(f, &t)?);
-    let end = f.add(off, count);
-    let claim = f.and(f.le(f.int(0), off), f.le(end, total));
-    ev.check(
+    let window = ElementWindow {
+        start: off,
+        count,
+        extent: total,
+    };
+    ev.check_window(
         env,
-        claim,
-        Property::OutOfBounds,
+        &window,
         || {
             format!(
                 "MPI buffer overrun: elements {} to {} of a buffer of {} elements",
                 f.pretty(off),
-                f.pretty(f.sub(end, f.int(1))),
+                f.pretty(f.sub(f.add(off, count), f.int(1))),
                 f.pretty(total)
             )
         },
