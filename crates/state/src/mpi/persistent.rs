@@ -15,15 +15,14 @@ use tass_model::api::mpi::ArgRole;
 use tass_model::api::{FunctionId, LibraryFunction as LF, Span};
 use tass_semantics::api::{EngineError, Environment, Evaluator, Place, Property};
 
-use super::buffer::{check_rank, concrete, holds, read_buffer, BufArg, P2pType};
+use super::buffer::{concrete, holds, read_buffer, BufArg, P2pType};
 use super::collective::pending::Sent;
 use super::comm;
-use super::comm::check_comm;
 use super::context::{write_request, Call, PROC_NULL};
 use super::envelope::{resolve_rank, tag_value};
-use super::p2p::receive_request;
+use super::p2p::{check_count, checked_envelope, receive_request, Envelope, EnvelopeArgs};
 use super::request::{self, Persistent, RequestKind};
-use super::tag::{check_tag, PathAfterCheck, TagUse};
+use super::tag::TagUse;
 use crate::env::{set_mpi, ProcEnv};
 
 /// `MPI_Send_init(buf, count, datatype, dest, tag, comm, &request)` and its
@@ -89,25 +88,18 @@ fn send_of(
         P2pType::Basic(c, ty) => (c, ty),
         P2pType::Pair(_) => return Err(pairs_unsupported(call)),
     };
-    let dest = ev.eval_int(&*env, call.arg(ArgRole::Dest))?;
-    let tag = ev.eval_int(&*env, call.arg(ArgRole::Tag))?;
-    let Some(comm) = check_comm(ev, &*env, call.arg(ArgRole::Comm), span)? else {
+    let name = call.lf.c_name();
+    let envelope_args = EnvelopeArgs::of(call, ArgRole::Dest);
+    let Some(Envelope {
+        peer: dest,
+        tag,
+        comm,
+        size,
+    }) = checked_envelope(ev, env, envelope_args, TagUse::Send, name, span)?
+    else {
         return Ok(None);
     };
-    let size = comm::comm_size(env.state, comm);
-    check_rank(ev, &*env, dest, false, "destination", span, size);
-    let name = call.lf.c_name();
-    if check_tag(ev, &*env, tag, TagUse::Send, name, span) == PathAfterCheck::Dead {
-        return Ok(None);
-    }
-    let nonneg = f.le(f.int(0), count);
-    ev.check(
-        &*env,
-        nonneg,
-        Property::MpiCount,
-        || format!("negative count {} in {}", f.pretty(count), call.lf.c_name()),
-        span,
-    );
+    check_count(ev, &*env, count, name, span);
     let pc = ev.current_pc(&*env);
     let dest = match resolve_rank(f, ev.oracle(), pc, dest, size) {
         Some(PROC_NULL) => None,
