@@ -352,13 +352,12 @@ mod tests {
             signature: None,
         };
         {
-            let mut env = ProcEnv {
-                state: &mut state,
-                proc: 0,
+            let mut env = crate::mpi::Ctx {
                 model: &model,
-                factory: &f,
+                f: &f,
                 layout: &layout,
-            };
+            }
+            .env(&mut state, 0);
             env.enqueue(msg(1, 0, 1));
             env.enqueue(msg(0, 2, 2));
             env.enqueue(msg(1, 0, 3));

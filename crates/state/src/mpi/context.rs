@@ -194,7 +194,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// The environment of process `proc` in `state`, for the evaluator.
-    pub(super) fn env<'s>(&self, state: &'s mut State, proc: usize) -> ProcEnv<'s>
+    pub(crate) fn env<'s>(&self, state: &'s mut State, proc: usize) -> ProcEnv<'s>
     where
         'a: 's,
     {
