@@ -59,6 +59,25 @@ pub(super) fn datatype(
     Ok((c, ty))
 }
 
+/// Checks (`mpi-count`) that a message's element count is not negative.
+pub(super) fn check_count(
+    ev: &mut Evaluator<'_>,
+    env: &dyn Environment,
+    count: Expr,
+    function: &str,
+    span: &Span,
+) {
+    let f = ev.factory();
+    let nonneg = f.le(f.int(0), count);
+    ev.check(
+        env,
+        nonneg,
+        Property::MpiCount,
+        || format!("negative count {} in {function}", f.pretty(count)),
+        span,
+    );
+}
+
 /// Checks a rank argument: in `0..n`, or one of the special values allowed.
 pub(super) fn check_rank(
     ev: &mut Evaluator<'_>,
@@ -227,14 +246,7 @@ pub(super) fn locate(
     span: &Span,
 ) -> Result<Buffer, EngineError> {
     let f = ev.factory();
-    let nonneg = f.le(f.int(0), count);
-    ev.check(
-        env,
-        nonneg,
-        Property::MpiCount,
-        || format!("negative count {} in an MPI call", f.pretty(count)),
-        span,
-    );
+    check_count(ev, env, count, "an MPI call", span);
     let ptr = match arg {
         BufArg::Expr(e) => ev.eval(env, e)?,
         BufArg::Stored(v, _) => v.clone(),

@@ -1,12 +1,12 @@
 //! Point-to-point operations: sends, receives, posted receives and probes.
 
 use tass_dynamic::api::{Message, Value};
-use tass_model::api::mpi::ArgRole;
+use tass_model::api::mpi::{ArgRole, Rank};
 use tass_model::api::{Expr as MExpr, FunctionId, LibraryFunction as LF, Span};
 use tass_semantics::api::{EngineError, Environment, Evaluator, Property};
 use tass_symbolic::api::{Expr, Type};
 
-use super::buffer::{check_rank, holds, read_buffer, P2pType};
+use super::buffer::{check_count, check_rank, holds, read_buffer, P2pType};
 use super::comm::check_comm;
 use super::context::{write_int_through, write_request, Call, ANY, NO_MESSAGE, PROC_NULL};
 use super::envelope::{blocking_match, resolve_rank, tag_value};
@@ -208,23 +208,36 @@ pub(super) fn checked_envelope(
     }))
 }
 
-/// Checks (`mpi-count`) that a message's element count is not negative.
-pub(super) fn check_count(
+/// The world rank a checked envelope's peer resolves to under the path
+/// condition: `Rank::Any` only for a receive. `None` when the path died (a bad
+/// rank, reported); an error when the rank depends on the inputs.
+pub(super) fn world_peer(
     ev: &mut Evaluator<'_>,
-    env: &dyn Environment,
-    count: Expr,
+    env: &ProcEnv<'_>,
+    envelope: &Envelope,
+    usage: TagUse,
     function: &str,
     span: &Span,
-) {
+) -> Result<Option<Rank>, EngineError> {
     let f = ev.factory();
-    let nonneg = f.le(f.int(0), count);
-    ev.check(
-        env,
-        nonneg,
-        Property::MpiCount,
-        || format!("negative count {} in {function}", f.pretty(count)),
-        span,
-    );
+    let pc = ev.current_pc(env);
+    let direction = match usage {
+        TagUse::Send => "to",
+        TagUse::Receive => "from",
+    };
+    match resolve_rank(f, ev.oracle(), pc, envelope.peer, envelope.size) {
+        Some(ANY) if usage == TagUse::Receive => Ok(Some(Rank::Any)),
+        Some(PROC_NULL) => Ok(Some(Rank::ProcNull)),
+        Some(r) => Ok(usize::try_from(r)
+            .ok()
+            .and_then(|r| comm::to_world(env.state, envelope.comm, r))
+            .map(Rank::Process)),
+        None if holds(ev, env, f.ff()) => Ok(None),
+        None => Err(EngineError::unsupported(
+            format!("{function} {direction} a rank that depends on the inputs"),
+            span,
+        )),
+    }
 }
 
 /// `MPI_Irecv(buf, count, datatype, source, tag, comm, request)`: posts the
@@ -265,35 +278,18 @@ pub(super) fn receive_request(
         P2pType::Pair(c) => (Type::Int, Some(c), None),
     };
     let envelope_args = EnvelopeArgs::of(call, ArgRole::Source);
-    let Some(Envelope {
-        peer: source,
-        tag,
-        comm,
-        size,
-    }) = checked_envelope(ev, env, envelope_args, TagUse::Receive, name, span)?
-    else {
+    let usage = TagUse::Receive;
+    let Some(envelope) = checked_envelope(ev, env, envelope_args, usage, name, span)? else {
         return Ok(None);
     };
     check_count(ev, &*env, capacity, name, span);
-    let pc = ev.current_pc(&*env);
-    let source = match resolve_rank(f, ev.oracle(), pc, source, size) {
-        Some(ANY) => Some(ANY),
-        Some(PROC_NULL) => None,
-        Some(r) => match usize::try_from(r)
-            .ok()
-            .and_then(|r| comm::to_world(env.state, comm, r))
-        {
-            Some(w) => Some(i64::from(w)),
-            None => return Ok(None), // a bad rank, reported
-        },
-        None if holds(ev, &*env, f.ff()) => return Ok(None),
-        None => {
-            return Err(EngineError::unsupported(
-                format!("{name} from a rank that depends on the inputs"),
-                span,
-            ))
-        }
+    let source = match world_peer(ev, env, &envelope, usage, name, span)? {
+        None => return Ok(None), // a bad rank, reported
+        Some(Rank::Any) => Some(ANY),
+        Some(Rank::ProcNull) => None,
+        Some(Rank::Process(w)) => Some(i64::from(w)),
     };
+    let Envelope { tag, comm, .. } = envelope;
     let kind = match source {
         None => {
             let (source, tag, count) = request::proc_null_status(f);

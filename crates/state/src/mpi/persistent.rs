@@ -11,16 +11,15 @@
 //! `resource-leak`.
 
 use tass_dynamic::api::{Handle, Message, Value};
-use tass_model::api::mpi::ArgRole;
+use tass_model::api::mpi::{ArgRole, Rank};
 use tass_model::api::{FunctionId, LibraryFunction as LF, Span};
 use tass_semantics::api::{EngineError, Environment, Evaluator, Place, Property};
 
-use super::buffer::{concrete, holds, read_buffer, BufArg, P2pType};
+use super::buffer::{check_count, concrete, read_buffer, BufArg, P2pType};
 use super::collective::pending::Sent;
-use super::comm;
-use super::context::{write_request, Call, PROC_NULL};
-use super::envelope::{resolve_rank, tag_value};
-use super::p2p::{check_count, checked_envelope, receive_request, Envelope, EnvelopeArgs};
+use super::context::{write_request, Call};
+use super::envelope::tag_value;
+use super::p2p::{checked_envelope, receive_request, world_peer, Envelope, EnvelopeArgs};
 use super::request::{self, Persistent, RequestKind};
 use super::tag::TagUse;
 use crate::env::{set_mpi, ProcEnv};
@@ -75,7 +74,6 @@ fn send_of(
     env: &mut ProcEnv<'_>,
     call: &Call<'_>,
 ) -> Result<Option<Persistent>, EngineError> {
-    let f = ev.factory();
     let span = call.span;
     let (dtype, count) = super::datatypes::p2p_datatype_and_count(
         ev,
@@ -90,34 +88,16 @@ fn send_of(
     };
     let name = call.lf.c_name();
     let envelope_args = EnvelopeArgs::of(call, ArgRole::Dest);
-    let Some(Envelope {
-        peer: dest,
-        tag,
-        comm,
-        size,
-    }) = checked_envelope(ev, env, envelope_args, TagUse::Send, name, span)?
-    else {
+    let Some(envelope) = checked_envelope(ev, env, envelope_args, TagUse::Send, name, span)? else {
         return Ok(None);
     };
     check_count(ev, &*env, count, name, span);
-    let pc = ev.current_pc(&*env);
-    let dest = match resolve_rank(f, ev.oracle(), pc, dest, size) {
-        Some(PROC_NULL) => None,
-        Some(d) => match usize::try_from(d)
-            .ok()
-            .and_then(|d| comm::to_world(env.state, comm, d))
-        {
-            Some(w) => Some(w),
-            None => return Ok(None), // a bad rank, reported
-        },
-        None if holds(ev, &*env, f.ff()) => return Ok(None),
-        None => {
-            return Err(EngineError::unsupported(
-                format!("{} to a rank that depends on the inputs", call.lf.c_name()),
-                span,
-            ))
-        }
+    let dest = match world_peer(ev, env, &envelope, TagUse::Send, name, span)? {
+        None => return Ok(None), // a bad rank, reported
+        Some(Rank::Process(w)) => Some(w),
+        Some(_) => None, // MPI_PROC_NULL (MPI_ANY_SOURCE is not a send's: reported)
     };
+    let Envelope { tag, comm, .. } = envelope;
     let tag = tag_value(ev, ev.current_pc(&*env), tag, span)?;
     let buffer = ev.eval(&*env, call.arg(ArgRole::Buffer))?;
     let pointee = BufArg::Expr(call.arg(ArgRole::Buffer)).scalar_pointee();
