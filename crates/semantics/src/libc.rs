@@ -275,7 +275,7 @@ impl StringCall<'_, '_> {
             }
             Strcmp | Strncmp => self.strcmp(),
             Strcpy | Strncpy => self.strcpy(),
-            Atoi | Atol | Strtol => self.to_integer(),
+            Atoi | Atol | Strtol => self.string_to_integer(),
             other => Err(EngineError::invalid(
                 format!("{} is not a string function", other.c_name()),
                 Some(self.call.span),
@@ -780,7 +780,7 @@ impl StringCall<'_, '_> {
 
     /// `atoi`, `atol` and `strtol` (with a NULL end pointer) of a string whose
     /// characters are known.
-    fn to_integer(&mut self) -> Result<Option<Value>, EngineError> {
+    fn string_to_integer(&mut self) -> Result<Option<Value>, EngineError> {
         let f = self.ev.factory();
         let Some((s, _)) = self.buffer(0)? else {
             return Ok(None);
