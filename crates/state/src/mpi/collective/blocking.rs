@@ -4,10 +4,9 @@ use std::collections::BTreeMap;
 use tass_dynamic::api::{Handle, Value};
 use tass_model::api::LibraryConstant as LC;
 use tass_semantics::api::{Change, EngineError, Environment, Property, Violation};
-use tass_symbolic::api::Type;
 
 use super::args::significant_args;
-use super::data::{write_data, DType};
+use super::data::write_data;
 use super::kind::{shape, Kind, UNDEFINED};
 use super::members::{agrees, checked_comm, path_dead, root_and_op, Member, Significant};
 use super::nonblocking::first_post;
@@ -367,12 +366,7 @@ impl<'a> Mpi<'a> {
             let m = &members[t.dest];
             let Some(call) = &m.call else { continue };
             let arg = &call.args[t.arg];
-            let dt = m
-                .args
-                .rtype
-                .clone()
-                .or_else(|| m.args.stype.clone())
-                .unwrap_or(DType::Scalar(LC::MpiInt, Type::Int));
+            let dt = m.args.receive_type();
             let span = m.span;
             self.as_process(state, m.world, violations, |ev, env| {
                 if t.optional
