@@ -43,6 +43,27 @@ struct Plan<'a, 'm> {
 }
 
 impl Plan<'_, '_> {
+    /// `n` elements of `data` into member `dest`'s receive buffer, at `window`.
+    fn into_receive_buffer(&self, dest: usize, window: Window, n: Expr, data: Data) -> Transfer {
+        Transfer {
+            dest,
+            arg: self.rbuf,
+            capacity: window.capacity,
+            offset: window.offset,
+            n,
+            data,
+            optional: false,
+        }
+    }
+
+    /// The first `capacity` elements of a buffer.
+    fn from_start(&self, capacity: Expr) -> Window {
+        Window {
+            capacity,
+            offset: self.zero(),
+        }
+    }
+
     fn zero(&self) -> Expr {
         self.f.int(0)
     }
@@ -129,15 +150,12 @@ impl Plan<'_, '_> {
                 _ => self.members.len(),
             };
             let part: Vec<&Data> = xs[..upto].iter().collect();
-            out.push(Transfer {
-                dest: j,
-                arg: self.rbuf,
-                capacity: c,
-                offset: self.zero(),
-                n: c,
-                data: reduce(self.f, (self.arith, op), &part, c),
-                optional: false,
-            });
+            out.push(self.into_receive_buffer(
+                j,
+                self.from_start(c),
+                c,
+                reduce(self.f, (self.arith, op), &part, c),
+            ));
         }
         Ok(Some(out))
     }
@@ -162,15 +180,7 @@ impl Plan<'_, '_> {
         for (j, m) in self.members.iter().enumerate() {
             let c = self.at(counts, j);
             let d = slice(self.f, &all, self.sum(counts, j), c, m.span)?;
-            out.push(Transfer {
-                dest: j,
-                arg: self.rbuf,
-                capacity: c,
-                offset: self.zero(),
-                n: c,
-                data: d,
-                optional: false,
-            });
+            out.push(self.into_receive_buffer(j, self.from_start(c), c, d));
         }
         Ok(Some(out))
     }
@@ -208,15 +218,15 @@ impl Plan<'_, '_> {
                     let off = self.at(&m.args.rdispls, i);
                     (off, self.f.add(off, self.at(&m.args.rcounts, i)))
                 };
-                out.push(Transfer {
-                    dest: j,
-                    arg: self.rbuf,
-                    capacity,
-                    offset,
-                    n: self.count(&self.members[i].args.scount),
-                    data: d.clone(),
-                    optional: false,
-                });
+                out.push(self.into_receive_buffer(
+                    j,
+                    Window {
+                        capacity: capacity,
+                        offset: offset,
+                    },
+                    self.count(&self.members[i].args.scount),
+                    d.clone(),
+                ));
             }
         }
         Ok(Some(out))
@@ -240,15 +250,12 @@ impl Plan<'_, '_> {
                 continue; // the root keeps its block where it is
             }
             let d = get!(read(state, r, offset, c));
-            out.push(Transfer {
-                dest: j,
-                arg: self.rbuf,
-                capacity: self.count(&m.args.rcount),
-                offset: self.zero(),
-                n: c,
-                data: d,
-                optional: false,
-            });
+            out.push(self.into_receive_buffer(
+                j,
+                self.from_start(self.count(&m.args.rcount)),
+                c,
+                d,
+            ));
         }
         Ok(Some(out))
     }
@@ -279,15 +286,15 @@ impl Plan<'_, '_> {
                     continue; // already in place
                 }
                 let d = get!(read(state, i, soff, c));
-                out.push(Transfer {
-                    dest: j,
-                    arg: self.rbuf,
-                    capacity,
-                    offset: roff,
-                    n: c,
-                    data: d,
-                    optional: false,
-                });
+                out.push(self.into_receive_buffer(
+                    j,
+                    Window {
+                        capacity: capacity,
+                        offset: roff,
+                    },
+                    c,
+                    d,
+                ));
             }
         }
         Ok(Some(out))
