@@ -44,7 +44,7 @@ struct Plan<'a, 'm> {
 
 impl Plan<'_, '_> {
     /// `n` elements of `data` into member `dest`'s receive buffer, at `window`.
-    fn into_receive_buffer(&self, dest: usize, window: Window, n: Expr, data: Data) -> Transfer {
+    fn receive_transfer(&self, dest: usize, window: Window, n: Expr, data: Data) -> Transfer {
         Transfer {
             dest,
             arg: self.rbuf,
@@ -56,8 +56,8 @@ impl Plan<'_, '_> {
         }
     }
 
-    /// The first `capacity` elements of a buffer.
-    fn from_start(&self, capacity: Expr) -> Window {
+    /// The leading `capacity` elements of a buffer.
+    fn leading(&self, capacity: Expr) -> Window {
         Window {
             capacity,
             offset: self.zero(),
@@ -150,9 +150,9 @@ impl Plan<'_, '_> {
                 _ => self.members.len(),
             };
             let part: Vec<&Data> = xs[..upto].iter().collect();
-            out.push(self.into_receive_buffer(
+            out.push(self.receive_transfer(
                 j,
-                self.from_start(c),
+                self.leading(c),
                 c,
                 reduce(self.f, (self.arith, op), &part, c),
             ));
@@ -180,7 +180,7 @@ impl Plan<'_, '_> {
         for (j, m) in self.members.iter().enumerate() {
             let c = self.at(counts, j);
             let d = slice(self.f, &all, self.sum(counts, j), c, m.span)?;
-            out.push(self.into_receive_buffer(j, self.from_start(c), c, d));
+            out.push(self.receive_transfer(j, self.leading(c), c, d));
         }
         Ok(Some(out))
     }
@@ -218,12 +218,9 @@ impl Plan<'_, '_> {
                     let off = self.at(&m.args.rdispls, i);
                     (off, self.f.add(off, self.at(&m.args.rcounts, i)))
                 };
-                out.push(self.into_receive_buffer(
+                out.push(self.receive_transfer(
                     j,
-                    Window {
-                        capacity: capacity,
-                        offset: offset,
-                    },
+                    Window { capacity, offset },
                     self.count(&self.members[i].args.scount),
                     d.clone(),
                 ));
@@ -250,12 +247,7 @@ impl Plan<'_, '_> {
                 continue; // the root keeps its block where it is
             }
             let d = get!(read(state, r, offset, c));
-            out.push(self.into_receive_buffer(
-                j,
-                self.from_start(self.count(&m.args.rcount)),
-                c,
-                d,
-            ));
+            out.push(self.receive_transfer(j, self.leading(self.count(&m.args.rcount)), c, d));
         }
         Ok(Some(out))
     }
@@ -286,10 +278,10 @@ impl Plan<'_, '_> {
                     continue; // already in place
                 }
                 let d = get!(read(state, i, soff, c));
-                out.push(self.into_receive_buffer(
+                out.push(self.receive_transfer(
                     j,
                     Window {
-                        capacity: capacity,
+                        capacity,
                         offset: roff,
                     },
                     c,
