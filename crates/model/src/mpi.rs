@@ -655,6 +655,15 @@ macro_rules! params {
     };
 }
 
+/// A blocking call's parameters and its immediate (`MPI_I...`) form's: the same
+/// list with the request handle appended.
+macro_rules! blocking_and_immediate {
+    ($blocking:ident, $immediate:ident = $($list:tt)*) => {
+        const $blocking: &[Param] = params!($($list)*);
+        const $immediate: &[Param] = params!($($list)* "MPI_Request *" request: Request);
+    };
+}
+
 macro_rules! mpi_fn {
     ($f:ident, $kind:expr, $blocking:ident, $result:literal, $params:expr) => {
         MpiFunction {
@@ -670,95 +679,53 @@ macro_rules! mpi_fn {
 use CollectiveOp as C;
 use MpiKind::*;
 
-const SEND: &[Param] = params!(
+blocking_and_immediate! { SEND, ISEND =
     "const void *" buf: Buffer, "int" count: Count, "MPI_Datatype" datatype: Datatype,
     "int" dest: Dest, "int" tag: Tag, "MPI_Comm" comm: Comm,
-);
-const ISEND: &[Param] = params!(
-    "const void *" buf: Buffer, "int" count: Count, "MPI_Datatype" datatype: Datatype,
-    "int" dest: Dest, "int" tag: Tag, "MPI_Comm" comm: Comm, "MPI_Request *" request: Request,
-);
-const REDUCE_ALL: &[Param] = params!(
+}
+blocking_and_immediate! { REDUCE_ALL, IREDUCE_ALL =
     "const void *" sendbuf: SendBuffer, "void *" recvbuf: RecvBuffer, "int" count: Count,
     "MPI_Datatype" datatype: Datatype, "MPI_Op" op: Op, "MPI_Comm" comm: Comm,
-);
-const IREDUCE_ALL: &[Param] = params!(
-    "const void *" sendbuf: SendBuffer, "void *" recvbuf: RecvBuffer, "int" count: Count,
-    "MPI_Datatype" datatype: Datatype, "MPI_Op" op: Op, "MPI_Comm" comm: Comm,
-    "MPI_Request *" request: Request,
-);
-const GATHER: &[Param] = params!(
-    "const void *" sendbuf: SendBuffer, "int" sendcount: SendCount, "MPI_Datatype" sendtype: SendType,
+}
+blocking_and_immediate! { GATHER, IGATHER =
+    "const void *" sendbuf: SendBuffer, "int" sendcount: SendCount,
+    "MPI_Datatype" sendtype: SendType, "void *" recvbuf: RecvBuffer, "int" recvcount: RecvCount,
+    "MPI_Datatype" recvtype: RecvType, "int" root: Root, "MPI_Comm" comm: Comm,
+}
+blocking_and_immediate! { GATHERV, IGATHERV =
+    "const void *" sendbuf: SendBuffer, "int" sendcount: SendCount,
+    "MPI_Datatype" sendtype: SendType, "void *" recvbuf: RecvBuffer,
+    "const int *" recvcounts: RecvCounts, "const int *" displs: RecvDispls,
+    "MPI_Datatype" recvtype: RecvType, "int" root: Root, "MPI_Comm" comm: Comm,
+}
+blocking_and_immediate! { SCATTERV, ISCATTERV =
+    "const void *" sendbuf: SendBuffer, "const int *" sendcounts: SendCounts,
+    "const int *" displs: SendDispls, "MPI_Datatype" sendtype: SendType,
     "void *" recvbuf: RecvBuffer, "int" recvcount: RecvCount, "MPI_Datatype" recvtype: RecvType,
     "int" root: Root, "MPI_Comm" comm: Comm,
-);
-const IGATHER: &[Param] = params!(
-    "const void *" sendbuf: SendBuffer, "int" sendcount: SendCount, "MPI_Datatype" sendtype: SendType,
-    "void *" recvbuf: RecvBuffer, "int" recvcount: RecvCount, "MPI_Datatype" recvtype: RecvType,
-    "int" root: Root, "MPI_Comm" comm: Comm, "MPI_Request *" request: Request,
-);
-const GATHERV: &[Param] = params!(
-    "const void *" sendbuf: SendBuffer, "int" sendcount: SendCount, "MPI_Datatype" sendtype: SendType,
-    "void *" recvbuf: RecvBuffer, "const int *" recvcounts: RecvCounts, "const int *" displs: RecvDispls,
-    "MPI_Datatype" recvtype: RecvType, "int" root: Root, "MPI_Comm" comm: Comm,
-);
-const IGATHERV: &[Param] = params!(
-    "const void *" sendbuf: SendBuffer, "int" sendcount: SendCount, "MPI_Datatype" sendtype: SendType,
-    "void *" recvbuf: RecvBuffer, "const int *" recvcounts: RecvCounts, "const int *" displs: RecvDispls,
-    "MPI_Datatype" recvtype: RecvType, "int" root: Root, "MPI_Comm" comm: Comm,
-    "MPI_Request *" request: Request,
-);
-const SCATTERV: &[Param] = params!(
-    "const void *" sendbuf: SendBuffer, "const int *" sendcounts: SendCounts, "const int *" displs: SendDispls,
+}
+blocking_and_immediate! { ALLGATHER, IALLGATHER =
+    "const void *" sendbuf: SendBuffer, "int" sendcount: SendCount,
     "MPI_Datatype" sendtype: SendType, "void *" recvbuf: RecvBuffer, "int" recvcount: RecvCount,
-    "MPI_Datatype" recvtype: RecvType, "int" root: Root, "MPI_Comm" comm: Comm,
-);
-const ISCATTERV: &[Param] = params!(
-    "const void *" sendbuf: SendBuffer, "const int *" sendcounts: SendCounts, "const int *" displs: SendDispls,
-    "MPI_Datatype" sendtype: SendType, "void *" recvbuf: RecvBuffer, "int" recvcount: RecvCount,
-    "MPI_Datatype" recvtype: RecvType, "int" root: Root, "MPI_Comm" comm: Comm,
-    "MPI_Request *" request: Request,
-);
-const ALLGATHER: &[Param] = params!(
-    "const void *" sendbuf: SendBuffer, "int" sendcount: SendCount, "MPI_Datatype" sendtype: SendType,
-    "void *" recvbuf: RecvBuffer, "int" recvcount: RecvCount, "MPI_Datatype" recvtype: RecvType,
-    "MPI_Comm" comm: Comm,
-);
-const IALLGATHER: &[Param] = params!(
-    "const void *" sendbuf: SendBuffer, "int" sendcount: SendCount, "MPI_Datatype" sendtype: SendType,
-    "void *" recvbuf: RecvBuffer, "int" recvcount: RecvCount, "MPI_Datatype" recvtype: RecvType,
-    "MPI_Comm" comm: Comm, "MPI_Request *" request: Request,
-);
-const ALLGATHERV: &[Param] = params!(
-    "const void *" sendbuf: SendBuffer, "int" sendcount: SendCount, "MPI_Datatype" sendtype: SendType,
-    "void *" recvbuf: RecvBuffer, "const int *" recvcounts: RecvCounts, "const int *" displs: RecvDispls,
     "MPI_Datatype" recvtype: RecvType, "MPI_Comm" comm: Comm,
-);
-const IALLGATHERV: &[Param] = params!(
-    "const void *" sendbuf: SendBuffer, "int" sendcount: SendCount, "MPI_Datatype" sendtype: SendType,
-    "void *" recvbuf: RecvBuffer, "const int *" recvcounts: RecvCounts, "const int *" displs: RecvDispls,
-    "MPI_Datatype" recvtype: RecvType, "MPI_Comm" comm: Comm, "MPI_Request *" request: Request,
-);
-const ALLTOALLV: &[Param] = params!(
-    "const void *" sendbuf: SendBuffer, "const int *" sendcounts: SendCounts, "const int *" sdispls: SendDispls,
-    "MPI_Datatype" sendtype: SendType, "void *" recvbuf: RecvBuffer, "const int *" recvcounts: RecvCounts,
+}
+blocking_and_immediate! { ALLGATHERV, IALLGATHERV =
+    "const void *" sendbuf: SendBuffer, "int" sendcount: SendCount,
+    "MPI_Datatype" sendtype: SendType, "void *" recvbuf: RecvBuffer,
+    "const int *" recvcounts: RecvCounts, "const int *" displs: RecvDispls,
+    "MPI_Datatype" recvtype: RecvType, "MPI_Comm" comm: Comm,
+}
+blocking_and_immediate! { ALLTOALLV, IALLTOALLV =
+    "const void *" sendbuf: SendBuffer, "const int *" sendcounts: SendCounts,
+    "const int *" sdispls: SendDispls, "MPI_Datatype" sendtype: SendType,
+    "void *" recvbuf: RecvBuffer, "const int *" recvcounts: RecvCounts,
     "const int *" rdispls: RecvDispls, "MPI_Datatype" recvtype: RecvType, "MPI_Comm" comm: Comm,
-);
-const IALLTOALLV: &[Param] = params!(
-    "const void *" sendbuf: SendBuffer, "const int *" sendcounts: SendCounts, "const int *" sdispls: SendDispls,
-    "MPI_Datatype" sendtype: SendType, "void *" recvbuf: RecvBuffer, "const int *" recvcounts: RecvCounts,
-    "const int *" rdispls: RecvDispls, "MPI_Datatype" recvtype: RecvType, "MPI_Comm" comm: Comm,
-    "MPI_Request *" request: Request,
-);
-const REDUCE_SCATTER: &[Param] = params!(
-    "const void *" sendbuf: SendBuffer, "void *" recvbuf: RecvBuffer, "const int *" recvcounts: RecvCounts,
-    "MPI_Datatype" datatype: Datatype, "MPI_Op" op: Op, "MPI_Comm" comm: Comm,
-);
-const IREDUCE_SCATTER: &[Param] = params!(
-    "const void *" sendbuf: SendBuffer, "void *" recvbuf: RecvBuffer, "const int *" recvcounts: RecvCounts,
-    "MPI_Datatype" datatype: Datatype, "MPI_Op" op: Op, "MPI_Comm" comm: Comm,
-    "MPI_Request *" request: Request,
-);
+}
+blocking_and_immediate! { REDUCE_SCATTER, IREDUCE_SCATTER =
+    "const void *" sendbuf: SendBuffer, "void *" recvbuf: RecvBuffer,
+    "const int *" recvcounts: RecvCounts, "MPI_Datatype" datatype: Datatype, "MPI_Op" op: Op,
+    "MPI_Comm" comm: Comm,
+}
 
 const GROUP_RANGE: &[Param] = params!(
     "MPI_Group" group: Group, "int" n: Length, "const int *" ranks: Ranks, "MPI_Group *" newgroup: NewGroup,
@@ -766,762 +733,294 @@ const GROUP_RANGE: &[Param] = params!(
 
 /// Every MPI function tass models, in the order of [`LibraryFunction`]'s MPI
 /// variants (from `MPI_Init`), so that [`LibraryFunction::mpi`] is an index.
+/// One row a function, `mpi_fn! { ... }` in braces so that rustfmt keeps each
+/// row compact; the rows repeat one shape by design (docs/style.md).
 pub const MPI_FUNCTIONS: &[MpiFunction] = &[
-    mpi_fn!(
-        MpiInit,
-        Lifetime,
-        Returns,
-        "int",
-        params!("int *" argc: Argc, "char ***" argv: Argv)
-    ),
-    mpi_fn!(MpiFinalize, Lifetime, Returns, "int", &[]),
-    mpi_fn!(
-        MpiCommRank,
-        Query,
-        Returns,
-        "int",
-        params!("MPI_Comm" comm: Comm, "int *" rank: RankOut)
-    ),
-    mpi_fn!(
-        MpiCommSize,
-        Query,
-        Returns,
-        "int",
-        params!("MPI_Comm" comm: Comm, "int *" size: SizeOut)
-    ),
-    mpi_fn!(MpiSend, Send, Blocks, "int", SEND),
-    mpi_fn!(MpiSsend, Send, Blocks, "int", SEND),
-    mpi_fn!(MpiBsend, Send, Blocks, "int", SEND),
-    mpi_fn!(MpiRsend, Send, Blocks, "int", SEND),
-    mpi_fn!(
-        MpiRecv,
-        Receive,
-        Blocks,
-        "int",
-        params!(
-            "void *" buf: Buffer, "int" count: Count, "MPI_Datatype" datatype: Datatype,
-            "int" source: Source, "int" tag: Tag, "MPI_Comm" comm: Comm, "MPI_Status *" status: Status,
-        )
-    ),
-    mpi_fn!(
-        MpiSendrecv,
-        SendReceive,
-        Blocks,
-        "int",
-        params!(
-            "const void *" sendbuf: SendBuffer, "int" sendcount: SendCount, "MPI_Datatype" sendtype: SendType,
-            "int" dest: Dest, "int" sendtag: SendTag, "void *" recvbuf: RecvBuffer, "int" recvcount: RecvCount,
-            "MPI_Datatype" recvtype: RecvType, "int" source: Source, "int" recvtag: RecvTag,
-            "MPI_Comm" comm: Comm, "MPI_Status *" status: Status,
-        )
-    ),
-    mpi_fn!(
-        MpiSendrecvReplace,
-        SendReceive,
-        Blocks,
-        "int",
-        params!(
-            "void *" buf: Buffer, "int" count: Count, "MPI_Datatype" datatype: Datatype,
-            "int" dest: Dest, "int" sendtag: SendTag, "int" source: Source, "int" recvtag: RecvTag,
-            "MPI_Comm" comm: Comm, "MPI_Status *" status: Status,
-        )
-    ),
-    mpi_fn!(
-        MpiProbe,
-        Probe,
-        Blocks,
-        "int",
-        params!(
-            "int" source: Source, "int" tag: Tag, "MPI_Comm" comm: Comm, "MPI_Status *" status: Status,
-        )
-    ),
-    mpi_fn!(
-        MpiIprobe,
-        Probe,
-        Returns,
-        "int",
-        params!(
-            "int" source: Source, "int" tag: Tag, "MPI_Comm" comm: Comm, "int *" flag: Flag,
-            "MPI_Status *" status: Status,
-        )
-    ),
-    mpi_fn!(MpiIsend, Send, Returns, "int", ISEND),
-    mpi_fn!(MpiIssend, Send, Returns, "int", ISEND),
-    mpi_fn!(
-        MpiIrecv,
-        Receive,
-        Returns,
-        "int",
-        params!(
-            "void *" buf: Buffer, "int" count: Count, "MPI_Datatype" datatype: Datatype,
-            "int" source: Source, "int" tag: Tag, "MPI_Comm" comm: Comm, "MPI_Request *" request: Request,
-        )
-    ),
-    mpi_fn!(
-        MpiWait,
-        Completion,
-        Blocks,
-        "int",
-        params!(
-            "MPI_Request *" request: Request, "MPI_Status *" status: Status,
-        )
-    ),
-    mpi_fn!(
-        MpiWaitall,
-        Completion,
-        Blocks,
-        "int",
-        params!(
-            "int" count: RequestCount, "MPI_Request *" requests: Requests, "MPI_Status *" statuses: Statuses,
-        )
-    ),
-    mpi_fn!(
-        MpiWaitany,
-        Completion,
-        Blocks,
-        "int",
-        params!(
-            "int" count: RequestCount, "MPI_Request *" requests: Requests, "int *" index: Index,
-            "MPI_Status *" status: Status,
-        )
-    ),
-    mpi_fn!(
-        MpiTest,
-        Completion,
-        Returns,
-        "int",
-        params!(
-            "MPI_Request *" request: Request, "int *" flag: Flag, "MPI_Status *" status: Status,
-        )
-    ),
-    mpi_fn!(
-        MpiTestall,
-        Completion,
-        Returns,
-        "int",
-        params!(
-            "int" count: RequestCount, "MPI_Request *" requests: Requests, "int *" flag: Flag,
-            "MPI_Status *" statuses: Statuses,
-        )
-    ),
-    mpi_fn!(
-        MpiRequestFree,
-        Completion,
-        Returns,
-        "int",
-        params!("MPI_Request *" request: Request)
-    ),
-    mpi_fn!(
-        MpiGetCount,
-        Query,
-        Returns,
-        "int",
-        params!(
-            "const MPI_Status *" status: Status, "MPI_Datatype" datatype: Datatype, "int *" count: CountOut,
-        )
-    ),
-    mpi_fn!(
-        MpiBarrier,
-        Collective(C::Barrier),
-        Blocks,
-        "int",
-        params!("MPI_Comm" comm: Comm)
-    ),
-    mpi_fn!(
-        MpiBcast,
-        Collective(C::Bcast),
-        Blocks,
-        "int",
-        params!(
-            "void *" buf: Buffer, "int" count: Count, "MPI_Datatype" datatype: Datatype,
-            "int" root: Root, "MPI_Comm" comm: Comm,
-        )
-    ),
-    mpi_fn!(
-        MpiReduce,
-        Collective(C::Reduce),
-        Blocks,
-        "int",
-        params!(
-            "const void *" sendbuf: SendBuffer, "void *" recvbuf: RecvBuffer, "int" count: Count,
-            "MPI_Datatype" datatype: Datatype, "MPI_Op" op: Op, "int" root: Root, "MPI_Comm" comm: Comm,
-        )
-    ),
-    mpi_fn!(
-        MpiAllreduce,
-        Collective(C::Allreduce),
-        Blocks,
-        "int",
-        REDUCE_ALL
-    ),
-    mpi_fn!(MpiGather, Collective(C::Gather), Blocks, "int", GATHER),
-    mpi_fn!(MpiGatherv, Collective(C::Gatherv), Blocks, "int", GATHERV),
-    mpi_fn!(MpiScatter, Collective(C::Scatter), Blocks, "int", GATHER),
-    mpi_fn!(
-        MpiScatterv,
-        Collective(C::Scatterv),
-        Blocks,
-        "int",
-        SCATTERV
-    ),
-    mpi_fn!(
-        MpiAllgather,
-        Collective(C::Allgather),
-        Blocks,
-        "int",
-        ALLGATHER
-    ),
-    mpi_fn!(
-        MpiAllgatherv,
-        Collective(C::Allgatherv),
-        Blocks,
-        "int",
-        ALLGATHERV
-    ),
-    mpi_fn!(
-        MpiAlltoall,
-        Collective(C::Alltoall),
-        Blocks,
-        "int",
-        ALLGATHER
-    ),
-    mpi_fn!(
-        MpiAlltoallv,
-        Collective(C::Alltoallv),
-        Blocks,
-        "int",
-        ALLTOALLV
-    ),
-    mpi_fn!(MpiScan, Collective(C::Scan), Blocks, "int", REDUCE_ALL),
-    mpi_fn!(MpiExscan, Collective(C::Exscan), Blocks, "int", REDUCE_ALL),
-    mpi_fn!(
-        MpiReduceScatter,
-        Collective(C::ReduceScatter),
-        Blocks,
-        "int",
-        REDUCE_SCATTER
-    ),
-    mpi_fn!(
-        MpiIbarrier,
-        Collective(C::Barrier),
-        Returns,
-        "int",
-        params!(
-            "MPI_Comm" comm: Comm, "MPI_Request *" request: Request,
-        )
-    ),
-    mpi_fn!(
-        MpiIbcast,
-        Collective(C::Bcast),
-        Returns,
-        "int",
-        params!(
-            "void *" buf: Buffer, "int" count: Count, "MPI_Datatype" datatype: Datatype,
-            "int" root: Root, "MPI_Comm" comm: Comm, "MPI_Request *" request: Request,
-        )
-    ),
-    mpi_fn!(
-        MpiIreduce,
-        Collective(C::Reduce),
-        Returns,
-        "int",
-        params!(
-            "const void *" sendbuf: SendBuffer, "void *" recvbuf: RecvBuffer, "int" count: Count,
-            "MPI_Datatype" datatype: Datatype, "MPI_Op" op: Op, "int" root: Root, "MPI_Comm" comm: Comm,
-            "MPI_Request *" request: Request,
-        )
-    ),
-    mpi_fn!(
-        MpiIallreduce,
-        Collective(C::Allreduce),
-        Returns,
-        "int",
-        IREDUCE_ALL
-    ),
-    mpi_fn!(MpiIgather, Collective(C::Gather), Returns, "int", IGATHER),
-    mpi_fn!(
-        MpiIgatherv,
-        Collective(C::Gatherv),
-        Returns,
-        "int",
-        IGATHERV
-    ),
-    mpi_fn!(MpiIscatter, Collective(C::Scatter), Returns, "int", IGATHER),
-    mpi_fn!(
-        MpiIscatterv,
-        Collective(C::Scatterv),
-        Returns,
-        "int",
-        ISCATTERV
-    ),
-    mpi_fn!(
-        MpiIallgather,
-        Collective(C::Allgather),
-        Returns,
-        "int",
-        IALLGATHER
-    ),
-    mpi_fn!(
-        MpiIallgatherv,
-        Collective(C::Allgatherv),
-        Returns,
-        "int",
-        IALLGATHERV
-    ),
-    mpi_fn!(
-        MpiIalltoall,
-        Collective(C::Alltoall),
-        Returns,
-        "int",
-        IALLGATHER
-    ),
-    mpi_fn!(
-        MpiIalltoallv,
-        Collective(C::Alltoallv),
-        Returns,
-        "int",
-        IALLTOALLV
-    ),
-    mpi_fn!(MpiIscan, Collective(C::Scan), Returns, "int", IREDUCE_ALL),
-    mpi_fn!(
-        MpiIexscan,
-        Collective(C::Exscan),
-        Returns,
-        "int",
-        IREDUCE_ALL
-    ),
-    mpi_fn!(
-        MpiIreduceScatter,
-        Collective(C::ReduceScatter),
-        Returns,
-        "int",
-        IREDUCE_SCATTER
-    ),
-    mpi_fn!(
-        MpiCommDup,
-        Collective(C::CommDup),
-        Blocks,
-        "int",
-        params!(
-            "MPI_Comm" comm: Comm, "MPI_Comm *" newcomm: NewComm,
-        )
-    ),
-    mpi_fn!(
-        MpiCommSplit,
-        Collective(C::CommSplit),
-        Blocks,
-        "int",
-        params!(
-            "MPI_Comm" comm: Comm, "int" color: Color, "int" key: Key, "MPI_Comm *" newcomm: NewComm,
-        )
-    ),
-    mpi_fn!(
-        MpiCommFree,
-        Collective(C::CommFree),
-        Blocks,
-        "int",
-        params!("MPI_Comm *" comm: Comm)
-    ),
-    mpi_fn!(
-        MpiAbort,
-        Lifetime,
-        Returns,
-        "int",
-        params!(
-            "MPI_Comm" comm: Comm, "int" errorcode: ErrorCode,
-        )
-    ),
-    mpi_fn!(MpiWtime, Query, Returns, "double", &[]),
+    mpi_fn! { MpiInit, Lifetime, Returns, "int", params!(
+        "int *" argc: Argc, "char ***" argv: Argv,
+    ) },
+    mpi_fn! { MpiFinalize, Lifetime, Returns, "int", &[] },
+    mpi_fn! { MpiCommRank, Query, Returns, "int", params!(
+        "MPI_Comm" comm: Comm, "int *" rank: RankOut,
+    ) },
+    mpi_fn! { MpiCommSize, Query, Returns, "int", params!(
+        "MPI_Comm" comm: Comm, "int *" size: SizeOut,
+    ) },
+    mpi_fn! { MpiSend, Send, Blocks, "int", SEND },
+    mpi_fn! { MpiSsend, Send, Blocks, "int", SEND },
+    mpi_fn! { MpiBsend, Send, Blocks, "int", SEND },
+    mpi_fn! { MpiRsend, Send, Blocks, "int", SEND },
+    mpi_fn! { MpiRecv, Receive, Blocks, "int", params!(
+        "void *" buf: Buffer, "int" count: Count, "MPI_Datatype" datatype: Datatype,
+        "int" source: Source, "int" tag: Tag, "MPI_Comm" comm: Comm, "MPI_Status *" status: Status,
+    ) },
+    mpi_fn! { MpiSendrecv, SendReceive, Blocks, "int", params!(
+        "const void *" sendbuf: SendBuffer, "int" sendcount: SendCount,
+        "MPI_Datatype" sendtype: SendType, "int" dest: Dest, "int" sendtag: SendTag,
+        "void *" recvbuf: RecvBuffer, "int" recvcount: RecvCount, "MPI_Datatype" recvtype: RecvType,
+        "int" source: Source, "int" recvtag: RecvTag, "MPI_Comm" comm: Comm,
+        "MPI_Status *" status: Status,
+    ) },
+    mpi_fn! { MpiSendrecvReplace, SendReceive, Blocks, "int", params!(
+        "void *" buf: Buffer, "int" count: Count, "MPI_Datatype" datatype: Datatype,
+        "int" dest: Dest, "int" sendtag: SendTag, "int" source: Source, "int" recvtag: RecvTag,
+        "MPI_Comm" comm: Comm, "MPI_Status *" status: Status,
+    ) },
+    mpi_fn! { MpiProbe, Probe, Blocks, "int", params!(
+        "int" source: Source, "int" tag: Tag, "MPI_Comm" comm: Comm, "MPI_Status *" status: Status,
+    ) },
+    mpi_fn! { MpiIprobe, Probe, Returns, "int", params!(
+        "int" source: Source, "int" tag: Tag, "MPI_Comm" comm: Comm, "int *" flag: Flag,
+        "MPI_Status *" status: Status,
+    ) },
+    mpi_fn! { MpiIsend, Send, Returns, "int", ISEND },
+    mpi_fn! { MpiIssend, Send, Returns, "int", ISEND },
+    mpi_fn! { MpiIrecv, Receive, Returns, "int", params!(
+        "void *" buf: Buffer, "int" count: Count, "MPI_Datatype" datatype: Datatype,
+        "int" source: Source, "int" tag: Tag, "MPI_Comm" comm: Comm,
+        "MPI_Request *" request: Request,
+    ) },
+    mpi_fn! { MpiWait, Completion, Blocks, "int", params!(
+        "MPI_Request *" request: Request, "MPI_Status *" status: Status,
+    ) },
+    mpi_fn! { MpiWaitall, Completion, Blocks, "int", params!(
+        "int" count: RequestCount, "MPI_Request *" requests: Requests,
+        "MPI_Status *" statuses: Statuses,
+    ) },
+    mpi_fn! { MpiWaitany, Completion, Blocks, "int", params!(
+        "int" count: RequestCount, "MPI_Request *" requests: Requests, "int *" index: Index,
+        "MPI_Status *" status: Status,
+    ) },
+    mpi_fn! { MpiTest, Completion, Returns, "int", params!(
+        "MPI_Request *" request: Request, "int *" flag: Flag, "MPI_Status *" status: Status,
+    ) },
+    mpi_fn! { MpiTestall, Completion, Returns, "int", params!(
+        "int" count: RequestCount, "MPI_Request *" requests: Requests, "int *" flag: Flag,
+        "MPI_Status *" statuses: Statuses,
+    ) },
+    mpi_fn! { MpiRequestFree, Completion, Returns, "int", params!(
+        "MPI_Request *" request: Request,
+    ) },
+    mpi_fn! { MpiGetCount, Query, Returns, "int", params!(
+        "const MPI_Status *" status: Status, "MPI_Datatype" datatype: Datatype,
+        "int *" count: CountOut,
+    ) },
+    mpi_fn! { MpiBarrier, Collective(C::Barrier), Blocks, "int", params!("MPI_Comm" comm: Comm) },
+    mpi_fn! { MpiBcast, Collective(C::Bcast), Blocks, "int", params!(
+        "void *" buf: Buffer, "int" count: Count, "MPI_Datatype" datatype: Datatype,
+        "int" root: Root, "MPI_Comm" comm: Comm,
+    ) },
+    mpi_fn! { MpiReduce, Collective(C::Reduce), Blocks, "int", params!(
+        "const void *" sendbuf: SendBuffer, "void *" recvbuf: RecvBuffer, "int" count: Count,
+        "MPI_Datatype" datatype: Datatype, "MPI_Op" op: Op, "int" root: Root, "MPI_Comm" comm: Comm,
+    ) },
+    mpi_fn! { MpiAllreduce, Collective(C::Allreduce), Blocks, "int", REDUCE_ALL },
+    mpi_fn! { MpiGather, Collective(C::Gather), Blocks, "int", GATHER },
+    mpi_fn! { MpiGatherv, Collective(C::Gatherv), Blocks, "int", GATHERV },
+    mpi_fn! { MpiScatter, Collective(C::Scatter), Blocks, "int", GATHER },
+    mpi_fn! { MpiScatterv, Collective(C::Scatterv), Blocks, "int", SCATTERV },
+    mpi_fn! { MpiAllgather, Collective(C::Allgather), Blocks, "int", ALLGATHER },
+    mpi_fn! { MpiAllgatherv, Collective(C::Allgatherv), Blocks, "int", ALLGATHERV },
+    mpi_fn! { MpiAlltoall, Collective(C::Alltoall), Blocks, "int", ALLGATHER },
+    mpi_fn! { MpiAlltoallv, Collective(C::Alltoallv), Blocks, "int", ALLTOALLV },
+    mpi_fn! { MpiScan, Collective(C::Scan), Blocks, "int", REDUCE_ALL },
+    mpi_fn! { MpiExscan, Collective(C::Exscan), Blocks, "int", REDUCE_ALL },
+    mpi_fn! { MpiReduceScatter, Collective(C::ReduceScatter), Blocks, "int", REDUCE_SCATTER },
+    mpi_fn! { MpiIbarrier, Collective(C::Barrier), Returns, "int", params!(
+        "MPI_Comm" comm: Comm, "MPI_Request *" request: Request,
+    ) },
+    mpi_fn! { MpiIbcast, Collective(C::Bcast), Returns, "int", params!(
+        "void *" buf: Buffer, "int" count: Count, "MPI_Datatype" datatype: Datatype,
+        "int" root: Root, "MPI_Comm" comm: Comm, "MPI_Request *" request: Request,
+    ) },
+    mpi_fn! { MpiIreduce, Collective(C::Reduce), Returns, "int", params!(
+        "const void *" sendbuf: SendBuffer, "void *" recvbuf: RecvBuffer, "int" count: Count,
+        "MPI_Datatype" datatype: Datatype, "MPI_Op" op: Op, "int" root: Root, "MPI_Comm" comm: Comm,
+        "MPI_Request *" request: Request,
+    ) },
+    mpi_fn! { MpiIallreduce, Collective(C::Allreduce), Returns, "int", IREDUCE_ALL },
+    mpi_fn! { MpiIgather, Collective(C::Gather), Returns, "int", IGATHER },
+    mpi_fn! { MpiIgatherv, Collective(C::Gatherv), Returns, "int", IGATHERV },
+    mpi_fn! { MpiIscatter, Collective(C::Scatter), Returns, "int", IGATHER },
+    mpi_fn! { MpiIscatterv, Collective(C::Scatterv), Returns, "int", ISCATTERV },
+    mpi_fn! { MpiIallgather, Collective(C::Allgather), Returns, "int", IALLGATHER },
+    mpi_fn! { MpiIallgatherv, Collective(C::Allgatherv), Returns, "int", IALLGATHERV },
+    mpi_fn! { MpiIalltoall, Collective(C::Alltoall), Returns, "int", IALLGATHER },
+    mpi_fn! { MpiIalltoallv, Collective(C::Alltoallv), Returns, "int", IALLTOALLV },
+    mpi_fn! { MpiIscan, Collective(C::Scan), Returns, "int", IREDUCE_ALL },
+    mpi_fn! { MpiIexscan, Collective(C::Exscan), Returns, "int", IREDUCE_ALL },
+    mpi_fn! { MpiIreduceScatter, Collective(C::ReduceScatter), Returns, "int", IREDUCE_SCATTER },
+    mpi_fn! { MpiCommDup, Collective(C::CommDup), Blocks, "int", params!(
+        "MPI_Comm" comm: Comm, "MPI_Comm *" newcomm: NewComm,
+    ) },
+    mpi_fn! { MpiCommSplit, Collective(C::CommSplit), Blocks, "int", params!(
+        "MPI_Comm" comm: Comm, "int" color: Color, "int" key: Key, "MPI_Comm *" newcomm: NewComm,
+    ) },
+    mpi_fn! { MpiCommFree, Collective(C::CommFree), Blocks, "int", params!(
+        "MPI_Comm *" comm: Comm,
+    ) },
+    mpi_fn! { MpiAbort, Lifetime, Returns, "int", params!(
+        "MPI_Comm" comm: Comm, "int" errorcode: ErrorCode,
+    ) },
+    mpi_fn! { MpiWtime, Query, Returns, "double", &[] },
     // Groups, communicators made from groups, Cartesian topologies, user
     // operators and the buffer of buffered sends (state/src/mpi/{group,
     // topology,user_op,bsend}.rs).
-    mpi_fn!(
-        MpiCommGroup,
-        Local,
-        Returns,
-        "int",
-        params!("MPI_Comm" comm: Comm, "MPI_Group *" group: NewGroup)
-    ),
-    mpi_fn!(
-        MpiGroupSize,
-        Local,
-        Returns,
-        "int",
-        params!("MPI_Group" group: Group, "int *" size: SizeOut)
-    ),
-    mpi_fn!(
-        MpiGroupRank,
-        Local,
-        Returns,
-        "int",
-        params!("MPI_Group" group: Group, "int *" rank: RankOut)
-    ),
-    mpi_fn!(MpiGroupIncl, Local, Returns, "int", GROUP_RANGE),
-    mpi_fn!(MpiGroupExcl, Local, Returns, "int", GROUP_RANGE),
-    mpi_fn!(
-        MpiGroupTranslateRanks,
-        Local,
-        Returns,
-        "int",
-        params!(
-            "MPI_Group" group1: Group, "int" n: Length, "const int *" ranks1: Ranks,
-            "MPI_Group" group2: OtherGroup, "int *" ranks2: RanksOut,
-        )
-    ),
-    mpi_fn!(
-        MpiGroupFree,
-        Local,
-        Returns,
-        "int",
-        params!("MPI_Group *" group: Group)
-    ),
-    mpi_fn!(
-        MpiCommCreate,
-        Collective(C::CommCreate),
-        Blocks,
-        "int",
-        params!("MPI_Comm" comm: Comm, "MPI_Group" group: Group, "MPI_Comm *" newcomm: NewComm)
-    ),
-    mpi_fn!(
-        MpiCartCreate,
-        Collective(C::CartCreate),
-        Blocks,
-        "int",
-        params!(
-            "MPI_Comm" comm_old: Comm, "int" ndims: Length, "const int *" dims: Dims,
-            "const int *" periods: Periods, "int" reorder: Reorder, "MPI_Comm *" comm_cart: NewComm,
-        )
-    ),
-    mpi_fn!(
-        MpiCartCoords,
-        Local,
-        Returns,
-        "int",
-        params!(
-            "MPI_Comm" comm: Comm, "int" rank: RankIn, "int" maxdims: Length, "int *" coords: Coords,
-        )
-    ),
-    mpi_fn!(
-        MpiCartRank,
-        Local,
-        Returns,
-        "int",
-        params!("MPI_Comm" comm: Comm, "const int *" coords: Coords, "int *" rank: RankOut)
-    ),
-    mpi_fn!(
-        MpiCartShift,
-        Local,
-        Returns,
-        "int",
-        params!(
-            "MPI_Comm" comm: Comm, "int" direction: Direction, "int" disp: Displacement,
-            "int *" rank_source: SourceOut, "int *" rank_dest: DestOut,
-        )
-    ),
-    mpi_fn!(
-        MpiCartGet,
-        Local,
-        Returns,
-        "int",
-        params!(
-            "MPI_Comm" comm: Comm, "int" maxdims: Length, "int *" dims: Dims, "int *" periods: Periods,
-            "int *" coords: Coords,
-        )
-    ),
-    mpi_fn!(
-        MpiCartdimGet,
-        Local,
-        Returns,
-        "int",
-        params!("MPI_Comm" comm: Comm, "int *" ndims: SizeOut)
-    ),
-    mpi_fn!(
-        MpiDimsCreate,
-        Local,
-        Returns,
-        "int",
-        params!("int" nnodes: Nodes, "int" ndims: Length, "int *" dims: Dims)
-    ),
-    mpi_fn!(
-        MpiOpCreate,
-        Local,
-        Returns,
-        "int",
-        params!(
-            "__tass_MPI_User_function_pointer" user_fn: UserFunction, "int" commute: Commute, "MPI_Op *" op: OpOut,
-        )
-    ),
-    mpi_fn!(
-        MpiOpFree,
-        Local,
-        Returns,
-        "int",
-        params!("MPI_Op *" op: OpOut)
-    ),
-    mpi_fn!(
-        MpiBufferAttach,
-        Local,
-        Returns,
-        "int",
-        params!("void *" buffer: AttachedBuffer, "int" size: BufferSize)
-    ),
-    mpi_fn!(
-        MpiBufferDetach,
-        Local,
-        Blocks,
-        "int",
-        params!("void *" buffer_addr: AttachedBuffer, "int *" size: BufferSize)
-    ),
+    mpi_fn! { MpiCommGroup, Local, Returns, "int", params!(
+        "MPI_Comm" comm: Comm, "MPI_Group *" group: NewGroup,
+    ) },
+    mpi_fn! { MpiGroupSize, Local, Returns, "int", params!(
+        "MPI_Group" group: Group, "int *" size: SizeOut,
+    ) },
+    mpi_fn! { MpiGroupRank, Local, Returns, "int", params!(
+        "MPI_Group" group: Group, "int *" rank: RankOut,
+    ) },
+    mpi_fn! { MpiGroupIncl, Local, Returns, "int", GROUP_RANGE },
+    mpi_fn! { MpiGroupExcl, Local, Returns, "int", GROUP_RANGE },
+    mpi_fn! { MpiGroupTranslateRanks, Local, Returns, "int", params!(
+        "MPI_Group" group1: Group, "int" n: Length, "const int *" ranks1: Ranks,
+        "MPI_Group" group2: OtherGroup, "int *" ranks2: RanksOut,
+    ) },
+    mpi_fn! { MpiGroupFree, Local, Returns, "int", params!("MPI_Group *" group: Group) },
+    mpi_fn! { MpiCommCreate, Collective(C::CommCreate), Blocks, "int", params!(
+        "MPI_Comm" comm: Comm, "MPI_Group" group: Group, "MPI_Comm *" newcomm: NewComm,
+    ) },
+    mpi_fn! { MpiCartCreate, Collective(C::CartCreate), Blocks, "int", params!(
+        "MPI_Comm" comm_old: Comm, "int" ndims: Length, "const int *" dims: Dims,
+        "const int *" periods: Periods, "int" reorder: Reorder, "MPI_Comm *" comm_cart: NewComm,
+    ) },
+    mpi_fn! { MpiCartCoords, Local, Returns, "int", params!(
+        "MPI_Comm" comm: Comm, "int" rank: RankIn, "int" maxdims: Length, "int *" coords: Coords,
+    ) },
+    mpi_fn! { MpiCartRank, Local, Returns, "int", params!(
+        "MPI_Comm" comm: Comm, "const int *" coords: Coords, "int *" rank: RankOut,
+    ) },
+    mpi_fn! { MpiCartShift, Local, Returns, "int", params!(
+        "MPI_Comm" comm: Comm, "int" direction: Direction, "int" disp: Displacement,
+        "int *" rank_source: SourceOut, "int *" rank_dest: DestOut,
+    ) },
+    mpi_fn! { MpiCartGet, Local, Returns, "int", params!(
+        "MPI_Comm" comm: Comm, "int" maxdims: Length, "int *" dims: Dims, "int *" periods: Periods,
+        "int *" coords: Coords,
+    ) },
+    mpi_fn! { MpiCartdimGet, Local, Returns, "int", params!(
+        "MPI_Comm" comm: Comm, "int *" ndims: SizeOut,
+    ) },
+    mpi_fn! { MpiDimsCreate, Local, Returns, "int", params!(
+        "int" nnodes: Nodes, "int" ndims: Length, "int *" dims: Dims,
+    ) },
+    mpi_fn! { MpiOpCreate, Local, Returns, "int", params!(
+        "__tass_MPI_User_function_pointer" user_fn: UserFunction, "int" commute: Commute,
+        "MPI_Op *" op: OpOut,
+    ) },
+    mpi_fn! { MpiOpFree, Local, Returns, "int", params!("MPI_Op *" op: OpOut) },
+    mpi_fn! { MpiBufferAttach, Local, Returns, "int", params!(
+        "void *" buffer: AttachedBuffer, "int" size: BufferSize,
+    ) },
+    mpi_fn! { MpiBufferDetach, Local, Blocks, "int", params!(
+        "void *" buffer_addr: AttachedBuffer, "int *" size: BufferSize,
+    ) },
     // One-sided communication (RMA): `tass_state`'s `mpi/rma/`.
-    mpi_fn!(
-        MpiWinCreate,
-        Rma(RmaOp::Create),
-        Blocks,
-        "int",
-        params!(
-            "void *" base: WinBase, "MPI_Aint" size: WinSize, "int" disp_unit: DispUnit,
-            "MPI_Info" info: Info, "MPI_Comm" comm: Comm, "MPI_Win *" win: Win,
-        )
-    ),
-    mpi_fn!(
-        MpiWinAllocate,
-        Rma(RmaOp::Create),
-        Blocks,
-        "int",
-        params!(
-            "MPI_Aint" size: WinSize, "int" disp_unit: DispUnit, "MPI_Info" info: Info,
-            "MPI_Comm" comm: Comm, "void *" baseptr: WinBase, "MPI_Win *" win: Win,
-        )
-    ),
-    mpi_fn!(
-        MpiWinFree,
-        Rma(RmaOp::Free),
-        Blocks,
-        "int",
-        params!("MPI_Win *" win: Win)
-    ),
-    mpi_fn!(
-        MpiWinFence,
-        Rma(RmaOp::Fence),
-        Blocks,
-        "int",
-        params!("int" assert: Assert, "MPI_Win" win: Win)
-    ),
-    mpi_fn!(MpiPut, Rma(RmaOp::Put), Returns, "int", RMA_TRANSFER),
-    mpi_fn!(MpiGet, Rma(RmaOp::Get), Returns, "int", RMA_GET),
-    mpi_fn!(
-        MpiAccumulate,
-        Rma(RmaOp::Accumulate),
-        Returns,
-        "int",
-        params!(
-            "const void *" origin_addr: SendBuffer, "int" origin_count: SendCount,
-            "MPI_Datatype" origin_datatype: SendType, "int" target_rank: TargetRank,
-            "MPI_Aint" target_disp: TargetDisp, "int" target_count: TargetCount,
-            "MPI_Datatype" target_datatype: TargetType, "MPI_Op" op: Op, "MPI_Win" win: Win,
-        )
-    ),
-    mpi_fn!(
-        MpiWinLock,
-        Rma(RmaOp::Lock),
-        Blocks,
-        "int",
-        params!(
-            "int" lock_type: LockType, "int" rank: TargetRank, "int" assert: Assert,
-            "MPI_Win" win: Win,
-        )
-    ),
-    mpi_fn!(
-        MpiWinUnlock,
-        Rma(RmaOp::Unlock),
-        Returns,
-        "int",
-        params!("int" rank: TargetRank, "MPI_Win" win: Win)
-    ),
-    mpi_fn!(
-        MpiWinLockAll,
-        Rma(RmaOp::Lock),
-        Blocks,
-        "int",
-        params!("int" assert: Assert, "MPI_Win" win: Win)
-    ),
-    mpi_fn!(
-        MpiWinUnlockAll,
-        Rma(RmaOp::Unlock),
-        Returns,
-        "int",
-        params!("MPI_Win" win: Win)
-    ),
-    mpi_fn!(
-        MpiWinFlush,
-        Rma(RmaOp::Flush),
-        Returns,
-        "int",
-        params!("int" rank: TargetRank, "MPI_Win" win: Win)
-    ),
-    mpi_fn!(
-        MpiWinFlushAll,
-        Rma(RmaOp::Flush),
-        Returns,
-        "int",
-        params!("MPI_Win" win: Win)
-    ),
+    mpi_fn! { MpiWinCreate, Rma(RmaOp::Create), Blocks, "int", params!(
+        "void *" base: WinBase, "MPI_Aint" size: WinSize, "int" disp_unit: DispUnit,
+        "MPI_Info" info: Info, "MPI_Comm" comm: Comm, "MPI_Win *" win: Win,
+    ) },
+    mpi_fn! { MpiWinAllocate, Rma(RmaOp::Create), Blocks, "int", params!(
+        "MPI_Aint" size: WinSize, "int" disp_unit: DispUnit, "MPI_Info" info: Info,
+        "MPI_Comm" comm: Comm, "void *" baseptr: WinBase, "MPI_Win *" win: Win,
+    ) },
+    mpi_fn! { MpiWinFree, Rma(RmaOp::Free), Blocks, "int", params!("MPI_Win *" win: Win) },
+    mpi_fn! { MpiWinFence, Rma(RmaOp::Fence), Blocks, "int", params!(
+        "int" assert: Assert, "MPI_Win" win: Win,
+    ) },
+    mpi_fn! { MpiPut, Rma(RmaOp::Put), Returns, "int", RMA_TRANSFER },
+    mpi_fn! { MpiGet, Rma(RmaOp::Get), Returns, "int", RMA_GET },
+    mpi_fn! { MpiAccumulate, Rma(RmaOp::Accumulate), Returns, "int", params!(
+        "const void *" origin_addr: SendBuffer, "int" origin_count: SendCount,
+        "MPI_Datatype" origin_datatype: SendType, "int" target_rank: TargetRank,
+        "MPI_Aint" target_disp: TargetDisp, "int" target_count: TargetCount,
+        "MPI_Datatype" target_datatype: TargetType, "MPI_Op" op: Op, "MPI_Win" win: Win,
+    ) },
+    mpi_fn! { MpiWinLock, Rma(RmaOp::Lock), Blocks, "int", params!(
+        "int" lock_type: LockType, "int" rank: TargetRank, "int" assert: Assert, "MPI_Win" win: Win,
+    ) },
+    mpi_fn! { MpiWinUnlock, Rma(RmaOp::Unlock), Returns, "int", params!(
+        "int" rank: TargetRank, "MPI_Win" win: Win,
+    ) },
+    mpi_fn! { MpiWinLockAll, Rma(RmaOp::Lock), Blocks, "int", params!(
+        "int" assert: Assert, "MPI_Win" win: Win,
+    ) },
+    mpi_fn! { MpiWinUnlockAll, Rma(RmaOp::Unlock), Returns, "int", params!("MPI_Win" win: Win) },
+    mpi_fn! { MpiWinFlush, Rma(RmaOp::Flush), Returns, "int", params!(
+        "int" rank: TargetRank, "MPI_Win" win: Win,
+    ) },
+    mpi_fn! { MpiWinFlushAll, Rma(RmaOp::Flush), Returns, "int", params!("MPI_Win" win: Win) },
     // ---- Point-to-point extras (issue 20, part A): threads, local queries,
     // ---- persistent requests.
-    mpi_fn!(
-        MpiInitThread,
-        Lifetime,
-        Returns,
-        "int",
-        params!(
-            "int *" argc: Argc, "char ***" argv: Argv, "int" required: ThreadRequired,
-            "int *" provided: ThreadProvided,
-        )
-    ),
-    mpi_fn!(
-        MpiQueryThread,
-        Query,
-        Returns,
-        "int",
-        params!("int *" provided: ThreadProvided)
-    ),
-    mpi_fn!(
-        MpiGetProcessorName,
-        Query,
-        Returns,
-        "int",
-        params!("char *" name: NameOut, "int *" resultlen: NameLengthOut)
-    ),
-    mpi_fn!(
-        MpiTypeSize,
-        Query,
-        Returns,
-        "int",
-        params!("MPI_Datatype" datatype: Datatype, "int *" size: SizeOut)
-    ),
-    mpi_fn!(
-        MpiReduceLocal,
-        Query,
-        Returns,
-        "int",
-        params!(
-            "const void *" inbuf: SendBuffer, "void *" inoutbuf: RecvBuffer, "int" count: Count,
-            "MPI_Datatype" datatype: Datatype, "MPI_Op" op: Op,
-        )
-    ),
-    mpi_fn!(MpiSendInit, PersistentInit, Returns, "int", ISEND),
-    mpi_fn!(MpiSsendInit, PersistentInit, Returns, "int", ISEND),
-    mpi_fn!(MpiRsendInit, PersistentInit, Returns, "int", ISEND),
-    mpi_fn!(
-        MpiRecvInit,
-        PersistentInit,
-        Returns,
-        "int",
-        params!(
-            "void *" buf: Buffer, "int" count: Count, "MPI_Datatype" datatype: Datatype,
-            "int" source: Source, "int" tag: Tag, "MPI_Comm" comm: Comm, "MPI_Request *" request: Request,
-        )
-    ),
-    mpi_fn!(
-        MpiStart,
-        Start,
-        Returns,
-        "int",
-        params!("MPI_Request *" request: Request)
-    ),
-    mpi_fn!(
-        MpiStartall,
-        Start,
-        Returns,
-        "int",
-        params!("int" count: RequestCount, "MPI_Request *" requests: Requests)
-    ),
+    mpi_fn! { MpiInitThread, Lifetime, Returns, "int", params!(
+        "int *" argc: Argc, "char ***" argv: Argv, "int" required: ThreadRequired,
+        "int *" provided: ThreadProvided,
+    ) },
+    mpi_fn! { MpiQueryThread, Query, Returns, "int", params!("int *" provided: ThreadProvided) },
+    mpi_fn! { MpiGetProcessorName, Query, Returns, "int", params!(
+        "char *" name: NameOut, "int *" resultlen: NameLengthOut,
+    ) },
+    mpi_fn! { MpiTypeSize, Query, Returns, "int", params!(
+        "MPI_Datatype" datatype: Datatype, "int *" size: SizeOut,
+    ) },
+    mpi_fn! { MpiReduceLocal, Query, Returns, "int", params!(
+        "const void *" inbuf: SendBuffer, "void *" inoutbuf: RecvBuffer, "int" count: Count,
+        "MPI_Datatype" datatype: Datatype, "MPI_Op" op: Op,
+    ) },
+    mpi_fn! { MpiSendInit, PersistentInit, Returns, "int", ISEND },
+    mpi_fn! { MpiSsendInit, PersistentInit, Returns, "int", ISEND },
+    mpi_fn! { MpiRsendInit, PersistentInit, Returns, "int", ISEND },
+    mpi_fn! { MpiRecvInit, PersistentInit, Returns, "int", params!(
+        "void *" buf: Buffer, "int" count: Count, "MPI_Datatype" datatype: Datatype,
+        "int" source: Source, "int" tag: Tag, "MPI_Comm" comm: Comm,
+        "MPI_Request *" request: Request,
+    ) },
+    mpi_fn! { MpiStart, Start, Returns, "int", params!("MPI_Request *" request: Request) },
+    mpi_fn! { MpiStartall, Start, Returns, "int", params!(
+        "int" count: RequestCount, "MPI_Request *" requests: Requests,
+    ) },
     // Derived datatypes: local calls on the process's own datatype table.
-    mpi_fn!(
-        MpiTypeContiguous,
-        Query,
-        Returns,
-        "int",
-        params!("int" count: TypeCount, "MPI_Datatype" oldtype: OldType, "MPI_Datatype *" newtype: NewType)
-    ),
-    mpi_fn!(
-        MpiTypeVector,
-        Query,
-        Returns,
-        "int",
-        params!(
-            "int" count: TypeCount, "int" blocklength: BlockLength, "int" stride: Stride,
-            "MPI_Datatype" oldtype: OldType, "MPI_Datatype *" newtype: NewType,
-        )
-    ),
-    mpi_fn!(
-        MpiTypeIndexed,
-        Query,
-        Returns,
-        "int",
-        params!(
-            "int" count: TypeCount, "const int *" array_of_blocklengths: BlockLengths,
-            "const int *" array_of_displacements: Displacements,
-            "MPI_Datatype" oldtype: OldType, "MPI_Datatype *" newtype: NewType,
-        )
-    ),
-    mpi_fn!(
-        MpiTypeCommit,
-        Query,
-        Returns,
-        "int",
-        params!("MPI_Datatype *" datatype: TypeRef)
-    ),
-    mpi_fn!(
-        MpiTypeFree,
-        Query,
-        Returns,
-        "int",
-        params!("MPI_Datatype *" datatype: TypeRef)
-    ),
-    mpi_fn!(
-        MpiTypeGetExtent,
-        Query,
-        Returns,
-        "int",
-        params!("MPI_Datatype" datatype: Datatype, "MPI_Aint *" lb: LowerBoundOut, "MPI_Aint *" extent: ExtentOut)
-    ),
-    mpi_fn!(
-        MpiFetchAndOp,
-        Rma(RmaOp::FetchAndOp),
-        Returns,
-        "int",
-        params!(
-            "const void *" origin_addr: SendBuffer, "void *" result_addr: RecvBuffer,
-            "MPI_Datatype" datatype: Datatype, "int" target_rank: TargetRank,
-            "MPI_Aint" target_disp: TargetDisp, "MPI_Op" op: Op, "MPI_Win" win: Win,
-        )
-    ),
-    mpi_fn!(
-        MpiCompareAndSwap,
-        Rma(RmaOp::CompareAndSwap),
-        Returns,
-        "int",
-        params!(
-            "const void *" origin_addr: SendBuffer, "const void *" compare_addr: CompareBuffer,
-            "void *" result_addr: RecvBuffer, "MPI_Datatype" datatype: Datatype,
-            "int" target_rank: TargetRank, "MPI_Aint" target_disp: TargetDisp, "MPI_Win" win: Win,
-        )
-    ),
-    mpi_fn!(
-        MpiGetAccumulate,
-        Rma(RmaOp::GetAccumulate),
-        Returns,
-        "int",
-        params!(
-            "const void *" origin_addr: SendBuffer, "int" origin_count: SendCount,
-            "MPI_Datatype" origin_datatype: SendType, "void *" result_addr: RecvBuffer,
-            "int" result_count: RecvCount, "MPI_Datatype" result_datatype: RecvType,
-            "int" target_rank: TargetRank, "MPI_Aint" target_disp: TargetDisp,
-            "int" target_count: TargetCount, "MPI_Datatype" target_datatype: TargetType,
-            "MPI_Op" op: Op, "MPI_Win" win: Win,
-        )
-    ),
+    mpi_fn! { MpiTypeContiguous, Query, Returns, "int", params!(
+        "int" count: TypeCount, "MPI_Datatype" oldtype: OldType, "MPI_Datatype *" newtype: NewType,
+    ) },
+    mpi_fn! { MpiTypeVector, Query, Returns, "int", params!(
+        "int" count: TypeCount, "int" blocklength: BlockLength, "int" stride: Stride,
+        "MPI_Datatype" oldtype: OldType, "MPI_Datatype *" newtype: NewType,
+    ) },
+    mpi_fn! { MpiTypeIndexed, Query, Returns, "int", params!(
+        "int" count: TypeCount, "const int *" array_of_blocklengths: BlockLengths,
+        "const int *" array_of_displacements: Displacements, "MPI_Datatype" oldtype: OldType,
+        "MPI_Datatype *" newtype: NewType,
+    ) },
+    mpi_fn! { MpiTypeCommit, Query, Returns, "int", params!("MPI_Datatype *" datatype: TypeRef) },
+    mpi_fn! { MpiTypeFree, Query, Returns, "int", params!("MPI_Datatype *" datatype: TypeRef) },
+    mpi_fn! { MpiTypeGetExtent, Query, Returns, "int", params!(
+        "MPI_Datatype" datatype: Datatype, "MPI_Aint *" lb: LowerBoundOut,
+        "MPI_Aint *" extent: ExtentOut,
+    ) },
+    mpi_fn! { MpiFetchAndOp, Rma(RmaOp::FetchAndOp), Returns, "int", params!(
+        "const void *" origin_addr: SendBuffer, "void *" result_addr: RecvBuffer,
+        "MPI_Datatype" datatype: Datatype, "int" target_rank: TargetRank,
+        "MPI_Aint" target_disp: TargetDisp, "MPI_Op" op: Op, "MPI_Win" win: Win,
+    ) },
+    mpi_fn! { MpiCompareAndSwap, Rma(RmaOp::CompareAndSwap), Returns, "int", params!(
+        "const void *" origin_addr: SendBuffer, "const void *" compare_addr: CompareBuffer,
+        "void *" result_addr: RecvBuffer, "MPI_Datatype" datatype: Datatype,
+        "int" target_rank: TargetRank, "MPI_Aint" target_disp: TargetDisp, "MPI_Win" win: Win,
+    ) },
+    mpi_fn! { MpiGetAccumulate, Rma(RmaOp::GetAccumulate), Returns, "int", params!(
+        "const void *" origin_addr: SendBuffer, "int" origin_count: SendCount,
+        "MPI_Datatype" origin_datatype: SendType, "void *" result_addr: RecvBuffer,
+        "int" result_count: RecvCount, "MPI_Datatype" result_datatype: RecvType,
+        "int" target_rank: TargetRank, "MPI_Aint" target_disp: TargetDisp,
+        "int" target_count: TargetCount, "MPI_Datatype" target_datatype: TargetType,
+        "MPI_Op" op: Op, "MPI_Win" win: Win,
+    ) },
 ];
 
 const RMA_TRANSFER: &[Param] = params!(

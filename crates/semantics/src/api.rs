@@ -30,3 +30,4 @@ pub use crate::oracle::{
 pub use crate::report::{
     Certainty, EngineError, Property, SnapshotPosition, SnapshotReport, Violation,
 };
+pub use crate::window::ElementWindow;

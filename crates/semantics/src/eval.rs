@@ -27,6 +27,13 @@ pub const RAND_MAX: i64 = 2_147_483_647;
 /// A place in memory: a dynamic variable and a path inside it (a non-null pointer).
 pub type Place = (Root, SmallVec<[Step; 2]>);
 
+/// The short-circuit connectives of C.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Connective {
+    And,
+    Or,
+}
+
 /// Evaluates expressions against an [`Environment`], checking as it goes.
 ///
 /// Each check (array bounds, division by zero, pointer validity, uninitialised
@@ -473,8 +480,8 @@ impl<'a> Evaluator<'a> {
                 }
                 value
             }
-            ExprKind::LogicalAnd(a, b) => self.eval_and(env, a, b)?,
-            ExprKind::LogicalOr(a, b) => self.eval_or(env, a, b)?,
+            ExprKind::LogicalAnd(a, b) => self.eval_short_circuit(env, (a, b), Connective::And)?,
+            ExprKind::LogicalOr(a, b) => self.eval_short_circuit(env, (a, b), Connective::Or)?,
             ExprKind::Conditional(c, a, b) => self.eval_conditional(env, e, c, (a, b))?,
             ExprKind::AddressOf(a) => {
                 let (root, path) = self.eval_place(env, a, true)?;
@@ -591,40 +598,31 @@ impl<'a> Evaluator<'a> {
         Ok(value)
     }
 
-    /// `a && b`: `b` evaluated (and checked) only where `a` holds.
-    fn eval_and(
+    /// `a && b` and `a || b`: `b` evaluated (and checked) only where `a` does
+    /// not decide the result (where it holds for `&&`, fails for `||`).
+    fn eval_short_circuit(
         &mut self,
         env: &dyn Environment,
-        a: &MExpr,
-        b: &MExpr,
+        (a, b): (&MExpr, &MExpr),
+        connective: Connective,
     ) -> Result<Value, EngineError> {
         let f = self.f;
         let x = self.eval_bool(env, a)?;
-        if f.as_bool(x) == Some(false) {
+        let deciding = connective == Connective::Or;
+        if f.as_bool(x) == Some(deciding) {
             return Ok(Value::Data(x));
         }
-        self.context.push(x);
+        let b_matters = match connective {
+            Connective::And => x,
+            Connective::Or => f.not(x),
+        };
+        self.context.push(b_matters);
         let y = self.eval_bool(env, b);
         self.context.pop();
-        Ok(Value::Data(f.and(x, y?)))
-    }
-
-    /// `a || b`: `b` evaluated (and checked) only where `a` fails.
-    fn eval_or(
-        &mut self,
-        env: &dyn Environment,
-        a: &MExpr,
-        b: &MExpr,
-    ) -> Result<Value, EngineError> {
-        let f = self.f;
-        let x = self.eval_bool(env, a)?;
-        if f.as_bool(x) == Some(true) {
-            return Ok(Value::Data(x));
-        }
-        self.context.push(f.not(x));
-        let y = self.eval_bool(env, b);
-        self.context.pop();
-        Ok(Value::Data(f.or(x, y?)))
+        Ok(Value::Data(match connective {
+            Connective::And => f.and(x, y?),
+            Connective::Or => f.or(x, y?),
+        }))
     }
 
     /// `c ? a : b` (`e` the whole expression): each branch evaluated (and

@@ -2,7 +2,7 @@
 
 use tass_dynamic::api::{undefined_data, ElemType, HeapObject, Pointer, Root, Step, Value};
 use tass_model::api::{
-    render_expr, AssertOrigin, Callee, Expr as MExpr, ExprKind, FunctionId, LibraryFunction,
+    render_expr, AssertOrigin, Body, Callee, Expr as MExpr, ExprKind, FunctionId, LibraryFunction,
     LocationId, Model, Span, Statement, TransitionId, Type as MType,
 };
 use tass_symbolic::api::{Expr, ExprFactory, Type};
@@ -52,14 +52,7 @@ pub fn execute_transition(
     guard_known_true: bool,
     record_changes: bool,
 ) -> Result<StepResult, EngineError> {
-    let (fid, _) = env.location();
-    let function = model.function(fid);
-    let body = function.body.as_ref().ok_or_else(|| {
-        EngineError::invalid(
-            format!("function `{}` has no body", function.name),
-            Some(&function.span),
-        )
-    })?;
+    let body = current_body(model, env)?;
     let transition = body.transition(tid);
     let (_, target) = body.graph.edge_endpoints(tid).ok_or_else(|| {
         EngineError::invalid(
@@ -845,6 +838,18 @@ fn unsupported_library(lf: LibraryFunction, span: &Span) -> EngineError {
     }
 }
 
+/// The body of the function the process of `env` is in.
+fn current_body<'m>(model: &'m Model, env: &dyn Environment) -> Result<&'m Body, EngineError> {
+    let (fid, _) = env.location();
+    let function = model.function(fid);
+    function.body.as_ref().ok_or_else(|| {
+        EngineError::invalid(
+            format!("function `{}` has no body", function.name),
+            Some(&function.span),
+        )
+    })
+}
+
 /// The value of transition `tid`'s guard for the executing process, evaluated
 /// without checks (checks happen when the transition executes).
 pub fn evaluate_guard(
@@ -854,14 +859,7 @@ pub fn evaluate_guard(
     env: &dyn Environment,
     tid: TransitionId,
 ) -> Result<Expr, EngineError> {
-    let (fid, _) = env.location();
-    let function = model.function(fid);
-    let body = function.body.as_ref().ok_or_else(|| {
-        EngineError::invalid(
-            format!("function `{}` has no body", function.name),
-            Some(&function.span),
-        )
-    })?;
+    let body = current_body(model, env)?;
     let guard = &body.transition(tid).guard;
     if guard.is_true() {
         return Ok(f.tt());

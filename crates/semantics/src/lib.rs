@@ -44,3 +44,4 @@ mod report;
 #[cfg(test)]
 mod tests;
 mod unions;
+mod window;

@@ -167,19 +167,8 @@ pub(crate) fn canonical_heaps(_f: &ExprFactory, mut state: State) -> State {
             }
         }
         let heap: Vec<HeapObject> = std::mem::take(&mut new_heaps[pu])
-            .into_iter()
-            .map(|o| match o {
-                HeapObject::Live {
-                    value,
-                    extent,
-                    elem,
-                } => HeapObject::Live {
-                    value: value.map(&mut remap, &mut keep),
-                    extent,
-                    elem,
-                },
-                HeapObject::Freed => HeapObject::Freed,
-            })
+            .iter()
+            .map(|o| map_heap_object(o, &mut remap, &mut keep))
             .collect();
         ps.heap = Arc::new(heap);
     }
@@ -289,37 +278,57 @@ fn simplify_values(values: &mut Arc<Vec<Value>>, simp: &tass_simplify::api::Simp
     }
 }
 
+/// The simplified form of each of `values` that simplification changes (`None`
+/// for the others); `None` when it changes none, so nothing is copied.
+fn simplified_values(
+    values: &[Value],
+    simp: &tass_simplify::api::Simplifier,
+) -> Option<Vec<Option<Value>>> {
+    let changed: Vec<Option<Value>> = values.iter().map(|v| simplified_value(v, simp)).collect();
+    changed.iter().any(Option::is_some).then_some(changed)
+}
+
+/// Writes the changed values (from [`simplified_values`]) into `slots`.
+fn write_changed(slots: &mut [Value], changed: Vec<Option<Value>>) {
+    for (slot, n) in slots.iter_mut().zip(changed) {
+        if let Some(n) = n {
+            *slot = n;
+        }
+    }
+}
+
+/// Heap object `o` with `pointers` and `exprs` applied to its value, and
+/// `exprs` to its extent.
+fn map_heap_object(
+    o: &HeapObject,
+    pointers: &mut dyn FnMut(&Pointer) -> Pointer,
+    exprs: &mut dyn FnMut(Expr) -> Expr,
+) -> HeapObject {
+    match o {
+        HeapObject::Live {
+            value,
+            extent,
+            elem,
+        } => HeapObject::Live {
+            value: value.map(pointers, exprs),
+            extent: exprs(*extent),
+            elem: *elem,
+        },
+        HeapObject::Freed => HeapObject::Freed,
+    }
+}
+
 /// Simplifies every expression of one process in place; parts are copied only if
 /// something in them changes.
 fn simplify_proc(ps: &mut Arc<ProcState>, simp: &tass_simplify::api::Simplifier) {
-    let globals: Vec<Option<Value>> = ps
-        .globals
-        .iter()
-        .map(|v| simplified_value(v, simp))
-        .collect();
-    if globals.iter().any(Option::is_some) {
+    if let Some(globals) = simplified_values(&ps.globals, simp) {
         let ps = Arc::make_mut(ps);
-        let gl = Arc::make_mut(&mut ps.globals);
-        for (slot, n) in gl.iter_mut().zip(globals) {
-            if let Some(n) = n {
-                *slot = n;
-            }
-        }
+        write_changed(Arc::make_mut(&mut ps.globals).as_mut_slice(), globals);
     }
     for k in 0..ps.stack.len() {
-        let locals: Vec<Option<Value>> = ps.stack[k]
-            .locals
-            .iter()
-            .map(|v| simplified_value(v, simp))
-            .collect();
-        if locals.iter().any(Option::is_some) {
+        if let Some(locals) = simplified_values(&ps.stack[k].locals, simp) {
             let ps = Arc::make_mut(ps);
-            let fr = Arc::make_mut(&mut ps.stack[k]);
-            for (slot, n) in fr.locals.iter_mut().zip(locals) {
-                if let Some(n) = n {
-                    *slot = n;
-                }
-            }
+            write_changed(&mut Arc::make_mut(&mut ps.stack[k]).locals, locals);
         }
     }
     if !ps.heap.is_empty() {
@@ -328,18 +337,7 @@ fn simplify_proc(ps: &mut Arc<ProcState>, simp: &tass_simplify::api::Simplifier)
         let heap: Vec<HeapObject> = ps
             .heap
             .iter()
-            .map(|o| match o {
-                HeapObject::Live {
-                    value,
-                    extent,
-                    elem,
-                } => HeapObject::Live {
-                    value: value.map(&mut same, &mut g),
-                    extent: g(*extent),
-                    elem: *elem,
-                },
-                HeapObject::Freed => HeapObject::Freed,
-            })
+            .map(|o| map_heap_object(o, &mut same, &mut g))
             .collect();
         if heap != **ps.heap {
             Arc::make_mut(ps).heap = Arc::new(heap);

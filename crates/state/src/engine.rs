@@ -19,7 +19,7 @@ use tass_symbolic::api::{BigInt, BigRational, Expr, ExprFactory, Type};
 
 use crate::canon::{canonical_heapless, canonical_heaps, simplify_state, ProcMemo};
 
-use crate::env::{Layout, ProcEnv};
+use crate::env::Layout;
 
 use crate::mpi::PollOutcome;
 
@@ -352,16 +352,15 @@ impl Engine {
         });
         // Inputs, in order (constraints and extents may mention earlier inputs).
         let layout = self.layout.clone();
+        let ctx = crate::mpi::Ctx {
+            model: &model,
+            f: &f,
+            layout: &layout,
+        };
         let mut pc = f.tt();
         for &v in &model.inputs {
             let var = model.var(v);
-            let mut env = ProcEnv {
-                state: &mut state,
-                proc: 0,
-                model: &model,
-                factory: &f,
-                layout: &layout,
-            };
+            let mut env = ctx.env(&mut state, 0);
             let mut ev = Evaluator::without_checks(&f, &mut self.oracle, 0);
             let ty = ev.data_type(&env, &var.ty, &var.span)?.ok_or_else(|| {
                 EngineError::unsupported(
@@ -434,13 +433,7 @@ impl Engine {
             }
         }
         for p in 0..self.config.nprocs {
-            let mut env = ProcEnv {
-                state: &mut state,
-                proc: p,
-                model: &model,
-                factory: &f,
-                layout: &layout,
-            };
+            let mut env = ctx.env(&mut state, p);
             // Each process's own copy of every global and output, zero as in C.
             for &v in model.globals.iter().chain(&model.outputs) {
                 let var = model.var(v);
@@ -545,13 +538,12 @@ impl Engine {
         crate::mpi::push_progress_steps(scratch, &f, p, steps);
         let mut decided: Vec<(Expr, bool, bool)> = Vec::new();
         for (tid, t, _) in body.outgoing(location) {
-            let env = ProcEnv {
-                state: scratch,
-                proc: p,
+            let env = crate::mpi::Ctx {
                 model: &model,
-                factory: &f,
+                f: &f,
                 layout: &self.layout,
-            };
+            }
+            .env(scratch, p);
             let g = evaluate_guard(&model, &f, &mut self.oracle, &env, tid)?;
             // The guards of a branch are complementary: the answer for `!g` is
             // read off the one for `g` (halves the prover queries at branches).
@@ -604,28 +596,15 @@ impl Engine {
                 if local {
                     steps.push(step);
                 } else {
-                    let ctx = crate::mpi::Ctx {
-                        model: &model,
-                        f: &f,
-                        layout: &self.layout,
-                    };
-                    ctx.mpi(&mut self.oracle).push_steps(scratch, step, steps)?;
+                    self.mpi().push_steps(scratch, step, steps)?;
                 }
             }
         }
         let statement_enabled = steps[first_step..].iter().any(|s| s.request.is_none());
         let settled = crate::mpi::settled(&model, &f, scratch, p, statement_enabled);
-        let ctx = crate::mpi::Ctx {
-            model: &model,
-            f: &f,
-            layout: &self.layout,
-        };
         for step in &mut steps[first_step..] {
             step.settled = settled
-                || statement_enabled
-                    && ctx
-                        .mpi(&mut self.oracle)
-                        .post_commutes_with_receives(scratch, step);
+                || statement_enabled && self.mpi().post_commutes_with_receives(scratch, step);
         }
         Ok(())
     }
@@ -719,21 +698,10 @@ impl Engine {
             {
                 Vec::new()
             } else {
-                let ctx = crate::mpi::Ctx {
-                    model: &model,
-                    f: &f,
-                    layout: &self.layout,
-                };
-                ctx.mpi(&mut self.oracle)
-                    .local_window_accesses(&mut state, step)?
+                self.mpi().local_window_accesses(&mut state, step)?
             };
             if !step.local {
-                let ctx = crate::mpi::Ctx {
-                    model: &model,
-                    f: &f,
-                    layout: &self.layout,
-                };
-                if let Some(r) = ctx.mpi(&mut self.oracle).execute(&mut state, step) {
+                if let Some(r) = self.mpi().execute(&mut state, step) {
                     let (mut violations, changes) = r?;
                     violations.splice(0..0, window_conflicts);
                     return Ok(StepOutcome {
@@ -743,13 +711,12 @@ impl Engine {
                     });
                 }
             }
-            let mut env = ProcEnv {
-                state: &mut state,
-                proc: step.process,
+            let mut env = crate::mpi::Ctx {
                 model: &model,
-                factory: &f,
+                f: &f,
                 layout: &self.layout,
-            };
+            }
+            .env(&mut state, step.process);
             if env.location().0 != step.function {
                 return Err(EngineError::invalid(
                     "step does not belong to this state",
@@ -771,21 +738,15 @@ impl Engine {
         };
         let mut violations = result.violations;
         if self.collective {
-            let ctx = crate::snapshot::SnapshotCtx {
-                model: &model,
-                f: &f,
-                layout: &self.layout,
-                joint: self.joint,
-                spec_paths: &self.spec_paths,
-            };
+            let aligned_loops = self.aligned_loops;
+            let (ctx, oracle) = self.snapshots();
             let at = (step.function, step.transition);
-            let found =
-                crate::snapshot::after_step(&ctx, &mut self.oracle, &mut state, step.process, at)?;
+            let found = crate::snapshot::after_step(&ctx, oracle, &mut state, step.process, at)?;
             violations.extend(found);
-            if self.aligned_loops {
+            if aligned_loops {
                 let found = crate::loop_sync::after_arrival(
                     &ctx,
-                    &mut self.oracle,
+                    oracle,
                     &mut state,
                     step.process,
                     at,
@@ -943,21 +904,33 @@ impl Engine {
                 snapshots: None,
             });
         }
-        let ctx = crate::mpi::Ctx {
-            model: &self.model,
-            f: &f,
-            layout: &self.layout,
-        };
-        out.extend(ctx.mpi(&mut self.oracle).termination_checks(state));
+        out.extend(self.mpi().termination_checks(state));
+        let (ctx, oracle) = self.snapshots();
+        out.extend(crate::snapshot::leftover(&ctx, oracle, state));
+        out
+    }
+
+    /// What the snapshot code reads of this engine, and its prover.
+    fn snapshots(&mut self) -> (crate::snapshot::SnapshotCtx<'_>, &mut Oracle) {
+        let oracle = &mut self.oracle;
         let ctx = crate::snapshot::SnapshotCtx {
             model: &self.model,
-            f: &f,
+            f: &self.factory,
             layout: &self.layout,
             joint: self.joint,
             spec_paths: &self.spec_paths,
         };
-        out.extend(crate::snapshot::leftover(&ctx, &mut self.oracle, state));
-        out
+        (ctx, oracle)
+    }
+
+    /// The MPI semantics over this engine's model, asking its prover.
+    fn mpi(&mut self) -> crate::mpi::Mpi<'_> {
+        let ctx = crate::mpi::Ctx {
+            model: &self.model,
+            f: &self.factory,
+            layout: &self.layout,
+        };
+        ctx.mpi(&mut self.oracle)
     }
 
     /// MPI: true if `state` (whose enabled steps are `steps`) is a potential
@@ -968,13 +941,7 @@ impl Engine {
         state: &State,
         steps: &[Step],
     ) -> Result<bool, EngineError> {
-        let ctx = crate::mpi::Ctx {
-            model: &self.model,
-            f: &self.factory,
-            layout: &self.layout,
-        };
-        ctx.mpi(&mut self.oracle)
-            .potentially_deadlocked(state, steps)
+        self.mpi().potentially_deadlocked(state, steps)
     }
 
     /// Collective loop invariants: when no process can move in `state` (or
@@ -1002,12 +969,7 @@ impl Engine {
         state: &State,
         step: &Step,
     ) -> Result<Option<usize>, EngineError> {
-        let ctx = crate::mpi::Ctx {
-            model: &self.model,
-            f: &self.factory,
-            layout: &self.layout,
-        };
-        ctx.mpi(&mut self.oracle).waiting_receiver(state, step)
+        self.mpi().waiting_receiver(state, step)
     }
 
     /// MPI: the world rank an enabled send step (or send half) goes to
@@ -1018,12 +980,7 @@ impl Engine {
         state: &State,
         step: &Step,
     ) -> Result<Option<Rank>, EngineError> {
-        let ctx = crate::mpi::Ctx {
-            model: &self.model,
-            f: &self.factory,
-            layout: &self.layout,
-        };
-        ctx.mpi(&mut self.oracle).send_destination(state, step)
+        self.mpi().send_destination(state, step)
     }
 
     /// MPI: true if process `p` has posted receives (`MPI_Irecv`) not matched
@@ -1035,12 +992,7 @@ impl Engine {
     /// MPI: what `step` finds if it is a poll (`MPI_Test`, `MPI_Testall`,
     /// `MPI_Iprobe`); `None` for any other step. For the livelock check.
     pub fn poll_outcome(&mut self, state: &State, step: &Step) -> Option<PollOutcome> {
-        let ctx = crate::mpi::Ctx {
-            model: &self.model,
-            f: &self.factory,
-            layout: &self.layout,
-        };
-        ctx.mpi(&mut self.oracle).poll_outcome(state, step)
+        self.mpi().poll_outcome(state, step)
     }
 
     /// MPI: the step of the test `step` that finds nothing (the flag comes
@@ -1148,13 +1100,12 @@ impl Engine {
     pub fn variable(&self, state: &State, process: usize, name: &str) -> Option<Value> {
         let mut scratch = state.clone();
         let ps = state.inner.procs.get(process)?;
-        let env = ProcEnv {
-            state: &mut scratch,
-            proc: process,
+        let env = crate::mpi::Ctx {
             model: &self.model,
-            factory: &self.factory,
+            f: &self.factory,
             layout: &self.layout,
-        };
+        }
+        .env(&mut scratch, process);
         let candidates = self.model.variables.iter().filter(|v| v.name == name);
         let mut best: Option<(u8, Value)> = None;
         for v in candidates {
@@ -1208,15 +1159,8 @@ impl Engine {
         spec: &[crate::snapshot::JointPoint],
         pc: Expr,
     ) -> Result<Option<Violation>, EngineError> {
-        let f = Arc::clone(&self.factory);
-        let ctx = crate::snapshot::SnapshotCtx {
-            model: &self.model,
-            f: &f,
-            layout: &self.layout,
-            joint: self.joint,
-            spec_paths: &self.spec_paths,
-        };
-        crate::snapshot::check_joint(&ctx, &mut self.oracle, state, spec, pc)
+        let (ctx, oracle) = self.snapshots();
+        crate::snapshot::check_joint(&ctx, oracle, state, spec, pc)
     }
 
     /// Counters so far.

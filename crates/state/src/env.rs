@@ -290,47 +290,12 @@ mod tests {
     use tass_semantics::api::Oracle;
 
     fn tiny_model() -> Arc<Model> {
-        let span = Span::point("m.c".into(), 1, 1);
-        let mut graph = BodyGraph::new();
-        let loc = |kind| Location {
-            kind,
-            span: span.clone(),
-            invariants: vec![],
-        };
-        let entry = graph.add_node(loc(LocationKind::Plain));
-        let exit = graph.add_node(loc(LocationKind::Exit));
-        graph.add_edge(
-            entry,
-            exit,
-            Transition {
-                guard: tass_model::api::Expr::true_at(span.clone()),
-                statement: Statement::Return { value: None },
-                span: span.clone(),
-                source_text: "return;".into(),
-            },
-        );
-        Arc::new(Model {
-            name: "m.c".into(),
-            variables: vec![],
-            structs: vec![],
-            functions: vec![Function {
-                id: FunctionId(0),
-                name: "main".into(),
-                params: vec![],
-                locals: vec![],
-                return_type: Type::Void,
-                kind: FunctionKind::User,
-                body: Some(Body { graph, entry }),
-                span,
-            }],
-            inputs: vec![],
-            outputs: vec![],
-            globals: vec![],
-            main: FunctionId(0),
-            mpi_status_struct: None,
-            uses_mpi: false,
-            ltl: Vec::new(),
-        })
+        // void main() { return; }
+        let mut m = ModelBuilder::new("m.c");
+        let mut body = m.body();
+        body.ret(None);
+        m.add_function(body.function(FunctionId(0), "main", vec![], vec![], Type::Void));
+        Arc::new(m.finish(FunctionId(0)))
     }
 
     #[test]
@@ -363,13 +328,12 @@ mod tests {
             signature: None,
         };
         {
-            let mut env = ProcEnv {
-                state: &mut state,
-                proc: 0,
+            let mut env = crate::mpi::Ctx {
                 model: &model,
-                factory: &f,
+                f: &f,
                 layout: &layout,
-            };
+            }
+            .env(&mut state, 0);
             env.enqueue(msg(1, 0, 1));
             env.enqueue(msg(0, 2, 2));
             env.enqueue(msg(1, 0, 3));

@@ -39,28 +39,17 @@
 //! use tass_symbolic::api::ExprFactory;
 //!
 //! // int main() { assert(1 / 1 == 1); return 0; }  built by hand
-//! let span = Span::point("m.c".into(), 1, 1);
-//! let mut graph = BodyGraph::new();
-//! let loc = |kind| Location { kind, span: span.clone(), invariants: vec![] };
-//! let (l0, l1, l2) = (graph.add_node(loc(LocationKind::Plain)),
-//!     graph.add_node(loc(LocationKind::Plain)), graph.add_node(loc(LocationKind::Exit)));
-//! let one = Expr::int(1, span.clone());
+//! let mut m = ModelBuilder::new("m.c");
+//! let one = Expr::int(1, m.span(2));
 //! let div = Expr::new(ExprKind::Binary(BinaryOp::Div, Box::new(one.clone()), Box::new(one.clone())),
-//!     Type::INT, span.clone());
+//!     Type::INT, m.span(2));
 //! let cond = Expr::new(ExprKind::Binary(BinaryOp::Eq, Box::new(div), Box::new(one)), Type::Bool,
-//!     span.clone());
-//! let edge = |statement, text: &str| Transition {
-//!     guard: Expr::true_at(span.clone()), statement, span: span.clone(), source_text: text.into() };
-//! graph.add_edge(l0, l1, edge(Statement::Assert { condition: cond, origin: AssertOrigin::CAssert },
-//!     "assert(1 / 1 == 1)"));
-//! graph.add_edge(l1, l2, edge(Statement::Return { value: Some(Expr::int(0, span.clone())) },
-//!     "return 0;"));
-//! let main = Function { id: FunctionId(0), name: "main".into(), params: vec![], locals: vec![],
-//!     return_type: Type::INT, kind: FunctionKind::User, body: Some(Body { graph, entry: l0 }),
-//!     span: span.clone() };
-//! let model = Arc::new(Model { name: "m.c".into(), variables: vec![], structs: vec![],
-//!     functions: vec![main], inputs: vec![], outputs: vec![], globals: vec![],
-//!     main: FunctionId(0), mpi_status_struct: None, uses_mpi: false, ltl: vec![] });
+//!     m.span(2));
+//! let mut body = m.body();
+//! body.then(Statement::Assert { condition: cond, origin: AssertOrigin::CAssert });
+//! body.ret(Some(Expr::int(0, m.span(3))));
+//! m.add_function(body.function(FunctionId(0), "main", vec![], vec![], Type::INT));
+//! let model = Arc::new(m.finish(FunctionId(0)));
 //!
 //! let factory = ExprFactory::shared();
 //! let oracle = Oracle::builtin(Arc::clone(&factory));

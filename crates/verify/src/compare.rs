@@ -342,10 +342,7 @@ impl<E: Engine> Comparison<'_, E> {
         );
         self.findings.violations.push(ViolationReport {
             property,
-            certainty: match violation.certainty {
-                tass_semantics::api::Certainty::Provable => Certainty::Provable,
-                tass_semantics::api::Certainty::Possible => Certainty::Possible,
-            },
+            certainty: crate::system::certainty_of(violation.certainty),
             message: crate::report::message_with_snapshots(violation.message, snapshots.as_ref()),
             file: span.file.to_string(),
             line: span.start_line,

@@ -36,38 +36,14 @@
 //! use tass_model::api::*;
 //! use tass_verify::api::{verify, Options, ProverChoice, Verdict};
 //!
-//! // int main() { assert(false); return 0; }  built by hand
-//! let span = Span::point("m.c".into(), 1, 14);
-//! let mut graph = BodyGraph::new();
-//! let loc = |kind| Location { kind, span: span.clone(), invariants: vec![] };
-//! let entry = graph.add_node(loc(LocationKind::Plain));
-//! let middle = graph.add_node(loc(LocationKind::Plain));
-//! let exit = graph.add_node(loc(LocationKind::Exit));
-//! let transition = |statement, text: &str| Transition {
-//!     guard: Expr::true_at(span.clone()),
-//!     statement,
-//!     span: span.clone(),
-//!     source_text: text.into(),
-//! };
-//! let never = Expr::new(ExprKind::BoolLit(false), Type::Bool, span.clone());
-//! graph.add_edge(entry, middle, transition(
-//!     Statement::Assert { condition: never, origin: AssertOrigin::CAssert },
-//!     "assert(false);",
-//! ));
-//! graph.add_edge(middle, exit, transition(
-//!     Statement::Return { value: Some(Expr::int(0, span.clone())) },
-//!     "return 0;",
-//! ));
-//! let main = Function {
-//!     id: FunctionId(0), name: "main".into(), params: vec![], locals: vec![],
-//!     return_type: Type::INT, kind: FunctionKind::User,
-//!     body: Some(Body { graph, entry }), span: span.clone(),
-//! };
-//! let model = Model {
-//!     name: "m.c".into(), variables: vec![], structs: vec![], functions: vec![main],
-//!     inputs: vec![], outputs: vec![], globals: vec![], main: FunctionId(0),
-//!     mpi_status_struct: None, uses_mpi: false, ltl: vec![],
-//! };
+//! // int main() { assert(false); return 0; }  built by hand: line 2 asserts
+//! let mut m = ModelBuilder::new("m.c");
+//! let never = Expr::new(ExprKind::BoolLit(false), Type::Bool, m.span(2));
+//! let mut body = m.body();
+//! body.then(Statement::Assert { condition: never, origin: AssertOrigin::CAssert });
+//! body.ret(Some(Expr::int(0, m.span(3))));
+//! m.add_function(body.function(FunctionId(0), "main", vec![], vec![], Type::INT));
+//! let model = m.finish(FunctionId(0));
 //!
 //! let options = Options { prover: ProverChoice::Builtin, ..Options::default() };
 //! let report = verify(&model, &options);
@@ -75,7 +51,7 @@
 //! assert_eq!(report.exit_code(), 1);
 //! let violation = &report.violations[0];
 //! assert_eq!(violation.property.id(), "assertion");
-//! assert_eq!((violation.file.as_str(), violation.line), ("m.c", 1));
+//! assert_eq!((violation.file.as_str(), violation.line), ("m.c", 2));
 //! assert_eq!(report.to_json()["violations"][0]["property"], "assertion");
 //! ```
 

@@ -37,16 +37,34 @@ fn describe(model: &Model, vars: &[VarId]) -> Vec<(String, String)> {
         .collect()
 }
 
-fn compare_lists(
-    what: &str,
-    spec: &Model,
-    spec_vars: &[VarId],
-    imp: &Model,
-    impl_vars: &[VarId],
-    problems: &mut Vec<String>,
-) {
-    let s = describe(spec, spec_vars);
-    let i = describe(imp, impl_vars);
+/// The inputs (or the outputs) of one program.
+struct Declared<'m> {
+    model: &'m Model,
+    vars: &'m [VarId],
+}
+
+impl<'m> Declared<'m> {
+    fn inputs(model: &'m Model) -> Declared<'m> {
+        Declared {
+            model,
+            vars: &model.inputs,
+        }
+    }
+
+    fn outputs(model: &'m Model) -> Declared<'m> {
+        Declared {
+            model,
+            vars: &model.outputs,
+        }
+    }
+}
+
+/// The differences between the specification's and the implementation's
+/// `what` (inputs or outputs), by name and type, as messages into `problems`.
+fn compare_lists(what: &str, spec: Declared<'_>, imp: Declared<'_>, problems: &mut Vec<String>) {
+    let s = describe(spec.model, spec.vars);
+    let i = describe(imp.model, imp.vars);
+    let (spec, imp) = (spec.model, imp.model);
     for (name, ty) in &s {
         match i.iter().find(|(n, _)| n == name) {
             None => problems.push(format!(
@@ -75,15 +93,9 @@ fn compare_lists(
 /// The error lists every mismatch (its message says what to do).
 pub fn check_signatures(spec: &Model, imp: &Model) -> Result<(), SignatureMismatch> {
     let mut problems = Vec::new();
-    compare_lists("input", spec, &spec.inputs, imp, &imp.inputs, &mut problems);
-    compare_lists(
-        "output",
-        spec,
-        &spec.outputs,
-        imp,
-        &imp.outputs,
-        &mut problems,
-    );
+    let (inputs, outputs) = (Declared::inputs, Declared::outputs);
+    compare_lists("input", inputs(spec), inputs(imp), &mut problems);
+    compare_lists("output", outputs(spec), outputs(imp), &mut problems);
     if spec.outputs.is_empty() && imp.outputs.is_empty() {
         problems.push(
             "neither program declares an output: mark the variables to compare with \

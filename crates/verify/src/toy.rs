@@ -177,19 +177,8 @@ mod tests {
     }
 
     fn impl_model() -> tass_model::api::Model {
-        tass_model::api::Model {
-            name: "impl.c".into(),
-            variables: vec![],
-            structs: vec![],
-            functions: vec![],
-            inputs: vec![],
-            outputs: vec![],
-            globals: vec![],
-            main: tass_model::api::FunctionId(0),
-            mpi_status_struct: None,
-            uses_mpi: false,
-            ltl: Vec::new(),
-        }
+        use tass_model::api::{FunctionId, ModelBuilder};
+        ModelBuilder::new("impl.c").finish(FunctionId(0))
     }
 
     #[test]

@@ -432,13 +432,22 @@ impl<'a> Evaluator<'a> {
         let f = self.f;
         let (lo, hi) = kind.range();
         let claim = f.and(f.le(f.int(lo), *x), f.le(*x, f.int(hi)));
+        self.check_signed(env, claim, e, "can leave");
+    }
+
+    /// Checks `claim` (`signed-overflow`) for the operation `e` of a signed type;
+    /// the message says that `e` `what` its type.
+    fn check_signed(&mut self, env: &dyn Environment, claim: Expr, e: &MExpr, what: &str) {
+        let MType::Int(kind) = &e.ty else {
+            return;
+        };
         self.check(
             env,
             claim,
             Property::SignedOverflow,
             || {
                 let text = tass_model::api::render_expr(env.model(), e);
-                format!("signed overflow: `{text}` can leave `{}`", kind.c_name())
+                format!("signed overflow: `{text}` {what} `{}`", kind.c_name())
             },
             &e.span,
         );
@@ -475,16 +484,7 @@ impl<'a> Evaluator<'a> {
             BinaryOp::Shl => (f.le(f.int(0), x), "shifts a negative value of"),
             _ => return,
         };
-        self.check(
-            env,
-            claim,
-            Property::SignedOverflow,
-            || {
-                let text = tass_model::api::render_expr(env.model(), e);
-                format!("signed overflow: `{text}` {what} `{}`", kind.c_name())
-            },
-            &e.span,
-        );
+        self.check_signed(env, claim, e, what);
     }
 
     /// C leaves `x << n` and `x >> n` undefined unless `0 <= n < width` of the

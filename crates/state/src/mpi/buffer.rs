@@ -6,7 +6,8 @@ use smallvec::SmallVec;
 use tass_dynamic::api::{undefined_data, Handle, Pointer, Root, Step as PStep, Value};
 use tass_model::api::{Expr as MExpr, LibraryConstant as LC, Span};
 use tass_semantics::api::{
-    pointee_type, scalar_type, Decision, EngineError, Environment, Evaluator, Place, Property,
+    pointee_type, scalar_type, Decision, ElementWindow, EngineError, Environment, Evaluator, Place,
+    Property,
 };
 use tass_symbolic::api::{Expr, ExprFactory, Type};
 
@@ -56,6 +57,25 @@ pub(super) fn datatype(
         }
     };
     Ok((c, ty))
+}
+
+/// Checks (`mpi-count`) that a message's element count is not negative.
+pub(super) fn check_count(
+    ev: &mut Evaluator<'_>,
+    env: &dyn Environment,
+    count: Expr,
+    function: &str,
+    span: &Span,
+) {
+    let f = ev.factory();
+    let nonneg = f.le(f.int(0), count);
+    ev.check(
+        env,
+        nonneg,
+        Property::MpiCount,
+        || format!("negative count {} in {function}", f.pretty(count)),
+        span,
+    );
 }
 
 /// Checks a rank argument: in `0..n`, or one of the special values allowed.
@@ -226,14 +246,7 @@ pub(super) fn locate(
     span: &Span,
 ) -> Result<Buffer, EngineError> {
     let f = ev.factory();
-    let nonneg = f.le(f.int(0), count);
-    ev.check(
-        env,
-        nonneg,
-        Property::MpiCount,
-        || format!("negative count {} in an MPI call", f.pretty(count)),
-        span,
-    );
+    check_count(ev, env, count, "an MPI call", span);
     let ptr = match arg {
         BufArg::Expr(e) => ev.eval(env, e)?,
         BufArg::Stored(v, _) => v.clone(),
@@ -342,17 +355,19 @@ pub(super) fn check_bounds(
     let f = ev.factory();
     let t = f.type_of(array);
     let total = f.mul(f.array_extent(array)?, inner_size(f, &t)?);
-    let end = f.add(off, count);
-    let claim = f.and(f.le(f.int(0), off), f.le(end, total));
-    ev.check(
+    let window = ElementWindow {
+        start: off,
+        count,
+        extent: total,
+    };
+    ev.check_window(
         env,
-        claim,
-        Property::OutOfBounds,
+        &window,
         || {
             format!(
                 "MPI buffer overrun: elements {} to {} of a buffer of {} elements",
                 f.pretty(off),
-                f.pretty(f.sub(end, f.int(1))),
+                f.pretty(f.sub(f.add(off, count), f.int(1))),
                 f.pretty(total)
             )
         },

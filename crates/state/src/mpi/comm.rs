@@ -54,16 +54,18 @@ pub(crate) fn comm_of_value(state: &State, v: &Value) -> Option<u32> {
     }
 }
 
+/// The world ranks of the members of communicator `k` (one a program created,
+/// not `MPI_COMM_WORLD`), while it exists.
+fn created_members(state: &State, k: u32) -> Option<&[u32]> {
+    let comm = state.inner.comms.get(k as usize - 1)?.as_ref()?;
+    Some(&comm.members)
+}
+
 /// Number of processes in communicator `comm`.
 pub(crate) fn comm_size(state: &State, comm: u32) -> usize {
     match comm {
         0 => state.inner.procs.len(),
-        k => state
-            .inner
-            .comms
-            .get(k as usize - 1)
-            .and_then(|c| c.as_ref())
-            .map_or(0, |c| c.members.len()),
+        k => created_members(state, k).map_or(0, <[u32]>::len),
     }
 }
 
@@ -71,14 +73,7 @@ pub(crate) fn comm_size(state: &State, comm: u32) -> usize {
 pub(crate) fn to_world(state: &State, comm: u32, rank: usize) -> Option<u32> {
     match comm {
         0 => (rank < state.inner.procs.len()).then_some(rank as u32),
-        k => state
-            .inner
-            .comms
-            .get(k as usize - 1)?
-            .as_ref()?
-            .members
-            .get(rank)
-            .copied(),
+        k => created_members(state, k)?.get(rank).copied(),
     }
 }
 
@@ -86,14 +81,7 @@ pub(crate) fn to_world(state: &State, comm: u32, rank: usize) -> Option<u32> {
 pub(crate) fn rank_in(state: &State, comm: u32, world: u32) -> Option<usize> {
     match comm {
         0 => Some(world as usize),
-        k => state
-            .inner
-            .comms
-            .get(k as usize - 1)?
-            .as_ref()?
-            .members
-            .iter()
-            .position(|&w| w == world),
+        k => created_members(state, k)?.iter().position(|&w| w == world),
     }
 }
 

@@ -194,7 +194,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// The environment of process `proc` in `state`, for the evaluator.
-    pub(super) fn env<'s>(&self, state: &'s mut State, proc: usize) -> ProcEnv<'s>
+    pub(crate) fn env<'s>(&self, state: &'s mut State, proc: usize) -> ProcEnv<'s>
     where
         'a: 's,
     {
@@ -242,6 +242,19 @@ pub(super) fn first_match(
 }
 
 impl Mpi<'_> {
+    /// What `read` finds with process `p`'s view of `state`, evaluating without
+    /// checks (the argument reads of the peek functions below).
+    fn peek_with<T>(
+        &mut self,
+        state: &mut State,
+        p: usize,
+        read: impl FnOnce(&mut Evaluator<'_>, &ProcEnv<'_>) -> Result<T, EngineError>,
+    ) -> Result<T, EngineError> {
+        let env = self.ctx.env(state, p);
+        let mut ev = Evaluator::without_checks(self.ctx.f, self.oracle, p);
+        read(&mut ev, &env)
+    }
+
     /// The value of integer argument `e` of process `p` (no checks).
     pub(super) fn peek(
         &mut self,
@@ -249,9 +262,7 @@ impl Mpi<'_> {
         p: usize,
         e: &MExpr,
     ) -> Result<Expr, EngineError> {
-        let env = self.ctx.env(state, p);
-        let mut ev = Evaluator::without_checks(self.ctx.f, self.oracle, p);
-        ev.eval_int(&env, e)
+        self.peek_with(state, p, |ev, env| ev.eval_int(env, e))
     }
 
     /// The value of argument `e` of process `p` (no checks).
@@ -261,9 +272,7 @@ impl Mpi<'_> {
         p: usize,
         e: &MExpr,
     ) -> Result<Value, EngineError> {
-        let env = self.ctx.env(state, p);
-        let mut ev = Evaluator::without_checks(self.ctx.f, self.oracle, p);
-        ev.eval(&env, e)
+        self.peek_with(state, p, |ev, env| ev.eval(env, e))
     }
 
     /// The communicator argument `e` of process `p` names (no checks).

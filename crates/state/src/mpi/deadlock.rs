@@ -292,7 +292,8 @@ pub(crate) fn blocked_calls(model: &Model, state: &State) -> Vec<(usize, String)
 
 impl Mpi<'_> {
     /// The MPI checks at a final state: processes that initialised MPI and ended
-    /// without `MPI_Finalize`; messages never received.
+    /// without `MPI_Finalize`; messages never received. (Over 150 lines: a list of
+    /// independent checks in report order, each a short block; see docs/style.md.)
     pub(crate) fn termination_checks(&mut self, state: &State) -> Vec<Violation> {
         let f = self.ctx.f;
         let mut out = Vec::new();

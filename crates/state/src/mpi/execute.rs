@@ -48,6 +48,9 @@ impl Mpi<'_> {
         Some(self.execute_call(state, step, &call))
     }
 
+    /// Executes MPI call `call` at `step`. Longer than 150 lines on purpose: one
+    /// `match` arm a call kind, each a line or two that hands over to the module
+    /// of that kind; split, the dispatch would be read in pieces.
     pub(super) fn execute_call(
         &mut self,
         state: &mut State,

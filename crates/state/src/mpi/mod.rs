@@ -72,7 +72,7 @@ mod user_op;
 
 pub(crate) use comm::Communicator;
 pub(crate) use commute::{pending_receives, settled};
-pub(crate) use context::{Ctx, ENVELOPE_CASE};
+pub(crate) use context::{Ctx, Mpi, ENVELOPE_CASE};
 pub use deadlock::PollOutcome;
 pub(crate) use deadlock::{blocked_calls, failed_poll};
 pub(crate) use process::{CallStage, MpiProc};

@@ -1,12 +1,12 @@
 //! Point-to-point operations: sends, receives, posted receives and probes.
 
 use tass_dynamic::api::{Message, Value};
-use tass_model::api::mpi::ArgRole;
+use tass_model::api::mpi::{ArgRole, Rank};
 use tass_model::api::{Expr as MExpr, FunctionId, LibraryFunction as LF, Span};
 use tass_semantics::api::{EngineError, Environment, Evaluator, Property};
 use tass_symbolic::api::{Expr, Type};
 
-use super::buffer::{check_rank, holds, read_buffer, P2pType};
+use super::buffer::{check_count, check_rank, holds, read_buffer, P2pType};
 use super::comm::check_comm;
 use super::context::{write_int_through, write_request, Call, ANY, NO_MESSAGE, PROC_NULL};
 use super::envelope::{blocking_match, resolve_rank, tag_value};
@@ -28,16 +28,20 @@ pub(super) fn send(
     let f = ev.factory();
     let (dtype, count, gather) =
         datatypes::send_datatype_and_count(ev, env, args[1], args[2], span)?;
-    let dest = ev.eval_int(&*env, args[3])?;
-    let tag = ev.eval_int(&*env, args[4])?;
-    let Some(comm) = check_comm(ev, &*env, args[5], span)? else {
+    let envelope_args = EnvelopeArgs {
+        peer: args[3],
+        tag: args[4],
+        comm: args[5],
+    };
+    let Some(Envelope {
+        peer: dest,
+        tag,
+        comm,
+        size,
+    }) = checked_envelope(ev, env, envelope_args, TagUse::Send, "the send", span)?
+    else {
         return Ok(None);
     };
-    let size = comm::comm_size(env.state, comm);
-    check_rank(ev, &*env, dest, false, "destination", span, size);
-    if check_tag(ev, &*env, tag, TagUse::Send, "the send", span) == PathAfterCheck::Dead {
-        return Ok(None);
-    }
     let signature = match &dtype {
         P2pType::Basic(c, _) => Some(*c),
         P2pType::Pair(_) => None, // pairs keep their own matching (`deliver_pairs`)
@@ -96,24 +100,17 @@ pub(super) fn receive(
 ) -> Result<(), EngineError> {
     let f = ev.factory();
     let (dtype, capacity) = datatypes::p2p_datatype_and_count(ev, env, args[1], args[2], span)?;
-    let source = ev.eval_int(&*env, args[3])?;
-    let tag = ev.eval_int(&*env, args[4])?;
-    let Some(comm) = check_comm(ev, &*env, args[5], span)? else {
+    let envelope_args = EnvelopeArgs {
+        peer: args[3],
+        tag: args[4],
+        comm: args[5],
+    };
+    let Some(Envelope { tag, comm, .. }) =
+        checked_envelope(ev, env, envelope_args, TagUse::Receive, "the receive", span)?
+    else {
         return Ok(());
     };
-    let size = comm::comm_size(env.state, comm);
-    check_rank(ev, &*env, source, true, "source", span, size);
-    if check_tag(ev, &*env, tag, TagUse::Receive, "the receive", span) == PathAfterCheck::Dead {
-        return Ok(());
-    }
-    let zero_count = f.le(f.int(0), capacity);
-    ev.check(
-        &*env,
-        zero_count,
-        Property::MpiCount,
-        || format!("negative count {} in MPI_Recv", f.pretty(capacity)),
-        span,
-    );
+    check_count(ev, &*env, capacity, "MPI_Recv", span);
     let status = match choice {
         None => request::proc_null_status(f),
         Some(s) => {
@@ -147,6 +144,100 @@ pub(super) fn receive(
     };
     let st = ev.eval(&*env, args[6])?;
     request::write_status(ev, env, st, status, span)
+}
+
+/// Where a point-to-point call's envelope arguments are: the peer rank
+/// (destination or source), the tag and the communicator.
+pub(super) struct EnvelopeArgs<'m> {
+    pub(super) peer: &'m MExpr,
+    pub(super) tag: &'m MExpr,
+    pub(super) comm: &'m MExpr,
+}
+
+impl<'m> EnvelopeArgs<'m> {
+    /// The envelope arguments of `call`, its peer in the argument of role `peer`.
+    pub(super) fn of(call: &Call<'m>, peer: ArgRole) -> EnvelopeArgs<'m> {
+        EnvelopeArgs {
+            peer: call.arg(peer),
+            tag: call.arg(ArgRole::Tag),
+            comm: call.arg(ArgRole::Comm),
+        }
+    }
+}
+
+/// A point-to-point call's envelope, evaluated and checked.
+pub(super) struct Envelope {
+    /// The peer's rank in `comm` as the program wrote it (not yet resolved).
+    pub(super) peer: Expr,
+    pub(super) tag: Expr,
+    pub(super) comm: u32,
+    /// The number of processes in `comm`.
+    pub(super) size: usize,
+}
+
+/// Evaluates a call's envelope and checks it: a valid communicator, the peer
+/// rank in range (`MPI_ANY_SOURCE` allowed for receives), a valid tag.
+/// `function` names the call in messages. `None` when the path died (reported).
+pub(super) fn checked_envelope(
+    ev: &mut Evaluator<'_>,
+    env: &ProcEnv<'_>,
+    args: EnvelopeArgs<'_>,
+    usage: TagUse,
+    function: &str,
+    span: &Span,
+) -> Result<Option<Envelope>, EngineError> {
+    let peer = ev.eval_int(env, args.peer)?;
+    let tag = ev.eval_int(env, args.tag)?;
+    let Some(comm) = check_comm(ev, env, args.comm, span)? else {
+        return Ok(None);
+    };
+    let size = comm::comm_size(env.state, comm);
+    let (allow_any, what) = match usage {
+        TagUse::Send => (false, "destination"),
+        TagUse::Receive => (true, "source"),
+    };
+    check_rank(ev, env, peer, allow_any, what, span, size);
+    if check_tag(ev, env, tag, usage, function, span) == PathAfterCheck::Dead {
+        return Ok(None);
+    }
+    Ok(Some(Envelope {
+        peer,
+        tag,
+        comm,
+        size,
+    }))
+}
+
+/// The world rank a checked envelope's peer resolves to under the path
+/// condition: `Rank::Any` only for a receive. `None` when the path died (a bad
+/// rank, reported); an error when the rank depends on the inputs.
+pub(super) fn world_peer(
+    ev: &mut Evaluator<'_>,
+    env: &ProcEnv<'_>,
+    envelope: &Envelope,
+    usage: TagUse,
+    function: &str,
+    span: &Span,
+) -> Result<Option<Rank>, EngineError> {
+    let f = ev.factory();
+    let pc = ev.current_pc(env);
+    let direction = match usage {
+        TagUse::Send => "to",
+        TagUse::Receive => "from",
+    };
+    match resolve_rank(f, ev.oracle(), pc, envelope.peer, envelope.size) {
+        Some(ANY) if usage == TagUse::Receive => Ok(Some(Rank::Any)),
+        Some(PROC_NULL) => Ok(Some(Rank::ProcNull)),
+        Some(r) => Ok(usize::try_from(r)
+            .ok()
+            .and_then(|r| comm::to_world(env.state, envelope.comm, r))
+            .map(Rank::Process)),
+        None if holds(ev, env, f.ff()) => Ok(None),
+        None => Err(EngineError::unsupported(
+            format!("{function} {direction} a rank that depends on the inputs"),
+            span,
+        )),
+    }
 }
 
 /// `MPI_Irecv(buf, count, datatype, source, tag, comm, request)`: posts the
@@ -186,43 +277,19 @@ pub(super) fn receive_request(
         P2pType::Basic(c, ty) => (ty, None, Some(c)),
         P2pType::Pair(c) => (Type::Int, Some(c), None),
     };
-    let source = ev.eval_int(&*env, call.arg(ArgRole::Source))?;
-    let tag = ev.eval_int(&*env, call.arg(ArgRole::Tag))?;
-    let Some(comm) = check_comm(ev, &*env, call.arg(ArgRole::Comm), span)? else {
+    let envelope_args = EnvelopeArgs::of(call, ArgRole::Source);
+    let usage = TagUse::Receive;
+    let Some(envelope) = checked_envelope(ev, env, envelope_args, usage, name, span)? else {
         return Ok(None);
     };
-    let size = comm::comm_size(env.state, comm);
-    check_rank(ev, &*env, source, true, "source", span, size);
-    if check_tag(ev, &*env, tag, TagUse::Receive, name, span) == PathAfterCheck::Dead {
-        return Ok(None);
-    }
-    let nonneg = f.le(f.int(0), capacity);
-    ev.check(
-        &*env,
-        nonneg,
-        Property::MpiCount,
-        || format!("negative count {} in {name}", f.pretty(capacity)),
-        span,
-    );
-    let pc = ev.current_pc(&*env);
-    let source = match resolve_rank(f, ev.oracle(), pc, source, size) {
-        Some(ANY) => Some(ANY),
-        Some(PROC_NULL) => None,
-        Some(r) => match usize::try_from(r)
-            .ok()
-            .and_then(|r| comm::to_world(env.state, comm, r))
-        {
-            Some(w) => Some(i64::from(w)),
-            None => return Ok(None), // a bad rank, reported
-        },
-        None if holds(ev, &*env, f.ff()) => return Ok(None),
-        None => {
-            return Err(EngineError::unsupported(
-                format!("{name} from a rank that depends on the inputs"),
-                span,
-            ))
-        }
+    check_count(ev, &*env, capacity, name, span);
+    let source = match world_peer(ev, env, &envelope, usage, name, span)? {
+        None => return Ok(None), // a bad rank, reported
+        Some(Rank::Any) => Some(ANY),
+        Some(Rank::ProcNull) => None,
+        Some(Rank::Process(w)) => Some(i64::from(w)),
     };
+    let Envelope { tag, comm, .. } = envelope;
     let kind = match source {
         None => {
             let (source, tag, count) = request::proc_null_status(f);
@@ -259,17 +326,13 @@ pub(super) fn probe(
 ) -> Result<(), EngineError> {
     let f = ev.factory();
     let span = call.span;
-    let source = ev.eval_int(&*env, call.arg(ArgRole::Source))?;
-    let tag = ev.eval_int(&*env, call.arg(ArgRole::Tag))?;
-    let Some(comm) = check_comm(ev, &*env, call.arg(ArgRole::Comm), span)? else {
+    let name = call.lf.c_name();
+    let envelope_args = EnvelopeArgs::of(call, ArgRole::Source);
+    let Some(Envelope { tag, comm, .. }) =
+        checked_envelope(ev, env, envelope_args, TagUse::Receive, name, span)?
+    else {
         return Ok(());
     };
-    let size = comm::comm_size(env.state, comm);
-    check_rank(ev, &*env, source, true, "source", span, size);
-    let name = call.lf.c_name();
-    if check_tag(ev, &*env, tag, TagUse::Receive, name, span) == PathAfterCheck::Dead {
-        return Ok(());
-    }
     let status_arg = call.arg(ArgRole::Status);
     let found = match choice {
         Some(NO_MESSAGE) => None,

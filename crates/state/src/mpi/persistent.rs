@@ -11,19 +11,17 @@
 //! `resource-leak`.
 
 use tass_dynamic::api::{Handle, Message, Value};
-use tass_model::api::mpi::ArgRole;
+use tass_model::api::mpi::{ArgRole, Rank};
 use tass_model::api::{FunctionId, LibraryFunction as LF, Span};
 use tass_semantics::api::{EngineError, Environment, Evaluator, Place, Property};
 
-use super::buffer::{check_rank, concrete, holds, read_buffer, BufArg, P2pType};
+use super::buffer::{check_count, concrete, read_buffer, BufArg, P2pType};
 use super::collective::pending::Sent;
-use super::comm;
-use super::comm::check_comm;
-use super::context::{write_request, Call, PROC_NULL};
-use super::envelope::{resolve_rank, tag_value};
-use super::p2p::receive_request;
+use super::context::{write_request, Call};
+use super::envelope::tag_value;
+use super::p2p::{checked_envelope, receive_request, world_peer, Envelope, EnvelopeArgs};
 use super::request::{self, Persistent, RequestKind};
-use super::tag::{check_tag, PathAfterCheck, TagUse};
+use super::tag::TagUse;
 use crate::env::{set_mpi, ProcEnv};
 
 /// `MPI_Send_init(buf, count, datatype, dest, tag, comm, &request)` and its
@@ -76,7 +74,6 @@ fn send_of(
     env: &mut ProcEnv<'_>,
     call: &Call<'_>,
 ) -> Result<Option<Persistent>, EngineError> {
-    let f = ev.factory();
     let span = call.span;
     let (dtype, count) = super::datatypes::p2p_datatype_and_count(
         ev,
@@ -89,43 +86,18 @@ fn send_of(
         P2pType::Basic(c, ty) => (c, ty),
         P2pType::Pair(_) => return Err(pairs_unsupported(call)),
     };
-    let dest = ev.eval_int(&*env, call.arg(ArgRole::Dest))?;
-    let tag = ev.eval_int(&*env, call.arg(ArgRole::Tag))?;
-    let Some(comm) = check_comm(ev, &*env, call.arg(ArgRole::Comm), span)? else {
-        return Ok(None);
-    };
-    let size = comm::comm_size(env.state, comm);
-    check_rank(ev, &*env, dest, false, "destination", span, size);
     let name = call.lf.c_name();
-    if check_tag(ev, &*env, tag, TagUse::Send, name, span) == PathAfterCheck::Dead {
+    let envelope_args = EnvelopeArgs::of(call, ArgRole::Dest);
+    let Some(envelope) = checked_envelope(ev, env, envelope_args, TagUse::Send, name, span)? else {
         return Ok(None);
-    }
-    let nonneg = f.le(f.int(0), count);
-    ev.check(
-        &*env,
-        nonneg,
-        Property::MpiCount,
-        || format!("negative count {} in {}", f.pretty(count), call.lf.c_name()),
-        span,
-    );
-    let pc = ev.current_pc(&*env);
-    let dest = match resolve_rank(f, ev.oracle(), pc, dest, size) {
-        Some(PROC_NULL) => None,
-        Some(d) => match usize::try_from(d)
-            .ok()
-            .and_then(|d| comm::to_world(env.state, comm, d))
-        {
-            Some(w) => Some(w),
-            None => return Ok(None), // a bad rank, reported
-        },
-        None if holds(ev, &*env, f.ff()) => return Ok(None),
-        None => {
-            return Err(EngineError::unsupported(
-                format!("{} to a rank that depends on the inputs", call.lf.c_name()),
-                span,
-            ))
-        }
     };
+    check_count(ev, &*env, count, name, span);
+    let dest = match world_peer(ev, env, &envelope, TagUse::Send, name, span)? {
+        None => return Ok(None), // a bad rank, reported
+        Some(Rank::Process(w)) => Some(w),
+        Some(_) => None, // MPI_PROC_NULL (MPI_ANY_SOURCE is not a send's: reported)
+    };
+    let Envelope { tag, comm, .. } = envelope;
     let tag = tag_value(ev, ev.current_pc(&*env), tag, span)?;
     let buffer = ev.eval(&*env, call.arg(ArgRole::Buffer))?;
     let pointee = BufArg::Expr(call.arg(ArgRole::Buffer)).scalar_pointee();

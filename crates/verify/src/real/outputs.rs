@@ -13,6 +13,14 @@ use super::RealEngine;
 use crate::engine::{Equality, OutputMismatch};
 use tass_semantics::api::is_internal_symbol;
 
+/// What two outputs are compared under: the assumption that both paths were
+/// taken, and a simplifier for it.
+#[derive(Clone, Copy)]
+pub(super) struct Assumed<'s> {
+    pub(super) simplifier: &'s Simplifier,
+    pub(super) assumption: Expr,
+}
+
 impl RealEngine {
     /// The outputs of `state`, printed ([`crate::engine::Engine::output_values`]).
     pub(super) fn printed_outputs(&mut self, state: &State) -> Vec<(String, String)> {
@@ -21,7 +29,7 @@ impl RealEngine {
         let mut out = Vec::new();
         for (name, value) in self.engine.outputs(state) {
             match self.data(&value) {
-                Some(e) => self.flatten_output(&simplifier, name, e, 0, &mut out),
+                Some(e) => out.extend(self.flatten_output(&simplifier, name, e, 0)),
                 None => out.push((name, self.engine.pretty_value(&value))),
             }
         }
@@ -45,7 +53,11 @@ impl RealEngine {
         }
         match (self.data(spec), self.data(imp)) {
             (Some(a), Some(b)) => {
-                self.compare_data(&simplifier, assumption, name.to_string(), a, b)
+                let under = Assumed {
+                    simplifier: &simplifier,
+                    assumption,
+                };
+                self.compare_data(&under, name.to_string(), a, b)
             }
             _ if spec == imp => None,
             // Outputs that are not data (structs, pointers): equal only if identical.
@@ -58,30 +70,27 @@ impl RealEngine {
         }
     }
 
-    /// Appends `name = value` for a scalar, or one entry per element (`name[i]...`)
-    /// for an array of concrete extent, printed exactly (`5`, `115/2`, `true`).
+    /// `name = value` for a scalar, or one entry per element (`name[i]...`) for
+    /// an array of concrete extent (`depth` deep in the output, at most 8),
+    /// printed exactly (`5`, `115/2`, `true`).
     pub(super) fn flatten_output(
         &self,
         simplifier: &Simplifier,
         name: String,
         e: Expr,
         depth: usize,
-        out: &mut Vec<(String, String)>,
-    ) {
+    ) -> Vec<(String, String)> {
         let f = &self.factory;
         let e = simplifier.simplify(e);
         if depth < 8 {
             if let Some(elements) = self.elements(simplifier, e) {
-                for (k, element) in elements.into_iter().enumerate() {
-                    self.flatten_output(
-                        simplifier,
-                        format!("{name}[{k}]"),
-                        element,
-                        depth + 1,
-                        out,
-                    );
-                }
-                return;
+                return elements
+                    .into_iter()
+                    .enumerate()
+                    .flat_map(|(k, element)| {
+                        self.flatten_output(simplifier, format!("{name}[{k}]"), element, depth + 1)
+                    })
+                    .collect();
             }
         }
         let text = if let Some(i) = f.as_concrete_int(e) {
@@ -93,7 +102,7 @@ impl RealEngine {
         } else {
             f.pretty(e)
         };
-        out.push((name, text));
+        vec![(name, text)]
     }
 
     /// Decides `assumption => a == b` for two data values of one type.
@@ -151,12 +160,15 @@ impl RealEngine {
     /// the first element that differs.
     pub(super) fn compare_data(
         &self,
-        simplifier: &Simplifier,
-        assumption: Expr,
+        under: &Assumed<'_>,
         name: String,
         a: Expr,
         b: Expr,
     ) -> Option<OutputMismatch<Value>> {
+        let Assumed {
+            simplifier,
+            assumption,
+        } = *under;
         let a = self.reads_through_casts(simplifier.simplify(a));
         let b = self.reads_through_casts(simplifier.simplify(b));
         if a == b {
@@ -167,7 +179,7 @@ impl RealEngine {
                 let mut undecided = None;
                 for (k, (x, y)) in xs.into_iter().zip(ys).enumerate() {
                     let element = format!("{name}[{k}]");
-                    if let Some(m) = self.compare_data(simplifier, assumption, element, x, y) {
+                    if let Some(m) = self.compare_data(under, element, x, y) {
                         if matches!(m.answer, Equality::Different(_)) {
                             return Some(m);
                         }

@@ -27,6 +27,15 @@ pub(super) struct ReductionState<'s> {
     pub(super) statuses: &'s [ProcessStatus],
 }
 
+/// Where a rank expression is read: process `process` of `state`, whose top
+/// frame is a call of `top`.
+#[derive(Clone, Copy)]
+pub(super) struct Viewpoint<'s> {
+    pub(super) state: &'s State,
+    pub(super) process: usize,
+    pub(super) top: FunctionId,
+}
+
 impl RealEngine {
     /// The urgent partial-order reduction (TASS paper Sec. 5.4, after Siegel's
     /// urgent algorithm): at a state where several processes can move, explore
@@ -227,23 +236,26 @@ impl RealEngine {
         Ok(alone.then_some(mine))
     }
 
-    /// The value of the rank expression `e` as process `p` (whose top frame is a
-    /// call of `top`) sees it in `state`, when it is a literal, an MPI constant,
-    /// a variable holding an integer, or sums, differences and products of
-    /// those. `None` when it cannot tell.
-    pub(super) fn rank_value(
-        &self,
-        state: &State,
-        p: usize,
-        top: FunctionId,
-        e: &ModelExpr,
-        depth: u32,
-    ) -> Option<Expr> {
+    /// The value of the rank expression `e` as the process at `at` sees it,
+    /// when it is a literal, an MPI constant, a variable holding an integer, or
+    /// sums, differences and products of those. `None` when it cannot tell.
+    pub(super) fn rank_value(&self, at: &Viewpoint<'_>, e: &ModelExpr) -> Option<Expr> {
+        self.rank_value_within(at, e, 0)
+    }
+
+    /// [`RealEngine::rank_value`] of `e`, at `depth` inside the rank expression
+    /// (deep ones are not read).
+    fn rank_value_within(&self, at: &Viewpoint<'_>, e: &ModelExpr, depth: u32) -> Option<Expr> {
         if depth > 8 {
             return None;
         }
         let f = &self.factory;
-        let sub = |x: &ModelExpr| self.rank_value(state, p, top, x, depth + 1);
+        let Viewpoint {
+            state,
+            process: p,
+            top,
+        } = *at;
+        let sub = |x: &ModelExpr| self.rank_value_within(at, x, depth + 1);
         match &e.kind {
             ExprKind::IntLit(k) => Some(f.int(i64::try_from(*k).ok()?)),
             ExprKind::LibraryConstant(LibraryConstant::MpiAnySource) => Some(f.int(ANY_SOURCE)),
@@ -324,7 +336,12 @@ impl RealEngine {
         if !is_comm_world(args.get(comm_arg)) {
             return None;
         }
-        self.rank_value(state, d, top, args.get(source_arg)?, 0)
+        let at = Viewpoint {
+            state,
+            process: d,
+            top,
+        };
+        self.rank_value(&at, args.get(source_arg)?)
     }
 
     /// Whether the blocking send `step` (`MPI_Send`/`MPI_Rsend`, of process
@@ -369,10 +386,14 @@ impl RealEngine {
         // A destination the rank evaluation here cannot read (a struct field
         // such as `status.MPI_SOURCE`) is asked of the engine, which evaluates
         // it as the send will and proves its value under the path condition.
-        let dest = match args
-            .get(dest_arg)
-            .and_then(|a| self.rank_value(state, p, top, a, 0))
-        {
+        let dest = match args.get(dest_arg).and_then(|a| {
+            let at = Viewpoint {
+                state,
+                process: p,
+                top,
+            };
+            self.rank_value(&at, a)
+        }) {
             Some(dest) => dest,
             None => match self.engine.send_destination(state, step) {
                 Ok(Some(rank)) => f.int(rank.to_int()),

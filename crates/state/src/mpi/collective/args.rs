@@ -330,36 +330,19 @@ pub(super) fn check_fit(
     span: &Span,
 ) {
     let f = ev.factory();
+    // one message for both: the figures say which way they differ
+    let message = || {
+        format!(
+            "{}: {} elements sent, {} posted to receive them",
+            what(),
+            f.pretty(sent),
+            f.pretty(posted)
+        )
+    };
     let fits = f.le(sent, posted);
-    ev.check(
-        env,
-        fits,
-        Property::BufferOverflow,
-        || {
-            format!(
-                "{}: {} elements sent, {} posted to receive them",
-                what(),
-                f.pretty(sent),
-                f.pretty(posted)
-            )
-        },
-        span,
-    );
+    ev.check(env, fits, Property::BufferOverflow, message, span);
     let same = f.eq(sent, posted);
-    ev.check(
-        env,
-        same,
-        Property::CollectiveMismatch,
-        || {
-            format!(
-                "{}: {} elements sent, {} posted to receive them",
-                what(),
-                f.pretty(sent),
-                f.pretty(posted)
-            )
-        },
-        span,
-    );
+    ev.check(env, same, Property::CollectiveMismatch, message, span);
 }
 
 impl Mpi<'_> {

@@ -396,12 +396,7 @@ impl<'a> Mpi<'a> {
             let m = &members[t.dest];
             let Some(call) = &m.call else { continue };
             let arg = &call.args[t.arg];
-            let dt = m
-                .args
-                .rtype
-                .clone()
-                .or_else(|| m.args.stype.clone())
-                .unwrap_or(DType::Scalar(LC::MpiInt, Type::Int));
+            let dt = m.args.receive_type();
             let span = m.span;
             self.as_process(state, m.world, violations, |ev, env| {
                 if t.optional

@@ -4,7 +4,7 @@
 use tass_dynamic::api::{Handle, Value};
 use tass_model::api::{LibraryConstant as LC, LibraryFunction as LF, Span};
 use tass_semantics::api::{EngineError, Environment, Evaluator, Property, Violation};
-use tass_symbolic::api::{Expr, ExprFactory};
+use tass_symbolic::api::{Expr, ExprFactory, Type};
 
 use super::data::{op_name, op_of, DType, Data, Op};
 use super::kind::{comm_arg, positions, shape, Kind};
@@ -53,6 +53,17 @@ pub(super) struct Significant {
     /// The call passes `MPI_IN_PLACE` (its send arguments, or a scatter root's
     /// receive arguments, are filled in from the others).
     pub(super) in_place: bool,
+}
+
+impl Significant {
+    /// The datatype the member receives as: its receive type, else its send
+    /// type, else `MPI_INT` (a member that names neither receives nothing).
+    pub(super) fn receive_type(&self) -> DType {
+        self.rtype
+            .clone()
+            .or_else(|| self.stype.clone())
+            .unwrap_or(DType::Scalar(LC::MpiInt, Type::Int))
+    }
 }
 
 impl Mpi<'_> {

@@ -317,12 +317,7 @@ fn deliver(
     (handle, posted): &(u32, Posted),
     transfers: &[Transfer],
 ) -> Result<(), EngineError> {
-    let dt = m
-        .args
-        .rtype
-        .clone()
-        .or_else(|| m.args.stype.clone())
-        .unwrap_or(DType::Scalar(LC::MpiInt, Type::Int));
+    let dt = m.args.receive_type();
     if let Some(sent) = &posted.sent {
         let when = ("every process had posted it", Property::InvalidPointer);
         check_sent(ev, env, sent, when, m.span)?;

@@ -43,6 +43,28 @@ struct Plan<'a, 'm> {
 }
 
 impl Plan<'_, '_> {
+    /// `n` elements of `data` into member `dest`'s receive buffer, at `window`.
+    fn receive_transfer(&self, dest: usize, window: Window, n: Expr, data: Data) -> Transfer {
+        Transfer {
+            dest,
+            arg: self.rbuf,
+            capacity: window.capacity,
+            offset: window.offset,
+            n,
+            data,
+            optional: false,
+            fold: None,
+        }
+    }
+
+    /// The leading `capacity` elements of a buffer.
+    fn leading(&self, capacity: Expr) -> Window {
+        Window {
+            capacity,
+            offset: self.zero(),
+        }
+    }
+
     fn zero(&self) -> Expr {
         self.f.int(0)
     }
@@ -139,16 +161,9 @@ impl Plan<'_, '_> {
                     (reduce(self.f, (self.arith, op), &part, c), None)
                 }
             };
-            out.push(Transfer {
-                dest: j,
-                arg: self.rbuf,
-                capacity: c,
-                offset: self.zero(),
-                n: c,
-                data,
-                optional: false,
-                fold,
-            });
+            let mut transfer = self.receive_transfer(j, self.leading(c.clone()), c, data);
+            transfer.fold = fold;
+            out.push(transfer);
         }
         Ok(Some(out))
     }
@@ -173,16 +188,7 @@ impl Plan<'_, '_> {
         for (j, m) in self.members.iter().enumerate() {
             let c = self.at(counts, j);
             let d = slice(self.f, &all, self.sum(counts, j), c, m.span)?;
-            out.push(Transfer {
-                dest: j,
-                arg: self.rbuf,
-                capacity: c,
-                offset: self.zero(),
-                n: c,
-                data: d,
-                optional: false,
-                fold: None,
-            });
+            out.push(self.receive_transfer(j, self.leading(c), c, d));
         }
         Ok(Some(out))
     }
@@ -220,16 +226,12 @@ impl Plan<'_, '_> {
                     let off = self.at(&m.args.rdispls, i);
                     (off, self.f.add(off, self.at(&m.args.rcounts, i)))
                 };
-                out.push(Transfer {
-                    dest: j,
-                    arg: self.rbuf,
-                    capacity,
-                    offset,
-                    n: self.count(&self.members[i].args.scount),
-                    data: d.clone(),
-                    optional: false,
-                    fold: None,
-                });
+                out.push(self.receive_transfer(
+                    j,
+                    Window { capacity, offset },
+                    self.count(&self.members[i].args.scount),
+                    d.clone(),
+                ));
             }
         }
         Ok(Some(out))
@@ -253,16 +255,7 @@ impl Plan<'_, '_> {
                 continue; // the root keeps its block where it is
             }
             let d = get!(read(state, r, offset, c));
-            out.push(Transfer {
-                dest: j,
-                arg: self.rbuf,
-                capacity: self.count(&m.args.rcount),
-                offset: self.zero(),
-                n: c,
-                data: d,
-                optional: false,
-                fold: None,
-            });
+            out.push(self.receive_transfer(j, self.leading(self.count(&m.args.rcount)), c, d));
         }
         Ok(Some(out))
     }
@@ -293,16 +286,15 @@ impl Plan<'_, '_> {
                     continue; // already in place
                 }
                 let d = get!(read(state, i, soff, c));
-                out.push(Transfer {
-                    dest: j,
-                    arg: self.rbuf,
-                    capacity,
-                    offset: roff,
-                    n: c,
-                    data: d,
-                    optional: false,
-                    fold: None,
-                });
+                out.push(self.receive_transfer(
+                    j,
+                    Window {
+                        capacity,
+                        offset: roff,
+                    },
+                    c,
+                    d,
+                ));
             }
         }
         Ok(Some(out))
