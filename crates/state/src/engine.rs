@@ -744,13 +744,8 @@ impl Engine {
             let found = crate::snapshot::after_step(&ctx, oracle, &mut state, step.process, at)?;
             violations.extend(found);
             if aligned_loops {
-                let found = crate::loop_sync::after_arrival(
-                    &ctx,
-                    oracle,
-                    &mut state,
-                    step.process,
-                    at,
-                )?;
+                let found =
+                    crate::loop_sync::after_arrival(&ctx, oracle, &mut state, step.process, at)?;
                 violations.extend(found);
             }
         }

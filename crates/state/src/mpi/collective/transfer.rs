@@ -161,7 +161,7 @@ impl Plan<'_, '_> {
                     (reduce(self.f, (self.arith, op), &part, c), None)
                 }
             };
-            let mut transfer = self.receive_transfer(j, self.leading(c.clone()), c, data);
+            let mut transfer = self.receive_transfer(j, self.leading(c), c, data);
             transfer.fold = fold;
             out.push(transfer);
         }
