@@ -623,7 +623,9 @@ pub fn verify(model: &Model, options: &Options) -> Report {
         return Report::error(
             EngineError::invalid(
                 format!(
-                    "--match subsume is for safety properties only, and the program has the                      ltl formula `{}`: matching a state with one whose data includes it could                      close a cycle no run has; use --match set (equal data sets) or syntactic",
+                    "--match subsume is for safety properties only, and the program has the \
+                     ltl formula `{}`: matching a state with one whose data includes it could \
+                     close a cycle no run has; use --match set (equal data sets) or syntactic",
                     first.id
                 ),
                 Some(&first.span),
@@ -632,13 +634,15 @@ pub fn verify(model: &Model, options: &Options) -> Report {
         );
     }
     let run = || -> Result<Report, SetupError> {
+        // --timeout bounds the whole run: the safety search and the ltl searches.
+        let deadline = options.timeout.map(|t| std::time::Instant::now() + t);
         let setup = RunSetup::new(options)?;
         let shared = Arc::new(model.clone());
         let mut engine = setup.engine(Arc::clone(&shared), options.procs)?;
         let mut report = verify_with(&mut engine, options, options.procs);
         if !model.ltl.is_empty() && report.verdict != crate::report::Verdict::Error {
             let mut ltl_engine = setup.engine(shared, options.procs)?;
-            add_ltl_results(&mut ltl_engine, model, options, &mut report);
+            add_ltl_results(&mut ltl_engine, model, (options, deadline), &mut report);
         }
         Ok(report)
     };
@@ -648,9 +652,14 @@ pub fn verify(model: &Model, options: &Options) -> Report {
 /// Checks the model's `ltl` formulas (`ltl/`) and adds what was found to the
 /// safety search's `report`: a violation per violated formula (naming the
 /// formulas that hold), or why the search of a formula was inconclusive.
-fn add_ltl_results(engine: &mut RealEngine, model: &Model, options: &Options, report: &mut Report) {
+fn add_ltl_results(
+    engine: &mut RealEngine,
+    model: &Model,
+    (options, deadline): (&Options, Option<std::time::Instant>),
+    report: &mut Report,
+) {
     use crate::report::Verdict;
-    let (outcomes, nodes) = crate::ltl::check_formulas(engine, &model.ltl, options);
+    let (outcomes, nodes) = crate::ltl::check_formulas(engine, &model.ltl, options, deadline);
     report.stats.states_seen += nodes;
     let held: Vec<String> = outcomes
         .iter()

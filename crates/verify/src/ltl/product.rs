@@ -50,10 +50,13 @@ pub(crate) enum LtlOutcome {
 }
 
 /// The outcome of each formula of the model, and the product nodes stored.
+/// `deadline` is the run's `--timeout` counted from its start: the safety
+/// search and every formula's search share it.
 pub(crate) fn check_formulas(
     engine: &mut RealEngine,
     properties: &[LtlProperty],
     options: &Options,
+    deadline: Option<Instant>,
 ) -> (Vec<(String, LtlOutcome)>, u64) {
     let mut out = Vec::new();
     let mut nodes = 0;
@@ -68,6 +71,7 @@ pub(crate) fn check_formulas(
             continue;
         };
         let mut product = Product::new(engine, formulas.atoms, aut, options);
+        product.deadline = deadline;
         let outcome = match product.explore() {
             Ok(None) => product.verdict(property),
             Ok(Some(reason)) => LtlOutcome::Inconclusive(reason),
@@ -104,6 +108,8 @@ struct Product<'e> {
     /// An atom was split although the prover could not show both cases
     /// possible: a lasso through it is only possibly real.
     undecided: bool,
+    /// When `--timeout` ends the run (shared with the other searches).
+    deadline: Option<Instant>,
 }
 
 impl<'e> Product<'e> {
@@ -128,12 +134,12 @@ impl<'e> Product<'e> {
             successors: HashMap::new(),
             atom_values: HashMap::new(),
             undecided: false,
+            deadline: None,
         }
     }
 
     /// Builds the product; `Some(reason)` when a limit stopped it.
     fn explore(&mut self) -> Result<Option<String>, EngineError> {
-        let started = Instant::now();
         let initial = self.engine.initial_state()?;
         let initial = self.engine.canonicalize(initial);
         let mut queue = VecDeque::new();
@@ -150,7 +156,7 @@ impl<'e> Product<'e> {
             }
         }
         while let Some(id) = queue.pop_front() {
-            if let Some(reason) = self.limit_reached(started) {
+            if let Some(reason) = self.limit_reached() {
                 return Ok(Some(reason));
             }
             let (state, q) = self.node_state[id].clone();
@@ -175,14 +181,14 @@ impl<'e> Product<'e> {
         Ok(None)
     }
 
-    fn limit_reached(&self, started: Instant) -> Option<String> {
+    fn limit_reached(&self) -> Option<String> {
         let nodes = self.node_state.len() as u64;
         if self.options.max_states.is_some_and(|max| nodes > max) {
             return Some(format!(
                 "the ltl search reached --max-states ({nodes} product states)"
             ));
         }
-        if self.options.timeout.is_some_and(|t| started.elapsed() > t) {
+        if self.deadline.is_some_and(|d| Instant::now() > d) {
             return Some("the ltl search reached --timeout".into());
         }
         let cancelled = self
