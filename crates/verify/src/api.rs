@@ -13,7 +13,9 @@
 //!   text / JSON / SARIF renderings and exit code.
 
 pub use crate::error::{SignatureMismatch, UnknownChoice};
-pub use crate::options::{DeadlockMode, FairnessMode, Options, Progress, Reduction, UrgentChoice};
+pub use crate::options::{
+    DeadlockMode, FairnessMode, Options, Progress, Reduction, Shard, ShardReport, UrgentChoice,
+};
 pub use crate::real::{compare, verify};
 pub use crate::report::{
     peak_memory_mb, Certainty, Change, Colour, OutputDifference, Property, Report,

@@ -35,6 +35,7 @@ mod livelock;
 mod mpi_calls;
 mod outputs;
 mod pairing;
+mod parallel;
 mod permute;
 mod por;
 mod prover;
@@ -319,6 +320,17 @@ impl Engine for RealEngine {
         }
     }
 
+    fn step_fingerprint(&self, step: &Step) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        let ids = format!(
+            "{} {:?} {:?} {:?} {:?}",
+            step.process, step.function, step.transition, step.choice, step.request
+        );
+        ids.hash(&mut hasher);
+        hasher.finish()
+    }
+
     fn is_local(&self, step: &Step) -> bool {
         // For the state-saving heuristic, MPI calls that only read or set the
         // process's own MPI data count as local: nothing is communicated.
@@ -436,6 +448,16 @@ impl Engine for RealEngine {
 
     fn equivalent_conditions(&mut self, a: &Value, b: &Value) -> bool {
         self.conditions_equivalent(a, b)
+    }
+
+    fn restrict_to_part(&self, domain: &Value, all: &[Value], own: &[Value]) -> Option<Value> {
+        let f = &self.factory;
+        let exprs = |values: &[Value]| -> Option<Vec<Expr>> {
+            values.iter().map(|v| self.data(v)).collect()
+        };
+        let (all, own) = (exprs(all)?, exprs(own)?);
+        let answered = f.or(f.not(f.or_all(all)), f.or_all(own));
+        Some(Value::Data(f.and(self.data(domain)?, answered)))
     }
 
     fn and(&self, a: &Value, b: &Value) -> Value {
@@ -556,8 +578,12 @@ pub fn verify(model: &Model, options: &Options) -> Report {
     let run = || -> Result<Report, SetupError> {
         let setup = RunSetup::new(options)?;
         let shared = Arc::new(model.clone());
-        let mut engine = setup.engine(Arc::clone(&shared), options.procs)?;
-        let mut report = verify_with(&mut engine, options, options.procs);
+        let mut report = if options.jobs > 1 {
+            parallel::verify_parallel(&shared, options, &setup)?
+        } else {
+            let mut engine = setup.engine(Arc::clone(&shared), options.procs)?;
+            verify_with(&mut engine, options, options.procs)
+        };
         if !model.ltl.is_empty() && report.verdict != crate::report::Verdict::Error {
             let mut ltl_engine = setup.engine(shared, options.procs)?;
             add_ltl_results(&mut ltl_engine, model, options, &mut report);
