@@ -43,9 +43,10 @@ pub(crate) struct SplitTarget<'o> {
 /// The depth of the cut for `parts` parts: the shallowest that gives at least
 /// [`ITEMS_PER_PART`] items per part, found by exploring the prefix of cuts
 /// 1, 2, ... (each part makes the same trials, so all choose the same depth).
-/// A cut whose prefix holds the whole search (no item) is not taken when a
-/// shallower one had items; a trial that meets a limit, a violation or an
-/// error keeps its depth (the run itself then meets it too).
+/// When none does (the tree branches little, or a trial meets its state
+/// budget, a limit, a violation or an error), the depth with the most items
+/// (the shallowest of those): cutting at the bottom of a thin tree would leave
+/// all the work in the prefix, which every part repeats.
 pub(crate) fn choose_cut<E: Engine>(
     engine: &mut E,
     initial: &E::State,
@@ -53,7 +54,7 @@ pub(crate) fn choose_cut<E: Engine>(
     parts: u64,
 ) -> u64 {
     let wanted = parts.saturating_mul(ITEMS_PER_PART);
-    let mut last_with_items = None;
+    let mut best = (0u64, 1u64);
     for depth in 1..=MAX_CUT_DEPTH {
         let mut findings = Findings::new(target.options);
         findings.progress = None;
@@ -69,15 +70,14 @@ pub(crate) fn choose_cut<E: Engine>(
         );
         let (report, info) = Search::new(limits).count_items(&mut system, initial.clone(), depth);
         let complete = matches!(report.outcome, Outcome::Complete) && system.error.is_none();
-        if info.items == 0 {
-            return last_with_items.unwrap_or(depth);
+        if info.items > best.0 {
+            best = (info.items, depth);
         }
-        if info.items >= wanted || !complete {
-            return depth;
+        if info.items >= wanted || info.items == 0 || !complete {
+            break;
         }
-        last_with_items = Some(depth);
     }
-    MAX_CUT_DEPTH
+    best.1
 }
 
 /// What one part's search saw of the split, for its report.
