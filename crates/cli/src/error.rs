@@ -132,8 +132,6 @@ pub(crate) enum ArgumentError {
     Shard(String),
     /// `--jobs 0`.
     JobsZero,
-    /// `compare --jobs N` with N > 1.
-    CompareJobs(usize),
 }
 
 impl fmt::Display for ArgumentError {
@@ -196,11 +194,6 @@ impl fmt::Display for ArgumentError {
                  with 0 <= K < N (e.g. --shard 0/8)"
             ),
             ArgumentError::JobsZero => write!(f, "--jobs must be at least 1"),
-            ArgumentError::CompareJobs(n) => write!(
-                f,
-                "--jobs {n}: compare searches on one thread; split it with \
-                 --shard K/N and tass merge instead"
-            ),
         }
     }
 }

@@ -243,9 +243,6 @@ fn run_compare(args: CompareArgs) -> i32 {
         options.spec_procs = check_procs("--spec-procs", args.spec_procs.unwrap_or(both))?;
         options.impl_procs = check_procs("--impl-procs", args.impl_procs.unwrap_or(both))?;
         options.symmetry = args.symmetry.clone();
-        if options.jobs > 1 {
-            return Err(ArgumentError::CompareJobs(options.jobs).into());
-        }
         let (spec_files, impl_files) = compare_files(&args)?;
         let spec = load_program(&spec_files, &check.source)?;
         let imp = load_program(&impl_files, &check.source)?;

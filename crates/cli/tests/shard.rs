@@ -307,18 +307,56 @@ fn jobs_give_the_same_verdicts() {
     assert_eq!(merge(&files).1["verdict"], "holds");
 }
 
+/// `compare --jobs N` gives the verdict of one thread (parts of the
+/// implementation's search, each a comparison of its own).
 #[test]
-fn compare_refuses_jobs() {
-    let (code, _) = tass(&[
-        "compare",
-        "--jobs",
-        "2",
-        "--spec",
-        "seq/factorial_iter.c",
-        "--impl",
-        "seq/factorial_rec.c",
-        "-i",
-        "B=3",
-    ]);
-    assert_eq!(code, 2);
+fn compare_jobs_give_the_same_verdicts() {
+    let runs: [(&[&str], &str); 3] = [
+        (
+            &["compare", "--spec", "seq/factorial_iter.c", "--impl", "seq/factorial_rec.c", "-i", "B=6"],
+            "holds",
+        ),
+        (
+            &[
+                "compare",
+                "--spec",
+                "mpi/adder_seq.c",
+                "--impl",
+                "mpi/adder_par_bad.c",
+                "--impl-procs",
+                "3",
+                "-i",
+                "B=4",
+            ],
+            "violated",
+        ),
+        (
+            &[
+                "compare",
+                "--spec",
+                "mpi/matmat_seq.c",
+                "--impl",
+                "mpi/matmat_mw.c",
+                "--impl-procs",
+                "3",
+                "-i",
+                "BN=3",
+                "-i",
+                "BL=2",
+                "-i",
+                "BM=2",
+            ],
+            "holds",
+        ),
+    ];
+    for (args, expected) in runs {
+        for jobs in ["1", "2"] {
+            let mut all = args.to_vec();
+            all.extend(["--format", "json", "--jobs", jobs]);
+            let (code, out) = tass(&all);
+            let report = json(&out);
+            assert_eq!(report["verdict"], expected, "--jobs {jobs} {args:?}: {report:#}");
+            assert_eq!(code, if expected == "holds" { 0 } else { 1 });
+        }
+    }
 }

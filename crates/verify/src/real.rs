@@ -456,7 +456,14 @@ impl Engine for RealEngine {
             values.iter().map(|v| self.data(v)).collect()
         };
         let (all, own) = (exprs(all)?, exprs(own)?);
-        let answered = f.or(f.not(f.or_all(all)), f.or_all(own));
+        // Items reached by other interleavings share their path conditions:
+        // a part that owns one item of each path condition answers for all.
+        let own_set: HashSet<Expr> = own.iter().copied().collect();
+        if all.iter().all(|pc| own_set.contains(pc)) {
+            return Some(domain.clone());
+        }
+        let all: HashSet<Expr> = all.into_iter().collect();
+        let answered = f.or(f.not(f.or_all(all)), f.or_all(own_set));
         Some(Value::Data(f.and(self.data(domain)?, answered)))
     }
 
@@ -655,6 +662,14 @@ pub fn compare(spec: &Model, imp: &Model, options: &Options) -> Report {
     let run = || -> Result<Report, SetupError> {
         let setup = RunSetup::new(options)?;
         let impl_model = Arc::new(imp.clone());
+        if options.jobs > 1 {
+            let programs = parallel::ComparePrograms {
+                spec: &Arc::new(spec.clone()),
+                imp: &impl_model,
+                joint,
+            };
+            return Ok(parallel::compare_parallel(&programs, options, &setup));
+        }
         let mut s = setup.engine(Arc::new(spec.clone()), options.spec_procs)?;
         let mut i = setup.engine(Arc::clone(&impl_model), options.impl_procs)?;
         if joint {

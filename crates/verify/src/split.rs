@@ -28,7 +28,7 @@ pub(crate) const ITEMS_PER_PART: u64 = 8;
 const MAX_CUT_DEPTH: u64 = 64;
 
 /// States a trial of a cut may explore (every part repeats the trials).
-const TRIAL_STATES: u64 = 200_000;
+const TRIAL_STATES: u64 = 50_000;
 
 /// Which search is split, and how it is run.
 pub(crate) struct SplitTarget<'o> {
@@ -43,10 +43,11 @@ pub(crate) struct SplitTarget<'o> {
 /// The depth of the cut for `parts` parts: the shallowest that gives at least
 /// [`ITEMS_PER_PART`] items per part, found by exploring the prefix of cuts
 /// 1, 2, ... (each part makes the same trials, so all choose the same depth).
-/// When none does (the tree branches little, or a trial meets its state
-/// budget, a limit, a violation or an error), the depth with the most items
-/// (the shallowest of those): cutting at the bottom of a thin tree would leave
-/// all the work in the prefix, which every part repeats.
+/// The trials stop early when a cut has no more items than the one above it
+/// (the tree stopped branching out: deeper trials would explore ever more of
+/// it, which every part repeats) or a trial meets its state budget, a limit,
+/// a violation or an error; the depth with the most items is taken then (the
+/// shallowest of those).
 pub(crate) fn choose_cut<E: Engine>(
     engine: &mut E,
     initial: &E::State,
@@ -70,10 +71,13 @@ pub(crate) fn choose_cut<E: Engine>(
         );
         let (report, info) = Search::new(limits).count_items(&mut system, initial.clone(), depth);
         let complete = matches!(report.outcome, Outcome::Complete) && system.error.is_none();
-        if info.items > best.0 {
+        // No more items than a shallower cut: the tree has stopped branching
+        // out (deeper trials would explore ever more of it, for nothing).
+        let grew = info.items > best.0;
+        if grew {
             best = (info.items, depth);
         }
-        if info.items >= wanted || info.items == 0 || !complete {
+        if info.items >= wanted || !grew || !complete {
             break;
         }
     }

@@ -31,6 +31,9 @@ const PARTS_PER_JOB: u64 = 4;
 /// main search thread: symbolic values can nest deeply).
 const WORKER_STACK_SIZE: usize = 4 << 30;
 
+/// How one part is run: verify's or compare's.
+type PartRunner<'a> = dyn Fn(&PartsPlan<'_>, u64) -> PartResult + Sync + 'a;
+
 /// What every part of one parallel run shares.
 struct PartsPlan<'a> {
     model: &'a Arc<Model>,
@@ -44,8 +47,12 @@ struct PartsPlan<'a> {
     split_parts: u64,
     depth: u64,
     next: AtomicU64,
+    /// Set when the run must end: a part found a violation or failed, or
+    /// (copied by the main thread) Ctrl-C.
     stop: Arc<AtomicBool>,
     results: Mutex<Vec<PartResult>>,
+    /// Workers still running.
+    active: AtomicU64,
 }
 
 /// `tass verify --jobs N` (N > 1) on `model`.
@@ -74,40 +81,88 @@ pub(super) fn verify_parallel(
         };
         choose_cut(&mut engine, &initial, &target, split_parts)
     };
-    let plan = PartsPlan {
-        model,
-        options,
-        factory: &setup.factory,
-        started,
+    let shape = PartsShape {
         first,
         stride,
         count,
         split_parts,
         depth,
+    };
+    Ok(run_parts(model, options, setup, shape, &run_verify_part))
+}
+
+/// Which parts a run takes and how they are cut.
+struct PartsShape {
+    first: u64,
+    stride: u64,
+    count: u64,
+    split_parts: u64,
+    depth: u64,
+}
+
+/// Runs the parts of `shape` on `options.jobs` workers and combines them.
+fn run_parts(
+    model: &Arc<Model>,
+    options: &Options,
+    setup: &RunSetup<'_>,
+    shape: PartsShape,
+    run: &PartRunner<'_>,
+) -> Report {
+    let jobs = options.jobs.max(1) as u64;
+    let started = Instant::now();
+    let plan = PartsPlan {
+        model,
+        options,
+        factory: &setup.factory,
+        started,
+        first: shape.first,
+        stride: shape.stride,
+        count: shape.count,
+        split_parts: shape.split_parts,
+        depth: shape.depth,
         next: AtomicU64::new(0),
         stop: Arc::new(AtomicBool::new(false)),
         results: Mutex::new(Vec::new()),
+        active: AtomicU64::new(0),
     };
     std::thread::scope(|scope| {
         for worker in 0..jobs {
+            plan.active.fetch_add(1, Ordering::SeqCst);
             let spawned = std::thread::Builder::new()
                 .name(format!("tass-worker-{worker}"))
                 .stack_size(WORKER_STACK_SIZE)
-                .spawn_scoped(scope, || work(&plan));
-            if spawned.is_err() && worker == 0 {
-                // No thread at all: do the work here.
-                work(&plan);
+                .spawn_scoped(scope, || {
+                    work(&plan, run);
+                    plan.active.fetch_sub(1, Ordering::SeqCst);
+                });
+            if spawned.is_err() {
+                plan.active.fetch_sub(1, Ordering::SeqCst);
+                if worker == 0 {
+                    // No thread at all: do the work here.
+                    work(&plan, run);
+                }
             }
         }
+        // Ctrl-C reaches the parts that watch only `stop` (compare's).
+        while plan.active.load(Ordering::SeqCst) > 0 {
+            if options
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(Ordering::Relaxed))
+            {
+                plan.stop.store(true, Ordering::Relaxed);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
     });
-    let results = plan
+    let mut results = plan
         .results
         .into_inner()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
-    let mut results = results;
-    // Parts no worker took (all stopped early) are reported as not run.
-    for m in 0..count {
-        let part = first + stride * m;
+    // Parts no worker took: only when the run was stopped (then a violation,
+    // an error or Ctrl-C decides the verdict); otherwise an error.
+    for m in 0..shape.count {
+        let part = shape.first + shape.stride * m;
         if !results.iter().any(|r| r.part == part) && !plan.stop.load(Ordering::Relaxed) {
             results.push(PartResult {
                 part,
@@ -117,14 +172,14 @@ pub(super) fn verify_parallel(
         }
     }
     let mut report = combine(results, options, started);
-    if let (Some(split), Some(shard)) = (report.split.as_mut(), options.shard) {
-        split.shard = Some(shard);
+    if let Some(split) = report.split.as_mut() {
+        split.shard = options.shard;
     }
-    Ok(report)
+    report
 }
 
 /// A worker: takes parts until none is left or the run is stopped.
-fn work(plan: &PartsPlan<'_>) {
+fn work(plan: &PartsPlan<'_>, run: &PartRunner<'_>) {
     loop {
         if plan.stop.load(Ordering::Relaxed) {
             return;
@@ -134,7 +189,7 @@ fn work(plan: &PartsPlan<'_>) {
             return;
         }
         let part = plan.first + plan.stride * m;
-        let result = run_part(plan, part);
+        let result = run(plan, part);
         let ends_run = match result.report.verdict {
             Verdict::Violated => result.report.stopped_early,
             Verdict::Error => true,
@@ -151,8 +206,8 @@ fn work(plan: &PartsPlan<'_>) {
     }
 }
 
-/// One part, with an engine and a prover of its own.
-fn run_part(plan: &PartsPlan<'_>, part: u64) -> PartResult {
+/// One part of verify's search, with an engine and a prover of its own.
+fn run_verify_part(plan: &PartsPlan<'_>, part: u64) -> PartResult {
     let options = plan.options;
     let not_run = |error: String| PartResult {
         part,
@@ -203,5 +258,84 @@ fn run_part(plan: &PartsPlan<'_>, part: u64) -> PartResult {
         part,
         report,
         split: Some(split_report(None, split, info)),
+    }
+}
+
+/// The two programs of a `compare` run.
+pub(super) struct ComparePrograms<'a> {
+    pub spec: &'a Arc<Model>,
+    pub imp: &'a Arc<Model>,
+    /// Whether either has joint assertions (both engines record them).
+    pub joint: bool,
+}
+
+/// `tass compare --jobs N` (N > 1): the implementation's search split into
+/// parts, each part a whole comparison (`compare --shard` of its part: the
+/// specification explored again, which is small next to the implementation).
+pub(super) fn compare_parallel(
+    programs: &ComparePrograms<'_>,
+    options: &Options,
+    setup: &RunSetup<'_>,
+) -> Report {
+    let jobs = options.jobs.max(1) as u64;
+    let (first, stride) = options.shard.map_or((0, 1), |s| (s.index, s.count));
+    let count = jobs * PARTS_PER_JOB;
+    let shape = PartsShape {
+        first,
+        stride,
+        count,
+        split_parts: stride * count,
+        // Each part chooses it, alike.
+        depth: 0,
+    };
+    let run = |plan: &PartsPlan<'_>, part: u64| run_compare_part(plan, part, programs);
+    run_parts(programs.imp, options, setup, shape, &run)
+}
+
+/// One part of a parallel comparison, with engines and a prover of its own.
+fn run_compare_part(plan: &PartsPlan<'_>, part: u64, programs: &ComparePrograms<'_>) -> PartResult {
+    let mut options = plan.options.clone();
+    options.shard = Some(crate::options::Shard {
+        index: part,
+        count: plan.split_parts,
+    });
+    // Ends with the run (a violation elsewhere, Ctrl-C copied by the main thread).
+    options.cancel = Some(Arc::clone(&plan.stop));
+    options.max_states = options.max_states.map(|m| m.div_ceil(plan.count));
+    options.timeout = options.timeout.map(|t| {
+        t.saturating_sub(plan.started.elapsed())
+            .max(std::time::Duration::from_nanos(1))
+    });
+    let not_run = |error: String| PartResult {
+        part,
+        report: Report::error(error),
+        split: None,
+    };
+    let prover = match make_prover(plan.factory, &options.prover) {
+        Ok(prover) => prover,
+        Err(error) => return not_run(format!("error: {error}")),
+    };
+    let setup = RunSetup {
+        factory: Arc::clone(plan.factory),
+        prover,
+        options: &options,
+    };
+    let engines = setup
+        .engine(Arc::clone(programs.spec), options.spec_procs)
+        .and_then(|s| Ok((s, setup.engine(Arc::clone(programs.imp), options.impl_procs)?)));
+    let (mut spec, mut imp) = match engines {
+        Ok(engines) => engines,
+        Err(error) => return not_run(format!("error: {error}")),
+    };
+    if programs.joint {
+        spec.engine.record_joint_snapshots();
+        imp.engine.record_joint_snapshots();
+    }
+    let report = crate::compare::compare_with(&mut spec, &mut imp, programs.imp, &options);
+    let split = report.split.clone();
+    PartResult {
+        part,
+        report,
+        split,
     }
 }
