@@ -236,13 +236,25 @@ fn merge(shards: &[ShardResult]) -> Result<Merged, String> {
     };
     let mut keys = std::collections::HashSet::new();
     for (index, shard) in &by_index {
-        for w in shard.report.get("warnings").and_then(Value::as_array).into_iter().flatten() {
+        for w in shard
+            .report
+            .get("warnings")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
             let w = display(w);
             if !merged.warnings.contains(&w) {
                 merged.warnings.push(w);
             }
         }
-        for v in shard.report.get("violations").and_then(Value::as_array).into_iter().flatten() {
+        for v in shard
+            .report
+            .get("violations")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
             let key: Vec<String> = ["property", "file", "line", "column"]
                 .iter()
                 .map(|k| v.get(*k).map(display).unwrap_or_default())
@@ -285,7 +297,8 @@ fn merge(shards: &[ShardResult]) -> Result<Merged, String> {
     if !failed.is_empty() {
         merged.verdict = "error";
         merged.reason = Some(failed.join("; "));
-    } else if !same_split || cuts.len() > 1 || cuts.iter().any(|(i, d)| i.is_none() || d.is_none()) {
+    } else if !same_split || cuts.len() > 1 || cuts.iter().any(|(i, d)| i.is_none() || d.is_none())
+    {
         merged.verdict = "error";
         merged.reason = Some(
             "the shards split the search differently (different cuts): was the \
@@ -333,7 +346,10 @@ fn summed_stats(shards: &BTreeMap<u64, &ShardResult>) -> Map<String, Value> {
             }
         }
     }
-    sums.insert("time_s".into(), ((total_time * 1000.0).round() / 1000.0).into());
+    sums.insert(
+        "time_s".into(),
+        ((total_time * 1000.0).round() / 1000.0).into(),
+    );
     sums.insert(
         "max_shard_time_s".into(),
         ((max_time * 1000.0).round() / 1000.0).into(),

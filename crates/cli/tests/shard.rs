@@ -78,13 +78,19 @@ fn shards_agree(args: &[&str], expected: &str) {
     whole.extend(["--format", "json"]);
     let (code, out) = tass(&whole);
     let report = json(&out);
-    assert_eq!(report["verdict"], expected, "whole run of {args:?}: {report:#}");
+    assert_eq!(
+        report["verdict"], expected,
+        "whole run of {args:?}: {report:#}"
+    );
     let first_property = report["violations"][0]["property"].clone();
     for n in [2, 3, 8] {
         let dir = scratch();
         let files = run_shards(args, n, &dir);
         let (merged_code, merged) = merge(&files);
-        assert_eq!(merged["verdict"], expected, "{n} shards of {args:?}: {merged:#}");
+        assert_eq!(
+            merged["verdict"], expected,
+            "{n} shards of {args:?}: {merged:#}"
+        );
         assert_eq!(merged_code, code, "{n} shards of {args:?}: {merged:#}");
         assert_eq!(merged["shards"], n);
         if expected == "violated" {
@@ -110,7 +116,15 @@ fn sequential_verify_shards_agree() {
 #[test]
 fn sequential_compare_shards_agree() {
     shards_agree(
-        &["compare", "--spec", "seq/factorial_iter.c", "--impl", "seq/factorial_rec.c", "-i", "B=8"],
+        &[
+            "compare",
+            "--spec",
+            "seq/factorial_iter.c",
+            "--impl",
+            "seq/factorial_rec.c",
+            "-i",
+            "B=8",
+        ],
         "holds",
     );
     shards_agree(
@@ -130,11 +144,28 @@ fn sequential_compare_shards_agree() {
 #[test]
 fn mpi_verify_shards_agree() {
     shards_agree(
-        &["verify", "-n", "3", "-i", "BN=3", "-i", "BL=1", "-i", "BM=1", "mpi/matmat_mw.c"],
+        &[
+            "verify",
+            "-n",
+            "3",
+            "-i",
+            "BN=3",
+            "-i",
+            "BL=1",
+            "-i",
+            "BM=1",
+            "mpi/matmat_mw.c",
+        ],
         "holds",
     );
-    shards_agree(&["verify", "-n", "3", "-i", "BR=2", "mpi/ring_ok.c"], "holds");
-    shards_agree(&["verify", "-n", "3", "-i", "BR=2", "mpi/ring_bad.c"], "violated");
+    shards_agree(
+        &["verify", "-n", "3", "-i", "BR=2", "mpi/ring_ok.c"],
+        "holds",
+    );
+    shards_agree(
+        &["verify", "-n", "3", "-i", "BR=2", "mpi/ring_bad.c"],
+        "violated",
+    );
 }
 
 #[test]
@@ -185,7 +216,11 @@ fn compare_coverage_is_checked_per_shard() {
     let header = "#pragma TASS input {0 <= X && X <= 5}\nint X;\n#pragma TASS output\nint out;\n";
     let spec = dir.join("spec.c");
     let imp = dir.join("imp.c");
-    std::fs::write(&spec, format!("{header}int main(void) {{ out = X; return 0; }}\n")).unwrap();
+    std::fs::write(
+        &spec,
+        format!("{header}int main(void) {{ out = X; return 0; }}\n"),
+    )
+    .unwrap();
     std::fs::write(
         &imp,
         format!(
@@ -236,7 +271,14 @@ fn merge_refuses_shards_of_different_searches() {
 #[test]
 fn merge_refuses_a_whole_run_and_bad_json() {
     let dir = scratch();
-    let (_, whole) = tass(&["verify", "-i", "B=8", "seq/factorial_iter.c", "--format", "json"]);
+    let (_, whole) = tass(&[
+        "verify",
+        "-i",
+        "B=8",
+        "seq/factorial_iter.c",
+        "--format",
+        "json",
+    ]);
     let file = dir.join("whole.json");
     std::fs::write(&file, whole).unwrap();
     assert_eq!(merge(&[file]).0, 2);
@@ -260,7 +302,14 @@ fn merge_refuses_shards_that_saw_different_cuts() {
 #[test]
 fn shard_argument_is_checked() {
     for bad in ["3/3", "1", "a/2", "1/0"] {
-        let (code, _) = tass(&["verify", "--shard", bad, "seq/factorial_iter.c", "-i", "B=3"]);
+        let (code, _) = tass(&[
+            "verify",
+            "--shard",
+            bad,
+            "seq/factorial_iter.c",
+            "-i",
+            "B=3",
+        ]);
         assert_eq!(code, 2, "--shard {bad}");
     }
     let (code, _) = tass(&["verify", "--jobs", "0", "seq/factorial_iter.c", "-i", "B=3"]);
@@ -274,11 +323,28 @@ fn jobs_give_the_same_verdicts() {
         (&["verify", "-i", "B=8", "seq/factorial_iter.c"], "holds"),
         (&["verify", "-i", "B=5", "seq/factorial_bad.c"], "violated"),
         (
-            &["verify", "-n", "3", "-i", "BN=3", "-i", "BL=1", "-i", "BM=1", "mpi/matmat_mw.c"],
+            &[
+                "verify",
+                "-n",
+                "3",
+                "-i",
+                "BN=3",
+                "-i",
+                "BL=1",
+                "-i",
+                "BM=1",
+                "mpi/matmat_mw.c",
+            ],
             "holds",
         ),
-        (&["verify", "-n", "3", "-i", "BR=2", "mpi/ring_ok.c"], "holds"),
-        (&["verify", "-n", "3", "-i", "BR=2", "mpi/ring_bad.c"], "violated"),
+        (
+            &["verify", "-n", "3", "-i", "BR=2", "mpi/ring_ok.c"],
+            "holds",
+        ),
+        (
+            &["verify", "-n", "3", "-i", "BR=2", "mpi/ring_bad.c"],
+            "violated",
+        ),
     ];
     for (args, expected) in runs {
         for jobs in ["1", "2", "3"] {
@@ -286,7 +352,10 @@ fn jobs_give_the_same_verdicts() {
             all.extend(["--format", "json", "--jobs", jobs]);
             let (code, out) = tass(&all);
             let report = json(&out);
-            assert_eq!(report["verdict"], expected, "--jobs {jobs} {args:?}: {report:#}");
+            assert_eq!(
+                report["verdict"], expected,
+                "--jobs {jobs} {args:?}: {report:#}"
+            );
             assert_eq!(code, if expected == "holds" { 0 } else { 1 });
         }
     }
@@ -296,8 +365,18 @@ fn jobs_give_the_same_verdicts() {
         .map(|k| {
             let shard = format!("{k}/2");
             let (_, out) = tass(&[
-                "verify", "-n", "3", "-i", "BR=2", "mpi/ring_ok.c", "--format", "json", "--jobs",
-                "2", "--shard", &shard,
+                "verify",
+                "-n",
+                "3",
+                "-i",
+                "BR=2",
+                "mpi/ring_ok.c",
+                "--format",
+                "json",
+                "--jobs",
+                "2",
+                "--shard",
+                &shard,
             ]);
             let file = dir.join(format!("s{k}.json"));
             std::fs::write(&file, out).unwrap();
@@ -313,7 +392,15 @@ fn jobs_give_the_same_verdicts() {
 fn compare_jobs_give_the_same_verdicts() {
     let runs: [(&[&str], &str); 3] = [
         (
-            &["compare", "--spec", "seq/factorial_iter.c", "--impl", "seq/factorial_rec.c", "-i", "B=6"],
+            &[
+                "compare",
+                "--spec",
+                "seq/factorial_iter.c",
+                "--impl",
+                "seq/factorial_rec.c",
+                "-i",
+                "B=6",
+            ],
             "holds",
         ),
         (
@@ -355,7 +442,10 @@ fn compare_jobs_give_the_same_verdicts() {
             all.extend(["--format", "json", "--jobs", jobs]);
             let (code, out) = tass(&all);
             let report = json(&out);
-            assert_eq!(report["verdict"], expected, "--jobs {jobs} {args:?}: {report:#}");
+            assert_eq!(
+                report["verdict"], expected,
+                "--jobs {jobs} {args:?}: {report:#}"
+            );
             assert_eq!(code, if expected == "holds" { 0 } else { 1 });
         }
     }

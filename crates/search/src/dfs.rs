@@ -514,6 +514,5 @@ fn take_item(cut: &mut Cut, fingerprint: u64, path_len: usize) -> bool {
     let item = cut.info.items;
     cut.info.items += 1;
     cut.info.digest = mix(mix(cut.info.digest, fingerprint), path_len as u64);
-    cut.take
-        .is_some_and(|(part, parts)| item % parts == part)
+    cut.take.is_some_and(|(part, parts)| item % parts == part)
 }

@@ -82,7 +82,8 @@ fn reachable(edges: &[Vec<usize>]) -> (BTreeSet<usize>, BTreeSet<(usize, usize)>
 }
 
 fn graph() -> impl Strategy<Value = Vec<Vec<usize>>> {
-    (2usize..14).prop_flat_map(|n| proptest::collection::vec(proptest::collection::vec(0..n, 0..4), n))
+    (2usize..14)
+        .prop_flat_map(|n| proptest::collection::vec(proptest::collection::vec(0..n, 0..4), n))
 }
 
 proptest! {

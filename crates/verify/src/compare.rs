@@ -22,8 +22,8 @@ use tass_semantics::api::{EngineError, Violation};
 
 use crate::engine::{Engine, Equality, OutputMismatch};
 use crate::options::{Options, ShardReport};
-use crate::split::{choose_cut, split_report, SplitTarget};
 use crate::report::{Certainty, OutputDifference, Property, Report, ViolationReport, Witness};
+use crate::split::{choose_cut, split_report, SplitTarget};
 use crate::system::{
     complete_witness, finish, limits_now, replay, Ending, Findings, Mode, ModelSystem,
 };

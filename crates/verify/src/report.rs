@@ -696,6 +696,7 @@ mod tests {
             warnings: vec![],
             outputs: None,
             stats: Stats::default(),
+            split: None,
         }
     }
 

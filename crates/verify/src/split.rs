@@ -60,7 +60,11 @@ pub(crate) fn choose_cut<E: Engine>(
         let mut findings = Findings::new(target.options);
         findings.progress = None;
         let mut limits = limits_now(target.options, target.started, 0);
-        limits.max_states = Some(limits.max_states.map_or(TRIAL_STATES, |m| m.min(TRIAL_STATES)));
+        limits.max_states = Some(
+            limits
+                .max_states
+                .map_or(TRIAL_STATES, |m| m.min(TRIAL_STATES)),
+        );
         let mut system = ModelSystem::new(
             engine,
             &mut findings,

@@ -15,11 +15,11 @@ use tass_semantics::api::{Certainty as EngineCertainty, EngineError, Violation};
 
 use crate::engine::Engine;
 use crate::options::Options;
-use crate::split::{choose_cut, split_report, SplitTarget};
 use crate::report::{
     peak_memory_mb, Certainty, Property, Report, Stats, TraceStep, Verdict, ViolationReport,
     Witness,
 };
+use crate::split::{choose_cut, split_report, SplitTarget};
 
 /// Every state this many steps deep (and at multiples of it) is saved, whatever
 /// the heuristic says. The heuristic leaves `for` loop heads unsaved, as the paper
@@ -699,8 +699,7 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
                 .push((self.depth, canonical, self.reduced, region));
             return true;
         }
-        if visited.on_path.get(&canonical) != Some(&true) || visited.expanded.contains(&canonical)
-        {
+        if visited.on_path.get(&canonical) != Some(&true) || visited.expanded.contains(&canonical) {
             return false;
         }
         // A cycle closes at a state the reduction reduced: explore it again with

@@ -322,7 +322,12 @@ fn run_compare_part(plan: &PartsPlan<'_>, part: u64, programs: &ComparePrograms<
     };
     let engines = setup
         .engine(Arc::clone(programs.spec), options.spec_procs)
-        .and_then(|s| Ok((s, setup.engine(Arc::clone(programs.imp), options.impl_procs)?)));
+        .and_then(|s| {
+            Ok((
+                s,
+                setup.engine(Arc::clone(programs.imp), options.impl_procs)?,
+            ))
+        });
     let (mut spec, mut imp) = match engines {
         Ok(engines) => engines,
         Err(error) => return not_run(format!("error: {error}")),
