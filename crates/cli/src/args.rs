@@ -134,7 +134,7 @@ pub(crate) struct CheckArgs {
     /// (written with --format json).
     #[arg(long, value_name = "K/N")]
     pub shard: Option<String>,
-    /// Worker threads of the search (verify).
+    /// Worker threads of the search (in compare: of the implementation's).
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub jobs: usize,
     /// Stop after this many distinct violations (0: find all).
