@@ -27,6 +27,11 @@ pub(crate) const ITEMS_PER_PART: u64 = 8;
 /// The deepest cut tried.
 const MAX_CUT_DEPTH: u64 = 64;
 
+/// Cuts without more items tried before giving up: a tree may branch out
+/// again below a level where it did not (manager-worker np 7 has 8 items at
+/// depths 3 and 4, then 16, 20, 48, 92, 224, 504).
+const PLATEAU: u64 = 4;
+
 /// States a trial of a cut may explore (every part repeats the trials).
 const TRIAL_STATES: u64 = 50_000;
 
@@ -43,11 +48,11 @@ pub(crate) struct SplitTarget<'o> {
 /// The depth of the cut for `parts` parts: the shallowest that gives at least
 /// [`ITEMS_PER_PART`] items per part, found by exploring the prefix of cuts
 /// 1, 2, ... (each part makes the same trials, so all choose the same depth).
-/// The trials stop early when a cut has no more items than the one above it
-/// (the tree stopped branching out: deeper trials would explore ever more of
-/// it, which every part repeats) or a trial meets its state budget, a limit,
-/// a violation or an error; the depth with the most items is taken then (the
-/// shallowest of those).
+/// The trials stop early when [`PLATEAU`] cuts in a row have no more items
+/// than the best so far (the tree stopped branching out: deeper trials would
+/// explore ever more of it, which every part repeats) or a trial meets its
+/// state budget, a limit, a violation or an error; the depth with the most
+/// items is taken then (the shallowest of those).
 pub(crate) fn choose_cut<E: Engine>(
     engine: &mut E,
     initial: &E::State,
@@ -75,13 +80,10 @@ pub(crate) fn choose_cut<E: Engine>(
         );
         let (report, info) = Search::new(limits).count_items(&mut system, initial.clone(), depth);
         let complete = matches!(report.outcome, Outcome::Complete) && system.error.is_none();
-        // No more items than a shallower cut: the tree has stopped branching
-        // out (deeper trials would explore ever more of it, for nothing).
-        let grew = info.items > best.0;
-        if grew {
+        if info.items > best.0 {
             best = (info.items, depth);
         }
-        if info.items >= wanted || !grew || !complete {
+        if info.items >= wanted || depth >= best.1 + PLATEAU || !complete {
             break;
         }
     }
