@@ -22,7 +22,7 @@ use crate::system::{limits_now, Findings, Mode, ModelSystem};
 
 /// Items wanted at the cut per part: more balance the parts' work better,
 /// fewer cost less prefix (which every part explores).
-pub(crate) const ITEMS_PER_PART: u64 = 8;
+pub(crate) const ITEMS_PER_PART: u64 = 32;
 
 /// The deepest cut tried.
 const MAX_CUT_DEPTH: u64 = 64;
