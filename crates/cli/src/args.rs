@@ -35,6 +35,19 @@ pub(crate) enum Command {
     /// Run a counterexample (a `--trace` file) concretely: gcc with sanitizers, or
     /// mpicc and mpirun; says whether the violation was reproduced.
     Replay(ReplayArgs),
+    /// Combine the JSON reports of the shards of one `--shard K/N` split into
+    /// one verdict (holds only if every shard held).
+    Merge(MergeArgs),
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct MergeArgs {
+    /// The shards' reports (`tass verify|compare --shard K/N --format json`).
+    #[arg(required = true, value_name = "RESULT.json")]
+    pub results: Vec<PathBuf>,
+    /// Output format (text or json).
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -116,6 +129,14 @@ pub(crate) struct CheckArgs {
     /// megabytes (MiB), instead of being killed by the system.
     #[arg(long, value_name = "MB")]
     pub max_memory: Option<u64>,
+    /// Explore only the K-th (from 0) of N disjoint parts of the search (of the
+    /// specification's, in compare); `tass merge` combines the N reports
+    /// (written with --format json).
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+    /// Worker threads of the search (in compare: of the implementation's).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub jobs: usize,
     /// Stop after this many distinct violations (0: find all).
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub max_violations: usize,

@@ -128,6 +128,10 @@ pub(crate) enum ArgumentError {
     SpecWithoutImpl,
     /// `compare` given this many positional files instead of two.
     ProgramCount(usize),
+    /// `--shard` not `K/N` with `0 <= K < N`.
+    Shard(String),
+    /// `--jobs 0`.
+    JobsZero,
 }
 
 impl fmt::Display for ArgumentError {
@@ -184,6 +188,12 @@ impl fmt::Display for ArgumentError {
                  `tass compare --spec FILE... --impl FILE...` (got {n} file{})",
                 if *n == 1 { "" } else { "s" }
             ),
+            ArgumentError::Shard(text) => write!(
+                f,
+                "--shard {text}: give K/N, the part K (from 0) of N parts, \
+                 with 0 <= K < N (e.g. --shard 0/8)"
+            ),
+            ArgumentError::JobsZero => write!(f, "--jobs must be at least 1"),
         }
     }
 }

@@ -36,6 +36,7 @@ mod args;
 mod bounds;
 mod error;
 mod frontend;
+mod merge;
 mod progress;
 mod replay;
 mod run;

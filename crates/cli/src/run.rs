@@ -10,7 +10,7 @@ use std::time::Duration;
 use tass_model::api::{render_model, Model};
 use tass_prove::api::{solvers_on_path, SolverKind, AUTO_ORDER};
 use tass_verify::api::{
-    check_signatures, compare, verify, Colour, MatchMode, Options, ProverChoice, Report,
+    check_signatures, compare, verify, Colour, MatchMode, Options, ProverChoice, Report, Shard,
     SignedOverflow, TextStyle, UrgentChoice,
 };
 
@@ -30,6 +30,7 @@ pub(crate) fn run(cli: Cli) -> i32 {
         Command::Verify(args) => run_verify(args),
         Command::Compare(args) => run_compare(args),
         Command::Replay(args) => crate::replay::run_replay(args),
+        Command::Merge(args) => crate::merge::run_merge(&args),
     }
 }
 
@@ -131,7 +132,23 @@ fn options(check: &CheckArgs) -> Result<Options, ArgumentError> {
         cancel: Some(cancel_flag()),
         progress: None,
         symmetry: Vec::new(),
+        shard: check.shard.as_deref().map(parse_shard).transpose()?,
+        jobs: match check.jobs {
+            0 => return Err(ArgumentError::JobsZero),
+            n => n,
+        },
     })
+}
+
+/// `--shard K/N`.
+fn parse_shard(text: &str) -> Result<Shard, ArgumentError> {
+    let parsed = text
+        .split_once('/')
+        .and_then(|(k, n)| Some((k.trim().parse::<u64>().ok()?, n.trim().parse::<u64>().ok()?)));
+    match parsed {
+        Some((index, count)) if index < count => Ok(Shard { index, count }),
+        _ => Err(ArgumentError::Shard(text.to_string())),
+    }
 }
 
 fn check_procs(option: &'static str, n: usize) -> Result<usize, ArgumentError> {
@@ -168,7 +185,8 @@ fn run_verify(args: VerifyArgs) -> i32 {
         programs: vec![("program".into(), args.files.clone(), args.procs)],
         ..invocation_common(check)
     };
-    emit(&report, check, &invocation)
+    let key = run_key("verify", &format!("{}", args.procs), &args.files, check);
+    emit(&report, check, &invocation, &key)
 }
 
 /// Runs `search` with a progress line on stderr when it is a terminal
@@ -257,7 +275,14 @@ fn run_compare(args: CompareArgs) -> i32 {
         ],
         ..invocation_common(check)
     };
-    emit(&report, check, &invocation)
+    let procs = format!("{:?}", (args.procs, args.spec_procs, args.impl_procs));
+    let files: Vec<PathBuf> = [&args.spec, &args.implementation, &args.files]
+        .into_iter()
+        .flatten()
+        .cloned()
+        .collect();
+    let key = run_key("compare", &procs, &files, check);
+    emit(&report, check, &invocation, &key)
 }
 
 fn describe_model(role: &str, model: &Model) {
@@ -332,9 +357,35 @@ fn check_trace_writable(check: &CheckArgs) -> Result<(), RunError> {
     })
 }
 
+/// What names one search for `tass merge`: the command, the process counts,
+/// the options that change the search (not the output's: format, colour,
+/// trace, statistics; not `--shard`), and the program files' names and
+/// contents (not the files they include).
+fn run_key(command: &str, procs: &str, files: &[PathBuf], check: &CheckArgs) -> String {
+    use std::hash::{Hash, Hasher};
+    let mut search_options = check.clone();
+    search_options.shard = None;
+    search_options.format = Format::Text;
+    search_options.color = ColorChoice::Auto;
+    search_options.trace = None;
+    search_options.stats = false;
+    search_options.quiet = false;
+    search_options.verbose = false;
+    search_options.replay = false;
+    // `DefaultHasher::new` has fixed keys: the same key on every machine.
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    (command, procs, format!("{search_options:?}")).hash(&mut hasher);
+    for file in files {
+        file.hash(&mut hasher);
+        std::fs::read(file).unwrap_or_default().hash(&mut hasher);
+    }
+    format!("{:016x}", hasher.finish())
+}
+
 /// Prints the report, writes `--trace`, replays the violation with `--replay`, and
 /// returns the exit status (the verdict's; the replay only adds its lines).
-fn emit(report: &Report, check: &CheckArgs, invocation: &Invocation) -> i32 {
+/// `run_key` names the search in a `--shard` report's JSON.
+fn emit(report: &Report, check: &CheckArgs, invocation: &Invocation, run_key: &str) -> i32 {
     let mut code = report.exit_code();
     // An error report has no trace (and an unwritable path was its error).
     let trace = check.trace.as_ref().filter(|_| code != 2);
@@ -349,7 +400,13 @@ fn emit(report: &Report, check: &CheckArgs, invocation: &Invocation) -> i32 {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let printed = match check.format {
-        Format::Json => writeln!(out, "{}", pretty_json(&report.to_json())),
+        Format::Json => {
+            let mut json = report.to_json();
+            if let Some(shard) = json.get_mut("shard").and_then(|s| s.as_object_mut()) {
+                shard.insert("run".into(), run_key.into());
+            }
+            writeln!(out, "{}", pretty_json(&json))
+        }
         Format::Sarif => writeln!(out, "{}", pretty_json(&report.to_sarif())),
         Format::Text => {
             // Errors go to stderr (file:line:column: error: ...); the rest to stdout.

@@ -62,6 +62,10 @@ pub struct Limits {
     pub timeout: Option<Duration>,
     /// Set from outside (e.g. by a Ctrl-C handler) to end the search early.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Set by the other searches of a parallel run when one of them has found
+    /// what ends the run (a violation): ends this one as [`Limit::Cancelled`]
+    /// too; the caller tells the two apart by which flag is set.
+    pub siblings_stop: Option<Arc<AtomicBool>>,
     /// At most this many bytes of resident memory (the whole process's, read
     /// from `/proc/self/status` every [`MEMORY_CHECK_EVERY`] states).
     pub max_memory: Option<u64>,
@@ -134,6 +138,70 @@ pub struct SearchReport<E> {
     pub elapsed: Duration,
 }
 
+/// One part of a split search: the search tree is cut below its first
+/// `depth` branching points (states with two or more transitions to explore).
+/// The transitions leaving the branching points at the cut are the split's
+/// *items*, numbered in the order the depth-first search meets them; item `i`
+/// belongs to part `i % parts`. Every part explores the whole tree above the
+/// cut (the *prefix*, the same in every part) and, below it, the subtrees of
+/// its own items, in full. So the parts together explore every path.
+///
+/// State matching stays sound per part: the system keeps the states it saves
+/// in the prefix apart from those below the cut ([`SplitSystem::enter_region`]).
+/// A prefix state matches only prefix states, which every part explored the
+/// same way (their subtrees below the cut are covered by all parts together);
+/// a state below the cut matches only states of this part below the cut,
+/// whose subtrees this part explored in full (branching does not stop below
+/// the cut, so nothing there is left to other parts).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Split {
+    /// The part explored, from 0.
+    pub part: u64,
+    /// How many parts.
+    pub parts: u64,
+    /// The cut, in branching points from the initial state.
+    pub depth: u64,
+}
+
+/// What a split search saw of its cut: the same in every part that explored
+/// its prefix to the end (a caller compares them to tell that the parts were
+/// one split of one search).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SplitInfo {
+    /// Items met at the cut.
+    pub items: u64,
+    /// A digest of the items: their transitions' fingerprints and depths.
+    pub digest: u64,
+}
+
+/// Where a split search's current state lies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Region {
+    /// Above the cut: explored the same way by every part.
+    Prefix,
+    /// Below the cut: in one of this part's items.
+    Part,
+}
+
+/// A transition system a search can split into parts ([`Search::run_part`]).
+pub trait SplitSystem: TransitionSystem {
+    /// The states checked from now on lie in `region`: `save` must match them
+    /// only against the states saved while in the same region (two visited
+    /// sets), and whatever the system keeps about the search path for its
+    /// reductions must not let a state of one region stand for the other's.
+    fn enter_region(&mut self, region: Region);
+
+    /// A number naming `transition` the same way in every process and run
+    /// (e.g. a hash of its process and source position: not of addresses),
+    /// for the split's digest.
+    fn transition_fingerprint(&self, transition: &Self::Transition) -> u64;
+
+    /// Called for every item of the cut, in order, with the state it leaves
+    /// and whether this part takes it (for what a part must know of the
+    /// items other parts explore).
+    fn at_cut(&mut self, _state: &Self::State, _item: &Self::Transition, _taken: bool) {}
+}
+
 /// A depth-first search with the given limits.
 #[derive(Debug, Clone, Default)]
 pub struct Search {
@@ -141,12 +209,67 @@ pub struct Search {
 }
 
 /// A branching point on the stack: the state, its enabled transitions, the next one to
-/// take, and how long the path was at this state.
+/// take, how long the path was at this state, and its level (how many branching
+/// points lie above it on its path).
 struct Branch<S, T> {
     state: S,
     transitions: Vec<T>,
     next_index: usize,
     depth: usize,
+    level: usize,
+}
+
+/// The cut of a split search (see [`Split`]): where it is, which items this
+/// search takes (`None`: none, only counting them), and what it has seen.
+struct Cut {
+    depth: usize,
+    take: Option<(u64, u64)>,
+    info: SplitInfo,
+    region: Option<Region>,
+}
+
+/// How the search treats the systems it runs: the split hooks of a
+/// [`SplitSystem`], or none.
+trait Hooks<TS: TransitionSystem> {
+    fn enter_region(&mut self, system: &mut TS, region: Region);
+    fn fingerprint(&self, system: &TS, transition: &TS::Transition) -> u64;
+    fn at_cut(&mut self, system: &mut TS, state: &TS::State, item: &TS::Transition, taken: bool);
+}
+
+struct NoHooks;
+
+impl<TS: TransitionSystem> Hooks<TS> for NoHooks {
+    fn enter_region(&mut self, _: &mut TS, _: Region) {}
+    fn fingerprint(&self, _: &TS, _: &TS::Transition) -> u64 {
+        0
+    }
+    fn at_cut(&mut self, _: &mut TS, _: &TS::State, _: &TS::Transition, _: bool) {}
+}
+
+struct SplitHooks;
+
+impl<TS: SplitSystem> Hooks<TS> for SplitHooks {
+    fn enter_region(&mut self, system: &mut TS, region: Region) {
+        system.enter_region(region);
+    }
+    fn fingerprint(&self, system: &TS, transition: &TS::Transition) -> u64 {
+        system.transition_fingerprint(transition)
+    }
+    fn at_cut(&mut self, system: &mut TS, state: &TS::State, item: &TS::Transition, taken: bool) {
+        system.at_cut(state, item, taken);
+    }
+}
+
+/// Mixes `value` into the digest `hash` (FNV-1a over the bytes, then a
+/// multiply-xorshift): the same in every process, unlike `RandomState`.
+fn mix(hash: u64, value: u64) -> u64 {
+    let mut h = hash ^ 0xcbf2_9ce4_8422_2325;
+    for byte in value.to_le_bytes() {
+        h ^= u64::from(byte);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h ^= h >> 29;
+    h.wrapping_mul(0xbf58_476d_1ce4_e5b9)
 }
 
 impl Search {
@@ -162,7 +285,7 @@ impl Search {
     ) -> SearchReport<TS::Error> {
         let start = Instant::now();
         let mut stats = SearchStats::default();
-        let outcome = self.explore(system, initial, &mut stats, start);
+        let outcome = self.explore(system, initial, &mut stats, start, None, &mut NoHooks);
         SearchReport {
             outcome,
             stats,
@@ -170,8 +293,67 @@ impl Search {
         }
     }
 
+    /// Explores the part `split.part` of `split.parts` of the search from
+    /// `initial` (see [`Split`] for what a part is and why the parts together
+    /// are the whole search). Also returns what it saw of the cut.
+    pub fn run_part<TS: SplitSystem>(
+        &self,
+        system: &mut TS,
+        initial: TS::State,
+        split: Split,
+    ) -> (SearchReport<TS::Error>, SplitInfo) {
+        let take = Some((split.part, split.parts.max(1)));
+        self.run_cut(system, initial, split.depth, take)
+    }
+
+    /// Explores only the states above the cut at `depth` branching points (the
+    /// prefix every part of a split at that depth explores) and counts the
+    /// items at the cut: how a caller chooses the depth of a split.
+    pub fn count_items<TS: SplitSystem>(
+        &self,
+        system: &mut TS,
+        initial: TS::State,
+        depth: u64,
+    ) -> (SearchReport<TS::Error>, SplitInfo) {
+        self.run_cut(system, initial, depth, None)
+    }
+
+    fn run_cut<TS: SplitSystem>(
+        &self,
+        system: &mut TS,
+        initial: TS::State,
+        depth: u64,
+        take: Option<(u64, u64)>,
+    ) -> (SearchReport<TS::Error>, SplitInfo) {
+        let start = Instant::now();
+        let mut stats = SearchStats::default();
+        let mut cut = Cut {
+            depth: usize::try_from(depth).unwrap_or(usize::MAX),
+            take,
+            info: SplitInfo::default(),
+            region: None,
+        };
+        let outcome = self.explore(
+            system,
+            initial,
+            &mut stats,
+            start,
+            Some(&mut cut),
+            &mut SplitHooks,
+        );
+        let report = SearchReport {
+            outcome,
+            stats,
+            elapsed: start.elapsed(),
+        };
+        (report, cut.info)
+    }
+
     fn limit_reached(&self, stats: &SearchStats, start: Instant) -> Option<Limit> {
-        if let Some(flag) = &self.limits.cancel {
+        for flag in [&self.limits.cancel, &self.limits.siblings_stop]
+            .into_iter()
+            .flatten()
+        {
             if flag.load(Ordering::Relaxed) {
                 return Some(Limit::Cancelled);
             }
@@ -197,17 +379,21 @@ impl Search {
         None
     }
 
-    fn explore<TS: TransitionSystem>(
+    fn explore<TS: TransitionSystem, H: Hooks<TS>>(
         &self,
         system: &mut TS,
         initial: TS::State,
         stats: &mut SearchStats,
         start: Instant,
+        mut cut: Option<&mut Cut>,
+        hooks: &mut H,
     ) -> Outcome<TS::Error> {
         let mut stack: Vec<Branch<TS::State, TS::Transition>> = Vec::new();
         let mut path: Vec<TS::Transition> = Vec::new();
         // The state being visited; `None` means "backtrack to the stack".
         let mut current = Some(initial);
+        // The level of the state being visited: branching points above it.
+        let mut level = 0usize;
         loop {
             let state = match current.take() {
                 Some(state) => state,
@@ -219,6 +405,7 @@ impl Search {
                     let transition = branch.transitions[branch.next_index].clone();
                     branch.next_index += 1;
                     path.truncate(branch.depth);
+                    level = branch.level + 1;
                     let state = if branch.next_index == branch.transitions.len() {
                         // Last branch: the stacked state is no longer needed, move it.
                         let branch = stack.pop().expect("stack is not empty");
@@ -237,6 +424,17 @@ impl Search {
             };
             if let Some(limit) = self.limit_reached(stats, start) {
                 return Outcome::LimitReached(limit);
+            }
+            if let Some(cut) = cut.as_deref_mut() {
+                let region = if level >= cut.depth {
+                    Region::Part
+                } else {
+                    Region::Prefix
+                };
+                if cut.region != Some(region) {
+                    cut.region = Some(region);
+                    hooks.enter_region(system, region);
+                }
             }
             stats.states_seen += 1;
             stats.max_depth = stats.max_depth.max(path.len() as u64);
@@ -257,6 +455,21 @@ impl Search {
                 Ok(transitions) => transitions,
                 Err(error) => return Outcome::Error(error),
             };
+            let branching = transitions.len() >= 2;
+            if let Some(cut) = cut.as_deref_mut() {
+                if branching && level + 1 == cut.depth {
+                    let mut kept = Vec::new();
+                    for transition in transitions {
+                        let fingerprint = hooks.fingerprint(system, &transition);
+                        let taken = take_item(cut, fingerprint, path.len());
+                        hooks.at_cut(system, &state, &transition, taken);
+                        if taken {
+                            kept.push(transition);
+                        }
+                    }
+                    transitions = kept;
+                }
+            }
             match transitions.len() {
                 0 => continue,
                 1 => {
@@ -267,6 +480,9 @@ impl Search {
                         Err(error) => return Outcome::Error(error),
                     }
                     path.push(transition);
+                    if branching {
+                        level += 1;
+                    }
                 }
                 _ => {
                     let first = transitions[0].clone();
@@ -276,6 +492,7 @@ impl Search {
                         transitions,
                         next_index: 1,
                         depth: path.len(),
+                        level,
                     });
                     stats.transitions += 1;
                     match system.next(state, &first) {
@@ -283,8 +500,19 @@ impl Search {
                         Err(error) => return Outcome::Error(error),
                     }
                     path.push(first);
+                    level += 1;
                 }
             }
         }
     }
+}
+
+/// Numbers the next transition at the cut as an item (in the order of the
+/// depth-first search, so the same in every part), records it in the digest,
+/// and says whether it belongs to this part.
+fn take_item(cut: &mut Cut, fingerprint: u64, path_len: usize) -> bool {
+    let item = cut.info.items;
+    cut.info.items += 1;
+    cut.info.digest = mix(mix(cut.info.digest, fingerprint), path_len as u64);
+    cut.take.is_some_and(|(part, parts)| item % parts == part)
 }

@@ -14,7 +14,8 @@
 
 pub use crate::error::{SignatureMismatch, UnknownChoice};
 pub use crate::options::{
-    DeadlockMode, FairnessMode, MatchMode, Options, Progress, Reduction, UrgentChoice,
+    DeadlockMode, FairnessMode, MatchMode, Options, Progress, Reduction, Shard, ShardReport,
+    UrgentChoice,
 };
 pub use crate::real::{compare, verify};
 pub use crate::report::{

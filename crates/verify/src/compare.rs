@@ -17,12 +17,13 @@
 use std::sync::atomic::Ordering;
 
 use tass_model::api::Model;
-use tass_search::api::{Limit, Search, SearchStats};
+use tass_search::api::{Limit, Search, SearchStats, Split};
 use tass_semantics::api::{EngineError, Violation};
 
 use crate::engine::{Engine, Equality, OutputMismatch};
-use crate::options::Options;
+use crate::options::{Options, ShardReport};
 use crate::report::{Certainty, OutputDifference, Property, Report, ViolationReport, Witness};
+use crate::split::{choose_cut, split_report, SplitTarget};
 use crate::system::{
     complete_witness, finish, limits_now, replay, Ending, Findings, Mode, ModelSystem,
 };
@@ -52,6 +53,8 @@ pub(crate) fn compare_with<E: Engine>(
         findings: Findings::new(options),
         total: SearchStats::default(),
         symmetry: SymmetryUse::Allowed,
+        split: None,
+        cut_conditions: None,
     };
     let mut ending = comparison.run();
     if let SymmetryUse::Applied { closed_cycle } = comparison.symmetry {
@@ -99,9 +102,12 @@ pub(crate) fn compare_with<E: Engine>(
         imp,
         findings,
         total,
+        split,
         ..
     } = comparison;
-    finish(imp, findings, ending, total, options)
+    let mut report = finish(imp, findings, ending, total, options);
+    report.split = split;
+    report
 }
 
 /// Where `compare --symmetry` stands in one comparison.
@@ -143,6 +149,11 @@ struct Comparison<'r, E: Engine> {
     findings: Findings,
     total: SearchStats,
     symmetry: SymmetryUse,
+    /// What the split implementation search saw of its cut (`--shard`).
+    split: Option<ShardReport>,
+    /// The path conditions at the items of that cut, and whether this shard
+    /// took each.
+    cut_conditions: Option<Vec<(E::Value, bool)>>,
 }
 
 impl<E: Engine> Comparison<'_, E> {
@@ -159,14 +170,50 @@ impl<E: Engine> Comparison<'_, E> {
             self.total.states_seen,
         ));
         let mut system = ModelSystem::new(
-            engine,
+            &mut *engine,
             &mut self.findings,
             Mode::CollectTerminals,
             initial.clone(),
             Some(label),
             nprocs,
         );
-        let report = search.run(&mut system, initial.clone());
+        // `--shard`: the implementation's search is split. Every shard explores
+        // the specification in full, pairs it with its own implementation
+        // paths, and checks coverage for the inputs it answers for
+        // (`Engine::restrict_to_part`): those of its own items at the cut and
+        // those of no item (the paths above the cut, which every shard has).
+        let report = match (side, self.options.shard) {
+            (Side::Impl, Some(shard)) => {
+                drop(system);
+                let target = SplitTarget {
+                    options: self.options,
+                    mode: Mode::CollectTerminals,
+                    label: Some(label),
+                    nprocs,
+                    started: self.findings.started,
+                };
+                let depth = choose_cut(engine, &initial, &target, shard.count);
+                let split = Split {
+                    part: shard.index,
+                    parts: shard.count,
+                    depth,
+                };
+                system = ModelSystem::new(
+                    engine,
+                    &mut self.findings,
+                    Mode::CollectTerminals,
+                    initial.clone(),
+                    Some(label),
+                    nprocs,
+                );
+                system.cut_conditions = Some(Vec::new());
+                let (report, info) = search.run_part(&mut system, initial.clone(), split);
+                self.split = Some(split_report(Some(shard), split, info));
+                self.cut_conditions = system.cut_conditions.take();
+                report
+            }
+            _ => search.run(&mut system, initial.clone()),
+        };
         if let (Side::Impl, SymmetryUse::Applied { closed_cycle }) = (side, &mut self.symmetry) {
             *closed_cycle = system.closed_cycle;
         }
@@ -267,11 +314,31 @@ impl<E: Engine> Comparison<'_, E> {
         }
         // Pairs of completed paths were compared; an input on which the specification
         // completes but the implementation never does was not (paper: both terminate).
-        let domain: Vec<_> = spec_side
+        let mut domain: Vec<_> = spec_side
             .terminals
             .iter()
             .map(|(s, _)| self.spec.path_condition(s))
             .collect();
+        if let Some(items) = &self.cut_conditions {
+            let all: Vec<_> = items.iter().map(|(pc, _)| pc.clone()).collect();
+            let own: Vec<_> = items
+                .iter()
+                .filter(|(_, taken)| *taken)
+                .map(|(pc, _)| pc.clone())
+                .collect();
+            let restricted: Option<Vec<_>> = domain
+                .iter()
+                .map(|d| self.imp.restrict_to_part(d, &all, &own))
+                .collect();
+            match restricted {
+                Some(restricted) => domain = restricted,
+                None => {
+                    return Ending::Unchecked(
+                        "this shard cannot tell which inputs it answers for".into(),
+                    )
+                }
+            }
+        }
         let cover: Vec<_> = impl_side
             .terminals
             .iter()

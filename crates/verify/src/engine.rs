@@ -194,6 +194,18 @@ pub(crate) trait Engine {
     }
     /// Describes a step.
     fn step_info(&self, step: &Self::Step) -> StepInfo;
+
+    /// A number naming `step` alike in every run of the same program (no
+    /// addresses, no expression ids), for the digest of a split search's cut.
+    fn step_fingerprint(&self, step: &Self::Step) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let info = self.step_info(step);
+        // `DefaultHasher::new` has fixed keys: the same in every process.
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        (info.process, &*info.span.file, info.span.start_line).hash(&mut hasher);
+        (info.span.start_column, &info.source).hash(&mut hasher);
+        hasher.finish()
+    }
     /// Whether `step` touches only its process's own state (for the heuristic).
     fn is_local(&self, step: &Self::Step) -> bool;
     /// The process `step` belongs to.
@@ -265,6 +277,19 @@ pub(crate) trait Engine {
     /// the comparison never looked at (the implementation loops there, or its
     /// constraints or assumptions are narrower).
     fn covers(&mut self, domain: &[Self::Value], cover: &[Self::Value]) -> Result<(), Uncovered>;
+    /// `domain` restricted to the inputs one part of a split search answers
+    /// for: those of its own items (`own`, path conditions at the cut), and
+    /// those of no item at all (`all`: every part has the paths above the
+    /// cut). `None` when the engine cannot build it (the part's coverage is
+    /// then left unchecked).
+    fn restrict_to_part(
+        &self,
+        _domain: &Self::Value,
+        _all: &[Self::Value],
+        _own: &[Self::Value],
+    ) -> Option<Self::Value> {
+        None
+    }
     /// Counters: (prover calls, SMT calls, symbolic values).
     fn counters(&self) -> (u64, u64, u64);
     /// Loop-invariant checks made and the prover questions they asked.

@@ -67,6 +67,7 @@ mod por;
 mod real;
 mod report;
 mod signature;
+mod split;
 mod symmetry;
 mod system;
 #[cfg(test)]

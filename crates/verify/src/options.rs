@@ -181,6 +181,35 @@ pub struct Options {
     /// `compare --symmetry`: input arrays whose elements the specification may
     /// treat symmetrically (their permutations form the group).
     pub symmetry: Vec<String>,
+    /// `--shard K/N`: explore only the K-th of N disjoint parts of the search
+    /// (of the specification's, in `compare`); `tass merge` combines the parts.
+    pub shard: Option<Shard>,
+    /// `--jobs N`: worker threads of the search (1: the search of one thread).
+    pub jobs: usize,
+}
+
+/// One of the parts of a search split with `--shard K/N` (K from 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: u64,
+    pub count: u64,
+}
+
+/// What a run (or a shard of one) saw of the split of its search: identical in
+/// every shard of one split that explored its prefix to the end.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ShardReport {
+    /// This shard (`--shard K/N`), or `None` for a whole run split for `--jobs`.
+    pub shard: Option<Shard>,
+    /// The cut: branching points above the split.
+    pub depth: u64,
+    /// Items (subtrees) at the cut, dealt out round robin.
+    pub items: u64,
+    /// A digest of the items (their steps and depths).
+    pub digest: u64,
+    /// Parts the search was split into in this run (`N`, or `N` times the
+    /// parts per shard that `--jobs` made).
+    pub parts: u64,
 }
 
 /// What a running search has done so far, published for a progress display
@@ -232,6 +261,8 @@ impl Default for Options {
             cancel: None,
             progress: None,
             symmetry: Vec::new(),
+            shard: None,
+            jobs: 1,
         }
     }
 }

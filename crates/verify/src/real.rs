@@ -36,6 +36,7 @@ mod matching;
 mod mpi_calls;
 mod outputs;
 mod pairing;
+mod parallel;
 mod permute;
 mod por;
 mod prover;
@@ -356,6 +357,17 @@ impl Engine for RealEngine {
         }
     }
 
+    fn step_fingerprint(&self, step: &Step) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        let ids = format!(
+            "{} {:?} {:?} {:?} {:?}",
+            step.process, step.function, step.transition, step.choice, step.request
+        );
+        ids.hash(&mut hasher);
+        hasher.finish()
+    }
+
     fn is_local(&self, step: &Step) -> bool {
         // For the state-saving heuristic, MPI calls that only read or set the
         // process's own MPI data count as local: nothing is communicated.
@@ -503,6 +515,23 @@ impl Engine for RealEngine {
         self.symmetry.take().is_some_and(|(_, read)| read)
     }
 
+    fn restrict_to_part(&self, domain: &Value, all: &[Value], own: &[Value]) -> Option<Value> {
+        let f = &self.factory;
+        let exprs = |values: &[Value]| -> Option<Vec<Expr>> {
+            values.iter().map(|v| self.data(v)).collect()
+        };
+        let (all, own) = (exprs(all)?, exprs(own)?);
+        // Items reached by other interleavings share their path conditions:
+        // a part that owns one item of each path condition answers for all.
+        let own_set: HashSet<Expr> = own.iter().copied().collect();
+        if all.iter().all(|pc| own_set.contains(pc)) {
+            return Some(domain.clone());
+        }
+        let all: HashSet<Expr> = all.into_iter().collect();
+        let answered = f.or(f.not(f.or_all(all)), f.or_all(own_set));
+        Some(Value::Data(f.and(self.data(domain)?, answered)))
+    }
+
     fn and(&self, a: &Value, b: &Value) -> Value {
         match (self.data(a), self.data(b)) {
             (Some(x), Some(y)) => Value::Data(self.factory.and(x, y)),
@@ -638,8 +667,12 @@ pub fn verify(model: &Model, options: &Options) -> Report {
         let deadline = options.timeout.map(|t| std::time::Instant::now() + t);
         let setup = RunSetup::new(options)?;
         let shared = Arc::new(model.clone());
-        let mut engine = setup.engine(Arc::clone(&shared), options.procs)?;
-        let mut report = verify_with(&mut engine, options, options.procs);
+        let mut report = if options.jobs > 1 {
+            parallel::verify_parallel(&shared, options, &setup)?
+        } else {
+            let mut engine = setup.engine(Arc::clone(&shared), options.procs)?;
+            verify_with(&mut engine, options, options.procs)
+        };
         if !model.ltl.is_empty() && report.verdict != crate::report::Verdict::Error {
             let mut ltl_engine = setup.engine(shared, options.procs)?;
             add_ltl_results(&mut ltl_engine, model, (options, deadline), &mut report);
@@ -716,6 +749,14 @@ pub fn compare(spec: &Model, imp: &Model, options: &Options) -> Report {
     let run = || -> Result<Report, SetupError> {
         let setup = RunSetup::new(options)?;
         let impl_model = Arc::new(imp.clone());
+        if options.jobs > 1 {
+            let programs = parallel::ComparePrograms {
+                spec: &Arc::new(spec.clone()),
+                imp: &impl_model,
+                joint,
+            };
+            return Ok(parallel::compare_parallel(&programs, options, &setup));
+        }
         let mut s = setup.engine(Arc::new(spec.clone()), options.spec_procs)?;
         let mut i = setup.engine(Arc::clone(&impl_model), options.impl_procs)?;
         if joint {

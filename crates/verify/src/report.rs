@@ -173,6 +173,20 @@ pub struct Stats {
 }
 
 impl Stats {
+    /// Adds the counters of one part of a split search (`--jobs`): each part
+    /// has its own prover, so its calls add up; the expressions are shared.
+    pub(crate) fn absorb_part(&mut self, other: &Stats) {
+        self.states_seen += other.states_seen;
+        self.states_saved += other.states_saved;
+        self.transitions += other.transitions;
+        self.prover_calls += other.prover_calls;
+        self.smt_calls += other.smt_calls;
+        self.symbolic_values = self.symbolic_values.max(other.symbolic_values);
+        self.invariant_checks += other.invariant_checks;
+        self.invariant_prover_calls += other.invariant_prover_calls;
+        self.memory_mb = self.memory_mb.max(other.memory_mb);
+    }
+
     /// Adds the counters of another search (compare mode runs several).
     pub fn absorb(&mut self, other: &Stats) {
         self.states_seen += other.states_seen;
@@ -228,6 +242,8 @@ pub struct Report {
     pub outputs: Option<std::collections::BTreeMap<String, String>>,
     /// Counters.
     pub stats: Stats,
+    /// The split of a sharded (`--shard`) or parallel (`--jobs`) search.
+    pub split: Option<crate::options::ShardReport>,
 }
 
 impl Report {
@@ -246,6 +262,7 @@ impl Report {
                 memory_mb: peak_memory_mb(),
                 ..Stats::default()
             },
+            split: None,
         }
     }
 
@@ -679,6 +696,7 @@ mod tests {
             warnings: vec![],
             outputs: None,
             stats: Stats::default(),
+            split: None,
         }
     }
 

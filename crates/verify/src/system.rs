@@ -7,7 +7,10 @@ use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
 use tass_model::api::{LocationId, LocationKind, Model};
-use tass_search::api::{Control, Limit, Limits, Outcome, Search, SearchStats, TransitionSystem};
+use tass_search::api::{
+    Control, Limit, Limits, Outcome, Region, Search, SearchStats, Split, SplitSystem,
+    TransitionSystem,
+};
 use tass_semantics::api::{Certainty as EngineCertainty, EngineError, Violation};
 
 use crate::engine::{DataRelation, Engine};
@@ -16,6 +19,7 @@ use crate::report::{
     peak_memory_mb, Certainty, Property, Report, Stats, TraceStep, Verdict, ViolationReport,
     Witness,
 };
+use crate::split::{choose_cut, split_report, SplitTarget};
 
 /// Every state this many steps deep (and at multiples of it) is saved, whatever
 /// the heuristic says. The heuristic leaves `for` loop heads unsaved, as the paper
@@ -215,20 +219,17 @@ pub(crate) struct ModelSystem<'a, E: Engine> {
     /// The state the search started from (for replaying traces).
     start: E::State,
     model_label: Option<&'static str>,
-    /// The canonic store: canonical forms of the saved states.
-    store: HashSet<E::State>,
     /// How a new state is matched with the saved ones (`--match`).
     pub matching: MatchMode,
-    /// `--match set|subsume`: the saved states by control part.
-    by_control: HashMap<E::State, Vec<E::State>>,
+    /// The saved states, per region of a split search (`Visited::PREFIX`,
+    /// `Visited::PART`; an unsplit search uses the first only).
+    visited: [Visited<E::State>; 2],
+    /// The region of the states being checked (an index into `visited`).
+    region: usize,
     /// The saved states on the current search path (for the cycle proviso):
-    /// depth, canonical form, and whether the reduction left steps out there.
-    path_states: Vec<(usize, E::State, bool)>,
-    /// `path_states`' states and whether each was reduced (a state occurs
-    /// there once: a match ends the path).
-    on_path: HashMap<E::State, bool>,
-    /// States the cycle proviso has expanded fully (once each).
-    expanded: HashSet<E::State>,
+    /// depth, canonical form, whether the reduction left steps out there, and
+    /// the region whose `on_path` holds it.
+    path_states: Vec<(usize, E::State, bool, usize)>,
     /// Depth of the state just checked.
     depth: usize,
     /// Whether the reduction left out some steps of the state just checked.
@@ -264,6 +265,39 @@ pub(crate) struct ModelSystem<'a, E: Engine> {
     /// A saved state was met again while on the search path: the program can
     /// run for ever (`compare --symmetry` then cannot conclude coverage).
     pub closed_cycle: bool,
+    /// When set (compare's split implementation search): the path condition
+    /// after each item of the cut, and whether this part takes it.
+    pub cut_conditions: Option<Vec<(E::Value, bool)>>,
+}
+
+/// The canonic store of one region of the search, and what the cycle proviso
+/// keeps with it. A split search keeps two, so that a state above the cut
+/// (explored alike by every part, its subtrees shared out) never stands for
+/// one below it (explored here in full), nor the other way round.
+struct Visited<S> {
+    /// Canonical forms of the saved states.
+    store: HashSet<S>,
+    /// The saved states on the current search path and whether each was
+    /// reduced (a state occurs there once: a match ends the path).
+    on_path: HashMap<S, bool>,
+    /// States the cycle proviso has expanded fully (once each).
+    expanded: HashSet<S>,
+    /// `--match set|subsume`: the saved states by control part.
+    by_control: HashMap<S, Vec<S>>,
+}
+
+impl<S> Visited<S> {
+    const PREFIX: usize = 0;
+    const PART: usize = 1;
+
+    fn new() -> Visited<S> {
+        Visited {
+            store: HashSet::new(),
+            on_path: HashMap::new(),
+            expanded: HashSet::new(),
+            by_control: HashMap::new(),
+        }
+    }
 }
 
 impl<'a, E: Engine> ModelSystem<'a, E> {
@@ -302,12 +336,10 @@ impl<'a, E: Engine> ModelSystem<'a, E> {
             start,
             model_label,
             closed_cycle: false,
-            store: HashSet::new(),
             matching: MatchMode::Syntactic,
-            by_control: HashMap::new(),
+            visited: [Visited::new(), Visited::new()],
+            region: Visited::<E::State>::PREFIX,
             path_states: Vec::new(),
-            on_path: HashMap::new(),
-            expanded: HashSet::new(),
             depth: 0,
             reduced: false,
             pending: Vec::new(),
@@ -321,6 +353,7 @@ impl<'a, E: Engine> ModelSystem<'a, E> {
             terminals: Vec::new(),
             terminal_set: HashSet::new(),
             error: None,
+            cut_conditions: None,
         }
     }
 
@@ -522,10 +555,10 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
         while self
             .path_states
             .last()
-            .is_some_and(|(depth, _, _)| *depth >= self.depth)
+            .is_some_and(|(depth, _, _, _)| *depth >= self.depth)
         {
-            if let Some((_, s, _)) = self.path_states.pop() {
-                self.on_path.remove(&s);
+            if let Some((_, s, _, region)) = self.path_states.pop() {
+                self.visited[region].on_path.remove(&s);
             }
         }
         let alone = if self.nprocs > 1 {
@@ -668,35 +701,40 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
     /// reduction's argument needs (no step is ignored forever along a cycle).
     fn save(&mut self, state: &E::State) -> bool {
         let canonical = self.engine.canonicalize(state.clone());
-        let matched = if self.store.contains(&canonical) {
-            Some(canonical)
+        let region = self.region;
+        let matched = if self.visited[region].store.contains(&canonical) {
+            canonical
         } else {
             match self.match_by_data(&canonical) {
-                Ok(saved) => Some(saved),
+                Ok(saved) => saved,
                 Err(key) => {
+                    let visited = &mut self.visited[region];
                     if let Some(key) = key {
-                        self.by_control
+                        visited
+                            .by_control
                             .entry(key)
                             .or_default()
                             .push(canonical.clone());
                     }
-                    self.store.insert(canonical.clone());
-                    self.on_path.insert(canonical.clone(), self.reduced);
-                    self.path_states.push((self.depth, canonical, self.reduced));
+                    visited.store.insert(canonical.clone());
+                    visited.on_path.insert(canonical.clone(), self.reduced);
+                    self.path_states
+                        .push((self.depth, canonical, self.reduced, region));
                     return true;
                 }
             }
         };
-        let canonical = matched.expect("a matched state");
-        if self.on_path.contains_key(&canonical) {
+        let canonical = matched;
+        let visited = &mut self.visited[region];
+        if visited.on_path.contains_key(&canonical) {
             self.closed_cycle = true;
         }
-        if self.on_path.get(&canonical) != Some(&true) || self.expanded.contains(&canonical) {
+        if visited.on_path.get(&canonical) != Some(&true) || visited.expanded.contains(&canonical) {
             return false;
         }
         // A cycle closes at a state the reduction reduced: explore it again with
         // every enabled step (the ones explored before lead to saved states).
-        self.expanded.insert(canonical);
+        visited.expanded.insert(canonical);
         match self.engine.enabled(state) {
             Ok(all) => {
                 self.note_end(state, &all);
@@ -732,9 +770,15 @@ impl<E: Engine> ModelSystem<'_, E> {
         let Some(key) = self.engine.control_part(canonical) else {
             return Err(None);
         };
-        let candidates = self.by_control.get(&key).cloned().unwrap_or_default();
+        let candidates = self.visited[self.region]
+            .by_control
+            .get(&key)
+            .cloned()
+            .unwrap_or_default();
         for saved in candidates {
-            if relation == DataRelation::Included && self.on_path.get(&saved) == Some(&true) {
+            if relation == DataRelation::Included
+                && self.visited[self.region].on_path.get(&saved) == Some(&true)
+            {
                 continue;
             }
             if self.engine.data_relation(canonical, &saved, relation) {
@@ -742,6 +786,34 @@ impl<E: Engine> ModelSystem<'_, E> {
             }
         }
         Err(Some(key))
+    }
+}
+
+impl<E: Engine> SplitSystem for ModelSystem<'_, E> {
+    fn enter_region(&mut self, region: Region) {
+        self.region = match region {
+            Region::Prefix => Visited::<E::State>::PREFIX,
+            Region::Part => Visited::<E::State>::PART,
+        };
+    }
+
+    fn transition_fingerprint(&self, step: &E::Step) -> u64 {
+        self.engine.step_fingerprint(step)
+    }
+
+    fn at_cut(&mut self, state: &E::State, step: &E::Step, taken: bool) {
+        if self.cut_conditions.is_none() || self.error.is_some() {
+            return;
+        }
+        match self.engine.execute(state.clone(), step) {
+            Ok(executed) => {
+                let pc = self.engine.path_condition(&executed.state);
+                if let Some(items) = &mut self.cut_conditions {
+                    items.push((pc, taken));
+                }
+            }
+            Err(error) => self.error = Some(error),
+        }
     }
 }
 
@@ -788,6 +860,7 @@ pub(crate) fn limits_now(options: &Options, started: Instant, seen_so_far: u64) 
                 .max(Duration::from_nanos(1))
         }),
         cancel: options.cancel.clone(),
+        siblings_stop: None,
         max_memory: options.max_memory,
     }
 }
@@ -868,6 +941,7 @@ pub(crate) fn finish<E: Engine>(
         warnings: findings.warnings,
         outputs: findings.outputs,
         stats,
+        split: None,
     };
     let found = !findings.violations.is_empty();
     report.violations = findings.violations;
@@ -905,8 +979,27 @@ pub(crate) fn verify_with<E: Engine>(engine: &mut E, options: &Options, nprocs: 
             )
         }
     };
-    let search = Search::new(limits_now(options, findings.started, 0));
-    let (ending, stats) = {
+    let started = findings.started;
+    let split = options.shard.map(|shard| {
+        let target = SplitTarget {
+            options,
+            mode: Mode::Verify,
+            label: None,
+            nprocs,
+            started,
+        };
+        let depth = choose_cut(engine, &initial, &target, shard.count);
+        (
+            shard,
+            Split {
+                part: shard.index,
+                parts: shard.count,
+                depth,
+            },
+        )
+    });
+    let search = Search::new(limits_now(options, started, 0));
+    let (ending, stats, seen) = {
         let mut system = ModelSystem::new(
             engine,
             &mut findings,
@@ -916,10 +1009,18 @@ pub(crate) fn verify_with<E: Engine>(engine: &mut E, options: &Options, nprocs: 
             nprocs,
         );
         system.matching = options.matching;
-        let report = search.run(&mut system, initial);
-        (system.ending(report.outcome), report.stats)
+        let (report, seen) = match split {
+            Some((shard, split)) => {
+                let (report, info) = search.run_part(&mut system, initial, split);
+                (report, Some(split_report(Some(shard), split, info)))
+            }
+            None => (search.run(&mut system, initial), None),
+        };
+        (system.ending(report.outcome), report.stats, seen)
     };
-    finish(engine, findings, ending, stats, options)
+    let mut report = finish(engine, findings, ending, stats, options);
+    report.split = seen;
+    report
 }
 
 #[cfg(test)]

@@ -24,6 +24,34 @@ pub(super) struct JsonReport<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     outputs: Option<&'a std::collections::BTreeMap<String, String>>,
     stats: JsonStats,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shard: Option<JsonShard>,
+}
+
+/// `--shard K/N`: which part of which split this report is (`tass merge`
+/// checks that its inputs are the parts of one split).
+#[derive(Serialize)]
+struct JsonShard {
+    index: u64,
+    count: u64,
+    depth: u64,
+    items: u64,
+    digest: String,
+    parts: u64,
+}
+
+impl JsonShard {
+    fn new(split: &crate::options::ShardReport) -> Option<JsonShard> {
+        let shard = split.shard?;
+        Some(JsonShard {
+            index: shard.index,
+            count: shard.count,
+            depth: split.depth,
+            items: split.items,
+            digest: format!("{:016x}", split.digest),
+            parts: split.parts,
+        })
+    }
 }
 
 impl<'a> JsonReport<'a> {
@@ -36,6 +64,7 @@ impl<'a> JsonReport<'a> {
             warnings: &r.warnings,
             outputs: r.outputs.as_ref(),
             stats: JsonStats::new(&r.stats),
+            shard: r.split.as_ref().and_then(JsonShard::new),
         }
     }
 }

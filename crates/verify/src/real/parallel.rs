@@ -1,0 +1,346 @@
+//! `--jobs N`: the search on N threads. The search is split into
+//! `N * PARTS_PER_JOB` parts (`crate::split`; with `--shard K/M`, this shard's
+//! share of `M` times as many), and N workers take the parts from a queue.
+//! Each part is one ordinary search with an engine, a prover and visited
+//! sets of its own (no locks on the search's path; redundant work across
+//! parts is allowed); the workers share the expression factory. The parts'
+//! reports are combined as `tass merge` combines shards. A violation (or an
+//! error) in one part stops the others; Ctrl-C and `--timeout` reach every
+//! part through the same flag and clock.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use tass_model::api::Model;
+use tass_search::api::{Search, Split};
+
+use super::{make_prover, RealEngine, RunSetup};
+use crate::engine::Engine;
+use crate::error::SetupError;
+use crate::options::Options;
+use crate::report::{Report, Verdict};
+use crate::split::{choose_cut, combine, split_report, PartResult, SplitTarget};
+use crate::system::{finish, limits_now, Findings, Mode, ModelSystem};
+
+/// Parts per worker: enough for the faster workers to take over the work of
+/// a slow part, few enough that the prefix every part repeats stays small.
+const PARTS_PER_JOB: u64 = 4;
+
+/// The stack of a worker (virtual memory, committed as used; as the cli's
+/// main search thread: symbolic values can nest deeply).
+const WORKER_STACK_SIZE: usize = 4 << 30;
+
+/// How one part is run: verify's or compare's.
+type PartRunner<'a> = dyn Fn(&PartsPlan<'_>, u64) -> PartResult + Sync + 'a;
+
+/// What every part of one parallel run shares.
+struct PartsPlan<'a> {
+    model: &'a Arc<Model>,
+    options: &'a Options,
+    factory: &'a Arc<tass_symbolic::api::ExprFactory>,
+    started: Instant,
+    /// The parts of this run: `first + stride * m` for `m < count`.
+    first: u64,
+    stride: u64,
+    count: u64,
+    split_parts: u64,
+    depth: u64,
+    next: AtomicU64,
+    /// Set when the run must end: a part found a violation or failed, or
+    /// (copied by the main thread) Ctrl-C.
+    stop: Arc<AtomicBool>,
+    results: Mutex<Vec<PartResult>>,
+    /// Workers still running.
+    active: AtomicU64,
+}
+
+/// `tass verify --jobs N` (N > 1) on `model`.
+pub(super) fn verify_parallel(
+    model: &Arc<Model>,
+    options: &Options,
+    setup: &RunSetup<'_>,
+) -> Result<Report, SetupError> {
+    let started = Instant::now();
+    let jobs = options.jobs.max(1) as u64;
+    let (first, stride) = options.shard.map_or((0, 1), |s| (s.index, s.count));
+    let count = jobs * PARTS_PER_JOB;
+    let split_parts = stride * count;
+    let depth = {
+        let mut engine = setup.engine(Arc::clone(model), options.procs)?;
+        let initial = match engine.initial_state() {
+            Ok(initial) => initial,
+            Err(error) => return Ok(Report::error(format!("error: {error}"))),
+        };
+        let target = SplitTarget {
+            options,
+            mode: Mode::Verify,
+            label: None,
+            nprocs: options.procs,
+            started,
+        };
+        choose_cut(&mut engine, &initial, &target, split_parts)
+    };
+    let shape = PartsShape {
+        first,
+        stride,
+        count,
+        split_parts,
+        depth,
+    };
+    Ok(run_parts(model, options, setup, shape, &run_verify_part))
+}
+
+/// Which parts a run takes and how they are cut.
+struct PartsShape {
+    first: u64,
+    stride: u64,
+    count: u64,
+    split_parts: u64,
+    depth: u64,
+}
+
+/// Runs the parts of `shape` on `options.jobs` workers and combines them.
+fn run_parts(
+    model: &Arc<Model>,
+    options: &Options,
+    setup: &RunSetup<'_>,
+    shape: PartsShape,
+    run: &PartRunner<'_>,
+) -> Report {
+    let jobs = options.jobs.max(1) as u64;
+    let started = Instant::now();
+    let plan = PartsPlan {
+        model,
+        options,
+        factory: &setup.factory,
+        started,
+        first: shape.first,
+        stride: shape.stride,
+        count: shape.count,
+        split_parts: shape.split_parts,
+        depth: shape.depth,
+        next: AtomicU64::new(0),
+        stop: Arc::new(AtomicBool::new(false)),
+        results: Mutex::new(Vec::new()),
+        active: AtomicU64::new(0),
+    };
+    std::thread::scope(|scope| {
+        for worker in 0..jobs {
+            plan.active.fetch_add(1, Ordering::SeqCst);
+            let spawned = std::thread::Builder::new()
+                .name(format!("tass-worker-{worker}"))
+                .stack_size(WORKER_STACK_SIZE)
+                .spawn_scoped(scope, || {
+                    work(&plan, run);
+                    plan.active.fetch_sub(1, Ordering::SeqCst);
+                });
+            if spawned.is_err() {
+                plan.active.fetch_sub(1, Ordering::SeqCst);
+                if worker == 0 {
+                    // No thread at all: do the work here.
+                    work(&plan, run);
+                }
+            }
+        }
+        // Ctrl-C reaches the parts that watch only `stop` (compare's).
+        while plan.active.load(Ordering::SeqCst) > 0 {
+            if options
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(Ordering::Relaxed))
+            {
+                plan.stop.store(true, Ordering::Relaxed);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    });
+    let mut results = plan
+        .results
+        .into_inner()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    // Parts no worker took: only when the run was stopped (then a violation,
+    // an error or Ctrl-C decides the verdict); otherwise an error.
+    for m in 0..shape.count {
+        let part = shape.first + shape.stride * m;
+        if !results.iter().any(|r| r.part == part) && !plan.stop.load(Ordering::Relaxed) {
+            results.push(PartResult {
+                part,
+                report: Report::error("error: a part of the parallel search did not run"),
+                split: None,
+            });
+        }
+    }
+    let mut report = combine(results, options, started);
+    if let Some(split) = report.split.as_mut() {
+        split.shard = options.shard;
+    }
+    report
+}
+
+/// A worker: takes parts until none is left or the run is stopped.
+fn work(plan: &PartsPlan<'_>, run: &PartRunner<'_>) {
+    loop {
+        if plan.stop.load(Ordering::Relaxed) {
+            return;
+        }
+        let m = plan.next.fetch_add(1, Ordering::Relaxed);
+        if m >= plan.count {
+            return;
+        }
+        let part = plan.first + plan.stride * m;
+        let result = run(plan, part);
+        let ends_run = match result.report.verdict {
+            Verdict::Violated => result.report.stopped_early,
+            Verdict::Error => true,
+            _ => false,
+        };
+        if ends_run {
+            plan.stop.store(true, Ordering::Relaxed);
+        }
+        let mut results = plan
+            .results
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        results.push(result);
+    }
+}
+
+/// One part of verify's search, with an engine and a prover of its own.
+fn run_verify_part(plan: &PartsPlan<'_>, part: u64) -> PartResult {
+    let options = plan.options;
+    let not_run = |error: String| PartResult {
+        part,
+        report: Report::error(error),
+        split: None,
+    };
+    let prover = match make_prover(plan.factory, &options.prover) {
+        Ok(prover) => prover,
+        Err(error) => return not_run(format!("error: {error}")),
+    };
+    let setup = RunSetup {
+        factory: Arc::clone(plan.factory),
+        prover,
+        options,
+    };
+    let mut engine: RealEngine = match setup.engine(Arc::clone(plan.model), options.procs) {
+        Ok(engine) => engine,
+        Err(error) => return not_run(format!("error: {error}")),
+    };
+    let mut findings = Findings::new(options);
+    let initial = match engine.initial_state() {
+        Ok(initial) => initial,
+        Err(error) => return not_run(format!("error: {error}")),
+    };
+    let mut limits = limits_now(options, plan.started, 0);
+    // `--max-states` bounds the whole run: each part gets its share.
+    limits.max_states = limits.max_states.map(|m| m.div_ceil(plan.count));
+    limits.siblings_stop = Some(Arc::clone(&plan.stop));
+    let split = Split {
+        part,
+        parts: plan.split_parts,
+        depth: plan.depth,
+    };
+    let (ending, stats, info) = {
+        let mut system = ModelSystem::new(
+            &mut engine,
+            &mut findings,
+            Mode::Verify,
+            initial.clone(),
+            None,
+            options.procs,
+        );
+        let (report, info) = Search::new(limits).run_part(&mut system, initial, split);
+        (system.ending(report.outcome), report.stats, info)
+    };
+    let report = finish(&engine, findings, ending, stats, options);
+    PartResult {
+        part,
+        report,
+        split: Some(split_report(None, split, info)),
+    }
+}
+
+/// The two programs of a `compare` run.
+pub(super) struct ComparePrograms<'a> {
+    pub spec: &'a Arc<Model>,
+    pub imp: &'a Arc<Model>,
+    /// Whether either has joint assertions (both engines record them).
+    pub joint: bool,
+}
+
+/// `tass compare --jobs N` (N > 1): the implementation's search split into
+/// parts, each part a whole comparison (`compare --shard` of its part: the
+/// specification explored again, which is small next to the implementation).
+pub(super) fn compare_parallel(
+    programs: &ComparePrograms<'_>,
+    options: &Options,
+    setup: &RunSetup<'_>,
+) -> Report {
+    let jobs = options.jobs.max(1) as u64;
+    let (first, stride) = options.shard.map_or((0, 1), |s| (s.index, s.count));
+    let count = jobs * PARTS_PER_JOB;
+    let shape = PartsShape {
+        first,
+        stride,
+        count,
+        split_parts: stride * count,
+        // Each part chooses it, alike.
+        depth: 0,
+    };
+    let run = |plan: &PartsPlan<'_>, part: u64| run_compare_part(plan, part, programs);
+    run_parts(programs.imp, options, setup, shape, &run)
+}
+
+/// One part of a parallel comparison, with engines and a prover of its own.
+fn run_compare_part(plan: &PartsPlan<'_>, part: u64, programs: &ComparePrograms<'_>) -> PartResult {
+    let mut options = plan.options.clone();
+    options.shard = Some(crate::options::Shard {
+        index: part,
+        count: plan.split_parts,
+    });
+    // Ends with the run (a violation elsewhere, Ctrl-C copied by the main thread).
+    options.cancel = Some(Arc::clone(&plan.stop));
+    options.max_states = options.max_states.map(|m| m.div_ceil(plan.count));
+    options.timeout = options.timeout.map(|t| {
+        t.saturating_sub(plan.started.elapsed())
+            .max(std::time::Duration::from_nanos(1))
+    });
+    let not_run = |error: String| PartResult {
+        part,
+        report: Report::error(error),
+        split: None,
+    };
+    let prover = match make_prover(plan.factory, &options.prover) {
+        Ok(prover) => prover,
+        Err(error) => return not_run(format!("error: {error}")),
+    };
+    let setup = RunSetup {
+        factory: Arc::clone(plan.factory),
+        prover,
+        options: &options,
+    };
+    let engines = setup
+        .engine(Arc::clone(programs.spec), options.spec_procs)
+        .and_then(|s| {
+            Ok((
+                s,
+                setup.engine(Arc::clone(programs.imp), options.impl_procs)?,
+            ))
+        });
+    let (mut spec, mut imp) = match engines {
+        Ok(engines) => engines,
+        Err(error) => return not_run(format!("error: {error}")),
+    };
+    if programs.joint {
+        spec.engine.record_joint_snapshots();
+        imp.engine.record_joint_snapshots();
+    }
+    let report = crate::compare::compare_with(&mut spec, &mut imp, programs.imp, &options);
+    let split = report.split.clone();
+    PartResult {
+        part,
+        report,
+        split,
+    }
+}
