@@ -395,6 +395,18 @@ impl Engine for RealEngine {
         }
     }
 
+    fn condition_of(&self, pc: Value, violation: &Violation) -> Value {
+        let spec = violation
+            .snapshots
+            .as_ref()
+            .and_then(|s| s.specification_path)
+            .and_then(|index| self.engine.spec_joint_condition(index));
+        match spec {
+            Some(spec) => self.and(&pc, &Value::Data(spec)),
+            None => pc,
+        }
+    }
+
     fn fixed_inputs(&self) -> Vec<(String, String)> {
         self.fixed.clone()
     }

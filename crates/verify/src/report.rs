@@ -761,6 +761,7 @@ mod tests {
             occurrence: 1,
             processes: vec![position(2, 0), position(5, 1)],
             specification: Some(position(2, 0)),
+            specification_path: None,
         };
         let shown = snapshots_in_trace(Some(Box::new(raw)), &trace).expect("snapshots");
         assert_eq!(shown.processes[0].step, condensed(&trace[..2]).len() as u64);
