@@ -450,3 +450,21 @@ fn many_processes_are_warned_about() {
     let (_, _, err) = tass(&["verify", "-n", "4"], &file);
     assert!(!err.contains("warning"), "{err}");
 }
+
+/// A pragma the engine refuses before the search is shown as the front end's
+/// errors are: `file:line:column: error: ...`, the source line and a caret.
+#[test]
+fn an_engine_refusal_shows_the_pragma_line_with_a_caret() {
+    let file = common::inline(
+        "#include <mpi.h>\nint x;\nint main(int argc, char **argv) {\n  MPI_Init(&argc, &argv);\n\
+         #pragma TASS collective assert A PROC[5].x == 0\n  MPI_Finalize();\n  return 0;\n}\n",
+    );
+    let (code, out, err) = tass(&["verify", "-n", "3"], &file);
+    assert_eq!(code, 2, "{out}{err}");
+    let expected = format!(
+        "prog.c:5:39: error: PROC[5] names no process: ranks run from 0 to 2 with 3 process(es) (-n)\n \
+         #pragma TASS collective assert A PROC[5].x == 0\n {}^\n",
+        " ".repeat(38)
+    );
+    assert!(err.contains(&expected), "{err}");
+}

@@ -383,7 +383,7 @@ fn a_joint_violation_prints_both_programs_path_condition() {
     let (code, r) = report(out);
     assert_violated(code, &r, "collective-assertion", Some(7));
     let v = &r["violations"][0];
-    assert_eq!(v["witness"]["N"], "3", "{v:#}");
+    assert_eq!(v["witness"]["N"], 3, "{v:#}");
     let pc = v["path_condition"].as_str().expect("path condition");
     // The specification's odd-N path: the even values are excluded.
     assert!(pc.contains("N == 3") && pc.contains("N == 1"), "{pc}");

@@ -560,10 +560,10 @@ pub fn verify(model: &Model, options: &Options) -> Report {
     if let Err(e) = check_pragmas(model, Command::Verify, options.procs).and_then(|()| {
         crate::loop_invariant::check_loop_invariants(model, Command::Verify, options.procs)
     }) {
-        return Report::error(e.to_string());
+        return crate::report::refusal(&e);
     }
     if let Err(e) = crate::ltl::check_ranks(model, options.procs) {
-        return Report::error(e.to_string());
+        return crate::report::refusal(&e);
     }
     let run = || -> Result<Report, SetupError> {
         let setup = RunSetup::new(options)?;
@@ -626,7 +626,7 @@ pub fn compare(spec: &Model, imp: &Model, options: &Options) -> Report {
     }
     let joint = match check_joint_pragmas(spec, imp, options.spec_procs) {
         Ok(joint) => joint,
-        Err(e) => return Report::error(e.to_string()),
+        Err(e) => return crate::report::refusal(&e),
     };
     for (model, command, procs) in [
         (spec, Command::CompareSpec, options.spec_procs),
@@ -635,7 +635,7 @@ pub fn compare(spec: &Model, imp: &Model, options: &Options) -> Report {
         if let Err(e) = check_pragmas(model, command, procs)
             .and_then(|()| crate::loop_invariant::check_loop_invariants(model, command, procs))
         {
-            return Report::error(e.to_string());
+            return crate::report::refusal(&e);
         }
     }
     let run = || -> Result<Report, SetupError> {

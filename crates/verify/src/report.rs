@@ -495,6 +495,28 @@ fn write_trace_text(out: &mut String, trace: &[TraceStep]) {
     }
 }
 
+/// The report of a program refused before the search (a pragma the engine
+/// cannot check: a rank out of range, an ID given two expressions, ...): as the
+/// front end shows its errors, `file:line:column: error: message`, then the
+/// source line and a caret.
+pub(crate) fn refusal(error: &tass_semantics::api::EngineError) -> Report {
+    use tass_semantics::api::EngineError;
+    match error {
+        EngineError::Invalid {
+            message,
+            span: Some(span),
+        } => {
+            let snippet =
+                source_snippet(&span.file, span.start_line, span.start_column, Colour::Plain);
+            Report::error(format!(
+                "{span}: error: {message}\n{}",
+                snippet.trim_end_matches('\n')
+            ))
+        }
+        other => Report::error(other.to_string()),
+    }
+}
+
 /// The source line `line` of `file` and a caret under `column`, as the front
 /// end shows an error (`\n source\n    ^`), or nothing when the file cannot be
 /// read.
