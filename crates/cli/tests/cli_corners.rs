@@ -136,9 +136,18 @@ fn cplusplus_is_refused_by_name() {
     assert_eq!(code, 2);
     assert!(err.contains("C++ is not supported"), "{err}");
     for (text, construct) in [
-        ("int main(void) {\n  int *p = new int;\n  return 0;\n}\n", "prog.c:2:1: error: C++ is not supported (`new` is C++)"),
-        ("#include <cstdio>\nint main(void) { return 0; }\n", "prog.c:1:1: error: C++ is not supported (`<cstdio>` is C++)"),
-        ("int main(void) {\n  return A::b;\n}\n", "prog.c:2:1: error: C++ is not supported (`::` is C++)"),
+        (
+            "int main(void) {\n  int *p = new int;\n  return 0;\n}\n",
+            "prog.c:2:1: error: C++ is not supported (`new` is C++)",
+        ),
+        (
+            "#include <cstdio>\nint main(void) { return 0; }\n",
+            "prog.c:1:1: error: C++ is not supported (`<cstdio>` is C++)",
+        ),
+        (
+            "int main(void) {\n  return A::b;\n}\n",
+            "prog.c:2:1: error: C++ is not supported (`::` is C++)",
+        ),
     ] {
         let (code, _, err) = tass(&["verify"], &common::inline(text));
         assert_eq!(code, 2, "{err}");
@@ -420,7 +429,9 @@ fn a_changing_operator_in_a_pragma_is_refused_by_name() {
         assert!(err.contains(&expected), "{pragma}: {err}");
     }
     // Comparisons stay comparisons.
-    let file = common::inline(&program("collective assert A PROC[0].g == 0 && g <= 0 && g >= 0 && g != 1"));
+    let file = common::inline(&program(
+        "collective assert A PROC[0].g == 0 && g <= 0 && g >= 0 && g != 1",
+    ));
     let (code, out, err) = tass(&["verify", "-n", "2"], &file);
     assert_eq!(code, 0, "{out}{err}");
 }
@@ -444,7 +455,10 @@ fn an_input_pragma_with_the_name_on_its_line_says_where_it_goes() {
 fn many_processes_are_warned_about() {
     let file = common::inline(RANKS);
     let (_, _, err) = tass(&["verify", "-n", "20", "--timeout", "5"], &file);
-    assert!(err.contains("warning: -n 20: the states grow exponentially"), "{err}");
+    assert!(
+        err.contains("warning: -n 20: the states grow exponentially"),
+        "{err}"
+    );
     let (_, out, err) = tass(&["verify", "-n", "20", "--timeout", "5", "-q"], &file);
     assert!(!err.contains("warning"), "{out}{err}");
     let (_, _, err) = tass(&["verify", "-n", "4"], &file);

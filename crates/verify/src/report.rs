@@ -506,8 +506,12 @@ pub(crate) fn refusal(error: &tass_semantics::api::EngineError) -> Report {
             message,
             span: Some(span),
         } => {
-            let snippet =
-                source_snippet(&span.file, span.start_line, span.start_column, Colour::Plain);
+            let snippet = source_snippet(
+                &span.file,
+                span.start_line,
+                span.start_column,
+                Colour::Plain,
+            );
             Report::error(format!(
                 "{span}: error: {message}\n{}",
                 snippet.trim_end_matches('\n')
