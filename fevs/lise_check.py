@@ -122,8 +122,8 @@ def inv_sum(c):
     return all(v["s"] == v["t"] for v in c.values())
 
 
-def inv_stagger(c):
-    return all(c[p]["i"] == c[1 - p]["i"] and
+def inv_stagger(n):
+    return lambda c: all(0 <= c[p]["i"] <= 2 * n and c[p]["i"] == c[1 - p]["i"] and
                c[p]["x"] == 2 * ((int(c[p]["i"]) + 1 - p) // 2) for p in c)
 
 
@@ -133,7 +133,12 @@ def inv_count(n):
 
 
 def inv_ring(n):
-    return lambda c: all(0 <= v["r"] <= n for v in c.values())
+    # PROC[0]@main.r: every rank's k-th arrival is at rank 0's round.
+    return lambda c: all(0 <= v["r"] <= n and v["r"] == c.get(0, v)["r"] for v in c.values())
+
+
+def inv_sum_round(c):
+    return inv_sum(c) and all(v["round"] == c.get(0, v)["round"] for v in c.values())
 
 
 def inv_ok(c):
@@ -266,15 +271,15 @@ def main():
         for np in (3, 10):
             for n in (0, 1, 2, 3, 5):
                 check_verify("race", "mpi/lise_race.c", {"N": n}, np, "SUM", inv_sum, n >= 2, False, M)
-                check_verify("race_fixed", "mpi/lise_race_fixed.c", {"N": n}, np, "SUM", inv_sum,
+                check_verify("race_fixed", "mpi/lise_race_fixed.c", {"N": n}, np, "SUM", inv_sum_round,
                              False, False, M)
     if sel("stagger"):
         for n in (0, 1, 2, 3, 7):
             x_ok = lambda s, o, n=n: (o.get("x0") == 2 * n and o.get("x1") == 2 * n, "x = %s" % o)
-            check_verify("stagger", "mpi/lise_stagger.c", {"N": n}, 2, "I", inv_stagger, False, False,
+            check_verify("stagger", "mpi/lise_stagger.c", {"N": n}, 2, "I", inv_stagger(n), False, False,
                          M, x_ok)
         for n in (0, 1, 2, 3):
-            check_verify("stagger_bad", "mpi/lise_stagger_bad.c", {"N": n}, 2, "I", inv_stagger,
+            check_verify("stagger_bad", "mpi/lise_stagger_bad.c", {"N": n}, 2, "I", inv_stagger(n),
                          n >= 1, n >= 1, M)
     if sel("count"):
         for np in (10, 4):

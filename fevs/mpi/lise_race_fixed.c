@@ -2,7 +2,9 @@
  * j-th receive of a round names rank j as the source, so the messages of one
  * round are never mixed with those of the next (MPI keeps each sender's
  * messages in order).  Every round rank 0 adds 1 + ... + NPROCS-1, so the
- * collective invariant s == t holds on every arrival, for every N.
+ * collective invariant s == t holds on every arrival, for every N (with
+ * round == PROC[0]@main.round: every rank's k-th arrival is in the same round,
+ * which tass needs to know that all ranks leave the loop together).
  *
  * Input: N >= 0 rounds, no upper bound.
  * Expected verdict: tass verify -n 10 lise_race_fixed.c    holds
@@ -40,10 +42,10 @@ int main(int argc, char *argv[]) {
     else if (myrank >= 2)
         pause_ms(400);
 #endif
-#pragma TASS collective invariant SUM s == t
+#pragma TASS collective invariant SUM s == t && round == PROC[0]@main.round
     while (round < N) {
 #ifdef FEVS_CONCRETE
-        printf("SNAP SUM %d s=%d t=%d\n", myrank, s, t);
+        printf("SNAP SUM %d s=%d t=%d round=%d\n", myrank, s, t, round);
 #endif
         if (myrank == 0) {
             s = 0;
@@ -57,7 +59,7 @@ int main(int argc, char *argv[]) {
         round++;
     }
 #ifdef FEVS_CONCRETE
-    printf("SNAP SUM %d s=%d t=%d\n", myrank, s, t);
+    printf("SNAP SUM %d s=%d t=%d round=%d\n", myrank, s, t, round);
 #endif
     MPI_Finalize();
     return 0;

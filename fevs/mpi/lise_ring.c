@@ -4,7 +4,8 @@
  * sends, so even with synchronous (unbuffered) sends the token goes round and
  * nothing deadlocks.  The property checked is deadlock freedom, for all N.
  *
- * Collective invariant ROUND: 0 <= r <= N (only there to let LISE cut the loop).
+ * Collective invariant ROUND: 0 <= r <= N, every rank in the same round as rank 0
+ * (r == PROC[0]@main.r: all ranks leave the loop together).
  *
  * Input: N >= 0, no upper bound.  Any number of processes >= 2.
  * Expected verdict (paper: 10 processes, 1,521 transitions, 70 proofs, 43 s):
@@ -28,7 +29,7 @@ int main(int argc, char *argv[]) {
     MPI_Comm_rank(MPI_COMM_WORLD, &myrank);
     right = (myrank + 1) % nprocs;
     left = (myrank + nprocs - 1) % nprocs;
-#pragma TASS collective invariant ROUND 0 <= r && r <= N
+#pragma TASS collective invariant ROUND 0 <= r && r <= N && r == PROC[0]@main.r
     while (r < N) {
 #ifdef FEVS_CONCRETE
         printf("SNAP ROUND %d r=%d\n", myrank, r);

@@ -24,7 +24,7 @@ int main(int argc, char *argv[]) {
     MPI_Comm_rank(MPI_COMM_WORLD, &myrank);
     right = (myrank + 1) % nprocs;
     left = (myrank + nprocs - 1) % nprocs;
-#pragma TASS collective invariant ROUND 0 <= r && r <= N
+#pragma TASS collective invariant ROUND 0 <= r && r <= N && r == PROC[0]@main.r
     while (r < N) {
 #ifdef FEVS_CONCRETE
         printf("SNAP ROUND %d r=%d\n", myrank, r);

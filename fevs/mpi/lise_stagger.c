@@ -4,7 +4,8 @@
  * round i the message rank 1 sends in round i + 1: rank 1 must stay one round
  * ahead, and synchronising the two at the loop head would deadlock.
  *
- * Collective invariant I (the k-th arrivals of both ranks, composed): both are
+ * Collective invariant I (the k-th arrivals of both ranks, composed): 0 <= i <= 2N,
+ * both are
  * at the same i, and x == 2 * ((i + 1 - PID) / 2) on each, which gives
  * x == 2N after the loop.
  *
@@ -28,7 +29,7 @@ int main(int argc, char *argv[]) {
 
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &myrank);
-#pragma TASS collective invariant I i == PROC[1 - PID]@main.i && x == 2 * ((i + 1 - PID) / 2)
+#pragma TASS collective invariant I 0 <= i && i <= 2 * N && i == PROC[1 - PID]@main.i && x == 2 * ((i + 1 - PID) / 2)
     while (i < 2 * N) {
 #ifdef FEVS_CONCRETE
         printf("SNAP I %d i=%d x=%d\n", myrank, i, x);

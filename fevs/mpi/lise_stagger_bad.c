@@ -24,7 +24,7 @@ int main(int argc, char *argv[]) {
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &myrank);
     /* BUG: not preserved, because rank 1 below sends i instead of i + 1 */
-#pragma TASS collective invariant I i == PROC[1 - PID]@main.i && x == 2 * ((i + 1 - PID) / 2)
+#pragma TASS collective invariant I 0 <= i && i <= 2 * N && i == PROC[1 - PID]@main.i && x == 2 * ((i + 1 - PID) / 2)
     while (i < 2 * N) {
 #ifdef FEVS_CONCRETE
         printf("SNAP I %d i=%d x=%d\n", myrank, i, x);

@@ -1,10 +1,10 @@
-/* A manager-worker server that never stops: each worker sends a request to
+/* fevs/mpi/ltl_server.c: A manager-worker server that never stops: each worker sends a request to
  * the manager (rank 0) and waits for its reply; the manager takes the workers'
  * requests in turn (1, 2, ..., 1, 2, ...) and replies. Property: every request
  * of each worker is eventually answered. (Receiving with MPI_ANY_SOURCE
  * instead would not do: MPI promises no fairness in matching, and tass finds
  * the weakly fair run where one worker's requests always lose.) With
- * -DROUNDS=k each worker stops after k replies and prints them. */
+ * -DROUNDS=k each worker stops after k replies and prints them. Expected verdict: holds. */
 #include <mpi.h>
 #include <stdio.h>
 int served; /* the manager's count of replies */

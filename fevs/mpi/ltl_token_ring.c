@@ -1,11 +1,11 @@
-/* Token-passing mutual exclusion on a ring (the experiment of the paper on
+/* fevs/mpi/ltl_token_ring.c: Token-passing mutual exclusion on a ring (the experiment of the paper on
  * explicit control and symbolic data, in C/MPI). The process holding the
  * token enters its critical section (label cs), advances the counter l it
  * carries by l = (l + 2) % R, and passes token and counter to its right
  * neighbour. Properties: mutual exclusion (safety), every process enters its
  * critical section infinitely often (liveness), and the counter stays in
  * 0..R-1. The program never terminates; with -DROUNDS=k each process stops
- * after k critical sections and prints them (for concrete runs). */
+ * after k critical sections and prints them (for concrete runs). Expected verdict: holds. */
 #include <mpi.h>
 #include <stdio.h>
 #define R 4

@@ -1,4 +1,4 @@
-/* Token-passing mutual exclusion on a ring (the experiment of the paper on
+/* fevs/mpi/ltl_token_ring_bad.c: Token-passing mutual exclusion on a ring (the experiment of the paper on
  * explicit control and symbolic data, in C/MPI). The process holding the
  * token enters its critical section (label cs), advances the counter l it
  * carries by l = (l + 2) % R, and passes token and counter to its right
@@ -6,7 +6,7 @@
  * critical section infinitely often (liveness), and the counter stays in
  * 0..R-1. BUG: process 1 keeps the token when the counter is 3, which
  * happens for odd l0 only. The program never terminates; with -DROUNDS=k each process stops
- * after k critical sections and prints them (for concrete runs). */
+ * after k critical sections and prints them (for concrete runs). Expected verdict: violated (ltl). */
 #include <mpi.h>
 #include <stdio.h>
 #define R 4

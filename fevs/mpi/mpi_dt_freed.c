@@ -1,7 +1,7 @@
-/* A datatype used after MPI_Type_free, which set the handle to
+/* fevs/mpi/mpi_dt_freed.c: A datatype used after MPI_Type_free, which set the handle to
  * MPI_DATATYPE_NULL (mpi-type, line 16). mpirun -np 2 (default and
  * zero-buffer): OpenMPI aborts in MPI_Send with MPI_ERR_TYPE: invalid
- * datatype. */
+ * datatype. Expected verdict: violated (mpi-type). */
 #include <mpi.h>
 int main(int argc, char **argv) {
   int rank;
@@ -13,7 +13,7 @@ int main(int argc, char **argv) {
   MPI_Type_commit(&twice);
   MPI_Type_free(&twice);
   if (rank == 0) {
-    MPI_Send(a, 1, twice, 1, 0, MPI_COMM_WORLD);
+    MPI_Send(a, 1, twice, 1, 0, MPI_COMM_WORLD); /* BUG: twice was freed */
   } else if (rank == 1) {
     MPI_Recv(a, 2, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   }

@@ -1,7 +1,7 @@
-/* MPI_Type_indexed: blocks {2 at 0, 1 at 4} of MPI_INT, extent 5 ints; two
+/* fevs/mpi/mpi_dt_indexed.c: MPI_Type_indexed: blocks {2 at 0, 1 at 4} of MPI_INT, extent 5 ints; two
  * items from a[] send a[0], a[1], a[4], a[5], a[6], a[9], received as 6
  * contiguous MPI_INT. MPI_Type_get_extent gives lb 0 and 5 * sizeof(int).
- * mpirun -np 2 (default and zero-buffer): runs clean, exit 0. */
+ * mpirun -np 2 (default and zero-buffer): runs clean, exit 0. Expected verdict: holds. */
 #include <mpi.h>
 #include <assert.h>
 int main(int argc, char **argv) {

@@ -1,7 +1,7 @@
-/* A derived datatype never freed (resource-leak, reported at MPI_Finalize,
+/* fevs/mpi/mpi_dt_leak.c: A derived datatype never freed (resource-leak, reported at MPI_Finalize,
  * line 21). mpirun -np 2 (default and zero-buffer): runs clean, exit 0
  * (OpenMPI does not report leaked datatypes; the standard asks every
- * derived datatype to be freed). */
+ * derived datatype to be freed). Expected verdict: violated (resource-leak). */
 #include <mpi.h>
 #include <assert.h>
 int main(int argc, char **argv) {
@@ -18,6 +18,6 @@ int main(int argc, char **argv) {
   } else if (rank == 1) {
     MPI_Recv(a, 1, twice, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   }
-  MPI_Finalize();
+  MPI_Finalize(); /* BUG: twice is never freed */
   return 0;
 }

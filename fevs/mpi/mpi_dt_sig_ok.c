@@ -1,6 +1,6 @@
-/* Matching type signatures: MPI_FLOAT to MPI_FLOAT, MPI_LONG to MPI_LONG,
+/* fevs/mpi/mpi_dt_sig_ok.c: Matching type signatures: MPI_FLOAT to MPI_FLOAT, MPI_LONG to MPI_LONG,
  * two MPI_INT received as one MPI_2INT (both are {int, int}). mpirun -np 2
- * (default and zero-buffer): runs clean, exit 0. */
+ * (default and zero-buffer): runs clean, exit 0. Expected verdict: holds. */
 #include <mpi.h>
 #include <assert.h>
 int main(int argc, char **argv) {

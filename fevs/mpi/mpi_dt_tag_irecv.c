@@ -1,6 +1,6 @@
-/* MPI_ANY_TAG is -1; any other negative tag on a receive is an error, even
+/* fevs/mpi/mpi_dt_tag_irecv.c: MPI_ANY_TAG is -1; any other negative tag on a receive is an error, even
  * with a matching send (mpi-tag, line 14). mpirun -np 2 (default and
- * zero-buffer): OpenMPI aborts in MPI_Irecv with MPI_ERR_TAG: invalid tag. */
+ * zero-buffer): OpenMPI aborts in MPI_Irecv with MPI_ERR_TAG: invalid tag. Expected verdict: violated (mpi-tag). */
 #include <mpi.h>
 int main(int argc, char **argv) {
   int rank, buf = 0;
@@ -11,7 +11,7 @@ int main(int argc, char **argv) {
     buf = 7;
     MPI_Send(&buf, 1, MPI_INT, 1, 3, MPI_COMM_WORLD);
   } else if (rank == 1) {
-    MPI_Irecv(&buf, 1, MPI_INT, 0, -5, MPI_COMM_WORLD, &req);
+    MPI_Irecv(&buf, 1, MPI_INT, 0, -5, MPI_COMM_WORLD, &req); /* BUG: tag -5 */
     MPI_Wait(&req, MPI_STATUS_IGNORE);
   }
   MPI_Finalize();

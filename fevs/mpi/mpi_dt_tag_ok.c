@@ -1,5 +1,5 @@
-/* Valid tags: 0, the largest portable one (32767) and MPI_ANY_TAG on a
- * receive. mpirun -np 2 (default and zero-buffer): runs clean, exit 0. */
+/* fevs/mpi/mpi_dt_tag_ok.c: Valid tags: 0, the largest portable one (32767) and MPI_ANY_TAG on a
+ * receive. mpirun -np 2 (default and zero-buffer): runs clean, exit 0. Expected verdict: holds. */
 #include <mpi.h>
 #include <assert.h>
 int main(int argc, char **argv) {

@@ -1,7 +1,7 @@
-/* The tag is computed from an input: T - 3 is negative for T < 3, an error
+/* fevs/mpi/mpi_dt_tag_symbolic.c: The tag is computed from an input: T - 3 is negative for T < 3, an error
  * for some inputs (mpi-tag, line 17). mpirun -np 2 of the program as it is
  * (T = 0, tag -4), default and zero-buffer: OpenMPI aborts in MPI_Send with
- * MPI_ERR_TAG: invalid tag. */
+ * MPI_ERR_TAG: invalid tag. Expected verdict: violated (mpi-tag). */
 #include <mpi.h>
 #pragma TASS input {0 <= T && T <= 8}
 int T;
@@ -14,7 +14,7 @@ int main(int argc, char **argv) {
     tag = tag - 1; /* a negative tag stays negative (never MPI_ANY_TAG) */
   if (rank == 0) {
     buf = 7;
-    MPI_Send(&buf, 1, MPI_INT, 1, tag, MPI_COMM_WORLD);
+    MPI_Send(&buf, 1, MPI_INT, 1, tag, MPI_COMM_WORLD); /* BUG: the tag may be negative */
   } else if (rank == 1) {
     MPI_Recv(&buf, 1, MPI_INT, 0, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   }

@@ -1,6 +1,6 @@
-/* A matrix column sent with MPI_Type_vector (3 blocks of 1 double, stride 4)
+/* fevs/mpi/mpi_dt_vector_column.c: A matrix column sent with MPI_Type_vector (3 blocks of 1 double, stride 4)
  * and received as 3 contiguous MPI_DOUBLE: the elements the layout selects,
- * in order. mpirun -np 2 (default and zero-buffer): runs clean, exit 0. */
+ * in order. mpirun -np 2 (default and zero-buffer): runs clean, exit 0. Expected verdict: holds. */
 #include <mpi.h>
 #include <assert.h>
 int main(int argc, char **argv) {

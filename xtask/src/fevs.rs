@@ -1811,7 +1811,7 @@ paper = { bounds = "n <= 200", nprocs = 30, time_s = 443.0, seen = 411044, saved
     }
 
     #[test]
-    fn every_program_has_a_header_and_uses_tass_pragmas() {
+    fn every_program_has_a_header_with_its_expected_verdict() {
         for f in all_c_files() {
             let text = std::fs::read_to_string(&f).unwrap_or_default();
             let name = f.file_name().and_then(|n| n.to_str()).unwrap_or("");
@@ -1824,11 +1824,6 @@ paper = { bounds = "n <= 200", nprocs = 30, time_s = 443.0, seen = 411044, saved
             assert!(
                 text.contains("Expected verdict"),
                 "{}: header states no expected verdict",
-                f.display()
-            );
-            assert!(
-                text.contains("#pragma TASS"),
-                "{}: no TASS pragma",
                 f.display()
             );
             if name.contains("_bad") {
@@ -1882,6 +1877,9 @@ paper = { bounds = "n <= 200", nprocs = 30, time_s = 443.0, seen = 411044, saved
                     "-Wall",
                     "-Wextra",
                     "-Wno-unknown-pragmas",
+                    // Labels may be there only for `#pragma TASS ltl` location atoms
+                    // (`PROC[0]@cs`), which the C compiler does not see.
+                    "-Wno-unused-label",
                     "-Werror",
                 ]);
                 if concrete {

@@ -911,9 +911,12 @@ int main(void) { return 0; }
             [
                 "mbi_any_source_race_nok.c 3 potential MessageRace",
                 "mbi_coll_order_nok.c 2 potential CallMatching",
+                "mbi_fetch_race_nok.c 2 potential GlobalConcurrency",
                 "mbi_ibcast_local_nok.c 2 potential LocalConcurrency",
                 "mbi_negative_tag_nok.c 2 potential InvalidTag",
                 "mbi_ok_send_recv.c 2 potential OK",
+                "mbi_op_create_ok.c 2 potential OK",
+                "mbi_op_leak_nok.c 2 potential OperatorLeak",
                 "mbi_recv_recv_nok.c 2 potential CallMatching",
                 "mbi_root_nok.c 2 potential InvalidRoot",
                 "mbi_send_send.c 2 potential BufferingHazard",

@@ -389,9 +389,13 @@ fn allocation_in_an_invariant_loop_is_refused() {
 
 /// A loop that communicates changes the message queues, which no fresh value
 /// stands for (a message consumed in the first iteration would still be there
-/// in the arbitrary one): refused even with one process.
+/// in the arbitrary one): the collective form checks at the loop head that no
+/// message crosses it. Here each round sends to itself and never receives:
+/// with synchronous sends a deadlock (mpirun -np 1 zero-buffer, n = 1: hangs);
+/// with buffered ones (`--deadlock absolute`) the message is still in flight
+/// at the head: refused, never holds.
 #[test]
-fn communication_in_an_invariant_loop_is_refused() {
+fn communication_in_an_invariant_loop_is_checked_at_the_head() {
     let text = r#"#include <mpi.h>
 #pragma TASS input {n >= 0}
 int n;
@@ -405,22 +409,24 @@ int main(int argc, char **argv) {
   return 0;
 }
 "#;
-    assert_error(text, "1", "`MPI_Send` in a loop with an invariant", 9);
-    // the model itself is fine: `tass show` prints it, with the reason
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tass"))
-        .arg("show")
-        .arg(inline(text))
-        .output()
-        .expect("run tass");
-    assert!(out.status.success());
-    let shown = String::from_utf8_lossy(&out.stdout);
-    assert!(shown.contains("(writes: unknown: `MPI_Send`"), "{shown}");
+    let (code, r) = verify("1", &[], text);
+    assert_eq!(r["verdict"], "violated", "{r:#}");
+    assert_eq!(code, 1);
+    assert_eq!(r["violations"][0]["property"], "deadlock", "{r:#}");
+    let (code, r) = verify("1", &["--deadlock", "absolute"], text);
+    assert_eq!(r["verdict"], "error", "{r:#}");
+    assert_eq!(code, 2);
+    let message = r["error"].as_str().unwrap_or("");
+    assert!(message.contains("still in flight"), "{message}");
+    assert!(message.contains("prog.c:8:"), "{message}");
 }
 
-/// The collective form over several processes is not implemented: refused,
-/// never a verdict.
+/// Several processes: the collective form. The invariant must tie the
+/// processes' rounds together (`i == PROC[0]@main.i`), or one process could
+/// leave the loop while another enters it (a possible `invariant` violation).
+/// mpirun -np 2, n = 0, 1, 5: every arrival has x == i, equal on both ranks.
 #[test]
-fn several_processes_are_refused() {
+fn several_processes_need_their_rounds_tied() {
     let text = r#"#include <mpi.h>
 #include <assert.h>
 #pragma TASS input {n >= 0}
@@ -439,18 +445,21 @@ int main(int argc, char **argv) {
     // one process: classic LISE (mpirun -np 1, n = 0, 1, 5: pass)
     let (code, r) = verify("1", &[], text);
     assert_holds(code, &r);
-    assert_error(text, "2", "only one process is supported", 9);
+    let (code, r) = verify("2", &[], text);
+    assert_eq!(r["verdict"], "violated", "{r:#}");
+    assert_eq!(code, 1);
+    let message = r["violations"][0]["message"].as_str().unwrap_or("");
+    assert!(message.contains("loop conditions agree"), "{message}");
+    let tied = text.replace("x == i\n", "x == i && i == PROC[0]@main.i\n");
+    assert_ne!(tied, text);
+    let (code, r) = verify("2", &[], &tied);
+    assert_holds(code, &r);
 }
 
 #[test]
 fn proc_in_a_loop_invariant_is_refused() {
     let text = SUM.replace("s == 2 * i\n", "s == 2 * PROC[0]@main.i\n");
-    assert_error(
-        &text,
-        "1",
-        "PROC[e].x and spec.x need the collective form",
-        6,
-    );
+    assert_error(&text, "1", "PROC[e].x needs the collective form", 6);
 }
 
 #[test]

@@ -23,6 +23,12 @@
 //!   datatypes of a message, but the MPI standard makes both erroneous (MPI 4.0 §6.12: the
 //!   buffer must not be modified before the operation completes; §3.3.1: the type
 //!   signatures of send and receive must match).
+//! - mbi_op_create_ok.c: rc 0 in both (ASan+UBSan), "max rank 1".
+//! - mbi_op_leak_nok.c: rc 0 in both; no MPI library reports an operator never freed,
+//!   but MPI requires the free.
+//! - mbi_fetch_race_nok.c: rc 0 by default and zero-buffer (with `--mca osc pt2pt`): a put
+//!   and a fetch-and-op on one location in one epoch are erroneous (MPI 4.0 §12.7.1) with
+//!   no symptom.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -110,6 +116,27 @@ const CASES: &[Case] = &[
         verdict: "violated",
         properties: "mpi-type",
         line: 24,
+    },
+    Case {
+        file: "mbi_op_create_ok.c",
+        options: &["-n", "2"],
+        verdict: "holds",
+        properties: "",
+        line: 0,
+    },
+    Case {
+        file: "mbi_op_leak_nok.c",
+        options: &["-n", "2"],
+        verdict: "violated",
+        properties: "resource-leak",
+        line: 26,
+    },
+    Case {
+        file: "mbi_fetch_race_nok.c",
+        options: &["-n", "2"],
+        verdict: "violated",
+        properties: "rma-race",
+        line: 26,
     },
 ];
 

@@ -41,6 +41,7 @@ mod library;
 mod loop_writes;
 mod ltl;
 mod mpi;
+mod mpi_guide;
 mod program;
 mod render;
 mod span;

@@ -103,6 +103,9 @@ named_enum! {
         MpiTypeIndexed = "MPI_Type_indexed",
         MpiTypeCommit = "MPI_Type_commit", MpiTypeFree = "MPI_Type_free",
         MpiTypeGetExtent = "MPI_Type_get_extent",
+        // mpi.h, one-sided atomics
+        MpiFetchAndOp = "MPI_Fetch_and_op", MpiCompareAndSwap = "MPI_Compare_and_swap",
+        MpiGetAccumulate = "MPI_Get_accumulate",
     }
 }
 
@@ -179,7 +182,7 @@ named_enum! {
         MpiGroupNull = "MPI_GROUP_NULL", MpiGroupEmpty = "MPI_GROUP_EMPTY", MpiOpNull = "MPI_OP_NULL",
         MpiBsendOverhead = "MPI_BSEND_OVERHEAD",
         // One-sided communication (RMA).
-        MpiWinNull = "MPI_WIN_NULL", MpiInfoNull = "MPI_INFO_NULL", MpiReplace = "MPI_REPLACE",
+        MpiWinNull = "MPI_WIN_NULL", MpiInfoNull = "MPI_INFO_NULL", MpiReplace = "MPI_REPLACE", MpiNoOp = "MPI_NO_OP",
         MpiLockExclusive = "MPI_LOCK_EXCLUSIVE", MpiLockShared = "MPI_LOCK_SHARED",
         MpiModeNocheck = "MPI_MODE_NOCHECK", MpiModeNostore = "MPI_MODE_NOSTORE",
         MpiModeNoput = "MPI_MODE_NOPUT", MpiModeNoprecede = "MPI_MODE_NOPRECEDE",

@@ -83,7 +83,7 @@ pub fn prepare_loop_invariants(model: &mut Model) -> Result<(), Vec<WriteSetErro
 }
 
 struct LoopPlan {
-    writes: Result<Vec<WriteTarget>, WriteSetError>,
+    writes: Result<(Vec<WriteTarget>, Option<Span>), WriteSetError>,
     back_edges: Vec<petgraph::graph::EdgeIndex<u32>>,
 }
 
@@ -119,7 +119,7 @@ fn write_set(
     func: FunctionId,
     head: LocationId,
     in_loop: &HashSet<LocationId>,
-) -> Result<Vec<WriteTarget>, WriteSetError> {
+) -> Result<(Vec<WriteTarget>, Option<Span>), WriteSetError> {
     let body = model.function(func).body.as_ref().expect("a body");
     let invariant = &body.graph[head].invariants;
     let span = invariant[0].span.clone();
@@ -146,6 +146,7 @@ fn write_set(
         targets: BTreeSet::new(),
         visited: HashSet::new(),
         loop_function: func,
+        communication: None,
     };
     for e in body.graph.edge_references() {
         if in_loop.contains(&e.source()) && in_loop.contains(&e.target()) {
@@ -167,7 +168,7 @@ fn write_set(
             }
         }
     }
-    Ok(scan.targets.into_iter().collect())
+    Ok((scan.targets.into_iter().collect(), scan.communication))
 }
 
 /// The locations of the loop: reachable from `head` and reaching it again
@@ -207,7 +208,10 @@ fn apply(model: &mut Model, fi: usize, head: LocationId, plan: LoopPlan) {
     let body = model.functions[fi].body.as_mut().expect("a body");
     let mut invariant = body.graph[head].invariants[0].clone();
     match plan.writes {
-        Ok(writes) => invariant.writes = writes,
+        Ok((writes, communication)) => {
+            invariant.writes = writes;
+            invariant.communication = communication;
+        }
         Err(e) => invariant.refused = Some(e),
     }
     // the entry edge (the one `LoopInvariant` statement into the head)
@@ -221,6 +225,7 @@ fn apply(model: &mut Model, fi: usize, head: LocationId, plan: LoopPlan) {
         if let Statement::LoopInvariant(inv) = &mut body.graph[e].statement {
             inv.writes = invariant.writes.clone();
             inv.refused = invariant.refused.clone();
+            inv.communication = invariant.communication.clone();
             inv.arrival = LoopArrival::Entry;
         }
     }
@@ -271,6 +276,9 @@ struct WriteScan<'m> {
     targets: BTreeSet<WriteTarget>,
     visited: HashSet<FunctionId>,
     loop_function: FunctionId,
+    /// The first MPI call of the loop that communicates (see
+    /// [`communication_call`]).
+    communication: Option<Span>,
 }
 
 impl WriteScan<'_> {
@@ -413,28 +421,50 @@ impl WriteScan<'_> {
         frame: Frame,
     ) -> Result<(), WriteSetError> {
         // The callee may write through any pointer argument (a library function
-        // as much as a user one): its object is written.
-        for a in args {
-            if matches!(a.ty, Type::Pointer(_)) && !is_string_literal(a) && !is_null(a) {
+        // as much as a user one): its object is written, except the buffers an
+        // MPI call only reads (a send's data).
+        let read_only = match callee {
+            Callee::Library(lf) if lf.is_mpi() => mpi_read_only_args(lf.c_name()),
+            _ => &[],
+        };
+        for (k, a) in args.iter().enumerate() {
+            if matches!(a.ty, Type::Pointer(_))
+                && !is_string_literal(a)
+                && !is_null(a)
+                && !is_status_ignore(a)
+                && !read_only.contains(&k)
+            {
                 self.pointee(a, frame)?;
             }
         }
         match callee {
-            // The MPI state (messages in flight, requests, communicators) is not
-            // a variable the loop's entry could give fresh values: a message one
-            // iteration consumes would still be there at the arbitrary one.
             Callee::Library(lf)
                 if lf.is_mpi()
-                    && !matches!(lf.c_name(), "MPI_Comm_rank" | "MPI_Comm_size" | "MPI_Wtime") =>
+                    && matches!(lf.c_name(), "MPI_Comm_rank" | "MPI_Comm_size" | "MPI_Wtime") =>
             {
-                self.refuse(
-                    span,
-                    format!(
-                        "`{}` in a loop with an invariant: loops that communicate need the collective form of loop invariants, which is not supported yet; bound the loop instead",
-                        lf.c_name()
-                    ),
-                )
+                Ok(())
             }
+            // Blocking communication: the loop's write set covers the buffers
+            // it receives into; the messages and requests are checked when
+            // every process is back at the loop head (the collective form,
+            // `tass-state`'s `loop_sync.rs`, which also refuses such loops
+            // with one process).
+            Callee::Library(lf) if lf.is_mpi() && communication_call(lf.c_name()) => {
+                self.communication.get_or_insert_with(|| span.clone());
+                Ok(())
+            }
+            // Other MPI calls change MPI state that is not a variable the
+            // loop's entry could give fresh values (communicators, windows,
+            // datatypes), or their outcome depends on timing (tests, probes).
+            Callee::Library(lf) if lf.is_mpi() => self.refuse(
+                span,
+                format!(
+                    "`{}` in a loop with an invariant: tass summarises loops whose MPI calls are \
+                     blocking point-to-point or collective communication (MPI_Send, MPI_Recv, \
+                     MPI_Sendrecv, MPI_Barrier, MPI_Bcast, MPI_Reduce, ...); bound the loop instead",
+                    lf.c_name()
+                ),
+            ),
             Callee::Library(_) => Ok(()),
             Callee::System(_) => self.refuse(
                 span,
@@ -460,6 +490,49 @@ fn is_string_literal(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::StringLit(_) => true,
         ExprKind::Decay(inner) | ExprKind::Cast(inner) => is_string_literal(inner),
+        _ => false,
+    }
+}
+
+/// The MPI calls a loop with a collective invariant may make: blocking
+/// communication whose effect on the MPI state (messages, requests) is
+/// complete when the call returns or is checked at the loop head.
+fn communication_call(name: &str) -> bool {
+    matches!(
+        name,
+        "MPI_Send"
+            | "MPI_Ssend"
+            | "MPI_Rsend"
+            | "MPI_Recv"
+            | "MPI_Sendrecv"
+            | "MPI_Sendrecv_replace"
+            | "MPI_Barrier"
+            | "MPI_Bcast"
+            | "MPI_Reduce"
+            | "MPI_Allreduce"
+            | "MPI_Gather"
+            | "MPI_Scatter"
+            | "MPI_Allgather"
+            | "MPI_Alltoall"
+    )
+}
+
+/// The pointer arguments an MPI call only reads (the data sent).
+fn mpi_read_only_args(name: &str) -> &'static [usize] {
+    match name {
+        "MPI_Send" | "MPI_Ssend" | "MPI_Rsend" | "MPI_Sendrecv" | "MPI_Reduce"
+        | "MPI_Allreduce" | "MPI_Gather" | "MPI_Scatter" | "MPI_Allgather" | "MPI_Alltoall" => &[0],
+        _ => &[],
+    }
+}
+
+/// `MPI_STATUS_IGNORE`: a status the call does not write.
+fn is_status_ignore(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::LibraryConstant(c) => {
+            matches!(c.c_name(), "MPI_STATUS_IGNORE" | "MPI_STATUSES_IGNORE")
+        }
+        ExprKind::Cast(inner) => is_status_ignore(inner),
         _ => false,
     }
 }

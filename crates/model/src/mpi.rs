@@ -77,7 +77,7 @@ impl LibraryConstant {
             }
             MpiInPlace => "void *",
             MpiSum | MpiProd | MpiMin | MpiMax | MpiLand | MpiLor | MpiBand | MpiBor
-            | MpiMaxloc | MpiMinloc | MpiOpNull | MpiReplace => "MPI_Op",
+            | MpiMaxloc | MpiMinloc | MpiOpNull | MpiReplace | MpiNoOp => "MPI_Op",
             MpiWinNull => "MPI_Win",
             MpiInfoNull => "MPI_Info",
             MpiLockExclusive | MpiLockShared | MpiModeNocheck | MpiModeNostore | MpiModeNoput
@@ -280,6 +280,15 @@ pub enum RmaOp {
     /// `MPI_Win_flush`, `MPI_Win_flush_all`: complete the origin's operations
     /// of the epoch; the epoch stays open.
     Flush,
+    /// `MPI_Fetch_and_op`: one element of the target combined with the
+    /// origin's, its old value fetched into the result buffer.
+    FetchAndOp,
+    /// `MPI_Compare_and_swap`: one element of the target replaced by the
+    /// origin's if it equals the compare buffer's, its old value fetched.
+    CompareAndSwap,
+    /// `MPI_Get_accumulate`: `MPI_Fetch_and_op` on several elements, with
+    /// counts and datatypes for the origin, result and target.
+    GetAccumulate,
 }
 
 impl RmaOp {
@@ -304,6 +313,8 @@ pub enum Blocking {
 /// The role of an argument of an MPI function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ArgRole {
+    /// The compare buffer of `MPI_Compare_and_swap`.
+    CompareBuffer,
     /// The call's one data buffer (the send buffer of a send, the receive
     /// buffer of a receive, both for `MPI_Bcast` and `MPI_Sendrecv_replace`).
     Buffer,
@@ -1474,6 +1485,42 @@ pub const MPI_FUNCTIONS: &[MpiFunction] = &[
         Returns,
         "int",
         params!("MPI_Datatype" datatype: Datatype, "MPI_Aint *" lb: LowerBoundOut, "MPI_Aint *" extent: ExtentOut)
+    ),
+    mpi_fn!(
+        MpiFetchAndOp,
+        Rma(RmaOp::FetchAndOp),
+        Returns,
+        "int",
+        params!(
+            "const void *" origin_addr: SendBuffer, "void *" result_addr: RecvBuffer,
+            "MPI_Datatype" datatype: Datatype, "int" target_rank: TargetRank,
+            "MPI_Aint" target_disp: TargetDisp, "MPI_Op" op: Op, "MPI_Win" win: Win,
+        )
+    ),
+    mpi_fn!(
+        MpiCompareAndSwap,
+        Rma(RmaOp::CompareAndSwap),
+        Returns,
+        "int",
+        params!(
+            "const void *" origin_addr: SendBuffer, "const void *" compare_addr: CompareBuffer,
+            "void *" result_addr: RecvBuffer, "MPI_Datatype" datatype: Datatype,
+            "int" target_rank: TargetRank, "MPI_Aint" target_disp: TargetDisp, "MPI_Win" win: Win,
+        )
+    ),
+    mpi_fn!(
+        MpiGetAccumulate,
+        Rma(RmaOp::GetAccumulate),
+        Returns,
+        "int",
+        params!(
+            "const void *" origin_addr: SendBuffer, "int" origin_count: SendCount,
+            "MPI_Datatype" origin_datatype: SendType, "void *" result_addr: RecvBuffer,
+            "int" result_count: RecvCount, "MPI_Datatype" result_datatype: RecvType,
+            "int" target_rank: TargetRank, "MPI_Aint" target_disp: TargetDisp,
+            "int" target_count: TargetCount, "MPI_Datatype" target_datatype: TargetType,
+            "MPI_Op" op: Op, "MPI_Win" win: Win,
+        )
     ),
 ];
 

@@ -70,6 +70,10 @@ pub struct LoopInvariant {
     /// Why the write set could not be computed, if so: the loop cannot be
     /// used by loop-invariant symbolic execution (`verify` refuses the run).
     pub refused: Option<WriteSetError>,
+    /// The first MPI communication call in the loop (or a function it
+    /// calls), if any: such a loop needs the collective form (several
+    /// processes, aligned at the loop head); one process refuses it.
+    pub communication: Option<Span>,
 }
 
 /// How control arrives at the head of a loop with an invariant.

@@ -17,8 +17,8 @@ pub use crate::bytes::{compatible, is_byte_type, Path, ResolveMode, Resolved};
 pub use crate::env::Environment;
 pub use crate::eval::{is_data_type, parse_real_literal, scalar_type, Evaluator, Place, RAND_MAX};
 pub use crate::exec::{
-    evaluate_guard, execute_transition, leans_on_loop_values, pointee_type, show_value, Change,
-    StepResult, LOOP_SYMBOL_PREFIX,
+    evaluate_guard, execute_transition, havoc_write_set, leans_on_loop_values, pointee_type,
+    show_value, Change, Havoc, StepResult, LOOP_SYMBOL_PREFIX,
 };
 pub use crate::float::{
     confirm_in_doubles, first_difference, float_equal, float_less, float_reduction,

@@ -14,7 +14,7 @@ use crate::report::{EngineError, Property, Violation};
 
 mod loop_invariant;
 
-pub use loop_invariant::{leans_on_loop_values, LOOP_SYMBOL_PREFIX};
+pub use loop_invariant::{havoc_write_set, leans_on_loop_values, Havoc, LOOP_SYMBOL_PREFIX};
 
 /// A variable a step changed, for traces.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -159,6 +159,13 @@ pub(crate) fn canonical_heaps(_f: &ExprFactory, mut state: State) -> State {
                 *buffer = buffer.map(&mut remap, &mut keep);
             }
         }
+        // The scratch blocks of running user-operator calls (all live, so
+        // all renumbered).
+        for b in ps.mpi.scratch.iter_mut() {
+            for o in b.objects.iter_mut() {
+                *o = mapping.get(&(pu as u32, *o)).copied().unwrap_or(u32::MAX);
+            }
+        }
         let heap: Vec<HeapObject> = std::mem::take(&mut new_heaps[pu])
             .into_iter()
             .map(|o| match o {

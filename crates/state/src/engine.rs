@@ -192,6 +192,9 @@ pub struct Engine {
     proc_memo: ProcMemo,
     /// The model has collective assertions: steps are counted for their reports.
     collective: bool,
+    /// Several processes and loop invariants: the processes are aligned at
+    /// the loop heads (`crate::loop_sync`).
+    aligned_loops: bool,
     /// The model locks windows (`MPI_Win_lock(_all)`): while a window exists,
     /// its members' steps are not local (`mpi::rma::passive`).
     locks_windows: bool,
@@ -258,6 +261,7 @@ impl Engine {
             }
         }
         let layout = Layout::new(&model);
+        let aligned_loops = crate::loop_sync::aligns_loops(&model, config.nprocs);
         let simplifiers = tass_simplify::api::SimplifierCache::new(Arc::clone(&factory));
         let mut oracle: Oracle = prover.into();
         oracle.set_signed_overflow(config.signed_overflow);
@@ -273,7 +277,8 @@ impl Engine {
             record_changes: true,
             simplified_pcs: hashbrown::HashMap::new(),
             proc_memo: ProcMemo::default(),
-            collective: crate::snapshot::model_has_collective(&model),
+            collective: crate::snapshot::model_has_collective(&model) || aligned_loops,
+            aligned_loops,
             locks_windows: crate::mpi::model_locks_windows(&model),
             joint: Default::default(),
             spec_paths: Vec::new(),
@@ -503,7 +508,7 @@ impl Engine {
         let model = Arc::clone(&self.model);
         let pc = scratch.inner.pc;
         let ps = &scratch.inner.procs[p];
-        if ps.status != Status::Running {
+        if ps.status != Status::Running || crate::loop_sync::is_waiting(scratch, p) {
             return Ok(());
         }
         let Some(frame) = ps.stack.last() else {
@@ -542,6 +547,19 @@ impl Engine {
                 },
             };
             decided.push((g, enabled, known));
+            if enabled && self.aligned_loops {
+                crate::loop_sync::reject_schedule_dependence(
+                    &crate::loop_sync::AlignedCtx {
+                        model: &model,
+                        f: &f,
+                        layout: &self.layout,
+                    },
+                    &mut self.oracle,
+                    scratch,
+                    p,
+                    t,
+                )?;
+            }
             if enabled {
                 // A member of a window in a program that locks windows is not
                 // local: its accesses race with other processes' operations.
@@ -743,6 +761,16 @@ impl Engine {
             let found =
                 crate::snapshot::after_step(&ctx, &mut self.oracle, &mut state, step.process, at)?;
             violations.extend(found);
+            if self.aligned_loops {
+                let found = crate::loop_sync::after_arrival(
+                    &ctx,
+                    &mut self.oracle,
+                    &mut state,
+                    step.process,
+                    at,
+                )?;
+                violations.extend(found);
+            }
         }
         Ok(StepOutcome {
             state,
@@ -926,6 +954,22 @@ impl Engine {
         };
         ctx.mpi(&mut self.oracle)
             .potentially_deadlocked(state, steps)
+    }
+
+    /// Collective loop invariants: when no process can move in `state` (or
+    /// none could without buffering) while some wait at an invariant loop's
+    /// head for the others, why the run is refused (aligning the processes'
+    /// iterations left out runs the program has: see `loop_sync.rs`).
+    /// `Some(Ok(violation))` when a process has ended without arriving.
+    pub fn stuck_at_loop(&mut self, state: &State) -> Option<Result<Violation, EngineError>> {
+        let mut scratch = state.clone();
+        crate::loop_sync::stuck_outcome(
+            &self.model,
+            &self.factory,
+            &mut self.oracle,
+            &mut scratch,
+            &self.layout,
+        )
     }
 
     /// MPI: for an enabled `MPI_Send`/`MPI_Rsend` step, the process whose

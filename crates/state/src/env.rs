@@ -226,7 +226,18 @@ impl Environment for ProcEnv<'_> {
     fn pop_frame(&mut self) -> Option<TransitionId> {
         let p = self.proc;
         let s = self.state.inner_mut();
-        let f = Arc::make_mut(&mut s.procs[p]).stack.pop()?;
+        let ps = Arc::make_mut(&mut s.procs[p]);
+        let f = ps.stack.pop()?;
+        // The last call of a user operator's function in a reduction has
+        // returned: its scratch blocks are freed.
+        let depth = ps.stack.len();
+        if ps.mpi.scratch.last().is_some_and(|b| b.depth == depth) {
+            if let Some(done) = ps.mpi.scratch.pop() {
+                for o in done.objects {
+                    self.free(o);
+                }
+            }
+        }
         f.call_site
     }
 

@@ -81,6 +81,7 @@ pub mod api;
 mod canon;
 mod engine;
 mod env;
+mod loop_sync;
 mod mpi;
 mod snapshot;
 mod state;

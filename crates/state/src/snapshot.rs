@@ -78,6 +78,12 @@ pub(crate) struct Snapshots {
     /// `tass compare`: every joint-assertion snapshot of each process, in
     /// order (checked against the other program's when both have ended).
     joint: Arc<Vec<Vec<Snapshot>>>,
+    /// The record of the processes waiting at an invariant loop's head for
+    /// the others (`crate::loop_sync`), if any.
+    pub(crate) loop_sync: Option<Arc<crate::loop_sync::LoopSync>>,
+    /// How many collective loop entries this path has completed (names the
+    /// fresh values of the next one: `crate::loop_sync`).
+    pub(crate) loop_entries: u32,
     /// Occurrences matched so far on this path.
     matched: u64,
     /// Steps taken so far on this path.
@@ -88,6 +94,8 @@ impl PartialEq for Snapshots {
     fn eq(&self, other: &Self) -> bool {
         (Arc::ptr_eq(&self.queues, &other.queues) || self.queues == other.queues)
             && (Arc::ptr_eq(&self.joint, &other.joint) || self.joint == other.joint)
+            && self.loop_sync == other.loop_sync
+            && self.loop_entries == other.loop_entries
     }
 }
 impl Eq for Snapshots {}
@@ -96,6 +104,8 @@ impl Hash for Snapshots {
     fn hash<H: Hasher>(&self, state: &mut H) {
         self.queues.hash(state);
         self.joint.hash(state);
+        self.loop_sync.hash(state);
+        self.loop_entries.hash(state);
     }
 }
 
@@ -103,6 +113,11 @@ impl Snapshots {
     /// The number of snapshots process `p` has queued.
     pub(crate) fn queue_len(&self, p: usize) -> usize {
         self.queues.get(p).map_or(0, VecDeque::len)
+    }
+
+    /// True if some process has a snapshot queued.
+    pub(crate) fn queue_len_any(&self) -> bool {
+        self.queues.iter().any(|q| !q.is_empty())
     }
 
     fn same_metadata(&self, other: &Snapshots) -> bool {
@@ -474,7 +489,7 @@ fn check_composite(
 }
 
 /// The composite state seen by process `q`.
-fn composite_env<'a>(
+pub(crate) fn composite_env<'a>(
     ctx: &SnapshotCtx<'a>,
     composite: &'a mut State,
     q: usize,
@@ -546,7 +561,7 @@ pub(crate) fn leftover(ctx: &SnapshotCtx, oracle: &mut Oracle, state: &State) ->
 
 /// The composite state of a collective assertion seen by one process: its own
 /// variables are those of its snapshot, `PROC[e]` names process `e`'s snapshot.
-struct CompositeEnv<'a> {
+pub(crate) struct CompositeEnv<'a> {
     env: ProcEnv<'a>,
     /// `tass compare`: the specification's snapshot `spec.x` reads.
     spec: Option<&'a JointPoint>,

@@ -3,9 +3,10 @@
 //! Loop-invariant symbolic execution is implemented for one process
 //! (`tass-semantics`' `exec/loop_invariant.rs` executes the arrivals at the
 //! loop head; `tass_model::api::prepare_loop_invariants` computes the write
-//! sets). The paper's collective form, where processes may be at different
-//! iterations with messages crossing them, and joint invariants in `compare`
-//! are not: such programs are refused here with the pragma's position, never
+//! sets) and, in `verify`, for several processes aligned at the loop heads
+//! (`tass-state`'s `loop_sync.rs`, which refuses at run time what the
+//! alignment cannot cover). Joint invariants and invariants in `compare` are
+//! not: such programs are refused here with the pragma's position, never
 //! given a verdict.
 
 use tass_model::api::{CollectiveKind, ExprKind, Model, Statement};
@@ -51,11 +52,7 @@ pub(crate) fn check_loop_invariants(
                 ));
             }
             if nprocs > 1 {
-                return refuse(format!(
-                    "collective loop invariant `{}` with {nprocs} processes: only one process is \
-                     supported yet (-n 1); with several, bound the loop instead",
-                    inv.id
-                ));
+                continue;
             }
             let mut remote = None;
             inv.condition.visit(&mut |x| {
@@ -68,9 +65,8 @@ pub(crate) fn check_loop_invariants(
             if let Some(span) = remote {
                 return Err(EngineError::invalid(
                     format!(
-                        "loop invariant `{}`: PROC[e].x and spec.x need the collective form \
-                         (several processes), which is not supported yet; with one process name \
-                         the variable directly",
+                        "loop invariant `{}`: PROC[e].x needs the collective form (several \
+                         processes, -n 2 or more); with one process name the variable directly",
                         inv.id
                     ),
                     Some(&span),

@@ -162,10 +162,10 @@ fn pointers_are_private(model: &Model) -> bool {
                     scan(count);
                 }
                 Statement::Free { pointer } => scan(pointer),
-                // Evaluated on snapshots only: no pointer of the program
-                // comes to hold an address it names.
-                Statement::CollectiveAssert { .. } => {}
-                _ => return false,
+                // Evaluated on snapshots (or, for an invariant, at the loop
+                // head) only: no pointer of the program comes to hold an
+                // address it names.
+                Statement::CollectiveAssert { .. } | Statement::LoopInvariant(_) => {}
             }
         }
     }
@@ -282,6 +282,17 @@ fn classify(statement: &Statement, guard: &ModelExpr, private: bool) -> (Access,
         // of another process changes: it commutes with every other step (see
         // "Collective assertions and the reduction" in docs/architecture.md).
         Statement::CollectiveAssert { .. } => return (Access::Own, Regions::default()),
+        // The arrival at an invariant loop's head: with one process the
+        // classic form (its own variables only); with several it records the
+        // arrival and waits for the others. An arrival that does not complete
+        // the loop record disables and enables no step of another process,
+        // and two arrivals commute (the record is the set of arrived
+        // processes); the arrival that completes it, and with it checks the
+        // invariant and gives every process fresh values, happens when every
+        // other process waits at the head, with no step of its own to
+        // interleave (see "Loop invariants over several processes" in
+        // docs/architecture.md).
+        Statement::LoopInvariant(_) => return (Access::Own, Regions::default()),
         // Other library calls, system functions, allocation: assume the worst.
         _ => return (Access::Other, Regions::anything()),
     };

@@ -190,14 +190,22 @@ impl Engine for RealEngine {
         // MPI, --deadlock potential: a state where no process could move without
         // buffering a standard send is a (potential) deadlock, reported as a stuck
         // state by `final_violations`.
-        if self.deadlock == DeadlockMode::Potential
-            && self.model.uses_mpi
-            && !steps.is_empty()
-            && self.engine.potential_deadlock(state, &steps)?
-        {
-            return Ok(Vec::new());
+        let stuck = steps.is_empty()
+            || self.deadlock == DeadlockMode::Potential
+                && self.model.uses_mpi
+                && self.engine.potential_deadlock(state, &steps)?;
+        if !stuck {
+            return Ok(steps);
         }
-        Ok(steps)
+        // Collective loop invariants: stuck while some process waits at a
+        // loop head is not a deadlock of the program but a run the alignment
+        // of the processes left out: refused.
+        if let Some(Err(refusal)) = self.engine.stuck_at_loop(state) {
+            if !self.engine.is_vacuous(state) {
+                return Err(refusal);
+            }
+        }
+        Ok(Vec::new())
     }
 
     fn livelock(
@@ -261,6 +269,12 @@ impl Engine for RealEngine {
                 v.witness = v.witness.take().map(witness_values);
             }
             return out;
+        }
+        // A process ended while others wait at a collective invariant loop:
+        // the invariant's violation, not a deadlock.
+        if let Some(Ok(mut v)) = self.engine.stuck_at_loop(state) {
+            v.witness = v.witness.take().map(witness_values);
+            return vec![v];
         }
         self.deadlock_at(state)
     }

@@ -31,6 +31,7 @@ impl<'t> Tr<'t> {
                 arrival: LoopArrival::Entry,
                 writes: Vec::new(),
                 refused: None,
+                communication: None,
             });
         }
         Ok(invariants)

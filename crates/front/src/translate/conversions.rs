@@ -226,6 +226,12 @@ impl<'t> Tr<'t> {
     pub(crate) fn cast(&mut self, tn: &TypeName<'t>, x: &Ast<'t>, pos: Pos) -> Res<Expr> {
         let span = self.span(pos);
         let mk = |kind, ty| Expr::new(kind, ty, span.clone());
+        if let TypeName::Node(n) = tn {
+            let text: String = self.text(*n).split_whitespace().collect();
+            if text == "MPI_User_function*" {
+                return self.user_function_cast(x, pos);
+            }
+        }
         let ty = self.type_name_type(tn, pos)?;
         if ty == Type::Void {
             return err(pos, "a cast to void has no value");
@@ -252,5 +258,23 @@ impl<'t> Tr<'t> {
                 )
             }
         })
+    }
+
+    /// `(MPI_User_function *)f`, as programs write it for `MPI_Op_create`:
+    /// the function pointer itself (whatever the pointer types of its four
+    /// parameters; the reduction checks that there are four).
+    fn user_function_cast(&mut self, x: &Ast<'t>, pos: Pos) -> Res<Expr> {
+        let e = self.rvalue(x)?;
+        if e.ty != super::FN_POINTER_TYPE {
+            return err(
+                pos,
+                format!(
+                    "a cast to `MPI_User_function *` of a `{}`, which is no function (pass \
+                     the function, as in `MPI_Op_create((MPI_User_function *)my_op, 1, &op)`)",
+                    self.type_name(&e.ty)
+                ),
+            );
+        }
+        Ok(e)
     }
 }

@@ -12,15 +12,18 @@
 //! iteration count.
 //!
 //! Soundness needs: the write set covers every object an iteration may
-//! change (the model refuses loops it cannot pin down), the fresh values
+//! change (the model refuses loops it cannot pin down), and the fresh values
 //! over-approximate those objects' values (an object that is uninitialised on
 //! entry stays so, a partly initialised array or a pointer written in the loop
-//! is refused), and one process (with several, other processes' steps
-//! interleave with an iteration: the collective form of the paper, not
-//! implemented here, so refused).
+//! is refused). With several processes this statement only marks the
+//! arrival: `tass-state`'s `loop_sync.rs` waits for every process, checks the
+//! invariant on all of them and gives all write sets fresh values at once
+//! ([`havoc_write_set`]).
 
 use tass_dynamic::api::{Pointer, Root, Value, UNDEFINED_SYMBOL};
-use tass_model::api::{render_expr, CollectiveKind, LoopArrival, LoopInvariant, WriteTarget};
+use tass_model::api::{
+    render_expr, CollectiveKind, LoopArrival, LoopInvariant, Model, Span, WriteTarget,
+};
 use tass_symbolic::api::{Expr, ExprFactory, ExprView, Type};
 
 use super::{show_value, Change, StatementStep};
@@ -41,21 +44,18 @@ impl StatementStep<'_, '_> {
                 span,
             ));
         }
-        if env.nprocs() > 1 {
-            return Err(EngineError::unsupported(
-                format!(
-                    "#pragma TASS collective invariant `{}` with {} processes (only one process is supported yet: run with -n 1)",
-                    inv.id,
-                    env.nprocs()
-                ),
-                span,
-            ));
-        }
         if let Some(why) = &inv.refused {
             return Err(EngineError::unsupported(
                 format!("loop invariant `{}`: {}", inv.id, why.message),
                 &why.span,
             ));
+        }
+        if env.nprocs() > 1 || inv.communication.is_some() {
+            // The collective form (also for one process when the loop
+            // communicates: the MPI state must be checked at the head): the
+            // arrival is recorded, checked and acted on by the engine once
+            // every process has arrived (`tass-state`'s `loop_sync.rs`).
+            return Ok(());
         }
         let text = render_expr(self.model, &inv.condition);
         let holds = self.ev.eval_bool(&*env, &inv.condition)?;
@@ -100,67 +100,107 @@ impl StatementStep<'_, '_> {
 
     /// Gives every object in the loop's write set fresh symbolic values.
     fn havoc(&mut self, env: &mut dyn Environment, inv: &LoopInvariant) -> Result<(), EngineError> {
-        let f = self.ev.factory();
-        for target in &inv.writes {
-            let root = match *target {
-                WriteTarget::Var(v) => env.root_of(v),
-                WriteTarget::PointeeOf(p) => match env.get(env.root_of(p)) {
-                    Some(Value::Pointer(Pointer::To { root, .. } | Pointer::Bytes { root, .. })) => {
-                        *root
-                    }
-                    // null or uninitialised: a write through it is reported
-                    // when it happens, and writes nothing
-                    Some(Value::Pointer(Pointer::Null) | Value::Undefined) | None => continue,
-                    Some(_) => {
-                        return Err(EngineError::unsupported(
-                            format!("loop invariant `{}`: a pointer of unexpected form in the loop's write set", inv.id),
-                            self.span,
-                        ))
-                    }
-                },
-            };
-            // inputs are read-only: a write into one is reported when it happens
-            if matches!(root, Root::Shared(_)) {
-                continue;
-            }
-            let Some(old) = env.get(root).cloned() else {
-                continue;
-            };
-            let new = fresh_like(f, &old).map_err(|what| {
-                EngineError::unsupported(
-                    format!(
-                        "loop invariant `{}`: the loop changes an object that {what}; tass cannot give it fresh values",
-                        inv.id
-                    ),
-                    self.span,
-                )
-            })?;
-            // A scalar variable of an integer type holds a value of its range:
-            // saying so keeps the fresh value from standing for impossible ones.
-            if let (WriteTarget::Var(v), Value::Data(x)) = (target, &new) {
-                let ty = &self.model.var(*v).ty;
-                if let Some((lo, hi)) = ty
-                    .int_range()
-                    .filter(|_| matches!(f.type_of(*x), Type::Int))
-                {
-                    let in_range = f.and(f.le(f.int(lo), *x), f.le(*x, f.int(hi)));
-                    self.ev.assumed.push(in_range);
-                }
-            }
-            let model = self.model;
-            self.changes.record(|| Change {
-                variable: match *target {
-                    WriteTarget::Var(v) => model.var(v).name.clone(),
-                    WriteTarget::PointeeOf(p) => format!("*{}", model.var(p).name),
-                },
-                value: show_value(f, &new),
-            });
-            if let Some(slot) = env.get_mut(root) {
-                *slot = new;
-            }
+        let mut changes = Vec::new();
+        let mut fresh = |f: &ExprFactory, ty: Type| f.fresh_symbol(LOOP_SYMBOL_PREFIX, ty);
+        let havoc = Havoc {
+            inv,
+            span: self.span,
+            fresh: &mut fresh,
+        };
+        let assumed = havoc_write_set(self.model, self.ev.factory(), env, havoc, &mut changes)?;
+        self.ev.assumed.extend(assumed);
+        for change in changes {
+            self.changes.record(|| change);
         }
         Ok(())
     }
+}
+
+/// One arrival's fresh values: the loop, where (for errors), and how fresh
+/// constants are made (any constant not in the state will do; the
+/// collective form names them after the arrival so that equal states reached
+/// by different interleavings stay equal).
+pub struct Havoc<'h> {
+    pub inv: &'h LoopInvariant,
+    pub span: &'h Span,
+    pub fresh: &'h mut dyn FnMut(&ExprFactory, Type) -> Expr,
+}
+
+/// Gives every object in `inv`'s write set, in the process `env` shows,
+/// fresh symbolic values of the same shape (the arrival at the loop head
+/// from which one arbitrary iteration is explored); returns what the new
+/// values are known to satisfy (integer scalars lie in their type's range)
+/// and appends the changes made to `changes`. Used by the one-process
+/// arrival here and by the aligned collective form in `tass-state`.
+pub fn havoc_write_set(
+    model: &Model,
+    f: &ExprFactory,
+    env: &mut dyn Environment,
+    havoc: Havoc,
+    changes: &mut Vec<Change>,
+) -> Result<Vec<Expr>, EngineError> {
+    let Havoc { inv, span, fresh } = havoc;
+    let mut assumed = Vec::new();
+    for target in &inv.writes {
+        let root = match *target {
+            WriteTarget::Var(v) => env.root_of(v),
+            WriteTarget::PointeeOf(p) => match env.get(env.root_of(p)) {
+                Some(Value::Pointer(Pointer::To { root, .. } | Pointer::Bytes { root, .. })) => {
+                    *root
+                }
+                // null or uninitialised: a write through it is reported
+                // when it happens, and writes nothing
+                Some(Value::Pointer(Pointer::Null) | Value::Undefined) | None => continue,
+                Some(_) => {
+                    return Err(EngineError::unsupported(
+                        format!(
+                        "loop invariant `{}`: a pointer of unexpected form in the loop's write set",
+                        inv.id
+                    ),
+                        span,
+                    ))
+                }
+            },
+        };
+        // inputs are read-only: a write into one is reported when it happens
+        if matches!(root, Root::Shared(_)) {
+            continue;
+        }
+        let Some(old) = env.get(root).cloned() else {
+            continue;
+        };
+        let new = fresh_like(f, &old, fresh).map_err(|what| {
+            EngineError::unsupported(
+                format!(
+                    "loop invariant `{}`: the loop changes an object that {what}; tass cannot give it fresh values",
+                    inv.id
+                ),
+                span,
+            )
+        })?;
+        // A scalar variable of an integer type holds a value of its range:
+        // saying so keeps the fresh value from standing for impossible ones.
+        if let (WriteTarget::Var(v), Value::Data(x)) = (target, &new) {
+            let ty = &model.var(*v).ty;
+            if let Some((lo, hi)) = ty
+                .int_range()
+                .filter(|_| matches!(f.type_of(*x), Type::Int))
+            {
+                assumed.push(f.and(f.le(f.int(lo), *x), f.le(*x, f.int(hi))));
+            }
+        }
+        changes.push(Change {
+            variable: match *target {
+                WriteTarget::Var(v) => model.var(v).name.clone(),
+                WriteTarget::PointeeOf(p) => format!("*{}", model.var(p).name),
+            },
+            value: show_value(f, &new),
+        });
+        if let Some(slot) = env.get_mut(root) {
+            *slot = new;
+        }
+    }
+    Ok(assumed)
 }
 
 /// A value of the same shape as `old` whose data are fresh symbolic constants:
@@ -168,7 +208,11 @@ impl StatementStep<'_, '_> {
 /// uninitialised object stays uninitialised (reading it is then reported,
 /// which covers both "still uninitialised" and "written"); the error names
 /// what cannot be over-approximated this way.
-fn fresh_like(f: &ExprFactory, old: &Value) -> Result<Value, &'static str> {
+fn fresh_like(
+    f: &ExprFactory,
+    old: &Value,
+    fresh: &mut dyn FnMut(&ExprFactory, Type) -> Expr,
+) -> Result<Value, &'static str> {
     Ok(match old {
         Value::Undefined => Value::Undefined,
         Value::Data(e) => {
@@ -177,18 +221,18 @@ fn fresh_like(f: &ExprFactory, old: &Value) -> Result<Value, &'static str> {
                     "holds uninitialised elements on entry (initialise it before the loop)",
                 );
             }
-            Value::Data(f.fresh_symbol(LOOP_SYMBOL_PREFIX, f.type_of(*e)))
+            Value::Data(fresh(f, f.type_of(*e)))
         }
         Value::Struct(fields) => Value::Struct(std::sync::Arc::new(
             fields
                 .iter()
-                .map(|v| fresh_like(f, v))
+                .map(|v| fresh_like(f, v, fresh))
                 .collect::<Result<_, _>>()?,
         )),
         Value::Array(elems) => Value::Array(std::sync::Arc::new(
             elems
                 .iter()
-                .map(|v| fresh_like(f, v))
+                .map(|v| fresh_like(f, v, fresh))
                 .collect::<Result<_, _>>()?,
         )),
         Value::Pointer(_) => return Err("holds a pointer"),

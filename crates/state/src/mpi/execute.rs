@@ -68,9 +68,12 @@ impl Mpi<'_> {
             return match op {
                 RmaOp::Create | RmaOp::Free | RmaOp::Fence => self.rma_collective(state, p, call),
                 RmaOp::Lock | RmaOp::Unlock | RmaOp::Flush => self.passive_call(state, step, call),
-                RmaOp::Put | RmaOp::Get | RmaOp::Accumulate => {
-                    self.rma_operation(state, step, call)
-                }
+                RmaOp::Put
+                | RmaOp::Get
+                | RmaOp::Accumulate
+                | RmaOp::FetchAndOp
+                | RmaOp::CompareAndSwap
+                | RmaOp::GetAccumulate => self.rma_operation(state, step, call),
             };
         }
         if is_collective(call.lf) && phase == MpiPhase::Initialized {
@@ -138,8 +141,12 @@ impl Mpi<'_> {
                 After::Return
             }
             (LF::MpiReduceLocal, _) => {
-                collective::reduce_local(&mut ev, &mut env, call)?;
-                After::Return
+                // With a user operator the call has returned already.
+                if collective::reduce_local(&mut ev, &mut env, call)? {
+                    After::Stay
+                } else {
+                    After::Return
+                }
             }
             (LF::MpiSendInit | LF::MpiSsendInit | LF::MpiRsendInit | LF::MpiRecvInit, _) => {
                 persistent::init(&mut ev, &mut env, call, step.function)?;

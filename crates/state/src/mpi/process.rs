@@ -32,6 +32,9 @@ pub(crate) struct MpiProc {
     /// The derived datatypes the process built, by handle number (freed ones
     /// stay, marked, so a later use is caught).
     pub datatypes: Vec<super::datatypes::DerivedType>,
+    /// The heap blocks of running calls of user operators' functions in
+    /// reductions, innermost last (freed as their frames return).
+    pub scratch: Vec<super::collective::ScratchBlocks>,
 }
 
 /// Where a process is in its MPI lifetime: MPI calls other than `MPI_Wtime`

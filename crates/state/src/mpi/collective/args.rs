@@ -440,6 +440,9 @@ impl Mpi<'_> {
 
 /// Why reduction `op` does not suit datatype `t`, if it does not.
 fn op_datatype_problem(op: Op, t: &DType) -> Option<String> {
+    if let Op::User(_) = op {
+        return None; // the user function decides what it takes
+    }
     let loc = matches!(op, Op::Maxloc | Op::Minloc);
     match t {
         DType::Pair(c) if !loc => Some(format!(

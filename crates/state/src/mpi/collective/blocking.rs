@@ -7,12 +7,13 @@ use tass_semantics::api::{Change, EngineError, Environment, Property, Violation}
 use tass_symbolic::api::Type;
 
 use super::args::significant_args;
-use super::data::{write_data, DType};
+use super::data::{write_data, DType, Op};
 use super::kind::{shape, Kind, UNDEFINED};
 use super::members::{agrees, checked_comm, path_dead, root_and_op, Member, Significant};
 use super::nonblocking::first_post;
 use super::pending::span_of;
 use super::transfer::Transfer;
+use super::user_reduce::{push_fold, Fold, Inputs};
 use crate::mpi::buffer::check_rank;
 use crate::mpi::comm;
 use crate::mpi::context::{current_call, write_success, Mpi};
@@ -107,6 +108,7 @@ impl Mpi<'_> {
         }
 
         // Phase 4: the operation.
+        let mut folds = Vec::new();
         match kind {
             Kind::CommDup
             | Kind::CommSplit
@@ -127,7 +129,7 @@ impl Mpi<'_> {
                 if path_dead(&self.ctx, state) {
                     return Ok((violations, Vec::new()));
                 }
-                self.write_transfers(state, &members, transfers, &mut violations)?;
+                folds = self.write_transfers(state, &members, transfers, &mut violations)?;
             }
         }
 
@@ -138,6 +140,31 @@ impl Mpi<'_> {
                 write_success(ev, env, call)?;
                 env.set_location(call.target);
                 Ok(())
+            })?;
+        }
+        // A user operator: its function runs on each receiving member, in
+        // frames above the call that has returned.
+        for t in folds {
+            let m = &members[t.dest];
+            let (Some(call), Some(Op::User(function)), Some(ins)) = (&m.call, m.op, &t.fold) else {
+                continue;
+            };
+            let dtype = m
+                .args
+                .stype
+                .clone()
+                .or_else(|| m.args.rtype.clone())
+                .unwrap_or(DType::Scalar(LC::MpiInt, Type::Int));
+            self.as_process(state, m.world, &mut violations, |ev, env| {
+                let inout = ev.eval(&*env, &call.args[t.arg])?;
+                let fold = Fold {
+                    function,
+                    ins: Inputs::Copies(ins),
+                    dtype: &dtype,
+                    count: t.n,
+                    inout,
+                };
+                push_fold(ev, env, fold, m.span)
             })?;
         }
         Ok((violations, Vec::new()))
@@ -355,14 +382,16 @@ impl<'a> Mpi<'a> {
         Ok(Some(members))
     }
 
-    /// Writes each transfer into its member's receive buffer.
+    /// Writes each transfer into its member's receive buffer; gives back
+    /// those a user operator's function still has to fold into.
     fn write_transfers(
         &mut self,
         state: &mut State,
         members: &[Member<'_>],
         transfers: Vec<Transfer>,
         violations: &mut Vec<Violation>,
-    ) -> Result<(), EngineError> {
+    ) -> Result<Vec<Transfer>, EngineError> {
+        let mut folds = Vec::new();
         for t in transfers {
             let m = &members[t.dest];
             let Some(call) = &m.call else { continue };
@@ -382,7 +411,10 @@ impl<'a> Mpi<'a> {
                 }
                 write_data(ev, env, arg.into(), t.window(), (&t.data, t.n), &dt, span)
             })?;
+            if t.fold.is_some() {
+                folds.push(t);
+            }
         }
-        Ok(())
+        Ok(folds)
     }
 }

@@ -26,6 +26,10 @@ pub(super) enum Op {
     Bor,
     Maxloc,
     Minloc,
+    /// A user operator (`MPI_Op_create`): the function pointer value
+    /// (`FunctionId + 1`) of its function, which the reduction runs as
+    /// program code (`user_reduce.rs`).
+    User(u32),
 }
 
 pub(super) fn op_of(v: &Value, span: &Span) -> Result<Op, EngineError> {
@@ -75,6 +79,7 @@ pub(super) fn op_name(op: Op) -> &'static str {
         Op::Bor => "MPI_BOR",
         Op::Maxloc => "MPI_MAXLOC",
         Op::Minloc => "MPI_MINLOC",
+        Op::User(_) => "a user operator",
     }
 }
 
@@ -141,6 +146,9 @@ pub(super) fn combine(f: &ExprFactory, arith: Arith, op: Op, a: Expr, b: Expr) -
         Op::Lor => as_ty(f.or(truth(a), truth(b))),
         Op::Band => f.bitwise(BitOp::And, a, b),
         Op::Bor => f.bitwise(BitOp::Or, a, b),
+        // Never combined here: the reduction runs the user function
+        // (`user_reduce.rs`); every caller checks for it first.
+        Op::User(_) => unreachable!("a user operator is not combined symbolically"),
     }
 }
 

@@ -8,6 +8,7 @@ use tass_symbolic::api::{Expr, ExprFactory};
 
 use super::data::{op_name, op_of, DType, Data, Op};
 use super::kind::{comm_arg, positions, shape, Kind};
+use super::user_reduce::user_function;
 use crate::env::ProcEnv;
 use crate::mpi::buffer::holds;
 use crate::mpi::comm;
@@ -179,11 +180,52 @@ pub(super) fn root_and_op(
                 ev.fail(env, Property::InvalidPointer, message, call.span);
                 return Ok((root, None));
             }
-            Some(op_of(&v, call.span)?)
+            match v {
+                Value::Handle(Handle::Op(k)) => match user_op(ev, env, call, kind, k)? {
+                    Some(op) => Some(op),
+                    None => return Ok((root, None)), // reported; the path is dead
+                },
+                v => Some(op_of(&v, call.span)?),
+            }
         }
         None => None,
     };
     Ok((root, op))
+}
+
+/// The user operator `Handle::Op(k)` of the calling process as a reduction
+/// operation: its function. Only the blocking `MPI_Reduce`,
+/// `MPI_Allreduce`, `MPI_Scan` and `MPI_Exscan` run user functions; the other
+/// reductions refuse them by name. `None` after reporting a freed operator.
+fn user_op(
+    ev: &mut Evaluator<'_>,
+    env: &ProcEnv<'_>,
+    call: &Call<'_>,
+    kind: Kind,
+    k: u32,
+) -> Result<Option<Op>, EngineError> {
+    let Some(function) = user_function(ev, env, k, call.lf, call.span)? else {
+        return Ok(None);
+    };
+    let runs_it = matches!(
+        call.lf,
+        LF::MpiReduce | LF::MpiAllreduce | LF::MpiScan | LF::MpiExscan
+    ) && matches!(
+        kind,
+        Kind::Reduce | Kind::Allreduce | Kind::Scan | Kind::Exscan
+    );
+    if !runs_it {
+        return Err(EngineError::unsupported(
+            format!(
+                "{} with a user operator (made by MPI_Op_create): not yet supported \
+                 (tass runs user operators in MPI_Reduce, MPI_Allreduce, MPI_Scan, MPI_Exscan and \
+                 MPI_Reduce_local)",
+                call.lf.c_name()
+            ),
+            call.span,
+        ));
+    }
+    Ok(Some(Op::User(function)))
 }
 
 /// Phase 1 for one member: its call, operation and root agree with the

@@ -55,7 +55,9 @@ mod nonblocking;
 pub(super) mod pending;
 mod reduce_local;
 mod transfer;
+mod user_reduce;
 
 pub(super) use kind::{is_collective, is_nonblocking};
 pub(super) use nonblocking::{has_post, pending_posts};
 pub(super) use reduce_local::reduce_local;
+pub(crate) use user_reduce::ScratchBlocks;

@@ -87,6 +87,7 @@ impl Plan<'_, '_> {
                     n: c,
                     data: d.clone(),
                     optional: false,
+                    fold: None,
                 });
             }
         }
@@ -122,21 +123,31 @@ impl Plan<'_, '_> {
                         n: c,
                         data: undefined_like(self.f, &xs[0]),
                         optional: true,
+                        fold: None,
                     });
                     continue;
                 }
                 Kind::Exscan => j,
                 _ => self.members.len(),
             };
-            let part: Vec<&Data> = xs[..upto].iter().collect();
+            let (data, fold) = match op {
+                // The receive buffer starts with the last contribution; the
+                // user function then folds the others into it.
+                Op::User(_) => (xs[upto - 1].clone(), Some(xs[..upto - 1].to_vec())),
+                _ => {
+                    let part: Vec<&Data> = xs[..upto].iter().collect();
+                    (reduce(self.f, (self.arith, op), &part, c), None)
+                }
+            };
             out.push(Transfer {
                 dest: j,
                 arg: self.rbuf,
                 capacity: c,
                 offset: self.zero(),
                 n: c,
-                data: reduce(self.f, (self.arith, op), &part, c),
+                data,
                 optional: false,
+                fold,
             });
         }
         Ok(Some(out))
@@ -170,6 +181,7 @@ impl Plan<'_, '_> {
                 n: c,
                 data: d,
                 optional: false,
+                fold: None,
             });
         }
         Ok(Some(out))
@@ -216,6 +228,7 @@ impl Plan<'_, '_> {
                     n: self.count(&self.members[i].args.scount),
                     data: d.clone(),
                     optional: false,
+                    fold: None,
                 });
             }
         }
@@ -248,6 +261,7 @@ impl Plan<'_, '_> {
                 n: c,
                 data: d,
                 optional: false,
+                fold: None,
             });
         }
         Ok(Some(out))
@@ -287,6 +301,7 @@ impl Plan<'_, '_> {
                     n: c,
                     data: d,
                     optional: false,
+                    fold: None,
                 });
             }
         }
@@ -304,6 +319,11 @@ pub(super) struct Transfer {
     pub(super) data: Data,
     /// The buffer is not significant: nothing is written when it is NULL.
     pub(super) optional: bool,
+    /// A reduction with a user operator: `data` is the last member's
+    /// contribution, and the user function is then applied to these
+    /// contributions of the members before it, last first
+    /// (`user_reduce.rs`).
+    pub(super) fold: Option<Vec<Data>>,
 }
 
 impl Transfer {

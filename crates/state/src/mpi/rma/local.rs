@@ -169,12 +169,12 @@ fn library_access(lf: LF, k: usize) -> Access {
 
 /// Whether an access conflicts with an operation at the target.
 fn conflicts_at_target(kind: OpKind, access: Access) -> bool {
-    kind != OpKind::Get || access == Access::Write
+    !kind.reads_target_only() || access == Access::Write
 }
 
 /// Whether an access conflicts with the origin buffer of an operation.
 fn conflicts_at_origin(kind: OpKind, access: Access) -> bool {
-    kind == OpKind::Get || access == Access::Write
+    kind.reads_target_only() || access == Access::Write
 }
 
 impl Mpi<'_> {
@@ -341,6 +341,22 @@ impl Mpi<'_> {
                     Ok(())
                 })?;
             }
+        }
+        let compare = op.compare.as_ref().map(|(_, b)| b);
+        if let Some(at) = compare
+            .filter(|_| op.origin as usize == p && access == Access::Write)
+            .and_then(|b| offset_in(b, place, f))
+        {
+            let claim = outside(f, at, 0, op.count);
+            let message = format!(
+                "process {p} writes the compare buffer of its {} (line {line}) before the \
+                 epoch's synchronisation completes it",
+                op.kind.name()
+            );
+            self.as_member(state, p, &mut violations, |ev, env| {
+                ev.check(&*env, claim, Property::LocalConcurrency, || message, span);
+                Ok(())
+            })?;
         }
         if op.origin as usize == p && conflicts_at_origin(op.kind, access) {
             if let Some(at) = offset_in(&op.buffer, place, f) {

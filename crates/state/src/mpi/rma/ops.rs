@@ -17,6 +17,10 @@ use crate::mpi::context::{write_success, Call, Mpi, PROC_NULL};
 use crate::state::State;
 use crate::step::Step;
 
+/// A pending operation's kind, origin data, origin buffer and compare value
+/// and buffer (see [`PendingOp`]).
+type Half = (OpKind, Option<Expr>, Value, Option<(Expr, Value)>);
+
 /// The arguments of an RMA operation, read and checked at the call.
 struct Issued {
     window: u32,
@@ -103,55 +107,49 @@ impl Mpi<'_> {
                 call.span,
             ));
         }
-        let kind = match rma_op(call) {
-            Some(RmaOp::Put) => OpKind::Put,
-            Some(RmaOp::Get) => OpKind::Get,
-            _ => OpKind::Accumulate(self.accumulate_op(state, p, call)?),
-        };
-        let (data, buffer) = self.as_member(state, p, violations, |ev, env| {
-            origin_side(ev, env, call, kind, &issued)
-        })?;
+        let halves = self.halves(state, p, call, &issued, violations)?;
         let function = state.inner.procs[p]
             .stack
             .last()
             .map(|fr| fr.function)
             .unwrap_or(self.ctx.model.main);
-        let op = PendingOp {
-            origin: p as u32,
-            target: issued.target,
-            kind,
-            first_byte,
-            end_byte,
-            count: issued.count,
-            ty: issued.ty,
-            data,
-            buffer,
-            at: (function, call.tid),
-            under_lock,
-        };
-        let found = self.check_recorded_accesses(state, p, &op, &w.local, call.span)?;
-        violations.extend(found);
-        if let Some(other) = w
-            .ops
-            .iter()
-            .find(|o| o.origin != op.origin && o.overlaps(&op) && o.kind.conflicts_with(op.kind))
-        {
-            let line = self.line_of(other.at);
-            let message = format!(
-                "{name} of process {p} and {} of process {} (line {line}) access the same \
-                 window memory of process {} in one epoch, and at least one writes it",
-                other.kind.name(),
-                other.origin,
-                op.target
-            );
-            self.as_member(state, p, violations, |ev, env| {
-                ev.fail(&*env, Property::RmaRace, message, call.span);
-                Ok(())
-            })?;
-        }
-        let s = state.inner_mut();
-        if let Some(w) = Arc::make_mut(&mut s.windows)[issued.window as usize].as_mut() {
-            w.ops.push(op);
+        for (kind, data, buffer, compare) in halves {
+            let op = PendingOp {
+                origin: p as u32,
+                target: issued.target,
+                kind,
+                first_byte,
+                end_byte,
+                count: issued.count,
+                ty: issued.ty.clone(),
+                data,
+                buffer,
+                at: (function, call.tid),
+                under_lock,
+                compare,
+            };
+            let found = self.check_recorded_accesses(state, p, &op, &w.local, call.span)?;
+            violations.extend(found);
+            if let Some(other) = w.ops.iter().find(|o| {
+                o.origin != op.origin && o.overlaps(&op) && o.kind.conflicts_with(op.kind)
+            }) {
+                let line = self.line_of(other.at);
+                let message = format!(
+                    "{name} of process {p} and {} of process {} (line {line}) access the same \
+                     window memory of process {} in one epoch, and at least one writes it",
+                    other.kind.name(),
+                    other.origin,
+                    op.target
+                );
+                self.as_member(state, p, violations, |ev, env| {
+                    ev.fail(&*env, Property::RmaRace, message, call.span);
+                    Ok(())
+                })?;
+            }
+            let s = state.inner_mut();
+            if let Some(w) = Arc::make_mut(&mut s.windows)[issued.window as usize].as_mut() {
+                w.ops.push(op);
+            }
         }
         Ok(())
     }
@@ -167,6 +165,102 @@ impl Mpi<'_> {
             .body
             .as_ref()
             .map_or(0, |b| b.transition(tid).span.start_line)
+    }
+
+    /// The pending operations a call issues, in the order they are
+    /// performed: one for a put, get or accumulate; for an atomic its read
+    /// half, then its write half (none for `MPI_NO_OP`). Each with its origin
+    /// data, origin buffer and compare value and buffer.
+    fn halves(
+        &mut self,
+        state: &mut State,
+        p: usize,
+        call: &Call<'_>,
+        issued: &Issued,
+        violations: &mut Vec<Violation>,
+    ) -> Result<Vec<Half>, EngineError> {
+        let (op, lf) = match rma_op(call) {
+            Some(RmaOp::Put) => (None, OpKind::Put),
+            Some(RmaOp::Get) => (None, OpKind::Get),
+            Some(RmaOp::FetchAndOp | RmaOp::GetAccumulate) => {
+                let c = self.atomic_op(state, p, call)?;
+                (Some(c), OpKind::AtomicRead(c, call.lf))
+            }
+            Some(RmaOp::CompareAndSwap) => {
+                let c = LC::MpiReplace;
+                (Some(c), OpKind::AtomicRead(c, call.lf))
+            }
+            _ => (
+                None,
+                OpKind::Accumulate(self.accumulate_op(state, p, call)?),
+            ),
+        };
+        let Some(c) = op.filter(|_| matches!(lf, OpKind::AtomicRead(..))) else {
+            let (data, buffer) = self.as_member(state, p, violations, |ev, env| {
+                origin_side(ev, env, call, lf, issued)
+            })?;
+            return Ok(vec![(lf, data, buffer, None)]);
+        };
+        self.as_member(state, p, violations, |ev, env| {
+            let f = ev.factory();
+            let (n, zero) = (f.int(issued.count), f.int(0));
+            let result = call.arg(ArgRole::RecvBuffer);
+            // Reading checks that the buffer holds the element.
+            read_buffer(ev, &*env, result, n, zero, &issued.ty, call.span)?;
+            let read = (lf, None, ev.eval(&*env, result)?, None);
+            if c == LC::MpiNoOp {
+                return Ok(vec![read]); // MPI ignores the origin buffer
+            }
+            let origin = call.arg(ArgRole::SendBuffer);
+            let data = read_buffer(ev, &*env, origin, n, zero, &issued.ty, call.span)?;
+            let compare = match call
+                .lf
+                .mpi()
+                .and_then(|d| d.position(ArgRole::CompareBuffer))
+            {
+                Some(k) => {
+                    let arg = &call.args[k];
+                    let value = read_buffer(ev, &*env, arg, n, zero, &issued.ty, call.span)?;
+                    let Some(value) = value else {
+                        return Ok(Vec::new()); // reported
+                    };
+                    Some((value, ev.eval(&*env, arg)?))
+                }
+                None => None,
+            };
+            let write = (
+                OpKind::AtomicWrite(c, call.lf),
+                data,
+                ev.eval(&*env, origin)?,
+                compare,
+            );
+            Ok(vec![read, write])
+        })
+    }
+
+    /// The operation of `MPI_Fetch_and_op` or `MPI_Get_accumulate`
+    /// (`MPI_NO_OP` included).
+    fn atomic_op(
+        &mut self,
+        state: &mut State,
+        p: usize,
+        call: &Call<'_>,
+    ) -> Result<LC, EngineError> {
+        let v = self.peek_value(state, p, call.arg(ArgRole::Op))?;
+        match v {
+            Value::Handle(Handle::Constant(
+                c @ (LC::MpiSum
+                | LC::MpiProd
+                | LC::MpiMin
+                | LC::MpiMax
+                | LC::MpiReplace
+                | LC::MpiNoOp),
+            )) => Ok(c),
+            other => Err(EngineError::unsupported(
+                format!("{} with operation {other:?}", call.lf.c_name()),
+                call.span,
+            )),
+        }
     }
 
     /// The operation of `MPI_Accumulate`.
@@ -235,16 +329,26 @@ impl Mpi<'_> {
                         write_buffer(ev, env, base, at, data, n, &span)
                     })?;
                 }
-                OpKind::Accumulate(c) => {
-                    let data = op.data.expect("an accumulate carries its data");
+                OpKind::Accumulate(c) | OpKind::AtomicWrite(c, _) => {
+                    let Some(data) = op.data else { continue };
                     self.as_member(state, target as usize, violations, |ev, env| {
                         let old = read_buffer(ev, &*env, base, n, at.offset, &op.ty, &span)?;
                         let Some(old) = old else { return Ok(()) };
-                        let new = combine(ev.factory(), c, old, data, op.count, &op.ty);
+                        let f = ev.factory();
+                        let mut new = combine(f, c, old, data, op.count, &op.ty);
+                        if let Some((compare, _)) = &op.compare {
+                            // MPI_Compare_and_swap: replaced only if equal.
+                            let equal = (0..op.count).fold(f.tt(), |acc, j| {
+                                let a = buffer::flat_read(f, old, f.int(j));
+                                let b = buffer::flat_read(f, *compare, f.int(j));
+                                f.and(acc, f.eq(a, buffer::coerce(f, b, &op.ty)))
+                            });
+                            new = f.ite(equal, new, old);
+                        }
                         write_buffer(ev, env, base, at, new, n, &span)
                     })?;
                 }
-                OpKind::Get => {
+                OpKind::Get | OpKind::AtomicRead(..) => {
                     let got = self.as_member(state, target as usize, violations, |ev, env| {
                         read_buffer(ev, &*env, base, n, at.offset, &op.ty, &span)
                     })?;
@@ -304,45 +408,83 @@ fn issue_args(
     if rank == PROC_NULL || !(0..n as i64).contains(&rank) {
         return Ok(None);
     }
-    let (origin_count, origin_type, target_type) = match rma_op(call) {
-        Some(RmaOp::Get) => (ArgRole::RecvCount, ArgRole::RecvType, ArgRole::TargetType),
-        _ => (ArgRole::SendCount, ArgRole::SendType, ArgRole::TargetType),
-    };
-    let (odt, ty) = buffer::datatype(ev, &*env, call.arg(origin_type), call.span)?;
-    let (tdt, _) = buffer::datatype(ev, &*env, call.arg(target_type), call.span)?;
-    let f = ev.factory();
-    if odt != tdt {
-        let message = format!(
-            "{name} with origin datatype {} and target datatype {}",
-            odt.c_name(),
-            tdt.c_name()
-        );
-        ev.fail(&*env, Property::MpiType, message, call.span);
-        return Ok(None);
+    if matches!(
+        rma_op(call),
+        Some(RmaOp::FetchAndOp | RmaOp::CompareAndSwap)
+    ) {
+        // One element of one datatype, at the target displacement.
+        let (dtype, ty) = buffer::datatype(ev, &*env, call.arg(ArgRole::Datatype), call.span)?;
+        if datatype_size(dtype).is_none() {
+            return Err(EngineError::unsupported(
+                format!("{name} with datatype {}", dtype.c_name()),
+                call.span,
+            ));
+        }
+        let disp = ev.eval_int(&*env, call.arg(ArgRole::TargetDisp))?;
+        let target_disp = concrete(ev, disp, "target displacement", call.span)?;
+        return Ok(Some(Issued {
+            window,
+            target: rank as u32,
+            count: 1,
+            dtype,
+            ty,
+            target_disp,
+        }));
     }
-    if datatype_size(odt).is_none() {
+    // The buffers whose count and datatype must match the target's: the
+    // origin's, and for MPI_Get_accumulate the result's too (its origin is
+    // ignored with MPI_NO_OP).
+    let no_op = match call.arg_if(ArgRole::Op) {
+        Some(op) => ev.eval(&*env, op)? == Value::Handle(Handle::Constant(LC::MpiNoOp)),
+        None => false,
+    };
+    let sides: &[(ArgRole, ArgRole, &str)] = match rma_op(call) {
+        Some(RmaOp::Get) => &[(ArgRole::RecvCount, ArgRole::RecvType, "origin")],
+        Some(RmaOp::GetAccumulate) if no_op => &[(ArgRole::RecvCount, ArgRole::RecvType, "result")],
+        Some(RmaOp::GetAccumulate) => &[
+            (ArgRole::RecvCount, ArgRole::RecvType, "result"),
+            (ArgRole::SendCount, ArgRole::SendType, "origin"),
+        ],
+        _ => &[(ArgRole::SendCount, ArgRole::SendType, "origin")],
+    };
+    let (tdt, ty) = buffer::datatype(ev, &*env, call.arg(ArgRole::TargetType), call.span)?;
+    let odt = tdt;
+    if datatype_size(tdt).is_none() {
         return Err(EngineError::unsupported(
-            format!("{name} with datatype {}", odt.c_name()),
+            format!("{name} with datatype {}", tdt.c_name()),
             call.span,
         ));
     }
-    let ocount = ev.eval_int(&*env, call.arg(origin_count))?;
+    let f = ev.factory();
     let tcount = ev.eval_int(&*env, call.arg(ArgRole::TargetCount))?;
-    let same = f.and(f.eq(ocount, tcount), f.le(f.int(0), ocount));
-    ev.check(
-        &*env,
-        same,
-        Property::MpiCount,
-        || {
-            format!(
-                "{name} with origin count {} and target count {}",
-                f.pretty(ocount),
-                f.pretty(tcount)
-            )
-        },
-        call.span,
-    );
-    let count = concrete(ev, ocount, "count", call.span)?;
+    for &(count_role, type_role, side) in sides {
+        let (dt, _) = buffer::datatype(ev, &*env, call.arg(type_role), call.span)?;
+        if dt != tdt {
+            let message = format!(
+                "{name} with {side} datatype {} and target datatype {}",
+                dt.c_name(),
+                tdt.c_name()
+            );
+            ev.fail(&*env, Property::MpiType, message, call.span);
+            return Ok(None);
+        }
+        let c = ev.eval_int(&*env, call.arg(count_role))?;
+        let same = f.and(f.eq(c, tcount), f.le(f.int(0), c));
+        ev.check(
+            &*env,
+            same,
+            Property::MpiCount,
+            || {
+                format!(
+                    "{name} with {side} count {} and target count {}",
+                    f.pretty(c),
+                    f.pretty(tcount)
+                )
+            },
+            call.span,
+        );
+    }
+    let count = concrete(ev, tcount, "count", call.span)?;
     let disp = ev.eval_int(&*env, call.arg(ArgRole::TargetDisp))?;
     let target_disp = concrete(ev, disp, "target displacement", call.span)?;
     Ok(Some(Issued {
@@ -389,6 +531,7 @@ fn combine(f: &ExprFactory, op: LC, old: Expr, data: Expr, count: i64, ty: &Type
                 LC::MpiProd => f.mul(a, b),
                 LC::MpiMin => f.ite(f.le(a, b), a, b),
                 LC::MpiMax => f.ite(f.le(b, a), a, b),
+                LC::MpiNoOp => a,
                 _ => b, // MPI_REPLACE
             }
         })

@@ -2,7 +2,7 @@
 //! operations issued in the current epoch and not performed yet.
 
 use tass_dynamic::api::Value;
-use tass_model::api::{FunctionId, LibraryConstant as LC, TransitionId};
+use tass_model::api::{FunctionId, LibraryConstant as LC, LibraryFunction as LF, TransitionId};
 use tass_symbolic::api::{Expr, Type};
 
 /// A window of one-sided communication (`MPI_Win_create`): one piece of
@@ -99,16 +99,42 @@ pub(crate) enum OpKind {
     Get,
     /// `MPI_Accumulate` with this operation (`MPI_SUM`, ..., `MPI_REPLACE`).
     Accumulate(LC),
+    /// The read half of an atomic (`MPI_Fetch_and_op` with this operation,
+    /// `MPI_Compare_and_swap` as `MPI_REPLACE`): the target's element into
+    /// the result buffer, before the write half of the same call.
+    AtomicRead(LC, LF),
+    /// The write half of an atomic: the target's element combined with the
+    /// origin's (for `MPI_Compare_and_swap`, replaced if it equals the
+    /// compare value, [`PendingOp::compare`]).
+    AtomicWrite(LC, LF),
 }
 
 impl OpKind {
+    /// The operation of an accumulate-family operation.
+    fn accumulating(self) -> Option<LC> {
+        match self {
+            OpKind::Accumulate(c) | OpKind::AtomicRead(c, _) | OpKind::AtomicWrite(c, _) => Some(c),
+            OpKind::Put | OpKind::Get => None,
+        }
+    }
+
+    /// True for the operations that only read the target (and write the
+    /// origin's buffer).
+    pub fn reads_target_only(self) -> bool {
+        matches!(self, OpKind::Get | OpKind::AtomicRead(..))
+    }
+
     /// Two operations on overlapping target memory in one epoch conflict
-    /// unless both only read, or both accumulate with the same operation
-    /// (MPI's rule: accumulates are element-wise atomic).
+    /// unless both only read, or both are of the accumulate family
+    /// (`MPI_Accumulate`, `MPI_Fetch_and_op`, `MPI_Compare_and_swap`) with
+    /// the same operation or `MPI_NO_OP` (MPI's rule: they are element-wise
+    /// atomic).
     pub fn conflicts_with(self, other: OpKind) -> bool {
-        match (self, other) {
-            (OpKind::Get, OpKind::Get) => false,
-            (OpKind::Accumulate(a), OpKind::Accumulate(b)) => a != b,
+        if self.reads_target_only() && other.reads_target_only() {
+            return false;
+        }
+        match (self.accumulating(), other.accumulating()) {
+            (Some(a), Some(b)) => a != b && a != LC::MpiNoOp && b != LC::MpiNoOp,
             _ => true,
         }
     }
@@ -119,6 +145,7 @@ impl OpKind {
             OpKind::Put => "MPI_Put",
             OpKind::Get => "MPI_Get",
             OpKind::Accumulate(_) => "MPI_Accumulate",
+            OpKind::AtomicRead(_, lf) | OpKind::AtomicWrite(_, lf) => lf.c_name(),
         }
     }
 }
@@ -147,6 +174,10 @@ pub(crate) struct PendingOp {
     /// Issued under the origin's lock on the target: the origin's unlock or
     /// flush performs it (else the closing fence).
     pub under_lock: bool,
+    /// `MPI_Compare_and_swap`'s write half: the compare value, read at the
+    /// call, and the compare buffer (which the origin may not write before
+    /// the operation completes).
+    pub compare: Option<(Expr, Value)>,
 }
 
 impl PendingOp {
@@ -176,6 +207,11 @@ pub(crate) fn window_values(windows: &[Option<Window>]) -> impl Iterator<Item = 
             .iter()
             .map(|m| &m.base)
             .chain(w.ops.iter().map(|op| &op.buffer))
+            .chain(
+                w.ops
+                    .iter()
+                    .filter_map(|op| op.compare.as_ref().map(|c| &c.1)),
+            )
     })
 }
 
@@ -188,6 +224,9 @@ pub(crate) fn window_values_mut(windows: &mut [Option<Window>]) -> Vec<&mut Valu
         }
         for op in w.ops.iter_mut() {
             out.push(&mut op.buffer);
+            if let Some((_, b)) = op.compare.as_mut() {
+                out.push(b);
+            }
         }
     }
     out
