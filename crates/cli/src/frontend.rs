@@ -52,29 +52,47 @@ pub(crate) fn load_program(files: &[PathBuf], source: &SourceArgs) -> Result<Mod
     })
 }
 
-/// The first line of `text` that only C++ would contain, as a refusal.
+/// The first line of `text` that only C++ would contain, as a refusal. Asked
+/// only after the front end failed, so a C program is never refused by it.
 fn cplusplus_line(path: &Path, text: &str) -> Option<RunError> {
-    const STARTS: [(&str, &str); 8] = [
+    text.lines().enumerate().find_map(|(k, line)| {
+        Some(RunError::CPlusPlus {
+            path: path.to_path_buf(),
+            line: Some(k + 1),
+            construct: format!("{} is C++", cplusplus_construct(line.trim_start())?),
+        })
+    })
+}
+
+/// The C++ construct `line` (without its indentation) holds, if any.
+fn cplusplus_construct(line: &str) -> Option<String> {
+    const STARTS: [(&str, &str); 7] = [
         ("class ", "`class`"),
         ("namespace ", "`namespace`"),
         ("template<", "`template`"),
         ("template <", "`template`"),
         ("using namespace ", "`using namespace`"),
-        ("#include <iostream>", "`<iostream>`"),
-        ("#include <vector>", "`<vector>`"),
-        ("#include <string>", "`<string>`"),
+        ("delete ", "`delete`"),
+        ("delete[]", "`delete[]`"),
     ];
-    text.lines().enumerate().find_map(|(k, line)| {
-        let line = line.trim_start();
-        let construct = STARTS
-            .iter()
-            .find(|(start, _)| line.starts_with(start))
-            .map(|(_, name)| *name)
-            .or_else(|| line.contains("std::").then_some("`std::`"))?;
-        Some(RunError::CPlusPlus {
-            path: path.to_path_buf(),
-            line: Some(k + 1),
-            construct: format!("{construct} is C++"),
-        })
-    })
+    if let Some((_, name)) = STARTS.iter().find(|(start, _)| line.starts_with(start)) {
+        return Some(name.to_string());
+    }
+    // Every C header's name ends in `.h`; `<iostream>`, `<vector>`, `<cstdio>` do not.
+    if let Some(header) = line
+        .strip_prefix("#include <")
+        .and_then(|rest| rest.split('>').next())
+    {
+        return (!header.contains('.')).then(|| format!("`<{header}>`"));
+    }
+    if line.contains("std::") {
+        return Some("`std::`".into());
+    }
+    if line.contains("::") {
+        return Some("`::`".into());
+    }
+    ["= new ", "return new ", "(new "]
+        .iter()
+        .any(|form| line.contains(form))
+        .then(|| "`new`".into())
 }

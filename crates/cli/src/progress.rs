@@ -1,5 +1,6 @@
 //! The progress line: while a search runs for more than a second, stderr (a
-//! terminal) shows the states reached, the depth, the rate and the time,
+//! terminal) shows the states reached, the depth, the rate, the prover calls,
+//! the resident memory and the time,
 //! rewritten in place and erased at the end. Never when stderr is not a
 //! terminal, with `--format json|sarif`, or with `-q`.
 
@@ -60,10 +61,12 @@ fn print_until_done(progress: &Progress, done: &AtomicBool) {
         let states = progress.states();
         let rate = states as f64 / elapsed.as_secs_f64();
         let mut err = std::io::stderr().lock();
+        let memory = resident_megabytes().map_or_else(String::new, |mb| format!(", {mb} MB"));
         let _ = write!(
             err,
-            "\r\x1b[Ktass: {states} states, depth {}, {rate:.0} states/s, {:.1} s",
+            "\r\x1b[Ktass: {states} states, depth {}, {rate:.0} states/s, {} prover calls{memory}, {:.1} s",
             progress.depth(),
+            progress.prover_calls(),
             elapsed.as_secs_f64()
         );
         let _ = err.flush();
@@ -74,4 +77,18 @@ fn print_until_done(progress: &Progress, done: &AtomicBool) {
         let _ = write!(err, "\r\x1b[K");
         let _ = err.flush();
     }
+}
+
+/// The process's resident memory in MB (`VmRSS`), where the system tells it.
+fn resident_megabytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kilobytes: u64 = line
+        .trim_start_matches("VmRSS:")
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kilobytes / 1024)
 }

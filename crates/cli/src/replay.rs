@@ -206,6 +206,11 @@ fn replay_quietly(trace: &Value, invocation: &Invocation, settings: &ReplaySetti
             }
         }
     }
+    if let Some(why) = judge::Expected::from_trace(trace).cannot_replay() {
+        if !(invocation.command == "compare" && property == "not-equivalent") {
+            return Outcome::Unreplayable(why);
+        }
+    }
     let dir = settings.dir.clone().unwrap_or_else(|| {
         std::env::temp_dir().join(format!("tass-replay-{}", std::process::id()))
     });

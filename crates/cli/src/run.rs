@@ -176,6 +176,7 @@ fn run_verify(args: VerifyArgs) -> i32 {
                 describe_prover(check);
             }
             warn_unbounded(&model, &options, check);
+            warn_many_processes("-n", options.procs, check);
             with_progress_line(options, check, |options| verify(&model, options))
         }
         Err(error) => Report::error(error.report_text()),
@@ -261,6 +262,8 @@ fn run_compare(args: CompareArgs) -> i32 {
             }
             warn_unbounded(&spec, &options, check);
             warn_unbounded(&imp, &options, check);
+            warn_many_processes("--spec-procs", options.spec_procs, check);
+            warn_many_processes("--impl-procs", options.impl_procs, check);
             with_progress_line(options, check, |options| compare(&spec, &imp, options))
         }
         Err(error) => Report::error(error.report_text()),
@@ -341,6 +344,23 @@ fn warn_unbounded(model: &Model, options: &Options, check: &CheckArgs) {
              (#pragma TASS input {{{name} <= ...}})"
         );
     }
+}
+
+/// Above this many processes a warning says the search may take long (the
+/// paper's largest runs used 15 processes).
+const MANY_PROCESSES: usize = 16;
+
+/// Warns (on stderr, not with `-q`) when `option` asks for more than
+/// [`MANY_PROCESSES`] processes: the interleavings grow exponentially with them.
+fn warn_many_processes(option: &str, procs: usize, check: &CheckArgs) {
+    if check.quiet || procs <= MANY_PROCESSES {
+        return;
+    }
+    eprintln!(
+        "warning: {option} {procs}: the states grow exponentially with the processes, so the \
+         search may take very long or not end; try a few processes first, and bound the run \
+         with --timeout or --max-states"
+    );
 }
 
 /// `--trace FILE` is created before the search, so that a path that cannot be

@@ -135,6 +135,24 @@ fn cplusplus_is_refused_by_name() {
     let (code, _, err) = tass(&["verify"], &cc);
     assert_eq!(code, 2);
     assert!(err.contains("C++ is not supported"), "{err}");
+    for (text, construct) in [
+        (
+            "int main(void) {\n  int *p = new int;\n  return 0;\n}\n",
+            "prog.c:2:1: error: C++ is not supported (`new` is C++)",
+        ),
+        (
+            "#include <cstdio>\nint main(void) { return 0; }\n",
+            "prog.c:1:1: error: C++ is not supported (`<cstdio>` is C++)",
+        ),
+        (
+            "int main(void) {\n  return A::b;\n}\n",
+            "prog.c:2:1: error: C++ is not supported (`::` is C++)",
+        ),
+    ] {
+        let (code, _, err) = tass(&["verify"], &common::inline(text));
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains(construct), "{err}");
+    }
     let class = common::inline("class A { public: int x; };\nint main(void) { return 0; }\n");
     let (code, _, err) = tass(&["verify"], &class);
     assert_eq!(code, 2);
@@ -383,4 +401,84 @@ fn an_ever_deeper_symbolic_value_ends_at_the_state_limit_not_in_a_crash() {
     let (code, r) = common::verify("3", &["--max-states", "40000"], ring);
     assert_eq!(r["verdict"], "inconclusive", "{r:#}");
     assert_eq!(code, 3, "{r:#}");
+}
+
+/// A pragma only reads the state: `++`, `--` and the assignments are refused by
+/// name at their column (`g++` used to read as `g + +`, a parser message).
+#[test]
+fn a_changing_operator_in_a_pragma_is_refused_by_name() {
+    let program = |pragma: &str| {
+        format!(
+            "#include <mpi.h>\nint g;\nint main(int argc, char **argv) {{\n  MPI_Init(&argc, &argv);\n\
+             #pragma TASS {pragma}\n  MPI_Finalize();\n  return 0;\n}}\n"
+        )
+    };
+    for (pragma, op, column) in [
+        ("collective assert A PROC[1].g++ == 0", "++", 43),
+        ("assert g-- == 0", "--", 22),
+        ("assert (g = 1)", "=", 24),
+        ("assert g += 1", "+=", 23),
+        ("collective assert B PROC[0].g <<= 1", "<<=", 44),
+    ] {
+        let file = common::inline(&program(pragma));
+        let (code, out, err) = tass(&["verify", "-n", "2"], &file);
+        assert_eq!(code, 2, "{pragma}: {out}{err}");
+        let expected = format!(
+            "prog.c:5:{column}: error: `{op}` is not allowed in a pragma expression (it has side effects)"
+        );
+        assert!(err.contains(&expected), "{pragma}: {err}");
+    }
+    // Comparisons stay comparisons.
+    let file = common::inline(&program(
+        "collective assert A PROC[0].g == 0 && g <= 0 && g >= 0 && g != 1",
+    ));
+    let (code, out, err) = tass(&["verify", "-n", "2"], &file);
+    assert_eq!(code, 0, "{out}{err}");
+}
+
+/// `#pragma TASS input int N` (the name on the pragma's line) says where the
+/// name goes.
+#[test]
+fn an_input_pragma_with_the_name_on_its_line_says_where_it_goes() {
+    let file = common::inline("#pragma TASS input int N\nint N;\nint main(void) { return 0; }\n");
+    let (code, _, err) = tass(&["verify"], &file);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("prog.c:1:24: error: expected the end of the pragma, found `N`: the input pragma stands alone"),
+        "{err}"
+    );
+}
+
+/// Many processes: a warning before the search (not with `-q`); the run itself
+/// goes on (here to its time limit or its verdict).
+#[test]
+fn many_processes_are_warned_about() {
+    let file = common::inline(RANKS);
+    let (_, _, err) = tass(&["verify", "-n", "20", "--timeout", "5"], &file);
+    assert!(
+        err.contains("warning: -n 20: the states grow exponentially"),
+        "{err}"
+    );
+    let (_, out, err) = tass(&["verify", "-n", "20", "--timeout", "5", "-q"], &file);
+    assert!(!err.contains("warning"), "{out}{err}");
+    let (_, _, err) = tass(&["verify", "-n", "4"], &file);
+    assert!(!err.contains("warning"), "{err}");
+}
+
+/// A pragma the engine refuses before the search is shown as the front end's
+/// errors are: `file:line:column: error: ...`, the source line and a caret.
+#[test]
+fn an_engine_refusal_shows_the_pragma_line_with_a_caret() {
+    let file = common::inline(
+        "#include <mpi.h>\nint x;\nint main(int argc, char **argv) {\n  MPI_Init(&argc, &argv);\n\
+         #pragma TASS collective assert A PROC[5].x == 0\n  MPI_Finalize();\n  return 0;\n}\n",
+    );
+    let (code, out, err) = tass(&["verify", "-n", "3"], &file);
+    assert_eq!(code, 2, "{out}{err}");
+    let expected = format!(
+        "prog.c:5:39: error: PROC[5] names no process: ranks run from 0 to 2 with 3 process(es) (-n)\n \
+         #pragma TASS collective assert A PROC[5].x == 0\n {}^\n",
+        " ".repeat(38)
+    );
+    assert!(err.contains(&expected), "{err}");
 }

@@ -344,3 +344,21 @@ fn verify_replay_keeps_json_output_parseable() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("replay: reproduced: "), "{err}");
 }
+
+/// An ltl violation is an infinite run (a lasso): replay says plainly that it
+/// does not replay it, before building anything (exit 3, as any run that does not
+/// show the violation). The counter program is `ltl.rs`'s: x cycles 0..3 forever,
+/// so `G {x < 3}` fails (its gcc run printed 0 1 2 3 0 1 2 3 ...).
+#[test]
+fn an_ltl_lasso_is_not_replayed_and_says_so() {
+    let file = common::inline(
+        "int x;\n#pragma TASS ltl p G {x < 3}\nint main(void) {\nloop:\n  x = (x + 1) % 4;\n  goto loop;\n}\n",
+    );
+    let (code, text) = verify_then_replay(&[], &file);
+    assert_eq!(code, 3, "{text}");
+    assert!(
+        text.contains("replay: cannot replay: ltl violations are not replayed: the counterexample is an infinite run (a lasso"),
+        "{text}"
+    );
+    assert!(!text.contains("harness in"), "nothing is built: {text}");
+}

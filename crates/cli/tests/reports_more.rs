@@ -315,6 +315,8 @@ fn a_long_search_shows_a_progress_line_on_a_terminal_only() {
     };
     assert!(shown.contains("verdict: inconclusive"), "{shown}");
     assert!(shown.contains("states/s"), "{shown}");
+    assert!(shown.contains("prover calls"), "{shown}");
+    assert!(shown.contains(" MB, "), "the resident memory: {shown}");
     assert!(shown.contains("\r\x1b[Ktass: "), "{shown}");
     // Erased before the report: the verdict line starts clean.
     let last_line = shown.rfind("\r\x1b[K").expect("erased");
@@ -331,4 +333,59 @@ fn a_long_search_shows_a_progress_line_on_a_terminal_only() {
         .expect("run tass");
     assert!(String::from_utf8_lossy(&out.stdout).contains("verdict: inconclusive"));
     assert!(!String::from_utf8_lossy(&out.stderr).contains("states/s"));
+}
+
+/// A joint assertion that fails on one of the specification's two paths: the
+/// path condition printed is both programs' (the specification's odd `N`), not
+/// the implementation's alone (every `N` of its bounds). Concrete runs (gcc
+/// -fsanitize=address,undefined, the pragmas turned into prints, `N = 3`): the
+/// specification has x = 3 there, the implementation x = 4.
+const JOINT_SPEC_BRANCHES: &str = "#pragma TASS input {0 <= N && N <= 4} int
+int N;
+#pragma TASS output
+int out;
+int main(void) {
+  int x;
+  if (N % 2 == 0) {
+    x = N / 2 * 2;
+  } else {
+    x = N;
+  }
+#pragma TASS joint assert STEP true
+  out = x;
+  return 0;
+}
+";
+
+const JOINT_IMPL_OFF_AT_3: &str = "#pragma TASS input {0 <= N && N <= 4} int
+int N;
+#pragma TASS output
+int out;
+int main(void) {
+  int x = N + (N == 3);
+#pragma TASS joint assert STEP x == spec.x
+  out = x;
+  return 0;
+}
+";
+
+#[test]
+fn a_joint_violation_prints_both_programs_path_condition() {
+    let spec = inline(JOINT_SPEC_BRANCHES);
+    let imp = inline(JOINT_IMPL_OFF_AT_3);
+    let out = Command::new(env!("CARGO_BIN_EXE_tass"))
+        .args(["compare", "--format", "json", "--spec"])
+        .arg(&spec)
+        .arg("--impl")
+        .arg(&imp)
+        .output()
+        .expect("run tass");
+    let (code, r) = report(out);
+    assert_violated(code, &r, "collective-assertion", Some(7));
+    let v = &r["violations"][0];
+    assert_eq!(v["witness"]["N"], 3, "{v:#}");
+    let pc = v["path_condition"].as_str().expect("path condition");
+    // The specification's odd-N path: the even values are excluded.
+    assert!(pc.contains("N == 3") && pc.contains("N == 1"), "{pc}");
+    assert!(!pc.contains("N == 2") && !pc.contains("N == 4"), "{pc}");
 }

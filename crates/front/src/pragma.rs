@@ -104,6 +104,19 @@ const PUNCTS: &[&str] = &[
     "~", "&", "|", "^", "?", ":", "(", ")", "[", "]", "{", "}", ".", ",", "@",
 ];
 
+/// The C operators that change a variable (increments and assignments): a
+/// pragma only reads the state, so these are refused by name rather than
+/// misread (`g++` would otherwise lex as `g + +`).
+fn side_effect_operator(rest: &str) -> Option<&'static str> {
+    const CHANGING: &[&str] = &[
+        "<<=", ">>=", "++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=",
+    ];
+    if let Some(op) = CHANGING.iter().find(|op| rest.starts_with(**op)) {
+        return Some(op);
+    }
+    (rest.starts_with('=') && !rest.starts_with("==")).then_some("=")
+}
+
 struct Lexer {
     toks: Vec<(Tok, u32)>,
 }
@@ -179,6 +192,21 @@ fn lex(text: &str, row: u32, col0: u32) -> Result<Lexer, AstError> {
             toks.push((Tok::Char(bytes[0]), start as u32));
             i = j + 1;
             continue;
+        }
+        if let Some(op) = side_effect_operator(&text[i..]) {
+            return Err(AstError {
+                pos: Pos {
+                    row,
+                    col: col0 + i as u32,
+                    end_row: row,
+                    end_col: col0 + (i + op.len()) as u32,
+                },
+                message: format!(
+                    "`{op}` is not allowed in a pragma expression (it has side effects): a pragma \
+                     only reads the state; compute the value in the program, or compare with \
+                     `==` (for `x++ == v` write `x == v`)"
+                ),
+            });
         }
         for p in PUNCTS {
             if text[i..].starts_with(p) {
@@ -677,7 +705,13 @@ impl Parser {
         if *self.peek() == Tok::End {
             Ok(())
         } else {
-            self.error("the end of the pragma")
+            Err(AstError {
+                pos: self.pos(),
+                message: format!(
+                    "expected the end of the pragma, found {}",
+                    Self::describe(self.peek())
+                ),
+            })
         }
     }
 }
@@ -720,6 +754,16 @@ pub(crate) fn parse_pragma<'t>(
                 // a typedef name
                 p.bump();
                 type_words.push(name);
+            }
+            if let Tok::Ident(name) = p.peek().clone() {
+                return Err(AstError {
+                    pos: p.pos(),
+                    message: format!(
+                        "expected the end of the pragma, found `{name}`: the input pragma stands \
+                         alone on the line before the declaration (`#pragma TASS input ...` then \
+                         `int {name};` on the next line)"
+                    ),
+                });
             }
             PragmaKind::Input {
                 constraint,

@@ -258,6 +258,11 @@ pub struct SnapshotReport {
     /// A joint assertion's specification snapshot (its step counts the
     /// specification's own path).
     pub specification: Option<SnapshotPosition>,
+    /// A joint assertion checked during the implementation's search: which
+    /// of the specification's paths (their index in the list the engine was
+    /// given) it was checked against, so that the report's path condition is
+    /// both programs' and not the implementation's alone.
+    pub specification_path: Option<usize>,
 }
 
 /// Where one snapshot was taken.

@@ -1132,6 +1132,12 @@ impl Engine {
         self.spec_paths = paths;
     }
 
+    /// The path condition of the specification's path number `index` (as
+    /// given to [`Engine::set_spec_joint_paths`]).
+    pub fn spec_joint_condition(&self, index: usize) -> Option<Expr> {
+        self.spec_paths.get(index).map(|(pc, _)| *pc)
+    }
+
     /// `tass compare`, the specification's side: the joint snapshots of
     /// process 0 along the path to the final `state`.
     pub fn joint_points(&self, state: &State) -> Vec<crate::snapshot::JointPoint> {

@@ -389,6 +389,7 @@ pub(crate) fn after_step(
                     occurrence,
                     processes,
                     specification: None,
+                    specification_path: None,
                 })),
             });
         }
@@ -483,6 +484,7 @@ fn check_composite(
                     occurrence,
                     processes: positions.clone(),
                     specification: None,
+                    specification_path: None,
                 }));
             }
         }
@@ -558,6 +560,7 @@ pub(crate) fn leftover(ctx: &SnapshotCtx, oracle: &mut Oracle, state: &State) ->
             occurrence: s.snapshots.matched + 1,
             processes: longest.iter().map(|snap| ctx.position(p, snap)).collect(),
             specification: None,
+            specification_path: None,
         })),
     }]
 }
@@ -858,6 +861,7 @@ pub(crate) fn check_joint(
                         .filter_map(|(q, h)| h.map(|s| ctx.joint_position(q, s)))
                         .collect(),
                     specification: spec.get(k).map(JointPoint::position),
+                    specification_path: None,
                 })),
             }));
         }
@@ -884,7 +888,7 @@ fn check_joint_now(
     k: usize,
 ) -> Result<Option<Violation>, EngineError> {
     let ids: Vec<Option<&str>> = heads.iter().map(|s| joint_id(ctx, s)).collect();
-    for (pc_s, points) in ctx.spec_paths {
+    for (index, (pc_s, points)) in ctx.spec_paths.iter().enumerate() {
         let Some(point) = points.get(k - 1) else {
             continue;
         };
@@ -895,7 +899,10 @@ fn check_joint_now(
         if oracle.is_unsat(ctx.f, pc) {
             continue;
         }
-        if let Some(v) = check_joint_occurrence(ctx, oracle, state, heads, point, k, pc)? {
+        if let Some(mut v) = check_joint_occurrence(ctx, oracle, state, heads, point, k, pc)? {
+            if let Some(report) = v.snapshots.as_mut() {
+                report.specification_path = Some(index);
+            }
             return Ok(Some(v));
         }
     }
@@ -976,6 +983,7 @@ fn check_joint_occurrence(
                         .map(|(q, s)| ctx.joint_position(q, s))
                         .collect(),
                     specification: Some(point.position()),
+                    specification_path: None,
                 }));
             }
             return Ok(Some(v));

@@ -241,6 +241,13 @@ pub(crate) trait Engine {
     fn pretty_condition(&self, condition: &Self::Value) -> String {
         self.pretty(condition)
     }
+    /// The condition under which `violation` was found on a path with path
+    /// condition `pc`: `pc` itself, except for a joint assertion checked during
+    /// the implementation's search, where it is `pc` and the condition of the
+    /// specification path it was checked against.
+    fn condition_of(&self, pc: Self::Value, _violation: &Violation) -> Self::Value {
+        pc
+    }
     /// Inputs fixed by `-i NAME=VALUE`, for witnesses.
     fn fixed_inputs(&self) -> Vec<(String, String)> {
         Vec::new()

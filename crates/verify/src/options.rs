@@ -218,6 +218,7 @@ pub struct ShardReport {
 pub struct Progress {
     states: AtomicU64,
     depth: AtomicU64,
+    prover_calls: AtomicU64,
 }
 
 impl Progress {
@@ -229,6 +230,15 @@ impl Progress {
     /// The depth (steps from the initial state) of the state reached last.
     pub fn depth(&self) -> u64 {
         self.depth.load(Ordering::Relaxed)
+    }
+
+    /// The prover's questions so far (published every few hundred states).
+    pub fn prover_calls(&self) -> u64 {
+        self.prover_calls.load(Ordering::Relaxed)
+    }
+
+    pub(crate) fn set_prover_calls(&self, calls: u64) {
+        self.prover_calls.store(calls, Ordering::Relaxed);
     }
 
     /// One more state reached, at `depth`.

@@ -444,6 +444,18 @@ impl Engine for RealEngine {
         }
     }
 
+    fn condition_of(&self, pc: Value, violation: &Violation) -> Value {
+        let spec = violation
+            .snapshots
+            .as_ref()
+            .and_then(|s| s.specification_path)
+            .and_then(|index| self.engine.spec_joint_condition(index));
+        match spec {
+            Some(spec) => self.and(&pc, &Value::Data(spec)),
+            None => pc,
+        }
+    }
+
     fn fixed_inputs(&self) -> Vec<(String, String)> {
         self.fixed.clone()
     }
@@ -642,10 +654,10 @@ pub fn verify(model: &Model, options: &Options) -> Report {
     if let Err(e) = check_pragmas(model, Command::Verify, options.procs).and_then(|()| {
         crate::loop_invariant::check_loop_invariants(model, Command::Verify, options.procs)
     }) {
-        return Report::error(e.to_string());
+        return crate::report::refusal(&e);
     }
     if let Err(e) = crate::ltl::check_ranks(model, options.procs) {
-        return Report::error(e.to_string());
+        return crate::report::refusal(&e);
     }
     if let (crate::options::MatchMode::Subsume, Some(first)) = (options.matching, model.ltl.first())
     {
@@ -734,7 +746,7 @@ pub fn compare(spec: &Model, imp: &Model, options: &Options) -> Report {
     }
     let joint = match check_joint_pragmas(spec, imp, options.spec_procs) {
         Ok(joint) => joint,
-        Err(e) => return Report::error(e.to_string()),
+        Err(e) => return crate::report::refusal(&e),
     };
     for (model, command, procs) in [
         (spec, Command::CompareSpec, options.spec_procs),
@@ -743,7 +755,7 @@ pub fn compare(spec: &Model, imp: &Model, options: &Options) -> Report {
         if let Err(e) = check_pragmas(model, command, procs)
             .and_then(|()| crate::loop_invariant::check_loop_invariants(model, command, procs))
         {
-            return Report::error(e.to_string());
+            return crate::report::refusal(&e);
         }
     }
     let run = || -> Result<Report, SetupError> {

@@ -512,6 +512,32 @@ fn write_trace_text(out: &mut String, trace: &[TraceStep]) {
     }
 }
 
+/// The report of a program refused before the search (a pragma the engine
+/// cannot check: a rank out of range, an ID given two expressions, ...): as the
+/// front end shows its errors, `file:line:column: error: message`, then the
+/// source line and a caret.
+pub(crate) fn refusal(error: &tass_semantics::api::EngineError) -> Report {
+    use tass_semantics::api::EngineError;
+    match error {
+        EngineError::Invalid {
+            message,
+            span: Some(span),
+        } => {
+            let snippet = source_snippet(
+                &span.file,
+                span.start_line,
+                span.start_column,
+                Colour::Plain,
+            );
+            Report::error(format!(
+                "{span}: error: {message}\n{}",
+                snippet.trim_end_matches('\n')
+            ))
+        }
+        other => Report::error(other.to_string()),
+    }
+}
+
 /// The source line `line` of `file` and a caret under `column`, as the front
 /// end shows an error (`\n source\n    ^`), or nothing when the file cannot be
 /// read.
@@ -779,6 +805,7 @@ mod tests {
             occurrence: 1,
             processes: vec![position(2, 0), position(5, 1)],
             specification: Some(position(2, 0)),
+            specification_path: None,
         };
         let shown = snapshots_in_trace(Some(Box::new(raw)), &trace).expect("snapshots");
         assert_eq!(shown.processes[0].step, condensed(&trace[..2]).len() as u64);

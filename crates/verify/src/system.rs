@@ -432,6 +432,7 @@ impl<'a, E: Engine> ModelSystem<'a, E> {
                 violation.snapshots = again.snapshots;
             }
         }
+        let condition = self.engine.condition_of(pc, &violation);
         let span = &violation.span;
         let inputs = self.engine.input_names();
         let fixed = self.engine.fixed_inputs();
@@ -450,7 +451,7 @@ impl<'a, E: Engine> ModelSystem<'a, E> {
             column: span.start_column,
             process: violation.process,
             trace,
-            path_condition: self.engine.pretty_condition(&pc),
+            path_condition: self.engine.pretty_condition(&condition),
             claim: violation.claim,
             witness,
             witness_missing,
@@ -548,6 +549,11 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
         self.depth = path.len();
         if let Some(progress) = &self.findings.progress {
             progress.reached(self.depth);
+            // The counters are read rarely: a progress line shows them only
+            // every quarter second.
+            if progress.states() % 256 == 0 {
+                progress.set_prover_calls(self.engine.counters().0);
+            }
         }
         while self.end_depths.last().is_some_and(|&d| d >= self.depth) {
             self.end_depths.pop();

@@ -88,6 +88,21 @@ impl Expected {
         }
     }
 
+    /// Why a violation of this property cannot be replayed at all (before
+    /// anything is built): it has no symptom a finite concrete run shows.
+    pub fn cannot_replay(&self) -> Option<String> {
+        if self.symptom != Symptom::None {
+            return None;
+        }
+        Some(match self.property.as_str() {
+            "ltl" => "ltl violations are not replayed: the counterexample is an infinite run \
+                      (a lasso: the trace's stem, then its cycle repeated forever), and tass \
+                      replay runs only finite schedules; read the stem and the cycle in the trace"
+                .to_string(),
+            _ => format!("{} has no symptom a concrete run shows", self.property),
+        })
+    }
+
     fn place(&self) -> String {
         format!("{}:{}", self.file_name, self.line)
     }
