@@ -275,12 +275,15 @@ fn violation_text_shows_the_line_with_a_caret_and_no_repeated_steps() {
         .iter()
         .position(|l| l.contains("violation 1: memory-leak"))
         .expect("headline");
-    assert!(lines[head + 1].contains("return 1;"), "{out}");
-    let caret = lines[head + 2];
-    assert_eq!(caret.trim(), "^", "{out}");
+    // rustc style: an empty gutter line, `8 |   return 1;`, the caret line
+    assert_eq!(lines[head + 1].trim(), "|", "{out}");
+    assert!(lines[head + 2].starts_with("8 |"), "{out}");
+    assert!(lines[head + 2].contains("return 1;"), "{out}");
+    let caret = lines[head + 3];
+    assert_eq!(caret.trim_start_matches([' ', '|']), "^", "{out}");
     assert_eq!(
         caret.find('^'),
-        lines[head + 1].find("return"),
+        lines[head + 2].find("return"),
         "caret under the column: {out}"
     );
     assert_eq!(
@@ -300,6 +303,9 @@ fn colour_follows_the_option_and_no_color() {
     let file = common::inline(LEAK);
     let (_, out, _) = tass(&["verify", "--color", "always"], &file);
     assert!(out.contains("\x1b[1;31mviolation 1: memory-leak"), "{out}");
+    // the shared source snippet is coloured too: its caret line carries escapes
+    let caret = out.lines().find(|l| l.contains('^')).expect("caret line");
+    assert!(caret.contains('\x1b'), "{out}");
     // Not a terminal: auto is plain, and so is NO_COLOR.
     let (_, out, _) = tass(&["verify"], &file);
     assert!(!out.contains('\x1b'), "{out}");
@@ -476,9 +482,9 @@ fn an_engine_refusal_shows_the_pragma_line_with_a_caret() {
     let (code, out, err) = tass(&["verify", "-n", "3"], &file);
     assert_eq!(code, 2, "{out}{err}");
     let expected = format!(
-        "prog.c:5:39: error: PROC[5] names no process: ranks run from 0 to 2 with 3 process(es) (-n)\n \
-         #pragma TASS collective assert A PROC[5].x == 0\n {}^\n",
-        " ".repeat(38)
+        "prog.c:5:39: error: PROC[5] names no process: ranks run from 0 to 2 with 3 process(es) (-n)\n  \
+         |\n5 | #pragma TASS collective assert A PROC[5].x == 0\n  |{}^\n",
+        " ".repeat(39)
     );
     assert!(err.contains(&expected), "{err}");
 }

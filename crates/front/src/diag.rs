@@ -4,6 +4,8 @@ use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use tass_model::api::{source_snippet, SnippetColour};
+
 use crate::headers::builtin_header;
 
 /// One error in the input program.
@@ -37,26 +39,12 @@ impl Diagnostic {
 
 impl fmt::Display for Diagnostic {
     /// `file:line:column: error: message`, then the source line and a caret
-    /// under the column.
+    /// under the column (the shared renderer of `tass_model::api::source_snippet`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.headline())?;
         if let Some(src) = &self.source_line {
-            let chars: Vec<char> = src
-                .chars()
-                .map(|c| if c == '\t' { ' ' } else { c })
-                .collect();
-            let col = (self.column.max(1) - 1) as usize;
-            // long lines: show a window around the column
-            let (start, prefix) = if chars.len() > 120 && col > 60 {
-                (col - 60, "...")
-            } else {
-                (0, "")
-            };
-            let end = (start + 120).min(chars.len());
-            let suffix = if end < chars.len() { "..." } else { "" };
-            let shown: String = chars[start.min(end)..end].iter().collect();
-            let pad = prefix.len() + col.saturating_sub(start).min(shown.chars().count());
-            write!(f, "\n {prefix}{shown}{suffix}\n {}^", " ".repeat(pad))?;
+            let snippet = source_snippet(src, self.line, self.column, SnippetColour::Plain);
+            write!(f, "\n{snippet}")?;
         }
         Ok(())
     }

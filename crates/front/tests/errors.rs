@@ -105,7 +105,7 @@ fn diagnostic_display_has_source_line_and_caret() {
     let d = check("caret", "int main() {\n  return zz;\n}\n");
     assert_eq!(
         d.to_string(),
-        "caret.c:2:10: error: unknown identifier `zz`\n   return zz;\n          ^"
+        "caret.c:2:10: error: unknown identifier `zz`\n  |\n2 |   return zz;\n  |          ^"
     );
 }
 

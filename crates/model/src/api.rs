@@ -13,6 +13,7 @@ pub use crate::program::{
 pub use crate::render::{
     render_decl, render_expr, render_model, render_statement, render_type, scope_name,
 };
+pub use crate::snippet::{source_snippet, SnippetColour};
 pub use crate::span::Span;
 pub use crate::stmt::{
     AssertOrigin, Callee, CollectiveKind, LoopArrival, LoopInvariant, Statement, Transition,

@@ -44,6 +44,7 @@ mod mpi;
 mod mpi_guide;
 mod program;
 mod render;
+mod snippet;
 mod span;
 mod stmt;
 mod types;

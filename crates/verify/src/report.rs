@@ -5,6 +5,7 @@
 use std::fmt::Write as _;
 
 use serde_json::Value;
+use tass_model::api::SnippetColour;
 
 mod condition;
 mod documents;
@@ -538,9 +539,9 @@ pub(crate) fn refusal(error: &tass_semantics::api::EngineError) -> Report {
     }
 }
 
-/// The source line `line` of `file` and a caret under `column`, as the front
-/// end shows an error (`\n source\n    ^`), or nothing when the file cannot be
-/// read.
+/// The source line `line` of `file` and a caret under `column`, drawn as the
+/// front end draws its errors (`tass_model::api::source_snippet`), ending in a
+/// newline; nothing when the file or the line cannot be read.
 fn source_snippet(file: &str, line: u32, column: u32, colour: Colour) -> String {
     let Ok(text) = std::fs::read_to_string(file) else {
         return String::new();
@@ -548,24 +549,13 @@ fn source_snippet(file: &str, line: u32, column: u32, colour: Colour) -> String 
     let Some(src) = text.lines().nth((line.max(1) - 1) as usize) else {
         return String::new();
     };
-    let chars: Vec<char> = src
-        .chars()
-        .map(|c| if c == '\t' { ' ' } else { c })
-        .collect();
-    let col = (column.max(1) - 1) as usize;
-    let (start, prefix) = if chars.len() > 120 && col > 60 {
-        (col - 60, "...")
-    } else {
-        (0, "")
+    let colour = match colour {
+        Colour::Plain => SnippetColour::Plain,
+        Colour::Ansi => SnippetColour::Ansi,
     };
-    let end = (start + 120).min(chars.len());
-    let suffix = if end < chars.len() { "..." } else { "" };
-    let shown: String = chars[start.min(end)..end].iter().collect();
-    let pad = prefix.len() + col.saturating_sub(start).min(shown.chars().count());
     format!(
-        " {prefix}{shown}{suffix}\n {}{}\n",
-        " ".repeat(pad),
-        colour.paint(Paint::Caret, "^")
+        "{}\n",
+        tass_model::api::source_snippet(src, line, column, colour)
     )
 }
 
@@ -586,7 +576,6 @@ enum Paint {
     Provable,
     Possible,
     Holds,
-    Caret,
     Bold,
 }
 
@@ -596,7 +585,7 @@ impl Colour {
             return text.to_string();
         }
         let code = match what {
-            Paint::Provable | Paint::Caret => "1;31",
+            Paint::Provable => "1;31",
             Paint::Possible => "1;33",
             Paint::Holds => "1;32",
             Paint::Bold => "1",
