@@ -1,5 +1,5 @@
 //! The progress line: while a search runs for more than a second, stderr (a
-//! terminal) shows the states reached, the depth, the rate, the prover calls,
+//! terminal) shows the states reached and saved, the depth, the rate, the prover calls,
 //! the resident memory and the time,
 //! rewritten in place and erased at the end. Never when stderr is not a
 //! terminal, with `--format json|sarif`, or with `-q`.
@@ -64,7 +64,8 @@ fn print_until_done(progress: &Progress, done: &AtomicBool) {
         let memory = resident_megabytes().map_or_else(String::new, |mb| format!(", {mb} MB"));
         let _ = write!(
             err,
-            "\r\x1b[Ktass: {states} states, depth {}, {rate:.0} states/s, {} prover calls{memory}, {:.1} s",
+            "\r\x1b[Ktass: {states} states ({} saved), depth {}, {rate:.0} states/s, {} prover calls{memory}, {:.1} s",
+            progress.saved(),
             progress.depth(),
             progress.prover_calls(),
             elapsed.as_secs_f64()

@@ -316,6 +316,10 @@ fn a_long_search_shows_a_progress_line_on_a_terminal_only() {
     assert!(shown.contains("verdict: inconclusive"), "{shown}");
     assert!(shown.contains("states/s"), "{shown}");
     assert!(shown.contains("prover calls"), "{shown}");
+    assert!(
+        shown.contains(" saved), depth "),
+        "the saved states: {shown}"
+    );
     assert!(shown.contains(" MB, "), "the resident memory: {shown}");
     assert!(shown.contains("\r\x1b[Ktass: "), "{shown}");
     // Erased before the report: the verdict line starts clean.

@@ -217,6 +217,7 @@ pub struct ShardReport {
 #[derive(Debug, Default)]
 pub struct Progress {
     states: AtomicU64,
+    saved: AtomicU64,
     depth: AtomicU64,
     prover_calls: AtomicU64,
 }
@@ -225,6 +226,16 @@ impl Progress {
     /// States reached so far, over all the run's searches.
     pub fn states(&self) -> u64 {
         self.states.load(Ordering::Relaxed)
+    }
+
+    /// States saved so far (kept for matching), over all the run's searches.
+    pub fn saved(&self) -> u64 {
+        self.saved.load(Ordering::Relaxed)
+    }
+
+    /// One more state saved.
+    pub(crate) fn saved_one(&self) {
+        self.saved.fetch_add(1, Ordering::Relaxed);
     }
 
     /// The depth (steps from the initial state) of the state reached last.

@@ -726,6 +726,9 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
                     visited.on_path.insert(canonical.clone(), self.reduced);
                     self.path_states
                         .push((self.depth, canonical, self.reduced, region));
+                    if let Some(progress) = &self.findings.progress {
+                        progress.saved_one();
+                    }
                     return true;
                 }
             }
