@@ -436,7 +436,7 @@ fn emit(report: &Report, check: &CheckArgs, invocation: &Invocation, run_key: &s
                 colour: colour(check.color),
             };
             if let Some(error) = &report.error {
-                eprintln!("{error}");
+                eprintln!("{}", paint_error(error, stderr_colour(check.color)));
                 let mut quiet = report.clone();
                 quiet.error = None;
                 write!(out, "{}", quiet.to_text_with(&style))
@@ -464,6 +464,46 @@ fn emit(report: &Report, check: &CheckArgs, invocation: &Invocation, run_key: &s
         }
     }
     code
+}
+
+/// `--color` for what goes to stderr (errors): as [`colour`], with stderr's terminal.
+fn stderr_colour(choice: ColorChoice) -> Colour {
+    match choice {
+        ColorChoice::Auto
+            if !(std::io::stderr().is_terminal()
+                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())) =>
+        {
+            Colour::Plain
+        }
+        ColorChoice::Auto | ColorChoice::Always => Colour::Ansi,
+        ColorChoice::Never => Colour::Plain,
+    }
+}
+
+/// An error report (`file:line:column: error: ...`, the source snippet) in
+/// colour: the word `error` and the caret line red, as the violations' are.
+fn paint_error(text: &str, colour: Colour) -> String {
+    if colour == Colour::Plain {
+        return text.to_string();
+    }
+    const RED: &str = "\x1b[1;31m";
+    const RESET: &str = "\x1b[0m";
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let gutter_end = line.find('|').map(|i| i + 1);
+        let after_gutter = gutter_end.map(|i| line[i..].trim());
+        if let (Some(i), Some(rest)) = (gutter_end, after_gutter) {
+            if !rest.is_empty() && rest.chars().all(|c| c == '^' || c == '-' || c == ' ') {
+                out.push(format!("{}{RED}{}{RESET}", &line[..i], &line[i..]));
+                continue;
+            }
+        }
+        match line.split_once(": error: ") {
+            Some((at, message)) => out.push(format!("{at}: {RED}error{RESET}: {message}")),
+            None => out.push(line.to_string()),
+        }
+    }
+    out.join("\n")
 }
 
 /// `--color`: `auto` colours a terminal's output unless `NO_COLOR` is set to

@@ -316,6 +316,20 @@ fn colour_follows_the_option_and_no_color() {
         .output()
         .expect("run tass");
     assert!(!String::from_utf8_lossy(&out.stdout).contains('\x1b'));
+    // Front-end errors on stderr follow the option too.
+    let bad = common::inline("int main(void) {\n  return zz;\n}\n");
+    let (_, _, err) = tass(&["verify", "--color", "always"], &bad);
+    assert!(
+        err.contains("\x1b[1;31merror\x1b[0m: unknown identifier"),
+        "{err}"
+    );
+    let caret = err.lines().find(|l| l.contains('^')).expect("caret line");
+    assert!(caret.contains('\x1b'), "{err}");
+    let (_, _, err) = tass(&["verify", "--color", "never"], &bad);
+    assert!(
+        !err.contains('\x1b') && err.contains(": error: unknown identifier"),
+        "{err}"
+    );
 }
 
 #[test]
