@@ -1,11 +1,11 @@
-/* The experiment of the paper on explicit control and symbolic data, in
+/* fevs/mpi/ltl_mutex_counter.c: The experiment of the paper on explicit control and symbolic data, in
  * C/MPI: two processes pass a token around a ring; the one holding it enters
  * its critical section (label cs), advances the shared counter l, an input in
  * 0..R-1, by l = (l + 1) % R, and passes token and counter on. Properties:
  * mutual exclusion (safety), each process enters its critical section
  * infinitely often (liveness), and the counter stays in 0..R-1. The program
  * never terminates; with -DROUNDS=k each process stops after k critical
- * sections and prints them (for concrete runs). R is a macro: -DR=100. */
+ * sections and prints them (for concrete runs). R is a macro: -DR=100. Expected verdict: holds. */
 #include <mpi.h>
 #include <stdio.h>
 #ifndef R

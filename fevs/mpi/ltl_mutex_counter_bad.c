@@ -1,4 +1,4 @@
-/* The experiment of the paper on explicit control and symbolic data, in
+/* fevs/mpi/ltl_mutex_counter_bad.c: The experiment of the paper on explicit control and symbolic data, in
  * C/MPI: two processes pass a token around a ring; the one holding it enters
  * its critical section (label cs), advances the shared counter l, an input in
  * 0..R-1, by l = (l + 1) % R, and passes token and counter on. Properties:
@@ -7,7 +7,7 @@
  * never terminates; with -DROUNDS=k each process stops after k critical
  * sections and prints them (for concrete runs). R is a macro: -DR=100.
  * BUG: process 1 keeps the token when its advanced counter is odd, which
- * (R even, two processes) happens in every round for odd l0 only. */
+ * (R even, two processes) happens in every round for odd l0 only. Expected verdict: violated (ltl). */
 #include <mpi.h>
 #include <stdio.h>
 #ifndef R

@@ -1883,6 +1883,8 @@ paper = { bounds = "n <= 200", nprocs = 30, time_s = 443.0, seen = 411044, saved
         for f in files {
             for concrete in [false, true] {
                 let mut cmd = Command::new(tool);
+                // fevs/include: the C version of <tass.h> (`delta`).
+                cmd.arg("-I").arg(fevs_dir().join("include"));
                 cmd.args([
                     "-std=c99",
                     "-fsyntax-only",
