@@ -61,7 +61,9 @@ fn print_until_done(progress: &Progress, done: &AtomicBool) {
         let states = progress.states();
         let rate = states as f64 / elapsed.as_secs_f64();
         let mut err = std::io::stderr().lock();
-        let memory = resident_megabytes().map_or_else(String::new, |mb| format!(", {mb} MB"));
+        let memory = tass_verify::api::resident_bytes().map_or_else(String::new, |bytes| {
+            format!(", {} MB", bytes / (1024 * 1024))
+        });
         let _ = write!(
             err,
             "\r\x1b[Ktass: {states} states ({} saved), depth {}, {rate:.0} states/s, {} prover calls{memory}, {:.1} s",
@@ -78,18 +80,4 @@ fn print_until_done(progress: &Progress, done: &AtomicBool) {
         let _ = write!(err, "\r\x1b[K");
         let _ = err.flush();
     }
-}
-
-/// The process's resident memory in MB (`VmRSS`), where the system tells it.
-fn resident_megabytes() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
-    let kilobytes: u64 = line
-        .trim_start_matches("VmRSS:")
-        .trim()
-        .trim_end_matches("kB")
-        .trim()
-        .parse()
-        .ok()?;
-    Some(kilobytes / 1024)
 }

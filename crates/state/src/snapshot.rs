@@ -46,6 +46,24 @@ pub(crate) struct Snapshot {
     hash: u64,
 }
 
+impl Snapshot {
+    /// Process `process`'s current state, taken at the pragma of `transition`.
+    fn take(
+        state: &State,
+        process: usize,
+        (function, transition): (FunctionId, TransitionId),
+    ) -> Snapshot {
+        let proc = Arc::clone(&state.inner.procs[process]);
+        Snapshot {
+            hash: proc_hash(&proc),
+            proc,
+            function,
+            transition,
+            step: state.inner.snapshots.steps,
+        }
+    }
+}
+
 impl PartialEq for Snapshot {
     fn eq(&self, other: &Self) -> bool {
         self.function == other.function
@@ -302,14 +320,7 @@ pub(crate) fn after_step(
     if ctx.joint == JointSnapshots::Recorded
         && pragma_at(ctx.model, function, transition, CollectiveKind::Joint).is_some()
     {
-        let proc = Arc::clone(&state.inner.procs[process]);
-        let snapshot = Snapshot {
-            hash: proc_hash(&proc),
-            proc,
-            function,
-            transition,
-            step: state.inner.snapshots.steps,
-        };
+        let snapshot = Snapshot::take(state, process, (function, transition));
         let nprocs = state.inner.procs.len();
         let joint = Arc::make_mut(&mut state.inner_mut().snapshots.joint);
         joint.resize(nprocs, Vec::new());
@@ -330,14 +341,7 @@ pub(crate) fn after_step(
         return Ok(Vec::new());
     };
     let nprocs = state.inner.procs.len();
-    let proc = Arc::clone(&state.inner.procs[process]);
-    let snapshot = Snapshot {
-        hash: proc_hash(&proc),
-        proc,
-        function,
-        transition,
-        step: state.inner.snapshots.steps,
-    };
+    let snapshot = Snapshot::take(state, process, (function, transition));
     let mut violations = Vec::new();
     let pc = state.inner.pc;
     let inner = state.inner_mut();
