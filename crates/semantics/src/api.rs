@@ -18,7 +18,7 @@ pub use crate::env::Environment;
 pub use crate::eval::{is_data_type, parse_real_literal, scalar_type, Evaluator, Place, RAND_MAX};
 pub use crate::exec::{
     evaluate_guard, execute_transition, havoc_write_set, leans_on_loop_values, pointee_type,
-    show_value, Change, Havoc, StepResult, LOOP_SYMBOL_PREFIX,
+    show_value, Change, Havoc, StepResult, TransitionRun, LOOP_SYMBOL_PREFIX,
 };
 pub use crate::float::{
     confirm_in_doubles, first_difference, fixed_floating_value, float_equal, float_less,

@@ -34,12 +34,23 @@ pub struct StepResult {
     pub changes: Vec<Change>,
 }
 
-/// Executes transition `tid` of the executing process's current function: checks
-/// its guard's operations (always) and conjoins the guard (unless `guard_known_true`), executes its statement,
-/// moves control, and conjoins to the path condition whatever failed checks
-/// assumed. With `record_changes` the changed variables are listed for traces
-/// (pretty-printing costs time; searches may leave it off and replay a
-/// counterexample with it on).
+/// Which transition [`execute_transition`] runs, and how.
+#[derive(Clone, Copy, Debug)]
+pub struct TransitionRun {
+    /// A transition of the executing process's current function.
+    pub transition: TransitionId,
+    /// The guard is already known to hold under the path condition (a
+    /// concrete or decided branch): it is not conjoined again.
+    pub guard_known_true: bool,
+    /// List the changed variables for traces (pretty-printing costs time;
+    /// searches may leave it off and replay a counterexample with it on).
+    pub record_changes: bool,
+}
+
+/// Executes `run.transition` of the executing process's current function: checks
+/// its guard's operations (always) and conjoins the guard (unless
+/// `run.guard_known_true`), executes its statement, moves control, and conjoins to
+/// the path condition whatever failed checks assumed.
 ///
 /// The caller has established that the guard is satisfiable under the path
 /// condition (the transition is enabled).
@@ -48,11 +59,10 @@ pub fn execute_transition(
     f: &ExprFactory,
     oracle: &mut Oracle,
     env: &mut dyn Environment,
-    tid: TransitionId,
-    guard_known_true: bool,
-    record_changes: bool,
+    run: TransitionRun,
 ) -> Result<StepResult, EngineError> {
     let body = current_body(model, env)?;
+    let tid = run.transition;
     let transition = body.transition(tid);
     let (_, target) = body.graph.edge_endpoints(tid).ok_or_else(|| {
         EngineError::invalid(
@@ -64,7 +74,7 @@ pub fn execute_transition(
         model,
         ev: Evaluator::checking(f, oracle, env.process()),
         changes: ChangeLog {
-            enabled: record_changes,
+            enabled: run.record_changes,
             items: Vec::new(),
         },
         span: &transition.span,
@@ -75,7 +85,7 @@ pub fn execute_transition(
         // not the other branch is feasible (a guard known true skipped its checks,
         // and such a division was reported to hold).
         let g = step.ev.eval_bool(&*env, &transition.guard)?;
-        if !guard_known_true {
+        if !run.guard_known_true {
             step.ev.assumed.push(g);
         }
     }

@@ -12,7 +12,8 @@ use tass_model::api::{Callee, LocationId, Model, Span, Statement, VarScope};
 
 use tass_semantics::api::{
     evaluate_guard, execute_transition, leans_on_loop_values, Certainty, Decision, EngineError,
-    Environment, Evaluator, Oracle, OracleStats, Property, SignedOverflow, Violation,
+    Environment, Evaluator, Oracle, OracleStats, Property, SignedOverflow, TransitionRun,
+    Violation,
 };
 
 use tass_symbolic::api::{BigInt, BigRational, Expr, ExprFactory, Type};
@@ -728,9 +729,11 @@ impl Engine {
                 &f,
                 &mut self.oracle,
                 &mut env,
-                step.transition,
-                step.guard_known_true,
-                self.record_changes,
+                TransitionRun {
+                    transition: step.transition,
+                    guard_known_true: step.guard_known_true,
+                    record_changes: self.record_changes,
+                },
             )?;
             // RMA conflicts come first: they are about the state before the step.
             result.violations.splice(0..0, window_conflicts);
