@@ -16,7 +16,7 @@ use tass_semantics::api::{EngineError, Evaluator, Property};
 
 use super::buffer::{p2p_datatype, P2pType};
 use super::context::Call;
-use super::group::{int_arg, write_int, write_through, Done};
+use super::group::{concrete_int, int_arg, write_int, write_through, Done};
 use crate::env::{set_mpi, ProcEnv};
 use crate::state::State;
 
@@ -59,14 +59,7 @@ pub(super) fn execute(
             return Ok(Done::Failed);
         }
         let address = ev.eval(&*env, call.arg(ArgRole::AttachedBuffer))?;
-        let size = int_arg(
-            ev,
-            &*env,
-            call.arg(ArgRole::BufferSize),
-            "size",
-            call.lf,
-            span,
-        )?;
+        let size = int_arg(ev, &*env, call, ArgRole::BufferSize, "size")?;
         if size < 0 {
             let message = format!("MPI_Buffer_attach with negative size {size}");
             ev.fail(&*env, Property::MpiCount, message, span);
@@ -135,7 +128,7 @@ pub(super) fn after(
     let at = (0..before.len())
         .find(|&i| messages[i] != before[i])
         .unwrap_or(before.len());
-    let count = int_arg(ev, &*env, send_args[1], "count", LF::MpiBsend, span)?;
+    let count = concrete_int(ev, &*env, send_args[1], "count", (LF::MpiBsend, span))?;
     let dtype = p2p_datatype(ev, &*env, send_args[2], span)?;
     let bytes = message_bytes(count, &dtype);
     let p = env.proc;

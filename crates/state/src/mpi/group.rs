@@ -163,14 +163,26 @@ pub(super) fn read_through(
     Ok((place, v))
 }
 
-/// A concrete `int` argument (`Err`: unsupported when it depends on the inputs).
+/// The concrete `int` argument of `call` in `role` (`what` names it in the
+/// error: unsupported when it depends on the inputs).
 pub(super) fn int_arg(
+    ev: &mut Evaluator<'_>,
+    env: &ProcEnv<'_>,
+    call: &Call<'_>,
+    role: ArgRole,
+    what: &str,
+) -> Result<i64, EngineError> {
+    concrete_int(ev, env, call.arg(role), what, (call.lf, call.span))
+}
+
+/// The concrete value of `int` expression `e`, an argument of `caller` (`Err`:
+/// unsupported when it depends on the inputs).
+pub(super) fn concrete_int(
     ev: &mut Evaluator<'_>,
     env: &ProcEnv<'_>,
     e: &MExpr,
     what: &str,
-    lf: LF,
-    span: &Span,
+    (lf, span): (LF, &Span),
 ) -> Result<i64, EngineError> {
     let x = ev.eval_int(env, e)?;
     ev.factory()
@@ -184,18 +196,28 @@ pub(super) fn int_arg(
         })
 }
 
-/// Reads `n` concrete `int`s from array argument `e` (`None`: the path died).
+/// Reads `n` concrete `int`s from the array argument of `call` in `role`
+/// (`None`: the path died).
 pub(super) fn read_ints(
     ev: &mut Evaluator<'_>,
     env: &ProcEnv<'_>,
-    e: &MExpr,
+    call: &Call<'_>,
+    role: ArgRole,
     n: usize,
     what: &str,
-    lf: LF,
-    span: &Span,
 ) -> Result<Option<Vec<i64>>, EngineError> {
     let f = ev.factory();
-    let Some(array) = read_buffer(ev, env, e, f.int(n as i64), f.int(0), &Type::Int, span)? else {
+    let count = f.int(n as i64);
+    let got = read_buffer(
+        ev,
+        env,
+        call.arg(role),
+        count,
+        f.int(0),
+        &Type::Int,
+        call.span,
+    )?;
+    let Some(array) = got else {
         return Ok(None);
     };
     let mut out = Vec::with_capacity(n);
@@ -205,9 +227,9 @@ pub(super) fn read_ints(
             return Err(EngineError::unsupported(
                 format!(
                     "{} with {what} that depend on the inputs (or are uninitialised)",
-                    lf.c_name()
+                    call.lf.c_name()
                 ),
-                span,
+                call.span,
             ));
         };
         out.push(x);
@@ -326,7 +348,7 @@ fn group_range(
     let Some(g) = check_group(ev, &*env, call.arg(ArgRole::Group), lf, span)? else {
         return Ok(Done::Failed);
     };
-    let n = int_arg(ev, &*env, call.arg(ArgRole::Length), "count", lf, span)?;
+    let n = int_arg(ev, &*env, call, ArgRole::Length, "count")?;
     if n < 0 || n > g.len() as i64 {
         let message = format!(
             "{}: count {n} is not between 0 and the group's size {}",
@@ -339,15 +361,7 @@ fn group_range(
     let ranks = if n == 0 {
         Vec::new()
     } else {
-        let got = read_ints(
-            ev,
-            &*env,
-            call.arg(ArgRole::Ranks),
-            n as usize,
-            "ranks",
-            lf,
-            span,
-        )?;
+        let got = read_ints(ev, &*env, call, ArgRole::Ranks, n as usize, "ranks")?;
         let Some(ranks) = got else {
             return Ok(Done::Failed);
         };
@@ -384,21 +398,13 @@ fn translate_ranks(
     let Some(g2) = check_group(ev, &*env, call.arg(ArgRole::OtherGroup), lf, span)? else {
         return Ok(Done::Failed);
     };
-    let n = int_arg(ev, &*env, call.arg(ArgRole::Length), "count", lf, span)?;
+    let n = int_arg(ev, &*env, call, ArgRole::Length, "count")?;
     if n < 0 {
         let message = format!("{}: negative count {n}", lf.c_name());
         ev.fail(&*env, Property::MpiCount, message, span);
         return Ok(Done::Failed);
     }
-    let got = read_ints(
-        ev,
-        &*env,
-        call.arg(ArgRole::Ranks),
-        n as usize,
-        "ranks",
-        lf,
-        span,
-    )?;
+    let got = read_ints(ev, &*env, call, ArgRole::Ranks, n as usize, "ranks")?;
     let Some(ranks) = got else {
         return Ok(Done::Failed);
     };
@@ -574,17 +580,17 @@ pub(crate) fn comm_spec(
         let g = check_group(ev, env, call.arg(ArgRole::Group), lf, span)?;
         return Ok(g.map(CommSpec::Group));
     }
-    let ndims = int_arg(ev, env, call.arg(ArgRole::Length), "ndims", lf, span)?;
+    let ndims = int_arg(ev, env, call, ArgRole::Length, "ndims")?;
     if ndims < 0 {
         let message = format!("MPI_Cart_create with negative ndims {ndims}");
         ev.fail(env, Property::MpiCount, message, span);
         return Ok(None);
     }
     let n = ndims as usize;
-    let Some(dims) = read_ints(ev, env, call.arg(ArgRole::Dims), n, "dims", lf, span)? else {
+    let Some(dims) = read_ints(ev, env, call, ArgRole::Dims, n, "dims")? else {
         return Ok(None);
     };
-    let got = read_ints(ev, env, call.arg(ArgRole::Periods), n, "periods", lf, span)?;
+    let got = read_ints(ev, env, call, ArgRole::Periods, n, "periods")?;
     let Some(periods) = got else {
         return Ok(None);
     };

@@ -89,7 +89,7 @@ pub(super) fn execute(
             span,
         )?,
         LF::MpiCartCoords => {
-            let rank = int_arg(ev, &*env, call.arg(ArgRole::RankIn), "rank", lf, span)?;
+            let rank = int_arg(ev, &*env, call, ArgRole::RankIn, "rank")?;
             if !(0..grid.size()).contains(&rank) {
                 let message = format!(
                     "MPI_Cart_coords: rank {rank} is not a rank of the communicator (0..{})",
@@ -120,15 +120,7 @@ pub(super) fn execute(
         }
         LF::MpiCartRank => {
             let n = grid.dims.len();
-            let got = read_ints(
-                ev,
-                &*env,
-                call.arg(ArgRole::Coords),
-                n,
-                "coordinates",
-                lf,
-                span,
-            )?;
+            let got = read_ints(ev, &*env, call, ArgRole::Coords, n, "coordinates")?;
             let Some(coords) = got else {
                 return Ok(Done::Failed);
             };
@@ -147,22 +139,8 @@ pub(super) fn execute(
             }
         }
         LF::MpiCartShift => {
-            let d = int_arg(
-                ev,
-                &*env,
-                call.arg(ArgRole::Direction),
-                "direction",
-                lf,
-                span,
-            )?;
-            let disp = int_arg(
-                ev,
-                &*env,
-                call.arg(ArgRole::Displacement),
-                "displacement",
-                lf,
-                span,
-            )?;
+            let d = int_arg(ev, &*env, call, ArgRole::Direction, "direction")?;
+            let disp = int_arg(ev, &*env, call, ArgRole::Displacement, "displacement")?;
             if !(0..grid.dims.len() as i64).contains(&d) {
                 let message = format!(
                     "MPI_Cart_shift: direction {d} is not a dimension of the grid (0..{})",
@@ -199,14 +177,7 @@ fn max_dims_ok(
     call: &Call<'_>,
     ndims: usize,
 ) -> Result<bool, EngineError> {
-    let maxdims = int_arg(
-        ev,
-        env,
-        call.arg(ArgRole::Length),
-        "maxdims",
-        call.lf,
-        call.span,
-    )?;
+    let maxdims = int_arg(ev, env, call, ArgRole::Length, "maxdims")?;
     if maxdims >= ndims as i64 {
         return Ok(true);
     }
@@ -226,23 +197,15 @@ fn dims_create(
     env: &mut ProcEnv<'_>,
     call: &Call<'_>,
 ) -> Result<Done, EngineError> {
-    let (lf, span) = (call.lf, call.span);
-    let nnodes = int_arg(ev, &*env, call.arg(ArgRole::Nodes), "nnodes", lf, span)?;
-    let ndims = int_arg(ev, &*env, call.arg(ArgRole::Length), "ndims", lf, span)?;
+    let span = call.span;
+    let nnodes = int_arg(ev, &*env, call, ArgRole::Nodes, "nnodes")?;
+    let ndims = int_arg(ev, &*env, call, ArgRole::Length, "ndims")?;
     if nnodes <= 0 || ndims < 0 {
         let message = format!("MPI_Dims_create with nnodes {nnodes} and ndims {ndims}");
         ev.fail(&*env, Property::MpiCount, message, span);
         return Ok(Done::Failed);
     }
-    let got = read_ints(
-        ev,
-        &*env,
-        call.arg(ArgRole::Dims),
-        ndims as usize,
-        "dims",
-        lf,
-        span,
-    )?;
+    let got = read_ints(ev, &*env, call, ArgRole::Dims, ndims as usize, "dims")?;
     let Some(mut dims) = got else {
         return Ok(Done::Failed);
     };

@@ -39,14 +39,7 @@ pub(super) fn execute(
             ev.fail(&*env, Property::InvalidPointer, message, span);
             return Ok(Done::Failed);
         }
-        let commute = int_arg(
-            ev,
-            &*env,
-            call.arg(ArgRole::Commute),
-            "commute flag",
-            call.lf,
-            span,
-        )?;
+        let commute = int_arg(ev, &*env, call, ArgRole::Commute, "commute flag")?;
         let mut k = 0;
         set_mpi(env, |m| {
             m.ops.push(Some(UserOp {
