@@ -59,6 +59,114 @@ impl ProcEnv<'_> {
     }
 }
 
+/// The [`Environment`] methods an adaptor around a [`ProcEnv`] (in field
+/// `$field`) passes through unchanged: every method but `get`, `remote_root`,
+/// `spec_root` and the message queue (an adaptor sees no messages: the trait's
+/// defaults). Each adaptor then writes only what it changes.
+macro_rules! forward_to_proc_env {
+    ($field:tt) => {
+        fn model(&self) -> &tass_model::api::Model {
+            self.$field.model()
+        }
+        fn factory(&self) -> &tass_symbolic::api::ExprFactory {
+            self.$field.factory()
+        }
+        fn process(&self) -> usize {
+            self.$field.process()
+        }
+        fn nprocs(&self) -> usize {
+            self.$field.nprocs()
+        }
+        fn path_condition(&self) -> tass_symbolic::api::Expr {
+            self.$field.path_condition()
+        }
+        fn set_path_condition(&mut self, pc: tass_symbolic::api::Expr) {
+            self.$field.set_path_condition(pc)
+        }
+        fn root_of(&self, var: tass_model::api::VarId) -> tass_dynamic::api::Root {
+            self.$field.root_of(var)
+        }
+        fn get_mut(
+            &mut self,
+            root: tass_dynamic::api::Root,
+        ) -> Option<&mut tass_dynamic::api::Value> {
+            self.$field.get_mut(root)
+        }
+        fn heap_object(&self, proc: usize, object: u32) -> Option<&tass_dynamic::api::HeapObject> {
+            self.$field.heap_object(proc, object)
+        }
+        fn allocate(
+            &mut self,
+            value: tass_dynamic::api::Value,
+            extent: tass_symbolic::api::Expr,
+            elem: tass_dynamic::api::ElemType,
+        ) -> tass_dynamic::api::Root {
+            self.$field.allocate(value, extent, elem)
+        }
+        fn free(&mut self, object: u32) {
+            self.$field.free(object)
+        }
+        fn location(&self) -> (tass_model::api::FunctionId, tass_model::api::LocationId) {
+            self.$field.location()
+        }
+        fn set_location(&mut self, location: tass_model::api::LocationId) {
+            self.$field.set_location(location)
+        }
+        fn stack_depth(&self) -> usize {
+            self.$field.stack_depth()
+        }
+        fn push_frame(
+            &mut self,
+            function: tass_model::api::FunctionId,
+            call_site: Option<tass_model::api::TransitionId>,
+            locals: Vec<(tass_model::api::VarId, tass_dynamic::api::Value)>,
+        ) {
+            self.$field.push_frame(function, call_site, locals)
+        }
+        fn pop_frame(&mut self) -> Option<tass_model::api::TransitionId> {
+            self.$field.pop_frame()
+        }
+        fn terminate(&mut self, exit_code: Option<tass_symbolic::api::Expr>) {
+            self.$field.terminate(exit_code)
+        }
+    };
+}
+pub(crate) use forward_to_proc_env;
+
+impl ProcEnv<'_> {
+    /// The dynamic variable `PROC[rank].x` (`function` `None`) or
+    /// `PROC[rank]@f.x` denotes in this state: an input, process `rank`'s
+    /// global, or the local of its innermost frame of `f` (`no_frame` says why
+    /// there is none, in the words of the pragma kind asking).
+    pub fn remote_root(
+        &self,
+        (rank, function, var): (usize, Option<FunctionId>, VarId),
+        no_frame: impl Fn(&str) -> String,
+    ) -> Result<Root, String> {
+        let model = self.model;
+        let name = &model.var(var).name;
+        let proc = rank as u32;
+        match (function, &model.var(var).scope) {
+            (None, VarScope::Input) => Ok(Root::Shared(var)),
+            (None, VarScope::ProcessGlobal | VarScope::Output) => Ok(Root::Global { proc, var }),
+            (None, _) => Err(format!(
+                "`{name}` in PROC[{rank}].{name} is not a global variable"
+            )),
+            (Some(f), _) => {
+                let stack = &self.state.inner.procs[rank].stack;
+                let Some(frame) = stack.iter().rposition(|fr| fr.function == f) else {
+                    return Err(no_frame(&model.function(f).name));
+                };
+                Ok(Root::Local {
+                    proc,
+                    frame: frame as u32,
+                    var,
+                })
+            }
+        }
+    }
+}
+
 impl Environment for ProcEnv<'_> {
     fn model(&self) -> &Model {
         self.model

@@ -17,10 +17,9 @@ use std::collections::VecDeque;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
-use tass_dynamic::api::{ElemType, HeapObject, Message, Root, Value};
+use tass_dynamic::api::{Root, Value};
 use tass_model::api::{
-    render_expr, CollectiveKind, FunctionId, LocationId, Model, Span, Statement, TransitionId,
-    VarId, VarScope,
+    render_expr, CollectiveKind, FunctionId, Model, Span, Statement, TransitionId, VarId, VarScope,
 };
 use tass_semantics::api::{
     leans_on_loop_values, Certainty, Decision, EngineError, Environment, Evaluator, Oracle,
@@ -578,24 +577,7 @@ pub(crate) struct CompositeEnv<'a> {
 }
 
 impl Environment for CompositeEnv<'_> {
-    fn model(&self) -> &Model {
-        self.env.model()
-    }
-    fn factory(&self) -> &ExprFactory {
-        self.env.factory()
-    }
-    fn process(&self) -> usize {
-        self.env.process()
-    }
-    fn nprocs(&self) -> usize {
-        self.env.nprocs()
-    }
-    fn path_condition(&self) -> Expr {
-        self.env.path_condition()
-    }
-    fn set_path_condition(&mut self, pc: Expr) {
-        self.env.set_path_condition(pc)
-    }
+    crate::env::forward_to_proc_env!(env);
     fn spec_root(&self, name: &str) -> Result<Root, String> {
         let Some(point) = self.spec else {
             return Err(format!(
@@ -615,45 +597,16 @@ impl Environment for CompositeEnv<'_> {
             var: VarId(k as u32),
         })
     }
-    fn root_of(&self, var: VarId) -> Root {
-        self.env.root_of(var)
-    }
     fn remote_root(
         &self,
         rank: usize,
         function: Option<FunctionId>,
         var: VarId,
     ) -> Result<Root, String> {
-        let model = self.env.model;
-        let proc = rank as u32;
-        match (function, &model.var(var).scope) {
-            (None, VarScope::Input) => Ok(Root::Shared(var)),
-            (None, VarScope::ProcessGlobal | VarScope::Output) => Ok(Root::Global { proc, var }),
-            (None, _) => Err(format!(
-                "`{}` in PROC[{rank}].{} is not a global variable",
-                model.var(var).name,
-                model.var(var).name
-            )),
-            (Some(f), _) => {
-                let stack = &self.env.state.inner.procs[rank].stack;
-                let frame = stack
-                    .iter()
-                    .rposition(|fr| fr.function == f)
-                    .ok_or_else(|| {
-                        format!(
-                        "the snapshot of process {rank} has no frame of `{}` (PROC[{rank}]@{}.{})",
-                        model.function(f).name,
-                        model.function(f).name,
-                        model.var(var).name
-                    )
-                    })?;
-                Ok(Root::Local {
-                    proc,
-                    frame: frame as u32,
-                    var,
-                })
-            }
-        }
+        let name = &self.env.model.var(var).name;
+        self.env.remote_root((rank, function, var), |fname| {
+            format!("the snapshot of process {rank} has no frame of `{fname}` (PROC[{rank}]@{fname}.{name})")
+        })
     }
     fn get(&self, root: Root) -> Option<&Value> {
         match (root, self.spec) {
@@ -663,44 +616,6 @@ impl Environment for CompositeEnv<'_> {
             }
             _ => self.env.get(root),
         }
-    }
-    fn get_mut(&mut self, root: Root) -> Option<&mut Value> {
-        self.env.get_mut(root)
-    }
-    fn heap_object(&self, proc: usize, object: u32) -> Option<&HeapObject> {
-        self.env.heap_object(proc, object)
-    }
-    fn allocate(&mut self, value: Value, extent: Expr, elem: ElemType) -> Root {
-        self.env.allocate(value, extent, elem)
-    }
-    fn free(&mut self, object: u32) {
-        self.env.free(object)
-    }
-    fn location(&self) -> (FunctionId, LocationId) {
-        self.env.location()
-    }
-    fn set_location(&mut self, location: LocationId) {
-        self.env.set_location(location)
-    }
-    fn stack_depth(&self) -> usize {
-        self.env.stack_depth()
-    }
-    fn push_frame(
-        &mut self,
-        function: FunctionId,
-        call_site: Option<TransitionId>,
-        locals: Vec<(VarId, Value)>,
-    ) {
-        self.env.push_frame(function, call_site, locals)
-    }
-    fn pop_frame(&mut self) -> Option<TransitionId> {
-        self.env.pop_frame()
-    }
-    fn terminate(&mut self, exit_code: Option<Expr>) {
-        self.env.terminate(exit_code)
-    }
-    fn messages(&self) -> &[Message] {
-        &[]
     }
 }
 

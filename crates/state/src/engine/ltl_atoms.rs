@@ -5,10 +5,10 @@
 
 use std::sync::Arc;
 
-use tass_dynamic::api::{ElemType, HeapObject, Message, Root, Value};
-use tass_model::api::{FunctionId, LocationId, LtlAtom, Model, TransitionId, VarId, VarScope};
+use tass_dynamic::api::{Root, Value};
+use tass_model::api::{FunctionId, LtlAtom, VarId};
 use tass_semantics::api::{Decision, EngineError, Environment, Evaluator};
-use tass_symbolic::api::{Expr, ExprFactory};
+use tass_symbolic::api::Expr;
 
 use super::Engine;
 use crate::env::ProcEnv;
@@ -109,98 +109,22 @@ impl Engine {
 struct WholeStateEnv<'a>(ProcEnv<'a>);
 
 impl Environment for WholeStateEnv<'_> {
-    fn model(&self) -> &Model {
-        self.0.model()
-    }
-    fn factory(&self) -> &ExprFactory {
-        self.0.factory()
-    }
-    fn process(&self) -> usize {
-        self.0.process()
-    }
-    fn nprocs(&self) -> usize {
-        self.0.nprocs()
-    }
-    fn path_condition(&self) -> Expr {
-        self.0.path_condition()
-    }
-    fn set_path_condition(&mut self, pc: Expr) {
-        self.0.set_path_condition(pc)
-    }
-    fn root_of(&self, var: VarId) -> Root {
-        self.0.root_of(var)
-    }
+    crate::env::forward_to_proc_env!(0);
     fn remote_root(
         &self,
         rank: usize,
         function: Option<FunctionId>,
         var: VarId,
     ) -> Result<Root, String> {
-        let model = self.0.model;
-        let name = &model.var(var).name;
-        let proc = rank as u32;
-        match (function, &model.var(var).scope) {
-            (None, VarScope::Input) => Ok(Root::Shared(var)),
-            (None, VarScope::ProcessGlobal | VarScope::Output) => Ok(Root::Global { proc, var }),
-            (None, _) => Err(format!(
-                "`{name}` in PROC[{rank}].{name} is not a global variable"
-            )),
-            (Some(f), _) => {
-                let stack = &self.0.state.inner.procs[rank].stack;
-                let Some(frame) = stack.iter().rposition(|fr| fr.function == f) else {
-                    let fname = &model.function(f).name;
-                    return Err(format!(
-                        "process {rank} is not inside `{fname}` here (PROC[{rank}]@{fname}.{name} \
-                         in an ltl atom): guard the atom, e.g. `PROC[{rank}]@terminated || ...`"
-                    ));
-                };
-                Ok(Root::Local {
-                    proc,
-                    frame: frame as u32,
-                    var,
-                })
-            }
-        }
+        let name = &self.0.model.var(var).name;
+        self.0.remote_root((rank, function, var), |fname| {
+            format!(
+                "process {rank} is not inside `{fname}` here (PROC[{rank}]@{fname}.{name} \
+                 in an ltl atom): guard the atom, e.g. `PROC[{rank}]@terminated || ...`"
+            )
+        })
     }
     fn get(&self, root: Root) -> Option<&Value> {
         self.0.get(root)
-    }
-    fn get_mut(&mut self, root: Root) -> Option<&mut Value> {
-        self.0.get_mut(root)
-    }
-    fn heap_object(&self, proc: usize, object: u32) -> Option<&HeapObject> {
-        self.0.heap_object(proc, object)
-    }
-    fn allocate(&mut self, value: Value, extent: Expr, elem: ElemType) -> Root {
-        self.0.allocate(value, extent, elem)
-    }
-    fn free(&mut self, object: u32) {
-        self.0.free(object)
-    }
-    fn location(&self) -> (FunctionId, LocationId) {
-        self.0.location()
-    }
-    fn set_location(&mut self, location: LocationId) {
-        self.0.set_location(location)
-    }
-    fn stack_depth(&self) -> usize {
-        self.0.stack_depth()
-    }
-    fn push_frame(
-        &mut self,
-        function: FunctionId,
-        call_site: Option<TransitionId>,
-        locals: Vec<(VarId, Value)>,
-    ) {
-        self.0.push_frame(function, call_site, locals)
-    }
-    fn pop_frame(&mut self) -> Option<TransitionId> {
-        self.0.pop_frame()
-    }
-    fn terminate(&mut self, exit_code: Option<Expr>) {
-        self.0.terminate(exit_code)
-    }
-    fn messages(&self) -> &[Message] {
-        &[]
     }
 }
