@@ -44,6 +44,17 @@ pub enum ResolveMode {
     Access,
 }
 
+impl ResolveMode {
+    /// The end of a resolution that cannot go on (`what` says why): no answer
+    /// for a cast (it keeps the byte view), an unsupported construct for an access.
+    fn refuse(self, what: String, span: &Span) -> Result<Option<Resolved>, EngineError> {
+        match self {
+            ResolveMode::Cast => Ok(None),
+            ResolveMode::Access => Err(EngineError::unsupported(what, span)),
+        }
+    }
+}
+
 /// Where a byte offset lands, seen as an object of the requested type.
 pub enum Resolved {
     /// The path to an object of the requested type (its last index may be one past
@@ -291,12 +302,7 @@ impl Evaluator<'_> {
         span: &Span,
     ) -> Result<Option<Resolved>, EngineError> {
         let f = self.factory();
-        let refuse = |what: String| -> Result<Option<Resolved>, EngineError> {
-            match mode {
-                ResolveMode::Cast => Ok(None),
-                ResolveMode::Access => Err(EngineError::unsupported(what, span)),
-            }
-        };
+        let refuse = |what: String| mode.refuse(what, span);
         let Some(mut ty) = self.root_type(env, root) else {
             return refuse("a byte pointer into an object that no longer exists".into());
         };
@@ -406,10 +412,7 @@ impl Evaluator<'_> {
         let f = self.factory();
         let structs = &env.model().structs;
         let size = layout_of(structs, here).map(|l| l.size);
-        let refused = |what: String| match mode {
-            ResolveMode::Cast => Ok(None),
-            ResolveMode::Access => Err(EngineError::unsupported(what, span)),
-        };
+        let refused = |what: String| mode.refuse(what, span);
         let Some(o) = f.as_concrete_int(offset) else {
             return refused(format!(
                 "a symbolic byte offset {} inside a `{}`",
