@@ -25,7 +25,8 @@ use crate::options::{Options, ShardReport};
 use crate::report::{Certainty, OutputDifference, Property, Report, ViolationReport, Witness};
 use crate::split::{choose_cut, split_report, SplitTarget};
 use crate::system::{
-    complete_witness, finish, limits_now, replay, Ending, Findings, Mode, ModelSystem,
+    complete_witness, finish, limits_now, replay, violation_report, Ending, Findings, Mode,
+    ModelSystem,
 };
 
 fn add_stats(total: &mut SearchStats, more: &SearchStats) {
@@ -400,29 +401,13 @@ impl<E: Engine> Comparison<'_, E> {
         }
         let imp = &mut *self.imp;
         let trace = replay(imp, start.clone(), steps, Some("impl"))?.trace;
-        let snapshots = crate::report::snapshots_in_trace(violation.snapshots, &trace);
-        let (witness, witness_missing) = complete_witness(
-            violation.witness,
-            &imp.input_names(),
-            &imp.fixed_inputs(),
-            || imp.no_witness_reason(),
-        );
-        self.findings.violations.push(ViolationReport {
-            property,
-            certainty: crate::system::certainty_of(violation.certainty),
-            message: crate::report::message_with_snapshots(violation.message, snapshots.as_ref()),
-            file: span.file.to_string(),
-            line: span.start_line,
-            column: span.start_column,
-            process: violation.process,
-            trace,
-            path_condition: imp.pretty_condition(pc),
-            claim: violation.claim,
-            witness,
-            witness_missing,
-            difference: None,
-            snapshots,
+        let path_condition = imp.pretty_condition(pc);
+        let (inputs, fixed) = (imp.input_names(), imp.fixed_inputs());
+        let imp = &*imp;
+        let report = violation_report(violation, property, trace, path_condition, |given| {
+            complete_witness(given, &inputs, &fixed, || imp.no_witness_reason())
         });
+        self.findings.violations.push(report);
         Ok(())
     }
 

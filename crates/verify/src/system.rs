@@ -133,6 +133,38 @@ pub(crate) fn complete_witness(
     }
 }
 
+/// The report of `violation`, found at the end of `trace` under path
+/// condition `path_condition` (pretty-printed); `witness` completes the
+/// prover's witness (see [`complete_witness`]). Safety searches and the joint
+/// assertions of `compare` report through it.
+pub(crate) fn violation_report(
+    violation: Violation,
+    property: Property,
+    trace: Vec<crate::report::TraceStep>,
+    path_condition: String,
+    witness: impl FnOnce(Option<Vec<(String, String)>>) -> (Witness, Vec<String>),
+) -> ViolationReport {
+    let span = &violation.span;
+    let snapshots = crate::report::snapshots_in_trace(violation.snapshots, &trace);
+    let (witness, witness_missing) = witness(violation.witness);
+    ViolationReport {
+        property,
+        certainty: certainty_of(violation.certainty),
+        message: crate::report::message_with_snapshots(violation.message, snapshots.as_ref()),
+        file: span.file.to_string(),
+        line: span.start_line,
+        column: span.start_column,
+        process: violation.process,
+        trace,
+        path_condition,
+        claim: violation.claim,
+        witness,
+        witness_missing,
+        difference: None,
+        snapshots,
+    }
+}
+
 /// True if `key` names an element of the array `array` (`a[0]`, `a[1][2]`).
 fn is_element_of(key: &str, array: &str) -> bool {
     key.strip_prefix(array)
@@ -433,31 +465,13 @@ impl<'a, E: Engine> ModelSystem<'a, E> {
             }
         }
         let condition = self.engine.condition_of(pc, &violation);
-        let span = &violation.span;
+        let path_condition = self.engine.pretty_condition(&condition);
         let inputs = self.engine.input_names();
         let fixed = self.engine.fixed_inputs();
         let engine = &*self.engine;
-        let (witness, witness_missing) =
-            complete_witness(violation.witness, &inputs, &fixed, || {
-                engine.no_witness_reason()
-            });
-        let snapshots = crate::report::snapshots_in_trace(violation.snapshots, &trace);
-        let report = ViolationReport {
-            property,
-            certainty: certainty_of(violation.certainty),
-            message: crate::report::message_with_snapshots(violation.message, snapshots.as_ref()),
-            file: span.file.to_string(),
-            line: span.start_line,
-            column: span.start_column,
-            process: violation.process,
-            trace,
-            path_condition: self.engine.pretty_condition(&condition),
-            claim: violation.claim,
-            witness,
-            witness_missing,
-            difference: None,
-            snapshots,
-        };
+        let report = violation_report(violation, property, trace, path_condition, |given| {
+            complete_witness(given, &inputs, &fixed, || engine.no_witness_reason())
+        });
         match replaces {
             Some(k) => {
                 self.findings.violations[k] = report;
