@@ -130,6 +130,19 @@ pub struct SearchStats {
     pub max_depth: u64,
 }
 
+impl SearchStats {
+    /// Adds the counters of another search (one of several run in sequence,
+    /// e.g. one per specification path); the depth is the greater one.
+    pub fn absorb(&mut self, more: &SearchStats) {
+        self.states_seen += more.states_seen;
+        self.states_saved += more.states_saved;
+        self.states_matched += more.states_matched;
+        self.transitions += more.transitions;
+        self.states_pushed += more.states_pushed;
+        self.max_depth = self.max_depth.max(more.max_depth);
+    }
+}
+
 /// The result of [`Search::run`].
 #[derive(Debug)]
 pub struct SearchReport<E> {

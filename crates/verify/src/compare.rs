@@ -29,15 +29,6 @@ use crate::system::{
     ModelSystem,
 };
 
-fn add_stats(total: &mut SearchStats, more: &SearchStats) {
-    total.states_seen += more.states_seen;
-    total.states_saved += more.states_saved;
-    total.states_matched += more.states_matched;
-    total.transitions += more.transitions;
-    total.states_pushed += more.states_pushed;
-    total.max_depth = total.max_depth.max(more.max_depth);
-}
-
 /// Runs the comparison. `impl_model` gives the location reported for a differing
 /// output (its declaration in the implementation).
 pub(crate) fn compare_with<E: Engine>(
@@ -218,7 +209,7 @@ impl<E: Engine> Comparison<'_, E> {
         if let (Side::Impl, SymmetryUse::Applied { closed_cycle }) = (side, &mut self.symmetry) {
             *closed_cycle = system.closed_cycle;
         }
-        add_stats(&mut self.total, &report.stats);
+        self.total.absorb(&report.stats);
         match system.ending(report.outcome) {
             Ending::Complete => Ok(Explored {
                 initial,
