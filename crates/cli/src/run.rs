@@ -169,7 +169,15 @@ fn run_verify(args: VerifyArgs) -> i32 {
         check_trace_writable(check)?;
         Ok::<_, RunError>((options, model))
     })();
-    let report = match prepared {
+    let key = |models: &[&Model]| {
+        run_key(
+            "verify",
+            &format!("{}", args.procs),
+            (&args.files, models),
+            check,
+        )
+    };
+    let (report, key) = match prepared {
         Ok((options, model)) => {
             if check.verbose {
                 describe_model("program", &model);
@@ -177,16 +185,17 @@ fn run_verify(args: VerifyArgs) -> i32 {
             }
             warn_unbounded(&model, &options, check);
             warn_many_processes("-n", options.procs, check);
-            with_progress_line(options, check, |options| verify(&model, options))
+            let key = key(&[&model]);
+            let report = with_progress_line(options, check, |options| verify(&model, options));
+            (report, key)
         }
-        Err(error) => Report::error(error.report_text()),
+        Err(error) => (Report::error(error.report_text()), key(&[])),
     };
     let invocation = Invocation {
         command: "verify".into(),
         programs: vec![("program".into(), args.files.clone(), args.procs)],
         ..invocation_common(check)
     };
-    let key = run_key("verify", &format!("{}", args.procs), &args.files, check);
     emit(&report, check, &invocation, &key)
 }
 
@@ -253,7 +262,14 @@ fn run_compare(args: CompareArgs) -> i32 {
         check_trace_writable(check)?;
         Ok::<_, RunError>((options, spec, imp))
     })();
-    let report = match prepared {
+    let procs = format!("{:?}", (args.procs, args.spec_procs, args.impl_procs));
+    let files: Vec<PathBuf> = [&args.spec, &args.implementation, &args.files]
+        .into_iter()
+        .flatten()
+        .cloned()
+        .collect();
+    let key = |models: &[&Model]| run_key("compare", &procs, (&files, models), check);
+    let (report, key) = match prepared {
         Ok((options, spec, imp)) => {
             if check.verbose {
                 describe_model("specification", &spec);
@@ -264,9 +280,12 @@ fn run_compare(args: CompareArgs) -> i32 {
             warn_unbounded(&imp, &options, check);
             warn_many_processes("--spec-procs", options.spec_procs, check);
             warn_many_processes("--impl-procs", options.impl_procs, check);
-            with_progress_line(options, check, |options| compare(&spec, &imp, options))
+            let key = key(&[&spec, &imp]);
+            let report =
+                with_progress_line(options, check, |options| compare(&spec, &imp, options));
+            (report, key)
         }
-        Err(error) => Report::error(error.report_text()),
+        Err(error) => (Report::error(error.report_text()), key(&[])),
     };
     let both = args.procs.unwrap_or(1);
     let (spec_files, impl_files) = compare_files(&args).unwrap_or_default();
@@ -278,13 +297,6 @@ fn run_compare(args: CompareArgs) -> i32 {
         ],
         ..invocation_common(check)
     };
-    let procs = format!("{:?}", (args.procs, args.spec_procs, args.impl_procs));
-    let files: Vec<PathBuf> = [&args.spec, &args.implementation, &args.files]
-        .into_iter()
-        .flatten()
-        .cloned()
-        .collect();
-    let key = run_key("compare", &procs, &files, check);
     emit(&report, check, &invocation, &key)
 }
 
@@ -379,9 +391,15 @@ fn check_trace_writable(check: &CheckArgs) -> Result<(), RunError> {
 
 /// What names one search for `tass merge`: the command, the process counts,
 /// the options that change the search (not the output's: format, colour,
-/// trace, statistics; not `--shard`), and the program files' names and
-/// contents (not the files they include).
-fn run_key(command: &str, procs: &str, files: &[PathBuf], check: &CheckArgs) -> String {
+/// trace, statistics; not `--shard`), the program files' names and contents,
+/// and the models built from them (which cover the files they include and the
+/// `-D` macros: two shards of one split must explore the same program).
+fn run_key(
+    command: &str,
+    procs: &str,
+    (files, models): (&[PathBuf], &[&Model]),
+    check: &CheckArgs,
+) -> String {
     use std::hash::{Hash, Hasher};
     let mut search_options = check.clone();
     search_options.shard = None;
@@ -398,6 +416,9 @@ fn run_key(command: &str, procs: &str, files: &[PathBuf], check: &CheckArgs) -> 
     for file in files {
         file.hash(&mut hasher);
         std::fs::read(file).unwrap_or_default().hash(&mut hasher);
+    }
+    for model in models {
+        render_model(model).hash(&mut hasher);
     }
     format!("{:016x}", hasher.finish())
 }

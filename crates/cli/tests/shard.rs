@@ -268,6 +268,39 @@ fn merge_refuses_shards_of_different_searches() {
     assert_eq!(merge(&[a[0].clone(), a[1].clone(), c[2].clone()]).0, 2);
 }
 
+/// Two shards of "the same" command whose program includes a header that
+/// changed between them explore different programs: the run key covers the
+/// model built from the included files, so merge refuses them.
+#[test]
+fn merge_refuses_shards_whose_included_header_changed() {
+    let dir = scratch();
+    let program = dir.join("main.c");
+    std::fs::write(
+        &program,
+        "#include <assert.h>\n#include \"bound.h\"\n\
+         #pragma TASS input {0 <= n && n <= LIMIT}\nint n;\n\
+         int main(void) { int s = 0; for (int i = 0; i < n; i++) s += i; assert(s >= 0); return 0; }\n",
+    )
+    .expect("write program");
+    let header = dir.join("bound.h");
+    let program = program.display().to_string();
+    let args = ["verify", program.as_str()];
+    std::fs::write(&header, "#define LIMIT 4\n").expect("write header");
+    let first = run_shards(&args, 2, &subfolder(&dir, "a"));
+    std::fs::write(&header, "#define LIMIT 6\n").expect("write header");
+    let second = run_shards(&args, 2, &subfolder(&dir, "b"));
+    // The same header on both sides: merged (each shard held).
+    assert_eq!(merge(&first).0, 0);
+    assert_eq!(merge(&[first[0].clone(), second[1].clone()]).0, 2);
+}
+
+/// Folder `name` in `dir`, created.
+fn subfolder(dir: &Path, name: &str) -> PathBuf {
+    let sub = dir.join(name);
+    std::fs::create_dir_all(&sub).expect("create folder");
+    sub
+}
+
 #[test]
 fn merge_refuses_a_whole_run_and_bad_json() {
     let dir = scratch();
