@@ -37,6 +37,9 @@ struct Merged {
     warnings: Vec<String>,
     stats: Map<String, Value>,
     count: u64,
+    /// Each output element's value at the end of the runs of every shard (as
+    /// `verify` reports it for a whole run); `None` when no shard completed a run.
+    outputs: Option<Map<String, Value>>,
 }
 
 pub(crate) fn run_merge(args: &MergeArgs) -> i32 {
@@ -68,6 +71,9 @@ pub(crate) fn run_merge(args: &MergeArgs) -> i32 {
                 document["warnings"] = merged.warnings.clone().into();
             }
             document["stats"] = Value::Object(merged.stats.clone());
+            if let Some(outputs) = &merged.outputs {
+                document["outputs"] = Value::Object(outputs.clone());
+            }
             document["shards"] = merged.count.into();
             serde_json::to_string_pretty(&document).unwrap_or_default() + "\n"
         }
@@ -188,6 +194,25 @@ fn cut_seen(shard: &ShardResult) -> (Option<u64>, Option<String>) {
     )
 }
 
+/// The outputs of the runs of all shards together: a value all shards that
+/// completed a run agree on, else `(differs between runs)`, as for one run.
+fn merged_outputs(by_index: &BTreeMap<u64, &ShardResult>) -> Option<Map<String, Value>> {
+    let mut merged: Option<Map<String, Value>> = None;
+    for shard in by_index.values() {
+        let Some(values) = shard.report.get("outputs").and_then(Value::as_object) else {
+            continue;
+        };
+        let seen = merged.get_or_insert_with(Map::new);
+        for (name, value) in values {
+            let entry = seen.entry(name.clone()).or_insert_with(|| value.clone());
+            if entry != value {
+                *entry = Value::String("(differs between runs)".into());
+            }
+        }
+    }
+    merged
+}
+
 fn merge(shards: &[ShardResult]) -> Result<Merged, String> {
     let first = shards.first().ok_or("no reports given")?;
     let split = identity(first)?;
@@ -233,6 +258,7 @@ fn merge(shards: &[ShardResult]) -> Result<Merged, String> {
         warnings: Vec::new(),
         stats: summed_stats(&by_index),
         count: split.count,
+        outputs: merged_outputs(&by_index),
     };
     let mut keys = std::collections::HashSet::new();
     for (index, shard) in &by_index {
