@@ -22,12 +22,10 @@ use tass_semantics::api::{EngineError, Violation};
 
 use crate::engine::{Engine, Equality, OutputMismatch};
 use crate::options::{Options, ShardReport};
+use crate::report::{complete_witness, violation_report};
 use crate::report::{Certainty, OutputDifference, Property, Report, ViolationReport, Witness};
 use crate::split::{choose_cut, split_report, SplitTarget};
-use crate::system::{
-    complete_witness, finish, limits_now, replay, violation_report, Ending, Findings, Mode,
-    ModelSystem,
-};
+use crate::system::{finish, limits_now, replay, Ending, Findings, Mode, ModelSystem};
 
 /// Runs the comparison. `impl_model` gives the location reported for a differing
 /// output (its declaration in the implementation).

@@ -9,6 +9,9 @@ use tass_model::api::SnippetColour;
 
 mod condition;
 mod documents;
+mod found;
+
+pub(crate) use found::{complete_witness, violation_report};
 
 pub(crate) use condition::readable_condition;
 

@@ -28,8 +28,8 @@ use super::buchi::{automaton, Automaton, Formulas};
 use crate::engine::{DataRelation, Engine};
 use crate::options::{FairnessMode, MatchMode, Options};
 use crate::real::RealEngine;
+use crate::report::complete_witness;
 use crate::report::{Certainty, Property, TraceStep, ViolationReport, Witness};
-use crate::system::complete_witness;
 
 /// The trace line between a lasso's stem and its cycle.
 const CYCLE_MARK: &str = "(cycle: the steps below repeat forever)";
