@@ -163,25 +163,7 @@ impl Engine {
                 // A constraint no input can meet (often a `-i` value outside it) would
                 // make every run vacuous and every property "hold": refuse it instead.
                 if self.oracle.is_unsat(&f, pc) {
-                    let fixed: Vec<String> = self
-                        .config
-                        .fixed_inputs
-                        .iter()
-                        .map(|(n, v)| format!("-i {n}={v}"))
-                        .collect();
-                    let because = if fixed.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" with {}", fixed.join(" "))
-                    };
-                    return Err(EngineError::invalid(
-                        format!(
-                            "no input satisfies the constraint of input `{}`{because}: \
-                             every run would be vacuous; fix the constraint or the fixed values",
-                            var.name
-                        ),
-                        Some(&var.span),
-                    ));
+                    return Err(self.vacuous_constraint(var));
                 }
             }
         }
@@ -219,6 +201,27 @@ impl Engine {
             }
         }
         Ok(state.seal())
+    }
+
+    /// The error for input `var`'s constraint, which no input (with the `-i`
+    /// values given) satisfies.
+    fn vacuous_constraint(&self, var: &tass_model::api::Variable) -> EngineError {
+        let fixed: Vec<String> = (self.config.fixed_inputs.iter())
+            .map(|(n, v)| format!("-i {n}={v}"))
+            .collect();
+        let because = if fixed.is_empty() {
+            String::new()
+        } else {
+            format!(" with {}", fixed.join(" "))
+        };
+        EngineError::invalid(
+            format!(
+                "no input satisfies the constraint of input `{}`{because}: \
+                 every run would be vacuous; fix the constraint or the fixed values",
+                var.name
+            ),
+            Some(&var.span),
+        )
     }
 }
 
