@@ -10,8 +10,8 @@ use std::time::Duration;
 use tass_model::api::{render_model, Model};
 use tass_prove::api::{solvers_on_path, SolverKind, AUTO_ORDER};
 use tass_verify::api::{
-    check_signatures, compare, verify, Colour, MatchMode, Options, ProverChoice, Report, Shard,
-    SignedOverflow, TextStyle, UrgentChoice,
+    check_signatures, compare, verify, Arith, Colour, MatchMode, Options, ProverChoice, Report,
+    Shard, SignedOverflow, TextStyle, UrgentChoice,
 };
 
 use crate::args::{
@@ -184,6 +184,7 @@ fn run_verify(args: VerifyArgs) -> i32 {
                 describe_prover(check);
             }
             warn_unbounded(&model, &options, check);
+            warn_negative_zero(&model, &options, check);
             warn_many_processes("-n", options.procs, check);
             let key = key(&[&model]);
             let report = with_progress_line(options, check, |options| verify(&model, options));
@@ -278,6 +279,7 @@ fn run_compare(args: CompareArgs) -> i32 {
             }
             warn_unbounded(&spec, &options, check);
             warn_unbounded(&imp, &options, check);
+            warn_negative_zero(&spec, &options, check);
             warn_many_processes("--spec-procs", options.spec_procs, check);
             warn_many_processes("--impl-procs", options.impl_procs, check);
             let key = key(&[&spec, &imp]);
@@ -355,6 +357,31 @@ fn warn_unbounded(model: &Model, options: &Options, check: &CheckArgs) {
              not end; bound it with -i {name}=VALUE or a constraint \
              (#pragma TASS input {{{name} <= ...}})"
         );
+    }
+}
+
+/// Warns (on stderr, not with `-q`) about each floating input fixed to a
+/// negative zero (`-i x=-0.0`) under `--arith real`: the reals have one zero, so
+/// the sign is dropped there; herbrand and ieee keep it.
+fn warn_negative_zero(model: &Model, options: &Options, check: &CheckArgs) {
+    if check.quiet || options.arith != Arith::Real {
+        return;
+    }
+    for (name, text) in &options.inputs {
+        let floating = model.inputs.iter().any(|&v| {
+            let var = model.var(v);
+            var.name == *name && matches!(var.ty, tass_model::api::Type::Real(_))
+        });
+        let t = text.trim();
+        let negative_zero =
+            t.starts_with('-') && t[1..].parse::<f64>().is_ok_and(|d| d == 0.0) && !t.contains('/');
+        if floating && negative_zero {
+            eprintln!(
+                "warning: -i {name}={text}: under --arith real the floating values are the \
+                 real numbers, which have one zero, so `{name}` is 0 (its sign is lost); use \
+                 --arith ieee or herbrand to run with IEEE's negative zero"
+            );
+        }
     }
 }
 

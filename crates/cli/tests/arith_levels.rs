@@ -417,3 +417,71 @@ fn a_fixed_floating_input_is_the_nearest_double_at_herbrand_and_ieee() {
     let (code, r) = tass(&["verify", "--arith", "real", "-i", "x=0.1", &file]);
     common::assert_violated(code, &r, "assertion", None);
 }
+
+/// `s = x` against `s = x + 0.0`, and assertions about `x`, for `-i x=-0.0`.
+/// gcc -fsanitize=address,undefined (x86-64, SSE), `double x = -0.0;`: `s = x`
+/// prints `-0x0p+0`, `s = x + 0.0` prints `0x0p+0` (with `x = 0.0` both print
+/// `0x0p+0`); and `x == 0.0`, `!(x < 0.0)`, `x * 3.0 == 0.0` are all 1, while
+/// `1.0 / x < 0` is 1 (which tass reports as a division by zero instead).
+#[test]
+fn a_negative_zero_input_keeps_its_sign_at_herbrand_and_ieee() {
+    let spec = common::inline(&program("a"));
+    let imp = common::inline(&program("a + 0.0"));
+    let (spec, imp) = (spec.to_string_lossy(), imp.to_string_lossy());
+    for level in ["herbrand", "ieee"] {
+        let (code, r) = tass(&[
+            "compare", "--arith", level, "-i", "a=-0.0", "-i", "b=0", "-i", "c=0", &spec, &imp,
+        ]);
+        common::assert_violated(code, &r, "not-equivalent", None);
+        assert_eq!(r["violations"][0]["spec_value"], "f64_neg(0.0)", "{r:#}");
+        // `-0` is a negative zero too for a floating input.
+        let (code, r) = tass(&[
+            "compare", "--arith", level, "-i", "a=-0", "-i", "b=0", "-i", "c=0", &spec, &imp,
+        ]);
+        common::assert_violated(code, &r, "not-equivalent", None);
+        let (code, r) = tass(&[
+            "compare", "--arith", level, "-i", "a=0.0", "-i", "b=0", "-i", "c=0", &spec, &imp,
+        ]);
+        assert_eq!((code, r["verdict"].as_str()), (0, Some("holds")), "{r:#}");
+    }
+    // The reals have one zero: equivalent, with a warning that the sign is lost.
+    let out = Command::new(env!("CARGO_BIN_EXE_tass"))
+        .args([
+            "compare", "--arith", "real", "-i", "a=-0.0", "-i", "b=0", "-i", "c=0",
+        ])
+        .args([&*spec, &*imp, "--format", "json"])
+        .output()
+        .expect("run tass");
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(stderr.contains("its sign is lost"), "{stderr}");
+    let (code, r) = common::report(out);
+    assert_eq!((code, r["verdict"].as_str()), (0, Some("holds")), "{r:#}");
+}
+
+#[test]
+fn comparisons_of_a_negative_zero_input_fold_as_in_ieee() {
+    // Folded with the sign: no branch on `x < 0.0` (an unfolded -0 would let
+    // both outcomes through and report a violation that cannot happen).
+    let text = "#include <assert.h>\n#pragma TASS input\ndouble x;\nint main(void) {\n    \
+                assert(x == 0.0);\n    assert(!(x < 0.0));\n    double y = x * 3.0;\n    \
+                assert(y == 0.0);\n    assert(-y == 0.0);\n    return 0;\n}\n";
+    let file = common::inline(text);
+    let file = file.to_string_lossy();
+    for level in ["herbrand", "ieee", "real"] {
+        let (code, r) = tass(&["verify", "--arith", level, "-i", "x=-0.0", &file]);
+        common::assert_holds(code, &r);
+    }
+    // An integer input given `-0` is 0.
+    let text = "#include <assert.h>\n#pragma TASS input\nint n;\nint main(void) {\n    \
+                assert(n == 0);\n    return 0;\n}\n";
+    let file = common::inline(text);
+    let (code, r) = tass(&[
+        "verify",
+        "--arith",
+        "ieee",
+        "-i",
+        "n=-0",
+        &file.to_string_lossy(),
+    ]);
+    common::assert_holds(code, &r);
+}

@@ -21,8 +21,8 @@ pub use crate::exec::{
     show_value, Change, Havoc, StepResult, TransitionRun, LOOP_SYMBOL_PREFIX,
 };
 pub use crate::float::{
-    confirm_in_doubles, first_difference, fixed_floating_value, float_equal, float_less,
-    float_reduction, is_float_operator, Arith,
+    confirm_in_doubles, first_difference, fixed_floating_value, fixed_negative_zero, float_equal,
+    float_less, float_reduction, is_float_operator, Arith,
 };
 pub use crate::oracle::{
     is_internal_symbol, is_stand_in_function, Decision, Oracle, OracleStats, SignedOverflow,

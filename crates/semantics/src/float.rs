@@ -11,9 +11,9 @@
 //!
 //! Folding: an operation whose operands are all concrete is computed when IEEE 754
 //! fixes the result bit for bit (basic operations, `sqrt`, conversions, in round to
-//! nearest with `FLT_EVAL_METHOD == 0`) and the result is finite and not `-0`, the
-//! only doubles an exact rational cannot stand for: `ExprFactory::apply` does it
-//! (`tass-symbolic`'s `ieee.rs`), also after a substitution. Literals are rounded to
+//! nearest with `FLT_EVAL_METHOD == 0`) and the result is finite: `ExprFactory::apply`
+//! does it (`tass-symbolic`'s `ieee.rs`), also after a substitution. A `-0`, which
+//! no exact rational stands for, is the tree `neg(0)`, taken and given in that form. Literals are rounded to
 //! their type here, so concrete floating values are exact values of their type.
 //!
 //! At `ieee` level a few identities valid for every IEEE double, infinities, NaN
@@ -399,6 +399,13 @@ pub fn fixed_floating_value(
     r: &BigRational,
 ) -> Option<Expr> {
     (level != Arith::Real).then(|| Floats::new(f, level, kind).literal(r, None))
+}
+
+/// IEEE's negative zero of C type `kind`, for a floating input fixed with
+/// `-i NAME=-0.0`: the tree `-(0)` (as the literal `-0.0` gives) at herbrand/ieee
+/// level; `None` at real level, where there is no negative zero (`-0 = 0`).
+pub fn fixed_negative_zero(f: &ExprFactory, level: Arith, kind: RealKind) -> Option<Expr> {
+    (level != Arith::Real).then(|| Floats::new(f, level, kind).neg(f.real(BigRational::zero())))
 }
 
 /// `a op b` for an MPI reduction operation (`MPI_SUM`, `MPI_PROD`, `MPI_MIN`,

@@ -730,6 +730,15 @@ fn fixed_values_parse_like_the_command_line_writes_them() {
         Ok(FixedValue::Real(BigRational::new((-1).into(), 1000.into())))
     );
     assert_eq!(FixedValue::parse("true"), Ok(FixedValue::Bool(true)));
+    // A zero with a minus sign is IEEE's negative zero (for floating inputs).
+    assert_eq!(FixedValue::parse("-0.0"), Ok(FixedValue::NegativeZero));
+    assert_eq!(FixedValue::parse("-0"), Ok(FixedValue::NegativeZero));
+    assert_eq!(FixedValue::parse("-0e5"), Ok(FixedValue::NegativeZero));
+    assert_eq!(
+        FixedValue::parse("0.0"),
+        Ok(FixedValue::Real(BigRational::from_integer(0.into())))
+    );
+    assert_eq!(FixedValue::parse("0"), Ok(FixedValue::Int(0.into())));
     assert!(FixedValue::parse("ten")
         .unwrap_err()
         .contains("not a number"));

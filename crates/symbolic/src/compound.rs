@@ -332,23 +332,58 @@ impl ExprFactory {
     // ----- functions -------------------------------------------------------------
 
     /// `name(args)` for a floating operator of the herbrand/ieee levels on
-    /// concrete operands, when IEEE fixes the result (`ieee.rs`).
+    /// concrete operands, when IEEE fixes the result (`ieee.rs`). A negative zero
+    /// is the tree `f64_neg(0)` (`f32_neg(0)`), taken and given in that form.
     fn fold_float_operator(&self, name: &str, args: &[Expr]) -> Option<Expr> {
+        use crate::ieee::{Folded, Operand};
         if !crate::ieee::is_float_operator_name(name) {
             return None;
         }
-        let mut values = Vec::with_capacity(args.len());
+        let mut operands = Vec::with_capacity(args.len());
         for &a in args {
-            values.push(match self.as_concrete_int(a) {
-                Some(i) if self.type_of(a) == Type::Int => crate::types::Value::Int(i),
-                _ => crate::types::Value::Real(self.as_concrete_rational(a)?),
+            operands.push(match self.as_concrete_int(a) {
+                Some(i) if self.type_of(a) == Type::Int => {
+                    Operand::Exact(crate::types::Value::Int(i))
+                }
+                _ => match self.as_concrete_rational(a) {
+                    Some(q) => Operand::Exact(crate::types::Value::Real(q)),
+                    None if self.is_negative_zero(a) => Operand::NegativeZero,
+                    None => return None,
+                },
             });
         }
-        match crate::ieee::fold(name, &values)? {
-            crate::types::Value::Real(q) => Some(self.real(q)),
-            crate::types::Value::Bool(b) => Some(self.bool(b)),
-            _ => None,
+        match crate::ieee::fold(name, &operands)? {
+            Folded::Exact(crate::types::Value::Real(q)) => Some(self.real(q)),
+            Folded::Exact(crate::types::Value::Bool(b)) => Some(self.bool(b)),
+            Folded::Exact(_) => None,
+            Folded::NegativeZero => {
+                let (prefix, op) = name.split_once('_')?;
+                // `neg(+0)` is itself the form of -0: left as the tree.
+                if op == "neg" && matches!(operands.as_slice(), [Operand::Exact(_)]) {
+                    return None;
+                }
+                let neg = self.symbol(
+                    &format!("{prefix}_neg"),
+                    Type::function([Type::Real], Type::Real),
+                );
+                Some(self.apply(neg, &[self.real(num_rational::BigRational::zero())]))
+            }
         }
+    }
+
+    /// True if `e` is IEEE's negative zero: the tree `f64_neg(0)` or `f32_neg(0)`.
+    pub fn is_negative_zero(&self, e: Expr) -> bool {
+        let Op::Apply(g, args) = &self.node(e).op else {
+            return false;
+        };
+        let negation = self
+            .symbol_name(*g)
+            .is_some_and(|n| matches!(&*n, "f64_neg" | "f32_neg"));
+        negation
+            && args.len() == 1
+            && self
+                .as_concrete_rational(args[0])
+                .is_some_and(|q| q.is_zero())
     }
 
     /// Applies the uninterpreted function `f` (a symbolic constant of function

@@ -8,8 +8,10 @@
 //! `floor`, `ceil`, conversions, comparisons). A value is given only when every
 //! operand is an exact value of the operator's type and the result is finite and
 //! not `-0`, the only machine numbers an exact rational cannot stand for.
-//! `ExprFactory::apply` folds with it, so a tree whose operands become concrete
-//! (after a substitution) is folded as if it had been built from the numbers.
+//! `ExprFactory::apply` folds with [`fold`], which also takes and gives `-0`
+//! (written as the tree `f64_neg(0)` / `f32_neg(0)`, the one form a negative zero
+//! has), so a tree whose operands become concrete (after a substitution) is
+//! folded as if it had been built from the numbers.
 
 use num_rational::BigRational;
 use num_traits::ToPrimitive;
@@ -30,6 +32,28 @@ fn rational_of(d: f64) -> Option<BigRational> {
     BigRational::from_float(d)
 }
 
+/// A concrete operand of a floating operator, for [`fold`]: an exact value, or
+/// IEEE's negative zero.
+pub(crate) enum Operand {
+    Exact(Value),
+    NegativeZero,
+}
+
+/// The result of [`fold`]: an exact value, or IEEE's negative zero.
+#[derive(Debug, PartialEq)]
+pub(crate) enum Folded {
+    Exact(Value),
+    NegativeZero,
+}
+
+/// The folded form of machine number `d`: `None` for an infinity or NaN.
+fn folded(d: f64) -> Option<Folded> {
+    if d == 0.0 && d.is_sign_negative() {
+        return Some(Folded::NegativeZero);
+    }
+    rational_of(d).map(|q| Folded::Exact(Value::Real(q)))
+}
+
 /// The floating types of the operator prefixes (`fld_*`: long double, whose
 /// format varies between machines, is never evaluated).
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -47,8 +71,12 @@ impl Precision {
     }
 
     /// The operand as a machine number of this precision.
-    fn operand(self, v: &Value) -> Option<f64> {
-        let Value::Real(q) = v else { return None };
+    fn operand(self, v: &Operand) -> Option<f64> {
+        let q = match v {
+            Operand::NegativeZero => return Some(-0.0),
+            Operand::Exact(Value::Real(q)) => q,
+            Operand::Exact(_) => return None,
+        };
         let d = exact_f64(q)?;
         (self.round(d) == d).then_some(d)
     }
@@ -59,25 +87,35 @@ impl Precision {
 /// rational (an infinity, NaN or `-0` result, a libm function, an operand that is
 /// not a machine number of the type, an unknown name).
 pub fn ieee_value(name: &str, args: &[Value]) -> Option<Value> {
+    let operands: Vec<Operand> = args.iter().cloned().map(Operand::Exact).collect();
+    match fold(name, &operands)? {
+        Folded::Exact(v) => Some(v),
+        Folded::NegativeZero => None,
+    }
+}
+
+/// The value of floating operator `name` applied to `args` in IEEE arithmetic,
+/// `-0` included among operands and results (see the module documentation).
+pub(crate) fn fold(name: &str, args: &[Operand]) -> Option<Folded> {
     let (prefix, op) = name.split_once('_')?;
     if prefix == "fp" {
         let a = Precision::Double.operand(args.first()?)?;
         let b = Precision::Double.operand(args.get(1)?)?;
-        return Some(Value::Bool(match op {
+        return Some(Folded::Exact(Value::Bool(match op {
             "lt" => a < b,
             "le" => a <= b,
             "eq" => a == b,
             _ => return None,
-        }));
+        })));
     }
     let p = match prefix {
         "f64" => Precision::Double,
         "f32" => Precision::Single,
         _ => return None,
     };
-    let out = |d: f64| rational_of(d).map(Value::Real);
+    let out = folded;
     match (op, args) {
-        ("of_int" | "of_wide_int", [Value::Int(i)]) => {
+        ("of_int" | "of_wide_int", [Operand::Exact(Value::Int(i))]) => {
             let q = BigRational::from_integer(i.clone());
             let d = q.to_f64()?;
             // Rounding a double that is not exact to single would round twice.
@@ -135,11 +173,6 @@ pub(crate) fn is_float_operator_name(name: &str) -> bool {
     name.starts_with("f64_") || name.starts_with("f32_") || name.starts_with("fp_")
 }
 
-/// The value of `name(args)` for concrete operands, for `ExprFactory::apply`.
-pub(crate) fn fold(name: &str, args: &[Value]) -> Option<Value> {
-    ieee_value(name, args)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -165,6 +198,33 @@ mod tests {
             Some(Value::Bool(true))
         );
         assert_eq!(ieee_value("f64_exp", &[d(1.0)]), None);
+        // -0 in and out: fold knows it, ieee_value (rationals only) does not.
+        let z = || Operand::Exact(d(0.0));
+        assert_eq!(fold("f64_neg", &[z()]), Some(Folded::NegativeZero));
+        assert_eq!(
+            fold("f64_add", &[Operand::NegativeZero, z()]),
+            Some(Folded::Exact(d(0.0)))
+        );
+        assert_eq!(
+            fold("f64_add", &[Operand::NegativeZero, Operand::NegativeZero]),
+            Some(Folded::NegativeZero)
+        );
+        assert_eq!(
+            fold("f32_mul", &[z(), Operand::Exact(d(-2.0))]),
+            Some(Folded::NegativeZero)
+        );
+        assert_eq!(
+            fold("fp_lt", &[Operand::NegativeZero, z()]),
+            Some(Folded::Exact(Value::Bool(false)))
+        );
+        assert_eq!(
+            fold("fp_eq", &[Operand::NegativeZero, z()]),
+            Some(Folded::Exact(Value::Bool(true)))
+        );
+        assert_eq!(
+            fold("f64_div", &[Operand::Exact(d(1.0)), Operand::NegativeZero]),
+            None
+        );
         // 0.1 is not a double: not an operand.
         let tenth = Value::Real(BigRational::new(1.into(), 10.into()));
         assert_eq!(ieee_value("f64_add", &[tenth, d(1.0)]), None);

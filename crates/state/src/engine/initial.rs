@@ -21,6 +21,10 @@ pub enum FixedValue {
     Real(BigRational),
     /// A boolean.
     Bool(bool),
+    /// A zero written with a minus sign (`-0`, `-0.0`): IEEE's negative zero for
+    /// a floating input at herbrand/ieee level, zero otherwise (an integer `-0`
+    /// is 0, and the reals of `--arith real` have one zero).
+    NegativeZero,
 }
 
 impl std::fmt::Display for FixedValue {
@@ -30,12 +34,14 @@ impl std::fmt::Display for FixedValue {
             FixedValue::Int(i) => write!(out, "{i}"),
             FixedValue::Real(r) => write!(out, "{r}"),
             FixedValue::Bool(b) => write!(out, "{b}"),
+            FixedValue::NegativeZero => write!(out, "-0.0"),
         }
     }
 }
 
 impl FixedValue {
-    /// Parses `42`, `-3`, `2.5`, `1e-3`, `true`, `false`.
+    /// Parses `42`, `-3`, `2.5`, `1e-3`, `true`, `false`, and `-0`, `-0.0`
+    /// (a negative zero).
     pub fn parse(text: &str) -> Result<FixedValue, String> {
         let t = text.trim();
         match t {
@@ -43,14 +49,21 @@ impl FixedValue {
             "false" => return Ok(FixedValue::Bool(false)),
             _ => {}
         }
-        if let Ok(i) = t.parse::<BigInt>() {
-            return Ok(FixedValue::Int(i));
-        }
         let (neg, body) = match t.strip_prefix('-') {
             Some(b) => (true, b),
             None => (false, t),
         };
+        if let Ok(i) = t.parse::<BigInt>() {
+            return Ok(if neg && i == BigInt::from(0) {
+                FixedValue::NegativeZero
+            } else {
+                FixedValue::Int(i)
+            });
+        }
         match tass_semantics::api::parse_real_literal(body) {
+            Some(r) if neg && r == BigRational::from_integer(BigInt::from(0)) => {
+                Ok(FixedValue::NegativeZero)
+            }
             Some(r) => Ok(FixedValue::Real(if neg { -r } else { r })),
             None => Err(format!(
                 "`{text}` is not a number (expected e.g. 10, -3, 2.5 or true)"
@@ -127,6 +140,13 @@ impl Engine {
                 .iter()
                 .find(|(n, _)| *n == var.name)
             {
+                Some((_, FixedValue::NegativeZero)) if ty == Type::Real => match &var.ty {
+                    tass_model::api::Type::Real(kind) => {
+                        tass_semantics::api::fixed_negative_zero(&f, self.config.arith, *kind)
+                            .unwrap_or_else(|| f.real(BigRational::from_integer(BigInt::from(0))))
+                    }
+                    _ => f.real(BigRational::from_integer(BigInt::from(0))),
+                },
                 Some((_, fixed)) => {
                     let exact = fixed_input_value(&f, &model, var, fixed, &ty)?;
                     // A C double holds the double nearest to the number given.
@@ -245,10 +265,18 @@ fn fixed_input_value(
         (FixedValue::Int(i), Type::Real) => f.real(BigRational::from_integer(i.clone())),
         (FixedValue::Real(r), Type::Real) => f.real(r.clone()),
         (FixedValue::Bool(b), Type::Bool) => f.bool(*b),
+        (FixedValue::NegativeZero, Type::Int | Type::Char) => {
+            fixed_input_value(f, model, var, &FixedValue::Int(BigInt::from(0)), ty)?
+        }
+        (FixedValue::NegativeZero, Type::Real) => {
+            f.real(BigRational::from_integer(BigInt::from(0)))
+        }
         (fv, _) => {
             let given = match fv {
                 FixedValue::Int(_) => format!("the integer {fv}"),
-                FixedValue::Real(_) => format!("the real number {fv}"),
+                FixedValue::Real(_) | FixedValue::NegativeZero => {
+                    format!("the real number {fv}")
+                }
                 FixedValue::Bool(_) => format!("the boolean {fv}"),
             };
             return Err(EngineError::invalid(

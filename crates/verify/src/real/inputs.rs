@@ -7,7 +7,8 @@ use crate::error::{InputError, InputErrorKind};
 use crate::options::Options;
 
 /// Parses the `-i NAME=VALUE` values: integers, decimals (`2.5`, `1e-3`),
-/// fractions (`1/3`, as witnesses print them), `true`/`false`.
+/// fractions (`1/3`, as witnesses print them), `true`/`false`, and a zero with a
+/// minus sign (`-0`, `-0.0`: a negative zero for floating inputs).
 pub(super) fn fixed_inputs(options: &Options) -> Result<Vec<(String, FixedValue)>, InputError> {
     options
         .inputs
