@@ -175,6 +175,18 @@ impl RealEngine {
         }
     }
 
+    /// An engine for the same program and prover under `options` (other
+    /// fixed inputs, another matching): `ltl/` confirms a lasso found by set
+    /// matching by running its witness's values through the product again.
+    pub(crate) fn with_options(&self, options: &Options) -> Result<RealEngine, SetupError> {
+        let setup = RunSetup {
+            factory: Arc::clone(&self.factory),
+            prover: Arc::clone(&self.prover),
+            options,
+        };
+        RealEngine::new(Arc::clone(&self.model), &setup, options.procs)
+    }
+
     fn location_saved(&self, function: &str, location: LocationId) -> bool {
         self.save_at
             .get(function)

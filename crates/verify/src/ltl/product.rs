@@ -31,12 +31,14 @@ use crate::real::RealEngine;
 use crate::report::{Certainty, Property, TraceStep, ViolationReport, Witness};
 use crate::system::complete_witness;
 
+mod prune;
+
 /// The trace line between a lasso's stem and its cycle.
 const CYCLE_MARK: &str = "(cycle: the steps below repeat forever)";
 
 /// Why a lasso closed by set equality has no witness.
 const SET_MATCH_NO_WITNESS: &str = "the cycle closes by --match set (a state with the same \
-     control and an equal set of data valuations); the inputs that drive it are not extracted: \
+     control and an equal set of data valuations), and no input was confirmed to drive it: \
      check the run with --match syntactic and -i";
 
 /// What the search of one formula found.
@@ -314,8 +316,9 @@ impl<'e> Product<'e> {
         Ok(v)
     }
 
-    /// The verdict once the product is built.
-    fn verdict(&mut self, property: &LtlProperty) -> LtlOutcome {
+    /// The acceptance sets, the agents (processes) and the fairness of the
+    /// search for a lasso.
+    fn acceptance(&self) -> (u64, u64, Fairness) {
         let nprocs = self.options.procs.min(64);
         let agents = if nprocs == 64 {
             u64::MAX
@@ -331,6 +334,12 @@ impl<'e> Product<'e> {
             FairnessMode::Weak => Fairness::Weak,
             FairnessMode::None => Fairness::None,
         };
+        (sets, agents, fairness)
+    }
+
+    /// The verdict once the product is built.
+    fn verdict(&mut self, property: &LtlProperty) -> LtlOutcome {
+        let (sets, agents, fairness) = self.acceptance();
         match find_fair_lasso(&self.graph, sets, agents, fairness) {
             None => LtlOutcome::Holds,
             Some(lasso) => {
@@ -341,7 +350,14 @@ impl<'e> Product<'e> {
                     .chain(lasso.cycle.iter().skip(1))
                     .copied()
                     .collect();
-                LtlOutcome::Violated(Box::new(self.report(property, &path, stem_steps)))
+                let by_set = path
+                    .windows(2)
+                    .any(|w| self.set_matched.contains(&(w[0], w[1])));
+                let pruned = by_set.then(|| {
+                    let edges = self.lasso_edges(&lasso.stem, &lasso.cycle);
+                    self.prune_lasso(&edges)
+                });
+                LtlOutcome::Violated(Box::new(self.report(property, &path, stem_steps, pruned)))
             }
         }
     }
@@ -351,6 +367,7 @@ impl<'e> Product<'e> {
         property: &LtlProperty,
         path: &[usize],
         stem_steps: usize,
+        pruned: Option<prune::Pruned>,
     ) -> ViolationReport {
         let mut trace = Vec::new();
         for (k, pair) in path.windows(2).enumerate() {
@@ -366,9 +383,6 @@ impl<'e> Product<'e> {
             trace.push(self.trace_step(property, &from, step.as_ref()));
         }
         let last = path.last().map(|&id| self.node_state[id].0.clone());
-        let by_set = path
-            .windows(2)
-            .any(|w| self.set_matched.contains(&(w[0], w[1])));
         let (certainty, given) = match last.as_ref().map(|s| self.engine.ltl_witness(s)) {
             Some(Some(values)) if !self.undecided => (Certainty::Provable, values),
             Some(Some(values)) => (Certainty::Possible, values),
@@ -386,17 +400,25 @@ impl<'e> Product<'e> {
         };
         // A cycle closed by set equality repeats the control and the set of
         // data valuations, not one run's values: the inputs of its last state
-        // need not drive the lasso shown (the backward pruning of the
-        // paper's Sec. 3.3 is not built), and with unbounded numbers the set
-        // may hold no run that repeats forever. So: possible, no witness.
-        let (certainty, witness, witness_missing) = if by_set {
-            (
+        // need not drive the lasso shown, and with unbounded numbers the set
+        // may hold no run that repeats forever. The pruning (`prune.rs`, the
+        // paper's Sec. 3.3) restricts the lasso to the inputs that drive it
+        // and confirms one by running it again; unconfirmed: possible, no
+        // witness.
+        let mut note = None;
+        let (certainty, witness, witness_missing) = match pruned {
+            None => (certainty, witness, witness_missing),
+            Some(prune::Pruned::Confirmed { witness, note: how }) => {
+                note = Some(how);
+                let (witness, missing) =
+                    complete_witness(Some(witness), &inputs, &fixed, String::new);
+                (Certainty::Provable, witness, missing)
+            }
+            Some(prune::Pruned::Unconfirmed(why)) => (
                 Certainty::Possible,
-                Witness::Unavailable(SET_MATCH_NO_WITNESS.into()),
+                Witness::Unavailable(format!("{SET_MATCH_NO_WITNESS} ({why})")),
                 Vec::new(),
-            )
-        } else {
-            (certainty, witness, witness_missing)
+            ),
         };
         let path_condition = last
             .as_ref()
@@ -411,12 +433,14 @@ impl<'e> Product<'e> {
             certainty,
             message: format!(
                 "ltl formula `{}` can fail: a {}run reaches a cycle and repeats it forever \
-                 (the trace: the steps to the cycle, `{CYCLE_MARK}`, the cycle's steps)",
+                 (the trace: the steps to the cycle, `{CYCLE_MARK}`, the cycle's steps){}",
                 property.id,
                 match self.options.fairness {
                     FairnessMode::Weak => "weakly fair ",
                     FairnessMode::None => "",
-                }
+                },
+                note.map(|n| format!("; the cycle closes by --match set, {n}"))
+                    .unwrap_or_default()
             ),
             file: property.span.file.to_string(),
             line: property.span.start_line,
