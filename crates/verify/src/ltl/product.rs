@@ -370,6 +370,7 @@ impl<'e> Product<'e> {
         pruned: Option<prune::Pruned>,
     ) -> ViolationReport {
         let mut trace = Vec::new();
+        let mut previous = None;
         for (k, pair) in path.windows(2).enumerate() {
             if k == stem_steps {
                 trace.push(self.marker(property, CYCLE_MARK));
@@ -380,7 +381,13 @@ impl<'e> Product<'e> {
                 .position(|&(w, _)| w == v)
                 .and_then(|k| self.edge_steps[u][k].clone());
             let from = self.node_state[u].0.clone();
-            trace.push(self.trace_step(property, &from, step.as_ref()));
+            let mut line = self.trace_step(property, &from, step.as_ref());
+            // The same transition again is another execution of the
+            // statement (a one-statement loop): kept apart in the trace.
+            let key = step.as_ref().map(|s| (s.process, s.function, s.transition));
+            line.repeated = key.is_some() && key == previous;
+            previous = key;
+            trace.push(line);
         }
         let last = path.last().map(|&id| self.node_state[id].0.clone());
         let (certainty, given) = match last.as_ref().map(|s| self.engine.ltl_witness(s)) {
@@ -481,6 +488,7 @@ impl<'e> Product<'e> {
                     process: info.process,
                     source: info.source,
                     changes,
+                    repeated: false,
                 }
             }
             None => self.marker(
@@ -500,6 +508,7 @@ impl<'e> Product<'e> {
             process: 0,
             source: text.into(),
             changes: Vec::new(),
+            repeated: false,
         }
     }
 }
