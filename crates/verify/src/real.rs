@@ -158,6 +158,11 @@ impl RealEngine {
         self.engine.assume_condition(state, condition)
     }
 
+    /// The model the engine runs.
+    pub(crate) fn model(&self) -> Arc<Model> {
+        Arc::clone(&self.model)
+    }
+
     /// The expression factory.
     pub(crate) fn expr_factory(&self) -> Arc<ExprFactory> {
         Arc::clone(&self.factory)

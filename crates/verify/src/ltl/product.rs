@@ -8,11 +8,13 @@
 //! copy assumes the literal. A state where every process has terminated
 //! repeats forever (a stutter step); a state where no step is enabled but some
 //! process has not terminated (a deadlock, which the safety search reports)
-//! ends its runs, and finite runs violate no formula here. The search takes
-//! every enabled step (no partial-order reduction) and stores every product
-//! node, so a cycle it finds is a cycle of the program, and one it does not
-//! find does not exist: states equal in canonical form (values and path
-//! condition) stand for the same executions.
+//! ends its runs, and finite runs violate no formula here. The search stores
+//! every product node, so a cycle it finds is a cycle of the program, and one
+//! it does not find does not exist: states equal in canonical form (values
+//! and path condition) stand for the same executions. For a formula without
+//! `X` it takes only one process's steps where the urgent reduction allows
+//! it and none of them is visible to an atom (`visibility.rs`), with a cycle
+//! proviso (docs/architecture.md has the argument).
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;
@@ -32,6 +34,9 @@ use crate::report::{Certainty, Property, TraceStep, ViolationReport, Witness};
 use crate::system::complete_witness;
 
 mod prune;
+
+use super::visibility::Visibility;
+use tass_model::api::{LtlFormula, Model};
 
 /// The trace line between a lasso's stem and its cycle.
 const CYCLE_MARK: &str = "(cycle: the steps below repeat forever)";
@@ -72,7 +77,12 @@ pub(crate) fn check_formulas(
             ));
             continue;
         };
+        let reduce = options.reduction == crate::options::Reduction::Urgent
+            && options.procs > 1
+            && !has_next(&property.formula);
+        let visibility = reduce.then(|| (engine.model(), Visibility::new(&formulas.atoms)));
         let mut product = Product::new(engine, formulas.atoms, aut, options);
+        product.reduction = visibility;
         product.deadline = deadline;
         let outcome = match product.explore() {
             Ok(None) => product.verdict(property),
@@ -112,6 +122,9 @@ struct Product<'e> {
     undecided: bool,
     /// When `--timeout` ends the run (shared with the other searches).
     deadline: Option<Instant>,
+    /// The partial-order reduction, for a formula without `X` (`None`: every
+    /// step is explored): the model and what the atoms read.
+    reduction: Option<(Arc<Model>, Visibility)>,
 }
 
 impl<'e> Product<'e> {
@@ -137,6 +150,7 @@ impl<'e> Product<'e> {
             atom_values: HashMap::new(),
             undecided: false,
             deadline: None,
+            reduction: None,
         }
     }
 
@@ -164,23 +178,67 @@ impl<'e> Product<'e> {
             let (state, q) = self.node_state[id].clone();
             let (successors, enabled) = self.program_successors(&state)?;
             self.graph.enabled[id] = enabled;
-            for (step, next, moved) in successors.iter() {
-                for r in self.aut.states[q].successors.clone() {
-                    for t in self.label_states(next.clone(), r)? {
-                        let (target, new, by_set) = self.intern(t, r);
-                        if by_set {
-                            self.set_matched.insert((id, target));
-                        }
-                        self.graph.edges[id].push((target, *moved));
-                        self.edge_steps[id].push(step.clone());
-                        if new {
-                            queue.push_back(target);
-                        }
+            let alone = self.ample_process(&state, &successors);
+            let in_ample = |s: &Successor| match (alone, &s.0) {
+                (None, _) => true,
+                (Some(p), Some(step)) => step.process == p,
+                (Some(_), None) => false,
+            };
+            let ample: Vec<&Successor> = successors.iter().filter(|s| in_ample(s)).collect();
+            let all_new = self.expand(id, q, &ample, &mut queue)?;
+            // The cycle proviso: a reduced node whose ample successors are not
+            // all new is expanded fully, so every cycle of the explored graph
+            // has a fully expanded node (the cycle's first-created node is
+            // entered by an edge to an old node).
+            if alone.is_some() && !all_new {
+                let rest: Vec<&Successor> = successors.iter().filter(|s| !in_ample(s)).collect();
+                self.expand(id, q, &rest, &mut queue)?;
+            }
+        }
+        Ok(None)
+    }
+
+    /// Adds the product edges of `steps` from node `id` (automaton state `q`);
+    /// whether every target was a new node.
+    fn expand(
+        &mut self,
+        id: usize,
+        q: usize,
+        steps: &[&Successor],
+        queue: &mut VecDeque<usize>,
+    ) -> Result<bool, EngineError> {
+        let mut all_new = true;
+        for (step, next, moved) in steps.iter().map(|s| (&s.0, &s.1, s.2)) {
+            for r in self.aut.states[q].successors.clone() {
+                for t in self.label_states(next.clone(), r)? {
+                    let (target, new, by_set) = self.intern(t, r);
+                    if by_set {
+                        self.set_matched.insert((id, target));
+                    }
+                    self.graph.edges[id].push((target, moved));
+                    self.edge_steps[id].push(step.clone());
+                    if new {
+                        queue.push_back(target);
+                    } else {
+                        all_new = false;
                     }
                 }
             }
         }
-        Ok(None)
+        Ok(all_new)
+    }
+
+    /// The process whose steps alone are explored from `state` (the urgent
+    /// reduction restricted to steps no atom sees, `RealEngine::ltl_ample`),
+    /// or `None`: every step.
+    fn ample_process(&mut self, state: &State, successors: &[Successor]) -> Option<usize> {
+        let (model, visibility) = self.reduction.as_ref()?;
+        let steps: Vec<Step> = successors.iter().filter_map(|s| s.0.clone()).collect();
+        if steps.len() < successors.len() {
+            return None;
+        }
+        let invisible = |s: &Step| !visibility.visible(model, s);
+        self.engine.ltl_ample(state, &steps, &invisible)
     }
 
     fn limit_reached(&self) -> Option<String> {
@@ -510,6 +568,24 @@ impl<'e> Product<'e> {
             changes: Vec::new(),
             repeated: false,
         }
+    }
+}
+
+/// Whether the formula uses `X` (not invariant under stuttering: the
+/// reduction, which drops invisible steps' interleavings, is not used).
+fn has_next(f: &LtlFormula) -> bool {
+    use LtlFormula as L;
+    match f {
+        L::Constant(_) | L::Atom(_) => false,
+        L::Next(_) => true,
+        L::Not(g) | L::Always(g) | L::Eventually(g) => has_next(g),
+        L::And(a, b)
+        | L::Or(a, b)
+        | L::Implies(a, b)
+        | L::Iff(a, b)
+        | L::Until(a, b)
+        | L::Release(a, b)
+        | L::WeakUntil(a, b) => has_next(a) || has_next(b),
     }
 }
 
