@@ -15,6 +15,7 @@ mod compare;
 mod concrete;
 mod harness;
 mod judge;
+mod lasso;
 mod wildcard;
 
 use std::collections::BTreeMap;
@@ -206,6 +207,9 @@ fn replay_quietly(trace: &Value, invocation: &Invocation, settings: &ReplaySetti
             }
         }
     }
+    if property == "ltl" {
+        return replay_ltl(trace, invocation, &values, settings);
+    }
     if let Some(why) = judge::Expected::from_trace(trace).cannot_replay() {
         if !(invocation.command == "compare" && property == "not-equivalent") {
             return Outcome::Unreplayable(why);
@@ -289,6 +293,28 @@ fn replay_quietly(trace: &Value, invocation: &Invocation, settings: &ReplaySetti
         last = Some(outcome);
     }
     last.unwrap_or_else(|| Outcome::Unreplayable("no run".into()))
+}
+
+/// Replays an ltl violation's lasso (`lasso.rs`).
+fn replay_ltl(
+    trace: &Value,
+    invocation: &Invocation,
+    values: &BTreeMap<String, String>,
+    settings: &ReplaySettings,
+) -> Outcome {
+    let dir = settings.dir.clone().unwrap_or_else(|| {
+        std::env::temp_dir().join(format!("tass-replay-{}", std::process::id()))
+    });
+    let Some((_, files, procs)) = invocation.programs.first() else {
+        return Outcome::Unreplayable("the trace names no program".into());
+    };
+    let target = Target {
+        trace,
+        files,
+        procs: *procs,
+        purpose: Purpose::Violation,
+    };
+    lasso::replay_lasso(&target, values, invocation, settings, &dir)
 }
 
 /// What a harness is built for.

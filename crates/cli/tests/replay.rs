@@ -345,20 +345,92 @@ fn verify_replay_keeps_json_output_parseable() {
     assert!(err.contains("replay: reproduced: "), "{err}");
 }
 
-/// An ltl violation is an infinite run (a lasso): replay says plainly that it
-/// does not replay it, before building anything (exit 3, as any run that does not
-/// show the violation). The counter program is `ltl.rs`'s: x cycles 0..3 forever,
-/// so `G {x < 3}` fails (its gcc run printed 0 1 2 3 0 1 2 3 ...).
+/// An ltl violation is an infinite run (a lasso): replay runs the harness
+/// under gdb, the stem and then 3 passes of the cycle, and checks that each
+/// pass starts at the cycle's first line in the same call stack with the
+/// same atom values. The counter program is `ltl.rs`'s: x cycles 0..3
+/// forever, so `G {x < 3}` fails (its gcc run printed 0 1 2 3 0 1 2 3 ...).
 #[test]
-fn an_ltl_lasso_is_not_replayed_and_says_so() {
+fn an_ltl_lasso_is_replayed_pass_by_pass() {
+    if !installed(&["gcc", "gdb"]) {
+        return;
+    }
     let file = common::inline(
         "int x;\n#pragma TASS ltl p G {x < 3}\nint main(void) {\nloop:\n  x = (x + 1) % 4;\n  goto loop;\n}\n",
     );
     let (code, text) = verify_then_replay(&[], &file);
-    assert_eq!(code, 3, "{text}");
+    assert_eq!(code, 1, "{text}");
     assert!(
-        text.contains("replay: cannot replay: ltl violations are not replayed: the counterexample is an infinite run (a lasso"),
+        text.contains("replay: reproduced: the run followed the lasso: after the stem, 3 passes of the cycle each started at prog.c:5"),
         "{text}"
     );
-    assert!(!text.contains("harness in"), "nothing is built: {text}");
+}
+
+/// The set-matched lasso of `ltl_witness.rs` (y steps by 2 modulo 10, only
+/// odd x never meet y == 0): its confirmed witness replays; the same trace
+/// with an even x does not (the gcc run of x = 2 meets y == 0 every fifth
+/// pass, so an atom changes between passes).
+#[test]
+fn a_set_matched_lasso_replays_with_its_witness_only() {
+    if !installed(&["gcc", "gdb"]) {
+        return;
+    }
+    let file = common::inline(
+        "#pragma TASS input {0 <= x && x < 10}\nint x;\nint y;\n#pragma TASS ltl zero G F {y == 0}\n\
+         int main(void) {\n  y = x;\n  for (;;) {\n    y = (y + 2) % 10;\n  }\n}\n",
+    );
+    let dir = file_dir();
+    let trace = dir.join("trace.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_tass"))
+        .args(["verify", "--match", "set"])
+        .arg(&file)
+        .arg("--trace")
+        .arg(&trace)
+        .output()
+        .expect("run tass verify");
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let replay = |trace: &Path| {
+        let out = Command::new(env!("CARGO_BIN_EXE_tass"))
+            .arg("replay")
+            .arg(trace)
+            .arg("--dir")
+            .arg(dir.join("harness"))
+            .output()
+            .expect("run tass replay");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let (code, text) = replay(&trace);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("the run followed the lasso"), "{text}");
+    let mut doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&trace).unwrap()).unwrap();
+    doc["witness"] = serde_json::json!({"x": 2});
+    let even = dir.join("even.json");
+    std::fs::write(&even, doc.to_string()).unwrap();
+    let (code, text) = replay(&even);
+    assert_eq!(code, Some(3), "{text}");
+    assert!(text.contains("did not reproduce it"), "{text}");
+}
+
+/// MPI lassos are refused by name: the cycle is a schedule the harness does
+/// not drive.
+#[test]
+fn an_mpi_lasso_is_refused_by_name() {
+    let (code, text) = verify_then_replay(
+        &["-n", "2", "--match", "set"],
+        &fevs("mpi/ltl_mutex_keep_bad.c"),
+    );
+    assert_eq!(code, 3, "{text}");
+    assert!(
+        text.contains("replay: cannot replay: ltl lassos of MPI programs are not replayed"),
+        "{text}"
+    );
 }

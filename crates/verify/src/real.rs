@@ -158,6 +158,11 @@ impl RealEngine {
         self.engine.assume_condition(state, condition)
     }
 
+    /// The model the engine runs.
+    pub(crate) fn model(&self) -> Arc<Model> {
+        Arc::clone(&self.model)
+    }
+
     /// The expression factory.
     pub(crate) fn expr_factory(&self) -> Arc<ExprFactory> {
         Arc::clone(&self.factory)
@@ -173,6 +178,18 @@ impl RealEngine {
             tass_semantics::api::Decision::Fails { witness } => Some(witness.map(witness_values)),
             _ => Some(None),
         }
+    }
+
+    /// An engine for the same program and prover under `options` (other
+    /// fixed inputs, another matching): `ltl/` confirms a lasso found by set
+    /// matching by running its witness's values through the product again.
+    pub(crate) fn with_options(&self, options: &Options) -> Result<RealEngine, SetupError> {
+        let setup = RunSetup {
+            factory: Arc::clone(&self.factory),
+            prover: Arc::clone(&self.prover),
+            options,
+        };
+        RealEngine::new(Arc::clone(&self.model), &setup, options.procs)
     }
 
     fn location_saved(&self, function: &str, location: LocationId) -> bool {

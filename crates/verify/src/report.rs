@@ -101,6 +101,11 @@ pub struct TraceStep {
     pub source: String,
     /// The variables it changed.
     pub changes: Vec<Change>,
+    /// A new execution of the statement of the step before (the same
+    /// transition taken again, as in a one-statement loop of an ltl lasso):
+    /// never merged into it by [`condensed`], so that the trace keeps the
+    /// cycle's length (`tass replay` counts it).
+    pub repeated: bool,
 }
 
 /// Concrete input values that drive the program into a violation.
@@ -436,7 +441,8 @@ pub(crate) fn condensed(trace: &[TraceStep]) -> Vec<TraceStep> {
 
 /// Whether raw trace step `s` is merged into the condensed step before it.
 fn continues(last: &TraceStep, s: &TraceStep) -> bool {
-    last.model == s.model
+    !s.repeated
+        && last.model == s.model
         && last.process == s.process
         && last.file == s.file
         && last.line == s.line
@@ -696,6 +702,7 @@ mod tests {
                         variable: "x".into(),
                         value: "N+1".into(),
                     }],
+                    repeated: false,
                 }],
                 path_condition: "N >= 2".into(),
                 claim: "x < 3".into(),
@@ -776,6 +783,7 @@ mod tests {
                 variable: var.into(),
                 value: value.into(),
             }],
+            repeated: false,
         };
         let trace = vec![
             step(1, 0, "argc", "1"),

@@ -137,6 +137,7 @@ pub(crate) fn replay<E: Engine>(
             process: info.process,
             source: info.source,
             changes: executed.changes,
+            repeated: false,
         });
     }
     engine.set_record_changes(false);

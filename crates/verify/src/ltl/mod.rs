@@ -5,6 +5,7 @@
 
 mod buchi;
 mod product;
+mod visibility;
 
 pub(crate) use product::{check_formulas, LtlOutcome};
 

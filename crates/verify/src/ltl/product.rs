@@ -8,11 +8,13 @@
 //! copy assumes the literal. A state where every process has terminated
 //! repeats forever (a stutter step); a state where no step is enabled but some
 //! process has not terminated (a deadlock, which the safety search reports)
-//! ends its runs, and finite runs violate no formula here. The search takes
-//! every enabled step (no partial-order reduction) and stores every product
-//! node, so a cycle it finds is a cycle of the program, and one it does not
-//! find does not exist: states equal in canonical form (values and path
-//! condition) stand for the same executions.
+//! ends its runs, and finite runs violate no formula here. The search stores
+//! every product node, so a cycle it finds is a cycle of the program, and one
+//! it does not find does not exist: states equal in canonical form (values
+//! and path condition) stand for the same executions. For a formula without
+//! `X` it takes only one process's steps where the urgent reduction allows
+//! it and none of them is visible to an atom (`visibility.rs`), with a cycle
+//! proviso (docs/architecture.md has the argument).
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;
@@ -31,12 +33,17 @@ use crate::real::RealEngine;
 use crate::report::complete_witness;
 use crate::report::{Certainty, Property, TraceStep, ViolationReport, Witness};
 
+mod prune;
+
+use super::visibility::Visibility;
+use tass_model::api::{LtlFormula, Model};
+
 /// The trace line between a lasso's stem and its cycle.
 const CYCLE_MARK: &str = "(cycle: the steps below repeat forever)";
 
 /// Why a lasso closed by set equality has no witness.
 const SET_MATCH_NO_WITNESS: &str = "the cycle closes by --match set (a state with the same \
-     control and an equal set of data valuations); the inputs that drive it are not extracted: \
+     control and an equal set of data valuations), and no input was confirmed to drive it: \
      check the run with --match syntactic and -i";
 
 /// What the search of one formula found.
@@ -70,7 +77,12 @@ pub(crate) fn check_formulas(
             ));
             continue;
         };
+        let reduce = options.reduction == crate::options::Reduction::Urgent
+            && options.procs > 1
+            && !has_next(&property.formula);
+        let visibility = reduce.then(|| (engine.model(), Visibility::new(&formulas.atoms)));
         let mut product = Product::new(engine, formulas.atoms, aut, options);
+        product.reduction = visibility;
         product.deadline = deadline;
         let outcome = match product.explore() {
             Ok(None) => product.verdict(property),
@@ -110,6 +122,9 @@ struct Product<'e> {
     undecided: bool,
     /// When `--timeout` ends the run (shared with the other searches).
     deadline: Option<Instant>,
+    /// The partial-order reduction, for a formula without `X` (`None`: every
+    /// step is explored): the model and what the atoms read.
+    reduction: Option<(Arc<Model>, Visibility)>,
 }
 
 impl<'e> Product<'e> {
@@ -135,6 +150,7 @@ impl<'e> Product<'e> {
             atom_values: HashMap::new(),
             undecided: false,
             deadline: None,
+            reduction: None,
         }
     }
 
@@ -162,23 +178,67 @@ impl<'e> Product<'e> {
             let (state, q) = self.node_state[id].clone();
             let (successors, enabled) = self.program_successors(&state)?;
             self.graph.enabled[id] = enabled;
-            for (step, next, moved) in successors.iter() {
-                for r in self.aut.states[q].successors.clone() {
-                    for t in self.label_states(next.clone(), r)? {
-                        let (target, new, by_set) = self.intern(t, r);
-                        if by_set {
-                            self.set_matched.insert((id, target));
-                        }
-                        self.graph.edges[id].push((target, *moved));
-                        self.edge_steps[id].push(step.clone());
-                        if new {
-                            queue.push_back(target);
-                        }
+            let alone = self.ample_process(&state, &successors);
+            let in_ample = |s: &Successor| match (alone, &s.0) {
+                (None, _) => true,
+                (Some(p), Some(step)) => step.process == p,
+                (Some(_), None) => false,
+            };
+            let ample: Vec<&Successor> = successors.iter().filter(|s| in_ample(s)).collect();
+            let all_new = self.expand(id, q, &ample, &mut queue)?;
+            // The cycle proviso: a reduced node whose ample successors are not
+            // all new is expanded fully, so every cycle of the explored graph
+            // has a fully expanded node (the cycle's first-created node is
+            // entered by an edge to an old node).
+            if alone.is_some() && !all_new {
+                let rest: Vec<&Successor> = successors.iter().filter(|s| !in_ample(s)).collect();
+                self.expand(id, q, &rest, &mut queue)?;
+            }
+        }
+        Ok(None)
+    }
+
+    /// Adds the product edges of `steps` from node `id` (automaton state `q`);
+    /// whether every target was a new node.
+    fn expand(
+        &mut self,
+        id: usize,
+        q: usize,
+        steps: &[&Successor],
+        queue: &mut VecDeque<usize>,
+    ) -> Result<bool, EngineError> {
+        let mut all_new = true;
+        for (step, next, moved) in steps.iter().map(|s| (&s.0, &s.1, s.2)) {
+            for r in self.aut.states[q].successors.clone() {
+                for t in self.label_states(next.clone(), r)? {
+                    let (target, new, by_set) = self.intern(t, r);
+                    if by_set {
+                        self.set_matched.insert((id, target));
+                    }
+                    self.graph.edges[id].push((target, moved));
+                    self.edge_steps[id].push(step.clone());
+                    if new {
+                        queue.push_back(target);
+                    } else {
+                        all_new = false;
                     }
                 }
             }
         }
-        Ok(None)
+        Ok(all_new)
+    }
+
+    /// The process whose steps alone are explored from `state` (the urgent
+    /// reduction restricted to steps no atom sees, `RealEngine::ltl_ample`),
+    /// or `None`: every step.
+    fn ample_process(&mut self, state: &State, successors: &[Successor]) -> Option<usize> {
+        let (model, visibility) = self.reduction.as_ref()?;
+        let steps: Vec<Step> = successors.iter().filter_map(|s| s.0.clone()).collect();
+        if steps.len() < successors.len() {
+            return None;
+        }
+        let invisible = |s: &Step| !visibility.visible(model, s);
+        self.engine.ltl_ample(state, &steps, &invisible)
     }
 
     fn limit_reached(&self) -> Option<String> {
@@ -314,8 +374,9 @@ impl<'e> Product<'e> {
         Ok(v)
     }
 
-    /// The verdict once the product is built.
-    fn verdict(&mut self, property: &LtlProperty) -> LtlOutcome {
+    /// The acceptance sets, the agents (processes) and the fairness of the
+    /// search for a lasso.
+    fn acceptance(&self) -> (u64, u64, Fairness) {
         let nprocs = self.options.procs.min(64);
         let agents = if nprocs == 64 {
             u64::MAX
@@ -331,6 +392,12 @@ impl<'e> Product<'e> {
             FairnessMode::Weak => Fairness::Weak,
             FairnessMode::None => Fairness::None,
         };
+        (sets, agents, fairness)
+    }
+
+    /// The verdict once the product is built.
+    fn verdict(&mut self, property: &LtlProperty) -> LtlOutcome {
+        let (sets, agents, fairness) = self.acceptance();
         match find_fair_lasso(&self.graph, sets, agents, fairness) {
             None => LtlOutcome::Holds,
             Some(lasso) => {
@@ -341,7 +408,14 @@ impl<'e> Product<'e> {
                     .chain(lasso.cycle.iter().skip(1))
                     .copied()
                     .collect();
-                LtlOutcome::Violated(Box::new(self.report(property, &path, stem_steps)))
+                let by_set = path
+                    .windows(2)
+                    .any(|w| self.set_matched.contains(&(w[0], w[1])));
+                let pruned = by_set.then(|| {
+                    let edges = self.lasso_edges(&lasso.stem, &lasso.cycle);
+                    self.prune_lasso(&edges)
+                });
+                LtlOutcome::Violated(Box::new(self.report(property, &path, stem_steps, pruned)))
             }
         }
     }
@@ -351,8 +425,10 @@ impl<'e> Product<'e> {
         property: &LtlProperty,
         path: &[usize],
         stem_steps: usize,
+        pruned: Option<prune::Pruned>,
     ) -> ViolationReport {
         let mut trace = Vec::new();
+        let mut previous = None;
         for (k, pair) in path.windows(2).enumerate() {
             if k == stem_steps {
                 trace.push(self.marker(property, CYCLE_MARK));
@@ -363,12 +439,15 @@ impl<'e> Product<'e> {
                 .position(|&(w, _)| w == v)
                 .and_then(|k| self.edge_steps[u][k].clone());
             let from = self.node_state[u].0.clone();
-            trace.push(self.trace_step(property, &from, step.as_ref()));
+            let mut line = self.trace_step(property, &from, step.as_ref());
+            // The same transition again is another execution of the
+            // statement (a one-statement loop): kept apart in the trace.
+            let key = step.as_ref().map(|s| (s.process, s.function, s.transition));
+            line.repeated = key.is_some() && key == previous;
+            previous = key;
+            trace.push(line);
         }
         let last = path.last().map(|&id| self.node_state[id].0.clone());
-        let by_set = path
-            .windows(2)
-            .any(|w| self.set_matched.contains(&(w[0], w[1])));
         let (certainty, given) = match last.as_ref().map(|s| self.engine.ltl_witness(s)) {
             Some(Some(values)) if !self.undecided => (Certainty::Provable, values),
             Some(Some(values)) => (Certainty::Possible, values),
@@ -386,17 +465,25 @@ impl<'e> Product<'e> {
         };
         // A cycle closed by set equality repeats the control and the set of
         // data valuations, not one run's values: the inputs of its last state
-        // need not drive the lasso shown (the backward pruning of the
-        // paper's Sec. 3.3 is not built), and with unbounded numbers the set
-        // may hold no run that repeats forever. So: possible, no witness.
-        let (certainty, witness, witness_missing) = if by_set {
-            (
+        // need not drive the lasso shown, and with unbounded numbers the set
+        // may hold no run that repeats forever. The pruning (`prune.rs`, the
+        // paper's Sec. 3.3) restricts the lasso to the inputs that drive it
+        // and confirms one by running it again; unconfirmed: possible, no
+        // witness.
+        let mut note = None;
+        let (certainty, witness, witness_missing) = match pruned {
+            None => (certainty, witness, witness_missing),
+            Some(prune::Pruned::Confirmed { witness, note: how }) => {
+                note = Some(how);
+                let (witness, missing) =
+                    complete_witness(Some(witness), &inputs, &fixed, String::new);
+                (Certainty::Provable, witness, missing)
+            }
+            Some(prune::Pruned::Unconfirmed(why)) => (
                 Certainty::Possible,
-                Witness::Unavailable(SET_MATCH_NO_WITNESS.into()),
+                Witness::Unavailable(format!("{SET_MATCH_NO_WITNESS} ({why})")),
                 Vec::new(),
-            )
-        } else {
-            (certainty, witness, witness_missing)
+            ),
         };
         let path_condition = last
             .as_ref()
@@ -411,12 +498,14 @@ impl<'e> Product<'e> {
             certainty,
             message: format!(
                 "ltl formula `{}` can fail: a {}run reaches a cycle and repeats it forever \
-                 (the trace: the steps to the cycle, `{CYCLE_MARK}`, the cycle's steps)",
+                 (the trace: the steps to the cycle, `{CYCLE_MARK}`, the cycle's steps){}",
                 property.id,
                 match self.options.fairness {
                     FairnessMode::Weak => "weakly fair ",
                     FairnessMode::None => "",
-                }
+                },
+                note.map(|n| format!("; the cycle closes by --match set, {n}"))
+                    .unwrap_or_default()
             ),
             file: property.span.file.to_string(),
             line: property.span.start_line,
@@ -457,6 +546,7 @@ impl<'e> Product<'e> {
                     process: info.process,
                     source: info.source,
                     changes,
+                    repeated: false,
                 }
             }
             None => self.marker(
@@ -476,7 +566,26 @@ impl<'e> Product<'e> {
             process: 0,
             source: text.into(),
             changes: Vec::new(),
+            repeated: false,
         }
+    }
+}
+
+/// Whether the formula uses `X` (not invariant under stuttering: the
+/// reduction, which drops invisible steps' interleavings, is not used).
+fn has_next(f: &LtlFormula) -> bool {
+    use LtlFormula as L;
+    match f {
+        L::Constant(_) | L::Atom(_) => false,
+        L::Next(_) => true,
+        L::Not(g) | L::Always(g) | L::Eventually(g) => has_next(g),
+        L::And(a, b)
+        | L::Or(a, b)
+        | L::Implies(a, b)
+        | L::Iff(a, b)
+        | L::Until(a, b)
+        | L::Release(a, b)
+        | L::WeakUntil(a, b) => has_next(a) || has_next(b),
     }
 }
 

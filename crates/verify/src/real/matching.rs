@@ -57,6 +57,12 @@ impl RealEngine {
         cd
     }
 
+    /// The control and data parts of `state` (`ltl/`: the backward pruning
+    /// of a lasso compares the data of two passes of its cycle).
+    pub(crate) fn ltl_control_data(&mut self, state: &State) -> Option<Arc<ControlData>> {
+        self.control_data(state)
+    }
+
     /// The control part of `state`, if it can be matched by sets.
     pub(super) fn control_key(&mut self, state: &State) -> Option<State> {
         self.control_data(state).map(|cd| cd.control.clone())

@@ -167,6 +167,41 @@ impl RealEngine {
         steps
     }
 
+    /// The urgent reduction for the ltl product (`ltl/product.rs`): the
+    /// process whose enabled steps may be explored alone, as in
+    /// [`RealEngine::reduce_urgent`] (every step of it safe alone), and are
+    /// all `invisible` (they change no atom's value); `None` when no process
+    /// qualifies, or only one can move (nothing to gain): explore every step.
+    /// Synchronous send-receive pairs are not made up here (the product takes
+    /// the steps the engine enables).
+    pub(crate) fn ltl_ample(
+        &mut self,
+        state: &State,
+        steps: &[Step],
+        invisible: &dyn Fn(&Step) -> bool,
+    ) -> Option<usize> {
+        let first = steps.first()?;
+        if self.reduction == Reduction::Off || steps.iter().all(|s| s.process == first.process) {
+            return None;
+        }
+        let mut processes: Vec<usize> = steps.iter().map(|s| s.process).collect();
+        processes.sort_unstable();
+        processes.dedup();
+        self.order_by_snapshot_queues(state, &mut processes);
+        let statuses = self.engine.process_status(state);
+        let at = ReductionState {
+            state,
+            enabled: steps,
+            statuses: &statuses,
+        };
+        processes.into_iter().find(|&p| {
+            steps
+                .iter()
+                .filter(|s| s.process == p)
+                .all(|s| invisible(s) && self.safe_alone(&at, s))
+        })
+    }
+
     /// The order in which [`RealEngine::reduce_urgent`] tries the processes
     /// (`processes`, by rank) to run one alone. `--cqmin` sorts them by the
     /// length of their collective-assertion snapshot queue. The default keeps
