@@ -205,6 +205,12 @@ pub struct Engine {
     /// `tass compare`, implementation: the specification's paths, for the
     /// joint assertions.
     spec_paths: Vec<(Expr, Vec<crate::snapshot::JointPoint>)>,
+    /// `tass compare`: which program this engine runs.
+    joint_side: crate::snapshot::JointSide,
+    /// `tass compare`, the specification's side: the paths cut at the return
+    /// to a joint invariant loop's head (their condition there and joint
+    /// points), which the implementation's iterations are checked against.
+    cut_joint_paths: Vec<(Expr, Vec<crate::snapshot::JointPoint>)>,
     /// Where each input may still be read (`--match set|subsume`), built on
     /// first use.
     input_liveness: Option<Arc<matching::InputLiveness>>,
@@ -287,6 +293,8 @@ impl Engine {
             locks_windows: crate::mpi::model_locks_windows(&model),
             joint: Default::default(),
             spec_paths: Vec::new(),
+            joint_side: Default::default(),
+            cut_joint_paths: Vec::new(),
             input_liveness: None,
             model,
         })
@@ -747,6 +755,11 @@ impl Engine {
                 let found =
                     crate::loop_sync::after_arrival(&ctx, oracle, &mut state, step.process, at)?;
                 violations.extend(found);
+                if let Some(cut) = crate::loop_joint::cut_path(&ctx, &state) {
+                    if !self.cut_joint_paths.contains(&cut) {
+                        self.cut_joint_paths.push(cut);
+                    }
+                }
             }
         }
         Ok(StepOutcome {
@@ -914,6 +927,7 @@ impl Engine {
             layout: &self.layout,
             joint: self.joint,
             spec_paths: &self.spec_paths,
+            side: self.joint_side,
         };
         (ctx, oracle)
     }
@@ -1130,6 +1144,15 @@ impl Engine {
     /// the joint assertions is checked as soon as every process reaches it.
     pub fn set_spec_joint_paths(&mut self, paths: Vec<(Expr, Vec<crate::snapshot::JointPoint>)>) {
         self.spec_paths = paths;
+        self.joint_side = crate::snapshot::JointSide::Implementation;
+    }
+
+    /// `tass compare`, the specification's side: the paths its search cut at
+    /// the return to a joint invariant loop's head (the path condition there,
+    /// the joint points), for [`Engine::set_spec_joint_paths`] of the
+    /// implementation.
+    pub fn cut_joint_paths(&self) -> &[(Expr, Vec<crate::snapshot::JointPoint>)] {
+        &self.cut_joint_paths
     }
 
     /// The path condition of the specification's path number `index` (as
@@ -1147,6 +1170,7 @@ impl Engine {
             layout: &self.layout,
             joint: self.joint,
             spec_paths: &self.spec_paths,
+            side: self.joint_side,
         };
         crate::snapshot::joint_points(&ctx, state)
     }

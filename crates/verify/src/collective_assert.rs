@@ -192,15 +192,19 @@ fn joint_ids(model: &Model) -> Vec<(&str, &Span)> {
     for f in &model.functions {
         let Some(body) = &f.body else { continue };
         for t in body.graph.edge_weights() {
-            if let Statement::CollectiveAssert {
-                id,
-                kind: CollectiveKind::Joint,
-                ..
-            } = &t.statement
-            {
-                if !out.iter().any(|(known, _)| known == id) {
-                    out.push((id.as_str(), &t.span));
+            let (id, at) = match &t.statement {
+                Statement::CollectiveAssert {
+                    id,
+                    kind: CollectiveKind::Joint,
+                    ..
+                } => (id, &t.span),
+                Statement::LoopInvariant(inv) if inv.kind == CollectiveKind::Joint => {
+                    (&inv.id, &inv.span)
                 }
+                _ => continue,
+            };
+            if !out.iter().any(|(known, _)| known == id) {
+                out.push((id.as_str(), at));
             }
         }
     }

@@ -581,6 +581,14 @@ impl Engine for RealEngine {
         self.engine.joint_points(state)
     }
 
+    fn cut_joint_paths(&self) -> Vec<(Value, Vec<tass_state::api::JointPoint>)> {
+        self.engine
+            .cut_joint_paths()
+            .iter()
+            .map(|(pc, points)| (Value::Data(*pc), points.clone()))
+            .collect()
+    }
+
     fn set_spec_joint(&mut self, paths: Vec<(Value, Vec<tass_state::api::JointPoint>)>) {
         let paths = paths
             .into_iter()
