@@ -915,6 +915,7 @@ impl Engine {
         out.extend(self.mpi().termination_checks(state));
         let (ctx, oracle) = self.snapshots();
         out.extend(crate::snapshot::leftover(&ctx, oracle, state));
+        out.extend(crate::loop_joint::unpaired_iterations(&ctx, oracle, state));
         out
     }
 

@@ -445,6 +445,62 @@ fn check_under(
     violations
 }
 
+/// The implementation's side, at a final state: a path of the
+/// specification that comes back to a joint invariant loop's head (a cut
+/// path) and can meet this completed one is an iteration the implementation
+/// did not make (it left the loop's body by `break`, `return` or `exit`, or
+/// has no such loop): the loops are out of step.
+pub(crate) fn unpaired_iterations(
+    ctx: &SnapshotCtx,
+    oracle: &mut Oracle,
+    state: &State,
+) -> Vec<Violation> {
+    if ctx.side != JointSide::Implementation {
+        return Vec::new();
+    }
+    let f = ctx.f;
+    let pc_i = state.inner.pc;
+    for (pc_s, points) in ctx.spec_paths {
+        let Some(last) = points.last() else { continue };
+        if last.loop_arrival() != Some(LoopArrival::Return) {
+            continue;
+        }
+        let pc = f.and(pc_i, *pc_s);
+        if oracle.is_unsat(f, pc) {
+            continue;
+        }
+        let Some(inv) = joint_loop_named(ctx.model, &last.id) else {
+            continue;
+        };
+        let message = format!(
+            "joint loop invariant `{}`: the specification comes back to its loop head after an \
+             iteration (line {}, joint point {}) where the implementation does not: it leaves \
+             the loop's body another way (break, return, exit) or has no such iteration, so the \
+             two programs' invariant loops are out of step",
+            last.id,
+            last.line,
+            points.len()
+        );
+        let mut scratch = state.clone();
+        return fail_under(ctx, oracle, &mut scratch, pc, inv, message);
+    }
+    Vec::new()
+}
+
+/// A joint invariant of the model with ID `id` (its entry's statement).
+fn joint_loop_named<'m>(model: &'m Model, id: &str) -> Option<&'m LoopInvariant> {
+    model.functions.iter().find_map(|func| {
+        func.body
+            .as_ref()?
+            .graph
+            .edge_weights()
+            .find_map(|t| match &t.statement {
+                Statement::LoopInvariant(inv) if inv.id == id => Some(inv),
+                _ => None,
+            })
+    })
+}
+
 fn arrival_name(a: LoopArrival) -> &'static str {
     match a {
         LoopArrival::Entry => "entry",

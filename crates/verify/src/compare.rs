@@ -516,7 +516,15 @@ impl<E: Engine> Comparison<'_, E> {
             Some("impl"),
         )?
         .trace;
+        // Found under values made up at an invariant loop's entry: possible.
+        let made_up = imp.leans_on_loop_values(&[&paths.pc, &m.spec, &m.imp]);
         let (certainty, (witness, witness_missing)) = match m.answer {
+            Equality::Different(model) if made_up => (
+                Certainty::Possible,
+                complete_witness(model, &imp.input_names(), &imp.fixed_inputs(), || {
+                    imp.no_witness_reason()
+                }),
+            ),
             Equality::Different(model) => (
                 Certainty::Provable,
                 complete_witness(model, &imp.input_names(), &imp.fixed_inputs(), || {

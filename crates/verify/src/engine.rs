@@ -324,6 +324,12 @@ pub(crate) trait Engine {
     fn cut_joint_paths(&self) -> Vec<(Self::Value, Self::JointHistory)> {
         Vec::new()
     }
+    /// True if one of `values` mentions a value made up at an invariant
+    /// loop's entry (a difference found under one is only possible: the
+    /// invariant may allow states no run reaches).
+    fn leans_on_loop_values(&self, _values: &[&Self::Value]) -> bool {
+        false
+    }
     /// `tass compare`, implementation's side: the first violation of its joint
     /// assertions on the path to the final `state` against `spec`, under `pc`.
     fn check_joint(

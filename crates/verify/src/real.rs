@@ -581,6 +581,21 @@ impl Engine for RealEngine {
         self.engine.joint_points(state)
     }
 
+    fn leans_on_loop_values(&self, values: &[&Value]) -> bool {
+        fn exprs(v: &Value, out: &mut Vec<Expr>) {
+            match v {
+                Value::Data(e) => out.push(*e),
+                Value::Array(items) | Value::Struct(items) => {
+                    items.iter().for_each(|x| exprs(x, out))
+                }
+                _ => {}
+            }
+        }
+        let mut all = Vec::new();
+        values.iter().for_each(|v| exprs(v, &mut all));
+        tass_semantics::api::leans_on_loop_values(&self.factory, &all)
+    }
+
     fn cut_joint_paths(&self) -> Vec<(Value, Vec<tass_state::api::JointPoint>)> {
         self.engine
             .cut_joint_paths()
