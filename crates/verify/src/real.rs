@@ -676,6 +676,9 @@ pub fn verify(model: &Model, options: &Options) -> Report {
     use crate::collective_assert::{check_pragmas, Command};
     if let Err(e) = check_pragmas(model, Command::Verify, options.procs).and_then(|()| {
         crate::loop_invariant::check_loop_invariants(model, Command::Verify, options.procs)
+            .and_then(|()| {
+                crate::loop_participation::check_every_process_takes_part(model, options.procs)
+            })
     }) {
         return crate::report::refusal(&e);
     }
@@ -777,6 +780,7 @@ pub fn compare(spec: &Model, imp: &Model, options: &Options) -> Report {
     ] {
         if let Err(e) = check_pragmas(model, command, procs)
             .and_then(|()| crate::loop_invariant::check_loop_invariants(model, command, procs))
+            .and_then(|()| crate::loop_participation::check_every_process_takes_part(model, procs))
         {
             return crate::report::refusal(&e);
         }
