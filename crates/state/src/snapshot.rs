@@ -807,11 +807,14 @@ pub(crate) struct JointLoopPoint {
     pub arrival: LoopArrival,
     /// The specification's path condition at the arrival.
     pub pc: Expr,
-    /// Entries: the values after the fresh values, the path condition then
-    /// (the specification's own invariant assumed) and its loop condition
-    /// (entering the body) there.
-    pub after: Option<(Vec<(String, Value)>, Expr, Expr)>,
+    /// Entries: what holds after the fresh values.
+    pub after: Option<AfterFreshValues>,
 }
+
+/// The specification at a loop entry after its fresh values: the values of
+/// its variables by name, the path condition (its own invariant assumed) and
+/// its loop condition (entering the body).
+pub(crate) type AfterFreshValues = (Vec<(String, Value)>, Expr, Expr);
 
 impl JointPoint {
     /// Where the specification's process took this snapshot.
