@@ -265,3 +265,43 @@ fn unbounded_count_holds() {
     assert_eq!(r["verdict"], "holds", "{r:#}");
     assert_eq!(code, 0);
 }
+
+/// The outputs differ only for N > 1,000,000: a bounded search would need a million
+/// iterations; the joint invariant answers for every N. (gcc N = 5: OUT 35 both, the
+/// program differs from ptr_impl.c only in that threshold.)
+#[test]
+fn a_difference_beyond_any_small_bound_is_found() {
+    let (code, r) = compare("ptr_spec.c", "out_big.c", &[]);
+    assert_eq!(r["verdict"], "violated", "{r:#}");
+    assert_eq!(code, 1);
+    assert_eq!(r["violations"][0]["property"], "not-equivalent", "{r:#}");
+}
+
+/// The specification's own part `i <= N - 1` is not preserved (gcc N = 3: the last
+/// arrival has i = 3): reported in the specification, at its pragma.
+#[test]
+fn specification_part_not_preserved_violated() {
+    let (code, r) = compare("spec_wrong.c", "ptr_impl.c", &[]);
+    assert_eq!(r["verdict"], "violated", "{r:#}");
+    assert_eq!(code, 1);
+    let v = &r["violations"][0];
+    assert_eq!(v["property"], "invariant", "{r:#}");
+    assert_eq!(v["line"], 20, "{r:#}");
+    let message = v["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("the specification's own part"),
+        "{message}"
+    );
+}
+
+/// `--jobs 2` splits the implementation's search: coverage cannot fall back on
+/// "every path ended", so never holds (inconclusive); the broken twin is still found.
+#[test]
+fn split_searches_never_hold_wrongly() {
+    let (code, r) = compare("ptr_spec.c", "ptr_impl.c", &["--jobs", "2"]);
+    assert_ne!(r["verdict"], "violated", "{r:#}");
+    assert!(code == 0 || code == 3, "{r:#}");
+    let (code, r) = compare("ptr_spec.c", "ptr_impl_bad.c", &["--jobs", "2"]);
+    assert_eq!(r["verdict"], "violated", "{r:#}");
+    assert_eq!(code, 1);
+}

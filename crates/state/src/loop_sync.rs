@@ -338,6 +338,16 @@ pub(crate) fn require_quiescent(state: &State, inv: &LoopInvariant) -> Result<()
     }
 }
 
+/// How a violation names the invariant: a joint one here is the
+/// specification's own part (the implementation's are checked in
+/// `crate::loop_joint`).
+fn kind_name(inv: &LoopInvariant) -> &'static str {
+    match inv.kind {
+        CollectiveKind::Joint => "joint loop invariant (the specification's own part)",
+        CollectiveKind::Collective => "collective loop invariant",
+    }
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Moment {
     /// Before the first iteration: checked.
@@ -389,15 +399,17 @@ pub(crate) fn check_claims(
                 Property::Invariant,
                 || match moment {
                     Moment::Return => format!(
-                        "collective loop invariant `{}` is not preserved for process {q}: `{text}` \
+                        "{} `{}` is not preserved for process {q}: `{text}` \
                          can be false when every process comes back to the loop head after an \
                          iteration that began where it held for all (and every loop condition \
                          was true)",
+                        kind_name(inv),
                         inv.id
                     ),
                     _ => format!(
-                        "collective loop invariant `{}` does not hold on entry to the loop for \
+                        "{} `{}` does not hold on entry to the loop for \
                          process {q}: `{text}` can be false when every process first reaches it",
+                        kind_name(inv),
                         inv.id
                     ),
                 },
