@@ -100,6 +100,7 @@ pub(crate) fn compare_with<E: Engine>(
         }
     }
     let Comparison {
+        spec,
         imp,
         findings,
         total,
@@ -107,6 +108,11 @@ pub(crate) fn compare_with<E: Engine>(
         ..
     } = comparison;
     let mut report = finish(imp, findings, ending, total, options);
+    // The specification's loop invariant checks (its own part of joint
+    // invariants) count too.
+    let (checks, calls) = spec.invariant_counters();
+    report.stats.invariant_checks += checks;
+    report.stats.invariant_prover_calls += calls;
     report.split = split;
     report
 }
