@@ -227,8 +227,9 @@ pub(crate) fn check_joint_pragmas(
             return Err(EngineError::invalid(
                 format!(
                     "unknown joint assertion ID `{id}`: the specification has no `#pragma TASS \
-                     joint assert {id} ...` (its joint assertions: {}); add one where the \
-                     specification reaches the matching point",
+                     joint assert {id} ...` or `joint invariant {id} ...` (its joint IDs: {}); \
+                     add one where the specification reaches the matching point (the matching \
+                     loop, for an invariant)",
                     if known.is_empty() {
                         "none".to_string()
                     } else {
