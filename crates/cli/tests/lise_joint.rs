@@ -338,3 +338,24 @@ fn diffusion_reduced_and_full_search_agree() {
         }
     }
 }
+
+/// A joint assertion A after both loops: holds (gcc N = 3: SNAP equal, OUT 12 both).
+#[test]
+fn joint_assertion_after_the_loops_holds() {
+    expect_holds("assert_spec.c", "assert_impl.c", &[]);
+}
+
+/// The implementation also reaches A inside its loop body (and adds twice each
+/// element): its iteration (entry, A, return) has no partner among the
+/// specification's (entry, return). An earlier version of loop_joint.rs cut that
+/// iteration silently and answered holds: the out-of-step check now looks at every
+/// point of the history. gcc N = 3: x = 0 2 10 24 against s = 0 1 5 12, OUT 24 vs 12.
+#[test]
+fn an_extra_joint_assertion_in_one_loop_body_violated() {
+    expect_violated(
+        "assert_spec.c",
+        "assert_impl_bad.c",
+        &[],
+        ("invariant", 19, "out of step"),
+    );
+}

@@ -191,6 +191,10 @@ pub(crate) fn cut_path(ctx: &SnapshotCtx, state: &State) -> Option<(Expr, Vec<Jo
 /// The key a joint point is matched by: its ID and which loop arrival it is.
 type PointKey<'a> = (Option<&'a str>, Option<LoopArrival>);
 
+fn point_key(p: &JointPoint) -> PointKey<'_> {
+    (Some(p.id.as_str()), p.loop_arrival())
+}
+
 /// The implementation's side: the arrival checked against, and assumed with,
 /// the specification's partner points.
 fn implementation_arrival(
@@ -216,32 +220,32 @@ fn implementation_arrival(
     let k = history.len();
     let pc_i = state.inner.pc;
     let mut partners: Vec<&JointPoint> = Vec::new();
+    // This arrival's key after the history: a specification path is a
+    // partner if its points so far have exactly these keys; one that can meet
+    // this path but differs at some point (now or before: an assertion one
+    // program reaches and the other does not) is out of step.
+    let current: PointKey = (Some(inv.id.as_str()), Some(inv.arrival));
     for (pc_s, points) in ctx.spec_paths {
-        let same_history = points.len() >= k
-            && points[..k]
-                .iter()
-                .zip(&history)
-                .all(|(p, key)| (Some(p.id.as_str()), p.loop_arrival()) == *key);
-        if !same_history {
-            continue;
-        }
-        let here = points.get(k);
-        let pc_at = here.and_then(|p| p.mark.as_ref()).map_or(*pc_s, |m| m.pc);
-        let is_partner =
-            here.is_some_and(|p| p.id == inv.id && p.loop_arrival() == Some(inv.arrival));
+        let differs_at = (0..=k).find(|&d| {
+            let want = if d < k { history[d] } else { current };
+            points.get(d).map(point_key) != Some(want)
+        });
+        let at = points.get(differs_at.unwrap_or(k));
+        let pc_at = at.and_then(|p| p.mark.as_ref()).map_or(*pc_s, |m| m.pc);
         if oracle.is_unsat(f, f.and(pc_i, pc_at)) {
             continue;
         }
-        match here {
-            Some(p) if is_partner => {
+        match (differs_at, at) {
+            (None, Some(p)) => {
                 if !partners.contains(&p) {
                     partners.push(p);
                 }
             }
-            _ => {
-                let what = match here {
+            (d, _) => {
+                let d = d.unwrap_or(k);
+                let what = match at {
                     Some(p) => format!(
-                        "the specification reaches `{}` (line {}{}) there",
+                        "the specification reaches `{}` (line {}{})",
                         p.id,
                         p.line,
                         match p.loop_arrival() {
@@ -253,11 +257,16 @@ fn implementation_arrival(
                 };
                 let message = format!(
                     "joint loop invariant `{}`: the implementation arrives at the loop head ({}) \
-                     as joint point {} while {what}: the two programs' invariant loops are out \
-                     of step",
+                     as joint point {}, but at joint point {} {what} where the implementation \
+                     reached {}: the two programs' invariant loops are out of step",
                     inv.id,
                     arrival_name(inv.arrival),
-                    k + 1
+                    k + 1,
+                    d + 1,
+                    match (if d < k { history[d] } else { current }).0 {
+                        Some(id) => format!("`{id}`"),
+                        None => "another point".to_string(),
+                    }
                 );
                 let violations = fail_under(ctx, oracle, state, f.and(pc_i, pc_at), inv, message);
                 state.inner_mut().pc = f.ff();
