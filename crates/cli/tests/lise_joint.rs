@@ -359,3 +359,18 @@ fn an_extra_joint_assertion_in_one_loop_body_violated() {
         ("invariant", 19, "out of step"),
     );
 }
+
+/// The specification's loop has a joint invariant, the implementation has no loop:
+/// refused before the run (exit 2) at the specification's pragma, rather than every
+/// specification iteration reported out of step.
+#[test]
+fn joint_invariant_only_in_the_specification_is_refused() {
+    let (code, r) = compare("cnt_spec.c", "closed_impl.c", &[]);
+    assert_eq!(code, 2, "{r:#}");
+    let message = r["error"].as_str().unwrap_or_default();
+    assert!(message.contains("cnt_spec.c:8:13:"), "{message}");
+    assert!(
+        message.contains("the implementation has no loop with `#pragma TASS joint invariant L"),
+        "{message}"
+    );
+}

@@ -240,6 +240,32 @@ pub(crate) fn check_joint_pragmas(
             ));
         }
     }
+    // A joint invariant loop of the specification runs in step with the
+    // implementation's loop of the same ID: without one, every iteration of
+    // the specification would be out of step.
+    for f in &spec.functions {
+        let Some(body) = &f.body else { continue };
+        for t in body.graph.edge_weights() {
+            let Statement::LoopInvariant(inv) = &t.statement else {
+                continue;
+            };
+            if inv.kind == CollectiveKind::Joint
+                && !in_impl.iter().any(|(known, _)| *known == inv.id)
+            {
+                return Err(EngineError::invalid(
+                    format!(
+                        "joint loop invariant `{}`: the implementation has no loop with \
+                         `#pragma TASS joint invariant {} ...`; the two programs' loops run in \
+                         step, so give the implementation's corresponding loop one (to summarise \
+                         the specification's loop alone, check it with `tass verify` and a \
+                         collective invariant)",
+                        inv.id, inv.id
+                    ),
+                    Some(&inv.span),
+                ));
+            }
+        }
+    }
     let joint = !in_spec.is_empty() || !in_impl.is_empty();
     if joint && spec_procs != 1 {
         let at = in_spec.first().or(in_impl.first()).map(|(_, at)| *at);
