@@ -374,3 +374,23 @@ fn joint_invariant_only_in_the_specification_is_refused() {
         "{message}"
     );
 }
+
+/// Nested loops, the implementation skipping its inner loop on even i (j starts past
+/// i): INNER fails on entry. gcc -DFEVS_CONCRETE N = 3: OUT s = 19 against the
+/// specification's 25 (fevs/seq/lise_nested_spec.c).
+#[test]
+fn nested_inner_loop_skipped_violated() {
+    let out = Command::new(env!("CARGO_BIN_EXE_tass"))
+        .args(["compare", "--timeout", "120", "--spec"])
+        .arg(fevs("seq/lise_nested_spec.c"))
+        .arg("--impl")
+        .arg(program("nested_skip_bad.c"))
+        .args(["--format", "json"])
+        .output()
+        .expect("run tass");
+    let (code, r) = report(out);
+    assert_eq!(r["verdict"], "violated", "{r:#}");
+    assert_eq!(code, 1);
+    assert_eq!(r["violations"][0]["property"], "invariant", "{r:#}");
+    assert_eq!(r["violations"][0]["line"], 35, "{r:#}");
+}
