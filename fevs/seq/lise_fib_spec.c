@@ -2,8 +2,9 @@
  * specification: the ratio of consecutive Fibonacci numbers, k / j, until two
  * successive ratios differ by less than TOL (it tends to the golden ratio).
  *
- * The joint invariant GOLD only marks the loop for the implementation's
- * invariant (lise_fib_impl.c).
+ * The joint invariant GOLD is the specification's own part of the composed
+ * invariant (inductive by itself: j, k > 0 keeps k / j defined); the
+ * implementation's GOLD (lise_fib_impl.c) relates the two programs.
  *
  * Input: TOL > 0, any real.  Output: p, the last ratio.
  * Expected verdict (paper: 1 + 1 processes, 60 transitions, 29 proofs, 1.4 s):
@@ -22,7 +23,7 @@ double p;
 int main(void) {
     double i, j = 1, k = 1, ratio, err = 1, last = 1;
 
-#pragma TASS joint invariant GOLD true
+#pragma TASS joint invariant GOLD j > 0 && k > 0
     while (err >= TOL) {
 #ifdef FEVS_CONCRETE
         printf("SNAP GOLD 0 j=%.17g k=%.17g p=%.17g err=%.17g\n", j, k, last, err);

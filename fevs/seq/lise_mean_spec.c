@@ -1,8 +1,10 @@
 /* fevs/seq/lise_mean_spec.c -- the LISE paper's "mean", specification: the
  * mean of N doubles as (a[0] + ... + a[N-1]) / N.
  *
- * The joint invariant STEP only marks the loop for the implementation's
- * invariant (lise_mean_running.c), which relates its state to s and i here.
+ * The joint invariant STEP is the specification's own part of the composed
+ * invariant (tass needs it inductive by itself: 0 <= i keeps a[i] in
+ * bounds); the implementation's STEP (lise_mean_running.c) relates its state
+ * to s and i here.
  *
  * Input: N >= 1, no upper bound; a symbolic.  Output: m.
  * Expected verdict (paper: 1 + 1 processes, 28 transitions, 18 proofs, 0.5 s):
@@ -31,7 +33,7 @@ int main(void) {
         a[i] = 0.5 * i - 1.0;
     i = 0;
 #endif
-#pragma TASS joint invariant STEP true
+#pragma TASS joint invariant STEP 0 <= i && i <= N
     while (i < N) {
 #ifdef FEVS_CONCRETE
         printf("SNAP STEP 0 i=%d s=%.17g\n", i, s);

@@ -463,17 +463,18 @@ fn proc_in_a_loop_invariant_is_refused() {
 }
 
 #[test]
-fn joint_invariant_is_refused() {
+fn joint_invariant_is_refused_by_verify() {
     let text = SUM.replace("collective invariant", "joint invariant");
     assert_error(
         &text,
         "1",
-        "joint invariants (tass compare) are not supported yet",
+        "joint invariants relate the two programs of `tass compare",
         6,
     );
 }
 
-/// `tass compare` with a loop invariant: refused (exit 2), never a verdict.
+/// `tass compare` with a collective loop invariant: refused (exit 2), never a
+/// verdict (the two programs' loops are related by joint invariants).
 #[test]
 fn invariant_in_compare_is_refused() {
     let with_output = SUM
@@ -493,7 +494,7 @@ fn invariant_in_compare_is_refused() {
     assert_eq!(r["verdict"], "error");
     let message = r["error"].as_str().unwrap_or("");
     assert!(
-        message.contains("not supported in tass compare yet"),
+        message.contains("collective loop invariants are not supported in tass compare"),
         "{message}"
     );
 }

@@ -160,6 +160,12 @@ pub struct Engine {
     /// `tass compare`, implementation: the specification's paths, for the
     /// joint assertions.
     spec_paths: Vec<(Expr, Vec<crate::snapshot::JointPoint>)>,
+    /// `tass compare`: which program this engine runs.
+    joint_side: crate::snapshot::JointSide,
+    /// `tass compare`, the specification's side: the paths cut at the return
+    /// to a joint invariant loop's head (their condition there and joint
+    /// points), which the implementation's iterations are checked against.
+    cut_joint_paths: Vec<(Expr, Vec<crate::snapshot::JointPoint>)>,
     /// Where each input may still be read (`--match set|subsume`), built on
     /// first use.
     input_liveness: Option<Arc<matching::InputLiveness>>,
@@ -242,6 +248,8 @@ impl Engine {
             locks_windows: crate::mpi::model_locks_windows(&model),
             joint: Default::default(),
             spec_paths: Vec::new(),
+            joint_side: Default::default(),
+            cut_joint_paths: Vec::new(),
             input_liveness: None,
             model,
         })
@@ -543,6 +551,11 @@ impl Engine {
                 let found =
                     crate::loop_sync::after_arrival(&ctx, oracle, &mut state, step.process, at)?;
                 violations.extend(found);
+                if let Some(cut) = crate::loop_joint::cut_path(&ctx, &state) {
+                    if !self.cut_joint_paths.contains(&cut) {
+                        self.cut_joint_paths.push(cut);
+                    }
+                }
             }
         }
         Ok(StepOutcome {
@@ -698,6 +711,7 @@ impl Engine {
         out.extend(self.mpi().termination_checks(state));
         let (ctx, oracle) = self.snapshots();
         out.extend(crate::snapshot::leftover(&ctx, oracle, state));
+        out.extend(crate::loop_joint::unpaired_iterations(&ctx, oracle, state));
         out
     }
 
@@ -710,6 +724,7 @@ impl Engine {
             layout: &self.layout,
             joint: self.joint,
             spec_paths: &self.spec_paths,
+            side: self.joint_side,
         };
         (ctx, oracle)
     }
@@ -926,6 +941,15 @@ impl Engine {
     /// the joint assertions is checked as soon as every process reaches it.
     pub fn set_spec_joint_paths(&mut self, paths: Vec<(Expr, Vec<crate::snapshot::JointPoint>)>) {
         self.spec_paths = paths;
+        self.joint_side = crate::snapshot::JointSide::Implementation;
+    }
+
+    /// `tass compare`, the specification's side: the paths its search cut at
+    /// the return to a joint invariant loop's head (the path condition there,
+    /// the joint points), for [`Engine::set_spec_joint_paths`] of the
+    /// implementation.
+    pub fn cut_joint_paths(&self) -> &[(Expr, Vec<crate::snapshot::JointPoint>)] {
+        &self.cut_joint_paths
     }
 
     /// The path condition of the specification's path number `index` (as
@@ -943,6 +967,7 @@ impl Engine {
             layout: &self.layout,
             joint: self.joint,
             spec_paths: &self.spec_paths,
+            side: self.joint_side,
         };
         crate::snapshot::joint_points(&ctx, state)
     }

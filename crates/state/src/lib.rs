@@ -70,6 +70,7 @@ pub mod api;
 mod canon;
 mod engine;
 mod env;
+mod loop_joint;
 mod loop_sync;
 mod mpi;
 mod snapshot;

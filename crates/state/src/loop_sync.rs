@@ -42,8 +42,8 @@ use std::sync::Arc;
 
 use tass_model::api::mpi::MPI_ANY_SOURCE;
 use tass_model::api::{
-    render_expr, Callee, FunctionId, LoopArrival, LoopInvariant, Model, Span, Statement,
-    Transition, TransitionId,
+    render_expr, Callee, CollectiveKind, FunctionId, LoopArrival, LoopInvariant, Model, Span,
+    Statement, Transition, TransitionId,
 };
 use tass_semantics::api::{
     evaluate_guard, havoc_write_set, EngineError, Environment, Evaluator, Havoc, Oracle, Property,
@@ -65,7 +65,7 @@ pub(crate) struct LoopSync {
 }
 
 /// The loop invariant statement of a transition.
-fn invariant_at(
+pub(crate) fn invariant_at(
     model: &Model,
     function: FunctionId,
     transition: TransitionId,
@@ -84,7 +84,9 @@ pub(crate) fn aligns_loops(model: &Model, nprocs: usize) -> bool {
     model.functions.iter().any(|f| {
         f.body.as_ref().is_some_and(|b| {
             b.graph.edge_weights().any(|t| match &t.statement {
-                Statement::LoopInvariant(inv) => nprocs > 1 || inv.communication.is_some(),
+                Statement::LoopInvariant(inv) => {
+                    nprocs > 1 || inv.communication.is_some() || inv.kind == CollectiveKind::Joint
+                }
                 _ => false,
             })
         })
@@ -193,7 +195,7 @@ pub(crate) fn after_arrival(
     let Some(inv) = invariant_at(ctx.model, function, transition) else {
         return Ok(Vec::new());
     };
-    if nprocs < 2 && inv.communication.is_none() {
+    if nprocs < 2 && inv.communication.is_none() && inv.kind != CollectiveKind::Joint {
         // one process, no communication: the classic form (`tass-semantics`)
         return Ok(Vec::new());
     }
@@ -221,6 +223,9 @@ pub(crate) fn after_arrival(
         .filter_map(|&(f, t)| invariant_at(ctx.model, f, t))
         .collect();
     require_quiescent(state, inv)?;
+    if inv.kind == CollectiveKind::Joint {
+        return crate::loop_joint::complete(ctx, oracle, state, &sync.arrived, &invariants);
+    }
     let mut violations = Vec::new();
     match inv.arrival {
         LoopArrival::Entry => {
@@ -232,7 +237,7 @@ pub(crate) fn after_arrival(
                 Moment::Entry,
                 &mut violations,
             )?;
-            havoc_all(ctx, state, &invariants)?;
+            havoc_all(ctx, state, &invariants, "e")?;
             check_claims(
                 ctx,
                 oracle,
@@ -302,7 +307,7 @@ fn out_of_order(
 }
 
 /// Refuses the run if some MPI state crosses the loop head.
-fn require_quiescent(state: &State, inv: &LoopInvariant) -> Result<(), EngineError> {
+pub(crate) fn require_quiescent(state: &State, inv: &LoopInvariant) -> Result<(), EngineError> {
     let s = &state.inner;
     let what = if let Some(m) = s.messages.first() {
         Some(format!(
@@ -333,8 +338,18 @@ fn require_quiescent(state: &State, inv: &LoopInvariant) -> Result<(), EngineErr
     }
 }
 
+/// How a violation names the invariant: a joint one here is the
+/// specification's own part (the implementation's are checked in
+/// `crate::loop_joint`).
+fn kind_name(inv: &LoopInvariant) -> &'static str {
+    match inv.kind {
+        CollectiveKind::Joint => "joint loop invariant (the specification's own part)",
+        CollectiveKind::Collective => "collective loop invariant",
+    }
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Moment {
+pub(crate) enum Moment {
     /// Before the first iteration: checked.
     Entry,
     /// After the fresh values: assumed.
@@ -346,7 +361,7 @@ enum Moment {
 /// Evaluates every process's invariant on the composite state and checks
 /// (or, after the fresh values, assumes) their conjunction; the path goes on
 /// assuming it.
-fn check_claims(
+pub(crate) fn check_claims(
     ctx: &SnapshotCtx,
     oracle: &mut Oracle,
     state: &mut State,
@@ -384,15 +399,17 @@ fn check_claims(
                 Property::Invariant,
                 || match moment {
                     Moment::Return => format!(
-                        "collective loop invariant `{}` is not preserved for process {q}: `{text}` \
+                        "{} `{}` is not preserved for process {q}: `{text}` \
                          can be false when every process comes back to the loop head after an \
                          iteration that began where it held for all (and every loop condition \
                          was true)",
+                        kind_name(inv),
                         inv.id
                     ),
                     _ => format!(
-                        "collective loop invariant `{}` does not hold on entry to the loop for \
+                        "{} `{}` does not hold on entry to the loop for \
                          process {q}: `{text}` can be false when every process first reaches it",
+                        kind_name(inv),
                         inv.id
                     ),
                 },
@@ -412,11 +429,14 @@ fn check_claims(
     Ok(())
 }
 
-/// Gives every process's write set fresh values.
-fn havoc_all(
+/// Gives every process's write set fresh values, named
+/// `__tass_loop_{side}{entry}_p{q}_{k}` (`side` keeps the two programs of
+/// `tass compare` apart).
+pub(crate) fn havoc_all(
     ctx: &SnapshotCtx,
     state: &mut State,
     invariants: &[&LoopInvariant],
+    side: &str,
 ) -> Result<(), EngineError> {
     let entry = {
         let snapshots = &mut state.inner_mut().snapshots;
@@ -441,7 +461,7 @@ fn havoc_all(
         let mut k = 0usize;
         let mut fresh = |f: &ExprFactory, ty: Type| {
             k += 1;
-            f.symbol(&format!("{LOOP_SYMBOL_PREFIX}_e{entry}_p{q}_{k}"), ty)
+            f.symbol(&format!("{LOOP_SYMBOL_PREFIX}_{side}{entry}_p{q}_{k}"), ty)
         };
         let havoc = Havoc {
             inv,
@@ -461,7 +481,7 @@ fn havoc_all(
 /// Processes at different heads (loops in different functions sharing an
 /// ID) are not compared here: one that leaves while another goes on arrives
 /// out of order or leaves the others waiting, which is reported then.
-fn agree_on_guards(
+pub(crate) fn agree_on_guards(
     ctx: &SnapshotCtx,
     oracle: &mut Oracle,
     state: &mut State,

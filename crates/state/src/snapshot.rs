@@ -19,7 +19,8 @@ use std::sync::Arc;
 
 use tass_dynamic::api::{Root, Value};
 use tass_model::api::{
-    render_expr, CollectiveKind, FunctionId, Model, Span, Statement, TransitionId, VarId, VarScope,
+    render_expr, CollectiveKind, FunctionId, LoopArrival, LoopInvariant, Model, Span, Statement,
+    TransitionId, VarId, VarScope,
 };
 use tass_semantics::api::{
     leans_on_loop_values, Certainty, Decision, EngineError, Environment, Evaluator, Oracle,
@@ -43,6 +44,57 @@ pub(crate) struct Snapshot {
     step: u64,
     /// `proc_hash(proc)`, computed once (the process state never changes).
     hash: u64,
+    /// `tass compare`: set when the snapshot marks an arrival at a joint
+    /// invariant loop's head (`crate::loop_joint`).
+    mark: Option<Arc<LoopMark>>,
+}
+
+/// What an arrival at a joint invariant loop's head adds to its joint
+/// snapshot (`crate::loop_joint`): the arrival, the path condition there
+/// (before the fresh values, or before the cut) and, on the
+/// specification's entries, the process after the fresh values, the path
+/// condition then and the loop condition (entering the body) there.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct LoopMark {
+    pub arrival: LoopArrival,
+    pub pc: Expr,
+    pub after: Option<(Arc<ProcState>, Expr, Expr)>,
+}
+
+impl Hash for LoopMark {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.arrival.hash(state);
+        self.pc.hash(state);
+        if let Some((proc, pc, guard)) = &self.after {
+            proc_hash(proc).hash(state);
+            pc.hash(state);
+            guard.hash(state);
+        }
+    }
+}
+
+impl Snapshot {
+    /// A joint snapshot of `proc` at a joint invariant loop's arrival.
+    pub(crate) fn of_loop(
+        proc: Arc<ProcState>,
+        (function, transition): (FunctionId, TransitionId),
+        step: u64,
+        mark: LoopMark,
+    ) -> Snapshot {
+        Snapshot {
+            hash: proc_hash(&proc),
+            proc,
+            function,
+            transition,
+            step,
+            mark: Some(Arc::new(mark)),
+        }
+    }
+
+    /// The arrival this snapshot marks, if it is a joint invariant loop's.
+    pub(crate) fn loop_arrival(&self) -> Option<LoopArrival> {
+        self.mark.as_ref().map(|m| m.arrival)
+    }
 }
 
 impl Snapshot {
@@ -59,6 +111,7 @@ impl Snapshot {
             function,
             transition,
             step: state.inner.snapshots.steps,
+            mark: None,
         }
     }
 }
@@ -69,6 +122,7 @@ impl PartialEq for Snapshot {
             && self.transition == other.transition
             && self.hash == other.hash
             && (Arc::ptr_eq(&self.proc, &other.proc) || self.proc == other.proc)
+            && self.mark == other.mark
     }
 }
 impl Eq for Snapshot {}
@@ -78,6 +132,7 @@ impl Hash for Snapshot {
         self.hash.hash(state);
         self.function.hash(state);
         self.transition.index().hash(state);
+        self.mark.hash(state);
     }
 }
 
@@ -94,7 +149,7 @@ pub(crate) struct Snapshots {
     queues: Arc<Vec<VecDeque<Snapshot>>>,
     /// `tass compare`: every joint-assertion snapshot of each process, in
     /// order (checked against the other program's when both have ended).
-    joint: Arc<Vec<Vec<Snapshot>>>,
+    pub(crate) joint: Arc<Vec<Vec<Snapshot>>>,
     /// The record of the processes waiting at an invariant loop's head for
     /// the others (`crate::loop_sync`), if any.
     pub(crate) loop_sync: Option<Arc<crate::loop_sync::LoopSync>>,
@@ -104,7 +159,7 @@ pub(crate) struct Snapshots {
     /// Occurrences matched so far on this path.
     matched: u64,
     /// Steps taken so far on this path.
-    steps: u64,
+    pub(crate) steps: u64,
 }
 
 impl PartialEq for Snapshots {
@@ -208,6 +263,17 @@ pub(crate) struct SnapshotCtx<'a> {
     /// (path condition and joint snapshots), to check each occurrence as soon
     /// as every process has reached it.
     pub spec_paths: &'a [(Expr, Vec<JointPoint>)],
+    /// `tass compare`: which of the two programs this engine runs (joint
+    /// invariant loops act differently on each side: `crate::loop_joint`).
+    pub side: JointSide,
+}
+
+/// Which program of `tass compare` an engine runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub(crate) enum JointSide {
+    #[default]
+    Specification,
+    Implementation,
 }
 
 /// Whether joint assertions take snapshots (`tass compare`) or are ignored.
@@ -293,7 +359,11 @@ impl SnapshotCtx<'_> {
 
     /// Certainty and witness of a violation that holds on every input of
     /// the path; `None` if the path is infeasible.
-    fn path_violation(&self, oracle: &mut Oracle, pc: Expr) -> Option<(Certainty, Witness)> {
+    pub(crate) fn path_violation(
+        &self,
+        oracle: &mut Oracle,
+        pc: Expr,
+    ) -> Option<(Certainty, Witness)> {
         match oracle.valid(self.f, pc, self.f.ff()) {
             Decision::Holds => None,
             Decision::Fails { witness } if !leans_on_loop_values(self.f, &[pc]) => {
@@ -515,6 +585,18 @@ pub(crate) fn composite_env<'a>(
     }
 }
 
+/// [`composite_env`] with `spec.x` read in the specification's `point`.
+pub(crate) fn composite_env_with_spec<'a>(
+    ctx: &SnapshotCtx<'a>,
+    composite: &'a mut State,
+    q: usize,
+    point: &'a JointPoint,
+) -> CompositeEnv<'a> {
+    let mut env = composite_env(ctx, composite, q);
+    env.spec = Some(point);
+    env
+}
+
 /// At a final state (every process terminated): snapshots left in a queue
 /// mean that some process reached collective assertions more often than
 /// another.
@@ -632,12 +714,30 @@ pub struct JointPoint {
     pub line: u32,
     /// The step of the specification's path that took it.
     pub step: u64,
-    values: Vec<(String, Value)>,
+    pub(crate) values: Vec<(String, Value)>,
+    /// Set when the point is an arrival at a joint invariant loop's head.
+    pub(crate) mark: Option<JointLoopPoint>,
 }
+
+/// What the implementation needs of the specification's arrival at a joint
+/// invariant loop's head (`crate::loop_joint`).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct JointLoopPoint {
+    pub arrival: LoopArrival,
+    /// The specification's path condition at the arrival.
+    pub pc: Expr,
+    /// Entries: what holds after the fresh values.
+    pub after: Option<AfterFreshValues>,
+}
+
+/// The specification at a loop entry after its fresh values: the values of
+/// its variables by name, the path condition (its own invariant assumed) and
+/// its loop condition (entering the body).
+pub(crate) type AfterFreshValues = (Vec<(String, Value)>, Expr, Expr);
 
 impl JointPoint {
     /// Where the specification's process took this snapshot.
-    fn position(&self) -> SnapshotPosition {
+    pub(crate) fn position(&self) -> SnapshotPosition {
         SnapshotPosition {
             process: 0,
             assertion: self.id.clone(),
@@ -655,6 +755,44 @@ impl JointPoint {
             .find(|(_, (n, _))| n == name)
             .map(|(k, (_, v))| (k, v))
     }
+
+    /// The loop arrival this point is, if it is one.
+    pub(crate) fn loop_arrival(&self) -> Option<LoopArrival> {
+        self.mark.as_ref().map(|m| m.arrival)
+    }
+}
+
+/// The values of the variables process 0 of `state` sees when its state is
+/// `proc`, by name (see [`JointPoint`]).
+fn named_values(ctx: &SnapshotCtx, state: &State, proc: &Arc<ProcState>) -> Vec<(String, Value)> {
+    let mut scratch = state.clone();
+    scratch.inner_mut().procs[0] = Arc::clone(proc);
+    let env = ProcEnv {
+        state: &mut scratch,
+        proc: 0,
+        model: ctx.model,
+        factory: ctx.f,
+        layout: ctx.layout,
+    };
+    let top = proc.stack.last().map(|f| f.function);
+    let mut values: Vec<(u8, String, Value)> = Vec::new();
+    for v in &ctx.model.variables {
+        let rank = match v.scope {
+            VarScope::Local(fid) if Some(fid) == top => 0,
+            VarScope::ProcessGlobal | VarScope::Output => 1,
+            VarScope::Input => 2,
+            _ => continue,
+        };
+        let Some(value) = env.get(env.root_of(v.id)).cloned() else {
+            continue;
+        };
+        match values.iter_mut().find(|(_, n, _)| *n == v.name) {
+            Some(slot) if rank < slot.0 => *slot = (rank, v.name.clone(), value),
+            Some(_) => {}
+            None => values.push((rank, v.name.clone(), value)),
+        }
+    }
+    values.into_iter().map(|(_, n, v)| (n, v)).collect()
 }
 
 /// The joint snapshots of process 0 of `state`, oldest first.
@@ -664,42 +802,20 @@ pub(crate) fn joint_points(ctx: &SnapshotCtx, state: &State) -> Vec<JointPoint> 
     };
     list.iter()
         .map(|s| {
-            let mut scratch = state.clone();
-            scratch.inner_mut().procs[0] = Arc::clone(&s.proc);
-            let env = ProcEnv {
-                state: &mut scratch,
-                proc: 0,
-                model: ctx.model,
-                factory: ctx.f,
-                layout: ctx.layout,
-            };
-            let top = s.proc.stack.last().map(|f| f.function);
-            let mut values: Vec<(u8, String, Value)> = Vec::new();
-            for v in &ctx.model.variables {
-                let rank = match v.scope {
-                    VarScope::Local(fid) if Some(fid) == top => 0,
-                    VarScope::ProcessGlobal | VarScope::Output => 1,
-                    VarScope::Input => 2,
-                    _ => continue,
-                };
-                let Some(value) = env.get(env.root_of(v.id)).cloned() else {
-                    continue;
-                };
-                match values.iter_mut().find(|(_, n, _)| *n == v.name) {
-                    Some(slot) if rank < slot.0 => *slot = (rank, v.name.clone(), value),
-                    Some(_) => {}
-                    None => values.push((rank, v.name.clone(), value)),
-                }
-            }
-            let span = pragma_at(ctx.model, s.function, s.transition, CollectiveKind::Joint)
-                .map(|a| a.2.start_line)
-                .unwrap_or(0);
+            let mark = s.mark.as_ref().map(|m| JointLoopPoint {
+                arrival: m.arrival,
+                pc: m.pc,
+                after: m
+                    .after
+                    .as_ref()
+                    .map(|(proc, pc, guard)| (named_values(ctx, state, proc), *pc, *guard)),
+            });
             JointPoint {
-                id: pragma_at(ctx.model, s.function, s.transition, CollectiveKind::Joint)
-                    .map_or_else(String::new, |a| a.0.to_string()),
-                line: span,
+                id: joint_id(ctx, s).unwrap_or("").to_string(),
+                line: ctx.joint_span(s).start_line,
                 step: s.step,
-                values: values.into_iter().map(|(_, n, v)| (n, v)).collect(),
+                values: named_values(ctx, state, &s.proc),
+                mark,
             }
         })
         .collect()
@@ -828,12 +944,29 @@ fn check_joint_now(
     Ok(None)
 }
 
-fn joint_id<'m>(ctx: &SnapshotCtx<'m>, s: &Snapshot) -> Option<&'m str> {
-    pragma_at(ctx.model, s.function, s.transition, CollectiveKind::Joint).map(|a| a.0)
+/// The ID of the joint assertion, or of the joint invariant loop, that took
+/// snapshot `s`.
+pub(crate) fn joint_id<'m>(ctx: &SnapshotCtx<'m>, s: &Snapshot) -> Option<&'m str> {
+    pragma_at(ctx.model, s.function, s.transition, CollectiveKind::Joint)
+        .map(|a| a.0)
+        .or_else(|| joint_loop_at(ctx.model, s).map(|inv| inv.id.as_str()))
+}
+
+/// The joint loop invariant whose arrival took snapshot `s`.
+fn joint_loop_at<'m>(model: &'m Model, s: &Snapshot) -> Option<&'m LoopInvariant> {
+    s.mark.as_ref()?;
+    let body = model.function(s.function).body.as_ref()?;
+    match &body.transition(s.transition).statement {
+        Statement::LoopInvariant(inv) => Some(inv),
+        _ => None,
+    }
 }
 
 impl SnapshotCtx<'_> {
     fn joint_span(&self, s: &Snapshot) -> Span {
+        if let Some(inv) = joint_loop_at(self.model, s) {
+            return inv.span.clone();
+        }
         pragma_at(self.model, s.function, s.transition, CollectiveKind::Joint).map_or_else(
             || self.model.function(s.function).span.clone(),
             |a| a.2.clone(),

@@ -192,15 +192,19 @@ fn joint_ids(model: &Model) -> Vec<(&str, &Span)> {
     for f in &model.functions {
         let Some(body) = &f.body else { continue };
         for t in body.graph.edge_weights() {
-            if let Statement::CollectiveAssert {
-                id,
-                kind: CollectiveKind::Joint,
-                ..
-            } = &t.statement
-            {
-                if !out.iter().any(|(known, _)| known == id) {
-                    out.push((id.as_str(), &t.span));
+            let (id, at) = match &t.statement {
+                Statement::CollectiveAssert {
+                    id,
+                    kind: CollectiveKind::Joint,
+                    ..
+                } => (id, &t.span),
+                Statement::LoopInvariant(inv) if inv.kind == CollectiveKind::Joint => {
+                    (&inv.id, &inv.span)
                 }
+                _ => continue,
+            };
+            if !out.iter().any(|(known, _)| known == id) {
+                out.push((id.as_str(), at));
             }
         }
     }
@@ -223,8 +227,9 @@ pub(crate) fn check_joint_pragmas(
             return Err(EngineError::invalid(
                 format!(
                     "unknown joint assertion ID `{id}`: the specification has no `#pragma TASS \
-                     joint assert {id} ...` (its joint assertions: {}); add one where the \
-                     specification reaches the matching point",
+                     joint assert {id} ...` or `joint invariant {id} ...` (its joint IDs: {}); \
+                     add one where the specification reaches the matching point (the matching \
+                     loop, for an invariant)",
                     if known.is_empty() {
                         "none".to_string()
                     } else {
@@ -233,6 +238,32 @@ pub(crate) fn check_joint_pragmas(
                 ),
                 Some(at),
             ));
+        }
+    }
+    // A joint invariant loop of the specification runs in step with the
+    // implementation's loop of the same ID: without one, every iteration of
+    // the specification would be out of step.
+    for f in &spec.functions {
+        let Some(body) = &f.body else { continue };
+        for t in body.graph.edge_weights() {
+            let Statement::LoopInvariant(inv) = &t.statement else {
+                continue;
+            };
+            if inv.kind == CollectiveKind::Joint
+                && !in_impl.iter().any(|(known, _)| *known == inv.id)
+            {
+                return Err(EngineError::invalid(
+                    format!(
+                        "joint loop invariant `{}`: the implementation has no loop with \
+                         `#pragma TASS joint invariant {} ...`; the two programs' loops run in \
+                         step, so give the implementation's corresponding loop one (to summarise \
+                         the specification's loop alone, check it with `tass verify` and a \
+                         collective invariant)",
+                        inv.id, inv.id
+                    ),
+                    Some(&inv.span),
+                ));
+            }
         }
     }
     let joint = !in_spec.is_empty() || !in_impl.is_empty();

@@ -317,6 +317,19 @@ pub(crate) trait Engine {
     /// occurrence of its joint assertions is checked as soon as every process
     /// has reached it.
     fn set_spec_joint(&mut self, _paths: Vec<(Self::Value, Self::JointHistory)>) {}
+    /// `tass compare`, specification's side, after its search: the paths it
+    /// cut at the return to a joint invariant loop's head (the path condition
+    /// there, the joint snapshots), partners of the implementation's
+    /// iterations.
+    fn cut_joint_paths(&self) -> Vec<(Self::Value, Self::JointHistory)> {
+        Vec::new()
+    }
+    /// True if one of `values` mentions a value made up at an invariant
+    /// loop's entry (a difference found under one is only possible: the
+    /// invariant may allow states no run reaches).
+    fn leans_on_loop_values(&self, _values: &[&Self::Value]) -> bool {
+        false
+    }
     /// `tass compare`, implementation's side: the first violation of its joint
     /// assertions on the path to the final `state` against `spec`, under `pc`.
     fn check_joint(

@@ -61,6 +61,7 @@ mod compare;
 mod engine;
 mod error;
 mod loop_invariant;
+mod loop_participation;
 mod ltl;
 mod options;
 mod por;

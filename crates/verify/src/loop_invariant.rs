@@ -5,11 +5,12 @@
 //! loop head; `tass_model::api::prepare_loop_invariants` computes the write
 //! sets) and, in `verify`, for several processes aligned at the loop heads
 //! (`tass-state`'s `loop_sync.rs`, which refuses at run time what the
-//! alignment cannot cover). Joint invariants and invariants in `compare` are
-//! not: such programs are refused here with the pragma's position, never
-//! given a verdict.
+//! alignment cannot cover), and joint invariants in `compare` (`tass-state`'s
+//! `loop_joint.rs`). Collective invariants in `compare`, joint ones in
+//! `verify` and `spec.x` in the specification are refused here with the
+//! pragma's position, never given a verdict.
 
-use tass_model::api::{CollectiveKind, ExprKind, Model, Statement};
+use tass_model::api::{CollectiveKind, ExprKind, LoopInvariant, Model, Statement};
 use tass_semantics::api::EngineError;
 
 use crate::collective_assert::Command;
@@ -38,17 +39,24 @@ pub(crate) fn check_loop_invariants(
                 ));
             }
             if inv.kind == CollectiveKind::Joint {
-                return refuse(format!(
-                    "joint loop invariant `{}`: joint invariants (tass compare) are not supported yet; \
-                     bound the loop and use `#pragma TASS joint assert` instead",
-                    inv.id
-                ));
+                if command == Command::Verify {
+                    return refuse(format!(
+                        "joint loop invariant `{}`: joint invariants relate the two programs of \
+                         `tass compare --spec S --impl I`; with `tass verify` write \
+                         `#pragma TASS collective invariant` instead",
+                        inv.id
+                    ));
+                }
+                joint_invariant_names(inv, command)?;
+                continue;
             }
             if command != Command::Verify {
                 return refuse(format!(
-                    "loop invariant `{}`: loop invariants are not supported in tass compare yet; \
-                     check the program with `tass verify` (one process)",
-                    inv.id
+                    "loop invariant `{}`: collective loop invariants are not supported in tass \
+                     compare; write `#pragma TASS joint invariant {} ...` in both programs (the \
+                     implementation's may name `spec.x`), or check the program alone with \
+                     `tass verify`",
+                    inv.id, inv.id
                 ));
             }
             if nprocs > 1 {
@@ -75,4 +83,27 @@ pub(crate) fn check_loop_invariants(
         }
     }
     Ok(())
+}
+
+/// What a joint invariant may name: `spec.x` only in the implementation
+/// (the specification's own expression must be about itself).
+fn joint_invariant_names(inv: &LoopInvariant, command: Command) -> Result<(), EngineError> {
+    let mut spec_var = None;
+    inv.condition.visit(&mut |x| {
+        if spec_var.is_none() && matches!(x.kind, ExprKind::SpecVar(_)) {
+            spec_var = Some(x.span.clone());
+        }
+    });
+    match spec_var {
+        Some(span) if command == Command::CompareSpec => Err(EngineError::invalid(
+            format!(
+                "joint loop invariant `{}`: `spec.x` in the specification; the specification's \
+                 joint invariant is about its own variables (write the relation in the \
+                 implementation's `#pragma TASS joint invariant {}`)",
+                inv.id, inv.id
+            ),
+            Some(&span),
+        )),
+        _ => Ok(()),
+    }
 }

@@ -598,6 +598,29 @@ impl Engine for RealEngine {
         self.engine.joint_points(state)
     }
 
+    fn leans_on_loop_values(&self, values: &[&Value]) -> bool {
+        fn exprs(v: &Value, out: &mut Vec<Expr>) {
+            match v {
+                Value::Data(e) => out.push(*e),
+                Value::Array(items) | Value::Struct(items) => {
+                    items.iter().for_each(|x| exprs(x, out))
+                }
+                _ => {}
+            }
+        }
+        let mut all = Vec::new();
+        values.iter().for_each(|v| exprs(v, &mut all));
+        tass_semantics::api::leans_on_loop_values(&self.factory, &all)
+    }
+
+    fn cut_joint_paths(&self) -> Vec<(Value, Vec<tass_state::api::JointPoint>)> {
+        self.engine
+            .cut_joint_paths()
+            .iter()
+            .map(|(pc, points)| (Value::Data(*pc), points.clone()))
+            .collect()
+    }
+
     fn set_spec_joint(&mut self, paths: Vec<(Value, Vec<tass_state::api::JointPoint>)>) {
         let paths = paths
             .into_iter()
@@ -670,6 +693,9 @@ pub fn verify(model: &Model, options: &Options) -> Report {
     use crate::collective_assert::{check_pragmas, Command};
     if let Err(e) = check_pragmas(model, Command::Verify, options.procs).and_then(|()| {
         crate::loop_invariant::check_loop_invariants(model, Command::Verify, options.procs)
+            .and_then(|()| {
+                crate::loop_participation::check_every_process_takes_part(model, options.procs)
+            })
     }) {
         return crate::report::refusal(&e);
     }
@@ -771,6 +797,7 @@ pub fn compare(spec: &Model, imp: &Model, options: &Options) -> Report {
     ] {
         if let Err(e) = check_pragmas(model, command, procs)
             .and_then(|()| crate::loop_invariant::check_loop_invariants(model, command, procs))
+            .and_then(|()| crate::loop_participation::check_every_process_takes_part(model, procs))
         {
             return crate::report::refusal(&e);
         }

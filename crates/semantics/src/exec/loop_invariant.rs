@@ -38,23 +38,19 @@ impl StatementStep<'_, '_> {
         inv: &LoopInvariant,
     ) -> Result<(), EngineError> {
         let span = self.span;
-        if inv.kind == CollectiveKind::Joint {
-            return Err(EngineError::unsupported(
-                "#pragma TASS joint invariant (not yet supported)",
-                span,
-            ));
-        }
         if let Some(why) = &inv.refused {
             return Err(EngineError::unsupported(
                 format!("loop invariant `{}`: {}", inv.id, why.message),
                 &why.span,
             ));
         }
-        if env.nprocs() > 1 || inv.communication.is_some() {
+        if env.nprocs() > 1 || inv.communication.is_some() || inv.kind == CollectiveKind::Joint {
             // The collective form (also for one process when the loop
             // communicates: the MPI state must be checked at the head): the
             // arrival is recorded, checked and acted on by the engine once
-            // every process has arrived (`tass-state`'s `loop_sync.rs`).
+            // every process has arrived (`tass-state`'s `loop_sync.rs`); a
+            // joint invariant (`tass compare`) always takes that form
+            // (`tass-state`'s `loop_joint.rs`).
             return Ok(());
         }
         let text = render_expr(self.model, &inv.condition);

@@ -1,0 +1,133 @@
+//! A loop with no invariant where other processes run a collective invariant
+//! loop (issue 17, "bad input"): refused before the run (exit 2) at the loop's
+//! position, by `crates/verify/src/loop_participation.rs`; programs that only look
+//! similar are not refused.
+
+mod common;
+
+use common::{inline, report};
+use serde_json::Value;
+use std::process::Command;
+
+fn verify(procs: &str, text: &str) -> (i32, Value) {
+    let file = inline(text);
+    let out = Command::new(env!("CARGO_BIN_EXE_tass"))
+        .args(["verify", "-n", procs, "--timeout", "120"])
+        .arg(&file)
+        .args(["--format", "json"])
+        .output()
+        .expect("run tass");
+    report(out)
+}
+
+/// Rank 0 sends N messages in a loop with invariant I, rank 1 receives them in a loop
+/// without one. As MPI the program is fine (mpirun -np 2, eager and zero-buffer, with
+/// a printf added: `END 0 i=3 j=0`, `END 1 i=0 j=3`), but the invariant's loop records
+/// need rank 1 at I's head, where it never arrives: refused, not run.
+const RANK_ZERO_ONLY: &str = BAD;
+
+const BAD: &str = r#"#include <mpi.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+int main(int argc, char *argv[]) {
+    int rank, i = 0, j = 0, x = 0;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) {
+#pragma TASS collective invariant I 0 <= i && i <= N
+        while (i < N) {
+            MPI_Send(&i, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+            i++;
+        }
+    } else if (rank == 1) {
+        while (j < N) {
+            MPI_Recv(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            j++;
+        }
+    }
+    MPI_Finalize();
+    return 0;
+}
+"#;
+
+#[test]
+fn loop_without_the_invariant_on_the_other_side_of_a_rank_test_is_refused() {
+    for procs in ["2", "3"] {
+        let (code, r) = verify(procs, RANK_ZERO_ONLY);
+        assert_eq!(code, 2, "{r:#}");
+        let message = r["error"].as_str().unwrap_or_default();
+        assert!(message.contains("prog.c:15:9:"), "{message}");
+        assert!(
+            message.contains("has no `#pragma TASS collective invariant I`"),
+            "{message}"
+        );
+        assert!(message.contains("rank test at line 8"), "{message}");
+    }
+}
+
+/// With one process the other side is never taken: not refused (the run goes on and
+/// finds the send to rank 1, which does not exist).
+#[test]
+fn one_process_is_not_refused() {
+    let (code, r) = verify("1", RANK_ZERO_ONLY);
+    assert_eq!(r["verdict"], "violated", "{r:#}");
+    assert_eq!(code, 1);
+}
+
+/// Both sides carry invariant I (tied by PROC[0]/PROC[1]): not refused, holds for
+/// every N with 2 processes.
+#[test]
+fn both_sides_with_the_invariant_hold() {
+    let (code, r) = verify(
+        "2",
+        r#"#include <mpi.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+int main(int argc, char *argv[]) {
+    int rank, i = 0, j = 0, x = 0;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) {
+#pragma TASS collective invariant I 0 <= i && i <= N && (NPROCS < 2 || i == PROC[1]@main.j)
+        while (i < N) {
+            MPI_Send(&i, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+            i++;
+        }
+    } else if (rank == 1) {
+#pragma TASS collective invariant I 0 <= j && j <= N && j == PROC[0]@main.i
+        while (j < N) {
+            MPI_Recv(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            j++;
+        }
+    }
+    MPI_Finalize();
+    return 0;
+}
+"#,
+    );
+    assert_eq!(r["verdict"], "holds", "{r:#}");
+    assert_eq!(code, 0);
+}
+
+/// The branch tests an input, not the rank: every process takes the same side, the
+/// loop without an invariant is an ordinary loop (bounded by M <= 3). Not refused.
+#[test]
+fn a_test_of_an_input_is_not_a_rank_test() {
+    let text = BAD
+        .replace("#define N 3\n", "#define N 3\n#pragma TASS input {M >= 0 && M <= 3} int\n#define M 2\n")
+        .replace("if (rank == 0) {", "if (M == 0) {")
+        .replace("} else if (rank == 1) {", "} else {")
+        .replace("while (j < N) {\n            MPI_Recv(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);", "while (j < M) {");
+    let (code, r) = verify("2", &text);
+    assert_ne!(code, 2, "{r:#}");
+}
+
+/// `rank < 5` with 2 processes: every process takes the invariant's side; the other
+/// side is dead. Not refused: the run goes on (and reports that the invariant does not
+/// tie the two ranks' loop conditions).
+#[test]
+fn a_rank_test_every_process_passes_is_not_refused() {
+    let text = BAD.replace("if (rank == 0) {", "if (rank < 5) {");
+    let (code, r) = verify("2", &text);
+    assert_ne!(code, 2, "{r:#}");
+}
