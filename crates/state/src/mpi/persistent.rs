@@ -20,6 +20,7 @@ use super::collective::pending::Sent;
 use super::context::{write_request, Call};
 use super::envelope::tag_value;
 use super::p2p::{checked_envelope, receive_request, world_peer, Envelope, EnvelopeArgs};
+use super::receive_buffer::ReceiveBuffer;
 use super::request::{self, Persistent, RequestKind};
 use super::tag::TagUse;
 use crate::env::{set_mpi, ProcEnv};
@@ -40,7 +41,8 @@ pub(super) fn init(
         if matches!(&kind, RequestKind::Recv(pr) if pr.pair.is_some()) {
             return Err(pairs_unsupported(call));
         }
-        Persistent::Recv(kind)
+        let buffer = super::receive_buffer::posted_buffer(ev, env, call)?;
+        Persistent::Recv(kind, Box::new(buffer))
     } else {
         let Some(send) = send_of(ev, env, call)? else {
             return Ok(());
@@ -183,8 +185,16 @@ fn start_at(
         return Ok(());
     };
     let mut sent = None;
+    let mut receiving = None;
     let kind = match persistent {
-        Persistent::Recv(kind) => kind.clone(),
+        Persistent::Recv(kind, buffer) => {
+            receiving = Some(Box::new(ReceiveBuffer {
+                posted_by: LF::MpiStart,
+                line: span.start_line,
+                ..(**buffer).clone()
+            }));
+            kind.clone()
+        }
         Persistent::Send { dest: None, .. } => {
             let (source, tag, count) = request::proc_null_status(ev.factory());
             RequestKind::Done { source, tag, count }
@@ -235,6 +245,7 @@ fn start_at(
         let mut started = m.requests.remove(index);
         started.kind = kind;
         started.sent = sent;
+        started.receiving = receiving;
         m.requests.push(started);
     });
     Ok(())
