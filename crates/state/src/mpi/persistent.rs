@@ -12,7 +12,7 @@
 
 use tass_dynamic::api::{Handle, Message, Value};
 use tass_model::api::mpi::{ArgRole, Rank};
-use tass_model::api::{FunctionId, LibraryFunction as LF, Span};
+use tass_model::api::{FunctionId, LibraryFunction as LF};
 use tass_semantics::api::{EngineError, Environment, Evaluator, Place, Property};
 
 use super::buffer::{check_count, concrete, read_buffer, BufArg, P2pType};
@@ -124,7 +124,7 @@ pub(super) fn start(
 ) -> Result<(), EngineError> {
     let ptr = ev.eval(&*env, call.arg(ArgRole::Request))?;
     let place = ev.deref_place(&*env, ptr, false, call.span, &|| "request".into())?;
-    start_at(ev, env, &place, call.span)
+    start_at(ev, env, &place, call)
 }
 
 /// `MPI_Startall(count, requests)`.
@@ -138,18 +138,20 @@ pub(super) fn start_all(
     let array = ev.eval(&*env, call.arg(ArgRole::Requests))?;
     let places = request::request_places(ev, &*env, array, count.max(0) as usize, call.span)?;
     for place in places {
-        start_at(ev, env, &place, call.span)?;
+        start_at(ev, env, &place, call)?;
     }
     Ok(())
 }
 
-/// Starts the persistent request stored at `place`.
+/// Starts the persistent request stored at `place` (by `call`, `MPI_Start`
+/// or `MPI_Startall`).
 fn start_at(
     ev: &mut Evaluator<'_>,
     env: &mut ProcEnv<'_>,
     place: &Place,
-    span: &Span,
+    call: &Call<'_>,
 ) -> Result<(), EngineError> {
+    let span = call.span;
     let v = ev.read_place(&*env, place);
     let p = env.proc;
     let Some(index) = request::persistent_index(env.state, p, &v) else {
@@ -189,7 +191,7 @@ fn start_at(
     let kind = match persistent {
         Persistent::Recv(kind, buffer) => {
             receiving = Some(Box::new(ReceiveBuffer {
-                posted_by: LF::MpiStart,
+                posted_by: call.lf,
                 line: span.start_line,
                 ..(**buffer).clone()
             }));

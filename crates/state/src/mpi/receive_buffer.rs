@@ -298,7 +298,7 @@ fn overlap(ev: &mut Evaluator<'_>, env: &dyn Environment, a: &Region, b: &Region
 /// library or MPI function.
 enum Touch {
     Place(Place),
-    Range(Value, Expr, Option<Expr>),
+    Range(Value, Expr, Option<Expr>, LF),
 }
 
 /// The count and datatype arguments that measure buffer argument `role` of
@@ -363,7 +363,7 @@ fn library_touches(
             }
         }
         out.push((
-            Touch::Range(pointer, span_of.0, span_of.1),
+            Touch::Range(pointer, span_of.0, span_of.1, lf),
             library_access(lf, k),
         ));
     }
@@ -420,12 +420,13 @@ fn started_touches(
         };
         match r.persistent.as_deref() {
             Some(Persistent::Send { buffer, count, .. }) => out.push((
-                Touch::Range(buffer.clone(), f.int(0), Some(*count)),
+                Touch::Range(buffer.clone(), f.int(0), Some(*count), lf),
                 Access::Read,
             )),
-            Some(Persistent::Recv(_, b)) => {
-                out.push((Touch::Range(b.pointer.clone(), b.lo, b.hi), Access::Write))
-            }
+            Some(Persistent::Recv(_, b)) => out.push((
+                Touch::Range(b.pointer.clone(), b.lo, b.hi, lf),
+                Access::Write,
+            )),
             None => {}
         }
     }
@@ -505,7 +506,7 @@ impl Mpi<'_> {
         for (touch, access) in &touches {
             let region = match touch {
                 Touch::Place(place) => Some(Region::Object(place.clone())),
-                Touch::Range(pointer, lo, hi) => {
+                Touch::Range(pointer, lo, hi, _) => {
                     region_of(&mut ev, &env, pointer, (*lo, *hi), &span)
                 }
             };
@@ -519,29 +520,29 @@ impl Mpi<'_> {
                     overlap(&mut ev, &env, &owned, &region),
                     nonempty(b.lo, b.hi),
                 );
-                if let Touch::Range(_, lo, hi) = touch {
+                if let Touch::Range(_, lo, hi, _) = touch {
                     meet = f.and(meet, nonempty(*lo, *hi));
                 }
                 let claim = f.not(meet);
-                let verb = match (touch, access) {
-                    (Touch::Range(..), _) => "passes to a function",
-                    (_, Access::Write) => "writes",
-                    (_, Access::Read) => "reads",
+                let (verb, to) = match (touch, access) {
+                    (Touch::Range(.., lf), _) => ("passes", format!(" to {}", lf.c_name())),
+                    (_, Access::Write) => ("writes", String::new()),
+                    (_, Access::Read) => ("reads", String::new()),
                 };
+                let whose = format!(
+                    "the receive buffer of its {} of line {}",
+                    b.posted_by.c_name(),
+                    b.line
+                );
                 let message = || match b.freed_at {
                     None => format!(
-                        "process {p} {verb} the receive buffer of its {} of line {} before a \
-                         wait or test completes it (MPI forbids accessing it until the receive \
-                         completes)",
-                        b.posted_by.c_name(),
-                        b.line
+                        "process {p} {verb} {whose}{to} before a wait or test completes it (MPI \
+                         forbids accessing it until the receive completes)"
                     ),
                     Some(freed) => format!(
-                        "process {p} {verb} the receive buffer of its {} of line {}, whose \
-                         active request MPI_Request_free released on line {freed} (MPI gives no \
-                         way to know when that receive completes)",
-                        b.posted_by.c_name(),
-                        b.line
+                        "process {p} {verb} {whose}{to}, whose active request MPI_Request_free \
+                         released on line {freed} (MPI gives no way to know when that receive \
+                         completes)"
                     ),
                 };
                 ev.check(&env, claim, Property::LocalConcurrency, message, &span);
