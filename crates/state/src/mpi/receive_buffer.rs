@@ -474,6 +474,30 @@ fn step_touches(
     (out, t.span.clone())
 }
 
+/// What a conflict of `touch` with receive buffer `b` of process `p` is.
+fn conflict_message(p: usize, b: &ReceiveBuffer, touch: &Touch, access: Access) -> String {
+    let (verb, to) = match (touch, access) {
+        (Touch::Range(.., lf), _) => ("passes", format!(" to {}", lf.c_name())),
+        (_, Access::Write) => ("writes", String::new()),
+        (_, Access::Read) => ("reads", String::new()),
+    };
+    let whose = format!(
+        "the receive buffer of its {} of line {}",
+        b.posted_by.c_name(),
+        b.line
+    );
+    match b.freed_at {
+        None => format!(
+            "process {p} {verb} {whose}{to} before a wait or test completes it (MPI forbids \
+             accessing it until the receive completes)"
+        ),
+        Some(freed) => format!(
+            "process {p} {verb} {whose}{to}, whose active request MPI_Request_free released on \
+             line {freed} (MPI gives no way to know when that receive completes)"
+        ),
+    }
+}
+
 impl Mpi<'_> {
     /// Checks the accesses of step `step` (on the state before it) against
     /// the buffers of its process's pending receives.
@@ -497,56 +521,44 @@ impl Mpi<'_> {
             return Ok(violations);
         }
         let mut env = self.ctx.env(state, p);
-        let mut ev = Evaluator::checking(self.ctx.f, self.oracle, p);
-        let (touches, span) = {
-            let mut quiet = Evaluator::without_checks(self.ctx.f, ev.oracle(), p);
-            step_touches(&mut quiet, &env, step)
-        };
         let f = self.ctx.f;
-        for (touch, access) in &touches {
-            let region = match touch {
-                Touch::Place(place) => Some(Region::Object(place.clone())),
-                Touch::Range(pointer, lo, hi, _) => {
-                    region_of(&mut ev, &env, pointer, (*lo, *hi), &span)
+        // The claims, worked out without checks (locating a buffer must not
+        // report anything on this step's line), then checked.
+        let mut claims = Vec::new();
+        let span = {
+            let mut ev = Evaluator::without_checks(f, self.oracle, p);
+            let (touches, span) = step_touches(&mut ev, &env, step);
+            for (touch, access) in &touches {
+                let region = match touch {
+                    Touch::Place(place) => Some(Region::Object(place.clone())),
+                    Touch::Range(pointer, lo, hi, _) => {
+                        region_of(&mut ev, &env, pointer, (*lo, *hi), &span)
+                    }
+                };
+                let Some(region) = region else { continue };
+                for b in &pending {
+                    let owned = region_of(&mut ev, &env, &b.pointer, (b.lo, b.hi), &span);
+                    let Some(owned) = owned else { continue };
+                    let nonempty = |lo: Expr, hi: Option<Expr>| hi.map_or(f.tt(), |h| f.lt(lo, h));
+                    let mut meet = f.and(
+                        overlap(&mut ev, &env, &owned, &region),
+                        nonempty(b.lo, b.hi),
+                    );
+                    if let Touch::Range(_, lo, hi, _) = touch {
+                        meet = f.and(meet, nonempty(*lo, *hi));
+                    }
+                    let claim = f.not(meet);
+                    if f.as_bool(claim) == Some(true) {
+                        continue;
+                    }
+                    claims.push((claim, conflict_message(p, b, touch, *access)));
                 }
-            };
-            let Some(region) = region else { continue };
-            for b in &pending {
-                let Some(owned) = region_of(&mut ev, &env, &b.pointer, (b.lo, b.hi), &span) else {
-                    continue;
-                };
-                let nonempty = |lo: Expr, hi: Option<Expr>| hi.map_or(f.tt(), |h| f.lt(lo, h));
-                let mut meet = f.and(
-                    overlap(&mut ev, &env, &owned, &region),
-                    nonempty(b.lo, b.hi),
-                );
-                if let Touch::Range(_, lo, hi, _) = touch {
-                    meet = f.and(meet, nonempty(*lo, *hi));
-                }
-                let claim = f.not(meet);
-                let (verb, to) = match (touch, access) {
-                    (Touch::Range(.., lf), _) => ("passes", format!(" to {}", lf.c_name())),
-                    (_, Access::Write) => ("writes", String::new()),
-                    (_, Access::Read) => ("reads", String::new()),
-                };
-                let whose = format!(
-                    "the receive buffer of its {} of line {}",
-                    b.posted_by.c_name(),
-                    b.line
-                );
-                let message = || match b.freed_at {
-                    None => format!(
-                        "process {p} {verb} {whose}{to} before a wait or test completes it (MPI \
-                         forbids accessing it until the receive completes)"
-                    ),
-                    Some(freed) => format!(
-                        "process {p} {verb} {whose}{to}, whose active request MPI_Request_free \
-                         released on line {freed} (MPI gives no way to know when that receive \
-                         completes)"
-                    ),
-                };
-                ev.check(&env, claim, Property::LocalConcurrency, message, &span);
             }
+            span
+        };
+        let mut ev = Evaluator::checking(f, self.oracle, p);
+        for (claim, message) in claims {
+            ev.check(&env, claim, Property::LocalConcurrency, || message, &span);
         }
         let pc = ev.current_pc(&env);
         env.set_path_condition(pc);
