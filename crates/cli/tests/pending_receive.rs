@@ -165,3 +165,25 @@ fn the_buffer_of_a_freed_active_receive_is_never_free_again() {
         "whose active request MPI_Request_free released on line 15",
     );
 }
+
+/// A freed active receive whose buffer is never used again is correct: its
+/// message arrives, and MPI completes the receive on its own (at the latest in
+/// MPI_Finalize), so the message is not left unreceived (both runs exit 0).
+#[test]
+fn a_freed_receive_whose_buffer_is_left_alone_is_correct() {
+    holds("freed_receive_untouched_ok.c");
+}
+
+/// A freed receive that no message ever matches never completes (both runs
+/// exit 0: Open MPI does not check it, but MPI requires every communication to
+/// complete before MPI_Finalize).
+#[test]
+fn a_freed_receive_that_nothing_matches_is_a_leak() {
+    for procs in ["2", "3"] {
+        let (code, r) = run(procs, &[], "freed_never_matched_nok.c");
+        assert_eq!(r["verdict"], "violated", "{r:#}");
+        assert_eq!(code, 1);
+        assert_eq!(r["violations"][0]["property"], "memory-leak", "{r:#}");
+        assert_eq!(r["violations"][0]["line"], 11, "{r:#}");
+    }
+}

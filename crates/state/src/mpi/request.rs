@@ -1096,13 +1096,19 @@ pub(super) enum Leak {
 }
 
 /// Requests left when a process ends: `(process, origin, why)` of each.
-pub(super) fn leaked(state: &State) -> Vec<(usize, (FunctionId, TransitionId), Leak)> {
+/// `finalized` are the freed receives that take a message as their process
+/// finalizes ([`taken_at_finalize`]).
+pub(super) fn leaked(
+    state: &State,
+    finalized: &[(usize, u32)],
+) -> Vec<(usize, (FunctionId, TransitionId), Leak)> {
     let mut out = Vec::new();
     for (p, ps) in state.inner.procs.iter().enumerate() {
         for r in &ps.mpi.requests {
             let leak = match (r.freed, &r.persistent, &r.kind) {
                 (false, Some(_), _) => Leak::Persistent,
                 (false, None, _) => Leak::Request,
+                (true, _, RequestKind::Recv(_)) if finalized.contains(&(p, r.handle)) => continue,
                 (true, _, RequestKind::Recv(_)) => Leak::FreedPending,
                 (true, ..) => continue,
             };
@@ -1110,6 +1116,35 @@ pub(super) fn leaked(state: &State) -> Vec<(usize, (FunctionId, TransitionId), L
         }
     }
     out
+}
+
+/// The receives freed while active that are still pending at the end of the
+/// run but have a matching message (`(process, handle)` of each) and the
+/// indices of the messages they take: MPI completes such a receive on its
+/// own, at the latest in `MPI_Finalize`, so neither the receive nor its
+/// message is left over. Receives take the first message they match, in the
+/// order they were posted.
+pub(super) fn taken_at_finalize(state: &State, f: &ExprFactory) -> (Vec<(usize, u32)>, Vec<usize>) {
+    let mut receives = Vec::new();
+    let mut taken: Vec<usize> = Vec::new();
+    for (p, ps) in state.inner.procs.iter().enumerate() {
+        for r in ps.mpi.requests.iter().filter(|r| r.freed) {
+            let RequestKind::Recv(pr) = &r.kind else {
+                continue;
+            };
+            let first = state
+                .inner
+                .messages
+                .iter()
+                .enumerate()
+                .position(|(k, m)| !taken.contains(&k) && pr.matches(m, p as u32, f));
+            if let Some(k) = first {
+                taken.push(k);
+                receives.push((p, r.handle));
+            }
+        }
+    }
+    (receives, taken)
 }
 
 /// A value the source rank of an `MPI_PROC_NULL` receive completes with.
