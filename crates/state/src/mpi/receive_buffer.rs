@@ -520,7 +520,7 @@ impl Mpi<'_> {
         if pending.is_empty() {
             return Ok(violations);
         }
-        let mut env = self.ctx.env(state, p);
+        let env = self.ctx.env(state, p);
         let f = self.ctx.f;
         // The claims, worked out without checks (locating a buffer must not
         // report anything on this step's line), then checked.
@@ -556,12 +556,13 @@ impl Mpi<'_> {
             }
             span
         };
+        // The path goes on unconstrained after a conflict: what the access
+        // reads or writes is then explored for every timing of the message,
+        // as before the check (a race on the value is still found).
         let mut ev = Evaluator::checking(f, self.oracle, p);
         for (claim, message) in claims {
             ev.check(&env, claim, Property::LocalConcurrency, || message, &span);
         }
-        let pc = ev.current_pc(&env);
-        env.set_path_condition(pc);
         violations.append(&mut ev.violations);
         Ok(violations)
     }
