@@ -23,8 +23,8 @@ use smallvec::SmallVec;
 use tass_dynamic::api::{Handle, Pointer, Root, Step as PStep, Value};
 use tass_model::api::mpi::{ArgRole, MpiKind};
 use tass_model::api::{
-    Callee, Expr as MExpr, ExprKind, LibraryConstant as LC, LibraryFunction as LF, Span, Statement,
-    Type as CType,
+    AssertOrigin, Callee, Expr as MExpr, ExprKind, LibraryConstant as LC, LibraryFunction as LF,
+    Span, Statement, Type as CType,
 };
 use tass_semantics::api::{EngineError, Environment, Evaluator, Place, Property, Violation};
 use tass_symbolic::api::{Expr, ExprFactory, Type};
@@ -453,7 +453,22 @@ fn step_touches(
         )),
         _ => None,
     };
-    let mut lvalues = transition_lvalues(&t.guard, &t.statement);
+    // A specification statement (`#pragma TASS assert/assume`, a collective
+    // assertion) observes the state; it is not the program touching memory.
+    let specification = matches!(
+        &t.statement,
+        Statement::Assert {
+            origin: AssertOrigin::Pragma,
+            ..
+        } | Statement::Assume { .. }
+            | Statement::CollectiveAssert { .. }
+    );
+    let statement = if specification {
+        &Statement::Noop
+    } else {
+        &t.statement
+    };
+    let mut lvalues = transition_lvalues(&t.guard, statement);
     if let Some(e) = &declared {
         lvalues.push((e, Access::Write));
     }
