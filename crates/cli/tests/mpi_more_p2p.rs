@@ -166,9 +166,10 @@ fn two_started_synchronous_sends_to_each_other_deadlock() {
 
 /// fevs mpi_p2p_free_pending_bad.c (for X <= 0 nothing is sent to the freed
 /// receive): mpirun -np 2 with X = 0, both modes: exit 0 (no symptom).
-/// And an active persistent receive freed before its message arrives: a run
-/// may end before it takes the message (`unreceived-message`, as for a freed
-/// MPI_Irecv at the baseline); mpirun -np 2, both modes: exit 0.
+/// And an active persistent receive freed before its message arrives, its buffer
+/// never used again: correct, since the freed receive takes its message at the
+/// latest in MPI_Finalize (MPI 4.1 §11.2.2 asks only that the request be freed
+/// and the matching receive posted); mpirun -np 2, both modes: exit 0.
 #[test]
 fn a_freed_receive_that_may_never_complete_is_reported() {
     let (code, r) = verify_fevs("2", &[], "mpi_p2p_free_pending_bad.c");
@@ -188,13 +189,7 @@ fn a_freed_receive_that_may_never_complete_is_reported() {
     MPI_Barrier(MPI_COMM_WORLD);",
     );
     let (code, r) = verify("2", &[], &text);
-    assert_eq!(r["verdict"], "violated", "{r:#}");
-    assert_eq!(code, 1);
-    let property = r["violations"][0]["property"].as_str().unwrap_or("");
-    assert!(
-        ["unreceived-message", "memory-leak"].contains(&property),
-        "{r:#}"
-    );
+    assert_holds(code, &r);
 }
 
 /// fevs mpi_p2p_isend_write_bad.c: mpirun -np 2 zero-buffer mode: rank 1's

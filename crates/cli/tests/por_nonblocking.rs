@@ -37,6 +37,37 @@ fn both(procs: &str, extra: &[&str], text: &str) -> (i32, Value, (u64, u64)) {
     (code, reduced, counts)
 }
 
+/// The properties and lines of every violation of a `--max-violations 0` report.
+fn all_violations(r: &Value) -> Vec<(String, u64)> {
+    r["violations"]
+        .as_array()
+        .map(|vs| {
+            vs.iter()
+                .map(|v| {
+                    let property = v["property"].as_str().unwrap_or("").to_string();
+                    (property, v["line"].as_u64().unwrap_or(0))
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Runs `text` reduced and unreduced with `--max-violations 0`: both report
+/// the access to a pending receive's buffer at `access` first
+/// (`local-concurrency`) and, since the path goes on after it, the race the
+/// access causes too (`assertion` at `assertion`).
+fn race_and_access(procs: &str, extra: &[&str], text: &str, access: u64, assertion: u64) {
+    let mut args = vec!["--max-violations", "0"];
+    args.extend_from_slice(extra);
+    let (code, r, _) = both(procs, &args, text);
+    assert_violated(code, &r, "local-concurrency", Some(access));
+    let found = all_violations(&r);
+    assert!(
+        found.contains(&("assertion".to_string(), assertion)),
+        "{found:?}\n{r:#}"
+    );
+}
+
 /// Both ranks `MPI_Isend` to each other and wait before receiving: under zero
 /// buffering each wait needs the other's receive, a potential deadlock; with
 /// buffered standard sends it holds. Each rank also does some local work first,
@@ -122,7 +153,8 @@ int main(int argc, char *argv[]) {
 }
 
 /// Reading an `MPI_Irecv` buffer before the wait sees the old value or the
-/// message, depending on when the receive is matched: both are explored.
+/// message, depending on when the receive is matched: both are explored. (The
+/// read itself is `local-concurrency`, reported first.)
 #[test]
 fn a_read_racing_with_the_progress_of_a_posted_receive_is_found() {
     let prog = r#"#include <mpi.h>
@@ -146,8 +178,7 @@ int main(int argc, char *argv[]) {
     return 0;
 }
 "#;
-    let (code, r, _) = both("2", &[], prog);
-    assert_violated(code, &r, "assertion", Some(13));
+    race_and_access("2", &[], prog, 11, 13);
 }
 
 /// `MPI_Test` on an `MPI_Issend` reports completion only once the receiver
@@ -455,20 +486,21 @@ fn a_halo_exchange_of_posts_is_not_interleaved() {
 
 /// The same exchange, but the left send reads `u[0]`, the element the left
 /// receive writes: what it sends depends on whether the neighbour's message
-/// arrived first. The reduction must keep both orders.
+/// arrived first. The reduction must keep both orders. (The send from the
+/// pending receive's buffer is `local-concurrency`, reported first.)
 #[test]
 fn a_send_from_a_pending_receive_buffer_is_interleaved() {
     for claim in ["u[N + 1] == -1.0", "u[N + 1] != -1.0"] {
         let prog = HALO
             .replace("SEND_FIRST", "0")
             .replace("u[N + 1] == u0[rank * N + N]", claim);
-        let (code, r, _) = both("3", &["-i", "N=1"], &prog);
-        assert_violated(code, &r, "assertion", Some(27));
+        race_and_access("3", &["-i", "N=1"], &prog, 23, 27);
     }
 }
 
 /// Two receives posted into overlapping buffers: the element they share ends
-/// up with whichever message is taken last.
+/// up with whichever message is taken last. (The second post into the first's
+/// buffer is `local-concurrency`, reported first.)
 #[test]
 fn receives_into_overlapping_buffers_are_interleaved() {
     let prog = r#"#include <mpi.h>
@@ -492,6 +524,5 @@ int main(int argc, char *argv[]) {
     return 0;
 }
 "#;
-    let (code, r, _) = both("3", &[], prog);
-    assert_violated(code, &r, "assertion", Some(12));
+    race_and_access("3", &[], prog, 10, 12);
 }

@@ -494,7 +494,7 @@ impl Engine {
             }
             // Window memory the step touches while RMA operations are pending
             // (checked on the state before the step).
-            let window_conflicts = if state.inner.windows.is_empty()
+            let mut window_conflicts = if state.inner.windows.is_empty()
                 || step.request.is_some()
                 || step.delivered_to.is_some()
             {
@@ -502,6 +502,8 @@ impl Engine {
             } else {
                 self.mpi().local_window_accesses(&mut state, step)?
             };
+            // And memory a pending receive owns (`mpi/receive_buffer.rs`).
+            window_conflicts.extend(self.mpi().pending_receive_accesses(&mut state, step)?);
             if !step.local {
                 if let Some(r) = self.mpi().execute(&mut state, step) {
                     let (mut violations, changes) = r?;

@@ -3,6 +3,7 @@
 //! goes and who waits for it, the calls blocked processes wait in, and the
 //! MPI checks at termination.
 
+use tass_dynamic::api::Message;
 use tass_model::api::mpi::Rank;
 use tass_model::api::{LibraryFunction as LF, Model, Span};
 use tass_semantics::api::{Certainty, Decision, EngineError, Property, Violation};
@@ -332,10 +333,13 @@ impl Mpi<'_> {
                 });
             }
         }
-        if let Some(m) = state.inner.messages.first() {
-            let list: Vec<String> = state
-                .inner
-                .messages
+        let (finalized, taken) = request::taken_at_finalize(state, f);
+        let left: Vec<&Message> = (state.inner.messages.iter().enumerate())
+            .filter(|(k, _)| !taken.contains(k))
+            .map(|(_, m)| m)
+            .collect();
+        if let Some(m) = left.first() {
+            let list: Vec<String> = left
                 .iter()
                 .map(|m| format!("{} -> {} (tag {})", m.source, m.dest, f.pretty(m.tag)))
                 .collect();
@@ -405,7 +409,7 @@ impl Mpi<'_> {
                 claim: "every MPI window is freed".into(),
             });
         }
-        for (p, (func, tid), leak) in request::leaked(state) {
+        for (p, (func, tid), leak) in request::leaked(state, &finalized) {
             let (span, text) = match self.ctx.model.function(func).body.as_ref() {
                 Some(b) => (
                     b.transition(tid).span.clone(),

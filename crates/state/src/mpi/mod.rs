@@ -63,6 +63,7 @@ mod local;
 mod p2p;
 mod persistent;
 mod process;
+mod receive_buffer;
 mod request;
 mod rma;
 mod signature;

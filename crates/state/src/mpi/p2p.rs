@@ -251,7 +251,9 @@ pub(super) fn post_receive(
     let Some(kind) = receive_request(ev, env, call)? else {
         return Ok(());
     };
+    let receiving = super::receive_buffer::posted_buffer(ev, env, call)?;
     let h = request::add_request(env, kind, (function, call.tid));
+    request::keep_receiving(env, h, receiving);
     write_request(ev, env, call.arg(ArgRole::Request), h, call.span)
 }
 

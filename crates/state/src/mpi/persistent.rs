@@ -12,7 +12,7 @@
 
 use tass_dynamic::api::{Handle, Message, Value};
 use tass_model::api::mpi::{ArgRole, Rank};
-use tass_model::api::{FunctionId, LibraryFunction as LF, Span};
+use tass_model::api::{FunctionId, LibraryFunction as LF};
 use tass_semantics::api::{EngineError, Environment, Evaluator, Place, Property};
 
 use super::buffer::{check_count, concrete, read_buffer, BufArg, P2pType};
@@ -20,6 +20,7 @@ use super::collective::pending::Sent;
 use super::context::{write_request, Call};
 use super::envelope::tag_value;
 use super::p2p::{checked_envelope, receive_request, world_peer, Envelope, EnvelopeArgs};
+use super::receive_buffer::ReceiveBuffer;
 use super::request::{self, Persistent, RequestKind};
 use super::tag::TagUse;
 use crate::env::{set_mpi, ProcEnv};
@@ -40,7 +41,8 @@ pub(super) fn init(
         if matches!(&kind, RequestKind::Recv(pr) if pr.pair.is_some()) {
             return Err(pairs_unsupported(call));
         }
-        Persistent::Recv(kind)
+        let buffer = super::receive_buffer::posted_buffer(ev, env, call)?;
+        Persistent::Recv(kind, Box::new(buffer))
     } else {
         let Some(send) = send_of(ev, env, call)? else {
             return Ok(());
@@ -122,7 +124,7 @@ pub(super) fn start(
 ) -> Result<(), EngineError> {
     let ptr = ev.eval(&*env, call.arg(ArgRole::Request))?;
     let place = ev.deref_place(&*env, ptr, false, call.span, &|| "request".into())?;
-    start_at(ev, env, &place, call.span)
+    start_at(ev, env, &place, call)
 }
 
 /// `MPI_Startall(count, requests)`.
@@ -136,18 +138,20 @@ pub(super) fn start_all(
     let array = ev.eval(&*env, call.arg(ArgRole::Requests))?;
     let places = request::request_places(ev, &*env, array, count.max(0) as usize, call.span)?;
     for place in places {
-        start_at(ev, env, &place, call.span)?;
+        start_at(ev, env, &place, call)?;
     }
     Ok(())
 }
 
-/// Starts the persistent request stored at `place`.
+/// Starts the persistent request stored at `place` (by `call`, `MPI_Start`
+/// or `MPI_Startall`).
 fn start_at(
     ev: &mut Evaluator<'_>,
     env: &mut ProcEnv<'_>,
     place: &Place,
-    span: &Span,
+    call: &Call<'_>,
 ) -> Result<(), EngineError> {
+    let span = call.span;
     let v = ev.read_place(&*env, place);
     let p = env.proc;
     let Some(index) = request::persistent_index(env.state, p, &v) else {
@@ -183,8 +187,16 @@ fn start_at(
         return Ok(());
     };
     let mut sent = None;
+    let mut receiving = None;
     let kind = match persistent {
-        Persistent::Recv(kind) => kind.clone(),
+        Persistent::Recv(kind, buffer) => {
+            receiving = Some(Box::new(ReceiveBuffer {
+                posted_by: call.lf,
+                line: span.start_line,
+                ..(**buffer).clone()
+            }));
+            kind.clone()
+        }
         Persistent::Send { dest: None, .. } => {
             let (source, tag, count) = request::proc_null_status(ev.factory());
             RequestKind::Done { source, tag, count }
@@ -235,6 +247,7 @@ fn start_at(
         let mut started = m.requests.remove(index);
         started.kind = kind;
         started.sent = sent;
+        started.receiving = receiving;
         m.requests.push(started);
     });
     Ok(())

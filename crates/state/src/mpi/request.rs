@@ -22,6 +22,7 @@ use super::buffer::{scalar_of, type_name, write_buffer, BufArg, Window};
 use super::collective::pending::{check_sent, Held, Posted, Sent};
 use super::comm::rank_in;
 use super::context::{tag_matches, Ctx, ANY, PROC_NULL};
+use super::receive_buffer::ReceiveBuffer;
 use crate::env::{set_mpi, ProcEnv};
 use crate::state::State;
 use crate::step::Step;
@@ -44,6 +45,10 @@ pub(crate) struct Request {
     /// `MPI_Start` does. Completing it makes it inactive
     /// ([`RequestKind::Inactive`]) instead of removing it.
     pub persistent: Option<Box<Persistent>>,
+    /// The buffer of a point-to-point receive, from its post until the wait
+    /// or test that completes it (also once its message is delivered:
+    /// `local-concurrency`, `receive_buffer.rs`).
+    pub receiving: Option<Box<ReceiveBuffer>>,
 }
 
 /// What starting a persistent request does.
@@ -63,24 +68,24 @@ pub(crate) enum Persistent {
         comm: u32,
         synchronous: bool,
     },
-    /// Posts this receive (a `Done` one for `MPI_PROC_NULL`).
-    Recv(RequestKind),
+    /// Posts this receive (a `Done` one for `MPI_PROC_NULL`) into this buffer.
+    Recv(RequestKind, Box<ReceiveBuffer>),
 }
 
 impl Persistent {
     fn buffer(&self) -> Option<&Value> {
         match self {
             Persistent::Send { buffer, .. } => Some(buffer),
-            Persistent::Recv(RequestKind::Recv(pr)) => Some(&pr.buffer),
-            Persistent::Recv(_) => None,
+            Persistent::Recv(RequestKind::Recv(pr), _) => Some(&pr.buffer),
+            Persistent::Recv(..) => None,
         }
     }
 
     fn buffer_mut(&mut self) -> Option<&mut Value> {
         match self {
             Persistent::Send { buffer, .. } => Some(buffer),
-            Persistent::Recv(RequestKind::Recv(pr)) => Some(&mut pr.buffer),
-            Persistent::Recv(_) => None,
+            Persistent::Recv(RequestKind::Recv(pr), _) => Some(&mut pr.buffer),
+            Persistent::Recv(..) => None,
         }
     }
 }
@@ -98,8 +103,12 @@ impl Request {
             RequestKind::Posted(p) => p.pointers(),
             _ => Vec::new(),
         };
+        if let Some(Persistent::Recv(_, b)) = self.persistent.as_deref() {
+            out.push(&b.pointer);
+        }
         out.extend(self.persistent.as_ref().and_then(|p| p.buffer()));
         out.extend(self.sent.as_ref().map(|s| s.pointer()));
+        out.extend(self.receiving.as_ref().map(|b| &b.pointer));
         out
     }
 
@@ -114,8 +123,18 @@ impl Request {
             RequestKind::Posted(p) => p.pointers_mut(),
             _ => Vec::new(),
         };
-        out.extend(self.persistent.as_mut().and_then(|p| p.buffer_mut()));
+        match self.persistent.as_deref_mut() {
+            Some(Persistent::Recv(kind, b)) => {
+                if let RequestKind::Recv(pr) = kind {
+                    out.push(&mut pr.buffer);
+                }
+                out.push(&mut b.pointer);
+            }
+            Some(p) => out.extend(p.buffer_mut()),
+            None => {}
+        }
         out.extend(self.sent.as_mut().map(|s| s.pointer_mut()));
+        out.extend(self.receiving.as_mut().map(|b| &mut b.pointer));
         out
     }
 }
@@ -208,6 +227,35 @@ pub(super) fn keep_sent(env: &mut ProcEnv<'_>, handle: u32, sent: Sent) {
     });
 }
 
+/// Records the buffer a receive of request `handle` of the process owns until
+/// it completes (see [`Request::receiving`]).
+pub(super) fn keep_receiving(env: &mut ProcEnv<'_>, handle: u32, buffer: ReceiveBuffer) {
+    set_mpi(env, |m| {
+        if let Some(r) = m.requests.iter_mut().find(|r| r.handle == handle) {
+            r.receiving = Some(Box::new(buffer));
+        }
+    });
+}
+
+/// Keeps the `index`-th request of the process, a receive freed while
+/// active whose message has been delivered, for its buffer (which the
+/// program may never access again), unless another such request keeps the
+/// same buffer already; removes it otherwise.
+fn keep_freed_receive(env: &mut ProcEnv<'_>, index: usize) {
+    let requests = &env.state.inner.procs[env.proc].mpi.requests;
+    let kept = requests[index].receiving.as_deref().is_some_and(|b| {
+        !requests.iter().enumerate().any(|(k, r)| {
+            k != index
+                && r.freed
+                && !matches!(r.kind, RequestKind::Recv(_))
+                && r.receiving.as_deref().is_some_and(|o| o.same_extent(b))
+        })
+    });
+    if !kept {
+        remove_request(env, index);
+    }
+}
+
 /// Adds a request to process `p` (the lowest handle number not in use).
 pub(super) fn add_request(
     env: &mut ProcEnv<'_>,
@@ -240,6 +288,7 @@ pub(super) fn add_request_of(
             freed: false,
             persistent,
             sent: None,
+            receiving: None,
         })
     });
     handle
@@ -443,16 +492,15 @@ pub(super) fn execute_progress(
     let comm_source = rank_in(env.state, pr.comm, msg.source).unwrap_or(msg.source as usize);
     let freed = env.state.inner.procs[p].mpi.requests[index].freed;
     set_mpi(&mut env, |m| {
-        if freed {
-            m.requests.remove(index);
-        } else {
-            m.requests[index].kind = RequestKind::Done {
-                source: f.int(comm_source as i64),
-                tag: msg.tag,
-                count: msg.count,
-            };
-        }
+        m.requests[index].kind = RequestKind::Done {
+            source: f.int(comm_source as i64),
+            tag: msg.tag,
+            count: msg.count,
+        };
     });
+    if freed {
+        keep_freed_receive(&mut env, index);
+    }
     let pc = ev.current_pc(&env);
     env.set_path_condition(pc);
     Ok((ev.violations, Vec::new()))
@@ -853,6 +901,7 @@ fn deactivate(env: &mut ProcEnv<'_>, index: usize) {
     set_mpi(env, |m| {
         m.requests[index].kind = RequestKind::Inactive;
         m.requests[index].sent = None;
+        m.requests[index].receiving = None;
     });
 }
 
@@ -952,18 +1001,30 @@ pub(super) fn free_request(
             span,
         );
     }
+    let line = span.start_line;
+    let mark_freed = |env: &mut ProcEnv<'_>, index: usize| {
+        set_mpi(env, |m| {
+            let r = &mut m.requests[index];
+            r.freed = true;
+            if let Some(b) = r.receiving.as_mut() {
+                b.freed_at = Some(line);
+            }
+        })
+    };
     match completion(env.state, p, v) {
-        Completion::Ready { index, .. } => remove_request(env, index),
+        Completion::Ready { index, .. } => {
+            mark_freed(env, index);
+            keep_freed_receive(env, index);
+        }
         Completion::Pending => {
             let Value::Handle(Handle::Request(h)) = v else {
                 return Ok(());
             };
             let h = *h;
-            set_mpi(env, |m| {
-                for r in m.requests.iter_mut().filter(|r| r.handle == h) {
-                    r.freed = true;
-                }
-            });
+            let requests = &env.state.inner.procs[p].mpi.requests;
+            if let Some(index) = requests.iter().position(|r| r.handle == h && !r.freed) {
+                mark_freed(env, index);
+            }
         }
         Completion::Null => ev.fail(
             &*env,
@@ -1035,13 +1096,19 @@ pub(super) enum Leak {
 }
 
 /// Requests left when a process ends: `(process, origin, why)` of each.
-pub(super) fn leaked(state: &State) -> Vec<(usize, (FunctionId, TransitionId), Leak)> {
+/// `finalized` are the freed receives that take a message as their process
+/// finalizes ([`taken_at_finalize`]).
+pub(super) fn leaked(
+    state: &State,
+    finalized: &[(usize, u32)],
+) -> Vec<(usize, (FunctionId, TransitionId), Leak)> {
     let mut out = Vec::new();
     for (p, ps) in state.inner.procs.iter().enumerate() {
         for r in &ps.mpi.requests {
             let leak = match (r.freed, &r.persistent, &r.kind) {
                 (false, Some(_), _) => Leak::Persistent,
                 (false, None, _) => Leak::Request,
+                (true, _, RequestKind::Recv(_)) if finalized.contains(&(p, r.handle)) => continue,
                 (true, _, RequestKind::Recv(_)) => Leak::FreedPending,
                 (true, ..) => continue,
             };
@@ -1049,6 +1116,35 @@ pub(super) fn leaked(state: &State) -> Vec<(usize, (FunctionId, TransitionId), L
         }
     }
     out
+}
+
+/// The receives freed while active that are still pending at the end of the
+/// run but have a matching message (`(process, handle)` of each) and the
+/// indices of the messages they take: MPI completes such a receive on its
+/// own, at the latest in `MPI_Finalize`, so neither the receive nor its
+/// message is left over. Receives take the first message they match, in the
+/// order they were posted.
+pub(super) fn taken_at_finalize(state: &State, f: &ExprFactory) -> (Vec<(usize, u32)>, Vec<usize>) {
+    let mut receives = Vec::new();
+    let mut taken: Vec<usize> = Vec::new();
+    for (p, ps) in state.inner.procs.iter().enumerate() {
+        for r in ps.mpi.requests.iter().filter(|r| r.freed) {
+            let RequestKind::Recv(pr) = &r.kind else {
+                continue;
+            };
+            let first = state
+                .inner
+                .messages
+                .iter()
+                .enumerate()
+                .position(|(k, m)| !taken.contains(&k) && pr.matches(m, p as u32, f));
+            if let Some(k) = first {
+                taken.push(k);
+                receives.push((p, r.handle));
+            }
+        }
+    }
+    (receives, taken)
 }
 
 /// A value the source rank of an `MPI_PROC_NULL` receive completes with.

@@ -84,7 +84,10 @@ fn lvalues<'e>(e: &'e MExpr, mode: Use, out: &mut Vec<(&'e MExpr, Access)>) {
 }
 
 /// The lvalues a transition (guard and statement) reads or writes.
-fn transition_lvalues<'e>(guard: &'e MExpr, st: &'e Statement) -> Vec<(&'e MExpr, Access)> {
+pub(crate) fn transition_lvalues<'e>(
+    guard: &'e MExpr,
+    st: &'e Statement,
+) -> Vec<(&'e MExpr, Access)> {
     let read = Use::Access(Access::Read);
     let write = Use::Access(Access::Write);
     let mut out = Vec::new();
@@ -160,7 +163,7 @@ fn outside(f: &ExprFactory, at: Option<Expr>, lo: i64, hi: i64) -> Expr {
 
 /// How library function `lf` uses its pointer argument `k`: read for a
 /// `const` MPI parameter, else (any other library function) possibly written.
-fn library_access(lf: LF, k: usize) -> Access {
+pub(crate) fn library_access(lf: LF, k: usize) -> Access {
     match lf.mpi().and_then(|d| d.params.get(k)) {
         Some(param) if param.c_type.starts_with("const ") => Access::Read,
         _ => Access::Write,

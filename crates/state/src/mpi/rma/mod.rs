@@ -26,7 +26,7 @@
 //! `sync.rs` (the collective window calls: create, fence, free, and when
 //! they are enabled), `ops.rs` (issuing and performing the operations).
 
-mod local;
+pub(crate) mod local;
 mod ops;
 mod passive;
 mod sync;

@@ -1,0 +1,22 @@
+/* MPI_Request_free on an active receive, then its buffer read after a
+ * barrier: MPI gives no way to know that the receive completed. */
+#include <mpi.h>
+#include <stdio.h>
+
+int main(int argc, char *argv[]) {
+    int rank, x = 0, v = 5;
+    MPI_Request r;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) {
+        MPI_Send(&v, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+    } else if (rank == 1) {
+        MPI_Irecv(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, &r);
+        MPI_Request_free(&r);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 1)
+        printf("%d\n", x); /* line 19 */
+    MPI_Finalize();
+    return 0;
+}
