@@ -4,6 +4,7 @@
 //! verdict.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use tass_model::api::{LocationId, LocationKind, Model};
@@ -19,6 +20,7 @@ use crate::report::{
     peak_memory_mb, Certainty, Property, Report, Stats, TraceStep, Verdict, ViolationReport,
     Witness,
 };
+use crate::shared_store::{Saved, SharedStore};
 use crate::split::{choose_cut, split_report, SplitTarget};
 
 /// Every state this many steps deep (and at multiples of it) is saved, whatever
@@ -268,6 +270,9 @@ pub(crate) struct ModelSystem<'a, E: Engine> {
     /// When set (compare's split implementation search): the path condition
     /// after each item of the cut, and whether this part takes it.
     pub cut_conditions: Option<Vec<(E::Value, bool)>>,
+    /// `--jobs N`: the states saved below the cut by every part of the run
+    /// (used instead of `visited[PART].store`; `--match syntactic` only).
+    pub shared: Option<Arc<SharedStore<E::State>>>,
 }
 
 /// The canonic store of one region of the search, and what the cycle proviso
@@ -354,6 +359,7 @@ impl<'a, E: Engine> ModelSystem<'a, E> {
             terminal_set: HashSet::new(),
             error: None,
             cut_conditions: None,
+            shared: None,
         }
     }
 
@@ -565,6 +571,9 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
         {
             if let Some((_, s, _, region)) = self.path_states.pop() {
                 self.visited[region].on_path.remove(&s);
+                if let Some(shared) = self.shared_store_of(region) {
+                    shared.close(&s);
+                }
             }
         }
         let alone = if self.nprocs > 1 {
@@ -708,6 +717,9 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
     fn save(&mut self, state: &E::State) -> bool {
         let canonical = self.engine.canonicalize(state.clone());
         let region = self.region;
+        if let Some(shared) = self.shared_store_of(region) {
+            return self.save_shared(&shared, state, canonical);
+        }
         let matched = if self.visited[region].store.contains(&canonical) {
             canonical
         } else {
@@ -744,6 +756,50 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
         // A cycle closes at a state the reduction reduced: explore it again with
         // every enabled step (the ones explored before lead to saved states).
         visited.expanded.insert(canonical);
+        self.expand_fully(state)
+    }
+}
+
+impl<E: Engine> ModelSystem<'_, E> {
+    /// The shared store that stands for `region`'s saved states, if any.
+    fn shared_store_of(&self, region: usize) -> Option<Arc<SharedStore<E::State>>> {
+        if region != Visited::<E::State>::PART || self.matching != MatchMode::Syntactic {
+            return None;
+        }
+        self.shared.clone()
+    }
+
+    /// `save` with the store shared by the parts of a parallel run (the
+    /// cycle proviso made conservative: see [`SharedStore`]).
+    fn save_shared(
+        &mut self,
+        shared: &SharedStore<E::State>,
+        state: &E::State,
+        canonical: E::State,
+    ) -> bool {
+        let region = self.region;
+        if self.visited[region].on_path.contains_key(&canonical) {
+            self.closed_cycle = true;
+        }
+        match shared.save(canonical.clone(), self.reduced) {
+            Saved::New => {
+                self.visited[region]
+                    .on_path
+                    .insert(canonical.clone(), self.reduced);
+                self.path_states
+                    .push((self.depth, canonical, self.reduced, region));
+                if let Some(progress) = &self.findings.progress {
+                    progress.saved_one();
+                }
+                true
+            }
+            Saved::Matched => false,
+            Saved::ExpandFully => self.expand_fully(state),
+        }
+    }
+
+    /// Explores `state` again with every enabled step (the cycle proviso).
+    fn expand_fully(&mut self, state: &E::State) -> bool {
         match self.engine.enabled(state) {
             Ok(all) => {
                 self.note_end(state, &all);
@@ -753,6 +809,17 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
             Err(error) => {
                 self.error = Some(error);
                 false
+            }
+        }
+    }
+
+    /// The search has ended: the states still on its path are closed in the
+    /// shared store (other parts need not expand them for this one).
+    pub fn close_path(&mut self) {
+        while let Some((_, s, _, region)) = self.path_states.pop() {
+            self.visited[region].on_path.remove(&s);
+            if let Some(shared) = self.shared_store_of(region) {
+                shared.close(&s);
             }
         }
     }
