@@ -56,7 +56,10 @@ pub(super) fn report_worker_time(worker: u64, parts: u64) {
 }
 
 /// How one part is run: verify's or compare's.
-type PartRunner<'a> = dyn Fn(&PartsPlan<'_>, u64) -> PartResult + Sync + 'a;
+/// The last argument keeps a worker's engine from part to part (verify's
+/// parts reuse it: its caches stay warm).
+type PartRunner<'a> =
+    dyn Fn(&PartsPlan<'_>, u64, &mut Option<RealEngine>) -> PartResult + Sync + 'a;
 
 /// What every part of one parallel run shares.
 struct PartsPlan<'a> {
@@ -211,6 +214,7 @@ fn run_parts(
 /// how many it ran.
 fn work(plan: &PartsPlan<'_>, run: &PartRunner<'_>) -> u64 {
     let mut ran = 0;
+    let mut engine = None;
     loop {
         if plan.stop.load(Ordering::Relaxed) {
             return ran;
@@ -222,12 +226,14 @@ fn work(plan: &PartsPlan<'_>, run: &PartRunner<'_>) -> u64 {
         ran += 1;
         let part = plan.first + plan.stride * m;
         // A part that panics is an error of the run, never a gap in "holds".
-        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(plan, part)))
-            .unwrap_or_else(|_| PartResult {
-                part,
-                report: Report::error("error: a worker of the parallel search failed (panicked)"),
-                split: None,
-            });
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            run(plan, part, &mut engine)
+        }))
+        .unwrap_or_else(|_| PartResult {
+            part,
+            report: Report::error("error: a worker of the parallel search failed (panicked)"),
+            split: None,
+        });
         let ends_run = match result.report.verdict {
             Verdict::Violated => result.report.stopped_early,
             Verdict::Error => true,
@@ -245,26 +251,35 @@ fn work(plan: &PartsPlan<'_>, run: &PartRunner<'_>) -> u64 {
 }
 
 /// One part of verify's search, with an engine and a prover of its own.
-fn run_verify_part(plan: &PartsPlan<'_>, part: u64) -> PartResult {
+fn run_verify_part(plan: &PartsPlan<'_>, part: u64, slot: &mut Option<RealEngine>) -> PartResult {
     let options = plan.options;
     let not_run = |error: String| PartResult {
         part,
         report: Report::error(error),
         split: None,
     };
-    let prover = match make_prover(plan.factory, &options.prover) {
-        Ok(prover) => prover,
-        Err(error) => return not_run(format!("error: {error}")),
+    let engine = match slot.take() {
+        Some(engine) => engine,
+        None => {
+            let prover = match make_prover(plan.factory, &options.prover) {
+                Ok(prover) => prover,
+                Err(error) => return not_run(format!("error: {error}")),
+            };
+            let setup = RunSetup {
+                factory: Arc::clone(plan.factory),
+                prover,
+                options,
+            };
+            match setup.engine(Arc::clone(plan.model), options.procs) {
+                Ok(engine) => engine,
+                Err(error) => return not_run(format!("error: {error}")),
+            }
+        }
     };
-    let setup = RunSetup {
-        factory: Arc::clone(plan.factory),
-        prover,
-        options,
-    };
-    let mut engine: RealEngine = match setup.engine(Arc::clone(plan.model), options.procs) {
-        Ok(engine) => engine,
-        Err(error) => return not_run(format!("error: {error}")),
-    };
+    let engine = slot.insert(engine);
+    // The engine's counters run on from its earlier parts: this part's are
+    // the difference.
+    let counters_before = (engine.counters(), engine.invariant_counters());
     let mut findings = Findings::new(options);
     let initial = match engine.initial_state() {
         Ok(initial) => initial,
@@ -281,7 +296,7 @@ fn run_verify_part(plan: &PartsPlan<'_>, part: u64) -> PartResult {
     };
     let (ending, stats, info) = {
         let mut system = ModelSystem::new(
-            &mut engine,
+            &mut *engine,
             &mut findings,
             Mode::Verify,
             initial.clone(),
@@ -294,7 +309,15 @@ fn run_verify_part(plan: &PartsPlan<'_>, part: u64) -> PartResult {
         system.close_path();
         (system.ending(report.outcome), report.stats, info)
     };
-    let report = finish(&engine, findings, ending, stats, options);
+    let mut report = finish(&*engine, findings, ending, stats, options);
+    let ((calls, smt, _), (checks, check_calls)) = counters_before;
+    report.stats.prover_calls = report.stats.prover_calls.saturating_sub(calls);
+    report.stats.smt_calls = report.stats.smt_calls.saturating_sub(smt);
+    report.stats.invariant_checks = report.stats.invariant_checks.saturating_sub(checks);
+    report.stats.invariant_prover_calls = report
+        .stats
+        .invariant_prover_calls
+        .saturating_sub(check_calls);
     PartResult {
         part,
         report,
@@ -332,7 +355,9 @@ pub(super) fn compare_parallel(
         // Each part chooses it, alike.
         depth: 0,
     };
-    let run = |plan: &PartsPlan<'_>, part: u64| run_compare_part(plan, part, programs);
+    let run = |plan: &PartsPlan<'_>, part: u64, _: &mut Option<RealEngine>| {
+        run_compare_part(plan, part, programs)
+    };
     run_parts(programs.imp, options, setup, shape, &run)
 }
 
