@@ -10,6 +10,7 @@
 //! ```text
 //! cargo xtask fevs [--quick] [--filter SUBSTR] [--issue N] [--allow-unsupported]
 //!                  [--no-build] [--tass PATH] [--run-timeout SECS] [--list]
+//!                  [--tass-arg ARG]...   (ARG given to every run, e.g. --tass-arg=--jobs=2)
 //! cargo xtask fevs --crosscheck [--filter SUBSTR] [--issue N] [--no-build] [--tass PATH]
 //! cargo xtask fevs --replay [--quick] [--filter SUBSTR] [--issue N] [--no-build] [--tass PATH]
 //! ```
@@ -90,6 +91,7 @@ usage: cargo xtask fevs [OPTIONS]
   --no-build            do not run `cargo build --release -p tass-cli` first
   --tass PATH           use this tass binary (implies --no-build)
   --run-timeout SECS    harness time limit per run (default 600)
+  --tass-arg ARG        pass ARG to every tass run too (repeatable), e.g. --tass-arg=--jobs=2
   --list                list the selected runs and exit";
 
 // ---------------------------------------------------------------------------------
@@ -604,6 +606,9 @@ pub struct Options {
     pub tass: Option<PathBuf>,
     pub run_timeout: Duration,
     pub list: bool,
+    /// `--tass-arg ARG`: passed to every tass run after the manifest's
+    /// arguments (e.g. `--tass-arg=--jobs=2`: the suite with the parallel search).
+    pub tass_args: Vec<String>,
 }
 
 impl Default for Options {
@@ -619,6 +624,7 @@ impl Default for Options {
             tass: None,
             run_timeout: Duration::from_secs(600),
             list: false,
+            tass_args: Vec::new(),
         }
     }
 }
@@ -658,6 +664,11 @@ pub fn parse_options(args: &[String]) -> Result<Options, String> {
                 o.run_timeout = Duration::from_secs(secs.max(1));
             }
             "--list" => o.list = true,
+            "--tass-arg" => o.tass_args.push(value("an argument")?),
+            other if other.starts_with("--tass-arg=") => {
+                o.tass_args
+                    .push(other.trim_start_matches("--tass-arg=").to_string());
+            }
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown option {other:?}")),
         }
@@ -859,7 +870,9 @@ pub fn run(args: &[String]) -> i32 {
             eprint!("fevs: {:<40}\r", e.name);
         }
         let mut cmd = Command::new(&tass);
-        cmd.args(tass_args(e)).current_dir(&dir);
+        cmd.args(tass_args(e))
+            .args(&opts.tass_args)
+            .current_dir(&dir);
         let raw = match run_with_limit(&mut cmd, opts.run_timeout) {
             Ok(r) => r,
             Err(msg) => {

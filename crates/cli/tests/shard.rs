@@ -490,3 +490,131 @@ fn compare_jobs_give_the_same_verdicts() {
         }
     }
 }
+
+/// The verdict, exit status and violations (property, line) of one run.
+fn outcome(args: &[&str], jobs: &str) -> (String, i32, Vec<(String, u64)>) {
+    let mut all = args.to_vec();
+    all.extend(["--format", "json", "--jobs", jobs, "--max-violations", "0"]);
+    let (code, out) = tass(&all);
+    let report = json(&out);
+    let mut violations: Vec<(String, u64)> = report["violations"]
+        .as_array()
+        .map(|vs| {
+            vs.iter()
+                .map(|v| {
+                    (
+                        v["property"].as_str().unwrap_or("").to_string(),
+                        v["line"].as_u64().unwrap_or(0),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    violations.sort();
+    let verdict = report["verdict"].as_str().unwrap_or("").to_string();
+    (verdict, code, violations)
+}
+
+/// `--jobs N` (parts sharing their saved states below the cut) on programs
+/// whose state graphs have cycles: a busy-waiting manager (`MPI_Iprobe` in a
+/// loop returns rank 0 to the state it was in, a cycle of one process's steps
+/// that the reduction must not close without letting rank 1 reach its check),
+/// and a sequential program that spins for ever on one input. Every violation
+/// (all of them: `--max-violations 0`) and verdict equal one thread's.
+/// Confirmed concretely (`mpirun -np 3` and `-np 4`, also with unbuffered
+/// sends): poll_cycle_ok prints total = 9 (np 3) and 15 (np 4) and ends;
+/// poll_cycle_bad aborts at its BUG line for X = 3 and ends normally for
+/// X = 2; spin_branches_bad aborts for A = B = 1, C = 0; spin_branches_ok
+/// prints result = 4 for A = C = 1, B = 0, result = 3 for A = B = C = 1, and
+/// still spins after 2 s for A = B = C = 0.
+#[test]
+fn shared_jobs_keep_verdicts_on_cycles() {
+    let runs: [(&[&str], &str, Option<u64>); 6] = [
+        (&["verify", "-n", "3", "mpi/poll_cycle_ok.c"], "holds", None),
+        (&["verify", "-n", "4", "mpi/poll_cycle_ok.c"], "holds", None),
+        (
+            &["verify", "-n", "3", "mpi/poll_cycle_bad.c"],
+            "violated",
+            Some(51),
+        ),
+        (
+            &["verify", "-n", "4", "mpi/poll_cycle_bad.c"],
+            "violated",
+            Some(51),
+        ),
+        (&["verify", "seq/spin_branches_ok.c"], "holds", None),
+        (&["verify", "seq/spin_branches_bad.c"], "violated", Some(39)),
+    ];
+    for (args, expected, line) in runs {
+        let one = outcome(args, "1");
+        assert_eq!(one.0, expected, "--jobs 1 {args:?}: {one:?}");
+        if let Some(line) = line {
+            assert!(
+                one.2.contains(&("assertion".to_string(), line)),
+                "{args:?}: {one:?}"
+            );
+        }
+        for jobs in ["2", "3", "4"] {
+            let many = outcome(args, jobs);
+            assert_eq!(many, one, "--jobs {jobs} against --jobs 1, {args:?}");
+        }
+    }
+}
+
+/// `compare --jobs N` with the implementation's saved states shared: the
+/// terminal states of all parts are paired with the specification's and
+/// their coverage checked once. Holding and violated pairs, MPI and
+/// sequential (expected verdicts from the fevs manifest).
+#[test]
+fn shared_compare_jobs_keep_verdicts() {
+    let runs: [(&[&str], &str); 3] = [
+        (
+            &[
+                "compare",
+                "--spec",
+                "mpi/integrate_seq.c",
+                "--impl",
+                "mpi/integrate_mw.c",
+                "--impl-procs",
+                "4",
+                "-i",
+                "INTERVALS=2",
+            ],
+            "holds",
+        ),
+        (
+            &[
+                "compare",
+                "--spec",
+                "mpi/adder_seq.c",
+                "--impl",
+                "mpi/adder_par_bad.c",
+                "--impl-procs",
+                "4",
+                "-i",
+                "B=3",
+            ],
+            "violated",
+        ),
+        (
+            &[
+                "compare",
+                "--spec",
+                "seq/factorial_iter.c",
+                "--impl",
+                "seq/factorial_rec_bad.c",
+                "-i",
+                "B=4",
+            ],
+            "violated",
+        ),
+    ];
+    for (args, expected) in runs {
+        let one = outcome(args, "1");
+        assert_eq!(one.0, expected, "--jobs 1 {args:?}: {one:?}");
+        for jobs in ["2", "3"] {
+            let many = outcome(args, jobs);
+            assert_eq!(many, one, "--jobs {jobs} against --jobs 1, {args:?}");
+        }
+    }
+}

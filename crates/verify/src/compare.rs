@@ -35,7 +35,39 @@ pub(crate) fn compare_with<E: Engine>(
     impl_model: &Model,
     options: &Options,
 ) -> Report {
+    compare_with_search(spec, imp, impl_model, options, None)
+}
+
+/// What a parallel search of the implementation (`--jobs N`) hands back: its
+/// distinct terminal states with their paths, its counters, the violations
+/// and warnings its parts found, and how it ended.
+pub(crate) struct ImplSearched<E: Engine> {
+    pub terminals: Terminals<E>,
+    pub stats: SearchStats,
+    pub violations: Vec<ViolationReport>,
+    pub warnings: Vec<String>,
+    pub ending: Ending,
+    /// The prover's and the SMT solvers' calls made by the parts' engines.
+    pub prover_calls: (u64, u64),
+}
+
+/// A search of the implementation from its initial state, done by the caller
+/// (on several threads) instead of [`Comparison::explore`]'s.
+pub(crate) type ImplSearch<'r, E> =
+    dyn FnMut(&mut E, &<E as Engine>::State) -> ImplSearched<E> + 'r;
+
+/// [`compare_with`], the implementation explored by `impl_search` when given
+/// (`--symmetry` and `--shard` not allowed with it: the caller checks).
+pub(crate) fn compare_with_search<'r, E: Engine>(
+    spec: &'r mut E,
+    imp: &'r mut E,
+    impl_model: &'r Model,
+    options: &'r Options,
+    impl_search: Option<&'r mut ImplSearch<'r, E>>,
+) -> Report {
     let mut comparison = Comparison {
+        impl_search,
+        parts_prover_calls: (0, 0),
         spec,
         imp,
         impl_model,
@@ -95,6 +127,7 @@ pub(crate) fn compare_with<E: Engine>(
         findings,
         total,
         split,
+        parts_prover_calls,
         ..
     } = comparison;
     let mut report = finish(imp, findings, ending, total, options);
@@ -103,6 +136,8 @@ pub(crate) fn compare_with<E: Engine>(
     let (checks, calls) = spec.invariant_counters();
     report.stats.invariant_checks += checks;
     report.stats.invariant_prover_calls += calls;
+    report.stats.prover_calls += parts_prover_calls.0;
+    report.stats.smt_calls += parts_prover_calls.1;
     report.split = split;
     report
 }
@@ -121,7 +156,7 @@ enum SymmetryUse {
 
 /// The completed paths of one program: each terminal state with the steps that
 /// reach it from the initial state.
-type Terminals<E> = Vec<(<E as Engine>::State, Vec<<E as Engine>::Step>)>;
+pub(crate) type Terminals<E> = Vec<(<E as Engine>::State, Vec<<E as Engine>::Step>)>;
 
 /// One program explored to the end.
 struct Explored<E: Engine> {
@@ -139,6 +174,10 @@ enum Side {
 /// One `compare` run: the two engines, and what the run gathers (violations,
 /// search statistics) as it explores both programs and pairs their paths.
 struct Comparison<'r, E: Engine> {
+    /// The implementation's search, when the caller does it (`--jobs N`).
+    impl_search: Option<&'r mut ImplSearch<'r, E>>,
+    /// The prover's and solvers' calls of that search's engines.
+    parts_prover_calls: (u64, u64),
     spec: &'r mut E,
     imp: &'r mut E,
     impl_model: &'r Model,
@@ -163,6 +202,10 @@ impl<E: Engine> Comparison<'_, E> {
             Side::Impl => (&mut *self.imp, "impl", self.options.impl_procs),
         };
         let initial = engine.initial_state().map_err(Ending::Error)?;
+        if let (Side::Impl, Some(impl_search)) = (side, self.impl_search.as_mut()) {
+            let searched = impl_search(&mut *engine, &initial);
+            return self.absorb(initial, searched);
+        }
         let search = Search::new(limits_now(
             self.options,
             self.findings.started,
@@ -224,6 +267,37 @@ impl<E: Engine> Comparison<'_, E> {
             Ending::Complete => Ok(Explored {
                 initial,
                 terminals: std::mem::take(&mut system.terminals),
+            }),
+            other => Err(other),
+        }
+    }
+
+    /// Takes in what a search done by the caller found (violations
+    /// deduplicated as one search's would be).
+    fn absorb(
+        &mut self,
+        initial: E::State,
+        searched: ImplSearched<E>,
+    ) -> Result<Explored<E>, Ending> {
+        self.total.absorb(&searched.stats);
+        self.parts_prover_calls.0 += searched.prover_calls.0;
+        self.parts_prover_calls.1 += searched.prover_calls.1;
+        for warning in searched.warnings {
+            self.findings.warn(warning);
+        }
+        for v in searched.violations {
+            if self.findings.is_new(v.property, &v.file, v.line, v.column) {
+                self.findings.violations.push(v);
+                if self.findings.budget_spent() {
+                    self.findings.stopped_early = true;
+                    return Err(Ending::Stopped);
+                }
+            }
+        }
+        match searched.ending {
+            Ending::Complete => Ok(Explored {
+                initial,
+                terminals: searched.terminals,
             }),
             other => Err(other),
         }

@@ -37,6 +37,7 @@ mod mpi_calls;
 mod outputs;
 mod pairing;
 mod parallel;
+mod parallel_compare;
 mod permute;
 mod por;
 mod prover;

@@ -4,6 +4,7 @@
 //! verdict.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use tass_model::api::{LocationId, LocationKind, Model};
@@ -19,6 +20,7 @@ use crate::report::{
     complete_witness, peak_memory_mb, violation_report, Certainty, Property, Report, Stats,
     TraceStep, Verdict, ViolationReport,
 };
+use crate::shared_store::{Saved, SharedStore};
 use crate::split::{choose_cut, split_report, SplitTarget};
 
 /// Every state this many steps deep (and at multiples of it) is saved, whatever
@@ -218,6 +220,9 @@ pub(crate) struct ModelSystem<'a, E: Engine> {
     /// When set (compare's split implementation search): the path condition
     /// after each item of the cut, and whether this part takes it.
     pub cut_conditions: Option<Vec<(E::Value, bool)>>,
+    /// `--jobs N`: the states saved below the cut by every part of the run
+    /// (used instead of `visited[PART].store`; `--match syntactic` only).
+    pub shared: Option<Arc<SharedStore<E::State>>>,
 }
 
 /// The canonic store of one region of the search, and what the cycle proviso
@@ -304,6 +309,7 @@ impl<'a, E: Engine> ModelSystem<'a, E> {
             terminal_set: HashSet::new(),
             error: None,
             cut_conditions: None,
+            shared: None,
         }
     }
 
@@ -497,6 +503,9 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
         {
             if let Some((_, s, _, region)) = self.path_states.pop() {
                 self.visited[region].on_path.remove(&s);
+                if let Some(shared) = self.shared_store_of(region) {
+                    shared.close(&s);
+                }
             }
         }
         let alone = if self.nprocs > 1 {
@@ -640,6 +649,9 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
     fn save(&mut self, state: &E::State) -> bool {
         let canonical = self.engine.canonicalize(state.clone());
         let region = self.region;
+        if let Some(shared) = self.shared_store_of(region) {
+            return self.save_shared(&shared, state, canonical);
+        }
         let matched = if self.visited[region].store.contains(&canonical) {
             canonical
         } else {
@@ -676,6 +688,50 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
         // A cycle closes at a state the reduction reduced: explore it again with
         // every enabled step (the ones explored before lead to saved states).
         visited.expanded.insert(canonical);
+        self.expand_fully(state)
+    }
+}
+
+impl<E: Engine> ModelSystem<'_, E> {
+    /// The shared store that stands for `region`'s saved states, if any.
+    fn shared_store_of(&self, region: usize) -> Option<Arc<SharedStore<E::State>>> {
+        if region != Visited::<E::State>::PART || self.matching != MatchMode::Syntactic {
+            return None;
+        }
+        self.shared.clone()
+    }
+
+    /// `save` with the store shared by the parts of a parallel run (the
+    /// cycle proviso made conservative: see [`SharedStore`]).
+    fn save_shared(
+        &mut self,
+        shared: &SharedStore<E::State>,
+        state: &E::State,
+        canonical: E::State,
+    ) -> bool {
+        let region = self.region;
+        if self.visited[region].on_path.contains_key(&canonical) {
+            self.closed_cycle = true;
+        }
+        match shared.save(canonical.clone(), self.reduced) {
+            Saved::New => {
+                self.visited[region]
+                    .on_path
+                    .insert(canonical.clone(), self.reduced);
+                self.path_states
+                    .push((self.depth, canonical, self.reduced, region));
+                if let Some(progress) = &self.findings.progress {
+                    progress.saved_one();
+                }
+                true
+            }
+            Saved::Matched => false,
+            Saved::ExpandFully => self.expand_fully(state),
+        }
+    }
+
+    /// Explores `state` again with every enabled step (the cycle proviso).
+    fn expand_fully(&mut self, state: &E::State) -> bool {
         match self.engine.enabled(state) {
             Ok(all) => {
                 self.note_end(state, &all);
@@ -685,6 +741,17 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
             Err(error) => {
                 self.error = Some(error);
                 false
+            }
+        }
+    }
+
+    /// The search has ended: the states still on its path are closed in the
+    /// shared store (other parts need not expand them for this one).
+    pub fn close_path(&mut self) {
+        while let Some((_, s, _, region)) = self.path_states.pop() {
+            self.visited[region].on_path.remove(&s);
+            if let Some(shared) = self.shared_store_of(region) {
+                shared.close(&s);
             }
         }
     }
@@ -978,12 +1045,12 @@ mod tests {
     /// takes two steps, the first of which fails a check. The "reduction"
     /// always explores process 0 alone when it can move, which would ignore
     /// process 1 forever without the cycle proviso.
-    struct Spin;
+    pub(super) struct Spin;
 
     #[derive(Clone, PartialEq, Eq, Hash, Debug)]
-    struct SpinState {
-        a: u8,
-        b: u8,
+    pub(super) struct SpinState {
+        pub a: u8,
+        pub b: u8,
     }
 
     fn span(line: u32) -> Span {
@@ -1128,5 +1195,74 @@ mod tests {
         assert!(!r.stopped_early);
         assert!(r.stats.states_seen < 10_000, "{:?}", r.stats);
         assert!(r.stats.states_saved <= 12, "{:?}", r.stats);
+    }
+}
+
+#[cfg(test)]
+mod shared_tests {
+    use std::sync::Arc;
+
+    use tass_search::api::{Limits, Outcome, Region, Search, SplitSystem};
+
+    use super::tests::{Spin, SpinState};
+    use super::{Findings, Mode, ModelSystem};
+    use crate::options::Options;
+    use crate::shared_store::SharedStore;
+
+    /// Runs the `Spin` system below the cut with `store` shared, as one part of
+    /// a parallel search whose other parts saved what `store` holds; returns
+    /// whether process 1's failing step was found.
+    fn found_with(store: Arc<SharedStore<SpinState>>) -> bool {
+        let options = Options {
+            max_states: Some(10_000),
+            ..Options::default()
+        };
+        let mut findings = Findings::new(&options);
+        let mut engine = Spin;
+        let start = SpinState { a: 0, b: 0 };
+        let mut system = ModelSystem::new(
+            &mut engine,
+            &mut findings,
+            Mode::Verify,
+            start.clone(),
+            None,
+            2,
+        );
+        system.shared = Some(store);
+        system.enter_region(Region::Part);
+        let limits = Limits {
+            max_states: Some(10_000),
+            ..Limits::default()
+        };
+        let report = Search::new(limits).run(&mut system, start);
+        assert!(
+            matches!(report.outcome, Outcome::Complete | Outcome::Stopped),
+            "{:?}",
+            report.outcome
+        );
+        !findings.violations.is_empty()
+    }
+
+    /// Another part saved the states of process 0's cycle and is still below
+    /// them (open) where the reduction left process 1 out: this part meets
+    /// them, expands them fully and finds process 1's failure. Were they
+    /// closed (their saver done below them), matching them is right, and this
+    /// part has nothing left to find there.
+    #[test]
+    fn a_reduced_state_open_in_another_part_is_expanded_fully() {
+        let open = Arc::new(SharedStore::new());
+        for a in 0..2 {
+            open.save(SpinState { a, b: 0 }, true);
+        }
+        assert!(found_with(open));
+        let closed = Arc::new(SharedStore::new());
+        for a in 0..2 {
+            let state = SpinState { a, b: 0 };
+            closed.save(state.clone(), true);
+            closed.close(&state);
+        }
+        assert!(!found_with(closed));
+        // Alone (nothing saved by others), the part's own cycle is expanded.
+        assert!(found_with(Arc::new(SharedStore::new())));
     }
 }

@@ -14,25 +14,52 @@ use std::time::Instant;
 
 use tass_model::api::Model;
 use tass_search::api::{Search, Split};
+use tass_state::api::State;
 
 use super::{make_prover, RealEngine, RunSetup};
 use crate::engine::Engine;
 use crate::error::SetupError;
 use crate::options::Options;
 use crate::report::{Report, Verdict};
+use crate::shared_store::SharedStore;
 use crate::split::{choose_cut, combine, split_report, PartResult, SplitTarget};
 use crate::system::{finish, limits_now, Findings, Mode, ModelSystem};
 
 /// Parts per worker: enough for the faster workers to take over the work of
 /// a slow part, few enough that the prefix every part repeats stays small.
-const PARTS_PER_JOB: u64 = 4;
+pub(super) const PARTS_PER_JOB: u64 = 4;
 
 /// The stack of a worker (virtual memory, committed as used; as the cli's
 /// main search thread: symbolic values can nest deeply).
-const WORKER_STACK_SIZE: usize = 4 << 30;
+pub(super) const WORKER_STACK_SIZE: usize = 4 << 30;
+
+/// With the environment variable `TASS_WORKER_TIMES` set, every worker
+/// prints on stderr the CPU time its thread used and the parts it ran when
+/// it ends: the longest is the wall time the run would take with a core per
+/// worker, whatever else the machine runs (how docs/PERFORMANCE.md measures
+/// `--jobs` on a busy machine).
+pub(super) fn report_worker_time(worker: u64, parts: u64) {
+    if std::env::var_os("TASS_WORKER_TIMES").is_none() {
+        return;
+    }
+    // The first field: nanoseconds this thread ran on a CPU.
+    let cpu_ns = std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|text| text.split_whitespace().next()?.parse::<u64>().ok());
+    match cpu_ns {
+        Some(ns) => eprintln!(
+            "tass: worker {worker}: {:.2} CPU s, {parts} parts",
+            ns as f64 / 1e9
+        ),
+        None => eprintln!("tass: worker {worker}: CPU time unknown, {parts} parts"),
+    }
+}
 
 /// How one part is run: verify's or compare's.
-type PartRunner<'a> = dyn Fn(&PartsPlan<'_>, u64) -> PartResult + Sync + 'a;
+/// The last argument keeps a worker's engine from part to part (verify's
+/// parts reuse it: its caches stay warm).
+type PartRunner<'a> =
+    dyn Fn(&PartsPlan<'_>, u64, &mut Option<RealEngine>) -> PartResult + Sync + 'a;
 
 /// What every part of one parallel run shares.
 struct PartsPlan<'a> {
@@ -53,6 +80,8 @@ struct PartsPlan<'a> {
     results: Mutex<Vec<PartResult>>,
     /// Workers still running.
     active: AtomicU64,
+    /// The states saved below the cut by every part (verify's parts).
+    shared: Arc<SharedStore<State>>,
 }
 
 /// `tass verify --jobs N` (N > 1) on `model`.
@@ -124,22 +153,25 @@ fn run_parts(
         stop: Arc::new(AtomicBool::new(false)),
         results: Mutex::new(Vec::new()),
         active: AtomicU64::new(0),
+        shared: Arc::new(SharedStore::new()),
     };
     std::thread::scope(|scope| {
+        let plan = &plan;
         for worker in 0..jobs {
             plan.active.fetch_add(1, Ordering::SeqCst);
             let spawned = std::thread::Builder::new()
                 .name(format!("tass-worker-{worker}"))
                 .stack_size(WORKER_STACK_SIZE)
-                .spawn_scoped(scope, || {
-                    work(&plan, run);
+                .spawn_scoped(scope, move || {
+                    let parts = work(plan, run);
+                    report_worker_time(worker, parts);
                     plan.active.fetch_sub(1, Ordering::SeqCst);
                 });
             if spawned.is_err() {
                 plan.active.fetch_sub(1, Ordering::SeqCst);
                 if worker == 0 {
                     // No thread at all: do the work here.
-                    work(&plan, run);
+                    let _ = work(plan, run);
                 }
             }
         }
@@ -178,18 +210,30 @@ fn run_parts(
     report
 }
 
-/// A worker: takes parts until none is left or the run is stopped.
-fn work(plan: &PartsPlan<'_>, run: &PartRunner<'_>) {
+/// A worker: takes parts until none is left or the run is stopped; returns
+/// how many it ran.
+fn work(plan: &PartsPlan<'_>, run: &PartRunner<'_>) -> u64 {
+    let mut ran = 0;
+    let mut engine = None;
     loop {
         if plan.stop.load(Ordering::Relaxed) {
-            return;
+            return ran;
         }
         let m = plan.next.fetch_add(1, Ordering::Relaxed);
         if m >= plan.count {
-            return;
+            return ran;
         }
+        ran += 1;
         let part = plan.first + plan.stride * m;
-        let result = run(plan, part);
+        // A part that panics is an error of the run, never a gap in "holds".
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            run(plan, part, &mut engine)
+        }))
+        .unwrap_or_else(|_| PartResult {
+            part,
+            report: Report::error("error: a worker of the parallel search failed (panicked)"),
+            split: None,
+        });
         let ends_run = match result.report.verdict {
             Verdict::Violated => result.report.stopped_early,
             Verdict::Error => true,
@@ -207,26 +251,35 @@ fn work(plan: &PartsPlan<'_>, run: &PartRunner<'_>) {
 }
 
 /// One part of verify's search, with an engine and a prover of its own.
-fn run_verify_part(plan: &PartsPlan<'_>, part: u64) -> PartResult {
+fn run_verify_part(plan: &PartsPlan<'_>, part: u64, slot: &mut Option<RealEngine>) -> PartResult {
     let options = plan.options;
     let not_run = |error: String| PartResult {
         part,
         report: Report::error(error),
         split: None,
     };
-    let prover = match make_prover(plan.factory, &options.prover) {
-        Ok(prover) => prover,
-        Err(error) => return not_run(format!("error: {error}")),
+    let engine = match slot.take() {
+        Some(engine) => engine,
+        None => {
+            let prover = match make_prover(plan.factory, &options.prover) {
+                Ok(prover) => prover,
+                Err(error) => return not_run(format!("error: {error}")),
+            };
+            let setup = RunSetup {
+                factory: Arc::clone(plan.factory),
+                prover,
+                options,
+            };
+            match setup.engine(Arc::clone(plan.model), options.procs) {
+                Ok(engine) => engine,
+                Err(error) => return not_run(format!("error: {error}")),
+            }
+        }
     };
-    let setup = RunSetup {
-        factory: Arc::clone(plan.factory),
-        prover,
-        options,
-    };
-    let mut engine: RealEngine = match setup.engine(Arc::clone(plan.model), options.procs) {
-        Ok(engine) => engine,
-        Err(error) => return not_run(format!("error: {error}")),
-    };
+    let engine = slot.insert(engine);
+    // The engine's counters run on from its earlier parts: this part's are
+    // the difference.
+    let counters_before = (engine.counters(), engine.invariant_counters());
     let mut findings = Findings::new(options);
     let initial = match engine.initial_state() {
         Ok(initial) => initial,
@@ -243,17 +296,28 @@ fn run_verify_part(plan: &PartsPlan<'_>, part: u64) -> PartResult {
     };
     let (ending, stats, info) = {
         let mut system = ModelSystem::new(
-            &mut engine,
+            &mut *engine,
             &mut findings,
             Mode::Verify,
             initial.clone(),
             None,
             options.procs,
         );
+        system.matching = options.matching;
+        system.shared = Some(Arc::clone(&plan.shared));
         let (report, info) = Search::new(limits).run_part(&mut system, initial, split);
+        system.close_path();
         (system.ending(report.outcome), report.stats, info)
     };
-    let report = finish(&engine, findings, ending, stats, options);
+    let mut report = finish(&*engine, findings, ending, stats, options);
+    let ((calls, smt, _), (checks, check_calls)) = counters_before;
+    report.stats.prover_calls = report.stats.prover_calls.saturating_sub(calls);
+    report.stats.smt_calls = report.stats.smt_calls.saturating_sub(smt);
+    report.stats.invariant_checks = report.stats.invariant_checks.saturating_sub(checks);
+    report.stats.invariant_prover_calls = report
+        .stats
+        .invariant_prover_calls
+        .saturating_sub(check_calls);
     PartResult {
         part,
         report,
@@ -277,6 +341,9 @@ pub(super) fn compare_parallel(
     options: &Options,
     setup: &RunSetup<'_>,
 ) -> Report {
+    if super::parallel_compare::can_share(programs, options) {
+        return super::parallel_compare::compare_shared(programs, options, setup);
+    }
     let jobs = options.jobs.max(1) as u64;
     let (first, stride) = options.shard.map_or((0, 1), |s| (s.index, s.count));
     let count = jobs * PARTS_PER_JOB;
@@ -288,7 +355,9 @@ pub(super) fn compare_parallel(
         // Each part chooses it, alike.
         depth: 0,
     };
-    let run = |plan: &PartsPlan<'_>, part: u64| run_compare_part(plan, part, programs);
+    let run = |plan: &PartsPlan<'_>, part: u64, _: &mut Option<RealEngine>| {
+        run_compare_part(plan, part, programs)
+    };
     run_parts(programs.imp, options, setup, shape, &run)
 }
 
