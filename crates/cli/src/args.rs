@@ -107,9 +107,11 @@ pub(crate) struct CheckArgs {
     #[arg(long)]
     pub signed_overflow: bool,
     /// The partial-order reduction: `urgent` (the default) or `off` (the full
-    /// search, to check a reduced run against; far more states).
-    #[arg(long, default_value = "urgent", value_parser = one_of::<Reduction>(&["urgent", "off"]))]
-    pub por: Reduction,
+    /// search, to check a reduced run against; far more states). Given
+    /// explicitly as `urgent`, it is refused with an ltl formula using `X`
+    /// (which the default then checks unreduced).
+    #[arg(long, value_parser = one_of::<Reduction>(&["urgent", "off"]))]
+    pub por: Option<Reduction>,
     /// The runs `#pragma TASS ltl` formulas are checked on: weakly fair ones
     /// (a process enabled forever moves infinitely often; the default) or all.
     #[arg(long, default_value = "weak", value_parser = one_of::<FairnessMode>(&["weak", "none"]))]

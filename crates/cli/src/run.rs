@@ -10,8 +10,8 @@ use std::time::Duration;
 use tass_model::api::{render_model, Model};
 use tass_prove::api::{solvers_on_path, SolverKind, AUTO_ORDER};
 use tass_verify::api::{
-    check_signatures, compare, verify, Arith, Colour, MatchMode, Options, ProverChoice, Report,
-    Shard, SignedOverflow, TextStyle, UrgentChoice,
+    check_signatures, compare, verify, Arith, Colour, MatchMode, Options, ProverChoice, Reduction,
+    Report, Shard, SignedOverflow, TextStyle, UrgentChoice,
 };
 
 use crate::args::{
@@ -117,7 +117,7 @@ fn options(check: &CheckArgs) -> Result<Options, ArgumentError> {
         } else {
             SignedOverflow::Unchecked
         },
-        reduction: check.por,
+        reduction: check.por.unwrap_or(Reduction::Urgent),
         urgent_choice: if check.cqmin {
             UrgentChoice::ShortestSnapshotQueue
         } else {
@@ -166,6 +166,7 @@ fn run_verify(args: VerifyArgs) -> i32 {
         options.procs = check_procs("--procs", args.procs)?;
         options.matching = args.matching;
         let model = load_program(&args.files, &check.source)?;
+        check_forced_reduction(&model, check)?;
         check_trace_writable(check)?;
         Ok::<_, RunError>((options, model))
     })();
@@ -182,6 +183,13 @@ fn run_verify(args: VerifyArgs) -> i32 {
             if check.verbose {
                 describe_model("program", &model);
                 describe_prover(check);
+                for p in model.ltl.iter().filter(|p| p.formula.uses_next()) {
+                    eprintln!(
+                        "tass: ltl formula `{}` uses X: its search runs without the \
+                         partial-order reduction",
+                        p.id
+                    );
+                }
             }
             warn_unbounded(&model, &options, check);
             warn_negative_zero(&model, &options, check);
@@ -198,6 +206,40 @@ fn run_verify(args: VerifyArgs) -> i32 {
         ..invocation_common(check)
     };
     emit(&report, check, &invocation, &key)
+}
+
+/// `--por urgent` given explicitly with an ltl formula that uses `X`: the
+/// reduction could change its truth (it is not invariant under stuttering),
+/// so the formula is checked unreduced by default and refused when the
+/// reduction is asked for.
+fn check_forced_reduction(model: &Model, check: &CheckArgs) -> Result<(), RunError> {
+    if check.por != Some(Reduction::Urgent) {
+        return Ok(());
+    }
+    let Some(property) = model.ltl.iter().find(|p| p.formula.uses_next()) else {
+        return Ok(());
+    };
+    let span = &property.span;
+    Err(RunError::Front(tass_front::api::Diagnostics(vec![
+        tass_front::api::Diagnostic {
+            file: PathBuf::from(span.file.to_string()),
+            line: span.start_line,
+            column: span.start_column,
+            message: format!(
+                "ltl formula `{}` uses `X` (next), which the partial-order reduction \
+                 does not preserve: drop `--por urgent` (tass then checks this formula \
+                 unreduced) or state it without `X`",
+                property.id
+            ),
+            source_line: std::fs::read_to_string(span.file.to_string())
+                .ok()
+                .and_then(|text| {
+                    text.lines()
+                        .nth(span.start_line.saturating_sub(1) as usize)
+                        .map(str::to_string)
+                }),
+        },
+    ])))
 }
 
 /// Runs `search` with a progress line on stderr when it is a terminal

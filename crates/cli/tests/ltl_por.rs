@@ -162,3 +162,37 @@ fn next_formulas_run_unreduced() {
     let (formulas, _, _) = same_verdict("2", &[], &text, "violated");
     assert_eq!(formulas, ["never"]);
 }
+
+/// `--por urgent` asked for explicitly with a formula using `X` is refused
+/// (exit 2, at the pragma, saying what to do); by default the formula is
+/// checked unreduced, and `-v` says so.
+#[test]
+fn forcing_the_reduction_on_a_next_formula_is_refused() {
+    let file = inline(
+        "int x;\n#pragma TASS ltl step G ({x == 0} -> X {x == 1})\nint main(void) {\n  x = 1;\n  return 0;\n}\n",
+    );
+    let run = |extra: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_tass"))
+            .arg("verify")
+            .args(extra)
+            .arg(&file)
+            .output()
+            .expect("run tass")
+    };
+    let forced = run(&["--por", "urgent"]);
+    assert_eq!(forced.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&forced.stderr);
+    assert!(
+        err.contains(":2:") && err.contains("uses `X`") && err.contains("drop `--por urgent`"),
+        "{err}"
+    );
+    let default = run(&["-v"]);
+    assert_eq!(default.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&default.stderr);
+    assert!(
+        err.contains(
+            "ltl formula `step` uses X: its search runs without the partial-order reduction"
+        ),
+        "{err}"
+    );
+}

@@ -50,6 +50,27 @@ pub enum LtlFormula {
     WeakUntil(Box<LtlFormula>, Box<LtlFormula>),
 }
 
+impl LtlFormula {
+    /// Whether the formula uses `X` anywhere: it is then not invariant under
+    /// stuttering, and a partial-order reduction (which drops interleavings of
+    /// invisible steps) may change its truth.
+    pub fn uses_next(&self) -> bool {
+        use LtlFormula as L;
+        match self {
+            L::Constant(_) | L::Atom(_) => false,
+            L::Next(_) => true,
+            L::Not(g) | L::Always(g) | L::Eventually(g) => g.uses_next(),
+            L::And(a, b)
+            | L::Or(a, b)
+            | L::Implies(a, b)
+            | L::Iff(a, b)
+            | L::Until(a, b)
+            | L::Release(a, b)
+            | L::WeakUntil(a, b) => a.uses_next() || b.uses_next(),
+        }
+    }
+}
+
 /// An atomic proposition of an LTL formula.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LtlAtom {

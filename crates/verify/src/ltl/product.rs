@@ -36,7 +36,7 @@ use crate::report::{Certainty, Property, TraceStep, ViolationReport, Witness};
 mod prune;
 
 use super::visibility::Visibility;
-use tass_model::api::{LtlFormula, Model};
+use tass_model::api::Model;
 
 /// The trace line between a lasso's stem and its cycle.
 const CYCLE_MARK: &str = "(cycle: the steps below repeat forever)";
@@ -79,7 +79,7 @@ pub(crate) fn check_formulas(
         };
         let reduce = options.reduction == crate::options::Reduction::Urgent
             && options.procs > 1
-            && !has_next(&property.formula);
+            && !property.formula.uses_next();
         let visibility = reduce.then(|| (engine.model(), Visibility::new(&formulas.atoms)));
         let mut product = Product::new(engine, formulas.atoms, aut, options);
         product.reduction = visibility;
@@ -568,24 +568,6 @@ impl<'e> Product<'e> {
             changes: Vec::new(),
             repeated: false,
         }
-    }
-}
-
-/// Whether the formula uses `X` (not invariant under stuttering: the
-/// reduction, which drops invisible steps' interleavings, is not used).
-fn has_next(f: &LtlFormula) -> bool {
-    use LtlFormula as L;
-    match f {
-        L::Constant(_) | L::Atom(_) => false,
-        L::Next(_) => true,
-        L::Not(g) | L::Always(g) | L::Eventually(g) => has_next(g),
-        L::And(a, b)
-        | L::Or(a, b)
-        | L::Implies(a, b)
-        | L::Iff(a, b)
-        | L::Until(a, b)
-        | L::Release(a, b)
-        | L::WeakUntil(a, b) => has_next(a) || has_next(b),
     }
 }
 
