@@ -27,6 +27,7 @@ use crate::state::{PartStore, ProcState, State, Status, SystemState};
 
 mod ltl_atoms;
 mod matching;
+mod program_args;
 pub use crate::step::{Step, StepInfo, StepOutcome};
 pub use matching::ControlData;
 
@@ -122,6 +123,10 @@ pub struct EngineConfig {
     pub fixed_inputs: Vec<(String, FixedValue)>,
     /// Whether signed overflow is checked (`--signed-overflow`).
     pub signed_overflow: SignedOverflow,
+    /// The command line `main` receives (`tass verify FILE -- ARG...`), its
+    /// program name first: `argc` is its length and `argv` points to copies of
+    /// the strings. `None`: `argc` is any value from 1 and `argv` undefined.
+    pub program_args: Option<Vec<String>>,
 }
 
 impl Default for EngineConfig {
@@ -131,6 +136,7 @@ impl Default for EngineConfig {
             arith: Arith::Real,
             fixed_inputs: Vec::new(),
             signed_overflow: SignedOverflow::Unchecked,
+            program_args: None,
         }
     }
 }
@@ -235,6 +241,12 @@ impl Engine {
                 None,
             ));
         }
+        let model = match config.program_args {
+            Some(_) if !model.main_arguments.is_empty() => {
+                Arc::new(program_args::without_default_arguments(&model))
+            }
+            _ => model,
+        };
         if model.function(model.main).body.is_none() {
             return Err(EngineError::invalid(
                 format!(
@@ -331,6 +343,7 @@ impl Engine {
             })],
             heap: Arc::new(Vec::new()),
             mpi: Default::default(),
+            program_args: Vec::new(),
         };
         let mut state = State::new(SystemState {
             pc: f.tt(),
@@ -444,9 +457,17 @@ impl Engine {
                     *slot = z;
                 }
             }
+            let command_line = match &self.config.program_args {
+                Some(argv) => program_args::command_line(&f, &mut env, argv),
+                None => None,
+            };
             for &v in main.params.iter().chain(&main.locals) {
                 let var = model.var(v);
-                let value = if main.params.first() == Some(&v) && var.ty.is_integer() {
+                let value = if let Some(value) =
+                    command_line.as_ref().and_then(|c| c.value_of(&model, v))
+                {
+                    value
+                } else if main.params.first() == Some(&v) && var.ty.is_integer() {
                     // argc: at least 1
                     let argc = f.symbol(&var.name, Type::Int);
                     pc = f.and(pc, f.le(f.int(1), argc));
@@ -852,7 +873,13 @@ impl Engine {
         let f = Arc::clone(&self.factory);
         let mut out = Vec::new();
         for (p, ps) in state.inner.procs.iter().enumerate() {
-            let live: Vec<&HeapObject> = ps.heap.iter().filter(|o| o.is_live()).collect();
+            let live: Vec<&HeapObject> = ps
+                .heap
+                .iter()
+                .enumerate()
+                .filter(|&(k, o)| o.is_live() && !ps.program_args.contains(&(k as u32)))
+                .map(|(_, o)| o)
+                .collect();
             if live.is_empty() {
                 continue;
             }
