@@ -91,6 +91,9 @@ named_enum! {
         MpiWinLock = "MPI_Win_lock", MpiWinUnlock = "MPI_Win_unlock",
         MpiWinLockAll = "MPI_Win_lock_all", MpiWinUnlockAll = "MPI_Win_unlock_all",
         MpiWinFlush = "MPI_Win_flush", MpiWinFlushAll = "MPI_Win_flush_all",
+        MpiWinPost = "MPI_Win_post", MpiWinStart = "MPI_Win_start",
+        MpiWinComplete = "MPI_Win_complete", MpiWinWait = "MPI_Win_wait",
+        MpiWinSync = "MPI_Win_sync",
         // mpi.h, point-to-point extras: threads, local queries, persistent requests
         MpiInitThread = "MPI_Init_thread", MpiQueryThread = "MPI_Query_thread",
         MpiGetProcessorName = "MPI_Get_processor_name", MpiTypeSize = "MPI_Type_size",

@@ -289,6 +289,21 @@ pub enum RmaOp {
     /// `MPI_Get_accumulate`: `MPI_Fetch_and_op` on several elements, with
     /// counts and datatypes for the origin, result and target.
     GetAccumulate,
+    /// `MPI_Win_post`: the target opens an exposure epoch for a group of
+    /// origins (generalized active target).
+    Post,
+    /// `MPI_Win_start`: the origin opens an access epoch to a group of
+    /// targets (waits until each has posted).
+    Start,
+    /// `MPI_Win_complete`: the origin completes its operations of the access
+    /// epoch and closes it.
+    Complete,
+    /// `MPI_Win_wait`: the target waits until every origin of its exposure
+    /// epoch completed, and closes it.
+    Wait,
+    /// `MPI_Win_sync`: synchronises the process's copies of its window memory
+    /// (one copy in tass's memory model: only the window is checked).
+    Sync,
 }
 
 impl RmaOp {
@@ -955,6 +970,15 @@ pub const MPI_FUNCTIONS: &[MpiFunction] = &[
         "int" rank: TargetRank, "MPI_Win" win: Win,
     ) },
     mpi_fn! { MpiWinFlushAll, Rma(RmaOp::Flush), Returns, "int", params!("MPI_Win" win: Win) },
+    mpi_fn! { MpiWinPost, Rma(RmaOp::Post), Returns, "int", params!(
+        "MPI_Group" group: Group, "int" assert: Assert, "MPI_Win" win: Win,
+    ) },
+    mpi_fn! { MpiWinStart, Rma(RmaOp::Start), Blocks, "int", params!(
+        "MPI_Group" group: Group, "int" assert: Assert, "MPI_Win" win: Win,
+    ) },
+    mpi_fn! { MpiWinComplete, Rma(RmaOp::Complete), Returns, "int", params!("MPI_Win" win: Win) },
+    mpi_fn! { MpiWinWait, Rma(RmaOp::Wait), Blocks, "int", params!("MPI_Win" win: Win) },
+    mpi_fn! { MpiWinSync, Rma(RmaOp::Sync), Returns, "int", params!("MPI_Win" win: Win) },
     // ---- Point-to-point extras (issue 20, part A): threads, local queries,
     // ---- persistent requests.
     mpi_fn! { MpiInitThread, Lifetime, Returns, "int", params!(

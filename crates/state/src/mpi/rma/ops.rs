@@ -70,15 +70,20 @@ impl Mpi<'_> {
         };
         let name = call.lf.c_name();
         let origin_rank = crate::mpi::comm::rank_in(state, w.comm, p as u32).map(|r| r as u32);
-        let under_lock = w
-            .locks
+        let under_start = w
+            .starts
             .iter()
-            .any(|l| Some(l.origin) == origin_rank && l.target == issued.target);
-        if w.epoch == Epoch::Closed && !under_lock {
+            .any(|st| Some(st.origin) == origin_rank && st.targets.contains(&issued.target));
+        let under_lock = !under_start
+            && w.locks
+                .iter()
+                .any(|l| Some(l.origin) == origin_rank && l.target == issued.target);
+        if w.epoch == Epoch::Closed && !under_lock && !under_start {
             return self.as_member(state, p, violations, |ev, env| {
                 let message = format!(
                     "{name} outside an access epoch: no MPI_Win_fence has opened one on this window, \
-                     and process {p} holds no lock (MPI_Win_lock) on the target"
+                     process {p} holds no lock (MPI_Win_lock) on the target, and no MPI_Win_start \
+                     of process {p} names the target"
                 );
                 ev.fail(&*env, Property::Epoch, message, call.span);
                 Ok(())
@@ -126,11 +131,14 @@ impl Mpi<'_> {
                 buffer,
                 at: (function, call.tid),
                 under_lock,
+                under_start,
                 compare,
             };
             let found = self.check_recorded_accesses(state, p, &op, &w.local, call.span)?;
             violations.extend(found);
-            if let Some(other) = w.ops.iter().find(|o| {
+            // Operations performed at their origin's MPI_Win_complete still
+            // belong to their target's open exposure epoch.
+            if let Some(other) = w.ops.iter().chain(&w.exposed).find(|o| {
                 o.origin != op.origin && o.overlaps(&op) && o.kind.conflicts_with(op.kind)
             }) {
                 let line = self.line_of(other.at);
