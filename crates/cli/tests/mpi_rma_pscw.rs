@@ -231,3 +231,24 @@ fn a_window_of_positive_size_at_a_null_base_is_invalid() {
     let empty = text.replace("4 * sizeof(int)", "0");
     verify_both(&empty, None, None);
 }
+
+/// MBI's InvalidParam_{Datatype,DatatypeNull,...}_Win_*: mpirun -np 2 aborts
+/// with MPI_ERR_TYPE (rc 3). A freed derived datatype's handle is
+/// MPI_DATATYPE_NULL, as MPI_Type_free leaves it.
+#[test]
+fn an_rma_operation_with_a_null_datatype_is_mpi_type() {
+    let body = "MPI_Datatype t;\n\
+                MPI_Type_contiguous(2, MPI_INT, &t);\n\
+                MPI_Type_commit(&t);\n\
+                MPI_Type_free(&t);\n\
+                MPI_Win_fence(0, win);\n\
+                if (rank == 0)\n\
+                MPI_Put(&value, 1, MPI_INT, 1, 0, 1, t, win);\n\
+                MPI_Win_fence(0, win);\n";
+    verify_both(&two_process(body), Some("mpi-type"), line(7));
+    let body = "MPI_Win_fence(0, win);\n\
+                if (rank == 0)\n\
+                MPI_Get(&got, 1, MPI_DATATYPE_NULL, 1, 0, 1, MPI_INT, win);\n\
+                MPI_Win_fence(0, win);\n";
+    verify_both(&two_process(body), Some("mpi-type"), line(3));
+}

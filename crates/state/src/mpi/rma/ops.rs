@@ -422,6 +422,9 @@ fn issue_args(
     ) {
         // One element of one datatype, at the target displacement.
         let (dtype, ty) = buffer::datatype(ev, &*env, call.arg(ArgRole::Datatype), call.span)?;
+        if null_datatype(dtype) {
+            return Ok(None);
+        }
         if datatype_size(dtype).is_none() {
             return Err(EngineError::unsupported(
                 format!("{name} with datatype {}", dtype.c_name()),
@@ -457,6 +460,15 @@ fn issue_args(
     };
     let (tdt, ty) = buffer::datatype(ev, &*env, call.arg(ArgRole::TargetType), call.span)?;
     let odt = tdt;
+    for &(_, type_role, _) in sides {
+        let (dt, _) = buffer::datatype(ev, &*env, call.arg(type_role), call.span)?;
+        if null_datatype(dt) {
+            return Ok(None);
+        }
+    }
+    if null_datatype(tdt) {
+        return Ok(None);
+    }
     if datatype_size(tdt).is_none() {
         return Err(EngineError::unsupported(
             format!("{name} with datatype {}", tdt.c_name()),
@@ -545,4 +557,10 @@ fn combine(f: &ExprFactory, op: LC, old: Expr, data: Expr, count: i64, ty: &Type
         })
         .collect();
     f.array_literal(Type::array(ty.clone(), Some(f.int(count))), &els)
+}
+
+/// True for `MPI_DATATYPE_NULL` (also what a freed derived datatype's handle
+/// becomes), which `buffer::datatype` reported (`mpi-type`): the path is dead.
+fn null_datatype(dtype: LC) -> bool {
+    dtype == LC::MpiDatatypeNull
 }
