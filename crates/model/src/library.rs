@@ -64,7 +64,7 @@ named_enum! {
         MpiBarrier = "MPI_Barrier", MpiBcast = "MPI_Bcast", MpiReduce = "MPI_Reduce",
         MpiAllreduce = "MPI_Allreduce", MpiGather = "MPI_Gather", MpiGatherv = "MPI_Gatherv",
         MpiScatter = "MPI_Scatter", MpiScatterv = "MPI_Scatterv", MpiAllgather = "MPI_Allgather",
-        MpiAllgatherv = "MPI_Allgatherv", MpiAlltoall = "MPI_Alltoall", MpiAlltoallv = "MPI_Alltoallv",
+        MpiAllgatherv = "MPI_Allgatherv", MpiAlltoall = "MPI_Alltoall", MpiAlltoallv = "MPI_Alltoallv", MpiAlltoallw = "MPI_Alltoallw",
         MpiScan = "MPI_Scan", MpiExscan = "MPI_Exscan", MpiReduceScatter = "MPI_Reduce_scatter",
         MpiIbarrier = "MPI_Ibarrier", MpiIbcast = "MPI_Ibcast", MpiIreduce = "MPI_Ireduce",
         MpiIallreduce = "MPI_Iallreduce", MpiIgather = "MPI_Igather", MpiIgatherv = "MPI_Igatherv",
