@@ -964,6 +964,8 @@ int main(void) { return 0; }
                 "mbi_coll_order_nok.c 2 potential CallMatching",
                 "mbi_fetch_race_nok.c 2 potential GlobalConcurrency",
                 "mbi_ibcast_local_nok.c 2 potential LocalConcurrency",
+                "mbi_input_hazard_nok.c 2 potential OK",
+                "mbi_input_hazard_nok.c 2 potential IHCallMatching",
                 "mbi_negative_tag_nok.c 2 potential InvalidTag",
                 "mbi_ok_send_recv.c 2 potential OK",
                 "mbi_op_create_ok.c 2 potential OK",
