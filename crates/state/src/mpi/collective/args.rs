@@ -611,6 +611,16 @@ fn one_datatype_per_peer(
         MType::Pointer(t) => (**t).clone(),
         other => other.clone(),
     };
+    if n > 0
+        && matches!(
+            ev.eval(env, e)?,
+            Value::Pointer(tass_dynamic::api::Pointer::Null)
+        )
+    {
+        let message = "MPI_Alltoallw with a NULL array of datatypes".to_string();
+        ev.fail(env, Property::InvalidPointer, message, span);
+        return Ok(DType::Scalar(LC::MpiInt, Type::Int)); // the path is dead
+    }
     let mut first: Option<DType> = None;
     for j in 0..n {
         let index = MExpr::new(ExprKind::IntLit(j as i128), MType::INT, e.span.clone());
