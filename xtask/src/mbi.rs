@@ -21,7 +21,9 @@
 //! one test: `tass verify -n N --format json --timeout SECS FILE`, with `--deadlock
 //! potential` when the command asks for zero buffering (the word `zero_buffer`, as in
 //! `$ mpirun -np 2 $zero_buffer ${EXE}`: a standard send may wait for its receive, tass's
-//! default) and `--deadlock absolute` for `infty_buffer`.
+//! default) and `--deadlock absolute` for `infty_buffer`. Words after `${EXE}` are the
+//! program's arguments, given to tass after `--` (`$ mpirun -np 2 ${EXE} 1` runs
+//! `tass verify -n 2 ... FILE -- 1`: `argc` 2, `argv[1]` "1").
 //!
 //! Scoring follows MBI: a test labelled with an error is a true positive when tass reports
 //! a violation (any property) and a false negative when tass says "holds"; a test labelled
@@ -91,6 +93,9 @@ pub struct MbiTest {
     pub procs: u32,
     pub buffering: Buffering,
     pub expected: Expected,
+    /// The program's command-line arguments: the words after `${EXE}`, as in
+    /// `$ mpirun -np 2 ${EXE} 1` (given to tass after `--`).
+    pub program_args: Vec<String>,
 }
 
 impl MbiTest {
@@ -104,6 +109,27 @@ impl MbiTest {
         options.extend(["--deadlock".to_string(), deadlock.to_string()]);
         options
     }
+
+    /// What follows the file on tass's command line: `-- ARG...` when the test
+    /// runs the program with arguments, nothing otherwise.
+    pub fn tass_program_args(&self) -> Vec<String> {
+        if self.program_args.is_empty() {
+            return Vec::new();
+        }
+        std::iter::once("--".to_string())
+            .chain(self.program_args.iter().cloned())
+            .collect()
+    }
+
+    /// The process count and the arguments, for reports: `2` or `2 -- 1`.
+    pub fn run_text(&self) -> String {
+        let mut text = self.procs.to_string();
+        for word in self.tass_program_args() {
+            text.push(' ');
+            text.push_str(&word);
+        }
+        text
+    }
 }
 
 /// The error kinds MBI knows, each with the category its tables group it under (MBI's
@@ -112,6 +138,7 @@ const CATEGORIES: &[(&str, &[&str])] = &[
     (
         "Invalid parameter",
         &[
+            "InvalidBuffer",
             "InvalidCommunicator",
             "InvalidDatatype",
             "InvalidRoot",
@@ -135,6 +162,7 @@ const CATEGORIES: &[(&str, &[&str])] = &[
         ],
     ),
     ("Request lifecycle", &["MissingStart", "MissingWait"]),
+    ("Epoch lifecycle", &["MissingEpoch", "DoubleEpoch"]),
     ("Local concurrency", &["LocalConcurrency"]),
     (
         "Parameter matching",
@@ -150,6 +178,7 @@ const CATEGORIES: &[(&str, &[&str])] = &[
     ("Call ordering", &["CallMatching"]),
     ("Global concurrency", &["GlobalConcurrency"]),
     ("Buffering hazard", &["BufferingHazard"]),
+    ("Input hazard", &["IHCallMatching"]),
     ("Correct programs", &["OK"]),
 ];
 
@@ -223,6 +252,11 @@ fn parse_test(command: &str, outcome: &str) -> Result<MbiTest, String> {
     } else {
         Buffering::Unstated
     };
+    let program_args = words
+        .iter()
+        .position(|w| *w == "${EXE}" || *w == "$EXE")
+        .map(|i| words[i + 1..].iter().map(|w| w.to_string()).collect())
+        .unwrap_or_default();
     let label = outcome.trim_start_matches([' ', '|', '\t']);
     let expected = if label.starts_with("OK") {
         Expected::Ok
@@ -242,6 +276,7 @@ fn parse_test(command: &str, outcome: &str) -> Result<MbiTest, String> {
         procs,
         buffering,
         expected,
+        program_args,
     })
 }
 
@@ -543,7 +578,7 @@ pub fn render_tsv(outcomes: &[Outcome]) -> String {
             out,
             "{}\t{}\t{}\t{}\t{}\t{:.2}\t{}",
             o.file,
-            o.test.procs,
+            o.test.run_text(),
             o.test.expected.label(),
             o.answer.got(),
             o.class().short(),
@@ -651,7 +686,8 @@ fn run_one(tass: &Path, file: &Path, test: &MbiTest, o: &Options) -> Outcome {
         .args(["--timeout", &o.timeout_secs.to_string()])
         .args(["--max-memory", &o.max_memory_mb.to_string()])
         .args(&o.extra_tass_args)
-        .arg(file);
+        .arg(file)
+        .args(test.tass_program_args());
     let limit = Duration::from_secs(o.timeout_secs + 10);
     let (answer, seconds) = match fevs::run_with_limit(&mut cmd, limit) {
         Ok(run) if run.timed_out => (
@@ -734,7 +770,7 @@ fn print_report(outcomes: &[Outcome]) {
             println!(
                 "  {} (np {}, {}): {} {}",
                 o.file,
-                o.test.procs,
+                o.test.run_text(),
                 o.test.expected.label(),
                 o.answer.got(),
                 o.answer.message()
@@ -845,11 +881,13 @@ int main(void) { return 0; }
                     procs: 2,
                     buffering: Buffering::Unstated,
                     expected: Expected::Error("CallMatching".into()),
+                    program_args: Vec::new(),
                 },
                 MbiTest {
                     procs: 4,
                     buffering: Buffering::Unstated,
                     expected: Expected::Ok,
+                    program_args: Vec::new(),
                 },
             ]
         );
@@ -874,6 +912,19 @@ int main(void) { return 0; }
             ["-n", "3", "--deadlock", "absolute"]
         );
         assert_eq!(category(&tests[0].expected), Some("Buffering hazard"));
+    }
+
+    #[test]
+    fn the_words_after_the_executable_are_the_program_arguments() {
+        let text = "BEGIN_MBI_TESTS\n  $ mpirun -np 2 ${EXE} 1\n  | OK\n  \
+                    $ mpirun -np 3 $zero_buffer ${EXE}\n  | OK\nEND_MBI_TESTS\n";
+        let tests = parse_header(text).expect("parse");
+        assert_eq!(tests[0].program_args, ["1"]);
+        assert_eq!(tests[0].tass_program_args(), ["--", "1"]);
+        assert_eq!(tests[0].run_text(), "2 -- 1");
+        assert!(tests[1].program_args.is_empty());
+        assert!(tests[1].tass_program_args().is_empty());
+        assert_eq!(tests[1].run_text(), "3");
     }
 
     #[test]
@@ -913,6 +964,8 @@ int main(void) { return 0; }
                 "mbi_coll_order_nok.c 2 potential CallMatching",
                 "mbi_fetch_race_nok.c 2 potential GlobalConcurrency",
                 "mbi_ibcast_local_nok.c 2 potential LocalConcurrency",
+                "mbi_input_hazard_nok.c 2 potential OK",
+                "mbi_input_hazard_nok.c 2 potential IHCallMatching",
                 "mbi_negative_tag_nok.c 2 potential InvalidTag",
                 "mbi_ok_send_recv.c 2 potential OK",
                 "mbi_op_create_ok.c 2 potential OK",
@@ -998,6 +1051,7 @@ int main(void) { return 0; }
                 procs: 2,
                 buffering: Buffering::Unstated,
                 expected,
+                program_args: Vec::new(),
             },
             answer,
             seconds: 0.5,

@@ -192,6 +192,11 @@ pub(crate) struct VerifyArgs {
     /// The program's C files.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
+    /// The command line the program's `main` receives after its name
+    /// (`argv[1]`...; `argc` is their count plus one), after `--`. Without
+    /// `--`, `argc` is any value from 1 and `argv` is undefined.
+    #[arg(last = true, value_name = "ARG")]
+    pub program_args: Option<Vec<String>>,
 }
 
 #[derive(Args, Debug)]

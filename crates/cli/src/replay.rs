@@ -38,6 +38,9 @@ pub(crate) struct Invocation {
     pub inputs: Vec<(String, String)>,
     pub defines: Vec<String>,
     pub include_dirs: Vec<PathBuf>,
+    /// The command line given to `main` (`verify FILE -- ARG...`), passed to
+    /// the concrete run.
+    pub program_args: Option<Vec<String>>,
 }
 
 fn absolute(path: &Path) -> PathBuf {
@@ -59,6 +62,7 @@ impl Invocation {
             "inputs": self.inputs.iter().map(|(k, v)| json!([k, v])).collect::<Vec<_>>(),
             "defines": self.defines,
             "include_dirs": paths(&self.include_dirs),
+            "program_args": self.program_args,
         })
     }
 
@@ -98,6 +102,9 @@ impl Invocation {
                 .into_iter()
                 .map(PathBuf::from)
                 .collect(),
+            program_args: value["program_args"]
+                .as_array()
+                .map(|_| strings(&value["program_args"])),
         })
     }
 }
@@ -274,7 +281,8 @@ fn replay_quietly(trace: &Value, invocation: &Invocation, settings: &ReplaySetti
     let mut last = None;
     for attempt in 1..=attempts {
         blocked::clear(&dir);
-        let mut run = concrete::run(launch, &dir, settings.limit);
+        let program_args = invocation.program_args.as_deref().unwrap_or_default();
+        let mut run = concrete::run(launch, &dir, settings.limit, program_args);
         // The MPI errors the ranks wrote come first: the judge reads the first one.
         let errors = blocked::mpi_errors(&dir);
         if !errors.is_empty() {
@@ -380,7 +388,13 @@ fn build(
                 .unwrap_or_else(|| "program.c".into())
         ));
         notes.extend(write_harness_file(text, file, values, printing, &path).map_err(cannot)?);
+        // A bare file name's parent is "": `-I` alone would take the next flag.
         if let Some(parent) = file.parent() {
+            let parent = if parent.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                parent
+            };
             extra.push(format!("-I{}", parent.display()));
         }
         sources.push(path);

@@ -109,6 +109,7 @@ fn options(check: &CheckArgs) -> Result<Options, ArgumentError> {
         spec_procs: 1,
         impl_procs: 1,
         inputs,
+        program_args: None,
         deadlock: check.deadlock,
         prover: check.prover,
         arith: check.arith,
@@ -165,19 +166,19 @@ fn run_verify(args: VerifyArgs) -> i32 {
         let mut options = options(check)?;
         options.procs = check_procs("--procs", args.procs)?;
         options.matching = args.matching;
+        options.program_args = args.program_args.clone();
         let model = load_program(&args.files, &check.source)?;
         check_forced_reduction(&model, check)?;
         check_trace_writable(check)?;
         Ok::<_, RunError>((options, model))
     })();
-    let key = |models: &[&Model]| {
-        run_key(
-            "verify",
-            &format!("{}", args.procs),
-            (&args.files, models),
-            check,
-        )
+    // The command line is part of what was searched: shards of runs with
+    // different ones do not merge.
+    let procs_and_args = match &args.program_args {
+        Some(argv) => format!("{} -- {argv:?}", args.procs),
+        None => format!("{}", args.procs),
     };
+    let key = |models: &[&Model]| run_key("verify", &procs_and_args, (&args.files, models), check);
     let (report, key) = match prepared {
         Ok((options, model)) => {
             if check.verbose {
@@ -203,6 +204,7 @@ fn run_verify(args: VerifyArgs) -> i32 {
     let invocation = Invocation {
         command: "verify".into(),
         programs: vec![("program".into(), args.files.clone(), args.procs)],
+        program_args: args.program_args.clone(),
         ..invocation_common(check)
     };
     emit(&report, check, &invocation, &key)

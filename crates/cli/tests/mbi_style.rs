@@ -26,6 +26,8 @@
 //! - mbi_op_create_ok.c: rc 0 in both (ASan+UBSan), "max rank 1".
 //! - mbi_op_leak_nok.c: rc 0 in both; no MPI library reports an operator never freed,
 //!   but MPI requires the free.
+//! - mbi_input_hazard_nok.c: `mpirun -np 2 ./prog 1` rc 0, `./prog 2` hangs (stopped by
+//!   `timeout`), in both configurations.
 //! - mbi_fetch_race_nok.c: rc 0 by default and zero-buffer (with `--mca osc pt2pt`): a put
 //!   and a fetch-and-op on one location in one epoch are erroneous (MPI 4.0 §12.7.1) with
 //!   no symptom.
@@ -138,15 +140,35 @@ const CASES: &[Case] = &[
         properties: "rma-race",
         line: 26,
     },
+    Case {
+        file: "mbi_input_hazard_nok.c",
+        options: &["-n", "2", "--", "1"],
+        verdict: "holds",
+        properties: "",
+        line: 0,
+    },
+    Case {
+        file: "mbi_input_hazard_nok.c",
+        options: &["-n", "2", "--", "2"],
+        verdict: "violated",
+        properties: "deadlock",
+        line: 24,
+    },
 ];
 
-/// `tass verify OPTIONS FILE --format json`: (exit status, report).
+/// `tass verify OPTIONS FILE --format json [-- ARGS]`: (exit status, report); the
+/// options after a `--` are the program's command line.
 fn tass(file: &PathBuf, options: &[&str]) -> (i32, Value) {
+    let split = options
+        .iter()
+        .position(|&o| o == "--")
+        .unwrap_or(options.len());
     let out = Command::new(env!("CARGO_BIN_EXE_tass"))
         .arg("verify")
-        .args(options)
+        .args(&options[..split])
         .arg(file)
         .args(["--format", "json"])
+        .args(&options[split..])
         .output()
         .expect("run tass");
     let stdout = String::from_utf8_lossy(&out.stdout);

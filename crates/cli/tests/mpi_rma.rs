@@ -686,22 +686,22 @@ int main(int argc, char *argv[]) {
 
 /// Not modelled yet: a clear exit-2 error naming the function and its line.
 #[test]
-fn win_sync_is_refused_by_name() {
+fn request_based_rma_is_refused_by_name() {
     let text = r#"#include <mpi.h>
 int main(int argc, char *argv[]) {
-    int x = 0, one = 1, old = 0;
+    int x = 0, one = 1; MPI_Request req;
     MPI_Win win;
     MPI_Init(&argc, &argv);
     MPI_Win_create(&x, sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win);
     MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
-    MPI_Win_sync(win);
+    MPI_Rput(&one, 1, MPI_INT, 0, 0, 1, MPI_INT, win, &req);
     MPI_Win_unlock(0, win);
     MPI_Win_free(&win);
     MPI_Finalize();
     return 0;
 }
 "#;
-    assert_refused(text, "MPI_Win_sync", 8);
+    assert_refused(text, "MPI_Rput", 8);
 }
 
 /// The target copies into its window with `memcpy` while a put into it is

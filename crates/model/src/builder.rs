@@ -150,6 +150,7 @@ impl ModelBuilder {
             mpi_status_struct: self.mpi_status_struct,
             uses_mpi: self.uses_mpi,
             ltl: Vec::new(),
+            main_arguments: Vec::new(),
         }
     }
 }

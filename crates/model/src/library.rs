@@ -64,7 +64,7 @@ named_enum! {
         MpiBarrier = "MPI_Barrier", MpiBcast = "MPI_Bcast", MpiReduce = "MPI_Reduce",
         MpiAllreduce = "MPI_Allreduce", MpiGather = "MPI_Gather", MpiGatherv = "MPI_Gatherv",
         MpiScatter = "MPI_Scatter", MpiScatterv = "MPI_Scatterv", MpiAllgather = "MPI_Allgather",
-        MpiAllgatherv = "MPI_Allgatherv", MpiAlltoall = "MPI_Alltoall", MpiAlltoallv = "MPI_Alltoallv",
+        MpiAllgatherv = "MPI_Allgatherv", MpiAlltoall = "MPI_Alltoall", MpiAlltoallv = "MPI_Alltoallv", MpiAlltoallw = "MPI_Alltoallw",
         MpiScan = "MPI_Scan", MpiExscan = "MPI_Exscan", MpiReduceScatter = "MPI_Reduce_scatter",
         MpiIbarrier = "MPI_Ibarrier", MpiIbcast = "MPI_Ibcast", MpiIreduce = "MPI_Ireduce",
         MpiIallreduce = "MPI_Iallreduce", MpiIgather = "MPI_Igather", MpiIgatherv = "MPI_Igatherv",
@@ -91,6 +91,9 @@ named_enum! {
         MpiWinLock = "MPI_Win_lock", MpiWinUnlock = "MPI_Win_unlock",
         MpiWinLockAll = "MPI_Win_lock_all", MpiWinUnlockAll = "MPI_Win_unlock_all",
         MpiWinFlush = "MPI_Win_flush", MpiWinFlushAll = "MPI_Win_flush_all",
+        MpiWinPost = "MPI_Win_post", MpiWinStart = "MPI_Win_start",
+        MpiWinComplete = "MPI_Win_complete", MpiWinWait = "MPI_Win_wait",
+        MpiWinSync = "MPI_Win_sync",
         // mpi.h, point-to-point extras: threads, local queries, persistent requests
         MpiInitThread = "MPI_Init_thread", MpiQueryThread = "MPI_Query_thread",
         MpiGetProcessorName = "MPI_Get_processor_name", MpiTypeSize = "MPI_Type_size",

@@ -246,6 +246,11 @@ pub struct Model {
     pub uses_mpi: bool,
     /// The `#pragma TASS ltl` properties, in source order.
     pub ltl: Vec<crate::ltl::LtlProperty>,
+    /// The locals of `main` standing for its parameters `argc` and `argv` (those
+    /// it declares, in order). Their first assignments on the way from the
+    /// entry of `main` (`argc = 1`, `argv = NULL`, after the initializers of
+    /// the globals) give the command line a program gets by default.
+    pub main_arguments: Vec<VarId>,
 }
 
 impl Model {

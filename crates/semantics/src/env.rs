@@ -60,6 +60,12 @@ pub trait Environment {
     /// Allocates a heap object of `extent` elements of type `elem` in the executing
     /// process's heap; returns its root.
     fn allocate(&mut self, value: Value, extent: Expr, elem: ElemType) -> Root;
+    /// True if heap object `object` of the executing process holds the command
+    /// line (`argv` or one of its strings): the program did not allocate it.
+    fn is_program_args(&self, object: u32) -> bool {
+        let _ = object;
+        false
+    }
     /// Marks a heap object of the executing process freed.
     fn free(&mut self, object: u32);
 

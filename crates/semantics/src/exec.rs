@@ -582,6 +582,15 @@ fn heap_block(
             path,
         }) if *proc as usize == env.process() => {
             match env.heap_object(*proc as usize, *object) {
+                Some(HeapObject::Live { .. }) if env.is_program_args(*object) => {
+                    ev.fail(
+                        env,
+                        Property::InvalidPointer,
+                        format!("{what} of the command line (`argv` or one of its strings), which `malloc` did not allocate"),
+                        span,
+                    );
+                    return None;
+                }
                 Some(HeapObject::Live { .. }) => {}
                 Some(HeapObject::Freed) => {
                     ev.fail(

@@ -166,6 +166,15 @@ pub(crate) fn canonical_heaps(_f: &ExprFactory, mut state: State) -> State {
                 *o = mapping.get(&(pu as u32, *o)).copied().unwrap_or(u32::MAX);
             }
         }
+        // The command line's blocks (live unless the program freed one, which
+        // is reported: a freed one may be dropped, hence the filter).
+        if !ps.program_args.is_empty() {
+            ps.program_args = ps
+                .program_args
+                .iter()
+                .filter_map(|o| mapping.get(&(pu as u32, *o)).copied())
+                .collect();
+        }
         let heap: Vec<HeapObject> = std::mem::take(&mut new_heaps[pu])
             .iter()
             .map(|o| map_heap_object(o, &mut remap, &mut keep))

@@ -28,6 +28,7 @@ use crate::state::{PartStore, State, Status};
 mod initial;
 mod ltl_atoms;
 mod matching;
+mod program_args;
 pub use crate::step::{Step, StepInfo, StepOutcome};
 pub use initial::FixedValue;
 pub use matching::ControlData;
@@ -77,6 +78,10 @@ pub struct EngineConfig {
     pub fixed_inputs: Vec<(String, FixedValue)>,
     /// Whether signed overflow is checked (`--signed-overflow`).
     pub signed_overflow: SignedOverflow,
+    /// The command line `main` receives (`tass verify FILE -- ARG...`), its
+    /// program name first: `argc` is its length and `argv` points to copies of
+    /// the strings. `None`: `argc` is any value from 1 and `argv` undefined.
+    pub program_args: Option<Vec<String>>,
 }
 
 impl Default for EngineConfig {
@@ -86,6 +91,7 @@ impl Default for EngineConfig {
             arith: Arith::Real,
             fixed_inputs: Vec::new(),
             signed_overflow: SignedOverflow::Unchecked,
+            program_args: None,
         }
     }
 }
@@ -196,6 +202,12 @@ impl Engine {
                 None,
             ));
         }
+        let model = match config.program_args {
+            Some(_) if !model.main_arguments.is_empty() => {
+                Arc::new(program_args::without_default_arguments(&model))
+            }
+            _ => model,
+        };
         if model.function(model.main).body.is_none() {
             return Err(EngineError::invalid(
                 format!(
@@ -663,7 +675,13 @@ impl Engine {
         let f = Arc::clone(&self.factory);
         let mut out = Vec::new();
         for (p, ps) in state.inner.procs.iter().enumerate() {
-            let live: Vec<&HeapObject> = ps.heap.iter().filter(|o| o.is_live()).collect();
+            let live: Vec<&HeapObject> = ps
+                .heap
+                .iter()
+                .enumerate()
+                .filter(|&(k, o)| o.is_live() && !ps.program_args.contains(&(k as u32)))
+                .map(|(_, o)| o)
+                .collect();
             if live.is_empty() {
                 continue;
             }

@@ -277,6 +277,12 @@ impl Environment for ProcEnv<'_> {
         }
     }
 
+    fn is_program_args(&self, object: u32) -> bool {
+        self.state.inner.procs[self.proc]
+            .program_args
+            .contains(&object)
+    }
+
     fn free(&mut self, object: u32) {
         let p = self.proc;
         let s = self.state.inner_mut();

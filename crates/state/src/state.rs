@@ -48,6 +48,9 @@ pub(crate) struct ProcState {
     pub heap: Arc<Vec<HeapObject>>,
     /// MPI status of the process (init/finalize, pending `MPI_Sendrecv`).
     pub mpi: crate::mpi::MpiProc,
+    /// The heap blocks holding the command line (`argv` and its strings):
+    /// not the program's to free, and no leak when it ends.
+    pub program_args: Vec<u32>,
 }
 
 /// A fast, deterministic, non-cryptographic hasher (multiply-rotate, as in

@@ -150,6 +150,10 @@ pub struct Options {
     pub impl_procs: usize,
     /// Fixed inputs: `(name, value)` as the user wrote them (`-i NAME=VALUE`).
     pub inputs: Vec<(String, String)>,
+    /// The arguments `main` receives after the program name (`-- ARG...`;
+    /// `argv[0]` is the name of the program's first file without its
+    /// extension); `None`: `argc` is any value from 1 and `argv` is undefined.
+    pub program_args: Option<Vec<String>>,
     /// Deadlock checking mode.
     pub deadlock: DeadlockMode,
     /// The prover.
@@ -267,6 +271,7 @@ impl Default for Options {
             spec_procs: 1,
             impl_procs: 1,
             inputs: Vec::new(),
+            program_args: None,
             deadlock: DeadlockMode::Potential,
             prover: ProverChoice::Auto,
             arith: Arith::Real,

@@ -93,6 +93,13 @@ impl RealEngine {
             arith,
             fixed_inputs: fixed_inputs(options).map_err(SetupError::Input)?,
             signed_overflow: options.signed_overflow,
+            program_args: options.program_args.as_ref().map(|args| {
+                let name = std::path::Path::new(&model.name)
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_else(|| model.name.clone());
+                std::iter::once(name).chain(args.iter().cloned()).collect()
+            }),
         };
         let boxed: Box<dyn Prover> = Box::new(SharedProver(Arc::clone(prover)));
         let mut engine =

@@ -47,7 +47,7 @@ fn run_side(
         },
         sequential => sequential,
     };
-    let run = concrete::run(launch, &sub, settings.limit);
+    let run = concrete::run(launch, &sub, settings.limit, &[]);
     settings.say(&format!("replay: {role} run: {}", run.command));
     if run.timed_out {
         return Err(Outcome::NotReproduced(format!(

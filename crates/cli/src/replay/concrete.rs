@@ -110,8 +110,14 @@ pub(crate) fn compile(
     Ok(line)
 }
 
-/// Runs `dir/harness` under `timeout`; a run still going after `limit` is stopped.
-pub(crate) fn run(launch: Launch, dir: &Path, limit: Duration) -> ConcreteRun {
+/// Runs `dir/harness ARGS...` under `timeout`; a run still going after `limit`
+/// is stopped.
+pub(crate) fn run(
+    launch: Launch,
+    dir: &Path,
+    limit: Duration,
+    program_args: &[String],
+) -> ConcreteRun {
     let secs = limit.as_secs().max(1).to_string();
     let mut args: Vec<String> = vec!["-k".into(), "3".into(), secs];
     match launch {
@@ -143,6 +149,7 @@ pub(crate) fn run(launch: Launch, dir: &Path, limit: Duration) -> ConcreteRun {
             args.extend(["-np".into(), procs.to_string(), "./harness".into()]);
         }
     }
+    args.extend(program_args.iter().cloned());
     let command = format!("timeout {}", args.join(" "));
     let out = Command::new("timeout")
         .args(&args)

@@ -90,7 +90,8 @@ pub(super) fn replay_lasso(
     settings.say(&format!("replay: harness in {}", dir.display()));
     settings.say(&format!("replay: built with: {}", built.compile_line));
     if cycle.iter().any(|(_, s)| s.starts_with(TERMINATED_MARK)) {
-        let run = concrete::run(built.launch, dir, settings.limit);
+        let program_args = invocation.program_args.as_deref().unwrap_or_default();
+        let run = concrete::run(built.launch, dir, settings.limit, program_args);
         settings.say(&format!("replay: run 1: {}", run.command));
         return match run.exit {
             Some(0) => Outcome::Reproduced(
@@ -113,7 +114,8 @@ pub(super) fn replay_lasso(
     let atoms = condition_atoms(trace["claim"].as_str().unwrap_or(""));
     let needed = stem_stops + PASSES * pass_stops + 1;
     let script = gdb_script(first, &atoms, needed);
-    let run = run_gdb(dir, &script, settings);
+    let program_args = invocation.program_args.as_deref().unwrap_or_default();
+    let run = run_gdb(dir, &script, settings, program_args);
     settings.say(&format!("replay: run 1: {}", run.command));
     if let Some(landed) = run.landed {
         if landed != first.line {
@@ -254,10 +256,15 @@ struct GdbRun {
     landed: Option<u64>,
 }
 
-fn run_gdb(dir: &Path, script: &str, settings: &ReplaySettings) -> GdbRun {
+/// Runs `./harness PROGRAM_ARGS...` (the command line of `tass verify FILE --
+/// ARG...`) under gdb with `script`.
+fn run_gdb(dir: &Path, script: &str, settings: &ReplaySettings, program_args: &[String]) -> GdbRun {
     let script_path = dir.join("tass_replay_lasso.gdb");
     let secs = settings.limit.as_secs().max(1).to_string();
-    let command = format!("timeout -k 3 {secs} gdb -batch -nx -x tass_replay_lasso.gdb ./harness");
+    let shown: String = program_args.iter().map(|a| format!(" {a}")).collect();
+    let command = format!(
+        "timeout -k 3 {secs} gdb -batch -nx -x tass_replay_lasso.gdb --args ./harness{shown}"
+    );
     if let Err(e) = std::fs::write(&script_path, script) {
         return GdbRun {
             command: format!("{command} (cannot write the script: {e})"),
@@ -268,7 +275,8 @@ fn run_gdb(dir: &Path, script: &str, settings: &ReplaySettings) -> GdbRun {
     let out = Command::new("timeout")
         .args(["-k", "3", &secs, "gdb", "-batch", "-nx", "-x"])
         .arg("tass_replay_lasso.gdb")
-        .arg("./harness")
+        .args(["--args", "./harness"])
+        .args(program_args)
         .current_dir(dir)
         // LeakSanitizer does not run under ptrace.
         .env("ASAN_OPTIONS", "detect_leaks=0")

@@ -190,6 +190,8 @@ pub(crate) struct Ctx {
     pub labels: Vec<(FunctionId, String, Option<LocationId>)>,
     /// The `ltl` pragmas, translated after every function body.
     pub ltl: Vec<tass_model::api::LtlProperty>,
+    /// `main`'s `argc` and `argv` (as locals), those it declares.
+    pub main_arguments: Vec<VarId>,
 }
 
 /// The signature of a function pointer: a function pointer value is the
@@ -237,6 +239,7 @@ impl Ctx {
             mpi_status_struct: self.mpi_status,
             uses_mpi: self.uses_mpi,
             ltl: std::mem::take(&mut self.ltl),
+            main_arguments: std::mem::take(&mut self.main_arguments),
         };
         prepare_loop_invariants(&mut model).map_err(|errors| {
             errors

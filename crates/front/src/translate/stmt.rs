@@ -173,6 +173,7 @@ impl<'t> Tr<'t> {
         }
         for (k, (v, ty)) in arguments.into_iter().enumerate() {
             self.fb().locals.push(v);
+            self.ctx.main_arguments.push(v);
             let sp = self.span(pos);
             let value = match (k, &ty) {
                 (0, t) if t.is_integer() => Expr::new(ExprKind::IntLit(1), ty.clone(), sp.clone()),

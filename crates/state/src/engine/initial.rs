@@ -97,6 +97,7 @@ impl Engine {
             })],
             heap: Arc::new(Vec::new()),
             mpi: Default::default(),
+            program_args: Vec::new(),
         };
         let mut state = State::new(SystemState {
             pc: f.tt(),
@@ -199,9 +200,17 @@ impl Engine {
                     *slot = z;
                 }
             }
+            let command_line = match &self.config.program_args {
+                Some(argv) => super::program_args::command_line(&f, &mut env, argv),
+                None => None,
+            };
             for &v in main.params.iter().chain(&main.locals) {
                 let var = model.var(v);
-                let value = if main.params.first() == Some(&v) && var.ty.is_integer() {
+                let value = if let Some(value) =
+                    command_line.as_ref().and_then(|c| c.value_of(&model, v))
+                {
+                    value
+                } else if main.params.first() == Some(&v) && var.ty.is_integer() {
                     // argc: at least 1
                     let argc = f.symbol(&var.name, Type::Int);
                     pc = f.and(pc, f.le(f.int(1), argc));

@@ -392,6 +392,7 @@ impl Slots<'_> {
             stack,
             heap: Arc::new(heap),
             mpi: ps.mpi.clone(),
+            program_args: ps.program_args.clone(),
         })
     }
 

@@ -382,6 +382,18 @@ impl Mpi<'_> {
                     claim: "every epoch is closed".into(),
                 });
             }
+            if let Some(open) = crate::mpi::rma::open_pscw_epoch(w) {
+                out.push(Violation {
+                    snapshots: None,
+                    property: Property::Epoch,
+                    certainty,
+                    message: format!("in the window created at line {}, {open}", span.start_line),
+                    span: span.clone(),
+                    process: owner,
+                    witness: witness.clone(),
+                    claim: "every epoch is closed".into(),
+                });
+            }
             if let Some(l) = w.locks.first() {
                 out.push(Violation {
                     snapshots: None,

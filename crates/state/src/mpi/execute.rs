@@ -71,6 +71,9 @@ impl Mpi<'_> {
             return match op {
                 RmaOp::Create | RmaOp::Free | RmaOp::Fence => self.rma_collective(state, p, call),
                 RmaOp::Lock | RmaOp::Unlock | RmaOp::Flush => self.passive_call(state, step, call),
+                RmaOp::Post | RmaOp::Start | RmaOp::Complete | RmaOp::Wait | RmaOp::Sync => {
+                    self.pscw_call(state, step, call)
+                }
                 RmaOp::Put
                 | RmaOp::Get
                 | RmaOp::Accumulate

@@ -45,7 +45,9 @@ pub(super) fn significant_args(
         Some(k) => ev.eval_int(env, &a[k]).map(Some),
         None => Ok(None),
     };
+    let per_peer = lf == LF::MpiAlltoallw;
     let dt = |ev: &mut Evaluator<'_>, k: Option<usize>| match k {
+        Some(k) if per_peer => one_datatype_per_peer(ev, env, &a[k], n, span).map(Some),
         Some(k) => dtype_of(ev, env, &a[k], span).map(Some),
         None => Ok(None),
     };
@@ -90,6 +92,10 @@ pub(super) fn significant_args(
         else {
             return Ok(None);
         };
+        let displs = match (per_peer, &out.stype) {
+            (true, Some(t)) => Some(byte_displacements_in_elements(ev, displs, t, span)?),
+            _ => displs,
+        };
         (out.scounts, out.sdispls) = (counts, displs);
     }
     if receives {
@@ -99,6 +105,10 @@ pub(super) fn significant_args(
             (ints(ev, pos.rcounts, true)?, ints(ev, pos.rdispls, false)?)
         else {
             return Ok(None);
+        };
+        let displs = match (per_peer, &out.rtype) {
+            (true, Some(t)) => Some(byte_displacements_in_elements(ev, displs, t, span)?),
+            _ => displs,
         };
         if let (Some(counts), Some(displs)) = (&counts, &displs) {
             check_disjoint_receives(ev, env, counts, displs, lf, span);
@@ -584,4 +594,88 @@ fn check_counts(
             );
         }
     }
+}
+
+/// The datatype of every peer in `MPI_Alltoallw`'s array of `n` datatypes
+/// `e`, which tass accepts when all are the same basic datatype (each entry
+/// checked as a datatype argument: `MPI_DATATYPE_NULL` is `mpi-type`).
+fn one_datatype_per_peer(
+    ev: &mut Evaluator<'_>,
+    env: &ProcEnv<'_>,
+    e: &MExpr,
+    n: usize,
+    span: &Span,
+) -> Result<DType, EngineError> {
+    use tass_model::api::{BinaryOp, ExprKind, Type as MType};
+    let elem = match &e.ty {
+        MType::Pointer(t) => (**t).clone(),
+        other => other.clone(),
+    };
+    if n > 0
+        && matches!(
+            ev.eval(env, e)?,
+            Value::Pointer(tass_dynamic::api::Pointer::Null)
+        )
+    {
+        let message = "MPI_Alltoallw with a NULL array of datatypes".to_string();
+        ev.fail(env, Property::InvalidPointer, message, span);
+        return Ok(DType::Scalar(LC::MpiInt, Type::Int)); // the path is dead
+    }
+    let mut first: Option<DType> = None;
+    for j in 0..n {
+        let index = MExpr::new(ExprKind::IntLit(j as i128), MType::INT, e.span.clone());
+        let at = MExpr::new(
+            ExprKind::Binary(BinaryOp::PointerAdd, Box::new(e.clone()), Box::new(index)),
+            e.ty.clone(),
+            e.span.clone(),
+        );
+        let entry = MExpr::new(ExprKind::Deref(Box::new(at)), elem.clone(), e.span.clone());
+        let t = dtype_of(ev, env, &entry, span)?;
+        match &first {
+            None => first = Some(t),
+            Some(f) if *f == t => {}
+            Some(_) => {
+                return Err(EngineError::unsupported(
+                    "MPI_Alltoallw with different datatypes for different processes (tass \
+                     runs it when each side names one basic datatype)",
+                    span,
+                ))
+            }
+        }
+    }
+    Ok(first.unwrap_or(DType::Scalar(LC::MpiInt, Type::Int)))
+}
+
+/// `MPI_Alltoallw`'s displacements, in bytes, as element offsets of basic
+/// datatype `t`: each must be a concrete multiple of the element size.
+fn byte_displacements_in_elements(
+    ev: &mut Evaluator<'_>,
+    displs: Option<Vec<Expr>>,
+    t: &DType,
+    span: &Span,
+) -> Result<Vec<Expr>, EngineError> {
+    let f = ev.factory();
+    let size = match t {
+        DType::Scalar(c, _) => crate::mpi::rma::datatype_size(*c),
+        DType::Pair(_) => None,
+    };
+    let refuse = |what: &str| {
+        EngineError::unsupported(
+            format!("MPI_Alltoallw with {what} (tass needs concrete byte displacements that are multiples of a basic datatype's size)"),
+            span,
+        )
+    };
+    let size = size.ok_or_else(|| refuse("this datatype"))?;
+    let mut out = Vec::new();
+    for d in displs.unwrap_or_default() {
+        let bytes = f
+            .as_concrete_int(d)
+            .and_then(|b| i64::try_from(b).ok())
+            .ok_or_else(|| refuse("a displacement that depends on the inputs"))?;
+        if bytes % size != 0 {
+            return Err(refuse(&format!("the displacement {bytes}")));
+        }
+        out.push(f.int(bytes / size));
+    }
+    Ok(out)
 }

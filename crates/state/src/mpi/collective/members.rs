@@ -206,8 +206,8 @@ pub(super) fn root_and_op(
 
 /// The user operator `Handle::Op(k)` of the calling process as a reduction
 /// operation: its function. Only the blocking `MPI_Reduce`,
-/// `MPI_Allreduce`, `MPI_Scan` and `MPI_Exscan` run user functions; the other
-/// reductions refuse them by name. `None` after reporting a freed operator.
+/// `MPI_Allreduce`, `MPI_Scan`, `MPI_Exscan` and `MPI_Reduce_scatter` run
+/// user functions; the other reductions refuse them by name. `None` after reporting a freed operator.
 fn user_op(
     ev: &mut Evaluator<'_>,
     env: &ProcEnv<'_>,
@@ -220,17 +220,17 @@ fn user_op(
     };
     let runs_it = matches!(
         call.lf,
-        LF::MpiReduce | LF::MpiAllreduce | LF::MpiScan | LF::MpiExscan
+        LF::MpiReduce | LF::MpiAllreduce | LF::MpiScan | LF::MpiExscan | LF::MpiReduceScatter
     ) && matches!(
         kind,
-        Kind::Reduce | Kind::Allreduce | Kind::Scan | Kind::Exscan
+        Kind::Reduce | Kind::Allreduce | Kind::Scan | Kind::Exscan | Kind::ReduceScatter
     );
     if !runs_it {
         return Err(EngineError::unsupported(
             format!(
                 "{} with a user operator (made by MPI_Op_create): not yet supported \
-                 (tass runs user operators in MPI_Reduce, MPI_Allreduce, MPI_Scan, MPI_Exscan and \
-                 MPI_Reduce_local)",
+                 (tass runs user operators in MPI_Reduce, MPI_Allreduce, MPI_Scan, MPI_Exscan, \
+                 MPI_Reduce_scatter and MPI_Reduce_local)",
                 call.lf.c_name()
             ),
             call.span,

@@ -183,6 +183,23 @@ impl Plan<'_, '_> {
                 self.sum(&m.args.rcounts, self.members.len())
             )));
         }
+        if let Op::User(_) = op {
+            // Each member's block of every contribution: its receive buffer
+            // starts with the last one's, the user function folds the
+            // others into it (as for MPI_Reduce).
+            for (j, m) in self.members.iter().enumerate() {
+                let (off, c) = (self.sum(counts, j), self.at(counts, j));
+                let mut blocks = Vec::with_capacity(xs.len());
+                for x in &xs {
+                    blocks.push(slice(self.f, x, off, c, m.span)?);
+                }
+                let last = blocks.pop().expect("a communicator has a member");
+                let mut transfer = self.receive_transfer(j, self.leading(c), c, last);
+                transfer.fold = Some(blocks);
+                out.push(transfer);
+            }
+            return Ok(Some(out));
+        }
         let part: Vec<&Data> = xs.iter().collect();
         let all = reduce(self.f, (self.arith, op), &part, total);
         for (j, m) in self.members.iter().enumerate() {

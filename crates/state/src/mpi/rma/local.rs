@@ -170,6 +170,23 @@ pub(crate) fn library_access(lf: LF, k: usize) -> Access {
     }
 }
 
+/// Where an operation is in its life, for the accesses that can conflict
+/// with it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum OpStage {
+    /// Issued, not completed: its origin buffer and target memory are busy.
+    Pending,
+    /// Completed by its origin's `MPI_Win_complete`, its target's exposure
+    /// epoch still open: its target memory is busy.
+    DoneAtOrigin,
+}
+
+/// True if no epoch of window `w` is open and no operation is pending: local
+/// accesses cannot conflict with it.
+fn quiet(w: &super::window::Window) -> bool {
+    w.epoch == Epoch::Closed && w.ops.is_empty() && w.posts.is_empty() && w.exposed.is_empty()
+}
+
 /// Whether an access conflicts with an operation at the target.
 fn conflicts_at_target(kind: OpKind, access: Access) -> bool {
     !kind.reads_target_only() || access == Access::Write
@@ -191,13 +208,7 @@ impl Mpi<'_> {
     ) -> Result<Vec<Violation>, EngineError> {
         let p = step.process;
         let mut violations = Vec::new();
-        if state
-            .inner
-            .windows
-            .iter()
-            .flatten()
-            .all(|w| w.epoch == Epoch::Closed && w.ops.is_empty())
-        {
+        if state.inner.windows.iter().flatten().all(quiet) {
             return Ok(violations);
         }
         let Some(body) = self.ctx.model.function(step.function).body.as_ref() else {
@@ -262,21 +273,39 @@ impl Mpi<'_> {
             let Some(w) = state.inner.windows[k].clone() else {
                 continue;
             };
-            if w.epoch == Epoch::Closed && w.ops.is_empty() {
+            if quiet(&w) {
                 continue;
             }
             let rank = crate::mpi::comm::rank_in(state, w.comm, p as u32);
             let mut record = Vec::new();
             for (place, access) in &places {
                 for op in &w.ops {
-                    let found =
-                        self.check_against_op(state, p, rank, op, (place, *access), &t.span)?;
+                    let found = self.check_against_op(
+                        state,
+                        (p, rank),
+                        (op, OpStage::Pending),
+                        (place, *access),
+                        &t.span,
+                    )?;
                     violations.extend(found);
                 }
-                // Accesses are recorded in fence epochs only: a passive
+                for op in &w.exposed {
+                    let found = self.check_against_op(
+                        state,
+                        (p, rank),
+                        (op, OpStage::DoneAtOrigin),
+                        (place, *access),
+                        &t.span,
+                    )?;
+                    violations.extend(found);
+                }
+                // Accesses are recorded in fence epochs and in the
+                // process's exposure epochs (`pscw.rs`) only: a passive
                 // target's accesses are interleaved with the operations
                 // instead (`passive.rs`).
-                let Some(r) = rank.filter(|_| w.epoch == Epoch::Fence) else {
+                let Some(r) = rank.filter(|&r| {
+                    w.epoch == Epoch::Fence || w.posts.iter().any(|post| post.target == r as u32)
+                }) else {
                     continue;
                 };
                 let f = self.ctx.f;
@@ -304,13 +333,13 @@ impl Mpi<'_> {
     }
 
     /// The violation of one access of process `p` (rank `rank` in the
-    /// window) against pending operation `op`, if they can conflict.
+    /// window) against operation `op`, if they can conflict (for an
+    /// operation done at its origin, only at its target).
     fn check_against_op(
         &mut self,
         state: &mut State,
-        p: usize,
-        rank: Option<usize>,
-        op: &PendingOp,
+        (p, rank): (usize, Option<usize>),
+        (op, stage): (&PendingOp, OpStage),
         (place, access): (&Place, Access),
         span: &Span,
     ) -> Result<Vec<Violation>, EngineError> {
@@ -322,7 +351,7 @@ impl Mpi<'_> {
             .windows
             .iter()
             .flatten()
-            .find(|w| w.ops.contains(op))
+            .find(|w| w.ops.contains(op) || w.exposed.contains(op))
             .map(|w| w.memory[op.target as usize].base.clone());
         let verb = if access == Access::Write {
             "writes"
@@ -335,15 +364,22 @@ impl Mpi<'_> {
                 let claim = outside(f, at, lo, hi);
                 let message = format!(
                     "process {p} {verb} its window memory that {} of process {} (line {line}) \
-                     accesses in the same epoch",
+                     accesses in the same epoch{}",
                     op.kind.name(),
-                    op.origin
+                    op.origin,
+                    match stage {
+                        OpStage::Pending => "",
+                        OpStage::DoneAtOrigin => " (its exposure epoch is open until MPI_Win_wait)",
+                    }
                 );
                 self.as_member(state, p, &mut violations, |ev, env| {
                     ev.check(&*env, claim, Property::LocalConcurrency, || message, span);
                     Ok(())
                 })?;
             }
+        }
+        if stage == OpStage::DoneAtOrigin {
+            return Ok(violations);
         }
         let compare = op.compare.as_ref().map(|(_, b)| b);
         if let Some(at) = compare

@@ -20,7 +20,8 @@
 //! search issues them.
 //!
 //! Passive target (`MPI_Win_lock`/`unlock`, `_all`, `MPI_Win_flush`): see
-//! `passive.rs`.
+//! `passive.rs`. Generalized active target (`MPI_Win_post`/`start`/
+//! `complete`/`wait`) and `MPI_Win_sync`: see `pscw.rs`.
 //!
 //! Files: `window.rs` (the state: windows, epochs, pending operations),
 //! `sync.rs` (the collective window calls: create, fence, free, and when
@@ -29,9 +30,10 @@
 pub(crate) mod local;
 mod ops;
 mod passive;
+mod pscw;
 mod sync;
 mod window;
 
 pub(crate) use passive::{exposed_to_locks, model_locks_windows};
-pub(crate) use sync::rma_op;
-pub(crate) use window::{window_values, window_values_mut, Window};
+pub(crate) use sync::{open_pscw_epoch, rma_op};
+pub(crate) use window::{datatype_size, window_values, window_values_mut, Window};

@@ -70,15 +70,20 @@ impl Mpi<'_> {
         };
         let name = call.lf.c_name();
         let origin_rank = crate::mpi::comm::rank_in(state, w.comm, p as u32).map(|r| r as u32);
-        let under_lock = w
-            .locks
+        let under_start = w
+            .starts
             .iter()
-            .any(|l| Some(l.origin) == origin_rank && l.target == issued.target);
-        if w.epoch == Epoch::Closed && !under_lock {
+            .any(|st| Some(st.origin) == origin_rank && st.targets.contains(&issued.target));
+        let under_lock = !under_start
+            && w.locks
+                .iter()
+                .any(|l| Some(l.origin) == origin_rank && l.target == issued.target);
+        if w.epoch == Epoch::Closed && !under_lock && !under_start {
             return self.as_member(state, p, violations, |ev, env| {
                 let message = format!(
                     "{name} outside an access epoch: no MPI_Win_fence has opened one on this window, \
-                     and process {p} holds no lock (MPI_Win_lock) on the target"
+                     process {p} holds no lock (MPI_Win_lock) on the target, and no MPI_Win_start \
+                     of process {p} names the target"
                 );
                 ev.fail(&*env, Property::Epoch, message, call.span);
                 Ok(())
@@ -126,11 +131,14 @@ impl Mpi<'_> {
                 buffer,
                 at: (function, call.tid),
                 under_lock,
+                under_start,
                 compare,
             };
             let found = self.check_recorded_accesses(state, p, &op, &w.local, call.span)?;
             violations.extend(found);
-            if let Some(other) = w.ops.iter().find(|o| {
+            // Operations performed at their origin's MPI_Win_complete still
+            // belong to their target's open exposure epoch.
+            if let Some(other) = w.ops.iter().chain(&w.exposed).find(|o| {
                 o.origin != op.origin && o.overlaps(&op) && o.kind.conflicts_with(op.kind)
             }) {
                 let line = self.line_of(other.at);
@@ -414,6 +422,9 @@ fn issue_args(
     ) {
         // One element of one datatype, at the target displacement.
         let (dtype, ty) = buffer::datatype(ev, &*env, call.arg(ArgRole::Datatype), call.span)?;
+        if null_datatype(dtype) {
+            return Ok(None);
+        }
         if datatype_size(dtype).is_none() {
             return Err(EngineError::unsupported(
                 format!("{name} with datatype {}", dtype.c_name()),
@@ -449,6 +460,15 @@ fn issue_args(
     };
     let (tdt, ty) = buffer::datatype(ev, &*env, call.arg(ArgRole::TargetType), call.span)?;
     let odt = tdt;
+    for &(_, type_role, _) in sides {
+        let (dt, _) = buffer::datatype(ev, &*env, call.arg(type_role), call.span)?;
+        if null_datatype(dt) {
+            return Ok(None);
+        }
+    }
+    if null_datatype(tdt) {
+        return Ok(None);
+    }
     if datatype_size(tdt).is_none() {
         return Err(EngineError::unsupported(
             format!("{name} with datatype {}", tdt.c_name()),
@@ -537,4 +557,10 @@ fn combine(f: &ExprFactory, op: LC, old: Expr, data: Expr, count: i64, ty: &Type
         })
         .collect();
     f.array_literal(Type::array(ty.clone(), Some(f.int(count))), &els)
+}
+
+/// True for `MPI_DATATYPE_NULL` (also what a freed derived datatype's handle
+/// becomes), which `buffer::datatype` reported (`mpi-type`): the path is dead.
+fn null_datatype(dtype: LC) -> bool {
+    dtype == LC::MpiDatatypeNull
 }

@@ -194,6 +194,9 @@ impl Mpi<'_> {
                         Ok(())
                     })?;
                 } else {
+                    if op == Some(RmaOp::Lock) {
+                        note_lock_in_fence(state, args.window, p, call);
+                    }
                     self.passive_effect(state, &args, op, &mut violations)?;
                 }
             }
@@ -299,5 +302,19 @@ impl Mpi<'_> {
             return Ok(None);
         }
         self.peek_passive(state, p, call)
+    }
+}
+
+/// Records the first lock taken on window `k` while a fence had opened an
+/// epoch on it (see `Window::locked_in_fence`).
+fn note_lock_in_fence(state: &mut State, k: u32, p: usize, call: &Call<'_>) {
+    let function = state.inner.procs[p].stack.last().map(|fr| fr.function);
+    let s = state.inner_mut();
+    if let (Some(w), Some(function)) =
+        (Arc::make_mut(&mut s.windows)[k as usize].as_mut(), function)
+    {
+        if w.epoch == super::window::Epoch::Fence && w.locked_in_fence.is_none() {
+            w.locked_in_fence = Some((p as u32, (function, call.tid)));
+        }
     }
 }

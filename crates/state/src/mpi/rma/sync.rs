@@ -110,6 +110,12 @@ impl Mpi<'_> {
             }
             return Ok(());
         }
+        if matches!(rma_op(call), Some(RmaOp::Start | RmaOp::Wait)) {
+            if self.pscw_available(scratch, p, call)? {
+                steps.push(base);
+            }
+            return Ok(());
+        }
         if !rma_op(call).is_some_and(RmaOp::is_collective) {
             steps.push(base);
             return Ok(());
@@ -186,7 +192,9 @@ impl Mpi<'_> {
             (Some(RmaOp::Create), _) => {
                 self.create_window(state, names.comm, &members, &calls, &mut violations)?
             }
-            (Some(RmaOp::Fence), Some(k)) => self.fence(state, k, &mut violations)?,
+            (Some(RmaOp::Fence), Some(k)) => {
+                self.fence(state, k, (members[0], call.span), &mut violations)?
+            }
             (Some(RmaOp::Free), Some(k)) => {
                 self.free_window(state, k, &members, &calls, &mut violations)?
             }
@@ -252,6 +260,13 @@ impl Mpi<'_> {
                     (allocate(ev, env, c, size)?, MemoryOwner::Mpi)
                 } else {
                     let base = ev.eval(&*env, c.arg(ArgRole::WinBase))?;
+                    if size > 0 && matches!(base, Value::Pointer(Pointer::Null)) {
+                        let message = format!(
+                            "MPI_Win_create exposes {size} bytes at a NULL base (only a \
+                             window of size 0 may have no memory)"
+                        );
+                        ev.fail(&*env, Property::InvalidPointer, message, c.span);
+                    }
                     (base, MemoryOwner::Program)
                 };
                 Ok(WinMemory {
@@ -279,6 +294,10 @@ impl Mpi<'_> {
             ops: Vec::new(),
             local: Vec::new(),
             locks: Vec::new(),
+            locked_in_fence: None,
+            posts: Vec::new(),
+            starts: Vec::new(),
+            exposed: Vec::new(),
         };
         let s = state.inner_mut();
         let mut windows = (*s.windows).clone();
@@ -294,19 +313,40 @@ impl Mpi<'_> {
     }
 
     /// `MPI_Win_fence`: performs the epoch's operations and opens the next
-    /// epoch.
+    /// epoch. A lock taken since the previous fence put a passive-target
+    /// epoch inside this active-target one (MPI: the epochs of a window at a
+    /// process are disjoint, and a window may not be locked while exposed):
+    /// an `epoch` violation, reported at this closing fence (a fence followed
+    /// by no other fence opens no epoch, so locks after the last one are
+    /// fine). `owner` is the call's owning member and span.
     fn fence(
         &mut self,
         state: &mut State,
         k: u32,
+        owner: (usize, &tass_model::api::Span),
         violations: &mut Vec<Violation>,
     ) -> Result<(), EngineError> {
+        let locked = state.inner.windows[k as usize]
+            .as_ref()
+            .and_then(|w| w.locked_in_fence);
+        if let Some((origin, at)) = locked {
+            let line = self.line_of(at);
+            let (p, span) = owner;
+            self.as_member(state, p, violations, |ev, env| {
+                let message = format!(
+                    "MPI_Win_fence closes an active-target epoch in which process {origin}                      locked the window (line {line}): a passive-target epoch inside a fence                      epoch (end the fence epoch first, with MPI_MODE_NOSUCCEED or no fence                      after the locks)"
+                );
+                ev.fail(&*env, Property::Epoch, message, span);
+                Ok(())
+            })?;
+        }
         self.perform_pending(state, k, violations)?;
         let s = state.inner_mut();
         let windows = Arc::make_mut(&mut s.windows);
         if let Some(w) = windows[k as usize].as_mut() {
             w.epoch = Epoch::Fence;
             w.local.clear();
+            w.locked_in_fence = None;
         }
         Ok(())
     }
@@ -331,6 +371,21 @@ impl Mpi<'_> {
                     .collect::<Vec<_>>()
             })
             .unwrap_or_default();
+        if let Some(message) = state.inner.windows[k as usize]
+            .as_ref()
+            .and_then(open_pscw_epoch)
+        {
+            let span = calls[0].span;
+            self.as_member(state, members[0], violations, |ev, env| {
+                ev.fail(
+                    &*env,
+                    Property::Epoch,
+                    format!("MPI_Win_free while {message}"),
+                    span,
+                );
+                Ok(())
+            })?;
+        }
         let locked = state.inner.windows[k as usize]
             .as_ref()
             .and_then(|w| w.locks.first().copied());
@@ -437,4 +492,21 @@ fn write_handle(
     let v = ev.eval(&*env, call.arg(ArgRole::Win))?;
     let place = ev.deref_place(&*env, v, false, call.span, &|| "window".into())?;
     ev.write_place(env, &place, handle, call.span)
+}
+
+/// What generalized-active-target epoch of window `w` is still open, if one
+/// is: an access epoch never completed, or an exposure epoch never waited for.
+pub(crate) fn open_pscw_epoch(w: &Window) -> Option<String> {
+    if let Some(st) = w.starts.first() {
+        return Some(format!(
+            "rank {} has an access epoch (MPI_Win_start) never closed by MPI_Win_complete",
+            st.origin
+        ));
+    }
+    w.posts.first().map(|post| {
+        format!(
+            "rank {} has an exposure epoch (MPI_Win_post) never closed by MPI_Win_wait",
+            post.target
+        )
+    })
 }

@@ -28,6 +28,41 @@ pub(crate) struct Window {
     pub local: Vec<LocalAccess>,
     /// The passive-target locks held, sorted (`passive.rs`).
     pub locks: Vec<Lock>,
+    /// The first lock taken while a fence had opened an epoch (origin's world
+    /// rank and the call): if another fence closes that epoch, the lock's
+    /// passive-target epoch lay inside the active-target one (`sync.rs`).
+    pub locked_in_fence: Option<(u32, (FunctionId, TransitionId))>,
+    /// The open exposure epochs of generalized active target
+    /// (`MPI_Win_post` .. `MPI_Win_wait`, `pscw.rs`), by target.
+    pub posts: Vec<Post>,
+    /// The open access epochs (`MPI_Win_start` .. `MPI_Win_complete`), by
+    /// origin.
+    pub starts: Vec<Start>,
+    /// Operations its origin's `MPI_Win_complete` performed while their
+    /// target's exposure epoch is still open: the target may not touch their
+    /// memory, nor another origin's operation race with them, until its
+    /// `MPI_Win_wait` (no origin buffer: the origin is done with them).
+    pub exposed: Vec<PendingOp>,
+}
+
+/// An exposure epoch opened by `MPI_Win_post` (ranks in the window's
+/// communicator).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Post {
+    pub target: u32,
+    /// The origins of the post's group, sorted.
+    pub origins: Vec<u32>,
+    /// The origins whose `MPI_Win_complete` closed their access to it, sorted.
+    pub completed: Vec<u32>,
+}
+
+/// An access epoch opened by `MPI_Win_start` (ranks in the window's
+/// communicator).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Start {
+    pub origin: u32,
+    /// The targets of the start's group, sorted.
+    pub targets: Vec<u32>,
 }
 
 /// A lock of origin `origin` on target `target` (ranks in the window's
@@ -174,6 +209,9 @@ pub(crate) struct PendingOp {
     /// Issued under the origin's lock on the target: the origin's unlock or
     /// flush performs it (else the closing fence).
     pub under_lock: bool,
+    /// Issued in an access epoch of `MPI_Win_start`: the origin's
+    /// `MPI_Win_complete` performs it.
+    pub under_start: bool,
     /// `MPI_Compare_and_swap`'s write half: the compare value, read at the
     /// call, and the compare buffer (which the origin may not write before
     /// the operation completes).

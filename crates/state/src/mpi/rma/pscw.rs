@@ -1,0 +1,368 @@
+//! Generalized active target synchronisation: `MPI_Win_post` opens an
+//! exposure epoch of the target for a group of origins, `MPI_Win_start` an
+//! access epoch of the origin to a group of targets, `MPI_Win_complete` ends
+//! the origin's access epoch, `MPI_Win_wait` the target's exposure epoch.
+//! And `MPI_Win_sync` (a memory barrier between a process's copies of its
+//! window memory, of which tass keeps one: only the window is checked).
+//!
+//! `MPI_Win_start` waits here until every target of its group has posted an
+//! exposure epoch that names this origin and that this origin has not
+//! completed yet (MPI allows `start` to wait for the matching posts, so a
+//! program that needs it to return earlier can deadlock). `MPI_Win_wait`
+//! waits until every origin of the post's group has completed. Both stay
+//! enabled once enabled. The origin's operations of the access epoch are
+//! performed by its `MPI_Win_complete` (after it MPI lets the origin reuse
+//! its buffers and read what it got); they then stay in the window as
+//! `Window::exposed` until the target's `MPI_Win_wait`: until then the target
+//! may not access their memory (`local-concurrency`) nor another origin's
+//! operation touch it conflictingly (`rma-race`). The target's accesses to its
+//! window memory during its exposure epoch are recorded as in a fence epoch,
+//! so the checks hold whatever order the search runs the processes in.
+
+use std::sync::Arc;
+
+use tass_model::api::mpi::{ArgRole, RmaOp};
+use tass_semantics::api::{Change, EngineError, Environment, Property, Violation};
+
+use super::sync::{live_window, rma_op};
+use super::window::{Post, Start};
+use crate::mpi::comm;
+use crate::mpi::context::{write_success, Call, Mpi};
+use crate::mpi::group::{check_group, group_of_value};
+use crate::state::State;
+use crate::step::Step;
+
+/// What a post, start, complete or wait names: the window and the caller's
+/// rank in its communicator.
+#[derive(Clone, Copy)]
+struct Caller {
+    window: u32,
+    rank: u32,
+}
+
+impl Mpi<'_> {
+    /// The window and rank of process `p` at call `call` (no checks; `None`
+    /// for an invalid window, which executing reports).
+    fn peek_caller(
+        &mut self,
+        state: &mut State,
+        p: usize,
+        call: &Call<'_>,
+    ) -> Result<Option<Caller>, EngineError> {
+        let v = self.peek_value(state, p, call.arg(ArgRole::Win))?;
+        let Some(window) = live_window(state, &v) else {
+            return Ok(None);
+        };
+        let comm = state.inner.windows[window as usize]
+            .as_ref()
+            .map_or(0, |w| w.comm);
+        Ok(comm::rank_in(state, comm, p as u32).map(|r| Caller {
+            window,
+            rank: r as u32,
+        }))
+    }
+
+    /// The ranks in window `window`'s communicator of the members of group
+    /// value `v` of process `p`, sorted; `None` if the group is invalid or
+    /// has a member outside the window's communicator.
+    fn window_ranks_of_group(
+        &mut self,
+        state: &mut State,
+        p: usize,
+        window: u32,
+        call: &Call<'_>,
+    ) -> Result<Option<Vec<u32>>, EngineError> {
+        let v = self.peek_value(state, p, call.arg(ArgRole::Group))?;
+        let env = self.ctx.env(state, p);
+        let Some(members) = group_of_value(&env, &v) else {
+            return Ok(None);
+        };
+        let comm = state.inner.windows[window as usize]
+            .as_ref()
+            .map_or(0, |w| w.comm);
+        let mut ranks = Vec::with_capacity(members.len());
+        for world in members {
+            match comm::rank_in(state, comm, world) {
+                Some(r) => ranks.push(r as u32),
+                None => return Ok(None),
+            }
+        }
+        ranks.sort_unstable();
+        ranks.dedup();
+        Ok(Some(ranks))
+    }
+
+    /// Whether process `p` can return from `MPI_Win_start` (every target has
+    /// posted for it) or `MPI_Win_wait` (every origin has completed) now. An
+    /// invalid call can: executing reports it.
+    pub(super) fn pscw_available(
+        &mut self,
+        state: &mut State,
+        p: usize,
+        call: &Call<'_>,
+    ) -> Result<bool, EngineError> {
+        let Some(caller) = self.peek_caller(state, p, call)? else {
+            return Ok(true);
+        };
+        if rma_op(call) == Some(RmaOp::Start) {
+            let Some(targets) = self.window_ranks_of_group(state, p, caller.window, call)? else {
+                return Ok(true);
+            };
+            let Some(w) = state.inner.windows[caller.window as usize].as_ref() else {
+                return Ok(true);
+            };
+            if w.starts.iter().any(|s| s.origin == caller.rank) {
+                return Ok(true); // a second start: executing reports it
+            }
+            return Ok(targets.iter().all(|&t| {
+                w.posts.iter().any(|post| {
+                    post.target == t
+                        && post.origins.contains(&caller.rank)
+                        && !post.completed.contains(&caller.rank)
+                })
+            }));
+        }
+        let Some(w) = state.inner.windows[caller.window as usize].as_ref() else {
+            return Ok(true);
+        };
+        Ok(w.posts
+            .iter()
+            .find(|post| post.target == caller.rank)
+            .is_none_or(|post| post.origins == post.completed))
+    }
+
+    /// Executes `MPI_Win_post`, `MPI_Win_start`, `MPI_Win_complete`,
+    /// `MPI_Win_wait` or `MPI_Win_sync` (`step` of its process).
+    pub(crate) fn pscw_call(
+        &mut self,
+        state: &mut State,
+        step: &Step,
+        call: &Call<'_>,
+    ) -> Result<(Vec<Violation>, Vec<Change>), EngineError> {
+        let p = step.process;
+        let mut violations = Vec::new();
+        if let Some(caller) = self.checked_caller(state, p, call, &mut violations)? {
+            let problem = match rma_op(call) {
+                Some(RmaOp::Post) => self.post_epoch(state, p, caller, call, &mut violations)?,
+                Some(RmaOp::Start) => self.start_epoch(state, p, caller, call, &mut violations)?,
+                Some(RmaOp::Complete) => self.complete_epoch(state, caller, &mut violations)?,
+                Some(RmaOp::Wait) => wait_epoch(state, caller),
+                _ => None, // MPI_Win_sync
+            };
+            if let Some(message) = problem {
+                self.as_member(state, p, &mut violations, |ev, env| {
+                    ev.fail(&*env, Property::Epoch, message, call.span);
+                    Ok(())
+                })?;
+            }
+        }
+        self.as_member(state, p, &mut violations, |ev, env| {
+            write_success(ev, env, call)?;
+            env.set_location(call.target);
+            Ok(())
+        })?;
+        Ok((violations, Vec::new()))
+    }
+
+    /// The window and rank of the call, checked (`None` after a reported
+    /// invalid window).
+    fn checked_caller(
+        &mut self,
+        state: &mut State,
+        p: usize,
+        call: &Call<'_>,
+        violations: &mut Vec<Violation>,
+    ) -> Result<Option<Caller>, EngineError> {
+        let caller = self.peek_caller(state, p, call)?;
+        if caller.is_none() {
+            let name = call.lf.c_name();
+            self.as_member(state, p, violations, |ev, env| {
+                let message = format!("{name} on an invalid window (never created, or freed)");
+                ev.fail(&*env, Property::InvalidPointer, message, call.span);
+                Ok(())
+            })?;
+        }
+        Ok(caller)
+    }
+
+    /// The group of a post or start in window ranks, checked: an invalid
+    /// group is `invalid-pointer`, a member outside the window's
+    /// communicator `mpi-rank` (`None` after either).
+    fn checked_group(
+        &mut self,
+        state: &mut State,
+        p: usize,
+        caller: Caller,
+        call: &Call<'_>,
+        violations: &mut Vec<Violation>,
+    ) -> Result<Option<Vec<u32>>, EngineError> {
+        let valid = self.as_member(state, p, violations, |ev, env| {
+            Ok(check_group(ev, env, call.arg(ArgRole::Group), call.lf, call.span)?.is_some())
+        })?;
+        if !valid {
+            return Ok(None);
+        }
+        let ranks = self.window_ranks_of_group(state, p, caller.window, call)?;
+        if ranks.is_none() {
+            let name = call.lf.c_name();
+            self.as_member(state, p, violations, |ev, env| {
+                let message =
+                    format!("{name} with a group member outside the window's communicator");
+                ev.fail(&*env, Property::MpiRank, message, call.span);
+                Ok(())
+            })?;
+        }
+        Ok(ranks)
+    }
+
+    /// `MPI_Win_post`: opens the caller's exposure epoch; the message of an
+    /// epoch error, if any.
+    fn post_epoch(
+        &mut self,
+        state: &mut State,
+        p: usize,
+        caller: Caller,
+        call: &Call<'_>,
+        violations: &mut Vec<Violation>,
+    ) -> Result<Option<String>, EngineError> {
+        let Some(origins) = self.checked_group(state, p, caller, call, violations)? else {
+            return Ok(None);
+        };
+        let Some(w) = state.inner.windows[caller.window as usize].as_ref() else {
+            return Ok(None);
+        };
+        if w.posts.iter().any(|post| post.target == caller.rank) {
+            return Ok(Some(format!(
+                "MPI_Win_post: process {p} already exposes this window (an exposure epoch opened \
+                 twice: no MPI_Win_wait since its last MPI_Win_post)"
+            )));
+        }
+        if let Some(l) = w.locks.iter().find(|l| l.target == caller.rank) {
+            return Ok(Some(format!(
+                "MPI_Win_post while rank {} holds a lock on this window of process {p} (a window \
+                 may not be locked and exposed at once)",
+                l.origin
+            )));
+        }
+        let s = state.inner_mut();
+        if let Some(w) = Arc::make_mut(&mut s.windows)[caller.window as usize].as_mut() {
+            w.posts.push(Post {
+                target: caller.rank,
+                origins,
+                completed: Vec::new(),
+            });
+            w.posts.sort_by_key(|post| post.target);
+            w.local.retain(|a| a.rank != caller.rank);
+        }
+        Ok(None)
+    }
+
+    /// `MPI_Win_start` (every target has posted: the step is enabled only
+    /// then): opens the caller's access epoch.
+    fn start_epoch(
+        &mut self,
+        state: &mut State,
+        p: usize,
+        caller: Caller,
+        call: &Call<'_>,
+        violations: &mut Vec<Violation>,
+    ) -> Result<Option<String>, EngineError> {
+        let Some(targets) = self.checked_group(state, p, caller, call, violations)? else {
+            return Ok(None);
+        };
+        let Some(w) = state.inner.windows[caller.window as usize].as_ref() else {
+            return Ok(None);
+        };
+        if w.starts.iter().any(|st| st.origin == caller.rank) {
+            return Ok(Some(format!(
+                "MPI_Win_start: process {p} already has an access epoch on this window (opened \
+                 twice: no MPI_Win_complete since its last MPI_Win_start)"
+            )));
+        }
+        let s = state.inner_mut();
+        if let Some(w) = Arc::make_mut(&mut s.windows)[caller.window as usize].as_mut() {
+            w.starts.push(Start {
+                origin: caller.rank,
+                targets,
+            });
+            w.starts.sort_by_key(|st| st.origin);
+        }
+        Ok(None)
+    }
+
+    /// `MPI_Win_complete`: performs the caller's operations of its access
+    /// epoch (kept as exposed until their targets' waits), marks it completed
+    /// at each target, and closes it.
+    fn complete_epoch(
+        &mut self,
+        state: &mut State,
+        caller: Caller,
+        violations: &mut Vec<Violation>,
+    ) -> Result<Option<String>, EngineError> {
+        let k = caller.window as usize;
+        let Some(w) = state.inner.windows[k].clone() else {
+            return Ok(None);
+        };
+        let Some(start) = w.starts.iter().find(|st| st.origin == caller.rank) else {
+            return Ok(Some(format!(
+                "MPI_Win_complete without an access epoch: rank {} called no MPI_Win_start on \
+                 this window since its last MPI_Win_complete",
+                caller.rank
+            )));
+        };
+        let origin_world = comm::to_world(state, w.comm, caller.rank as usize).unwrap_or(u32::MAX);
+        let done: Vec<_> = w
+            .ops
+            .iter()
+            .filter(|o| o.under_start && o.origin == origin_world)
+            .map(|o| super::window::PendingOp {
+                data: None,
+                buffer: tass_dynamic::api::Value::Undefined,
+                compare: None,
+                ..o.clone()
+            })
+            .collect();
+        self.perform_where(state, caller.window, violations, &|o| {
+            o.under_start && o.origin == origin_world
+        })?;
+        let targets = start.targets.clone();
+        let s = state.inner_mut();
+        if let Some(w) = Arc::make_mut(&mut s.windows)[k].as_mut() {
+            w.exposed.extend(done);
+            for post in w
+                .posts
+                .iter_mut()
+                .filter(|post| targets.contains(&post.target))
+            {
+                if !post.completed.contains(&caller.rank) {
+                    post.completed.push(caller.rank);
+                    post.completed.sort_unstable();
+                }
+            }
+            w.starts.retain(|st| st.origin != caller.rank);
+        }
+        Ok(None)
+    }
+}
+
+/// `MPI_Win_wait` (every origin has completed: the step is enabled only
+/// then): closes the caller's exposure epoch; the message of an epoch error,
+/// if any.
+fn wait_epoch(state: &mut State, caller: Caller) -> Option<String> {
+    let k = caller.window as usize;
+    let w = state.inner.windows[k].as_ref()?;
+    if !w.posts.iter().any(|post| post.target == caller.rank) {
+        return Some(format!(
+            "MPI_Win_wait without an exposure epoch: rank {} called no MPI_Win_post on this \
+             window since its last MPI_Win_wait",
+            caller.rank
+        ));
+    }
+    let s = state.inner_mut();
+    if let Some(w) = Arc::make_mut(&mut s.windows)[k].as_mut() {
+        w.posts.retain(|post| post.target != caller.rank);
+        w.exposed.retain(|o| o.target != caller.rank);
+        w.local.retain(|a| a.rank != caller.rank);
+    }
+    None
+}
