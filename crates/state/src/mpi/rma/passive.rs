@@ -20,7 +20,7 @@ use tass_model::api::mpi::{ArgRole, RmaOp, MPI_LOCK_EXCLUSIVE, MPI_LOCK_SHARED};
 use tass_model::api::LibraryFunction as LF;
 use tass_semantics::api::{Change, EngineError, Environment, Property, Violation};
 
-use super::sync::{live_window, rma_op};
+use super::sync::{live_window, rma_op, Caller};
 use super::window::{Lock, LockKind};
 use crate::mpi::buffer::{self, concrete};
 use crate::mpi::comm;
@@ -77,16 +77,16 @@ impl Mpi<'_> {
         p: usize,
         call: &Call<'_>,
     ) -> Result<Option<PassiveArgs>, EngineError> {
-        let v = self.peek_value(state, p, call.arg(ArgRole::Win))?;
-        let Some(window) = live_window(state, &v) else {
+        let Some(Caller {
+            window,
+            rank: origin,
+        }) = self.peek_caller(state, p, call)?
+        else {
             return Ok(None);
         };
         let comm = state.inner.windows[window as usize]
             .as_ref()
             .map_or(0, |w| w.comm);
-        let Some(origin) = comm::rank_in(state, comm, p as u32) else {
-            return Ok(None);
-        };
         let n = comm::comm_size(state, comm) as u32;
         let targets = match call.arg_if(ArgRole::TargetRank) {
             Some(e) => {
@@ -111,7 +111,7 @@ impl Mpi<'_> {
         };
         Ok(Some(PassiveArgs {
             window,
-            origin: origin as u32,
+            origin,
             targets,
             kind,
         }))

@@ -24,7 +24,7 @@ use std::sync::Arc;
 use tass_model::api::mpi::{ArgRole, RmaOp};
 use tass_semantics::api::{Change, EngineError, Environment, Property, Violation};
 
-use super::sync::{live_window, rma_op};
+use super::sync::{rma_op, Caller};
 use super::window::{Post, Start};
 use crate::mpi::comm;
 use crate::mpi::context::{write_success, Call, Mpi};
@@ -32,36 +32,7 @@ use crate::mpi::group::{check_group, group_of_value};
 use crate::state::State;
 use crate::step::Step;
 
-/// What a post, start, complete or wait names: the window and the caller's
-/// rank in its communicator.
-#[derive(Clone, Copy)]
-struct Caller {
-    window: u32,
-    rank: u32,
-}
-
 impl Mpi<'_> {
-    /// The window and rank of process `p` at call `call` (no checks; `None`
-    /// for an invalid window, which executing reports).
-    fn peek_caller(
-        &mut self,
-        state: &mut State,
-        p: usize,
-        call: &Call<'_>,
-    ) -> Result<Option<Caller>, EngineError> {
-        let v = self.peek_value(state, p, call.arg(ArgRole::Win))?;
-        let Some(window) = live_window(state, &v) else {
-            return Ok(None);
-        };
-        let comm = state.inner.windows[window as usize]
-            .as_ref()
-            .map_or(0, |w| w.comm);
-        Ok(comm::rank_in(state, comm, p as u32).map(|r| Caller {
-            window,
-            rank: r as u32,
-        }))
-    }
-
     /// The ranks in window `window`'s communicator of the members of group
     /// value `v` of process `p`, sorted; `None` if the group is invalid or
     /// has a member outside the window's communicator.

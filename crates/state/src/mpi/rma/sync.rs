@@ -49,7 +49,37 @@ pub(super) fn live_window(state: &State, v: &Value) -> Option<u32> {
     }
 }
 
+/// What an RMA call of one process names: the window, and the caller's
+/// rank in the window's communicator.
+#[derive(Clone, Copy)]
+pub(super) struct Caller {
+    pub window: u32,
+    pub rank: u32,
+}
+
 impl Mpi<'_> {
+    /// The window and rank of process `p` at call `call` (no checks; `None`
+    /// for an invalid window or a process outside its communicator, which
+    /// executing reports).
+    pub(super) fn peek_caller(
+        &mut self,
+        state: &mut State,
+        p: usize,
+        call: &Call<'_>,
+    ) -> Result<Option<Caller>, EngineError> {
+        let v = self.peek_value(state, p, call.arg(ArgRole::Win))?;
+        let Some(window) = live_window(state, &v) else {
+            return Ok(None);
+        };
+        let comm = state.inner.windows[window as usize]
+            .as_ref()
+            .map_or(0, |w| w.comm);
+        Ok(comm::rank_in(state, comm, p as u32).map(|r| Caller {
+            window,
+            rank: r as u32,
+        }))
+    }
+
     /// The window handle argument of `call` of process `p` (through the
     /// pointer for `MPI_Win_free`), without checks.
     pub(super) fn peek_window(
