@@ -7,13 +7,13 @@ use std::sync::Arc;
 use tass_dynamic::api::{Handle, Value};
 use tass_model::api::mpi::{ArgRole, RmaOp};
 use tass_model::api::LibraryConstant as LC;
-use tass_semantics::api::{Change, EngineError, Environment, Evaluator, Property, Violation};
+use tass_semantics::api::{Change, EngineError, Evaluator, Property, Violation};
 use tass_symbolic::api::{Expr, ExprFactory, Type};
 
 use super::sync::{live_window, rma_op};
 use super::window::{datatype_size, Epoch, OpKind, PendingOp};
 use crate::mpi::buffer::{self, concrete, read_buffer, write_buffer, BufArg};
-use crate::mpi::context::{write_success, Call, Mpi, PROC_NULL};
+use crate::mpi::context::{Call, Mpi, PROC_NULL};
 use crate::state::State;
 use crate::step::Step;
 
@@ -48,11 +48,7 @@ impl Mpi<'_> {
         if let Some(issued) = issued {
             self.add_operation(state, step, call, issued, &mut violations)?;
         }
-        self.as_member(state, p, &mut violations, |ev, env| {
-            write_success(ev, env, call)?;
-            env.set_location(call.target);
-            Ok(())
-        })?;
+        self.finish_rma_call(state, p, call, &mut violations)?;
         Ok((violations, Vec::new()))
     }
 
@@ -79,15 +75,12 @@ impl Mpi<'_> {
                 .iter()
                 .any(|l| Some(l.origin) == origin_rank && l.target == issued.target);
         if w.epoch == Epoch::Closed && !under_lock && !under_start {
-            return self.as_member(state, p, violations, |ev, env| {
-                let message = format!(
-                    "{name} outside an access epoch: no MPI_Win_fence has opened one on this window, \
-                     process {p} holds no lock (MPI_Win_lock) on the target, and no MPI_Win_start \
-                     of process {p} names the target"
-                );
-                ev.fail(&*env, Property::Epoch, message, call.span);
-                Ok(())
-            });
+            let message = format!(
+                "{name} outside an access epoch: no MPI_Win_fence has opened one on this window, \
+                 process {p} holds no lock (MPI_Win_lock) on the target, and no MPI_Win_start \
+                 of process {p} names the target"
+            );
+            return self.fail_epoch(state, p, message, call.span, violations);
         }
         let memory = &w.memory[issued.target as usize];
         let size = datatype_size(issued.dtype).unwrap_or(1);

@@ -18,13 +18,13 @@ use std::sync::Arc;
 
 use tass_model::api::mpi::{ArgRole, RmaOp, MPI_LOCK_EXCLUSIVE, MPI_LOCK_SHARED};
 use tass_model::api::LibraryFunction as LF;
-use tass_semantics::api::{Change, EngineError, Environment, Property, Violation};
+use tass_semantics::api::{Change, EngineError, Property, Violation};
 
 use super::sync::{live_window, rma_op, Caller};
 use super::window::{Lock, LockKind};
 use crate::mpi::buffer::{self, concrete};
 use crate::mpi::comm;
-use crate::mpi::context::{write_success, Call, Mpi};
+use crate::mpi::context::{Call, Mpi};
 use crate::state::State;
 use crate::step::Step;
 
@@ -189,10 +189,7 @@ impl Mpi<'_> {
                     _ => None,
                 };
                 if let Some(message) = problem {
-                    self.as_member(state, p, &mut violations, |ev, env| {
-                        ev.fail(&*env, Property::Epoch, message, call.span);
-                        Ok(())
-                    })?;
+                    self.fail_epoch(state, p, message, call.span, &mut violations)?;
                 } else {
                     if op == Some(RmaOp::Lock) {
                         note_lock_in_fence(state, args.window, p, call);
@@ -201,11 +198,7 @@ impl Mpi<'_> {
                 }
             }
         }
-        self.as_member(state, p, &mut violations, |ev, env| {
-            write_success(ev, env, call)?;
-            env.set_location(call.target);
-            Ok(())
-        })?;
+        self.finish_rma_call(state, p, call, &mut violations)?;
         Ok((violations, Vec::new()))
     }
 

@@ -22,12 +22,12 @@
 use std::sync::Arc;
 
 use tass_model::api::mpi::{ArgRole, RmaOp};
-use tass_semantics::api::{Change, EngineError, Environment, Property, Violation};
+use tass_semantics::api::{Change, EngineError, Property, Violation};
 
 use super::sync::{rma_op, Caller};
 use super::window::{Post, Start};
 use crate::mpi::comm;
-use crate::mpi::context::{write_success, Call, Mpi};
+use crate::mpi::context::{Call, Mpi};
 use crate::mpi::group::{check_group, group_of_value};
 use crate::state::State;
 use crate::step::Step;
@@ -121,17 +121,10 @@ impl Mpi<'_> {
                 _ => None, // MPI_Win_sync
             };
             if let Some(message) = problem {
-                self.as_member(state, p, &mut violations, |ev, env| {
-                    ev.fail(&*env, Property::Epoch, message, call.span);
-                    Ok(())
-                })?;
+                self.fail_epoch(state, p, message, call.span, &mut violations)?;
             }
         }
-        self.as_member(state, p, &mut violations, |ev, env| {
-            write_success(ev, env, call)?;
-            env.set_location(call.target);
-            Ok(())
-        })?;
+        self.finish_rma_call(state, p, call, &mut violations)?;
         Ok((violations, Vec::new()))
     }
 

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use tass_dynamic::api::{undefined_data, ElemType, Handle, Pointer, Root, Step as PStep, Value};
 use tass_model::api::mpi::{ArgRole, RmaOp};
-use tass_model::api::{LibraryConstant as LC, LibraryFunction as LF, Type as MType};
+use tass_model::api::{LibraryConstant as LC, LibraryFunction as LF, Span, Type as MType};
 use tass_semantics::api::{Change, EngineError, Environment, Evaluator, Property, Violation};
 use tass_symbolic::api::Type;
 
@@ -192,6 +192,37 @@ impl Mpi<'_> {
         Ok(r)
     }
 
+    /// Reports `message` as an `epoch` violation of process `p` at `span`.
+    pub(super) fn fail_epoch(
+        &mut self,
+        state: &mut State,
+        p: usize,
+        message: String,
+        span: &Span,
+        violations: &mut Vec<Violation>,
+    ) -> Result<(), EngineError> {
+        self.as_member(state, p, violations, |ev, env| {
+            ev.fail(&*env, Property::Epoch, message, span);
+            Ok(())
+        })
+    }
+
+    /// The end of an RMA call of process `p` alone: `MPI_SUCCESS` as its
+    /// result, and the process moves past the call.
+    pub(super) fn finish_rma_call(
+        &mut self,
+        state: &mut State,
+        p: usize,
+        call: &Call<'_>,
+        violations: &mut Vec<Violation>,
+    ) -> Result<(), EngineError> {
+        self.as_member(state, p, violations, |ev, env| {
+            write_success(ev, env, call)?;
+            env.set_location(call.target);
+            Ok(())
+        })
+    }
+
     /// Executes collective window call `call` owned by process `owner`.
     pub(crate) fn rma_collective(
         &mut self,
@@ -362,13 +393,10 @@ impl Mpi<'_> {
         if let Some((origin, at)) = locked {
             let line = self.line_of(at);
             let (p, span) = owner;
-            self.as_member(state, p, violations, |ev, env| {
-                let message = format!(
-                    "MPI_Win_fence closes an active-target epoch in which process {origin}                      locked the window (line {line}): a passive-target epoch inside a fence                      epoch (end the fence epoch first, with MPI_MODE_NOSUCCEED or no fence                      after the locks)"
-                );
-                ev.fail(&*env, Property::Epoch, message, span);
-                Ok(())
-            })?;
+            let message = format!(
+                "MPI_Win_fence closes an active-target epoch in which process {origin}                      locked the window (line {line}): a passive-target epoch inside a fence                      epoch (end the fence epoch first, with MPI_MODE_NOSUCCEED or no fence                      after the locks)"
+            );
+            self.fail_epoch(state, p, message, span, violations)?;
         }
         self.perform_pending(state, k, violations)?;
         let s = state.inner_mut();
@@ -421,28 +449,22 @@ impl Mpi<'_> {
             .and_then(|w| w.locks.first().copied());
         if let Some(l) = locked {
             let span = calls[0].span;
-            self.as_member(state, members[0], violations, |ev, env| {
-                let message = format!(
-                    "MPI_Win_free while rank {} still holds a lock on rank {} (a passive-target \
-                     epoch never closed by MPI_Win_unlock)",
-                    l.origin, l.target
-                );
-                ev.fail(&*env, Property::Epoch, message, span);
-                Ok(())
-            })?;
+            let message = format!(
+                "MPI_Win_free while rank {} still holds a lock on rank {} (a passive-target \
+                 epoch never closed by MPI_Win_unlock)",
+                l.origin, l.target
+            );
+            self.fail_epoch(state, members[0], message, span, violations)?;
         }
         if let Some(&(origin, kind)) = pending.first() {
             let span = calls[0].span;
-            self.as_member(state, members[0], violations, |ev, env| {
-                let message = format!(
-                    "MPI_Win_free while the epoch is still open: {} of process {origin} (and \
-                     {} more) not completed by a synchronisation (MPI_Win_fence)",
-                    kind.name(),
-                    pending.len() - 1
-                );
-                ev.fail(&*env, Property::Epoch, message, span);
-                Ok(())
-            })?;
+            let message = format!(
+                "MPI_Win_free while the epoch is still open: {} of process {origin} (and \
+                 {} more) not completed by a synchronisation (MPI_Win_fence)",
+                kind.name(),
+                pending.len() - 1
+            );
+            self.fail_epoch(state, members[0], message, span, violations)?;
         }
         let memory = state.inner.windows[k as usize]
             .as_ref()
