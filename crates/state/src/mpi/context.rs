@@ -8,7 +8,7 @@ use tass_model::api::mpi::{ArgRole, MPI_ANY_SOURCE, MPI_ANY_TAG};
 use tass_model::api::{
     Callee, Expr as MExpr, LibraryFunction as LF, LocationId, Model, Span, Statement, TransitionId,
 };
-use tass_semantics::api::{Decision, EngineError, Evaluator, Oracle};
+use tass_semantics::api::{Decision, EngineError, Environment, Evaluator, Oracle, Violation};
 use tass_symbolic::api::{Expr, ExprFactory};
 
 use super::comm;
@@ -242,6 +242,25 @@ pub(super) fn first_match(
 }
 
 impl Mpi<'_> {
+    /// Runs `body` as a step of process `p` with a checking evaluator: its
+    /// violations go to `violations`, and the assumptions it made become the
+    /// state's path condition.
+    pub(crate) fn as_process<R>(
+        &mut self,
+        state: &mut State,
+        p: usize,
+        violations: &mut Vec<Violation>,
+        body: impl FnOnce(&mut Evaluator<'_>, &mut ProcEnv<'_>) -> Result<R, EngineError>,
+    ) -> Result<R, EngineError> {
+        let mut env = self.ctx.env(state, p);
+        let mut ev = Evaluator::checking(self.ctx.f, self.oracle, p);
+        let r = body(&mut ev, &mut env)?;
+        let pc = ev.current_pc(&env);
+        env.set_path_condition(pc);
+        violations.append(&mut ev.violations);
+        Ok(r)
+    }
+
     /// What `read` finds with process `p`'s view of `state`, evaluating without
     /// checks (the argument reads of the peek functions below).
     fn peek_with<T>(

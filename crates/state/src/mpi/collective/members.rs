@@ -3,7 +3,7 @@
 
 use tass_dynamic::api::{Handle, Value};
 use tass_model::api::{LibraryConstant as LC, LibraryFunction as LF, Span};
-use tass_semantics::api::{EngineError, Environment, Evaluator, Property, Violation};
+use tass_semantics::api::{EngineError, Environment, Evaluator, Property};
 use tass_symbolic::api::{Expr, ExprFactory, Type};
 
 use super::data::{op_name, op_of, DType, Data, Op};
@@ -63,26 +63,6 @@ impl Significant {
             .clone()
             .or_else(|| self.stype.clone())
             .unwrap_or(DType::Scalar(LC::MpiInt, Type::Int))
-    }
-}
-
-impl Mpi<'_> {
-    /// Runs `body` as a step of process `p`: its evaluator and environment; the
-    /// assumptions it made become part of the path condition.
-    pub(super) fn as_process<R>(
-        &mut self,
-        state: &mut State,
-        p: usize,
-        violations: &mut Vec<Violation>,
-        body: impl FnOnce(&mut Evaluator<'_>, &mut ProcEnv<'_>) -> Result<R, EngineError>,
-    ) -> Result<R, EngineError> {
-        let mut env = self.ctx.env(state, p);
-        let mut ev = Evaluator::checking(self.ctx.f, self.oracle, p);
-        let r = body(&mut ev, &mut env)?;
-        let pc = ev.current_pc(&env);
-        env.set_path_condition(pc);
-        violations.append(&mut ev.violations);
-        Ok(r)
     }
 }
 

@@ -372,7 +372,7 @@ impl Mpi<'_> {
                         OpStage::DoneAtOrigin => " (its exposure epoch is open until MPI_Win_wait)",
                     }
                 );
-                self.as_member(state, p, &mut violations, |ev, env| {
+                self.as_process(state, p, &mut violations, |ev, env| {
                     ev.check(&*env, claim, Property::LocalConcurrency, || message, span);
                     Ok(())
                 })?;
@@ -392,7 +392,7 @@ impl Mpi<'_> {
                  epoch's synchronisation completes it",
                 op.kind.name()
             );
-            self.as_member(state, p, &mut violations, |ev, env| {
+            self.as_process(state, p, &mut violations, |ev, env| {
                 ev.check(&*env, claim, Property::LocalConcurrency, || message, span);
                 Ok(())
             })?;
@@ -405,7 +405,7 @@ impl Mpi<'_> {
                      epoch's synchronisation completes it",
                     op.kind.name()
                 );
-                self.as_member(state, p, &mut violations, |ev, env| {
+                self.as_process(state, p, &mut violations, |ev, env| {
                     ev.check(&*env, claim, Property::LocalConcurrency, || message, span);
                     Ok(())
                 })?;
@@ -443,7 +443,7 @@ impl Mpi<'_> {
                 op.kind.name(),
                 a.line
             );
-            self.as_member(state, p, &mut violations, |ev, env| {
+            self.as_process(state, p, &mut violations, |ev, env| {
                 ev.check(&*env, claim, Property::LocalConcurrency, || message, span);
                 Ok(())
             })?;

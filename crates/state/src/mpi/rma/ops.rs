@@ -42,7 +42,7 @@ impl Mpi<'_> {
     ) -> Result<(Vec<Violation>, Vec<Change>), EngineError> {
         let p = step.process;
         let mut violations = Vec::new();
-        let issued = self.as_member(state, p, &mut violations, |ev, env| {
+        let issued = self.as_process(state, p, &mut violations, |ev, env| {
             issue_args(ev, env, call)
         })?;
         if let Some(issued) = issued {
@@ -90,7 +90,7 @@ impl Mpi<'_> {
         if !inside {
             let target = issued.target;
             let window_size = memory.size;
-            return self.as_member(state, p, violations, |ev, env| {
+            return self.as_process(state, p, violations, |ev, env| {
                 let message = format!(
                     "{name} outside the target window: bytes {first_byte}..{end_byte} of the \
                      {window_size} bytes process {target} exposes"
@@ -142,7 +142,7 @@ impl Mpi<'_> {
                     other.origin,
                     op.target
                 );
-                self.as_member(state, p, violations, |ev, env| {
+                self.as_process(state, p, violations, |ev, env| {
                     ev.fail(&*env, Property::RmaRace, message, call.span);
                     Ok(())
                 })?;
@@ -197,12 +197,12 @@ impl Mpi<'_> {
             ),
         };
         let Some(c) = op.filter(|_| matches!(lf, OpKind::AtomicRead(..))) else {
-            let (data, buffer) = self.as_member(state, p, violations, |ev, env| {
+            let (data, buffer) = self.as_process(state, p, violations, |ev, env| {
                 origin_side(ev, env, call, lf, issued)
             })?;
             return Ok(vec![(lf, data, buffer, None)]);
         };
-        self.as_member(state, p, violations, |ev, env| {
+        self.as_process(state, p, violations, |ev, env| {
             let f = ev.factory();
             let (n, zero) = (f.int(issued.count), f.int(0));
             let result = call.arg(ArgRole::RecvBuffer);
@@ -326,13 +326,13 @@ impl Mpi<'_> {
             match op.kind {
                 OpKind::Put => {
                     let data = op.data.expect("a put carries its data");
-                    self.as_member(state, target as usize, violations, |ev, env| {
+                    self.as_process(state, target as usize, violations, |ev, env| {
                         write_buffer(ev, env, base, at, data, n, &span)
                     })?;
                 }
                 OpKind::Accumulate(c) | OpKind::AtomicWrite(c, _) => {
                     let Some(data) = op.data else { continue };
-                    self.as_member(state, target as usize, violations, |ev, env| {
+                    self.as_process(state, target as usize, violations, |ev, env| {
                         let old = read_buffer(ev, &*env, base, n, at.offset, &op.ty, &span)?;
                         let Some(old) = old else { return Ok(()) };
                         let f = ev.factory();
@@ -350,7 +350,7 @@ impl Mpi<'_> {
                     })?;
                 }
                 OpKind::Get | OpKind::AtomicRead(..) => {
-                    let got = self.as_member(state, target as usize, violations, |ev, env| {
+                    let got = self.as_process(state, target as usize, violations, |ev, env| {
                         read_buffer(ev, &*env, base, n, at.offset, &op.ty, &span)
                     })?;
                     let Some(got) = got else { continue };
@@ -360,7 +360,7 @@ impl Mpi<'_> {
                         offset: f.int(0),
                     };
                     let dest_arg = BufArg::Stored(dest, Some(&op.ty));
-                    self.as_member(state, op.origin as usize, violations, |ev, env| {
+                    self.as_process(state, op.origin as usize, violations, |ev, env| {
                         write_buffer(ev, env, dest_arg, into, got, n, &span)
                     })?;
                 }

@@ -254,7 +254,7 @@ impl Mpi<'_> {
         violations: &mut Vec<Violation>,
     ) -> Result<Option<PassiveArgs>, EngineError> {
         let name = call.lf.c_name();
-        let ok = self.as_member(state, p, violations, |ev, env| {
+        let ok = self.as_process(state, p, violations, |ev, env| {
             let wv = ev.eval(&*env, call.arg(ArgRole::Win))?;
             let Some(window) = live_window(env.state, &wv) else {
                 let message = format!("{name} on an invalid window (never created, or freed)");

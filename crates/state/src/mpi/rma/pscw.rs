@@ -140,7 +140,7 @@ impl Mpi<'_> {
         let caller = self.peek_caller(state, p, call)?;
         if caller.is_none() {
             let name = call.lf.c_name();
-            self.as_member(state, p, violations, |ev, env| {
+            self.as_process(state, p, violations, |ev, env| {
                 let message = format!("{name} on an invalid window (never created, or freed)");
                 ev.fail(&*env, Property::InvalidPointer, message, call.span);
                 Ok(())
@@ -160,7 +160,7 @@ impl Mpi<'_> {
         call: &Call<'_>,
         violations: &mut Vec<Violation>,
     ) -> Result<Option<Vec<u32>>, EngineError> {
-        let valid = self.as_member(state, p, violations, |ev, env| {
+        let valid = self.as_process(state, p, violations, |ev, env| {
             Ok(check_group(ev, env, call.arg(ArgRole::Group), call.lf, call.span)?.is_some())
         })?;
         if !valid {
@@ -169,7 +169,7 @@ impl Mpi<'_> {
         let ranks = self.window_ranks_of_group(state, p, caller.window, call)?;
         if ranks.is_none() {
             let name = call.lf.c_name();
-            self.as_member(state, p, violations, |ev, env| {
+            self.as_process(state, p, violations, |ev, env| {
                 let message =
                     format!("{name} with a group member outside the window's communicator");
                 ev.fail(&*env, Property::MpiRank, message, call.span);

@@ -174,24 +174,6 @@ impl Mpi<'_> {
         Ok(())
     }
 
-    /// Runs `body` as process `p` with a checking evaluator; its violations go
-    /// to `violations` and its path condition becomes the state's.
-    pub(super) fn as_member<R>(
-        &mut self,
-        state: &mut State,
-        p: usize,
-        violations: &mut Vec<Violation>,
-        body: impl FnOnce(&mut Evaluator<'_>, &mut ProcEnv<'_>) -> Result<R, EngineError>,
-    ) -> Result<R, EngineError> {
-        let mut env = self.ctx.env(state, p);
-        let mut ev = Evaluator::checking(self.ctx.f, self.oracle, p);
-        let r = body(&mut ev, &mut env)?;
-        let pc = ev.current_pc(&env);
-        env.set_path_condition(pc);
-        violations.append(&mut ev.violations);
-        Ok(r)
-    }
-
     /// Reports `message` as an `epoch` violation of process `p` at `span`.
     pub(super) fn fail_epoch(
         &mut self,
@@ -201,7 +183,7 @@ impl Mpi<'_> {
         span: &Span,
         violations: &mut Vec<Violation>,
     ) -> Result<(), EngineError> {
-        self.as_member(state, p, violations, |ev, env| {
+        self.as_process(state, p, violations, |ev, env| {
             ev.fail(&*env, Property::Epoch, message, span);
             Ok(())
         })
@@ -216,7 +198,7 @@ impl Mpi<'_> {
         call: &Call<'_>,
         violations: &mut Vec<Violation>,
     ) -> Result<(), EngineError> {
-        self.as_member(state, p, violations, |ev, env| {
+        self.as_process(state, p, violations, |ev, env| {
             write_success(ev, env, call)?;
             env.set_location(call.target);
             Ok(())
@@ -262,7 +244,7 @@ impl Mpi<'_> {
             _ => return Err(EngineError::invalid("not a collective window call", None)),
         }
         for (&q, c) in members.iter().zip(&calls) {
-            self.as_member(state, q, &mut violations, |ev, env| {
+            self.as_process(state, q, &mut violations, |ev, env| {
                 write_success(ev, env, c)?;
                 env.set_location(c.target);
                 Ok(())
@@ -284,7 +266,7 @@ impl Mpi<'_> {
         } else {
             "window (never created, or freed)"
         };
-        self.as_member(state, p, violations, |ev, env| {
+        self.as_process(state, p, violations, |ev, env| {
             let message = format!("{} called with an invalid {what}", call.lf.c_name());
             ev.fail(&*env, Property::InvalidPointer, message, call.span);
             Ok(())
@@ -303,7 +285,7 @@ impl Mpi<'_> {
     ) -> Result<(), EngineError> {
         let mut memory = Vec::new();
         for (&q, c) in members.iter().zip(calls) {
-            let m = self.as_member(state, q, violations, |ev, env| {
+            let m = self.as_process(state, q, violations, |ev, env| {
                 let size = ev.eval_int(&*env, c.arg(ArgRole::WinSize))?;
                 let size = concrete(ev, size, "window size", c.span)?;
                 let unit = ev.eval_int(&*env, c.arg(ArgRole::DispUnit))?;
@@ -366,7 +348,7 @@ impl Mpi<'_> {
         let k = (windows.len() - 1) as u32;
         s.windows = Arc::new(windows);
         for (&q, c) in members.iter().zip(calls) {
-            self.as_member(state, q, violations, |ev, env| {
+            self.as_process(state, q, violations, |ev, env| {
                 write_handle(ev, env, c, Value::Handle(Handle::Win(k)))
             })?;
         }
@@ -434,7 +416,7 @@ impl Mpi<'_> {
             .and_then(open_pscw_epoch)
         {
             let span = calls[0].span;
-            self.as_member(state, members[0], violations, |ev, env| {
+            self.as_process(state, members[0], violations, |ev, env| {
                 ev.fail(
                     &*env,
                     Property::Epoch,
@@ -480,7 +462,7 @@ impl Mpi<'_> {
         let s = state.inner_mut();
         Arc::make_mut(&mut s.windows)[k as usize] = None;
         for (&q, c) in members.iter().zip(calls) {
-            self.as_member(state, q, violations, |ev, env| {
+            self.as_process(state, q, violations, |ev, env| {
                 write_handle(ev, env, c, Value::Handle(Handle::Constant(LC::MpiWinNull)))
             })?;
         }
