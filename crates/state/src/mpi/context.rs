@@ -184,6 +184,14 @@ pub(crate) struct Mpi<'a> {
     pub oracle: &'a mut Oracle,
 }
 
+/// How a call passes a handle: its value, or its address (the `MPI_*_free`
+/// calls, which write the null handle back); the address's name for messages.
+#[derive(Clone, Copy)]
+pub(crate) enum HandlePassed {
+    ByValue,
+    ByAddress(&'static str),
+}
+
 impl<'a> Ctx<'a> {
     /// The MPI semantics over this context, asking `oracle`.
     pub(crate) fn mpi<'o>(self, oracle: &'o mut Oracle) -> Mpi<'o>
@@ -272,6 +280,30 @@ impl Mpi<'_> {
         let env = self.ctx.env(state, p);
         let mut ev = Evaluator::without_checks(self.ctx.f, self.oracle, p);
         read(&mut ev, &env)
+    }
+
+    /// The handle argument `arg` of process `p` names (no checks): read
+    /// through the pointer when the call takes the handle's address (the
+    /// `MPI_*_free` calls); `None` for a null address.
+    pub(super) fn peek_handle(
+        &mut self,
+        state: &mut State,
+        p: usize,
+        call: &Call<'_>,
+        arg: &MExpr,
+        passed: HandlePassed,
+    ) -> Result<Option<Value>, EngineError> {
+        self.peek_with(state, p, |ev, env| {
+            let v = ev.eval(env, arg)?;
+            let HandlePassed::ByAddress(what) = passed else {
+                return Ok(Some(v));
+            };
+            if !matches!(v, Value::Pointer(ref q) if !q.is_null()) {
+                return Ok(None);
+            }
+            let place = ev.deref_place(env, v, true, call.span, &|| what.into())?;
+            Ok(Some(ev.read_place(env, &place)))
+        })
     }
 
     /// The value of integer argument `e` of process `p` (no checks).

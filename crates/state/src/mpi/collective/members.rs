@@ -12,7 +12,7 @@ use super::user_reduce::user_function;
 use crate::env::ProcEnv;
 use crate::mpi::buffer::holds;
 use crate::mpi::comm;
-use crate::mpi::context::{Call, Ctx, Mpi};
+use crate::mpi::context::{Call, Ctx, HandlePassed, Mpi};
 use crate::state::State;
 
 /// One member of the communicator in a collective: at its blocking call, or
@@ -79,18 +79,14 @@ impl Mpi<'_> {
         p: usize,
         call: &Call<'_>,
     ) -> Result<Option<u32>, EngineError> {
-        let env = self.ctx.env(state, p);
-        let mut ev = Evaluator::without_checks(self.ctx.f, self.oracle, p);
+        let passed = if call.lf == LF::MpiCommFree {
+            HandlePassed::ByAddress("communicator")
+        } else {
+            HandlePassed::ByValue
+        };
         let arg = &call.args[comm_arg(call.lf)];
-        let mut v = ev.eval(&env, arg)?;
-        if call.lf == LF::MpiCommFree {
-            if !matches!(v, Value::Pointer(ref q) if !q.is_null()) {
-                return Ok(None);
-            }
-            let place = ev.deref_place(&env, v, true, call.span, &|| "communicator".into())?;
-            v = ev.read_place(&env, &place);
-        }
-        Ok(comm::comm_of_value(env.state, &v))
+        let v = self.peek_handle(state, p, call, arg, passed)?;
+        Ok(v.and_then(|v| comm::comm_of_value(state, &v)))
     }
 
     /// The root argument of collective call `call` of process `p`, evaluated

@@ -15,7 +15,7 @@ use super::window::{Epoch, MemoryOwner, WinMemory, Window};
 use crate::env::ProcEnv;
 use crate::mpi::buffer::concrete;
 use crate::mpi::comm;
-use crate::mpi::context::{current_call, write_success, Call, Mpi};
+use crate::mpi::context::{current_call, write_success, Call, HandlePassed, Mpi};
 use crate::mpi::process::MpiPhase;
 use crate::state::State;
 use crate::step::Step;
@@ -88,17 +88,13 @@ impl Mpi<'_> {
         p: usize,
         call: &Call<'_>,
     ) -> Result<Option<u32>, EngineError> {
-        let env = self.ctx.env(state, p);
-        let mut ev = Evaluator::without_checks(self.ctx.f, self.oracle, p);
-        let mut v = ev.eval(&env, call.arg(ArgRole::Win))?;
-        if rma_op(call) == Some(RmaOp::Free) {
-            if !matches!(v, Value::Pointer(ref q) if !q.is_null()) {
-                return Ok(None);
-            }
-            let place = ev.deref_place(&env, v, true, call.span, &|| "window".into())?;
-            v = ev.read_place(&env, &place);
-        }
-        Ok(live_window(env.state, &v))
+        let passed = if rma_op(call) == Some(RmaOp::Free) {
+            HandlePassed::ByAddress("window")
+        } else {
+            HandlePassed::ByValue
+        };
+        let v = self.peek_handle(state, p, call, call.arg(ArgRole::Win), passed)?;
+        Ok(v.and_then(|v| live_window(state, &v)))
     }
 
     /// What collective window call `call` of process `p` names (`None`: an
