@@ -10,10 +10,10 @@ use tass_model::api::LibraryConstant as LC;
 use tass_semantics::api::{Change, EngineError, Evaluator, Property, Violation};
 use tass_symbolic::api::{Expr, ExprFactory, Type};
 
-use super::sync::{live_window, rma_op};
+use super::sync::{checked_target, checked_window, rma_op};
 use super::window::{datatype_size, Epoch, OpKind, PendingOp};
 use crate::mpi::buffer::{self, concrete, read_buffer, write_buffer, BufArg};
-use crate::mpi::context::{Call, Mpi, PROC_NULL};
+use crate::mpi::context::{Call, Mpi};
 use crate::state::State;
 use crate::step::Step;
 
@@ -393,22 +393,12 @@ fn issue_args(
     call: &Call<'_>,
 ) -> Result<Option<Issued>, EngineError> {
     let name = call.lf.c_name();
-    let wv = ev.eval(&*env, call.arg(ArgRole::Win))?;
-    let Some(window) = live_window(env.state, &wv) else {
-        let message = format!("{name} on an invalid window (never created, or freed)");
-        ev.fail(&*env, Property::InvalidPointer, message, call.span);
+    let Some((window, n)) = checked_window(ev, env, call)? else {
         return Ok(None);
     };
-    let comm = env.state.inner.windows[window as usize]
-        .as_ref()
-        .map_or(0, |w| w.comm);
-    let n = crate::mpi::comm::comm_size(env.state, comm);
-    let rank = ev.eval_int(&*env, call.arg(ArgRole::TargetRank))?;
-    buffer::check_rank(ev, &*env, rank, false, "target", call.span, n);
-    let rank = concrete(ev, rank, "target rank", call.span)?;
-    if rank == PROC_NULL || !(0..n as i64).contains(&rank) {
+    let Some(rank) = checked_target(ev, env, call, call.arg(ArgRole::TargetRank), n)? else {
         return Ok(None);
-    }
+    };
     if matches!(
         rma_op(call),
         Some(RmaOp::FetchAndOp | RmaOp::CompareAndSwap)
@@ -428,7 +418,7 @@ fn issue_args(
         let target_disp = concrete(ev, disp, "target displacement", call.span)?;
         return Ok(Some(Issued {
             window,
-            target: rank as u32,
+            target: rank,
             count: 1,
             dtype,
             ty,
@@ -502,7 +492,7 @@ fn issue_args(
     let target_disp = concrete(ev, disp, "target displacement", call.span)?;
     Ok(Some(Issued {
         window,
-        target: rank as u32,
+        target: rank,
         count,
         dtype: odt,
         ty,

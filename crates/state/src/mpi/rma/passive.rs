@@ -20,9 +20,9 @@ use tass_model::api::mpi::{ArgRole, RmaOp, MPI_LOCK_EXCLUSIVE, MPI_LOCK_SHARED};
 use tass_model::api::LibraryFunction as LF;
 use tass_semantics::api::{Change, EngineError, Property, Violation};
 
-use super::sync::{live_window, rma_op, Caller};
+use super::sync::{checked_target, checked_window, rma_op, Caller};
 use super::window::{Lock, LockKind};
-use crate::mpi::buffer::{self, concrete};
+use crate::mpi::buffer::concrete;
 use crate::mpi::comm;
 use crate::mpi::context::{Call, Mpi};
 use crate::state::State;
@@ -255,21 +255,11 @@ impl Mpi<'_> {
     ) -> Result<Option<PassiveArgs>, EngineError> {
         let name = call.lf.c_name();
         let ok = self.as_process(state, p, violations, |ev, env| {
-            let wv = ev.eval(&*env, call.arg(ArgRole::Win))?;
-            let Some(window) = live_window(env.state, &wv) else {
-                let message = format!("{name} on an invalid window (never created, or freed)");
-                ev.fail(&*env, Property::InvalidPointer, message, call.span);
+            let Some((_, n)) = checked_window(ev, env, call)? else {
                 return Ok(false);
             };
-            let comm = env.state.inner.windows[window as usize]
-                .as_ref()
-                .map_or(0, |w| w.comm);
-            let n = comm::comm_size(env.state, comm);
             if let Some(e) = call.arg_if(ArgRole::TargetRank) {
-                let r = ev.eval_int(&*env, e)?;
-                buffer::check_rank(ev, &*env, r, false, "target", call.span, n);
-                let r = concrete(ev, r, "target rank", call.span)?;
-                if !(0..n as i64).contains(&r) {
+                if checked_target(ev, env, call, e, n)?.is_none() {
                     return Ok(false); // MPI_PROC_NULL: nothing to lock
                 }
             }

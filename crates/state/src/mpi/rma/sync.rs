@@ -13,7 +13,7 @@ use tass_symbolic::api::Type;
 
 use super::window::{Epoch, MemoryOwner, WinMemory, Window};
 use crate::env::ProcEnv;
-use crate::mpi::buffer::concrete;
+use crate::mpi::buffer::{self, concrete};
 use crate::mpi::comm;
 use crate::mpi::context::{current_call, write_success, Call, HandlePassed, Mpi};
 use crate::mpi::process::MpiPhase;
@@ -55,6 +55,42 @@ pub(super) fn live_window(state: &State, v: &Value) -> Option<u32> {
 pub(super) struct Caller {
     pub window: u32,
     pub rank: u32,
+}
+
+/// The window argument of RMA call `call`, checked, with the size of the
+/// window's communicator (`None` after reporting an invalid window).
+pub(super) fn checked_window(
+    ev: &mut Evaluator<'_>,
+    env: &ProcEnv<'_>,
+    call: &Call<'_>,
+) -> Result<Option<(u32, usize)>, EngineError> {
+    let wv = ev.eval(env, call.arg(ArgRole::Win))?;
+    let Some(window) = live_window(env.state, &wv) else {
+        let name = call.lf.c_name();
+        let message = format!("{name} on an invalid window (never created, or freed)");
+        ev.fail(env, Property::InvalidPointer, message, call.span);
+        return Ok(None);
+    };
+    let comm = env.state.inner.windows[window as usize]
+        .as_ref()
+        .map_or(0, |w| w.comm);
+    Ok(Some((window, comm::comm_size(env.state, comm))))
+}
+
+/// Target rank argument `e` of RMA call `call` on a window of `n` processes,
+/// checked: the rank, or `None` for `MPI_PROC_NULL` (nothing to do) and after
+/// reporting an invalid one.
+pub(super) fn checked_target(
+    ev: &mut Evaluator<'_>,
+    env: &ProcEnv<'_>,
+    call: &Call<'_>,
+    e: &tass_model::api::Expr,
+    n: usize,
+) -> Result<Option<u32>, EngineError> {
+    let rank = ev.eval_int(env, e)?;
+    buffer::check_rank(ev, env, rank, false, "target", call.span, n);
+    let rank = concrete(ev, rank, "target rank", call.span)?;
+    Ok((0..n as i64).contains(&rank).then_some(rank as u32))
 }
 
 impl Mpi<'_> {
