@@ -184,17 +184,14 @@ impl Mpi<'_> {
             Some(RmaOp::Put) => (None, OpKind::Put),
             Some(RmaOp::Get) => (None, OpKind::Get),
             Some(RmaOp::FetchAndOp | RmaOp::GetAccumulate) => {
-                let c = self.atomic_op(state, p, call)?;
+                let c = self.reduce_op(state, p, call)?;
                 (Some(c), OpKind::AtomicRead(c, call.lf))
             }
             Some(RmaOp::CompareAndSwap) => {
                 let c = LC::MpiReplace;
                 (Some(c), OpKind::AtomicRead(c, call.lf))
             }
-            _ => (
-                None,
-                OpKind::Accumulate(self.accumulate_op(state, p, call)?),
-            ),
+            _ => (None, OpKind::Accumulate(self.reduce_op(state, p, call)?)),
         };
         let Some(c) = op.filter(|_| matches!(lf, OpKind::AtomicRead(..))) else {
             let (data, buffer) = self.as_process(state, p, violations, |ev, env| {
@@ -239,45 +236,23 @@ impl Mpi<'_> {
         })
     }
 
-    /// The operation of `MPI_Fetch_and_op` or `MPI_Get_accumulate`
-    /// (`MPI_NO_OP` included).
-    fn atomic_op(
+    /// The operation of `MPI_Accumulate`, `MPI_Fetch_and_op` or
+    /// `MPI_Get_accumulate` (the atomics also take `MPI_NO_OP`).
+    fn reduce_op(
         &mut self,
         state: &mut State,
         p: usize,
         call: &Call<'_>,
     ) -> Result<LC, EngineError> {
-        let v = self.peek_value(state, p, call.arg(ArgRole::Op))?;
-        match v {
-            Value::Handle(Handle::Constant(
-                c @ (LC::MpiSum
-                | LC::MpiProd
-                | LC::MpiMin
-                | LC::MpiMax
-                | LC::MpiReplace
-                | LC::MpiNoOp),
-            )) => Ok(c),
-            other => Err(EngineError::unsupported(
-                format!("{} with operation {other:?}", call.lf.c_name()),
-                call.span,
-            )),
-        }
-    }
-
-    /// The operation of `MPI_Accumulate`.
-    fn accumulate_op(
-        &mut self,
-        state: &mut State,
-        p: usize,
-        call: &Call<'_>,
-    ) -> Result<LC, EngineError> {
+        let takes_no_op = matches!(rma_op(call), Some(RmaOp::FetchAndOp | RmaOp::GetAccumulate));
         let v = self.peek_value(state, p, call.arg(ArgRole::Op))?;
         match v {
             Value::Handle(Handle::Constant(
                 c @ (LC::MpiSum | LC::MpiProd | LC::MpiMin | LC::MpiMax | LC::MpiReplace),
             )) => Ok(c),
+            Value::Handle(Handle::Constant(LC::MpiNoOp)) if takes_no_op => Ok(LC::MpiNoOp),
             other => Err(EngineError::unsupported(
-                format!("MPI_Accumulate with operation {other:?}"),
+                format!("{} with operation {other:?}", call.lf.c_name()),
                 call.span,
             )),
         }
