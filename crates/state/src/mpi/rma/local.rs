@@ -279,24 +279,11 @@ impl Mpi<'_> {
             let rank = crate::mpi::comm::rank_in(state, w.comm, p as u32);
             let mut record = Vec::new();
             for (place, access) in &places {
-                for op in &w.ops {
-                    let found = self.check_against_op(
-                        state,
-                        (p, rank),
-                        (op, OpStage::Pending),
-                        (place, *access),
-                        &t.span,
-                    )?;
-                    violations.extend(found);
-                }
-                for op in &w.exposed {
-                    let found = self.check_against_op(
-                        state,
-                        (p, rank),
-                        (op, OpStage::DoneAtOrigin),
-                        (place, *access),
-                        &t.span,
-                    )?;
+                let pending = w.ops.iter().map(|op| (op, OpStage::Pending));
+                let exposed = w.exposed.iter().map(|op| (op, OpStage::DoneAtOrigin));
+                for op in pending.chain(exposed) {
+                    let found =
+                        self.check_against_op(state, (p, rank), op, (place, *access), &t.span)?;
                     violations.extend(found);
                 }
                 // Accesses are recorded in fence epochs and in the
