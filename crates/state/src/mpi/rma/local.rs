@@ -319,6 +319,23 @@ impl Mpi<'_> {
         Ok(violations)
     }
 
+    /// Checks `claim` (the access of process `p` at `span` misses the
+    /// operation's memory) as a `local-concurrency` property, with `message`.
+    fn check_local_concurrency(
+        &mut self,
+        state: &mut State,
+        p: usize,
+        claim: Expr,
+        message: String,
+        span: &Span,
+        violations: &mut Vec<Violation>,
+    ) -> Result<(), EngineError> {
+        self.as_process(state, p, violations, |ev, env| {
+            ev.check(&*env, claim, Property::LocalConcurrency, || message, span);
+            Ok(())
+        })
+    }
+
     /// The violation of one access of process `p` (rank `rank` in the
     /// window) against operation `op`, if they can conflict (for an
     /// operation done at its origin, only at its target).
@@ -359,10 +376,7 @@ impl Mpi<'_> {
                         OpStage::DoneAtOrigin => " (its exposure epoch is open until MPI_Win_wait)",
                     }
                 );
-                self.as_process(state, p, &mut violations, |ev, env| {
-                    ev.check(&*env, claim, Property::LocalConcurrency, || message, span);
-                    Ok(())
-                })?;
+                self.check_local_concurrency(state, p, claim, message, span, &mut violations)?;
             }
         }
         if stage == OpStage::DoneAtOrigin {
@@ -379,10 +393,7 @@ impl Mpi<'_> {
                  epoch's synchronisation completes it",
                 op.kind.name()
             );
-            self.as_process(state, p, &mut violations, |ev, env| {
-                ev.check(&*env, claim, Property::LocalConcurrency, || message, span);
-                Ok(())
-            })?;
+            self.check_local_concurrency(state, p, claim, message, span, &mut violations)?;
         }
         if op.origin as usize == p && conflicts_at_origin(op.kind, access) {
             if let Some(at) = offset_in(&op.buffer, place, f) {
@@ -392,10 +403,7 @@ impl Mpi<'_> {
                      epoch's synchronisation completes it",
                     op.kind.name()
                 );
-                self.as_process(state, p, &mut violations, |ev, env| {
-                    ev.check(&*env, claim, Property::LocalConcurrency, || message, span);
-                    Ok(())
-                })?;
+                self.check_local_concurrency(state, p, claim, message, span, &mut violations)?;
             }
         }
         Ok(violations)
@@ -430,10 +438,7 @@ impl Mpi<'_> {
                 op.kind.name(),
                 a.line
             );
-            self.as_process(state, p, &mut violations, |ev, env| {
-                ev.check(&*env, claim, Property::LocalConcurrency, || message, span);
-                Ok(())
-            })?;
+            self.check_local_concurrency(state, p, claim, message, span, &mut violations)?;
         }
         Ok(violations)
     }
