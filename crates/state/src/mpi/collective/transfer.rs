@@ -57,6 +57,21 @@ impl Plan<'_, '_> {
         }
     }
 
+    /// What every member contributes to a reduction: the `length(member)`
+    /// leading elements of its send data (`None`: one cannot be read).
+    fn contributions(
+        &self,
+        state: &mut State,
+        read: &mut Read<'_>,
+        length: impl Fn(&Member<'_>) -> Expr,
+    ) -> Result<Option<Vec<Data>>, EngineError> {
+        let mut xs = Vec::with_capacity(self.members.len());
+        for (i, m) in self.members.iter().enumerate() {
+            xs.push(get!(read(state, i, self.zero(), length(m))));
+        }
+        Ok(Some(xs))
+    }
+
     /// The leading `capacity` elements of a buffer.
     fn leading(&self, capacity: Expr) -> Window {
         Window {
@@ -121,15 +136,7 @@ impl Plan<'_, '_> {
         let mut out = Vec::new();
         let c = self.count(&self.members[0].args.scount);
         let op = self.members[0].op.unwrap_or(Op::Sum);
-        let mut xs = Vec::with_capacity(self.members.len());
-        for (i, m) in self.members.iter().enumerate() {
-            xs.push(get!(read(
-                state,
-                i,
-                self.zero(),
-                self.count(&m.args.scount)
-            )));
-        }
+        let xs = get!(self.contributions(state, read, |m| self.count(&m.args.scount)));
         for j in 0..self.members.len() {
             let upto = match self.kind {
                 Kind::Reduce if self.root != Some(j) => continue,
@@ -174,15 +181,8 @@ impl Plan<'_, '_> {
         let counts = &self.members[0].args.rcounts;
         let total = self.sum(counts, self.members.len());
         let op = self.members[0].op.unwrap_or(Op::Sum);
-        let mut xs = Vec::with_capacity(self.members.len());
-        for (i, m) in self.members.iter().enumerate() {
-            xs.push(get!(read(
-                state,
-                i,
-                self.zero(),
-                self.sum(&m.args.rcounts, self.members.len())
-            )));
-        }
+        let xs = get!(self.contributions(state, read, |m| self
+            .sum(&m.args.rcounts, self.members.len())));
         if let Op::User(_) = op {
             // Each member's block of every contribution: its receive buffer
             // starts with the last one's, the user function folds the
