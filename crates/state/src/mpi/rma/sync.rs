@@ -408,7 +408,10 @@ impl Mpi<'_> {
             let line = self.line_of(at);
             let (p, span) = owner;
             let message = format!(
-                "MPI_Win_fence closes an active-target epoch in which process {origin}                      locked the window (line {line}): a passive-target epoch inside a fence                      epoch (end the fence epoch first, with MPI_MODE_NOSUCCEED or no fence                      after the locks)"
+                "MPI_Win_fence closes an active-target epoch in which process {origin} \
+                 locked the window (line {line}): a passive-target epoch inside a fence \
+                 epoch (end the fence epoch first, with MPI_MODE_NOSUCCEED or no fence \
+                 after the locks)"
             );
             self.fail_epoch(state, p, message, span, violations)?;
         }
