@@ -6,14 +6,15 @@ use std::sync::Arc;
 
 use tass_dynamic::api::{Handle, Value};
 use tass_model::api::mpi::{ArgRole, RmaOp};
-use tass_model::api::LibraryConstant as LC;
+use tass_model::api::{LibraryConstant as LC, LibraryFunction as LF};
 use tass_semantics::api::{Change, EngineError, Environment, Evaluator, Property, Violation};
 use tass_symbolic::api::{Expr, ExprFactory, Type};
 
 use super::sync::{live_window, rma_op};
-use super::window::{datatype_size, Epoch, OpKind, PendingOp};
+use super::window::{datatype_size, Epoch, OpKind, OriginHold, PendingOp, Window};
 use crate::mpi::buffer::{self, concrete, read_buffer, write_buffer, BufArg};
-use crate::mpi::context::{write_success, Call, Mpi, PROC_NULL};
+use crate::mpi::context::{write_request, write_success, Call, Mpi, PROC_NULL};
+use crate::mpi::request::{self, RequestKind};
 use crate::state::State;
 use crate::step::Step;
 
@@ -45,8 +46,9 @@ impl Mpi<'_> {
         let issued = self.as_member(state, p, &mut violations, |ev, env| {
             issue_args(ev, env, call)
         })?;
+        let hold = self.request_of(state, step, call, &mut violations)?;
         if let Some(issued) = issued {
-            self.add_operation(state, step, call, issued, &mut violations)?;
+            self.add_operation(state, step, call, (issued, hold), &mut violations)?;
         }
         self.as_member(state, p, &mut violations, |ev, env| {
             write_success(ev, env, call)?;
@@ -61,7 +63,7 @@ impl Mpi<'_> {
         state: &mut State,
         step: &Step,
         call: &Call<'_>,
-        issued: Issued,
+        (issued, hold): (Issued, OriginHold),
         violations: &mut Vec<Violation>,
     ) -> Result<(), EngineError> {
         let p = step.process;
@@ -78,6 +80,21 @@ impl Mpi<'_> {
             && w.locks
                 .iter()
                 .any(|l| Some(l.origin) == origin_rank && l.target == issued.target);
+        let locked = w
+            .locks
+            .iter()
+            .any(|l| Some(l.origin) == origin_rank && l.target == issued.target);
+        if hold != OriginHold::Epoch && !locked {
+            return self.as_member(state, p, violations, |ev, env| {
+                let message = format!(
+                    "{name} outside a passive-target epoch: process {p} holds no lock \
+                     (MPI_Win_lock or MPI_Win_lock_all) on the target, and MPI allows \
+                     request-based operations only there"
+                );
+                ev.fail(&*env, Property::Epoch, message, call.span);
+                Ok(())
+            });
+        }
         if w.epoch == Epoch::Closed && !under_lock && !under_start {
             return self.as_member(state, p, violations, |ev, env| {
                 let message = format!(
@@ -133,6 +150,8 @@ impl Mpi<'_> {
                 under_lock,
                 under_start,
                 compare,
+                hold,
+                performed: false,
             };
             let found = self.check_recorded_accesses(state, p, &op, &w.local, call.span)?;
             violations.extend(found);
@@ -145,7 +164,7 @@ impl Mpi<'_> {
                 let message = format!(
                     "{name} of process {p} and {} of process {} (line {line}) access the same \
                      window memory of process {} in one epoch, and at least one writes it",
-                    other.kind.name(),
+                    self.op_name(other),
                     other.origin,
                     op.target
                 );
@@ -154,12 +173,49 @@ impl Mpi<'_> {
                     Ok(())
                 })?;
             }
+            // MPI_Rget: its data arrives by the wait of its request, which
+            // may come before the epoch closes. Reading the target now is
+            // one moment MPI allows, and no other can differ: the target
+            // memory may not change while the get is pending (an rma-race
+            // or a local-concurrency, reported in any order), nor the
+            // origin read its buffer before the wait.
+            let performed = hold != OriginHold::Epoch && kind == OpKind::Get;
+            if performed {
+                self.perform_op(state, &w, &op, violations)?;
+            }
             let s = state.inner_mut();
             if let Some(w) = Arc::make_mut(&mut s.windows)[issued.window as usize].as_mut() {
-                w.ops.push(op);
+                w.ops.push(PendingOp { performed, ..op });
             }
         }
         Ok(())
+    }
+
+    /// For `MPI_Rput` and `MPI_Rget`, makes the request (it can complete at
+    /// once: its wait completes the operation at the origin) and writes it
+    /// to the request argument; which holds the origin buffer.
+    fn request_of(
+        &mut self,
+        state: &mut State,
+        step: &Step,
+        call: &Call<'_>,
+        violations: &mut Vec<Violation>,
+    ) -> Result<OriginHold, EngineError> {
+        if !matches!(call.lf, LF::MpiRput | LF::MpiRget) {
+            return Ok(OriginHold::Epoch);
+        }
+        let p = step.process;
+        let function = state.inner.procs[p]
+            .stack
+            .last()
+            .map(|fr| fr.function)
+            .unwrap_or(self.ctx.model.main);
+        let handle = self.as_member(state, p, violations, |ev, env| {
+            let h = request::add_request(env, RequestKind::Rma, (function, call.tid));
+            write_request(ev, env, call.arg(ArgRole::Request), h, call.span)?;
+            Ok(h)
+        })?;
+        Ok(OriginHold::Request(handle))
     }
 
     /// The source line of call `at`.
@@ -314,10 +370,27 @@ impl Mpi<'_> {
         let Some(w) = state.inner.windows[k as usize].clone() else {
             return Ok(());
         };
-        let comm = w.comm;
-        for op in w.ops.iter().filter(|o| which(o)) {
-            let Some(target) = crate::mpi::comm::to_world(state, comm, op.target as usize) else {
-                continue;
+        for op in w.ops.iter().filter(|o| which(o) && !o.performed) {
+            self.perform_op(state, &w, op, violations)?;
+        }
+        let s = state.inner_mut();
+        if let Some(w) = Arc::make_mut(&mut s.windows)[k as usize].as_mut() {
+            w.ops.retain(|o| !which(o));
+        }
+        Ok(())
+    }
+
+    /// Performs operation `op` of window `w`.
+    fn perform_op(
+        &mut self,
+        state: &mut State,
+        w: &Window,
+        op: &PendingOp,
+        violations: &mut Vec<Violation>,
+    ) -> Result<(), EngineError> {
+        {
+            let Some(target) = crate::mpi::comm::to_world(state, w.comm, op.target as usize) else {
+                return Ok(());
             };
             let memory = &w.memory[op.target as usize];
             let size = (op.end_byte - op.first_byte) / op.count.max(1);
@@ -338,7 +411,7 @@ impl Mpi<'_> {
                     })?;
                 }
                 OpKind::Accumulate(c) | OpKind::AtomicWrite(c, _) => {
-                    let Some(data) = op.data else { continue };
+                    let Some(data) = op.data else { return Ok(()) };
                     self.as_member(state, target as usize, violations, |ev, env| {
                         let old = read_buffer(ev, &*env, base, n, at.offset, &op.ty, &span)?;
                         let Some(old) = old else { return Ok(()) };
@@ -360,7 +433,7 @@ impl Mpi<'_> {
                     let got = self.as_member(state, target as usize, violations, |ev, env| {
                         read_buffer(ev, &*env, base, n, at.offset, &op.ty, &span)
                     })?;
-                    let Some(got) = got else { continue };
+                    let Some(got) = got else { return Ok(()) };
                     let dest = &op.buffer;
                     let into = buffer::Window {
                         capacity: n,
@@ -372,10 +445,6 @@ impl Mpi<'_> {
                     })?;
                 }
             }
-        }
-        let s = state.inner_mut();
-        if let Some(w) = Arc::make_mut(&mut s.windows)[k as usize].as_mut() {
-            w.ops.retain(|o| !which(o));
         }
         Ok(())
     }
