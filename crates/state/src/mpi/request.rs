@@ -855,8 +855,7 @@ pub(super) fn complete(
                 let when = (call_name, Property::LocalConcurrency);
                 check_sent(ev, env, sent, when, span)?;
             }
-            let released = crate::mpi::rma::OriginHold::Released;
-            crate::mpi::rma::settle_request(env.state, p, r.handle, released);
+            crate::mpi::rma::settle_request(env.state, p, r.handle);
             if r.persistent.is_some() {
                 deactivate(env, index);
             } else {

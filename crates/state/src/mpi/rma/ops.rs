@@ -157,16 +157,27 @@ impl Mpi<'_> {
             violations.extend(found);
             // Operations performed at their origin's MPI_Win_complete still
             // belong to their target's open exposure epoch.
+            // An MPI_Rget reads its target when issued (below), which fixes
+            // one order against its origin's own unflushed operations on the
+            // same memory; MPI does not order them, so that is a race too.
+            let rget = hold != OriginHold::Epoch && kind == OpKind::Get;
             if let Some(other) = w.ops.iter().chain(&w.exposed).find(|o| {
-                o.origin != op.origin && o.overlaps(&op) && o.kind.conflicts_with(op.kind)
+                (o.origin != op.origin || rget || o.performed)
+                    && o.overlaps(&op)
+                    && o.kind.conflicts_with(op.kind)
             }) {
                 let line = self.line_of(other.at);
                 let message = format!(
                     "{name} of process {p} and {} of process {} (line {line}) access the same \
-                     window memory of process {} in one epoch, and at least one writes it",
+                     window memory of process {} in one epoch, and at least one writes it{}",
                     self.op_name(other),
                     other.origin,
-                    op.target
+                    op.target,
+                    if other.origin == op.origin {
+                        " (MPI does not order them: no flush or unlock lies between)"
+                    } else {
+                        ""
+                    }
                 );
                 self.as_member(state, p, violations, |ev, env| {
                     ev.fail(&*env, Property::RmaRace, message, call.span);
@@ -179,7 +190,7 @@ impl Mpi<'_> {
             // memory may not change while the get is pending (an rma-race
             // or a local-concurrency, reported in any order), nor the
             // origin read its buffer before the wait.
-            let performed = hold != OriginHold::Epoch && kind == OpKind::Get;
+            let performed = rget;
             if performed {
                 self.perform_op(state, &w, &op, violations)?;
             }

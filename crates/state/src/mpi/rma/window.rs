@@ -257,15 +257,11 @@ impl PendingOp {
     }
 }
 
-/// Sets the hold of the operations of process `p` (world rank) whose origin
-/// buffer request `handle` of `p` holds (`Released` when a wait or test
-/// completes the request).
-pub(crate) fn settle_request(
-    state: &mut crate::state::State,
-    p: usize,
-    handle: u32,
-    hold: OriginHold,
-) {
+/// Completes request `handle` of process `p` (world rank) at the origin:
+/// the origin buffers of its operations are free (`MPI_Rput`: the operation
+/// stays in its epoch at the target), and an `MPI_Rget`, whose data has
+/// arrived, is over, as a flush would have ended it.
+pub(crate) fn settle_request(state: &mut crate::state::State, p: usize, handle: u32) {
     let held = |op: &PendingOp| op.origin as usize == p && op.hold == OriginHold::Request(handle);
     if !state
         .inner
@@ -281,8 +277,9 @@ pub(crate) fn settle_request(
         .iter_mut()
         .flatten()
     {
+        w.ops.retain(|op| !(held(op) && op.performed));
         for op in w.ops.iter_mut().filter(|op| held(op)) {
-            op.hold = hold;
+            op.hold = OriginHold::Released;
         }
     }
 }
