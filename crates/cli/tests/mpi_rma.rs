@@ -694,14 +694,14 @@ int main(int argc, char *argv[]) {
     MPI_Init(&argc, &argv);
     MPI_Win_create(&x, sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win);
     MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
-    MPI_Rput(&one, 1, MPI_INT, 0, 0, 1, MPI_INT, win, &req);
+    MPI_Raccumulate(&one, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, win, &req);
     MPI_Win_unlock(0, win);
     MPI_Win_free(&win);
     MPI_Finalize();
     return 0;
 }
 "#;
-    assert_refused(text, "MPI_Rput", 8);
+    assert_refused(text, "MPI_Raccumulate", 8);
 }
 
 /// The target copies into its window with `memcpy` while a put into it is

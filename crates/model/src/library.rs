@@ -88,6 +88,7 @@ named_enum! {
         MpiWinCreate = "MPI_Win_create", MpiWinAllocate = "MPI_Win_allocate",
         MpiWinFree = "MPI_Win_free", MpiWinFence = "MPI_Win_fence",
         MpiPut = "MPI_Put", MpiGet = "MPI_Get", MpiAccumulate = "MPI_Accumulate",
+        MpiRput = "MPI_Rput", MpiRget = "MPI_Rget",
         MpiWinLock = "MPI_Win_lock", MpiWinUnlock = "MPI_Win_unlock",
         MpiWinLockAll = "MPI_Win_lock_all", MpiWinUnlockAll = "MPI_Win_unlock_all",
         MpiWinFlush = "MPI_Win_flush", MpiWinFlushAll = "MPI_Win_flush_all",

@@ -965,6 +965,8 @@ pub const MPI_FUNCTIONS: &[MpiFunction] = &[
         "MPI_Aint" target_disp: TargetDisp, "int" target_count: TargetCount,
         "MPI_Datatype" target_datatype: TargetType, "MPI_Op" op: Op, "MPI_Win" win: Win,
     ) },
+    mpi_fn! { MpiRput, Rma(RmaOp::Put), Returns, "int", RMA_RPUT },
+    mpi_fn! { MpiRget, Rma(RmaOp::Get), Returns, "int", RMA_RGET },
     mpi_fn! { MpiWinLock, Rma(RmaOp::Lock), Blocks, "int", params!(
         "int" lock_type: LockType, "int" rank: TargetRank, "int" assert: Assert, "MPI_Win" win: Win,
     ) },
@@ -1062,6 +1064,20 @@ const RMA_TRANSFER: &[Param] = params!(
     "MPI_Aint" target_disp: TargetDisp, "int" target_count: TargetCount,
     "MPI_Datatype" target_datatype: TargetType, "MPI_Win" win: Win,
 );
+const RMA_RPUT: &[Param] = params!(
+    "const void *" origin_addr: SendBuffer, "int" origin_count: SendCount,
+    "MPI_Datatype" origin_datatype: SendType, "int" target_rank: TargetRank,
+    "MPI_Aint" target_disp: TargetDisp, "int" target_count: TargetCount,
+    "MPI_Datatype" target_datatype: TargetType, "MPI_Win" win: Win,
+    "MPI_Request *" request: Request,
+);
+const RMA_RGET: &[Param] = params!(
+    "void *" origin_addr: RecvBuffer, "int" origin_count: RecvCount,
+    "MPI_Datatype" origin_datatype: RecvType, "int" target_rank: TargetRank,
+    "MPI_Aint" target_disp: TargetDisp, "int" target_count: TargetCount,
+    "MPI_Datatype" target_datatype: TargetType, "MPI_Win" win: Win,
+    "MPI_Request *" request: Request,
+);
 const RMA_GET: &[Param] = params!(
     "void *" origin_addr: RecvBuffer, "int" origin_count: RecvCount,
     "MPI_Datatype" origin_datatype: RecvType, "int" target_rank: TargetRank,
@@ -1151,10 +1167,15 @@ mod tests {
     #[test]
     fn nonblocking_calls_end_in_a_request_and_blocking_ones_have_none() {
         for d in MPI_FUNCTIONS {
-            let nonblocking_op = d.function.c_name().starts_with("MPI_I")
+            let request_based_rma = matches!(
+                d.function,
+                LibraryFunction::MpiRput | LibraryFunction::MpiRget
+            );
+            let nonblocking_op = (d.function.c_name().starts_with("MPI_I")
                 && d.function != LibraryFunction::MpiIprobe
                 && d.function != LibraryFunction::MpiInit
-                && d.function != LibraryFunction::MpiInitThread;
+                && d.function != LibraryFunction::MpiInitThread)
+                || request_based_rma;
             assert_eq!(d.returns_request(), nonblocking_op, "{:?}", d.function);
             if nonblocking_op {
                 assert_eq!(d.position(ArgRole::Request), Some(d.params.len() - 1));

@@ -250,6 +250,20 @@ impl Mpi<'_> {
             .iter()
             .map(|v| request::completion(scratch, p, v))
             .collect();
+        // Completing an MPI_Rput/MPI_Rget request ends the hold on its
+        // origin buffer and an MPI_Rget's access to its target: the target's
+        // steps must be tried on both sides of it.
+        let ends_rma = values.iter().any(|v| {
+            let Value::Handle(Handle::Request(h)) = v else {
+                return false;
+            };
+            scratch.inner.procs[p]
+                .mpi
+                .requests
+                .iter()
+                .any(|r| r.handle == *h && r.kind == request::RequestKind::Rma)
+        });
+        let first = steps.len();
         let by_buffering = states.iter().any(|c| {
             matches!(
                 c,
@@ -304,6 +318,14 @@ impl Mpi<'_> {
                     ..base
                 });
                 steps.extend(failed);
+            }
+        }
+        if ends_rma {
+            for step in steps[first..]
+                .iter_mut()
+                .filter(|s| s.choice != Some(NO_MESSAGE))
+            {
+                step.commutes = false;
             }
         }
     }

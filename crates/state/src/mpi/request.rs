@@ -165,6 +165,9 @@ pub(crate) enum RequestKind {
     Posted(Box<Posted>),
     /// A persistent request not started (or completed since it was started).
     Inactive,
+    /// `MPI_Rput`, `MPI_Rget`: complete at the origin once waited for (the
+    /// operation stays in its window's epoch, `rma/`).
+    Rma,
 }
 
 /// What the wait of a nonblocking collective writes into one receive buffer:
@@ -795,12 +798,12 @@ pub(super) fn completion(state: &State, p: usize, v: &Value) -> Completion {
                             }
                         }
                     }
-                    RequestKind::Done { .. } | RequestKind::Collective { .. } => {
-                        Completion::Ready {
-                            index,
-                            by_buffering: false,
-                        }
-                    }
+                    RequestKind::Done { .. }
+                    | RequestKind::Collective { .. }
+                    | RequestKind::Rma => Completion::Ready {
+                        index,
+                        by_buffering: false,
+                    },
                     // MPI: a wait or test of an inactive persistent request
                     // returns at once with an empty status, as for a null one.
                     RequestKind::Inactive => Completion::Null,
@@ -852,6 +855,7 @@ pub(super) fn complete(
                 let when = (call_name, Property::LocalConcurrency);
                 check_sent(ev, env, sent, when, span)?;
             }
+            crate::mpi::rma::settle_request(env.state, p, r.handle);
             if r.persistent.is_some() {
                 deactivate(env, index);
             } else {
@@ -970,6 +974,22 @@ pub(super) fn free_request(
 ) -> Result<(), EngineError> {
     let p = env.proc;
     if let Value::Handle(Handle::Request(h)) = v {
+        let rma = env.state.inner.procs[p]
+            .mpi
+            .requests
+            .iter()
+            .any(|r| r.handle == *h && !r.freed && r.kind == RequestKind::Rma);
+        if rma {
+            ev.fail(
+                &*env,
+                Property::InvalidPointer,
+                "MPI_Request_free on the request of an RMA operation (MPI_Rput, MPI_Rget: \
+                 MPI makes that erroneous; complete it with MPI_Wait or MPI_Test)"
+                    .into(),
+                span,
+            );
+            return Ok(());
+        }
         let collective = env.state.inner.procs[p].mpi.requests.iter().any(|r| {
             r.handle == *h
                 && !r.freed

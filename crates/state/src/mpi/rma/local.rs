@@ -20,7 +20,7 @@ use tass_model::api::{Callee, Expr as MExpr, ExprKind, LibraryFunction as LF, Sp
 use tass_semantics::api::{EngineError, Evaluator, Place, Property, Violation};
 use tass_symbolic::api::{Expr, ExprFactory};
 
-use super::window::{Epoch, LocalAccess, OpKind, PendingOp};
+use super::window::{Epoch, LocalAccess, OpKind, OriginHold, PendingOp};
 use crate::mpi::context::Mpi;
 use crate::state::State;
 use crate::step::Step;
@@ -369,7 +369,7 @@ impl Mpi<'_> {
                 let message = format!(
                     "process {p} {verb} its window memory that {} of process {} (line {line}) \
                      accesses in the same epoch{}",
-                    op.kind.name(),
+                    self.op_name(op),
                     op.origin,
                     match stage {
                         OpStage::Pending => "",
@@ -395,18 +395,38 @@ impl Mpi<'_> {
             );
             self.check_local_concurrency(state, p, claim, message, span, &mut violations)?;
         }
-        if op.origin as usize == p && conflicts_at_origin(op.kind, access) {
+        let held = op.hold != OriginHold::Released;
+        if op.origin as usize == p && held && conflicts_at_origin(op.kind, access) {
             if let Some(at) = offset_in(&op.buffer, place, f) {
                 let claim = outside(f, at, 0, op.count);
+                let name = self.op_name(op);
+                let until = match op.hold {
+                    OriginHold::Request(_) => {
+                        "the wait or test of its request (or the epoch's synchronisation)"
+                    }
+                    _ => "the epoch's synchronisation",
+                };
                 let message = format!(
-                    "process {p} {verb} the origin buffer of its {} (line {line}) before the \
-                     epoch's synchronisation completes it",
-                    op.kind.name()
+                    "process {p} {verb} the origin buffer of its {name} (line {line}) before \
+                     {until} completes it"
                 );
                 self.check_local_concurrency(state, p, claim, message, span, &mut violations)?;
             }
         }
         Ok(violations)
+    }
+
+    /// The MPI function that issued `op`, for messages (`MPI_Rget` for a
+    /// get it issued).
+    pub(super) fn op_name(&self, op: &PendingOp) -> &'static str {
+        let body = self.ctx.model.function(op.at.0).body.as_ref();
+        match body.map(|b| &b.transition(op.at.1).statement) {
+            Some(Statement::Call {
+                callee: Callee::Library(lf @ (LF::MpiRput | LF::MpiRget)),
+                ..
+            }) => lf.c_name(),
+            _ => op.kind.name(),
+        }
     }
 
     /// Checks a new operation against the accesses its target recorded in
@@ -435,7 +455,7 @@ impl Mpi<'_> {
             let message = format!(
                 "{} of process {p} accesses window memory that its target {verb} locally \
                  (line {}) in the same epoch",
-                op.kind.name(),
+                self.op_name(op),
                 a.line
             );
             self.check_local_concurrency(state, p, claim, message, span, &mut violations)?;

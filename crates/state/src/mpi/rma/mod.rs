@@ -36,4 +36,4 @@ mod window;
 
 pub(crate) use passive::{exposed_to_locks, model_locks_windows};
 pub(crate) use sync::{open_pscw_epoch, rma_op};
-pub(crate) use window::{datatype_size, window_values, window_values_mut, Window};
+pub(crate) use window::{datatype_size, settle_request, window_values, window_values_mut, Window};

@@ -6,14 +6,15 @@ use std::sync::Arc;
 
 use tass_dynamic::api::{Handle, Value};
 use tass_model::api::mpi::{ArgRole, RmaOp};
-use tass_model::api::LibraryConstant as LC;
+use tass_model::api::{LibraryConstant as LC, LibraryFunction as LF};
 use tass_semantics::api::{Change, EngineError, Evaluator, Property, Violation};
 use tass_symbolic::api::{Expr, ExprFactory, Type};
 
 use super::sync::{checked_target, checked_window, rma_op};
-use super::window::{datatype_size, Epoch, OpKind, PendingOp};
+use super::window::{datatype_size, Epoch, OpKind, OriginHold, PendingOp, Window};
 use crate::mpi::buffer::{self, concrete, read_buffer, write_buffer, BufArg};
-use crate::mpi::context::{Call, Mpi};
+use crate::mpi::context::{write_request, Call, Mpi};
+use crate::mpi::request::{self, RequestKind};
 use crate::state::State;
 use crate::step::Step;
 
@@ -45,8 +46,9 @@ impl Mpi<'_> {
         let issued = self.as_process(state, p, &mut violations, |ev, env| {
             issue_args(ev, env, call)
         })?;
+        let hold = self.request_of(state, step, call, &mut violations)?;
         if let Some(issued) = issued {
-            self.add_operation(state, step, call, issued, &mut violations)?;
+            self.add_operation(state, step, call, (issued, hold), &mut violations)?;
         }
         self.finish_rma_call(state, p, call, &mut violations)?;
         Ok((violations, Vec::new()))
@@ -57,7 +59,7 @@ impl Mpi<'_> {
         state: &mut State,
         step: &Step,
         call: &Call<'_>,
-        issued: Issued,
+        (issued, hold): (Issued, OriginHold),
         violations: &mut Vec<Violation>,
     ) -> Result<(), EngineError> {
         let p = step.process;
@@ -74,6 +76,21 @@ impl Mpi<'_> {
             && w.locks
                 .iter()
                 .any(|l| Some(l.origin) == origin_rank && l.target == issued.target);
+        let locked = w
+            .locks
+            .iter()
+            .any(|l| Some(l.origin) == origin_rank && l.target == issued.target);
+        if hold != OriginHold::Epoch && !locked {
+            return self.as_process(state, p, violations, |ev, env| {
+                let message = format!(
+                    "{name} outside a passive-target epoch: process {p} holds no lock \
+                     (MPI_Win_lock or MPI_Win_lock_all) on the target, and MPI allows \
+                     request-based operations only there"
+                );
+                ev.fail(&*env, Property::Epoch, message, call.span);
+                Ok(())
+            });
+        }
         if w.epoch == Epoch::Closed && !under_lock && !under_start {
             let message = format!(
                 "{name} outside an access epoch: no MPI_Win_fence has opened one on this window, \
@@ -126,33 +143,83 @@ impl Mpi<'_> {
                 under_lock,
                 under_start,
                 compare,
+                hold,
+                performed: false,
             };
             let found = self.check_recorded_accesses(state, p, &op, &w.local, call.span)?;
             violations.extend(found);
             // Operations performed at their origin's MPI_Win_complete still
             // belong to their target's open exposure epoch.
+            // An MPI_Rget reads its target when issued (below), which fixes
+            // one order against its origin's own unflushed operations on the
+            // same memory; MPI does not order them, so that is a race too.
+            let rget = hold != OriginHold::Epoch && kind == OpKind::Get;
             if let Some(other) = w.ops.iter().chain(&w.exposed).find(|o| {
-                o.origin != op.origin && o.overlaps(&op) && o.kind.conflicts_with(op.kind)
+                (o.origin != op.origin || rget || o.performed)
+                    && o.overlaps(&op)
+                    && o.kind.conflicts_with(op.kind)
             }) {
                 let line = self.line_of(other.at);
                 let message = format!(
                     "{name} of process {p} and {} of process {} (line {line}) access the same \
-                     window memory of process {} in one epoch, and at least one writes it",
-                    other.kind.name(),
+                     window memory of process {} in one epoch, and at least one writes it{}",
+                    self.op_name(other),
                     other.origin,
-                    op.target
+                    op.target,
+                    if other.origin == op.origin {
+                        " (MPI does not order them: no flush or unlock lies between)"
+                    } else {
+                        ""
+                    }
                 );
                 self.as_process(state, p, violations, |ev, env| {
                     ev.fail(&*env, Property::RmaRace, message, call.span);
                     Ok(())
                 })?;
             }
+            // MPI_Rget: its data arrives by the wait of its request, which
+            // may come before the epoch closes. Reading the target now is
+            // one moment MPI allows, and no other can differ: the target
+            // memory may not change while the get is pending (an rma-race
+            // or a local-concurrency, reported in any order), nor the
+            // origin read its buffer before the wait.
+            let performed = rget;
+            if performed {
+                self.perform_op(state, &w, &op, violations)?;
+            }
             let s = state.inner_mut();
             if let Some(w) = Arc::make_mut(&mut s.windows)[issued.window as usize].as_mut() {
-                w.ops.push(op);
+                w.ops.push(PendingOp { performed, ..op });
             }
         }
         Ok(())
+    }
+
+    /// For `MPI_Rput` and `MPI_Rget`, makes the request (it can complete at
+    /// once: its wait completes the operation at the origin) and writes it
+    /// to the request argument; which holds the origin buffer.
+    fn request_of(
+        &mut self,
+        state: &mut State,
+        step: &Step,
+        call: &Call<'_>,
+        violations: &mut Vec<Violation>,
+    ) -> Result<OriginHold, EngineError> {
+        if !matches!(call.lf, LF::MpiRput | LF::MpiRget) {
+            return Ok(OriginHold::Epoch);
+        }
+        let p = step.process;
+        let function = state.inner.procs[p]
+            .stack
+            .last()
+            .map(|fr| fr.function)
+            .unwrap_or(self.ctx.model.main);
+        let handle = self.as_process(state, p, violations, |ev, env| {
+            let h = request::add_request(env, RequestKind::Rma, (function, call.tid));
+            write_request(ev, env, call.arg(ArgRole::Request), h, call.span)?;
+            Ok(h)
+        })?;
+        Ok(OriginHold::Request(handle))
     }
 
     /// The source line of call `at`.
@@ -282,10 +349,27 @@ impl Mpi<'_> {
         let Some(w) = state.inner.windows[k as usize].clone() else {
             return Ok(());
         };
-        let comm = w.comm;
-        for op in w.ops.iter().filter(|o| which(o)) {
-            let Some(target) = crate::mpi::comm::to_world(state, comm, op.target as usize) else {
-                continue;
+        for op in w.ops.iter().filter(|o| which(o) && !o.performed) {
+            self.perform_op(state, &w, op, violations)?;
+        }
+        let s = state.inner_mut();
+        if let Some(w) = Arc::make_mut(&mut s.windows)[k as usize].as_mut() {
+            w.ops.retain(|o| !which(o));
+        }
+        Ok(())
+    }
+
+    /// Performs operation `op` of window `w`.
+    fn perform_op(
+        &mut self,
+        state: &mut State,
+        w: &Window,
+        op: &PendingOp,
+        violations: &mut Vec<Violation>,
+    ) -> Result<(), EngineError> {
+        {
+            let Some(target) = crate::mpi::comm::to_world(state, w.comm, op.target as usize) else {
+                return Ok(());
             };
             let memory = &w.memory[op.target as usize];
             let size = (op.end_byte - op.first_byte) / op.count.max(1);
@@ -306,7 +390,7 @@ impl Mpi<'_> {
                     })?;
                 }
                 OpKind::Accumulate(c) | OpKind::AtomicWrite(c, _) => {
-                    let Some(data) = op.data else { continue };
+                    let Some(data) = op.data else { return Ok(()) };
                     self.as_process(state, target as usize, violations, |ev, env| {
                         let old = read_buffer(ev, &*env, base, n, at.offset, &op.ty, &span)?;
                         let Some(old) = old else { return Ok(()) };
@@ -328,7 +412,7 @@ impl Mpi<'_> {
                     let got = self.as_process(state, target as usize, violations, |ev, env| {
                         read_buffer(ev, &*env, base, n, at.offset, &op.ty, &span)
                     })?;
-                    let Some(got) = got else { continue };
+                    let Some(got) = got else { return Ok(()) };
                     let dest = &op.buffer;
                     let into = buffer::Window {
                         capacity: n,
@@ -340,10 +424,6 @@ impl Mpi<'_> {
                     })?;
                 }
             }
-        }
-        let s = state.inner_mut();
-        if let Some(w) = Arc::make_mut(&mut s.windows)[k as usize].as_mut() {
-            w.ops.retain(|o| !which(o));
         }
         Ok(())
     }

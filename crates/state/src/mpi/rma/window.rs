@@ -216,6 +216,25 @@ pub(crate) struct PendingOp {
     /// call, and the compare buffer (which the origin may not write before
     /// the operation completes).
     pub compare: Option<(Expr, Value)>,
+    /// Until when the origin buffer belongs to the operation.
+    pub hold: OriginHold,
+    /// `MPI_Rget`: performed when issued (see `ops.rs`); the closing
+    /// synchronisation only ends it.
+    pub performed: bool,
+}
+
+/// Until when an operation owns its origin buffer (the origin may not
+/// write it, nor read a get's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum OriginHold {
+    /// Until the synchronisation that completes the operation.
+    Epoch,
+    /// `MPI_Rput`, `MPI_Rget`: until the wait or test that completes request
+    /// `handle` of the origin, or the synchronisation, whichever comes first.
+    Request(u32),
+    /// Its request completed: the origin buffer is free (the operation still
+    /// belongs to its epoch at the target).
+    Released,
 }
 
 impl PendingOp {
@@ -235,6 +254,33 @@ impl PendingOp {
         self.target == other.target
             && self.first_byte < other.end_byte
             && other.first_byte < self.end_byte
+    }
+}
+
+/// Completes request `handle` of process `p` (world rank) at the origin:
+/// the origin buffers of its operations are free (`MPI_Rput`: the operation
+/// stays in its epoch at the target), and an `MPI_Rget`, whose data has
+/// arrived, is over, as a flush would have ended it.
+pub(crate) fn settle_request(state: &mut crate::state::State, p: usize, handle: u32) {
+    let held = |op: &PendingOp| op.origin as usize == p && op.hold == OriginHold::Request(handle);
+    if !state
+        .inner
+        .windows
+        .iter()
+        .flatten()
+        .any(|w| w.ops.iter().any(held))
+    {
+        return;
+    }
+    let s = state.inner_mut();
+    for w in std::sync::Arc::make_mut(&mut s.windows)
+        .iter_mut()
+        .flatten()
+    {
+        w.ops.retain(|op| !(held(op) && op.performed));
+        for op in w.ops.iter_mut().filter(|op| held(op)) {
+            op.hold = OriginHold::Released;
+        }
     }
 }
 
