@@ -148,17 +148,19 @@ impl Mpi<'_> {
             };
             let found = self.check_recorded_accesses(state, p, &op, &w.local, call.span)?;
             violations.extend(found);
+            // Conflicting operations on the same memory in one epoch race,
+            // also two of one origin: MPI orders only accumulates (MPI 4.1
+            // 12.7, rule 2: a location an update has started on must not be
+            // accessed by another RMA operation until the update completes).
             // Operations performed at their origin's MPI_Win_complete still
-            // belong to their target's open exposure epoch.
-            // An MPI_Rget reads its target when issued (below), which fixes
-            // one order against its origin's own unflushed operations on the
-            // same memory; MPI does not order them, so that is a race too.
+            // belong to their target's open exposure epoch (`exposed`).
             let rget = hold != OriginHold::Epoch && kind == OpKind::Get;
-            if let Some(other) = w.ops.iter().chain(&w.exposed).find(|o| {
-                (o.origin != op.origin || rget || o.performed)
-                    && o.overlaps(&op)
-                    && o.kind.conflicts_with(op.kind)
-            }) {
+            if let Some(other) = w
+                .ops
+                .iter()
+                .chain(&w.exposed)
+                .find(|o| o.overlaps(&op) && o.kind.conflicts_with(op.kind))
+            {
                 let line = self.line_of(other.at);
                 let message = format!(
                     "{name} of process {p} and {} of process {} (line {line}) access the same \
