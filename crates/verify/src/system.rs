@@ -211,6 +211,10 @@ pub(crate) struct ModelSystem<'a, E: Engine> {
     nprocs: usize,
     /// Distinct terminal states with their paths (compare mode).
     pub terminals: Vec<(E::State, Vec<E::Step>)>,
+    /// The canonical form of each of `terminals`, in the same order (for
+    /// `compare --jobs N`, which removes the repetitions between parts with
+    /// the forms each part's own, warm engine computed).
+    pub terminal_keys: Vec<E::State>,
     terminal_set: HashSet<E::State>,
     /// An engine error met while checking (ends the search).
     pub error: Option<EngineError>,
@@ -306,6 +310,7 @@ impl<'a, E: Engine> ModelSystem<'a, E> {
             end_depths: Vec::new(),
             nprocs,
             terminals: Vec::new(),
+            terminal_keys: Vec::new(),
             terminal_set: HashSet::new(),
             error: None,
             cut_conditions: None,
@@ -563,7 +568,8 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
             }
             if self.mode == Mode::CollectTerminals && self.engine.is_terminated(state) {
                 let canonical = self.engine.canonicalize(state.clone());
-                if self.terminal_set.insert(canonical) {
+                if self.terminal_set.insert(canonical.clone()) {
+                    self.terminal_keys.push(canonical);
                     self.terminals.push((state.clone(), path.to_vec()));
                 }
             }

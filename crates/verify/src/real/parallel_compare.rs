@@ -91,6 +91,9 @@ struct PartSearched {
     /// The prover's and solvers' calls this part made.
     prover_calls: (u64, u64),
     terminals: Terminals<RealEngine>,
+    /// The canonical form of each of `terminals` (same order), computed by
+    /// the part's own engine as its search met them.
+    terminal_keys: Vec<State>,
     stats: SearchStats,
     findings: Findings,
     ending: Ending,
@@ -146,7 +149,7 @@ fn search_impl(
         .results
         .into_inner()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
-    combine_parts(engine, results, parts, plan.stop.load(Ordering::Relaxed))
+    combine_parts(results, parts, plan.stop.load(Ordering::Relaxed))
 }
 
 /// A worker: takes parts until none is left or the run is stopped; returns
@@ -172,6 +175,7 @@ fn work(plan: &ImplPlan<'_>) -> u64 {
         .unwrap_or_else(|_| PartSearched {
             prover_calls: (0, 0),
             terminals: Vec::new(),
+            terminal_keys: Vec::new(),
             stats: SearchStats::default(),
             findings: Findings::new(plan.options),
             ending: Ending::Error(tass_semantics::api::EngineError::Invalid {
@@ -198,6 +202,7 @@ fn run_part(plan: &ImplPlan<'_>, part: u64, slot: &mut Option<RealEngine>) -> Pa
     let failed = |findings, error| PartSearched {
         prover_calls: (0, 0),
         terminals: Vec::new(),
+        terminal_keys: Vec::new(),
         stats: SearchStats::default(),
         findings,
         ending: Ending::Error(error),
@@ -251,6 +256,7 @@ fn run_part(plan: &ImplPlan<'_>, part: u64, slot: &mut Option<RealEngine>) -> Pa
     system.close_path();
     let ending = system.ending(report.outcome);
     let terminals = std::mem::take(&mut system.terminals);
+    let terminal_keys = std::mem::take(&mut system.terminal_keys);
     drop(system);
     let (calls, smt, _) = engine.counters();
     PartSearched {
@@ -259,6 +265,7 @@ fn run_part(plan: &ImplPlan<'_>, part: u64, slot: &mut Option<RealEngine>) -> Pa
             smt.saturating_sub(smt_before),
         ),
         terminals,
+        terminal_keys,
         stats: report.stats,
         findings,
         ending,
@@ -271,7 +278,6 @@ fn run_part(plan: &ImplPlan<'_>, part: u64, slot: &mut Option<RealEngine>) -> Pa
 /// stop for a violation, a limit, something left unchecked). `stopped`: the
 /// run was ended early, so parts that did not run are no gap.
 fn combine_parts(
-    engine: &mut RealEngine,
     results: Vec<PartSearched>,
     parts: u64,
     stopped: bool,
@@ -303,9 +309,14 @@ fn combine_parts(
         stats.transitions += part.stats.transitions;
         stats.states_pushed += part.stats.states_pushed;
         stats.max_depth = stats.max_depth.max(part.stats.max_depth);
-        for (state, path) in part.terminals {
-            if seen.insert(engine.canonicalize(state.clone())) {
-                searched.terminals.push((state, path));
+        // The keys are the parts' own canonical forms: all engines share
+        // one expression store and canonicalize alike, so equal terminal
+        // states have equal keys. Canonicalizing them again here cost this
+        // thread's cold engine memory and time in proportion to the
+        // terminal states' size (laplace np 5: gigabytes).
+        for (key, terminal) in part.terminal_keys.into_iter().zip(part.terminals) {
+            if seen.insert(key) {
+                searched.terminals.push(terminal);
             }
         }
         searched.prover_calls.0 += part.prover_calls.0;
