@@ -116,7 +116,24 @@ impl ExprFactory {
     }
 
     /// The sum of all `items` (zero of `ty` if empty).
+    ///
+    /// When every item is a polynomial of type `ty` (no quotient), the terms
+    /// are merged pairwise and only the sum is interned: adding them one by one
+    /// interned every partial sum, and the store never frees a node, so
+    /// rebuilding an n-term polynomial kept O(n^2) terms for good (most of
+    /// laplace's memory: its squared-error sums have hundreds of terms). The
+    /// result is the same expression either way (polynomial sums are
+    /// canonical).
     pub fn add_all(&self, ty: &Type, items: impl IntoIterator<Item = Expr>) -> Expr {
+        let items: Vec<Expr> = items.into_iter().collect();
+        let polynomial = |&x: &Expr| self.as_div(x).is_none() && self.type_ref(x) == ty;
+        if matches!(ty, Type::Int | Type::Real) && items.iter().all(polynomial) {
+            let polys = items
+                .iter()
+                .map(|&x| self.poly_of(x).into_owned())
+                .collect();
+            return self.poly_expr(Poly::sum(polys), ty);
+        }
         items
             .into_iter()
             .fold(self.zero(ty), |acc, x| self.add(acc, x))

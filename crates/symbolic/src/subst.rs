@@ -30,16 +30,15 @@ impl ExprFactory {
                     return e;
                 }
                 let ty = node.ty.clone();
-                let mut acc = self.zero(&ty);
-                for t in &p.terms {
+                let terms = p.terms.iter().map(|t| {
                     let mut term = self.number(t.coef.clone(), &ty);
                     for &(x, k) in &t.mono {
                         let y = self.pow(map[&x], k);
                         term = self.mul(term, y);
                     }
-                    acc = self.add(acc, term);
-                }
-                acc
+                    term
+                });
+                self.add_all(&ty, terms.collect::<Vec<_>>())
             }
             Op::Div(a, b) => {
                 let (x, y) = (f(*a), f(*b));
