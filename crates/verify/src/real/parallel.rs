@@ -318,16 +318,9 @@ fn run_verify_part(plan: &PartsPlan<'_>, part: u64, slot: &mut Option<RealEngine
     let engine = match slot.take() {
         Some(engine) => engine,
         None => {
-            let prover = match make_prover(plan.factory, &options.prover) {
-                Ok(prover) => prover,
-                Err(error) => return not_run(format!("error: {error}")),
-            };
-            let setup = RunSetup {
-                factory: Arc::clone(plan.factory),
-                prover,
-                options,
-            };
-            match setup.engine(Arc::clone(plan.model), options.procs) {
+            let engine = worker_setup(plan.factory, options)
+                .and_then(|setup| setup.engine(Arc::clone(plan.model), options.procs));
+            match engine {
                 Ok(engine) => engine,
                 Err(error) => return not_run(format!("error: {error}")),
             }
@@ -437,23 +430,8 @@ fn run_compare_part(plan: &PartsPlan<'_>, part: u64, programs: &ComparePrograms<
         report: Report::error(error),
         split: None,
     };
-    let prover = match make_prover(plan.factory, &options.prover) {
-        Ok(prover) => prover,
-        Err(error) => return not_run(format!("error: {error}")),
-    };
-    let setup = RunSetup {
-        factory: Arc::clone(plan.factory),
-        prover,
-        options: &options,
-    };
-    let engines = setup
-        .engine(Arc::clone(programs.spec), options.spec_procs)
-        .and_then(|s| {
-            Ok((
-                s,
-                setup.engine(Arc::clone(programs.imp), options.impl_procs)?,
-            ))
-        });
+    let engines =
+        worker_setup(plan.factory, &options).and_then(|setup| compare_engines(&setup, programs));
     let (mut spec, mut imp) = match engines {
         Ok(engines) => engines,
         Err(error) => return not_run(format!("error: {error}")),
@@ -469,4 +447,29 @@ fn run_compare_part(plan: &PartsPlan<'_>, part: u64, programs: &ComparePrograms<
         report,
         split,
     }
+}
+
+/// A worker's setup: a prover of its own (provers are not shared between
+/// threads) over the run's shared expression `factory`.
+pub(super) fn worker_setup<'a>(
+    factory: &Arc<tass_symbolic::api::ExprFactory>,
+    options: &'a Options,
+) -> Result<RunSetup<'a>, SetupError> {
+    let prover = make_prover(factory, &options.prover).map_err(SetupError::Prover)?;
+    Ok(RunSetup {
+        factory: Arc::clone(factory),
+        prover,
+        options,
+    })
+}
+
+/// The specification's and the implementation's engines of a comparison.
+pub(super) fn compare_engines(
+    setup: &RunSetup<'_>,
+    programs: &ComparePrograms<'_>,
+) -> Result<(RealEngine, RealEngine), SetupError> {
+    let options = setup.options;
+    let spec = setup.engine(Arc::clone(programs.spec), options.spec_procs)?;
+    let imp = setup.engine(Arc::clone(programs.imp), options.impl_procs)?;
+    Ok((spec, imp))
 }

@@ -20,8 +20,10 @@ use tass_model::api::Model;
 use tass_search::api::{Search, SearchStats, Split};
 use tass_state::api::State;
 
-use super::parallel::{ComparePrograms, PartOutcome, PartQueue, PARTS_PER_JOB};
-use super::{make_prover, RealEngine, RunSetup};
+use super::parallel::{
+    compare_engines, worker_setup, ComparePrograms, PartOutcome, PartQueue, PARTS_PER_JOB,
+};
+use super::{RealEngine, RunSetup};
 use crate::compare::{compare_with_search, ImplSearched, Terminals};
 use crate::engine::Engine;
 use crate::options::{MatchMode, Options};
@@ -47,15 +49,7 @@ pub(super) fn compare_shared(
     options: &Options,
     setup: &RunSetup<'_>,
 ) -> Report {
-    let engines = setup
-        .engine(Arc::clone(programs.spec), options.spec_procs)
-        .and_then(|s| {
-            Ok((
-                s,
-                setup.engine(Arc::clone(programs.imp), options.impl_procs)?,
-            ))
-        });
-    let (mut spec, mut imp) = match engines {
+    let (mut spec, mut imp) = match compare_engines(setup, programs) {
         Ok(engines) => engines,
         Err(error) => return Report::error(format!("error: {error}")),
     };
@@ -169,16 +163,8 @@ fn run_part(plan: &ImplPlan<'_>, part: u64, slot: &mut Option<RealEngine>) -> Pa
     };
     let engine = match slot.take() {
         Some(engine) => Ok(engine),
-        None => make_prover(&plan.setup.factory, &options.prover)
-            .map_err(crate::error::SetupError::Prover)
-            .and_then(|prover| {
-                let setup = RunSetup {
-                    factory: Arc::clone(&plan.setup.factory),
-                    prover,
-                    options,
-                };
-                setup.engine(Arc::clone(plan.model), options.impl_procs)
-            }),
+        None => worker_setup(&plan.setup.factory, options)
+            .and_then(|setup| setup.engine(Arc::clone(plan.model), options.impl_procs)),
     };
     let engine = match engine {
         Ok(engine) => slot.insert(engine),
