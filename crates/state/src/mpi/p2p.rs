@@ -254,21 +254,23 @@ impl MpiCall<'_, '_, '_> {
         write_request(ev, env, call.arg(ArgRole::Request), h, call.span)
     }
 
+    /// The datatype and count of the call's buffer, from its `Count` and
+    /// `Datatype` arguments (see [`datatypes::p2p_datatype_and_count`]).
+    pub(super) fn buffer_datatype_and_count(&mut self) -> Result<(P2pType, Expr), EngineError> {
+        let (ev, env, call) = self.parts();
+        let (count, datatype) = (call.arg(ArgRole::Count), call.arg(ArgRole::Datatype));
+        datatypes::p2p_datatype_and_count(ev, env, count, datatype, call.span)
+    }
+
     /// The request of the receive `call` (`MPI_Irecv`, `MPI_Recv_init`) posts: a
     /// pending receive, or a finished one for `MPI_PROC_NULL`; `None` when the
     /// path died (a bad rank, reported).
     pub(super) fn receive_request(&mut self) -> Result<Option<RequestKind>, EngineError> {
+        let (dtype, capacity) = self.buffer_datatype_and_count()?;
         let (ev, env, call) = self.parts();
         let f = ev.factory();
         let span = call.span;
         let name = call.lf.c_name();
-        let (dtype, capacity) = datatypes::p2p_datatype_and_count(
-            ev,
-            env,
-            call.arg(ArgRole::Count),
-            call.arg(ArgRole::Datatype),
-            span,
-        )?;
         let (ty, pair, datatype) = match dtype {
             P2pType::Basic(c, ty) => (ty, None, Some(c)),
             P2pType::Pair(c) => (Type::Int, Some(c), None),

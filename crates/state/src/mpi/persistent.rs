@@ -60,15 +60,9 @@ impl MpiCall<'_, '_, '_> {
     /// The send a send init binds; `None` when the path died (a bad argument,
     /// reported).
     fn persistent_send(&mut self) -> Result<Option<Persistent>, EngineError> {
+        let (dtype, count) = self.buffer_datatype_and_count()?;
         let (ev, env, call) = self.parts();
         let span = call.span;
-        let (dtype, count) = super::datatypes::p2p_datatype_and_count(
-            ev,
-            env,
-            call.arg(ArgRole::Count),
-            call.arg(ArgRole::Datatype),
-            span,
-        )?;
         let (datatype, ty) = match dtype {
             P2pType::Basic(c, ty) => (c, ty),
             P2pType::Pair(_) => return Err(pairs_unsupported(call)),
