@@ -10,14 +10,20 @@
 
 mod common;
 
-use common::{assert_holds, assert_violated, inline, verify_reduced};
+use std::path::PathBuf;
+
+use common::{assert_holds, assert_violated, fevs_mpi, inline, verify_reduced};
 
 /// Runs `text` on 2 processes with the reduction on and off: "holds", or
 /// `property` (at `line` when reduced).
 fn check_both(text: &str, violation: Option<(&str, u64)>) {
-    let file = inline(text);
+    check_file(&inline(text), violation);
+}
+
+/// [`check_both`] of a program in a file.
+fn check_file(file: &PathBuf, violation: Option<(&str, u64)>) {
     for reduced in [true, false] {
-        let (code, r) = verify_reduced("2", &[], &file, reduced);
+        let (code, r) = verify_reduced("2", &[], file, reduced);
         match violation {
             None => assert_holds(code, &r),
             Some((p, line)) => assert_violated(code, &r, p, reduced.then_some(line)),
@@ -25,36 +31,11 @@ fn check_both(text: &str, violation: Option<(&str, u64)>) {
     }
 }
 
-/// mpirun (ucx): exits 0; the asserted value 7 arrives by the MPI_Wait of the MPI_Rget.
+/// The fevs program (mpirun ucx and pt2pt: exits 0; the asserted value 7
+/// arrives by the MPI_Wait of the MPI_Rget).
 #[test]
 fn an_rput_then_an_rget_waited_for_hold() {
-    let text = r#"#include <mpi.h>
-#include <assert.h>
-int main(int argc, char *argv[]) {
-    int rank, x = 0, one = 7, got = -1;
-    MPI_Request req;
-    MPI_Win win;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Win_create(&x, sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win);
-    if (rank == 1) {
-        MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win);
-        MPI_Rput(&one, 1, MPI_INT, 0, 0, 1, MPI_INT, win, &req);
-        MPI_Wait(&req, MPI_STATUS_IGNORE);
-        one = 9; /* free after the wait */
-        MPI_Win_unlock(0, win);
-        MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
-        MPI_Rget(&got, 1, MPI_INT, 0, 0, 1, MPI_INT, win, &req);
-        MPI_Wait(&req, MPI_STATUS_IGNORE);
-        assert(got == 7);
-        MPI_Win_unlock(0, win);
-    }
-    MPI_Win_free(&win);
-    MPI_Finalize();
-    return 0;
-}
-"#;
-    check_both(text, None);
+    check_file(&fevs_mpi("rma_rput_ok.c"), None);
 }
 
 /// mpirun (ucx and pt2pt): exits 0; the unlock and the flush complete the operations, so the origin buffers are free before the waits, and the MPI_Test loop ends.
@@ -152,36 +133,14 @@ int main(int argc, char *argv[]) {
     check_both(text, Some(("local-concurrency", 13)));
 }
 
-/// mpirun (ucx): `Assertion got == 7 failed`, the data had not arrived before the wait.
+/// The fevs program (mpirun ucx: `Assertion got == 7 failed`, the data had
+/// not arrived before the wait).
 #[test]
 fn reading_an_rget_result_before_its_wait_is_local_concurrency() {
-    let text = r#"#include <mpi.h>
-#include <assert.h>
-int main(int argc, char *argv[]) {
-    int rank, x = 0, one = 7, got = -1;
-    MPI_Request req;
-    MPI_Win win;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Win_create(&x, sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win);
-    if (rank == 1) {
-        MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win);
-        MPI_Rput(&one, 1, MPI_INT, 0, 0, 1, MPI_INT, win, &req);
-        MPI_Wait(&req, MPI_STATUS_IGNORE);
-        one = 9; /* free after the wait */
-        MPI_Win_unlock(0, win);
-        MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
-        MPI_Rget(&got, 1, MPI_INT, 0, 0, 1, MPI_INT, win, &req);
-        assert(got == 7); /* BUG: before the wait */
-        MPI_Wait(&req, MPI_STATUS_IGNORE);
-        MPI_Win_unlock(0, win);
-    }
-    MPI_Win_free(&win);
-    MPI_Finalize();
-    return 0;
-}
-"#;
-    check_both(text, Some(("local-concurrency", 18)));
+    check_file(
+        &fevs_mpi("rma_rget_early_bad.c"),
+        Some(("local-concurrency", 27)),
+    );
 }
 
 /// mpirun (ucx): MPI_ERR_RMA_SYNC in MPI_Rput.

@@ -55,18 +55,33 @@ impl LtlFormula {
     /// stuttering, and a partial-order reduction (which drops interleavings of
     /// invisible steps) may change its truth.
     pub fn uses_next(&self) -> bool {
+        matches!(self, LtlFormula::Next(_)) || self.operands().any(LtlFormula::uses_next)
+    }
+
+    /// The formula's direct subformulas, left to right (none for a constant
+    /// or an atom): the one place that knows each operator's arity, for the
+    /// walks over a formula.
+    pub fn operands(&self) -> impl Iterator<Item = &LtlFormula> {
         use LtlFormula as L;
-        match self {
-            L::Constant(_) | L::Atom(_) => false,
-            L::Next(_) => true,
-            L::Not(g) | L::Always(g) | L::Eventually(g) => g.uses_next(),
+        let (first, second): (Option<&LtlFormula>, Option<&LtlFormula>) = match self {
+            L::Constant(_) | L::Atom(_) => (None, None),
+            L::Not(g) | L::Next(g) | L::Always(g) | L::Eventually(g) => (Some(g), None),
             L::And(a, b)
             | L::Or(a, b)
             | L::Implies(a, b)
             | L::Iff(a, b)
             | L::Until(a, b)
             | L::Release(a, b)
-            | L::WeakUntil(a, b) => a.uses_next() || b.uses_next(),
+            | L::WeakUntil(a, b) => (Some(a), Some(b)),
+        };
+        first.into_iter().chain(second)
+    }
+
+    /// Calls `visit` on each atom of the formula, left to right.
+    pub fn for_each_atom<'a>(&'a self, visit: &mut dyn FnMut(&'a LtlAtom)) {
+        match self {
+            LtlFormula::Atom(a) => visit(a),
+            _ => self.operands().for_each(|g| g.for_each_atom(visit)),
         }
     }
 }

@@ -67,6 +67,22 @@ pub use tass_semantics::api::Arith;
 /// make this a field of [`EngineConfig`] (no option asks for it yet).
 pub(crate) const OUTPUT_PROCESS: usize = 0;
 
+/// The [`crate::snapshot::SnapshotCtx`] of engine `$engine`: what the
+/// snapshot code reads of it. A macro rather than a method so that
+/// `Engine::snapshots` can borrow the prover mutably beside it.
+macro_rules! snapshot_ctx {
+    ($engine:expr) => {
+        crate::snapshot::SnapshotCtx {
+            model: &$engine.model,
+            f: &$engine.factory,
+            layout: &$engine.layout,
+            joint: $engine.joint,
+            spec_paths: &$engine.spec_paths,
+            side: $engine.joint_side,
+        }
+    };
+}
+
 /// Configuration of an [`Engine`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineConfig {
@@ -738,14 +754,7 @@ impl Engine {
     /// What the snapshot code reads of this engine, and its prover.
     fn snapshots(&mut self) -> (crate::snapshot::SnapshotCtx<'_>, &mut Oracle) {
         let oracle = &mut self.oracle;
-        let ctx = crate::snapshot::SnapshotCtx {
-            model: &self.model,
-            f: &self.factory,
-            layout: &self.layout,
-            joint: self.joint,
-            spec_paths: &self.spec_paths,
-            side: self.joint_side,
-        };
+        let ctx = snapshot_ctx!(self);
         (ctx, oracle)
     }
 
@@ -981,14 +990,7 @@ impl Engine {
     /// `tass compare`, the specification's side: the joint snapshots of
     /// process 0 along the path to the final `state`.
     pub fn joint_points(&self, state: &State) -> Vec<crate::snapshot::JointPoint> {
-        let ctx = crate::snapshot::SnapshotCtx {
-            model: &self.model,
-            f: &self.factory,
-            layout: &self.layout,
-            joint: self.joint,
-            spec_paths: &self.spec_paths,
-            side: self.joint_side,
-        };
+        let ctx = snapshot_ctx!(self);
         crate::snapshot::joint_points(&ctx, state)
     }
 

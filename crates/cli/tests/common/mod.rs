@@ -95,6 +95,14 @@ pub fn inline(text: &str) -> PathBuf {
     path
 }
 
+/// The fevs program `fevs/mpi/NAME` (the tests that run a fevs program as it
+/// is read it there rather than keep a copy).
+pub fn fevs_mpi(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fevs/mpi")
+        .join(name)
+}
+
 /// A clear refusal of a one-process program: exit 2, `named` in the message, at
 /// `prog.c:LINE:`.
 pub fn assert_refused(text: &str, named: &str, line: u64) {

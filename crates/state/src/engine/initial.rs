@@ -135,35 +135,9 @@ impl Engine {
                     &var.span,
                 )
             })?;
-            let value = match self
-                .config
-                .fixed_inputs
-                .iter()
-                .find(|(n, _)| *n == var.name)
-            {
-                Some((_, FixedValue::NegativeZero)) if ty == Type::Real => match &var.ty {
-                    tass_model::api::Type::Real(kind) => {
-                        tass_semantics::api::fixed_negative_zero(&f, self.config.arith, *kind)
-                            .unwrap_or_else(|| f.real(BigRational::from_integer(BigInt::from(0))))
-                    }
-                    _ => f.real(BigRational::from_integer(BigInt::from(0))),
-                },
-                Some((_, fixed)) => {
-                    let exact = fixed_input_value(&f, &model, var, fixed, &ty)?;
-                    // A C double holds the double nearest to the number given.
-                    match (&var.ty, f.as_concrete_rational(exact)) {
-                        (tass_model::api::Type::Real(kind), Some(r)) => {
-                            tass_semantics::api::fixed_floating_value(
-                                &f,
-                                self.config.arith,
-                                *kind,
-                                &r,
-                            )
-                            .unwrap_or(exact)
-                        }
-                        _ => exact,
-                    }
-                }
+            let given = (self.config.fixed_inputs.iter()).find(|(n, _)| *n == var.name);
+            let value = match given {
+                Some((_, fixed)) => self.given_input(&model, var, fixed, &ty)?,
                 None => {
                     let (value, in_range) = typed_input_symbol(&f, &var.name, &var.ty, ty);
                     if let Some(in_range) = in_range {
@@ -230,6 +204,37 @@ impl Engine {
             }
         }
         Ok(state.seal())
+    }
+
+    /// The value `-i` gives input `var` of data type `ty`, as a C variable of
+    /// its type holds it at this engine's arithmetic level: a floating one the
+    /// floating value nearest to the number given, `-0.0` IEEE's negative zero
+    /// where the level has one.
+    fn given_input(
+        &self,
+        model: &Model,
+        var: &tass_model::api::Variable,
+        fixed: &FixedValue,
+        ty: &Type,
+    ) -> Result<Expr, EngineError> {
+        let f = &*self.factory;
+        let arith = self.config.arith;
+        if matches!(fixed, FixedValue::NegativeZero) && *ty == Type::Real {
+            let zero = || f.real(BigRational::from_integer(BigInt::from(0)));
+            return Ok(match &var.ty {
+                tass_model::api::Type::Real(kind) => {
+                    tass_semantics::api::fixed_negative_zero(f, arith, *kind).unwrap_or_else(zero)
+                }
+                _ => zero(),
+            });
+        }
+        let exact = fixed_input_value(f, model, var, fixed, ty)?;
+        Ok(match (&var.ty, f.as_concrete_rational(exact)) {
+            (tass_model::api::Type::Real(kind), Some(r)) => {
+                tass_semantics::api::fixed_floating_value(f, arith, *kind, &r).unwrap_or(exact)
+            }
+            _ => exact,
+        })
     }
 
     /// The error for input `var`'s constraint, which no input (with the `-i`

@@ -289,18 +289,10 @@ fn formula_mentions(
         L::Atom(LtlAtom::At { rank, .. } | LtlAtom::Terminated { rank }) => {
             mentions(model, rank, index, &mut scratch, pinned);
         }
-        L::Not(g) | L::Next(g) | L::Always(g) | L::Eventually(g) => {
-            formula_mentions(model, g, index, pinned)
-        }
-        L::And(a, b)
-        | L::Or(a, b)
-        | L::Implies(a, b)
-        | L::Iff(a, b)
-        | L::Until(a, b)
-        | L::Release(a, b)
-        | L::WeakUntil(a, b) => {
-            formula_mentions(model, a, index, pinned);
-            formula_mentions(model, b, index, pinned);
+        _ => {
+            for g in f.operands() {
+                formula_mentions(model, g, index, pinned);
+            }
         }
     }
     or_into(pinned, &scratch);

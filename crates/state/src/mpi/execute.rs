@@ -11,13 +11,13 @@ use super::collective::is_collective;
 use super::comm::check_comm;
 use super::context::{
     current_call, is_implemented, is_nonblocking_send, is_standard_send, write_int_through,
-    write_request, write_success, Call, Mpi, ENVELOPE_CASE, NO_MESSAGE,
+    write_request, write_success, Call, Mpi, MpiCall, ENVELOPE_CASE, NO_MESSAGE,
 };
 use super::group::Done;
-use super::p2p::{check_disjoint_buffers, post_receive, probe, receive, send};
+use super::p2p::{receive, send};
 use super::process::{CallStage, MpiPhase};
 use super::request::RequestKind;
-use super::{bsend, collective, comm, datatypes, group, local, persistent, request};
+use super::{bsend, collective, comm, datatypes, group, local, request};
 use crate::env::{set_mpi, ProcEnv};
 use crate::state::State;
 use crate::step::Step;
@@ -155,11 +155,11 @@ impl Mpi<'_> {
                 }
             }
             (LF::MpiSendInit | LF::MpiSsendInit | LF::MpiRsendInit | LF::MpiRecvInit, _) => {
-                persistent::init(&mut ev, &mut env, call, step.function)?;
+                MpiCall::new(&mut ev, &mut env, call).init_persistent(step.function)?;
                 After::Return
             }
             (LF::MpiStart, _) => {
-                persistent::start(&mut ev, &mut env, call)?;
+                MpiCall::new(&mut ev, &mut env, call).start()?;
                 After::Return
             }
             (LF::MpiTypeGetExtent, _) => {
@@ -175,7 +175,7 @@ impl Mpi<'_> {
                 After::Return
             }
             (LF::MpiStartall, _) => {
-                persistent::start_all(&mut ev, &mut env, call)?;
+                MpiCall::new(&mut ev, &mut env, call).start_all()?;
                 After::Return
             }
             (LF::MpiSsend | LF::MpiSendrecv | LF::MpiSendrecvReplace, _) => {
@@ -217,7 +217,7 @@ impl Mpi<'_> {
                 After::Return
             }
             (LF::MpiIrecv, _) => {
-                post_receive(&mut ev, &mut env, call, step.function)?;
+                MpiCall::new(&mut ev, &mut env, call).post_receive(step.function)?;
                 After::Return
             }
             (LF::MpiRecv, _) => {
@@ -231,7 +231,7 @@ impl Mpi<'_> {
                 After::Return
             }
             (LF::MpiProbe | LF::MpiIprobe, _) => {
-                probe(&mut ev, &mut env, call, step.choice)?;
+                MpiCall::new(&mut ev, &mut env, call).probe(step.choice)?;
                 After::Return
             }
             (LF::MpiWait | LF::MpiTest, _) => wait_or_test(&mut ev, &mut env, call, step)?,
@@ -468,7 +468,7 @@ pub(super) fn staged_call(
     match env.state.inner.procs[p].mpi.stage {
         CallStage::Start => {
             if call.lf == LF::MpiSendrecv {
-                check_disjoint_buffers(ev, env, call)?;
+                MpiCall::new(ev, env, call).check_disjoint_buffers()?;
             }
             let origin = (step.function, call.tid);
             let synchronous = call.lf == LF::MpiSsend;

@@ -8,7 +8,7 @@ use tass_symbolic::api::{Expr, Type};
 
 use super::buffer::{check_count, check_rank, holds, read_buffer, P2pType};
 use super::comm::check_comm;
-use super::context::{write_int_through, write_request, Call, ANY, NO_MESSAGE, PROC_NULL};
+use super::context::{write_int_through, write_request, Call, MpiCall, ANY, NO_MESSAGE, PROC_NULL};
 use super::envelope::{blocking_match, resolve_rank, tag_value};
 use super::request::RequestKind;
 use super::tag::{check_tag, PathAfterCheck, TagUse};
@@ -240,194 +240,185 @@ pub(super) fn world_peer(
     }
 }
 
-/// `MPI_Irecv(buf, count, datatype, source, tag, comm, request)`: posts the
-/// receive (a progress step completes it later).
-pub(super) fn post_receive(
-    ev: &mut Evaluator<'_>,
-    env: &mut ProcEnv<'_>,
-    call: &Call<'_>,
-    function: FunctionId,
-) -> Result<(), EngineError> {
-    let Some(kind) = receive_request(ev, env, call)? else {
-        return Ok(());
-    };
-    let receiving = super::receive_buffer::posted_buffer(ev, env, call)?;
-    let h = request::add_request(env, kind, (function, call.tid));
-    request::keep_receiving(env, h, receiving);
-    write_request(ev, env, call.arg(ArgRole::Request), h, call.span)
-}
+impl MpiCall<'_, '_, '_> {
+    /// `MPI_Irecv(buf, count, datatype, source, tag, comm, request)`: posts the
+    /// receive (a progress step completes it later).
+    pub(super) fn post_receive(&mut self, function: FunctionId) -> Result<(), EngineError> {
+        let Some(kind) = self.receive_request()? else {
+            return Ok(());
+        };
+        let (ev, env, call) = self.parts();
+        let receiving = super::receive_buffer::posted_buffer(ev, env, call)?;
+        let h = request::add_request(env, kind, (function, call.tid));
+        request::keep_receiving(env, h, receiving);
+        write_request(ev, env, call.arg(ArgRole::Request), h, call.span)
+    }
 
-/// The request of the receive `call` (`MPI_Irecv`, `MPI_Recv_init`) posts: a
-/// pending receive, or a finished one for `MPI_PROC_NULL`; `None` when the
-/// path died (a bad rank, reported).
-pub(super) fn receive_request(
-    ev: &mut Evaluator<'_>,
-    env: &mut ProcEnv<'_>,
-    call: &Call<'_>,
-) -> Result<Option<RequestKind>, EngineError> {
-    let f = ev.factory();
-    let span = call.span;
-    let name = call.lf.c_name();
-    let (dtype, capacity) = datatypes::p2p_datatype_and_count(
-        ev,
-        env,
-        call.arg(ArgRole::Count),
-        call.arg(ArgRole::Datatype),
-        span,
-    )?;
-    let (ty, pair, datatype) = match dtype {
-        P2pType::Basic(c, ty) => (ty, None, Some(c)),
-        P2pType::Pair(c) => (Type::Int, Some(c), None),
-    };
-    let envelope_args = EnvelopeArgs::of(call, ArgRole::Source);
-    let usage = TagUse::Receive;
-    let Some(envelope) = checked_envelope(ev, env, envelope_args, usage, name, span)? else {
-        return Ok(None);
-    };
-    check_count(ev, &*env, capacity, name, span);
-    let source = match world_peer(ev, env, &envelope, usage, name, span)? {
-        None => return Ok(None), // a bad rank, reported
-        Some(Rank::Any) => Some(ANY),
-        Some(Rank::ProcNull) => None,
-        Some(Rank::Process(w)) => Some(i64::from(w)),
-    };
-    let Envelope { tag, comm, .. } = envelope;
-    let kind = match source {
-        None => {
-            let (source, tag, count) = request::proc_null_status(f);
-            RequestKind::Done { source, tag, count }
-        }
-        Some(source) => {
-            let tag = tag_value(ev, ev.current_pc(&*env), tag, span)?;
-            let buffer = ev.eval(&*env, call.arg(ArgRole::Buffer))?;
-            let pointee = buffer::BufArg::Expr(call.arg(ArgRole::Buffer)).scalar_pointee();
-            RequestKind::Recv(request::PostedRecv {
-                buffer,
-                pointee,
-                capacity,
-                ty,
-                pair,
-                datatype,
-                source,
-                tag,
-                comm,
-            })
-        }
-    };
-    Ok(Some(kind))
-}
+    /// The datatype and count of the call's buffer, from its `Count` and
+    /// `Datatype` arguments (see [`datatypes::p2p_datatype_and_count`]).
+    pub(super) fn buffer_datatype_and_count(&mut self) -> Result<(P2pType, Expr), EngineError> {
+        let (ev, env, call) = self.parts();
+        let (count, datatype) = (call.arg(ArgRole::Count), call.arg(ArgRole::Datatype));
+        datatypes::p2p_datatype_and_count(ev, env, count, datatype, call.span)
+    }
 
-/// `MPI_Probe(source, tag, comm, status)` and `MPI_Iprobe(source, tag, comm,
-/// flag, status)`: the status of the message from world rank `choice` a
-/// receive would take, without taking it.
-pub(super) fn probe(
-    ev: &mut Evaluator<'_>,
-    env: &mut ProcEnv<'_>,
-    call: &Call<'_>,
-    choice: Option<u32>,
-) -> Result<(), EngineError> {
-    let f = ev.factory();
-    let span = call.span;
-    let name = call.lf.c_name();
-    let envelope_args = EnvelopeArgs::of(call, ArgRole::Source);
-    let Some(Envelope { tag, comm, .. }) =
-        checked_envelope(ev, env, envelope_args, TagUse::Receive, name, span)?
-    else {
-        return Ok(());
-    };
-    let status_arg = call.arg(ArgRole::Status);
-    let found = match choice {
-        Some(NO_MESSAGE) => None,
-        None => Some(request::proc_null_status(f)),
-        Some(s) => {
-            let tag = tag_value(ev, ev.current_pc(&*env), tag, span)?;
-            let Some(k) = blocking_match(env.state, f, s, env.proc, tag, comm) else {
-                return Err(EngineError::invalid(
-                    "probe step without a matching message",
-                    Some(span),
-                ));
-            };
-            let m = &env.state.inner.messages[k];
-            let rank = comm::rank_in(env.state, comm, s).unwrap_or(s as usize);
-            Some((f.int(rank as i64), m.tag, m.count))
+    /// The request of the receive `call` (`MPI_Irecv`, `MPI_Recv_init`) posts: a
+    /// pending receive, or a finished one for `MPI_PROC_NULL`; `None` when the
+    /// path died (a bad rank, reported).
+    pub(super) fn receive_request(&mut self) -> Result<Option<RequestKind>, EngineError> {
+        let (dtype, capacity) = self.buffer_datatype_and_count()?;
+        let (ev, env, call) = self.parts();
+        let f = ev.factory();
+        let span = call.span;
+        let name = call.lf.c_name();
+        let (ty, pair, datatype) = match dtype {
+            P2pType::Basic(c, ty) => (ty, None, Some(c)),
+            P2pType::Pair(c) => (Type::Int, Some(c), None),
+        };
+        let envelope_args = EnvelopeArgs::of(call, ArgRole::Source);
+        let usage = TagUse::Receive;
+        let Some(envelope) = checked_envelope(ev, env, envelope_args, usage, name, span)? else {
+            return Ok(None);
+        };
+        check_count(ev, &*env, capacity, name, span);
+        let source = match world_peer(ev, env, &envelope, usage, name, span)? {
+            None => return Ok(None), // a bad rank, reported
+            Some(Rank::Any) => Some(ANY),
+            Some(Rank::ProcNull) => None,
+            Some(Rank::Process(w)) => Some(i64::from(w)),
+        };
+        let Envelope { tag, comm, .. } = envelope;
+        let kind = match source {
+            None => {
+                let (source, tag, count) = request::proc_null_status(f);
+                RequestKind::Done { source, tag, count }
+            }
+            Some(source) => {
+                let tag = tag_value(ev, ev.current_pc(&*env), tag, span)?;
+                let buffer = ev.eval(&*env, call.arg(ArgRole::Buffer))?;
+                let pointee = buffer::BufArg::Expr(call.arg(ArgRole::Buffer)).scalar_pointee();
+                RequestKind::Recv(request::PostedRecv {
+                    buffer,
+                    pointee,
+                    capacity,
+                    ty,
+                    pair,
+                    datatype,
+                    source,
+                    tag,
+                    comm,
+                })
+            }
+        };
+        Ok(Some(kind))
+    }
+
+    /// `MPI_Probe(source, tag, comm, status)` and `MPI_Iprobe(source, tag, comm,
+    /// flag, status)`: the status of the message from world rank `choice` a
+    /// receive would take, without taking it.
+    pub(super) fn probe(&mut self, choice: Option<u32>) -> Result<(), EngineError> {
+        let (ev, env, call) = self.parts();
+        let f = ev.factory();
+        let span = call.span;
+        let name = call.lf.c_name();
+        let envelope_args = EnvelopeArgs::of(call, ArgRole::Source);
+        let Some(Envelope { tag, comm, .. }) =
+            checked_envelope(ev, env, envelope_args, TagUse::Receive, name, span)?
+        else {
+            return Ok(());
+        };
+        let status_arg = call.arg(ArgRole::Status);
+        let found = match choice {
+            Some(NO_MESSAGE) => None,
+            None => Some(request::proc_null_status(f)),
+            Some(s) => {
+                let tag = tag_value(ev, ev.current_pc(&*env), tag, span)?;
+                let Some(k) = blocking_match(env.state, f, s, env.proc, tag, comm) else {
+                    return Err(EngineError::invalid(
+                        "probe step without a matching message",
+                        Some(span),
+                    ));
+                };
+                let m = &env.state.inner.messages[k];
+                let rank = comm::rank_in(env.state, comm, s).unwrap_or(s as usize);
+                Some((f.int(rank as i64), m.tag, m.count))
+            }
+        };
+        if call.lf == LF::MpiIprobe {
+            write_int_through(
+                ev,
+                env,
+                call.arg(ArgRole::Flag),
+                i64::from(found.is_some()),
+                span,
+            )?;
         }
-    };
-    if call.lf == LF::MpiIprobe {
-        write_int_through(
-            ev,
+        if let Some(status) = found {
+            let st = ev.eval(&*env, status_arg)?;
+            request::write_status(ev, env, st, status, span)?;
+        }
+        Ok(())
+    }
+
+    /// `MPI_Sendrecv` with send and receive buffers that share an element: MPI
+    /// requires them disjoint (`local-concurrency`; `MPI_Sendrecv_replace` is the
+    /// call for one buffer).
+    pub(super) fn check_disjoint_buffers(&mut self) -> Result<(), EngineError> {
+        let (ev, env, call) = self.parts();
+        let env = &*env;
+        let f = ev.factory();
+        let span = call.span;
+        let (send, receive) = (call.send_half(), call.receive_half());
+        let sc = ev.eval_int(env, send[1])?;
+        let rc = ev.eval_int(env, receive[1])?;
+        // Located quietly: the send and the receive check the buffers themselves.
+        let (sb, rb) = {
+            let mut quiet = Evaluator::without_checks(f, ev.oracle(), env.proc);
+            let sb = buffer::locate(&mut quiet, env, send[0].into(), sc, span)?;
+            let rb = buffer::locate(&mut quiet, env, receive[0].into(), rc, span)?;
+            (sb, rb)
+        };
+        let both = f.and(f.lt(f.int(0), sc), f.lt(f.int(0), rc));
+        let overlap = match (sb, rb) {
+            (
+                buffer::Buffer::Array {
+                    root: r1,
+                    prefix: p1,
+                    start: s1,
+                    ..
+                },
+                buffer::Buffer::Array {
+                    root: r2,
+                    prefix: p2,
+                    start: s2,
+                    ..
+                },
+            ) if r1 == r2 && p1 == p2 => f.and(
+                both,
+                f.and(f.lt(s1, f.add(s2, rc)), f.lt(s2, f.add(s1, sc))),
+            ),
+            (buffer::Buffer::Scalar { place: a, .. }, buffer::Buffer::Scalar { place: b, .. })
+                if a == b =>
+            {
+                both
+            }
+            _ => return Ok(()),
+        };
+        ev.check(
             env,
-            call.arg(ArgRole::Flag),
-            i64::from(found.is_some()),
-            span,
-        )?;
-    }
-    if let Some(status) = found {
-        let st = ev.eval(&*env, status_arg)?;
-        request::write_status(ev, env, st, status, span)?;
-    }
-    Ok(())
-}
-
-/// `MPI_Sendrecv` with send and receive buffers that share an element: MPI
-/// requires them disjoint (`local-concurrency`; `MPI_Sendrecv_replace` is the
-/// call for one buffer).
-pub(super) fn check_disjoint_buffers(
-    ev: &mut Evaluator<'_>,
-    env: &ProcEnv<'_>,
-    call: &Call<'_>,
-) -> Result<(), EngineError> {
-    let f = ev.factory();
-    let span = call.span;
-    let (send, receive) = (call.send_half(), call.receive_half());
-    let sc = ev.eval_int(env, send[1])?;
-    let rc = ev.eval_int(env, receive[1])?;
-    // Located quietly: the send and the receive check the buffers themselves.
-    let (sb, rb) = {
-        let mut quiet = Evaluator::without_checks(f, ev.oracle(), env.proc);
-        let sb = buffer::locate(&mut quiet, env, send[0].into(), sc, span)?;
-        let rb = buffer::locate(&mut quiet, env, receive[0].into(), rc, span)?;
-        (sb, rb)
-    };
-    let both = f.and(f.lt(f.int(0), sc), f.lt(f.int(0), rc));
-    let overlap = match (sb, rb) {
-        (
-            buffer::Buffer::Array {
-                root: r1,
-                prefix: p1,
-                start: s1,
-                ..
-            },
-            buffer::Buffer::Array {
-                root: r2,
-                prefix: p2,
-                start: s2,
-                ..
-            },
-        ) if r1 == r2 && p1 == p2 => f.and(
-            both,
-            f.and(f.lt(s1, f.add(s2, rc)), f.lt(s2, f.add(s1, sc))),
-        ),
-        (buffer::Buffer::Scalar { place: a, .. }, buffer::Buffer::Scalar { place: b, .. })
-            if a == b =>
-        {
-            both
-        }
-        _ => return Ok(()),
-    };
-    ev.check(
-        env,
-        f.not(overlap),
-        Property::LocalConcurrency,
-        || {
-            format!(
-                "the send buffer `{}` and the receive buffer `{}` of {} overlap (MPI requires \
+            f.not(overlap),
+            Property::LocalConcurrency,
+            || {
+                format!(
+                    "the send buffer `{}` and the receive buffer `{}` of {} overlap (MPI requires \
                  them disjoint; MPI_Sendrecv_replace takes one buffer)",
-                tass_model::api::render_expr(env.model, send[0]),
-                tass_model::api::render_expr(env.model, receive[0]),
-                call.lf.c_name()
-            )
-        },
-        span,
-    );
-    Ok(())
+                    tass_model::api::render_expr(env.model, send[0]),
+                    tass_model::api::render_expr(env.model, receive[0]),
+                    call.lf.c_name()
+                )
+            },
+            span,
+        );
+        Ok(())
+    }
 }

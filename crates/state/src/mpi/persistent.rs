@@ -13,50 +13,215 @@
 use tass_dynamic::api::{Handle, Message, Value};
 use tass_model::api::mpi::{ArgRole, Rank};
 use tass_model::api::{FunctionId, LibraryFunction as LF};
-use tass_semantics::api::{EngineError, Environment, Evaluator, Place, Property};
+use tass_semantics::api::{EngineError, Environment, Place, Property};
 
 use super::buffer::{check_count, concrete, read_buffer, BufArg, P2pType};
 use super::collective::pending::Sent;
-use super::context::{write_request, Call};
+use super::context::{write_request, Call, MpiCall};
 use super::envelope::tag_value;
-use super::p2p::{checked_envelope, receive_request, world_peer, Envelope, EnvelopeArgs};
+use super::p2p::{checked_envelope, world_peer, Envelope, EnvelopeArgs};
 use super::receive_buffer::ReceiveBuffer;
 use super::request::{self, Persistent, RequestKind};
 use super::tag::TagUse;
-use crate::env::{set_mpi, ProcEnv};
+use crate::env::set_mpi;
 
-/// `MPI_Send_init(buf, count, datatype, dest, tag, comm, &request)` and its
-/// synchronous and ready forms, and `MPI_Recv_init`: an inactive persistent
-/// request.
-pub(super) fn init(
-    ev: &mut Evaluator<'_>,
-    env: &mut ProcEnv<'_>,
-    call: &Call<'_>,
-    function: FunctionId,
-) -> Result<(), EngineError> {
-    let persistent = if call.lf == LF::MpiRecvInit {
-        let Some(kind) = receive_request(ev, env, call)? else {
-            return Ok(());
+impl MpiCall<'_, '_, '_> {
+    /// `MPI_Send_init(buf, count, datatype, dest, tag, comm, &request)` and its
+    /// synchronous and ready forms, and `MPI_Recv_init`: an inactive persistent
+    /// request.
+    pub(super) fn init_persistent(&mut self, function: FunctionId) -> Result<(), EngineError> {
+        let persistent = if self.call.lf == LF::MpiRecvInit {
+            let Some(kind) = self.receive_request()? else {
+                return Ok(());
+            };
+            if matches!(&kind, RequestKind::Recv(pr) if pr.pair.is_some()) {
+                return Err(pairs_unsupported(self.call));
+            }
+            let (ev, env, call) = self.parts();
+            let buffer = super::receive_buffer::posted_buffer(ev, env, call)?;
+            Persistent::Recv(kind, Box::new(buffer))
+        } else {
+            let Some(send) = self.persistent_send()? else {
+                return Ok(());
+            };
+            send
         };
-        if matches!(&kind, RequestKind::Recv(pr) if pr.pair.is_some()) {
-            return Err(pairs_unsupported(call));
+        let (ev, env, call) = self.parts();
+        let origin = (function, call.tid);
+        let h = request::add_request_of(
+            env,
+            RequestKind::Inactive,
+            origin,
+            Some(Box::new(persistent)),
+        );
+        write_request(ev, env, call.arg(ArgRole::Request), h, call.span)
+    }
+
+    /// The send a send init binds; `None` when the path died (a bad argument,
+    /// reported).
+    fn persistent_send(&mut self) -> Result<Option<Persistent>, EngineError> {
+        let (dtype, count) = self.buffer_datatype_and_count()?;
+        let (ev, env, call) = self.parts();
+        let span = call.span;
+        let (datatype, ty) = match dtype {
+            P2pType::Basic(c, ty) => (c, ty),
+            P2pType::Pair(_) => return Err(pairs_unsupported(call)),
+        };
+        let name = call.lf.c_name();
+        let envelope_args = EnvelopeArgs::of(call, ArgRole::Dest);
+        let Some(envelope) = checked_envelope(ev, env, envelope_args, TagUse::Send, name, span)?
+        else {
+            return Ok(None);
+        };
+        check_count(ev, &*env, count, name, span);
+        let dest = match world_peer(ev, env, &envelope, TagUse::Send, name, span)? {
+            None => return Ok(None), // a bad rank, reported
+            Some(Rank::Process(w)) => Some(w),
+            Some(_) => None, // MPI_PROC_NULL (MPI_ANY_SOURCE is not a send's: reported)
+        };
+        let Envelope { tag, comm, .. } = envelope;
+        let tag = tag_value(ev, ev.current_pc(&*env), tag, span)?;
+        let buffer = ev.eval(&*env, call.arg(ArgRole::Buffer))?;
+        let pointee = BufArg::Expr(call.arg(ArgRole::Buffer)).scalar_pointee();
+        Ok(Some(Persistent::Send {
+            buffer,
+            pointee,
+            count,
+            ty,
+            datatype,
+            dest,
+            tag,
+            comm,
+            synchronous: call.lf == LF::MpiSsendInit,
+        }))
+    }
+
+    /// `MPI_Start(&request)`.
+    pub(super) fn start(&mut self) -> Result<(), EngineError> {
+        let (ev, env, call) = self.parts();
+        let ptr = ev.eval(&*env, call.arg(ArgRole::Request))?;
+        let place = ev.deref_place(&*env, ptr, false, call.span, &|| "request".into())?;
+        self.start_at(&place)
+    }
+
+    /// `MPI_Startall(count, requests)`.
+    pub(super) fn start_all(&mut self) -> Result<(), EngineError> {
+        let (ev, env, call) = self.parts();
+        let count = ev.eval_int(&*env, call.arg(ArgRole::RequestCount))?;
+        let count = concrete(ev, count, "request count", call.span)?;
+        let array = ev.eval(&*env, call.arg(ArgRole::Requests))?;
+        let places = request::request_places(ev, &*env, array, count.max(0) as usize, call.span)?;
+        for place in places {
+            self.start_at(&place)?;
         }
-        let buffer = super::receive_buffer::posted_buffer(ev, env, call)?;
-        Persistent::Recv(kind, Box::new(buffer))
-    } else {
-        let Some(send) = send_of(ev, env, call)? else {
+        Ok(())
+    }
+
+    /// Starts the persistent request stored at `place` (by `call`, `MPI_Start`
+    /// or `MPI_Startall`).
+    fn start_at(&mut self, place: &Place) -> Result<(), EngineError> {
+        let (ev, env, call) = self.parts();
+        let span = call.span;
+        let v = ev.read_place(&*env, place);
+        let p = env.proc;
+        let Some(index) = request::persistent_index(env.state, p, &v) else {
+            let what = match v {
+                Value::Handle(Handle::Request(_)) => {
+                    "a request that is not persistent \
+                 (made by MPI_Isend, MPI_Irecv, ..., or freed)"
+                }
+                Value::Undefined => "an uninitialised request",
+                _ => "MPI_REQUEST_NULL or a value that is no request",
+            };
+            ev.fail(
+                &*env,
+                Property::InvalidPointer,
+                format!("MPI_Start on {what}"),
+                span,
+            );
             return Ok(());
         };
-        send
-    };
-    let origin = (function, call.tid);
-    let h = request::add_request_of(
-        env,
-        RequestKind::Inactive,
-        origin,
-        Some(Box::new(persistent)),
-    );
-    write_request(ev, env, call.arg(ArgRole::Request), h, call.span)
+        let r = env.state.inner.procs[p].mpi.requests[index].clone();
+        if r.kind != RequestKind::Inactive {
+            ev.fail(
+                &*env,
+                Property::InvalidPointer,
+                "MPI_Start on an active persistent request (started and not completed \
+             by MPI_Wait/MPI_Test since)"
+                    .into(),
+                span,
+            );
+            return Ok(());
+        }
+        let Some(persistent) = r.persistent.as_deref() else {
+            return Ok(());
+        };
+        let mut sent = None;
+        let mut receiving = None;
+        let kind = match persistent {
+            Persistent::Recv(kind, buffer) => {
+                receiving = Some(Box::new(ReceiveBuffer {
+                    posted_by: call.lf,
+                    line: span.start_line,
+                    ..(**buffer).clone()
+                }));
+                kind.clone()
+            }
+            Persistent::Send { dest: None, .. } => {
+                let (source, tag, count) = request::proc_null_status(ev.factory());
+                RequestKind::Done { source, tag, count }
+            }
+            Persistent::Send {
+                buffer,
+                pointee,
+                count,
+                ty,
+                datatype,
+                dest: Some(dest),
+                tag,
+                comm,
+                synchronous,
+            } => {
+                let f = ev.factory();
+                let arg = BufArg::Stored(buffer, pointee.as_ref());
+                let Some(data) = read_buffer(ev, &*env, arg, *count, f.int(0), ty, span)? else {
+                    return Ok(());
+                };
+                env.enqueue(Message {
+                    bsend_bytes: None,
+                    source: p as u32,
+                    dest: *dest,
+                    tag: f.int(*tag),
+                    comm: *comm,
+                    data: Value::Data(data),
+                    count: *count,
+                    request: Some(r.handle),
+                    signature: Some(*datatype),
+                });
+                sent = Some(Box::new(Sent {
+                    lf: LF::MpiStart,
+                    line: span.start_line,
+                    pointer: buffer.clone(),
+                    pointee: pointee.clone(),
+                    ty: ty.clone(),
+                    pieces: vec![(f.int(0), *count, data)],
+                }));
+                RequestKind::Send {
+                    synchronous: *synchronous,
+                }
+            }
+        };
+        // A started request is posted now: it goes behind the requests posted
+        // before it (MPI's order of matching receives).
+        set_mpi(env, |m| {
+            let mut started = m.requests.remove(index);
+            started.kind = kind;
+            started.sent = sent;
+            started.receiving = receiving;
+            m.requests.push(started);
+        });
+        Ok(())
+    }
 }
 
 fn pairs_unsupported(call: &Call<'_>) -> EngineError {
@@ -67,188 +232,4 @@ fn pairs_unsupported(call: &Call<'_>) -> EngineError {
         ),
         call.span,
     )
-}
-
-/// The send a send init binds; `None` when the path died (a bad argument,
-/// reported).
-fn send_of(
-    ev: &mut Evaluator<'_>,
-    env: &mut ProcEnv<'_>,
-    call: &Call<'_>,
-) -> Result<Option<Persistent>, EngineError> {
-    let span = call.span;
-    let (dtype, count) = super::datatypes::p2p_datatype_and_count(
-        ev,
-        env,
-        call.arg(ArgRole::Count),
-        call.arg(ArgRole::Datatype),
-        span,
-    )?;
-    let (datatype, ty) = match dtype {
-        P2pType::Basic(c, ty) => (c, ty),
-        P2pType::Pair(_) => return Err(pairs_unsupported(call)),
-    };
-    let name = call.lf.c_name();
-    let envelope_args = EnvelopeArgs::of(call, ArgRole::Dest);
-    let Some(envelope) = checked_envelope(ev, env, envelope_args, TagUse::Send, name, span)? else {
-        return Ok(None);
-    };
-    check_count(ev, &*env, count, name, span);
-    let dest = match world_peer(ev, env, &envelope, TagUse::Send, name, span)? {
-        None => return Ok(None), // a bad rank, reported
-        Some(Rank::Process(w)) => Some(w),
-        Some(_) => None, // MPI_PROC_NULL (MPI_ANY_SOURCE is not a send's: reported)
-    };
-    let Envelope { tag, comm, .. } = envelope;
-    let tag = tag_value(ev, ev.current_pc(&*env), tag, span)?;
-    let buffer = ev.eval(&*env, call.arg(ArgRole::Buffer))?;
-    let pointee = BufArg::Expr(call.arg(ArgRole::Buffer)).scalar_pointee();
-    Ok(Some(Persistent::Send {
-        buffer,
-        pointee,
-        count,
-        ty,
-        datatype,
-        dest,
-        tag,
-        comm,
-        synchronous: call.lf == LF::MpiSsendInit,
-    }))
-}
-
-/// `MPI_Start(&request)`.
-pub(super) fn start(
-    ev: &mut Evaluator<'_>,
-    env: &mut ProcEnv<'_>,
-    call: &Call<'_>,
-) -> Result<(), EngineError> {
-    let ptr = ev.eval(&*env, call.arg(ArgRole::Request))?;
-    let place = ev.deref_place(&*env, ptr, false, call.span, &|| "request".into())?;
-    start_at(ev, env, &place, call)
-}
-
-/// `MPI_Startall(count, requests)`.
-pub(super) fn start_all(
-    ev: &mut Evaluator<'_>,
-    env: &mut ProcEnv<'_>,
-    call: &Call<'_>,
-) -> Result<(), EngineError> {
-    let count = ev.eval_int(&*env, call.arg(ArgRole::RequestCount))?;
-    let count = concrete(ev, count, "request count", call.span)?;
-    let array = ev.eval(&*env, call.arg(ArgRole::Requests))?;
-    let places = request::request_places(ev, &*env, array, count.max(0) as usize, call.span)?;
-    for place in places {
-        start_at(ev, env, &place, call)?;
-    }
-    Ok(())
-}
-
-/// Starts the persistent request stored at `place` (by `call`, `MPI_Start`
-/// or `MPI_Startall`).
-fn start_at(
-    ev: &mut Evaluator<'_>,
-    env: &mut ProcEnv<'_>,
-    place: &Place,
-    call: &Call<'_>,
-) -> Result<(), EngineError> {
-    let span = call.span;
-    let v = ev.read_place(&*env, place);
-    let p = env.proc;
-    let Some(index) = request::persistent_index(env.state, p, &v) else {
-        let what = match v {
-            Value::Handle(Handle::Request(_)) => {
-                "a request that is not persistent \
-                 (made by MPI_Isend, MPI_Irecv, ..., or freed)"
-            }
-            Value::Undefined => "an uninitialised request",
-            _ => "MPI_REQUEST_NULL or a value that is no request",
-        };
-        ev.fail(
-            &*env,
-            Property::InvalidPointer,
-            format!("MPI_Start on {what}"),
-            span,
-        );
-        return Ok(());
-    };
-    let r = env.state.inner.procs[p].mpi.requests[index].clone();
-    if r.kind != RequestKind::Inactive {
-        ev.fail(
-            &*env,
-            Property::InvalidPointer,
-            "MPI_Start on an active persistent request (started and not completed \
-             by MPI_Wait/MPI_Test since)"
-                .into(),
-            span,
-        );
-        return Ok(());
-    }
-    let Some(persistent) = r.persistent.as_deref() else {
-        return Ok(());
-    };
-    let mut sent = None;
-    let mut receiving = None;
-    let kind = match persistent {
-        Persistent::Recv(kind, buffer) => {
-            receiving = Some(Box::new(ReceiveBuffer {
-                posted_by: call.lf,
-                line: span.start_line,
-                ..(**buffer).clone()
-            }));
-            kind.clone()
-        }
-        Persistent::Send { dest: None, .. } => {
-            let (source, tag, count) = request::proc_null_status(ev.factory());
-            RequestKind::Done { source, tag, count }
-        }
-        Persistent::Send {
-            buffer,
-            pointee,
-            count,
-            ty,
-            datatype,
-            dest: Some(dest),
-            tag,
-            comm,
-            synchronous,
-        } => {
-            let f = ev.factory();
-            let arg = BufArg::Stored(buffer, pointee.as_ref());
-            let Some(data) = read_buffer(ev, &*env, arg, *count, f.int(0), ty, span)? else {
-                return Ok(());
-            };
-            env.enqueue(Message {
-                bsend_bytes: None,
-                source: p as u32,
-                dest: *dest,
-                tag: f.int(*tag),
-                comm: *comm,
-                data: Value::Data(data),
-                count: *count,
-                request: Some(r.handle),
-                signature: Some(*datatype),
-            });
-            sent = Some(Box::new(Sent {
-                lf: LF::MpiStart,
-                line: span.start_line,
-                pointer: buffer.clone(),
-                pointee: pointee.clone(),
-                ty: ty.clone(),
-                pieces: vec![(f.int(0), *count, data)],
-            }));
-            RequestKind::Send {
-                synchronous: *synchronous,
-            }
-        }
-    };
-    // A started request is posted now: it goes behind the requests posted
-    // before it (MPI's order of matching receives).
-    set_mpi(env, |m| {
-        let mut started = m.requests.remove(index);
-        started.kind = kind;
-        started.sent = sent;
-        started.receiving = receiving;
-        m.requests.push(started);
-    });
-    Ok(())
 }

@@ -9,7 +9,7 @@ mod visibility;
 
 pub(crate) use product::{check_formulas, LtlOutcome};
 
-use tass_model::api::{Expr, ExprKind, LtlAtom, LtlFormula, Model};
+use tass_model::api::{Expr, ExprKind, LtlAtom, Model};
 use tass_semantics::api::EngineError;
 
 /// Refuses a constant rank in an `ltl` atom (`PROC[5]@cs`, `{PROC[5].x > 0}`)
@@ -17,7 +17,7 @@ use tass_semantics::api::EngineError;
 pub(crate) fn check_ranks(model: &Model, nprocs: usize) -> Result<(), EngineError> {
     let mut ranks: Vec<Expr> = Vec::new();
     for property in &model.ltl {
-        atoms(&property.formula, &mut |atom| match atom {
+        property.formula.for_each_atom(&mut |atom| match atom {
             LtlAtom::At { rank, .. } | LtlAtom::Terminated { rank } => ranks.push(rank.clone()),
             LtlAtom::Condition(c) => c.visit(&mut |x| {
                 if let ExprKind::RemoteVar { rank, .. } = &x.kind {
@@ -41,23 +41,4 @@ pub(crate) fn check_ranks(model: &Model, nprocs: usize) -> Result<(), EngineErro
         }
     }
     Ok(())
-}
-
-fn atoms<'a>(f: &'a LtlFormula, visit: &mut dyn FnMut(&'a LtlAtom)) {
-    use LtlFormula as L;
-    match f {
-        L::Constant(_) => {}
-        L::Atom(a) => visit(a),
-        L::Not(g) | L::Next(g) | L::Always(g) | L::Eventually(g) => atoms(g, visit),
-        L::And(a, b)
-        | L::Or(a, b)
-        | L::Implies(a, b)
-        | L::Iff(a, b)
-        | L::Until(a, b)
-        | L::Release(a, b)
-        | L::WeakUntil(a, b) => {
-            atoms(a, visit);
-            atoms(b, visit);
-        }
-    }
 }

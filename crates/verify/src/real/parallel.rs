@@ -61,25 +61,156 @@ pub(super) fn report_worker_time(worker: u64, parts: u64) {
 type PartRunner<'a> =
     dyn Fn(&PartsPlan<'_>, u64, &mut Option<RealEngine>) -> PartResult + Sync + 'a;
 
+/// What a part of a parallel run gives, as far as the workers that run the
+/// parts need to know (verify's [`PartResult`], compare's implementation
+/// parts).
+pub(super) trait PartOutcome: Send {
+    /// What part `part` gives when its run panicked: an error of the run,
+    /// never a gap in "holds".
+    fn panicked(part: u64, options: &Options) -> Self;
+    /// Whether it ends the whole run (the other parts stop).
+    fn ends_run(&self) -> bool;
+}
+
+impl PartOutcome for PartResult {
+    fn panicked(part: u64, _: &Options) -> Self {
+        PartResult {
+            part,
+            report: Report::error("error: a worker of the parallel search failed (panicked)"),
+            split: None,
+        }
+    }
+
+    fn ends_run(&self) -> bool {
+        match self.report.verdict {
+            Verdict::Violated => self.report.stopped_early,
+            Verdict::Error => true,
+            _ => false,
+        }
+    }
+}
+
+/// The parts of one parallel run, `first + stride * m` for `m < count`, in a
+/// queue the workers take them from, and what the parts gave.
+pub(super) struct PartQueue<R> {
+    pub first: u64,
+    pub stride: u64,
+    pub count: u64,
+    next: AtomicU64,
+    /// Set when the run must end: a part ended it, or (copied by the main
+    /// thread, where asked) Ctrl-C.
+    pub stop: Arc<AtomicBool>,
+    results: Mutex<Vec<R>>,
+    /// Workers still running.
+    active: AtomicU64,
+}
+
+impl<R: PartOutcome> PartQueue<R> {
+    pub(super) fn new(first: u64, stride: u64, count: u64) -> Self {
+        PartQueue {
+            first,
+            stride,
+            count,
+            next: AtomicU64::new(0),
+            stop: Arc::new(AtomicBool::new(false)),
+            results: Mutex::new(Vec::new()),
+            active: AtomicU64::new(0),
+        }
+    }
+
+    /// Runs every part on `jobs` worker threads (this thread does the work
+    /// if none can be started), each part as `run(part, engine)` with the
+    /// worker's engine kept from part to part (its caches stay warm). With
+    /// `cancel`, Ctrl-C is copied into `stop` while the workers run (for
+    /// parts that watch only `stop`).
+    pub(super) fn run_workers(
+        &self,
+        jobs: u64,
+        options: &Options,
+        cancel: Option<&AtomicBool>,
+        run: &(dyn Fn(u64, &mut Option<RealEngine>) -> R + Sync),
+    ) {
+        std::thread::scope(|scope| {
+            for worker in 0..jobs {
+                self.active.fetch_add(1, Ordering::SeqCst);
+                let spawned = std::thread::Builder::new()
+                    .name(format!("tass-worker-{worker}"))
+                    .stack_size(WORKER_STACK_SIZE)
+                    .spawn_scoped(scope, move || {
+                        let parts = self.work(options, run);
+                        report_worker_time(worker, parts);
+                        self.active.fetch_sub(1, Ordering::SeqCst);
+                    });
+                if spawned.is_err() {
+                    self.active.fetch_sub(1, Ordering::SeqCst);
+                    if worker == 0 {
+                        // No thread at all: do the work here.
+                        let _ = self.work(options, run);
+                    }
+                }
+            }
+            let Some(cancel) = cancel else {
+                return;
+            };
+            while self.active.load(Ordering::SeqCst) > 0 {
+                if cancel.load(Ordering::Relaxed) {
+                    self.stop.store(true, Ordering::Relaxed);
+                }
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+        });
+    }
+
+    /// A worker: takes parts until none is left or the run is stopped;
+    /// returns how many it ran.
+    fn work(
+        &self,
+        options: &Options,
+        run: &(dyn Fn(u64, &mut Option<RealEngine>) -> R + Sync),
+    ) -> u64 {
+        let mut ran = 0;
+        let mut engine = None;
+        loop {
+            if self.stop.load(Ordering::Relaxed) {
+                return ran;
+            }
+            let m = self.next.fetch_add(1, Ordering::Relaxed);
+            if m >= self.count {
+                return ran;
+            }
+            ran += 1;
+            let part = self.first + self.stride * m;
+            let result =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(part, &mut engine)))
+                    .unwrap_or_else(|_| R::panicked(part, options));
+            if result.ends_run() {
+                self.stop.store(true, Ordering::Relaxed);
+            }
+            self.results
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .push(result);
+        }
+    }
+
+    /// What the parts gave, in the order they ended.
+    pub(super) fn into_results(self) -> Vec<R> {
+        self.results
+            .into_inner()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
 /// What every part of one parallel run shares.
 struct PartsPlan<'a> {
     model: &'a Arc<Model>,
     options: &'a Options,
     factory: &'a Arc<tass_symbolic::api::ExprFactory>,
     started: Instant,
-    /// The parts of this run: `first + stride * m` for `m < count`.
-    first: u64,
-    stride: u64,
-    count: u64,
     split_parts: u64,
     depth: u64,
-    next: AtomicU64,
-    /// Set when the run must end: a part found a violation or failed, or
-    /// (copied by the main thread) Ctrl-C.
-    stop: Arc<AtomicBool>,
-    results: Mutex<Vec<PartResult>>,
-    /// Workers still running.
-    active: AtomicU64,
+    /// The parts of this run.
+    queue: PartQueue<PartResult>,
     /// The states saved below the cut by every part (verify's parts).
     shared: Arc<SharedStore<State>>,
 }
@@ -144,58 +275,24 @@ fn run_parts(
         options,
         factory: &setup.factory,
         started,
-        first: shape.first,
-        stride: shape.stride,
-        count: shape.count,
         split_parts: shape.split_parts,
         depth: shape.depth,
-        next: AtomicU64::new(0),
-        stop: Arc::new(AtomicBool::new(false)),
-        results: Mutex::new(Vec::new()),
-        active: AtomicU64::new(0),
+        queue: PartQueue::new(shape.first, shape.stride, shape.count),
         shared: Arc::new(SharedStore::new()),
     };
-    std::thread::scope(|scope| {
-        let plan = &plan;
-        for worker in 0..jobs {
-            plan.active.fetch_add(1, Ordering::SeqCst);
-            let spawned = std::thread::Builder::new()
-                .name(format!("tass-worker-{worker}"))
-                .stack_size(WORKER_STACK_SIZE)
-                .spawn_scoped(scope, move || {
-                    let parts = work(plan, run);
-                    report_worker_time(worker, parts);
-                    plan.active.fetch_sub(1, Ordering::SeqCst);
-                });
-            if spawned.is_err() {
-                plan.active.fetch_sub(1, Ordering::SeqCst);
-                if worker == 0 {
-                    // No thread at all: do the work here.
-                    let _ = work(plan, run);
-                }
-            }
-        }
-        // Ctrl-C reaches the parts that watch only `stop` (compare's).
-        while plan.active.load(Ordering::SeqCst) > 0 {
-            if options
-                .cancel
-                .as_ref()
-                .is_some_and(|c| c.load(Ordering::Relaxed))
-            {
-                plan.stop.store(true, Ordering::Relaxed);
-            }
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        }
-    });
-    let mut results = plan
-        .results
-        .into_inner()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    // Ctrl-C reaches the parts that watch only `stop` (compare's).
+    let cancel = options.cancel.as_deref();
+    plan.queue
+        .run_workers(jobs, options, cancel, &|part, engine| {
+            run(&plan, part, engine)
+        });
+    let stopped = plan.queue.stop.load(Ordering::Relaxed);
+    let mut results = plan.queue.into_results();
     // Parts no worker took: only when the run was stopped (then a violation,
     // an error or Ctrl-C decides the verdict); otherwise an error.
     for m in 0..shape.count {
         let part = shape.first + shape.stride * m;
-        if !results.iter().any(|r| r.part == part) && !plan.stop.load(Ordering::Relaxed) {
+        if !results.iter().any(|r| r.part == part) && !stopped {
             results.push(PartResult {
                 part,
                 report: Report::error("error: a part of the parallel search did not run"),
@@ -210,46 +307,6 @@ fn run_parts(
     report
 }
 
-/// A worker: takes parts until none is left or the run is stopped; returns
-/// how many it ran.
-fn work(plan: &PartsPlan<'_>, run: &PartRunner<'_>) -> u64 {
-    let mut ran = 0;
-    let mut engine = None;
-    loop {
-        if plan.stop.load(Ordering::Relaxed) {
-            return ran;
-        }
-        let m = plan.next.fetch_add(1, Ordering::Relaxed);
-        if m >= plan.count {
-            return ran;
-        }
-        ran += 1;
-        let part = plan.first + plan.stride * m;
-        // A part that panics is an error of the run, never a gap in "holds".
-        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            run(plan, part, &mut engine)
-        }))
-        .unwrap_or_else(|_| PartResult {
-            part,
-            report: Report::error("error: a worker of the parallel search failed (panicked)"),
-            split: None,
-        });
-        let ends_run = match result.report.verdict {
-            Verdict::Violated => result.report.stopped_early,
-            Verdict::Error => true,
-            _ => false,
-        };
-        if ends_run {
-            plan.stop.store(true, Ordering::Relaxed);
-        }
-        let mut results = plan
-            .results
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        results.push(result);
-    }
-}
-
 /// One part of verify's search, with an engine and a prover of its own.
 fn run_verify_part(plan: &PartsPlan<'_>, part: u64, slot: &mut Option<RealEngine>) -> PartResult {
     let options = plan.options;
@@ -261,16 +318,9 @@ fn run_verify_part(plan: &PartsPlan<'_>, part: u64, slot: &mut Option<RealEngine
     let engine = match slot.take() {
         Some(engine) => engine,
         None => {
-            let prover = match make_prover(plan.factory, &options.prover) {
-                Ok(prover) => prover,
-                Err(error) => return not_run(format!("error: {error}")),
-            };
-            let setup = RunSetup {
-                factory: Arc::clone(plan.factory),
-                prover,
-                options,
-            };
-            match setup.engine(Arc::clone(plan.model), options.procs) {
+            let engine = worker_setup(plan.factory, options)
+                .and_then(|setup| setup.engine(Arc::clone(plan.model), options.procs));
+            match engine {
                 Ok(engine) => engine,
                 Err(error) => return not_run(format!("error: {error}")),
             }
@@ -287,8 +337,8 @@ fn run_verify_part(plan: &PartsPlan<'_>, part: u64, slot: &mut Option<RealEngine
     };
     let mut limits = limits_now(options, plan.started, 0);
     // `--max-states` bounds the whole run: each part gets its share.
-    limits.max_states = limits.max_states.map(|m| m.div_ceil(plan.count));
-    limits.siblings_stop = Some(Arc::clone(&plan.stop));
+    limits.max_states = limits.max_states.map(|m| m.div_ceil(plan.queue.count));
+    limits.siblings_stop = Some(Arc::clone(&plan.queue.stop));
     let split = Split {
         part,
         parts: plan.split_parts,
@@ -369,8 +419,8 @@ fn run_compare_part(plan: &PartsPlan<'_>, part: u64, programs: &ComparePrograms<
         count: plan.split_parts,
     });
     // Ends with the run (a violation elsewhere, Ctrl-C copied by the main thread).
-    options.cancel = Some(Arc::clone(&plan.stop));
-    options.max_states = options.max_states.map(|m| m.div_ceil(plan.count));
+    options.cancel = Some(Arc::clone(&plan.queue.stop));
+    options.max_states = options.max_states.map(|m| m.div_ceil(plan.queue.count));
     options.timeout = options.timeout.map(|t| {
         t.saturating_sub(plan.started.elapsed())
             .max(std::time::Duration::from_nanos(1))
@@ -380,23 +430,8 @@ fn run_compare_part(plan: &PartsPlan<'_>, part: u64, programs: &ComparePrograms<
         report: Report::error(error),
         split: None,
     };
-    let prover = match make_prover(plan.factory, &options.prover) {
-        Ok(prover) => prover,
-        Err(error) => return not_run(format!("error: {error}")),
-    };
-    let setup = RunSetup {
-        factory: Arc::clone(plan.factory),
-        prover,
-        options: &options,
-    };
-    let engines = setup
-        .engine(Arc::clone(programs.spec), options.spec_procs)
-        .and_then(|s| {
-            Ok((
-                s,
-                setup.engine(Arc::clone(programs.imp), options.impl_procs)?,
-            ))
-        });
+    let engines =
+        worker_setup(plan.factory, &options).and_then(|setup| compare_engines(&setup, programs));
     let (mut spec, mut imp) = match engines {
         Ok(engines) => engines,
         Err(error) => return not_run(format!("error: {error}")),
@@ -412,4 +447,29 @@ fn run_compare_part(plan: &PartsPlan<'_>, part: u64, programs: &ComparePrograms<
         report,
         split,
     }
+}
+
+/// A worker's setup: a prover of its own (provers are not shared between
+/// threads) over the run's shared expression `factory`.
+pub(super) fn worker_setup<'a>(
+    factory: &Arc<tass_symbolic::api::ExprFactory>,
+    options: &'a Options,
+) -> Result<RunSetup<'a>, SetupError> {
+    let prover = make_prover(factory, &options.prover).map_err(SetupError::Prover)?;
+    Ok(RunSetup {
+        factory: Arc::clone(factory),
+        prover,
+        options,
+    })
+}
+
+/// The specification's and the implementation's engines of a comparison.
+pub(super) fn compare_engines(
+    setup: &RunSetup<'_>,
+    programs: &ComparePrograms<'_>,
+) -> Result<(RealEngine, RealEngine), SetupError> {
+    let options = setup.options;
+    let spec = setup.engine(Arc::clone(programs.spec), options.spec_procs)?;
+    let imp = setup.engine(Arc::clone(programs.imp), options.impl_procs)?;
+    Ok((spec, imp))
 }

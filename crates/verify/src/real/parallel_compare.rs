@@ -12,16 +12,18 @@
 //! or explored, below).
 
 use std::collections::HashSet;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
 use std::time::Instant;
 
 use tass_model::api::Model;
 use tass_search::api::{Search, SearchStats, Split};
 use tass_state::api::State;
 
-use super::parallel::{report_worker_time, ComparePrograms, PARTS_PER_JOB, WORKER_STACK_SIZE};
-use super::{make_prover, RealEngine, RunSetup};
+use super::parallel::{
+    compare_engines, worker_setup, ComparePrograms, PartOutcome, PartQueue, PARTS_PER_JOB,
+};
+use super::{RealEngine, RunSetup};
 use crate::compare::{compare_with_search, ImplSearched, Terminals};
 use crate::engine::Engine;
 use crate::options::{MatchMode, Options};
@@ -47,15 +49,7 @@ pub(super) fn compare_shared(
     options: &Options,
     setup: &RunSetup<'_>,
 ) -> Report {
-    let engines = setup
-        .engine(Arc::clone(programs.spec), options.spec_procs)
-        .and_then(|s| {
-            Ok((
-                s,
-                setup.engine(Arc::clone(programs.imp), options.impl_procs)?,
-            ))
-        });
-    let (mut spec, mut imp) = match engines {
+    let (mut spec, mut imp) = match compare_engines(setup, programs) {
         Ok(engines) => engines,
         Err(error) => return Report::error(format!("error: {error}")),
     };
@@ -78,12 +72,10 @@ struct ImplPlan<'a> {
     options: &'a Options,
     setup: &'a RunSetup<'a>,
     started: Instant,
-    parts: u64,
     depth: u64,
-    next: AtomicU64,
-    stop: Arc<AtomicBool>,
+    /// The parts, `0..parts`.
+    queue: PartQueue<PartSearched>,
     shared: Arc<SharedStore<State>>,
-    results: Mutex<Vec<PartSearched>>,
 }
 
 /// One part's search of the implementation.
@@ -121,75 +113,37 @@ fn search_impl(
         options,
         setup,
         started,
-        parts,
         depth,
-        next: AtomicU64::new(0),
-        stop: Arc::new(AtomicBool::new(false)),
+        queue: PartQueue::new(0, 1, parts),
         shared: Arc::new(SharedStore::new()),
-        results: Mutex::new(Vec::new()),
     };
-    std::thread::scope(|scope| {
-        let plan = &plan;
-        let mut spawned_any = false;
-        for worker in 0..jobs {
-            let spawned = std::thread::Builder::new()
-                .name(format!("tass-worker-{worker}"))
-                .stack_size(WORKER_STACK_SIZE)
-                .spawn_scoped(scope, move || {
-                    let parts = work(plan);
-                    report_worker_time(worker, parts);
-                });
-            spawned_any |= spawned.is_ok();
-        }
-        if !spawned_any {
-            let _ = work(plan);
-        }
-    });
-    let results = plan
-        .results
-        .into_inner()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    combine_parts(results, parts, plan.stop.load(Ordering::Relaxed))
+    // The parts watch Ctrl-C themselves (their limits); `stop` is theirs.
+    plan.queue
+        .run_workers(jobs, options, None, &|part, engine| {
+            run_part(&plan, part, engine)
+        });
+    let stopped = plan.queue.stop.load(Ordering::Relaxed);
+    let results = plan.queue.into_results();
+    combine_parts(results, parts, stopped)
 }
 
-/// A worker: takes parts until none is left or the run is stopped; returns
-/// how many it ran.
-fn work(plan: &ImplPlan<'_>) -> u64 {
-    let mut ran = 0;
-    // One engine per worker, kept from part to part: its caches (simplified
-    // path conditions, canonical parts, the prover's answers) stay warm.
-    let mut engine = None;
-    loop {
-        if plan.stop.load(Ordering::Relaxed) {
-            return ran;
-        }
-        let part = plan.next.fetch_add(1, Ordering::Relaxed);
-        if part >= plan.parts {
-            return ran;
-        }
-        ran += 1;
-        // A part that panics is an error of the run, never a gap in "holds".
-        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            run_part(plan, part, &mut engine)
-        }))
-        .unwrap_or_else(|_| PartSearched {
+impl PartOutcome for PartSearched {
+    fn panicked(_: u64, options: &Options) -> Self {
+        PartSearched {
             prover_calls: (0, 0),
             terminals: Vec::new(),
             terminal_keys: Vec::new(),
             stats: SearchStats::default(),
-            findings: Findings::new(plan.options),
+            findings: Findings::new(options),
             ending: Ending::Error(tass_semantics::api::EngineError::Invalid {
                 message: "a worker of the parallel search failed (panicked)".into(),
                 span: None,
             }),
-        });
-        if !matches!(result.ending, Ending::Complete | Ending::Unchecked(_)) {
-            plan.stop.store(true, Ordering::Relaxed);
         }
-        plan.results
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .push(result);
+    }
+
+    fn ends_run(&self) -> bool {
+        !matches!(self.ending, Ending::Complete | Ending::Unchecked(_))
     }
 }
 
@@ -209,16 +163,8 @@ fn run_part(plan: &ImplPlan<'_>, part: u64, slot: &mut Option<RealEngine>) -> Pa
     };
     let engine = match slot.take() {
         Some(engine) => Ok(engine),
-        None => make_prover(&plan.setup.factory, &options.prover)
-            .map_err(crate::error::SetupError::Prover)
-            .and_then(|prover| {
-                let setup = RunSetup {
-                    factory: Arc::clone(&plan.setup.factory),
-                    prover,
-                    options,
-                };
-                setup.engine(Arc::clone(plan.model), options.impl_procs)
-            }),
+        None => worker_setup(&plan.setup.factory, options)
+            .and_then(|setup| setup.engine(Arc::clone(plan.model), options.impl_procs)),
     };
     let engine = match engine {
         Ok(engine) => slot.insert(engine),
@@ -235,11 +181,11 @@ fn run_part(plan: &ImplPlan<'_>, part: u64, slot: &mut Option<RealEngine>) -> Pa
         Err(error) => return failed(findings, error),
     };
     let mut limits = limits_now(options, plan.started, 0);
-    limits.max_states = limits.max_states.map(|m| m.div_ceil(plan.parts));
-    limits.siblings_stop = Some(Arc::clone(&plan.stop));
+    limits.max_states = limits.max_states.map(|m| m.div_ceil(plan.queue.count));
+    limits.siblings_stop = Some(Arc::clone(&plan.queue.stop));
     let split = Split {
         part,
-        parts: plan.parts,
+        parts: plan.queue.count,
         depth: plan.depth,
     };
     let (calls_before, smt_before, _) = engine.counters();

@@ -25,7 +25,7 @@ use tass_model::api::mpi::{ArgRole, RmaOp};
 use tass_semantics::api::{Change, EngineError, Property, Violation};
 
 use super::sync::{rma_op, Caller};
-use super::window::{Post, Start};
+use super::window::{Post, Start, Window};
 use crate::mpi::comm;
 use crate::mpi::context::{Call, Mpi};
 use crate::mpi::group::{check_group, group_of_value};
@@ -114,8 +114,9 @@ impl Mpi<'_> {
         let mut violations = Vec::new();
         if let Some(caller) = self.checked_caller(state, p, call, &mut violations)? {
             let problem = match rma_op(call) {
-                Some(RmaOp::Post) => self.post_epoch(state, p, caller, call, &mut violations)?,
-                Some(RmaOp::Start) => self.start_epoch(state, p, caller, call, &mut violations)?,
+                Some(op @ (RmaOp::Post | RmaOp::Start)) => {
+                    self.open_epoch(state, p, (caller, op), call, &mut violations)?
+                }
                 Some(RmaOp::Complete) => self.complete_epoch(state, caller, &mut violations)?,
                 Some(RmaOp::Wait) => wait_epoch(state, caller),
                 _ => None, // MPI_Win_sync
@@ -179,75 +180,48 @@ impl Mpi<'_> {
         Ok(ranks)
     }
 
-    /// `MPI_Win_post`: opens the caller's exposure epoch; the message of an
-    /// epoch error, if any.
-    fn post_epoch(
+    /// `MPI_Win_post` (`op` is [`RmaOp::Post`]): opens the caller's exposure
+    /// epoch; `MPI_Win_start` (every target has posted: the step is enabled
+    /// only then): opens its access epoch. The message of an epoch error, if
+    /// any.
+    fn open_epoch(
         &mut self,
         state: &mut State,
         p: usize,
-        caller: Caller,
+        (caller, op): (Caller, RmaOp),
         call: &Call<'_>,
         violations: &mut Vec<Violation>,
     ) -> Result<Option<String>, EngineError> {
-        let Some(origins) = self.checked_group(state, p, caller, call, violations)? else {
+        let Some(group) = self.checked_group(state, p, caller, call, violations)? else {
             return Ok(None);
         };
         let Some(w) = state.inner.windows[caller.window as usize].as_ref() else {
             return Ok(None);
         };
-        if w.posts.iter().any(|post| post.target == caller.rank) {
-            return Ok(Some(format!(
-                "MPI_Win_post: process {p} already exposes this window (an exposure epoch opened \
-                 twice: no MPI_Win_wait since its last MPI_Win_post)"
-            )));
-        }
-        if let Some(l) = w.locks.iter().find(|l| l.target == caller.rank) {
-            return Ok(Some(format!(
-                "MPI_Win_post while rank {} holds a lock on this window of process {p} (a window \
-                 may not be locked and exposed at once)",
-                l.origin
-            )));
+        let problem = if op == RmaOp::Post {
+            post_problem(w, caller, p)
+        } else {
+            start_problem(w, caller, p)
+        };
+        if problem.is_some() {
+            return Ok(problem);
         }
         let s = state.inner_mut();
-        if let Some(w) = Arc::make_mut(&mut s.windows)[caller.window as usize].as_mut() {
+        let Some(w) = Arc::make_mut(&mut s.windows)[caller.window as usize].as_mut() else {
+            return Ok(None);
+        };
+        if op == RmaOp::Post {
             w.posts.push(Post {
                 target: caller.rank,
-                origins,
+                origins: group,
                 completed: Vec::new(),
             });
             w.posts.sort_by_key(|post| post.target);
             w.local.retain(|a| a.rank != caller.rank);
-        }
-        Ok(None)
-    }
-
-    /// `MPI_Win_start` (every target has posted: the step is enabled only
-    /// then): opens the caller's access epoch.
-    fn start_epoch(
-        &mut self,
-        state: &mut State,
-        p: usize,
-        caller: Caller,
-        call: &Call<'_>,
-        violations: &mut Vec<Violation>,
-    ) -> Result<Option<String>, EngineError> {
-        let Some(targets) = self.checked_group(state, p, caller, call, violations)? else {
-            return Ok(None);
-        };
-        let Some(w) = state.inner.windows[caller.window as usize].as_ref() else {
-            return Ok(None);
-        };
-        if w.starts.iter().any(|st| st.origin == caller.rank) {
-            return Ok(Some(format!(
-                "MPI_Win_start: process {p} already has an access epoch on this window (opened \
-                 twice: no MPI_Win_complete since its last MPI_Win_start)"
-            )));
-        }
-        let s = state.inner_mut();
-        if let Some(w) = Arc::make_mut(&mut s.windows)[caller.window as usize].as_mut() {
+        } else {
             w.starts.push(Start {
                 origin: caller.rank,
-                targets,
+                targets: group,
             });
             w.starts.sort_by_key(|st| st.origin);
         }
@@ -307,6 +281,34 @@ impl Mpi<'_> {
         }
         Ok(None)
     }
+}
+
+/// Why process `p` (rank `caller.rank`) may not open an exposure epoch on
+/// window `w` now, if it may not.
+fn post_problem(w: &Window, caller: Caller, p: usize) -> Option<String> {
+    if w.posts.iter().any(|post| post.target == caller.rank) {
+        return Some(format!(
+            "MPI_Win_post: process {p} already exposes this window (an exposure epoch opened \
+             twice: no MPI_Win_wait since its last MPI_Win_post)"
+        ));
+    }
+    let l = w.locks.iter().find(|l| l.target == caller.rank)?;
+    Some(format!(
+        "MPI_Win_post while rank {} holds a lock on this window of process {p} (a window \
+         may not be locked and exposed at once)",
+        l.origin
+    ))
+}
+
+/// Why process `p` (rank `caller.rank`) may not open an access epoch on
+/// window `w` now, if it may not.
+fn start_problem(w: &Window, caller: Caller, p: usize) -> Option<String> {
+    w.starts.iter().any(|st| st.origin == caller.rank).then(|| {
+        format!(
+            "MPI_Win_start: process {p} already has an access epoch on this window (opened \
+             twice: no MPI_Win_complete since its last MPI_Win_start)"
+        )
+    })
 }
 
 /// `MPI_Win_wait` (every origin has completed: the step is enabled only
