@@ -37,6 +37,9 @@ use super::judge::Outcome;
 use super::lasso::{condition_atoms, judge_passes, parse_stops, Place, Stop, PASSES};
 use super::{ReplaySettings, Target};
 
+/// The least time the ranks get to reach their last stops.
+const MIN_LIMIT: Duration = Duration::from_secs(30);
+
 /// One step of the trace, with its rank.
 pub(super) struct RankStep {
     pub place: Place,
@@ -363,7 +366,11 @@ fn run_ranks(
     }
     let finish = dir.join("tass_replay_lasso_finish");
     let _ = std::fs::remove_file(&finish);
-    let secs = settings.limit.as_secs().max(1);
+    // Ranks under gdb start slowly on a loaded machine, and the run ends as
+    // soon as every moving rank is held: the limit only bounds a run that
+    // does not follow the lasso, so it is at least MIN_LIMIT.
+    let limit = settings.limit.max(MIN_LIMIT);
+    let secs = limit.as_secs().max(1);
     let launcher =
         "exec gdb -batch -nx -x tass_replay_lasso_$OMPI_COMM_WORLD_RANK.gdb --args ./harness \"$@\"";
     let mut args: Vec<String> = ["-k", "3"].map(String::from).to_vec();
@@ -401,7 +408,7 @@ fn run_ranks(
         }
     };
     let stopped = |rank: usize| file(dir, "stopped", rank).exists();
-    let deadline = Instant::now() + settings.limit;
+    let deadline = Instant::now() + limit;
     let moving: Vec<usize> = (0..procs)
         .filter(|&r| matches!(plans[r], RankPlan::Moving { .. }))
         .collect();
