@@ -169,9 +169,8 @@ fn formula(g: &mut Generator, loops: &[Vec<Op>]) -> String {
 fn generate(g: &mut Generator) -> Program {
     let procs = 2 + g.below(2);
     let loops = rank_loops(g, procs);
-    let mut text = String::from(
-        "#include <mpi.h>\n#pragma TASS input {0 <= a && a < 3}\nint a;\nint x;\n",
-    );
+    let mut text =
+        String::from("#include <mpi.h>\n#pragma TASS input {0 <= a && a < 3}\nint a;\nint x;\n");
     for k in 0..4 {
         text.push_str(&format!("#pragma TASS ltl f{k} {}\n", formula(g, &loops)));
     }
@@ -259,12 +258,10 @@ fn compare(seed: u64, count: usize, inconclusive: Inconclusive) -> (usize, usize
             verdicts.push((r["verdict"].clone(), violated(&r)));
         }
         assert_eq!(
-            verdicts[0],
-            verdicts[1],
+            verdicts[0], verdicts[1],
             "the reduced search (first) and the full one disagree on program {index} (seed \
              {seed}, -n {procs}, --fairness {}):\n{}",
-            program.fairness,
-            program.text
+            program.fairness, program.text
         );
         failed += verdicts[0].1.len();
         compared += 1;
@@ -318,9 +315,7 @@ fn many_generated_programs_agree() {
 
 #[test]
 fn the_generator_is_deterministic_and_varied() {
-    let a: Vec<String> = (0..5)
-        .map(|_| generate(&mut Generator(7)).text)
-        .collect();
+    let a: Vec<String> = (0..5).map(|_| generate(&mut Generator(7)).text).collect();
     assert!(a.windows(2).all(|w| w[0] == w[1]));
     let mut g = Generator(7);
     let texts: Vec<String> = (0..20).map(|_| generate(&mut g).text).collect();

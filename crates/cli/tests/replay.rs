@@ -479,7 +479,9 @@ fn an_mpi_lasso_is_replayed_rank_by_rank() {
     let (code, text) = replay(&even);
     assert_eq!(code, Some(3), "{text}");
     assert!(
-        text.contains("rank 0's MPI calls differ from the lasso's at call 4: the run made MPI_Send"),
+        text.contains(
+            "rank 0's MPI calls differ from the lasso's at call 4: the run made MPI_Send"
+        ),
         "{text}"
     );
 }
@@ -500,19 +502,32 @@ fn mpi_lassos_of_the_token_ring_and_the_server_are_replayed() {
         &fevs("mpi/ltl_token_ring_bad.c"),
     );
     assert_eq!(code, 1, "{text}");
-    assert!(text.contains("rank 0 stayed blocked in MPI_Recv at line 47"), "{text}");
     assert!(
-        text.contains("rank 1: after the stem, 3 passes of the cycle each started at ltl_token_ring_bad.c:37"),
+        text.contains("rank 0 stayed blocked in MPI_Recv at line 47"),
         "{text}"
     );
-    assert!(text.contains("rank 2 stayed blocked in MPI_Recv at line 47"), "{text}");
+    assert!(
+        text.contains(
+            "rank 1: after the stem, 3 passes of the cycle each started at ltl_token_ring_bad.c:37"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("rank 2 stayed blocked in MPI_Recv at line 47"),
+        "{text}"
+    );
     let (code, text) = verify_then_replay(&["-n", "3"], &fevs("mpi/ltl_server_bad.c"));
     assert_eq!(code, 1, "{text}");
     assert!(
-        text.contains("rank 0: after the stem, 3 passes of the cycle each started at ltl_server_bad.c:27"),
+        text.contains(
+            "rank 0: after the stem, 3 passes of the cycle each started at ltl_server_bad.c:27"
+        ),
         "{text}"
     );
-    assert!(text.contains("rank 2 stayed blocked in MPI_Recv at line 35"), "{text}");
+    assert!(
+        text.contains("rank 2 stayed blocked in MPI_Recv at line 35"),
+        "{text}"
+    );
 }
 
 /// A starvation that needs the schedule forced: the server receiving with
@@ -552,8 +567,14 @@ fn an_mpi_lasso_with_wildcard_receives_replays_with_forced_senders() {
     };
     let (code, text) = replay(&trace);
     assert_eq!(code, Some(1), "{text}");
-    assert!(text.contains("replay: note: wildcard matches enforced"), "{text}");
-    assert!(text.contains("the run followed the lasso rank by rank"), "{text}");
+    assert!(
+        text.contains("replay: note: wildcard matches enforced"),
+        "{text}"
+    );
+    assert!(
+        text.contains("the run followed the lasso rank by rank"),
+        "{text}"
+    );
     let unforced = std::fs::read_to_string(&trace)
         .unwrap()
         .replace("   (takes the message from process 1)", "")

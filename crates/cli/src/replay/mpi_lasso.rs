@@ -98,8 +98,8 @@ pub(super) fn replay(
         .collect();
     let names = mpi_functions(&texts);
     let mut plans = Vec::new();
-    for rank in 0..target.procs {
-        let plan = plan_rank(rank, lasso, &atoms_by_rank[rank]);
+    for (rank, atoms) in atoms_by_rank.iter().enumerate() {
+        let plan = plan_rank(rank, lasso, atoms);
         if let RankPlan::Still(Some(note), _) = &plan {
             if note.ends_with("never moves") {
                 return Outcome::Unreplayable(format!(
@@ -110,8 +110,8 @@ pub(super) fn replay(
         }
         plans.push(plan);
     }
-    for rank in 0..target.procs {
-        let script = gdb_script(rank, &plans[rank], &names, dir);
+    for (rank, plan) in plans.iter().enumerate() {
+        let script = gdb_script(rank, plan, &names, dir);
         let path = dir.join(format!("tass_replay_lasso_{rank}.gdb"));
         if let Err(e) = std::fs::write(&path, script) {
             return Outcome::Unreplayable(format!("{}: {e}", path.display()));
