@@ -16,6 +16,7 @@ mod concrete;
 mod harness;
 mod judge;
 mod lasso;
+mod mpi_lasso;
 mod wildcard;
 
 use std::collections::BTreeMap;
@@ -478,8 +479,13 @@ fn enforce_wildcards(
             "wildcard matches not enforced: the program uses {op}, which the replay cannot number"
         ));
     }
-    let matches = wildcard::matches(trace);
-    let layer = wildcard::pmpi_layer(&matches)
+    // An ltl lasso's cycle repeats: so do its receives' senders.
+    let (matches, cycle) = if trace["property"] == "ltl" {
+        wildcard::lasso_matches(trace)
+    } else {
+        (wildcard::matches(trace), wildcard::Matches::new())
+    };
+    let layer = wildcard::pmpi_layer(&matches, &cycle)
         .ok_or_else(|| "wildcard matches not enforced: the trace names no sender".to_string())?;
     let path = dir.join("tass_replay_pmpi.c");
     std::fs::write(&path, layer).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -490,7 +496,23 @@ fn enforce_wildcards(
                 .iter()
                 .map(|s| s.map_or("any".to_string(), |s| s.to_string()))
                 .collect();
-            format!("rank {rank} from [{}]", list.join(", "))
+            let repeated: Vec<String> = cycle
+                .get(rank)
+                .map(|c| {
+                    c.iter()
+                        .map(|s| s.map_or("any".to_string(), |s| s.to_string()))
+                        .collect()
+                })
+                .unwrap_or_default();
+            if repeated.is_empty() {
+                format!("rank {rank} from [{}]", list.join(", "))
+            } else {
+                format!(
+                    "rank {rank} from [{}] then [{}] repeated",
+                    list.join(", "),
+                    repeated.join(", ")
+                )
+            }
         })
         .collect();
     Ok((

@@ -425,17 +425,163 @@ fn a_set_matched_lasso_replays_with_its_witness_only() {
     assert!(text.contains("did not reproduce it"), "{text}");
 }
 
-/// MPI lassos are refused by name: the cycle is a schedule the harness does
-/// not drive.
+/// An MPI lasso is replayed rank by rank, each rank under its own gdb under
+/// mpirun (`replay/mpi_lasso.rs`). ltl_mutex_keep_bad.c with its confirmed
+/// witness (l0 odd): rank 0 keeps the token, passes start at line 42 with
+/// the same stack, its MPI calls are the lasso's (Init, Comm_rank,
+/// Comm_size and no more), rank 1 is found blocked in MPI_Recv at line 47,
+/// as the cycle mark says. The same trace with an even l0 is not reproduced:
+/// rank 0 passes the token (its mpirun -np 2 -DROUNDS=6 run with l0 = 2
+/// prints critical sections of both ranks; with l0 = 1 and 3 only rank 0's).
 #[test]
-fn an_mpi_lasso_is_refused_by_name() {
-    let (code, text) = verify_then_replay(
-        &["-n", "2", "--match", "set"],
-        &fevs("mpi/ltl_mutex_keep_bad.c"),
-    );
-    assert_eq!(code, 3, "{text}");
+fn an_mpi_lasso_is_replayed_rank_by_rank() {
+    if !installed(&["mpicc", "mpirun", "gdb"]) {
+        return;
+    }
+    let dir = file_dir();
+    let trace = dir.join("trace.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_tass"))
+        .args(["verify", "-n", "2", "--match", "set"])
+        .arg(fevs("mpi/ltl_mutex_keep_bad.c"))
+        .arg("--trace")
+        .arg(&trace)
+        .output()
+        .expect("run tass verify");
+    assert_eq!(out.status.code(), Some(1));
+    let replay = |trace: &Path| {
+        let out = Command::new(env!("CARGO_BIN_EXE_tass"))
+            .arg("replay")
+            .arg(trace)
+            .arg("--dir")
+            .arg(dir.join("harness"))
+            .output()
+            .expect("run tass replay");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let (code, text) = replay(&trace);
+    assert_eq!(code, Some(1), "{text}");
     assert!(
-        text.contains("replay: cannot replay: ltl lassos of MPI programs are not replayed"),
+        text.contains("replay: reproduced: the run followed the lasso rank by rank: rank 0: after the stem, 3 passes of the cycle each started at ltl_mutex_keep_bad.c:42"),
         "{text}"
     );
+    assert!(
+        text.contains("rank 1 stayed blocked in MPI_Recv at line 47"),
+        "{text}"
+    );
+    let mut doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&trace).unwrap()).unwrap();
+    doc["witness"] = serde_json::json!({"l0": 2});
+    let even = dir.join("even.json");
+    std::fs::write(&even, doc.to_string()).unwrap();
+    let (code, text) = replay(&even);
+    assert_eq!(code, Some(3), "{text}");
+    assert!(
+        text.contains(
+            "rank 0's MPI calls differ from the lasso's at call 4: the run made MPI_Send"
+        ),
+        "{text}"
+    );
+}
+
+/// The token ring whose process 1 keeps the token (l0 = 1): rank 1 spins at
+/// `hold`, ranks 0 and 2 stay blocked in their MPI_Recv (mpirun -np 3
+/// -DROUNDS=4 with l0 = 1: one critical section each, then nothing). The
+/// server whose worker 2 is never served: manager and worker 1 repeat their
+/// exchange, worker 2 waits for its reply (mpirun -np 3 -DROUNDS=2: worker 1
+/// gets replies 1, 2, 3, worker 2 none).
+#[test]
+fn mpi_lassos_of_the_token_ring_and_the_server_are_replayed() {
+    if !installed(&["mpicc", "mpirun", "gdb"]) {
+        return;
+    }
+    let (code, text) = verify_then_replay(
+        &["-n", "3", "-i", "l0=1"],
+        &fevs("mpi/ltl_token_ring_bad.c"),
+    );
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains("rank 0 stayed blocked in MPI_Recv at line 47"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "rank 1: after the stem, 3 passes of the cycle each started at ltl_token_ring_bad.c:37"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("rank 2 stayed blocked in MPI_Recv at line 47"),
+        "{text}"
+    );
+    let (code, text) = verify_then_replay(&["-n", "3"], &fevs("mpi/ltl_server_bad.c"));
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains(
+            "rank 0: after the stem, 3 passes of the cycle each started at ltl_server_bad.c:27"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("rank 2 stayed blocked in MPI_Recv at line 35"),
+        "{text}"
+    );
+}
+
+/// A starvation that needs the schedule forced: the server receiving with
+/// MPI_ANY_SOURCE serves one worker forever in the lasso, which a real run
+/// does not do by itself (mpirun -np 3 -DROUNDS=2 serves both workers). The
+/// replay forces each wildcard receive's sender (stem, then the cycle over and
+/// over) and reproduces the lasso; the same trace with the senders left out
+/// of its steps is not reproduced (Open MPI matches the requests in arrival
+/// order, so the other worker is served and its MPI calls go past the lasso's).
+#[test]
+fn an_mpi_lasso_with_wildcard_receives_replays_with_forced_senders() {
+    if !installed(&["mpicc", "mpirun", "gdb"]) {
+        return;
+    }
+    let dir = file_dir();
+    let trace = dir.join("trace.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_tass"))
+        .args(["verify", "-n", "3"])
+        .arg(fevs("mpi/ltl_server_any_bad.c"))
+        .arg("--trace")
+        .arg(&trace)
+        .output()
+        .expect("run tass verify");
+    assert_eq!(out.status.code(), Some(1));
+    let replay = |trace: &Path| {
+        let out = Command::new(env!("CARGO_BIN_EXE_tass"))
+            .arg("replay")
+            .arg(trace)
+            .arg("--dir")
+            .arg(dir.join("harness"))
+            .output()
+            .expect("run tass replay");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let (code, text) = replay(&trace);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("replay: note: wildcard matches enforced"),
+        "{text}"
+    );
+    assert!(
+        text.contains("the run followed the lasso rank by rank"),
+        "{text}"
+    );
+    let unforced = std::fs::read_to_string(&trace)
+        .unwrap()
+        .replace("   (takes the message from process 1)", "")
+        .replace("   (takes the message from process 2)", "");
+    let unforced_path = dir.join("unforced.json");
+    std::fs::write(&unforced_path, unforced).unwrap();
+    let (code, text) = replay(&unforced_path);
+    assert_eq!(code, Some(3), "{text}");
+    assert!(text.contains("did not reproduce it"), "{text}");
 }

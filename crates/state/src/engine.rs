@@ -618,6 +618,26 @@ impl Engine {
                         "{}   (process {d}'s waiting receive takes the message at once)",
                         t.source_text
                     ),
+                    // A wildcard MPI_Recv that takes a message already
+                    // sent: which sender (a replay forces the same one).
+                    (None, Some(from), None)
+                        if from < crate::mpi::ENVELOPE_CASE
+                            && matches!(
+                                &t.statement,
+                                Statement::Call {
+                                    callee: Callee::Library(
+                                        tass_model::api::LibraryFunction::MpiRecv
+                                    ),
+                                    ..
+                                }
+                            )
+                            && t.source_text.contains("MPI_ANY_SOURCE") =>
+                    {
+                        format!(
+                            "{}   (takes the message from process {from})",
+                            t.source_text
+                        )
+                    }
                     (None, Some(crate::mpi::ENVELOPE_CASE), _) => format!(
                         "{}   (for {}: its rank and tag depend on the inputs)",
                         t.source_text,

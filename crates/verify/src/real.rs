@@ -188,6 +188,38 @@ impl RealEngine {
         }
     }
 
+    /// What each process of `processes` does in `state` where it stays put
+    /// for a whole lasso cycle (a trace note, and what `tass replay` checks
+    /// a real run against): "blocked in MPI_X (CALL) at FILE:LINE:COL",
+    /// "terminated", or "at FILE:LINE:COL, never moves" (possible only
+    /// without fairness).
+    pub(crate) fn ltl_still_processes(
+        &self,
+        state: &State,
+        processes: &[usize],
+    ) -> Vec<crate::report::Change> {
+        let statuses = self.engine.process_status(state);
+        let calls = self.engine.blocked_calls(state);
+        processes
+            .iter()
+            .filter_map(|&p| {
+                let value = match statuses.get(p)? {
+                    ProcessStatus::Running { span, .. } => {
+                        match calls.iter().find(|(q, _)| *q == p) {
+                            Some((_, call)) => format!("blocked in {call} at {span}"),
+                            None => format!("at {span}, never moves"),
+                        }
+                    }
+                    _ => "terminated".to_string(),
+                };
+                Some(crate::report::Change {
+                    variable: format!("process {p}"),
+                    value,
+                })
+            })
+            .collect()
+    }
+
     /// An engine for the same program and prover under `options` (other
     /// fixed inputs, another matching): `ltl/` confirms a lasso found by set
     /// matching by running its witness's values through the product again.

@@ -15,8 +15,7 @@
 //! is not compared, the atoms are. A lasso whose cycle is the stutter step of
 //! a terminated program is reproduced by a run that ends normally.
 //!
-//! MPI programs are refused: which process moves when is the cycle, and the
-//! harness does not drive the schedule.
+//! An MPI program's lasso is replayed rank by rank (`mpi_lasso.rs`).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -25,6 +24,7 @@ use std::process::Command;
 use serde_json::Value;
 
 use super::judge::Outcome;
+use super::mpi_lasso::{self, MpiLasso, RankStep};
 use super::{build, concrete, Invocation, ReplaySettings, Target};
 
 /// How many passes of the cycle the replay runs after the stem.
@@ -37,15 +37,15 @@ const TERMINATED_MARK: &str = "(every process has terminated";
 
 /// One step of the trace: file name (last component) and line.
 #[derive(Clone, Debug, PartialEq, Eq)]
-struct Place {
-    file: String,
-    line: u64,
+pub(super) struct Place {
+    pub file: String,
+    pub line: u64,
 }
 
 /// What gdb saw at one stop: the call stack (functions and places) and the
 /// atoms' values as gdb printed them.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
-struct Stop {
+pub(super) struct Stop {
     stack: Vec<String>,
     atoms: Vec<String>,
 }
@@ -59,10 +59,8 @@ pub(super) fn replay_lasso(
     dir: &Path,
 ) -> Outcome {
     let trace = target.trace;
-    let steps: Vec<(Place, String)> = trace["trace"]
-        .as_array()
-        .map(|a| a.iter().map(step_of).collect())
-        .unwrap_or_default();
+    let raw: &[Value] = trace["trace"].as_array().map(Vec::as_slice).unwrap_or(&[]);
+    let steps: Vec<(Place, String)> = raw.iter().map(step_of).collect();
     let Some(mark) = steps.iter().position(|(_, s)| s.starts_with(CYCLE_MARK)) else {
         return Outcome::Unreplayable("the ltl trace has no cycle mark".into());
     };
@@ -71,15 +69,6 @@ pub(super) fn replay_lasso(
         .files
         .iter()
         .any(|f| std::fs::read_to_string(f).is_ok_and(|t| t.contains("<mpi.h>")));
-    if mpi {
-        return Outcome::Unreplayable(
-            "ltl lassos of MPI programs are not replayed: the cycle is a schedule (which \
-             process moves when), and the harness does not drive the schedule; read the \
-             stem and the cycle in the trace, or check the lasso with -i and --match \
-             syntactic"
-                .into(),
-        );
-    }
     let built = match build(target, values, invocation, dir) {
         Ok(b) => b,
         Err(outcome) => return outcome,
@@ -106,6 +95,36 @@ pub(super) fn replay_lasso(
             )),
         };
     }
+    if mpi {
+        let ranked: Vec<RankStep> = raw
+            .iter()
+            .zip(&steps)
+            .map(|(step, (place, source))| RankStep {
+                place: place.clone(),
+                source: source.clone(),
+                process: step["process"].as_u64().unwrap_or(0) as usize,
+            })
+            .collect();
+        let still = raw[mark]["changes"]
+            .as_object()
+            .map(|notes| {
+                notes
+                    .iter()
+                    .filter_map(|(k, v)| {
+                        let rank = k.strip_prefix("process ")?.parse().ok()?;
+                        Some((rank, v.as_str()?.to_string()))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let lasso = MpiLasso {
+            stem: &ranked[..mark],
+            cycle: &ranked[mark + 1..],
+            still,
+        };
+        let program_args = invocation.program_args.as_deref().unwrap_or_default();
+        return mpi_lasso::replay(target, &lasso, program_args, settings, dir);
+    }
     let Some((first, _)) = cycle.first() else {
         return Outcome::Unreplayable("the lasso's cycle has no step".into());
     };
@@ -131,7 +150,7 @@ pub(super) fn replay_lasso(
 
 /// Whether the stops show the stem and [`PASSES`] passes of the cycle, each
 /// pass starting in the first pass's control state with its atom values.
-fn judge_passes(
+pub(super) fn judge_passes(
     stops: &[Stop],
     (stem_stops, pass_stops): (usize, usize),
     first: &Place,
@@ -202,7 +221,7 @@ fn step_of(step: &Value) -> (Place, String) {
 
 /// The `{EXPR}` atoms of a formula, as C over one process (`PROC[0].x` is
 /// `x`); location atoms are read from the call stack instead.
-fn condition_atoms(formula: &str) -> Vec<String> {
+pub(super) fn condition_atoms(formula: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut depth = 0usize;
     let mut current = String::new();
@@ -303,7 +322,7 @@ fn landed_line(text: &str) -> Option<u64> {
     rest.trim_end_matches('.').trim().parse().ok()
 }
 
-fn parse_stops(text: &str) -> Vec<Stop> {
+pub(super) fn parse_stops(text: &str) -> Vec<Stop> {
     let mut stops: Vec<Stop> = Vec::new();
     for line in text.lines() {
         if line == "TASS-STOP" {
@@ -321,6 +340,28 @@ fn parse_stops(text: &str) -> Vec<Stop> {
         }
     }
     stops
+}
+
+/// Backtrace lines as `f at p.c:12 <- main at p.c:30` (functions and
+/// places; a frame without a source place keeps its library).
+pub(super) fn frames_shown(frames: &[&str]) -> String {
+    if frames.is_empty() {
+        return "no stack (the process had ended)".into();
+    }
+    frames
+        .iter()
+        .map(|f| {
+            let place = frame_place(f);
+            match place.strip_suffix(" at ") {
+                Some(function) => match f.rsplit_once(" from ") {
+                    Some((_, library)) => format!("{function} in {}", library.trim()),
+                    None => function.to_string(),
+                },
+                None => place,
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" <- ")
 }
 
 /// `#1  0x000055 in f (a=3) at p.c:12` -> `f at p.c:12` (arguments and

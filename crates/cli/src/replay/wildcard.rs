@@ -2,13 +2,14 @@
 //! `MPI_ANY_SOURCE` took in the counterexample.
 //!
 //! The trace says it when the sender's step completes a waiting receive ("process D's
-//! waiting receive takes the message at once"); a receive that takes a message
-//! already sent appears as the receiver's own `MPI_Recv` step, without the sender.
-//! So each rank's blocking receives are numbered in trace order, each with its sender
-//! when the trace names it. A generated PMPI layer (`MPI_Recv` calling `PMPI_Recv`)
-//! counts the rank's `MPI_Recv` calls and turns the k-th one's `MPI_ANY_SOURCE` into
-//! the recorded sender on `MPI_COMM_WORLD`. Messages from one sender are not
-//! overtaken, so receiving from that sender takes the same message the trace did.
+//! waiting receive takes the message at once"), and a wildcard receive that takes a
+//! message already sent names its sender in its own step ("(takes the message from
+//! process F)"). So each rank's blocking receives are numbered in trace order, each
+//! with its sender when the trace names it. A generated PMPI layer (`MPI_Recv` calling
+//! `PMPI_Recv`) counts the rank's `MPI_Recv` calls and turns the k-th one's
+//! `MPI_ANY_SOURCE` into the recorded sender on `MPI_COMM_WORLD` (for an ltl lasso:
+//! the stem's receives, then the cycle's over and over). Messages from one sender are
+//! not overtaken, so receiving from that sender takes the same message the trace did.
 //! Not enforced: receives whose sender the trace does not name, nonblocking and
 //! combined receives and probes (the layer is left out when the program has any, as
 //! the numbering would not match), `MPI_ANY_TAG` choices, and other communicators.
@@ -28,10 +29,34 @@ const OTHER_RECEIVES: &[&str] = &[
     "MPI_Recv_init",
 ];
 
+/// Each rank's blocking receives, numbered per rank: the trace's in order,
+/// then (an ltl lasso) the cycle's, repeated forever.
+pub(crate) type Matches = BTreeMap<u64, Vec<Option<u64>>>;
+
 /// Each rank's blocking receives in trace order: `Some(sender)` when the trace names it.
-pub(crate) fn matches(trace: &Value) -> BTreeMap<u64, Vec<Option<u64>>> {
-    let mut ranks: BTreeMap<u64, Vec<Option<u64>>> = BTreeMap::new();
+pub(crate) fn matches(trace: &Value) -> Matches {
+    steps_matches(trace["trace"].as_array().map(Vec::as_slice).unwrap_or(&[]))
+}
+
+/// An ltl lasso's receives: the stem's, and the cycle's (which repeat).
+pub(crate) fn lasso_matches(trace: &Value) -> (Matches, Matches) {
     let steps = trace["trace"].as_array().map(Vec::as_slice).unwrap_or(&[]);
+    let mark = steps
+        .iter()
+        .position(|s| {
+            s["source"]
+                .as_str()
+                .is_some_and(|t| t.starts_with("(cycle"))
+        })
+        .unwrap_or(steps.len());
+    (
+        steps_matches(&steps[..mark]),
+        steps_matches(steps.get(mark + 1..).unwrap_or(&[])),
+    )
+}
+
+fn steps_matches(steps: &[Value]) -> Matches {
+    let mut ranks: Matches = BTreeMap::new();
     for step in steps {
         let Some(process) = step["process"].as_u64() else {
             continue;
@@ -39,6 +64,8 @@ pub(crate) fn matches(trace: &Value) -> BTreeMap<u64, Vec<Option<u64>>> {
         let source = step["source"].as_str().unwrap_or("");
         if let Some(receiver) = completed_receiver(source) {
             ranks.entry(receiver).or_default().push(Some(process));
+        } else if let Some(sender) = taken_from(source) {
+            ranks.entry(process).or_default().push(Some(sender));
         } else if source.contains("MPI_Recv(") && !source.contains("   (") {
             ranks.entry(process).or_default().push(None);
         }
@@ -46,8 +73,19 @@ pub(crate) fn matches(trace: &Value) -> BTreeMap<u64, Vec<Option<u64>>> {
     ranks
 }
 
+/// `F` from a wildcard `MPI_Recv` step's "(takes the message from process F)"
+/// (a message already sent).
+fn taken_from(source: &str) -> Option<u64> {
+    if !source.contains("MPI_Recv(") {
+        return None;
+    }
+    let at = source.find("   (takes the message from process ")?;
+    let rest = &source[at + "   (takes the message from process ".len()..];
+    rest.trim_end_matches(')').trim().parse().ok()
+}
+
 /// `D` from a step's "(process D's waiting receive takes the message at once)".
-fn completed_receiver(source: &str) -> Option<u64> {
+pub(crate) fn completed_receiver(source: &str) -> Option<u64> {
     let at = source.find("(process ")?;
     let rest = &source[at + "(process ".len()..];
     let (number, tail) = rest.split_once('\'')?;
@@ -65,11 +103,22 @@ pub(crate) fn unenforceable(program_texts: &[String]) -> Option<&'static str> {
 }
 
 /// The PMPI layer's C source, or `None` when no wildcard match is recorded.
-pub(crate) fn pmpi_layer(matches: &BTreeMap<u64, Vec<Option<u64>>>) -> Option<String> {
-    if !matches.values().flatten().any(Option::is_some) {
+/// `cycle`: receives numbered after `matches`' repeat these, over and over
+/// (an ltl lasso's cycle; empty otherwise).
+pub(crate) fn pmpi_layer(matches: &Matches, cycle: &Matches) -> Option<String> {
+    if !matches
+        .values()
+        .chain(cycle.values())
+        .flatten()
+        .any(Option::is_some)
+    {
         return None;
     }
-    let ranks = matches.keys().max().map_or(0, |m| m + 1);
+    let ranks = matches
+        .keys()
+        .chain(cycle.keys())
+        .max()
+        .map_or(0, |m| m + 1);
     let mut out = String::from(
         "/* tass replay: the counterexample's wildcard matches. The k-th MPI_Recv of a rank\n \
          * with MPI_ANY_SOURCE on MPI_COMM_WORLD receives from the sender the trace chose\n \
@@ -78,6 +127,26 @@ pub(crate) fn pmpi_layer(matches: &BTreeMap<u64, Vec<Option<u64>>>) -> Option<St
     );
     let mut table = String::new();
     let mut counts = String::new();
+    let mut cycle_table = String::new();
+    let mut cycle_counts = String::new();
+    for rank in 0..ranks {
+        let list = cycle.get(&rank).map(Vec::as_slice).unwrap_or(&[]);
+        let items: Vec<String> = list
+            .iter()
+            .map(|s| s.map_or("-1".to_string(), |s| s.to_string()))
+            .collect();
+        let _ = writeln!(
+            out,
+            "static const int tass_replay_cycle{rank}[] = {{ {} }};",
+            if items.is_empty() {
+                "-1".to_string()
+            } else {
+                items.join(", ")
+            }
+        );
+        let _ = write!(cycle_table, "tass_replay_cycle{rank}, ");
+        let _ = write!(cycle_counts, "{}, ", list.len());
+    }
     for rank in 0..ranks {
         let list = matches.get(&rank).map(Vec::as_slice).unwrap_or(&[]);
         let items: Vec<String> = list
@@ -100,14 +169,22 @@ pub(crate) fn pmpi_layer(matches: &BTreeMap<u64, Vec<Option<u64>>>) -> Option<St
         out,
         "static const int *const tass_replay_sources[{ranks}] = {{ {table}}};\n\
          static const int tass_replay_counts[{ranks}] = {{ {counts}}};\n\
+         static const int *const tass_replay_cycles[{ranks}] = {{ {cycle_table}}};\n\
+         static const int tass_replay_cycle_counts[{ranks}] = {{ {cycle_counts}}};\n\
          static int tass_replay_receives = 0;\n\
          int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag,\n\
          \x20            MPI_Comm comm, MPI_Status *status) {{\n\
          \x20   int rank = 0, k = tass_replay_receives++;\n\
          \x20   PMPI_Comm_rank(MPI_COMM_WORLD, &rank);\n\
-         \x20   if (source == MPI_ANY_SOURCE && comm == MPI_COMM_WORLD && rank < {ranks}\n\
-         \x20       && k < tass_replay_counts[rank] && tass_replay_sources[rank][k] >= 0)\n\
-         \x20       source = tass_replay_sources[rank][k];\n\
+         \x20   if (source == MPI_ANY_SOURCE && comm == MPI_COMM_WORLD && rank < {ranks}) {{\n\
+         \x20       int chosen = -1, c = k - tass_replay_counts[rank];\n\
+         \x20       if (k < tass_replay_counts[rank])\n\
+         \x20           chosen = tass_replay_sources[rank][k];\n\
+         \x20       else if (tass_replay_cycle_counts[rank] > 0)\n\
+         \x20           chosen = tass_replay_cycles[rank][c % tass_replay_cycle_counts[rank]];\n\
+         \x20       if (chosen >= 0)\n\
+         \x20           source = chosen;\n\
+         \x20   }}\n\
          \x20   return PMPI_Recv(buf, count, type, source, tag, comm, status);\n\
          }}\n"
     );
@@ -125,11 +202,12 @@ mod tests {
             {"process": 1, "source": "MPI_Send(&r, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);   (process 0's waiting receive takes the message at once)"},
             {"process": 0, "source": "MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);"},
             {"process": 2, "source": "MPI_Send(&r, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);   (process 0's waiting receive takes the message at once)"},
+            {"process": 0, "source": "MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);   (takes the message from process 2)"},
         ]});
         let m = matches(&trace);
-        assert_eq!(m[&0], vec![Some(1), None, Some(2)]);
-        let c = pmpi_layer(&m).unwrap();
-        assert!(c.contains("tass_replay_rank0[] = { 1, -1, 2 }"), "{c}");
+        assert_eq!(m[&0], vec![Some(1), None, Some(2), Some(2)]);
+        let c = pmpi_layer(&m, &Matches::new()).unwrap();
+        assert!(c.contains("tass_replay_rank0[] = { 1, -1, 2, 2 }"), "{c}");
         assert!(c.contains("PMPI_Recv"), "{c}");
         assert_eq!(
             unenforceable(&["MPI_Irecv(&x, 1, ...);".into()]),

@@ -431,7 +431,9 @@ impl<'e> Product<'e> {
         let mut previous = None;
         for (k, pair) in path.windows(2).enumerate() {
             if k == stem_steps {
-                trace.push(self.marker(property, CYCLE_MARK));
+                let mut mark = self.marker(property, CYCLE_MARK);
+                mark.changes = self.still_in_cycle(&path[stem_steps..]);
+                trace.push(mark);
             }
             let (u, v) = (pair[0], pair[1]);
             let step = self.graph.edges[u]
@@ -471,10 +473,18 @@ impl<'e> Product<'e> {
         // and confirms one by running it again; unconfirmed: possible, no
         // witness.
         let mut note = None;
+        // A confirmed set lasso shows the pruned path condition (the inputs
+        // that drive its steps), not that of its last multi-state.
+        let mut pruned_condition = None;
         let (certainty, witness, witness_missing) = match pruned {
             None => (certainty, witness, witness_missing),
-            Some(prune::Pruned::Confirmed { witness, note: how }) => {
+            Some(prune::Pruned::Confirmed {
+                witness,
+                note: how,
+                path_condition,
+            }) => {
                 note = Some(how);
+                pruned_condition = Some(path_condition);
                 let (witness, missing) =
                     complete_witness(Some(witness), &inputs, &fixed, String::new);
                 (Certainty::Provable, witness, missing)
@@ -485,12 +495,9 @@ impl<'e> Product<'e> {
                 Vec::new(),
             ),
         };
-        let path_condition = last
-            .as_ref()
-            .map(|s| {
-                let pc = self.engine.path_condition(s);
-                self.engine.pretty_condition(&pc)
-            })
+        let path_condition = pruned_condition
+            .or_else(|| last.as_ref().map(|s| self.engine.path_condition(s)))
+            .map(|pc| self.engine.pretty_condition(&pc))
             .unwrap_or_default();
         ViolationReport {
             snapshots: None,
@@ -517,6 +524,28 @@ impl<'e> Product<'e> {
             witness,
             witness_missing,
             difference: None,
+        }
+    }
+
+    /// The processes that take no step in the cycle `cycle` (its nodes, the
+    /// first one again at the end), and where each stays: the replay of an
+    /// MPI lasso checks that the real ranks stay there too.
+    fn still_in_cycle(&self, cycle: &[usize]) -> Vec<crate::report::Change> {
+        let moved = cycle.windows(2).fold(0u64, |acc, w| {
+            acc | self.graph.edges[w[0]]
+                .iter()
+                .filter(|&&(v, _)| v == w[1])
+                .fold(0, |m, &(_, bits)| m | bits)
+        });
+        let still: Vec<usize> = (0..self.options.procs.min(64))
+            .filter(|&p| moved & bit(p) == 0)
+            .collect();
+        match cycle.first() {
+            Some(&first) if !still.is_empty() && self.options.procs > 1 => {
+                let state = self.node_state[first].0.clone();
+                self.engine.ltl_still_processes(&state, &still)
+            }
+            _ => Vec::new(),
         }
     }
 

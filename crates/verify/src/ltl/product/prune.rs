@@ -31,7 +31,7 @@ use std::time::{Duration, Instant};
 
 use tass_search::api::{find_fair_lasso, LassoGraph};
 use tass_semantics::api::EngineError;
-use tass_state::api::{State, Step};
+use tass_state::api::{State, Step, Value};
 
 use super::{Product, Successor};
 use crate::engine::Engine;
@@ -95,6 +95,10 @@ pub(super) enum Pruned {
     Confirmed {
         witness: Vec<(String, String)>,
         note: String,
+        /// The pruned path condition the witness was drawn from: the inputs
+        /// whose runs follow the stem and the passes of the cycle (with the
+        /// data of two passes equated when that is how it was found).
+        path_condition: Value,
     },
     /// No candidate was confirmed; why.
     Unconfirmed(String),
@@ -170,7 +174,7 @@ impl Product<'_> {
                 }
             };
             passes.push(state.clone());
-            for candidate in self.candidates(&passes) {
+            for (candidate, path_condition) in self.candidates(&passes) {
                 if self.deadline.is_some_and(|d| Instant::now() > d) {
                     break;
                 }
@@ -183,6 +187,7 @@ impl Product<'_> {
                         return Ok(Pruned::Confirmed {
                             witness: candidate,
                             note,
+                            path_condition,
                         })
                     }
                     Err(why) => last_failure = format!("{}: {why}", show(&candidate)),
@@ -226,8 +231,9 @@ impl Product<'_> {
 
     /// Witness candidates after the last of `passes` (the states at the
     /// start of each pass of one symbolic run): first those where the data
-    /// of an earlier pass comes back, then any input of the pruned set.
-    fn candidates(&mut self, passes: &[State]) -> Vec<Vec<(String, String)>> {
+    /// of an earlier pass comes back, then any input of the pruned set; each
+    /// with the path condition it was drawn from.
+    fn candidates(&mut self, passes: &[State]) -> Vec<(Vec<(String, String)>, Value)> {
         let f = Arc::clone(&self.factory);
         let mut out = Vec::new();
         let last = passes.last().expect("at least one pass").clone();
@@ -242,11 +248,11 @@ impl Product<'_> {
             let same = f.and_all(a.data.iter().zip(&b.data).map(|(&x, &y)| f.eq(x, y)));
             let closed = self.engine.ltl_assume(&last, same);
             if let Some(Some(values)) = self.engine.ltl_witness(&closed) {
-                out.push(values);
+                out.push((values, self.engine.path_condition(&closed)));
             }
         }
         if let Some(Some(values)) = self.engine.ltl_witness(&last) {
-            out.push(values);
+            out.push((values, self.engine.path_condition(&last)));
         }
         out
     }
