@@ -105,7 +105,7 @@ named_enum! {
         MpiStart = "MPI_Start", MpiStartall = "MPI_Startall",
         // mpi.h, derived datatypes
         MpiTypeContiguous = "MPI_Type_contiguous", MpiTypeVector = "MPI_Type_vector",
-        MpiTypeIndexed = "MPI_Type_indexed",
+        MpiTypeIndexed = "MPI_Type_indexed", MpiTypeCreateStruct = "MPI_Type_create_struct",
         MpiTypeCommit = "MPI_Type_commit", MpiTypeFree = "MPI_Type_free",
         MpiTypeGetExtent = "MPI_Type_get_extent",
         // mpi.h, one-sided atomics

@@ -501,6 +501,10 @@ pub enum ArgRole {
     BlockLengths,
     /// The block displacements of `MPI_Type_indexed`, in extents of the old type.
     Displacements,
+    /// The block displacements of `MPI_Type_create_struct`, in bytes.
+    ByteDisplacements,
+    /// The datatypes of the blocks of `MPI_Type_create_struct`.
+    OldTypes,
     /// Where `MPI_Type_get_extent` writes the lower bound, in bytes.
     LowerBoundOut,
     /// Where `MPI_Type_get_extent` writes the extent, in bytes.
@@ -1044,6 +1048,11 @@ pub const MPI_FUNCTIONS: &[MpiFunction] = &[
         "int" count: TypeCount, "const int *" array_of_blocklengths: BlockLengths,
         "const int *" array_of_displacements: Displacements, "MPI_Datatype" oldtype: OldType,
         "MPI_Datatype *" newtype: NewType,
+    ) },
+    mpi_fn! { MpiTypeCreateStruct, Query, Returns, "int", params!(
+        "int" count: TypeCount, "const int *" array_of_blocklengths: BlockLengths,
+        "const MPI_Aint *" array_of_displacements: ByteDisplacements,
+        "const MPI_Datatype *" array_of_types: OldTypes, "MPI_Datatype *" newtype: NewType,
     ) },
     mpi_fn! { MpiTypeCommit, Query, Returns, "int", params!("MPI_Datatype *" datatype: TypeRef) },
     mpi_fn! { MpiTypeFree, Query, Returns, "int", params!("MPI_Datatype *" datatype: TypeRef) },

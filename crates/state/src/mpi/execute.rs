@@ -171,7 +171,13 @@ impl Mpi<'_> {
                 datatypes::get_extent(&mut ev, &mut env, call)?;
                 After::Return
             }
-            (LF::MpiTypeContiguous | LF::MpiTypeVector | LF::MpiTypeIndexed, _) => {
+            (
+                LF::MpiTypeContiguous
+                | LF::MpiTypeVector
+                | LF::MpiTypeIndexed
+                | LF::MpiTypeCreateStruct,
+                _,
+            ) => {
                 datatypes::build(&mut ev, &mut env, call)?;
                 After::Return
             }
