@@ -23,7 +23,13 @@ fn fevs(name: &str) -> PathBuf {
 #[test]
 fn fevs_iallreduce_iscan_ireduce_with_a_noncommutative_operator_hold() {
     // Unreduced, np 3's MPI_Test loop makes millions of states: np 1, 2.
-    for (procs, reduced) in [("1", false), ("2", false), ("1", true), ("2", true), ("3", true)] {
+    for (procs, reduced) in [
+        ("1", false),
+        ("2", false),
+        ("1", true),
+        ("2", true),
+        ("3", true),
+    ] {
         {
             let path = fevs("mpi_uop_nonblocking_ok.c");
             let (code, r) = verify_reduced(procs, &[], &path, reduced);

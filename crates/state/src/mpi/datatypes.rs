@@ -108,7 +108,10 @@ impl Layout {
     /// The type map of `parts` one after the other (an `MPI_Type_create_struct`):
     /// their elements in order, the bounds around them all.
     fn union(base: LC, parts: &[Layout]) -> Layout {
-        let nonempty: Vec<&Layout> = parts.iter().filter(|p| !p.displacements.is_empty()).collect();
+        let nonempty: Vec<&Layout> = parts
+            .iter()
+            .filter(|p| !p.displacements.is_empty())
+            .collect();
         if nonempty.is_empty() {
             return Layout {
                 base,
@@ -119,7 +122,10 @@ impl Layout {
         }
         Layout {
             base,
-            displacements: nonempty.iter().flat_map(|p| p.displacements.iter().copied()).collect(),
+            displacements: nonempty
+                .iter()
+                .flat_map(|p| p.displacements.iter().copied())
+                .collect(),
             lower: nonempty.iter().map(|p| p.lower).min().unwrap_or(0),
             upper: nonempty.iter().map(|p| p.upper).max().unwrap_or(0),
         }
@@ -646,10 +652,7 @@ fn build_struct(
         ));
     }
     let size = super::rma::datatype_size(base).ok_or_else(|| {
-        EngineError::unsupported(
-            format!("MPI_Type_create_struct of {}", base.c_name()),
-            span,
-        )
+        EngineError::unsupported(format!("MPI_Type_create_struct of {}", base.c_name()), span)
     })?;
     let elements: i64 = lengths
         .iter()

@@ -76,9 +76,7 @@ impl Mpi<'_> {
                 | RmaOp::Complete
                 | RmaOp::Wait
                 | RmaOp::Test
-                | RmaOp::Sync => {
-                    self.pscw_call(state, step, call)
-                }
+                | RmaOp::Sync => self.pscw_call(state, step, call),
                 RmaOp::Put
                 | RmaOp::Get
                 | RmaOp::Accumulate

@@ -8,6 +8,7 @@ use tass_semantics::api::{Change, EngineError, Environment, Evaluator, Property,
 use tass_symbolic::api::{Expr, Type};
 
 use super::args::significant_args;
+use super::data::Op;
 use super::data::{concrete_small, read_data, write_data, DType, Data};
 use super::kind::{positions, shape, Kind};
 use super::members::{
@@ -15,7 +16,6 @@ use super::members::{
 };
 use super::pending::{check_sent, hold_back, owned_elements, span_of, Posted, Sent, Target};
 use super::transfer::Transfer;
-use super::data::Op;
 use super::user_reduce::DueFold;
 use crate::env::{set_mpi, ProcEnv};
 use crate::mpi::buffer::{check_rank, BufArg};

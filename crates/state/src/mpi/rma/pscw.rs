@@ -121,7 +121,9 @@ impl Mpi<'_> {
                 Some(RmaOp::Start) => self.start_epoch(state, p, caller, call, &mut violations)?,
                 Some(RmaOp::Complete) => self.complete_epoch(state, caller, &mut violations)?,
                 Some(RmaOp::Wait) => wait_epoch(state, caller, call),
-                Some(RmaOp::Test) => self.test_epoch(state, (step, caller), call, &mut violations)?,
+                Some(RmaOp::Test) => {
+                    self.test_epoch(state, (step, caller), call, &mut violations)?
+                }
                 _ => None, // MPI_Win_sync
             };
             if let Some(message) = problem {
@@ -377,7 +379,13 @@ impl Mpi<'_> {
             }
         }
         self.as_process(state, p, violations, |ev, env| {
-            write_int_through(ev, env, call.arg(ArgRole::Flag), i64::from(closes), call.span)
+            write_int_through(
+                ev,
+                env,
+                call.arg(ArgRole::Flag),
+                i64::from(closes),
+                call.span,
+            )
         })?;
         Ok(None)
     }

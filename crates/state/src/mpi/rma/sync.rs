@@ -184,7 +184,12 @@ impl Mpi<'_> {
             // (the completions may not have reached it yet).
             let posted = self.has_posted(scratch, p, call)?;
             if posted {
-                steps.push(crate::mpi::request::failed_test(&base, NO_MESSAGE));
+                // Not marked commuting, as every RMA step (the reduction
+                // treats the window calls as dependent on all others).
+                steps.push(Step {
+                    choice: Some(NO_MESSAGE),
+                    ..base.clone()
+                });
             }
             if self.pscw_available(scratch, p, call)? {
                 steps.push(base);
