@@ -89,12 +89,13 @@ named_enum! {
         MpiWinFree = "MPI_Win_free", MpiWinFence = "MPI_Win_fence",
         MpiPut = "MPI_Put", MpiGet = "MPI_Get", MpiAccumulate = "MPI_Accumulate",
         MpiRput = "MPI_Rput", MpiRget = "MPI_Rget",
+        MpiRaccumulate = "MPI_Raccumulate",
         MpiWinLock = "MPI_Win_lock", MpiWinUnlock = "MPI_Win_unlock",
         MpiWinLockAll = "MPI_Win_lock_all", MpiWinUnlockAll = "MPI_Win_unlock_all",
         MpiWinFlush = "MPI_Win_flush", MpiWinFlushAll = "MPI_Win_flush_all",
         MpiWinPost = "MPI_Win_post", MpiWinStart = "MPI_Win_start",
         MpiWinComplete = "MPI_Win_complete", MpiWinWait = "MPI_Win_wait",
-        MpiWinSync = "MPI_Win_sync",
+        MpiWinSync = "MPI_Win_sync", MpiWinTest = "MPI_Win_test",
         // mpi.h, point-to-point extras: threads, local queries, persistent requests
         MpiInitThread = "MPI_Init_thread", MpiQueryThread = "MPI_Query_thread",
         MpiGetProcessorName = "MPI_Get_processor_name", MpiTypeSize = "MPI_Type_size",
@@ -104,12 +105,12 @@ named_enum! {
         MpiStart = "MPI_Start", MpiStartall = "MPI_Startall",
         // mpi.h, derived datatypes
         MpiTypeContiguous = "MPI_Type_contiguous", MpiTypeVector = "MPI_Type_vector",
-        MpiTypeIndexed = "MPI_Type_indexed",
+        MpiTypeIndexed = "MPI_Type_indexed", MpiTypeCreateStruct = "MPI_Type_create_struct",
         MpiTypeCommit = "MPI_Type_commit", MpiTypeFree = "MPI_Type_free",
         MpiTypeGetExtent = "MPI_Type_get_extent",
         // mpi.h, one-sided atomics
         MpiFetchAndOp = "MPI_Fetch_and_op", MpiCompareAndSwap = "MPI_Compare_and_swap",
-        MpiGetAccumulate = "MPI_Get_accumulate",
+        MpiGetAccumulate = "MPI_Get_accumulate", MpiRgetAccumulate = "MPI_Rget_accumulate",
     }
 }
 

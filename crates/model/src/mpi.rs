@@ -304,6 +304,9 @@ pub enum RmaOp {
     /// `MPI_Win_sync`: synchronises the process's copies of its window memory
     /// (one copy in tass's memory model: only the window is checked).
     Sync,
+    /// `MPI_Win_test`: `MPI_Win_wait` that does not wait (a flag says
+    /// whether the exposure epoch closed).
+    Test,
 }
 
 impl RmaOp {
@@ -498,6 +501,10 @@ pub enum ArgRole {
     BlockLengths,
     /// The block displacements of `MPI_Type_indexed`, in extents of the old type.
     Displacements,
+    /// The block displacements of `MPI_Type_create_struct`, in bytes.
+    ByteDisplacements,
+    /// The datatypes of the blocks of `MPI_Type_create_struct`.
+    OldTypes,
     /// Where `MPI_Type_get_extent` writes the lower bound, in bytes.
     LowerBoundOut,
     /// Where `MPI_Type_get_extent` writes the extent, in bytes.
@@ -967,6 +974,13 @@ pub const MPI_FUNCTIONS: &[MpiFunction] = &[
     ) },
     mpi_fn! { MpiRput, Rma(RmaOp::Put), Returns, "int", RMA_RPUT },
     mpi_fn! { MpiRget, Rma(RmaOp::Get), Returns, "int", RMA_RGET },
+    mpi_fn! { MpiRaccumulate, Rma(RmaOp::Accumulate), Returns, "int", params!(
+        "const void *" origin_addr: SendBuffer, "int" origin_count: SendCount,
+        "MPI_Datatype" origin_datatype: SendType, "int" target_rank: TargetRank,
+        "MPI_Aint" target_disp: TargetDisp, "int" target_count: TargetCount,
+        "MPI_Datatype" target_datatype: TargetType, "MPI_Op" op: Op, "MPI_Win" win: Win,
+        "MPI_Request *" request: Request,
+    ) },
     mpi_fn! { MpiWinLock, Rma(RmaOp::Lock), Blocks, "int", params!(
         "int" lock_type: LockType, "int" rank: TargetRank, "int" assert: Assert, "MPI_Win" win: Win,
     ) },
@@ -990,6 +1004,9 @@ pub const MPI_FUNCTIONS: &[MpiFunction] = &[
     mpi_fn! { MpiWinComplete, Rma(RmaOp::Complete), Returns, "int", params!("MPI_Win" win: Win) },
     mpi_fn! { MpiWinWait, Rma(RmaOp::Wait), Blocks, "int", params!("MPI_Win" win: Win) },
     mpi_fn! { MpiWinSync, Rma(RmaOp::Sync), Returns, "int", params!("MPI_Win" win: Win) },
+    mpi_fn! { MpiWinTest, Rma(RmaOp::Test), Returns, "int", params!(
+        "MPI_Win" win: Win, "int *" flag: Flag,
+    ) },
     // ---- Point-to-point extras (issue 20, part A): threads, local queries,
     // ---- persistent requests.
     mpi_fn! { MpiInitThread, Lifetime, Returns, "int", params!(
@@ -1032,6 +1049,11 @@ pub const MPI_FUNCTIONS: &[MpiFunction] = &[
         "const int *" array_of_displacements: Displacements, "MPI_Datatype" oldtype: OldType,
         "MPI_Datatype *" newtype: NewType,
     ) },
+    mpi_fn! { MpiTypeCreateStruct, Query, Returns, "int", params!(
+        "int" count: TypeCount, "const int *" array_of_blocklengths: BlockLengths,
+        "const MPI_Aint *" array_of_displacements: ByteDisplacements,
+        "const MPI_Datatype *" array_of_types: OldTypes, "MPI_Datatype *" newtype: NewType,
+    ) },
     mpi_fn! { MpiTypeCommit, Query, Returns, "int", params!("MPI_Datatype *" datatype: TypeRef) },
     mpi_fn! { MpiTypeFree, Query, Returns, "int", params!("MPI_Datatype *" datatype: TypeRef) },
     mpi_fn! { MpiTypeGetExtent, Query, Returns, "int", params!(
@@ -1055,6 +1077,14 @@ pub const MPI_FUNCTIONS: &[MpiFunction] = &[
         "int" target_rank: TargetRank, "MPI_Aint" target_disp: TargetDisp,
         "int" target_count: TargetCount, "MPI_Datatype" target_datatype: TargetType,
         "MPI_Op" op: Op, "MPI_Win" win: Win,
+    ) },
+    mpi_fn! { MpiRgetAccumulate, Rma(RmaOp::GetAccumulate), Returns, "int", params!(
+        "const void *" origin_addr: SendBuffer, "int" origin_count: SendCount,
+        "MPI_Datatype" origin_datatype: SendType, "void *" result_addr: RecvBuffer,
+        "int" result_count: RecvCount, "MPI_Datatype" result_datatype: RecvType,
+        "int" target_rank: TargetRank, "MPI_Aint" target_disp: TargetDisp,
+        "int" target_count: TargetCount, "MPI_Datatype" target_datatype: TargetType,
+        "MPI_Op" op: Op, "MPI_Win" win: Win, "MPI_Request *" request: Request,
     ) },
 ];
 
@@ -1169,7 +1199,10 @@ mod tests {
         for d in MPI_FUNCTIONS {
             let request_based_rma = matches!(
                 d.function,
-                LibraryFunction::MpiRput | LibraryFunction::MpiRget
+                LibraryFunction::MpiRput
+                    | LibraryFunction::MpiRget
+                    | LibraryFunction::MpiRaccumulate
+                    | LibraryFunction::MpiRgetAccumulate
             );
             let nonblocking_op = (d.function.c_name().starts_with("MPI_I")
                 && d.function != LibraryFunction::MpiIprobe

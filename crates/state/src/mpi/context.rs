@@ -125,6 +125,7 @@ pub(super) fn is_own_state_only(lf: LF) -> bool {
             | LF::MpiTypeCommit
             | LF::MpiTypeFree
             | LF::MpiTypeIndexed
+            | LF::MpiTypeCreateStruct
             | LF::MpiTypeGetExtent
     )
 }
@@ -162,6 +163,7 @@ pub(super) fn is_implemented(lf: LF) -> bool {
                 | LF::MpiTypeCommit
                 | LF::MpiTypeFree
                 | LF::MpiTypeIndexed
+                | LF::MpiTypeCreateStruct
                 | LF::MpiTypeGetExtent
         )
 }

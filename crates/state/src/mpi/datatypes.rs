@@ -1,4 +1,6 @@
-//! Derived datatypes: `MPI_Type_contiguous` and `MPI_Type_vector` build a
+//! Derived datatypes: `MPI_Type_contiguous`, `MPI_Type_vector`,
+//! `MPI_Type_indexed` and `MPI_Type_create_struct` (blocks of one basic
+//! datatype, at byte displacements that are whole elements of it) build a
 //! datatype in the process's own table (`MpiProc::datatypes`, named by
 //! `Handle::Datatype`), `MPI_Type_commit` makes it usable in communication,
 //! `MPI_Type_free` ends it. A derived datatype is kept as its *layout*: the
@@ -93,6 +95,42 @@ impl Layout {
         }
     }
 
+    /// `self` moved by `by` elements.
+    fn shifted(self, by: i64) -> Layout {
+        Layout {
+            base: self.base,
+            displacements: self.displacements.iter().map(|d| d + by).collect(),
+            lower: self.lower + by,
+            upper: self.upper + by,
+        }
+    }
+
+    /// The type map of `parts` one after the other (an `MPI_Type_create_struct`):
+    /// their elements in order, the bounds around them all.
+    fn union(base: LC, parts: &[Layout]) -> Layout {
+        let nonempty: Vec<&Layout> = parts
+            .iter()
+            .filter(|p| !p.displacements.is_empty())
+            .collect();
+        if nonempty.is_empty() {
+            return Layout {
+                base,
+                displacements: Vec::new(),
+                lower: 0,
+                upper: 0,
+            };
+        }
+        Layout {
+            base,
+            displacements: nonempty
+                .iter()
+                .flat_map(|p| p.displacements.iter().copied())
+                .collect(),
+            lower: nonempty.iter().map(|p| p.lower).min().unwrap_or(0),
+            upper: nonempty.iter().map(|p| p.upper).max().unwrap_or(0),
+        }
+    }
+
     /// The number of elements of one item when they lie one after the other
     /// from the item's start (`None`: the layout has holes or reorders).
     fn contiguous_length(&self) -> Option<i64> {
@@ -117,7 +155,37 @@ fn building_block(
     e: &MExpr,
     span: &Span,
 ) -> Result<Option<Layout>, EngineError> {
-    match ev.eval(env, e)? {
+    let v = ev.eval(env, e)?;
+    if let Value::Handle(Handle::Constant(c)) = v {
+        if c != LC::MpiDatatypeNull {
+            // A predefined datatype: checked as in a communication.
+            let (c, _) = datatype(ev, env, e, span)?;
+            return basic_block(c, span).map(Some);
+        }
+    }
+    layout_of_value(ev, env, v, span)
+}
+
+/// A predefined datatype as a layout to build on (the pair datatypes are refused).
+fn basic_block(c: LC, span: &Span) -> Result<Layout, EngineError> {
+    if matches!(c, LC::MpiDoubleInt | LC::Mpi2Int) {
+        return Err(EngineError::unsupported(
+            format!("a derived datatype built on {}", c.c_name()),
+            span,
+        ));
+    }
+    Ok(Layout::basic(c))
+}
+
+/// Datatype value `v` as a layout to build on; `None` when the path died
+/// (a null or freed datatype, reported).
+fn layout_of_value(
+    ev: &mut Evaluator<'_>,
+    env: &ProcEnv<'_>,
+    v: Value,
+    span: &Span,
+) -> Result<Option<Layout>, EngineError> {
+    match v {
         Value::Handle(Handle::Datatype(i)) => {
             let t = &env.state.inner.procs[env.proc].mpi.datatypes[i as usize];
             if t.status == TypeStatus::Freed {
@@ -135,16 +203,13 @@ fn building_block(
             ev.fail(env, Property::MpiType, message, span);
             Ok(None)
         }
-        _ => {
-            let (c, _) = datatype(ev, env, e, span)?;
-            if matches!(c, LC::MpiDoubleInt | LC::Mpi2Int) {
-                return Err(EngineError::unsupported(
-                    format!("a derived datatype built on {}", c.c_name()),
-                    span,
-                ));
-            }
-            Ok(Some(Layout::basic(c)))
+        Value::Handle(Handle::Constant(c)) if super::rma::datatype_size(c).is_some() => {
+            basic_block(c, span).map(Some)
         }
+        other => Err(EngineError::unsupported(
+            format!("a derived datatype built on {other:?}"),
+            span,
+        )),
     }
 }
 
@@ -186,6 +251,9 @@ pub(super) fn build(
     };
     if call.lf == LF::MpiTypeIndexed {
         return build_indexed(ev, env, call, count);
+    }
+    if call.lf == LF::MpiTypeCreateStruct {
+        return build_struct(ev, env, call, count);
     }
     let (block, stride) = if call.lf == LF::MpiTypeVector {
         let Some(block) = size_argument(ev, env, call, ArgRole::BlockLength, "blocklength")? else {
@@ -514,6 +582,105 @@ fn build_indexed(
         .flat_map(|(&b, &d)| (0..b).map(move |j| d + j));
     let layout = old.replicate(starts);
     add_datatype(ev, env, call, layout)
+}
+
+/// `MPI_Type_create_struct(count, blocklengths, displacements, types,
+/// &newtype)`: supported when every block's datatype has one basic
+/// datatype, the same for all blocks, and the byte displacements are whole
+/// elements of it (a C struct of fields of one type, and arrays of them);
+/// blocks of different basic datatypes are refused by name.
+fn build_struct(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    call: &Call<'_>,
+    count: i64,
+) -> Result<(), EngineError> {
+    let f = ev.factory();
+    let span = call.span;
+    if count > LAYOUT_LIMIT {
+        return Err(EngineError::unsupported(
+            format!("MPI_Type_create_struct of {count} blocks"),
+            span,
+        ));
+    }
+    let mut arrays = Vec::new();
+    for (role, what) in [
+        (ArgRole::BlockLengths, "block length"),
+        (ArgRole::ByteDisplacements, "displacement"),
+    ] {
+        let n = f.int(count);
+        let array = read_buffer(ev, &*env, call.arg(role), n, f.int(0), &Type::Int, span)?;
+        let Some(array) = array else {
+            return Ok(()); // an invalid array, reported
+        };
+        let values = (0..count)
+            .map(|j| concrete(ev, flat_read(f, array, f.int(j)), what, span))
+            .collect::<Result<Vec<i64>, _>>()?;
+        arrays.push(values);
+    }
+    let (lengths, bytes) = (&arrays[0], &arrays[1]);
+    if let Some(j) = lengths.iter().position(|&b| b < 0) {
+        let message = format!(
+            "negative block length {} in MPI_Type_create_struct",
+            lengths[j]
+        );
+        ev.fail(&*env, Property::MpiCount, message, span);
+        return Ok(());
+    }
+    let types = ev.eval(&*env, call.arg(ArgRole::OldTypes))?;
+    let places = super::request::request_places(ev, &*env, types, count as usize, span)?;
+    let mut blocks = Vec::with_capacity(places.len());
+    for place in &places {
+        let v = ev.read_place(&*env, place);
+        let Some(layout) = layout_of_value(ev, env, v, span)? else {
+            return Ok(());
+        };
+        blocks.push(layout);
+    }
+    let Some(base) = blocks.first().map(|b| b.base) else {
+        return add_datatype(ev, env, call, Layout::basic(LC::MpiInt).replicate(0..0));
+    };
+    if let Some(other) = blocks.iter().find(|b| b.base != base) {
+        return Err(EngineError::unsupported(
+            format!(
+                "MPI_Type_create_struct with blocks of different basic datatypes ({} and \
+                 {}): tass builds structs of one basic datatype only",
+                base.c_name(),
+                other.base.c_name()
+            ),
+            span,
+        ));
+    }
+    let size = super::rma::datatype_size(base).ok_or_else(|| {
+        EngineError::unsupported(format!("MPI_Type_create_struct of {}", base.c_name()), span)
+    })?;
+    let elements: i64 = lengths
+        .iter()
+        .zip(&blocks)
+        .map(|(&b, l)| b.saturating_mul(l.displacements.len() as i64))
+        .sum();
+    if elements > LAYOUT_LIMIT {
+        return Err(EngineError::unsupported(
+            format!("MPI_Type_create_struct of {elements} elements"),
+            span,
+        ));
+    }
+    let mut parts = Vec::with_capacity(blocks.len());
+    for ((&b, &d), block) in lengths.iter().zip(bytes).zip(&blocks) {
+        if d % size != 0 {
+            return Err(EngineError::unsupported(
+                format!(
+                    "MPI_Type_create_struct with a displacement of {d} bytes, not a whole \
+                     number of {} elements",
+                    base.c_name()
+                ),
+                span,
+            ));
+        }
+        let shifted = block.replicate(0..b).shifted(d / size);
+        parts.push(shifted);
+    }
+    add_datatype(ev, env, call, Layout::union(base, &parts))
 }
 
 /// `MPI_Type_get_extent(datatype, &lb, &extent)`, in bytes.

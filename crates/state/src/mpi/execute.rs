@@ -7,7 +7,7 @@ use tass_semantics::api::{Change, EngineError, Environment, Evaluator, Property,
 use tass_symbolic::api::Type;
 
 use super::buffer::concrete;
-use super::collective::is_collective;
+use super::collective::{is_collective, push_due_fold, DueFold};
 use super::comm::check_comm;
 use super::context::{
     current_call, is_implemented, is_nonblocking_send, is_standard_send, write_int_through,
@@ -71,9 +71,12 @@ impl Mpi<'_> {
             return match op {
                 RmaOp::Create | RmaOp::Free | RmaOp::Fence => self.rma_collective(state, p, call),
                 RmaOp::Lock | RmaOp::Unlock | RmaOp::Flush => self.passive_call(state, step, call),
-                RmaOp::Post | RmaOp::Start | RmaOp::Complete | RmaOp::Wait | RmaOp::Sync => {
-                    self.pscw_call(state, step, call)
-                }
+                RmaOp::Post
+                | RmaOp::Start
+                | RmaOp::Complete
+                | RmaOp::Wait
+                | RmaOp::Test
+                | RmaOp::Sync => self.pscw_call(state, step, call),
                 RmaOp::Put
                 | RmaOp::Get
                 | RmaOp::Accumulate
@@ -166,7 +169,13 @@ impl Mpi<'_> {
                 datatypes::get_extent(&mut ev, &mut env, call)?;
                 After::Return
             }
-            (LF::MpiTypeContiguous | LF::MpiTypeVector | LF::MpiTypeIndexed, _) => {
+            (
+                LF::MpiTypeContiguous
+                | LF::MpiTypeVector
+                | LF::MpiTypeIndexed
+                | LF::MpiTypeCreateStruct,
+                _,
+            ) => {
                 datatypes::build(&mut ev, &mut env, call)?;
                 After::Return
             }
@@ -257,6 +266,13 @@ impl Mpi<'_> {
                 write_success(&mut ev, &mut env, call)?;
                 env.set_location(call.target);
             }
+            After::ReturnAndFold(due) => {
+                write_success(&mut ev, &mut env, call)?;
+                env.set_location(call.target);
+                for d in &due {
+                    push_due_fold(&mut ev, &mut env, d, call.span)?;
+                }
+            }
             After::Stay => {}
             After::End => return Ok((ev.violations, Vec::new())),
         }
@@ -267,11 +283,14 @@ impl Mpi<'_> {
 }
 
 /// What is left to do after an MPI call's own work.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug)]
 enum After {
     /// The call returns: `MPI_SUCCESS` is written, the process moves past it
     /// and the path condition takes what was assumed.
     Return,
+    /// As `Return`, then the calls of user functions that the completed
+    /// nonblocking reductions still owe run, in frames above the call.
+    ReturnAndFold(Vec<DueFold>),
     /// The call has more to do (a stage of a call of several steps): the
     /// process stays at it; the path condition takes what was assumed.
     Stay,
@@ -390,13 +409,14 @@ fn wait_or_test(
             request::completion(env.state, env.proc, &v),
             request::Completion::Pending
         );
+    let mut due = Vec::new();
     if !pending {
-        request::complete(ev, env, &place, &v, status, name, call.span)?;
+        request::complete(ev, env, (&place, &v), status, (name, call.span), &mut due)?;
     }
     if let Some(flag) = flag {
         write_int_through(ev, env, flag, i64::from(!pending), call.span)?;
     }
-    Ok(After::Return)
+    Ok(returning(due))
 }
 
 /// `MPI_Waitall`, `MPI_Testall`, `MPI_Waitany`.
@@ -425,12 +445,14 @@ fn wait_or_test_many(
                 request::Completion::Pending
             )
         });
+    let mut due = Vec::new();
     if call.lf == LF::MpiWaitany {
         let status = ev.eval(&*env, call.arg(ArgRole::Status))?;
         let index = match step.choice {
             Some(k) => {
                 let k = k as usize;
-                request::complete(ev, env, &places[k], &values[k], status, name, call.span)?;
+                let request = (&places[k], &values[k]);
+                request::complete(ev, env, request, status, (name, call.span), &mut due)?;
                 k as i64
             }
             None => {
@@ -440,19 +462,29 @@ fn wait_or_test_many(
             }
         };
         write_int_through(ev, env, call.arg(ArgRole::Index), index, call.span)?;
-        return Ok(After::Return);
+        return Ok(returning(due));
     }
     let statuses = ev.eval(&*env, call.arg(ArgRole::Statuses))?;
     if !pending {
         for k in 0..count {
             let st = request::status_at(ev, &*env, &statuses, k, call.span)?;
-            request::complete(ev, env, &places[k], &values[k], st, name, call.span)?;
+            let request = (&places[k], &values[k]);
+            request::complete(ev, env, request, st, (name, call.span), &mut due)?;
         }
     }
     if let Some(flag) = call.arg_if(ArgRole::Flag) {
         write_int_through(ev, env, flag, i64::from(!pending), call.span)?;
     }
-    Ok(After::Return)
+    Ok(returning(due))
+}
+
+/// How a wait or test returns: with the user-operator folds it owes, if any.
+fn returning(due: Vec<DueFold>) -> After {
+    if due.is_empty() {
+        After::Return
+    } else {
+        After::ReturnAndFold(due)
+    }
 }
 
 /// One step of `MPI_Ssend` or `MPI_Sendrecv(_replace)` (see [`CallStage`]):

@@ -20,6 +20,7 @@ use tass_symbolic::api::{Expr, ExprFactory, Type};
 
 use super::buffer::{scalar_of, type_name, write_buffer, BufArg, Window};
 use super::collective::pending::{check_sent, Held, Posted, Sent};
+use super::collective::DueFold;
 use super::comm::rank_in;
 use super::context::{tag_matches, Ctx, ANY, PROC_NULL};
 use super::receive_buffer::ReceiveBuffer;
@@ -95,10 +96,15 @@ impl Request {
     pub(crate) fn buffers(&self) -> Vec<&Value> {
         let mut out: Vec<&Value> = match &self.kind {
             RequestKind::Recv(pr) => vec![&pr.buffer],
-            RequestKind::Collective { delivery, sent } => delivery
+            RequestKind::Collective {
+                delivery,
+                sent,
+                fold,
+            } => delivery
                 .iter()
                 .map(Held::pointer)
                 .chain(sent.iter().map(|s| s.pointer()))
+                .chain(fold.iter().map(|d| &d.inout))
                 .collect(),
             RequestKind::Posted(p) => p.pointers(),
             _ => Vec::new(),
@@ -115,10 +121,15 @@ impl Request {
     pub(crate) fn buffers_mut(&mut self) -> Vec<&mut Value> {
         let mut out: Vec<&mut Value> = match &mut self.kind {
             RequestKind::Recv(pr) => vec![&mut pr.buffer],
-            RequestKind::Collective { delivery, sent } => delivery
+            RequestKind::Collective {
+                delivery,
+                sent,
+                fold,
+            } => delivery
                 .iter_mut()
                 .map(Held::pointer_mut)
                 .chain(sent.iter_mut().map(|s| s.pointer_mut()))
+                .chain(fold.iter_mut().map(|d| &mut d.inout))
                 .collect(),
             RequestKind::Posted(p) => p.pointers_mut(),
             _ => Vec::new(),
@@ -159,6 +170,8 @@ pub(crate) enum RequestKind {
         delivery: Vec<Delivery>,
         /// The send data to check is unchanged at the wait.
         sent: Option<Box<Sent>>,
+        /// A reduction with a user operator: the function's calls the wait runs.
+        fold: Option<Box<DueFold>>,
     },
     /// A nonblocking collective some member of the communicator has not posted
     /// yet: it cannot complete.
@@ -820,15 +833,16 @@ pub(super) fn completion(state: &State, p: usize, v: &Value) -> Completion {
 
 /// Completes the request at `place` (whose value is `v`): removes it, writes its
 /// status into `status` and `MPI_REQUEST_NULL` into the place. An invalid
-/// request is reported (`invalid-pointer`).
+/// request is reported (`invalid-pointer`). A nonblocking reduction with a
+/// user operator adds the fold its wait runs to `due` (pushed once the call
+/// has returned).
 pub(super) fn complete(
     ev: &mut Evaluator<'_>,
     env: &mut ProcEnv<'_>,
-    place: &Place,
-    v: &Value,
+    (place, v): (&Place, &Value),
     status: Value,
-    call_name: &str,
-    span: &Span,
+    (call_name, span): (&str, &Span),
+    due: &mut Vec<DueFold>,
 ) -> Result<(), EngineError> {
     let f = ev.factory();
     let p = env.proc;
@@ -863,11 +877,16 @@ pub(super) fn complete(
             }
             match r.kind {
                 RequestKind::Done { source, tag, count } => (source, tag, count),
-                RequestKind::Collective { delivery, sent } => {
+                RequestKind::Collective {
+                    delivery,
+                    sent,
+                    fold,
+                } => {
                     if let Some(sent) = &sent {
                         check_sent(ev, env, sent, (call_name, Property::InvalidPointer), span)?;
                     }
                     deliver_collective(ev, env, &delivery, call_name, span)?;
+                    due.extend(fold.map(|d| *d));
                     empty_status(f)
                 }
                 _ => empty_status(f),

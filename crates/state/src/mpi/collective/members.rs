@@ -181,9 +181,9 @@ pub(super) fn root_and_op(
 }
 
 /// The user operator `Handle::Op(k)` of the calling process as a reduction
-/// operation: its function. Only the blocking `MPI_Reduce`,
-/// `MPI_Allreduce`, `MPI_Scan`, `MPI_Exscan` and `MPI_Reduce_scatter` run
-/// user functions; the other reductions refuse them by name. `None` after reporting a freed operator.
+/// operation: its function. `MPI_Reduce`, `MPI_Allreduce`, `MPI_Scan`,
+/// `MPI_Exscan`, `MPI_Reduce_scatter` and their nonblocking forms run user
+/// functions; the other reductions refuse them by name. `None` after reporting a freed operator.
 fn user_op(
     ev: &mut Evaluator<'_>,
     env: &ProcEnv<'_>,
@@ -196,7 +196,16 @@ fn user_op(
     };
     let runs_it = matches!(
         call.lf,
-        LF::MpiReduce | LF::MpiAllreduce | LF::MpiScan | LF::MpiExscan | LF::MpiReduceScatter
+        LF::MpiReduce
+            | LF::MpiAllreduce
+            | LF::MpiScan
+            | LF::MpiExscan
+            | LF::MpiReduceScatter
+            | LF::MpiIreduce
+            | LF::MpiIallreduce
+            | LF::MpiIscan
+            | LF::MpiIexscan
+            | LF::MpiIreduceScatter
     ) && matches!(
         kind,
         Kind::Reduce | Kind::Allreduce | Kind::Scan | Kind::Exscan | Kind::ReduceScatter
@@ -206,7 +215,7 @@ fn user_op(
             format!(
                 "{} with a user operator (made by MPI_Op_create): not yet supported \
                  (tass runs user operators in MPI_Reduce, MPI_Allreduce, MPI_Scan, MPI_Exscan, \
-                 MPI_Reduce_scatter and MPI_Reduce_local)",
+                 MPI_Reduce_scatter, their nonblocking forms and MPI_Reduce_local)",
                 call.lf.c_name()
             ),
             call.span,

@@ -8,6 +8,7 @@ use tass_semantics::api::{Change, EngineError, Environment, Evaluator, Property,
 use tass_symbolic::api::{Expr, Type};
 
 use super::args::significant_args;
+use super::data::Op;
 use super::data::{concrete_small, read_data, write_data, DType, Data};
 use super::kind::{positions, shape, Kind};
 use super::members::{
@@ -15,6 +16,7 @@ use super::members::{
 };
 use super::pending::{check_sent, hold_back, owned_elements, span_of, Posted, Sent, Target};
 use super::transfer::Transfer;
+use super::user_reduce::DueFold;
 use crate::env::{set_mpi, ProcEnv};
 use crate::mpi::buffer::{check_rank, BufArg};
 use crate::mpi::comm;
@@ -339,6 +341,7 @@ fn deliver(
         };
         intact.push(ok);
     }
+    let mut fold = None;
     for tr in transfers.iter().filter(|tr| tr.dest == j) {
         let Some(k) = posted.targets.iter().position(|t| t.arg == tr.arg) else {
             continue; // an optional buffer that is NULL
@@ -349,6 +352,17 @@ fn deliver(
         let t = &posted.targets[k];
         let arg = BufArg::Stored(&t.pointer, t.pointee.as_ref());
         write_data(ev, env, arg, tr.window(), (&tr.data, tr.n), &dt, m.span)?;
+        // A user operator: its function runs at the wait, on the buffer
+        // that then holds the last contribution.
+        if let (Some(copies), Some(Op::User(function))) = (&tr.fold, posted.op) {
+            fold = Some(Box::new(DueFold {
+                function,
+                copies: copies.clone(),
+                dtype: dt.clone(),
+                count: tr.n,
+                inout: t.pointer.clone(),
+            }));
+        }
     }
     let mut delivery = Vec::new();
     for (k, t) in posted.targets.iter().enumerate() {
@@ -380,7 +394,7 @@ fn deliver(
         return Ok(());
     }
     let f = ev.factory();
-    let kind = if delivery.is_empty() && posted.sent.is_none() {
+    let kind = if delivery.is_empty() && posted.sent.is_none() && fold.is_none() {
         RequestKind::Done {
             source: f.int(ANY),
             tag: f.int(ANY),
@@ -390,6 +404,7 @@ fn deliver(
         RequestKind::Collective {
             delivery,
             sent: posted.sent.clone().map(Box::new),
+            fold,
         }
     };
     set_mpi(env, |mp| mp.requests[index].kind = kind);

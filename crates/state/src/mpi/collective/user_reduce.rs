@@ -15,6 +15,13 @@
 //! last of these frames returns ([`ScratchBlocks`]), so a pointer the user
 //! function keeps to them dangles afterwards, as in MPI.
 //!
+//! In a nonblocking reduction (`MPI_Ireduce`, ...) the receive buffer gets
+//! the last contribution at the wait (`MPI_Wait`, `MPI_Test`, ...), which then
+//! runs the function's calls in the same way ([`DueFold`]): MPI lets the
+//! library call it at any time before the wait returns, and the buffer is
+//! the program's only after the wait, so nothing of the program can observe
+//! the difference.
+//!
 //! Not modelled: another bracketing (MPI allows any for an associative
 //! operator, and any order for one declared commutative); a user function
 //! that is not associative, or not commutative although declared so, is
@@ -58,6 +65,36 @@ pub(super) struct Fold<'a> {
     pub dtype: &'a DType,
     pub count: Expr,
     pub inout: Value,
+}
+
+/// The fold a nonblocking reduction's wait still has to run: kept in the
+/// request from the time every member has posted the operation.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct DueFold {
+    pub(super) function: u32,
+    pub(super) copies: Vec<Data>,
+    pub(super) dtype: DType,
+    pub(super) count: Expr,
+    /// The receive buffer (a pointer, followed by heap canonicalization).
+    pub(crate) inout: Value,
+}
+
+/// Pushes the frames of the user function's calls `due` names on the
+/// executing process, whose wait call has returned.
+pub(crate) fn push_due_fold(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    due: &DueFold,
+    span: &Span,
+) -> Result<(), EngineError> {
+    let fold = Fold {
+        function: due.function,
+        ins: Inputs::Copies(&due.copies),
+        dtype: &due.dtype,
+        count: due.count,
+        inout: due.inout.clone(),
+    };
+    push_fold(ev, env, fold, span)
 }
 
 /// Pushes the frames of the user function's calls for `fold` on the

@@ -422,7 +422,13 @@ impl Mpi<'_> {
         let body = self.ctx.model.function(op.at.0).body.as_ref();
         match body.map(|b| &b.transition(op.at.1).statement) {
             Some(Statement::Call {
-                callee: Callee::Library(lf @ (LF::MpiRput | LF::MpiRget)),
+                callee:
+                    Callee::Library(
+                        lf @ (LF::MpiRput
+                        | LF::MpiRget
+                        | LF::MpiRaccumulate
+                        | LF::MpiRgetAccumulate),
+                    ),
                 ..
             }) => lf.c_name(),
             _ => op.kind.name(),

@@ -185,7 +185,18 @@ impl Mpi<'_> {
             // memory may not change while the get is pending (an rma-race
             // or a local-concurrency, reported in any order), nor the
             // origin read its buffer before the wait.
-            let performed = rget;
+            // MPI_Rget_accumulate: both halves now, for the same reason,
+            // except that an accumulate of the same operation by another
+            // origin does not conflict: the search orders it before or
+            // after this one as their issuing steps interleave (an order
+            // that only a later moment of this one could give is not
+            // explored; see docs/architecture.md, request-based RMA).
+            let atomic_with_request = hold != OriginHold::Epoch
+                && matches!(kind, OpKind::AtomicRead(..) | OpKind::AtomicWrite(..));
+            let performed = rget || atomic_with_request;
+            if atomic_with_request {
+                self.perform_earlier_of_origin(state, issued.window, &op, violations)?;
+            }
             if performed {
                 self.perform_op(state, &w, &op, violations)?;
             }
@@ -197,7 +208,39 @@ impl Mpi<'_> {
         Ok(())
     }
 
-    /// For `MPI_Rput` and `MPI_Rget`, makes the request (it can complete at
+    /// Performs now the operations of `op`'s origin on memory `op` touches
+    /// that are still pending in window `k` (and marks them performed): MPI
+    /// orders accumulates of one origin to one location (MPI 4.1 12.7), so
+    /// an `MPI_Rget_accumulate` performed at its issue must see them. Any
+    /// moment up to the epoch's end is one MPI allows for them.
+    fn perform_earlier_of_origin(
+        &mut self,
+        state: &mut State,
+        k: u32,
+        op: &PendingOp,
+        violations: &mut Vec<Violation>,
+    ) -> Result<(), EngineError> {
+        let Some(w) = state.inner.windows[k as usize].clone() else {
+            return Ok(());
+        };
+        let earlier = |o: &PendingOp| !o.performed && o.origin == op.origin && o.overlaps(op);
+        if !w.ops.iter().any(earlier) {
+            return Ok(());
+        }
+        for o in w.ops.iter().filter(|o| earlier(o)) {
+            self.perform_op(state, &w, o, violations)?;
+        }
+        let s = state.inner_mut();
+        if let Some(w) = Arc::make_mut(&mut s.windows)[k as usize].as_mut() {
+            for o in w.ops.iter_mut().filter(|o| earlier(o)) {
+                o.performed = true;
+            }
+        }
+        Ok(())
+    }
+
+    /// For `MPI_Rput`, `MPI_Rget`, `MPI_Raccumulate` and
+    /// `MPI_Rget_accumulate`, makes the request (it can complete at
     /// once: its wait completes the operation at the origin) and writes it
     /// to the request argument; which holds the origin buffer.
     fn request_of(
@@ -207,7 +250,10 @@ impl Mpi<'_> {
         call: &Call<'_>,
         violations: &mut Vec<Violation>,
     ) -> Result<OriginHold, EngineError> {
-        if !matches!(call.lf, LF::MpiRput | LF::MpiRget) {
+        if !matches!(
+            call.lf,
+            LF::MpiRput | LF::MpiRget | LF::MpiRaccumulate | LF::MpiRgetAccumulate
+        ) {
             return Ok(OriginHold::Epoch);
         }
         let p = step.process;

@@ -2,7 +2,10 @@
 //! exposure epoch of the target for a group of origins, `MPI_Win_start` an
 //! access epoch of the origin to a group of targets, `MPI_Win_complete` ends
 //! the origin's access epoch, `MPI_Win_wait` the target's exposure epoch.
-//! And `MPI_Win_sync` (a memory barrier between a process's copies of its
+//! `MPI_Win_test` is `MPI_Win_wait` that returns a flag instead of waiting:
+//! 1 when it closes the epoch (possible once every origin has completed),
+//! 0 otherwise (possible at any time in the epoch, since a completion may
+//! not have reached the target yet). And `MPI_Win_sync` (a memory barrier between a process's copies of its
 //! window memory, of which tass keeps one: only the window is checked).
 //!
 //! `MPI_Win_start` waits here until every target of its group has posted an
@@ -27,7 +30,7 @@ use tass_semantics::api::{Change, EngineError, Property, Violation};
 use super::sync::{rma_op, Caller};
 use super::window::{Post, Start, Window};
 use crate::mpi::comm;
-use crate::mpi::context::{Call, Mpi};
+use crate::mpi::context::{write_int_through, Call, Mpi, NO_MESSAGE};
 use crate::mpi::group::{check_group, group_of_value};
 use crate::state::State;
 use crate::step::Step;
@@ -118,7 +121,10 @@ impl Mpi<'_> {
                     self.open_epoch(state, p, (caller, op), call, &mut violations)?
                 }
                 Some(RmaOp::Complete) => self.complete_epoch(state, caller, &mut violations)?,
-                Some(RmaOp::Wait) => wait_epoch(state, caller),
+                Some(RmaOp::Wait) => wait_epoch(state, caller, call),
+                Some(RmaOp::Test) => {
+                    self.test_epoch(state, (step, caller), call, &mut violations)?
+                }
                 _ => None, // MPI_Win_sync
             };
             if let Some(message) = problem {
@@ -314,15 +320,11 @@ fn start_problem(w: &Window, caller: Caller, p: usize) -> Option<String> {
 /// `MPI_Win_wait` (every origin has completed: the step is enabled only
 /// then): closes the caller's exposure epoch; the message of an epoch error,
 /// if any.
-fn wait_epoch(state: &mut State, caller: Caller) -> Option<String> {
+fn wait_epoch(state: &mut State, caller: Caller, call: &Call<'_>) -> Option<String> {
     let k = caller.window as usize;
     let w = state.inner.windows[k].as_ref()?;
     if !w.posts.iter().any(|post| post.target == caller.rank) {
-        return Some(format!(
-            "MPI_Win_wait without an exposure epoch: rank {} called no MPI_Win_post on this \
-             window since its last MPI_Win_wait",
-            caller.rank
-        ));
+        return Some(no_exposure_epoch(caller, call));
     }
     let s = state.inner_mut();
     if let Some(w) = Arc::make_mut(&mut s.windows)[k].as_mut() {
@@ -331,4 +333,62 @@ fn wait_epoch(state: &mut State, caller: Caller) -> Option<String> {
         w.local.retain(|a| a.rank != caller.rank);
     }
     None
+}
+
+/// The `epoch` error of an `MPI_Win_wait` or `MPI_Win_test` of a process
+/// that has not posted.
+fn no_exposure_epoch(caller: Caller, call: &Call<'_>) -> String {
+    format!(
+        "{} without an exposure epoch: rank {} called no MPI_Win_post on this \
+         window since its last MPI_Win_wait (or successful MPI_Win_test)",
+        call.lf.c_name(),
+        caller.rank
+    )
+}
+
+impl Mpi<'_> {
+    /// Whether process `p` (at `MPI_Win_test`) has an open exposure epoch on
+    /// the call's window (an invalid window: no).
+    pub(super) fn has_posted(
+        &mut self,
+        state: &mut State,
+        p: usize,
+        call: &Call<'_>,
+    ) -> Result<bool, EngineError> {
+        let Some(caller) = self.peek_caller(state, p, call)? else {
+            return Ok(false);
+        };
+        Ok(state.inner.windows[caller.window as usize]
+            .as_ref()
+            .is_some_and(|w| w.posts.iter().any(|post| post.target == caller.rank)))
+    }
+
+    /// `MPI_Win_test`: at the step that finds every origin completed (no
+    /// choice), as `MPI_Win_wait`, flag 1; at the other (`NO_MESSAGE`), flag 0
+    /// and the exposure epoch stays open. The `epoch` error without one.
+    fn test_epoch(
+        &mut self,
+        state: &mut State,
+        (step, caller): (&Step, Caller),
+        call: &Call<'_>,
+        violations: &mut Vec<Violation>,
+    ) -> Result<Option<String>, EngineError> {
+        let p = step.process;
+        let closes = step.choice != Some(NO_MESSAGE);
+        if closes {
+            if let Some(problem) = wait_epoch(state, caller, call) {
+                return Ok(Some(problem));
+            }
+        }
+        self.as_process(state, p, violations, |ev, env| {
+            write_int_through(
+                ev,
+                env,
+                call.arg(ArgRole::Flag),
+                i64::from(closes),
+                call.span,
+            )
+        })?;
+        Ok(None)
+    }
 }

@@ -15,7 +15,7 @@ use super::window::{Epoch, MemoryOwner, WinMemory, Window};
 use crate::env::ProcEnv;
 use crate::mpi::buffer::{self, concrete};
 use crate::mpi::comm;
-use crate::mpi::context::{current_call, write_success, Call, HandlePassed, Mpi};
+use crate::mpi::context::{current_call, write_success, Call, HandlePassed, Mpi, NO_MESSAGE};
 use crate::mpi::process::MpiPhase;
 use crate::state::State;
 use crate::step::Step;
@@ -173,6 +173,24 @@ impl Mpi<'_> {
             return Ok(());
         }
         if matches!(rma_op(call), Some(RmaOp::Start | RmaOp::Wait)) {
+            if self.pscw_available(scratch, p, call)? {
+                steps.push(base);
+            }
+            return Ok(());
+        }
+        if rma_op(call) == Some(RmaOp::Test) {
+            // MPI_Win_test: flag 1 (the epoch closes) once every origin has
+            // completed; flag 0 whenever the process has posted, also then
+            // (the completions may not have reached it yet).
+            let posted = self.has_posted(scratch, p, call)?;
+            if posted {
+                // Not marked commuting, as every RMA step (the reduction
+                // treats the window calls as dependent on all others).
+                steps.push(Step {
+                    choice: Some(NO_MESSAGE),
+                    ..base.clone()
+                });
+            }
             if self.pscw_available(scratch, p, call)? {
                 steps.push(base);
             }

@@ -229,7 +229,8 @@ pub(crate) struct PendingOp {
 pub(crate) enum OriginHold {
     /// Until the synchronisation that completes the operation.
     Epoch,
-    /// `MPI_Rput`, `MPI_Rget`: until the wait or test that completes request
+    /// `MPI_Rput`, `MPI_Rget`, `MPI_Raccumulate`, `MPI_Rget_accumulate`:
+    /// until the wait or test that completes request
     /// `handle` of the origin, or the synchronisation, whichever comes first.
     Request(u32),
     /// Its request completed: the origin buffer is free (the operation still
@@ -277,7 +278,11 @@ pub(crate) fn settle_request(state: &mut crate::state::State, p: usize, handle: 
         .iter_mut()
         .flatten()
     {
-        w.ops.retain(|op| !(held(op) && op.performed));
+        // A performed get is over; a performed MPI_Rget_accumulate still
+        // belongs to its epoch at the target (MPI: its request's completion
+        // does not complete it there).
+        w.ops
+            .retain(|op| !(held(op) && op.performed && op.kind == OpKind::Get));
         for op in w.ops.iter_mut().filter(|op| held(op)) {
             op.hold = OriginHold::Released;
         }

@@ -1,0 +1,150 @@
+//! `MPI_Raccumulate`, `MPI_Rget_accumulate` and `MPI_Win_test` (issue 20).
+//! The variants are edits of fevs/mpi/rma_raccumulate_ok.c and
+//! rma_win_test_ok.c.
+//!
+//! Confirmed with Open MPI 4.1 (`mpicc -g -fsanitize=address,undefined`,
+//! `mpirun --allow-run-as-root --oversubscribe -np N --mca osc ucx` and
+//! `--mca osc pt2pt`), as each test says.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{assert_holds, assert_violated, inline, verify_reduced};
+
+fn fevs(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fevs/mpi")
+        .join(name)
+}
+
+/// fevs/mpi/rma_raccumulate_ok.c with `from` replaced by `to`.
+fn raccumulate_variant(from: &str, to: &str) -> PathBuf {
+    let text = std::fs::read_to_string(fevs("rma_raccumulate_ok.c")).expect("fevs program");
+    assert!(text.contains(from), "{from}");
+    inline(&text.replace(from, to))
+}
+
+const WAIT_THEN_CHECK: &str = "                            win, &req);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+        assert(old >= rank);";
+
+/// mpirun -np 1, 2, 3, osc ucx and pt2pt, default and zero-buffer: exit 0.
+#[test]
+fn raccumulate_and_rget_accumulate_under_shared_locks_hold() {
+    for procs in ["1", "2", "3"] {
+        for reduced in [true, false] {
+            let path = fevs("rma_raccumulate_ok.c");
+            let (code, r) = verify_reduced(procs, &[], &path, reduced);
+            assert_holds(code, &r);
+        }
+    }
+    // The unlock completes the operation at the origin as well: the wait
+    // after it returns at once.
+    let later = WAIT_THEN_CHECK.replace(
+        "win, &req);",
+        "win, &req);\n        MPI_Win_unlock(0, win);\n        MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);",
+    );
+    let path = raccumulate_variant(WAIT_THEN_CHECK, &later);
+    let (code, r) = verify_reduced("3", &[], &path, true);
+    assert_holds(code, &r);
+}
+
+/// The fetched value is the counter before this origin's +1 but after its
+/// own MPI_Raccumulate (MPI orders one origin's accumulates): another
+/// origin's additions may come first. mpirun -np 3, osc ucx and pt2pt:
+/// `old == rank` fails.
+#[test]
+fn another_origins_accumulate_may_come_first() {
+    let path = raccumulate_variant("assert(old >= rank);", "assert(old == rank);");
+    let (code, r) = verify_reduced("2", &[], &path, true);
+    assert_holds(code, &r);
+    let (code, r) = verify_reduced("3", &[], &path, true);
+    assert_violated(code, &r, "assertion", Some(32));
+}
+
+/// Writing the MPI_Raccumulate origin buffer before the wait. mpirun -np 3
+/// (ucx, pt2pt): exit 0 in the runs tried (the data had been sent).
+#[test]
+fn writing_an_raccumulate_origin_before_its_wait_is_local_concurrency() {
+    let path = raccumulate_variant(
+        "        MPI_Wait(&req, MPI_STATUS_IGNORE);\n        add = 100; /* the origin buffer is free after the wait */",
+        "        add = 100;\n        MPI_Wait(&req, MPI_STATUS_IGNORE);",
+    );
+    let (code, r) = verify_reduced("2", &[], &path, true);
+    assert_violated(code, &r, "local-concurrency", Some(27));
+}
+
+/// Reading the MPI_Rget_accumulate result before the wait. mpirun -np 3:
+/// osc pt2pt fails the assertion (the result had not arrived), ucx exit 0.
+#[test]
+fn reading_an_rget_accumulate_result_before_its_wait_is_local_concurrency() {
+    let early = "                            win, &req);
+        assert(old >= rank);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);";
+    let path = raccumulate_variant(WAIT_THEN_CHECK, early);
+    let (code, r) = verify_reduced("2", &[], &path, true);
+    assert_violated(code, &r, "local-concurrency", Some(31));
+}
+
+/// Another origin's MPI_REPLACE against MPI_SUM on the same counter: a race.
+/// mpirun -np 3 (ucx, pt2pt): the total is wrong (assertion on rank 0).
+#[test]
+fn accumulates_with_different_operations_race() {
+    let path = raccumulate_variant(
+        "MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM,\n                            win, &req);",
+        "MPI_INT, 0, 0, 1, MPI_INT,\n                            rank == 2 ? MPI_REPLACE : MPI_SUM, win, &req);",
+    );
+    let (code, r) = verify_reduced("3", &[], &path, true);
+    assert_violated(code, &r, "rma-race", Some(29));
+}
+
+/// The request never completed leaks; freeing it is erroneous (MPI 4.1
+/// 12.3.5). mpirun -np 3: MPI_Request_free exits 7 under osc pt2pt.
+#[test]
+fn an_rget_accumulate_request_leaked_or_freed_is_reported() {
+    let path = raccumulate_variant(WAIT_THEN_CHECK, "                            win, &req);");
+    let (code, r) = verify_reduced("2", &[], &path, true);
+    assert_violated(code, &r, "memory-leak", Some(29));
+    let freed = "                            win, &req);\n        MPI_Request_free(&req);";
+    let path = raccumulate_variant(WAIT_THEN_CHECK, freed);
+    let (code, r) = verify_reduced("2", &[], &path, true);
+    assert_violated(code, &r, "invalid-pointer", Some(31));
+}
+
+/// In a fence epoch: `epoch`. mpirun -np 2 --mca osc ucx: MPI_ERR_RMA_SYNC.
+#[test]
+fn fevs_raccumulate_in_a_fence_epoch_is_an_epoch_error() {
+    let (code, r) = verify_reduced("2", &[], &fevs("rma_raccumulate_fence_bad.c"), true);
+    assert_violated(code, &r, "epoch", Some(24));
+}
+
+/// mpirun -np 1, 2, 3, osc ucx and pt2pt, default and zero-buffer: exit 0.
+#[test]
+fn polling_with_win_test_holds() {
+    for procs in ["1", "2", "3"] {
+        for reduced in [true, false] {
+            let path = fevs("rma_win_test_ok.c");
+            let (code, r) = verify_reduced(procs, &[], &path, reduced);
+            assert_holds(code, &r);
+        }
+    }
+}
+
+/// Reading the exposed slot after a test that may have returned 0 (a real
+/// run: exit 0 in the runs tried); MPI_Win_test without a post is `epoch`.
+#[test]
+fn win_test_errors_are_reported() {
+    for procs in ["1", "2", "3"] {
+        let path = fevs("rma_win_test_early_bad.c");
+        let (code, r) = verify_reduced(procs, &[], &path, true);
+        assert_violated(code, &r, "local-concurrency", None);
+    }
+    let text = std::fs::read_to_string(fevs("rma_win_test_ok.c")).expect("fevs program");
+    let epoch = "    MPI_Win_post(left, 0, win);\n    MPI_Win_start(right, 0, win);\n    \
+                 MPI_Put(&rank, 1, MPI_INT, r, 0, 1, MPI_INT, win);\n    MPI_Win_complete(win);\n";
+    assert!(text.contains(epoch));
+    let unposted = text.replace(epoch, "");
+    let (code, r) = verify_reduced("2", &[], &inline(&unposted), true);
+    assert_violated(code, &r, "epoch", None);
+}
