@@ -4,8 +4,9 @@
 //! the head (the paper's `stagger`: rank 1 sends on odd iterations what rank
 //! 0 receives on even ones, so rank 1 must run ahead).
 //!
-//! Used when the aligned form (`crate::loop_sync`) gets stuck with a process
-//! waiting at a head (the engine's `lagged_loops`, set by a second run).
+//! Used by a second run (the engine's `lagged_loops`) when the aligned form
+//! (`crate::loop_sync`) was refused (stuck with a process waiting at a head,
+//! a message crossing the head) or found only possible violations.
 //!
 //! Each arrival of process `p` at an invariant loop's head (entry or return,
 //! its `g`-th arrival at any invariant head) belongs to loop record `g`:
@@ -19,11 +20,12 @@
 //!    invariant is checked on the composite of the snapshots under the path
 //!    condition (with every relation), and the loop conditions evaluated on
 //!    the snapshots must agree (else one process leaves where another goes
-//!    on). Then the path condition is *weakened*: the record's relation is
-//!    dropped, and so is every conjunct that mentions a value of an earlier
-//!    record (the previous iteration's claim, branch conditions, relations),
-//!    except the relations of records still incomplete; the claim and the
-//!    guards' agreement are kept.
+//!    on). Then the path condition is *weakened*: every conjunct that
+//!    mentions a value of a record older than the previous one is dropped
+//!    (that iteration's claim, branch conditions, relations), except the
+//!    relations of records still incomplete; the claim and the guards'
+//!    agreement are kept, and so are the previous record's facts and this
+//!    record's relation to them ([`HISTORY`]).
 //!
 //! Why it is sound: steps 1-2 introduce names for existing values; step 3
 //! only checks and then drops conjuncts of the path condition, and adds only

@@ -189,7 +189,10 @@ impl Snapshots {
     /// True when no process has a snapshot queued or recorded (set-based
     /// matching leaves states with snapshots to syntactic matching).
     pub(crate) fn is_empty(&self) -> bool {
-        self.queues.iter().all(|q| q.is_empty()) && self.joint.iter().all(|j| j.is_empty())
+        self.queues.iter().all(|q| q.is_empty())
+            && self.joint.iter().all(|j| j.is_empty())
+            // lagged loop records hold values (snapshots, relations)
+            && self.loop_lag.is_none()
     }
 
     /// The number of snapshots process `p` has queued.
