@@ -131,3 +131,187 @@ fn a_rank_test_every_process_passes_is_not_refused() {
     let (code, r) = verify("2", &text);
     assert_ne!(code, 2, "{r:#}");
 }
+
+// Through calls (verify/src/loop_participation.rs follows user calls). Every program
+// below runs correctly as MPI (mpirun -np 2 with N = 0, 1, 3, eager and with 56-byte
+// eager limits over tcp: exit 0 everywhere); what is tested is only whether tass
+// refuses it before the run.
+
+/// Rank 1 runs the loop without an invariant inside `drain`, which only it calls.
+const PLAIN_LOOP_IN_CALLEE: &str = r#"#include <mpi.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+void drain(int n) {
+    int j = 0, x = 0;
+    while (j < n) {
+        MPI_Recv(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        j++;
+    }
+}
+int main(int argc, char *argv[]) {
+    int rank, i = 0;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) {
+#pragma TASS collective invariant I 0 <= i && i <= N
+        while (i < N) {
+            MPI_Send(&i, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+            i++;
+        }
+    } else if (rank == 1) {
+        drain(N);
+    }
+    MPI_Finalize();
+    return 0;
+}
+"#;
+
+#[test]
+fn a_loop_without_the_invariant_in_a_called_function_is_refused() {
+    let (code, r) = verify("2", PLAIN_LOOP_IN_CALLEE);
+    assert_eq!(code, 2, "{r:#}");
+    let message = r["error"].as_str().unwrap_or_default();
+    assert!(message.contains("prog.c:6:5:"), "{message}");
+    assert!(
+        message.contains("(in `drain`, which those processes call)"),
+        "{message}"
+    );
+    assert!(message.contains("rank test at line 15"), "{message}");
+}
+
+/// The invariant's loop is in `produce`, which rank 0 calls on every path; rank 1
+/// runs a loop without one in `main`.
+const INVARIANT_IN_CALLEE: &str = r#"#include <mpi.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+void produce(int n) {
+    int i = 0;
+#pragma TASS collective invariant I 0 <= i && i <= n
+    while (i < n) {
+        MPI_Send(&i, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+        i++;
+    }
+}
+int main(int argc, char *argv[]) {
+    int rank, j = 0, x = 0;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) {
+        produce(N);
+    } else if (rank == 1) {
+        while (j < N) {
+            MPI_Recv(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            j++;
+        }
+    }
+    MPI_Finalize();
+    return 0;
+}
+"#;
+
+#[test]
+fn an_invariant_loop_in_a_called_function_makes_the_other_side_refused() {
+    let (code, r) = verify("2", INVARIANT_IN_CALLEE);
+    assert_eq!(code, 2, "{r:#}");
+    let message = r["error"].as_str().unwrap_or_default();
+    assert!(message.contains("prog.c:19:9:"), "{message}");
+    assert!(
+        message.contains("loop at line 7 (in `produce`)"),
+        "{message}"
+    );
+}
+
+/// Rank 1 runs a loop without an invariant (`warmup`) but then reaches the invariant
+/// loop through `helper`: both ranks take part. Not refused; holds for every N.
+const BOTH_THROUGH_CALLS: &str = r#"#include <mpi.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+void rounds(int rank, int n) {
+    int i = 0, x = 0;
+#pragma TASS collective invariant I 0 <= i && i <= n && i == PROC[1 - PID]@rounds.i
+    while (i < n) {
+        if (rank == 0)
+            MPI_Send(&i, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+        else
+            MPI_Recv(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        i++;
+    }
+}
+int warmup(void) {
+    int k, s = 0;
+    for (k = 0; k < 2; k++)
+        s += k;
+    return s;
+}
+void helper(int n) {
+    rounds(1, n);
+}
+int main(int argc, char *argv[]) {
+    int rank, s = 0;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) {
+        rounds(0, N);
+    } else {
+        s = warmup();
+        helper(N);
+    }
+    MPI_Finalize();
+    return s == 1 || rank == 0 ? 0 : 1;
+}
+"#;
+
+#[test]
+fn the_invariant_loop_reached_through_a_wrapper_is_not_refused() {
+    let (code, r) = verify("2", BOTH_THROUGH_CALLS);
+    assert_eq!(r["verdict"], "holds", "{r:#}");
+    assert_eq!(code, 0);
+}
+
+/// `produce` may call `exit` before its loop (N == 0), so rank 0 need not arrive:
+/// the rule does not apply and the run decides (here: rank 0 waits at the head while
+/// rank 1 waits for a message, refused at run time by the aligned form). Without
+/// treating `exit` as the end of a path the rule would refuse the loop in `main`.
+const EXIT_BEFORE_THE_LOOP: &str = r#"#include <mpi.h>
+#include <stdlib.h>
+#pragma TASS input {N >= 0} int
+#define N 3
+void produce(int n) {
+    int i = 0;
+    if (n == 0) {
+        MPI_Finalize();
+        exit(0);
+    }
+#pragma TASS collective invariant I 0 <= i && i <= n
+    while (i < n) {
+        MPI_Send(&i, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+        i++;
+    }
+}
+int main(int argc, char *argv[]) {
+    int rank, j = 0, x = 0;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) {
+        produce(N);
+    } else if (rank == 1) {
+        while (j < N) {
+            MPI_Recv(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            j++;
+        }
+    }
+    MPI_Finalize();
+    return 0;
+}
+"#;
+
+#[test]
+fn a_possible_exit_before_the_invariant_loop_is_not_refused_statically() {
+    let (_, r) = verify("2", EXIT_BEFORE_THE_LOOP);
+    let message = r["error"].as_str().unwrap_or_default();
+    assert!(
+        !message.contains("has no `#pragma TASS collective invariant"),
+        "{r:#}"
+    );
+    assert_ne!(r["verdict"], "holds", "{r:#}");
+}

@@ -174,6 +174,13 @@ pub struct Engine {
     /// Several processes and loop invariants: the processes are aligned at
     /// the loop heads (`crate::loop_sync`).
     aligned_loops: bool,
+    /// Loop invariants over several processes with lagged loop records
+    /// (`crate::loop_lag`) instead of aligned ones: set for a second run
+    /// when the aligned form got stuck.
+    lagged_loops: bool,
+    /// The aligned form got stuck with a process waiting at a loop head (a
+    /// run with lagged records may succeed where it refused).
+    aligned_stuck: bool,
     /// The model locks windows (`MPI_Win_lock(_all)`): while a window exists,
     /// its members' steps are not local (`mpi::rma::passive`).
     locks_windows: bool,
@@ -273,6 +280,8 @@ impl Engine {
             proc_memo: ProcMemo::default(),
             collective: crate::snapshot::model_has_collective(&model) || aligned_loops,
             aligned_loops,
+            lagged_loops: false,
+            aligned_stuck: false,
             locks_windows: crate::mpi::model_locks_windows(&model),
             joint: Default::default(),
             spec_paths: Vec::new(),
@@ -390,7 +399,7 @@ impl Engine {
                 },
             };
             decided.push((g, enabled, known));
-            if enabled && self.aligned_loops {
+            if enabled && self.aligned_loops && !self.lagged_loops {
                 crate::loop_sync::reject_schedule_dependence(
                     &crate::loop_sync::AlignedCtx {
                         model: &model,
@@ -562,7 +571,10 @@ impl Engine {
                 &mut env,
                 TransitionRun {
                     transition: step.transition,
-                    guard_known_true: step.guard_known_true,
+                    // Lagged loop records drop conjuncts of the path
+                    // condition later: a guard it implies now must be kept
+                    // as a conjunct of its own (the paper's ppc gets it too).
+                    guard_known_true: step.guard_known_true && !self.lagged_loops,
                     record_changes: self.record_changes,
                 },
             )?;
@@ -573,13 +585,27 @@ impl Engine {
         let mut violations = result.violations;
         if self.collective {
             let aligned_loops = self.aligned_loops;
+            let lagged_loops = self.lagged_loops;
             let (ctx, oracle) = self.snapshots();
             let at = (step.function, step.transition);
             let found = crate::snapshot::after_step(&ctx, oracle, &mut state, step.process, at)?;
             violations.extend(found);
-            if aligned_loops {
+            if lagged_loops {
                 let found =
-                    crate::loop_sync::after_arrival(&ctx, oracle, &mut state, step.process, at)?;
+                    crate::loop_lag::after_arrival(&ctx, oracle, &mut state, step.process, at)?;
+                violations.extend(found);
+            } else if aligned_loops {
+                let found =
+                    crate::loop_sync::after_arrival(&ctx, oracle, &mut state, step.process, at);
+                let found = match found {
+                    Ok(found) => found,
+                    Err(refusal) => {
+                        // e.g. a message crossing the head: lagged records
+                        // may decide what the aligned form refuses
+                        self.aligned_stuck = true;
+                        return Err(refusal);
+                    }
+                };
                 violations.extend(found);
                 if let Some(cut) = crate::loop_joint::cut_path(&ctx, &state) {
                     if !self.cut_joint_paths.contains(&cut) {
@@ -806,13 +832,59 @@ impl Engine {
     /// `Some(Ok(violation))` when a process has ended without arriving.
     pub fn stuck_at_loop(&mut self, state: &State) -> Option<Result<Violation, EngineError>> {
         let mut scratch = state.clone();
-        crate::loop_sync::stuck_outcome(
+        if self.lagged_loops {
+            return crate::loop_lag::stuck_outcome(
+                &self.model,
+                &self.factory,
+                &mut self.oracle,
+                &mut scratch,
+                &self.layout,
+            )
+            .map(Ok);
+        }
+        let outcome = crate::loop_sync::stuck_outcome(
             &self.model,
             &self.factory,
             &mut self.oracle,
             &mut scratch,
             &self.layout,
-        )
+        );
+        if matches!(outcome, Some(Err(_))) {
+            self.aligned_stuck = true;
+        }
+        outcome
+    }
+
+    /// Collective loop invariants over several processes: use lagged loop
+    /// records (`crate::loop_lag`: processes may be iterations apart) instead
+    /// of aligning the processes at the heads. For a fresh engine only.
+    /// Returns false (and changes nothing) when the model has no collective
+    /// loop invariant over several processes or only joint ones.
+    pub fn set_lagged_loops(&mut self) -> bool {
+        self.lagged_loops = self.aligned_loops && self.config.nprocs > 1 && !self.has_joint_loops();
+        self.lagged_loops
+    }
+
+    /// True if the processes are aligned at invariant loop heads.
+    pub fn aligns_loops(&self) -> bool {
+        self.aligned_loops
+    }
+
+    fn has_joint_loops(&self) -> bool {
+        self.model.functions.iter().any(|f| {
+            f.body.as_ref().is_some_and(|b| {
+                b.graph.edge_weights().any(|t| {
+                    matches!(&t.statement, Statement::LoopInvariant(inv)
+                        if inv.kind == tass_model::api::CollectiveKind::Joint)
+                })
+            })
+        })
+    }
+
+    /// True if the aligned form refused a stuck state with a process waiting
+    /// at a loop head in this engine's run: lagged records may decide it.
+    pub fn aligned_loops_stuck(&self) -> bool {
+        self.aligned_stuck
     }
 
     /// MPI: for an enabled `MPI_Send`/`MPI_Rsend` step, the process whose
@@ -869,6 +941,18 @@ impl Engine {
     /// canonic store, so equal states are one object and "seen before?" is one
     /// hash lookup.
     pub fn canonicalize(&mut self, state: State) -> State {
+        let state = crate::loop_lag::canonic_names(&self.factory, state);
+        if crate::loop_lag::has_relations(&state) {
+            // The relations of incomplete records must stay conjuncts of the
+            // path condition as they are (they are dropped one by one), and
+            // simplifying under them would put the old values back.
+            let state = canonical_heaps(&self.factory, state).seal();
+            if let Some(s) = self.store.get(&state) {
+                return crate::snapshot::with_counters_of(s.clone(), &state);
+            }
+            self.store.insert(state.clone());
+            return state;
+        }
         let heapless = state.inner.procs.iter().all(|p| p.heap.is_empty());
         let state = if heapless {
             // Shares the parts itself (the processes' from a memo).

@@ -71,6 +71,7 @@ mod canon;
 mod engine;
 mod env;
 mod loop_joint;
+mod loop_lag;
 mod loop_sync;
 mod mpi;
 mod snapshot;

@@ -156,6 +156,8 @@ pub(crate) struct Snapshots {
     /// How many collective loop entries this path has completed (names the
     /// fresh values of the next one: `crate::loop_sync`).
     pub(crate) loop_entries: u32,
+    /// The lagged loop records of the path (`crate::loop_lag`), if any.
+    pub(crate) loop_lag: Option<Arc<crate::loop_lag::LoopLag>>,
     /// Occurrences matched so far on this path.
     matched: u64,
     /// Steps taken so far on this path.
@@ -168,6 +170,7 @@ impl PartialEq for Snapshots {
             && (Arc::ptr_eq(&self.joint, &other.joint) || self.joint == other.joint)
             && self.loop_sync == other.loop_sync
             && self.loop_entries == other.loop_entries
+            && self.loop_lag == other.loop_lag
     }
 }
 impl Eq for Snapshots {}
@@ -178,6 +181,7 @@ impl Hash for Snapshots {
         self.joint.hash(state);
         self.loop_sync.hash(state);
         self.loop_entries.hash(state);
+        self.loop_lag.hash(state);
     }
 }
 
@@ -185,7 +189,10 @@ impl Snapshots {
     /// True when no process has a snapshot queued or recorded (set-based
     /// matching leaves states with snapshots to syntactic matching).
     pub(crate) fn is_empty(&self) -> bool {
-        self.queues.iter().all(|q| q.is_empty()) && self.joint.iter().all(|j| j.is_empty())
+        self.queues.iter().all(|q| q.is_empty())
+            && self.joint.iter().all(|j| j.is_empty())
+            // lagged loop records hold values (snapshots, relations)
+            && self.loop_lag.is_none()
     }
 
     /// The number of snapshots process `p` has queued.

@@ -180,6 +180,18 @@ impl ExprFactory {
 
     // ----- connectives -------------------------------------------------------------
 
+    /// The top-level conjuncts of `e` (its CNF clauses, each an expression):
+    /// `true` has none; `and_all` of them gives `e` back.
+    pub fn conjuncts(&self, e: Expr) -> Vec<Expr> {
+        if e == self.c_true {
+            return Vec::new();
+        }
+        match &self.node(e).op {
+            Op::And(cs) => cs.to_vec(),
+            _ => vec![e],
+        }
+    }
+
     /// The clauses of a boolean expression: `true` has none, `false` has one empty
     /// clause.
     pub(crate) fn clauses_of(&self, e: Expr) -> Vec<Clause> {

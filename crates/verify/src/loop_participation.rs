@@ -20,14 +20,41 @@
 //! - the other side has a loop (a head not reachable from the first side)
 //!   with no invariant.
 //!
+//! Through calls: `I`'s head may be in a function `f` every path of the first
+//! side calls from `main` (and every path of `f` meets the head) and that the
+//! other side never calls, directly or through other functions; the loop
+//! without an invariant may be in a function the other side calls and the
+//! first side does not. A step that may end the process (`exit`, `abort`,
+//! `MPI_Abort`, a call of a function that may reach one) ends a path without
+//! meeting anything, so a process that may leave before the head is not
+//! counted on to arrive.
+//!
 //! Then the processes on the other side never arrive at `I`'s head while the
 //! processes on the first side wait there for them: the program cannot be
 //! verified with the invariant as written, whatever the inputs.
 
 use tass_model::api::{
-    BinaryOp, Body, Callee, ExprKind, LocationId, LocationKind, Model, Statement, UnaryOp, VarId,
+    BinaryOp, Body, Callee, ExprKind, FunctionId, LibraryFunction, LocationId, LocationKind, Model,
+    Statement, Transition, UnaryOp, VarId,
 };
 use tass_semantics::api::EngineError;
+
+/// A collective invariant loop's head whose ID names no other loop.
+#[derive(Clone, Copy)]
+struct Head<'m> {
+    id: &'m str,
+    function: FunctionId,
+    location: LocationId,
+}
+
+/// What the processes taking one side of the rank test can run: `main`'s
+/// locations reachable from the side's first location (not passing the
+/// test again), and the user functions called from there, transitively.
+struct Side {
+    start: LocationId,
+    reach: Vec<LocationId>,
+    calls: Vec<FunctionId>,
+}
 
 /// Refuses a loop without an invariant that corresponds (see the module
 /// documentation) to another process's collective invariant loop.
@@ -44,10 +71,11 @@ pub(crate) fn check_every_process_takes_part(
     let Some(rank) = rank_variable(body) else {
         return Ok(());
     };
-    let heads = unique_invariant_heads(model, body);
+    let heads = unique_invariant_heads(model);
     if heads.is_empty() {
         return Ok(());
     }
+    let ending = functions_that_may_end_the_process(model);
     for branch in body.graph.node_indices() {
         let edges: Vec<_> = body.outgoing(branch).collect();
         let [(_, first, t1), (_, _, t2)] = edges[..] else {
@@ -60,45 +88,220 @@ pub(crate) fn check_every_process_takes_part(
         if !(outcomes.contains(&true) && outcomes.contains(&false)) {
             continue;
         }
-        if !every_path_meets(body, body.entry, branch, None) {
+        let paths = Paths {
+            body,
+            ending: &ending,
+        };
+        if !paths.every_path_meets(body.entry, &|l, _| l == branch, None) {
             continue;
         }
-        let reach1 = reachable(body, t1, branch);
-        let reach2 = reachable(body, t2, branch);
-        for &(id, head) in &heads {
-            for (side, mine, other) in [(t1, &reach1, &reach2), (t2, &reach2, &reach1)] {
-                if !mine.contains(&head)
-                    || other.contains(&head)
-                    || !every_path_meets(body, side, head, Some(branch))
+        let sides = [side(model, body, t1, branch), side(model, body, t2, branch)];
+        for head in &heads {
+            for (mine, other) in [(&sides[0], &sides[1]), (&sides[1], &sides[0])] {
+                if !must_arrive(model, &paths, mine, head, branch) || may_arrive(model, other, head)
                 {
                     continue;
                 }
-                let plain_loop = other.iter().copied().find(|&l| {
-                    let loc = body.location(l);
-                    matches!(loc.kind, LocationKind::LoopHead | LocationKind::ForLoopHead)
-                        && loc.invariants.is_empty()
-                        && !mine.contains(&l)
-                });
-                if let Some(l) = plain_loop {
-                    let at = &body.location(head).span;
-                    let test = &body.location(branch).span;
-                    return Err(EngineError::invalid(
-                        format!(
-                            "this loop has no `#pragma TASS collective invariant {id}`, but the \
-                             processes that take the other side of the rank test at line {} run \
-                             the loop at line {} with that invariant: every process must take part \
-                             in a collective invariant's loop. Give this loop `#pragma TASS \
-                             collective invariant {id} ...` (the same ID; the two loops then run \
-                             in step), or remove the invariant and bound the loops",
-                            test.start_line, at.start_line
-                        ),
-                        Some(&body.location(l).span),
-                    ));
+                if let Some((function, l)) = plain_loop(model, body, mine, other) {
+                    return Err(refusal(model, body, head, branch, (function, l)));
                 }
             }
         }
     }
     Ok(())
+}
+
+/// The exit-2 error at the loop without the invariant (`function`, `l`).
+fn refusal(
+    model: &Model,
+    body: &Body,
+    head: &Head,
+    branch: LocationId,
+    (function, l): (FunctionId, LocationId),
+) -> EngineError {
+    let id = head.id;
+    let at = &location_of(model, head.function, head.location).span;
+    let test = &body.location(branch).span;
+    let called = if function == model.main {
+        String::new()
+    } else {
+        format!(
+            " (in `{}`, which those processes call)",
+            model.function(function).name
+        )
+    };
+    let head_in = if head.function == model.main {
+        String::new()
+    } else {
+        format!(" (in `{}`)", model.function(head.function).name)
+    };
+    EngineError::invalid(
+        format!(
+            "this loop{called} has no `#pragma TASS collective invariant {id}`, but the \
+             processes that take the other side of the rank test at line {} run \
+             the loop at line {}{head_in} with that invariant: every process must take part \
+             in a collective invariant's loop. Give this loop `#pragma TASS \
+             collective invariant {id} ...` (the same ID; the two loops then run \
+             in step), or remove the invariant and bound the loops",
+            test.start_line, at.start_line
+        ),
+        Some(&location_of(model, function, l).span),
+    )
+}
+
+fn location_of(model: &Model, function: FunctionId, l: LocationId) -> &tass_model::api::Location {
+    model
+        .function(function)
+        .body
+        .as_ref()
+        .expect("a location's function has a body")
+        .location(l)
+}
+
+/// One side of the rank test starting at `start`.
+fn side(model: &Model, body: &Body, start: LocationId, branch: LocationId) -> Side {
+    let reach = reachable(body, start, branch);
+    let direct: Vec<FunctionId> = reach
+        .iter()
+        .flat_map(|&l| body.outgoing(l))
+        .filter_map(|(_, t, _)| called_user_function(t))
+        .collect();
+    Side {
+        start,
+        reach,
+        calls: call_closure(model, direct),
+    }
+}
+
+/// The user function `t` calls, if any.
+fn called_user_function(t: &Transition) -> Option<FunctionId> {
+    match &t.statement {
+        Statement::Call {
+            callee: Callee::User(g),
+            ..
+        } => Some(*g),
+        _ => None,
+    }
+}
+
+/// `roots` and every user function they call, transitively.
+fn call_closure(model: &Model, roots: Vec<FunctionId>) -> Vec<FunctionId> {
+    let mut seen = Vec::new();
+    let mut todo = roots;
+    while let Some(g) = todo.pop() {
+        if seen.contains(&g) {
+            continue;
+        }
+        seen.push(g);
+        if let Some(b) = model.function(g).body.as_ref() {
+            todo.extend(b.graph.edge_weights().filter_map(called_user_function));
+        }
+    }
+    seen
+}
+
+/// True if every process taking side `mine` arrives at `head`: every path
+/// of `main` from the side meets the head (in `main`) or a direct call of
+/// the head's function, and (in the latter case) every path of that
+/// function from its start meets the head.
+fn must_arrive(model: &Model, paths: &Paths, mine: &Side, head: &Head, branch: LocationId) -> bool {
+    if head.function == model.main {
+        return paths.every_path_meets(mine.start, &|l, _| l == head.location, Some(branch));
+    }
+    let calls_head = |_: LocationId, t: Option<&Transition>| {
+        t.and_then(called_user_function) == Some(head.function)
+    };
+    if !paths.every_path_meets(mine.start, &calls_head, Some(branch)) {
+        return false;
+    }
+    let Some(f_body) = model.function(head.function).body.as_ref() else {
+        return false;
+    };
+    let in_f = Paths {
+        body: f_body,
+        ending: paths.ending,
+    };
+    in_f.every_path_meets(f_body.entry, &|l, _| l == head.location, None)
+}
+
+/// True if a process taking side `other` may arrive at `head` (always, when
+/// the head is in `main` and the side can call `main`).
+fn may_arrive(model: &Model, other: &Side, head: &Head) -> bool {
+    if head.function == model.main {
+        other.reach.contains(&head.location) || other.calls.contains(&model.main)
+    } else {
+        other.calls.contains(&head.function)
+    }
+}
+
+/// A loop head with no invariant that side `other` can run and side `mine`
+/// cannot: in `main`, or in a function only `other` calls.
+fn plain_loop(
+    model: &Model,
+    body: &Body,
+    mine: &Side,
+    other: &Side,
+) -> Option<(FunctionId, LocationId)> {
+    let plain = |b: &Body, l: LocationId| {
+        let loc = b.location(l);
+        matches!(loc.kind, LocationKind::LoopHead | LocationKind::ForLoopHead)
+            && loc.invariants.is_empty()
+    };
+    if let Some(&l) = other
+        .reach
+        .iter()
+        .find(|&&l| plain(body, l) && !mine.reach.contains(&l))
+    {
+        return Some((model.main, l));
+    }
+    other
+        .calls
+        .iter()
+        .filter(|g| !mine.calls.contains(g) && **g != model.main)
+        .find_map(|&g| {
+            let b = model.function(g).body.as_ref()?;
+            let l = b.graph.node_indices().find(|&l| plain(b, l))?;
+            Some((g, l))
+        })
+}
+
+/// The user functions a call of which may end the process (`exit`,
+/// `abort`, `MPI_Abort`, directly or in a function they call).
+fn functions_that_may_end_the_process(model: &Model) -> Vec<FunctionId> {
+    let ends_directly = |g: &tass_model::api::Function| {
+        g.body
+            .as_ref()
+            .is_some_and(|b| b.graph.edge_weights().any(ends_the_process))
+    };
+    let direct: Vec<FunctionId> = model
+        .functions
+        .iter()
+        .filter(|g| ends_directly(g))
+        .map(|g| g.id)
+        .collect();
+    model
+        .functions
+        .iter()
+        .filter(|g| {
+            call_closure(model, vec![g.id])
+                .iter()
+                .any(|h| direct.contains(h))
+        })
+        .map(|g| g.id)
+        .collect()
+}
+
+/// True if `t` is a call of `exit`, `abort` or `MPI_Abort`.
+fn ends_the_process(t: &Transition) -> bool {
+    matches!(
+        &t.statement,
+        Statement::Call {
+            callee: Callee::Library(
+                LibraryFunction::Exit | LibraryFunction::Abort | LibraryFunction::MpiAbort
+            ),
+            ..
+        }
+    )
 }
 
 /// The variable `main` sets by `MPI_Comm_rank(MPI_COMM_WORLD, &r)` and in no
@@ -155,24 +358,27 @@ fn rank_variable(body: &Body) -> Option<VarId> {
     (taken == 1).then_some(rank)
 }
 
-/// The heads of `main`'s collective invariant loops whose ID names no other
-/// loop of the model.
-fn unique_invariant_heads<'m>(model: &'m Model, body: &'m Body) -> Vec<(&'m str, LocationId)> {
-    let count = |id: &str| -> usize {
-        model
-            .functions
-            .iter()
-            .filter_map(|f| f.body.as_ref())
-            .flat_map(|b| b.graph.node_weights())
-            .filter(|l| l.invariants.iter().any(|inv| inv.id == id))
-            .count()
-    };
-    body.graph
-        .node_indices()
-        .filter_map(|l| {
-            let inv = body.location(l).invariants.first()?;
-            (count(&inv.id) == 1).then_some((inv.id.as_str(), l))
+/// The heads of the model's collective invariant loops whose ID names no
+/// other loop of the model.
+fn unique_invariant_heads(model: &Model) -> Vec<Head<'_>> {
+    let all: Vec<Head> = model
+        .functions
+        .iter()
+        .filter_map(|g| Some((g.id, g.body.as_ref()?)))
+        .flat_map(|(function, b)| {
+            b.graph.node_indices().filter_map(move |l| {
+                let inv = b.location(l).invariants.first()?;
+                Some(Head {
+                    id: inv.id.as_str(),
+                    function,
+                    location: l,
+                })
+            })
         })
+        .collect();
+    all.iter()
+        .filter(|h| all.iter().filter(|o| o.id == h.id).count() == 1)
+        .copied()
         .collect()
 }
 
@@ -195,35 +401,54 @@ fn reachable(body: &Body, from: LocationId, avoid: LocationId) -> Vec<LocationId
     seen
 }
 
-/// True if every path from `from` meets `target` before it ends (and before
-/// it comes back to `back`, if given).
-fn every_path_meets(
-    body: &Body,
-    from: LocationId,
-    target: LocationId,
-    back: Option<LocationId>,
-) -> bool {
-    if from == target {
-        return true;
-    }
-    let mut seen = vec![from];
-    let mut todo = vec![from];
-    while let Some(at) = todo.pop() {
-        if Some(at) == back {
-            return false;
-        }
-        let mut out = body.outgoing(at).peekable();
-        if out.peek().is_none() {
-            return false;
-        }
-        for (_, _, to) in out {
-            if to != target && !seen.contains(&to) {
-                seen.push(to);
-                todo.push(to);
+/// Path questions on one function's graph; a step that may end the
+/// process (`exit`, `abort`, `MPI_Abort`, a call of a function that may)
+/// counts as the end of a path.
+struct Paths<'a> {
+    body: &'a Body,
+    ending: &'a [FunctionId],
+}
+
+impl Paths<'_> {
+    /// True if every path from `from` meets a target (a location, or a step
+    /// out of it: `target(l, None)`, `target(l, Some(t))`) before it ends
+    /// (and before it comes back to `back`, if given).
+    fn every_path_meets(
+        &self,
+        from: LocationId,
+        target: &dyn Fn(LocationId, Option<&Transition>) -> bool,
+        back: Option<LocationId>,
+    ) -> bool {
+        let mut seen = vec![from];
+        let mut todo = vec![from];
+        while let Some(at) = todo.pop() {
+            if target(at, None) {
+                continue;
+            }
+            if Some(at) == back {
+                return false;
+            }
+            let mut out = self.body.outgoing(at).peekable();
+            if out.peek().is_none() {
+                return false;
+            }
+            for (_, t, to) in out {
+                if target(at, Some(t)) {
+                    continue;
+                }
+                let ends = ends_the_process(t)
+                    || called_user_function(t).is_some_and(|g| self.ending.contains(&g));
+                if ends {
+                    return false;
+                }
+                if !seen.contains(&to) {
+                    seen.push(to);
+                    todo.push(to);
+                }
             }
         }
+        true
     }
-    true
 }
 
 /// A constant value of a rank test.

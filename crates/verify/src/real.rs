@@ -338,6 +338,11 @@ impl Engine for RealEngine {
     fn final_violations(&mut self, state: &State) -> Vec<Violation> {
         if self.engine.is_terminated(state) {
             let mut out = self.engine.check_termination(state);
+            // Lagged loop records: a record still waiting for a process
+            // that has ended.
+            if let Some(Ok(v)) = self.engine.stuck_at_loop(state) {
+                out.push(v);
+            }
             for v in &mut out {
                 v.witness = v.witness.take().map(witness_values);
             }
@@ -766,7 +771,8 @@ pub fn verify(model: &Model, options: &Options) -> Report {
             parallel::verify_parallel(&shared, options, &setup)?
         } else {
             let mut engine = setup.engine(Arc::clone(&shared), options.procs)?;
-            verify_with(&mut engine, options, options.procs)
+            let report = verify_with(&mut engine, options, options.procs);
+            lagged_if_needed(&setup, &shared, options, &engine, report)?
         };
         if !model.ltl.is_empty() && report.verdict != crate::report::Verdict::Error {
             let mut ltl_engine = setup.engine(shared, options.procs)?;
@@ -775,6 +781,56 @@ pub fn verify(model: &Model, options: &Options) -> Report {
         Ok(report)
     };
     run().unwrap_or_else(setup_failed)
+}
+
+/// The time a lagged run gets after the aligned run found only possible
+/// violations.
+const LAGGED_SECOND_OPINION_SECONDS: u64 = 30;
+
+/// Collective loop invariants over several processes: when the aligned form
+/// (processes wait for each other at the loop heads) refused the run (a
+/// process must run iterations ahead, a message crosses the head), or found
+/// only *possible* violations (which its generic state with nothing in
+/// flight may make up), the program is run again with lagged loop records
+/// (`tass_state`'s `loop_lag`, sound on its own). Its report replaces a
+/// refusal; after possible violations it is taken only if it says `holds`.
+fn lagged_if_needed(
+    setup: &RunSetup,
+    model: &Arc<Model>,
+    options: &Options,
+    aligned: &RealEngine,
+    report: Report,
+) -> Result<Report, SetupError> {
+    use crate::report::{Certainty, Verdict};
+    if !aligned.engine.aligns_loops() {
+        return Ok(report);
+    }
+    let refused = report.verdict == Verdict::Error && aligned.engine.aligned_loops_stuck();
+    let only_possible = report.verdict == Verdict::Violated
+        && report
+            .violations
+            .iter()
+            .all(|v| v.certainty == Certainty::Possible);
+    if !refused && !only_possible {
+        return Ok(report);
+    }
+    let mut lagged = setup.engine(Arc::clone(model), options.procs)?;
+    if !lagged.engine.set_lagged_loops() {
+        return Ok(report);
+    }
+    // After possible violations the second opinion is bounded: the lagged
+    // search need not end where the aligned one did.
+    let mut bounded = options.clone();
+    if only_possible {
+        let budget = std::time::Duration::from_secs(LAGGED_SECOND_OPINION_SECONDS);
+        bounded.timeout = Some(options.timeout.map_or(budget, |t| t.min(budget)));
+    }
+    let second = verify_with(&mut lagged, &bounded, options.procs);
+    Ok(if refused || second.verdict == Verdict::Holds {
+        second
+    } else {
+        report
+    })
 }
 
 /// Checks the model's `ltl` formulas (`ltl/`) and adds what was found to the
