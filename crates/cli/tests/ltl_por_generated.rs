@@ -243,7 +243,9 @@ fn compare(seed: u64, count: usize, inconclusive: Inconclusive) -> (usize, usize
             // A formula the time limit stopped is named in `reason`, and the
             // verdict can still be `violated` by the others: never "holds".
             let stopped = r["verdict"] == "inconclusive"
-                || r["reason"].as_str().is_some_and(|why| why.contains("ltl formula `"));
+                || r["reason"]
+                    .as_str()
+                    .is_some_and(|why| why.contains("ltl formula `"));
             if stopped && inconclusive == Inconclusive::Skipped {
                 eprintln!("program {index}: inconclusive (reduced: {reduced}), skipped");
                 continue 'programs;

@@ -585,3 +585,24 @@ fn an_mpi_lasso_with_wildcard_receives_replays_with_forced_senders() {
     assert_eq!(code, Some(3), "{text}");
     assert!(text.contains("did not reproduce it"), "{text}");
 }
+
+/// A lasso of a program with calls the numbering does not cover (a
+/// synchronous send shows as two steps of its rank in the trace) is refused
+/// by name, not replayed wrongly.
+#[test]
+fn an_mpi_lasso_with_synchronous_sends_is_refused_by_name() {
+    let file = common::inline(
+        "#include <mpi.h>\nint x;\n#pragma TASS ltl served2 G F PROC[2]@done\n\
+         int main(int argc, char **argv) {\n  int rank, v = 0;\n  MPI_Init(&argc, &argv);\n  \
+         MPI_Comm_rank(MPI_COMM_WORLD, &rank);\n  if (rank == 0) {\n    for (;;) {\n      \
+         MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n      \
+         x = (x + 1) % 3;\n    }\n  }\n  for (;;) {\n    \
+         MPI_Ssend(&v, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);\n  done:\n    v = (v + 1) % 2;\n  }\n}\n",
+    );
+    let (code, text) = verify_then_replay(&["-n", "3"], &file);
+    assert_eq!(code, 3, "{text}");
+    assert!(
+        text.contains("replay: cannot replay: the program calls MPI_Ssend"),
+        "{text}"
+    );
+}

@@ -25,8 +25,10 @@
 //!
 //! Atoms over several ranks (`PROC[0]@cs && PROC[1]@cs`) hold in global
 //! states a real run never stops in: they are not compared (said in the
-//! outcome). Not enforced: the outcomes of tests and probes (`MPI_Test`,
-//! `MPI_Iprobe`), which depend on timing.
+//! outcome). Only programs whose MPI calls are among [`ONE_STEP_CALLS`]
+//! are replayed (others are refused by name): a synchronous send, a
+//! `MPI_Sendrecv` or a collective shows as several steps, or as another
+//! rank's, and the numbering would be wrong.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -36,6 +38,19 @@ use std::time::{Duration, Instant};
 use super::judge::Outcome;
 use super::lasso::{condition_atoms, judge_passes, parse_stops, Place, Stop, PASSES};
 use super::{ReplaySettings, Target};
+
+/// The MPI functions whose every call is one step of its rank in the trace
+/// (or, for a receive that waited, of the sender's step that completes it):
+/// the ones the call numbering is checked for.
+const ONE_STEP_CALLS: &[&str] = &[
+    "MPI_Init",
+    "MPI_Comm_rank",
+    "MPI_Comm_size",
+    "MPI_Send",
+    "MPI_Recv",
+    "MPI_Finalize",
+    "MPI_Abort",
+];
 
 /// The least time the ranks get to reach their last stops.
 const MIN_LIMIT: Duration = Duration::from_secs(30);
@@ -97,6 +112,24 @@ pub(super) fn replay(
         .filter_map(|f| std::fs::read_to_string(f).ok())
         .collect();
     let names = mpi_functions(&texts);
+    let unnumbered: Vec<&String> = names
+        .iter()
+        .filter(|n| !ONE_STEP_CALLS.contains(&n.as_str()))
+        .collect();
+    if !unnumbered.is_empty() {
+        return Outcome::Unreplayable(format!(
+            "the program calls {}: the lasso replay numbers each rank's MPI calls by the \
+             trace's steps, and it is checked only for {} (a synchronous send, a combined \
+             send-receive or a collective can take several steps in the trace, or another \
+             rank's); read the stem and the cycle in the trace",
+            unnumbered
+                .iter()
+                .map(|n| n.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+            ONE_STEP_CALLS.join(", ")
+        ));
+    }
     let mut plans = Vec::new();
     for (rank, atoms) in atoms_by_rank.iter().enumerate() {
         let plan = plan_rank(rank, lasso, atoms);
