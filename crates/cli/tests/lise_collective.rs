@@ -450,16 +450,27 @@ fn ring_holds_at_ten_processes() {
     assert_eq!(code, 0, "{r:#}");
 }
 
-/// lise_race.c with the rounds aligned in the invariant: the wildcard receive is refused
-/// (the race needs a process a round ahead, which the alignment leaves out).
+/// lise_race.c with the rounds tied in the invariant: the aligned form refuses the
+/// wildcard receive (the race needs a process a round ahead), and the second run with
+/// lagged loop records refutes the paper's race itself: `s == t` not preserved (mpirun
+/// -np 3 with rank 0 waiting 0.2 s and ranks >= 2 0.4 s: rank 0's first round sums both
+/// of rank 1's messages, s = 2 != 3 at the second arrival, N = 2, 3, 5; the tie on the
+/// rounds holds at every composed arrival). Reduced search (the full one lets rank 1 run
+/// ahead without bound).
 #[test]
-fn race_with_aligned_rounds_is_refused() {
+fn race_with_aligned_rounds_is_refuted_by_lagged_records() {
     let aligned = RACE.replace(
         "#pragma TASS collective invariant SUM s == t",
         "#pragma TASS collective invariant SUM s == t && round == PROC[0]@main.round",
     );
     assert_ne!(aligned, RACE);
-    expect_refused("3", &aligned, "MPI_ANY_SOURCE");
+    let (code, r) = run("3", &[], &aligned);
+    assert_eq!(r["verdict"], "violated", "{r:#}");
+    assert_eq!(code, 1, "{r:#}");
+    let v = &r["violations"][0];
+    assert_eq!(v["property"], "invariant", "{r:#}");
+    let message = v["message"].as_str().unwrap_or_default();
+    assert!(message.contains("not preserved"), "{message}");
 }
 
 /// lise_stagger.c: rank 1 must run a round ahead of rank 0 (mpirun -np 2 ends, x == 2N):

@@ -400,7 +400,7 @@ impl Engine {
             };
             decided.push((g, enabled, known));
             if enabled && self.aligned_loops && !self.lagged_loops {
-                crate::loop_sync::reject_schedule_dependence(
+                let checked = crate::loop_sync::reject_schedule_dependence(
                     &crate::loop_sync::AlignedCtx {
                         model: &model,
                         f: &f,
@@ -410,7 +410,12 @@ impl Engine {
                     scratch,
                     p,
                     t,
-                )?;
+                );
+                if checked.is_err() {
+                    // lagged loop records need no schedule restriction
+                    self.aligned_stuck = true;
+                }
+                checked?;
             }
             if enabled {
                 // A member of a window in a program that locks windows is not

@@ -783,8 +783,8 @@ pub fn verify(model: &Model, options: &Options) -> Report {
     run().unwrap_or_else(setup_failed)
 }
 
-/// The time a lagged run gets after the aligned run found only possible
-/// violations.
+/// The most time a lagged run gets after the aligned run (`--timeout` may
+/// give less).
 const LAGGED_SECOND_OPINION_SECONDS: u64 = 30;
 
 /// Collective loop invariants over several processes: when the aligned form
@@ -793,7 +793,8 @@ const LAGGED_SECOND_OPINION_SECONDS: u64 = 30;
 /// only *possible* violations (which its generic state with nothing in
 /// flight may make up), the program is run again with lagged loop records
 /// (`tass_state`'s `loop_lag`, sound on its own). Its report replaces a
-/// refusal; after possible violations it is taken only if it says `holds`.
+/// refusal when it decides (holds or violated); after possible violations
+/// it is taken only if it says `holds`.
 fn lagged_if_needed(
     setup: &RunSetup,
     model: &Arc<Model>,
@@ -818,19 +819,33 @@ fn lagged_if_needed(
     if !lagged.engine.set_lagged_loops() {
         return Ok(report);
     }
-    // After possible violations the second opinion is bounded: the lagged
-    // search need not end where the aligned one did.
+    // The second opinion is bounded: the lagged search need not end where
+    // the aligned one did (without the alignment a process may run ahead
+    // without bound).
+    let budget = std::time::Duration::from_secs(LAGGED_SECOND_OPINION_SECONDS);
     let mut bounded = options.clone();
-    if only_possible {
-        let budget = std::time::Duration::from_secs(LAGGED_SECOND_OPINION_SECONDS);
-        bounded.timeout = Some(options.timeout.map_or(budget, |t| t.min(budget)));
-    }
+    bounded.timeout = Some(options.timeout.map_or(budget, |t| t.min(budget)));
     let second = verify_with(&mut lagged, &bounded, options.procs);
-    Ok(if refused || second.verdict == Verdict::Holds {
-        second
-    } else {
-        report
-    })
+    let decided = match second.verdict {
+        Verdict::Holds => true,
+        Verdict::Violated => refused,
+        _ => false,
+    };
+    if decided {
+        return Ok(second);
+    }
+    let mut report = report;
+    if refused {
+        report.warnings.push(format!(
+            "a second run with lagged loop records (processes may be iterations apart) did not \
+             decide either: {}",
+            second
+                .inconclusive_reason
+                .or(second.error)
+                .unwrap_or_else(|| "no verdict".to_string())
+        ));
+    }
+    Ok(report)
 }
 
 /// Checks the model's `ltl` formulas (`ltl/`) and adds what was found to the
