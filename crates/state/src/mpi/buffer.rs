@@ -245,6 +245,24 @@ pub(super) fn locate(
     count: Expr,
     span: &Span,
 ) -> Result<Buffer, EngineError> {
+    locate_reaching(ev, env, arg, count, None, span)
+}
+
+/// [`locate`] for a call that touches only the first `reach` elements from
+/// the pointer: when they lie inside the innermost array the pointer points
+/// into on the current path (a row `&v[r][0]` sent or received whole), the
+/// buffer is that array, not the outermost one. Both give the same values, but a
+/// row written at a symbolic row index through the whole matrix becomes one
+/// element write per scalar at flat indices `(r*NX + j) div NX`: laplace np 5
+/// kept more than twice the symbolic values that way (issue 21).
+fn locate_reaching(
+    ev: &mut Evaluator<'_>,
+    env: &dyn Environment,
+    arg: BufArg<'_>,
+    count: Expr,
+    reach: Option<Expr>,
+    span: &Span,
+) -> Result<Buffer, EngineError> {
     let f = ev.factory();
     check_count(ev, env, count, "an MPI call", span);
     let ptr = match arg {
@@ -287,14 +305,26 @@ pub(super) fn locate(
                     Some(s) => f.mul(i, s),
                     None => i,
                 };
-                return Ok(outermost_array(ev, env, root, prefix, start, a));
+                let at = ArrayAt {
+                    root,
+                    prefix,
+                    start,
+                    array: a,
+                };
+                return Ok(outermost_array(ev, env, at, reach));
             }
         }
     }
     let value = ev.read_place(env, &(root, path.clone()));
     if let Value::Data(a) = &value {
         if matches!(f.type_of(*a), Type::Array(..)) {
-            return Ok(outermost_array(ev, env, root, path, f.int(0), *a));
+            let at = ArrayAt {
+                root,
+                prefix: path,
+                start: f.int(0),
+                array: *a,
+            };
+            return Ok(outermost_array(ev, env, at, reach));
         }
     }
     let ty = arg.scalar_pointee();
@@ -306,19 +336,35 @@ pub(super) fn locate(
     })
 }
 
-/// The buffer at flat element `start` of array `array` (at `prefix` of
-/// `root`), seen in the outermost array of arrays that holds it (`b[1]` of
-/// `double b[3][3]` is flat elements 3.. of `b`).
+/// Flat element `start` of data array `array`, found at `prefix` of `root`.
+struct ArrayAt {
+    root: Root,
+    prefix: SmallVec<[PStep; 2]>,
+    start: Expr,
+    array: Expr,
+}
+
+/// The buffer at `at`, seen in the outermost array of arrays that holds it
+/// (`b[1]` of `double b[3][3]` is flat elements 3.. of `b`), unless the
+/// `reach` elements touched lie inside `at`'s own array ([`fits_inside`]).
 fn outermost_array(
     ev: &mut Evaluator<'_>,
     env: &dyn Environment,
-    root: Root,
-    mut prefix: SmallVec<[PStep; 2]>,
-    mut start: Expr,
-    mut array: Expr,
+    at: ArrayAt,
+    reach: Option<Expr>,
 ) -> Buffer {
     let f = ev.factory();
+    let ArrayAt {
+        root,
+        mut prefix,
+        mut start,
+        mut array,
+    } = at;
+    let stays_inside = reach.is_some_and(|reach| fits_inside(ev, env, array, start, reach));
     while let Some(PStep::Index(row)) = prefix.last().copied() {
+        if stays_inside {
+            break;
+        }
         let outer: SmallVec<[PStep; 2]> = prefix[..prefix.len() - 1].iter().copied().collect();
         let Value::Data(parent) = ev.read_place(env, &(root, outer.clone())) else {
             break;
@@ -341,6 +387,38 @@ fn outermost_array(
         start,
         array,
     }
+}
+
+/// True when flat elements `start .. start + reach` of `array` are inside it
+/// on every path of the current path condition: by their expressions alone
+/// (a concrete non-negative difference), else by the prover (an extent `NX`
+/// against a count the path condition fixed); undecided takes the outermost
+/// array, which is always right.
+fn fits_inside(
+    ev: &mut Evaluator<'_>,
+    env: &dyn Environment,
+    array: Expr,
+    start: Expr,
+    reach: Expr,
+) -> bool {
+    let f = ev.factory();
+    let Some(extent) = f.array_extent(array) else {
+        return false;
+    };
+    let Some(inner) = inner_size(f, &f.type_of(array)) else {
+        return false;
+    };
+    let (end, total) = (f.add(start, reach), f.mul(extent, inner));
+    if concrete_non_negative(f, f.sub(total, end)) {
+        return true;
+    }
+    holds(ev, env, f.le(end, total))
+}
+
+fn concrete_non_negative(f: &ExprFactory, x: Expr) -> bool {
+    f.as_concrete_int(x)
+        .and_then(|x| i64::try_from(x).ok())
+        .is_some_and(|x| x >= 0)
 }
 
 /// Bounds check: flat elements `off .. off+count` lie inside the array.
@@ -389,7 +467,8 @@ pub(super) fn read_buffer<'b>(
     span: &Span,
 ) -> Result<Option<Expr>, EngineError> {
     let f = ev.factory();
-    match locate(ev, env, arg.into(), count, span)? {
+    let reach = Some(f.add(offset, count));
+    match locate_reaching(ev, env, arg.into(), count, reach, span)? {
         Buffer::Nothing => Ok(Some(
             f.array_literal(Type::array(ty.clone(), Some(f.int(0))), &[]),
         )),
@@ -482,7 +561,12 @@ pub(super) fn write_buffer<'b>(
 ) -> Result<(), EngineError> {
     let Window { capacity, offset } = window;
     let f = ev.factory();
-    match locate(ev, &*env, arg.into(), capacity, span)? {
+    // The call touches the posted `capacity` elements (checked below) and
+    // the `n` written from `offset`: the innermost array serves only when
+    // the write stays inside the posted part, as written.
+    let written_inside = f.sub(capacity, f.add(offset, n));
+    let reach = concrete_non_negative(f, written_inside).then_some(capacity);
+    match locate_reaching(ev, &*env, arg.into(), capacity, reach, span)? {
         Buffer::Nothing => Ok(()),
         Buffer::Array {
             root,
