@@ -14,6 +14,7 @@
 //!   pointer_leak_bad / byte_leak_bad / arith_leak_bad: `Assertion v != 99 / b != 2 / v != 20 failed`;
 //!   parity_order_bad with -DFORCE_EVEN_FIRST (odd workers sleep 1 s): `status.MPI_TAG == 1` fails;
 //!   named_order_bad with -DFORCE_TWO_FIRST: `status.MPI_TAG == 1` fails;
+//!   first_parity_bad with -DFORCE_EVEN_FIRST (odd workers sleep 1 s): `rank % 2 == 1` fails;
 //!   deadlock_order_bad with -DFORCE_LAST (rank 1 sleeps 1 s): hangs (killed after 20 s);
 //!     without it, exits 0 in the runs where rank 1 is not last;
 //!   reduce_herbrand (x = 0.1): exits 0 (the fold in rank order equals the assertion's
@@ -216,6 +217,40 @@ int main(int argc, char *argv[]) {
 }
 "#;
 
+const FIRST_PARITY_BAD: &str = r#"/* BUG: the server tells the first worker it served that it was first; that
+ * worker asserts its rank is odd: violated when an even worker is served
+ * first. (Refused: the rank's parity is arithmetic. A reduction that ignored
+ * it would match "worker 1 served first" with "worker 2 served first".) */
+#include <mpi.h>
+#include <assert.h>
+#include <unistd.h>
+int main(int argc, char *argv[]) {
+    int rank, size, i, req = 0, first = 0;
+    MPI_Status status;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (rank == 0) {
+        for (i = 1; i < size; i++) {
+            MPI_Recv(&req, 1, MPI_INT, MPI_ANY_SOURCE, 1, MPI_COMM_WORLD, &status);
+            first = i == 1;
+            MPI_Send(&first, 1, MPI_INT, status.MPI_SOURCE, 2, MPI_COMM_WORLD);
+        }
+    } else {
+#ifdef FORCE_EVEN_FIRST
+        if (rank % 2 == 1)
+            sleep(1);
+#endif
+        MPI_Send(&req, 1, MPI_INT, 0, 1, MPI_COMM_WORLD);
+        MPI_Recv(&first, 1, MPI_INT, 0, 2, MPI_COMM_WORLD, &status);
+        if (first)
+            assert(rank % 2 == 1);
+    }
+    MPI_Finalize();
+    return 0;
+}
+"#;
+
 const REDUCE_HERBRAND: &str = r#"/* Each worker contributes x (an input) to a floating MPI_SUM; rank 0 asserts
  * the total is ((x + x) + x) as written: holds over the reals, not provable
  * under herbrand (the fold's tree is in rank order). Refused: a floating
@@ -274,7 +309,13 @@ fn seen(r: &Value) -> u64 {
 /// `verdict`/`property`, and that the reduction was applied (`applied`) or
 /// refused with `refusal` in its warning. Returns (full, reduced) states seen
 /// with the POR on.
-fn agree(text: &str, procs: &str, extra: &[&str], expect: (&str, &str), applied: Result<(), &str>) -> (u64, u64) {
+fn agree(
+    text: &str,
+    procs: &str,
+    extra: &[&str],
+    expect: (&str, &str),
+    applied: Result<(), &str>,
+) -> (u64, u64) {
     let (verdict, property) = expect;
     let file = common::inline(text);
     let mut states = Vec::new();
@@ -329,8 +370,18 @@ fn a_clean_server_is_reduced_and_still_holds() {
 #[test]
 fn a_deadlock_in_one_arrival_order_is_found() {
     for procs in ["3", "4", "5"] {
-        let applied = if procs == "3" { Err("fewer than two") } else { Ok(()) };
-        agree(DEADLOCK_ORDER_BAD, procs, &[], ("violated", "deadlock"), applied);
+        let applied = if procs == "3" {
+            Err("fewer than two")
+        } else {
+            Ok(())
+        };
+        agree(
+            DEADLOCK_ORDER_BAD,
+            procs,
+            &[],
+            ("violated", "deadlock"),
+            applied,
+        );
     }
 }
 
@@ -344,29 +395,92 @@ fn a_rank_named_by_a_literal_is_left_out_and_its_order_violation_found() {
 
 #[test]
 fn a_rank_through_a_pointer_is_refused() {
-    agree(POINTER_LEAK_BAD, "4", &[], ("violated", "assertion"), Err("the address of a rank variable"));
+    agree(
+        POINTER_LEAK_BAD,
+        "4",
+        &[],
+        ("violated", "assertion"),
+        Err("the address of a rank variable"),
+    );
 }
 
 #[test]
 fn a_rank_sent_as_bytes_is_refused() {
     // tass reports the int memory sent as MPI_BYTE and received as char as an
     // mpi-type violation before the assertion; both searches agree on it.
-    agree(BYTE_LEAK_BAD, "4", &[], ("violated", "mpi-type"), Err("the address of a rank variable"));
+    agree(
+        BYTE_LEAK_BAD,
+        "4",
+        &[],
+        ("violated", "mpi-type"),
+        Err("the address of a rank variable"),
+    );
 }
 
 #[test]
 fn arithmetic_on_the_rank_is_refused() {
-    agree(ARITH_LEAK_BAD, "4", &[], ("violated", "assertion"), Err("a rank value is used"));
+    agree(
+        ARITH_LEAK_BAD,
+        "4",
+        &[],
+        ("violated", "assertion"),
+        Err("a rank value is used"),
+    );
 }
 
 #[test]
 fn parity_of_the_rank_is_refused() {
-    agree(PARITY_ORDER_BAD, "4", &[], ("violated", "assertion"), Err("a rank value is used"));
+    agree(
+        PARITY_ORDER_BAD,
+        "4",
+        &[],
+        ("violated", "assertion"),
+        Err("a rank value is used"),
+    );
+}
+
+/// The negative control: with the taint analysis's refusals switched off (a
+/// local experiment, `check_every_use` ignored), `--worker-symmetry` said
+/// `holds` here on 4 and 5 processes (it matched "worker 1 served first" with
+/// "worker 2 served first"); the full search and the refused run say violated.
+#[test]
+fn a_rank_parity_decided_after_the_order_is_refused() {
+    agree(
+        FIRST_PARITY_BAD,
+        "4",
+        &[],
+        ("violated", "assertion"),
+        Err("a rank value is used"),
+    );
 }
 
 #[test]
 fn a_floating_reduction_in_rank_order_is_refused() {
     let why = "not over an integer type";
-    agree(REDUCE_HERBRAND, "4", &["--arith", "herbrand"], ("violated", "assertion"), Err(why));
-    agree(REDUCE_HERBRAND, "4", &["--arith", "real"], ("holds", ""), Err(why));
+    agree(
+        REDUCE_HERBRAND,
+        "4",
+        &["--arith", "herbrand"],
+        ("violated", "assertion"),
+        Err(why),
+    );
+    agree(
+        REDUCE_HERBRAND,
+        "4",
+        &["--arith", "real"],
+        ("holds", ""),
+        Err(why),
+    );
+}
+
+#[test]
+fn parallel_searches_share_the_keys_and_agree() {
+    for (text, verdict) in [(SERVER_OK, "holds"), (DEADLOCK_ORDER_BAD, "violated")] {
+        let file = common::inline(text);
+        for jobs in ["1", "2"] {
+            let (_, r) = run("5", &["--worker-symmetry", "--jobs", jobs], &file);
+            assert_eq!(r["verdict"], verdict, "jobs {jobs}\n{r:#}");
+            assert!(warning(&r).contains("matched modulo"), "{r:#}");
+        }
+    }
 }

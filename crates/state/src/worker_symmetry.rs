@@ -86,13 +86,20 @@ fn permuted(f: &ExprFactory, s: &SystemState, sym: &WorkerSymmetry) -> Option<Sy
     for (old, ps) in s.procs.iter().enumerate() {
         procs[perm[old] as usize] = Some(rename_proc(f, ps, old as u32, &perm, sym)?);
     }
-    let mut messages: Vec<Message> = s.messages.iter().map(|m| rename_message(m, &perm)).collect();
+    let mut messages: Vec<Message> = s
+        .messages
+        .iter()
+        .map(|m| rename_message(m, &perm))
+        .collect();
     // Per pair the issue order is kept (a stable sort).
     messages.sort_by_key(|m| (m.source, m.dest));
     Some(SystemState {
         pc: s.pc,
         shared: Arc::clone(&s.shared),
-        procs: procs.into_iter().map(|p| p.expect("a permutation")).collect(),
+        procs: procs
+            .into_iter()
+            .map(|p| p.expect("a permutation"))
+            .collect(),
         messages: Arc::new(messages),
         comms: Arc::clone(&s.comms),
         windows: Arc::clone(&s.windows),
@@ -106,9 +113,8 @@ fn renamable(s: &SystemState) -> bool {
     // p), which the program cannot name (`worker_taint` refuses it): the list
     // is the same after any renaming.
     s.comms.iter().enumerate().all(|(i, c)| {
-        c.as_ref().is_some_and(|c| {
-            c.members == [i as u32] && c.topology.is_none() && c.origin.is_none()
-        })
+        c.as_ref()
+            .is_some_and(|c| c.members == [i as u32] && c.topology.is_none() && c.origin.is_none())
     }) && s.windows.is_empty()
         && s.snapshots.is_empty()
         && s.snapshots.loop_sync.is_none()
@@ -228,7 +234,12 @@ fn rename_proc(
     Some(Arc::new(out))
 }
 
-fn rename_slots(f: &ExprFactory, values: &mut [Value], slots: &[RankSlot], map: &[u32]) -> Option<()> {
+fn rename_slots(
+    f: &ExprFactory,
+    values: &mut [Value],
+    slots: &[RankSlot],
+    map: &[u32],
+) -> Option<()> {
     for slot in slots {
         match *slot {
             RankSlot::Value(i) => {

@@ -131,7 +131,12 @@ fn int_literal(e: &Expr) -> Option<i128> {
     }
 }
 
-fn contains_status(model: &Model, ty: &Type, status: tass_model::api::StructId, depth: u32) -> bool {
+fn contains_status(
+    model: &Model,
+    ty: &Type,
+    status: tass_model::api::StructId,
+    depth: u32,
+) -> bool {
     if depth > 16 {
         return true;
     }
@@ -283,7 +288,11 @@ impl<'m> Taint<'m> {
             Statement::Call { lhs, callee, args } => {
                 if let Some(lhs) = lhs {
                     if matches!(&lhs.kind, ExprKind::Var(v) if self.rank_vars.contains(v)) {
-                        return Err(at(self.model, lhs, "a rank variable receives a call's result"));
+                        return Err(at(
+                            self.model,
+                            lhs,
+                            "a rank variable receives a call's result",
+                        ));
                     }
                     self.walk_lvalue(lhs)?;
                 }
@@ -426,15 +435,19 @@ impl<'m> Taint<'m> {
                 Err(at(self.model, e, "a whole MPI_Status is read"))
             }
             ExprKind::Field(s, k) if *k != 0 && self.is_status_var(s) => Ok(()),
-            ExprKind::AddressOf(inner)
-                if matches!(&inner.kind, ExprKind::Var(v) if self.rank_vars.contains(v) || self.status_vars.contains(v)) =>
-            {
-                Err(at(self.model, e, "the address of a rank variable or MPI_Status is taken"))
+            ExprKind::AddressOf(inner) if matches!(&inner.kind, ExprKind::Var(v) if self.rank_vars.contains(v) || self.status_vars.contains(v)) => {
+                Err(at(
+                    self.model,
+                    e,
+                    "the address of a rank variable or MPI_Status is taken",
+                ))
             }
             ExprKind::Pid => Err(at(self.model, e, "PID is used")),
-            ExprKind::LibraryConstant(LibraryConstant::MpiCommSelf) => {
-                Err(at(self.model, e, "MPI_COMM_SELF (a communicator per rank) is used"))
-            }
+            ExprKind::LibraryConstant(LibraryConstant::MpiCommSelf) => Err(at(
+                self.model,
+                e,
+                "MPI_COMM_SELF (a communicator per rank) is used",
+            )),
             ExprKind::RemoteVar { .. } => Err(at(self.model, e, "PROC[e] names a process")),
             ExprKind::SpecVar(_) => Err(at(self.model, e, "spec.x is used")),
             _ => children(e).into_iter().try_for_each(|c| self.walk(c)),
@@ -500,7 +513,9 @@ impl<'m> Taint<'m> {
         match role {
             ArgRole::Comm => match constant {
                 Some(C::MpiCommWorld) => Ok(()),
-                _ => Err(format!("a communicator other than MPI_COMM_WORLD at line {line}")),
+                _ => Err(format!(
+                    "a communicator other than MPI_COMM_WORLD at line {line}"
+                )),
             },
             ArgRole::Dest | ArgRole::Source => {
                 if self.is_rank(arg) {
@@ -531,7 +546,12 @@ impl<'m> Taint<'m> {
                     "the status at line {line} is not the address of an MPI_Status variable"
                 )),
             },
-            ArgRole::Datatype if matches!(lf, LibraryFunction::MpiReduce | LibraryFunction::MpiAllreduce) => {
+            ArgRole::Datatype
+                if matches!(
+                    lf,
+                    LibraryFunction::MpiReduce | LibraryFunction::MpiAllreduce
+                ) =>
+            {
                 match constant {
                     Some(C::MpiInt | C::MpiLong | C::MpiUnsigned | C::MpiLongLong) => Ok(()),
                     _ => Err(format!(
