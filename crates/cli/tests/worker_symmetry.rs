@@ -484,3 +484,28 @@ fn parallel_searches_share_the_keys_and_agree() {
         }
     }
 }
+
+/// A parameter assigned a rank (its first value comes from the call, which
+/// the renaming could not tell from a rank), and a rank compared through a
+/// conversion to `char` (which may merge ranks): both refused.
+/// Confirmed: `mpirun -np 4` of each exits 0.
+#[test]
+fn a_rank_parameter_and_a_char_conversion_are_refused() {
+    let param = "#include <mpi.h>\n#include <assert.h>\nint rank;\n\
+                 int work(int u) {\n    u = rank;\n    return u == 0;\n}\n\
+                 int main(int argc, char *argv[]) {\n    MPI_Init(&argc, &argv);\n    \
+                 MPI_Comm_rank(MPI_COMM_WORLD, &rank);\n    assert(work(5) == (rank == 0));\n    \
+                 MPI_Finalize();\n    return 0;\n}\n";
+    agree(
+        param,
+        "4",
+        &[],
+        ("holds", ""),
+        Err("the parameter `u` of `work`"),
+    );
+    let narrow = "#include <mpi.h>\n#include <assert.h>\n\
+                  int main(int argc, char *argv[]) {\n    int rank;\n    MPI_Init(&argc, &argv);\n    \
+                  MPI_Comm_rank(MPI_COMM_WORLD, &rank);\n    if ((char)rank == 2)\n        assert(rank == 2);\n    \
+                  MPI_Finalize();\n    return 0;\n}\n";
+    agree(narrow, "4", &[], ("holds", ""), Err("a rank value is used"));
+}

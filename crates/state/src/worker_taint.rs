@@ -115,9 +115,19 @@ fn at(model: &Model, e: &Expr, what: &str) -> String {
     format!("{what} at line {}", e.span.start_line)
 }
 
+/// `e` without conversions to `int`-kind types (a conversion to `char` or
+/// `_Bool` may merge ranks, so it is kept: the rank under it is then refused).
 fn strip_casts(e: &Expr) -> &Expr {
     match &e.kind {
-        ExprKind::Cast(inner) => strip_casts(inner),
+        ExprKind::Cast(inner) if matches!(e.ty, Type::Int(_)) => strip_casts(inner),
+        _ => e,
+    }
+}
+
+/// `e` without any conversion (for argument shapes: `&v`, constants).
+fn strip_all_casts(e: &Expr) -> &Expr {
+    match &e.kind {
+        ExprKind::Cast(inner) => strip_all_casts(inner),
         _ => e,
     }
 }
@@ -188,12 +198,6 @@ impl<'m> Taint<'m> {
                 for e in body.graph.edge_indices() {
                     out.push(&body.graph[e]);
                 }
-                for n in body.graph.node_indices() {
-                    if !body.graph[n].invariants.is_empty() {
-                        // Reported by `check_statement` through the LoopInvariant edge too;
-                        // a head with invariants is refused here in any case.
-                    }
-                }
             }
         }
         out
@@ -209,7 +213,7 @@ impl<'m> Taint<'m> {
                 ..
             } = &t.statement
             {
-                match args.get(1).map(|a| &strip_casts(a).kind) {
+                match args.get(1).map(|a| &strip_all_casts(a).kind) {
                     Some(ExprKind::AddressOf(inner)) => match &inner.kind {
                         ExprKind::Var(v) if self.model.var(*v).ty.is_integer() => {
                             self.rank_vars.insert(*v);
@@ -243,9 +247,21 @@ impl<'m> Taint<'m> {
                 }
             }
             if !grew {
-                return Ok(());
+                break;
             }
         }
+        // A parameter gets its first value from the call, not from an
+        // assignment: it could hold a non-rank that the renaming would move.
+        for f in &self.model.functions {
+            if let Some(p) = f.params.iter().find(|p| self.rank_vars.contains(*p)) {
+                let v = self.model.var(*p);
+                return Err(format!(
+                    "the parameter `{}` of `{}` (line {}) is assigned a rank",
+                    v.name, f.name, v.span.start_line
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// A rank value: a rank variable or a status's `MPI_SOURCE` (casts aside).
@@ -505,7 +521,7 @@ impl<'m> Taint<'m> {
         t: &tass_model::api::Transition,
     ) -> Result<(), String> {
         use LibraryConstant as C;
-        let constant = match &strip_casts(arg).kind {
+        let constant = match &strip_all_casts(arg).kind {
             ExprKind::LibraryConstant(c) => Some(*c),
             _ => None,
         };
@@ -539,7 +555,7 @@ impl<'m> Taint<'m> {
                 None => Err(format!("the root at line {line} is not a literal")),
             },
             ArgRole::RankOut => Ok(()), // `find_rank_variables` checked it
-            ArgRole::Status => match &strip_casts(arg).kind {
+            ArgRole::Status => match &strip_all_casts(arg).kind {
                 ExprKind::AddressOf(inner) if self.is_status_var(inner) => Ok(()),
                 ExprKind::LibraryConstant(C::MpiStatusIgnore) => Ok(()),
                 _ => Err(format!(
