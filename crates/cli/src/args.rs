@@ -112,6 +112,12 @@ pub(crate) struct CheckArgs {
     /// (which the default then checks unreduced).
     #[arg(long, value_parser = one_of::<Reduction>(&["urgent", "off"]))]
     pub por: Option<Reduction>,
+    /// Store states modulo permutations of the interchangeable MPI processes
+    /// (the ranks no literal names, found by a taint analysis of the rank;
+    /// refused with a warning, running without it, when the analysis is not
+    /// clean). See the guide, "Interchangeable worker processes".
+    #[arg(long)]
+    pub worker_symmetry: bool,
     /// The runs `#pragma TASS ltl` formulas are checked on: weakly fair ones
     /// (a process enabled forever moves infinitely often; the default) or all.
     #[arg(long, default_value = "weak", value_parser = one_of::<FairnessMode>(&["weak", "none"]))]

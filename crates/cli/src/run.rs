@@ -133,6 +133,7 @@ fn options(check: &CheckArgs) -> Result<Options, ArgumentError> {
         cancel: Some(cancel_flag()),
         progress: None,
         symmetry: Vec::new(),
+        worker_symmetry: check.worker_symmetry,
         shard: check.shard.as_deref().map(parse_shard).transpose()?,
         jobs: match check.jobs {
             0 => return Err(ArgumentError::JobsZero),

@@ -17,6 +17,7 @@ pub use crate::mpi::PollOutcome;
 pub use crate::snapshot::JointPoint;
 pub use crate::state::State;
 pub use crate::symmetry::{InputSymmetry, Representative};
+pub use crate::worker_taint::WorkerSymmetry;
 pub use tass_dynamic::api::Value;
 pub use tass_semantics::api::{
     Certainty, Change, EngineError, Oracle, OracleStats, Property, SignedOverflow, Violation,

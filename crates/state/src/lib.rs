@@ -78,3 +78,5 @@ mod snapshot;
 mod state;
 mod step;
 mod symmetry;
+mod worker_symmetry;
+mod worker_taint;

@@ -122,6 +122,13 @@ pub(crate) trait Engine {
     /// The canonical form of `state` (heap canonicalized, simplified): equal
     /// canonical forms mean the same state.
     fn canonicalize(&mut self, state: Self::State) -> Self::State;
+    /// The key a canonical state is stored under: by default the state;
+    /// with `--worker-symmetry`, a member of its orbit under the permutations
+    /// of the interchangeable processes (states are matched modulo them; the
+    /// search itself goes on from the state, not from the key).
+    fn store_key(&mut self, state: Self::State) -> Self::State {
+        state
+    }
     /// The control part of `state` (`--match set|subsume`): states with equal
     /// control parts differ only in their symbolic data. `None`: match `state`
     /// syntactically only.

@@ -185,6 +185,9 @@ pub struct Options {
     /// `compare --symmetry`: input arrays whose elements the specification may
     /// treat symmetrically (their permutations form the group).
     pub symmetry: Vec<String>,
+    /// `--worker-symmetry`: store states modulo permutations of the
+    /// interchangeable processes (`tass_state`'s `worker_taint.rs`).
+    pub worker_symmetry: bool,
     /// `--shard K/N`: explore only the K-th of N disjoint parts of the search
     /// (of the specification's, in `compare`); `tass merge` combines the parts.
     pub shard: Option<Shard>,
@@ -287,6 +290,7 @@ impl Default for Options {
             cancel: None,
             progress: None,
             symmetry: Vec::new(),
+            worker_symmetry: false,
             shard: None,
             jobs: 1,
         }

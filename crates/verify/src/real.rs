@@ -74,6 +74,9 @@ pub(crate) struct RealEngine {
     /// `compare --symmetry`, implementation: the reduction in force, and
     /// whether a representative has read a consumed element.
     symmetry: Option<(tass_state::api::InputSymmetry, bool)>,
+    /// `--worker-symmetry`: the interchangeable processes, when the taint
+    /// analysis admitted the model (`worker_symmetry_note`).
+    workers: Option<tass_state::api::WorkerSymmetry>,
     /// What set-based matching has computed (`real/matching.rs`).
     matching: matching::MatchMemo,
 }
@@ -108,6 +111,7 @@ impl RealEngine {
         // Traces are rebuilt by replaying the path (`system::replay`), which turns
         // the change log back on.
         engine.set_record_changes(false);
+        let workers = worker_symmetry_note(&model, options, nprocs).0;
         Ok(RealEngine {
             engine,
             save_at: saving_locations(&model),
@@ -125,6 +129,7 @@ impl RealEngine {
             pairing: HashMap::new(),
             livelock_memo: livelock::LivelockMemo::default(),
             symmetry: None,
+            workers,
             matching: matching::MatchMemo::default(),
         })
     }
@@ -359,6 +364,13 @@ impl Engine for RealEngine {
 
     fn canonicalize(&mut self, state: State) -> State {
         self.engine.canonicalize(state)
+    }
+
+    fn store_key(&mut self, state: State) -> State {
+        match &self.workers {
+            Some(workers) => self.engine.worker_key(state, workers),
+            None => state,
+        }
     }
 
     fn control_part(&mut self, state: &State) -> Option<State> {
@@ -726,6 +738,42 @@ impl<'a> RunSetup<'a> {
     }
 }
 
+/// `--worker-symmetry` for `model` run by `nprocs` processes: the symmetry
+/// to apply (if admitted) and the warning that says what was decided (`None`
+/// when the option is off or the model runs on fewer than three processes).
+pub(crate) fn worker_symmetry_note(
+    model: &Model,
+    options: &Options,
+    nprocs: usize,
+) -> (Option<tass_state::api::WorkerSymmetry>, Option<String>) {
+    if !options.worker_symmetry || nprocs < 3 {
+        return (None, None);
+    }
+    let refused = |why: String| {
+        (
+            None,
+            Some(format!(
+                "--worker-symmetry: not applied ({why}); running without the reduction"
+            )),
+        )
+    };
+    if options.matching != crate::options::MatchMode::Syntactic {
+        return refused("it is built for --match syntactic only".into());
+    }
+    match tass_state::api::WorkerSymmetry::analyse(model, nprocs) {
+        Ok(sym) => {
+            let ranks: Vec<String> = sym.workers().iter().map(|r| r.to_string()).collect();
+            let note = format!(
+                "--worker-symmetry: states are matched modulo the permutations of the interchangeable ranks {{{}}} of `{}`",
+                ranks.join(", "),
+                model.name
+            );
+            (Some(sym), Some(note))
+        }
+        Err(why) => refused(why),
+    }
+}
+
 /// The report of a run that could not start.
 fn setup_failed(error: SetupError) -> Report {
     Report::error(format!("error: {error}"))
@@ -780,7 +828,11 @@ pub fn verify(model: &Model, options: &Options) -> Report {
         }
         Ok(report)
     };
-    run().unwrap_or_else(setup_failed)
+    let mut report = run().unwrap_or_else(setup_failed);
+    if let (_, Some(note)) = worker_symmetry_note(model, options, options.procs) {
+        report.warnings.push(note);
+    }
+    report
 }
 
 /// The most time a lagged run gets after the aligned run (`--timeout` may
@@ -937,5 +989,11 @@ pub fn compare(spec: &Model, imp: &Model, options: &Options) -> Report {
             options,
         ))
     };
-    run().unwrap_or_else(setup_failed)
+    let mut report = run().unwrap_or_else(setup_failed);
+    for (model, procs) in [(spec, options.spec_procs), (imp, options.impl_procs)] {
+        if let (_, Some(note)) = worker_symmetry_note(model, options, procs) {
+            report.warnings.push(note);
+        }
+    }
+    report
 }

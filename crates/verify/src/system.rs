@@ -654,6 +654,7 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
     /// reduction's argument needs (no step is ignored forever along a cycle).
     fn save(&mut self, state: &E::State) -> bool {
         let canonical = self.engine.canonicalize(state.clone());
+        let canonical = self.engine.store_key(canonical);
         let region = self.region;
         if let Some(shared) = self.shared_store_of(region) {
             return self.save_shared(&shared, state, canonical);
