@@ -393,3 +393,52 @@ fn mpi_alltoallw_with_null_arrays_is_an_invalid_pointer() {
     );
     assert_violated(code, &r, "invalid-pointer", Some(BODY));
 }
+
+/// A row `&m[R][0]` of `double m[3][N]` sent and received whole, at a
+/// symbolic row `R` (laplace's halo rows; `-i N=3`: with a symbolic `N` too
+/// the first assertion is only a possible violation, before this change as
+/// well, at c66c94c and 00e99cc): the buffer is
+/// the row (issue 21: through the whole matrix it was written element by
+/// element, 7.2 GB on laplace np 5), and the values land where C puts them.
+/// The twin sends and receives N + 1 elements from the row: they run into
+/// the next row, or past the matrix for R = 2. Confirmed with mpicc
+/// -fsanitize=address, mpirun -np 2, N = 1 and 3, R = 0 and 2: the first
+/// exits 0 every time; the twin fails the next-row assertion (R = 0) or
+/// AddressSanitizer reports a global-buffer-overflow (R = 2).
+const ROW_PROGRAM: &str = "#include <mpi.h>
+#include <assert.h>
+#pragma TASS input {1 <= N && N <= 3} int
+#define N 3
+#pragma TASS input {0 <= R && R < 3} int
+#define R 0
+double m[3][N];
+int main(int argc, char **argv) {
+    int rank, i, j;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    for (i = 0; i < 3; i++)
+        for (j = 0; j < N; j++)
+            m[i][j] = rank * 10 + i + j;
+    if (rank == 0) {
+        MPI_Send(&m[R][0], COUNT, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD);
+    } else if (rank == 1) {
+        MPI_Recv(&m[R][0], COUNT, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        assert(m[R][N - 1] == R + N - 1);
+        if (R + 1 < 3)
+            assert(m[R + 1][0] == 10 + R + 1);
+    }
+    MPI_Finalize();
+    return 0;
+}
+";
+
+#[test]
+fn a_row_at_a_symbolic_index_is_its_own_buffer() {
+    let n3 = ["-i", "N=3"];
+    let (code, r) = verify("2", &n3, &ROW_PROGRAM.replace("COUNT", "N"));
+    assert_holds(code, &r);
+    // Past the row the buffer is the whole matrix again (9 elements).
+    let (code, r) = verify("2", &n3, &ROW_PROGRAM.replace("COUNT", "N + 1"));
+    assert_violated(code, &r, "out-of-bounds", Some(16));
+    assert!(message(&r).contains("of a buffer of 9 elements"), "{r:#}");
+}
