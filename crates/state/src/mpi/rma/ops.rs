@@ -408,7 +408,7 @@ impl Mpi<'_> {
     }
 
     /// Performs operation `op` of window `w`.
-    fn perform_op(
+    pub(super) fn perform_op(
         &mut self,
         state: &mut State,
         w: &Window,

@@ -21,7 +21,7 @@ use tass_model::api::LibraryFunction as LF;
 use tass_semantics::api::{Change, EngineError, Property, Violation};
 
 use super::sync::{checked_target, checked_window, rma_op, Caller};
-use super::window::{Lock, LockKind};
+use super::window::{Lock, LockKind, OpKind, PendingOp};
 use crate::mpi::buffer::concrete;
 use crate::mpi::comm;
 use crate::mpi::context::{Call, Mpi};
@@ -57,6 +57,70 @@ pub(crate) fn model_locks_windows(model: &tass_model::api::Model) -> bool {
             })
         })
     })
+}
+
+/// At most this many pending updates of other origins are considered for
+/// early application at one unlock or flush (2^n step choices at most).
+const MAX_EARLY_CANDIDATES: usize = 6;
+
+/// `Step::choice` of an unlock or flush that first applies the other
+/// origins' pending updates of bit mask `choice - EARLY_UPDATES`.
+pub(crate) const EARLY_UPDATES: u32 = 1 << 20;
+
+/// The other origins' pending (not yet applied) accumulate-family
+/// operations whose order against an operation that `args`' unlock or flush
+/// performs can change what is fetched or left behind: same target memory,
+/// not racing (the same accumulate operation), and one of them fetching or
+/// replacing. Each is a unit of (origin, indices in the window's
+/// operations): an atomic's read and write halves go together. In issue
+/// order.
+fn early_candidates(state: &State, args: &PassiveArgs) -> Vec<(u32, Vec<usize>)> {
+    let Some(w) = state.inner.windows[args.window as usize].as_ref() else {
+        return Vec::new();
+    };
+    let origin_world = comm::to_world(state, w.comm, args.origin as usize).unwrap_or(u32::MAX);
+    let mine: Vec<&PendingOp> = w
+        .ops
+        .iter()
+        .filter(|o| {
+            o.under_lock
+                && o.origin == origin_world
+                && args.targets.contains(&o.target)
+                && !o.performed
+        })
+        .collect();
+    let order_matters = |y: &PendingOp| {
+        y.origin != origin_world
+            && !y.performed
+            && y.kind.accumulating().is_some()
+            && mine.iter().any(|x| {
+                x.overlaps(y) && !x.kind.conflicts_with(y.kind) && x.kind.order_matters(y.kind)
+            })
+    };
+    let mut units: Vec<(u32, Vec<usize>)> = Vec::new();
+    for (i, y) in w.ops.iter().enumerate() {
+        // The write half of an atomic joins its read half (the operation
+        // before it, of the same call).
+        let joins_read_half = matches!(y.kind, OpKind::AtomicWrite(..))
+            && i > 0
+            && w.ops[i - 1].origin == y.origin
+            && w.ops[i - 1].at == y.at
+            && matches!(w.ops[i - 1].kind, OpKind::AtomicRead(..));
+        if joins_read_half {
+            if let Some(unit) = units.last_mut().filter(|u| u.1.last() == Some(&(i - 1))) {
+                unit.1.push(i);
+                continue;
+            }
+            if (order_matters(y) || order_matters(&w.ops[i - 1])) && !w.ops[i - 1].performed {
+                units.push((y.origin, vec![i - 1, i]));
+            }
+            continue;
+        }
+        if order_matters(y) {
+            units.push((y.origin, vec![i]));
+        }
+    }
+    units
 }
 
 /// What a lock, unlock or flush call names: window, origin rank, the
@@ -115,6 +179,86 @@ impl Mpi<'_> {
             targets,
             kind,
         }))
+    }
+
+    /// The ways other origins' pending updates may already have been applied
+    /// when process `p`'s unlock or flush `call` performs its operations, as
+    /// bit masks over [`Self::early_candidates`] (0, "none", excluded: the
+    /// plain step stands for it). MPI may apply an update at any moment after
+    /// its issue, so when `p` performs an operation whose outcome depends on
+    /// the order (a fetching atomic, or `MPI_REPLACE`) on memory another
+    /// origin's non-conflicting update is pending on, both orders are
+    /// possible, also when the program lets that origin reach its own
+    /// synchronisation only later. One origin's updates of one location are
+    /// applied in order (MPI 4.1 12.7), so a mask takes a prefix of each
+    /// origin's candidates.
+    pub(super) fn early_update_choices(
+        &mut self,
+        state: &mut State,
+        p: usize,
+        call: &Call<'_>,
+    ) -> Result<Vec<u32>, EngineError> {
+        let Some(args) = self.peek_passive(state, p, call)? else {
+            return Ok(Vec::new());
+        };
+        let candidates = early_candidates(state, &args);
+        if candidates.is_empty() {
+            return Ok(Vec::new());
+        }
+        if candidates.len() > MAX_EARLY_CANDIDATES {
+            return Err(EngineError::unsupported(
+                format!(
+                    "{}: {} pending updates of other processes could already have been applied                      to the memory this call's operations fetch or replace; tass explores at                      most {MAX_EARLY_CANDIDATES}",
+                    call.lf.c_name(),
+                    candidates.len()
+                ),
+                call.span,
+            ));
+        }
+        let origins: Vec<u32> = candidates.iter().map(|(origin, _)| *origin).collect();
+        let prefix_closed = |mask: u32| {
+            (0..origins.len()).all(|i| {
+                mask & (1 << i) != 0
+                    || (i + 1..origins.len())
+                        .all(|j| origins[j] != origins[i] || mask & (1 << j) == 0)
+            })
+        };
+        Ok((1..1u32 << candidates.len())
+            .filter(|&mask| prefix_closed(mask))
+            .collect())
+    }
+
+    /// Applies the other origins' pending updates that step choice `mask`
+    /// ([`Self::early_update_choices`]) says were applied before process
+    /// `p`'s unlock or flush `call` performs its own; they stay in their epoch
+    /// (marked performed) until their origin's synchronisation.
+    fn apply_early_updates(
+        &mut self,
+        state: &mut State,
+        args: &PassiveArgs,
+        mask: u32,
+        violations: &mut Vec<Violation>,
+    ) -> Result<(), EngineError> {
+        let chosen: Vec<usize> = early_candidates(state, args)
+            .into_iter()
+            .enumerate()
+            .filter(|&(i, _)| mask & (1 << i) != 0)
+            .flat_map(|(_, (_, indices))| indices)
+            .collect();
+        let k = args.window as usize;
+        let Some(w) = state.inner.windows[k].clone() else {
+            return Ok(());
+        };
+        for &index in &chosen {
+            self.perform_op(state, &w, &w.ops[index], violations)?;
+        }
+        let s = state.inner_mut();
+        if let Some(w) = Arc::make_mut(&mut s.windows)[k].as_mut() {
+            for &index in &chosen {
+                w.ops[index].performed = true;
+            }
+        }
+        Ok(())
     }
 
     /// Whether process `p` at lock call `call` can take its lock now (an
@@ -194,7 +338,13 @@ impl Mpi<'_> {
                     if op == Some(RmaOp::Lock) {
                         note_lock_in_fence(state, args.window, p, call);
                     }
-                    self.passive_effect(state, &args, op, &mut violations)?;
+                    let early_mask = step
+                        .choice
+                        .filter(|c| {
+                            (EARLY_UPDATES..EARLY_UPDATES + (1 << MAX_EARLY_CANDIDATES)).contains(c)
+                        })
+                        .map(|c| c - EARLY_UPDATES);
+                    self.passive_effect(state, &args, op, early_mask, &mut violations)?;
                 }
             }
         }
@@ -209,6 +359,7 @@ impl Mpi<'_> {
         state: &mut State,
         args: &PassiveArgs,
         op: Option<RmaOp>,
+        early_mask: Option<u32>,
         violations: &mut Vec<Violation>,
     ) -> Result<(), EngineError> {
         let k = args.window as usize;
@@ -230,6 +381,9 @@ impl Mpi<'_> {
             let comm = state.inner.windows[k].as_ref().map_or(0, |w| w.comm);
             comm::to_world(state, comm, args.origin as usize).unwrap_or(u32::MAX)
         };
+        if let Some(mask) = early_mask {
+            self.apply_early_updates(state, args, mask, violations)?;
+        }
         let targets = args.targets.clone();
         self.perform_where(state, args.window, violations, &|o| {
             o.under_lock && o.origin == origin_world && targets.contains(&o.target)

@@ -11,6 +11,7 @@ use tass_model::api::{LibraryConstant as LC, LibraryFunction as LF, Span, Type a
 use tass_semantics::api::{Change, EngineError, Environment, Evaluator, Property, Violation};
 use tass_symbolic::api::Type;
 
+use super::passive::EARLY_UPDATES;
 use super::window::{Epoch, MemoryOwner, WinMemory, Window};
 use crate::env::ProcEnv;
 use crate::mpi::buffer::{self, concrete};
@@ -176,6 +177,18 @@ impl Mpi<'_> {
             if self.pscw_available(scratch, p, call)? {
                 steps.push(base);
             }
+            return Ok(());
+        }
+        if matches!(rma_op(call), Some(RmaOp::Unlock | RmaOp::Flush)) {
+            // Other origins' pending updates that MPI may already have
+            // applied: one step per way (`passive.rs`), then the plain one.
+            for mask in self.early_update_choices(scratch, p, call)? {
+                steps.push(Step {
+                    choice: Some(EARLY_UPDATES + mask),
+                    ..base.clone()
+                });
+            }
+            steps.push(base);
             return Ok(());
         }
         if rma_op(call) == Some(RmaOp::Test) {

@@ -146,11 +146,24 @@ pub(crate) enum OpKind {
 
 impl OpKind {
     /// The operation of an accumulate-family operation.
-    fn accumulating(self) -> Option<LC> {
+    pub fn accumulating(self) -> Option<LC> {
         match self {
             OpKind::Accumulate(c) | OpKind::AtomicRead(c, _) | OpKind::AtomicWrite(c, _) => Some(c),
             OpKind::Put | OpKind::Get => None,
         }
+    }
+
+    /// True if two non-conflicting operations on one location can give
+    /// different results in the two orders: one of them fetches the target
+    /// (its read half), or they replace it (`MPI_REPLACE`, compare-and-swap);
+    /// the other built-in operations are commutative and associative.
+    pub fn order_matters(self, other: OpKind) -> bool {
+        let fetches = |k: OpKind| matches!(k, OpKind::AtomicRead(..));
+        let replaces = |k: OpKind| {
+            k.accumulating() == Some(LC::MpiReplace)
+                || matches!(k, OpKind::AtomicWrite(_, LF::MpiCompareAndSwap))
+        };
+        fetches(self) || fetches(other) || replaces(self) || replaces(other)
     }
 
     /// True for the operations that only read the target (and write the
