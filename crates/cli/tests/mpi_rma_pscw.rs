@@ -252,3 +252,53 @@ fn an_rma_operation_with_a_null_datatype_is_mpi_type() {
                 MPI_Win_fence(0, win);\n";
     verify_both(&two_process(body), Some("mpi-type"), line(3));
 }
+
+/// Rank 2's MPI_Accumulate in its access epoch is pending (its
+/// MPI_Win_complete comes only after rank 1's message) when rank 1's
+/// MPI_Win_complete performs its MPI_Fetch_and_op: MPI may have applied rank
+/// 2's +10 first, so `old` is 0 or 10. Open MPI 4.1.4, `mpirun -np 3` (osc
+/// default): "old=10" and the assertion fails (2 runs of 2). The twin
+/// asserting `old == 0 || old == 10` holds.
+#[test]
+fn another_origins_pending_update_may_be_applied_before_a_fetch_at_complete() {
+    let program = r#"#include <mpi.h>
+#include <assert.h>
+int main(int argc, char **argv) {
+  int rank, buf = 0, one = 1, ten = 10, old = -1, tok = 0;
+  MPI_Win win; MPI_Group world, g0, g12;
+  int r0[1] = {0}, r12[2] = {1, 2};
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_group(MPI_COMM_WORLD, &world);
+  MPI_Group_incl(world, 1, r0, &g0);
+  MPI_Group_incl(world, 2, r12, &g12);
+  MPI_Win_create(&buf, sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+  if (rank == 0) { MPI_Win_post(g12, 0, win); MPI_Win_wait(win); }
+  if (rank == 2) {
+    MPI_Win_start(g0, 0, win);
+    MPI_Accumulate(&ten, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, win);
+    MPI_Send(&tok, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+    MPI_Recv(&tok, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Win_complete(win);
+  } else if (rank == 1) {
+    MPI_Win_start(g0, 0, win);
+    MPI_Recv(&tok, 1, MPI_INT, 2, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Fetch_and_op(&one, &old, MPI_INT, 0, 0, MPI_SUM, win);
+    MPI_Win_complete(win);
+    MPI_Send(&tok, 1, MPI_INT, 2, 0, MPI_COMM_WORLD);
+    assert(old == 0);
+  }
+  MPI_Win_free(&win);
+  MPI_Group_free(&g0); MPI_Group_free(&g12); MPI_Group_free(&world);
+  MPI_Finalize();
+  return 0;
+}
+"#;
+    for reduced in [true, false] {
+        let (code, r) = verify_reduced("3", &[], &inline(program), reduced);
+        assert_violated(code, &r, "assertion", reduced.then_some(26));
+        let either = program.replace("assert(old == 0);", "assert(old == 0 || old == 10);");
+        let (code, r) = verify_reduced("3", &[], &inline(&either), reduced);
+        assert_holds(code, &r);
+    }
+}

@@ -63,6 +63,62 @@ pub(crate) fn model_locks_windows(model: &tass_model::api::Model) -> bool {
 /// early application at one unlock or flush (2^n step choices at most).
 const MAX_EARLY_CANDIDATES: usize = 6;
 
+/// The operations a synchronisation call is about to perform: those of
+/// origin `origin_world` (world rank) pending in window `window` that
+/// `mine` selects (under its lock and to its targets for an unlock or
+/// flush, of its access epoch for `MPI_Win_complete`).
+pub(super) struct Performing<'a> {
+    pub window: u32,
+    pub origin_world: u32,
+    pub mine: &'a dyn Fn(&PendingOp) -> bool,
+}
+
+/// The ways other origins' pending updates may already have been applied
+/// when `sync` performs its operations, as bit masks over
+/// [`early_candidates`] (0, "none", excluded: the plain step stands for
+/// it). MPI may apply an update at any moment after its issue, so when a
+/// synchronisation performs an operation whose outcome depends on the order
+/// (a fetching atomic, or `MPI_REPLACE`) on memory another origin's
+/// non-conflicting update is pending on, both orders are possible, also
+/// when the program lets that origin reach its own synchronisation only
+/// later. One origin's updates of one location are applied in order (MPI
+/// 4.1 12.7), so a mask takes a prefix of each origin's candidates.
+pub(super) fn early_update_choices(
+    state: &State,
+    sync: &Performing<'_>,
+    call: &Call<'_>,
+) -> Result<Vec<u32>, EngineError> {
+    let candidates = early_candidates(state, sync);
+    if candidates.len() > MAX_EARLY_CANDIDATES {
+        return Err(EngineError::unsupported(
+            format!(
+                "{}: {} pending updates of other processes could already have been applied to                  the memory this call's operations fetch or replace; tass explores at most                  {MAX_EARLY_CANDIDATES}",
+                call.lf.c_name(),
+                candidates.len()
+            ),
+            call.span,
+        ));
+    }
+    let origins: Vec<u32> = candidates.iter().map(|(origin, _)| *origin).collect();
+    let prefix_closed = |mask: u32| {
+        (0..origins.len()).all(|i| {
+            mask & (1 << i) != 0
+                || (i + 1..origins.len()).all(|j| origins[j] != origins[i] || mask & (1 << j) == 0)
+        })
+    };
+    Ok((1..1u32 << candidates.len())
+        .filter(|&mask| prefix_closed(mask))
+        .collect())
+}
+
+/// The mask of other origins' updates to apply first that `step` chose
+/// ([`early_update_choices`]), if any.
+pub(super) fn early_mask(step: &Step) -> Option<u32> {
+    step.choice
+        .filter(|c| (EARLY_UPDATES..EARLY_UPDATES + (1 << MAX_EARLY_CANDIDATES)).contains(c))
+        .map(|c| c - EARLY_UPDATES)
+}
+
 /// `Step::choice` of an unlock or flush that first applies the other
 /// origins' pending updates of bit mask `choice - EARLY_UPDATES`.
 pub(crate) const EARLY_UPDATES: u32 = 1 << 20;
@@ -74,20 +130,15 @@ pub(crate) const EARLY_UPDATES: u32 = 1 << 20;
 /// replacing. Each is a unit of (origin, indices in the window's
 /// operations): an atomic's read and write halves go together. In issue
 /// order.
-fn early_candidates(state: &State, args: &PassiveArgs) -> Vec<(u32, Vec<usize>)> {
-    let Some(w) = state.inner.windows[args.window as usize].as_ref() else {
+fn early_candidates(state: &State, sync: &Performing<'_>) -> Vec<(u32, Vec<usize>)> {
+    let Some(w) = state.inner.windows[sync.window as usize].as_ref() else {
         return Vec::new();
     };
-    let origin_world = comm::to_world(state, w.comm, args.origin as usize).unwrap_or(u32::MAX);
+    let origin_world = sync.origin_world;
     let mine: Vec<&PendingOp> = w
         .ops
         .iter()
-        .filter(|o| {
-            o.under_lock
-                && o.origin == origin_world
-                && args.targets.contains(&o.target)
-                && !o.performed
-        })
+        .filter(|o| o.origin == origin_world && !o.performed && (sync.mine)(o))
         .collect();
     let order_matters = |y: &PendingOp| {
         y.origin != origin_world
@@ -121,6 +172,15 @@ fn early_candidates(state: &State, args: &PassiveArgs) -> Vec<(u32, Vec<usize>)>
         }
     }
     units
+}
+
+/// The window and the origin's world rank of a passive-target call.
+fn passive_origin(state: &State, args: &PassiveArgs) -> (u32, u32) {
+    let comm = state.inner.windows[args.window as usize]
+        .as_ref()
+        .map_or(0, |w| w.comm);
+    let origin_world = comm::to_world(state, comm, args.origin as usize).unwrap_or(u32::MAX);
+    (args.window, origin_world)
 }
 
 /// What a lock, unlock or flush call names: window, origin rank, the
@@ -181,18 +241,8 @@ impl Mpi<'_> {
         }))
     }
 
-    /// The ways other origins' pending updates may already have been applied
-    /// when process `p`'s unlock or flush `call` performs its operations, as
-    /// bit masks over [`Self::early_candidates`] (0, "none", excluded: the
-    /// plain step stands for it). MPI may apply an update at any moment after
-    /// its issue, so when `p` performs an operation whose outcome depends on
-    /// the order (a fetching atomic, or `MPI_REPLACE`) on memory another
-    /// origin's non-conflicting update is pending on, both orders are
-    /// possible, also when the program lets that origin reach its own
-    /// synchronisation only later. One origin's updates of one location are
-    /// applied in order (MPI 4.1 12.7), so a mask takes a prefix of each
-    /// origin's candidates.
-    pub(super) fn early_update_choices(
+    /// [`early_update_choices`] for process `p`'s unlock or flush `call`.
+    pub(super) fn passive_early_choices(
         &mut self,
         state: &mut State,
         p: usize,
@@ -201,51 +251,34 @@ impl Mpi<'_> {
         let Some(args) = self.peek_passive(state, p, call)? else {
             return Ok(Vec::new());
         };
-        let candidates = early_candidates(state, &args);
-        if candidates.is_empty() {
-            return Ok(Vec::new());
-        }
-        if candidates.len() > MAX_EARLY_CANDIDATES {
-            return Err(EngineError::unsupported(
-                format!(
-                    "{}: {} pending updates of other processes could already have been applied                      to the memory this call's operations fetch or replace; tass explores at                      most {MAX_EARLY_CANDIDATES}",
-                    call.lf.c_name(),
-                    candidates.len()
-                ),
-                call.span,
-            ));
-        }
-        let origins: Vec<u32> = candidates.iter().map(|(origin, _)| *origin).collect();
-        let prefix_closed = |mask: u32| {
-            (0..origins.len()).all(|i| {
-                mask & (1 << i) != 0
-                    || (i + 1..origins.len())
-                        .all(|j| origins[j] != origins[i] || mask & (1 << j) == 0)
-            })
+        let (window, origin_world) = passive_origin(state, &args);
+        let mine = |o: &PendingOp| o.under_lock && args.targets.contains(&o.target);
+        let sync = Performing {
+            window,
+            origin_world,
+            mine: &mine,
         };
-        Ok((1..1u32 << candidates.len())
-            .filter(|&mask| prefix_closed(mask))
-            .collect())
+        early_update_choices(state, &sync, call)
     }
 
     /// Applies the other origins' pending updates that step choice `mask`
-    /// ([`Self::early_update_choices`]) says were applied before process
-    /// `p`'s unlock or flush `call` performs its own; they stay in their epoch
-    /// (marked performed) until their origin's synchronisation.
-    fn apply_early_updates(
+    /// ([`early_update_choices`]) says were applied before `sync` performs
+    /// its operations; they stay in their epoch (marked performed) until
+    /// their origin's synchronisation.
+    pub(super) fn apply_early_updates(
         &mut self,
         state: &mut State,
-        args: &PassiveArgs,
+        sync: &Performing<'_>,
         mask: u32,
         violations: &mut Vec<Violation>,
     ) -> Result<(), EngineError> {
-        let chosen: Vec<usize> = early_candidates(state, args)
+        let chosen: Vec<usize> = early_candidates(state, sync)
             .into_iter()
             .enumerate()
             .filter(|&(i, _)| mask & (1 << i) != 0)
             .flat_map(|(_, (_, indices))| indices)
             .collect();
-        let k = args.window as usize;
+        let k = sync.window as usize;
         let Some(w) = state.inner.windows[k].clone() else {
             return Ok(());
         };
@@ -338,12 +371,7 @@ impl Mpi<'_> {
                     if op == Some(RmaOp::Lock) {
                         note_lock_in_fence(state, args.window, p, call);
                     }
-                    let early_mask = step
-                        .choice
-                        .filter(|c| {
-                            (EARLY_UPDATES..EARLY_UPDATES + (1 << MAX_EARLY_CANDIDATES)).contains(c)
-                        })
-                        .map(|c| c - EARLY_UPDATES);
+                    let early_mask = early_mask(step);
                     self.passive_effect(state, &args, op, early_mask, &mut violations)?;
                 }
             }
@@ -382,7 +410,14 @@ impl Mpi<'_> {
             comm::to_world(state, comm, args.origin as usize).unwrap_or(u32::MAX)
         };
         if let Some(mask) = early_mask {
-            self.apply_early_updates(state, args, mask, violations)?;
+            let (window, origin_world) = passive_origin(state, args);
+            let mine = |o: &PendingOp| o.under_lock && args.targets.contains(&o.target);
+            let sync = Performing {
+                window,
+                origin_world,
+                mine: &mine,
+            };
+            self.apply_early_updates(state, &sync, mask, violations)?;
         }
         let targets = args.targets.clone();
         self.perform_where(state, args.window, violations, &|o| {

@@ -27,8 +27,9 @@ use std::sync::Arc;
 use tass_model::api::mpi::{ArgRole, RmaOp};
 use tass_semantics::api::{Change, EngineError, Property, Violation};
 
+use super::passive::Performing;
 use super::sync::{rma_op, Caller};
-use super::window::{Post, Start, Window};
+use super::window::{PendingOp, Post, Start, Window};
 use crate::mpi::comm;
 use crate::mpi::context::{write_int_through, Call, Mpi, NO_MESSAGE};
 use crate::mpi::group::{check_group, group_of_value};
@@ -105,6 +106,27 @@ impl Mpi<'_> {
             .is_none_or(|post| post.origins == post.completed))
     }
 
+    /// [`super::passive::early_update_choices`] for process `p`'s
+    /// `MPI_Win_complete` `call`: the operations of its access epoch.
+    pub(super) fn complete_early_choices(
+        &mut self,
+        state: &mut State,
+        p: usize,
+        call: &Call<'_>,
+    ) -> Result<Vec<u32>, EngineError> {
+        let Some(caller) = self.peek_caller(state, p, call)? else {
+            return Ok(Vec::new());
+        };
+        let origin_world = complete_origin(state, &caller);
+        let mine = |o: &PendingOp| o.under_start;
+        let sync = Performing {
+            window: caller.window,
+            origin_world,
+            mine: &mine,
+        };
+        super::passive::early_update_choices(state, &sync, call)
+    }
+
     /// Executes `MPI_Win_post`, `MPI_Win_start`, `MPI_Win_complete`,
     /// `MPI_Win_wait` or `MPI_Win_sync` (`step` of its process).
     pub(crate) fn pscw_call(
@@ -120,7 +142,19 @@ impl Mpi<'_> {
                 Some(op @ (RmaOp::Post | RmaOp::Start)) => {
                     self.open_epoch(state, p, (caller, op), call, &mut violations)?
                 }
-                Some(RmaOp::Complete) => self.complete_epoch(state, caller, &mut violations)?,
+                Some(RmaOp::Complete) => {
+                    if let Some(mask) = super::passive::early_mask(step) {
+                        let origin_world = complete_origin(state, &caller);
+                        let mine = |o: &PendingOp| o.under_start;
+                        let sync = Performing {
+                            window: caller.window,
+                            origin_world,
+                            mine: &mine,
+                        };
+                        self.apply_early_updates(state, &sync, mask, &mut violations)?;
+                    }
+                    self.complete_epoch(state, caller, &mut violations)?
+                }
                 Some(RmaOp::Wait) => wait_epoch(state, caller, call),
                 Some(RmaOp::Test) => {
                     self.test_epoch(state, (step, caller), call, &mut violations)?
@@ -391,4 +425,12 @@ impl Mpi<'_> {
         })?;
         Ok(None)
     }
+}
+
+/// The world rank of the origin `caller` of an `MPI_Win_complete`.
+fn complete_origin(state: &State, caller: &Caller) -> u32 {
+    let comm = state.inner.windows[caller.window as usize]
+        .as_ref()
+        .map_or(0, |w| w.comm);
+    comm::to_world(state, comm, caller.rank as usize).unwrap_or(u32::MAX)
 }

@@ -182,7 +182,17 @@ impl Mpi<'_> {
         if matches!(rma_op(call), Some(RmaOp::Unlock | RmaOp::Flush)) {
             // Other origins' pending updates that MPI may already have
             // applied: one step per way (`passive.rs`), then the plain one.
-            for mask in self.early_update_choices(scratch, p, call)? {
+            for mask in self.passive_early_choices(scratch, p, call)? {
+                steps.push(Step {
+                    choice: Some(EARLY_UPDATES + mask),
+                    ..base.clone()
+                });
+            }
+            steps.push(base);
+            return Ok(());
+        }
+        if rma_op(call) == Some(RmaOp::Complete) {
+            for mask in self.complete_early_choices(scratch, p, call)? {
                 steps.push(Step {
                     choice: Some(EARLY_UPDATES + mask),
                     ..base.clone()
