@@ -70,7 +70,22 @@ const MAX_EARLY_CANDIDATES: usize = 6;
 pub(super) struct Performing<'a> {
     pub window: u32,
     pub origin_world: u32,
-    pub mine: &'a dyn Fn(&PendingOp) -> bool,
+    pub mine: Box<dyn Fn(&PendingOp) -> bool + 'a>,
+}
+
+impl<'a> Performing<'a> {
+    /// An unlock's or flush's: the origin's operations under its lock to
+    /// the call's targets.
+    fn passive(state: &State, args: &'a PassiveArgs) -> Self {
+        let comm = state.inner.windows[args.window as usize]
+            .as_ref()
+            .map_or(0, |w| w.comm);
+        Performing {
+            window: args.window,
+            origin_world: comm::to_world(state, comm, args.origin as usize).unwrap_or(u32::MAX),
+            mine: Box::new(|o: &PendingOp| o.under_lock && args.targets.contains(&o.target)),
+        }
+    }
 }
 
 /// The ways other origins' pending updates may already have been applied
@@ -174,15 +189,6 @@ fn early_candidates(state: &State, sync: &Performing<'_>) -> Vec<(u32, Vec<usize
     units
 }
 
-/// The window and the origin's world rank of a passive-target call.
-fn passive_origin(state: &State, args: &PassiveArgs) -> (u32, u32) {
-    let comm = state.inner.windows[args.window as usize]
-        .as_ref()
-        .map_or(0, |w| w.comm);
-    let origin_world = comm::to_world(state, comm, args.origin as usize).unwrap_or(u32::MAX);
-    (args.window, origin_world)
-}
-
 /// What a lock, unlock or flush call names: window, origin rank, the
 /// targets, and the lock kind asked for.
 struct PassiveArgs {
@@ -251,13 +257,7 @@ impl Mpi<'_> {
         let Some(args) = self.peek_passive(state, p, call)? else {
             return Ok(Vec::new());
         };
-        let (window, origin_world) = passive_origin(state, &args);
-        let mine = |o: &PendingOp| o.under_lock && args.targets.contains(&o.target);
-        let sync = Performing {
-            window,
-            origin_world,
-            mine: &mine,
-        };
+        let sync = Performing::passive(state, &args);
         early_update_choices(state, &sync, call)
     }
 
@@ -410,13 +410,7 @@ impl Mpi<'_> {
             comm::to_world(state, comm, args.origin as usize).unwrap_or(u32::MAX)
         };
         if let Some(mask) = early_mask {
-            let (window, origin_world) = passive_origin(state, args);
-            let mine = |o: &PendingOp| o.under_lock && args.targets.contains(&o.target);
-            let sync = Performing {
-                window,
-                origin_world,
-                mine: &mine,
-            };
+            let sync = Performing::passive(state, args);
             self.apply_early_updates(state, &sync, mask, violations)?;
         }
         let targets = args.targets.clone();

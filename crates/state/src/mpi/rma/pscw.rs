@@ -117,14 +117,7 @@ impl Mpi<'_> {
         let Some(caller) = self.peek_caller(state, p, call)? else {
             return Ok(Vec::new());
         };
-        let origin_world = complete_origin(state, &caller);
-        let mine = |o: &PendingOp| o.under_start;
-        let sync = Performing {
-            window: caller.window,
-            origin_world,
-            mine: &mine,
-        };
-        super::passive::early_update_choices(state, &sync, call)
+        super::passive::early_update_choices(state, &access_epoch(state, &caller), call)
     }
 
     /// Executes `MPI_Win_post`, `MPI_Win_start`, `MPI_Win_complete`,
@@ -144,13 +137,7 @@ impl Mpi<'_> {
                 }
                 Some(RmaOp::Complete) => {
                     if let Some(mask) = super::passive::early_mask(step) {
-                        let origin_world = complete_origin(state, &caller);
-                        let mine = |o: &PendingOp| o.under_start;
-                        let sync = Performing {
-                            window: caller.window,
-                            origin_world,
-                            mine: &mine,
-                        };
+                        let sync = access_epoch(state, &caller);
                         self.apply_early_updates(state, &sync, mask, &mut violations)?;
                     }
                     self.complete_epoch(state, caller, &mut violations)?
@@ -427,10 +414,15 @@ impl Mpi<'_> {
     }
 }
 
-/// The world rank of the origin `caller` of an `MPI_Win_complete`.
-fn complete_origin(state: &State, caller: &Caller) -> u32 {
+/// What the `MPI_Win_complete` of `caller` performs: the operations of its
+/// access epoch.
+fn access_epoch(state: &State, caller: &Caller) -> Performing<'static> {
     let comm = state.inner.windows[caller.window as usize]
         .as_ref()
         .map_or(0, |w| w.comm);
-    comm::to_world(state, comm, caller.rank as usize).unwrap_or(u32::MAX)
+    Performing {
+        window: caller.window,
+        origin_world: comm::to_world(state, comm, caller.rank as usize).unwrap_or(u32::MAX),
+        mine: Box::new(|o: &PendingOp| o.under_start),
+    }
 }
