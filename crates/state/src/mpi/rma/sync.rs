@@ -179,20 +179,18 @@ impl Mpi<'_> {
             }
             return Ok(());
         }
-        if matches!(rma_op(call), Some(RmaOp::Unlock | RmaOp::Flush)) {
-            // Other origins' pending updates that MPI may already have
-            // applied: one step per way (`passive.rs`), then the plain one.
-            for mask in self.passive_early_choices(scratch, p, call)? {
-                steps.push(Step {
-                    choice: Some(EARLY_UPDATES + mask),
-                    ..base.clone()
-                });
+        // Other origins' pending updates that MPI may already have applied
+        // when a synchronisation performs this origin's operations: one step
+        // per way (`passive.rs`), then the plain one.
+        let early = match rma_op(call) {
+            Some(RmaOp::Unlock | RmaOp::Flush) => {
+                Some(self.passive_early_choices(scratch, p, call)?)
             }
-            steps.push(base);
-            return Ok(());
-        }
-        if rma_op(call) == Some(RmaOp::Complete) {
-            for mask in self.complete_early_choices(scratch, p, call)? {
+            Some(RmaOp::Complete) => Some(self.complete_early_choices(scratch, p, call)?),
+            _ => None,
+        };
+        if let Some(masks) = early {
+            for mask in masks {
                 steps.push(Step {
                     choice: Some(EARLY_UPDATES + mask),
                     ..base.clone()
