@@ -240,6 +240,53 @@ fn compare_coverage_is_checked_per_shard() {
     shards_agree(&["compare", &spec, &imp], "inconclusive");
 }
 
+/// `--worker-symmetry` stores states modulo permutations of the interchangeable
+/// ranks; every shard explores the prefix above the cut with the same
+/// matching, so the items are the same in every shard and their union covers
+/// the reduced search: the merged verdicts are the whole run's. (wildcard_race
+/// _bad: the root's round-0 wildcard receive takes a round-1 message, mpirun
+/// -np 3 with a delayed worker shows it; monte: the workers are interchangeable.)
+#[test]
+fn worker_symmetry_shards_agree() {
+    shards_agree(
+        &[
+            "verify",
+            "-n",
+            "4",
+            "--worker-symmetry",
+            "mpi/wildcard_race_bad.c",
+        ],
+        "violated",
+    );
+    shards_agree(
+        &[
+            "verify",
+            "-n",
+            "4",
+            "--worker-symmetry",
+            "mpi/wildcard_race_ok.c",
+        ],
+        "holds",
+    );
+    shards_agree(
+        &[
+            "compare",
+            "--arith",
+            "ieee",
+            "--worker-symmetry",
+            "--spec",
+            "mpi/montecarlo_sym_seq.c",
+            "--impl",
+            "mpi/montecarlo_sym_par.c",
+            "--impl-procs",
+            "4",
+            "-i",
+            "NPTS=3",
+        ],
+        "holds",
+    );
+}
+
 fn split_files(n: u64) -> Vec<PathBuf> {
     let dir = scratch();
     run_shards(&["verify", "-i", "B=8", "seq/factorial_iter.c"], n, &dir)
