@@ -33,7 +33,7 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, ToPrimitive};
 use tass_simplify::api::{Bound, Simplifier};
-use tass_symbolic::api::{Assignment, Expr, ExprFactory, ExprView, RelOp, Type, Value};
+use tass_symbolic::api::{Assignment, BitOp, Expr, ExprFactory, ExprView, RelOp, Type, Value};
 
 use crate::model::{Model, ModelValue};
 use crate::prover::Answer;
@@ -62,6 +62,23 @@ struct Range {
     lo: i64,
     hi: i64,
     is_bool: bool,
+}
+
+/// The constants `e` depends on, leaving out the reserved bitwise functions:
+/// they are not unknowns (both evaluators compute them), so `x & 3` over a
+/// bounded `x` is as enumerable as `x % 4`.
+fn constants(f: &ExprFactory, e: Expr) -> Vec<Expr> {
+    let mut symbols = f.free_symbols(e);
+    symbols.retain(|&x| bitwise_operator(f, x).is_none());
+    symbols
+}
+
+/// The operator a reserved bitwise function symbol stands for.
+fn bitwise_operator(f: &ExprFactory, symbol: Expr) -> Option<BitOp> {
+    if !matches!(f.type_of(symbol), Type::Function(..)) {
+        return None;
+    }
+    BitOp::from_function_name(&f.symbol_name(symbol)?)
 }
 
 /// Decides `assumption => predicate` by enumeration when the simplified predicate
@@ -109,7 +126,7 @@ fn vacuous(query: Query<'_>, units: &UnitBounds<'_>, all: Vec<Vec<Expr>>) -> Opt
         .into_iter()
         .filter(|clause| {
             clause.iter().all(|&lit| {
-                f.free_symbols(lit)
+                constants(f, lit)
                     .iter()
                     .all(|&x| matches!(f.type_of(x), Type::Int | Type::Bool))
             })
@@ -141,10 +158,10 @@ fn box_of(
     clauses: &[Vec<Expr>],
     predicate: Expr,
 ) -> Option<Result<Vec<Range>, Answer>> {
-    let mut symbols = f.free_symbols(predicate);
+    let mut symbols = constants(f, predicate);
     for clause in clauses {
         for &lit in clause {
-            symbols.extend(f.free_symbols(lit));
+            symbols.extend(constants(f, lit));
         }
     }
     symbols.sort_by(|&a, &b| f.compare(a, b));
@@ -274,13 +291,13 @@ fn slice(f: &ExprFactory, all: Vec<Vec<Expr>>, predicate: Expr) -> Vec<Vec<Expr>
     let clauses: Vec<(Vec<Expr>, Vec<Expr>)> = all
         .into_iter()
         .map(|clause| {
-            let mut syms: Vec<Expr> = clause.iter().flat_map(|&l| f.free_symbols(l)).collect();
+            let mut syms: Vec<Expr> = clause.iter().flat_map(|&l| constants(f, l)).collect();
             syms.sort_by(|&a, &b| f.compare(a, b));
             syms.dedup();
             (clause, syms)
         })
         .collect();
-    let mut wanted: Vec<Expr> = f.free_symbols(predicate);
+    let mut wanted: Vec<Expr> = constants(f, predicate);
     let mut taken = vec![false; clauses.len()];
     loop {
         let mut grew = false;
@@ -528,8 +545,8 @@ fn confirm(query: Query<'_>, ranges: &[Range], current: &[i64]) -> Candidate {
     // Constants that no longer occur take a default value: the completion is no
     // longer forced by the point.
     let mut forced = true;
-    let mut symbols = f.free_symbols(assumption);
-    symbols.extend(f.free_symbols(predicate));
+    let mut symbols = constants(f, assumption);
+    symbols.extend(constants(f, predicate));
     symbols.sort_by(|&a, &b| f.compare(a, b));
     symbols.dedup();
     for &x in &symbols {
@@ -585,6 +602,9 @@ enum Compiled {
     Or(Vec<Compiled>),
     Not(Box<Compiled>),
     Ite(Box<Compiled>, Box<Compiled>, Box<Compiled>),
+    /// A bitwise operator (two's complement; shifts by a negative amount, and
+    /// left shifts that leave `i64`, abandon the evaluation).
+    Bit(BitOp, Box<Compiled>, Box<Compiled>),
 }
 
 /// Compiles `e` over the constants of `ranges`; `None` for anything else
@@ -656,7 +676,38 @@ fn compile(f: &ExprFactory, ranges: &[Range], e: Expr) -> Option<Compiled> {
             Box::new(compile(f, ranges, a)?),
             Box::new(compile(f, ranges, b)?),
         ),
+        ExprView::Apply(function, args) => match (bitwise_operator(f, function), &args[..]) {
+            (Some(op), &[a, b]) => Compiled::Bit(
+                op,
+                Box::new(compile(f, ranges, a)?),
+                Box::new(compile(f, ranges, b)?),
+            ),
+            _ => return None,
+        },
         _ => return None,
+    })
+}
+
+/// `a op b` on machine integers, as [`BitOp::apply`] computes it on big ones;
+/// `None` where that gives up (negative shifts) or the result leaves `i64`.
+fn bitwise_i64(op: BitOp, a: i64, b: i64) -> Option<i64> {
+    Some(match op {
+        BitOp::And => a & b,
+        BitOp::Or => a | b,
+        BitOp::Xor => a ^ b,
+        BitOp::Shl => {
+            let k = u32::try_from(b).ok()?;
+            if a == 0 {
+                0
+            } else {
+                a.checked_mul(1i64.checked_shl(k).filter(|&m| m > 0)?)?
+            }
+        }
+        // Arithmetic shift rounds toward minus infinity, as on big integers.
+        BitOp::Shr => {
+            let k = u32::try_from(b).ok()?;
+            a >> k.min(63)
+        }
     })
 }
 
@@ -730,6 +781,7 @@ impl Compiled {
                     b.eval(point)?
                 }
             }
+            Compiled::Bit(op, a, b) => bitwise_i64(*op, a.eval(point)?, b.eval(point)?)?,
         })
     }
 }

@@ -98,6 +98,46 @@ pub fn is_stand_in_function(name: &str) -> bool {
         || tass_symbolic::api::BITWISE_FUNCTIONS.contains(&name)
 }
 
+/// The model's values as a witness when they make `assumption` true and `claim`
+/// false under the exact evaluator, which computes the bitwise operators (so a
+/// model that leans on them alone is a real counterexample); `None` when a
+/// constant has no value in the model or another stand-in (`sqrt`, a floating
+/// operator) would have to be evaluated.
+fn confirmed_by_evaluation(
+    f: &ExprFactory,
+    assumption: Expr,
+    claim: Expr,
+    model: &tass_prove::api::Model,
+) -> Option<Vec<(String, String)>> {
+    let mut symbols = f.free_symbols(assumption);
+    symbols.extend(f.free_symbols(claim));
+    let mut values = Assignment::new();
+    let mut witness = Vec::new();
+    for x in symbols {
+        if matches!(f.type_of(x), Type::Function(..)) {
+            continue; // evaluated by `eval` if bitwise, else it fails below
+        }
+        let name = f.symbol_name(x)?;
+        let given = model.get(&name)?;
+        let value = match (given, f.type_of(x)) {
+            (ModelValue::Int(i), Type::Int) => Value::Int(i.clone()),
+            (ModelValue::Real(q), Type::Real) => Value::Real(q.clone()),
+            (ModelValue::Bool(b), Type::Bool) => Value::Bool(*b),
+            _ => return None,
+        };
+        values.set(x, value);
+        if !is_internal_symbol(&name) {
+            witness.push((name.to_string(), given.to_string()));
+        }
+    }
+    let refuted = f.eval_bool(assumption, &values).ok()? && !f.eval_bool(claim, &values).ok()?;
+    refuted.then(|| {
+        witness.sort();
+        witness.dedup();
+        witness
+    })
+}
+
 /// True for symbolic constants the engine makes up internally (not inputs): they
 /// are left out of witnesses.
 pub fn is_internal_symbol(name: &str) -> bool {
@@ -178,7 +218,16 @@ impl Oracle {
                 if self.mentions_abstraction(f, assumption)
                     || self.mentions_abstraction(f, claim) =>
             {
-                self.confirmed_in_doubles(f, assumption, claim)
+                match answer
+                    .model
+                    .as_ref()
+                    .and_then(|m| confirmed_by_evaluation(f, assumption, claim, m))
+                {
+                    Some(witness) => Decision::Fails {
+                        witness: Some(witness),
+                    },
+                    None => self.confirmed_in_doubles(f, assumption, claim),
+                }
             }
             Validity::No => Decision::Fails {
                 witness: answer.model.map(|m| {
