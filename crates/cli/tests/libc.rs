@@ -273,6 +273,41 @@ int main(void) {
     assert_violated("1", text, "out-of-bounds", 4);
 }
 
+/// A string whose length depends on an input: the message names the amount as
+/// `strlen(s)` + 1, not as the expression testing every character. gcc
+/// -fsanitize=address,undefined: n = 0..3 run clean, n = 4 and 5 overflow `t`
+/// in strcpy at line 9.
+#[test]
+fn strcpy_of_a_string_of_input_length_says_strlen() {
+    let text = r#"#include <string.h>
+#pragma TASS input {0 <= n && n <= 5}
+int n;
+int main(void) {
+  char s[6] = "abcde";
+  char t[4];
+  s[n] = 0;
+  (void)t;
+  strcpy(t, s);
+  return 0;
+}
+"#;
+    let (code, r) = verify("1", &[], text);
+    assert_eq!(
+        (code, &r["verdict"]),
+        (1, &serde_json::json!("violated")),
+        "{r:#}"
+    );
+    let v = &r["violations"][0];
+    assert_eq!(v["property"], "out-of-bounds", "{r:#}");
+    assert_eq!(v["line"], 9, "{r:#}");
+    let message = v["message"].as_str().unwrap();
+    assert!(
+        message.contains("writes `strlen(s)` + 1 element(s) of `t`, which has room for 4"),
+        "{message}"
+    );
+    assert!(v["witness"]["n"].as_i64().unwrap() >= 4, "{r:#}");
+}
+
 /// gcc -fsanitize=address,undefined: stack-buffer-overflow in strlen at line 5 (strncpy wrote no NUL).
 #[test]
 fn strncpy_leaves_no_nul_then_strlen_overflows() {

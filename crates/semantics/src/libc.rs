@@ -385,6 +385,10 @@ impl StringCall<'_, '_> {
         let amount = match f.as_concrete_int(count) {
             Some(n) => format!("{n} element(s)"),
             None if bytes_arg => format!("`{}` bytes", self.call.text(2)),
+            // The string's length as an expression tests every character.
+            None if self.call.lf == LibraryFunction::Strcpy => {
+                format!("`strlen({})` + 1 element(s)", self.call.text(1))
+            }
             None => format!("{} element(s)", f.pretty(count)),
         };
         let verb = match (self.call.lf, k) {
