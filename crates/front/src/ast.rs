@@ -301,6 +301,15 @@ fn unary_operator(op: Node<'_>, src: &str, pos: Pos) -> Result<&'static str, Ast
 }
 
 /// Converts a tree-sitter expression node into the AST.
+/// [`convert`] for a full expression (a statement's expression, a condition, an
+/// initializer, a `return` value, a `for` clause): also refuses unsequenced
+/// side effects on one object ([`crate::sequence`]).
+pub(crate) fn convert_full<'t>(node: Node<'t>, src: &str) -> Result<Ast<'t>, AstError> {
+    let ast = convert(node, src)?;
+    crate::sequence::check_full_expression(&ast)?;
+    Ok(ast)
+}
+
 pub(crate) fn convert<'t>(node: Node<'t>, src: &str) -> Result<Ast<'t>, AstError> {
     let pos = Pos::of(node);
     let _depth = NestingGuard::enter(pos)?;

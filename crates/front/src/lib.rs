@@ -94,4 +94,5 @@ mod driver;
 mod headers;
 mod pragma;
 mod preprocess;
+mod sequence;
 mod translate;

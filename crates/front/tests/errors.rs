@@ -37,6 +37,8 @@ const CASES: &[(&str, &str, u32, u32, &str)] = &[
     ("pragma_assert_at_file_scope", "#pragma TASS assert 1 > 0\nint x;\nint main() { return 0; }\n", 1, 13, "must be inside a function"),
     ("input_macro_without_type", "#pragma TASS input {N > 0}\n#define N 4\nint main() { return N; }\n", 1, 1, "needs a type"),
     ("invariant_not_before_loop", "int main() {\n  int i = 0;\n#pragma TASS collective invariant inv i >= 0\n  i = 1;\n  return i;\n}\n", 4, 3, "immediately followed by a while"),
+    ("unsequenced_index_store", "int main() {\n  int a[4] = {0}, i = 0;\n  a[i++] = i;\n  return a[0];\n}\n", 3, 3, "modifies `i` and also reads `i` without a sequence point"),
+    ("unsequenced_call_arguments", "int f(int x, int y) { return x - y; }\nint main() {\n  int i = 0;\n  return f(i, i++);\n}\n", 4, 10, "undefined in C"),
     ("assign_to_input", "#pragma TASS input\nint N;\nint main() {\n  N = 3;\n  return 0;\n}\n", 4, 3, "inputs are read-only"),
     ("wrong_argument_count", "#include <mpi.h>\nint main() {\n  int x;\n  MPI_Send(&x, 1);\n  return 0;\n}\n", 4, 3, "expects 6 argument(s), 2 given"),
     ("malloc_not_assigned", "#include <stdlib.h>\nint main() {\n  malloc(4);\n  return 0;\n}\n", 3, 3, "must be assigned directly to a pointer"),

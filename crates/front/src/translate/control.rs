@@ -8,7 +8,7 @@ use tree_sitter::Node;
 
 use super::stmt::field;
 use super::{err, Res, Tr};
-use crate::ast::{convert, Pos};
+use crate::ast::{convert_full, Pos};
 
 impl<'t> Tr<'t> {
     /// Translates the invariants waiting for this loop. A `for` loop calls
@@ -130,7 +130,7 @@ impl<'t> Tr<'t> {
             if init.kind() == "declaration" {
                 self.local_declaration(init)?;
             } else {
-                let ast = convert(init, self.src)?;
+                let ast = convert_full(init, self.src)?;
                 self.effect(&ast)?;
             }
         }
@@ -139,7 +139,7 @@ impl<'t> Tr<'t> {
         let head = self.loop_head(LocationKind::ForLoopHead, inv);
         let exit = match crate::ast::child(node, "condition") {
             Some(c) => {
-                let ast = convert(c, self.src)?;
+                let ast = convert_full(c, self.src)?;
                 let ce = self.cond(&ast)?;
                 let (body, exit) = self.fb().branch(ce);
                 self.fb().cur = Some(body);
@@ -152,7 +152,7 @@ impl<'t> Tr<'t> {
         self.fb().enter(cont);
         if let Some(u) = crate::ast::child(node, "update") {
             self.set_stmt(u);
-            let ast = convert(u, self.src)?;
+            let ast = convert_full(u, self.src)?;
             self.effect(&ast)?;
         }
         self.set_stmt(node);
@@ -169,7 +169,7 @@ impl<'t> Tr<'t> {
         let ret = self.fb().return_type.clone();
         let value = match node.named_child(0) {
             Some(v) if v.kind() != "comment" => {
-                let ast = convert(v, self.src)?;
+                let ast = convert_full(v, self.src)?;
                 if ret == Type::Void {
                     return err(pos, "a void function cannot return a value");
                 }
@@ -196,7 +196,7 @@ impl<'t> Tr<'t> {
     pub(crate) fn switch(&mut self, node: Node<'t>) -> Res<()> {
         let pos = Pos::of(node);
         let c = field(node, "condition")?;
-        let ast = convert(c, self.src)?;
+        let ast = convert_full(c, self.src)?;
         let sel = self.rvalue(&ast)?;
         if !sel.ty.is_integer() {
             return err(Pos::of(c), "a switch needs an integer");
@@ -234,7 +234,7 @@ impl<'t> Tr<'t> {
             let loc = self.fb().new_loc(LocationKind::Plain);
             match crate::ast::child(*it, "value") {
                 Some(v) => {
-                    let vast = convert(v, self.src)?;
+                    let vast = convert_full(v, self.src)?;
                     let ve = self.rvalue(&vast)?;
                     if super::types::fold_int(&ve).is_none() {
                         return err(Pos::of(v), "a case label must be an integer constant");
@@ -311,7 +311,7 @@ impl<'t> Tr<'t> {
 
     /// The `condition` of an `if`, `while` or `do`, as a condition.
     fn condition_of(&mut self, node: Node<'t>) -> Res<Expr> {
-        let ast = convert(field(node, "condition")?, self.src)?;
+        let ast = convert_full(field(node, "condition")?, self.src)?;
         self.cond(&ast)
     }
 

@@ -6,7 +6,7 @@ use tree_sitter::Node;
 use super::calls::CallResult;
 use super::expr::peel_casts;
 use super::{bx, err, Res, Tr};
-use crate::ast::{convert, AstKind, Pos};
+use crate::ast::{convert_full, AstKind, Pos};
 
 impl<'t> Tr<'t> {
     /// Initializes `lhs` (of type `ty`) from an initializer node.
@@ -31,7 +31,7 @@ impl<'t> Tr<'t> {
                 },
             };
         }
-        let ast = convert(value, self.src)?;
+        let ast = convert_full(value, self.src)?;
         if let (Type::Array(elem, size), AstKind::Str(bytes)) = (ty, &ast.kind) {
             if **elem == Type::Char {
                 let declared = size.as_deref().and_then(super::types::fold_int);
@@ -92,7 +92,7 @@ impl<'t> Tr<'t> {
                 let Some(inner) = d.named_child(0) else {
                     return err(Pos::of(d), "malformed designator");
                 };
-                let ast = convert(inner, self.src)?;
+                let ast = convert_full(inner, self.src)?;
                 let e = self.rvalue(&ast)?;
                 match super::types::fold_int(&e) {
                     Some(k) => k,

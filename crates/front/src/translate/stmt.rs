@@ -9,7 +9,7 @@ use super::builder::FnBuilder;
 use super::calls::CallResult;
 use super::types::{declarator_and_value, DeclarationForm};
 use super::{err, first_line, Res, Sym, Tr};
-use crate::ast::{convert, Pos};
+use crate::ast::{convert_full, Pos};
 use crate::pragma::PragmaKind;
 
 impl<'t> Tr<'t> {
@@ -425,7 +425,7 @@ impl<'t> Tr<'t> {
         if e.kind() == "comment" {
             return Ok(());
         }
-        let ast = convert(e, self.src)?;
+        let ast = convert_full(e, self.src)?;
         self.effect(&ast)
     }
 
