@@ -1,8 +1,8 @@
 /* fevs/mpi/ltl_pipeline_isend.c: A pipeline that never stops, with nonblocking messages: the
  * producer (rank 0) sends items 0, 1, 2, 3, 0, ... to the relay (rank 1)
  * with MPI_Isend and waits for the relay's acknowledgement before the next
- * (MPI_Recv, then MPI_Wait on the send); the relay posts MPI_Irecv and polls
- * it with MPI_Test until the item is there, acknowledges it, and forwards it
+ * (MPI_Recv, then MPI_Wait on the send); the relay posts MPI_Irecv and waits
+ * for it with MPI_Wait, acknowledges the item, and forwards it
  * to the consumer (rank 2) with MPI_Issend and MPI_Wait (synchronous, so the
  * relay never runs ahead of the consumer by more than an item); the consumer takes
  * each item with MPI_Recv. Property: the consumer sees item 3 infinitely
@@ -16,7 +16,7 @@ int got; /* the consumer's last item */
 #pragma TASS ltl sees3 G F {PROC[2].got == 3}
 #pragma TASS ltl consumes G F PROC[2]@consume
 int main(int argc, char **argv) {
-  int rank, item = 0, ack = 0, flag;
+  int rank, item = 0, ack = 0;
   MPI_Request request;
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -41,9 +41,7 @@ int main(int argc, char **argv) {
   } else if (rank == 1) {
     for (;;) {
       MPI_Irecv(&item, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, &request);
-      do
-        MPI_Test(&request, &flag, MPI_STATUS_IGNORE);
-      while (!flag);
+      MPI_Wait(&request, MPI_STATUS_IGNORE);
       MPI_Send(&ack, 1, MPI_INT, 0, 1, MPI_COMM_WORLD);
       {
         MPI_Issend(&item, 1, MPI_INT, 2, 2, MPI_COMM_WORLD, &request);

@@ -616,9 +616,9 @@ fn an_mpi_lasso_with_synchronous_sends_is_replayed() {
 /// `ltl_bcast_ssend_bad.c` (MPI_Bcast, MPI_Ssend, MPI_Barrier: worker 2 takes
 /// part in every round but never works; mpirun -np 3 -DROUNDS=4, default and
 /// zero-buffer: only rank 1 prints jobs) and `ltl_pipeline_isend_bad.c`
-/// (MPI_Isend, MPI_Irecv polled by MPI_Test, MPI_Wait: the consumer never
-/// gets item 3; mpirun -np 3 -DROUNDS=9: 0 1 2 0 1 2 0, never 3). Every rank
-/// moves in both cycles.
+/// (MPI_Isend, MPI_Irecv, MPI_Issend, MPI_Wait: the consumer never gets
+/// item 3; mpirun -np 3 -DROUNDS=9, default and zero-buffer: 0 1 2 0 1 2 0,
+/// never 3). Every rank moves in both cycles.
 #[test]
 fn mpi_lassos_through_collectives_and_nonblocking_calls_are_replayed() {
     if !installed(&["mpicc", "mpirun", "gdb"]) {
@@ -635,10 +635,44 @@ fn mpi_lassos_through_collectives_and_nonblocking_calls_are_replayed() {
     let (code, text) = verify_then_replay(&["-n", "3"], &fevs("mpi/ltl_pipeline_isend_bad.c"));
     assert_reproduced(code, &text, "the run followed the lasso rank by rank");
     assert!(
-        text.contains("replay: note: poll outcomes forced"),
+        text.contains("rank 2: after the stem, 3 passes of the cycle each started at ltl_pipeline_isend_bad.c:65"),
         "{text}"
     );
     assert!(text.contains("{got == 3} = 0"), "{text}");
+}
+
+/// A lasso that is no run of MPI is not reproduced: tass lets an `MPI_Test`
+/// find nothing even when its receive has taken the message (as a test may,
+/// for a while), so its cycle can be rank 1 testing forever with flag 0. The
+/// replay forces those tests to 0 and asks MPI, without completing anything,
+/// whether the request is ready (`MPI_Request_get_status`): it is, every time,
+/// and MPI's progress rule says a repeated test then finds it (mpirun -np 2
+/// with a printf after the loop: rank 1 consumes every item).
+#[test]
+fn a_lasso_whose_test_misses_a_ready_request_forever_is_not_reproduced() {
+    if !installed(&["mpicc", "mpirun", "gdb"]) {
+        return;
+    }
+    let file = common::inline(
+        "#include <mpi.h>\nint got;\n#pragma TASS ltl consumes G F PROC[1]@consume\n\
+         int main(int argc, char **argv) {\n  int rank, item = 0, flag = 0;\n  MPI_Request request;\n  \
+         MPI_Init(&argc, &argv);\n  MPI_Comm_rank(MPI_COMM_WORLD, &rank);\n  if (rank == 0) {\n    \
+         for (;;) {\n      MPI_Ssend(&item, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);\n      \
+         item = (item + 1) % 2;\n    }\n  }\n  for (;;) {\n    \
+         MPI_Irecv(&got, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, &request);\n    do\n      \
+         MPI_Test(&request, &flag, MPI_STATUS_IGNORE);\n    while (!flag);\n  consume:\n    \
+         got = got + 1;\n  }\n}\n",
+    );
+    let (code, text) = verify_then_replay(&["-n", "2"], &file);
+    assert_eq!(code, 3, "{text}");
+    assert!(
+        text.contains("replay: note: poll outcomes forced"),
+        "{text}"
+    );
+    assert!(
+        text.contains("rank 1's poll 1 of the cycle finds nothing in the lasso, forever, but MPI had its operation ready"),
+        "{text}"
+    );
 }
 
 /// MPI_Sendrecv (up to three steps of its rank) and MPI_Allreduce (one step

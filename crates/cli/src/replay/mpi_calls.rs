@@ -51,6 +51,65 @@ pub(super) const FOLLOWED_CALLS: &[&str] = &[
 /// The polls whose outcome the lasso fixes.
 const POLLS: &[&str] = &["MPI_Test", "MPI_Testall", "MPI_Iprobe"];
 
+/// The file (name, then the rank) where the poll layer writes, for each of a
+/// cycle's polls it forced to find nothing, whether MPI had the operation
+/// ready (`K 1`) or not (`K 0`), K the rank's poll number.
+const POLL_LOG: &str = "tass_replay_lasso_polls_";
+
+/// Whether the run contradicts the lasso's polls: a poll of the cycle that
+/// the lasso says finds nothing, forever, whose operation MPI had ready every
+/// time the run made it (at least twice). MPI's progress rule says a poll
+/// repeated on an operation that can complete eventually finds it, so such a
+/// lasso is no run of MPI. `None`: no such poll.
+pub(super) fn poll_contradicts_progress(trace: &Value, dir: &Path, procs: usize) -> Option<String> {
+    let steps = trace["trace"].as_array().map(Vec::as_slice).unwrap_or(&[]);
+    let mark = steps
+        .iter()
+        .position(|s| {
+            s["source"]
+                .as_str()
+                .is_some_and(|t| t.starts_with("(cycle"))
+        })
+        .unwrap_or(steps.len());
+    let stem = poll_outcomes(&steps[..mark]);
+    let cycle = poll_outcomes(steps.get(mark + 1..).unwrap_or(&[]));
+    for rank in 0..procs {
+        let Some(cycle_polls) = cycle.get(&rank).filter(|c| !c.is_empty()) else {
+            continue;
+        };
+        let log = std::fs::read_to_string(dir.join(format!("{POLL_LOG}{rank}")));
+        let Ok(log) = log else { continue };
+        let before = stem.get(&rank).map_or(0, Vec::len);
+        // Per position in the cycle: (times made, times MPI had it ready).
+        let mut seen: BTreeMap<usize, (usize, usize)> = BTreeMap::new();
+        for line in log.lines() {
+            let mut words = line.split_whitespace().map(|w| w.parse::<usize>().ok());
+            let (Some(Some(k)), Some(Some(ready))) = (words.next(), words.next()) else {
+                continue;
+            };
+            let Some(position) = k.checked_sub(before).map(|c| c % cycle_polls.len()) else {
+                continue;
+            };
+            let entry = seen.entry(position).or_default();
+            entry.0 += 1;
+            entry.1 += ready;
+        }
+        if let Some((position, (made, _))) = seen
+            .iter()
+            .find(|(_, (made, ready))| *made >= 2 && made == ready)
+        {
+            return Some(format!(
+                "rank {rank}'s poll {} of the cycle finds nothing in the lasso, forever, but \
+                 MPI had its operation ready each of the {made} times the run made it (MPI's \
+                 progress rule: a poll repeated on an operation that can complete finds it); \
+                 the lasso is no run of MPI",
+                position + 1
+            ));
+        }
+    }
+    None
+}
+
 /// One process's MPI call a trace step is part of.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct CallMark {
@@ -238,7 +297,8 @@ fn poll_layer(stem: &BTreeMap<usize, Vec<bool>>, cycle: &BTreeMap<usize, Vec<boo
         "/* tass replay: the lasso's poll outcomes. The k-th MPI_Test, MPI_Testall or\n \
          * MPI_Iprobe of a rank finds what the lasso's step found (1: it waits for it,\n \
          * 0: flag 0 without asking MPI): the stem's polls, then the cycle's over and over. */\n\
-         #include <mpi.h>\n",
+         #include <mpi.h>\n\
+         #include <stdio.h>\n",
     );
     let list = |v: Option<&Vec<bool>>| -> String {
         match v {
@@ -274,6 +334,21 @@ fn poll_layer(stem: &BTreeMap<usize, Vec<bool>>, cycle: &BTreeMap<usize, Vec<boo
          static int tass_polls = 0;\n\
          /* 1: find something, 0: find nothing, -1: the lasso does not say (the rank is\n \
          * asked by the wrapper: the replay's gdb counts the MPI calls made outside MPI_ ones). */\n\
+         /* A cycle's poll forced to find nothing, whose operation MPI has ready: written\n \
+         * down (MPI's progress rule lets no poll miss it forever). */\n\
+         static void tass_poll_ready(int rank, int ready) {{\n\
+         \x20   char name[64];\n\
+         \x20   FILE *log;\n\
+         \x20   snprintf(name, sizeof name, \"{POLL_LOG}%d\", rank);\n\
+         \x20   log = fopen(name, \"a\");\n\
+         \x20   if (log) {{\n\
+         \x20       fprintf(log, \"%d %d\\n\", tass_polls - 1, ready);\n\
+         \x20       fclose(log);\n\
+         \x20   }}\n\
+         }}\n\
+         static int tass_in_cycle(int rank) {{\n\
+         \x20   return rank < {ranks} && tass_polls - 1 >= tass_poll_stem_counts[rank];\n\
+         }}\n\
          static int tass_poll_outcome(int rank) {{\n\
          \x20   int k = tass_polls++;\n\
          \x20   if (rank >= {ranks})\n\
@@ -289,7 +364,14 @@ fn poll_layer(stem: &BTreeMap<usize, Vec<bool>>, cycle: &BTreeMap<usize, Vec<boo
          \x20   PMPI_Comm_rank(MPI_COMM_WORLD, &rank);\n\
          \x20   switch (tass_poll_outcome(rank)) {{\n\
          \x20   case 1: *flag = 1; return PMPI_Wait(request, status);\n\
-         \x20   case 0: *flag = 0; return MPI_SUCCESS;\n\
+         \x20   case 0:\n\
+         \x20       if (tass_in_cycle(rank)) {{\n\
+         \x20           int ready = 0;\n\
+         \x20           PMPI_Request_get_status(*request, &ready, MPI_STATUS_IGNORE);\n\
+         \x20           tass_poll_ready(rank, ready);\n\
+         \x20       }}\n\
+         \x20       *flag = 0;\n\
+         \x20       return MPI_SUCCESS;\n\
          \x20   default: return PMPI_Test(request, flag, status);\n\
          \x20   }}\n\
          }}\n\
@@ -298,7 +380,17 @@ fn poll_layer(stem: &BTreeMap<usize, Vec<bool>>, cycle: &BTreeMap<usize, Vec<boo
          \x20   PMPI_Comm_rank(MPI_COMM_WORLD, &rank);\n\
          \x20   switch (tass_poll_outcome(rank)) {{\n\
          \x20   case 1: *flag = 1; return PMPI_Waitall(count, requests, statuses);\n\
-         \x20   case 0: *flag = 0; return MPI_SUCCESS;\n\
+         \x20   case 0:\n\
+         \x20       if (tass_in_cycle(rank)) {{\n\
+         \x20           int ready = 1, one, i;\n\
+         \x20           for (i = 0; i < count; i++) {{\n\
+         \x20               PMPI_Request_get_status(requests[i], &one, MPI_STATUS_IGNORE);\n\
+         \x20               ready = ready && one;\n\
+         \x20           }}\n\
+         \x20           tass_poll_ready(rank, ready);\n\
+         \x20       }}\n\
+         \x20       *flag = 0;\n\
+         \x20       return MPI_SUCCESS;\n\
          \x20   default: return PMPI_Testall(count, requests, flag, statuses);\n\
          \x20   }}\n\
          }}\n\
@@ -307,7 +399,14 @@ fn poll_layer(stem: &BTreeMap<usize, Vec<bool>>, cycle: &BTreeMap<usize, Vec<boo
          \x20   PMPI_Comm_rank(MPI_COMM_WORLD, &rank);\n\
          \x20   switch (tass_poll_outcome(rank)) {{\n\
          \x20   case 1: *flag = 1; return PMPI_Probe(source, tag, comm, status);\n\
-         \x20   case 0: *flag = 0; return MPI_SUCCESS;\n\
+         \x20   case 0:\n\
+         \x20       if (tass_in_cycle(rank)) {{\n\
+         \x20           int ready = 0;\n\
+         \x20           PMPI_Iprobe(source, tag, comm, &ready, MPI_STATUS_IGNORE);\n\
+         \x20           tass_poll_ready(rank, ready);\n\
+         \x20       }}\n\
+         \x20       *flag = 0;\n\
+         \x20       return MPI_SUCCESS;\n\
          \x20   default: return PMPI_Iprobe(source, tag, comm, flag, status);\n\
          \x20   }}\n\
          }}\n"

@@ -48,6 +48,10 @@ use super::{ReplaySettings, Target};
 /// The least time the ranks get to reach their last stops.
 const MIN_LIMIT: Duration = Duration::from_secs(30);
 
+/// How long the ranks that stay put get, once the others are held, to make
+/// the MPI calls that bring them there.
+const STILL_GRACE: Duration = Duration::from_secs(10);
+
 /// One step of the trace, with its rank.
 #[derive(Clone)]
 pub(super) struct RankStep {
@@ -165,6 +169,9 @@ pub(super) fn replay(
             Ok(finding) => findings.push(finding),
             Err(outcome) => return outcome,
         }
+    }
+    if let Some(why) = mpi_calls::poll_contradicts_progress(target.trace, dir, target.procs) {
+        return Outcome::NotReproduced(why);
     }
     let mut text = format!(
         "the run followed the lasso rank by rank: {}",
@@ -408,6 +415,7 @@ fn run_ranks(
     dir: &Path,
 ) -> RanksRun {
     for rank in 0..procs {
+        let _ = std::fs::remove_file(dir.join(format!("tass_replay_lasso_polls_{rank}")));
         for what in ["log", "pid", "stopped"] {
             let _ = std::fs::remove_file(file(dir, what, rank));
         }
@@ -461,6 +469,18 @@ fn run_ranks(
         .filter(|&r| matches!(plans[r], RankPlan::Moving { .. }))
         .collect();
     wait_until(&mut child, deadline, || moving.iter().all(|&r| stopped(r)));
+    // A rank that stays put may still be on its way there (the held ranks
+    // need nothing of it): its MPI calls, the last the one it stays in, are
+    // logged as it makes them; give it until it has made them all.
+    let arrived = |rank: usize| {
+        let log = std::fs::read_to_string(file(dir, "log", rank)).unwrap_or_default();
+        log.lines().filter(|l| l.starts_with("TASS-CALL ")).count()
+            >= expected_calls(&plans[rank]).len()
+    };
+    let grace = (Instant::now() + STILL_GRACE).min(deadline.max(Instant::now()));
+    wait_until(&mut child, grace, || {
+        (0..procs).all(|r| stopped(r) || arrived(r))
+    });
     for rank in (0..procs).filter(|&r| !stopped(r)) {
         if let Ok(pid) = std::fs::read_to_string(file(dir, "pid", rank)) {
             let _ = Command::new("kill").args(["-INT", pid.trim()]).status();
@@ -486,15 +506,10 @@ fn wait_until(child: &mut Child, deadline: Instant, mut done: impl FnMut() -> bo
     }
 }
 
-/// What rank `rank`'s log shows against its plan: a finding, or the outcome
-/// that ends the replay.
-fn judge_rank(rank: usize, plan: &RankPlan, log: &str) -> Result<String, Outcome> {
-    let (stops_text, where_text) = log.split_once("TASS-WHERE").unwrap_or((log, ""));
-    let made: Vec<&str> = stops_text
-        .lines()
-        .filter_map(|l| l.strip_prefix("TASS-CALL "))
-        .collect();
-    let expected = match plan {
+/// The MPI calls a rank makes up to its last stop, or up to the call it
+/// stays in (that one included).
+fn expected_calls(plan: &RankPlan) -> Vec<String> {
+    match plan {
         RankPlan::Moving { calls, .. } => calls.clone(),
         RankPlan::Still(note, calls) => {
             let mut calls = calls.clone();
@@ -507,7 +522,18 @@ fn judge_rank(rank: usize, plan: &RankPlan, log: &str) -> Result<String, Outcome
             }
             calls
         }
-    };
+    }
+}
+
+/// What rank `rank`'s log shows against its plan: a finding, or the outcome
+/// that ends the replay.
+fn judge_rank(rank: usize, plan: &RankPlan, log: &str) -> Result<String, Outcome> {
+    let (stops_text, where_text) = log.split_once("TASS-WHERE").unwrap_or((log, ""));
+    let made: Vec<&str> = stops_text
+        .lines()
+        .filter_map(|l| l.strip_prefix("TASS-CALL "))
+        .collect();
+    let expected = expected_calls(plan);
     if made != expected {
         let k = made
             .iter()
