@@ -752,3 +752,67 @@ fn an_mpi_lasso_with_an_unfollowed_call_is_refused_by_name() {
         "{text}"
     );
 }
+
+/// The JSON trace says which MPI call of which process each step is part of
+/// (the optional `mpi` list): an `MPI_Ssend` is a `post` and a `complete`
+/// step of its rank, a blocking collective one step whose list has every
+/// member's `call`, a poll has its outcome. (No MPI installation needed.)
+#[test]
+fn trace_steps_say_which_mpi_call_and_phase_they_are() {
+    let dir = file_dir();
+    let trace = dir.join("marks.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_tass"))
+        .args(["verify", "-n", "3"])
+        .arg(fevs("mpi/ltl_bcast_ssend_bad.c"))
+        .arg("--trace")
+        .arg(&trace)
+        .output()
+        .expect("run tass verify");
+    assert_eq!(out.status.code(), Some(1));
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&trace).unwrap()).unwrap();
+    let marks: Vec<(u64, String, String)> = doc["trace"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["mpi"].as_array().cloned().unwrap_or_default())
+        .map(|m| {
+            (
+                m["process"].as_u64().unwrap(),
+                m["call"].as_str().unwrap().to_string(),
+                m["phase"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let has = |p: u64, call: &str, phase: &str| marks.contains(&(p, call.into(), phase.into()));
+    assert!(has(0, "MPI_Ssend", "post"), "{marks:?}");
+    assert!(has(0, "MPI_Ssend", "complete"), "{marks:?}");
+    assert!(has(1, "MPI_Recv", "call"), "{marks:?}");
+    for p in 0..3 {
+        assert!(has(p, "MPI_Barrier", "call"), "{marks:?}");
+        assert!(has(p, "MPI_Bcast", "call"), "{marks:?}");
+    }
+    let file = common::inline(
+        "#include <assert.h>\n#include <mpi.h>\nint main(int argc, char **argv) {\n  int rank, x = 0, flag = 0;\n  \
+         MPI_Request r;\n  MPI_Init(&argc, &argv);\n  MPI_Comm_rank(MPI_COMM_WORLD, &rank);\n  \
+         if (rank == 0) {\n    MPI_Irecv(&x, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, &r);\n    \
+         MPI_Test(&r, &flag, MPI_STATUS_IGNORE);\n    if (!flag)\n      \
+         MPI_Wait(&r, MPI_STATUS_IGNORE);\n    assert(flag);\n  } else\n    \
+         MPI_Send(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);\n  MPI_Finalize();\n}\n",
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_tass"))
+        .args(["verify", "-n", "2", "--format", "json"])
+        .arg(&file)
+        .output()
+        .expect("run tass verify");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let polls: Vec<&serde_json::Value> = doc["violations"][0]["trace"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["mpi"].as_array().into_iter().flatten())
+        .filter(|m| m["call"] == "MPI_Test")
+        .collect();
+    assert_eq!(polls.len(), 1, "{doc}");
+    assert_eq!(polls[0]["outcome"], "flag 0", "{doc}");
+}

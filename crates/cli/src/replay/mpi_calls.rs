@@ -57,10 +57,13 @@ const POLLS: &[&str] = &["MPI_Test", "MPI_Testall", "MPI_Iprobe"];
 const POLL_LOG: &str = "tass_replay_lasso_polls_";
 
 /// Whether the run contradicts the lasso's polls: a poll of the cycle that
-/// the lasso says finds nothing, forever, whose operation MPI had ready every
-/// time the run made it (at least twice). MPI's progress rule says a poll
-/// repeated on an operation that can complete eventually finds it, so such a
-/// lasso is no run of MPI. `None`: no such poll.
+/// the lasso says finds nothing, forever, whose operation MPI had ready the
+/// last time the run made it. The forced polls complete nothing, so a ready
+/// operation stays ready: every later pass would find it too, and MPI's
+/// progress rule says a poll repeated on an operation that can complete
+/// eventually finds it, so such a lasso is no run of MPI (when the cycle's
+/// polls really wait for what never comes, MPI never has it ready). `None`:
+/// no such poll.
 pub(super) fn poll_contradicts_progress(trace: &Value, dir: &Path, procs: usize) -> Option<String> {
     let steps = trace["trace"].as_array().map(Vec::as_slice).unwrap_or(&[]);
     let mark = steps
@@ -80,8 +83,8 @@ pub(super) fn poll_contradicts_progress(trace: &Value, dir: &Path, procs: usize)
         let log = std::fs::read_to_string(dir.join(format!("{POLL_LOG}{rank}")));
         let Ok(log) = log else { continue };
         let before = stem.get(&rank).map_or(0, Vec::len);
-        // Per position in the cycle: (times made, times MPI had it ready).
-        let mut seen: BTreeMap<usize, (usize, usize)> = BTreeMap::new();
+        // Per position in the cycle: (times made, MPI had it ready the last time).
+        let mut seen: BTreeMap<usize, (usize, bool)> = BTreeMap::new();
         for line in log.lines() {
             let mut words = line.split_whitespace().map(|w| w.parse::<usize>().ok());
             let (Some(Some(k)), Some(Some(ready))) = (words.next(), words.next()) else {
@@ -92,17 +95,14 @@ pub(super) fn poll_contradicts_progress(trace: &Value, dir: &Path, procs: usize)
             };
             let entry = seen.entry(position).or_default();
             entry.0 += 1;
-            entry.1 += ready;
+            entry.1 = ready == 1;
         }
-        if let Some((position, (made, _))) = seen
-            .iter()
-            .find(|(_, (made, ready))| *made >= 2 && made == ready)
-        {
+        if let Some((position, (made, _))) = seen.iter().find(|(_, (_, ready))| *ready) {
             return Some(format!(
                 "rank {rank}'s poll {} of the cycle finds nothing in the lasso, forever, but \
-                 MPI had its operation ready each of the {made} times the run made it (MPI's \
-                 progress rule: a poll repeated on an operation that can complete finds it); \
-                 the lasso is no run of MPI",
+                 MPI had its operation ready (the last of the {made} times the run made it; \
+                 it stays ready, and MPI's progress rule says a poll repeated on an operation \
+                 that can complete finds it): the lasso is no run of MPI",
                 position + 1
             ));
         }
@@ -298,7 +298,8 @@ fn poll_layer(stem: &BTreeMap<usize, Vec<bool>>, cycle: &BTreeMap<usize, Vec<boo
          * MPI_Iprobe of a rank finds what the lasso's step found (1: it waits for it,\n \
          * 0: flag 0 without asking MPI): the stem's polls, then the cycle's over and over. */\n\
          #include <mpi.h>\n\
-         #include <stdio.h>\n",
+         #include <stdio.h>\n\
+         #include <unistd.h>\n",
     );
     let list = |v: Option<&Vec<bool>>| -> String {
         match v {
@@ -334,8 +335,9 @@ fn poll_layer(stem: &BTreeMap<usize, Vec<bool>>, cycle: &BTreeMap<usize, Vec<boo
          static int tass_polls = 0;\n\
          /* 1: find something, 0: find nothing, -1: the lasso does not say (the rank is\n \
          * asked by the wrapper: the replay's gdb counts the MPI calls made outside MPI_ ones). */\n\
-         /* A cycle's poll forced to find nothing, whose operation MPI has ready: written\n \
-         * down (MPI's progress rule lets no poll miss it forever). */\n\
+         /* Whether a cycle's poll forced to find nothing had its operation ready in MPI\n \
+         * (asked for up to 0.1 s, completing nothing): written down, since MPI's progress\n \
+         * rule lets no repeated poll miss a ready operation forever. */\n\
          static void tass_poll_ready(int rank, int ready) {{\n\
          \x20   char name[64];\n\
          \x20   FILE *log;\n\
@@ -366,8 +368,9 @@ fn poll_layer(stem: &BTreeMap<usize, Vec<bool>>, cycle: &BTreeMap<usize, Vec<boo
          \x20   case 1: *flag = 1; return PMPI_Wait(request, status);\n\
          \x20   case 0:\n\
          \x20       if (tass_in_cycle(rank)) {{\n\
-         \x20           int ready = 0;\n\
-         \x20           PMPI_Request_get_status(*request, &ready, MPI_STATUS_IGNORE);\n\
+         \x20           int ready = 0, tries;\n\
+         \x20           for (tries = 0; tries < 20 && !ready; tries++, usleep(ready ? 0 : 5000))\n\
+         \x20               PMPI_Request_get_status(*request, &ready, MPI_STATUS_IGNORE);\n\
          \x20           tass_poll_ready(rank, ready);\n\
          \x20       }}\n\
          \x20       *flag = 0;\n\
@@ -382,11 +385,12 @@ fn poll_layer(stem: &BTreeMap<usize, Vec<bool>>, cycle: &BTreeMap<usize, Vec<boo
          \x20   case 1: *flag = 1; return PMPI_Waitall(count, requests, statuses);\n\
          \x20   case 0:\n\
          \x20       if (tass_in_cycle(rank)) {{\n\
-         \x20           int ready = 1, one, i;\n\
-         \x20           for (i = 0; i < count; i++) {{\n\
-         \x20               PMPI_Request_get_status(requests[i], &one, MPI_STATUS_IGNORE);\n\
-         \x20               ready = ready && one;\n\
-         \x20           }}\n\
+         \x20           int ready = 0, one, i, tries;\n\
+         \x20           for (tries = 0; tries < 20 && !ready; tries++, usleep(ready ? 0 : 5000))\n\
+         \x20               for (ready = 1, i = 0; i < count; i++) {{\n\
+         \x20                   PMPI_Request_get_status(requests[i], &one, MPI_STATUS_IGNORE);\n\
+         \x20                   ready = ready && one;\n\
+         \x20               }}\n\
          \x20           tass_poll_ready(rank, ready);\n\
          \x20       }}\n\
          \x20       *flag = 0;\n\
@@ -401,8 +405,9 @@ fn poll_layer(stem: &BTreeMap<usize, Vec<bool>>, cycle: &BTreeMap<usize, Vec<boo
          \x20   case 1: *flag = 1; return PMPI_Probe(source, tag, comm, status);\n\
          \x20   case 0:\n\
          \x20       if (tass_in_cycle(rank)) {{\n\
-         \x20           int ready = 0;\n\
-         \x20           PMPI_Iprobe(source, tag, comm, &ready, MPI_STATUS_IGNORE);\n\
+         \x20           int ready = 0, tries;\n\
+         \x20           for (tries = 0; tries < 20 && !ready; tries++, usleep(ready ? 0 : 5000))\n\
+         \x20               PMPI_Iprobe(source, tag, comm, &ready, MPI_STATUS_IGNORE);\n\
          \x20           tass_poll_ready(rank, ready);\n\
          \x20       }}\n\
          \x20       *flag = 0;\n\
