@@ -65,17 +65,8 @@ const POLL_LOG: &str = "tass_replay_lasso_polls_";
 /// polls really wait for what never comes, MPI never has it ready). `None`:
 /// no such poll.
 pub(super) fn poll_contradicts_progress(trace: &Value, dir: &Path, procs: usize) -> Option<String> {
-    let steps = trace["trace"].as_array().map(Vec::as_slice).unwrap_or(&[]);
-    let mark = steps
-        .iter()
-        .position(|s| {
-            s["source"]
-                .as_str()
-                .is_some_and(|t| t.starts_with("(cycle"))
-        })
-        .unwrap_or(steps.len());
-    let stem = poll_outcomes(&steps[..mark]);
-    let cycle = poll_outcomes(steps.get(mark + 1..).unwrap_or(&[]));
+    let (stem, cycle) = super::wildcard::lasso_steps(trace);
+    let (stem, cycle) = (poll_outcomes(stem), poll_outcomes(cycle));
     for rank in 0..procs {
         let Some(cycle_polls) = cycle.get(&rank).filter(|c| !c.is_empty()) else {
             continue;
@@ -204,8 +195,7 @@ pub(super) fn call_left_open(steps: &[RankStep], rank: usize) -> bool {
     steps
         .iter()
         .flat_map(|s| &s.marks)
-        .filter(|m| m.process == rank)
-        .last()
+        .rfind(|m| m.process == rank)
         .is_some_and(|m| m.phase == "post" || m.phase == "match")
 }
 
@@ -239,17 +229,8 @@ pub(super) fn enforce_polls(
     trace: &Value,
     dir: &Path,
 ) -> Result<Option<(PathBuf, String)>, String> {
-    let steps = trace["trace"].as_array().map(Vec::as_slice).unwrap_or(&[]);
-    let mark = steps
-        .iter()
-        .position(|s| {
-            s["source"]
-                .as_str()
-                .is_some_and(|t| t.starts_with("(cycle"))
-        })
-        .unwrap_or(steps.len());
-    let stem = poll_outcomes(&steps[..mark]);
-    let cycle = poll_outcomes(steps.get(mark + 1..).unwrap_or(&[]));
+    let (stem, cycle) = super::wildcard::lasso_steps(trace);
+    let (stem, cycle) = (poll_outcomes(stem), poll_outcomes(cycle));
     if stem.is_empty() && cycle.is_empty() {
         return Ok(None);
     }
