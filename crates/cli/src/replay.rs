@@ -16,6 +16,7 @@ mod concrete;
 mod harness;
 mod judge;
 mod lasso;
+mod mpi_calls;
 mod mpi_lasso;
 mod wildcard;
 
@@ -139,6 +140,13 @@ impl ReplaySettings {
             Channel::Stderr => eprintln!("{line}"),
         }
     }
+
+    /// Where the harness goes: the given directory, or one of this process's.
+    fn harness_dir(&self) -> PathBuf {
+        self.dir.clone().unwrap_or_else(|| {
+            std::env::temp_dir().join(format!("tass-replay-{}", std::process::id()))
+        })
+    }
 }
 
 /// `tass replay TRACE.json`: exit 1 if the violation was reproduced, 3 if not (or it
@@ -223,9 +231,7 @@ fn replay_quietly(trace: &Value, invocation: &Invocation, settings: &ReplaySetti
             return Outcome::Unreplayable(why);
         }
     }
-    let dir = settings.dir.clone().unwrap_or_else(|| {
-        std::env::temp_dir().join(format!("tass-replay-{}", std::process::id()))
-    });
+    let dir = settings.harness_dir();
     if invocation.command == "compare" && property == "not-equivalent" {
         return compare::replay_comparison(trace, invocation, &values, settings, &dir);
     }
@@ -246,15 +252,10 @@ fn replay_quietly(trace: &Value, invocation: &Invocation, settings: &ReplaySetti
         procs: *procs,
         purpose: Purpose::Violation,
     };
-    let built = match build(&target, &values, invocation, &dir) {
+    let built = match build_and_say(&target, &values, invocation, settings, &dir) {
         Ok(b) => b,
         Err(outcome) => return outcome,
     };
-    for line in &built.notes {
-        settings.say(&format!("replay: note: {line}"));
-    }
-    settings.say(&format!("replay: harness in {}", dir.display()));
-    settings.say(&format!("replay: built with: {}", built.compile_line));
     let launch = match built.launch {
         Launch::Mpi { procs, .. } => Launch::Mpi {
             procs,
@@ -311,9 +312,7 @@ fn replay_ltl(
     values: &BTreeMap<String, String>,
     settings: &ReplaySettings,
 ) -> Outcome {
-    let dir = settings.dir.clone().unwrap_or_else(|| {
-        std::env::temp_dir().join(format!("tass-replay-{}", std::process::id()))
-    });
+    let dir = settings.harness_dir();
     let Some((_, files, procs)) = invocation.programs.first() else {
         return Outcome::Unreplayable("the trace names no program".into());
     };
@@ -347,6 +346,23 @@ struct Built {
     launch: Launch,
     compile_line: String,
     notes: Vec<String>,
+}
+
+/// [`build`], and says what was built: its notes, where, and how.
+fn build_and_say(
+    target: &Target,
+    values: &BTreeMap<String, String>,
+    invocation: &Invocation,
+    settings: &ReplaySettings,
+    dir: &Path,
+) -> Result<Built, Outcome> {
+    let built = build(target, values, invocation, dir)?;
+    for line in &built.notes {
+        settings.say(&format!("replay: note: {line}"));
+    }
+    settings.say(&format!("replay: harness in {}", dir.display()));
+    settings.say(&format!("replay: built with: {}", built.compile_line));
+    Ok(built)
 }
 
 /// Writes the harness files of one program into `dir` and compiles them.
@@ -411,6 +427,16 @@ fn build(
                 sources.push(path);
                 notes.push(note);
             }
+            Err(note) => notes.push(note),
+        }
+    }
+    if mpi && trace["property"] == "ltl" {
+        match mpi_calls::enforce_polls(trace, dir) {
+            Ok(Some((path, note))) => {
+                sources.push(path);
+                notes.push(note);
+            }
+            Ok(None) => {}
             Err(note) => notes.push(note),
         }
     }

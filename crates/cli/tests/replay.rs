@@ -586,11 +586,16 @@ fn an_mpi_lasso_with_wildcard_receives_replays_with_forced_senders() {
     assert!(text.contains("did not reproduce it"), "{text}");
 }
 
-/// A lasso of a program with calls the numbering does not cover (a
-/// synchronous send shows as two steps of its rank in the trace) is refused
-/// by name, not replayed wrongly.
+/// Synchronous sends (two trace steps each: post, complete) with wildcard
+/// receives: rank 0 serves rank 1 forever in the lasso, rank 2's `MPI_Ssend`
+/// is posted and never taken. The replay forces the senders, counts each
+/// `MPI_Ssend` once, and finds rank 2 blocked in it (mpirun -np 3 alone
+/// serves both: the starvation needs the forced matches).
 #[test]
-fn an_mpi_lasso_with_synchronous_sends_is_refused_by_name() {
+fn an_mpi_lasso_with_synchronous_sends_is_replayed() {
+    if !installed(&["mpicc", "mpirun", "gdb"]) {
+        return;
+    }
     let file = common::inline(
         "#include <mpi.h>\nint x;\n#pragma TASS ltl served2 G F PROC[2]@done\n\
          int main(int argc, char **argv) {\n  int rank, v = 0;\n  MPI_Init(&argc, &argv);\n  \
@@ -600,9 +605,214 @@ fn an_mpi_lasso_with_synchronous_sends_is_refused_by_name() {
          MPI_Ssend(&v, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);\n  done:\n    v = (v + 1) % 2;\n  }\n}\n",
     );
     let (code, text) = verify_then_replay(&["-n", "3"], &file);
-    assert_eq!(code, 3, "{text}");
+    assert_reproduced(code, &text, "the run followed the lasso rank by rank");
     assert!(
-        text.contains("replay: cannot replay: the program calls MPI_Ssend"),
+        text.contains("rank 2 stayed blocked in MPI_Ssend at line 15"),
         "{text}"
     );
+}
+
+/// The fevs lassos through the calls whose phases the trace marks:
+/// `ltl_bcast_ssend_bad.c` (MPI_Bcast, MPI_Ssend, MPI_Barrier: worker 2 takes
+/// part in every round but never works; mpirun -np 3 -DROUNDS=4, default and
+/// zero-buffer: only rank 1 prints jobs) and `ltl_pipeline_isend_bad.c`
+/// (MPI_Isend, MPI_Irecv, MPI_Issend, MPI_Wait: the consumer never gets
+/// item 3; mpirun -np 3 -DROUNDS=9, default and zero-buffer: 0 1 2 0 1 2 0,
+/// never 3). Every rank moves in both cycles.
+#[test]
+fn mpi_lassos_through_collectives_and_nonblocking_calls_are_replayed() {
+    if !installed(&["mpicc", "mpirun", "gdb"]) {
+        return;
+    }
+    let (code, text) = verify_then_replay(&["-n", "3"], &fevs("mpi/ltl_bcast_ssend_bad.c"));
+    assert_reproduced(code, &text, "the run followed the lasso rank by rank");
+    for rank in 0..3 {
+        assert!(
+            text.contains(&format!("rank {rank}: after the stem, 3 passes")),
+            "{text}"
+        );
+    }
+    let (code, text) = verify_then_replay(&["-n", "3"], &fevs("mpi/ltl_pipeline_isend_bad.c"));
+    assert_reproduced(code, &text, "the run followed the lasso rank by rank");
+    assert!(
+        text.contains("rank 2: after the stem, 3 passes of the cycle each started at ltl_pipeline_isend_bad.c:65"),
+        "{text}"
+    );
+    assert!(text.contains("{got == 3} = 0"), "{text}");
+}
+
+/// A lasso that is no run of MPI is not reproduced: tass lets an `MPI_Test`
+/// find nothing even when its receive has taken the message (as a test may,
+/// for a while), so its cycle can be rank 1 testing forever with flag 0. The
+/// replay forces those tests to 0 and asks MPI, without completing anything,
+/// whether the request is ready (`MPI_Request_get_status`): it is, every time,
+/// and MPI's progress rule says a repeated test then finds it (mpirun -np 2
+/// with a printf after the loop: rank 1 consumes every item).
+#[test]
+fn a_lasso_whose_test_misses_a_ready_request_forever_is_not_reproduced() {
+    if !installed(&["mpicc", "mpirun", "gdb"]) {
+        return;
+    }
+    let file = common::inline(
+        "#include <mpi.h>\nint got;\n#pragma TASS ltl consumes G F PROC[1]@consume\n\
+         int main(int argc, char **argv) {\n  int rank, item = 0, flag = 0;\n  MPI_Request request;\n  \
+         MPI_Init(&argc, &argv);\n  MPI_Comm_rank(MPI_COMM_WORLD, &rank);\n  if (rank == 0) {\n    \
+         for (;;) {\n      MPI_Ssend(&item, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);\n      \
+         item = (item + 1) % 2;\n    }\n  }\n  for (;;) {\n    \
+         MPI_Irecv(&got, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, &request);\n    do\n      \
+         MPI_Test(&request, &flag, MPI_STATUS_IGNORE);\n    while (!flag);\n  consume:\n    \
+         got = got + 1;\n  }\n}\n",
+    );
+    let (code, text) = verify_then_replay(&["-n", "2"], &file);
+    assert_eq!(code, 3, "{text}");
+    assert!(
+        text.contains("replay: note: poll outcomes forced"),
+        "{text}"
+    );
+    assert!(
+        text.contains("rank 1's poll 1 of the cycle finds nothing in the lasso, forever, but MPI had its operation ready"),
+        "{text}"
+    );
+}
+
+/// MPI_Sendrecv (up to three steps of its rank) and MPI_Allreduce (one step
+/// of all members) on a ring of 3: the sum of the parities passed round is
+/// always 1, never 3 or more (mpirun -np 3 with a printf of total: 1 every
+/// round).
+#[test]
+fn an_mpi_lasso_through_sendrecv_and_allreduce_is_replayed() {
+    if !installed(&["mpicc", "mpirun", "gdb"]) {
+        return;
+    }
+    let file = common::inline(
+        "#include <mpi.h>\nint total;\n#pragma TASS ltl big G F {PROC[0].total >= 3}\n\
+         int main(int argc, char **argv) {\n  int rank, size, v, left;\n  MPI_Init(&argc, &argv);\n  \
+         MPI_Comm_rank(MPI_COMM_WORLD, &rank);\n  MPI_Comm_size(MPI_COMM_WORLD, &size);\n  \
+         v = rank;\n  for (;;) {\n    \
+         MPI_Sendrecv(&v, 1, MPI_INT, (rank + 1) % size, 0, &left, 1, MPI_INT,\n                 \
+         (rank + size - 1) % size, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n    \
+         v = left % 2;\n    \
+         MPI_Allreduce(&v, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);\n  }\n}\n",
+    );
+    let (code, text) = verify_then_replay(&["-n", "3"], &file);
+    assert_reproduced(code, &text, "the run followed the lasso rank by rank");
+    assert!(text.contains("{total >= 3} = 0"), "{text}");
+}
+
+/// MPI_Iprobe polled until it finds the message (its outcomes forced),
+/// MPI_Probe, MPI_Waitall on an MPI_Isend/MPI_Irecv pair and MPI_Reduce:
+/// rank 1 sees only 0 and 1, never 2 (mpirun -np 2 with a printf of seen:
+/// 0 1 0 1 ...).
+#[test]
+fn an_mpi_lasso_through_probes_waitall_and_reduce_is_replayed() {
+    if !installed(&["mpicc", "mpirun", "gdb"]) {
+        return;
+    }
+    let file = common::inline(
+        "#include <mpi.h>\nint seen;\n#pragma TASS ltl two G F {PROC[1].seen == 2}\n\
+         int main(int argc, char **argv) {\n  int rank, x = 0, y = 0, sum = 0, flag = 0;\n  \
+         MPI_Request r[2];\n  MPI_Init(&argc, &argv);\n  MPI_Comm_rank(MPI_COMM_WORLD, &rank);\n  \
+         for (;;) {\n    if (rank == 0) {\n      \
+         MPI_Isend(&x, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, &r[0]);\n      \
+         MPI_Irecv(&y, 1, MPI_INT, 1, 1, MPI_COMM_WORLD, &r[1]);\n      \
+         MPI_Waitall(2, r, MPI_STATUSES_IGNORE);\n      \
+         MPI_Reduce(&x, &sum, 1, MPI_INT, MPI_MAX, 0, MPI_COMM_WORLD);\n      \
+         x = (x + 1) % 2;\n    } else {\n      \
+         do\n        MPI_Iprobe(0, 0, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);\n      \
+         while (!flag);\n      \
+         MPI_Probe(0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n      \
+         MPI_Recv(&y, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n      \
+         MPI_Send(&y, 1, MPI_INT, 0, 1, MPI_COMM_WORLD);\n      \
+         MPI_Reduce(&y, &sum, 1, MPI_INT, MPI_MAX, 0, MPI_COMM_WORLD);\n      \
+         seen = y;\n    }\n  }\n}\n",
+    );
+    let (code, text) = verify_then_replay(&["-n", "2"], &file);
+    assert_reproduced(code, &text, "the run followed the lasso rank by rank");
+    assert!(
+        text.contains("replay: note: poll outcomes forced"),
+        "{text}"
+    );
+}
+
+/// A lasso of a program with a call the replay does not follow is refused
+/// by name, not replayed wrongly (gdb is not needed to refuse).
+#[test]
+fn an_mpi_lasso_with_an_unfollowed_call_is_refused_by_name() {
+    let file = common::inline(
+        "#include <mpi.h>\nint x;\n#pragma TASS ltl grows G F {PROC[0].x == 3}\n\
+         int main(int argc, char **argv) {\n  int rank, v = 0, all[2];\n  MPI_Init(&argc, &argv);\n  \
+         MPI_Comm_rank(MPI_COMM_WORLD, &rank);\n  for (;;) {\n    \
+         MPI_Gather(&v, 1, MPI_INT, all, 1, MPI_INT, 0, MPI_COMM_WORLD);\n    \
+         if (rank == 0)\n      x = (all[1] + 1) % 2;\n  }\n}\n",
+    );
+    let (code, text) = verify_then_replay(&["-n", "2"], &file);
+    assert_eq!(code, 3, "{text}");
+    assert!(
+        text.contains("replay: cannot replay: the program calls MPI_Gather"),
+        "{text}"
+    );
+}
+
+/// The JSON trace says which MPI call of which process each step is part of
+/// (the optional `mpi` list): an `MPI_Ssend` is a `post` and a `complete`
+/// step of its rank, a blocking collective one step whose list has every
+/// member's `call`, a poll has its outcome. (No MPI installation needed.)
+#[test]
+fn trace_steps_say_which_mpi_call_and_phase_they_are() {
+    let dir = file_dir();
+    let trace = dir.join("marks.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_tass"))
+        .args(["verify", "-n", "3"])
+        .arg(fevs("mpi/ltl_bcast_ssend_bad.c"))
+        .arg("--trace")
+        .arg(&trace)
+        .output()
+        .expect("run tass verify");
+    assert_eq!(out.status.code(), Some(1));
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&trace).unwrap()).unwrap();
+    let marks: Vec<(u64, String, String)> = doc["trace"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["mpi"].as_array().cloned().unwrap_or_default())
+        .map(|m| {
+            (
+                m["process"].as_u64().unwrap(),
+                m["call"].as_str().unwrap().to_string(),
+                m["phase"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let has = |p: u64, call: &str, phase: &str| marks.contains(&(p, call.into(), phase.into()));
+    assert!(has(0, "MPI_Ssend", "post"), "{marks:?}");
+    assert!(has(0, "MPI_Ssend", "complete"), "{marks:?}");
+    assert!(has(1, "MPI_Recv", "call"), "{marks:?}");
+    for p in 0..3 {
+        assert!(has(p, "MPI_Barrier", "call"), "{marks:?}");
+        assert!(has(p, "MPI_Bcast", "call"), "{marks:?}");
+    }
+    let file = common::inline(
+        "#include <assert.h>\n#include <mpi.h>\nint main(int argc, char **argv) {\n  int rank, x = 0, flag = 0;\n  \
+         MPI_Request r;\n  MPI_Init(&argc, &argv);\n  MPI_Comm_rank(MPI_COMM_WORLD, &rank);\n  \
+         if (rank == 0) {\n    MPI_Irecv(&x, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, &r);\n    \
+         MPI_Test(&r, &flag, MPI_STATUS_IGNORE);\n    if (!flag)\n      \
+         MPI_Wait(&r, MPI_STATUS_IGNORE);\n    assert(flag);\n  } else\n    \
+         MPI_Send(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);\n  MPI_Finalize();\n}\n",
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_tass"))
+        .args(["verify", "-n", "2", "--format", "json"])
+        .arg(&file)
+        .output()
+        .expect("run tass verify");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let polls: Vec<&serde_json::Value> = doc["violations"][0]["trace"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["mpi"].as_array().into_iter().flatten())
+        .filter(|m| m["call"] == "MPI_Test")
+        .collect();
+    assert_eq!(polls.len(), 1, "{doc}");
+    assert_eq!(polls[0]["outcome"], "flag 0", "{doc}");
 }

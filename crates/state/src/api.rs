@@ -9,6 +9,7 @@
 //! - Re-exported from the layers below for convenience: [`Violation`], [`Property`],
 //!   [`Certainty`], [`EngineError`], [`Change`], [`Oracle`], [`Value`].
 
+pub use crate::call_marks::{CallPhase, MpiCallMark};
 pub use crate::engine::{
     Arith, ControlData, Engine, EngineConfig, EngineStats, FixedValue, ProcessStatus, Step,
     StepInfo, StepOutcome,

@@ -489,6 +489,7 @@ impl Engine {
             state: received.state,
             violations: sent.violations,
             changes: sent.changes,
+            mpi_calls: Vec::new(),
         })
     }
 
@@ -512,7 +513,16 @@ impl Engine {
         } else {
             state
         };
-        guarded(describe, || self.execute_inner(state, step))
+        // Traces say which MPI call (and phase) each step is.
+        let sites = self.record_changes.then(|| {
+            let poll = self.mpi().poll_outcome(&state, step);
+            crate::call_marks::CallSites::before(&state, poll)
+        });
+        let mut outcome = guarded(describe, || self.execute_inner(state, step))?;
+        if let Some(sites) = sites {
+            outcome.mpi_calls = sites.marks(&self.model, step, &outcome.state);
+        }
+        Ok(outcome)
     }
 
     fn execute_inner(&mut self, state: State, step: &Step) -> Result<StepOutcome, EngineError> {
@@ -554,6 +564,7 @@ impl Engine {
                         state,
                         violations,
                         changes,
+                        mpi_calls: Vec::new(),
                     });
                 }
             }
@@ -623,6 +634,7 @@ impl Engine {
             state,
             violations,
             changes: result.changes,
+            mpi_calls: Vec::new(),
         })
     }
 

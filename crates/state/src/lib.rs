@@ -67,6 +67,7 @@
 //! ```
 
 pub mod api;
+mod call_marks;
 mod canon;
 mod engine;
 mod env;

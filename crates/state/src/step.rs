@@ -80,4 +80,7 @@ pub struct StepOutcome {
     pub violations: Vec<Violation>,
     /// Variables the step changed, for traces.
     pub changes: Vec<Change>,
+    /// The MPI calls the step is part of (which process's, which phase), for
+    /// traces: filled when the changes are.
+    pub mpi_calls: Vec<crate::call_marks::MpiCallMark>,
 }

@@ -32,6 +32,9 @@ pub(crate) struct Executed<S> {
     pub state: S,
     pub violations: Vec<Violation>,
     pub changes: Vec<Change>,
+    /// The MPI calls the step is part of, for traces (filled when the changes
+    /// are).
+    pub mpi_calls: Vec<crate::report::MpiCall>,
 }
 
 /// Why the implementation's completed paths were not shown to cover the inputs

@@ -333,6 +333,16 @@ impl Engine for RealEngine {
                     value: c.value,
                 })
                 .collect(),
+            mpi_calls: outcome
+                .mpi_calls
+                .into_iter()
+                .map(|m| crate::report::MpiCall {
+                    process: m.process,
+                    call: m.call.to_string(),
+                    phase: m.phase.as_str().to_string(),
+                    outcome: m.outcome.map(str::to_string),
+                })
+                .collect(),
         })
     }
 

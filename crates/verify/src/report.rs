@@ -106,6 +106,27 @@ pub struct TraceStep {
     /// never merged into it by [`condensed`], so that the trace keeps the
     /// cycle's length (`tass replay` counts it).
     pub repeated: bool,
+    /// The MPI calls the step is part of: which process's call, and which
+    /// phase of it (a replay counts each rank's calls by the steps that enter
+    /// one). Empty for steps that are no MPI call's.
+    pub mpi_calls: Vec<MpiCall>,
+}
+
+/// One process's MPI call that a trace step is part of.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MpiCall {
+    /// The process whose call it is (a blocking receive or a collective
+    /// returns in another process's step).
+    pub process: usize,
+    /// The MPI function, e.g. `MPI_Ssend`.
+    pub call: String,
+    /// `call` (entered and returned in this step), `post` (entered, returns
+    /// later), `match` (a middle part, or MPI's progress on a posted
+    /// receive), `complete` (returns).
+    pub phase: String,
+    /// What a poll found: `flag 1` or `flag 0` (`MPI_Test`, `MPI_Testall`,
+    /// `MPI_Iprobe`).
+    pub outcome: Option<String>,
 }
 
 /// Concrete input values that drive the program into a violation.
@@ -431,6 +452,7 @@ pub(crate) fn condensed(trace: &[TraceStep]) -> Vec<TraceStep> {
                         None => last.changes.push(c.clone()),
                     }
                 }
+                last.mpi_calls.extend(s.mpi_calls.iter().cloned());
                 continue;
             }
         }
@@ -703,6 +725,7 @@ mod tests {
                         value: "N+1".into(),
                     }],
                     repeated: false,
+                    mpi_calls: Vec::new(),
                 }],
                 path_condition: "N >= 2".into(),
                 claim: "x < 3".into(),
@@ -784,6 +807,7 @@ mod tests {
                 value: value.into(),
             }],
             repeated: false,
+            mpi_calls: Vec::new(),
         };
         let trace = vec![
             step(1, 0, "argc", "1"),

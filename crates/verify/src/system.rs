@@ -140,6 +140,7 @@ pub(crate) fn replay<E: Engine>(
             source: info.source,
             changes: executed.changes,
             repeated: false,
+            mpi_calls: executed.mpi_calls,
         });
     }
     engine.set_record_changes(false);
@@ -1106,6 +1107,7 @@ mod tests {
                 state: s,
                 violations,
                 changes: Vec::new(),
+                mpi_calls: Vec::new(),
             })
         }
         fn is_terminated(&self, _: &SpinState) -> bool {

@@ -87,6 +87,7 @@ impl Engine for Toy {
             state: s,
             violations,
             changes,
+            mpi_calls: Vec::new(),
         })
     }
     fn is_terminated(&self, s: &ToyState) -> bool {

@@ -25,7 +25,7 @@ use serde_json::Value;
 
 use super::judge::Outcome;
 use super::mpi_lasso::{self, MpiLasso, RankStep};
-use super::{build, concrete, Invocation, ReplaySettings, Target};
+use super::{build_and_say, concrete, Invocation, ReplaySettings, Target};
 
 /// How many passes of the cycle the replay runs after the stem.
 pub(crate) const PASSES: usize = 3;
@@ -69,16 +69,18 @@ pub(super) fn replay_lasso(
         .files
         .iter()
         .any(|f| std::fs::read_to_string(f).is_ok_and(|t| t.contains("<mpi.h>")));
-    let built = match build(target, values, invocation, dir) {
+    let terminated = cycle.iter().any(|(_, s)| s.starts_with(TERMINATED_MARK));
+    if mpi && !terminated {
+        // Refused before anything is built.
+        if let Some(why) = mpi_lasso::unfollowed_calls(target) {
+            return Outcome::Unreplayable(why);
+        }
+    }
+    let built = match build_and_say(target, values, invocation, settings, dir) {
         Ok(b) => b,
         Err(outcome) => return outcome,
     };
-    for line in &built.notes {
-        settings.say(&format!("replay: note: {line}"));
-    }
-    settings.say(&format!("replay: harness in {}", dir.display()));
-    settings.say(&format!("replay: built with: {}", built.compile_line));
-    if cycle.iter().any(|(_, s)| s.starts_with(TERMINATED_MARK)) {
+    if terminated {
         let program_args = invocation.program_args.as_deref().unwrap_or_default();
         let run = concrete::run(built.launch, dir, settings.limit, program_args);
         settings.say(&format!("replay: run 1: {}", run.command));
@@ -103,6 +105,7 @@ pub(super) fn replay_lasso(
                 place: place.clone(),
                 source: source.clone(),
                 process: step["process"].as_u64().unwrap_or(0) as usize,
+                marks: super::mpi_calls::marks_of(step),
             })
             .collect();
         let still = raw[mark]["changes"]

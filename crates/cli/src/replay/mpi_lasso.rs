@@ -23,12 +23,17 @@
 //!   found there once the moving ranks are held: its inferior is interrupted
 //!   (SIGINT to the pid its gdb wrote) and its stack read.
 //!
-//! Atoms over several ranks (`PROC[0]@cs && PROC[1]@cs`) hold in global
-//! states a real run never stops in: they are not compared (said in the
-//! outcome). Only programs whose MPI calls are among [`ONE_STEP_CALLS`]
-//! are replayed (others are refused by name): a synchronous send, a
-//! `MPI_Sendrecv` or a collective shows as several steps, or as another
-//! rank's, and the numbering would be wrong.
+//! Which MPI call of which rank each step is part of, and its phase, is read
+//! from the steps' `mpi` marks (`mpi_calls.rs`): an `MPI_Ssend` is two steps
+//! (post, complete), an `MPI_Sendrecv` up to three, a collective one step of
+//! one member that every member's call is part of. Only programs whose MPI
+//! calls are among [`FOLLOWED_CALLS`] are replayed (others are refused by
+//! name). The polls' outcomes (`MPI_Test`, `MPI_Testall`, `MPI_Iprobe`) are
+//! forced to the lasso's by a PMPI layer built into the harness.
+//!
+//! Atoms over several ranks (`PROC[0]@cs && PROC[1]@cs`, `{PROC[0].a ==
+//! PROC[1].a}`) hold in global states a real run never stops in: they are
+//! not checked, and the outcome says so by name.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -37,29 +42,24 @@ use std::time::{Duration, Instant};
 
 use super::judge::Outcome;
 use super::lasso::{condition_atoms, judge_passes, parse_stops, Place, Stop, PASSES};
+use super::mpi_calls::{self, CallMark, FOLLOWED_CALLS};
 use super::{ReplaySettings, Target};
-
-/// The MPI functions whose every call is one step of its rank in the trace
-/// (or, for a receive that waited, of the sender's step that completes it):
-/// the ones the call numbering is checked for.
-const ONE_STEP_CALLS: &[&str] = &[
-    "MPI_Init",
-    "MPI_Comm_rank",
-    "MPI_Comm_size",
-    "MPI_Send",
-    "MPI_Recv",
-    "MPI_Finalize",
-    "MPI_Abort",
-];
 
 /// The least time the ranks get to reach their last stops.
 const MIN_LIMIT: Duration = Duration::from_secs(30);
 
+/// How long the ranks that stay put get, once the others are held, to make
+/// the MPI calls that bring them there.
+const STILL_GRACE: Duration = Duration::from_secs(10);
+
 /// One step of the trace, with its rank.
+#[derive(Clone)]
 pub(super) struct RankStep {
     pub place: Place,
     pub source: String,
     pub process: usize,
+    /// The MPI calls the step is part of (the trace's `mpi` marks).
+    pub marks: Vec<CallMark>,
 }
 
 /// The trace's lasso, split at the cycle mark; the mark's notes of the ranks
@@ -106,30 +106,40 @@ pub(super) fn replay(
     }
     let formula = target.trace["claim"].as_str().unwrap_or("");
     let (atoms_by_rank, unread) = rank_atoms(formula, target.procs);
-    let texts: Vec<String> = target
-        .files
-        .iter()
-        .filter_map(|f| std::fs::read_to_string(f).ok())
-        .collect();
-    let names = mpi_functions(&texts);
-    let unnumbered: Vec<&String> = names
-        .iter()
-        .filter(|n| !ONE_STEP_CALLS.contains(&n.as_str()))
-        .collect();
-    if !unnumbered.is_empty() {
-        return Outcome::Unreplayable(format!(
-            "the program calls {}: the lasso replay numbers each rank's MPI calls by the \
-             trace's steps, and it is checked only for {} (a synchronous send, a combined \
-             send-receive or a collective can take several steps in the trace, or another \
-             rank's); read the stem and the cycle in the trace",
-            unnumbered
-                .iter()
-                .map(|n| n.as_str())
-                .collect::<Vec<_>>()
-                .join(", "),
-            ONE_STEP_CALLS.join(", ")
-        ));
+    let names = mpi_functions(&program_texts(target));
+    if !mpi_calls::has_marks(lasso.stem) && !mpi_calls::has_marks(lasso.cycle) {
+        return Outcome::Unreplayable(
+            "the trace's steps do not say which MPI call each is part of (a trace of an older \
+             tass): verify the program again and replay the new trace"
+                .into(),
+        );
     }
+    let Some(turn) = mpi_calls::cycle_start(lasso.cycle, target.procs) else {
+        return Outcome::Unreplayable(
+            "no step of the cycle is a start where every rank that moves in it is held before \
+             its own line (some rank moves only inside other ranks' steps, a collective or a \
+             receive they complete): read the stem and the cycle in the trace"
+                .into(),
+        );
+    };
+    // The same lasso with its cycle started at `turn` (the stem takes the
+    // steps before it): each rank's first move in the cycle is a line of its own.
+    let stem: Vec<RankStep> = lasso
+        .stem
+        .iter()
+        .chain(&lasso.cycle[..turn])
+        .cloned()
+        .collect();
+    let cycle: Vec<RankStep> = lasso.cycle[turn..]
+        .iter()
+        .chain(&lasso.cycle[..turn])
+        .cloned()
+        .collect();
+    let lasso = &MpiLasso {
+        stem: &stem,
+        cycle: &cycle,
+        still: lasso.still.clone(),
+    };
     let mut plans = Vec::new();
     for (rank, atoms) in atoms_by_rank.iter().enumerate() {
         let plan = plan_rank(rank, lasso, atoms);
@@ -160,13 +170,17 @@ pub(super) fn replay(
             Err(outcome) => return outcome,
         }
     }
+    if let Some(why) = mpi_calls::poll_contradicts_progress(target.trace, dir, target.procs) {
+        return Outcome::NotReproduced(why);
+    }
     let mut text = format!(
         "the run followed the lasso rank by rank: {}",
         findings.join("; ")
     );
     if !unread.is_empty() {
         text.push_str(&format!(
-            " (atoms over several ranks not compared: {})",
+            " (not checked: atoms over several ranks, which hold in global states a real \
+             run never stops in: {})",
             unread
                 .iter()
                 .map(|a| format!("{{{a}}}"))
@@ -177,71 +191,79 @@ pub(super) fn replay(
     Outcome::Reproduced(text)
 }
 
+fn program_texts(target: &Target) -> Vec<String> {
+    target
+        .files
+        .iter()
+        .filter_map(|f| std::fs::read_to_string(f).ok())
+        .collect()
+}
+
+/// Why the lasso of this program is not replayed, if it calls MPI
+/// functions the replay does not follow (by name).
+pub(super) fn unfollowed_calls(target: &Target) -> Option<String> {
+    let names = mpi_functions(&program_texts(target));
+    let unfollowed: Vec<&str> = names
+        .iter()
+        .map(String::as_str)
+        .filter(|n| !FOLLOWED_CALLS.contains(n))
+        .collect();
+    (!unfollowed.is_empty()).then(|| {
+        format!(
+            "the program calls {}: the lasso replay follows each rank's MPI calls only for \
+             {}; read the stem and the cycle in the trace",
+            unfollowed.join(", "),
+            FOLLOWED_CALLS.join(", ")
+        )
+    })
+}
+
 /// The breakpoint and the stop counts of `rank`, or where it stays.
 fn plan_rank(rank: usize, lasso: &MpiLasso, atoms: &[String]) -> RankPlan {
-    let mine = |steps: &[RankStep]| -> Vec<Place> {
+    // The rank's steps that run code at their line (not the completion of a
+    // call it entered before, not MPI's progress on its posted receives).
+    let line_steps = |steps: &[RankStep]| -> Vec<Place> {
         steps
             .iter()
-            .filter(|s| s.process == rank)
+            .filter(|s| mpi_calls::reaches_line(s, rank))
             .map(|s| s.place.clone())
             .collect()
     };
-    let stem = mine(lasso.stem);
-    // A rank's calls: its own steps' (not the progress steps that complete
-    // its posted receives), and the blocking receives that another rank's
-    // send completes (the receiver has no step of its own for those).
-    let calls_of = |steps: &mut dyn Iterator<Item = &RankStep>| -> Vec<String> {
-        steps
-            .filter_map(|s| {
-                if super::wildcard::completed_receiver(&s.source) == Some(rank as u64) {
-                    return Some("MPI_Recv".to_string());
-                }
-                // A label's step shows the statement after it, not a call.
-                let call_step =
-                    !is_label_step(&s.source) && !s.source.contains("(the posted receive takes");
-                (s.process == rank && call_step)
-                    .then(|| mpi_call_name(&s.source))
-                    .flatten()
-            })
-            .collect()
-    };
-    let cycle: Vec<(&Place, &str)> = lasso
+    let stem = line_steps(lasso.stem);
+    let cycle: Vec<(usize, &RankStep)> = lasso
         .cycle
         .iter()
-        .filter(|s| s.process == rank)
-        .map(|s| (&s.place, s.source.as_str()))
+        .enumerate()
+        .filter(|(_, s)| mpi_calls::reaches_line(s, rank))
         .collect();
     if cycle.is_empty() {
-        return RankPlan::Still(
-            lasso.still.get(&rank).cloned(),
-            calls_of(&mut lasso.stem.iter()),
-        );
+        let mut calls = mpi_calls::calls_entered(lasso.stem, rank);
+        // A call entered in the stem that never returns is the one the
+        // rank stays in (the cycle mark names it again).
+        if mpi_calls::call_left_open(lasso.stem, rank) {
+            calls.pop();
+        }
+        return RankPlan::Still(lasso.still.get(&rank).cloned(), calls);
     }
     // A label's own step has no code of its own for gdb to stop at.
     let j = cycle
         .iter()
-        .position(|(_, source)| !is_label_step(source))
+        .position(|(_, s)| !is_label_step(&s.source))
         .unwrap_or(0);
-    let anchor = cycle[j].0.clone();
-    let mine_in_cycle: Vec<&RankStep> = lasso.cycle.iter().filter(|s| s.process == rank).collect();
-    // The cycle split at the anchor, as positions in the whole cycle (the
-    // receives other ranks complete for this one sit between its steps).
-    let split = lasso
-        .cycle
-        .iter()
-        .position(|s| std::ptr::eq(s, mine_in_cycle[j]))
-        .unwrap_or(0);
-    let (head, tail) = lasso.cycle.split_at(split);
-    let mut calls = calls_of(&mut lasso.stem.iter());
-    calls.extend(calls_of(&mut head.iter()));
+    let anchor = cycle[j].1.place.clone();
+    // The cycle split at the anchor (the calls other ranks' steps complete
+    // for this one sit between its own steps).
+    let (head, tail) = lasso.cycle.split_at(cycle[j].0);
+    let mut calls = mpi_calls::calls_entered(lasso.stem, rank);
+    calls.extend(mpi_calls::calls_entered(head, rank));
     for _ in 0..PASSES {
-        calls.extend(calls_of(&mut tail.iter()));
-        calls.extend(calls_of(&mut head.iter()));
+        calls.extend(mpi_calls::calls_entered(tail, rank));
+        calls.extend(mpi_calls::calls_entered(head, rank));
     }
     let at = |places: &mut dyn Iterator<Item = &Place>| places.filter(|p| **p == anchor).count();
     RankPlan::Moving {
-        before: at(&mut stem.iter()) + at(&mut cycle[..j].iter().map(|(p, _)| *p)),
-        per_pass: at(&mut cycle.iter().map(|(p, _)| *p)),
+        before: at(&mut stem.iter()) + at(&mut cycle[..j].iter().map(|(_, s)| &s.place)),
+        per_pass: at(&mut cycle.iter().map(|(_, s)| &s.place)),
         anchor,
         atoms: atoms.to_vec(),
         calls,
@@ -274,7 +296,7 @@ fn mpi_functions(texts: &[String]) -> Vec<String> {
 }
 
 /// `cs: l = ...`: the step of a label (the label's name, a colon, not `::`).
-fn is_label_step(source: &str) -> bool {
+pub(super) fn is_label_step(source: &str) -> bool {
     let name: String = source
         .chars()
         .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
@@ -393,6 +415,7 @@ fn run_ranks(
     dir: &Path,
 ) -> RanksRun {
     for rank in 0..procs {
+        let _ = std::fs::remove_file(dir.join(format!("tass_replay_lasso_polls_{rank}")));
         for what in ["log", "pid", "stopped"] {
             let _ = std::fs::remove_file(file(dir, what, rank));
         }
@@ -446,6 +469,18 @@ fn run_ranks(
         .filter(|&r| matches!(plans[r], RankPlan::Moving { .. }))
         .collect();
     wait_until(&mut child, deadline, || moving.iter().all(|&r| stopped(r)));
+    // A rank that stays put may still be on its way there (the held ranks
+    // need nothing of it): its MPI calls, the last the one it stays in, are
+    // logged as it makes them; give it until it has made them all.
+    let arrived = |rank: usize| {
+        let log = std::fs::read_to_string(file(dir, "log", rank)).unwrap_or_default();
+        log.lines().filter(|l| l.starts_with("TASS-CALL ")).count()
+            >= expected_calls(&plans[rank]).len()
+    };
+    let grace = (Instant::now() + STILL_GRACE).min(deadline.max(Instant::now()));
+    wait_until(&mut child, grace, || {
+        (0..procs).all(|r| stopped(r) || arrived(r))
+    });
     for rank in (0..procs).filter(|&r| !stopped(r)) {
         if let Ok(pid) = std::fs::read_to_string(file(dir, "pid", rank)) {
             let _ = Command::new("kill").args(["-INT", pid.trim()]).status();
@@ -471,15 +506,10 @@ fn wait_until(child: &mut Child, deadline: Instant, mut done: impl FnMut() -> bo
     }
 }
 
-/// What rank `rank`'s log shows against its plan: a finding, or the outcome
-/// that ends the replay.
-fn judge_rank(rank: usize, plan: &RankPlan, log: &str) -> Result<String, Outcome> {
-    let (stops_text, where_text) = log.split_once("TASS-WHERE").unwrap_or((log, ""));
-    let made: Vec<&str> = stops_text
-        .lines()
-        .filter_map(|l| l.strip_prefix("TASS-CALL "))
-        .collect();
-    let expected = match plan {
+/// The MPI calls a rank makes up to its last stop, or up to the call it
+/// stays in (that one included).
+fn expected_calls(plan: &RankPlan) -> Vec<String> {
+    match plan {
         RankPlan::Moving { calls, .. } => calls.clone(),
         RankPlan::Still(note, calls) => {
             let mut calls = calls.clone();
@@ -492,7 +522,18 @@ fn judge_rank(rank: usize, plan: &RankPlan, log: &str) -> Result<String, Outcome
             }
             calls
         }
-    };
+    }
+}
+
+/// What rank `rank`'s log shows against its plan: a finding, or the outcome
+/// that ends the replay.
+fn judge_rank(rank: usize, plan: &RankPlan, log: &str) -> Result<String, Outcome> {
+    let (stops_text, where_text) = log.split_once("TASS-WHERE").unwrap_or((log, ""));
+    let made: Vec<&str> = stops_text
+        .lines()
+        .filter_map(|l| l.strip_prefix("TASS-CALL "))
+        .collect();
+    let expected = expected_calls(plan);
     if made != expected {
         let k = made
             .iter()

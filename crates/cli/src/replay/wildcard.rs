@@ -40,6 +40,13 @@ pub(crate) fn matches(trace: &Value) -> Matches {
 
 /// An ltl lasso's receives: the stem's, and the cycle's (which repeat).
 pub(crate) fn lasso_matches(trace: &Value) -> (Matches, Matches) {
+    let (stem, cycle) = lasso_steps(trace);
+    (steps_matches(stem), steps_matches(cycle))
+}
+
+/// An ltl trace's JSON steps split at the cycle mark: (stem, cycle); the
+/// cycle is empty when there is no mark.
+pub(crate) fn lasso_steps(trace: &Value) -> (&[Value], &[Value]) {
     let steps = trace["trace"].as_array().map(Vec::as_slice).unwrap_or(&[]);
     let mark = steps
         .iter()
@@ -49,10 +56,7 @@ pub(crate) fn lasso_matches(trace: &Value) -> (Matches, Matches) {
                 .is_some_and(|t| t.starts_with("(cycle"))
         })
         .unwrap_or(steps.len());
-    (
-        steps_matches(&steps[..mark]),
-        steps_matches(steps.get(mark + 1..).unwrap_or(&[])),
-    )
+    (&steps[..mark], steps.get(mark + 1..).unwrap_or(&[]))
 }
 
 fn steps_matches(steps: &[Value]) -> Matches {

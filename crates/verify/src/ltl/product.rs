@@ -561,10 +561,10 @@ impl<'e> Product<'e> {
             Some(step) => {
                 let info = self.engine.step_info(step);
                 self.engine.set_record_changes(true);
-                let changes = self
+                let (changes, mpi_calls) = self
                     .engine
                     .execute(from.clone(), step)
-                    .map(|executed| executed.changes)
+                    .map(|executed| (executed.changes, executed.mpi_calls))
                     .unwrap_or_default();
                 self.engine.set_record_changes(false);
                 TraceStep {
@@ -576,6 +576,7 @@ impl<'e> Product<'e> {
                     source: info.source,
                     changes,
                     repeated: false,
+                    mpi_calls,
                 }
             }
             None => self.marker(
@@ -596,6 +597,7 @@ impl<'e> Product<'e> {
             source: text.into(),
             changes: Vec::new(),
             repeated: false,
+            mpi_calls: Vec::new(),
         }
     }
 }

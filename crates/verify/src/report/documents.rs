@@ -210,6 +210,10 @@ struct JsonStep {
     process: usize,
     source: String,
     changes: Map<String, Value>,
+    /// The MPI calls the step is part of (an addition to DESIGN.md's step:
+    /// which process's call, its phase, a poll's outcome).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    mpi: Vec<Value>,
 }
 
 /// The trace as JSON steps, a statement's consecutive steps merged into one.
@@ -221,6 +225,20 @@ fn json_trace(trace: &[TraceStep]) -> Vec<JsonStep> {
                 .changes
                 .iter()
                 .map(|c| (c.variable.clone(), Value::String(c.value.clone())))
+                .collect(),
+            mpi: s
+                .mpi_calls
+                .iter()
+                .map(|m| {
+                    let mut call = Map::new();
+                    call.insert("process".into(), Value::from(m.process));
+                    call.insert("call".into(), Value::from(m.call.clone()));
+                    call.insert("phase".into(), Value::from(m.phase.clone()));
+                    if let Some(outcome) = &m.outcome {
+                        call.insert("outcome".into(), Value::from(outcome.clone()));
+                    }
+                    Value::Object(call)
+                })
                 .collect(),
             model: s.model,
             file: s.file,
