@@ -397,9 +397,8 @@ pub(super) fn write_int_through(
 
 /// The receiver of an MPI call model: the evaluator, the calling process's
 /// view of the state and the call being executed, one value instead of three
-/// parameters threaded through every model and its helpers. The models of
-/// `p2p.rs` (posted receives, probes) and `persistent.rs` take it; the other
-/// modules still pass the three (style.md, "Repetition").
+/// parameters threaded through every model and its helpers. The modules
+/// that still pass the three are listed in style.md, "Repetition".
 pub(super) struct MpiCall<'r, 'e, 'p> {
     pub ev: &'r mut Evaluator<'e>,
     pub env: &'r mut ProcEnv<'p>,
