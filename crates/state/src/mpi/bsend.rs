@@ -15,8 +15,9 @@ use tass_model::api::{LibraryConstant as LC, LibraryFunction as LF, Span};
 use tass_semantics::api::{EngineError, Evaluator, Property};
 
 use super::buffer::{p2p_datatype, P2pType};
+use super::context::write_through;
 use super::context::MpiCall;
-use super::group::{concrete_int, write_int, write_through, Done};
+use super::group::{concrete_int, write_int, Done, OUTPUT};
 use crate::env::{set_mpi, ProcEnv};
 use crate::state::State;
 
@@ -93,6 +94,7 @@ impl MpiCall<'_, '_, '_> {
             self.env,
             call.arg(ArgRole::AttachedBuffer),
             address,
+            OUTPUT,
             span,
         )?;
         write_int(self.ev, self.env, call.arg(ArgRole::BufferSize), size, span)?;

@@ -11,7 +11,7 @@ use super::collective::{is_collective, push_due_fold, DueFold};
 use super::comm::check_comm;
 use super::context::{
     current_call, is_implemented, is_nonblocking_send, is_standard_send, write_int_through,
-    write_request, write_success, Call, Mpi, MpiCall, ENVELOPE_CASE, NO_MESSAGE,
+    write_request, write_success, write_through, Call, Mpi, MpiCall, ENVELOPE_CASE, NO_MESSAGE,
 };
 use super::group::Done;
 use super::p2p::{receive, send};
@@ -384,9 +384,8 @@ impl MpiCall<'_, '_, '_> {
         } else {
             ArgRole::SizeOut
         };
-        let ptr = ev.eval(&*env, call.arg(out))?;
-        let place = ev.deref_place(&*env, ptr, false, call.span, &|| name.to_string())?;
-        ev.write_place(env, &place, Value::Data(f.int(value as i64)), call.span)?;
+        let value = Value::Data(f.int(value as i64));
+        write_through(ev, env, call.arg(out), value, name, call.span)?;
         Ok(After::Return)
     }
 
@@ -402,9 +401,8 @@ impl MpiCall<'_, '_, '_> {
             Value::Data(c) => c,
             _ => f.fresh_symbol("undef", Type::Int),
         };
-        let ptr = ev.eval(&*env, call.arg(ArgRole::CountOut))?;
-        let place = ev.deref_place(&*env, ptr, false, call.span, &|| "count".into())?;
-        ev.write_place(env, &place, Value::Data(count), call.span)?;
+        let out = call.arg(ArgRole::CountOut);
+        write_through(ev, env, out, Value::Data(count), "count", call.span)?;
         Ok(After::Return)
     }
 

@@ -20,7 +20,7 @@ use tass_symbolic::api::Type;
 use super::buffer::{read_buffer, write_buffer, Window};
 use super::comm;
 use super::comm::check_comm;
-use super::context::MpiCall;
+use super::context::{write_through, MpiCall};
 use crate::env::{set_mpi, ProcEnv};
 
 /// A group of a process.
@@ -41,6 +41,9 @@ pub(super) enum Done {
     /// A violation was reported; the step is over.
     Failed,
 }
+
+/// What a bad output pointer of the calls here is called in messages.
+pub(super) const OUTPUT: &str = "output argument";
 
 /// True for the local calls this module executes.
 pub(super) fn is_local_call(lf: LF) -> bool {
@@ -130,7 +133,7 @@ impl MpiCall<'_, '_, '_> {
         };
         let members = comm::members(env.state, c);
         let g = new_group(env, members, origin);
-        write_through(ev, env, call.arg(ArgRole::NewGroup), g, call.span)?;
+        write_through(ev, env, call.arg(ArgRole::NewGroup), g, OUTPUT, call.span)?;
         Ok(Done::Returns)
     }
 
@@ -214,7 +217,14 @@ impl MpiCall<'_, '_, '_> {
                 .collect()
         };
         let new = new_group(self.env, members, origin);
-        write_through(self.ev, self.env, call.arg(ArgRole::NewGroup), new, span)?;
+        write_through(
+            self.ev,
+            self.env,
+            call.arg(ArgRole::NewGroup),
+            new,
+            OUTPUT,
+            span,
+        )?;
         Ok(Done::Returns)
     }
 
@@ -397,19 +407,6 @@ fn new_group(
     Value::Handle(Handle::Group(k))
 }
 
-/// Writes `value` through pointer argument `ptr`.
-pub(super) fn write_through(
-    ev: &mut Evaluator<'_>,
-    env: &mut ProcEnv<'_>,
-    ptr: &MExpr,
-    value: Value,
-    span: &Span,
-) -> Result<(), EngineError> {
-    let p = ev.eval(&*env, ptr)?;
-    let place = ev.deref_place(&*env, p, false, span, &|| "output argument".into())?;
-    ev.write_place(env, &place, value, span)
-}
-
 /// Reads the handle pointer argument `ptr` points to: its place and value.
 pub(super) fn read_through(
     ev: &mut Evaluator<'_>,
@@ -475,7 +472,7 @@ pub(super) fn write_int(
     span: &Span,
 ) -> Result<(), EngineError> {
     let f = ev.factory();
-    write_through(ev, env, e, Value::Data(f.int(value)), span)
+    write_through(ev, env, e, Value::Data(f.int(value)), OUTPUT, span)
 }
 
 /// The groups of process `p` never freed: the calls that made them.

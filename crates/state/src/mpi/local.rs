@@ -9,7 +9,7 @@ use tass_semantics::api::{EngineError, Property};
 use tass_symbolic::api::Type;
 
 use super::buffer::{write_buffer, Window};
-use super::context::{write_int_through, MpiCall};
+use super::context::{write_int_through, write_through, MpiCall};
 use crate::env::set_mpi;
 
 /// `MPI_THREAD_SINGLE` .. `MPI_THREAD_MULTIPLE`, as `<mpi.h>` defines them.
@@ -61,11 +61,11 @@ impl MpiCall<'_, '_, '_> {
         self.write_level(level.unwrap_or_else(|| f.int(THREAD_SINGLE)))
     }
 
+    /// `*provided = level`.
     fn write_level(&mut self, level: tass_symbolic::api::Expr) -> Result<(), EngineError> {
         let (ev, env, call) = self.parts();
-        let ptr = ev.eval(&*env, call.arg(ArgRole::ThreadProvided))?;
-        let place = ev.deref_place(&*env, ptr, false, call.span, &|| "provided".into())?;
-        ev.write_place(env, &place, Value::Data(level), call.span)
+        let provided = call.arg(ArgRole::ThreadProvided);
+        write_through(ev, env, provided, Value::Data(level), "provided", call.span)
     }
 
     /// `MPI_Get_processor_name(name, &resultlen)`: `name` (which MPI requires to

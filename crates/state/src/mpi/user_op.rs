@@ -9,8 +9,9 @@ use tass_model::api::mpi::ArgRole;
 use tass_model::api::{FunctionId, LibraryConstant as LC, LibraryFunction as LF, TransitionId};
 use tass_semantics::api::{EngineError, Property};
 
+use super::context::write_through;
 use super::context::MpiCall;
-use super::group::{read_through, write_through, Done};
+use super::group::{read_through, Done, OUTPUT};
 use crate::env::set_mpi;
 
 /// A user operator of a process.
@@ -51,7 +52,14 @@ impl MpiCall<'_, '_, '_> {
                 k = m.ops.len() as u32;
             });
             let op = Value::Handle(Handle::Op(k));
-            write_through(self.ev, self.env, call.arg(ArgRole::OpOut), op, span)?;
+            write_through(
+                self.ev,
+                self.env,
+                call.arg(ArgRole::OpOut),
+                op,
+                OUTPUT,
+                span,
+            )?;
             return Ok(Done::Returns);
         }
         let (place, v) = read_through(self.ev, &*self.env, call.arg(ArgRole::OpOut), span)?;
