@@ -50,6 +50,20 @@ int main(int argc, char *argv[]) {
 }
 "#;
 
+/// `BAD`'s loop of rank 0, with the invariant.
+const RANK_ZERO_LOOP: &str = "#pragma TASS collective invariant I 0 <= i && i <= N\n        while (i < N) {\n            MPI_Send(&i, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);\n            i++;\n        }\n";
+
+/// `BAD`'s loop of rank 1, without one.
+const RANK_ONE_LOOP: &str = "        while (j < N) {\n            MPI_Recv(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n            j++;\n        }\n";
+
+/// `base` with each `(from, to)` replaced; every `from` must be in it.
+fn variant(base: &str, edits: &[(&str, &str)]) -> String {
+    edits.iter().fold(base.to_string(), |text, (from, to)| {
+        assert!(text.contains(from), "{from}");
+        text.replace(from, to)
+    })
+}
+
 #[test]
 fn loop_without_the_invariant_on_the_other_side_of_a_rank_test_is_refused() {
     for procs in ["2", "3"] {
@@ -78,33 +92,14 @@ fn one_process_is_not_refused() {
 /// every N with 2 processes.
 #[test]
 fn both_sides_with_the_invariant_hold() {
-    let (code, r) = verify(
-        "2",
-        r#"#include <mpi.h>
-#pragma TASS input {N >= 0} int
-#define N 3
-int main(int argc, char *argv[]) {
-    int rank, i = 0, j = 0, x = 0;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    if (rank == 0) {
-#pragma TASS collective invariant I 0 <= i && i <= N && (NPROCS < 2 || i == PROC[1]@main.j)
-        while (i < N) {
-            MPI_Send(&i, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
-            i++;
-        }
-    } else if (rank == 1) {
-#pragma TASS collective invariant I 0 <= j && j <= N && j == PROC[0]@main.i
-        while (j < N) {
-            MPI_Recv(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            j++;
-        }
-    }
-    MPI_Finalize();
-    return 0;
-}
-"#,
+    let both = variant(
+        BAD,
+        &[
+            ("I 0 <= i && i <= N\n", "I 0 <= i && i <= N && (NPROCS < 2 || i == PROC[1]@main.j)\n"),
+            ("    } else if (rank == 1) {\n", "    } else if (rank == 1) {\n#pragma TASS collective invariant I 0 <= j && j <= N && j == PROC[0]@main.i\n"),
+        ],
     );
+    let (code, r) = verify("2", &both);
     assert_eq!(r["verdict"], "holds", "{r:#}");
     assert_eq!(code, 0);
 }
@@ -138,37 +133,20 @@ fn a_rank_test_every_process_passes_is_not_refused() {
 // refuses it before the run.
 
 /// Rank 1 runs the loop without an invariant inside `drain`, which only it calls.
-const PLAIN_LOOP_IN_CALLEE: &str = r#"#include <mpi.h>
-#pragma TASS input {N >= 0} int
-#define N 3
-void drain(int n) {
-    int j = 0, x = 0;
-    while (j < n) {
-        MPI_Recv(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        j++;
-    }
+fn plain_loop_in_callee() -> String {
+    variant(
+        BAD,
+        &[
+            ("#define N 3\n", "#define N 3\nvoid drain(int n) {\n    int j = 0, x = 0;\n    while (j < n) {\n        MPI_Recv(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n        j++;\n    }\n}\n"),
+            ("int rank, i = 0, j = 0, x = 0;", "int rank, i = 0;"),
+            (RANK_ONE_LOOP, "        drain(N);\n"),
+        ],
+    )
 }
-int main(int argc, char *argv[]) {
-    int rank, i = 0;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    if (rank == 0) {
-#pragma TASS collective invariant I 0 <= i && i <= N
-        while (i < N) {
-            MPI_Send(&i, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
-            i++;
-        }
-    } else if (rank == 1) {
-        drain(N);
-    }
-    MPI_Finalize();
-    return 0;
-}
-"#;
 
 #[test]
 fn a_loop_without_the_invariant_in_a_called_function_is_refused() {
-    let (code, r) = verify("2", PLAIN_LOOP_IN_CALLEE);
+    let (code, r) = verify("2", &plain_loop_in_callee());
     assert_eq!(code, 2, "{r:#}");
     let message = r["error"].as_str().unwrap_or_default();
     assert!(message.contains("prog.c:6:5:"), "{message}");
@@ -181,37 +159,20 @@ fn a_loop_without_the_invariant_in_a_called_function_is_refused() {
 
 /// The invariant's loop is in `produce`, which rank 0 calls on every path; rank 1
 /// runs a loop without one in `main`.
-const INVARIANT_IN_CALLEE: &str = r#"#include <mpi.h>
-#pragma TASS input {N >= 0} int
-#define N 3
-void produce(int n) {
-    int i = 0;
-#pragma TASS collective invariant I 0 <= i && i <= n
-    while (i < n) {
-        MPI_Send(&i, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
-        i++;
-    }
+fn invariant_in_callee() -> String {
+    variant(
+        BAD,
+        &[
+            ("#define N 3\n", "#define N 3\nvoid produce(int n) {\n    int i = 0;\n#pragma TASS collective invariant I 0 <= i && i <= n\n    while (i < n) {\n        MPI_Send(&i, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);\n        i++;\n    }\n}\n"),
+            ("int rank, i = 0, j = 0, x = 0;", "int rank, j = 0, x = 0;"),
+            (RANK_ZERO_LOOP, "        produce(N);\n"),
+        ],
+    )
 }
-int main(int argc, char *argv[]) {
-    int rank, j = 0, x = 0;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    if (rank == 0) {
-        produce(N);
-    } else if (rank == 1) {
-        while (j < N) {
-            MPI_Recv(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            j++;
-        }
-    }
-    MPI_Finalize();
-    return 0;
-}
-"#;
 
 #[test]
 fn an_invariant_loop_in_a_called_function_makes_the_other_side_refused() {
-    let (code, r) = verify("2", INVARIANT_IN_CALLEE);
+    let (code, r) = verify("2", &invariant_in_callee());
     assert_eq!(code, 2, "{r:#}");
     let message = r["error"].as_str().unwrap_or_default();
     assert!(message.contains("prog.c:19:9:"), "{message}");
@@ -272,42 +233,19 @@ fn the_invariant_loop_reached_through_a_wrapper_is_not_refused() {
 /// the rule does not apply and the run decides (here: rank 0 waits at the head while
 /// rank 1 waits for a message, refused at run time by the aligned form). Without
 /// treating `exit` as the end of a path the rule would refuse the loop in `main`.
-const EXIT_BEFORE_THE_LOOP: &str = r#"#include <mpi.h>
-#include <stdlib.h>
-#pragma TASS input {N >= 0} int
-#define N 3
-void produce(int n) {
-    int i = 0;
-    if (n == 0) {
-        MPI_Finalize();
-        exit(0);
-    }
-#pragma TASS collective invariant I 0 <= i && i <= n
-    while (i < n) {
-        MPI_Send(&i, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
-        i++;
-    }
+fn exit_before_the_loop() -> String {
+    variant(
+        &invariant_in_callee(),
+        &[
+            ("#include <mpi.h>\n", "#include <mpi.h>\n#include <stdlib.h>\n"),
+            ("    int i = 0;\n", "    int i = 0;\n    if (n == 0) {\n        MPI_Finalize();\n        exit(0);\n    }\n"),
+        ],
+    )
 }
-int main(int argc, char *argv[]) {
-    int rank, j = 0, x = 0;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    if (rank == 0) {
-        produce(N);
-    } else if (rank == 1) {
-        while (j < N) {
-            MPI_Recv(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            j++;
-        }
-    }
-    MPI_Finalize();
-    return 0;
-}
-"#;
 
 #[test]
 fn a_possible_exit_before_the_invariant_loop_is_not_refused_statically() {
-    let (_, r) = verify("2", EXIT_BEFORE_THE_LOOP);
+    let (_, r) = verify("2", &exit_before_the_loop());
     let message = r["error"].as_str().unwrap_or_default();
     assert!(
         !message.contains("has no `#pragma TASS collective invariant"),

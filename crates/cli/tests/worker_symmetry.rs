@@ -19,6 +19,9 @@
 //!     without it, exits 0 in the runs where rank 1 is not last;
 //!   reduce_herbrand (x = 0.1): exits 0 (the fold in rank order equals the assertion's
 //!     left-to-right sum in IEEE here; herbrand cannot prove it for every x: `possible`).
+//! The server programs are built by `Server::program` (every one includes
+//! `<mpi.h>`, `<assert.h>` and `<unistd.h>`); rerun as built, np 4: server_ok and
+//! deadlock_order_bad exit 0, the three leaks fail their assertions as above.
 
 mod common;
 
@@ -26,218 +29,205 @@ use std::process::Command;
 
 use serde_json::Value;
 
-const SERVER_OK: &str = r#"/* clean server: requests by MPI_ANY_SOURCE, replies to status.MPI_SOURCE (admitted; holds) */
+/// A server program: after the prologue every program here shares, rank 0
+/// takes one message from each worker by `MPI_Recv(RECEIVE, MPI_COMM_WORLD,
+/// &status)` and runs `each` after each; the workers run `worker`. Every
+/// piece is C text with its lines indented as they stand in the program.
+struct Server {
+    /// The comment at the top (a bad program's says BUG and why).
+    header: &'static str,
+    /// Declarations of `main` after `int rank, size, i`.
+    locals: &'static str,
+    /// Statements before the server/worker split.
+    before: &'static str,
+    receive: &'static str,
+    each: &'static str,
+    /// What follows rank 0's loop before the workers' `} else {`: rank 0's
+    /// last statements, or a branch of its own for one rank.
+    after_loop: &'static str,
+    worker: &'static str,
+    /// What every process does before `MPI_Finalize`.
+    end: &'static str,
+}
+
+impl Server {
+    const EMPTY: Server = Server {
+        header: "",
+        locals: "",
+        before: "",
+        receive: "",
+        each: "",
+        after_loop: "",
+        worker: "",
+        end: "",
+    };
+
+    fn program(&self) -> String {
+        let Server {
+            header,
+            locals,
+            before,
+            receive,
+            each,
+            after_loop,
+            worker,
+            end,
+        } = self;
+        format!(
+            "{header}
 #include <mpi.h>
 #include <assert.h>
-int main(int argc, char *argv[]) {
-    int rank, size, i, req = 7, reply = 0, total = 0, mine = 0;
+#include <unistd.h>
+int main(int argc, char *argv[]) {{
+    int rank, size, i{locals};
     MPI_Status status;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (rank == 0) {
-        for (i = 1; i < size; i++) {
-            MPI_Recv(&req, 1, MPI_INT, MPI_ANY_SOURCE, 1, MPI_COMM_WORLD, &status);
-            reply = i;
+{before}    if (rank == 0) {{
+        for (i = 1; i < size; i++) {{
+            MPI_Recv({receive}, MPI_COMM_WORLD, &status);
+{each}        }}
+{after_loop}    }} else {{
+{worker}    }}
+{end}    MPI_Finalize();
+    return 0;
+}}
+"
+        )
+    }
+}
+
+const SERVER_OK: Server = Server {
+    header: "/* clean server: requests by MPI_ANY_SOURCE, replies to status.MPI_SOURCE \
+             (admitted; holds) */",
+    locals: ", req = 7, reply = 0, total = 0, mine = 0",
+    receive: "&req, 1, MPI_INT, MPI_ANY_SOURCE, 1",
+    each: "            reply = i;
             MPI_Send(&reply, 1, MPI_INT, status.MPI_SOURCE, 2, MPI_COMM_WORLD);
-        }
-    } else {
-        MPI_Send(&req, 1, MPI_INT, 0, 1, MPI_COMM_WORLD);
+",
+    worker: "        MPI_Send(&req, 1, MPI_INT, 0, 1, MPI_COMM_WORLD);
         MPI_Recv(&mine, 1, MPI_INT, 0, 2, MPI_COMM_WORLD, &status);
         assert(mine >= 1 && mine < size);
-    }
-    MPI_Reduce(&mine, &total, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+",
+    end: "    MPI_Reduce(&mine, &total, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
     if (rank == 0)
         assert(total == (size - 1) * size / 2);
-    MPI_Finalize();
-    return 0;
-}
-"#;
+",
+    ..Server::EMPTY
+};
 
-const DEADLOCK_ORDER_BAD: &str = r#"/* BUG: the server waits for one more message from rank 1 when rank 1's request
- * came last: a deadlock in that arrival order only (rank 1 named, W = the rest). */
-#include <mpi.h>
-#include <unistd.h>
-int main(int argc, char *argv[]) {
-    int rank, size, i, last = 0, req = 1;
-    MPI_Status status;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (rank == 0) {
-        for (i = 1; i < size; i++) {
-            MPI_Recv(&req, 1, MPI_INT, MPI_ANY_SOURCE, 1, MPI_COMM_WORLD, &status);
-            last = status.MPI_SOURCE;
-        }
-        if (last == 1)
+const DEADLOCK_ORDER_BAD: Server = Server {
+    header: "/* BUG: the server waits for one more message from rank 1 when rank 1's request
+ * came last: a deadlock in that arrival order only (rank 1 named, W = the rest). */",
+    locals: ", last = 0, req = 1",
+    receive: "&req, 1, MPI_INT, MPI_ANY_SOURCE, 1",
+    each: "            last = status.MPI_SOURCE;
+",
+    after_loop: "        if (last == 1)
             MPI_Recv(&req, 1, MPI_INT, 1, 1, MPI_COMM_WORLD, &status);
-    } else {
-#ifdef FORCE_LAST
+",
+    worker: "#ifdef FORCE_LAST
         if (rank == 1)
             sleep(1);
 #endif
         MPI_Send(&req, 1, MPI_INT, 0, 1, MPI_COMM_WORLD);
-    }
-    MPI_Finalize();
-    return 0;
-}
-"#;
+",
+    ..Server::EMPTY
+};
 
-const NAMED_ORDER_BAD: &str = r#"/* BUG: rank 2 (named by a literal, so not interchangeable) sends tag 2, the
- * others tag 1; the server asserts the first message has tag 1: violated when
- * rank 2 is first (admitted: W = the workers other than 2). */
-#include <mpi.h>
-#include <assert.h>
-#include <unistd.h>
-int main(int argc, char *argv[]) {
-    int rank, size, i, v = 0;
-    MPI_Status status;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (rank == 0) {
-        for (i = 1; i < size; i++) {
-            MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &status);
-            if (i == 1)
+/// The server asserts the first message it takes has tag 1.
+const FIRST_TAG_IS_ONE: &str = "            if (i == 1)
                 assert(status.MPI_TAG == 1);
-        }
-    } else if (rank == 2) {
+";
+
+const NAMED_ORDER_BAD: Server = Server {
+    header: "/* BUG: rank 2 (named by a literal, so not interchangeable) sends tag 2, the
+ * others tag 1; the server asserts the first message has tag 1: violated when
+ * rank 2 is first (admitted: W = the workers other than 2). */",
+    locals: ", v = 0",
+    receive: "&v, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG",
+    each: FIRST_TAG_IS_ONE,
+    after_loop: "    } else if (rank == 2) {
         MPI_Send(&v, 1, MPI_INT, 0, 2, MPI_COMM_WORLD);
-    } else {
-#ifdef FORCE_TWO_FIRST
+",
+    worker: "#ifdef FORCE_TWO_FIRST
         sleep(1);
 #endif
         MPI_Send(&v, 1, MPI_INT, 0, 1, MPI_COMM_WORLD);
-    }
-    MPI_Finalize();
-    return 0;
-}
-"#;
+",
+    ..Server::EMPTY
+};
 
-const POINTER_LEAK_BAD: &str = r#"/* BUG: the rank leaks through a pointer; the worker of rank 2 sends 99, which
- * the server's assertion rejects (refused: the address of the rank is taken). */
-#include <mpi.h>
-#include <assert.h>
-int main(int argc, char *argv[]) {
-    int rank, size, i, v = 0, *p;
-    MPI_Status status;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    p = &rank;
-    if (rank == 0) {
-        for (i = 1; i < size; i++) {
-            MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, 1, MPI_COMM_WORLD, &status);
-            assert(v != 99);
-        }
-    } else {
-        v = *p == 2 ? 99 : 1;
+const POINTER_LEAK_BAD: Server = Server {
+    header: "/* BUG: the rank leaks through a pointer; the worker of rank 2 sends 99, which
+ * the server's assertion rejects (refused: the address of the rank is taken). */",
+    locals: ", v = 0, *p",
+    before: "    p = &rank;
+",
+    receive: "&v, 1, MPI_INT, MPI_ANY_SOURCE, 1",
+    each: "            assert(v != 99);
+",
+    worker: "        v = *p == 2 ? 99 : 1;
         MPI_Send(&v, 1, MPI_INT, 0, 1, MPI_COMM_WORLD);
-    }
-    MPI_Finalize();
-    return 0;
-}
-"#;
+",
+    ..Server::EMPTY
+};
 
-const BYTE_LEAK_BAD: &str = r#"/* BUG: each worker sends the first byte of its rank as an MPI_BYTE (the whole
+const BYTE_LEAK_BAD: Server = Server {
+    header: "/* BUG: each worker sends the first byte of its rank as an MPI_BYTE (the whole
  * rank on a little-endian machine, ranks < 256); the server rejects rank 2's
- * (refused: the address of the rank is taken as a send buffer). */
-#include <mpi.h>
-#include <assert.h>
-int main(int argc, char *argv[]) {
-    int rank, size, i;
-    unsigned char b = 0;
-    MPI_Status status;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (rank == 0) {
-        for (i = 1; i < size; i++) {
-            MPI_Recv(&b, 1, MPI_BYTE, MPI_ANY_SOURCE, 1, MPI_COMM_WORLD, &status);
-            assert(b != 2);
-        }
-    } else {
-        MPI_Send(&rank, 1, MPI_BYTE, 0, 1, MPI_COMM_WORLD);
-    }
-    MPI_Finalize();
-    return 0;
-}
-"#;
+ * (refused: the address of the rank is taken as a send buffer). */",
+    locals: ";
+    unsigned char b = 0",
+    receive: "&b, 1, MPI_BYTE, MPI_ANY_SOURCE, 1",
+    each: "            assert(b != 2);
+",
+    worker: "        MPI_Send(&rank, 1, MPI_BYTE, 0, 1, MPI_COMM_WORLD);
+",
+    ..Server::EMPTY
+};
 
-const ARITH_LEAK_BAD: &str = r#"/* BUG: each worker sends 10 * rank; the server rejects 20 (refused: arithmetic on the rank). */
-#include <mpi.h>
-#include <assert.h>
-int main(int argc, char *argv[]) {
-    int rank, size, i, v = 0;
-    MPI_Status status;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (rank == 0) {
-        for (i = 1; i < size; i++) {
-            MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, 1, MPI_COMM_WORLD, &status);
-            assert(v != 20);
-        }
-    } else {
-        v = 10 * rank;
+const ARITH_LEAK_BAD: Server = Server {
+    header: "/* BUG: each worker sends 10 * rank; the server rejects 20 \
+             (refused: arithmetic on the rank). */",
+    locals: ", v = 0",
+    receive: "&v, 1, MPI_INT, MPI_ANY_SOURCE, 1",
+    each: "            assert(v != 20);
+",
+    worker: "        v = 10 * rank;
         MPI_Send(&v, 1, MPI_INT, 0, 1, MPI_COMM_WORLD);
-    }
-    MPI_Finalize();
-    return 0;
-}
-"#;
+",
+    ..Server::EMPTY
+};
 
-const PARITY_ORDER_BAD: &str = r#"/* BUG: odd workers send tag 1, even ones tag 2; the server asserts the first
+const PARITY_ORDER_BAD: Server = Server {
+    header: "/* BUG: odd workers send tag 1, even ones tag 2; the server asserts the first
  * message it takes has tag 1: violated when an even worker is first
- * (refused: the rank's parity is arithmetic). */
-#include <mpi.h>
-#include <assert.h>
-#include <unistd.h>
-int main(int argc, char *argv[]) {
-    int rank, size, i, v = 0;
-    MPI_Status status;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (rank == 0) {
-        for (i = 1; i < size; i++) {
-            MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &status);
-            if (i == 1)
-                assert(status.MPI_TAG == 1);
-        }
-    } else {
-#ifdef FORCE_EVEN_FIRST
+ * (refused: the rank's parity is arithmetic). */",
+    locals: ", v = 0",
+    receive: "&v, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG",
+    each: FIRST_TAG_IS_ONE,
+    worker: "#ifdef FORCE_EVEN_FIRST
         if (rank % 2 == 1)
             sleep(1);
 #endif
         MPI_Send(&v, 1, MPI_INT, 0, rank % 2 == 1 ? 1 : 2, MPI_COMM_WORLD);
-    }
-    MPI_Finalize();
-    return 0;
-}
-"#;
+",
+    ..Server::EMPTY
+};
 
-const FIRST_PARITY_BAD: &str = r#"/* BUG: the server tells the first worker it served that it was first; that
+const FIRST_PARITY_BAD: Server = Server {
+    header: "/* BUG: the server tells the first worker it served that it was first; that
  * worker asserts its rank is odd: violated when an even worker is served
  * first. (Refused: the rank's parity is arithmetic. A reduction that ignored
- * it would match "worker 1 served first" with "worker 2 served first".) */
-#include <mpi.h>
-#include <assert.h>
-#include <unistd.h>
-int main(int argc, char *argv[]) {
-    int rank, size, i, req = 0, first = 0;
-    MPI_Status status;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (rank == 0) {
-        for (i = 1; i < size; i++) {
-            MPI_Recv(&req, 1, MPI_INT, MPI_ANY_SOURCE, 1, MPI_COMM_WORLD, &status);
-            first = i == 1;
+ * it would match \"worker 1 served first\" with \"worker 2 served first\".) */",
+    locals: ", req = 0, first = 0",
+    receive: "&req, 1, MPI_INT, MPI_ANY_SOURCE, 1",
+    each: "            first = i == 1;
             MPI_Send(&first, 1, MPI_INT, status.MPI_SOURCE, 2, MPI_COMM_WORLD);
-        }
-    } else {
-#ifdef FORCE_EVEN_FIRST
+",
+    worker: "#ifdef FORCE_EVEN_FIRST
         if (rank % 2 == 1)
             sleep(1);
 #endif
@@ -245,11 +235,9 @@ int main(int argc, char *argv[]) {
         MPI_Recv(&first, 1, MPI_INT, 0, 2, MPI_COMM_WORLD, &status);
         if (first)
             assert(rank % 2 == 1);
-    }
-    MPI_Finalize();
-    return 0;
-}
-"#;
+",
+    ..Server::EMPTY
+};
 
 const REDUCE_HERBRAND: &str = r#"/* Each worker contributes x (an input) to a floating MPI_SUM; rank 0 asserts
  * the total is ((x + x) + x) as written: holds over the reals, not provable
@@ -362,7 +350,7 @@ fn agree(
 #[test]
 fn a_clean_server_is_reduced_and_still_holds() {
     for procs in ["4", "5"] {
-        let (full, reduced) = agree(SERVER_OK, procs, &[], ("holds", ""), Ok(()));
+        let (full, reduced) = agree(&SERVER_OK.program(), procs, &[], ("holds", ""), Ok(()));
         assert!(reduced < full, "np {procs}: {reduced} !< {full}");
     }
 }
@@ -376,7 +364,7 @@ fn a_deadlock_in_one_arrival_order_is_found() {
             Ok(())
         };
         agree(
-            DEADLOCK_ORDER_BAD,
+            &DEADLOCK_ORDER_BAD.program(),
             procs,
             &[],
             ("violated", "deadlock"),
@@ -387,16 +375,22 @@ fn a_deadlock_in_one_arrival_order_is_found() {
 
 #[test]
 fn a_rank_named_by_a_literal_is_left_out_and_its_order_violation_found() {
-    let file = common::inline(NAMED_ORDER_BAD);
+    let file = common::inline(&NAMED_ORDER_BAD.program());
     let (_, r) = run("5", &["--worker-symmetry"], &file);
     assert!(warning(&r).contains("ranks {1, 3, 4}"), "{r:#}");
-    agree(NAMED_ORDER_BAD, "5", &[], ("violated", "assertion"), Ok(()));
+    agree(
+        &NAMED_ORDER_BAD.program(),
+        "5",
+        &[],
+        ("violated", "assertion"),
+        Ok(()),
+    );
 }
 
 #[test]
 fn a_rank_through_a_pointer_is_refused() {
     agree(
-        POINTER_LEAK_BAD,
+        &POINTER_LEAK_BAD.program(),
         "4",
         &[],
         ("violated", "assertion"),
@@ -409,7 +403,7 @@ fn a_rank_sent_as_bytes_is_refused() {
     // tass reports the int memory sent as MPI_BYTE and received as char as an
     // mpi-type violation before the assertion; both searches agree on it.
     agree(
-        BYTE_LEAK_BAD,
+        &BYTE_LEAK_BAD.program(),
         "4",
         &[],
         ("violated", "mpi-type"),
@@ -420,7 +414,7 @@ fn a_rank_sent_as_bytes_is_refused() {
 #[test]
 fn arithmetic_on_the_rank_is_refused() {
     agree(
-        ARITH_LEAK_BAD,
+        &ARITH_LEAK_BAD.program(),
         "4",
         &[],
         ("violated", "assertion"),
@@ -431,7 +425,7 @@ fn arithmetic_on_the_rank_is_refused() {
 #[test]
 fn parity_of_the_rank_is_refused() {
     agree(
-        PARITY_ORDER_BAD,
+        &PARITY_ORDER_BAD.program(),
         "4",
         &[],
         ("violated", "assertion"),
@@ -446,7 +440,7 @@ fn parity_of_the_rank_is_refused() {
 #[test]
 fn a_rank_parity_decided_after_the_order_is_refused() {
     agree(
-        FIRST_PARITY_BAD,
+        &FIRST_PARITY_BAD.program(),
         "4",
         &[],
         ("violated", "assertion"),
@@ -475,8 +469,8 @@ fn a_floating_reduction_in_rank_order_is_refused() {
 
 #[test]
 fn parallel_searches_share_the_keys_and_agree() {
-    for (text, verdict) in [(SERVER_OK, "holds"), (DEADLOCK_ORDER_BAD, "violated")] {
-        let file = common::inline(text);
+    for (server, verdict) in [(SERVER_OK, "holds"), (DEADLOCK_ORDER_BAD, "violated")] {
+        let file = common::inline(&server.program());
         for jobs in ["1", "2"] {
             let (_, r) = run("5", &["--worker-symmetry", "--jobs", jobs], &file);
             assert_eq!(r["verdict"], verdict, "jobs {jobs}\n{r:#}");

@@ -4,6 +4,10 @@ use tass_dynamic::api::{ElemType, HeapObject, Message, Root, Value};
 use tass_model::api::{FunctionId, LocationId, Model, TransitionId, VarId};
 use tass_symbolic::api::{Expr, ExprFactory};
 
+/// A variable of another process as a pragma names it: `PROC[rank].x`
+/// (`function` `None`) or `PROC[rank]@f.x`, as (rank, function, variable).
+pub type RemoteVar = (usize, Option<FunctionId>, VarId);
+
 /// A high-level view of the state as seen by one executing process.
 ///
 /// The evaluator reads through `&self` only (expressions are side-effect free);
@@ -35,13 +39,8 @@ pub trait Environment {
     /// `PROC[rank]@f.x` denotes: only the composite state of a collective
     /// assertion has one (the snapshots of every process); elsewhere the error
     /// says why not.
-    fn remote_root(
-        &self,
-        rank: usize,
-        function: Option<FunctionId>,
-        var: VarId,
-    ) -> Result<Root, String> {
-        let _ = (rank, function, var);
+    fn remote_root(&self, remote: RemoteVar) -> Result<Root, String> {
+        let _ = remote;
         Err("PROC[e].x outside collective assertions".into())
     }
     /// The dynamic variable `spec.x` denotes: only the composite state of a

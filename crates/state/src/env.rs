@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use tass_dynamic::api::{ElemType, HeapObject, Message, Root, Value};
 use tass_model::api::{FunctionId, LocationId, Model, TransitionId, VarId, VarScope};
-use tass_semantics::api::Environment;
+use tass_semantics::api::{Environment, RemoteVar};
 use tass_symbolic::api::{Expr, ExprFactory};
 
 use crate::state::{Frame, State, Status};
@@ -140,7 +140,7 @@ impl ProcEnv<'_> {
     /// there is none, in the words of the pragma kind asking).
     pub fn remote_root(
         &self,
-        (rank, function, var): (usize, Option<FunctionId>, VarId),
+        (rank, function, var): RemoteVar,
         no_frame: impl Fn(&str) -> String,
     ) -> Result<Root, String> {
         let model = self.model;

@@ -24,7 +24,7 @@ use tass_model::api::{
 };
 use tass_semantics::api::{
     leans_on_loop_values, Certainty, Decision, EngineError, Environment, Evaluator, Oracle,
-    Property, SnapshotPosition, SnapshotReport, Violation,
+    Property, RemoteVar, SnapshotPosition, SnapshotReport, Violation,
 };
 use tass_symbolic::api::{Expr, ExprFactory};
 
@@ -686,14 +686,10 @@ impl Environment for CompositeEnv<'_> {
             var: VarId(k as u32),
         })
     }
-    fn remote_root(
-        &self,
-        rank: usize,
-        function: Option<FunctionId>,
-        var: VarId,
-    ) -> Result<Root, String> {
+    fn remote_root(&self, remote: RemoteVar) -> Result<Root, String> {
+        let (rank, _, var) = remote;
         let name = &self.env.model.var(var).name;
-        self.env.remote_root((rank, function, var), |fname| {
+        self.env.remote_root(remote, |fname| {
             format!("the snapshot of process {rank} has no frame of `{fname}` (PROC[{rank}]@{fname}.{name})")
         })
     }

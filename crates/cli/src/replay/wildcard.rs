@@ -106,6 +106,32 @@ pub(crate) fn unenforceable(program_texts: &[String]) -> Option<&'static str> {
         .copied()
 }
 
+/// Writes one array `tass_replay_{name}{rank}` a rank: the senders `per_rank`
+/// lists for it (`-1`: the trace does not say; `{ -1 }` for none). Returns the
+/// arrays' names and their lengths, as items of the C tables that index them.
+fn rank_arrays(out: &mut String, name: &str, per_rank: &Matches, ranks: u64) -> (String, String) {
+    let (mut table, mut counts) = (String::new(), String::new());
+    for rank in 0..ranks {
+        let list = per_rank.get(&rank).map(Vec::as_slice).unwrap_or(&[]);
+        let items: Vec<String> = list
+            .iter()
+            .map(|s| s.map_or("-1".to_string(), |s| s.to_string()))
+            .collect();
+        let _ = writeln!(
+            out,
+            "static const int tass_replay_{name}{rank}[] = {{ {} }};",
+            if items.is_empty() {
+                "-1".to_string()
+            } else {
+                items.join(", ")
+            }
+        );
+        let _ = write!(table, "tass_replay_{name}{rank}, ");
+        let _ = write!(counts, "{}, ", list.len());
+    }
+    (table, counts)
+}
+
 /// The PMPI layer's C source, or `None` when no wildcard match is recorded.
 /// `cycle`: receives numbered after `matches`' repeat these, over and over
 /// (an ltl lasso's cycle; empty otherwise).
@@ -129,46 +155,8 @@ pub(crate) fn pmpi_layer(matches: &Matches, cycle: &Matches) -> Option<String> {
          * (-1: the trace does not say; the receive stays a wildcard). */\n\
          #include <mpi.h>\n",
     );
-    let mut table = String::new();
-    let mut counts = String::new();
-    let mut cycle_table = String::new();
-    let mut cycle_counts = String::new();
-    for rank in 0..ranks {
-        let list = cycle.get(&rank).map(Vec::as_slice).unwrap_or(&[]);
-        let items: Vec<String> = list
-            .iter()
-            .map(|s| s.map_or("-1".to_string(), |s| s.to_string()))
-            .collect();
-        let _ = writeln!(
-            out,
-            "static const int tass_replay_cycle{rank}[] = {{ {} }};",
-            if items.is_empty() {
-                "-1".to_string()
-            } else {
-                items.join(", ")
-            }
-        );
-        let _ = write!(cycle_table, "tass_replay_cycle{rank}, ");
-        let _ = write!(cycle_counts, "{}, ", list.len());
-    }
-    for rank in 0..ranks {
-        let list = matches.get(&rank).map(Vec::as_slice).unwrap_or(&[]);
-        let items: Vec<String> = list
-            .iter()
-            .map(|s| s.map_or("-1".to_string(), |s| s.to_string()))
-            .collect();
-        let _ = writeln!(
-            out,
-            "static const int tass_replay_rank{rank}[] = {{ {} }};",
-            if items.is_empty() {
-                "-1".to_string()
-            } else {
-                items.join(", ")
-            }
-        );
-        let _ = write!(table, "tass_replay_rank{rank}, ");
-        let _ = write!(counts, "{}, ", list.len());
-    }
+    let (cycle_table, cycle_counts) = rank_arrays(&mut out, "cycle", cycle, ranks);
+    let (table, counts) = rank_arrays(&mut out, "rank", matches, ranks);
     let _ = write!(
         out,
         "static const int *const tass_replay_sources[{ranks}] = {{ {table}}};\n\

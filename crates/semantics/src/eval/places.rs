@@ -137,7 +137,7 @@ impl<'a> Evaluator<'a> {
             } => {
                 let rank = self.remote_rank(env, rank)?;
                 let root = env
-                    .remote_root(rank, *function, *var)
+                    .remote_root((rank, *function, *var))
                     .map_err(|why| EngineError::unsupported(why, &e.span))?;
                 Ok((root, SmallVec::new()))
             }

@@ -6,8 +6,8 @@
 use std::sync::Arc;
 
 use tass_dynamic::api::{Root, Value};
-use tass_model::api::{FunctionId, LtlAtom, VarId};
-use tass_semantics::api::{Decision, EngineError, Environment, Evaluator};
+use tass_model::api::LtlAtom;
+use tass_semantics::api::{Decision, EngineError, Environment, Evaluator, RemoteVar};
 use tass_symbolic::api::Expr;
 
 use super::Engine;
@@ -110,14 +110,10 @@ struct WholeStateEnv<'a>(ProcEnv<'a>);
 
 impl Environment for WholeStateEnv<'_> {
     crate::env::forward_to_proc_env!(0);
-    fn remote_root(
-        &self,
-        rank: usize,
-        function: Option<FunctionId>,
-        var: VarId,
-    ) -> Result<Root, String> {
+    fn remote_root(&self, remote: RemoteVar) -> Result<Root, String> {
+        let (rank, _, var) = remote;
         let name = &self.0.model.var(var).name;
-        self.0.remote_root((rank, function, var), |fname| {
+        self.0.remote_root(remote, |fname| {
             format!(
                 "process {rank} is not inside `{fname}` here (PROC[{rank}]@{fname}.{name} \
                  in an ltl atom): guard the atom, e.g. `PROC[{rank}]@terminated || ...`"

@@ -15,8 +15,9 @@ use tass_model::api::{LibraryConstant as LC, LibraryFunction as LF, Span};
 use tass_semantics::api::{EngineError, Evaluator, Property};
 
 use super::buffer::{p2p_datatype, P2pType};
-use super::context::Call;
-use super::group::{concrete_int, int_arg, write_int, write_through, Done};
+use super::context::write_through;
+use super::context::MpiCall;
+use super::group::{concrete_int, write_int, Done, OUTPUT};
 use crate::env::{set_mpi, ProcEnv};
 use crate::state::State;
 
@@ -42,51 +43,63 @@ pub(super) fn bytes_in_use(state: &State, p: usize) -> i64 {
         .sum()
 }
 
-/// `MPI_Buffer_attach(buffer, size)`, `MPI_Buffer_detach(&buffer, &size)`.
-pub(super) fn execute(
-    ev: &mut Evaluator<'_>,
-    env: &mut ProcEnv<'_>,
-    call: &Call<'_>,
-) -> Result<Done, EngineError> {
-    let span = call.span;
-    let attached = env.state.inner.procs[env.proc].mpi.attached.clone();
-    if call.lf == LF::MpiBufferAttach {
-        if attached.is_some() {
-            let message = "MPI_Buffer_attach while a buffer is attached already \
+impl MpiCall<'_, '_, '_> {
+    /// `MPI_Buffer_attach(buffer, size)`, `MPI_Buffer_detach(&buffer, &size)`.
+    pub(super) fn buffer_attach_or_detach(&mut self) -> Result<Done, EngineError> {
+        let call = self.call;
+        let span = call.span;
+        let attached = self.env.state.inner.procs[self.env.proc]
+            .mpi
+            .attached
+            .clone();
+        if call.lf == LF::MpiBufferAttach {
+            if attached.is_some() {
+                let message = "MPI_Buffer_attach while a buffer is attached already \
                            (a process has at most one; detach it first)"
-                .to_string();
-            ev.fail(&*env, Property::InvalidPointer, message, span);
-            return Ok(Done::Failed);
+                    .to_string();
+                self.ev
+                    .fail(&*self.env, Property::InvalidPointer, message, span);
+                return Ok(Done::Failed);
+            }
+            let address = self
+                .ev
+                .eval(&*self.env, call.arg(ArgRole::AttachedBuffer))?;
+            let size = self.int_arg(ArgRole::BufferSize, "size")?;
+            if size < 0 {
+                let message = format!("MPI_Buffer_attach with negative size {size}");
+                self.ev.fail(&*self.env, Property::MpiCount, message, span);
+                return Ok(Done::Failed);
+            }
+            set_mpi(self.env, |m| m.attached = Some(Attached { address, size }));
+            return Ok(Done::Returns);
         }
-        let address = ev.eval(&*env, call.arg(ArgRole::AttachedBuffer))?;
-        let size = int_arg(ev, &*env, call, ArgRole::BufferSize, "size")?;
-        if size < 0 {
-            let message = format!("MPI_Buffer_attach with negative size {size}");
-            ev.fail(&*env, Property::MpiCount, message, span);
-            return Ok(Done::Failed);
-        }
-        set_mpi(env, |m| m.attached = Some(Attached { address, size }));
-        return Ok(Done::Returns);
-    }
-    // Detach: the messages left move to the system's buffers (the
-    // zero-buffer deadlock test counts this as needing one).
-    let (address, size) = match attached {
-        Some(a) => (a.address, a.size),
-        None => (Value::Pointer(tass_dynamic::api::Pointer::Null), 0),
-    };
-    set_mpi(env, |m| m.attached = None);
-    if bytes_in_use(env.state, env.proc) > 0 {
-        let p = env.proc as u32;
-        let s = env.state.inner_mut();
-        for m in Arc::make_mut(&mut s.messages).iter_mut() {
-            if m.source == p {
-                m.bsend_bytes = None;
+        // Detach: the messages left move to the system's buffers (the
+        // zero-buffer deadlock test counts this as needing one).
+        let (address, size) = match attached {
+            Some(a) => (a.address, a.size),
+            None => (Value::Pointer(tass_dynamic::api::Pointer::Null), 0),
+        };
+        set_mpi(self.env, |m| m.attached = None);
+        if bytes_in_use(self.env.state, self.env.proc) > 0 {
+            let p = self.env.proc as u32;
+            let s = self.env.state.inner_mut();
+            for m in Arc::make_mut(&mut s.messages).iter_mut() {
+                if m.source == p {
+                    m.bsend_bytes = None;
+                }
             }
         }
+        write_through(
+            self.ev,
+            self.env,
+            call.arg(ArgRole::AttachedBuffer),
+            address,
+            OUTPUT,
+            span,
+        )?;
+        write_int(self.ev, self.env, call.arg(ArgRole::BufferSize), size, span)?;
+        Ok(Done::Returns)
     }
-    write_through(ev, env, call.arg(ArgRole::AttachedBuffer), address, span)?;
-    write_int(ev, env, call.arg(ArgRole::BufferSize), size, span)?;
-    Ok(Done::Returns)
 }
 
 /// The bytes an `MPI_Bsend` of `count` elements of `dtype` takes in the

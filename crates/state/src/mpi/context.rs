@@ -368,6 +368,21 @@ pub(crate) fn write_success(
     Ok(())
 }
 
+/// `*ptr = value` for the output argument `ptr` of a call; `what` names
+/// the argument when `ptr` is no valid pointer.
+pub(super) fn write_through(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    ptr: &MExpr,
+    value: Value,
+    what: &str,
+    span: &Span,
+) -> Result<(), EngineError> {
+    let v = ev.eval(&*env, ptr)?;
+    let place = ev.deref_place(&*env, v, false, span, &|| what.into())?;
+    ev.write_place(env, &place, value, span)
+}
+
 /// `*ptr = Handle::Request(h)` for the request argument `ptr` of a call.
 pub(super) fn write_request(
     ev: &mut Evaluator<'_>,
@@ -376,9 +391,8 @@ pub(super) fn write_request(
     h: u32,
     span: &Span,
 ) -> Result<(), EngineError> {
-    let v = ev.eval(&*env, ptr)?;
-    let place = ev.deref_place(&*env, v, false, span, &|| "request".into())?;
-    ev.write_place(env, &place, Value::Handle(Handle::Request(h)), span)
+    let request = Value::Handle(Handle::Request(h));
+    write_through(ev, env, ptr, request, "request", span)
 }
 
 /// `*ptr = value` for an `int *` output argument of a call.
@@ -390,16 +404,13 @@ pub(super) fn write_int_through(
     span: &Span,
 ) -> Result<(), EngineError> {
     let f = ev.factory();
-    let v = ev.eval(&*env, ptr)?;
-    let place = ev.deref_place(&*env, v, false, span, &|| "flag".into())?;
-    ev.write_place(env, &place, Value::Data(f.int(value)), span)
+    write_through(ev, env, ptr, Value::Data(f.int(value)), "flag", span)
 }
 
 /// The receiver of an MPI call model: the evaluator, the calling process's
 /// view of the state and the call being executed, one value instead of three
-/// parameters threaded through every model and its helpers. The models of
-/// `p2p.rs` (posted receives, probes) and `persistent.rs` take it; the other
-/// modules still pass the three (style.md, "Repetition").
+/// parameters threaded through every model and its helpers. The modules
+/// that still pass the three are listed in style.md, "Repetition".
 pub(super) struct MpiCall<'r, 'e, 'p> {
     pub ev: &'r mut Evaluator<'e>,
     pub env: &'r mut ProcEnv<'p>,

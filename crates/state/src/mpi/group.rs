@@ -18,9 +18,9 @@ use tass_semantics::api::{EngineError, Evaluator, Property};
 use tass_symbolic::api::Type;
 
 use super::buffer::{read_buffer, write_buffer, Window};
+use super::comm;
 use super::comm::check_comm;
-use super::context::Call;
-use super::{bsend, comm, topology, user_op};
+use super::context::{write_through, MpiCall};
 use crate::env::{set_mpi, ProcEnv};
 
 /// A group of a process.
@@ -42,37 +42,307 @@ pub(super) enum Done {
     Failed,
 }
 
+/// What a bad output pointer of the calls here is called in messages.
+pub(super) const OUTPUT: &str = "output argument";
+
 /// True for the local calls this module executes.
 pub(super) fn is_local_call(lf: LF) -> bool {
     lf.mpi()
         .is_some_and(|d| d.kind == tass_model::api::mpi::MpiKind::Local)
 }
 
-/// Executes local call `call` (made at `origin`) of the process `env` runs.
-pub(super) fn execute_local(
-    ev: &mut Evaluator<'_>,
-    env: &mut ProcEnv<'_>,
-    call: &Call<'_>,
-    origin: (FunctionId, TransitionId),
-) -> Result<Done, EngineError> {
-    match call.lf {
-        LF::MpiCommGroup => comm_group(ev, env, call, origin),
-        LF::MpiGroupSize | LF::MpiGroupRank => group_query(ev, env, call),
-        LF::MpiGroupIncl | LF::MpiGroupExcl => group_range(ev, env, call, origin),
-        LF::MpiGroupTranslateRanks => translate_ranks(ev, env, call),
-        LF::MpiGroupFree => group_free(ev, env, call),
-        LF::MpiCartCoords
-        | LF::MpiCartRank
-        | LF::MpiCartShift
-        | LF::MpiCartGet
-        | LF::MpiCartdimGet
-        | LF::MpiDimsCreate => topology::execute(ev, env, call),
-        LF::MpiOpCreate | LF::MpiOpFree => user_op::execute(ev, env, call, origin),
-        LF::MpiBufferAttach | LF::MpiBufferDetach => bsend::execute(ev, env, call),
-        other => Err(EngineError::unsupported(
-            format!("not yet supported: {}", other.c_name()),
+impl MpiCall<'_, '_, '_> {
+    /// Executes the local call (made at `origin`).
+    pub(super) fn execute_local(
+        &mut self,
+        origin: (FunctionId, TransitionId),
+    ) -> Result<Done, EngineError> {
+        match self.call.lf {
+            LF::MpiCommGroup => self.comm_group(origin),
+            LF::MpiGroupSize | LF::MpiGroupRank => self.group_query(),
+            LF::MpiGroupIncl | LF::MpiGroupExcl => self.group_range(origin),
+            LF::MpiGroupTranslateRanks => self.translate_ranks(),
+            LF::MpiGroupFree => self.group_free(),
+            LF::MpiCartCoords
+            | LF::MpiCartRank
+            | LF::MpiCartShift
+            | LF::MpiCartGet
+            | LF::MpiCartdimGet
+            | LF::MpiDimsCreate => self.cartesian_call(),
+            LF::MpiOpCreate | LF::MpiOpFree => self.op_create_or_free(origin),
+            LF::MpiBufferAttach | LF::MpiBufferDetach => self.buffer_attach_or_detach(),
+            other => Err(EngineError::unsupported(
+                format!("not yet supported: {}", other.c_name()),
+                self.call.span,
+            )),
+        }
+    }
+
+    /// The concrete `int` argument of `call` in `role` (`what` names it in the
+    /// error: unsupported when it depends on the inputs).
+    pub(super) fn int_arg(&mut self, role: ArgRole, what: &str) -> Result<i64, EngineError> {
+        let (ev, env, call) = self.parts();
+        concrete_int(ev, env, call.arg(role), what, (call.lf, call.span))
+    }
+
+    /// Reads `n` concrete `int`s from the array argument of `call` in `role`
+    /// (`None`: the path died).
+    pub(super) fn read_ints(
+        &mut self,
+        role: ArgRole,
+        n: usize,
+        what: &str,
+    ) -> Result<Option<Vec<i64>>, EngineError> {
+        let (ev, env, call) = self.parts();
+        let f = ev.factory();
+        let count = f.int(n as i64);
+        let got = read_buffer(
+            ev,
+            env,
+            call.arg(role),
+            count,
+            f.int(0),
+            &Type::Int,
             call.span,
-        )),
+        )?;
+        let Some(array) = got else {
+            return Ok(None);
+        };
+        let mut out = Vec::with_capacity(n);
+        for j in 0..n as i64 {
+            let x = f.array_read(array, f.int(j));
+            let Some(x) = f.as_concrete_int(x).and_then(|k| i64::try_from(k).ok()) else {
+                return Err(EngineError::unsupported(
+                    format!(
+                        "{} with {what} that depend on the inputs (or are uninitialised)",
+                        call.lf.c_name()
+                    ),
+                    call.span,
+                ));
+            };
+            out.push(x);
+        }
+        Ok(Some(out))
+    }
+
+    /// `MPI_Comm_group(comm, &group)`: a new group of the communicator's members.
+    fn comm_group(&mut self, origin: (FunctionId, TransitionId)) -> Result<Done, EngineError> {
+        let (ev, env, call) = self.parts();
+        let Some(c) = check_comm(ev, &*env, call.arg(ArgRole::Comm), call.span)? else {
+            return Ok(Done::Failed);
+        };
+        let members = comm::members(env.state, c);
+        let g = new_group(env, members, origin);
+        write_through(ev, env, call.arg(ArgRole::NewGroup), g, OUTPUT, call.span)?;
+        Ok(Done::Returns)
+    }
+
+    /// `MPI_Group_size`, `MPI_Group_rank` (`MPI_UNDEFINED` for a non-member).
+    fn group_query(&mut self) -> Result<Done, EngineError> {
+        let (ev, env, call) = self.parts();
+        let Some(g) = check_group(ev, &*env, call.arg(ArgRole::Group), call.lf, call.span)? else {
+            return Ok(Done::Failed);
+        };
+        let (value, out) = if call.lf == LF::MpiGroupSize {
+            (g.len() as i64, ArgRole::SizeOut)
+        } else {
+            let me = env.proc as u32;
+            let rank = g.iter().position(|&w| w == me);
+            (rank.map_or(MPI_UNDEFINED, |r| r as i64), ArgRole::RankOut)
+        };
+        write_int(ev, env, call.arg(out), value, call.span)?;
+        Ok(Done::Returns)
+    }
+
+    /// Checks the ranks of `MPI_Group_incl`/`excl`: each a rank of the group,
+    /// none twice (MPI makes both erroneous: `mpi-rank`).
+    fn check_distinct_ranks(&mut self, ranks: &[i64], size: usize) -> bool {
+        let (ev, env, call) = self.parts();
+        for (j, &r) in ranks.iter().enumerate() {
+            let message = if r < 0 || r >= size as i64 {
+                format!(
+                    "{}: rank {r} (element {j}) is not a rank of the group (0..{})",
+                    call.lf.c_name(),
+                    size as i64 - 1
+                )
+            } else if ranks[..j].contains(&r) {
+                format!(
+                    "{}: rank {r} (element {j}) is listed twice",
+                    call.lf.c_name()
+                )
+            } else {
+                continue;
+            };
+            ev.fail(env, Property::MpiRank, message, call.span);
+            return false;
+        }
+        true
+    }
+
+    /// `MPI_Group_incl(group, n, ranks, &new)`, `MPI_Group_excl(...)`.
+    fn group_range(&mut self, origin: (FunctionId, TransitionId)) -> Result<Done, EngineError> {
+        let call = self.call;
+        let (lf, span) = (call.lf, call.span);
+        let Some(g) = check_group(self.ev, &*self.env, call.arg(ArgRole::Group), lf, span)? else {
+            return Ok(Done::Failed);
+        };
+        let n = self.int_arg(ArgRole::Length, "count")?;
+        if n < 0 || n > g.len() as i64 {
+            let message = format!(
+                "{}: count {n} is not between 0 and the group's size {}",
+                lf.c_name(),
+                g.len()
+            );
+            self.ev.fail(&*self.env, Property::MpiCount, message, span);
+            return Ok(Done::Failed);
+        }
+        let ranks = if n == 0 {
+            Vec::new()
+        } else {
+            let got = self.read_ints(ArgRole::Ranks, n as usize, "ranks")?;
+            let Some(ranks) = got else {
+                return Ok(Done::Failed);
+            };
+            ranks
+        };
+        if !self.check_distinct_ranks(&ranks, g.len()) {
+            return Ok(Done::Failed);
+        }
+        let members: Vec<u32> = if lf == LF::MpiGroupIncl {
+            ranks.iter().map(|&r| g[r as usize]).collect()
+        } else {
+            (0..g.len())
+                .filter(|r| !ranks.contains(&(*r as i64)))
+                .map(|r| g[r])
+                .collect()
+        };
+        let new = new_group(self.env, members, origin);
+        write_through(
+            self.ev,
+            self.env,
+            call.arg(ArgRole::NewGroup),
+            new,
+            OUTPUT,
+            span,
+        )?;
+        Ok(Done::Returns)
+    }
+
+    /// `MPI_Group_translate_ranks(g1, n, ranks1, g2, ranks2)`: the rank in `g2`
+    /// of each listed member of `g1` (`MPI_UNDEFINED` if not in `g2`;
+    /// `MPI_PROC_NULL` stays so).
+    fn translate_ranks(&mut self) -> Result<Done, EngineError> {
+        let call = self.call;
+        let (lf, span) = (call.lf, call.span);
+        let Some(g1) = check_group(self.ev, &*self.env, call.arg(ArgRole::Group), lf, span)? else {
+            return Ok(Done::Failed);
+        };
+        let Some(g2) = check_group(self.ev, &*self.env, call.arg(ArgRole::OtherGroup), lf, span)?
+        else {
+            return Ok(Done::Failed);
+        };
+        let n = self.int_arg(ArgRole::Length, "count")?;
+        if n < 0 {
+            let message = format!("{}: negative count {n}", lf.c_name());
+            self.ev.fail(&*self.env, Property::MpiCount, message, span);
+            return Ok(Done::Failed);
+        }
+        let got = self.read_ints(ArgRole::Ranks, n as usize, "ranks")?;
+        let Some(ranks) = got else {
+            return Ok(Done::Failed);
+        };
+        let mut out = Vec::with_capacity(ranks.len());
+        for (j, &r) in ranks.iter().enumerate() {
+            if r == MPI_PROC_NULL {
+                out.push(MPI_PROC_NULL);
+                continue;
+            }
+            let Some(&w) = usize::try_from(r).ok().and_then(|r| g1.get(r)) else {
+                let message = format!(
+                    "{}: rank {r} (element {j}) is not a rank of the first group (0..{})",
+                    lf.c_name(),
+                    g1.len() as i64 - 1
+                );
+                self.ev.fail(&*self.env, Property::MpiRank, message, span);
+                return Ok(Done::Failed);
+            };
+            out.push(
+                g2.iter()
+                    .position(|&x| x == w)
+                    .map_or(MPI_UNDEFINED, |k| k as i64),
+            );
+        }
+        write_ints(self.ev, self.env, call.arg(ArgRole::RanksOut), &out, span)?;
+        Ok(Done::Returns)
+    }
+
+    /// `MPI_Group_free(&group)`: frees the group and sets the handle to
+    /// `MPI_GROUP_NULL`.
+    fn group_free(&mut self) -> Result<Done, EngineError> {
+        let (ev, env, call) = self.parts();
+        let (place, v) = read_through(ev, &*env, call.arg(ArgRole::Group), call.span)?;
+        match v {
+            Value::Handle(Handle::Group(k)) if group_of_value(env, &v).is_some() => {
+                set_mpi(env, |m| m.groups[k as usize - 1] = None);
+            }
+            // MPI_GROUP_EMPTY is a group like another; freeing it is allowed.
+            Value::Handle(Handle::Constant(LC::MpiGroupEmpty)) => {}
+            _ => {
+                let what = match v {
+                    Value::Handle(Handle::Constant(LC::MpiGroupNull)) => "MPI_GROUP_NULL",
+                    Value::Handle(Handle::Group(_)) => "a group freed already",
+                    Value::Undefined => "an uninitialised group",
+                    _ => "a value that is no group",
+                };
+                ev.fail(
+                    &*env,
+                    Property::InvalidPointer,
+                    format!("MPI_Group_free on {what}"),
+                    call.span,
+                );
+                return Ok(Done::Failed);
+            }
+        }
+        let null = Value::Handle(Handle::Constant(LC::MpiGroupNull));
+        ev.write_place(env, &place, null, call.span)?;
+        Ok(Done::Returns)
+    }
+
+    /// Reads what the member at `MPI_Comm_create`/`MPI_Cart_create` call `call`
+    /// asks for, with its checks (`None`: a violation ended the step).
+    pub(crate) fn comm_spec(&mut self) -> Result<Option<CommSpec>, EngineError> {
+        let call = self.call;
+        let (lf, span) = (call.lf, call.span);
+        if lf == LF::MpiCommCreate {
+            let g = check_group(self.ev, self.env, call.arg(ArgRole::Group), lf, span)?;
+            return Ok(g.map(CommSpec::Group));
+        }
+        let ndims = self.int_arg(ArgRole::Length, "ndims")?;
+        if ndims < 0 {
+            let message = format!("MPI_Cart_create with negative ndims {ndims}");
+            self.ev.fail(self.env, Property::MpiCount, message, span);
+            return Ok(None);
+        }
+        let n = ndims as usize;
+        let Some(dims) = self.read_ints(ArgRole::Dims, n, "dims")? else {
+            return Ok(None);
+        };
+        let got = self.read_ints(ArgRole::Periods, n, "periods")?;
+        let Some(periods) = got else {
+            return Ok(None);
+        };
+        if let Some(d) = dims.iter().position(|&d| d <= 0) {
+            let message = format!(
+                "MPI_Cart_create: dimension {d} has extent {}, which is not positive",
+                dims[d]
+            );
+            self.ev.fail(self.env, Property::MpiCount, message, span);
+            return Ok(None);
+        }
+        Ok(Some(CommSpec::Grid(super::topology::Cartesian {
+            dims,
+            periods: periods.iter().map(|&p| p != 0).collect(),
+        })))
     }
 }
 
@@ -137,19 +407,6 @@ fn new_group(
     Value::Handle(Handle::Group(k))
 }
 
-/// Writes `value` through pointer argument `ptr`.
-pub(super) fn write_through(
-    ev: &mut Evaluator<'_>,
-    env: &mut ProcEnv<'_>,
-    ptr: &MExpr,
-    value: Value,
-    span: &Span,
-) -> Result<(), EngineError> {
-    let p = ev.eval(&*env, ptr)?;
-    let place = ev.deref_place(&*env, p, false, span, &|| "output argument".into())?;
-    ev.write_place(env, &place, value, span)
-}
-
 /// Reads the handle pointer argument `ptr` points to: its place and value.
 pub(super) fn read_through(
     ev: &mut Evaluator<'_>,
@@ -161,18 +418,6 @@ pub(super) fn read_through(
     let place = ev.deref_place(env, p, false, span, &|| "handle".into())?;
     let v = ev.read_place(env, &place);
     Ok((place, v))
-}
-
-/// The concrete `int` argument of `call` in `role` (`what` names it in the
-/// error: unsupported when it depends on the inputs).
-pub(super) fn int_arg(
-    ev: &mut Evaluator<'_>,
-    env: &ProcEnv<'_>,
-    call: &Call<'_>,
-    role: ArgRole,
-    what: &str,
-) -> Result<i64, EngineError> {
-    concrete_int(ev, env, call.arg(role), what, (call.lf, call.span))
 }
 
 /// The concrete value of `int` expression `e`, an argument of `caller` (`Err`:
@@ -194,47 +439,6 @@ pub(super) fn concrete_int(
                 span,
             )
         })
-}
-
-/// Reads `n` concrete `int`s from the array argument of `call` in `role`
-/// (`None`: the path died).
-pub(super) fn read_ints(
-    ev: &mut Evaluator<'_>,
-    env: &ProcEnv<'_>,
-    call: &Call<'_>,
-    role: ArgRole,
-    n: usize,
-    what: &str,
-) -> Result<Option<Vec<i64>>, EngineError> {
-    let f = ev.factory();
-    let count = f.int(n as i64);
-    let got = read_buffer(
-        ev,
-        env,
-        call.arg(role),
-        count,
-        f.int(0),
-        &Type::Int,
-        call.span,
-    )?;
-    let Some(array) = got else {
-        return Ok(None);
-    };
-    let mut out = Vec::with_capacity(n);
-    for j in 0..n as i64 {
-        let x = f.array_read(array, f.int(j));
-        let Some(x) = f.as_concrete_int(x).and_then(|k| i64::try_from(k).ok()) else {
-            return Err(EngineError::unsupported(
-                format!(
-                    "{} with {what} that depend on the inputs (or are uninitialised)",
-                    call.lf.c_name()
-                ),
-                call.span,
-            ));
-        };
-        out.push(x);
-    }
-    Ok(Some(out))
 }
 
 /// Writes `values` into array argument `e`.
@@ -268,204 +472,7 @@ pub(super) fn write_int(
     span: &Span,
 ) -> Result<(), EngineError> {
     let f = ev.factory();
-    write_through(ev, env, e, Value::Data(f.int(value)), span)
-}
-
-/// `MPI_Comm_group(comm, &group)`: a new group of the communicator's members.
-fn comm_group(
-    ev: &mut Evaluator<'_>,
-    env: &mut ProcEnv<'_>,
-    call: &Call<'_>,
-    origin: (FunctionId, TransitionId),
-) -> Result<Done, EngineError> {
-    let Some(c) = check_comm(ev, &*env, call.arg(ArgRole::Comm), call.span)? else {
-        return Ok(Done::Failed);
-    };
-    let members = comm::members(env.state, c);
-    let g = new_group(env, members, origin);
-    write_through(ev, env, call.arg(ArgRole::NewGroup), g, call.span)?;
-    Ok(Done::Returns)
-}
-
-/// `MPI_Group_size`, `MPI_Group_rank` (`MPI_UNDEFINED` for a non-member).
-fn group_query(
-    ev: &mut Evaluator<'_>,
-    env: &mut ProcEnv<'_>,
-    call: &Call<'_>,
-) -> Result<Done, EngineError> {
-    let Some(g) = check_group(ev, &*env, call.arg(ArgRole::Group), call.lf, call.span)? else {
-        return Ok(Done::Failed);
-    };
-    let (value, out) = if call.lf == LF::MpiGroupSize {
-        (g.len() as i64, ArgRole::SizeOut)
-    } else {
-        let me = env.proc as u32;
-        let rank = g.iter().position(|&w| w == me);
-        (rank.map_or(MPI_UNDEFINED, |r| r as i64), ArgRole::RankOut)
-    };
-    write_int(ev, env, call.arg(out), value, call.span)?;
-    Ok(Done::Returns)
-}
-
-/// Checks the ranks of `MPI_Group_incl`/`excl`: each a rank of the group,
-/// none twice (MPI makes both erroneous: `mpi-rank`).
-fn check_distinct_ranks(
-    ev: &mut Evaluator<'_>,
-    env: &ProcEnv<'_>,
-    ranks: &[i64],
-    size: usize,
-    call: &Call<'_>,
-) -> bool {
-    for (j, &r) in ranks.iter().enumerate() {
-        let message = if r < 0 || r >= size as i64 {
-            format!(
-                "{}: rank {r} (element {j}) is not a rank of the group (0..{})",
-                call.lf.c_name(),
-                size as i64 - 1
-            )
-        } else if ranks[..j].contains(&r) {
-            format!(
-                "{}: rank {r} (element {j}) is listed twice",
-                call.lf.c_name()
-            )
-        } else {
-            continue;
-        };
-        ev.fail(env, Property::MpiRank, message, call.span);
-        return false;
-    }
-    true
-}
-
-/// `MPI_Group_incl(group, n, ranks, &new)`, `MPI_Group_excl(...)`.
-fn group_range(
-    ev: &mut Evaluator<'_>,
-    env: &mut ProcEnv<'_>,
-    call: &Call<'_>,
-    origin: (FunctionId, TransitionId),
-) -> Result<Done, EngineError> {
-    let (lf, span) = (call.lf, call.span);
-    let Some(g) = check_group(ev, &*env, call.arg(ArgRole::Group), lf, span)? else {
-        return Ok(Done::Failed);
-    };
-    let n = int_arg(ev, &*env, call, ArgRole::Length, "count")?;
-    if n < 0 || n > g.len() as i64 {
-        let message = format!(
-            "{}: count {n} is not between 0 and the group's size {}",
-            lf.c_name(),
-            g.len()
-        );
-        ev.fail(&*env, Property::MpiCount, message, span);
-        return Ok(Done::Failed);
-    }
-    let ranks = if n == 0 {
-        Vec::new()
-    } else {
-        let got = read_ints(ev, &*env, call, ArgRole::Ranks, n as usize, "ranks")?;
-        let Some(ranks) = got else {
-            return Ok(Done::Failed);
-        };
-        ranks
-    };
-    if !check_distinct_ranks(ev, &*env, &ranks, g.len(), call) {
-        return Ok(Done::Failed);
-    }
-    let members: Vec<u32> = if lf == LF::MpiGroupIncl {
-        ranks.iter().map(|&r| g[r as usize]).collect()
-    } else {
-        (0..g.len())
-            .filter(|r| !ranks.contains(&(*r as i64)))
-            .map(|r| g[r])
-            .collect()
-    };
-    let new = new_group(env, members, origin);
-    write_through(ev, env, call.arg(ArgRole::NewGroup), new, span)?;
-    Ok(Done::Returns)
-}
-
-/// `MPI_Group_translate_ranks(g1, n, ranks1, g2, ranks2)`: the rank in `g2`
-/// of each listed member of `g1` (`MPI_UNDEFINED` if not in `g2`;
-/// `MPI_PROC_NULL` stays so).
-fn translate_ranks(
-    ev: &mut Evaluator<'_>,
-    env: &mut ProcEnv<'_>,
-    call: &Call<'_>,
-) -> Result<Done, EngineError> {
-    let (lf, span) = (call.lf, call.span);
-    let Some(g1) = check_group(ev, &*env, call.arg(ArgRole::Group), lf, span)? else {
-        return Ok(Done::Failed);
-    };
-    let Some(g2) = check_group(ev, &*env, call.arg(ArgRole::OtherGroup), lf, span)? else {
-        return Ok(Done::Failed);
-    };
-    let n = int_arg(ev, &*env, call, ArgRole::Length, "count")?;
-    if n < 0 {
-        let message = format!("{}: negative count {n}", lf.c_name());
-        ev.fail(&*env, Property::MpiCount, message, span);
-        return Ok(Done::Failed);
-    }
-    let got = read_ints(ev, &*env, call, ArgRole::Ranks, n as usize, "ranks")?;
-    let Some(ranks) = got else {
-        return Ok(Done::Failed);
-    };
-    let mut out = Vec::with_capacity(ranks.len());
-    for (j, &r) in ranks.iter().enumerate() {
-        if r == MPI_PROC_NULL {
-            out.push(MPI_PROC_NULL);
-            continue;
-        }
-        let Some(&w) = usize::try_from(r).ok().and_then(|r| g1.get(r)) else {
-            let message = format!(
-                "{}: rank {r} (element {j}) is not a rank of the first group (0..{})",
-                lf.c_name(),
-                g1.len() as i64 - 1
-            );
-            ev.fail(&*env, Property::MpiRank, message, span);
-            return Ok(Done::Failed);
-        };
-        out.push(
-            g2.iter()
-                .position(|&x| x == w)
-                .map_or(MPI_UNDEFINED, |k| k as i64),
-        );
-    }
-    write_ints(ev, env, call.arg(ArgRole::RanksOut), &out, span)?;
-    Ok(Done::Returns)
-}
-
-/// `MPI_Group_free(&group)`: frees the group and sets the handle to
-/// `MPI_GROUP_NULL`.
-fn group_free(
-    ev: &mut Evaluator<'_>,
-    env: &mut ProcEnv<'_>,
-    call: &Call<'_>,
-) -> Result<Done, EngineError> {
-    let (place, v) = read_through(ev, &*env, call.arg(ArgRole::Group), call.span)?;
-    match v {
-        Value::Handle(Handle::Group(k)) if group_of_value(env, &v).is_some() => {
-            set_mpi(env, |m| m.groups[k as usize - 1] = None);
-        }
-        // MPI_GROUP_EMPTY is a group like another; freeing it is allowed.
-        Value::Handle(Handle::Constant(LC::MpiGroupEmpty)) => {}
-        _ => {
-            let what = match v {
-                Value::Handle(Handle::Constant(LC::MpiGroupNull)) => "MPI_GROUP_NULL",
-                Value::Handle(Handle::Group(_)) => "a group freed already",
-                Value::Undefined => "an uninitialised group",
-                _ => "a value that is no group",
-            };
-            ev.fail(
-                &*env,
-                Property::InvalidPointer,
-                format!("MPI_Group_free on {what}"),
-                call.span,
-            );
-            return Ok(Done::Failed);
-        }
-    }
-    let null = Value::Handle(Handle::Constant(LC::MpiGroupNull));
-    ev.write_place(env, &place, null, call.span)?;
-    Ok(Done::Returns)
+    write_through(ev, env, e, Value::Data(f.int(value)), OUTPUT, span)
 }
 
 /// The groups of process `p` never freed: the calls that made them.
@@ -566,46 +573,6 @@ pub(crate) fn created_comms(
         _ => groups.into_iter().map(|g| (g, None)).collect(),
     };
     Ok(Created { comms, of_member })
-}
-
-/// Reads what the member at `MPI_Comm_create`/`MPI_Cart_create` call `call`
-/// asks for, with its checks (`None`: a violation ended the step).
-pub(crate) fn comm_spec(
-    ev: &mut Evaluator<'_>,
-    env: &ProcEnv<'_>,
-    call: &Call<'_>,
-) -> Result<Option<CommSpec>, EngineError> {
-    let (lf, span) = (call.lf, call.span);
-    if lf == LF::MpiCommCreate {
-        let g = check_group(ev, env, call.arg(ArgRole::Group), lf, span)?;
-        return Ok(g.map(CommSpec::Group));
-    }
-    let ndims = int_arg(ev, env, call, ArgRole::Length, "ndims")?;
-    if ndims < 0 {
-        let message = format!("MPI_Cart_create with negative ndims {ndims}");
-        ev.fail(env, Property::MpiCount, message, span);
-        return Ok(None);
-    }
-    let n = ndims as usize;
-    let Some(dims) = read_ints(ev, env, call, ArgRole::Dims, n, "dims")? else {
-        return Ok(None);
-    };
-    let got = read_ints(ev, env, call, ArgRole::Periods, n, "periods")?;
-    let Some(periods) = got else {
-        return Ok(None);
-    };
-    if let Some(d) = dims.iter().position(|&d| d <= 0) {
-        let message = format!(
-            "MPI_Cart_create: dimension {d} has extent {}, which is not positive",
-            dims[d]
-        );
-        ev.fail(env, Property::MpiCount, message, span);
-        return Ok(None);
-    }
-    Ok(Some(CommSpec::Grid(super::topology::Cartesian {
-        dims,
-        periods: periods.iter().map(|&p| p != 0).collect(),
-    })))
 }
 
 /// The `resource-leak`s of a final state: each communicator, group or user

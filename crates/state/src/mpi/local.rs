@@ -5,12 +5,12 @@
 use tass_dynamic::api::{Handle, Value};
 use tass_model::api::mpi::ArgRole;
 use tass_model::api::LibraryConstant as LC;
-use tass_semantics::api::{EngineError, Evaluator, Property};
+use tass_semantics::api::{EngineError, Property};
 use tass_symbolic::api::Type;
 
 use super::buffer::{write_buffer, Window};
-use super::context::{write_int_through, Call};
-use crate::env::{set_mpi, ProcEnv};
+use super::context::{write_int_through, write_through, MpiCall};
+use crate::env::set_mpi;
 
 /// `MPI_THREAD_SINGLE` .. `MPI_THREAD_MULTIPLE`, as `<mpi.h>` defines them.
 const THREAD_SINGLE: i64 = 0;
@@ -24,131 +24,116 @@ const MAX_PROCESSOR_NAME: i64 = 256;
 /// every name of this length.
 const PROCESSOR_NAME_LENGTH: i64 = 8;
 
-/// `MPI_Init_thread(&argc, &argv, required, &provided)`: the process gets the
-/// level it asks for (tass programs have one thread, so every level is kept).
-/// A level outside `MPI_THREAD_SINGLE..MPI_THREAD_MULTIPLE` is an error.
-pub(super) fn init_thread(
-    ev: &mut Evaluator<'_>,
-    env: &mut ProcEnv<'_>,
-    call: &Call<'_>,
-) -> Result<(), EngineError> {
-    let f = ev.factory();
-    let required = ev.eval_int(&*env, call.arg(ArgRole::ThreadRequired))?;
-    let valid = f.and(
-        f.le(f.int(THREAD_SINGLE), required),
-        f.le(required, f.int(THREAD_MULTIPLE)),
-    );
-    ev.check(
-        &*env,
-        valid,
-        Property::MpiCount,
-        || {
-            format!(
-                "MPI_Init_thread asks for thread level {}, which is none of \
+impl MpiCall<'_, '_, '_> {
+    /// `MPI_Init_thread(&argc, &argv, required, &provided)`: the process gets the
+    /// level it asks for (tass programs have one thread, so every level is kept).
+    /// A level outside `MPI_THREAD_SINGLE..MPI_THREAD_MULTIPLE` is an error.
+    pub(super) fn init_thread(&mut self) -> Result<(), EngineError> {
+        let (ev, env, call) = self.parts();
+        let f = ev.factory();
+        let required = ev.eval_int(&*env, call.arg(ArgRole::ThreadRequired))?;
+        let valid = f.and(
+            f.le(f.int(THREAD_SINGLE), required),
+            f.le(required, f.int(THREAD_MULTIPLE)),
+        );
+        ev.check(
+            &*env,
+            valid,
+            Property::MpiCount,
+            || {
+                format!(
+                    "MPI_Init_thread asks for thread level {}, which is none of \
                  MPI_THREAD_SINGLE..MPI_THREAD_MULTIPLE",
-                f.pretty(required)
-            )
-        },
-        call.span,
-    );
-    set_mpi(env, |m| m.thread_level = Some(required));
-    write_level(ev, env, call, required)
-}
-
-/// `MPI_Query_thread(&provided)`: the level `MPI_Init_thread` gave
-/// (`MPI_THREAD_SINGLE` after `MPI_Init`, as Open MPI and MPICH give).
-pub(super) fn query_thread(
-    ev: &mut Evaluator<'_>,
-    env: &mut ProcEnv<'_>,
-    call: &Call<'_>,
-) -> Result<(), EngineError> {
-    let f = ev.factory();
-    let level = env.state.inner.procs[env.proc].mpi.thread_level;
-    write_level(ev, env, call, level.unwrap_or_else(|| f.int(THREAD_SINGLE)))
-}
-
-fn write_level(
-    ev: &mut Evaluator<'_>,
-    env: &mut ProcEnv<'_>,
-    call: &Call<'_>,
-    level: tass_symbolic::api::Expr,
-) -> Result<(), EngineError> {
-    let ptr = ev.eval(&*env, call.arg(ArgRole::ThreadProvided))?;
-    let place = ev.deref_place(&*env, ptr, false, call.span, &|| "provided".into())?;
-    ev.write_place(env, &place, Value::Data(level), call.span)
-}
-
-/// `MPI_Get_processor_name(name, &resultlen)`: `name` (which MPI requires to
-/// hold `MPI_MAX_PROCESSOR_NAME` characters) gets unknown non-NUL characters
-/// and a NUL; `resultlen` their number.
-pub(super) fn processor_name(
-    ev: &mut Evaluator<'_>,
-    env: &mut ProcEnv<'_>,
-    call: &Call<'_>,
-) -> Result<(), EngineError> {
-    let f = ev.factory();
-    let mut chars = Vec::with_capacity(PROCESSOR_NAME_LENGTH as usize + 1);
-    for _ in 0..PROCESSOR_NAME_LENGTH {
-        let c = f.fresh_symbol("processor_name", Type::Char);
-        ev.assumed.push(f.not(f.eq(c, f.char(0))));
-        chars.push(c);
+                    f.pretty(required)
+                )
+            },
+            call.span,
+        );
+        set_mpi(env, |m| m.thread_level = Some(required));
+        self.write_level(required)
     }
-    chars.push(f.char(0));
-    let n = f.int(chars.len() as i64);
-    let data = f.array_literal(Type::array(Type::Char, Some(n)), &chars);
-    let window = Window {
-        capacity: f.int(MAX_PROCESSOR_NAME),
-        offset: f.int(0),
-    };
-    write_buffer(
-        ev,
-        env,
-        call.arg(ArgRole::NameOut),
-        window,
-        data,
-        n,
-        call.span,
-    )?;
-    let length = call.arg(ArgRole::NameLengthOut);
-    write_int_through(ev, env, length, PROCESSOR_NAME_LENGTH, call.span)
-}
 
-/// `MPI_Type_size(datatype, &size)`: the bytes of one element's data (of an
-/// LP64 machine, as mpicc compiles for: `MPI_DOUBLE_INT` is 12, its fields
-/// without padding).
-pub(super) fn type_size(
-    ev: &mut Evaluator<'_>,
-    env: &mut ProcEnv<'_>,
-    call: &Call<'_>,
-) -> Result<(), EngineError> {
-    let v = ev.eval(&*env, call.arg(ArgRole::Datatype))?;
-    let basic_size = |c: LC| match c {
-        LC::MpiChar | LC::MpiByte => Some(1),
-        LC::MpiInt | LC::MpiUnsigned | LC::MpiFloat => Some(4),
-        LC::MpiLong | LC::MpiLongLong | LC::MpiDouble | LC::Mpi2Int => Some(8),
-        LC::MpiDoubleInt => Some(12),
-        LC::MpiLongDouble => Some(16),
-        _ => None,
-    };
-    let size = match v {
-        Value::Handle(Handle::Datatype(h)) => {
-            super::datatypes::derived_size(env, h, |c| basic_size(c).unwrap_or(0))
+    /// `MPI_Query_thread(&provided)`: the level `MPI_Init_thread` gave
+    /// (`MPI_THREAD_SINGLE` after `MPI_Init`, as Open MPI and MPICH give).
+    pub(super) fn query_thread(&mut self) -> Result<(), EngineError> {
+        let f = self.ev.factory();
+        let level = self.env.state.inner.procs[self.env.proc].mpi.thread_level;
+        self.write_level(level.unwrap_or_else(|| f.int(THREAD_SINGLE)))
+    }
+
+    /// `*provided = level`.
+    fn write_level(&mut self, level: tass_symbolic::api::Expr) -> Result<(), EngineError> {
+        let (ev, env, call) = self.parts();
+        let provided = call.arg(ArgRole::ThreadProvided);
+        write_through(ev, env, provided, Value::Data(level), "provided", call.span)
+    }
+
+    /// `MPI_Get_processor_name(name, &resultlen)`: `name` (which MPI requires to
+    /// hold `MPI_MAX_PROCESSOR_NAME` characters) gets unknown non-NUL characters
+    /// and a NUL; `resultlen` their number.
+    pub(super) fn processor_name(&mut self) -> Result<(), EngineError> {
+        let (ev, env, call) = self.parts();
+        let f = ev.factory();
+        let mut chars = Vec::with_capacity(PROCESSOR_NAME_LENGTH as usize + 1);
+        for _ in 0..PROCESSOR_NAME_LENGTH {
+            let c = f.fresh_symbol("processor_name", Type::Char);
+            ev.assumed.push(f.not(f.eq(c, f.char(0))));
+            chars.push(c);
         }
-        Value::Handle(Handle::Constant(c)) => match basic_size(c) {
-            Some(size) => size,
-            None => {
+        chars.push(f.char(0));
+        let n = f.int(chars.len() as i64);
+        let data = f.array_literal(Type::array(Type::Char, Some(n)), &chars);
+        let window = Window {
+            capacity: f.int(MAX_PROCESSOR_NAME),
+            offset: f.int(0),
+        };
+        write_buffer(
+            ev,
+            env,
+            call.arg(ArgRole::NameOut),
+            window,
+            data,
+            n,
+            call.span,
+        )?;
+        let length = call.arg(ArgRole::NameLengthOut);
+        write_int_through(ev, env, length, PROCESSOR_NAME_LENGTH, call.span)
+    }
+
+    /// `MPI_Type_size(datatype, &size)`: the bytes of one element's data (of an
+    /// LP64 machine, as mpicc compiles for: `MPI_DOUBLE_INT` is 12, its fields
+    /// without padding).
+    pub(super) fn type_size(&mut self) -> Result<(), EngineError> {
+        let (ev, env, call) = self.parts();
+        let v = ev.eval(&*env, call.arg(ArgRole::Datatype))?;
+        let basic_size = |c: LC| match c {
+            LC::MpiChar | LC::MpiByte => Some(1),
+            LC::MpiInt | LC::MpiUnsigned | LC::MpiFloat => Some(4),
+            LC::MpiLong | LC::MpiLongLong | LC::MpiDouble | LC::Mpi2Int => Some(8),
+            LC::MpiDoubleInt => Some(12),
+            LC::MpiLongDouble => Some(16),
+            _ => None,
+        };
+        let size = match v {
+            Value::Handle(Handle::Datatype(h)) => {
+                super::datatypes::derived_size(env, h, |c| basic_size(c).unwrap_or(0))
+            }
+            Value::Handle(Handle::Constant(c)) => match basic_size(c) {
+                Some(size) => size,
+                None => {
+                    return Err(EngineError::unsupported(
+                        format!("MPI_Type_size of {}", c.c_name()),
+                        call.span,
+                    ))
+                }
+            },
+            other => {
                 return Err(EngineError::unsupported(
-                    format!("MPI_Type_size of {}", c.c_name()),
+                    format!("MPI_Type_size of {other:?}"),
                     call.span,
                 ))
             }
-        },
-        other => {
-            return Err(EngineError::unsupported(
-                format!("MPI_Type_size of {other:?}"),
-                call.span,
-            ))
-        }
-    };
-    write_int_through(ev, env, call.arg(ArgRole::SizeOut), size, call.span)
+        };
+        write_int_through(ev, env, call.arg(ArgRole::SizeOut), size, call.span)
+    }
 }

@@ -8,12 +8,11 @@
 
 use tass_model::api::mpi::{ArgRole, MPI_PROC_NULL};
 use tass_model::api::LibraryFunction as LF;
-use tass_semantics::api::{EngineError, Evaluator, Property};
+use tass_semantics::api::{EngineError, Property};
 
 use super::comm::{self, check_comm};
-use super::context::Call;
-use super::group::{int_arg, read_ints, write_int, write_ints, Done};
-use crate::env::ProcEnv;
+use super::context::MpiCall;
+use super::group::{write_int, write_ints, Done};
 
 /// The grid of a Cartesian communicator.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -58,174 +57,187 @@ impl Cartesian {
     }
 }
 
-/// Executes a Cartesian question or `MPI_Dims_create`.
-pub(super) fn execute(
-    ev: &mut Evaluator<'_>,
-    env: &mut ProcEnv<'_>,
-    call: &Call<'_>,
-) -> Result<Done, EngineError> {
-    if call.lf == LF::MpiDimsCreate {
-        return dims_create(ev, env, call);
-    }
-    let Some(c) = check_comm(ev, &*env, call.arg(ArgRole::Comm), call.span)? else {
-        return Ok(Done::Failed);
-    };
-    let Some(grid) = comm::communicator(env.state, c).and_then(|c| c.topology.clone()) else {
-        let message = format!(
-            "{} on a communicator without a Cartesian topology",
-            call.lf.c_name()
-        );
-        ev.fail(&*env, Property::InvalidPointer, message, call.span);
-        return Ok(Done::Failed);
-    };
-    let my_rank = comm::rank_in(env.state, c, env.proc as u32).unwrap_or(0) as i64;
-    let (lf, span) = (call.lf, call.span);
-    match lf {
-        LF::MpiCartdimGet => write_int(
-            ev,
-            env,
-            call.arg(ArgRole::SizeOut),
-            grid.dims.len() as i64,
-            span,
-        )?,
-        LF::MpiCartCoords => {
-            let rank = int_arg(ev, &*env, call, ArgRole::RankIn, "rank")?;
-            if !(0..grid.size()).contains(&rank) {
-                let message = format!(
-                    "MPI_Cart_coords: rank {rank} is not a rank of the communicator (0..{})",
-                    grid.size() - 1
-                );
-                ev.fail(&*env, Property::MpiRank, message, span);
-                return Ok(Done::Failed);
-            }
-            if !max_dims_ok(ev, env, call, grid.dims.len())? {
-                return Ok(Done::Failed);
-            }
-            write_ints(ev, env, call.arg(ArgRole::Coords), &grid.coords(rank), span)?;
+impl MpiCall<'_, '_, '_> {
+    /// Executes a Cartesian question or `MPI_Dims_create`.
+    pub(super) fn cartesian_call(&mut self) -> Result<Done, EngineError> {
+        let call = self.call;
+        if call.lf == LF::MpiDimsCreate {
+            return self.dims_create();
         }
-        LF::MpiCartGet => {
-            if !max_dims_ok(ev, env, call, grid.dims.len())? {
-                return Ok(Done::Failed);
-            }
-            let periods: Vec<i64> = grid.periods.iter().map(|&p| i64::from(p)).collect();
-            write_ints(ev, env, call.arg(ArgRole::Dims), &grid.dims, span)?;
-            write_ints(ev, env, call.arg(ArgRole::Periods), &periods, span)?;
-            write_ints(
-                ev,
-                env,
-                call.arg(ArgRole::Coords),
-                &grid.coords(my_rank),
+        let Some(c) = check_comm(self.ev, &*self.env, call.arg(ArgRole::Comm), call.span)? else {
+            return Ok(Done::Failed);
+        };
+        let Some(grid) = comm::communicator(self.env.state, c).and_then(|c| c.topology.clone())
+        else {
+            let message = format!(
+                "{} on a communicator without a Cartesian topology",
+                call.lf.c_name()
+            );
+            self.ev
+                .fail(&*self.env, Property::InvalidPointer, message, call.span);
+            return Ok(Done::Failed);
+        };
+        let my_rank = comm::rank_in(self.env.state, c, self.env.proc as u32).unwrap_or(0) as i64;
+        let (lf, span) = (call.lf, call.span);
+        match lf {
+            LF::MpiCartdimGet => write_int(
+                self.ev,
+                self.env,
+                call.arg(ArgRole::SizeOut),
+                grid.dims.len() as i64,
                 span,
-            )?;
-        }
-        LF::MpiCartRank => {
-            let n = grid.dims.len();
-            let got = read_ints(ev, &*env, call, ArgRole::Coords, n, "coordinates")?;
-            let Some(coords) = got else {
-                return Ok(Done::Failed);
-            };
-            match grid.rank(&coords) {
-                Ok(r) => write_int(ev, env, call.arg(ArgRole::RankOut), r, span)?,
-                Err(d) => {
+            )?,
+            LF::MpiCartCoords => {
+                let rank = self.int_arg(ArgRole::RankIn, "rank")?;
+                if !(0..grid.size()).contains(&rank) {
                     let message = format!(
-                        "MPI_Cart_rank: coordinate {} of dimension {d} lies outside 0..{} \
-                         and the dimension is not periodic",
-                        coords[d],
-                        grid.dims[d] - 1
+                        "MPI_Cart_coords: rank {rank} is not a rank of the communicator (0..{})",
+                        grid.size() - 1
                     );
-                    ev.fail(&*env, Property::MpiRank, message, span);
+                    self.ev.fail(&*self.env, Property::MpiRank, message, span);
                     return Ok(Done::Failed);
                 }
+                if !self.max_dims_ok(grid.dims.len())? {
+                    return Ok(Done::Failed);
+                }
+                write_ints(
+                    self.ev,
+                    self.env,
+                    call.arg(ArgRole::Coords),
+                    &grid.coords(rank),
+                    span,
+                )?;
+            }
+            LF::MpiCartGet => {
+                if !self.max_dims_ok(grid.dims.len())? {
+                    return Ok(Done::Failed);
+                }
+                let periods: Vec<i64> = grid.periods.iter().map(|&p| i64::from(p)).collect();
+                write_ints(self.ev, self.env, call.arg(ArgRole::Dims), &grid.dims, span)?;
+                write_ints(
+                    self.ev,
+                    self.env,
+                    call.arg(ArgRole::Periods),
+                    &periods,
+                    span,
+                )?;
+                write_ints(
+                    self.ev,
+                    self.env,
+                    call.arg(ArgRole::Coords),
+                    &grid.coords(my_rank),
+                    span,
+                )?;
+            }
+            LF::MpiCartRank => {
+                let n = grid.dims.len();
+                let got = self.read_ints(ArgRole::Coords, n, "coordinates")?;
+                let Some(coords) = got else {
+                    return Ok(Done::Failed);
+                };
+                match grid.rank(&coords) {
+                    Ok(r) => write_int(self.ev, self.env, call.arg(ArgRole::RankOut), r, span)?,
+                    Err(d) => {
+                        let message = format!(
+                            "MPI_Cart_rank: coordinate {} of dimension {d} lies outside 0..{} \
+                         and the dimension is not periodic",
+                            coords[d],
+                            grid.dims[d] - 1
+                        );
+                        self.ev.fail(&*self.env, Property::MpiRank, message, span);
+                        return Ok(Done::Failed);
+                    }
+                }
+            }
+            LF::MpiCartShift => {
+                let d = self.int_arg(ArgRole::Direction, "direction")?;
+                let disp = self.int_arg(ArgRole::Displacement, "displacement")?;
+                if !(0..grid.dims.len() as i64).contains(&d) {
+                    let message = format!(
+                        "MPI_Cart_shift: direction {d} is not a dimension of the grid (0..{})",
+                        grid.dims.len() as i64 - 1
+                    );
+                    self.ev.fail(&*self.env, Property::MpiCount, message, span);
+                    return Ok(Done::Failed);
+                }
+                let mine = grid.coords(my_rank);
+                let neighbour = |by: i64| {
+                    let mut c = mine.clone();
+                    c[d as usize] += by;
+                    grid.rank(&c).unwrap_or(MPI_PROC_NULL)
+                };
+                let (source, dest) = (neighbour(-disp), neighbour(disp));
+                write_int(
+                    self.ev,
+                    self.env,
+                    call.arg(ArgRole::SourceOut),
+                    source,
+                    span,
+                )?;
+                write_int(self.ev, self.env, call.arg(ArgRole::DestOut), dest, span)?;
+            }
+            other => {
+                return Err(EngineError::unsupported(
+                    format!("not yet supported: {}", other.c_name()),
+                    span,
+                ))
             }
         }
-        LF::MpiCartShift => {
-            let d = int_arg(ev, &*env, call, ArgRole::Direction, "direction")?;
-            let disp = int_arg(ev, &*env, call, ArgRole::Displacement, "displacement")?;
-            if !(0..grid.dims.len() as i64).contains(&d) {
-                let message = format!(
-                    "MPI_Cart_shift: direction {d} is not a dimension of the grid (0..{})",
-                    grid.dims.len() as i64 - 1
-                );
-                ev.fail(&*env, Property::MpiCount, message, span);
-                return Ok(Done::Failed);
-            }
-            let mine = grid.coords(my_rank);
-            let neighbour = |by: i64| {
-                let mut c = mine.clone();
-                c[d as usize] += by;
-                grid.rank(&c).unwrap_or(MPI_PROC_NULL)
-            };
-            let (source, dest) = (neighbour(-disp), neighbour(disp));
-            write_int(ev, env, call.arg(ArgRole::SourceOut), source, span)?;
-            write_int(ev, env, call.arg(ArgRole::DestOut), dest, span)?;
-        }
-        other => {
-            return Err(EngineError::unsupported(
-                format!("not yet supported: {}", other.c_name()),
-                span,
-            ))
-        }
+        Ok(Done::Returns)
     }
-    Ok(Done::Returns)
-}
 
-/// MPI requires `maxdims` to be at least the grid's number of dimensions
-/// (the arrays written have that many elements): `mpi-count`.
-fn max_dims_ok(
-    ev: &mut Evaluator<'_>,
-    env: &ProcEnv<'_>,
-    call: &Call<'_>,
-    ndims: usize,
-) -> Result<bool, EngineError> {
-    let maxdims = int_arg(ev, env, call, ArgRole::Length, "maxdims")?;
-    if maxdims >= ndims as i64 {
-        return Ok(true);
-    }
-    let message = format!(
-        "{}: maxdims {maxdims} is less than the {ndims} dimensions of the grid",
-        call.lf.c_name()
-    );
-    ev.fail(env, Property::MpiCount, message, call.span);
-    Ok(false)
-}
-
-/// `MPI_Dims_create(nnodes, ndims, dims)`: fills the zero entries of `dims`
-/// so that the product is `nnodes`, as balanced as possible and in
-/// non-increasing order; the non-zero entries stay.
-fn dims_create(
-    ev: &mut Evaluator<'_>,
-    env: &mut ProcEnv<'_>,
-    call: &Call<'_>,
-) -> Result<Done, EngineError> {
-    let span = call.span;
-    let nnodes = int_arg(ev, &*env, call, ArgRole::Nodes, "nnodes")?;
-    let ndims = int_arg(ev, &*env, call, ArgRole::Length, "ndims")?;
-    if nnodes <= 0 || ndims < 0 {
-        let message = format!("MPI_Dims_create with nnodes {nnodes} and ndims {ndims}");
-        ev.fail(&*env, Property::MpiCount, message, span);
-        return Ok(Done::Failed);
-    }
-    let got = read_ints(ev, &*env, call, ArgRole::Dims, ndims as usize, "dims")?;
-    let Some(mut dims) = got else {
-        return Ok(Done::Failed);
-    };
-    let fixed: i64 = dims.iter().filter(|&&d| d > 0).product();
-    let bad = dims.iter().any(|&d| d < 0) || nnodes % fixed != 0;
-    let free: Vec<usize> = (0..dims.len()).filter(|&d| dims[d] == 0).collect();
-    if bad || (free.is_empty() && fixed != nnodes) {
+    /// MPI requires `maxdims` to be at least the grid's number of dimensions
+    /// (the arrays written have that many elements): `mpi-count`.
+    fn max_dims_ok(&mut self, ndims: usize) -> Result<bool, EngineError> {
+        let call = self.call;
+        let maxdims = self.int_arg(ArgRole::Length, "maxdims")?;
+        if maxdims >= ndims as i64 {
+            return Ok(true);
+        }
         let message = format!(
-            "MPI_Dims_create: the given dims {dims:?} cannot multiply to {nnodes} processes"
+            "{}: maxdims {maxdims} is less than the {ndims} dimensions of the grid",
+            call.lf.c_name()
         );
-        ev.fail(&*env, Property::MpiCount, message, span);
-        return Ok(Done::Failed);
+        self.ev
+            .fail(self.env, Property::MpiCount, message, call.span);
+        Ok(false)
     }
-    if !free.is_empty() {
-        for (slot, v) in free.iter().zip(balanced(nnodes / fixed, free.len())) {
-            dims[*slot] = v;
+
+    /// `MPI_Dims_create(nnodes, ndims, dims)`: fills the zero entries of `dims`
+    /// so that the product is `nnodes`, as balanced as possible and in
+    /// non-increasing order; the non-zero entries stay.
+    fn dims_create(&mut self) -> Result<Done, EngineError> {
+        let call = self.call;
+        let span = call.span;
+        let nnodes = self.int_arg(ArgRole::Nodes, "nnodes")?;
+        let ndims = self.int_arg(ArgRole::Length, "ndims")?;
+        if nnodes <= 0 || ndims < 0 {
+            let message = format!("MPI_Dims_create with nnodes {nnodes} and ndims {ndims}");
+            self.ev.fail(&*self.env, Property::MpiCount, message, span);
+            return Ok(Done::Failed);
         }
+        let got = self.read_ints(ArgRole::Dims, ndims as usize, "dims")?;
+        let Some(mut dims) = got else {
+            return Ok(Done::Failed);
+        };
+        let fixed: i64 = dims.iter().filter(|&&d| d > 0).product();
+        let bad = dims.iter().any(|&d| d < 0) || nnodes % fixed != 0;
+        let free: Vec<usize> = (0..dims.len()).filter(|&d| dims[d] == 0).collect();
+        if bad || (free.is_empty() && fixed != nnodes) {
+            let message = format!(
+                "MPI_Dims_create: the given dims {dims:?} cannot multiply to {nnodes} processes"
+            );
+            self.ev.fail(&*self.env, Property::MpiCount, message, span);
+            return Ok(Done::Failed);
+        }
+        if !free.is_empty() {
+            for (slot, v) in free.iter().zip(balanced(nnodes / fixed, free.len())) {
+                dims[*slot] = v;
+            }
+        }
+        write_ints(self.ev, self.env, call.arg(ArgRole::Dims), &dims, span)?;
+        Ok(Done::Returns)
     }
-    write_ints(ev, env, call.arg(ArgRole::Dims), &dims, span)?;
-    Ok(Done::Returns)
 }
 
 /// `k` factors of `n`, as close to each other as possible, largest first:

@@ -7,11 +7,12 @@
 use tass_dynamic::api::{Handle, Value};
 use tass_model::api::mpi::ArgRole;
 use tass_model::api::{FunctionId, LibraryConstant as LC, LibraryFunction as LF, TransitionId};
-use tass_semantics::api::{EngineError, Evaluator, Property};
+use tass_semantics::api::{EngineError, Property};
 
-use super::context::Call;
-use super::group::{int_arg, read_through, write_through, Done};
-use crate::env::{set_mpi, ProcEnv};
+use super::context::write_through;
+use super::context::MpiCall;
+use super::group::{read_through, Done, OUTPUT};
+use crate::env::set_mpi;
 
 /// A user operator of a process.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -24,65 +25,75 @@ pub(crate) struct UserOp {
     pub origin: (FunctionId, TransitionId),
 }
 
-/// `MPI_Op_create(function, commute, &op)`, `MPI_Op_free(&op)`.
-pub(super) fn execute(
-    ev: &mut Evaluator<'_>,
-    env: &mut ProcEnv<'_>,
-    call: &Call<'_>,
-    origin: (FunctionId, TransitionId),
-) -> Result<Done, EngineError> {
-    let span = call.span;
-    if call.lf == LF::MpiOpCreate {
-        let function = ev.eval(&*env, call.arg(ArgRole::UserFunction))?;
-        if matches!(function, Value::Pointer(ref p) if p.is_null()) {
-            let message = "MPI_Op_create with a NULL user function".to_string();
-            ev.fail(&*env, Property::InvalidPointer, message, span);
-            return Ok(Done::Failed);
+impl MpiCall<'_, '_, '_> {
+    /// `MPI_Op_create(function, commute, &op)`, `MPI_Op_free(&op)`.
+    pub(super) fn op_create_or_free(
+        &mut self,
+        origin: (FunctionId, TransitionId),
+    ) -> Result<Done, EngineError> {
+        let call = self.call;
+        let span = call.span;
+        if call.lf == LF::MpiOpCreate {
+            let function = self.ev.eval(&*self.env, call.arg(ArgRole::UserFunction))?;
+            if matches!(function, Value::Pointer(ref p) if p.is_null()) {
+                let message = "MPI_Op_create with a NULL user function".to_string();
+                self.ev
+                    .fail(&*self.env, Property::InvalidPointer, message, span);
+                return Ok(Done::Failed);
+            }
+            let commute = self.int_arg(ArgRole::Commute, "commute flag")?;
+            let mut k = 0;
+            set_mpi(self.env, |m| {
+                m.ops.push(Some(UserOp {
+                    function,
+                    commutes: commute != 0,
+                    origin,
+                }));
+                k = m.ops.len() as u32;
+            });
+            let op = Value::Handle(Handle::Op(k));
+            write_through(
+                self.ev,
+                self.env,
+                call.arg(ArgRole::OpOut),
+                op,
+                OUTPUT,
+                span,
+            )?;
+            return Ok(Done::Returns);
         }
-        let commute = int_arg(ev, &*env, call, ArgRole::Commute, "commute flag")?;
-        let mut k = 0;
-        set_mpi(env, |m| {
-            m.ops.push(Some(UserOp {
-                function,
-                commutes: commute != 0,
-                origin,
-            }));
-            k = m.ops.len() as u32;
-        });
-        let op = Value::Handle(Handle::Op(k));
-        write_through(ev, env, call.arg(ArgRole::OpOut), op, span)?;
-        return Ok(Done::Returns);
+        let (place, v) = read_through(self.ev, &*self.env, call.arg(ArgRole::OpOut), span)?;
+        let live = |k: u32| {
+            self.env.state.inner.procs[self.env.proc]
+                .mpi
+                .ops
+                .get(k.wrapping_sub(1) as usize)
+                .is_some_and(Option::is_some)
+        };
+        match v {
+            Value::Handle(Handle::Op(k)) if live(k) => {
+                set_mpi(self.env, |m| m.ops[k as usize - 1] = None);
+            }
+            other => {
+                let what = match other {
+                    Value::Handle(Handle::Constant(LC::MpiOpNull)) => "MPI_OP_NULL".to_string(),
+                    Value::Handle(Handle::Constant(c)) => {
+                        format!("the predefined operator {}", c.c_name())
+                    }
+                    Value::Handle(Handle::Op(_)) => "an operator freed already".to_string(),
+                    Value::Undefined => "an uninitialised operator".to_string(),
+                    _ => "a value that is no operator".to_string(),
+                };
+                let message = format!("MPI_Op_free on {what}");
+                self.ev
+                    .fail(&*self.env, Property::InvalidPointer, message, span);
+                return Ok(Done::Failed);
+            }
+        }
+        let null = Value::Handle(Handle::Constant(LC::MpiOpNull));
+        self.ev.write_place(self.env, &place, null, span)?;
+        Ok(Done::Returns)
     }
-    let (place, v) = read_through(ev, &*env, call.arg(ArgRole::OpOut), span)?;
-    let live = |k: u32| {
-        env.state.inner.procs[env.proc]
-            .mpi
-            .ops
-            .get(k.wrapping_sub(1) as usize)
-            .is_some_and(Option::is_some)
-    };
-    match v {
-        Value::Handle(Handle::Op(k)) if live(k) => {
-            set_mpi(env, |m| m.ops[k as usize - 1] = None);
-        }
-        other => {
-            let what = match other {
-                Value::Handle(Handle::Constant(LC::MpiOpNull)) => "MPI_OP_NULL".to_string(),
-                Value::Handle(Handle::Constant(c)) => {
-                    format!("the predefined operator {}", c.c_name())
-                }
-                Value::Handle(Handle::Op(_)) => "an operator freed already".to_string(),
-                Value::Undefined => "an uninitialised operator".to_string(),
-                _ => "a value that is no operator".to_string(),
-            };
-            let message = format!("MPI_Op_free on {what}");
-            ev.fail(&*env, Property::InvalidPointer, message, span);
-            return Ok(Done::Failed);
-        }
-    }
-    let null = Value::Handle(Handle::Constant(LC::MpiOpNull));
-    ev.write_place(env, &place, null, span)?;
-    Ok(Done::Returns)
 }
 
 /// The operators of a process never freed: the calls that made them.

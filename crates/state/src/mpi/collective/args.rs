@@ -11,213 +11,212 @@ use super::kind::{positions, Kind, UNDEFINED};
 use super::members::{path_dead, Member, Significant};
 use crate::env::ProcEnv;
 use crate::mpi::buffer::{read_buffer, type_name, BufArg};
-use crate::mpi::context::{Call, Mpi};
+use crate::mpi::context::{Mpi, MpiCall};
 use crate::state::State;
 
-/// Evaluates the arguments of collective call `call` that are significant at
-/// its process (`rank` in the communicator; `is_root`: it is the root);
-/// `None` when the path died.
-pub(super) fn significant_args(
-    ev: &mut Evaluator<'_>,
-    env: &ProcEnv<'_>,
-    call: &Call<'_>,
-    kind: Kind,
-    n: usize,
-    (rank, is_root): (usize, bool),
-) -> Result<Option<Significant>, EngineError> {
-    let f = ev.factory();
-    let (a, span, lf) = (call.args, call.span, call.lf);
-    let pos = positions(kind);
-    let Some(in_place) = in_place(ev, env, call, kind, is_root)? else {
-        return Ok(None);
-    };
-    // MPI_IN_PLACE makes the send arguments of a gather, an all-to-all (and the
-    // receive arguments of a scatter's root) insignificant: they are filled in
-    // from the others below. Those of a reduction are the shared count and type.
-    let ignored_by_in_place = in_place && pos.rtype.is_some();
-    let scatter = matches!(kind, Kind::Scatter | Kind::Scatterv);
-    let sends = (!scatter || is_root) && (scatter || !ignored_by_in_place);
-    let receives = (!matches!(kind, Kind::Gather | Kind::Gatherv) || is_root)
-        && !(ignored_by_in_place && scatter);
-    let rbuf_significant = receives && (kind != Kind::Reduce || is_root);
-    let mut out = Significant::default();
-    let int = |ev: &mut Evaluator<'_>, k: Option<usize>| match k {
-        Some(k) => ev.eval_int(env, &a[k]).map(Some),
-        None => Ok(None),
-    };
-    let per_peer = lf == LF::MpiAlltoallw;
-    let dt = |ev: &mut Evaluator<'_>, k: Option<usize>| match k {
-        Some(k) if per_peer => one_datatype_per_peer(ev, env, &a[k], n, span).map(Some),
-        Some(k) => dtype_of(ev, env, &a[k], span).map(Some),
-        None => Ok(None),
-    };
-    // An array of one int per member (`Err(())`: the path died).
-    let ints = |ev: &mut Evaluator<'_>,
-                k: Option<usize>,
-                counts: bool|
-     -> Result<Result<Option<Vec<Expr>>, ()>, EngineError> {
-        let Some(k) = k else { return Ok(Ok(None)) };
-        let Some(array) = read_buffer(ev, env, &a[k], f.int(n as i64), f.int(0), &Type::Int, span)?
-        else {
-            return Ok(Err(()));
-        };
-        let xs: Vec<Expr> = (0..n as i64)
-            .map(|j| f.array_read(array, f.int(j)))
-            .collect();
-        if counts {
-            for (j, &x) in xs.iter().enumerate() {
-                let nonneg = f.le(f.int(0), x);
-                ev.check(
-                    env,
-                    nonneg,
-                    Property::MpiCount,
-                    || {
-                        format!(
-                            "negative count {} (element {j} of the counts of {})",
-                            f.pretty(x),
-                            lf.c_name()
-                        )
-                    },
-                    span,
-                );
-            }
-        }
-        Ok(Ok(Some(xs)))
-    };
-    if sends {
-        out.stype = dt(ev, pos.stype)?;
-        out.scount = int(ev, pos.scount)?;
-        let (Ok(counts), Ok(displs)) =
-            (ints(ev, pos.scounts, true)?, ints(ev, pos.sdispls, false)?)
-        else {
+impl MpiCall<'_, '_, '_> {
+    /// Evaluates the arguments of collective call `call` that are significant at
+    /// its process (`rank` in the communicator; `is_root`: it is the root);
+    /// `None` when the path died.
+    pub(super) fn significant_args(
+        &mut self,
+        kind: Kind,
+        n: usize,
+        (rank, is_root): (usize, bool),
+    ) -> Result<Option<Significant>, EngineError> {
+        let Some(in_place) = self.in_place(kind, is_root)? else {
             return Ok(None);
         };
-        let displs = match (per_peer, &out.stype) {
-            (true, Some(t)) => Some(byte_displacements_in_elements(ev, displs, t, span)?),
-            _ => displs,
+        let (ev, env, call) = self.parts();
+        let env = &*env;
+        let f = ev.factory();
+        let (a, span, lf) = (call.args, call.span, call.lf);
+        let pos = positions(kind);
+        // MPI_IN_PLACE makes the send arguments of a gather, an all-to-all (and the
+        // receive arguments of a scatter's root) insignificant: they are filled in
+        // from the others below. Those of a reduction are the shared count and type.
+        let ignored_by_in_place = in_place && pos.rtype.is_some();
+        let scatter = matches!(kind, Kind::Scatter | Kind::Scatterv);
+        let sends = (!scatter || is_root) && (scatter || !ignored_by_in_place);
+        let receives = (!matches!(kind, Kind::Gather | Kind::Gatherv) || is_root)
+            && !(ignored_by_in_place && scatter);
+        let rbuf_significant = receives && (kind != Kind::Reduce || is_root);
+        let mut out = Significant::default();
+        let int = |ev: &mut Evaluator<'_>, k: Option<usize>| match k {
+            Some(k) => ev.eval_int(env, &a[k]).map(Some),
+            None => Ok(None),
         };
-        (out.scounts, out.sdispls) = (counts, displs);
-    }
-    if receives {
-        out.rtype = dt(ev, pos.rtype)?;
-        out.rcount = int(ev, pos.rcount)?;
-        let (Ok(counts), Ok(displs)) =
-            (ints(ev, pos.rcounts, true)?, ints(ev, pos.rdispls, false)?)
-        else {
-            return Ok(None);
+        let per_peer = lf == LF::MpiAlltoallw;
+        let dt = |ev: &mut Evaluator<'_>, k: Option<usize>| match k {
+            Some(k) if per_peer => one_datatype_per_peer(ev, env, &a[k], n, span).map(Some),
+            Some(k) => dtype_of(ev, env, &a[k], span).map(Some),
+            None => Ok(None),
         };
-        let displs = match (per_peer, &out.rtype) {
-            (true, Some(t)) => Some(byte_displacements_in_elements(ev, displs, t, span)?),
-            _ => displs,
-        };
-        if let (Some(counts), Some(displs)) = (&counts, &displs) {
-            check_disjoint_receives(ev, env, counts, displs, lf, span);
-        }
-        (out.rcounts, out.rdispls) = (counts, displs);
-    }
-    // The buffers' C types must be the datatype's.
-    let rbuf_type = out.rtype.clone().or_else(|| out.stype.clone());
-    let checks = [
-        (pos.sbuf.filter(|_| sends), out.stype.clone()),
-        (pos.rbuf.filter(|_| rbuf_significant), rbuf_type),
-    ];
-    for (k, t) in checks {
-        if let (Some(k), Some(t)) = (k, t) {
-            if !buffer_type_ok(ev, env, &a[k], &t, lf, span) {
-                return Ok(None);
-            }
-        }
-    }
-    if in_place {
-        out.fill_in_place(kind, rank);
-    }
-    if kind == Kind::CommSplit {
-        let color = ev.eval_int(env, &a[1])?;
-        let key = ev.eval_int(env, &a[2])?;
-        let concrete = |e: Expr, what: &str| {
-            f.as_concrete_int(e)
-                .and_then(|k| i64::try_from(k).ok())
-                .ok_or_else(|| {
-                    EngineError::unsupported(
-                        format!("MPI_Comm_split with a {what} that depends on the inputs"),
+        // An array of one int per member (`Err(())`: the path died).
+        let ints = |ev: &mut Evaluator<'_>,
+                    k: Option<usize>,
+                    counts: bool|
+         -> Result<Result<Option<Vec<Expr>>, ()>, EngineError> {
+            let Some(k) = k else { return Ok(Ok(None)) };
+            let Some(array) =
+                read_buffer(ev, env, &a[k], f.int(n as i64), f.int(0), &Type::Int, span)?
+            else {
+                return Ok(Err(()));
+            };
+            let xs: Vec<Expr> = (0..n as i64)
+                .map(|j| f.array_read(array, f.int(j)))
+                .collect();
+            if counts {
+                for (j, &x) in xs.iter().enumerate() {
+                    let nonneg = f.le(f.int(0), x);
+                    ev.check(
+                        env,
+                        nonneg,
+                        Property::MpiCount,
+                        || {
+                            format!(
+                                "negative count {} (element {j} of the counts of {})",
+                                f.pretty(x),
+                                lf.c_name()
+                            )
+                        },
                         span,
-                    )
-                })
+                    );
+                }
+            }
+            Ok(Ok(Some(xs)))
         };
-        let (color, key) = (concrete(color, "color")?, concrete(key, "key")?);
-        if color < 0 && color != UNDEFINED {
-            ev.fail(
-                env,
-                Property::MpiCount,
-                format!(
+        if sends {
+            out.stype = dt(ev, pos.stype)?;
+            out.scount = int(ev, pos.scount)?;
+            let (Ok(counts), Ok(displs)) =
+                (ints(ev, pos.scounts, true)?, ints(ev, pos.sdispls, false)?)
+            else {
+                return Ok(None);
+            };
+            let displs = match (per_peer, &out.stype) {
+                (true, Some(t)) => Some(byte_displacements_in_elements(ev, displs, t, span)?),
+                _ => displs,
+            };
+            (out.scounts, out.sdispls) = (counts, displs);
+        }
+        if receives {
+            out.rtype = dt(ev, pos.rtype)?;
+            out.rcount = int(ev, pos.rcount)?;
+            let (Ok(counts), Ok(displs)) =
+                (ints(ev, pos.rcounts, true)?, ints(ev, pos.rdispls, false)?)
+            else {
+                return Ok(None);
+            };
+            let displs = match (per_peer, &out.rtype) {
+                (true, Some(t)) => Some(byte_displacements_in_elements(ev, displs, t, span)?),
+                _ => displs,
+            };
+            if let (Some(counts), Some(displs)) = (&counts, &displs) {
+                check_disjoint_receives(ev, env, counts, displs, lf, span);
+            }
+            (out.rcounts, out.rdispls) = (counts, displs);
+        }
+        // The buffers' C types must be the datatype's.
+        let rbuf_type = out.rtype.clone().or_else(|| out.stype.clone());
+        let checks = [
+            (pos.sbuf.filter(|_| sends), out.stype.clone()),
+            (pos.rbuf.filter(|_| rbuf_significant), rbuf_type),
+        ];
+        for (k, t) in checks {
+            if let (Some(k), Some(t)) = (k, t) {
+                if !buffer_type_ok(ev, env, &a[k], &t, lf, span) {
+                    return Ok(None);
+                }
+            }
+        }
+        if in_place {
+            out.fill_in_place(kind, rank);
+        }
+        if kind == Kind::CommSplit {
+            let color = ev.eval_int(env, &a[1])?;
+            let key = ev.eval_int(env, &a[2])?;
+            let concrete = |e: Expr, what: &str| {
+                f.as_concrete_int(e)
+                    .and_then(|k| i64::try_from(k).ok())
+                    .ok_or_else(|| {
+                        EngineError::unsupported(
+                            format!("MPI_Comm_split with a {what} that depends on the inputs"),
+                            span,
+                        )
+                    })
+            };
+            let (color, key) = (concrete(color, "color")?, concrete(key, "key")?);
+            if color < 0 && color != UNDEFINED {
+                ev.fail(
+                    env,
+                    Property::MpiCount,
+                    format!(
                     "MPI_Comm_split with color {color}: a color is non-negative or MPI_UNDEFINED"
                 ),
-                span,
+                    span,
+                );
+                return Ok(None);
+            }
+            out.split = Some((color, key));
+        }
+        if matches!(kind, Kind::CommCreate | Kind::CartCreate) {
+            let Some(spec) = self.comm_spec()? else {
+                return Ok(None);
+            };
+            out.made_from = Some(spec);
+        }
+        Ok(Some(out))
+    }
+
+    /// Whether the call passes `MPI_IN_PLACE` where its collective allows it (the
+    /// send buffer; a scatter's receive buffer at the root); `None` when it passes
+    /// it where MPI does not allow it (reported: the path dies).
+    fn in_place(&mut self, kind: Kind, is_root: bool) -> Result<Option<bool>, EngineError> {
+        let (ev, env, call) = self.parts();
+        let env = &*env;
+        let pos = positions(kind);
+        let is_in_place = |ev: &mut Evaluator<'_>, k: Option<usize>| match k {
+            Some(k) => ev
+                .eval(env, &call.args[k])
+                .map(|v| matches!(v, Value::Handle(Handle::Constant(LC::MpiInPlace)))),
+            None => Ok(false),
+        };
+        let scatter = matches!(kind, Kind::Scatter | Kind::Scatterv);
+        let (allowed, forbidden) = if scatter {
+            (pos.rbuf, pos.sbuf)
+        } else {
+            (pos.sbuf, pos.rbuf)
+        };
+        let at_root_only = matches!(
+            kind,
+            Kind::Reduce | Kind::Gather | Kind::Gatherv | Kind::Scatter | Kind::Scatterv
+        );
+        let found = is_in_place(ev, allowed)?;
+        let misplaced = is_in_place(ev, forbidden)?
+            || (found && (kind == Kind::Bcast || at_root_only && !is_root));
+        if misplaced {
+            ev.fail(
+                env,
+                Property::InvalidPointer,
+                format!(
+                    "{}: MPI_IN_PLACE where MPI does not allow it (only as the send buffer, \
+                 at the root of a rooted collective; as the receive buffer at the root of a \
+                 scatter; never in MPI_Bcast)",
+                    call.lf.c_name()
+                ),
+                call.span,
             );
             return Ok(None);
         }
-        out.split = Some((color, key));
+        if found && call.lf.is_nonblocking_collective() {
+            return Err(EngineError::unsupported(
+                format!("MPI_IN_PLACE in {}", call.lf.c_name()),
+                call.span,
+            ));
+        }
+        Ok(Some(found))
     }
-    if matches!(kind, Kind::CommCreate | Kind::CartCreate) {
-        let Some(spec) = crate::mpi::group::comm_spec(ev, env, call)? else {
-            return Ok(None);
-        };
-        out.made_from = Some(spec);
-    }
-    Ok(Some(out))
-}
-
-/// Whether the call passes `MPI_IN_PLACE` where its collective allows it (the
-/// send buffer; a scatter's receive buffer at the root); `None` when it passes
-/// it where MPI does not allow it (reported: the path dies).
-fn in_place(
-    ev: &mut Evaluator<'_>,
-    env: &ProcEnv<'_>,
-    call: &Call<'_>,
-    kind: Kind,
-    is_root: bool,
-) -> Result<Option<bool>, EngineError> {
-    let pos = positions(kind);
-    let is_in_place = |ev: &mut Evaluator<'_>, k: Option<usize>| match k {
-        Some(k) => ev
-            .eval(env, &call.args[k])
-            .map(|v| matches!(v, Value::Handle(Handle::Constant(LC::MpiInPlace)))),
-        None => Ok(false),
-    };
-    let scatter = matches!(kind, Kind::Scatter | Kind::Scatterv);
-    let (allowed, forbidden) = if scatter {
-        (pos.rbuf, pos.sbuf)
-    } else {
-        (pos.sbuf, pos.rbuf)
-    };
-    let at_root_only = matches!(
-        kind,
-        Kind::Reduce | Kind::Gather | Kind::Gatherv | Kind::Scatter | Kind::Scatterv
-    );
-    let found = is_in_place(ev, allowed)?;
-    let misplaced =
-        is_in_place(ev, forbidden)? || (found && (kind == Kind::Bcast || at_root_only && !is_root));
-    if misplaced {
-        ev.fail(
-            env,
-            Property::InvalidPointer,
-            format!(
-                "{}: MPI_IN_PLACE where MPI does not allow it (only as the send buffer, \
-                 at the root of a rooted collective; as the receive buffer at the root of a \
-                 scatter; never in MPI_Bcast)",
-                call.lf.c_name()
-            ),
-            call.span,
-        );
-        return Ok(None);
-    }
-    if found && call.lf.is_nonblocking_collective() {
-        return Err(EngineError::unsupported(
-            format!("MPI_IN_PLACE in {}", call.lf.c_name()),
-            call.span,
-        ));
-    }
-    Ok(Some(found))
 }
 
 impl Significant {

@@ -6,17 +6,16 @@ use tass_model::api::LibraryConstant as LC;
 use tass_semantics::api::{Change, EngineError, Environment, Property, Violation};
 use tass_symbolic::api::Type;
 
-use super::args::significant_args;
 use super::data::{write_data, DType, Op};
 use super::kind::{shape, Kind, UNDEFINED};
-use super::members::{agrees, checked_comm, path_dead, root_and_op, Member, Significant};
+use super::members::{agrees, path_dead, Member, Significant};
 use super::nonblocking::first_post;
 use super::pending::span_of;
 use super::transfer::Transfer;
 use super::user_reduce::{push_fold, Fold, Inputs};
 use crate::mpi::buffer::check_rank;
 use crate::mpi::comm;
-use crate::mpi::context::{current_call, write_success, Mpi};
+use crate::mpi::context::{current_call, write_success, Mpi, MpiCall};
 use crate::mpi::group::{created_comms, CommSpec};
 use crate::state::State;
 
@@ -32,7 +31,7 @@ impl Mpi<'_> {
         let owner_call = current_call(self.ctx.model, state, owner)
             .ok_or_else(|| EngineError::invalid("collective step without a call", None))?;
         let comm = self.as_process(state, owner, &mut violations, |ev, env| {
-            checked_comm(ev, env, &owner_call)
+            MpiCall::new(ev, env, &owner_call).collective_comm()
         })?;
         let Some(comm) = comm else {
             return Ok((violations, Vec::new())); // reported; the path is dead
@@ -89,7 +88,7 @@ impl Mpi<'_> {
                 continue;
             };
             let got = self.as_process(state, w, &mut violations, |ev, env| {
-                significant_args(ev, env, call, kind, n, (i, is_root))
+                MpiCall::new(ev, env, call).significant_args(kind, n, (i, is_root))
             })?;
             let Some(args) = got else {
                 return Ok((violations, Vec::new()));
@@ -338,8 +337,9 @@ impl<'a> Mpi<'a> {
             };
             let first = members.first().map(|m| (m.world, m.lf, m.root, m.op));
             let member = self.as_process(state, w, violations, |ev, env| {
+                let mut member_call = MpiCall::new(ev, env, &call);
                 if i > 0 {
-                    match checked_comm(ev, env, &call)? {
+                    match member_call.collective_comm()? {
                         None => return Ok(None),
                         Some(c) if c != comm => {
                             return Err(EngineError::invalid(
@@ -350,7 +350,7 @@ impl<'a> Mpi<'a> {
                         Some(_) => {}
                     }
                 }
-                let (root, op) = root_and_op(ev, &*env, &call, kind)?;
+                let (root, op) = member_call.root_and_op(kind)?;
                 if let Some(first) = first {
                     if !agrees(ev, env, first, (w, call.lf, root, op), call.span) {
                         return Ok(None);

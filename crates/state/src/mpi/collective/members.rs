@@ -12,7 +12,7 @@ use super::user_reduce::user_function;
 use crate::env::ProcEnv;
 use crate::mpi::buffer::holds;
 use crate::mpi::comm;
-use crate::mpi::context::{Call, Ctx, HandlePassed, Mpi};
+use crate::mpi::context::{Call, Ctx, HandlePassed, Mpi, MpiCall};
 use crate::state::State;
 
 /// One member of the communicator in a collective: at its blocking call, or
@@ -106,122 +106,118 @@ impl Mpi<'_> {
     }
 }
 
-/// Evaluates the communicator of collective call `call` with the checks: its
-/// number, or `None` after reporting an invalid one (the path dies).
-pub(super) fn checked_comm(
-    ev: &mut Evaluator<'_>,
-    env: &ProcEnv<'_>,
-    call: &Call<'_>,
-) -> Result<Option<u32>, EngineError> {
-    if call.lf != LF::MpiCommFree {
-        return comm::check_comm(ev, env, &call.args[comm_arg(call.lf)], call.span);
-    }
-    let ptr = ev.eval(env, &call.args[0])?;
-    let place = ev.deref_place(env, ptr, false, call.span, &|| {
-        tass_model::api::render_expr(env.model(), &call.args[0])
-    })?;
-    let v = ev.read_place(env, &place);
-    if let Some(c) = comm::comm_of_value(env.state, &v) {
-        if c == 0 {
-            ev.fail(
-                env,
-                Property::InvalidPointer,
-                "MPI_Comm_free on MPI_COMM_WORLD, which cannot be freed".into(),
-                call.span,
-            );
-            return Ok(None);
+impl MpiCall<'_, '_, '_> {
+    /// Evaluates the communicator of collective call `call` with the checks: its
+    /// number, or `None` after reporting an invalid one (the path dies).
+    pub(super) fn collective_comm(&mut self) -> Result<Option<u32>, EngineError> {
+        let (ev, env, call) = self.parts();
+        let env = &*env;
+        if call.lf != LF::MpiCommFree {
+            return comm::check_comm(ev, env, &call.args[comm_arg(call.lf)], call.span);
         }
-        return Ok(Some(c));
-    }
-    ev.fail(
-        env,
-        Property::InvalidPointer,
-        format!(
-            "MPI_Comm_free on {}, which is not a valid communicator",
-            comm::describe_invalid(&v)
-        ),
-        call.span,
-    );
-    Ok(None)
-}
-
-/// The root and the reduction operation a collective call names (`None` for
-/// collectives without one).
-pub(super) fn root_and_op(
-    ev: &mut Evaluator<'_>,
-    env: &ProcEnv<'_>,
-    call: &Call<'_>,
-    kind: Kind,
-) -> Result<(Option<Expr>, Option<Op>), EngineError> {
-    let pos = positions(kind);
-    let root = match pos.root {
-        Some(k) => Some(ev.eval_int(env, &call.args[k])?),
-        None => None,
-    };
-    let op = match pos.op {
-        Some(k) => {
-            let v = ev.eval(env, &call.args[k])?;
-            if v == Value::Handle(Handle::Constant(LC::MpiOpNull)) {
-                // An invalid handle, as MPI_COMM_NULL is (the path dies).
-                let message = format!("{} with MPI_OP_NULL as its operation", call.lf.c_name());
-                ev.fail(env, Property::InvalidPointer, message, call.span);
-                return Ok((root, None));
+        let ptr = ev.eval(env, &call.args[0])?;
+        let place = ev.deref_place(env, ptr, false, call.span, &|| {
+            tass_model::api::render_expr(env.model(), &call.args[0])
+        })?;
+        let v = ev.read_place(env, &place);
+        if let Some(c) = comm::comm_of_value(env.state, &v) {
+            if c == 0 {
+                ev.fail(
+                    env,
+                    Property::InvalidPointer,
+                    "MPI_Comm_free on MPI_COMM_WORLD, which cannot be freed".into(),
+                    call.span,
+                );
+                return Ok(None);
             }
-            match v {
-                Value::Handle(Handle::Op(k)) => match user_op(ev, env, call, kind, k)? {
-                    Some(op) => Some(op),
-                    None => return Ok((root, None)), // reported; the path is dead
-                },
-                v => Some(op_of(&v, call.span)?),
-            }
+            return Ok(Some(c));
         }
-        None => None,
-    };
-    Ok((root, op))
-}
-
-/// The user operator `Handle::Op(k)` of the calling process as a reduction
-/// operation: its function. `MPI_Reduce`, `MPI_Allreduce`, `MPI_Scan`,
-/// `MPI_Exscan`, `MPI_Reduce_scatter` and their nonblocking forms run user
-/// functions; the other reductions refuse them by name. `None` after reporting a freed operator.
-fn user_op(
-    ev: &mut Evaluator<'_>,
-    env: &ProcEnv<'_>,
-    call: &Call<'_>,
-    kind: Kind,
-    k: u32,
-) -> Result<Option<Op>, EngineError> {
-    let Some(function) = user_function(ev, env, k, call.lf, call.span)? else {
-        return Ok(None);
-    };
-    let runs_it = matches!(
-        call.lf,
-        LF::MpiReduce
-            | LF::MpiAllreduce
-            | LF::MpiScan
-            | LF::MpiExscan
-            | LF::MpiReduceScatter
-            | LF::MpiIreduce
-            | LF::MpiIallreduce
-            | LF::MpiIscan
-            | LF::MpiIexscan
-            | LF::MpiIreduceScatter
-    ) && matches!(
-        kind,
-        Kind::Reduce | Kind::Allreduce | Kind::Scan | Kind::Exscan | Kind::ReduceScatter
-    );
-    if !runs_it {
-        return Err(EngineError::unsupported(
+        ev.fail(
+            env,
+            Property::InvalidPointer,
             format!(
-                "{} with a user operator (made by MPI_Op_create): not yet supported \
-                 (tass runs user operators in MPI_Reduce, MPI_Allreduce, MPI_Scan, MPI_Exscan, \
-                 MPI_Reduce_scatter, their nonblocking forms and MPI_Reduce_local)",
-                call.lf.c_name()
+                "MPI_Comm_free on {}, which is not a valid communicator",
+                comm::describe_invalid(&v)
             ),
             call.span,
-        ));
+        );
+        Ok(None)
     }
-    Ok(Some(Op::User(function)))
+
+    /// The root and the reduction operation a collective call names (`None` for
+    /// collectives without one).
+    pub(super) fn root_and_op(
+        &mut self,
+        kind: Kind,
+    ) -> Result<(Option<Expr>, Option<Op>), EngineError> {
+        let (ev, env, call) = self.parts();
+        let env = &*env;
+        let pos = positions(kind);
+        let root = match pos.root {
+            Some(k) => Some(ev.eval_int(env, &call.args[k])?),
+            None => None,
+        };
+        let op = match pos.op {
+            Some(k) => {
+                let v = ev.eval(env, &call.args[k])?;
+                if v == Value::Handle(Handle::Constant(LC::MpiOpNull)) {
+                    // An invalid handle, as MPI_COMM_NULL is (the path dies).
+                    let message = format!("{} with MPI_OP_NULL as its operation", call.lf.c_name());
+                    ev.fail(env, Property::InvalidPointer, message, call.span);
+                    return Ok((root, None));
+                }
+                match v {
+                    Value::Handle(Handle::Op(k)) => match self.user_operator(kind, k)? {
+                        Some(op) => Some(op),
+                        None => return Ok((root, None)), // reported; the path is dead
+                    },
+                    v => Some(op_of(&v, call.span)?),
+                }
+            }
+            None => None,
+        };
+        Ok((root, op))
+    }
+
+    /// The user operator `Handle::Op(k)` of the calling process as a reduction
+    /// operation: its function. `MPI_Reduce`, `MPI_Allreduce`, `MPI_Scan`,
+    /// `MPI_Exscan`, `MPI_Reduce_scatter` and their nonblocking forms run user
+    /// functions; the other reductions refuse them by name. `None` after reporting a freed operator.
+    fn user_operator(&mut self, kind: Kind, k: u32) -> Result<Option<Op>, EngineError> {
+        let (ev, env, call) = self.parts();
+        let env = &*env;
+        let Some(function) = user_function(ev, env, k, call.lf, call.span)? else {
+            return Ok(None);
+        };
+        let runs_it = matches!(
+            call.lf,
+            LF::MpiReduce
+                | LF::MpiAllreduce
+                | LF::MpiScan
+                | LF::MpiExscan
+                | LF::MpiReduceScatter
+                | LF::MpiIreduce
+                | LF::MpiIallreduce
+                | LF::MpiIscan
+                | LF::MpiIexscan
+                | LF::MpiIreduceScatter
+        ) && matches!(
+            kind,
+            Kind::Reduce | Kind::Allreduce | Kind::Scan | Kind::Exscan | Kind::ReduceScatter
+        );
+        if !runs_it {
+            return Err(EngineError::unsupported(
+                format!(
+                    "{} with a user operator (made by MPI_Op_create): not yet supported \
+                 (tass runs user operators in MPI_Reduce, MPI_Allreduce, MPI_Scan, MPI_Exscan, \
+                 MPI_Reduce_scatter, their nonblocking forms and MPI_Reduce_local)",
+                    call.lf.c_name()
+                ),
+                call.span,
+            ));
+        }
+        Ok(Some(Op::User(function)))
+    }
 }
 
 /// Phase 1 for one member: its call, operation and root agree with the

@@ -59,5 +59,4 @@ mod user_reduce;
 
 pub(super) use kind::{is_collective, is_nonblocking};
 pub(super) use nonblocking::{has_post, pending_posts};
-pub(super) use reduce_local::reduce_local;
 pub(crate) use user_reduce::{push_due_fold, DueFold, ScratchBlocks};

@@ -7,20 +7,17 @@ use tass_model::api::{FunctionId, LibraryConstant as LC, Model, TransitionId};
 use tass_semantics::api::{Change, EngineError, Environment, Evaluator, Property, Violation};
 use tass_symbolic::api::{Expr, Type};
 
-use super::args::significant_args;
 use super::data::Op;
 use super::data::{concrete_small, read_data, write_data, DType, Data};
 use super::kind::{positions, shape, Kind};
-use super::members::{
-    agrees, checked_comm, path_dead, recv_args, resolve_root, root_and_op, send_pieces, Member,
-};
+use super::members::{agrees, path_dead, recv_args, resolve_root, send_pieces, Member};
 use super::pending::{check_sent, hold_back, owned_elements, span_of, Posted, Sent, Target};
 use super::transfer::Transfer;
 use super::user_reduce::DueFold;
 use crate::env::{set_mpi, ProcEnv};
 use crate::mpi::buffer::{check_rank, BufArg};
 use crate::mpi::comm;
-use crate::mpi::context::{write_request, write_success, Call, Mpi, ANY};
+use crate::mpi::context::{write_request, write_success, Call, Mpi, MpiCall, ANY};
 use crate::mpi::request::{add_request, remove_request, RequestKind};
 use crate::state::State;
 
@@ -59,7 +56,7 @@ impl Mpi<'_> {
             .map(|fr| fr.function)
             .ok_or_else(|| EngineError::invalid("collective post without a frame", None))?;
         let posted = self.as_process(state, p, &mut violations, |ev, env| {
-            post_part(ev, env, call, kind)
+            MpiCall::new(ev, env, call).post_part(kind)
         })?;
         let Some(posted) = posted else {
             return Ok((violations, Vec::new()));
@@ -86,135 +83,136 @@ impl Mpi<'_> {
     }
 }
 
-/// The part of a nonblocking collective process `env.proc` posts (`None`: the
-/// path died on a reported error).
-pub(super) fn post_part(
-    ev: &mut Evaluator<'_>,
-    env: &mut ProcEnv<'_>,
-    call: &Call<'_>,
-    kind: Kind,
-) -> Result<Option<Posted>, EngineError> {
-    let f = ev.factory();
-    let dead =
-        |ev: &mut Evaluator<'_>, env: &ProcEnv<'_>| f.as_bool(ev.current_pc(env)) == Some(false);
-    let Some(comm) = checked_comm(ev, env, call)? else {
-        return Ok(None);
-    };
-    let n = comm::comm_size(env.state, comm);
-    let rank = comm::rank_in(env.state, comm, env.proc as u32).ok_or_else(|| {
-        EngineError::invalid(
-            "collective on a communicator the process is not in",
-            Some(call.span),
-        )
-    })?;
-    let pos = positions(kind);
-    let (root, op) = root_and_op(ev, &*env, call, kind)?;
-    if dead(ev, env) {
-        return Ok(None); // MPI_OP_NULL, reported
-    }
-    let mut is_root = false;
-    if let Some(r) = root {
-        check_rank(ev, &*env, r, false, "root", call.span, n);
+impl MpiCall<'_, '_, '_> {
+    /// The part of a nonblocking collective process `env.proc` posts (`None`: the
+    /// path died on a reported error).
+    pub(super) fn post_part(&mut self, kind: Kind) -> Result<Option<Posted>, EngineError> {
+        let call = self.call;
+        let f = self.ev.factory();
+        let dead = |ev: &mut Evaluator<'_>, env: &ProcEnv<'_>| {
+            f.as_bool(ev.current_pc(env)) == Some(false)
+        };
+        let Some(comm) = self.collective_comm()? else {
+            return Ok(None);
+        };
+        let n = comm::comm_size(self.env.state, comm);
+        let rank = comm::rank_in(self.env.state, comm, self.env.proc as u32).ok_or_else(|| {
+            EngineError::invalid(
+                "collective on a communicator the process is not in",
+                Some(call.span),
+            )
+        })?;
+        let pos = positions(kind);
+        let (root, op) = self.root_and_op(kind)?;
+        if dead(self.ev, self.env) {
+            return Ok(None); // MPI_OP_NULL, reported
+        }
+        let mut is_root = false;
+        if let Some(r) = root {
+            check_rank(self.ev, &*self.env, r, false, "root", call.span, n);
+            if dead(self.ev, self.env) {
+                return Ok(None);
+            }
+            match resolve_root(self.ev, &*self.env, r, n) {
+                Some(v) => is_root = v == rank as i64,
+                None => {
+                    return Err(EngineError::unsupported(
+                        format!(
+                            "{} with a root that depends on the inputs",
+                            call.lf.c_name()
+                        ),
+                        call.span,
+                    ))
+                }
+            }
+        }
+        let Some(args) = self.significant_args(kind, n, (rank, is_root))? else {
+            return Ok(None);
+        };
+        let (ev, env, _) = self.parts();
         if dead(ev, env) {
             return Ok(None);
         }
-        match resolve_root(ev, &*env, r, n) {
-            Some(v) => is_root = v == rank as i64,
-            None => {
-                return Err(EngineError::unsupported(
-                    format!(
-                        "{} with a root that depends on the inputs",
-                        call.lf.c_name()
-                    ),
-                    call.span,
-                ))
+        let mut pieces = Vec::new();
+        if let Some(sbuf) = pos.sbuf {
+            let dt = args
+                .stype
+                .clone()
+                .unwrap_or(DType::Scalar(LC::MpiInt, Type::Int));
+            for (off, cnt) in send_pieces(f, kind, &args, n, is_root) {
+                let Some(d) = read_data(ev, &*env, &call.args[sbuf], cnt, off, &dt, call.span)?
+                else {
+                    return Ok(None);
+                };
+                pieces.push((off, cnt, d));
             }
         }
-    }
-    let Some(args) = significant_args(ev, env, call, kind, n, (rank, is_root))? else {
-        return Ok(None);
-    };
-    if dead(ev, env) {
-        return Ok(None);
-    }
-    let mut pieces = Vec::new();
-    if let Some(sbuf) = pos.sbuf {
-        let dt = args
-            .stype
-            .clone()
-            .unwrap_or(DType::Scalar(LC::MpiInt, Type::Int));
-        for (off, cnt) in send_pieces(f, kind, &args, n, is_root) {
-            let Some(d) = read_data(ev, &*env, &call.args[sbuf], cnt, off, &dt, call.span)? else {
-                return Ok(None);
-            };
-            pieces.push((off, cnt, d));
-        }
-    }
-    let mut targets = Vec::new();
-    let owned = match args.rtype.as_ref().or(args.stype.as_ref()) {
-        Some(DType::Pair(_)) => None, // arrays of structs: the whole object
-        _ => owned_elements(f, kind, &args, n, rank),
-    };
-    for (arg, optional) in recv_args(kind, is_root, rank) {
-        let pointer = ev.eval(&*env, &call.args[arg])?;
-        if optional && matches!(pointer, Value::Pointer(ref q) if q.is_null()) {
-            continue;
-        }
-        let pointee = BufArg::Expr(&call.args[arg]).scalar_pointee();
-        let hold = hold_back(ev, env, &call.args[arg], owned.as_deref(), call.span)?;
-        targets.push(Target {
-            arg,
-            pointer,
-            pointee,
-            hold,
-        });
-    }
-    // The send buffer is checked later unless it lies in an object held back
-    // for the result (send and receive parts of one array: not checked).
-    let mut sent = None;
-    if let (Some(sbuf), Some(DType::Scalar(_, ty))) = (pos.sbuf, &args.stype) {
-        let pointer = ev.eval(&*env, &call.args[sbuf])?;
-        let object = match &pointer {
-            Value::Pointer(Pointer::To { root, path }) => {
-                let mut path = path.clone();
-                if matches!(path.last(), Some(PStep::Index(_))) {
-                    path.pop();
-                }
-                Some(Value::Pointer(Pointer::To { root: *root, path }))
-            }
-            _ => None,
+        let mut targets = Vec::new();
+        let owned = match args.rtype.as_ref().or(args.stype.as_ref()) {
+            Some(DType::Pair(_)) => None, // arrays of structs: the whole object
+            _ => owned_elements(f, kind, &args, n, rank),
         };
-        let held = targets
-            .iter()
-            .any(|t| t.hold.as_ref().map(|h| Some(h.pointer())) == Some(object.as_ref()));
-        let flat: Vec<(Expr, Expr, Expr)> = pieces
-            .iter()
-            .filter_map(|(o, c, d)| match d {
-                Data::Flat(x) if concrete_small(f, *c).is_some() => Some((*o, *c, *x)),
-                _ => None,
-            })
-            .collect();
-        if object.is_some() && !held && !flat.is_empty() {
-            sent = Some(Sent {
-                lf: call.lf,
-                line: call.span.start_line,
+        for (arg, optional) in recv_args(kind, is_root, rank) {
+            let pointer = ev.eval(&*env, &call.args[arg])?;
+            if optional && matches!(pointer, Value::Pointer(ref q) if q.is_null()) {
+                continue;
+            }
+            let pointee = BufArg::Expr(&call.args[arg]).scalar_pointee();
+            let hold = hold_back(ev, env, &call.args[arg], owned.as_deref(), call.span)?;
+            targets.push(Target {
+                arg,
                 pointer,
-                pointee: BufArg::Expr(&call.args[sbuf]).scalar_pointee(),
-                ty: ty.clone(),
-                pieces: flat,
+                pointee,
+                hold,
             });
         }
+        // The send buffer is checked later unless it lies in an object held back
+        // for the result (send and receive parts of one array: not checked).
+        let mut sent = None;
+        if let (Some(sbuf), Some(DType::Scalar(_, ty))) = (pos.sbuf, &args.stype) {
+            let pointer = ev.eval(&*env, &call.args[sbuf])?;
+            let object = match &pointer {
+                Value::Pointer(Pointer::To { root, path }) => {
+                    let mut path = path.clone();
+                    if matches!(path.last(), Some(PStep::Index(_))) {
+                        path.pop();
+                    }
+                    Some(Value::Pointer(Pointer::To { root: *root, path }))
+                }
+                _ => None,
+            };
+            let held = targets
+                .iter()
+                .any(|t| t.hold.as_ref().map(|h| Some(h.pointer())) == Some(object.as_ref()));
+            let flat: Vec<(Expr, Expr, Expr)> = pieces
+                .iter()
+                .filter_map(|(o, c, d)| match d {
+                    Data::Flat(x) if concrete_small(f, *c).is_some() => Some((*o, *c, *x)),
+                    _ => None,
+                })
+                .collect();
+            if object.is_some() && !held && !flat.is_empty() {
+                sent = Some(Sent {
+                    lf: call.lf,
+                    line: call.span.start_line,
+                    pointer,
+                    pointee: BufArg::Expr(&call.args[sbuf]).scalar_pointee(),
+                    ty: ty.clone(),
+                    pieces: flat,
+                });
+            }
+        }
+        Ok(Some(Posted {
+            comm,
+            lf: call.lf,
+            root,
+            op,
+            args,
+            pieces,
+            targets,
+            sent,
+        }))
     }
-    Ok(Some(Posted {
-        comm,
-        lf: call.lf,
-        root,
-        op,
-        args,
-        pieces,
-        targets,
-        sent,
-    }))
 }
 
 impl Mpi<'_> {

@@ -2,68 +2,66 @@
 //! the calling process alone, `inoutbuf[i] = inbuf[i] op inoutbuf[i]`.
 
 use tass_model::api::mpi::ArgRole;
-use tass_semantics::api::{EngineError, Environment, Evaluator};
+use tass_semantics::api::{EngineError, Environment};
 
 use super::data::{dtype_of, op_of, read_data, reduce, write_data};
 use super::user_reduce::{push_fold, user_function, Fold, Inputs};
-use crate::env::ProcEnv;
 use crate::mpi::buffer::{BufArg, Window};
 use crate::mpi::context::write_success;
-use crate::mpi::context::Call;
+use crate::mpi::context::MpiCall;
 use tass_dynamic::api::{Handle, Value};
 
-/// True when the call has returned already: a user operator's function runs
-/// in a frame above it (`user_reduce.rs`).
-pub(in crate::mpi) fn reduce_local(
-    ev: &mut Evaluator<'_>,
-    env: &mut ProcEnv<'_>,
-    call: &Call<'_>,
-) -> Result<bool, EngineError> {
-    let f = ev.factory();
-    let span = call.span;
-    let count = ev.eval_int(&*env, call.arg(ArgRole::Count))?;
-    let dt = dtype_of(ev, &*env, call.arg(ArgRole::Datatype), span)?;
-    let op_value = ev.eval(&*env, call.arg(ArgRole::Op))?;
-    if let Value::Handle(Handle::Op(k)) = op_value {
-        let Some(function) = user_function(ev, &*env, k, call.lf, span)? else {
-            return Ok(false); // reported; the path is dead
+impl MpiCall<'_, '_, '_> {
+    /// True when the call has returned already: a user operator's function runs
+    /// in a frame above it (`user_reduce.rs`).
+    pub(in crate::mpi) fn reduce_local(&mut self) -> Result<bool, EngineError> {
+        let (ev, env, call) = self.parts();
+        let f = ev.factory();
+        let span = call.span;
+        let count = ev.eval_int(&*env, call.arg(ArgRole::Count))?;
+        let dt = dtype_of(ev, &*env, call.arg(ArgRole::Datatype), span)?;
+        let op_value = ev.eval(&*env, call.arg(ArgRole::Op))?;
+        if let Value::Handle(Handle::Op(k)) = op_value {
+            let Some(function) = user_function(ev, &*env, k, call.lf, span)? else {
+                return Ok(false); // reported; the path is dead
+            };
+            let input = ev.eval(&*env, call.arg(ArgRole::SendBuffer))?;
+            let inout = ev.eval(&*env, call.arg(ArgRole::RecvBuffer))?;
+            write_success(ev, env, call)?;
+            env.set_location(call.target);
+            let fold = Fold {
+                function,
+                ins: Inputs::Buffer(input),
+                dtype: &dt,
+                count,
+                inout,
+            };
+            push_fold(ev, env, fold, span)?;
+            return Ok(true);
+        }
+        let op = op_of(&op_value, span)?;
+        let (input, inout) = (call.arg(ArgRole::SendBuffer), call.arg(ArgRole::RecvBuffer));
+        let Some(a) = read_data(ev, &*env, input, count, f.int(0), &dt, span)? else {
+            return Ok(false);
         };
-        let input = ev.eval(&*env, call.arg(ArgRole::SendBuffer))?;
-        let inout = ev.eval(&*env, call.arg(ArgRole::RecvBuffer))?;
-        write_success(ev, env, call)?;
-        env.set_location(call.target);
-        let fold = Fold {
-            function,
-            ins: Inputs::Buffer(input),
-            dtype: &dt,
-            count,
-            inout,
+        let Some(b) = read_data(ev, &*env, inout, count, f.int(0), &dt, span)? else {
+            return Ok(false);
         };
-        push_fold(ev, env, fold, span)?;
-        return Ok(true);
+        let arith = ev.oracle().arith();
+        let result = reduce(f, (arith, op), &[&a, &b], count);
+        let window = Window {
+            capacity: count,
+            offset: f.int(0),
+        };
+        write_data(
+            ev,
+            env,
+            BufArg::Expr(inout),
+            window,
+            (&result, count),
+            &dt,
+            span,
+        )?;
+        Ok(false)
     }
-    let op = op_of(&op_value, span)?;
-    let (input, inout) = (call.arg(ArgRole::SendBuffer), call.arg(ArgRole::RecvBuffer));
-    let Some(a) = read_data(ev, &*env, input, count, f.int(0), &dt, span)? else {
-        return Ok(false);
-    };
-    let Some(b) = read_data(ev, &*env, inout, count, f.int(0), &dt, span)? else {
-        return Ok(false);
-    };
-    let arith = ev.oracle().arith();
-    let result = reduce(f, (arith, op), &[&a, &b], count);
-    let window = Window {
-        capacity: count,
-        offset: f.int(0),
-    };
-    write_data(
-        ev,
-        env,
-        BufArg::Expr(inout),
-        window,
-        (&result, count),
-        &dt,
-        span,
-    )?;
-    Ok(false)
 }
