@@ -61,16 +61,18 @@ pub(crate) fn model_locks_windows(model: &tass_model::api::Model) -> bool {
 
 /// At most this many pending updates of other origins are considered for
 /// early application at one unlock or flush (2^n step choices at most).
-const MAX_EARLY_CANDIDATES: usize = 6;
+pub(super) const MAX_EARLY_CANDIDATES: u32 = 6;
 
 /// The operations a synchronisation call is about to perform: those of
 /// origin `origin_world` (world rank) pending in window `window` that
-/// `mine` selects (under its lock and to its targets for an unlock or
-/// flush, of its access epoch for `MPI_Win_complete`).
+/// `mine` selects by index in the window's operations and by value (under
+/// its lock and to its targets for an unlock or flush, of its access epoch
+/// for `MPI_Win_complete`, held by the requests a wait or test completes,
+/// `request_ops.rs`).
 pub(super) struct Performing<'a> {
     pub window: u32,
     pub origin_world: u32,
-    pub mine: Box<dyn Fn(&PendingOp) -> bool + 'a>,
+    pub mine: Box<dyn Fn(usize, &PendingOp) -> bool + 'a>,
 }
 
 impl<'a> Performing<'a> {
@@ -83,7 +85,7 @@ impl<'a> Performing<'a> {
         Performing {
             window: args.window,
             origin_world: comm::to_world(state, comm, args.origin as usize).unwrap_or(u32::MAX),
-            mine: Box::new(|o: &PendingOp| o.under_lock && args.targets.contains(&o.target)),
+            mine: Box::new(|_, o: &PendingOp| o.under_lock && args.targets.contains(&o.target)),
         }
     }
 }
@@ -104,10 +106,12 @@ pub(super) fn early_update_choices(
     call: &Call<'_>,
 ) -> Result<Vec<u32>, EngineError> {
     let candidates = early_candidates(state, sync);
-    if candidates.len() > MAX_EARLY_CANDIDATES {
+    if candidates.len() > MAX_EARLY_CANDIDATES as usize {
         return Err(EngineError::unsupported(
             format!(
-                "{}: {} pending updates of other processes could already have been applied to                  the memory this call's operations fetch or replace; tass explores at most                  {MAX_EARLY_CANDIDATES}",
+                "{}: {} pending updates of other processes could already have been applied to \
+                 the memory this call's operations fetch or replace; tass explores at most \
+                 {MAX_EARLY_CANDIDATES}",
                 call.lf.c_name(),
                 candidates.len()
             ),
@@ -145,7 +149,7 @@ pub(crate) const EARLY_UPDATES: u32 = 1 << 20;
 /// replacing. Each is a unit of (origin, indices in the window's
 /// operations): an atomic's read and write halves go together. In issue
 /// order.
-fn early_candidates(state: &State, sync: &Performing<'_>) -> Vec<(u32, Vec<usize>)> {
+pub(super) fn early_candidates(state: &State, sync: &Performing<'_>) -> Vec<(u32, Vec<usize>)> {
     let Some(w) = state.inner.windows[sync.window as usize].as_ref() else {
         return Vec::new();
     };
@@ -153,7 +157,9 @@ fn early_candidates(state: &State, sync: &Performing<'_>) -> Vec<(u32, Vec<usize
     let mine: Vec<&PendingOp> = w
         .ops
         .iter()
-        .filter(|o| o.origin == origin_world && !o.performed && (sync.mine)(o))
+        .enumerate()
+        .filter(|&(i, o)| o.origin == origin_world && !o.performed && (sync.mine)(i, o))
+        .map(|(_, o)| o)
         .collect();
     let order_matters = |y: &PendingOp| {
         y.origin != origin_world
@@ -263,8 +269,10 @@ impl Mpi<'_> {
 
     /// Applies the other origins' pending updates that step choice `mask`
     /// ([`early_update_choices`]) says were applied before `sync` performs
-    /// its operations; they stay in their epoch (marked performed) until
-    /// their origin's synchronisation.
+    /// its operations, each after its origin's earlier pending operations on
+    /// the same memory (MPI orders one origin's accumulates; they need not be
+    /// candidates themselves); they stay in their epoch (marked performed)
+    /// until their origin's synchronisation.
     pub(super) fn apply_early_updates(
         &mut self,
         state: &mut State,
@@ -282,6 +290,7 @@ impl Mpi<'_> {
         let Some(w) = state.inner.windows[k].clone() else {
             return Ok(());
         };
+        let chosen = w.with_earlier_of_origin(chosen);
         for &index in &chosen {
             self.perform_op(state, &w, &w.ops[index], violations)?;
         }

@@ -423,6 +423,6 @@ fn access_epoch(state: &State, caller: &Caller) -> Performing<'static> {
     Performing {
         window: caller.window,
         origin_world: comm::to_world(state, comm, caller.rank as usize).unwrap_or(u32::MAX),
-        mine: Box::new(|o: &PendingOp| o.under_start),
+        mine: Box::new(|_, o: &PendingOp| o.under_start),
     }
 }
