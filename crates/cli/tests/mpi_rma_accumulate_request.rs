@@ -8,15 +8,12 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use common::{assert_holds, assert_violated, inline, verify_reduced};
-
-fn fevs(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fevs/mpi")
-        .join(name)
-}
+use common::{
+    assert_holds, assert_violated, fevs_mpi as fevs, inline, verify_reduced,
+    violated_but_either_holds,
+};
 
 /// fevs/mpi/rma_raccumulate_ok.c with `from` replaced by `to`.
 fn raccumulate_variant(from: &str, to: &str) -> PathBuf {
@@ -61,6 +58,70 @@ fn another_origins_accumulate_may_come_first() {
     assert_holds(code, &r);
     let (code, r) = verify_reduced("3", &[], &path, true);
     assert_violated(code, &r, "assertion", Some(32));
+}
+
+/// fevs/mpi/rma_rget_accumulate_order_bad.c: rank 2's MPI_SUM is pending
+/// (it never flushes before rank 1 answers) when rank 1 issues its
+/// MPI_Rget_accumulate and waits: MPI may apply either first, so `old` is 0
+/// or 10. Before, tass performed the MPI_Rget_accumulate at its issue and
+/// said `old == 0` holds. mpirun -np 3 (Open MPI 4.1, ASan+UBSan), osc
+/// default: the assertion fails in 3 runs of 3 (old=10); `--mca osc
+/// pt2pt`: exit 0 (old=0); the twin (fevs rma_rget_accumulate_order_ok.c)
+/// exits 0 both ways, also with zero-buffer sends under pt2pt. The same with
+/// the wait written as MPI_Waitall, MPI_Waitany or an MPI_Test loop (each
+/// fails under osc default in 3 runs of 3, exit 0 under pt2pt; twins exit 0).
+#[test]
+fn an_rget_accumulate_is_performed_by_its_wait_after_pending_updates_or_not() {
+    let text = std::fs::read_to_string(fevs("rma_rget_accumulate_order_bad.c")).expect("fevs");
+    let either = (
+        "assert(old == 0); /* BUG: rank 2's +10 may be applied first */",
+        "assert(old == 0 || old == 10); /* either order */",
+    );
+    let wait = "MPI_Wait(&req, MPI_STATUS_IGNORE);";
+    for completion in [
+        wait,
+        "MPI_Waitall(1, &req, MPI_STATUSES_IGNORE);",
+        "MPI_Waitany(1, &req, &tok, MPI_STATUS_IGNORE);",
+        "while (!tok) MPI_Test(&req, &tok, MPI_STATUS_IGNORE);",
+    ] {
+        assert!(text.contains(wait));
+        violated_but_either_holds("3", &text.replace(wait, completion), either, 38);
+    }
+}
+
+/// Rank 1's MPI_Rget_accumulate is issued first, but waited for only after
+/// rank 2's MPI_Raccumulate and flush: MPI may apply it before rank 2's
+/// update (old=0: rank 2's flush applies it early) or at its wait, after it
+/// (old=10). Before, tass said `old == 0` holds. mpirun -np 3 (ASan+UBSan),
+/// osc default and pt2pt: old=0 (`old == 10` fails in 3 runs of 3, `old == 0`
+/// exits 0: Open MPI does not show old=10, which MPI allows); the twin exits 0.
+#[test]
+fn a_flush_may_apply_a_pending_rget_accumulate_of_another_origin_first() {
+    let text = std::fs::read_to_string(fevs("rma_rget_accumulate_order_bad.c")).expect("fevs");
+    let (start, end) = (
+        text.find("    if (rank == 2) {").expect("rank blocks"),
+        text.find("    MPI_Win_unlock_all(win);").expect("unlock"),
+    );
+    let flush_first = "    if (rank == 1) {
+        MPI_Rget_accumulate(&one, 1, MPI_INT, &old, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM,
+                            win, &req);
+        MPI_Send(&tok, 1, MPI_INT, 2, 0, MPI_COMM_WORLD);
+        MPI_Recv(&tok, 1, MPI_INT, 2, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+    } else if (rank == 2) {
+        MPI_Recv(&tok, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Raccumulate(&ten, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, win, &req);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+        MPI_Win_flush(0, win);
+        MPI_Send(&tok, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+    }
+";
+    let program = format!("{}{flush_first}{}", &text[..start], &text[end..]);
+    let strict = "assert(old == 0); /* BUG: rank 2's +10 may be applied first */";
+    let either = "assert(old == 0 || old == 10);";
+    violated_but_either_holds("3", &program, (strict, either), 40);
+    let ten = program.replace(strict, "assert(old == 10);");
+    violated_but_either_holds("3", &ten, ("assert(old == 10);", either), 40);
 }
 
 /// Writing the MPI_Raccumulate origin buffer before the wait. mpirun -np 3
