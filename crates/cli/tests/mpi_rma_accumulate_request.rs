@@ -124,6 +124,58 @@ fn a_flush_may_apply_a_pending_rget_accumulate_of_another_origin_first() {
     violated_but_either_holds("3", &ten, ("assert(old == 10);", either), 40);
 }
 
+/// Three origins: rank 1's MPI_Rget_accumulate (+1) waits until after rank
+/// 3's MPI_Fetch_and_op (+100) and flush; rank 2's MPI_Accumulate (+10),
+/// issued after rank 1's, is never flushed before. MPI may apply rank 2's
+/// update, then rank 1's, then rank 3's, so rank 1 can fetch 10: the updates
+/// applied early at rank 3's flush are tried in every order MPI allows, not
+/// only in issue order (which said `old != 10` holds). mpirun -np 4
+/// (ASan+UBSan), osc default and pt2pt: exit 0 in 3 runs of 3 each (Open
+/// MPI applies rank 1's first: old=0); the twin exits 0 too.
+#[test]
+fn updates_applied_early_are_tried_in_every_order() {
+    let program = r#"#include <mpi.h>
+#include <assert.h>
+#include <stdio.h>
+int main(int argc, char *argv[]) {
+    int rank, buf = 0, one = 1, ten = 10, hundred = 100, old = -1, got = -1, tok = 0;
+    MPI_Request req;
+    MPI_Win win;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Win_create(&buf, sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    MPI_Win_lock_all(0, win);
+    if (rank == 1) {
+        MPI_Rget_accumulate(&one, 1, MPI_INT, &old, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM,
+                            win, &req);
+        MPI_Send(&tok, 1, MPI_INT, 2, 0, MPI_COMM_WORLD);
+        MPI_Recv(&tok, 1, MPI_INT, 3, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+    } else if (rank == 2) {
+        MPI_Recv(&tok, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Accumulate(&ten, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, win);
+        MPI_Send(&tok, 1, MPI_INT, 3, 0, MPI_COMM_WORLD);
+        MPI_Recv(&tok, 1, MPI_INT, 3, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else if (rank == 3) {
+        MPI_Recv(&tok, 1, MPI_INT, 2, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Fetch_and_op(&hundred, &got, MPI_INT, 0, 0, MPI_SUM, win);
+        MPI_Win_flush(0, win);
+        MPI_Send(&tok, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+        MPI_Send(&tok, 1, MPI_INT, 2, 0, MPI_COMM_WORLD);
+    }
+    MPI_Win_unlock_all(win);
+    if (rank == 1)
+        assert(old != 10); /* BUG: rank 2's +10, then rank 1's fetch, then rank 3's */
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Win_free(&win);
+    MPI_Finalize();
+    return 0;
+}
+"#;
+    let either = "assert(old == 0 || old == 10 || old == 100 || old == 110);";
+    violated_but_either_holds("4", program, ("assert(old != 10);", either), 32);
+}
+
 /// Writing the MPI_Raccumulate origin buffer before the wait. mpirun -np 3
 /// (ucx, pt2pt): exit 0 in the runs tried (the data had been sent).
 #[test]

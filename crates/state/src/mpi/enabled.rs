@@ -363,9 +363,9 @@ impl Mpi<'_> {
                 _ => values.iter().filter_map(rma_handle).collect(),
             };
             let index = step.choice.filter(|_| call.lf == LF::MpiWaitany);
-            for mask in self.request_early_choices(scratch, step.process, &handles, call)? {
+            for order in self.request_early_choices(scratch, step.process, &handles, call)? {
                 early.push(Step {
-                    choice: Some(crate::mpi::rma::wait_choice(index, mask)),
+                    choice: Some(crate::mpi::rma::wait_choice(index, order)),
                     ..step.clone()
                 });
             }

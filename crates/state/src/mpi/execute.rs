@@ -285,8 +285,8 @@ impl Mpi<'_> {
         drop(env);
         if !rma_due.is_empty() {
             // The completed requests' RMA operations (`rma/request_ops.rs`).
-            let mask = super::rma::split_wait_choice(step.choice).1;
-            self.complete_rma_requests(state, p, &rma_due, mask, &mut violations)?;
+            let order = super::rma::split_wait_choice(step.choice).1;
+            self.complete_rma_requests(state, p, &rma_due, order, &mut violations)?;
         }
         Ok((violations, Vec::new()))
     }

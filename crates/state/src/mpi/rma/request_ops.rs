@@ -20,28 +20,29 @@ use std::sync::Arc;
 use tass_semantics::api::{EngineError, Violation};
 
 use super::passive::{
-    early_candidates, early_update_choices, Performing, EARLY_UPDATES, MAX_EARLY_CANDIDATES,
+    early_candidates, early_update_choices, Performing, EARLY_CHOICE_BITS, EARLY_UPDATES,
 };
 use super::window::{settle_request, OriginHold, Window};
 use crate::mpi::context::{Call, Mpi, ENVELOPE_CASE};
 use crate::state::State;
 
 /// `Step::choice` of a wait or test that first applies the other origins'
-/// pending updates of bit mask `mask` (never 0) and, for `MPI_Waitany`,
-/// completes request `index`.
-pub(crate) fn wait_choice(index: Option<u32>, mask: u32) -> u32 {
-    EARLY_UPDATES + mask + (index.map_or(0, |k| k + 1) << MAX_EARLY_CANDIDATES)
+/// pending updates in order `order` (an index of
+/// [`super::passive::early_orders`]) and, for `MPI_Waitany`, completes
+/// request `index` (below `EARLY_UPDATES`, as its plain choice).
+pub(crate) fn wait_choice(index: Option<u32>, order: u32) -> u32 {
+    EARLY_UPDATES + order + (index.map_or(0, |k| k + 1) << EARLY_CHOICE_BITS)
 }
 
 /// The parts of a wait's or test's `Step::choice`: the choice without the
-/// early updates (`MPI_Waitany`'s index, `NO_MESSAGE`), and the mask of
+/// early updates (`MPI_Waitany`'s index, `NO_MESSAGE`), and the order of
 /// early updates ([`wait_choice`]) if it has one.
 pub(crate) fn split_wait_choice(choice: Option<u32>) -> (Option<u32>, Option<u32>) {
     match choice {
         Some(c) if (EARLY_UPDATES..ENVELOPE_CASE).contains(&c) => {
             let code = c - EARLY_UPDATES;
-            let index = (code >> MAX_EARLY_CANDIDATES).checked_sub(1);
-            (index, Some(code & ((1 << MAX_EARLY_CANDIDATES) - 1)))
+            let index = (code >> EARLY_CHOICE_BITS).checked_sub(1);
+            (index, Some(code & ((1 << EARLY_CHOICE_BITS) - 1)))
         }
         other => (other, None),
     }
@@ -95,7 +96,7 @@ fn performing(k: u32, p: usize, indices: Vec<usize>) -> Performing<'static> {
 }
 
 impl Mpi<'_> {
-    /// The masks of other origins' pending updates that may have been
+    /// The orders of other origins' pending updates that may have been
     /// applied before a wait or test `call` of process `p` that completes
     /// requests `handles` performs their operations (one extra step each;
     /// empty if nothing fetched or replaced can see them).
@@ -108,9 +109,9 @@ impl Mpi<'_> {
     ) -> Result<Vec<u32>, EngineError> {
         let mut found: Vec<Vec<u32>> = Vec::new();
         for (k, indices) in performed_by(state, p, handles) {
-            let masks = early_update_choices(state, &performing(k, p, indices), call)?;
-            if !masks.is_empty() {
-                found.push(masks);
+            let orders = early_update_choices(state, &performing(k, p, indices), call)?;
+            if !orders.is_empty() {
+                found.push(orders);
             }
         }
         if found.len() > 1 {
@@ -131,7 +132,7 @@ impl Mpi<'_> {
     /// Completes the request-based RMA requests `handles` of process `p`
     /// at a wait or test: performs the operations still pending that they
     /// hold (an `MPI_Rget_accumulate`, after its origin's earlier pending
-    /// operations on that memory and, for step choice `mask`, after the
+    /// operations on that memory and, for step choice `order`, after the
     /// other origins' updates [`Self::request_early_choices`] named), then
     /// frees their origin buffers (`settle_request`).
     pub(crate) fn complete_rma_requests(
@@ -139,15 +140,15 @@ impl Mpi<'_> {
         state: &mut State,
         p: usize,
         handles: &[u32],
-        mask: Option<u32>,
+        order: Option<u32>,
         violations: &mut Vec<Violation>,
     ) -> Result<(), EngineError> {
         for (k, indices) in performed_by(state, p, handles) {
             // The early updates are other origins' operations: `indices`
             // stay the same.
             let sync = performing(k, p, indices.clone());
-            if let Some(mask) = mask.filter(|_| !early_candidates(state, &sync).is_empty()) {
-                self.apply_early_updates(state, &sync, mask, violations)?;
+            if let Some(order) = order.filter(|_| !early_candidates(state, &sync).is_empty()) {
+                self.apply_early_updates(state, &sync, order, violations)?;
             }
             let Some(w) = state.inner.windows[k as usize].clone() else {
                 continue;
