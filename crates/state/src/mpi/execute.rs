@@ -282,7 +282,6 @@ impl Mpi<'_> {
         env.set_path_condition(pc);
         let mut violations = std::mem::take(&mut ev.violations);
         drop(ev);
-        drop(env);
         if !rma_due.is_empty() {
             // The completed requests' RMA operations (`rma/request_ops.rs`).
             let order = super::rma::split_wait_choice(step.choice).1;

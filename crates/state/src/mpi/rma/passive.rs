@@ -72,8 +72,11 @@ pub(super) const MAX_EARLY_CANDIDATES: u32 = 6;
 pub(super) struct Performing<'a> {
     pub window: u32,
     pub origin_world: u32,
-    pub mine: Box<dyn Fn(usize, &PendingOp) -> bool + 'a>,
+    pub mine: Box<Selects<'a>>,
 }
+
+/// Whether the operation at this index of a window's operations is selected.
+pub(super) type Selects<'a> = dyn Fn(usize, &PendingOp) -> bool + 'a;
 
 impl<'a> Performing<'a> {
     /// An unlock's or flush's: the origin's operations under its lock to
