@@ -259,7 +259,9 @@ pub(crate) struct PendingOp {
     pub compare: Option<(Expr, Value)>,
     /// Until when the origin buffer belongs to the operation.
     pub hold: OriginHold,
-    /// `MPI_Rget`: performed when issued (see `ops.rs`); the closing
+    /// Already performed: an `MPI_Rget` when issued (see `ops.rs`), an
+    /// `MPI_Rget_accumulate` by the wait of its request (`request_ops.rs`),
+    /// another origin's update applied early (`passive.rs`); the closing
     /// synchronisation only ends it.
     pub performed: bool,
 }
