@@ -124,6 +124,38 @@ fn a_flush_may_apply_a_pending_rget_accumulate_of_another_origin_first() {
     violated_but_either_holds("3", &ten, ("assert(old == 10);", either), 40);
 }
 
+/// Variants of fevs/mpi/rma_rget_accumulate_order_bad.c: with MPI_NO_OP (a
+/// lazy atomic read) `old` is 0 or 10 as well; with rank 1's own
+/// MPI_Accumulate (+10) before its MPI_Rget_accumulate, the fetch always sees
+/// that one (MPI orders one origin's accumulates) and maybe rank 2's: 10 or
+/// 20. mpirun -np 3 (ASan+UBSan): osc default fails `old == 0` (NO_OP) and
+/// `old == 10` (own update), pt2pt exits 0; the twins exit 0 both ways.
+#[test]
+fn a_lazy_no_op_fetch_and_an_origins_own_earlier_update() {
+    let text = std::fs::read_to_string(fevs("rma_rget_accumulate_order_bad.c")).expect("fevs");
+    let strict = "assert(old == 0); /* BUG: rank 2's +10 may be applied first */";
+    let sum = "MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM,\n                            win, &req);";
+    assert!(text.contains(sum));
+    let no_op = text
+        .replace(sum, &sum.replace("MPI_SUM", "MPI_NO_OP"))
+        .replace("assert(buf == 11)", "assert(buf == 10)");
+    violated_but_either_holds("3", &no_op, (strict, "assert(old == 0 || old == 10);"), 38);
+    let fetch = "        MPI_Rget_accumulate(&one";
+    let own = text
+        .replace(
+            fetch,
+            &format!("        MPI_Accumulate(&ten, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, win);\n{fetch}"),
+        )
+        .replace(strict, "assert(old == 10);")
+        .replace("assert(buf == 11)", "assert(buf == 21)");
+    violated_but_either_holds(
+        "3",
+        &own,
+        ("assert(old == 10);", "assert(old == 10 || old == 20);"),
+        39,
+    );
+}
+
 /// Three origins: rank 1's MPI_Rget_accumulate (+1) waits until after rank
 /// 3's MPI_Fetch_and_op (+100) and flush; rank 2's MPI_Accumulate (+10),
 /// issued after rank 1's, is never flushed before. MPI may apply rank 2's
