@@ -69,6 +69,28 @@ pub fn reduced_and_full(
     (seen[0], seen[1])
 }
 
+/// Program `text` asserts `strict` where only `either` is guaranteed (an
+/// order MPI allows that the program's synchronisation does not force):
+/// reduced and full, `text` is violated (`assertion`, at line `line` for the
+/// reduced search, whose first path is fixed) and its twin with `strict`
+/// replaced by `either` holds.
+pub fn violated_but_either_holds(
+    procs: &str,
+    text: &str,
+    (strict, either): (&str, &str),
+    line: u64,
+) {
+    assert!(text.contains(strict), "{strict}");
+    let twin = inline(&text.replace(strict, either));
+    let file = inline(text);
+    for reduced in [true, false] {
+        let (code, r) = verify_reduced(procs, &[], &file, reduced);
+        assert_violated(code, &r, "assertion", reduced.then_some(line));
+        let (code, r) = verify_reduced(procs, &[], &twin, reduced);
+        assert_holds(code, &r);
+    }
+}
+
 /// The exit status and the JSON report of a finished `tass ... --format json`.
 pub fn report(out: Output) -> (i32, Value) {
     let stdout = String::from_utf8_lossy(&out.stdout);

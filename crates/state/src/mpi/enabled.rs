@@ -142,8 +142,7 @@ impl Mpi<'_> {
             call.lf,
             LF::MpiWait | LF::MpiWaitall | LF::MpiWaitany | LF::MpiTest | LF::MpiTestall
         ) {
-            self.push_completion_steps(scratch, base, &call, steps);
-            return Ok(());
+            return self.push_completion_steps(scratch, base, &call, steps);
         }
         let stage = scratch.inner.procs[p].mpi.stage;
         if let Some(request) = completion_stage(call.lf, stage) {
@@ -238,13 +237,13 @@ impl Mpi<'_> {
         base: Step,
         call: &Call<'_>,
         steps: &mut Vec<Step>,
-    ) {
+    ) -> Result<(), EngineError> {
         let p = base.process;
         // Completions depend only on the process's own requests (its progress
         // steps match them), so these steps commute with the other processes'.
         let Some(values) = self.peek_requests(scratch, p, call) else {
             steps.push(base);
-            return;
+            return Ok(());
         };
         let states: Vec<request::Completion> = values
             .iter()
@@ -327,7 +326,52 @@ impl Mpi<'_> {
             {
                 step.commutes = false;
             }
+            self.push_early_update_steps(scratch, call, &values, first, steps)?;
         }
+        Ok(())
+    }
+
+    /// For each step from `first` on that completes request-based RMA
+    /// operations still pending (an `MPI_Rget_accumulate`, performed by the
+    /// completion), one more step per way other origins' pending updates of
+    /// that memory may have been applied first (`rma/request_ops.rs`).
+    /// `values` are the request handles the wait or test looks at.
+    fn push_early_update_steps(
+        &mut self,
+        scratch: &mut State,
+        call: &Call<'_>,
+        values: &[Value],
+        first: usize,
+        steps: &mut Vec<Step>,
+    ) -> Result<(), EngineError> {
+        let rma_handle = |v: &Value| match v {
+            Value::Handle(Handle::Request(h)) => Some(*h),
+            _ => None,
+        };
+        let mut early = Vec::new();
+        for step in &steps[first..] {
+            if step.choice == Some(NO_MESSAGE) {
+                continue;
+            }
+            let handles: Vec<u32> = match (call.lf, step.choice) {
+                (LF::MpiWaitany, Some(k)) => values
+                    .get(k as usize)
+                    .and_then(rma_handle)
+                    .into_iter()
+                    .collect(),
+                (LF::MpiWaitany, None) => Vec::new(),
+                _ => values.iter().filter_map(rma_handle).collect(),
+            };
+            let index = step.choice.filter(|_| call.lf == LF::MpiWaitany);
+            for order in self.request_early_choices(scratch, step.process, &handles, call)? {
+                early.push(Step {
+                    choice: Some(crate::mpi::rma::wait_choice(index, order)),
+                    ..step.clone()
+                });
+            }
+        }
+        steps.extend(early);
+        Ok(())
     }
 
     /// The steps of point-to-point call `call` whose rank, tag and

@@ -7,7 +7,7 @@ use tass_semantics::api::{Change, EngineError, Environment, Evaluator, Property,
 use tass_symbolic::api::Type;
 
 use super::buffer::concrete;
-use super::collective::{is_collective, push_due_fold, DueFold};
+use super::collective::{is_collective, push_due_fold};
 use super::comm::check_comm;
 use super::context::{
     current_call, is_implemented, is_nonblocking_send, is_standard_send, write_int_through,
@@ -102,24 +102,33 @@ impl Mpi<'_> {
             ev.assumed.push(step.guard);
         }
         let after = MpiCall::new(&mut ev, &mut env, call).dispatch(phase, step)?;
+        let mut rma_due = Vec::new();
         match after {
             After::Return => {
                 write_success(&mut ev, &mut env, call)?;
                 env.set_location(call.target);
             }
-            After::ReturnAndFold(due) => {
+            After::ReturnOwing(due) => {
                 write_success(&mut ev, &mut env, call)?;
                 env.set_location(call.target);
-                for d in &due {
+                for d in &due.folds {
                     push_due_fold(&mut ev, &mut env, d, call.span)?;
                 }
+                rma_due = due.rma;
             }
             After::Stay => {}
             After::End => return Ok((ev.violations, Vec::new())),
         }
         let pc = ev.current_pc(&env);
         env.set_path_condition(pc);
-        Ok((ev.violations, Vec::new()))
+        let mut violations = std::mem::take(&mut ev.violations);
+        drop(ev);
+        if !rma_due.is_empty() {
+            // The completed requests' RMA operations (`rma/request_ops.rs`).
+            let order = super::rma::split_wait_choice(step.choice).1;
+            self.complete_rma_requests(state, p, &rma_due, order, &mut violations)?;
+        }
+        Ok((violations, Vec::new()))
     }
 }
 
@@ -130,8 +139,9 @@ enum After {
     /// and the path condition takes what was assumed.
     Return,
     /// As `Return`, then the calls of user functions that the completed
-    /// nonblocking reductions still owe run, in frames above the call.
-    ReturnAndFold(Vec<DueFold>),
+    /// nonblocking reductions still owe run, in frames above the call, and
+    /// the completed request-based RMA operations are performed.
+    ReturnOwing(request::Due),
     /// The call has more to do (a stage of a call of several steps): the
     /// process stays at it; the path condition takes what was assumed.
     Stay,
@@ -421,7 +431,7 @@ impl MpiCall<'_, '_, '_> {
                 request::completion(env.state, env.proc, &v),
                 request::Completion::Pending
             );
-        let mut due = Vec::new();
+        let mut due = request::Due::default();
         if !pending {
             request::complete(ev, env, (&place, &v), status, (name, call.span), &mut due)?;
         }
@@ -453,10 +463,10 @@ impl MpiCall<'_, '_, '_> {
                     request::Completion::Pending
                 )
             });
-        let mut due = Vec::new();
+        let mut due = request::Due::default();
         if call.lf == LF::MpiWaitany {
             let status = ev.eval(&*env, call.arg(ArgRole::Status))?;
-            let index = match step.choice {
+            let index = match super::rma::split_wait_choice(step.choice).0 {
                 Some(k) => {
                     let k = k as usize;
                     let request = (&places[k], &values[k]);
@@ -529,11 +539,11 @@ impl MpiCall<'_, '_, '_> {
     }
 }
 
-/// How a wait or test returns: with the user-operator folds it owes, if any.
-fn returning(due: Vec<DueFold>) -> After {
-    if due.is_empty() {
+/// How a wait or test returns: with what its completions owe, if anything.
+fn returning(due: request::Due) -> After {
+    if due.folds.is_empty() && due.rma.is_empty() {
         After::Return
     } else {
-        After::ReturnAndFold(due)
+        After::ReturnOwing(due)
     }
 }

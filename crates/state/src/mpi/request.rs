@@ -831,18 +831,28 @@ pub(super) fn completion(state: &State, p: usize, v: &Value) -> Completion {
     }
 }
 
+/// What completing requests leaves for after a wait's or test's own work:
+/// the folds of nonblocking reductions with a user operator (pushed once the
+/// call has returned), and the request-based RMA requests whose operations
+/// the completion performs, which needs the whole engine
+/// (`Mpi::complete_rma_requests`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct Due {
+    pub folds: Vec<DueFold>,
+    pub rma: Vec<u32>,
+}
+
 /// Completes the request at `place` (whose value is `v`): removes it, writes its
 /// status into `status` and `MPI_REQUEST_NULL` into the place. An invalid
-/// request is reported (`invalid-pointer`). A nonblocking reduction with a
-/// user operator adds the fold its wait runs to `due` (pushed once the call
-/// has returned).
+/// request is reported (`invalid-pointer`). What the completion still owes
+/// goes to `due`.
 pub(super) fn complete(
     ev: &mut Evaluator<'_>,
     env: &mut ProcEnv<'_>,
     (place, v): (&Place, &Value),
     status: Value,
     (call_name, span): (&str, &Span),
-    due: &mut Vec<DueFold>,
+    due: &mut Due,
 ) -> Result<(), EngineError> {
     let f = ev.factory();
     let p = env.proc;
@@ -869,7 +879,9 @@ pub(super) fn complete(
                 let when = (call_name, Property::LocalConcurrency);
                 check_sent(ev, env, sent, when, span)?;
             }
-            crate::mpi::rma::settle_request(env.state, p, r.handle);
+            if r.kind == RequestKind::Rma {
+                due.rma.push(r.handle);
+            }
             if r.persistent.is_some() {
                 deactivate(env, index);
             } else {
@@ -886,7 +898,7 @@ pub(super) fn complete(
                         check_sent(ev, env, sent, (call_name, Property::InvalidPointer), span)?;
                     }
                     deliver_collective(ev, env, &delivery, call_name, span)?;
-                    due.extend(fold.map(|d| *d));
+                    due.folds.extend(fold.map(|d| *d));
                     empty_status(f)
                 }
                 _ => empty_status(f),

@@ -25,15 +25,18 @@
 //!
 //! Files: `window.rs` (the state: windows, epochs, pending operations),
 //! `sync.rs` (the collective window calls: create, fence, free, and when
-//! they are enabled), `ops.rs` (issuing and performing the operations).
+//! they are enabled), `ops.rs` (issuing and performing the operations),
+//! `request_ops.rs` (the wait or test that performs an `MPI_Rget_accumulate`).
 
 pub(crate) mod local;
 mod ops;
 mod passive;
 mod pscw;
+mod request_ops;
 mod sync;
 mod window;
 
 pub(crate) use passive::{exposed_to_locks, model_locks_windows};
+pub(crate) use request_ops::{split_wait_choice, wait_choice};
 pub(crate) use sync::{open_pscw_epoch, rma_op};
-pub(crate) use window::{datatype_size, settle_request, window_values, window_values_mut, Window};
+pub(crate) use window::{datatype_size, window_values, window_values_mut, Window};

@@ -185,55 +185,19 @@ impl Mpi<'_> {
             // memory may not change while the get is pending (an rma-race
             // or a local-concurrency, reported in any order), nor the
             // origin read its buffer before the wait.
-            // MPI_Rget_accumulate: both halves now, for the same reason,
-            // except that an accumulate of the same operation by another
-            // origin does not conflict: the search orders it before or
-            // after this one as their issuing steps interleave (an order
-            // that only a later moment of this one could give is not
-            // explored; see docs/architecture.md, request-based RMA).
-            let atomic_with_request = hold != OriginHold::Epoch
-                && matches!(kind, OpKind::AtomicRead(..) | OpKind::AtomicWrite(..));
-            let performed = rget || atomic_with_request;
-            if atomic_with_request {
-                self.perform_earlier_of_origin(state, issued.window, &op, violations)?;
-            }
+            // MPI_Rget_accumulate stays pending: an accumulate of the same
+            // operation by another origin does not conflict with it, so a
+            // later moment can differ; the wait or test of its request, or
+            // its origin's flush or unlock, performs it, with the other
+            // origins' updates MPI may have applied first
+            // (`request_ops.rs`, `passive.rs`).
+            let performed = rget;
             if performed {
                 self.perform_op(state, &w, &op, violations)?;
             }
             let s = state.inner_mut();
             if let Some(w) = Arc::make_mut(&mut s.windows)[issued.window as usize].as_mut() {
                 w.ops.push(PendingOp { performed, ..op });
-            }
-        }
-        Ok(())
-    }
-
-    /// Performs now the operations of `op`'s origin on memory `op` touches
-    /// that are still pending in window `k` (and marks them performed): MPI
-    /// orders accumulates of one origin to one location (MPI 4.1 12.7), so
-    /// an `MPI_Rget_accumulate` performed at its issue must see them. Any
-    /// moment up to the epoch's end is one MPI allows for them.
-    fn perform_earlier_of_origin(
-        &mut self,
-        state: &mut State,
-        k: u32,
-        op: &PendingOp,
-        violations: &mut Vec<Violation>,
-    ) -> Result<(), EngineError> {
-        let Some(w) = state.inner.windows[k as usize].clone() else {
-            return Ok(());
-        };
-        let earlier = |o: &PendingOp| !o.performed && o.origin == op.origin && o.overlaps(op);
-        if !w.ops.iter().any(earlier) {
-            return Ok(());
-        }
-        for o in w.ops.iter().filter(|o| earlier(o)) {
-            self.perform_op(state, &w, o, violations)?;
-        }
-        let s = state.inner_mut();
-        if let Some(w) = Arc::make_mut(&mut s.windows)[k as usize].as_mut() {
-            for o in w.ops.iter_mut().filter(|o| earlier(o)) {
-                o.performed = true;
             }
         }
         Ok(())

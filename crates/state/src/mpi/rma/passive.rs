@@ -21,7 +21,7 @@ use tass_model::api::LibraryFunction as LF;
 use tass_semantics::api::{Change, EngineError, Property, Violation};
 
 use super::sync::{checked_target, checked_window, rma_op, Caller};
-use super::window::{Lock, LockKind, OpKind, PendingOp};
+use super::window::{Lock, LockKind, OpKind, PendingOp, Window};
 use crate::mpi::buffer::concrete;
 use crate::mpi::comm;
 use crate::mpi::context::{Call, Mpi};
@@ -61,17 +61,22 @@ pub(crate) fn model_locks_windows(model: &tass_model::api::Model) -> bool {
 
 /// At most this many pending updates of other origins are considered for
 /// early application at one unlock or flush (2^n step choices at most).
-const MAX_EARLY_CANDIDATES: usize = 6;
+pub(super) const MAX_EARLY_CANDIDATES: u32 = 6;
 
 /// The operations a synchronisation call is about to perform: those of
 /// origin `origin_world` (world rank) pending in window `window` that
-/// `mine` selects (under its lock and to its targets for an unlock or
-/// flush, of its access epoch for `MPI_Win_complete`).
+/// `mine` selects by index in the window's operations and by value (under
+/// its lock and to its targets for an unlock or flush, of its access epoch
+/// for `MPI_Win_complete`, held by the requests a wait or test completes,
+/// `request_ops.rs`).
 pub(super) struct Performing<'a> {
     pub window: u32,
     pub origin_world: u32,
-    pub mine: Box<dyn Fn(&PendingOp) -> bool + 'a>,
+    pub mine: Box<Selects<'a>>,
 }
+
+/// Whether the operation at this index of a window's operations is selected.
+pub(super) type Selects<'a> = dyn Fn(usize, &PendingOp) -> bool + 'a;
 
 impl<'a> Performing<'a> {
     /// An unlock's or flush's: the origin's operations under its lock to
@@ -83,88 +88,135 @@ impl<'a> Performing<'a> {
         Performing {
             window: args.window,
             origin_world: comm::to_world(state, comm, args.origin as usize).unwrap_or(u32::MAX),
-            mine: Box::new(|o: &PendingOp| o.under_lock && args.targets.contains(&o.target)),
+            mine: Box::new(|_, o: &PendingOp| o.under_lock && args.targets.contains(&o.target)),
         }
     }
 }
 
 /// The ways other origins' pending updates may already have been applied
-/// when `sync` performs its operations, as bit masks over
-/// [`early_candidates`] (0, "none", excluded: the plain step stands for
-/// it). MPI may apply an update at any moment after its issue, so when a
+/// when `sync` performs its operations, as indices into [`early_orders`]
+/// (each a non-empty sequence of [`early_candidates`]; "none" is the plain
+/// step). MPI may apply an update at any moment after its issue, so when a
 /// synchronisation performs an operation whose outcome depends on the order
 /// (a fetching atomic, or `MPI_REPLACE`) on memory another origin's
 /// non-conflicting update is pending on, both orders are possible, also
 /// when the program lets that origin reach its own synchronisation only
-/// later. One origin's updates of one location are applied in order (MPI
-/// 4.1 12.7), so a mask takes a prefix of each origin's candidates.
+/// later; and the updates applied first may have been applied in any order
+/// among themselves, except that one origin's updates of one location are
+/// applied in issue order (MPI 4.1 12.7): each sequence takes a prefix of
+/// each origin's candidates.
 pub(super) fn early_update_choices(
     state: &State,
     sync: &Performing<'_>,
     call: &Call<'_>,
 ) -> Result<Vec<u32>, EngineError> {
     let candidates = early_candidates(state, sync);
-    if candidates.len() > MAX_EARLY_CANDIDATES {
+    if candidates.len() > MAX_EARLY_CANDIDATES as usize {
         return Err(EngineError::unsupported(
             format!(
-                "{}: {} pending updates of other processes could already have been applied to                  the memory this call's operations fetch or replace; tass explores at most                  {MAX_EARLY_CANDIDATES}",
+                "{}: {} pending updates of other processes could already have been applied to \
+                 the memory this call's operations fetch or replace; tass explores at most \
+                 {MAX_EARLY_CANDIDATES}",
                 call.lf.c_name(),
                 candidates.len()
             ),
             call.span,
         ));
     }
-    let origins: Vec<u32> = candidates.iter().map(|(origin, _)| *origin).collect();
-    let prefix_closed = |mask: u32| {
-        (0..origins.len()).all(|i| {
-            mask & (1 << i) != 0
-                || (i + 1..origins.len()).all(|j| origins[j] != origins[i] || mask & (1 << j) == 0)
-        })
+    let Some(w) = state.inner.windows[sync.window as usize].as_ref() else {
+        return Ok(Vec::new());
     };
-    Ok((1..1u32 << candidates.len())
-        .filter(|&mask| prefix_closed(mask))
-        .collect())
+    Ok((0..early_orders(w, &candidates).len() as u32).collect())
 }
 
-/// The mask of other origins' updates to apply first that `step` chose
-/// ([`early_update_choices`]), if any.
-pub(super) fn early_mask(step: &Step) -> Option<u32> {
+/// The orders in which the candidate units `candidates` ([`early_candidates`]
+/// of window `w`) may have been applied before a synchronisation: every
+/// non-empty sequence that takes each origin's units in issue order, a prefix
+/// of them, and that does not put a unit right after a later-issued one it
+/// commutes with (the other order of the two gives the same state and is
+/// listed). At most 1,957 for 6 candidates (fewer than `1 << EARLY_CHOICE_BITS`).
+pub(super) fn early_orders(w: &Window, candidates: &[(u32, Vec<usize>)]) -> Vec<Vec<usize>> {
+    let commute = |u: usize, v: usize| {
+        !candidates[u].1.iter().any(|&a| {
+            candidates[v]
+                .1
+                .iter()
+                .any(|&b| order_matters(&w.ops[a], &w.ops[b]))
+        })
+    };
+    fn extend(
+        sequence: &mut Vec<usize>,
+        candidates: &[(u32, Vec<usize>)],
+        commute: &dyn Fn(usize, usize) -> bool,
+        orders: &mut Vec<Vec<usize>>,
+    ) {
+        if !sequence.is_empty() {
+            orders.push(sequence.clone());
+        }
+        for c in 0..candidates.len() {
+            let used = |u: usize| sequence.contains(&u);
+            let origin_waits = (0..c).any(|e| candidates[e].0 == candidates[c].0 && !used(e));
+            let after_commuting_later = sequence.last().is_some_and(|&l| l > c && commute(l, c));
+            if used(c) || origin_waits || after_commuting_later {
+                continue;
+            }
+            sequence.push(c);
+            extend(sequence, candidates, commute, orders);
+            sequence.pop();
+        }
+    }
+    let mut orders = Vec::new();
+    extend(&mut Vec::new(), candidates, &commute, &mut orders);
+    orders
+}
+
+/// True if pending operations `a` and `b` touch common memory without
+/// racing (accumulates of one operation) and their order changes what is
+/// fetched or left behind.
+fn order_matters(a: &PendingOp, b: &PendingOp) -> bool {
+    a.overlaps(b) && !a.kind.conflicts_with(b.kind) && a.kind.order_matters(b.kind)
+}
+
+/// The order of other origins' updates to apply first that `step` chose
+/// (an index into [`early_orders`], [`early_update_choices`]), if any.
+pub(super) fn early_order(step: &Step) -> Option<u32> {
     step.choice
-        .filter(|c| (EARLY_UPDATES..EARLY_UPDATES + (1 << MAX_EARLY_CANDIDATES)).contains(c))
+        .filter(|c| (EARLY_UPDATES..EARLY_UPDATES + (1 << EARLY_CHOICE_BITS)).contains(c))
         .map(|c| c - EARLY_UPDATES)
 }
 
 /// `Step::choice` of an unlock or flush that first applies the other
-/// origins' pending updates of bit mask `choice - EARLY_UPDATES`.
+/// origins' pending updates in order `choice - EARLY_UPDATES`
+/// ([`early_order`]).
 pub(crate) const EARLY_UPDATES: u32 = 1 << 20;
 
+/// The bits of `Step::choice` above [`EARLY_UPDATES`] that name an order
+/// of early updates (a wait's choice keeps `MPI_Waitany`'s index above them).
+pub(super) const EARLY_CHOICE_BITS: u32 = 11;
+
 /// The other origins' pending (not yet applied) accumulate-family
-/// operations whose order against an operation that `args`' unlock or flush
-/// performs can change what is fetched or left behind: same target memory,
-/// not racing (the same accumulate operation), and one of them fetching or
-/// replacing. Each is a unit of (origin, indices in the window's
-/// operations): an atomic's read and write halves go together. In issue
-/// order.
-fn early_candidates(state: &State, sync: &Performing<'_>) -> Vec<(u32, Vec<usize>)> {
+/// operations whose order against an operation `sync` performs, or against
+/// another such operation, can change what is fetched or left behind: same
+/// target memory, not racing (the same accumulate operation), and one of
+/// them fetching or replacing. Each is a unit of (origin, indices in the
+/// window's operations): an atomic's read and write halves go together. In
+/// issue order.
+pub(super) fn early_candidates(state: &State, sync: &Performing<'_>) -> Vec<(u32, Vec<usize>)> {
     let Some(w) = state.inner.windows[sync.window as usize].as_ref() else {
         return Vec::new();
     };
     let origin_world = sync.origin_world;
-    let mine: Vec<&PendingOp> = w
-        .ops
-        .iter()
-        .filter(|o| o.origin == origin_world && !o.performed && (sync.mine)(o))
+    let mine: Vec<usize> = (0..w.ops.len())
+        .filter(|&i| {
+            let o = &w.ops[i];
+            o.origin == origin_world && !o.performed && (sync.mine)(i, o)
+        })
         .collect();
-    let order_matters = |y: &PendingOp| {
-        y.origin != origin_world
-            && !y.performed
-            && y.kind.accumulating().is_some()
-            && mine.iter().any(|x| {
-                x.overlaps(y) && !x.kind.conflicts_with(y.kind) && x.kind.order_matters(y.kind)
-            })
-    };
     let mut units: Vec<(u32, Vec<usize>)> = Vec::new();
     for (i, y) in w.ops.iter().enumerate() {
+        if y.origin == origin_world || y.performed || y.kind.accumulating().is_none() {
+            continue;
+        }
         // The write half of an atomic joins its read half (the operation
         // before it, of the same call).
         let joins_read_half = matches!(y.kind, OpKind::AtomicWrite(..))
@@ -172,21 +224,36 @@ fn early_candidates(state: &State, sync: &Performing<'_>) -> Vec<(u32, Vec<usize
             && w.ops[i - 1].origin == y.origin
             && w.ops[i - 1].at == y.at
             && matches!(w.ops[i - 1].kind, OpKind::AtomicRead(..));
-        if joins_read_half {
-            if let Some(unit) = units.last_mut().filter(|u| u.1.last() == Some(&(i - 1))) {
-                unit.1.push(i);
-                continue;
-            }
-            if (order_matters(y) || order_matters(&w.ops[i - 1])) && !w.ops[i - 1].performed {
-                units.push((y.origin, vec![i - 1, i]));
-            }
-            continue;
+        match units.last_mut() {
+            Some(unit) if joins_read_half && unit.1.last() == Some(&(i - 1)) => unit.1.push(i),
+            _ => units.push((y.origin, vec![i])),
         }
-        if order_matters(y) {
-            units.push((y.origin, vec![i]));
+    }
+    // Those whose order matters against `mine`, then against those taken.
+    let mut taken = vec![false; units.len()];
+    let mut relevant: Vec<usize> = mine;
+    loop {
+        let before = relevant.len();
+        for (u, unit) in units.iter().enumerate() {
+            let matters = unit.1.iter().any(|&y| {
+                relevant
+                    .iter()
+                    .any(|&x| order_matters(&w.ops[x], &w.ops[y]))
+            });
+            if !taken[u] && matters {
+                taken[u] = true;
+                relevant.extend(&unit.1);
+            }
+        }
+        if relevant.len() == before {
+            break;
         }
     }
     units
+        .into_iter()
+        .zip(taken)
+        .filter_map(|(unit, taken)| taken.then_some(unit))
+        .collect()
 }
 
 /// What a lock, unlock or flush call names: window, origin rank, the
@@ -261,33 +328,43 @@ impl Mpi<'_> {
         early_update_choices(state, &sync, call)
     }
 
-    /// Applies the other origins' pending updates that step choice `mask`
-    /// ([`early_update_choices`]) says were applied before `sync` performs
-    /// its operations; they stay in their epoch (marked performed) until
-    /// their origin's synchronisation.
+    /// Applies the other origins' pending updates in the order that step
+    /// choice `order` ([`early_update_choices`]) says they were applied before
+    /// `sync` performs its operations, each after its origin's earlier
+    /// pending operations on the same memory (MPI orders one origin's
+    /// accumulates; they need not be candidates themselves); they stay in
+    /// their epoch (marked performed) until their origin's synchronisation.
     pub(super) fn apply_early_updates(
         &mut self,
         state: &mut State,
         sync: &Performing<'_>,
-        mask: u32,
+        order: u32,
         violations: &mut Vec<Violation>,
     ) -> Result<(), EngineError> {
-        let chosen: Vec<usize> = early_candidates(state, sync)
-            .into_iter()
-            .enumerate()
-            .filter(|&(i, _)| mask & (1 << i) != 0)
-            .flat_map(|(_, (_, indices))| indices)
-            .collect();
+        let candidates = early_candidates(state, sync);
         let k = sync.window as usize;
         let Some(w) = state.inner.windows[k].clone() else {
             return Ok(());
         };
-        for &index in &chosen {
-            self.perform_op(state, &w, &w.ops[index], violations)?;
+        let orders = early_orders(&w, &candidates);
+        let Some(sequence) = orders.get(order as usize) else {
+            return Err(EngineError::invalid(
+                "an order of early RMA updates that the state does not have",
+                None,
+            ));
+        };
+        let mut done: Vec<usize> = Vec::new();
+        for &u in sequence {
+            for index in w.with_earlier_of_origin(candidates[u].1.clone()) {
+                if !done.contains(&index) {
+                    self.perform_op(state, &w, &w.ops[index], violations)?;
+                    done.push(index);
+                }
+            }
         }
         let s = state.inner_mut();
         if let Some(w) = Arc::make_mut(&mut s.windows)[k].as_mut() {
-            for &index in &chosen {
+            for &index in &done {
                 w.ops[index].performed = true;
             }
         }
@@ -371,8 +448,8 @@ impl Mpi<'_> {
                     if op == Some(RmaOp::Lock) {
                         note_lock_in_fence(state, args.window, p, call);
                     }
-                    let early_mask = early_mask(step);
-                    self.passive_effect(state, &args, op, early_mask, &mut violations)?;
+                    let early = early_order(step);
+                    self.passive_effect(state, &args, op, early, &mut violations)?;
                 }
             }
         }
@@ -387,7 +464,7 @@ impl Mpi<'_> {
         state: &mut State,
         args: &PassiveArgs,
         op: Option<RmaOp>,
-        early_mask: Option<u32>,
+        early: Option<u32>,
         violations: &mut Vec<Violation>,
     ) -> Result<(), EngineError> {
         let k = args.window as usize;
@@ -409,9 +486,9 @@ impl Mpi<'_> {
             let comm = state.inner.windows[k].as_ref().map_or(0, |w| w.comm);
             comm::to_world(state, comm, args.origin as usize).unwrap_or(u32::MAX)
         };
-        if let Some(mask) = early_mask {
+        if let Some(order) = early {
             let sync = Performing::passive(state, args);
-            self.apply_early_updates(state, &sync, mask, violations)?;
+            self.apply_early_updates(state, &sync, order, violations)?;
         }
         let targets = args.targets.clone();
         self.perform_where(state, args.window, violations, &|o| {

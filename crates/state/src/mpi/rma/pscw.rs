@@ -136,9 +136,9 @@ impl Mpi<'_> {
                     self.open_epoch(state, p, (caller, op), call, &mut violations)?
                 }
                 Some(RmaOp::Complete) => {
-                    if let Some(mask) = super::passive::early_mask(step) {
+                    if let Some(order) = super::passive::early_order(step) {
                         let sync = access_epoch(state, &caller);
-                        self.apply_early_updates(state, &sync, mask, &mut violations)?;
+                        self.apply_early_updates(state, &sync, order, &mut violations)?;
                     }
                     self.complete_epoch(state, caller, &mut violations)?
                 }
@@ -423,6 +423,6 @@ fn access_epoch(state: &State, caller: &Caller) -> Performing<'static> {
     Performing {
         window: caller.window,
         origin_world: comm::to_world(state, comm, caller.rank as usize).unwrap_or(u32::MAX),
-        mine: Box::new(|o: &PendingOp| o.under_start),
+        mine: Box::new(|_, o: &PendingOp| o.under_start),
     }
 }

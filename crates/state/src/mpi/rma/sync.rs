@@ -189,10 +189,10 @@ impl Mpi<'_> {
             Some(RmaOp::Complete) => Some(self.complete_early_choices(scratch, p, call)?),
             _ => None,
         };
-        if let Some(masks) = early {
-            for mask in masks {
+        if let Some(orders) = early {
+            for order in orders {
                 steps.push(Step {
-                    choice: Some(EARLY_UPDATES + mask),
+                    choice: Some(EARLY_UPDATES + order),
                     ..base.clone()
                 });
             }

@@ -81,6 +81,34 @@ pub(crate) enum LockKind {
     Exclusive,
 }
 
+impl Window {
+    /// Operations `indices` (in `ops`) with the earlier operations of the
+    /// same origin on overlapping memory not performed yet, which MPI
+    /// performs before them (it orders one origin's accumulates to one
+    /// location, MPI 4.1 12.7; a put or get among them would have been an
+    /// `rma-race`), sorted: the order to perform them in.
+    pub fn with_earlier_of_origin(&self, mut indices: Vec<usize>) -> Vec<usize> {
+        loop {
+            let mut added = false;
+            for j in indices.clone() {
+                let later = &self.ops[j];
+                for (i, o) in self.ops[..j].iter().enumerate() {
+                    let before = !o.performed && o.origin == later.origin && o.overlaps(later);
+                    if before && !indices.contains(&i) {
+                        indices.push(i);
+                        added = true;
+                    }
+                }
+            }
+            if !added {
+                indices.sort_unstable();
+                indices.dedup();
+                return indices;
+            }
+        }
+    }
+}
+
 /// An access of a member to its own window memory in the current epoch.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct LocalAccess {
@@ -231,7 +259,9 @@ pub(crate) struct PendingOp {
     pub compare: Option<(Expr, Value)>,
     /// Until when the origin buffer belongs to the operation.
     pub hold: OriginHold,
-    /// `MPI_Rget`: performed when issued (see `ops.rs`); the closing
+    /// Already performed: an `MPI_Rget` when issued (see `ops.rs`), an
+    /// `MPI_Rget_accumulate` by the wait of its request (`request_ops.rs`),
+    /// another origin's update applied early (`passive.rs`); the closing
     /// synchronisation only ends it.
     pub performed: bool,
 }
@@ -275,7 +305,7 @@ impl PendingOp {
 /// the origin buffers of its operations are free (`MPI_Rput`: the operation
 /// stays in its epoch at the target), and an `MPI_Rget`, whose data has
 /// arrived, is over, as a flush would have ended it.
-pub(crate) fn settle_request(state: &mut crate::state::State, p: usize, handle: u32) {
+pub(super) fn settle_request(state: &mut crate::state::State, p: usize, handle: u32) {
     let held = |op: &PendingOp| op.origin as usize == p && op.hold == OriginHold::Request(handle);
     if !state
         .inner
