@@ -2,7 +2,7 @@
 
 use tass_dynamic::api::{Message, Value};
 use tass_model::api::mpi::{ArgRole, Rank};
-use tass_model::api::{Expr as MExpr, FunctionId, LibraryFunction as LF, Span};
+use tass_model::api::{Expr as MExpr, FunctionId, LibraryConstant as LC, LibraryFunction as LF, Span};
 use tass_semantics::api::{EngineError, Environment, Evaluator, Property};
 use tass_symbolic::api::{Expr, Type};
 
@@ -12,7 +12,7 @@ use super::context::{write_int_through, write_request, Call, MpiCall, ANY, NO_ME
 use super::envelope::{blocking_match, resolve_rank, tag_value};
 use super::request::RequestKind;
 use super::tag::{check_tag, PathAfterCheck, TagUse};
-use super::{buffer, comm, datatypes, request};
+use super::{buffer, comm, datatypes, request, struct_type};
 use crate::env::ProcEnv;
 
 /// `MPI_Send(buf, count, datatype, dest, tag, comm)`: buffers the message
@@ -26,8 +26,12 @@ pub(super) fn send(
     request: Option<u32>,
 ) -> Result<Option<(Expr, Expr)>, EngineError> {
     let f = ev.factory();
-    let (dtype, count, gather) =
-        datatypes::send_datatype_and_count(ev, env, args[1], args[2], span)?;
+    let mixed = datatypes::committed_mixed(ev, env, args[2])?;
+    let (dtype, count, gather) = match &mixed {
+        // A struct of mixed basic types: its own reading below.
+        Some(_) => (P2pType::Pair(LC::Mpi2Int), ev.eval_int(&*env, args[1])?, None),
+        None => datatypes::send_datatype_and_count(ev, env, args[1], args[2], span)?,
+    };
     let envelope_args = EnvelopeArgs {
         peer: args[3],
         tag: args[4],
@@ -43,10 +47,22 @@ pub(super) fn send(
         return Ok(None);
     };
     let signature = match &dtype {
+        _ if mixed.is_some() => None, // in `mixed_signature`
         P2pType::Basic(c, _) => Some(*c),
         P2pType::Pair(_) => None, // pairs keep their own matching (`deliver_pairs`)
     };
+    let mut mixed_signature = None;
+    let mut count = count;
     let data = match (&dtype, gather) {
+        _ if mixed.is_some() => {
+            let Some(mixed) = &mixed else { return Ok(None) };
+            let message = struct_type::read_message(ev, &*env, args[0], count, mixed, span)?;
+            message.map(|(data, types)| {
+                count = f.int(types.len() as i64);
+                mixed_signature = Some(types);
+                data
+            })
+        }
         (P2pType::Basic(_, ty), Some(gather)) => {
             datatypes::gather_elements(ev, env, args[0], &gather, ty, span)?.map(Value::Data)
         }
@@ -85,6 +101,7 @@ pub(super) fn send(
         request,
         bsend_bytes: None,
         signature,
+        mixed_signature,
     });
     Ok(basic)
 }
@@ -99,7 +116,12 @@ pub(super) fn receive(
     span: &Span,
 ) -> Result<(), EngineError> {
     let f = ev.factory();
-    let (dtype, capacity) = datatypes::p2p_datatype_and_count(ev, env, args[1], args[2], span)?;
+    let mixed = datatypes::committed_mixed(ev, env, args[2])?;
+    let (dtype, capacity) = match &mixed {
+        // A struct of mixed basic types: delivered by `struct_type::deliver`.
+        Some(_) => (P2pType::Pair(LC::Mpi2Int), ev.eval_int(&*env, args[1])?),
+        None => datatypes::p2p_datatype_and_count(ev, env, args[1], args[2], span)?,
+    };
     let envelope_args = EnvelopeArgs {
         peer: args[3],
         tag: args[4],
@@ -125,6 +147,10 @@ pub(super) fn receive(
                 return Err(EngineError::invalid("message vanished", Some(span)));
             };
             match dtype {
+                _ if mixed.is_some() => {
+                    let Some(mixed) = &mixed else { return Ok(()) };
+                    struct_type::deliver(ev, env, &msg, args[0], capacity, mixed, span)?
+                }
                 P2pType::Basic(c, ty) => {
                     let into = request::Receive {
                         buffer: args[0].into(),
