@@ -700,6 +700,85 @@ fn build_struct(
     add_datatype(ev, env, call, map)
 }
 
+/// `MPI_Get_count` of a status recording `elements` basic elements with the
+/// call's datatype: for a derived datatype of `k` elements an item, the
+/// whole items (`MPI_UNDEFINED` when the elements are not whole items).
+pub(super) fn items_of_elements(
+    ev: &mut Evaluator<'_>,
+    env: &ProcEnv<'_>,
+    call: &Call<'_>,
+    elements: Expr,
+) -> Result<Expr, EngineError> {
+    let f = ev.factory();
+    let Value::Handle(Handle::Datatype(i)) = ev.eval(env, call.arg(ArgRole::Datatype))? else {
+        return Ok(elements);
+    };
+    let k = env.state.inner.procs[env.proc].mpi.datatypes[i as usize]
+        .layout
+        .elements() as i64;
+    let n = concrete(ev, elements, "element count of MPI_Get_count", call.span)?;
+    Ok(if n == 0 {
+        f.int(0)
+    } else if k > 0 && n % k == 0 {
+        f.int(n / k)
+    } else {
+        f.int(tass_model::api::mpi::MPI_UNDEFINED)
+    })
+}
+
+/// The datatype of a transfer whose elements tass moves one by one at their
+/// byte positions (`struct_type.rs`): a committed struct datatype of mixed
+/// basic types, or a committed derived datatype of one basic type over a C
+/// struct buffer (whose fields are no flat array of elements).
+pub(super) fn bytewise_datatype(
+    ev: &mut Evaluator<'_>,
+    env: &ProcEnv<'_>,
+    datatype: &MExpr,
+    buffer: &MExpr,
+) -> Result<Option<MixedUse>, EngineError> {
+    if let Some(mixed) = committed_mixed(ev, env, datatype)? {
+        return Ok(Some(mixed));
+    }
+    let of_structs = matches!(
+        &buffer.ty,
+        tass_model::api::Type::Pointer(t) if matches!(**t, tass_model::api::Type::Struct(_))
+    );
+    let Value::Handle(Handle::Datatype(i)) = ev.eval(env, datatype)? else {
+        return Ok(None);
+    };
+    let t = &env.state.inner.procs[env.proc].mpi.datatypes[i as usize];
+    if !of_structs || t.status != TypeStatus::Committed {
+        return Ok(None);
+    }
+    Ok(t.layout.in_bytes().map(|layout| MixedUse {
+        layout,
+        builder: t.builder,
+        line: t.line,
+    }))
+}
+
+/// Refuses by name a struct datatype of mixed basic types as the datatype
+/// of `call`, which does not move them.
+pub(super) fn refuse_mixed(
+    ev: &mut Evaluator<'_>,
+    env: &ProcEnv<'_>,
+    call: &Call<'_>,
+) -> Result<(), EngineError> {
+    match committed_mixed(ev, env, call.arg(ArgRole::Datatype))? {
+        None => Ok(()),
+        Some(mixed) => Err(EngineError::unsupported(
+            format!(
+                "a struct datatype of mixed basic types (built by {} on line {}) in {}; tass \
+                 moves such datatypes in MPI_Send, MPI_Ssend, MPI_Recv and MPI_Sendrecv only",
+                mixed.builder,
+                mixed.line,
+                call.lf.c_name()
+            ),
+            call.span,
+        )),
+    }
+}
+
 /// The committed struct datatype of mixed basic types that datatype
 /// argument `e` names, if it names one (an uncommitted or freed one is
 /// reported by [`send_datatype_and_count`]).

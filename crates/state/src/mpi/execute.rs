@@ -212,6 +212,8 @@ impl Mpi<'_> {
                 After::Return
             }
             (lf, _) if is_nonblocking_send(lf) => {
+                // Its pending send buffer is kept as basic elements only.
+                datatypes::refuse_mixed(&mut ev, &env, call)?;
                 let origin = (step.function, call.tid);
                 let synchronous = call.lf == LF::MpiIssend;
                 let h = request::add_request(&mut env, RequestKind::Send { synchronous }, origin);
@@ -384,6 +386,7 @@ fn get_count(
         Value::Data(c) => c,
         _ => f.fresh_symbol("undef", Type::Int),
     };
+    let count = datatypes::items_of_elements(ev, &*env, call, count)?;
     let ptr = ev.eval(&*env, call.arg(ArgRole::CountOut))?;
     let place = ev.deref_place(&*env, ptr, false, call.span, &|| "count".into())?;
     ev.write_place(env, &place, Value::Data(count), call.span)?;

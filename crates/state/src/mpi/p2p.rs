@@ -26,7 +26,7 @@ pub(super) fn send(
     request: Option<u32>,
 ) -> Result<Option<(Expr, Expr)>, EngineError> {
     let f = ev.factory();
-    let mixed = datatypes::committed_mixed(ev, env, args[2])?;
+    let mixed = datatypes::bytewise_datatype(ev, env, args[2], args[0])?;
     let (dtype, count, gather) = match &mixed {
         // A struct of mixed basic types: its own reading below.
         Some(_) => (P2pType::Pair(LC::Mpi2Int), ev.eval_int(&*env, args[1])?, None),
@@ -46,8 +46,8 @@ pub(super) fn send(
     else {
         return Ok(None);
     };
-    let signature = match &dtype {
-        _ if mixed.is_some() => None, // in `mixed_signature`
+    let mut signature = match &dtype {
+        _ if mixed.is_some() => None, // set below
         P2pType::Basic(c, _) => Some(*c),
         P2pType::Pair(_) => None, // pairs keep their own matching (`deliver_pairs`)
     };
@@ -59,7 +59,11 @@ pub(super) fn send(
             let message = struct_type::read_message(ev, &*env, args[0], count, mixed, span)?;
             message.map(|(data, types)| {
                 count = f.int(types.len() as i64);
-                mixed_signature = Some(types);
+                let (data, one_type) = struct_type::uniform_message(f, data, &types);
+                if one_type.is_none() {
+                    mixed_signature = Some(types);
+                }
+                signature = signature.or(one_type);
                 data
             })
         }
@@ -116,7 +120,7 @@ pub(super) fn receive(
     span: &Span,
 ) -> Result<(), EngineError> {
     let f = ev.factory();
-    let mixed = datatypes::committed_mixed(ev, env, args[2])?;
+    let mixed = datatypes::bytewise_datatype(ev, env, args[2], args[0])?;
     let (dtype, capacity) = match &mixed {
         // A struct of mixed basic types: delivered by `struct_type::deliver`.
         Some(_) => (P2pType::Pair(LC::Mpi2Int), ev.eval_int(&*env, args[1])?),

@@ -25,7 +25,7 @@ use tass_dynamic::api::{undefined_data, Message, Pointer, Value};
 use tass_model::api::{IntKind, LibraryConstant as LC, Span, Type as CType};
 use tass_model::api::{Expr as MExpr, RealKind};
 use tass_semantics::api::{EngineError, Evaluator, Place, Property, ResolveMode, Resolved};
-use tass_symbolic::api::{Expr, Type};
+use tass_symbolic::api::{Expr, ExprFactory, Type};
 
 use super::buffer::{coerce, concrete, holds};
 use crate::env::ProcEnv;
@@ -322,6 +322,24 @@ pub(super) fn read_message(
         }
     }
     Ok(Some((Value::Struct(Arc::new(values)), signature.into())))
+}
+
+/// A message read by [`read_message`] whose elements all have one basic
+/// datatype: as a message of basic elements (an array, and that datatype),
+/// which every receive takes. Otherwise unchanged (and `None`).
+pub(super) fn uniform_message(f: &ExprFactory, data: Value, types: &[LC]) -> (Value, Option<LC>) {
+    let (Some(&first), Value::Struct(parts)) = (types.first(), &data) else {
+        return (data, None);
+    };
+    if types.iter().any(|&c| c != first) {
+        return (data, None);
+    }
+    let Some(elements) = parts.iter().map(Value::as_data).collect::<Option<Vec<Expr>>>() else {
+        return (data, None);
+    };
+    let n = f.int(elements.len() as i64);
+    let ty = Type::array(symbolic_type(first), Some(n));
+    (Value::Data(f.array_literal(ty, &elements)), Some(first))
 }
 
 /// The elements of message `msg` with the basic datatype of each; `None`
