@@ -132,6 +132,14 @@ fn sendrecv_moves_structs_both_ways() {
     let wrong = variant_of(&[("if (rank == 0) {", &wrong_expectation), only_the_exchange]);
     let (code, r) = verify_reduced("2", &[], &wrong, true);
     assert_violated(code, &r, "assertion", None);
+    // Send and receive buffers in one object: their overlap is not checked
+    // for struct datatypes, so it is refused by name.
+    let one_object = exchange.replace("peer, 0, q, 2,", "peer, 0, p + 1, 1,");
+    let path = variant_of(&[("if (rank == 0) {", &one_object), only_the_exchange]);
+    let (code, r) = verify_reduced("2", &[], &path, true);
+    assert_eq!(code, 2, "{r:#}");
+    let error = r["error"].as_str().unwrap_or("");
+    assert!(error.contains("MPI_Sendrecv with a struct datatype"), "{error}");
 }
 
 /// A struct datatype of one basic type over a C struct buffer (a heap array

@@ -401,6 +401,11 @@ impl MpiCall<'_, '_, '_> {
         let (send, receive) = (call.send_half(), call.receive_half());
         let sc = ev.eval_int(env, send[1])?;
         let rc = ev.eval_int(env, receive[1])?;
+        let bytewise = datatypes::bytewise_datatype(ev, env, send[2], send[0])?.is_some()
+            || datatypes::bytewise_datatype(ev, env, receive[2], receive[0])?.is_some();
+        if bytewise {
+            return struct_type::refuse_one_object(ev, env, [send[0], receive[0]], span);
+        }
         // Located quietly: the send and the receive check the buffers themselves.
         let (sb, rb) = {
             let mut quiet = Evaluator::without_checks(f, ev.oracle(), env.proc);

@@ -482,3 +482,30 @@ pub(super) fn mixed_message_mismatch(
         _ => Some(Err(mixed_message_refused(msg, span)?)),
     }
 }
+
+/// `MPI_Sendrecv` with a struct datatype: its send and receive buffers must
+/// not overlap, which tass checks only for buffers in different objects;
+/// both in one object is refused by name.
+pub(super) fn refuse_one_object(
+    ev: &mut Evaluator<'_>,
+    env: &ProcEnv<'_>,
+    buffers: [&MExpr; 2],
+    span: &Span,
+) -> Result<(), EngineError> {
+    let mut roots = Vec::with_capacity(2);
+    for buffer in buffers {
+        let root = match ev.eval(env, buffer)? {
+            Value::Pointer(Pointer::To { root, .. } | Pointer::Bytes { root, .. }) => Some(root),
+            _ => None, // null or invalid: the call reports it
+        };
+        roots.push(root);
+    }
+    match (roots[0], roots[1]) {
+        (Some(a), Some(b)) if a == b => Err(EngineError::unsupported(
+            "MPI_Sendrecv with a struct datatype whose send and receive buffers are in one \
+             object (tass checks such buffers for overlap only in different objects)",
+            span,
+        )),
+        _ => Ok(()),
+    }
+}
