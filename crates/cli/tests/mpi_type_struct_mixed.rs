@@ -28,8 +28,7 @@ fn variant(from: &str, to: &str) -> PathBuf {
 
 /// `fevs/mpi/mpi_dt_struct_mixed_ok.c` with each `(from, to)` replaced.
 fn variant_of(edits: &[(&str, &str)]) -> PathBuf {
-    let mut text =
-        std::fs::read_to_string(fevs("mpi_dt_struct_mixed_ok.c")).expect("fevs program");
+    let mut text = std::fs::read_to_string(fevs("mpi_dt_struct_mixed_ok.c")).expect("fevs program");
     for (from, to) in edits {
         assert!(text.contains(from), "{from}");
         text = text.replace(from, to);
@@ -73,7 +72,11 @@ fn struct_received_as_ints_is_mpi_type() {
     let path = variant(RECV, &RECV.replace("p, 2, particle_type", "p, 16, MPI_INT"));
     let (code, r) = verify_reduced("2", &[], &path, true);
     assert_violated(code, &r, "mpi-type", Some(46));
-    assert!(message(&r).contains("sent as MPI_DOUBLE"), "{}", message(&r));
+    assert!(
+        message(&r).contains("sent as MPI_DOUBLE"),
+        "{}",
+        message(&r)
+    );
 }
 
 /// A displacement that does not match the C layout (pos declared at byte 4,
@@ -87,7 +90,11 @@ fn displacements_off_the_c_layout_are_mpi_type() {
     );
     let (code, r) = verify_reduced("2", &[], &path, true);
     assert_violated(code, &r, "mpi-type", Some(44));
-    assert!(message(&r).contains("where no double starts"), "{}", message(&r));
+    assert!(
+        message(&r).contains("where no double starts"),
+        "{}",
+        message(&r)
+    );
 }
 
 /// Three particles from an array of two: out-of-bounds (mpirun: ASan
@@ -139,7 +146,10 @@ fn sendrecv_moves_structs_both_ways() {
     let (code, r) = verify_reduced("2", &[], &path, true);
     assert_eq!(code, 2, "{r:#}");
     let error = r["error"].as_str().unwrap_or("");
-    assert!(error.contains("MPI_Sendrecv with a struct datatype"), "{error}");
+    assert!(
+        error.contains("MPI_Sendrecv with a struct datatype"),
+        "{error}"
+    );
 }
 
 /// A struct datatype of one basic type over a C struct buffer (a heap array

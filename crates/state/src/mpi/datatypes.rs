@@ -811,7 +811,10 @@ pub(super) fn get_extent(
     let (lb, extent) = match ev.eval(&*env, call.arg(ArgRole::Datatype))? {
         Value::Handle(Handle::Datatype(i)) => {
             match &env.state.inner.procs[env.proc].mpi.datatypes[i as usize].layout {
-                TypeMap::Uniform(l) => (l.lower * basic_size(l.base), l.extent() * basic_size(l.base)),
+                TypeMap::Uniform(l) => (
+                    l.lower * basic_size(l.base),
+                    l.extent() * basic_size(l.base),
+                ),
                 TypeMap::Mixed(m) => (m.lower, m.extent()),
             }
         }

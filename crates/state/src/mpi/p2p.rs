@@ -2,7 +2,9 @@
 
 use tass_dynamic::api::{Message, Value};
 use tass_model::api::mpi::{ArgRole, Rank};
-use tass_model::api::{Expr as MExpr, FunctionId, LibraryConstant as LC, LibraryFunction as LF, Span};
+use tass_model::api::{
+    Expr as MExpr, FunctionId, LibraryConstant as LC, LibraryFunction as LF, Span,
+};
 use tass_semantics::api::{EngineError, Environment, Evaluator, Property};
 use tass_symbolic::api::{Expr, Type};
 
@@ -29,7 +31,11 @@ pub(super) fn send(
     let mixed = datatypes::bytewise_datatype(ev, env, args[2], args[0])?;
     let (dtype, count, gather) = match &mixed {
         // A struct of mixed basic types: its own reading below.
-        Some(_) => (P2pType::Pair(LC::Mpi2Int), ev.eval_int(&*env, args[1])?, None),
+        Some(_) => (
+            P2pType::Pair(LC::Mpi2Int),
+            ev.eval_int(&*env, args[1])?,
+            None,
+        ),
         None => datatypes::send_datatype_and_count(ev, env, args[1], args[2], span)?,
     };
     let envelope_args = EnvelopeArgs {

@@ -548,7 +548,8 @@ pub(super) fn deliver(
         ty,
         datatype,
     } = into;
-    if let Some(refusal) = super::struct_type::mixed_message_mismatch(ev, env, msg, datatype, span) {
+    if let Some(refusal) = super::struct_type::mixed_message_mismatch(ev, env, msg, datatype, span)
+    {
         return refusal;
     }
     if let Some(flat) = pairs_as_ints(f, msg, ty) {
@@ -616,7 +617,9 @@ pub(super) fn deliver_pairs(
     span: &Span,
 ) -> Result<(), EngineError> {
     let f = ev.factory();
-    if let Some(refusal) = super::struct_type::mixed_message_mismatch(ev, env, msg, Some(dtype), span) {
+    if let Some(refusal) =
+        super::struct_type::mixed_message_mismatch(ev, env, msg, Some(dtype), span)
+    {
         return refusal;
     }
     let ints = ints_as_pairs(f, msg, dtype);

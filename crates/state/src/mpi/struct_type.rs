@@ -22,8 +22,8 @@
 use std::sync::Arc;
 
 use tass_dynamic::api::{undefined_data, Message, Pointer, Value};
-use tass_model::api::{IntKind, LibraryConstant as LC, Span, Type as CType};
 use tass_model::api::{Expr as MExpr, RealKind};
+use tass_model::api::{IntKind, LibraryConstant as LC, Span, Type as CType};
 use tass_semantics::api::{EngineError, Evaluator, Place, Property, ResolveMode, Resolved};
 use tass_symbolic::api::{Expr, ExprFactory, Type};
 
@@ -223,7 +223,10 @@ fn element_place(
     };
     let offset = f.add(buf.base, f.int(at));
     if let Some(total) = buf.size {
-        let inside = f.and(f.le(f.int(0), offset), f.le(f.add(offset, f.int(size)), total));
+        let inside = f.and(
+            f.le(f.int(0), offset),
+            f.le(f.add(offset, f.int(size)), total),
+        );
         ev.check(
             env,
             inside,
@@ -272,6 +275,10 @@ fn element_place(
     Ok(None)
 }
 
+/// A message read element by element: the elements' values (a struct of
+/// scalars) and the basic datatype of each.
+pub(super) type StructMessage = (Value, Arc<[LC]>);
+
 /// The message of a send of `count` items of `use_` from `buffer`: the
 /// elements' values (a struct of scalars) and their basic datatypes. `None`
 /// when the path died (reported).
@@ -282,7 +289,7 @@ pub(super) fn read_message(
     count: Expr,
     use_: &MixedUse,
     span: &Span,
-) -> Result<Option<(Value, Arc<[LC]>)>, EngineError> {
+) -> Result<Option<StructMessage>, EngineError> {
     let f = ev.factory();
     let items = concrete(ev, count, "count with a struct datatype", span)?;
     let total = items.saturating_mul(use_.layout.elements.len() as i64);
@@ -334,7 +341,11 @@ pub(super) fn uniform_message(f: &ExprFactory, data: Value, types: &[LC]) -> (Va
     if types.iter().any(|&c| c != first) {
         return (data, None);
     }
-    let Some(elements) = parts.iter().map(Value::as_data).collect::<Option<Vec<Expr>>>() else {
+    let Some(elements) = parts
+        .iter()
+        .map(Value::as_data)
+        .collect::<Option<Vec<Expr>>>()
+    else {
         return (data, None);
     };
     let n = f.int(elements.len() as i64);
