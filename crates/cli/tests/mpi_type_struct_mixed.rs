@@ -220,3 +220,40 @@ fn nonblocking_sends_of_mixed_structs_are_refused_by_name() {
     );
     assert!(error.contains(":44:"), "{error}");
 }
+
+/// A derived datatype of two ints given a pointer to a struct's first field
+/// moves the whole struct {int a; int b;} (mpirun: exit 0; tass said
+/// out-of-bounds before, a false alarm); from its second field it reaches
+/// past the struct (mpirun: ASan stack-buffer-overflow on rank 0).
+#[test]
+fn a_pointer_to_a_struct_field_spans_the_struct() {
+    let program = r#"
+#include <mpi.h>
+#include <assert.h>
+struct pt { int a; int b; };
+int main(int argc, char *argv[]) {
+    int rank;
+    struct pt s = {0, 0};
+    MPI_Datatype t;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Type_contiguous(2, MPI_INT, &t);
+    MPI_Type_commit(&t);
+    if (rank == 0) {
+        s.a = 1; s.b = 2;
+        MPI_Send(&s.a, 1, t, 1, 0, MPI_COMM_WORLD);
+    } else if (rank == 1) {
+        MPI_Recv(&s.a, 1, t, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        assert(s.a == 1 && s.b == 2);
+    }
+    MPI_Type_free(&t);
+    MPI_Finalize();
+    return 0;
+}
+"#;
+    let (code, r) = verify_reduced("2", &[], &inline(program), true);
+    assert_holds(code, &r);
+    let past = program.replace("MPI_Send(&s.a", "MPI_Send(&s.b");
+    let (code, r) = verify_reduced("2", &[], &inline(&past), true);
+    assert_violated(code, &r, "out-of-bounds", Some(15));
+}

@@ -739,10 +739,18 @@ pub(super) fn bytewise_datatype(
     if let Some(mixed) = committed_mixed(ev, env, datatype)? {
         return Ok(Some(mixed));
     }
-    let of_structs = matches!(
-        &buffer.ty,
-        tass_model::api::Type::Pointer(t) if matches!(**t, tass_model::api::Type::Struct(_))
+    // A pointer to a struct, or into one (`&s.first_field`): the struct's
+    // fields are no flat array of elements.
+    let into_struct = matches!(
+        ev.eval(env, buffer)?,
+        Value::Pointer(tass_dynamic::api::Pointer::To { ref path, .. })
+            if path.iter().any(|s| matches!(s, tass_dynamic::api::Step::Field(_)))
     );
+    let of_structs = into_struct
+        || matches!(
+            &buffer.ty,
+            tass_model::api::Type::Pointer(t) if matches!(**t, tass_model::api::Type::Struct(_))
+        );
     let Value::Handle(Handle::Datatype(i)) = ev.eval(env, datatype)? else {
         return Ok(None);
     };

@@ -233,7 +233,7 @@ fn element_place(
             Property::OutOfBounds,
             || {
                 format!(
-                    "MPI buffer overrun: the {} at byte {at} of `{}` (struct datatype built \
+                    "MPI buffer overrun: the {} at byte {at} of `{}` (datatype built \
                      by {} on line {}) is outside its object of {} bytes",
                     c.c_name(),
                     (buf.text)(),
@@ -263,7 +263,7 @@ fn element_place(
         ));
     }
     let message = format!(
-        "the struct datatype built by {} on line {} puts {} at byte {at} of `{}`, where no \
+        "the datatype built by {} on line {} puts {} at byte {at} of `{}`, where no \
          {} starts (its displacements do not match the C layout of the buffer)",
         use_.builder,
         use_.line,
