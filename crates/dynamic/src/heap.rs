@@ -109,4 +109,8 @@ pub struct Message {
     /// The basic MPI datatype every element was sent as (the message's type
     /// signature, `count` times this type); `None` when not recorded.
     pub signature: Option<LibraryConstant>,
+    /// The basic datatype of each element in order, for a message sent with
+    /// a struct datatype of mixed basic types (`signature` is `None` then,
+    /// and `data` is a struct of the elements' scalars in the same order).
+    pub mixed_signature: Option<std::sync::Arc<[LibraryConstant]>>,
 }

@@ -440,6 +440,7 @@ mod tests {
             request: None,
             bsend_bytes: None,
             signature: None,
+            mixed_signature: None,
         };
         {
             let mut env = crate::mpi::Ctx {

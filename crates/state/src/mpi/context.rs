@@ -449,6 +449,7 @@ mod tests {
             request: None,
             bsend_bytes: None,
             signature: None,
+            mixed_signature: None,
         };
         let buffer = vec![
             msg(0, 1, 7, 1),

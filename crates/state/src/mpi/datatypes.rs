@@ -22,6 +22,7 @@ use tass_symbolic::api::{Expr, Type};
 
 use super::buffer::{concrete, datatype, flat_read, read_buffer, P2pType};
 use super::context::{write_int_through, Call};
+use super::struct_type::{MixedLayout, MixedUse};
 use crate::env::{set_mpi, ProcEnv};
 
 /// Where a derived datatype is in its life.
@@ -38,12 +39,46 @@ pub(crate) enum TypeStatus {
 /// One derived datatype of a process.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct DerivedType {
-    pub layout: Layout,
+    pub layout: TypeMap,
     pub status: TypeStatus,
     /// The line of the call that built it (for the leak report).
     pub line: u32,
     /// The function that built it.
     pub builder: &'static str,
+}
+
+/// The type map of a derived datatype.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum TypeMap {
+    /// Every element of one basic datatype, at whole elements of it.
+    Uniform(Layout),
+    /// A struct of mixed basic datatypes (or of odd byte displacements).
+    Mixed(MixedLayout),
+}
+
+impl TypeMap {
+    /// The same type map in bytes (`None`: a basic type of unknown size).
+    fn in_bytes(&self) -> Option<MixedLayout> {
+        match self {
+            TypeMap::Mixed(m) => Some(m.clone()),
+            TypeMap::Uniform(l) => {
+                let size = super::struct_type::basic_size(l.base)?;
+                Some(MixedLayout {
+                    elements: l.displacements.iter().map(|d| (l.base, d * size)).collect(),
+                    lower: l.lower * size,
+                    upper: l.upper * size,
+                })
+            }
+        }
+    }
+
+    /// The number of basic elements of one item.
+    fn elements(&self) -> usize {
+        match self {
+            TypeMap::Uniform(l) => l.displacements.len(),
+            TypeMap::Mixed(m) => m.elements.len(),
+        }
+    }
 }
 
 /// The type map of a datatype, all of one basic type.
@@ -95,42 +130,6 @@ impl Layout {
         }
     }
 
-    /// `self` moved by `by` elements.
-    fn shifted(self, by: i64) -> Layout {
-        Layout {
-            base: self.base,
-            displacements: self.displacements.iter().map(|d| d + by).collect(),
-            lower: self.lower + by,
-            upper: self.upper + by,
-        }
-    }
-
-    /// The type map of `parts` one after the other (an `MPI_Type_create_struct`):
-    /// their elements in order, the bounds around them all.
-    fn union(base: LC, parts: &[Layout]) -> Layout {
-        let nonempty: Vec<&Layout> = parts
-            .iter()
-            .filter(|p| !p.displacements.is_empty())
-            .collect();
-        if nonempty.is_empty() {
-            return Layout {
-                base,
-                displacements: Vec::new(),
-                lower: 0,
-                upper: 0,
-            };
-        }
-        Layout {
-            base,
-            displacements: nonempty
-                .iter()
-                .flat_map(|p| p.displacements.iter().copied())
-                .collect(),
-            lower: nonempty.iter().map(|p| p.lower).min().unwrap_or(0),
-            upper: nonempty.iter().map(|p| p.upper).max().unwrap_or(0),
-        }
-    }
-
     /// The number of elements of one item when they lie one after the other
     /// from the item's start (`None`: the layout has holes or reorders).
     fn contiguous_length(&self) -> Option<i64> {
@@ -163,7 +162,15 @@ fn building_block(
             return basic_block(c, span).map(Some);
         }
     }
-    layout_of_value(ev, env, v, span)
+    match layout_of_value(ev, env, v, span)? {
+        None => Ok(None),
+        Some(TypeMap::Uniform(layout)) => Ok(Some(layout)),
+        Some(TypeMap::Mixed(_)) => Err(EngineError::unsupported(
+            "a derived datatype built on a struct datatype of mixed basic types (tass \
+             builds only MPI_Type_create_struct on those)",
+            span,
+        )),
+    }
 }
 
 /// A predefined datatype as a layout to build on (the pair datatypes are refused).
@@ -177,14 +184,14 @@ fn basic_block(c: LC, span: &Span) -> Result<Layout, EngineError> {
     Ok(Layout::basic(c))
 }
 
-/// Datatype value `v` as a layout to build on; `None` when the path died
+/// Datatype value `v` as a type map to build on; `None` when the path died
 /// (a null or freed datatype, reported).
 fn layout_of_value(
     ev: &mut Evaluator<'_>,
     env: &ProcEnv<'_>,
     v: Value,
     span: &Span,
-) -> Result<Option<Layout>, EngineError> {
+) -> Result<Option<TypeMap>, EngineError> {
     match v {
         Value::Handle(Handle::Datatype(i)) => {
             let t = &env.state.inner.procs[env.proc].mpi.datatypes[i as usize];
@@ -203,8 +210,8 @@ fn layout_of_value(
             ev.fail(env, Property::MpiType, message, span);
             Ok(None)
         }
-        Value::Handle(Handle::Constant(c)) if super::rma::datatype_size(c).is_some() => {
-            basic_block(c, span).map(Some)
+        Value::Handle(Handle::Constant(c)) if super::struct_type::basic_size(c).is_some() => {
+            basic_block(c, span).map(|l| Some(TypeMap::Uniform(l)))
         }
         other => Err(EngineError::unsupported(
             format!("a derived datatype built on {other:?}"),
@@ -282,7 +289,7 @@ pub(super) fn build(
     }
     let starts = (0..count).flat_map(|i| (0..block).map(move |j| i * stride + j));
     let layout = old.replicate(starts);
-    add_datatype(ev, env, call, layout)
+    add_datatype(ev, env, call, TypeMap::Uniform(layout))
 }
 
 /// Adds `layout` to the process's datatypes and writes its handle through
@@ -291,7 +298,7 @@ fn add_datatype(
     ev: &mut Evaluator<'_>,
     env: &mut ProcEnv<'_>,
     call: &Call<'_>,
-    layout: Layout,
+    layout: TypeMap,
 ) -> Result<(), EngineError> {
     let derived = DerivedType {
         layout,
@@ -421,30 +428,47 @@ pub(super) fn send_datatype_and_count(
         TypeStatus::Freed => Some("freed"),
         TypeStatus::Committed => None,
     };
-    let ty = basic_type(t.layout.base);
     if let Some(problem) = problem {
         let message = format!(
             "the datatype built by {} on line {} is {problem}",
             t.builder, t.line
         );
         ev.fail(env, Property::MpiType, message, span);
-        return Ok((P2pType::Basic(t.layout.base, ty), count, None));
+        // The path is dead: the datatype returned is a placeholder.
+        return Ok((P2pType::Basic(LC::MpiInt, Type::Int), count, None));
     }
-    let dtype = P2pType::Basic(t.layout.base, ty);
-    if let Some(k) = t.layout.contiguous_length() {
+    let layout = match &t.layout {
+        TypeMap::Uniform(layout) => layout,
+        TypeMap::Mixed(mixed) => {
+            return Err(EngineError::unsupported(
+                format!(
+                    "a struct datatype of mixed basic types ({} elements, built by {} on line \
+                     {}) in this call; tass moves such datatypes in MPI_Send, MPI_Ssend, \
+                     MPI_Recv and MPI_Sendrecv only",
+                    mixed.elements.len(),
+                    t.builder,
+                    t.line
+                ),
+                span,
+            ))
+        }
+    };
+    let ty = basic_type(layout.base);
+    let dtype = P2pType::Basic(layout.base, ty);
+    if let Some(k) = layout.contiguous_length() {
         return Ok((dtype, f.mul(count, f.int(k)), None));
     }
     let items = concrete(ev, count, "count with a derived datatype with holes", span)?;
-    let n = items.saturating_mul(t.layout.displacements.len() as i64);
+    let n = items.saturating_mul(layout.displacements.len() as i64);
     if !(0..=LAYOUT_LIMIT).contains(&n) {
         return Err(EngineError::unsupported(
             format!("a message of {n} elements of a derived datatype with holes"),
             span,
         ));
     }
-    let extent = t.layout.extent();
+    let extent = layout.extent();
     let offsets = (0..items)
-        .flat_map(|i| t.layout.displacements.iter().map(move |d| i * extent + d))
+        .flat_map(|i| layout.displacements.iter().map(move |d| i * extent + d))
         .collect();
     let gather = Gather {
         offsets,
@@ -496,7 +520,10 @@ fn basic_type(c: LC) -> Type {
 /// its basic datatype.
 pub(super) fn derived_size(env: &ProcEnv<'_>, handle: u32, basic_size: impl Fn(LC) -> i64) -> i64 {
     let t = &env.state.inner.procs[env.proc].mpi.datatypes[handle as usize];
-    t.layout.displacements.len() as i64 * basic_size(t.layout.base)
+    match &t.layout {
+        TypeMap::Uniform(l) => l.displacements.len() as i64 * basic_size(l.base),
+        TypeMap::Mixed(m) => m.elements.iter().map(|&(c, _)| basic_size(c)).sum(),
+    }
 }
 
 /// At `MPI_Finalize`: every derived datatype still allocated is a
@@ -581,14 +608,13 @@ fn build_indexed(
         .zip(displacements)
         .flat_map(|(&b, &d)| (0..b).map(move |j| d + j));
     let layout = old.replicate(starts);
-    add_datatype(ev, env, call, layout)
+    add_datatype(ev, env, call, TypeMap::Uniform(layout))
 }
 
 /// `MPI_Type_create_struct(count, blocklengths, displacements, types,
-/// &newtype)`: supported when every block's datatype has one basic
-/// datatype, the same for all blocks, and the byte displacements are whole
-/// elements of it (a C struct of fields of one type, and arrays of them);
-/// blocks of different basic datatypes are refused by name.
+/// &newtype)`: a uniform layout when every element has one basic datatype
+/// at whole elements of it (a C struct of fields of one type, and arrays of
+/// them), else a struct of mixed basic types (`struct_type.rs`).
 fn build_struct(
     ev: &mut Evaluator<'_>,
     env: &mut ProcEnv<'_>,
@@ -637,27 +663,10 @@ fn build_struct(
         };
         blocks.push(layout);
     }
-    let Some(base) = blocks.first().map(|b| b.base) else {
-        return add_datatype(ev, env, call, Layout::basic(LC::MpiInt).replicate(0..0));
-    };
-    if let Some(other) = blocks.iter().find(|b| b.base != base) {
-        return Err(EngineError::unsupported(
-            format!(
-                "MPI_Type_create_struct with blocks of different basic datatypes ({} and \
-                 {}): tass builds structs of one basic datatype only",
-                base.c_name(),
-                other.base.c_name()
-            ),
-            span,
-        ));
-    }
-    let size = super::rma::datatype_size(base).ok_or_else(|| {
-        EngineError::unsupported(format!("MPI_Type_create_struct of {}", base.c_name()), span)
-    })?;
     let elements: i64 = lengths
         .iter()
         .zip(&blocks)
-        .map(|(&b, l)| b.saturating_mul(l.displacements.len() as i64))
+        .map(|(&b, l)| b.saturating_mul(l.elements() as i64))
         .sum();
     if elements > LAYOUT_LIMIT {
         return Err(EngineError::unsupported(
@@ -667,20 +676,137 @@ fn build_struct(
     }
     let mut parts = Vec::with_capacity(blocks.len());
     for ((&b, &d), block) in lengths.iter().zip(bytes).zip(&blocks) {
-        if d % size != 0 {
+        let Some(block) = block.in_bytes() else {
             return Err(EngineError::unsupported(
-                format!(
-                    "MPI_Type_create_struct with a displacement of {d} bytes, not a whole \
-                     number of {} elements",
-                    base.c_name()
-                ),
+                "MPI_Type_create_struct of a block of a basic datatype of unknown size",
                 span,
             ));
-        }
-        let shifted = block.replicate(0..b).shifted(d / size);
-        parts.push(shifted);
+        };
+        parts.push(block.replicate(b, d));
     }
-    add_datatype(ev, env, call, Layout::union(base, &parts))
+    let map = MixedLayout::union(parts);
+    let map = match map.uniform() {
+        Some((base, displacements, lower, upper)) => TypeMap::Uniform(Layout {
+            base,
+            displacements,
+            lower,
+            upper,
+        }),
+        None if map.elements.is_empty() => {
+            TypeMap::Uniform(Layout::basic(LC::MpiInt).replicate(0..0))
+        }
+        None => TypeMap::Mixed(map),
+    };
+    add_datatype(ev, env, call, map)
+}
+
+/// `MPI_Get_count` of a status recording `elements` basic elements with the
+/// call's datatype: for a derived datatype of `k` elements an item, the
+/// whole items (`MPI_UNDEFINED` when the elements are not whole items).
+pub(super) fn items_of_elements(
+    ev: &mut Evaluator<'_>,
+    env: &ProcEnv<'_>,
+    call: &Call<'_>,
+    elements: Expr,
+) -> Result<Expr, EngineError> {
+    let f = ev.factory();
+    let Value::Handle(Handle::Datatype(i)) = ev.eval(env, call.arg(ArgRole::Datatype))? else {
+        return Ok(elements);
+    };
+    let k = env.state.inner.procs[env.proc].mpi.datatypes[i as usize]
+        .layout
+        .elements() as i64;
+    let n = concrete(ev, elements, "element count of MPI_Get_count", call.span)?;
+    Ok(if n == 0 {
+        f.int(0)
+    } else if k > 0 && n % k == 0 {
+        f.int(n / k)
+    } else {
+        f.int(tass_model::api::mpi::MPI_UNDEFINED)
+    })
+}
+
+/// The datatype of a transfer whose elements tass moves one by one at their
+/// byte positions (`struct_type.rs`): a committed struct datatype of mixed
+/// basic types, or a committed derived datatype of one basic type over a C
+/// struct buffer (whose fields are no flat array of elements).
+pub(super) fn bytewise_datatype(
+    ev: &mut Evaluator<'_>,
+    env: &ProcEnv<'_>,
+    datatype: &MExpr,
+    buffer: &MExpr,
+) -> Result<Option<MixedUse>, EngineError> {
+    if let Some(mixed) = committed_mixed(ev, env, datatype)? {
+        return Ok(Some(mixed));
+    }
+    // A pointer to a struct, or into one (`&s.first_field`): the struct's
+    // fields are no flat array of elements.
+    let into_struct = matches!(
+        ev.eval(env, buffer)?,
+        Value::Pointer(tass_dynamic::api::Pointer::To { ref path, .. })
+            if path.iter().any(|s| matches!(s, tass_dynamic::api::Step::Field(_)))
+    );
+    let of_structs = into_struct
+        || matches!(
+            &buffer.ty,
+            tass_model::api::Type::Pointer(t) if matches!(**t, tass_model::api::Type::Struct(_))
+        );
+    let Value::Handle(Handle::Datatype(i)) = ev.eval(env, datatype)? else {
+        return Ok(None);
+    };
+    let t = &env.state.inner.procs[env.proc].mpi.datatypes[i as usize];
+    if !of_structs || t.status != TypeStatus::Committed {
+        return Ok(None);
+    }
+    Ok(t.layout.in_bytes().map(|layout| MixedUse {
+        layout,
+        builder: t.builder,
+        line: t.line,
+    }))
+}
+
+/// Refuses by name a struct datatype of mixed basic types as the datatype
+/// of `call`, which does not move them.
+pub(super) fn refuse_mixed(
+    ev: &mut Evaluator<'_>,
+    env: &ProcEnv<'_>,
+    call: &Call<'_>,
+) -> Result<(), EngineError> {
+    match committed_mixed(ev, env, call.arg(ArgRole::Datatype))? {
+        None => Ok(()),
+        Some(mixed) => Err(EngineError::unsupported(
+            format!(
+                "a struct datatype of mixed basic types (built by {} on line {}) in {}; tass \
+                 moves such datatypes in MPI_Send, MPI_Ssend, MPI_Recv and MPI_Sendrecv only",
+                mixed.builder,
+                mixed.line,
+                call.lf.c_name()
+            ),
+            call.span,
+        )),
+    }
+}
+
+/// The committed struct datatype of mixed basic types that datatype
+/// argument `e` names, if it names one (an uncommitted or freed one is
+/// reported by [`send_datatype_and_count`]).
+pub(super) fn committed_mixed(
+    ev: &mut Evaluator<'_>,
+    env: &ProcEnv<'_>,
+    e: &MExpr,
+) -> Result<Option<MixedUse>, EngineError> {
+    let Value::Handle(Handle::Datatype(i)) = ev.eval(env, e)? else {
+        return Ok(None);
+    };
+    let t = &env.state.inner.procs[env.proc].mpi.datatypes[i as usize];
+    Ok(match (&t.layout, t.status) {
+        (TypeMap::Mixed(layout), TypeStatus::Committed) => Some(MixedUse {
+            layout: layout.clone(),
+            builder: t.builder,
+            line: t.line,
+        }),
+        _ => None,
+    })
 }
 
 /// `MPI_Type_get_extent(datatype, &lb, &extent)`, in bytes.
@@ -690,21 +816,24 @@ pub(super) fn get_extent(
     call: &Call<'_>,
 ) -> Result<(), EngineError> {
     let span = call.span;
-    let layout = match ev.eval(&*env, call.arg(ArgRole::Datatype))? {
-        Value::Handle(Handle::Datatype(i)) => env.state.inner.procs[env.proc].mpi.datatypes
-            [i as usize]
-            .layout
-            .clone(),
+    let (lb, extent) = match ev.eval(&*env, call.arg(ArgRole::Datatype))? {
+        Value::Handle(Handle::Datatype(i)) => {
+            match &env.state.inner.procs[env.proc].mpi.datatypes[i as usize].layout {
+                TypeMap::Uniform(l) => (
+                    l.lower * basic_size(l.base),
+                    l.extent() * basic_size(l.base),
+                ),
+                TypeMap::Mixed(m) => (m.lower, m.extent()),
+            }
+        }
         _ => {
             let Some(layout) = building_block(ev, env, call.arg(ArgRole::Datatype), span)? else {
                 return Ok(());
             };
-            layout
+            let size = basic_size(layout.base);
+            (layout.lower * size, layout.extent() * size)
         }
     };
-    let size = basic_size(layout.base);
-    let lb = layout.lower * size;
-    let extent = layout.extent() * size;
     write_int_through(ev, env, call.arg(ArgRole::LowerBoundOut), lb, span)?;
     write_int_through(ev, env, call.arg(ArgRole::ExtentOut), extent, span)
 }

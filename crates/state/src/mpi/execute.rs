@@ -318,6 +318,8 @@ impl MpiCall<'_, '_, '_> {
     /// `MPI_Isend`, `MPI_Issend` (made in `function`): the send and its request.
     fn nonblocking_send(&mut self, function: FunctionId) -> Result<(), EngineError> {
         let (ev, env, call) = self.parts();
+        // Its pending send buffer is kept as basic elements only.
+        datatypes::refuse_mixed(ev, env, call)?;
         let origin = (function, call.tid);
         let synchronous = call.lf == LF::MpiIssend;
         let h = request::add_request(env, RequestKind::Send { synchronous }, origin);
@@ -411,6 +413,7 @@ impl MpiCall<'_, '_, '_> {
             Value::Data(c) => c,
             _ => f.fresh_symbol("undef", Type::Int),
         };
+        let count = datatypes::items_of_elements(ev, &*env, call, count)?;
         let out = call.arg(ArgRole::CountOut);
         write_through(ev, env, out, Value::Data(count), "count", call.span)?;
         Ok(After::Return)

@@ -67,6 +67,7 @@ mod receive_buffer;
 mod request;
 mod rma;
 mod signature;
+mod struct_type;
 mod tag;
 mod topology;
 mod user_op;

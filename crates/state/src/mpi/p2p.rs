@@ -2,7 +2,9 @@
 
 use tass_dynamic::api::{Message, Value};
 use tass_model::api::mpi::{ArgRole, Rank};
-use tass_model::api::{Expr as MExpr, FunctionId, LibraryFunction as LF, Span};
+use tass_model::api::{
+    Expr as MExpr, FunctionId, LibraryConstant as LC, LibraryFunction as LF, Span,
+};
 use tass_semantics::api::{EngineError, Environment, Evaluator, Property};
 use tass_symbolic::api::{Expr, Type};
 
@@ -12,7 +14,7 @@ use super::context::{write_int_through, write_request, Call, MpiCall, ANY, NO_ME
 use super::envelope::{blocking_match, resolve_rank, tag_value};
 use super::request::RequestKind;
 use super::tag::{check_tag, PathAfterCheck, TagUse};
-use super::{buffer, comm, datatypes, request};
+use super::{buffer, comm, datatypes, request, struct_type};
 use crate::env::ProcEnv;
 
 /// `MPI_Send(buf, count, datatype, dest, tag, comm)`: buffers the message
@@ -26,8 +28,16 @@ pub(super) fn send(
     request: Option<u32>,
 ) -> Result<Option<(Expr, Expr)>, EngineError> {
     let f = ev.factory();
-    let (dtype, count, gather) =
-        datatypes::send_datatype_and_count(ev, env, args[1], args[2], span)?;
+    let mixed = datatypes::bytewise_datatype(ev, env, args[2], args[0])?;
+    let (dtype, count, gather) = match &mixed {
+        // A struct of mixed basic types: its own reading below.
+        Some(_) => (
+            P2pType::Pair(LC::Mpi2Int),
+            ev.eval_int(&*env, args[1])?,
+            None,
+        ),
+        None => datatypes::send_datatype_and_count(ev, env, args[1], args[2], span)?,
+    };
     let envelope_args = EnvelopeArgs {
         peer: args[3],
         tag: args[4],
@@ -42,11 +52,27 @@ pub(super) fn send(
     else {
         return Ok(None);
     };
-    let signature = match &dtype {
+    let mut signature = match &dtype {
+        _ if mixed.is_some() => None, // set below
         P2pType::Basic(c, _) => Some(*c),
         P2pType::Pair(_) => None, // pairs keep their own matching (`deliver_pairs`)
     };
+    let mut mixed_signature = None;
+    let mut count = count;
     let data = match (&dtype, gather) {
+        _ if mixed.is_some() => {
+            let Some(mixed) = &mixed else { return Ok(None) };
+            let message = struct_type::read_message(ev, &*env, args[0], count, mixed, span)?;
+            message.map(|(data, types)| {
+                count = f.int(types.len() as i64);
+                let (data, one_type) = struct_type::uniform_message(f, data, &types);
+                if one_type.is_none() {
+                    mixed_signature = Some(types);
+                }
+                signature = signature.or(one_type);
+                data
+            })
+        }
         (P2pType::Basic(_, ty), Some(gather)) => {
             datatypes::gather_elements(ev, env, args[0], &gather, ty, span)?.map(Value::Data)
         }
@@ -85,6 +111,7 @@ pub(super) fn send(
         request,
         bsend_bytes: None,
         signature,
+        mixed_signature,
     });
     Ok(basic)
 }
@@ -99,7 +126,12 @@ pub(super) fn receive(
     span: &Span,
 ) -> Result<(), EngineError> {
     let f = ev.factory();
-    let (dtype, capacity) = datatypes::p2p_datatype_and_count(ev, env, args[1], args[2], span)?;
+    let mixed = datatypes::bytewise_datatype(ev, env, args[2], args[0])?;
+    let (dtype, capacity) = match &mixed {
+        // A struct of mixed basic types: delivered by `struct_type::deliver`.
+        Some(_) => (P2pType::Pair(LC::Mpi2Int), ev.eval_int(&*env, args[1])?),
+        None => datatypes::p2p_datatype_and_count(ev, env, args[1], args[2], span)?,
+    };
     let envelope_args = EnvelopeArgs {
         peer: args[3],
         tag: args[4],
@@ -125,6 +157,10 @@ pub(super) fn receive(
                 return Err(EngineError::invalid("message vanished", Some(span)));
             };
             match dtype {
+                _ if mixed.is_some() => {
+                    let Some(mixed) = &mixed else { return Ok(()) };
+                    struct_type::deliver(ev, env, &msg, args[0], capacity, mixed, span)?
+                }
                 P2pType::Basic(c, ty) => {
                     let into = request::Receive {
                         buffer: args[0].into(),
@@ -371,6 +407,11 @@ impl MpiCall<'_, '_, '_> {
         let (send, receive) = (call.send_half(), call.receive_half());
         let sc = ev.eval_int(env, send[1])?;
         let rc = ev.eval_int(env, receive[1])?;
+        let bytewise = datatypes::bytewise_datatype(ev, env, send[2], send[0])?.is_some()
+            || datatypes::bytewise_datatype(ev, env, receive[2], receive[0])?.is_some();
+        if bytewise {
+            return struct_type::refuse_one_object(ev, env, [send[0], receive[0]], span);
+        }
         // Located quietly: the send and the receive check the buffers themselves.
         let (sb, rb) = {
             let mut quiet = Evaluator::without_checks(f, ev.oracle(), env.proc);

@@ -197,6 +197,7 @@ impl MpiCall<'_, '_, '_> {
                     count: *count,
                     request: Some(r.handle),
                     signature: Some(*datatype),
+                    mixed_signature: None,
                 });
                 sent = Some(Box::new(Sent {
                     lf: LF::MpiStart,

@@ -31,6 +31,7 @@ use tass_symbolic::api::{Expr, ExprFactory, Type};
 
 use super::buffer::{inner_size, locate, BufArg, Buffer};
 use super::context::{Call, Mpi};
+use super::datatypes::TypeMap;
 use super::request::Persistent;
 use crate::env::ProcEnv;
 use crate::mpi::rma::local::{library_access, transition_lvalues, Access};
@@ -103,7 +104,9 @@ fn datatype_span(
         Value::Handle(Handle::Constant(_)) => (zero, Some(count)),
         Value::Handle(Handle::Datatype(i)) => {
             let types = &env.state.inner.procs[env.proc].mpi.datatypes;
-            let Some(layout) = types.get(i as usize).map(|t| &t.layout) else {
+            let Some(TypeMap::Uniform(layout)) = types.get(i as usize).map(|t| &t.layout) else {
+                // Unknown, or a struct of mixed basic types (not received by
+                // a posted receive): to the end of the object.
                 return Ok((zero, None));
             };
             let first = layout.displacements.iter().copied().min().unwrap_or(0);

@@ -548,6 +548,10 @@ pub(super) fn deliver(
         ty,
         datatype,
     } = into;
+    if let Some(refusal) = super::struct_type::mixed_message_mismatch(ev, env, msg, datatype, span)
+    {
+        return refusal;
+    }
     if let Some(flat) = pairs_as_ints(f, msg, ty) {
         // `MPI_2INT` pairs received as twice as many `MPI_INT`s: the same
         // type signature, which is all MPI asks to match.
@@ -613,6 +617,11 @@ pub(super) fn deliver_pairs(
     span: &Span,
 ) -> Result<(), EngineError> {
     let f = ev.factory();
+    if let Some(refusal) =
+        super::struct_type::mixed_message_mismatch(ev, env, msg, Some(dtype), span)
+    {
+        return refusal;
+    }
     let ints = ints_as_pairs(f, msg, dtype);
     let msg = ints.as_ref().unwrap_or(msg);
     let sent = super::buffer::message_pair_type(f, &msg.data);
