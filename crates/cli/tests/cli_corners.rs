@@ -502,3 +502,41 @@ fn an_engine_refusal_shows_the_pragma_line_with_a_caret() {
     );
     assert!(err.contains(&expected), "{err}");
 }
+
+/// A C library function called without its header: read with a warning at the
+/// call (gcc 12: "implicit declaration of function 'memset'", then the program
+/// runs; gcc -fsanitize=address,undefined: the assertion fails, exit 134). An
+/// unknown function is still an error, after the warnings.
+#[test]
+fn a_library_function_without_its_include_is_read_with_a_warning() {
+    let text = "#include <assert.h>\nint main(void) {\n  int a[3];\n  memset(a, 0, sizeof a);\n  \
+                printf(\"%d\\n\", a[1]);\n  assert(a[2] == 1);\n  return 0;\n}\n";
+    let file = file_named(text, "implicit.c");
+    let (code, out, err) = tass(&["verify"], &file);
+    assert_eq!(code, 1, "{out}\n{err}");
+    assert!(out.contains("verdict: violated"), "{out}");
+    assert!(
+        err.contains(
+            "implicit.c:4:3: warning: implicit declaration of `memset`: tass reads <string.h>"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("implicit.c:5:3: warning: implicit declaration of `printf`"),
+        "{err}"
+    );
+    let unknown = file_named(
+        &text.replace("  return 0;", "  frob();\n  return 0;"),
+        "unknown.c",
+    );
+    let (code, _, err) = tass(&["verify"], &unknown);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("unknown.c:7:3: error: unknown function `frob`"),
+        "{err}"
+    );
+    assert!(
+        err.contains("warning: implicit declaration of `memset`"),
+        "{err}"
+    );
+}
