@@ -130,8 +130,8 @@ pub(super) fn second_run_if_needed(
     let mut bounded = options.clone();
     bounded.timeout = Some(budget.time);
     bounded.max_states = Some(budget.states);
+    // one thread (also after `--jobs N`); a `--shard K/N` run searches its part
     bounded.jobs = 1;
-    bounded.shard = None;
     if let Need::Proof = need {
         // only a proof helps: the first violation ends the run
         bounded.max_violations = 1;
