@@ -198,6 +198,14 @@ fn run_verify(args: VerifyArgs) -> i32 {
             warn_many_processes("-n", options.procs, check);
             let key = key(&[&model]);
             let report = with_progress_line(options, check, |options| verify(&model, options));
+            if let (true, Some(runs)) = (check.verbose, &report.loop_runs) {
+                // collective loop invariants: why a second run with lagged
+                // loop records was made or not, and what became of it
+                eprintln!(
+                    "tass: second run with lagged loop records: {}",
+                    runs.second_run
+                );
+            }
             (report, key)
         }
         Err(error) => (Report::error(error.report_text()), key(&[])),

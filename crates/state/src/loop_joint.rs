@@ -59,7 +59,7 @@ use tass_semantics::api::{
 use tass_symbolic::api::Expr;
 
 use crate::env::ProcEnv;
-use crate::loop_sync::{agree_on_guards, check_claims, havoc_all, Moment};
+use crate::loop_sync::{agree_on_guards, check_claims, enter_loop, havoc_all, Moment};
 use crate::snapshot::{
     composite_env, composite_env_with_spec, joint_id, joint_points, JointPoint, JointSide,
     LoopMark, Snapshot, SnapshotCtx,
@@ -99,26 +99,8 @@ fn specification_arrival(
     let mut violations = Vec::new();
     match inv.arrival {
         LoopArrival::Entry => {
-            check_claims(
-                ctx,
-                oracle,
-                state,
-                invariants,
-                Moment::Entry,
-                &mut violations,
-            )?;
-            let before: Vec<_> = state.inner.procs.iter().map(Arc::clone).collect();
-            let pc = state.inner.pc;
-            havoc_all(ctx, state, invariants, "spec_e")?;
-            check_claims(
-                ctx,
-                oracle,
-                state,
-                invariants,
-                Moment::Assumed,
-                &mut violations,
-            )?;
-            agree_on_guards(ctx, oracle, state, inv, &mut violations)?;
+            let (before, pc) =
+                enter_loop(ctx, oracle, state, (invariants, "spec_e"), &mut violations)?;
             let guard = entering_guard(ctx, oracle, state, 0, inv)?;
             let after = Some((Arc::clone(&state.inner.procs[0]), state.inner.pc, guard));
             let mark = LoopMark {

@@ -163,6 +163,9 @@ pub(crate) fn after_arrival(
         ));
     }
     lag.next[process] += 1;
+    if lag.records.len() > lag_limit(nprocs) {
+        return Err(ran_ahead(inv, process, &lag, lag_limit(nprocs)));
+    }
     let before = Arc::clone(&state.inner.procs[process]);
     let assumed = havoc_process(ctx, state, process, inv, generation)?;
     let after = Arc::clone(&state.inner.procs[process]);
@@ -196,6 +199,41 @@ pub(crate) fn after_arrival(
     }
     state.inner_mut().snapshots.loop_lag = Some(Arc::new(lag));
     Ok(violations)
+}
+
+/// The most incomplete records a path may have (the most loop arrivals one
+/// process may be ahead of another). The search with lagged records ends
+/// only if the processes stay a bounded number of iterations apart (the
+/// paper's Sec. 3: in the reduced search of its `stagger` they stay at most
+/// 2 apart); a process that may run ahead without bound (sends that are
+/// buffered with nobody receiving yet) makes the search go on forever, one
+/// new state per arrival. Past this many records the run stops (an error,
+/// never a verdict) instead of searching on.
+fn lag_limit(nprocs: usize) -> usize {
+    (2 * nprocs + 4).max(8)
+}
+
+/// Why a path with more than [`lag_limit`] incomplete records stops the run.
+fn ran_ahead(inv: &LoopInvariant, process: usize, lag: &LoopLag, limit: usize) -> EngineError {
+    let oldest = &lag.records[0];
+    let missing: Vec<String> = (0..oldest.snaps.len())
+        .filter(|&q| oldest.snaps[q].is_none())
+        .map(|q| q.to_string())
+        .collect();
+    EngineError::unsupported(
+        format!(
+            "collective loop invariant `{}` with lagged loop records: process {process} ran {} \
+             arrivals at invariant loop heads ahead of process(es) {} (tass follows at most \
+             {limit} incomplete records); \
+             lagged records decide only when the processes stay a bounded number of \
+             iterations apart, and here one may run ahead without bound (e.g. its sends are \
+             buffered while nobody receives them)",
+            inv.id,
+            lag.records.len() - 1,
+            missing.join(", "),
+        ),
+        &inv.span,
+    )
 }
 
 /// Gives process `process`'s write set fresh values named after record

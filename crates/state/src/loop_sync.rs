@@ -49,7 +49,7 @@ use tass_semantics::api::{
     evaluate_guard, havoc_write_set, EngineError, Environment, Evaluator, Havoc, Oracle, Property,
     Violation, LOOP_SYMBOL_PREFIX,
 };
-use tass_symbolic::api::{ExprFactory, Type};
+use tass_symbolic::api::{Expr, ExprFactory, Type};
 
 use crate::env::{Layout, ProcEnv};
 use crate::snapshot::{composite_env, SnapshotCtx};
@@ -229,24 +229,7 @@ pub(crate) fn after_arrival(
     let mut violations = Vec::new();
     match inv.arrival {
         LoopArrival::Entry => {
-            check_claims(
-                ctx,
-                oracle,
-                state,
-                &invariants,
-                Moment::Entry,
-                &mut violations,
-            )?;
-            havoc_all(ctx, state, &invariants, "e")?;
-            check_claims(
-                ctx,
-                oracle,
-                state,
-                &invariants,
-                Moment::Assumed,
-                &mut violations,
-            )?;
-            agree_on_guards(ctx, oracle, state, inv, &mut violations)?;
+            enter_loop(ctx, oracle, state, (&invariants, "e"), &mut violations)?;
         }
         LoopArrival::Return => {
             check_claims(
@@ -432,6 +415,27 @@ pub(crate) fn check_claims(
 /// Gives every process's write set fresh values, named
 /// `__tass_loop_{side}{entry}_p{q}_{k}` (`side` keeps the two programs of
 /// `tass compare` apart).
+/// The entry of an invariant loop with every process arrived (aligned and
+/// joint records): the invariant is checked on entry, the write sets get
+/// fresh values (named with `prefix`), the invariant is assumed of them and
+/// the loop conditions must agree. Returns the processes and the path
+/// condition just before the fresh values (the joint records keep them).
+pub(crate) fn enter_loop(
+    ctx: &SnapshotCtx,
+    oracle: &mut Oracle,
+    state: &mut State,
+    (invariants, prefix): (&[&LoopInvariant], &str),
+    violations: &mut Vec<Violation>,
+) -> Result<(Vec<Arc<crate::state::ProcState>>, Expr), EngineError> {
+    check_claims(ctx, oracle, state, invariants, Moment::Entry, violations)?;
+    let before: Vec<_> = state.inner.procs.iter().map(Arc::clone).collect();
+    let pc = state.inner.pc;
+    havoc_all(ctx, state, invariants, prefix)?;
+    check_claims(ctx, oracle, state, invariants, Moment::Assumed, violations)?;
+    agree_on_guards(ctx, oracle, state, invariants[0], violations)?;
+    Ok((before, pc))
+}
+
 pub(crate) fn havoc_all(
     ctx: &SnapshotCtx,
     state: &mut State,

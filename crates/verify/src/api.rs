@@ -19,7 +19,7 @@ pub use crate::options::{
 };
 pub use crate::real::{compare, verify};
 pub use crate::report::{
-    peak_memory_mb, Certainty, Change, Colour, OutputDifference, Property, Report,
+    peak_memory_mb, Certainty, Change, Colour, LoopRuns, OutputDifference, Property, Report,
     SnapshotPosition, SnapshotReport, Stats, TextStyle, TraceStep, Verdict, ViolationReport,
     Witness,
 };

@@ -313,6 +313,11 @@ pub(crate) trait Engine {
     fn invariant_counters(&self) -> (u64, u64) {
         (0, 0)
     }
+    /// True if the aligned form of collective loop invariants refused a
+    /// state in this engine's run (a run with lagged records may decide).
+    fn aligned_loops_stuck(&self) -> bool {
+        false
+    }
     /// The names of the inputs, in declaration order (for witnesses).
     fn input_names(&self) -> Vec<String>;
     /// Why there is no witness when the prover gave none.

@@ -31,6 +31,7 @@ use witness::witness_values;
 
 mod deadlock;
 mod inputs;
+mod lagged;
 mod livelock;
 mod matching;
 mod mpi_calls;
@@ -653,6 +654,10 @@ impl Engine for RealEngine {
         (oracle.invariant_checks, oracle.invariant_prover_calls)
     }
 
+    fn aligned_loops_stuck(&self) -> bool {
+        self.engine.aligned_loops_stuck()
+    }
+
     fn input_names(&self) -> Vec<String> {
         self.model
             .inputs
@@ -825,13 +830,13 @@ pub fn verify(model: &Model, options: &Options) -> Report {
         let deadline = options.timeout.map(|t| std::time::Instant::now() + t);
         let setup = RunSetup::new(options)?;
         let shared = Arc::new(model.clone());
-        let mut report = if options.jobs > 1 {
+        let report = if options.jobs > 1 {
             parallel::verify_parallel(&shared, options, &setup)?
         } else {
             let mut engine = setup.engine(Arc::clone(&shared), options.procs)?;
-            let report = verify_with(&mut engine, options, options.procs);
-            lagged_if_needed(&setup, &shared, options, &engine, report)?
+            verify_with(&mut engine, options, options.procs)
         };
+        let mut report = lagged::second_run_if_needed(&setup, &shared, options, report)?;
         if !model.ltl.is_empty() && report.verdict != crate::report::Verdict::Error {
             let mut ltl_engine = setup.engine(shared, options.procs)?;
             add_ltl_results(&mut ltl_engine, model, (options, deadline), &mut report);
@@ -843,71 +848,6 @@ pub fn verify(model: &Model, options: &Options) -> Report {
         report.warnings.push(note);
     }
     report
-}
-
-/// The most time a lagged run gets after the aligned run (`--timeout` may
-/// give less).
-const LAGGED_SECOND_OPINION_SECONDS: u64 = 30;
-
-/// Collective loop invariants over several processes: when the aligned form
-/// (processes wait for each other at the loop heads) refused the run (a
-/// process must run iterations ahead, a message crosses the head), or found
-/// only *possible* violations (which its generic state with nothing in
-/// flight may make up), the program is run again with lagged loop records
-/// (`tass_state`'s `loop_lag`, sound on its own). Its report replaces a
-/// refusal when it decides (holds or violated); after possible violations
-/// it is taken only if it says `holds`.
-fn lagged_if_needed(
-    setup: &RunSetup,
-    model: &Arc<Model>,
-    options: &Options,
-    aligned: &RealEngine,
-    report: Report,
-) -> Result<Report, SetupError> {
-    use crate::report::{Certainty, Verdict};
-    if !aligned.engine.aligns_loops() {
-        return Ok(report);
-    }
-    let refused = report.verdict == Verdict::Error && aligned.engine.aligned_loops_stuck();
-    let only_possible = report.verdict == Verdict::Violated
-        && report
-            .violations
-            .iter()
-            .all(|v| v.certainty == Certainty::Possible);
-    if !refused && !only_possible {
-        return Ok(report);
-    }
-    let mut lagged = setup.engine(Arc::clone(model), options.procs)?;
-    if !lagged.engine.set_lagged_loops() {
-        return Ok(report);
-    }
-    // The second opinion is bounded: the lagged search need not end where
-    // the aligned one did (without the alignment a process may run ahead
-    // without bound).
-    let budget = std::time::Duration::from_secs(LAGGED_SECOND_OPINION_SECONDS);
-    let mut bounded = options.clone();
-    bounded.timeout = Some(options.timeout.map_or(budget, |t| t.min(budget)));
-    let second = verify_with(&mut lagged, &bounded, options.procs);
-    let decided = match second.verdict {
-        Verdict::Holds => true,
-        Verdict::Violated => refused,
-        _ => false,
-    };
-    if decided {
-        return Ok(second);
-    }
-    let mut report = report;
-    if refused {
-        report.warnings.push(format!(
-            "a second run with lagged loop records (processes may be iterations apart) did not \
-             decide either: {}",
-            second
-                .inconclusive_reason
-                .or(second.error)
-                .unwrap_or_else(|| "no verdict".to_string())
-        ));
-    }
-    Ok(report)
 }
 
 /// Checks the model's `ltl` formulas (`ltl/`) and adds what was found to the

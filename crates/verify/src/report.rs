@@ -274,6 +274,27 @@ pub struct Report {
     pub stats: Stats,
     /// The split of a sharded (`--shard`) or parallel (`--jobs`) search.
     pub split: Option<crate::options::ShardReport>,
+    /// `verify` of a program with collective loop invariants over several
+    /// processes: both runs' figures and what became of the second run.
+    pub loop_runs: Option<LoopRuns>,
+    /// The run refused a state where processes wait for each other at an
+    /// invariant loop's head, or a message crosses the head (the aligned
+    /// form's refusals a run with lagged loop records may decide).
+    pub(crate) aligned_loops_stuck: bool,
+}
+
+/// The two runs of `verify` on a program with collective loop invariants
+/// over several processes (`real/lagged.rs`): the aligned run, and the
+/// second run with lagged loop records when the first needs it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoopRuns {
+    /// The aligned run's counters.
+    pub aligned: Stats,
+    /// The second run's counters, if it ran.
+    pub lagged: Option<Stats>,
+    /// Why the second run was started or skipped, and what became of it
+    /// (stopped by a limit, decided, ...), in words.
+    pub second_run: String,
 }
 
 impl Report {
@@ -293,6 +314,8 @@ impl Report {
                 ..Stats::default()
             },
             split: None,
+            loop_runs: None,
+            aligned_loops_stuck: false,
         }
     }
 
@@ -390,6 +413,12 @@ impl Report {
         // A search ended by a limit or Ctrl-C always shows how far it got.
         if stats || self.verdict == Verdict::Inconclusive {
             out.push_str(&stats_text(&self.stats));
+            if let Some(runs) = self.loop_runs.as_ref().filter(|r| r.lagged.is_some()) {
+                let _ = write!(out, "  aligned run: {}", stats_text(&runs.aligned));
+                if let Some(lagged) = &runs.lagged {
+                    let _ = write!(out, "  lagged run:  {}", stats_text(lagged));
+                }
+            }
         }
         out
     }
@@ -745,6 +774,8 @@ mod tests {
             outputs: None,
             stats: Stats::default(),
             split: None,
+            loop_runs: None,
+            aligned_loops_stuck: false,
         }
     }
 

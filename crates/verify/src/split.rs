@@ -129,6 +129,7 @@ pub(crate) fn combine(mut results: Vec<PartResult>, options: &Options, started: 
         let r = &result.report;
         combined.stats.absorb_part(&r.stats);
         combined.stopped_early |= r.stopped_early;
+        combined.aligned_loops_stuck |= r.aligned_loops_stuck;
         for w in &r.warnings {
             if !combined.warnings.contains(w) {
                 combined.warnings.push(w.clone());

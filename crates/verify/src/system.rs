@@ -958,6 +958,8 @@ pub(crate) fn finish<E: Engine>(
         outputs: findings.outputs,
         stats,
         split: None,
+        loop_runs: None,
+        aligned_loops_stuck: engine.aligned_loops_stuck(),
     };
     let found = !findings.violations.is_empty();
     report.violations = findings.violations;

@@ -26,6 +26,29 @@ pub(super) struct JsonReport<'a> {
     stats: JsonStats,
     #[serde(skip_serializing_if = "Option::is_none")]
     shard: Option<JsonShard>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    loop_runs: Option<JsonLoopRuns<'a>>,
+}
+
+/// `verify` with collective loop invariants over several processes: the
+/// aligned run's and the lagged second run's counters (`stats` is their
+/// sum) and what became of the second run.
+#[derive(Serialize)]
+struct JsonLoopRuns<'a> {
+    aligned: JsonStats,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lagged: Option<JsonStats>,
+    second_run: &'a str,
+}
+
+impl<'a> JsonLoopRuns<'a> {
+    fn new(runs: &'a crate::report::LoopRuns) -> JsonLoopRuns<'a> {
+        JsonLoopRuns {
+            aligned: JsonStats::new(&runs.aligned),
+            lagged: runs.lagged.as_ref().map(JsonStats::new),
+            second_run: &runs.second_run,
+        }
+    }
 }
 
 /// `--shard K/N`: which part of which split this report is (`tass merge`
@@ -65,6 +88,7 @@ impl<'a> JsonReport<'a> {
             outputs: r.outputs.as_ref(),
             stats: JsonStats::new(&r.stats),
             shard: r.split.as_ref().and_then(JsonShard::new),
+            loop_runs: r.loop_runs.as_ref().map(JsonLoopRuns::new),
         }
     }
 }
