@@ -237,6 +237,7 @@ pub(super) fn verify_parallel(
             mode: Mode::Verify,
             label: None,
             nprocs: options.procs,
+            matching: options.matching,
             started,
         };
         choose_cut(&mut engine, &initial, &target, split_parts)
