@@ -169,6 +169,17 @@ impl Oracle {
             self.trivial += 1;
             return Decision::Holds;
         }
+        // Satisfiability under a stand-in: the prover's model would not be
+        // used (a counterexample is confirmed in doubles below), so the
+        // prover may decide it without one (`Prover::is_unsat`, which decides
+        // conjunctions of floating comparisons without a solver).
+        if f.as_bool(claim) == Some(false) && self.mentions_abstraction(f, assumption) {
+            return if self.prover.is_unsat(assumption) {
+                Decision::Holds
+            } else {
+                self.confirmed_in_doubles(f, assumption, claim)
+            };
+        }
         let answer = self.prover.valid_with_model(assumption, claim);
         match answer.validity {
             Validity::Yes => Decision::Holds,
