@@ -3,7 +3,7 @@
 //! how states are matched or what the search reduces (`--match`,
 //! `--symmetry`, `--worker-symmetry`, `--deadlock`). Verdict, exit status and
 //! every violation (property, line) must agree, and equal the manifest's
-//! expected verdict.
+//! expected verdict. Also the quick entries with collective loop invariants.
 //!
 //! Why: the split of a parallel search explores the prefix above its cut with
 //! trial searches (`split::choose_cut`); those matched states syntactically
@@ -57,15 +57,20 @@ fn manifest() -> Vec<Entry> {
         .collect()
 }
 
-/// Whether the entry's program (its last `.c` argument) has an ltl formula.
-fn has_ltl(entry: &Entry) -> bool {
+/// Whether the entry's program (its last `.c` argument) contains `pragma`.
+fn program_has(entry: &Entry, pragma: &str) -> bool {
     entry
         .args
         .iter()
         .rev()
         .find(|a| a.ends_with(".c"))
         .and_then(|file| std::fs::read_to_string(fevs().join(file)).ok())
-        .is_some_and(|text| text.contains("#pragma TASS ltl"))
+        .is_some_and(|text| text.contains(pragma))
+}
+
+/// Whether the entry's program has an ltl formula.
+fn has_ltl(entry: &Entry) -> bool {
+    program_has(entry, "#pragma TASS ltl")
 }
 
 /// The verdict, exit status and violations (property, line) of one run.
@@ -136,5 +141,24 @@ fn matching_and_reduction_options_agree_at_two_jobs() {
         .filter(|e| e.quick && !has_ltl(e))
         .filter(|e| e.args.iter().any(|a| OPTIONS.contains(&a.as_str())))
         .collect();
+    agree(&chosen);
+}
+
+/// The quick verify entries with collective loop invariants: `--jobs 2` runs
+/// them on one thread (the second run with lagged loop records needs the
+/// aligned run's engine); before, `lise_stagger.c` was refused at `--jobs 2`
+/// (exit 2) and held at `--jobs 1`.
+#[test]
+fn collective_invariants_agree_at_two_jobs() {
+    let entries = manifest();
+    let chosen: Vec<&Entry> = entries
+        .iter()
+        .filter(|e| e.quick && e.args.first().is_some_and(|c| c == "verify"))
+        .filter(|e| program_has(e, "#pragma TASS collective invariant"))
+        .collect();
+    assert!(
+        chosen.iter().any(|e| e.name == "lise-stagger"),
+        "lise-stagger is checked"
+    );
     agree(&chosen);
 }

@@ -84,7 +84,11 @@ impl Engine {
             self.counters.lock().builtin_calls += 1;
             if let Some(valid) = float_literals::implies(f, assumption, predicate) {
                 self.counters.lock().builtin_decided += 1;
-                return if valid { Answer::yes() } else { Answer::no(None) };
+                return if valid {
+                    Answer::yes()
+                } else {
+                    Answer::no(None)
+                };
             }
             if self.simplifiers.len() >= MAX_CACHED_SIMPLIFIERS {
                 self.simplifiers.clear();

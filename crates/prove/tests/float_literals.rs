@@ -123,7 +123,12 @@ fn near_misses_are_left_to_the_solver() {
     let at_i = f.array_read(f.array_read(a0, f.int(0)), i);
     let pc = f.and_all(vec![
         f.not(predicate(&f, "fp_eq", zero.min(at_i), zero.max(at_i))),
-        predicate(&f, "fp_eq", zero.min(element(&f, 0, 1)), zero.max(element(&f, 0, 1))),
+        predicate(
+            &f,
+            "fp_eq",
+            zero.min(element(&f, 0, 1)),
+            zero.max(element(&f, 0, 1)),
+        ),
         f.eq(i, f.int(1)),
     ]);
     assert!(prover.is_unsat(pc), "{}", f.pretty(pc));

@@ -815,13 +815,24 @@ pub fn verify(model: &Model, options: &Options) -> Report {
         let deadline = options.timeout.map(|t| std::time::Instant::now() + t);
         let setup = RunSetup::new(options)?;
         let shared = Arc::new(model.clone());
-        let mut report = if options.jobs > 1 {
+        let mut engine = setup.engine(Arc::clone(&shared), options.procs)?;
+        // Collective loop invariants are searched on one thread: the second
+        // run with lagged loop records (`lagged_if_needed`) starts from what
+        // the aligned run's engine saw, which a parallel search has not.
+        let one_thread = engine.engine.aligns_loops();
+        let mut report = if options.jobs > 1 && !one_thread {
             parallel::verify_parallel(&shared, options, &setup)?
         } else {
-            let mut engine = setup.engine(Arc::clone(&shared), options.procs)?;
             let report = verify_with(&mut engine, options, options.procs);
             lagged_if_needed(&setup, &shared, options, &engine, report)?
         };
+        if options.jobs > 1 && one_thread {
+            report.warnings.push(
+                "--jobs: searched on one thread (collective loop invariants are checked \
+                 with aligned, then lagged loop records, one run after the other)"
+                    .into(),
+            );
+        }
         if !model.ltl.is_empty() && report.verdict != crate::report::Verdict::Error {
             let mut ltl_engine = setup.engine(shared, options.procs)?;
             add_ltl_results(&mut ltl_engine, model, (options, deadline), &mut report);
