@@ -203,6 +203,23 @@ impl Oracle {
         }
     }
 
+    /// Whether `assumption` certainly implies `claim`: [`Oracle::valid`]'s
+    /// `Holds`, for callers to whom `Fails` and `Unknown` are alike (a
+    /// branch's guard). It skips the search for a counterexample in IEEE
+    /// doubles that `valid` makes at herbrand/ieee level (most of the time of
+    /// a floating-point program there, and no witness is wanted).
+    pub fn holds(&mut self, f: &ExprFactory, assumption: Expr, claim: Expr) -> bool {
+        self.checks += 1;
+        if f.as_bool(claim) == Some(true) || f.as_bool(assumption) == Some(false) {
+            self.trivial += 1;
+            return true;
+        }
+        if f.as_bool(claim) == Some(false) {
+            return self.prover.is_unsat(assumption);
+        }
+        self.prover.valid(assumption, claim) == Validity::Yes
+    }
+
     /// At herbrand/ieee level, a counterexample found by evaluating in IEEE
     /// doubles is a fact about every machine; otherwise the answer is unknown.
     fn confirmed_in_doubles(&self, f: &ExprFactory, assumption: Expr, claim: Expr) -> Decision {
