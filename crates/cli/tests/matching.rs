@@ -29,11 +29,14 @@ fn run(procs: &str, mode: &str, extra: &[&str], text: &str) -> (i32, Value) {
     verify(procs, &args, text)
 }
 
-/// Every mode gives `verdict` (and, when violated, `property` first).
+/// Every mode gives `verdict` (and, when violated, `property` first), on
+/// one thread and on two (a parallel search's cut is found by trial searches
+/// that must match as the search does: `jobs_agree.rs`).
 fn modes_agree(procs: &str, extra: &[&str], text: &str, verdict: &str, property: &str) {
-    for mode in MODES {
-        let (code, r) = run(procs, mode, extra, text);
-        assert_eq!(r["verdict"], verdict, "--match {mode}\n{r:#}");
+    for (mode, jobs) in MODES.iter().flat_map(|m| [(*m, "1"), (*m, "2")]) {
+        let extra = [extra, &["--jobs", jobs]].concat();
+        let (code, r) = run(procs, mode, &extra, text);
+        assert_eq!(r["verdict"], verdict, "--match {mode} --jobs {jobs}\n{r:#}");
         match verdict {
             "holds" => assert_eq!(code, 0, "{r:#}"),
             _ => {

@@ -9,6 +9,7 @@ use tass_simplify::api::SimplifierCache;
 use tass_symbolic::api::{Expr, ExprFactory};
 
 use crate::builtin;
+use crate::float_literals;
 use crate::prover::{Answer, Prover, ProverStats, Validity};
 use crate::smt::{SatOutcome, SmtSolver};
 use crate::translate;
@@ -81,6 +82,14 @@ impl Engine {
         let mut reasons = Vec::new();
         if self.builtin {
             self.counters.lock().builtin_calls += 1;
+            if let Some(valid) = float_literals::implies(f, assumption, predicate) {
+                self.counters.lock().builtin_decided += 1;
+                return if valid {
+                    Answer::yes()
+                } else {
+                    Answer::no(None)
+                };
+            }
             if self.simplifiers.len() >= MAX_CACHED_SIMPLIFIERS {
                 self.simplifiers.clear();
             }
@@ -116,6 +125,22 @@ impl Engine {
             }
         }
         Answer::maybe(reasons.join("; "))
+    }
+
+    /// Whether `pc` is unsatisfiable, decided without a solver when it is a
+    /// conjunction of floating comparisons (`float_literals`). Not cached
+    /// under `(pc, false)`: a caller asking for a model of `pc` gets the
+    /// solver's.
+    fn float_literals_unsat(&self, pc: Expr) -> Option<bool> {
+        if !self.builtin {
+            return None;
+        }
+        let unsat = float_literals::unsatisfiable(&self.f, pc)?;
+        let mut c = self.counters.lock();
+        c.queries += 1;
+        c.builtin_calls += 1;
+        c.builtin_decided += 1;
+        Some(unsat)
     }
 
     fn stats(&self) -> ProverStats {
@@ -169,6 +194,9 @@ macro_rules! prover_through_engine {
             }
 
             fn is_unsat(&self, pc: Expr) -> bool {
+                if let Some(unsat) = self.engine.float_literals_unsat(pc) {
+                    return unsat;
+                }
                 let ff = self.engine.f.ff();
                 self.engine.answer(pc, ff).validity == Validity::Yes
             }

@@ -57,6 +57,7 @@ mod builtin;
 mod choice;
 mod engine;
 mod enumerate;
+mod float_literals;
 mod linear;
 mod model;
 mod process;

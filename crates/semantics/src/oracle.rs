@@ -209,6 +209,17 @@ impl Oracle {
             self.trivial += 1;
             return Decision::Holds;
         }
+        // Satisfiability under a stand-in: the prover's model would not be
+        // used (a counterexample is confirmed in doubles below), so the
+        // prover may decide it without one (`Prover::is_unsat`, which decides
+        // conjunctions of floating comparisons without a solver).
+        if f.as_bool(claim) == Some(false) && self.mentions_abstraction(f, assumption) {
+            return if self.prover.is_unsat(assumption) {
+                Decision::Holds
+            } else {
+                self.confirmed_in_doubles(f, assumption, claim)
+            };
+        }
         let answer = self.prover.valid_with_model(assumption, claim);
         match answer.validity {
             Validity::Yes => Decision::Holds,
@@ -239,6 +250,23 @@ impl Oracle {
             },
             Validity::Maybe => self.confirmed_in_doubles(f, assumption, claim),
         }
+    }
+
+    /// Whether `assumption` certainly implies `claim`: [`Oracle::valid`]'s
+    /// `Holds`, for callers to whom `Fails` and `Unknown` are alike (a
+    /// branch's guard). It skips the search for a counterexample in IEEE
+    /// doubles that `valid` makes at herbrand/ieee level (most of the time of
+    /// a floating-point program there, and no witness is wanted).
+    pub fn holds(&mut self, f: &ExprFactory, assumption: Expr, claim: Expr) -> bool {
+        self.checks += 1;
+        if f.as_bool(claim) == Some(true) || f.as_bool(assumption) == Some(false) {
+            self.trivial += 1;
+            return true;
+        }
+        if f.as_bool(claim) == Some(false) {
+            return self.prover.is_unsat(assumption);
+        }
+        self.prover.valid(assumption, claim) == Validity::Yes
     }
 
     /// At herbrand/ieee level, a counterexample found by evaluating in IEEE

@@ -393,9 +393,9 @@ impl Engine {
             let (enabled, known) = match (f.as_bool(g), mirrored) {
                 (Some(b), _) => (b, b),
                 (None, Some(answer)) => answer,
-                (None, None) => match self.oracle.valid(&f, pc, g) {
-                    Decision::Holds => (true, true),
-                    _ => (!self.oracle.is_unsat(&f, f.and(pc, g)), false),
+                (None, None) => match self.oracle.holds(&f, pc, g) {
+                    true => (true, true),
+                    false => (!self.oracle.is_unsat(&f, f.and(pc, g)), false),
                 },
             };
             decided.push((g, enabled, known));

@@ -21,7 +21,7 @@ use tass_search::api::{Limit, Search, SearchStats, Split};
 use tass_semantics::api::{EngineError, Violation};
 
 use crate::engine::{Engine, Equality, OutputMismatch};
-use crate::options::{Options, ShardReport};
+use crate::options::{MatchMode, Options, ShardReport};
 use crate::report::{complete_witness, violation_report};
 use crate::report::{Certainty, OutputDifference, Property, Report, ViolationReport, Witness};
 use crate::split::{choose_cut, split_report, SplitTarget};
@@ -232,6 +232,7 @@ impl<E: Engine> Comparison<'_, E> {
                     mode: Mode::CollectTerminals,
                     label: Some(label),
                     nprocs,
+                    matching: MatchMode::Syntactic,
                     started: self.findings.started,
                 };
                 let depth = choose_cut(engine, &initial, &target, shard.count);

@@ -16,7 +16,7 @@ use std::time::Instant;
 use tass_search::api::{Outcome, Search, Split, SplitInfo};
 
 use crate::engine::Engine;
-use crate::options::{Options, Shard, ShardReport};
+use crate::options::{MatchMode, Options, Shard, ShardReport};
 use crate::report::{Report, Verdict};
 use crate::system::{limits_now, Findings, Mode, ModelSystem};
 
@@ -41,6 +41,10 @@ pub(crate) struct SplitTarget<'o> {
     pub mode: Mode,
     pub label: Option<&'static str>,
     pub nprocs: usize,
+    /// How the trials match states: as the search they cut does (a trial
+    /// with syntactic matching where the search matches by sets may never
+    /// end: `ltl_mutex_counter.c`'s counter is a new expression every round).
+    pub matching: MatchMode,
     /// When the run started (for `--timeout`).
     pub started: Instant,
 }
@@ -78,6 +82,7 @@ pub(crate) fn choose_cut<E: Engine>(
             target.label,
             target.nprocs,
         );
+        system.matching = target.matching;
         let (report, info) = Search::new(limits).count_items(&mut system, initial.clone(), depth);
         let complete = matches!(report.outcome, Outcome::Complete) && system.error.is_none();
         if info.items > best.0 {

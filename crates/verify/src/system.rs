@@ -1004,6 +1004,7 @@ pub(crate) fn verify_with<E: Engine>(engine: &mut E, options: &Options, nprocs: 
             mode: Mode::Verify,
             label: None,
             nprocs,
+            matching: options.matching,
             started,
         };
         let depth = choose_cut(engine, &initial, &target, shard.count);

@@ -237,6 +237,7 @@ pub(super) fn verify_parallel(
             mode: Mode::Verify,
             label: None,
             nprocs: options.procs,
+            matching: options.matching,
             started,
         };
         choose_cut(&mut engine, &initial, &target, split_parts)
@@ -247,6 +248,7 @@ pub(super) fn verify_parallel(
         count,
         split_parts,
         depth,
+        started,
     };
     Ok(run_parts(model, options, setup, shape, &run_verify_part))
 }
@@ -258,6 +260,9 @@ struct PartsShape {
     count: u64,
     split_parts: u64,
     depth: u64,
+    /// When the run started (the choice of the cut included): `--timeout`
+    /// and the reported time count from here.
+    started: Instant,
 }
 
 /// Runs the parts of `shape` on `options.jobs` workers and combines them.
@@ -269,7 +274,7 @@ fn run_parts(
     run: &PartRunner<'_>,
 ) -> Report {
     let jobs = options.jobs.max(1) as u64;
-    let started = Instant::now();
+    let started = shape.started;
     let plan = PartsPlan {
         model,
         options,
@@ -404,6 +409,7 @@ pub(super) fn compare_parallel(
         split_parts: stride * count,
         // Each part chooses it, alike.
         depth: 0,
+        started: Instant::now(),
     };
     let run = |plan: &PartsPlan<'_>, part: u64, _: &mut Option<RealEngine>| {
         run_compare_part(plan, part, programs)

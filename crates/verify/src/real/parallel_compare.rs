@@ -105,6 +105,7 @@ fn search_impl(
         mode: Mode::CollectTerminals,
         label: Some("impl"),
         nprocs: options.impl_procs,
+        matching: MatchMode::Syntactic,
         started,
     };
     let depth = choose_cut(engine, initial, &target, parts);
