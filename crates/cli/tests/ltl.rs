@@ -211,6 +211,73 @@ toggle:
     assert_eq!(r["violations"][0]["property"], "ltl", "{r:#}");
 }
 
+/// MPI's progress rule: a test of a request that can complete, or a probe
+/// with a matching message pending, fails only finitely often. Polling loops
+/// `do MPI_Test(...) while (!flag)` and `do MPI_Iprobe(...) while (!flag)`
+/// therefore reach the label after them (both were reported as *provable*
+/// ltl violations before: the poll failing for ever was taken as a fair
+/// run); with no sender the probe really spins for ever (violated).
+/// mpirun -np 2, default and zero-buffer (`--mca btl self,tcp` with
+/// eager limits 56): the first two exit 0; the third hangs.
+#[test]
+fn a_poll_that_can_succeed_does_not_fail_for_ever() {
+    let test_loop = "#include <mpi.h>
+#pragma TASS ltl finishes <> PROC[0]@done
+int main(int argc, char *argv[]) {
+  int rank, flag = 0, x = 7, y = 0;
+  MPI_Request r;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) {
+    MPI_Isend(&x, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, &r);
+    do { MPI_Test(&r, &flag, MPI_STATUS_IGNORE); } while (!flag);
+  done:
+    x = 8;
+  } else if (rank == 1) {
+    MPI_Recv(&y, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
+  MPI_Finalize();
+  return 0;
+}
+";
+    let probe_loop = |send: &str| {
+        format!(
+            "#include <mpi.h>
+#pragma TASS ltl finds <> PROC[0]@got
+int main(int argc, char *argv[]) {{
+  int rank, flag = 0, x = 7, y = 0;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) {{
+    do {{ MPI_Iprobe(1, 0, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE); }} while (!flag);
+  got:
+    MPI_Recv(&y, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }} else if (rank == 1) {{
+    {send}
+  }}
+  (void)x;
+  MPI_Finalize();
+  return 0;
+}}
+"
+        )
+    };
+    let sends = probe_loop("MPI_Send(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);");
+    for text in [test_loop, sends.as_str()] {
+        let (code, r) = verify("2", &[], text);
+        assert_eq!((code, r["verdict"].as_str()), (0, Some("holds")), "{r:#}");
+    }
+    let (code, r) = verify("2", &["--max-violations", "0"], &probe_loop("y = x;"));
+    assert_eq!(code, 1, "{r:#}");
+    let properties: Vec<&Value> = r["violations"]
+        .as_array()
+        .expect("violations")
+        .iter()
+        .map(|v| &v["property"])
+        .collect();
+    assert!(properties.contains(&&Value::from("ltl")), "{r:#}");
+}
+
 fn fevs(name: &str) -> String {
     std::fs::read_to_string(format!(
         "{}/../../fevs/mpi/{name}.c",

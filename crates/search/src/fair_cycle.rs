@@ -13,6 +13,18 @@
 //! both hold, the cycle through all the required nodes and edges of `C` is
 //! accepting and fair. Components are found with Tarjan's algorithm, run
 //! iteratively so that long paths cannot overflow the call stack.
+//!
+//! MPI's progress rule adds one condition. An edge may be a *stalled poll* of
+//! an agent: a test or probe that finds nothing although, in that state, it
+//! could find something (a request that can complete, a matching message).
+//! MPI lets a poll fail so only finitely often while the same request or
+//! message stays: a run that repeats a stalled poll for ever, while the agent
+//! never completes a request nor takes a message (no edge *consumes* for it),
+//! keeps testing the same completable operation and is not an MPI run. So in a
+//! component where some agent has stalled polls but no consuming edge, those
+//! polls are removed and the component is split again (Emerson-Lei style).
+//! Only edges no MPI run can repeat for ever are removed, and consuming is
+//! over-approximated by the caller, so no real lasso is lost.
 
 use std::collections::VecDeque;
 
@@ -30,6 +42,12 @@ pub struct LassoGraph {
     pub enabled: Vec<Bits>,
     /// The initial nodes.
     pub initial: Vec<usize>,
+    /// Per node, per edge (as in `edges`; missing entries are 0): the agents
+    /// for which the edge is a stalled poll (see the module comment).
+    pub stalled: Vec<Vec<Bits>>,
+    /// Per node, per edge (missing entries are 0): the agents for which the
+    /// edge may complete a request or take a message.
+    pub consumes: Vec<Vec<Bits>>,
 }
 
 /// Whether the cycle must be weakly fair to the agents.
@@ -52,8 +70,33 @@ pub struct Lasso {
 
 impl LassoGraph {
     /// Adds a node; returns its index.
+    /// Adds an edge from `from` to `to` moving `agents`, with its progress-rule
+    /// marks (`stalled`, `consumes`).
+    pub fn add_edge(
+        &mut self,
+        from: usize,
+        to: usize,
+        agents: Bits,
+        (stalled, consumes): (Bits, Bits),
+    ) {
+        let k = self.edges[from].len();
+        self.edges[from].push((to, agents));
+        for (marks, bits) in [(&mut self.stalled, stalled), (&mut self.consumes, consumes)] {
+            if bits != 0 {
+                marks[from].resize(k, 0);
+                marks[from].push(bits);
+            }
+        }
+    }
+
+    fn mark(marks: &[Vec<Bits>], v: usize, k: usize) -> Bits {
+        marks.get(v).and_then(|m| m.get(k)).copied().unwrap_or(0)
+    }
+
     pub fn add_node(&mut self, accepting: Bits, enabled: Bits) -> usize {
         self.edges.push(Vec::new());
+        self.stalled.push(Vec::new());
+        self.consumes.push(Vec::new());
         self.accepting.push(accepting);
         self.enabled.push(enabled);
         self.edges.len() - 1
@@ -68,42 +111,78 @@ pub fn find_fair_lasso(
     all_agents: Bits,
     fairness: Fairness,
 ) -> Option<Lasso> {
-    let components = tarjan(graph);
-    let n = graph.edges.len();
-    let mut component_of = vec![usize::MAX; n];
-    for (c, members) in components.iter().enumerate() {
-        for &v in members {
-            component_of[v] = c;
-        }
-    }
-    for (c, members) in components.iter().enumerate() {
-        let inside = |v: usize| component_of[v] == c;
+    let everything = |_: usize| true;
+    let mut removed: std::collections::HashSet<(usize, usize)> = Default::default();
+    let mut work = tarjan(graph, &graph.initial, &everything, &|_, _| true);
+    while let Some(members) = work.pop() {
+        let member: std::collections::HashSet<usize> = members.iter().copied().collect();
+        let inside = |v: usize| member.contains(&v);
+        let kept = |v: usize, k: usize| !removed.contains(&(v, k));
         let mut sets = 0;
         let mut moved = 0;
         let mut disabled = 0;
+        let mut stalled = 0;
+        let mut consumes = 0;
         let mut has_edge = false;
-        for &v in members {
+        for &v in &members {
             sets |= graph.accepting[v];
             disabled |= all_agents & !graph.enabled[v];
-            for &(w, agents) in &graph.edges[v] {
-                if inside(w) {
+            for (k, &(w, agents)) in graph.edges[v].iter().enumerate() {
+                if inside(w) && kept(v, k) {
                     has_edge = true;
                     moved |= agents;
+                    stalled |= LassoGraph::mark(&graph.stalled, v, k);
+                    consumes |= LassoGraph::mark(&graph.consumes, v, k);
                 }
             }
         }
         let fair = fairness == Fairness::None || (moved | disabled) & all_agents == all_agents;
-        if has_edge && sets & all_sets == all_sets && fair {
-            return Some(lasso_through(
-                graph, members, &inside, all_sets, all_agents, fairness,
-            ));
+        if !(has_edge && sets & all_sets == all_sets && fair) {
+            // Sub-components meet fewer sets, and an agent enabled
+            // everywhere here that never moves stays so in them.
+            continue;
         }
+        let starved_polls = stalled & !consumes;
+        if fairness == Fairness::Weak && starved_polls != 0 {
+            for &v in &members {
+                for k in 0..graph.edges[v].len() {
+                    if LassoGraph::mark(&graph.stalled, v, k) & starved_polls != 0 {
+                        removed.insert((v, k));
+                    }
+                }
+            }
+            let kept = |v: usize, k: usize| !removed.contains(&(v, k));
+            work.extend(tarjan(graph, &members, &inside, &kept));
+            continue;
+        }
+        let kept = |v: usize, k: usize| !removed.contains(&(v, k));
+        let within = Within {
+            inside: &inside,
+            kept: &kept,
+        };
+        return Some(lasso_through(
+            graph, &members, within, all_sets, all_agents, fairness,
+        ));
     }
     None
 }
 
-/// The strongly connected components reachable from the initial nodes.
-fn tarjan(graph: &LassoGraph) -> Vec<Vec<usize>> {
+/// The part of the graph a cycle may use: its nodes and its edges (node,
+/// index in `edges`).
+#[derive(Clone, Copy)]
+struct Within<'a> {
+    inside: &'a dyn Fn(usize) -> bool,
+    kept: &'a dyn Fn(usize, usize) -> bool,
+}
+
+/// The strongly connected components reachable from `roots` through the
+/// nodes `inside` accepts and the edges `kept` accepts (node, edge index).
+fn tarjan(
+    graph: &LassoGraph,
+    roots: &[usize],
+    inside: &dyn Fn(usize) -> bool,
+    kept: &dyn Fn(usize, usize) -> bool,
+) -> Vec<Vec<usize>> {
     let n = graph.edges.len();
     let mut index = vec![usize::MAX; n];
     let mut low = vec![0; n];
@@ -111,7 +190,7 @@ fn tarjan(graph: &LassoGraph) -> Vec<Vec<usize>> {
     let mut stack = Vec::new();
     let mut components = Vec::new();
     let mut counter = 0;
-    for &root in &graph.initial {
+    for &root in roots {
         if index[root] != usize::MAX {
             continue;
         }
@@ -124,7 +203,11 @@ fn tarjan(graph: &LassoGraph) -> Vec<Vec<usize>> {
         on_stack[root] = true;
         while let Some(&mut (v, ref mut next)) = work.last_mut() {
             if let Some(&(w, _)) = graph.edges[v].get(*next) {
+                let k = *next;
                 *next += 1;
+                if !inside(w) || !kept(v, k) {
+                    continue;
+                }
                 if index[w] == usize::MAX {
                     index[w] = counter;
                     low[w] = counter;
@@ -162,7 +245,7 @@ fn tarjan(graph: &LassoGraph) -> Vec<Vec<usize>> {
 fn path(
     graph: &LassoGraph,
     from: &[usize],
-    allowed: &dyn Fn(usize) -> bool,
+    allowed: Within<'_>,
     goal: &dyn Fn(usize) -> bool,
 ) -> Option<Vec<usize>> {
     let mut parent: std::collections::HashMap<usize, usize> = Default::default();
@@ -186,8 +269,8 @@ fn path(
             out.reverse();
             return Some(out);
         }
-        for &(w, _) in &graph.edges[v] {
-            if allowed(w) && !parent.contains_key(&w) {
+        for (k, &(w, _)) in graph.edges[v].iter().enumerate() {
+            if (allowed.inside)(w) && (allowed.kept)(v, k) && !parent.contains_key(&w) {
                 parent.insert(w, v);
                 queue.push_back(w);
             }
@@ -202,13 +285,17 @@ fn path(
 fn lasso_through(
     graph: &LassoGraph,
     members: &[usize],
-    inside: &dyn Fn(usize) -> bool,
+    within: Within<'_>,
     all_sets: Bits,
     all_agents: Bits,
     fairness: Fairness,
 ) -> Lasso {
-    let everywhere = |_: usize| true;
-    let stem = path(graph, &graph.initial, &everywhere, inside).unwrap_or_default();
+    let inside = within.inside;
+    let anywhere = Within {
+        inside: &|_| true,
+        kept: &|_, _| true,
+    };
+    let stem = path(graph, &graph.initial, anywhere, inside).unwrap_or_default();
     let start = *stem.last().unwrap_or(&members[0]);
     // waypoints: (node, then an edge to this node, if any)
     let mut waypoints: Vec<(usize, Option<usize>)> = Vec::new();
@@ -233,8 +320,11 @@ fn lasso_through(
             let edge = members.iter().find_map(|&v| {
                 graph.edges[v]
                     .iter()
-                    .find(|&&(w, agents)| inside(w) && agents & bit != 0)
-                    .map(|&(w, _)| (v, Some(w)))
+                    .enumerate()
+                    .find(|&(k, &(w, agents))| {
+                        inside(w) && (within.kept)(v, k) && agents & bit != 0
+                    })
+                    .map(|(_, &(w, _))| (v, Some(w)))
             });
             if let Some(e) = edge {
                 waypoints.push(e);
@@ -244,7 +334,7 @@ fn lasso_through(
     let mut cycle = vec![start];
     let mut at = start;
     for (v, then) in waypoints {
-        let leg = path_inside(graph, at, inside, v, false);
+        let leg = path_inside(graph, at, within, v, false);
         cycle.extend(leg.into_iter().skip(1));
         at = v;
         if let Some(w) = then {
@@ -253,7 +343,7 @@ fn lasso_through(
         }
     }
     // back to the start, by at least one edge
-    let back = path_inside(graph, at, inside, start, cycle.len() == 1);
+    let back = path_inside(graph, at, within, start, cycle.len() == 1);
     cycle.extend(back.into_iter().skip(1));
     Lasso { stem, cycle }
 }
@@ -263,7 +353,7 @@ fn lasso_through(
 fn path_inside(
     graph: &LassoGraph,
     from: usize,
-    inside: &dyn Fn(usize) -> bool,
+    within: Within<'_>,
     to: usize,
     nonempty: bool,
 ) -> Vec<usize> {
@@ -272,13 +362,14 @@ fn path_inside(
     }
     let successors: Vec<usize> = graph.edges[from]
         .iter()
-        .map(|&(w, _)| w)
-        .filter(|&w| inside(w))
+        .enumerate()
+        .filter(|&(k, &(w, _))| (within.inside)(w) && (within.kept)(from, k))
+        .map(|(_, &(w, _))| w)
         .collect();
     if successors.contains(&to) {
         return vec![from, to];
     }
-    let rest = path(graph, &successors, inside, &|v| v == to).unwrap_or_default();
+    let rest = path(graph, &successors, within, &|v| v == to).unwrap_or_default();
     std::iter::once(from).chain(rest).collect()
 }
 
@@ -329,6 +420,55 @@ mod tests {
         let l = find_fair_lasso(&g, 1, 0b11, Fairness::Weak).expect("lasso");
         assert!(is_cycle(&g, &l), "{l:?}");
         assert!(l.cycle.contains(&2), "{l:?}");
+    }
+
+    /// Agent 0 (bit 1) polls at node 1 and finds nothing although it could
+    /// (edge 1 -> 1 is a stalled poll); its success 1 -> 2 leads on.
+    fn polling(consumes_in_loop: bool) -> LassoGraph {
+        let mut g = LassoGraph::default();
+        for acc in [0, 1, 0] {
+            g.add_node(acc, 0b1);
+        }
+        g.add_edge(0, 1, 1, (0, 0));
+        g.add_edge(1, 1, 1, (1, if consumes_in_loop { 1 } else { 0 }));
+        g.add_edge(1, 2, 1, (0, 1));
+        g.add_edge(2, 2, 1, (0, 0));
+        g.initial = vec![0];
+        g
+    }
+
+    #[test]
+    fn a_poll_stalled_for_ever_is_not_an_mpi_run() {
+        // Accepting only at node 1: the only cycle there repeats the stalled
+        // poll and consumes nothing.
+        let g = polling(false);
+        assert_eq!(find_fair_lasso(&g, 1, 0b1, Fairness::Weak), None);
+        // Without fairness any cycle counts.
+        assert!(find_fair_lasso(&g, 1, 0b1, Fairness::None).is_some());
+        // If the loop may consume (another request completed each round),
+        // the cycle is kept: consuming is over-approximated, never lost.
+        let g = polling(true);
+        let l = find_fair_lasso(&g, 1, 0b1, Fairness::Weak).expect("lasso");
+        assert_eq!(l.cycle, vec![1, 1]);
+    }
+
+    #[test]
+    fn removing_stalled_polls_keeps_the_other_cycles_of_the_component() {
+        // 1 -> 1 stalled poll, 1 -> 3 -> 1 a real round (a local step and a
+        // consuming step of agent 0, both fine); accepting at 1.
+        let mut g = LassoGraph::default();
+        for acc in [0, 1, 0, 0] {
+            g.add_node(acc, 0b1);
+        }
+        g.add_edge(0, 1, 1, (0, 0));
+        g.add_edge(1, 1, 1, (1, 0));
+        g.add_edge(1, 3, 1, (0, 0));
+        g.add_edge(3, 1, 1, (0, 0));
+        g.initial = vec![0];
+        let l = find_fair_lasso(&g, 1, 0b1, Fairness::Weak).expect("lasso");
+        assert!(is_cycle(&g, &l), "{l:?}");
+        assert!(l.cycle.contains(&3), "{l:?}");
+        assert!(!l.cycle.windows(2).any(|w| w == [1, 1]), "{l:?}");
     }
 
     #[test]

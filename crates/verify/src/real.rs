@@ -158,6 +158,46 @@ impl RealEngine {
         self.engine.enabled(state)
     }
 
+    /// MPI's progress rule for the ltl search's fairness
+    /// (`tass_search::api::LassoGraph::stalled`): per step of `steps` (all
+    /// enabled at `state`), the processes for which it is a *stalled poll*
+    /// (a test or probe finding nothing while one of the same call's steps
+    /// finds something) and those for which it may *consume* (any MPI step
+    /// but a poll finding nothing, for the process making it and the one it
+    /// delivers to: an over-approximation, so no fair run is lost).
+    pub(crate) fn ltl_progress_marks(&mut self, state: &State, steps: &[Step]) -> Vec<(u64, u64)> {
+        use tass_state::api::PollOutcome;
+        let outcomes: Vec<Option<PollOutcome>> = steps
+            .iter()
+            .map(|s| self.engine.poll_outcome(state, s))
+            .collect();
+        let bit = |p: usize| if p < 64 { 1u64 << p } else { 0 };
+        steps
+            .iter()
+            .zip(&outcomes)
+            .map(|(step, outcome)| {
+                if *outcome == Some(PollOutcome::Nothing) {
+                    let could_find = steps.iter().zip(&outcomes).any(|(other, o)| {
+                        *o == Some(PollOutcome::Something)
+                            && other.process == step.process
+                            && other.function == step.function
+                            && other.transition == step.transition
+                    });
+                    (if could_find { bit(step.process) } else { 0 }, 0)
+                } else if mpi_call(&self.model, step.function, step.transition).is_some()
+                    || step.delivered_to.is_some()
+                {
+                    (
+                        0,
+                        bit(step.process) | bit(step.delivered_to.unwrap_or(step.process)),
+                    )
+                } else {
+                    (0, 0)
+                }
+            })
+            .collect()
+    }
+
     /// Whether `condition` holds on every execution `state` stands for.
     pub(crate) fn ltl_decide(
         &mut self,

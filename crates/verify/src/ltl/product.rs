@@ -96,8 +96,9 @@ pub(crate) fn check_formulas(
 }
 
 /// One program step from a state: the step (`None` for the stutter step of a
-/// terminated state), the next state, the processes that moved.
-type Successor = (Option<Step>, State, u64);
+/// terminated state), the next state, the processes that moved, and its marks
+/// for MPI's progress rule (stalled poll of, may consume for: process bits).
+type Successor = (Option<Step>, State, u64, (u64, u64));
 
 struct Product<'e> {
     engine: &'e mut RealEngine,
@@ -208,14 +209,14 @@ impl<'e> Product<'e> {
         queue: &mut VecDeque<usize>,
     ) -> Result<bool, EngineError> {
         let mut all_new = true;
-        for (step, next, moved) in steps.iter().map(|s| (&s.0, &s.1, s.2)) {
+        for (step, next, moved, marks) in steps.iter().map(|s| (&s.0, &s.1, s.2, s.3)) {
             for r in self.aut.states[q].successors.clone() {
                 for t in self.label_states(next.clone(), r)? {
                     let (target, new, by_set) = self.intern(t, r);
                     if by_set {
                         self.set_matched.insert((id, target));
                     }
-                    self.graph.edges[id].push((target, moved));
+                    self.graph.add_edge(id, target, moved, marks);
                     self.edge_steps[id].push(step.clone());
                     if new {
                         queue.push_back(target);
@@ -307,14 +308,15 @@ impl<'e> Product<'e> {
         let mut out = Vec::new();
         let mut enabled = 0u64;
         if steps.is_empty() && self.engine.is_terminated(state) {
-            out.push((None, state.clone(), 0));
+            out.push((None, state.clone(), 0, (0, 0)));
         }
-        for step in steps {
+        let marks = self.engine.ltl_progress_marks(state, &steps);
+        for (step, marks) in steps.into_iter().zip(marks) {
             let moved = bit(self.engine.process_of(&step)) | bit(self.engine.owner_of(&step));
             enabled |= moved;
             let executed = self.engine.execute(state.clone(), &step)?;
             let next = self.engine.canonicalize(executed.state);
-            out.push((Some(step), next, moved));
+            out.push((Some(step), next, moved, marks));
         }
         let out = Arc::new(out);
         self.successors

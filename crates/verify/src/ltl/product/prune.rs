@@ -343,8 +343,8 @@ impl Product<'_> {
             self.graph.enabled[*node] = enabled;
             let found: Option<&Successor> = successors
                 .iter()
-                .find(|(step, _, _)| step.as_ref().map(StepKey::of) == edge.step);
-            let Some((step, next, moved)) = found.cloned() else {
+                .find(|(step, _, _, _)| step.as_ref().map(StepKey::of) == edge.step);
+            let Some((step, next, moved, _)) = found.cloned() else {
                 return Ok(Err("a step of the lasso is not enabled".into()));
             };
             let mut labelled = self.label_states(next, edge.target)?;
