@@ -287,6 +287,36 @@ fn worker_symmetry_shards_agree() {
     );
 }
 
+/// Joint loop invariants run the two programs' loops in step along whole
+/// runs: `--jobs 2` searches on one thread (with a warning) and gives the
+/// verdict of one thread (before: inconclusive, the parts' coverage could not
+/// be shown), `--shard` is refused by name.
+#[test]
+fn joint_loop_invariants_are_searched_whole() {
+    let args = [
+        "compare",
+        "--spec",
+        "seq/lise_mean_spec.c",
+        "--impl",
+        "seq/lise_mean_running.c",
+    ];
+    for jobs in ["1", "2"] {
+        let mut all = args.to_vec();
+        all.extend(["--format", "json", "--jobs", jobs]);
+        let (code, out) = tass(&all);
+        let report = json(&out);
+        assert_eq!(
+            (code, &report["verdict"]),
+            (0, &Value::from("holds")),
+            "{report:#}"
+        );
+    }
+    let mut sharded = args.to_vec();
+    sharded.extend(["--shard", "0/2"]);
+    let (code, _) = tass(&sharded);
+    assert_eq!(code, 2);
+}
+
 fn split_files(n: u64) -> Vec<PathBuf> {
     let dir = scratch();
     run_shards(&["verify", "-i", "B=8", "seq/factorial_iter.c"], n, &dir)

@@ -932,6 +932,18 @@ fn add_ltl_results(
     }
 }
 
+/// True if `model` has a `#pragma TASS joint invariant` loop.
+fn has_joint_loop_invariant(model: &Model) -> bool {
+    model.functions.iter().any(|f| {
+        f.body.as_ref().is_some_and(|b| {
+            b.graph.edge_weights().any(|t| {
+                matches!(&t.statement, tass_model::api::Statement::LoopInvariant(inv)
+                    if inv.kind == tass_model::api::CollectiveKind::Joint)
+            })
+        })
+    })
+}
+
 /// `tass compare`: checks that `imp` computes the same outputs as `spec` for every
 /// input (over the reals), besides every property of both programs. The models'
 /// signatures must agree ([`check_signatures`]); a mismatch is an `error` report.
@@ -955,10 +967,23 @@ pub fn compare(spec: &Model, imp: &Model, options: &Options) -> Report {
             return crate::report::refusal(&e);
         }
     }
+    // Joint loop invariants run the two programs' loops in step along whole
+    // runs: a part of the implementation's search (a --shard, a part of
+    // --jobs) cannot check its coverage (it was inconclusive where one
+    // search holds), so they are searched whole.
+    let joint_loops = has_joint_loop_invariant(spec) || has_joint_loop_invariant(imp);
+    if joint_loops && options.shard.is_some() {
+        return crate::report::refusal(&EngineError::invalid(
+            "--shard: the programs have joint loop invariants, which relate the two programs' \
+             loops step by step along whole runs, so a part of the search cannot be checked on \
+             its own; run the comparison whole (without --shard)",
+            None,
+        ));
+    }
     let run = || -> Result<Report, SetupError> {
         let setup = RunSetup::new(options)?;
         let impl_model = Arc::new(imp.clone());
-        if options.jobs > 1 {
+        if options.jobs > 1 && !joint_loops {
             let programs = parallel::ComparePrograms {
                 spec: &Arc::new(spec.clone()),
                 imp: &impl_model,
@@ -980,6 +1005,13 @@ pub fn compare(spec: &Model, imp: &Model, options: &Options) -> Report {
         ))
     };
     let mut report = run().unwrap_or_else(setup_failed);
+    if joint_loops && options.jobs > 1 {
+        report.warnings.push(
+            "--jobs: searched on one thread (joint loop invariants relate the two programs' \
+             loops along whole runs)"
+                .into(),
+        );
+    }
     for (model, procs) in [(spec, options.spec_procs), (imp, options.impl_procs)] {
         if let (_, Some(note)) = worker_symmetry_note(model, options, procs) {
             report.warnings.push(note);
