@@ -192,6 +192,21 @@ impl Oracle {
             || (self.arith != Arith::Real && mentions_float_operator(f, e))
     }
 
+    /// True if `e` mentions a stand-in other than a bitwise operator (a
+    /// `<math.h>` function, a value such as `time(NULL)`'s, a floating
+    /// operator at herbrand/ieee): a model's values for it need not be ones
+    /// the real function or call can produce.
+    fn mentions_other_than_bitwise(&self, f: &ExprFactory, e: Expr) -> bool {
+        let bitwise = |symbol: Expr| {
+            f.symbol_name(symbol)
+                .is_some_and(|n| tass_symbolic::api::BITWISE_FUNCTIONS.contains(&&*n))
+        };
+        self.abstractions
+            .iter()
+            .any(|&symbol| !bitwise(symbol) && f.occurs(symbol, e))
+            || (self.arith != Arith::Real && mentions_float_operator(f, e))
+    }
+
     /// An oracle with the built-in prover only (no external solver).
     pub fn builtin(factory: std::sync::Arc<ExprFactory>) -> Oracle {
         Oracle::new(Box::new(tass_prove::api::BuiltinProver::new(factory)))
@@ -229,9 +244,12 @@ impl Oracle {
                 if self.mentions_abstraction(f, assumption)
                     || self.mentions_abstraction(f, claim) =>
             {
+                let only_bitwise = !self.mentions_other_than_bitwise(f, assumption)
+                    && !self.mentions_other_than_bitwise(f, claim);
                 match answer
                     .model
                     .as_ref()
+                    .filter(|_| only_bitwise)
                     .and_then(|m| confirmed_by_evaluation(f, assumption, claim, m))
                 {
                     Some(witness) => Decision::Fails {
