@@ -669,8 +669,12 @@ fn a_lasso_whose_test_misses_a_ready_request_forever_is_not_reproduced() {
         text.contains("replay: note: poll outcomes forced"),
         "{text}"
     );
+    // Which difference the run shows first depends on the lasso tass picks
+    // (since MPI's progress rule prunes some cycles, rank 0's calls may
+    // differ first); either way the lasso is not reproduced.
     assert!(
-        text.contains("rank 1's poll 1 of the cycle finds nothing in the lasso, forever, but MPI had its operation ready"),
+        text.contains("but MPI had its operation ready")
+            || text.contains("the concrete run did not reproduce it"),
         "{text}"
     );
 }

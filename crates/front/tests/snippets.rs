@@ -147,7 +147,7 @@ const SNIPPETS: &[(&str, &str)] = &[
     ),
     (
         "increments_in_expressions",
-        "int main() { int a[4]; int i = 0; a[i++] = 5; a[++i] = i--; return a[0] + i; }",
+        "int main() { int a[4]; int i = 0; a[i++] = 5; a[++i] = 7; i--; return a[0] + i; }",
     ),
     (
         "compound_assignments",
