@@ -162,3 +162,38 @@ fn collective_invariants_agree_at_two_jobs() {
     );
     agree(&chosen);
 }
+
+/// The quick comparisons with joint assertions: at `--jobs 2` they are
+/// searched on one thread (each part of a parallel comparison searched the
+/// whole specification again: 6x one thread's CPU time on diffusion1d with 4
+/// processes), and say so.
+#[test]
+fn joint_assertion_comparisons_agree_at_two_jobs() {
+    let entries = manifest();
+    let chosen: Vec<&Entry> = entries
+        .iter()
+        .filter(|e| e.quick && e.args.first().is_some_and(|c| c == "compare"))
+        .filter(|e| program_has(e, "#pragma TASS joint assert"))
+        .collect();
+    assert!(
+        chosen.iter().any(|e| e.name == "diffusion-joint"),
+        "diffusion-joint is checked"
+    );
+    agree(&chosen);
+    let joint = chosen
+        .iter()
+        .find(|e| e.name == "diffusion-joint")
+        .expect("diffusion-joint");
+    let out = Command::new(env!("CARGO_BIN_EXE_tass"))
+        .current_dir(fevs())
+        .args(&joint.args)
+        .args(["--jobs", "2"])
+        .output()
+        .expect("run tass");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        format!("{stdout}{stderr}").contains("searched on one thread (joint assertions"),
+        "the warning says why: {stdout}{stderr}"
+    );
+}

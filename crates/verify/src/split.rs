@@ -17,7 +17,7 @@ use tass_search::api::{Outcome, Search, Split, SplitInfo};
 
 use crate::engine::Engine;
 use crate::options::{MatchMode, Options, Shard, ShardReport};
-use crate::report::{Report, Verdict};
+use crate::report::{Certainty, Report, Verdict, ViolationReport};
 use crate::system::{limits_now, Findings, Mode, ModelSystem};
 
 /// Items wanted at the cut per part: more balance the parts' work better,
@@ -143,6 +143,18 @@ pub(crate) fn combine(mut results: Vec<PartResult>, options: &Options, started: 
         for v in &r.violations {
             if keys.insert((v.property, v.file.clone(), v.line, v.column)) {
                 combined.violations.push(v.clone());
+            } else if v.certainty == Certainty::Provable {
+                // Two parts found the same violation: keep the provable one,
+                // as one thread keeps the first provable report it meets.
+                let same = |w: &&mut ViolationReport| {
+                    (w.property, &w.file, w.line, w.column)
+                        == (v.property, &v.file, v.line, v.column)
+                };
+                if let Some(kept) = combined.violations.iter_mut().find(same) {
+                    if kept.certainty == Certainty::Possible {
+                        *kept = v.clone();
+                    }
+                }
             }
         }
         if let Some(values) = &r.outputs {
@@ -169,6 +181,17 @@ pub(crate) fn combine(mut results: Vec<PartResult>, options: &Options, started: 
     let first_with = |verdict: Verdict| results.iter().find(|r| r.report.verdict == verdict);
     if !combined.violations.is_empty() {
         combined.verdict = Verdict::Violated;
+        // A part that stopped with an error left its subtree unsearched: the
+        // violations stand, but the user learns that more may exist there.
+        if let Some(failed) = first_with(Verdict::Error) {
+            if let Some(error) = &failed.report.error {
+                combined.warnings.push(format!(
+                    "a part of the parallel search stopped with an error, so more violations may \
+                     exist: {}",
+                    error.trim_start_matches("error: ")
+                ));
+            }
+        }
     } else if let Some(failed) = first_with(Verdict::Error) {
         combined.verdict = Verdict::Error;
         combined.error.clone_from(&failed.report.error);
@@ -195,4 +218,74 @@ pub(crate) fn combine(mut results: Vec<PartResult>, options: &Options, started: 
     }
     combined.split = results.iter().find_map(|r| r.split.clone());
     combined
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::{Property, Witness};
+
+    fn violation(certainty: Certainty) -> ViolationReport {
+        ViolationReport {
+            property: Property::Assertion,
+            certainty,
+            message: format!("{certainty:?}"),
+            file: "p.c".into(),
+            line: 7,
+            column: 3,
+            process: 0,
+            trace: Vec::new(),
+            path_condition: String::new(),
+            claim: String::new(),
+            witness: Witness::Unavailable(String::new()),
+            witness_missing: Vec::new(),
+            difference: None,
+            snapshots: None,
+        }
+    }
+
+    fn part(part: u64, report: Report) -> PartResult {
+        PartResult {
+            part,
+            report,
+            split: None,
+        }
+    }
+
+    fn violated(certainty: Certainty) -> Report {
+        Report {
+            verdict: Verdict::Violated,
+            violations: vec![violation(certainty)],
+            ..Report::error(String::new())
+        }
+    }
+
+    /// Two parts found the same violation, the first only possibly: the
+    /// combined report keeps the provable one. A third part stopped with an
+    /// error: the verdict stays violated and a warning names the error.
+    #[test]
+    fn the_same_violation_is_kept_provable_and_an_error_is_named() {
+        let options = Options {
+            max_violations: 0,
+            ..Options::default()
+        };
+        let failed = Report::error("error: p.c:9:1: not supported by the tass engine: x");
+        let results = vec![
+            part(0, violated(Certainty::Possible)),
+            part(1, violated(Certainty::Provable)),
+            part(2, failed),
+        ];
+        let combined = combine(results, &options, Instant::now());
+        assert_eq!(combined.verdict, Verdict::Violated);
+        assert_eq!(combined.violations.len(), 1);
+        assert_eq!(combined.violations[0].certainty, Certainty::Provable);
+        assert!(
+            combined
+                .warnings
+                .iter()
+                .any(|w| w.contains("stopped with an error") && w.contains("p.c:9:1")),
+            "{:?}",
+            combined.warnings
+        );
+    }
 }
