@@ -693,3 +693,46 @@ fn joint_assertion_on_the_global_error_of_each_sweep() {
         assert!(message(&r).contains("`ERR` (occurrence 1)"), "{r:#}");
     }
 }
+
+/// `PROC[e]` with a rank the path leaves open (it depends on the input `N`):
+/// the check is split on the ranks the path allows (it was an "is not one
+/// number on this path" error). Confirmed with mpirun -np 2 for N = 0..10,
+/// the assertion computed from an MPI_Allgather of `x`: it never fails, and
+/// with BAD it fails on rank 1 at N = 3 only.
+#[test]
+fn a_rank_the_path_leaves_open_splits_the_check() {
+    const SPLIT: &str = r#"#include <mpi.h>
+#pragma TASS input {0 <= N && N <= 10} int
+int N;
+int x, myrank;
+int main(int argc, char **argv) {
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &myrank);
+    x = 2 * N;
+#pragma TASS collective assert SAME x == PROC[(N > 5) ? 1 : 0].x
+    MPI_Finalize();
+    return 0;
+}
+"#;
+    let (code, r) = verify("2", &[], SPLIT);
+    assert_holds(code, &r);
+    let bad = SPLIT.replace(
+        "x = 2 * N;",
+        "x = (myrank == 0 && N == 3) ? 7 : 2 * N; /* BAD */",
+    );
+    let (code, r) = verify("2", &[], &bad);
+    assert_violated(code, &r, "collective-assertion", Some(9));
+    assert_eq!(r["violations"][0]["process"], 1, "{r}");
+    assert_eq!(r["violations"][0]["witness"]["N"], 3, "{r}");
+    // A rank the path allows outside 0..NPROCS stays an error, never a pass.
+    let outside = SPLIT.replace("? 1 : 0]", "? 2 : 0]");
+    let (code, r) = verify("2", &[], &outside);
+    assert_eq!(code, 2, "{r}");
+    assert!(
+        r["error"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("is not one number"),
+        "{r}"
+    );
+}

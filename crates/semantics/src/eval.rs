@@ -50,6 +50,10 @@ pub struct Evaluator<'a> {
     pub violations: Vec<Violation>,
     /// Claims assumed after failed checks (to be conjoined to the path condition).
     pub assumed: Vec<Expr>,
+    /// The rank of a `PROC[e]` that the path condition does not fix, when
+    /// evaluation stopped on it: a caller that can split the path on its
+    /// values (the collective-assertion check) does so.
+    pub undecided_rank: Option<Expr>,
     context: Vec<Expr>,
     bound: Vec<(VarId, Expr)>,
     checking: bool,
@@ -225,6 +229,7 @@ impl<'a> Evaluator<'a> {
             oracle,
             violations: Vec::new(),
             assumed: Vec::new(),
+            undecided_rank: None,
             context: Vec::new(),
             bound: Vec::new(),
             checking,

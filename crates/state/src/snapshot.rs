@@ -493,9 +493,19 @@ pub(crate) fn after_step(
     Ok(violations)
 }
 
+/// The most `PROC[e]` ranks one check splits the path on (each split is over
+/// at most the number of processes).
+const MAX_RANK_SPLITS: usize = 4;
+
 /// Evaluates every process's asserted expression in the composite state of
 /// `heads`; returns the path condition with the claims assumed (the path goes
 /// on as if they held, as after a failed `assert`).
+///
+/// A `PROC[e]` whose rank `e` the path condition leaves open (a neighbour
+/// computed from a symbolic problem size) splits the check: it is made under
+/// `pc && e == r` for every rank `r` the path allows, and the path goes on
+/// under the disjunction of what each case assumed. A rank outside
+/// `0..NPROCS` the path allows stays an error.
 fn check_composite(
     ctx: &SnapshotCtx,
     oracle: &mut Oracle,
@@ -504,7 +514,83 @@ fn check_composite(
     occurrence: u64,
     violations: &mut Vec<Violation>,
 ) -> Result<Expr, EngineError> {
+    check_composite_split(
+        ctx,
+        oracle,
+        (state, state.inner.pc),
+        heads,
+        occurrence,
+        violations,
+        0,
+    )
+}
+
+fn check_composite_split(
+    ctx: &SnapshotCtx,
+    oracle: &mut Oracle,
+    (state, pc): (&State, Expr),
+    heads: &[Snapshot],
+    occurrence: u64,
+    violations: &mut Vec<Violation>,
+    splits: usize,
+) -> Result<Expr, EngineError> {
+    let found = violations.len();
+    let (error, rank) =
+        match check_composite_under(ctx, oracle, (state, pc), heads, occurrence, violations) {
+            Ok(pc) => return Ok(pc),
+            Err(CompositeError { error, rank: None }) => return Err(error),
+            Err(CompositeError {
+                error,
+                rank: Some(rank),
+            }) => (error, rank),
+        };
+    violations.truncate(found);
+    let f = ctx.f;
+    let nprocs = heads.len() as i64;
+    let in_range = f.and(f.le(f.int(0), rank), f.lt(rank, f.int(nprocs)));
+    if splits >= MAX_RANK_SPLITS || !oracle.is_unsat(f, f.and(pc, f.not(in_range))) {
+        return Err(error);
+    }
+    let mut cases = Vec::new();
+    for r in 0..nprocs {
+        let case = f.and(pc, f.eq(rank, f.int(r)));
+        if oracle.is_unsat(f, case) {
+            continue;
+        }
+        cases.push(check_composite_split(
+            ctx,
+            oracle,
+            (state, case),
+            heads,
+            occurrence,
+            violations,
+            splits + 1,
+        )?);
+    }
+    Ok(f.or_all(cases))
+}
+
+/// Why a composite check stopped: the error, and the undecided `PROC[e]`
+/// rank when that was the cause.
+struct CompositeError {
+    error: EngineError,
+    rank: Option<Expr>,
+}
+
+fn check_composite_under(
+    ctx: &SnapshotCtx,
+    oracle: &mut Oracle,
+    (state, pc): (&State, Expr),
+    heads: &[Snapshot],
+    occurrence: u64,
+    violations: &mut Vec<Violation>,
+) -> Result<Expr, CompositeError> {
+    let stopped = |ev: &Evaluator, error: EngineError| CompositeError {
+        error,
+        rank: ev.undecided_rank,
+    };
     let mut inner = (*state.inner).clone();
+    inner.pc = pc;
     inner.procs = heads.iter().map(|s| Arc::clone(&s.proc)).collect();
     inner.snapshots = Snapshots::default();
     let mut composite = State::new(inner);
@@ -519,7 +605,7 @@ fn check_composite(
     // cheap. Only when that fails is each claim checked on its own, to say
     // which process's fails.
     let mut claims = Vec::new();
-    let mut pc = state.inner.pc;
+    let mut pc = pc;
     for (q, head) in heads.iter().enumerate() {
         let Some((_, condition, _)) = assertion_at(ctx.model, head.function, head.transition)
         else {
@@ -527,7 +613,10 @@ fn check_composite(
         };
         let env = composite_env(ctx, &mut composite, q);
         let mut ev = Evaluator::checking(ctx.f, oracle, q);
-        let c = ev.eval_bool(&env, condition)?;
+        let c = match ev.eval_bool(&env, condition) {
+            Ok(c) => c,
+            Err(error) => return Err(stopped(&ev, error)),
+        };
         violations.append(&mut ev.violations);
         pc = ev.assumed.drain(..).fold(pc, |pc, a| ctx.f.and(pc, a));
         claims.push((q, head, c));

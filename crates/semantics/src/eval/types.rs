@@ -49,14 +49,24 @@ impl<'a> Evaluator<'a> {
         let value = match f.as_concrete_int(r).and_then(|v| i128::try_from(v).ok()) {
             Some(v) => Some(v),
             None => {
-                let pc = self.current_pc(env);
-                self.oracle
+                // Under the enclosing `&&`, `||`, `?:` conditions too: the
+                // value read matters only where they hold.
+                let pc = self.assumption(env);
+                let candidate = self
+                    .oracle
                     .candidate_value(f, pc, r)
-                    .and_then(|v| i128::try_from(v).ok())
-                    .filter(|&v| {
-                        let claim = f.eq(r, f.int(v));
-                        matches!(self.oracle.valid(f, pc, claim), Decision::Holds)
-                    })
+                    .and_then(|v| i128::try_from(v).ok());
+                let oracle = &mut *self.oracle;
+                let mut fixed = |v: i128| {
+                    let claim = f.eq(r, f.int(v));
+                    matches!(oracle.valid(f, pc, claim), Decision::Holds)
+                };
+                // The prover may give no model value (a rank such as `c ? 0 :
+                // 1` under `c`); then each rank in turn.
+                match candidate {
+                    Some(v) => Some(v).filter(|&v| fixed(v)),
+                    None => (0..env.nprocs() as i128).find(|&v| fixed(v)),
+                }
             }
         };
         // Under `PID == 0 || PROC[PID - 1].x == ...` the right operand is
@@ -70,6 +80,7 @@ impl<'a> Evaluator<'a> {
             }
         }
         let Some(v) = value else {
+            self.undecided_rank = Some(r);
             return Err(EngineError::unsupported(
                 format!(
                     "the rank `{}` in PROC[...] is not one number on this path: write a rank the \
