@@ -148,7 +148,8 @@ fn atomics_conflict_as_mpi_says() {
 #[test]
 fn another_origins_pending_update_may_be_applied_before_a_fetch() {
     let text = std::fs::read_to_string(fevs("rma_rget_accumulate_order_bad.c")).expect("fevs");
-    let rget_and_wait = "        MPI_Rget_accumulate(&one, 1, MPI_INT, &old, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM,
+    let rget_and_wait =
+        "        MPI_Rget_accumulate(&one, 1, MPI_INT, &old, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM,
                             win, &req);
         MPI_Wait(&req, MPI_STATUS_IGNORE);
 ";
