@@ -55,7 +55,7 @@ use tass_semantics::api::{
 use tass_symbolic::api::{Expr, ExprFactory, Type};
 
 use crate::env::{Layout, ProcEnv};
-use crate::loop_sync::{agree_on_guards, check_claims, invariant_at, Moment};
+use crate::loop_sync::{agree_on_guards, arrival_name, check_claims, invariant_at, Moment};
 use crate::snapshot::{composite_env, SnapshotCtx};
 use crate::state::{ProcState, State, Status};
 
@@ -245,13 +245,7 @@ fn havoc_process(
     inv: &LoopInvariant,
     generation: u32,
 ) -> Result<Vec<Expr>, EngineError> {
-    let mut env = ProcEnv {
-        state,
-        proc: process,
-        model: ctx.model,
-        factory: ctx.f,
-        layout: ctx.layout,
-    };
+    let mut env = ctx.env(state, process);
     let mut k = 0usize;
     let mut fresh = |f: &ExprFactory, ty: Type| {
         k += 1;
@@ -420,13 +414,6 @@ fn out_of_order(
     let violations = std::mem::take(&mut ev.violations);
     state.inner_mut().pc = ctx.f.ff();
     violations
-}
-
-fn arrival_name(a: LoopArrival) -> &'static str {
-    match a {
-        LoopArrival::Entry => "entry",
-        LoopArrival::Return => "return after an iteration",
-    }
 }
 
 /// At a state where no process can move, or all have ended: a process that
@@ -620,18 +607,7 @@ fn map_proc(ps: &mut Arc<ProcState>, g: &mut dyn FnMut(Expr) -> Expr) {
         let heap: Vec<HeapObject> = ps
             .heap
             .iter()
-            .map(|o| match o {
-                HeapObject::Live {
-                    value,
-                    extent,
-                    elem,
-                } => HeapObject::Live {
-                    value: value.map(&mut same, g),
-                    extent: g(*extent),
-                    elem: *elem,
-                },
-                HeapObject::Freed => HeapObject::Freed,
-            })
+            .map(|o| o.map_live(|value, extent| (value.map(&mut same, g), g(extent))))
             .collect();
         ps.heap = Arc::new(heap);
     }

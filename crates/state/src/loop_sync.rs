@@ -103,7 +103,8 @@ pub(crate) fn is_waiting(state: &State, p: usize) -> bool {
         .is_some_and(|s| s.arrived.get(p).is_some_and(Option::is_some))
 }
 
-fn arrival_name(a: LoopArrival) -> &'static str {
+/// How a process arrives at a loop head, in messages.
+pub(crate) fn arrival_name(a: LoopArrival) -> &'static str {
     match a {
         LoopArrival::Entry => "entry",
         LoopArrival::Return => "return after an iteration",
@@ -449,13 +450,7 @@ pub(crate) fn havoc_all(
     };
     let mut pc = state.inner.pc;
     for (q, inv) in invariants.iter().enumerate() {
-        let mut env = ProcEnv {
-            state,
-            proc: q,
-            model: ctx.model,
-            factory: ctx.f,
-            layout: ctx.layout,
-        };
+        let mut env = ctx.env(state, q);
         let mut changes = Vec::new();
         // Named after the arrival (the how-many-th entry on this path, the
         // process, the value's place in the write set): every interleaving
@@ -515,13 +510,7 @@ pub(crate) fn agree_on_guards(
     }
     let mut guards = Vec::new();
     for q in 0..heads.len() {
-        let env = ProcEnv {
-            state,
-            proc: q,
-            model: ctx.model,
-            factory: ctx.f,
-            layout: ctx.layout,
-        };
+        let env = ctx.env(state, q);
         guards.push(evaluate_guard(ctx.model, ctx.f, oracle, &env, tid)?);
     }
     let asked_before = oracle.prover_questions();
