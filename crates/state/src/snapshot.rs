@@ -281,13 +281,12 @@ impl<'a> SnapshotCtx<'a> {
     where
         'a: 's,
     {
-        ProcEnv {
-            state,
-            proc,
+        let ctx = crate::mpi::Ctx {
             model: self.model,
-            factory: self.f,
+            f: self.f,
             layout: self.layout,
-        }
+        };
+        ctx.env(state, proc)
     }
 }
 
