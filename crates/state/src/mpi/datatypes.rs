@@ -143,6 +143,13 @@ impl Layout {
     }
 }
 
+/// The blocks of `MPI_Type_indexed` or `MPI_Type_create_struct`: each one's
+/// length and displacement.
+struct Blocks {
+    lengths: Vec<i64>,
+    displacements: Vec<i64>,
+}
+
 /// The largest number of elements tass builds a derived datatype of.
 const LAYOUT_LIMIT: i64 = 4096;
 
@@ -546,7 +553,7 @@ impl MpiCall<'_, '_, '_> {
         &mut self,
         count: i64,
         displacements: ArgRole,
-    ) -> Result<Option<(Vec<i64>, Vec<i64>)>, EngineError> {
+    ) -> Result<Option<Blocks>, EngineError> {
         let (ev, env, call) = self.parts();
         let f = ev.factory();
         let (name, span) = (call.lf.c_name(), call.span);
@@ -578,14 +585,21 @@ impl MpiCall<'_, '_, '_> {
             ev.fail(&*env, Property::MpiCount, message, span);
             return Ok(None);
         }
-        Ok(Some((lengths, displacements)))
+        Ok(Some(Blocks {
+            lengths,
+            displacements,
+        }))
     }
 
     /// `MPI_Type_indexed(count, blocklengths, displacements, oldtype, &newtype)`:
     /// block `i` is `blocklengths[i]` copies of `oldtype` from `displacements[i]`
     /// extents of it (concrete arrays of `count` ints).
     fn build_indexed(&mut self, count: i64) -> Result<(), EngineError> {
-        let Some((lengths, displacements)) = self.blocks(count, ArgRole::Displacements)? else {
+        let Some(Blocks {
+            lengths,
+            displacements,
+        }) = self.blocks(count, ArgRole::Displacements)?
+        else {
             return Ok(());
         };
         let (ev, env, call) = self.parts();
@@ -613,7 +627,11 @@ impl MpiCall<'_, '_, '_> {
     /// at whole elements of it (a C struct of fields of one type, and arrays of
     /// them), else a struct of mixed basic types (`struct_type.rs`).
     fn build_struct(&mut self, count: i64) -> Result<(), EngineError> {
-        let Some((lengths, bytes)) = self.blocks(count, ArgRole::ByteDisplacements)? else {
+        let Some(Blocks {
+            lengths,
+            displacements: bytes,
+        }) = self.blocks(count, ArgRole::ByteDisplacements)?
+        else {
             return Ok(());
         };
         let (ev, env, call) = self.parts();
