@@ -243,14 +243,9 @@ fn replay_quietly(trace: &Value, invocation: &Invocation, settings: &ReplaySetti
         .iter()
         .find(|(_, files, _)| files.iter().any(|f| file_name(f) == violating))
         .or(invocation.programs.first());
-    let Some((_, files, procs)) = program else {
-        return Outcome::Unreplayable("the trace names no program".into());
-    };
-    let target = Target {
-        trace,
-        files,
-        procs: *procs,
-        purpose: Purpose::Violation,
+    let target = match Target::violation(trace, program) {
+        Ok(target) => target,
+        Err(outcome) => return outcome,
     };
     let built = match build_and_say(&target, &values, invocation, settings, &dir) {
         Ok(b) => b,
@@ -313,16 +308,10 @@ fn replay_ltl(
     settings: &ReplaySettings,
 ) -> Outcome {
     let dir = settings.harness_dir();
-    let Some((_, files, procs)) = invocation.programs.first() else {
-        return Outcome::Unreplayable("the trace names no program".into());
-    };
-    let target = Target {
-        trace,
-        files,
-        procs: *procs,
-        purpose: Purpose::Violation,
-    };
-    lasso::replay_lasso(&target, values, invocation, settings, &dir)
+    match Target::violation(trace, invocation.programs.first()) {
+        Ok(target) => lasso::replay_lasso(&target, values, invocation, settings, &dir),
+        Err(outcome) => outcome,
+    }
 }
 
 /// What a harness is built for.
@@ -340,6 +329,25 @@ struct Target<'a> {
     files: &'a [PathBuf],
     procs: usize,
     purpose: Purpose,
+}
+
+impl<'a> Target<'a> {
+    /// The violation `trace` reports, on `program` (role, files, processes)
+    /// of the invocation; an outcome saying why not when there is none.
+    fn violation(
+        trace: &'a Value,
+        program: Option<&'a (String, Vec<PathBuf>, usize)>,
+    ) -> Result<Target<'a>, Outcome> {
+        let Some((_, files, procs)) = program else {
+            return Err(Outcome::Unreplayable("the trace names no program".into()));
+        };
+        Ok(Target {
+            trace,
+            files,
+            procs: *procs,
+            purpose: Purpose::Violation,
+        })
+    }
 }
 
 struct Built {

@@ -14,10 +14,9 @@
 //! The expected verdicts are the manifest's (each confirmed there by a
 //! concrete run, noted in the entry).
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
 
-use serde_json::Value;
+use std::path::{Path, PathBuf};
 
 fn fevs() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fevs")
@@ -73,35 +72,15 @@ fn has_ltl(entry: &Entry) -> bool {
     program_has(entry, "#pragma TASS ltl")
 }
 
-/// The verdict, exit status and violations (property, line) of one run.
-fn outcome(args: &[String], jobs: &str) -> (String, i32, Vec<(String, u64)>) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tass"))
-        .current_dir(fevs())
-        .args(args)
-        .args(["--format", "json", "--max-violations", "0", "--jobs", jobs])
-        // A run that diverges ends inconclusive instead of hanging the test.
-        .args(["--timeout", "120"])
-        .output()
-        .expect("run tass");
-    let text = String::from_utf8_lossy(&out.stdout);
-    let report: Value =
-        serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"));
-    let mut violations: Vec<(String, u64)> = report["violations"]
-        .as_array()
-        .map(|vs| {
-            vs.iter()
-                .map(|v| {
-                    (
-                        v["property"].as_str().unwrap_or("").to_string(),
-                        v["line"].as_u64().unwrap_or(0),
-                    )
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    violations.sort();
-    let verdict = report["verdict"].as_str().unwrap_or("").to_string();
-    (verdict, out.status.code().unwrap_or(-1), violations)
+/// The outcome of one run; a run that diverges ends inconclusive instead of
+/// hanging the test.
+fn outcome(args: &[String], jobs: &str) -> common::Outcome {
+    let bounded: Vec<&str> = args
+        .iter()
+        .map(String::as_str)
+        .chain(["--timeout", "120"])
+        .collect();
+    common::tass_json(&bounded, jobs)
 }
 
 /// Runs `entries` at `--jobs 1` and `--jobs 2`; both must give the

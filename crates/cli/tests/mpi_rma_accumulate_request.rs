@@ -22,6 +22,16 @@ fn raccumulate_variant(from: &str, to: &str) -> PathBuf {
     inline(&text.replace(from, to))
 }
 
+/// fevs/mpi/NAME holds on 1, 2 and 3 processes, reduced and full.
+fn holds_on_one_to_three_processes(name: &str) {
+    for procs in ["1", "2", "3"] {
+        for reduced in [true, false] {
+            let (code, r) = verify_reduced(procs, &[], &fevs(name), reduced);
+            assert_holds(code, &r);
+        }
+    }
+}
+
 const WAIT_THEN_CHECK: &str = "                            win, &req);
         MPI_Wait(&req, MPI_STATUS_IGNORE);
         assert(old >= rank);";
@@ -29,13 +39,7 @@ const WAIT_THEN_CHECK: &str = "                            win, &req);
 /// mpirun -np 1, 2, 3, osc ucx and pt2pt, default and zero-buffer: exit 0.
 #[test]
 fn raccumulate_and_rget_accumulate_under_shared_locks_hold() {
-    for procs in ["1", "2", "3"] {
-        for reduced in [true, false] {
-            let path = fevs("rma_raccumulate_ok.c");
-            let (code, r) = verify_reduced(procs, &[], &path, reduced);
-            assert_holds(code, &r);
-        }
-    }
+    holds_on_one_to_three_processes("rma_raccumulate_ok.c");
     // The unlock completes the operation at the origin as well: the wait
     // after it returns at once.
     let later = WAIT_THEN_CHECK.replace(
@@ -273,13 +277,7 @@ fn fevs_raccumulate_in_a_fence_epoch_is_an_epoch_error() {
 /// mpirun -np 1, 2, 3, osc ucx and pt2pt, default and zero-buffer: exit 0.
 #[test]
 fn polling_with_win_test_holds() {
-    for procs in ["1", "2", "3"] {
-        for reduced in [true, false] {
-            let path = fevs("rma_win_test_ok.c");
-            let (code, r) = verify_reduced(procs, &[], &path, reduced);
-            assert_holds(code, &r);
-        }
-    }
+    holds_on_one_to_three_processes("rma_win_test_ok.c");
 }
 
 /// Reading the exposed slot after a test that may have returned 0 (a real

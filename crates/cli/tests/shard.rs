@@ -6,6 +6,8 @@
 //! The expected verdicts are those of the fevs manifest (confirmed there by
 //! concrete runs); these tests compare the split runs with the whole run.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -569,27 +571,8 @@ fn compare_jobs_give_the_same_verdicts() {
 }
 
 /// The verdict, exit status and violations (property, line) of one run.
-fn outcome(args: &[&str], jobs: &str) -> (String, i32, Vec<(String, u64)>) {
-    let mut all = args.to_vec();
-    all.extend(["--format", "json", "--jobs", jobs, "--max-violations", "0"]);
-    let (code, out) = tass(&all);
-    let report = json(&out);
-    let mut violations: Vec<(String, u64)> = report["violations"]
-        .as_array()
-        .map(|vs| {
-            vs.iter()
-                .map(|v| {
-                    (
-                        v["property"].as_str().unwrap_or("").to_string(),
-                        v["line"].as_u64().unwrap_or(0),
-                    )
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    violations.sort();
-    let verdict = report["verdict"].as_str().unwrap_or("").to_string();
-    (verdict, code, violations)
+fn outcome(args: &[&str], jobs: &str) -> common::Outcome {
+    common::tass_json(args, jobs)
 }
 
 /// `--jobs N` (parts sharing their saved states below the cut) on programs

@@ -81,6 +81,27 @@ impl HeapObject {
     pub fn is_live(&self) -> bool {
         matches!(self, HeapObject::Live { .. })
     }
+
+    /// This object with its value and extent replaced by what `f` makes of
+    /// them (the renamings of symmetry and of the lagged loop run); a freed
+    /// object stays freed.
+    pub fn map_live(&self, f: impl FnOnce(&Value, Expr) -> (Value, Expr)) -> HeapObject {
+        match self {
+            HeapObject::Live {
+                value,
+                extent,
+                elem,
+            } => {
+                let (value, extent) = f(value, *extent);
+                HeapObject::Live {
+                    value,
+                    extent,
+                    elem: *elem,
+                }
+            }
+            HeapObject::Freed => HeapObject::Freed,
+        }
+    }
 }
 
 /// A point-to-point message in transit (buffered), for the MPI engine.

@@ -188,8 +188,7 @@ impl Oracle {
 
     /// True if `e` mentions a stand-in recorded by [`Oracle::note_abstraction`].
     pub fn mentions_abstraction(&self, f: &ExprFactory, e: Expr) -> bool {
-        self.abstractions.iter().any(|&symbol| f.occurs(symbol, e))
-            || (self.arith != Arith::Real && mentions_float_operator(f, e))
+        self.mentions_stand_in(f, e, &[])
     }
 
     /// True if `e` mentions a stand-in other than a bitwise operator (a
@@ -197,13 +196,22 @@ impl Oracle {
     /// operator at herbrand/ieee): a model's values for it need not be ones
     /// the real function or call can produce.
     fn mentions_other_than_bitwise(&self, f: &ExprFactory, e: Expr) -> bool {
-        let bitwise = |symbol: Expr| {
-            f.symbol_name(symbol)
-                .is_some_and(|n| tass_symbolic::api::BITWISE_FUNCTIONS.contains(&&*n))
+        self.mentions_stand_in(f, e, &tass_symbolic::api::BITWISE_FUNCTIONS)
+    }
+
+    /// True if `e` mentions a recorded stand-in not named in `ignored`, or a
+    /// floating operator when the arithmetic level leaves those
+    /// uninterpreted.
+    fn mentions_stand_in(&self, f: &ExprFactory, e: Expr, ignored: &[&str]) -> bool {
+        let counted = |symbol: Expr| {
+            ignored.is_empty()
+                || !f
+                    .symbol_name(symbol)
+                    .is_some_and(|n| ignored.contains(&&*n))
         };
         self.abstractions
             .iter()
-            .any(|&symbol| !bitwise(symbol) && f.occurs(symbol, e))
+            .any(|&symbol| counted(symbol) && f.occurs(symbol, e))
             || (self.arith != Arith::Real && mentions_float_operator(f, e))
     }
 

@@ -401,7 +401,7 @@ impl Engine {
             decided.push((g, enabled, known));
             if enabled && self.aligned_loops && !self.lagged_loops {
                 let checked = crate::loop_sync::reject_schedule_dependence(
-                    &crate::loop_sync::AlignedCtx {
+                    &crate::mpi::Ctx {
                         model: &model,
                         f: &f,
                         layout: &self.layout,
@@ -849,23 +849,15 @@ impl Engine {
     /// `Some(Ok(violation))` when a process has ended without arriving.
     pub fn stuck_at_loop(&mut self, state: &State) -> Option<Result<Violation, EngineError>> {
         let mut scratch = state.clone();
+        let ctx = crate::mpi::Ctx {
+            model: &self.model,
+            f: &self.factory,
+            layout: &self.layout,
+        };
         if self.lagged_loops {
-            return crate::loop_lag::stuck_outcome(
-                &self.model,
-                &self.factory,
-                &mut self.oracle,
-                &mut scratch,
-                &self.layout,
-            )
-            .map(Ok);
+            return crate::loop_lag::stuck_outcome(ctx, &mut self.oracle, &mut scratch).map(Ok);
         }
-        let outcome = crate::loop_sync::stuck_outcome(
-            &self.model,
-            &self.factory,
-            &mut self.oracle,
-            &mut scratch,
-            &self.layout,
-        );
+        let outcome = crate::loop_sync::stuck_outcome(ctx, &mut self.oracle, &mut scratch);
         if matches!(outcome, Some(Err(_))) {
             self.aligned_stuck = true;
         }

@@ -58,8 +58,9 @@ use tass_semantics::api::{
 };
 use tass_symbolic::api::Expr;
 
-use crate::env::ProcEnv;
-use crate::loop_sync::{agree_on_guards, check_claims, enter_loop, havoc_all, Moment};
+use crate::loop_sync::{
+    agree_on_guards, arrival_name, check_claims, enter_loop, havoc_all, Moment,
+};
 use crate::snapshot::{
     composite_env, composite_env_with_spec, joint_id, joint_points, JointPoint, JointSide,
     LoopMark, Snapshot, SnapshotCtx,
@@ -492,13 +493,6 @@ fn joint_loop_named<'m>(model: &'m Model, id: &str) -> Option<&'m LoopInvariant>
     })
 }
 
-fn arrival_name(a: LoopArrival) -> &'static str {
-    match a {
-        LoopArrival::Entry => "entry",
-        LoopArrival::Return => "return after an iteration",
-    }
-}
-
 /// The condition under which process `q`, at the head of `inv`'s loop,
 /// enters the body: the guard of the head's branch from which the loop's
 /// return to the head can be reached (without passing the head).
@@ -539,13 +533,7 @@ fn entering_guard(
     let [tid] = entering[..] else {
         return Err(refuse());
     };
-    let env = ProcEnv {
-        state,
-        proc: q,
-        model: ctx.model,
-        factory: ctx.f,
-        layout: ctx.layout,
-    };
+    let env = ctx.env(state, q);
     evaluate_guard(ctx.model, ctx.f, oracle, &env, tid)
 }
 

@@ -46,16 +46,16 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
 use tass_dynamic::api::{HeapObject, Value};
-use tass_model::api::{
-    CollectiveKind, FunctionId, LoopArrival, LoopInvariant, Model, TransitionId,
-};
+use tass_model::api::{CollectiveKind, FunctionId, LoopArrival, LoopInvariant, TransitionId};
 use tass_semantics::api::{
     havoc_write_set, EngineError, Evaluator, Havoc, Oracle, Property, Violation, LOOP_SYMBOL_PREFIX,
 };
 use tass_symbolic::api::{Expr, ExprFactory, Type};
 
-use crate::env::{Layout, ProcEnv};
-use crate::loop_sync::{agree_on_guards, check_claims, invariant_at, Moment};
+use crate::loop_sync::{
+    agree_on_guards, arrival_name, check_claims, ended_without_arriving, invariant_at, Moment,
+};
+use crate::mpi::Ctx;
 use crate::snapshot::{composite_env, SnapshotCtx};
 use crate::state::{ProcState, State, Status};
 
@@ -245,13 +245,7 @@ fn havoc_process(
     inv: &LoopInvariant,
     generation: u32,
 ) -> Result<Vec<Expr>, EngineError> {
-    let mut env = ProcEnv {
-        state,
-        proc: process,
-        model: ctx.model,
-        factory: ctx.f,
-        layout: ctx.layout,
-    };
+    let mut env = ctx.env(state, process);
     let mut k = 0usize;
     let mut fresh = |f: &ExprFactory, ty: Type| {
         k += 1;
@@ -422,27 +416,14 @@ fn out_of_order(
     violations
 }
 
-fn arrival_name(a: LoopArrival) -> &'static str {
-    match a {
-        LoopArrival::Entry => "entry",
-        LoopArrival::Return => "return after an iteration",
-    }
-}
-
 /// At a state where no process can move, or all have ended: a process that
 /// has ended while the oldest record waits for its arrival is an `invariant`
 /// violation (it never arrives). `None` if there is none.
-pub(crate) fn stuck_outcome(
-    model: &Model,
-    f: &ExprFactory,
-    oracle: &mut Oracle,
-    state: &mut State,
-    layout: &Layout,
-) -> Option<Violation> {
+pub(crate) fn stuck_outcome(ctx: Ctx, oracle: &mut Oracle, state: &mut State) -> Option<Violation> {
     let lag = state.inner.snapshots.loop_lag.clone()?;
     let record = lag.records.first()?;
     let (function, transition) = record.snaps.iter().flatten().next()?.at;
-    let inv = invariant_at(model, function, transition)?;
+    let inv = invariant_at(ctx.model, function, transition)?;
     let arrived: Vec<String> = (0..record.snaps.len())
         .filter(|&p| record.snaps[p].is_some())
         .map(|p| p.to_string())
@@ -451,33 +432,18 @@ pub(crate) fn stuck_outcome(
         record.snaps[p].is_none()
             && matches!(state.inner.procs[p].status, Status::Terminated { .. })
     })?;
-    let env = ProcEnv {
-        state,
-        proc: p,
-        model,
-        factory: f,
-        layout,
+    let message = || {
+        format!(
+            "collective loop invariant `{}`: process(es) {} arrived at the loop head ({}, the \
+             {}-th arrival at an invariant loop) but process {p} has ended without arriving: \
+             every process must take part in the loop and leave it on the same iteration",
+            inv.id,
+            arrived.join(", "),
+            arrival_name(record.arrival),
+            lag.completed + 1
+        )
     };
-    let mut ev = Evaluator::checking(f, oracle, p);
-    ev.check(
-        &env,
-        f.ff(),
-        Property::Invariant,
-        || {
-            format!(
-                "collective loop invariant `{}`: process(es) {} arrived at the loop head ({}, \
-                 the {}-th arrival at an invariant loop) but process {p} has ended without \
-                 arriving: every process must take part in the loop and leave it on the same \
-                 iteration",
-                inv.id,
-                arrived.join(", "),
-                arrival_name(record.arrival),
-                lag.completed + 1
-            )
-        },
-        &inv.span,
-    );
-    ev.violations.pop()
+    ended_without_arriving(ctx, oracle, (state, p), &inv.span, message)
 }
 
 /// True if `state` has an incomplete lagged record with a relation.
@@ -620,18 +586,7 @@ fn map_proc(ps: &mut Arc<ProcState>, g: &mut dyn FnMut(Expr) -> Expr) {
         let heap: Vec<HeapObject> = ps
             .heap
             .iter()
-            .map(|o| match o {
-                HeapObject::Live {
-                    value,
-                    extent,
-                    elem,
-                } => HeapObject::Live {
-                    value: value.map(&mut same, g),
-                    extent: g(*extent),
-                    elem: *elem,
-                },
-                HeapObject::Freed => HeapObject::Freed,
-            })
+            .map(|o| o.map_live(|value, extent| (value.map(&mut same, g), g(extent))))
             .collect();
         ps.heap = Arc::new(heap);
     }

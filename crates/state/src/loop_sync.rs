@@ -51,7 +51,7 @@ use tass_semantics::api::{
 };
 use tass_symbolic::api::{Expr, ExprFactory, Type};
 
-use crate::env::{Layout, ProcEnv};
+use crate::mpi::Ctx;
 use crate::snapshot::{composite_env, SnapshotCtx};
 use crate::state::{State, Status};
 
@@ -103,7 +103,24 @@ pub(crate) fn is_waiting(state: &State, p: usize) -> bool {
         .is_some_and(|s| s.arrived.get(p).is_some_and(Option::is_some))
 }
 
-fn arrival_name(a: LoopArrival) -> &'static str {
+/// The `invariant` violation of process `p` of `state`, which has ended
+/// while others wait for it at an invariant loop's head (it never arrives);
+/// `message` says so.
+pub(crate) fn ended_without_arriving(
+    ctx: Ctx,
+    oracle: &mut Oracle,
+    (state, p): (&mut State, usize),
+    span: &Span,
+    message: impl FnOnce() -> String,
+) -> Option<Violation> {
+    let env = ctx.env(state, p);
+    let mut ev = Evaluator::checking(ctx.f, oracle, p);
+    ev.check(&env, ctx.f.ff(), Property::Invariant, message, span);
+    ev.violations.pop()
+}
+
+/// How a process arrives at a loop head, in messages.
+pub(crate) fn arrival_name(a: LoopArrival) -> &'static str {
     match a {
         LoopArrival::Entry => "entry",
         LoopArrival::Return => "return after an iteration",
@@ -117,15 +134,13 @@ fn arrival_name(a: LoopArrival) -> &'static str {
 /// depend on the schedule), else a refusal (the alignment of the
 /// processes' iterations left out the runs where one is ahead).
 pub(crate) fn stuck_outcome(
-    model: &Model,
-    f: &ExprFactory,
+    ctx: Ctx,
     oracle: &mut Oracle,
     state: &mut State,
-    layout: &Layout,
 ) -> Option<Result<Violation, EngineError>> {
     let sync = state.inner.snapshots.loop_sync.clone()?;
     let (function, transition) = sync.arrived.iter().flatten().next().copied()?;
-    let inv = invariant_at(model, function, transition)?;
+    let inv = invariant_at(ctx.model, function, transition)?;
     let waiting: Vec<String> = (0..sync.arrived.len())
         .filter(|&p| sync.arrived[p].is_some())
         .map(|p| p.to_string())
@@ -135,31 +150,17 @@ pub(crate) fn stuck_outcome(
         .filter(|&p| matches!(state.inner.procs[p].status, Status::Terminated { .. }))
         .collect();
     if let Some(&p) = ended.first() {
-        let env = ProcEnv {
-            state,
-            proc: p,
-            model,
-            factory: f,
-            layout,
+        let message = || {
+            format!(
+                "collective loop invariant `{}`: process(es) {} arrive at the loop head ({}) but \
+                 process {p} has ended without arriving: every process must take part in the \
+                 loop and leave it on the same iteration",
+                inv.id,
+                waiting.join(", "),
+                arrival_name(sync.arrival)
+            )
         };
-        let mut ev = Evaluator::checking(f, oracle, p);
-        ev.check(
-            &env,
-            f.ff(),
-            Property::Invariant,
-            || {
-                format!(
-                    "collective loop invariant `{}`: process(es) {} arrive at the loop head ({}) \
-                     but process {p} has ended without arriving: every process must take part in \
-                     the loop and leave it on the same iteration",
-                    inv.id,
-                    waiting.join(", "),
-                    arrival_name(sync.arrival)
-                )
-            },
-            &inv.span,
-        );
-        return ev.violations.pop().map(Ok);
+        return ended_without_arriving(ctx, oracle, (state, p), &inv.span, message).map(Ok);
     }
     let others: Vec<String> = (0..sync.arrived.len())
         .filter(|&p| sync.arrived[p].is_none())
@@ -449,13 +450,7 @@ pub(crate) fn havoc_all(
     };
     let mut pc = state.inner.pc;
     for (q, inv) in invariants.iter().enumerate() {
-        let mut env = ProcEnv {
-            state,
-            proc: q,
-            model: ctx.model,
-            factory: ctx.f,
-            layout: ctx.layout,
-        };
+        let mut env = ctx.env(state, q);
         let mut changes = Vec::new();
         // Named after the arrival (the how-many-th entry on this path, the
         // process, the value's place in the write set): every interleaving
@@ -515,13 +510,7 @@ pub(crate) fn agree_on_guards(
     }
     let mut guards = Vec::new();
     for q in 0..heads.len() {
-        let env = ProcEnv {
-            state,
-            proc: q,
-            model: ctx.model,
-            factory: ctx.f,
-            layout: ctx.layout,
-        };
+        let env = ctx.env(state, q);
         guards.push(evaluate_guard(ctx.model, ctx.f, oracle, &env, tid)?);
     }
     let asked_before = oracle.prover_questions();
@@ -554,19 +543,12 @@ pub(crate) fn agree_on_guards(
     Ok(())
 }
 
-/// What [`reject_schedule_dependence`] needs of the engine.
-pub(crate) struct AlignedCtx<'a> {
-    pub model: &'a Model,
-    pub f: &'a ExprFactory,
-    pub layout: &'a Layout,
-}
-
 /// Refuses the run (the processes are aligned at invariant loops) if the
 /// enabled transition `t` of process `p` is an MPI call whose outcome depends
 /// on the schedule: a receive or probe whose source can be `MPI_ANY_SOURCE`,
 /// a test, `MPI_Iprobe`, `MPI_Waitany`/`MPI_Waitsome`.
 pub(crate) fn reject_schedule_dependence(
-    ctx: &AlignedCtx,
+    ctx: &Ctx,
     oracle: &mut Oracle,
     state: &mut State,
     p: usize,
@@ -595,13 +577,7 @@ pub(crate) fn reject_schedule_dependence(
         return Ok(());
     };
     let f = ctx.f;
-    let env = ProcEnv {
-        state,
-        proc: p,
-        model: ctx.model,
-        factory: f,
-        layout: ctx.layout,
-    };
+    let env = ctx.env(state, p);
     let pc = env.path_condition();
     let mut ev = Evaluator::without_checks(f, oracle, p);
     // An argument that cannot be evaluated is reported when the call runs.

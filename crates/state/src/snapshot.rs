@@ -275,6 +275,21 @@ pub(crate) struct SnapshotCtx<'a> {
     pub side: JointSide,
 }
 
+impl<'a> SnapshotCtx<'a> {
+    /// The environment of process `proc` in `state`, for the evaluator.
+    pub(crate) fn env<'s>(&self, state: &'s mut State, proc: usize) -> ProcEnv<'s>
+    where
+        'a: 's,
+    {
+        let ctx = crate::mpi::Ctx {
+            model: self.model,
+            f: self.f,
+            layout: self.layout,
+        };
+        ctx.env(state, proc)
+    }
+}
+
 /// Which program of `tass compare` an engine runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub(crate) enum JointSide {
@@ -670,13 +685,7 @@ pub(crate) fn composite_env<'a>(
     q: usize,
 ) -> CompositeEnv<'a> {
     CompositeEnv {
-        env: ProcEnv {
-            state: composite,
-            proc: q,
-            model: ctx.model,
-            factory: ctx.f,
-            layout: ctx.layout,
-        },
+        env: ctx.env(composite, q),
         spec: None,
     }
 }
@@ -859,13 +868,7 @@ impl JointPoint {
 fn named_values(ctx: &SnapshotCtx, state: &State, proc: &Arc<ProcState>) -> Vec<(String, Value)> {
     let mut scratch = state.clone();
     scratch.inner_mut().procs[0] = Arc::clone(proc);
-    let env = ProcEnv {
-        state: &mut scratch,
-        proc: 0,
-        model: ctx.model,
-        factory: ctx.f,
-        layout: ctx.layout,
-    };
+    let env = ctx.env(&mut scratch, 0);
     let top = proc.stack.last().map(|f| f.function);
     let mut values: Vec<(u8, String, Value)> = Vec::new();
     for v in &ctx.model.variables {
@@ -1092,13 +1095,7 @@ fn check_joint_occurrence(
             continue;
         };
         let env = CompositeEnv {
-            env: ProcEnv {
-                state: &mut composite,
-                proc: q,
-                model: ctx.model,
-                factory: ctx.f,
-                layout: ctx.layout,
-            },
+            env: ctx.env(&mut composite, q),
             spec: Some(point),
         };
         let mut ev = Evaluator::checking(ctx.f, oracle, q);

@@ -501,18 +501,7 @@ fn rename_proc(
         let heap: Vec<HeapObject> = p
             .heap
             .iter()
-            .map(|o| match o {
-                HeapObject::Live {
-                    value,
-                    extent,
-                    elem,
-                } => HeapObject::Live {
-                    value: value.map(same, rename),
-                    extent: *extent,
-                    elem: *elem,
-                },
-                other => other.clone(),
-            })
+            .map(|o| o.map_live(|value, extent| (value.map(same, rename), extent)))
             .collect();
         if heap != *p.heap {
             Arc::make_mut(p).heap = Arc::new(heap);

@@ -212,18 +212,7 @@ fn rename_proc(
         let heap: Vec<HeapObject> = ps
             .heap
             .iter()
-            .map(|o| match o {
-                HeapObject::Live {
-                    value,
-                    extent,
-                    elem,
-                } => HeapObject::Live {
-                    value: value.map(&mut move_root, &mut same),
-                    extent: *extent,
-                    elem: *elem,
-                },
-                HeapObject::Freed => HeapObject::Freed,
-            })
+            .map(|o| o.map_live(|value, extent| (value.map(&mut move_root, &mut same), extent)))
             .collect();
         out.heap = Arc::new(heap);
         if foreign {

@@ -370,17 +370,31 @@ pub(super) fn frames_shown(frames: &[&str]) -> String {
 /// `#1  0x000055 in f (a=3) at p.c:12` -> `f at p.c:12` (arguments and
 /// addresses left out: the control state is the functions and lines).
 fn frame_place(frame: &str) -> String {
+    let place = frame_body(frame)
+        .rsplit_once(" at ")
+        .map_or("", |(_, p)| p)
+        .trim();
+    format!("{} at {place}", frame_function(frame))
+}
+
+/// A backtrace line without its number and address: `#1  0x000055 in f (a=3)
+/// at p.c:12` -> `f (a=3) at p.c:12`.
+fn frame_body(frame: &str) -> &str {
     let body = frame
         .split_once(char::is_whitespace)
         .map_or(frame, |(_, rest)| rest)
         .trim();
-    let body = match body.split_once(" in ") {
+    match body.split_once(" in ") {
         Some((address, rest)) if address.starts_with("0x") => rest,
         _ => body,
-    };
-    let function = body.split(" (").next().unwrap_or(body).trim();
-    let place = body.rsplit_once(" at ").map_or("", |(_, p)| p).trim();
-    format!("{function} at {place}")
+    }
+}
+
+/// The function of a backtrace line: `#3  0x7f in PMPI_Recv () from ...` ->
+/// `PMPI_Recv`, `#4  main (argc=1) at p.c:47` -> `main`.
+pub(super) fn frame_function(frame: &str) -> String {
+    let body = frame_body(frame);
+    body.split(" (").next().unwrap_or(body).trim().to_string()
 }
 
 fn first_line(text: &str) -> &str {

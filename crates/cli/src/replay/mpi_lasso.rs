@@ -41,7 +41,9 @@ use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
 use super::judge::Outcome;
-use super::lasso::{condition_atoms, judge_passes, parse_stops, Place, Stop, PASSES};
+use super::lasso::{
+    condition_atoms, frame_function, judge_passes, parse_stops, Place, Stop, PASSES,
+};
 use super::mpi_calls::{self, CallMark, FOLLOWED_CALLS};
 use super::{ReplaySettings, Target};
 
@@ -650,20 +652,6 @@ fn judge_still(rank: usize, note: Option<&str>, where_text: &str) -> Result<Stri
             note.unwrap_or("")
         )))
     }
-}
-
-/// The function of a backtrace line: `#3  0x7f in PMPI_Recv () from ...` ->
-/// `PMPI_Recv`, `#4  main (argc=1) at p.c:47` -> `main`.
-fn frame_function(frame: &str) -> String {
-    let body = frame
-        .split_once(char::is_whitespace)
-        .map_or(frame, |(_, rest)| rest)
-        .trim();
-    let body = match body.split_once(" in ") {
-        Some((address, rest)) if address.starts_with("0x") => rest,
-        _ => body,
-    };
-    body.split(" (").next().unwrap_or(body).trim().to_string()
 }
 
 /// `Breakpoint 2 at 0x...: file p.c, line 42.`: the line of the (second)

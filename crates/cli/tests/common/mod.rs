@@ -103,6 +103,39 @@ pub fn report(out: Output) -> (i32, Value) {
     (out.status.code().unwrap_or(-1), json)
 }
 
+/// What a run of a fevs program says, for tests that compare two runs of it
+/// (`--jobs 1` against `--jobs 2`, a whole run against its shards): the
+/// verdict, the exit status and every violation (property, line), sorted.
+pub type Outcome = (String, i32, Vec<(String, u64)>);
+
+/// Runs `tass ARGS --format json --max-violations 0 --jobs JOBS` in `fevs/`
+/// and reads its [`Outcome`].
+pub fn tass_json<S: AsRef<std::ffi::OsStr>>(args: &[S], jobs: &str) -> Outcome {
+    let out = Command::new(env!("CARGO_BIN_EXE_tass"))
+        .current_dir(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fevs"))
+        .args(args)
+        .args(["--format", "json", "--max-violations", "0", "--jobs", jobs])
+        .output()
+        .expect("run tass");
+    let (code, report) = report(out);
+    let mut violations: Vec<(String, u64)> = report["violations"]
+        .as_array()
+        .map(|vs| {
+            vs.iter()
+                .map(|v| {
+                    (
+                        v["property"].as_str().unwrap_or("").to_string(),
+                        v["line"].as_u64().unwrap_or(0),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    violations.sort();
+    let verdict = report["verdict"].as_str().unwrap_or("").to_string();
+    (verdict, code, violations)
+}
+
 /// A C file with `text` in a fresh folder.
 pub fn inline(text: &str) -> PathBuf {
     static COUNTER: AtomicU32 = AtomicU32::new(0);

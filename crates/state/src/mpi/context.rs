@@ -354,20 +354,6 @@ pub(super) fn resolve_int(f: &ExprFactory, oracle: &mut Oracle, pc: Expr, e: Exp
     matches!(oracle.valid(f, pc, f.eq(e, f.int(v))), Decision::Holds).then_some(v)
 }
 
-/// `lhs = MPI_SUCCESS` when the call's result is used.
-pub(crate) fn write_success(
-    ev: &mut Evaluator<'_>,
-    env: &mut ProcEnv<'_>,
-    call: &Call<'_>,
-) -> Result<(), EngineError> {
-    if let Some(lhs) = call.lhs {
-        let place = ev.eval_place(&*env, lhs, false)?;
-        let zero = Value::Data(ev.factory().int(0));
-        ev.write_place(env, &place, zero, call.span)?;
-    }
-    Ok(())
-}
-
 /// `*ptr = value` for the output argument `ptr` of a call; `what` names
 /// the argument when `ptr` is no valid pointer.
 pub(super) fn write_through(
@@ -381,30 +367,6 @@ pub(super) fn write_through(
     let v = ev.eval(&*env, ptr)?;
     let place = ev.deref_place(&*env, v, false, span, &|| what.into())?;
     ev.write_place(env, &place, value, span)
-}
-
-/// `*ptr = Handle::Request(h)` for the request argument `ptr` of a call.
-pub(super) fn write_request(
-    ev: &mut Evaluator<'_>,
-    env: &mut ProcEnv<'_>,
-    ptr: &MExpr,
-    h: u32,
-    span: &Span,
-) -> Result<(), EngineError> {
-    let request = Value::Handle(Handle::Request(h));
-    write_through(ev, env, ptr, request, "request", span)
-}
-
-/// `*ptr = value` for an `int *` output argument of a call.
-pub(super) fn write_int_through(
-    ev: &mut Evaluator<'_>,
-    env: &mut ProcEnv<'_>,
-    ptr: &MExpr,
-    value: i64,
-    span: &Span,
-) -> Result<(), EngineError> {
-    let f = ev.factory();
-    write_through(ev, env, ptr, Value::Data(f.int(value)), "flag", span)
 }
 
 /// The receiver of an MPI call model: the evaluator, the calling process's
@@ -429,6 +391,31 @@ impl<'r, 'e, 'p> MpiCall<'r, 'e, 'p> {
     /// The three parts, for the helpers that take them separately.
     pub(super) fn parts(&mut self) -> (&mut Evaluator<'e>, &mut ProcEnv<'p>, &'r Call<'r>) {
         (&mut *self.ev, &mut *self.env, self.call)
+    }
+
+    /// The call returns: `lhs = MPI_SUCCESS` when its result is used, and
+    /// the process moves past it.
+    pub(super) fn return_success(&mut self) -> Result<(), EngineError> {
+        let (ev, env, call) = self.parts();
+        if let Some(lhs) = call.lhs {
+            let place = ev.eval_place(&*env, lhs, false)?;
+            let zero = Value::Data(ev.factory().int(0));
+            ev.write_place(env, &place, zero, call.span)?;
+        }
+        env.set_location(call.target);
+        Ok(())
+    }
+
+    /// `*ptr = Handle::Request(h)` for the request argument `ptr` of the call.
+    pub(super) fn write_request(&mut self, ptr: &MExpr, h: u32) -> Result<(), EngineError> {
+        let request = Value::Handle(Handle::Request(h));
+        write_through(self.ev, self.env, ptr, request, "request", self.call.span)
+    }
+
+    /// `*ptr = value` for an `int *` output argument `ptr` of the call.
+    pub(super) fn write_int_through(&mut self, ptr: &MExpr, value: i64) -> Result<(), EngineError> {
+        let value = Value::Data(self.ev.factory().int(value));
+        write_through(self.ev, self.env, ptr, value, "flag", self.call.span)
     }
 }
 

@@ -21,7 +21,7 @@ use tass_semantics::api::{EngineError, Evaluator, Property};
 use tass_symbolic::api::{Expr, Type};
 
 use super::buffer::{concrete, datatype, flat_read, read_buffer, P2pType};
-use super::context::{write_int_through, Call};
+use super::context::{write_through, MpiCall};
 use super::struct_type::{MixedLayout, MixedUse};
 use crate::env::{set_mpi, ProcEnv};
 
@@ -143,6 +143,13 @@ impl Layout {
     }
 }
 
+/// The blocks of `MPI_Type_indexed` or `MPI_Type_create_struct`: each one's
+/// length and displacement.
+struct Blocks {
+    lengths: Vec<i64>,
+    displacements: Vec<i64>,
+}
+
 /// The largest number of elements tass builds a derived datatype of.
 const LAYOUT_LIMIT: i64 = 4096;
 
@@ -220,155 +227,144 @@ fn layout_of_value(
     }
 }
 
-/// A concrete, non-negative integer argument of a constructor (`mpi-count`
-/// when negative); `None` when the path died.
-fn size_argument(
-    ev: &mut Evaluator<'_>,
-    env: &ProcEnv<'_>,
-    call: &Call<'_>,
-    role: ArgRole,
-    what: &str,
-) -> Result<Option<i64>, EngineError> {
-    let f = ev.factory();
-    let n = ev.eval_int(env, call.arg(role))?;
-    let name = call.lf.c_name();
-    let nonneg = f.le(f.int(0), n);
-    ev.check(
-        env,
-        nonneg,
-        Property::MpiCount,
-        || format!("negative {what} {} in {name}", f.pretty(n)),
-        call.span,
-    );
-    if super::buffer::holds(ev, env, f.ff()) {
-        return Ok(None);
+impl MpiCall<'_, '_, '_> {
+    /// A concrete, non-negative integer argument of a constructor (`mpi-count`
+    /// when negative); `None` when the path died.
+    fn size_argument(&mut self, role: ArgRole, what: &str) -> Result<Option<i64>, EngineError> {
+        let (ev, env, call) = self.parts();
+        let f = ev.factory();
+        let n = ev.eval_int(&*env, call.arg(role))?;
+        let name = call.lf.c_name();
+        let nonneg = f.le(f.int(0), n);
+        ev.check(
+            &*env,
+            nonneg,
+            Property::MpiCount,
+            || format!("negative {what} {} in {name}", f.pretty(n)),
+            call.span,
+        );
+        if super::buffer::holds(ev, &*env, f.ff()) {
+            return Ok(None);
+        }
+        concrete(ev, n, what, call.span).map(Some)
     }
-    concrete(ev, n, what, call.span).map(Some)
-}
 
-/// `MPI_Type_contiguous(count, oldtype, &newtype)` and
-/// `MPI_Type_vector(count, blocklength, stride, oldtype, &newtype)`.
-pub(super) fn build(
-    ev: &mut Evaluator<'_>,
-    env: &mut ProcEnv<'_>,
-    call: &Call<'_>,
-) -> Result<(), EngineError> {
-    let Some(count) = size_argument(ev, env, call, ArgRole::TypeCount, "count")? else {
-        return Ok(());
-    };
-    if call.lf == LF::MpiTypeIndexed {
-        return build_indexed(ev, env, call, count);
-    }
-    if call.lf == LF::MpiTypeCreateStruct {
-        return build_struct(ev, env, call, count);
-    }
-    let (block, stride) = if call.lf == LF::MpiTypeVector {
-        let Some(block) = size_argument(ev, env, call, ArgRole::BlockLength, "blocklength")? else {
+    /// `MPI_Type_contiguous(count, oldtype, &newtype)` and
+    /// `MPI_Type_vector(count, blocklength, stride, oldtype, &newtype)`.
+    pub(super) fn build_datatype(&mut self) -> Result<(), EngineError> {
+        let call = self.call;
+        let Some(count) = self.size_argument(ArgRole::TypeCount, "count")? else {
             return Ok(());
         };
-        let stride = ev.eval_int(&*env, call.arg(ArgRole::Stride))?;
-        (block, concrete(ev, stride, "stride", call.span)?)
-    } else {
-        (1, 1)
-    };
-    let Some(old) = building_block(ev, env, call.arg(ArgRole::OldType), call.span)? else {
-        return Ok(());
-    };
-    let elements = count
-        .saturating_mul(block)
-        .saturating_mul(old.displacements.len() as i64);
-    if elements > LAYOUT_LIMIT {
-        return Err(EngineError::unsupported(
-            format!(
-                "{} of {elements} elements (tass builds derived datatypes of at most \
-                 {LAYOUT_LIMIT})",
-                call.lf.c_name()
-            ),
-            call.span,
-        ));
-    }
-    let starts = (0..count).flat_map(|i| (0..block).map(move |j| i * stride + j));
-    let layout = old.replicate(starts);
-    add_datatype(ev, env, call, TypeMap::Uniform(layout))
-}
-
-/// Adds `layout` to the process's datatypes and writes its handle through
-/// the call's `newtype`.
-fn add_datatype(
-    ev: &mut Evaluator<'_>,
-    env: &mut ProcEnv<'_>,
-    call: &Call<'_>,
-    layout: TypeMap,
-) -> Result<(), EngineError> {
-    let derived = DerivedType {
-        layout,
-        status: TypeStatus::Built,
-        line: call.span.start_line,
-        builder: call.lf.c_name(),
-    };
-    let mut handle = 0;
-    set_mpi(env, |m| {
-        handle = m.datatypes.len() as u32;
-        m.datatypes.push(derived);
-    });
-    let v = ev.eval(&*env, call.arg(ArgRole::NewType))?;
-    let place = ev.deref_place(&*env, v, false, call.span, &|| "newtype".into())?;
-    ev.write_place(
-        env,
-        &place,
-        Value::Handle(Handle::Datatype(handle)),
-        call.span,
-    )
-}
-
-/// `MPI_Type_commit(&datatype)` and `MPI_Type_free(&datatype)`.
-pub(super) fn commit_or_free(
-    ev: &mut Evaluator<'_>,
-    env: &mut ProcEnv<'_>,
-    call: &Call<'_>,
-) -> Result<(), EngineError> {
-    let name = call.lf.c_name();
-    let freeing = call.lf == LF::MpiTypeFree;
-    let pointer = ev.eval(&*env, call.arg(ArgRole::TypeRef))?;
-    let place = ev.deref_place(&*env, pointer, false, call.span, &|| "datatype".into())?;
-    let handle = match ev.read_place(&*env, &place) {
-        Value::Handle(Handle::Datatype(i)) => i,
-        Value::Handle(Handle::Constant(LC::MpiDatatypeNull)) => {
-            let message = format!("{name} of MPI_DATATYPE_NULL");
-            ev.fail(&*env, Property::MpiType, message, call.span);
-            return Ok(());
+        if call.lf == LF::MpiTypeIndexed {
+            return self.build_indexed(count);
         }
-        Value::Handle(Handle::Constant(c)) if freeing => {
-            let message = format!("{name} of the predefined datatype {}", c.c_name());
-            ev.fail(&*env, Property::MpiType, message, call.span);
-            return Ok(());
+        if call.lf == LF::MpiTypeCreateStruct {
+            return self.build_struct(count);
         }
-        // Committing a predefined datatype changes nothing.
-        Value::Handle(Handle::Constant(_)) => return Ok(()),
-        other => {
+        let (block, stride) = if call.lf == LF::MpiTypeVector {
+            let Some(block) = self.size_argument(ArgRole::BlockLength, "blocklength")? else {
+                return Ok(());
+            };
+            let stride = self.ev.eval_int(&*self.env, call.arg(ArgRole::Stride))?;
+            (block, concrete(self.ev, stride, "stride", call.span)?)
+        } else {
+            (1, 1)
+        };
+        let old = building_block(self.ev, self.env, call.arg(ArgRole::OldType), call.span)?;
+        let Some(old) = old else {
+            return Ok(());
+        };
+        let elements = count
+            .saturating_mul(block)
+            .saturating_mul(old.displacements.len() as i64);
+        if elements > LAYOUT_LIMIT {
             return Err(EngineError::unsupported(
-                format!("{name} of {other:?}"),
+                format!(
+                    "{} of {elements} elements (tass builds derived datatypes of at most \
+                     {LAYOUT_LIMIT})",
+                    call.lf.c_name()
+                ),
                 call.span,
-            ))
+            ));
         }
-    };
-    let status = env.state.inner.procs[env.proc].mpi.datatypes[handle as usize].status;
-    if status == TypeStatus::Freed {
-        let message = format!("{name} of a datatype already freed");
-        ev.fail(&*env, Property::MpiType, message, call.span);
-        return Ok(());
+        let starts = (0..count).flat_map(|i| (0..block).map(move |j| i * stride + j));
+        let layout = old.replicate(starts);
+        self.add_datatype(TypeMap::Uniform(layout))
     }
-    let next = if freeing {
-        TypeStatus::Freed
-    } else {
-        TypeStatus::Committed
-    };
-    set_mpi(env, |m| m.datatypes[handle as usize].status = next);
-    if freeing {
-        let null = Value::Handle(Handle::Constant(LC::MpiDatatypeNull));
-        ev.write_place(env, &place, null, call.span)?;
+
+    /// Adds `layout` to the process's datatypes and writes its handle through
+    /// the call's `newtype`.
+    fn add_datatype(&mut self, layout: TypeMap) -> Result<(), EngineError> {
+        let (ev, env, call) = self.parts();
+        let derived = DerivedType {
+            layout,
+            status: TypeStatus::Built,
+            line: call.span.start_line,
+            builder: call.lf.c_name(),
+        };
+        let mut handle = 0;
+        set_mpi(env, |m| {
+            handle = m.datatypes.len() as u32;
+            m.datatypes.push(derived);
+        });
+        let newtype = Value::Handle(Handle::Datatype(handle));
+        write_through(
+            ev,
+            env,
+            call.arg(ArgRole::NewType),
+            newtype,
+            "newtype",
+            call.span,
+        )
     }
-    Ok(())
+
+    /// `MPI_Type_commit(&datatype)` and `MPI_Type_free(&datatype)`.
+    pub(super) fn commit_or_free(&mut self) -> Result<(), EngineError> {
+        let (ev, env, call) = self.parts();
+        let name = call.lf.c_name();
+        let freeing = call.lf == LF::MpiTypeFree;
+        let pointer = ev.eval(&*env, call.arg(ArgRole::TypeRef))?;
+        let place = ev.deref_place(&*env, pointer, false, call.span, &|| "datatype".into())?;
+        let handle = match ev.read_place(&*env, &place) {
+            Value::Handle(Handle::Datatype(i)) => i,
+            Value::Handle(Handle::Constant(LC::MpiDatatypeNull)) => {
+                let message = format!("{name} of MPI_DATATYPE_NULL");
+                ev.fail(&*env, Property::MpiType, message, call.span);
+                return Ok(());
+            }
+            Value::Handle(Handle::Constant(c)) if freeing => {
+                let message = format!("{name} of the predefined datatype {}", c.c_name());
+                ev.fail(&*env, Property::MpiType, message, call.span);
+                return Ok(());
+            }
+            // Committing a predefined datatype changes nothing.
+            Value::Handle(Handle::Constant(_)) => return Ok(()),
+            other => {
+                return Err(EngineError::unsupported(
+                    format!("{name} of {other:?}"),
+                    call.span,
+                ))
+            }
+        };
+        let status = env.state.inner.procs[env.proc].mpi.datatypes[handle as usize].status;
+        if status == TypeStatus::Freed {
+            let message = format!("{name} of a datatype already freed");
+            ev.fail(&*env, Property::MpiType, message, call.span);
+            return Ok(());
+        }
+        let next = if freeing {
+            TypeStatus::Freed
+        } else {
+            TypeStatus::Committed
+        };
+        set_mpi(env, |m| m.datatypes[handle as usize].status = next);
+        if freeing {
+            let null = Value::Handle(Handle::Constant(LC::MpiDatatypeNull));
+            ev.write_place(env, &place, null, call.span)?;
+        }
+        Ok(())
+    }
 }
 
 /// The datatype and element count of a point-to-point call with `count`
@@ -548,182 +544,169 @@ pub(super) fn check_freed(ev: &mut Evaluator<'_>, env: &ProcEnv<'_>, span: &Span
     }
 }
 
-/// `MPI_Type_indexed(count, blocklengths, displacements, oldtype, &newtype)`:
-/// block `i` is `blocklengths[i]` copies of `oldtype` from `displacements[i]`
-/// extents of it (concrete arrays of `count` ints).
-fn build_indexed(
-    ev: &mut Evaluator<'_>,
-    env: &mut ProcEnv<'_>,
-    call: &Call<'_>,
-    count: i64,
-) -> Result<(), EngineError> {
-    let f = ev.factory();
-    let span = call.span;
-    if count > LAYOUT_LIMIT {
-        return Err(EngineError::unsupported(
-            format!("MPI_Type_indexed of {count} blocks"),
-            span,
-        ));
-    }
-    let mut arrays = Vec::new();
-    for (role, what) in [
-        (ArgRole::BlockLengths, "block length"),
-        (ArgRole::Displacements, "displacement"),
-    ] {
-        let Some(array) = read_buffer(
-            ev,
-            &*env,
-            call.arg(role),
-            f.int(count),
-            f.int(0),
-            &Type::Int,
-            span,
-        )?
-        else {
-            return Ok(()); // an invalid array, reported
-        };
-        let values = (0..count)
-            .map(|j| concrete(ev, flat_read(f, array, f.int(j)), what, span))
-            .collect::<Result<Vec<i64>, _>>()?;
-        arrays.push(values);
-    }
-    let (lengths, displacements) = (&arrays[0], &arrays[1]);
-    if let Some(j) = lengths.iter().position(|&b| b < 0) {
-        let message = format!("negative block length {} in MPI_Type_indexed", lengths[j]);
-        ev.fail(&*env, Property::MpiCount, message, span);
-        return Ok(());
-    }
-    let Some(old) = building_block(ev, env, call.arg(ArgRole::OldType), span)? else {
-        return Ok(());
-    };
-    let elements: i64 = lengths.iter().sum::<i64>() * old.displacements.len() as i64;
-    if elements > LAYOUT_LIMIT {
-        return Err(EngineError::unsupported(
-            format!("MPI_Type_indexed of {elements} elements"),
-            span,
-        ));
-    }
-    let starts = lengths
-        .iter()
-        .zip(displacements)
-        .flat_map(|(&b, &d)| (0..b).map(move |j| d + j));
-    let layout = old.replicate(starts);
-    add_datatype(ev, env, call, TypeMap::Uniform(layout))
-}
-
-/// `MPI_Type_create_struct(count, blocklengths, displacements, types,
-/// &newtype)`: a uniform layout when every element has one basic datatype
-/// at whole elements of it (a C struct of fields of one type, and arrays of
-/// them), else a struct of mixed basic types (`struct_type.rs`).
-fn build_struct(
-    ev: &mut Evaluator<'_>,
-    env: &mut ProcEnv<'_>,
-    call: &Call<'_>,
-    count: i64,
-) -> Result<(), EngineError> {
-    let f = ev.factory();
-    let span = call.span;
-    if count > LAYOUT_LIMIT {
-        return Err(EngineError::unsupported(
-            format!("MPI_Type_create_struct of {count} blocks"),
-            span,
-        ));
-    }
-    let mut arrays = Vec::new();
-    for (role, what) in [
-        (ArgRole::BlockLengths, "block length"),
-        (ArgRole::ByteDisplacements, "displacement"),
-    ] {
-        let n = f.int(count);
-        let array = read_buffer(ev, &*env, call.arg(role), n, f.int(0), &Type::Int, span)?;
-        let Some(array) = array else {
-            return Ok(()); // an invalid array, reported
-        };
-        let values = (0..count)
-            .map(|j| concrete(ev, flat_read(f, array, f.int(j)), what, span))
-            .collect::<Result<Vec<i64>, _>>()?;
-        arrays.push(values);
-    }
-    let (lengths, bytes) = (&arrays[0], &arrays[1]);
-    if let Some(j) = lengths.iter().position(|&b| b < 0) {
-        let message = format!(
-            "negative block length {} in MPI_Type_create_struct",
-            lengths[j]
-        );
-        ev.fail(&*env, Property::MpiCount, message, span);
-        return Ok(());
-    }
-    let types = ev.eval(&*env, call.arg(ArgRole::OldTypes))?;
-    let places = super::request::request_places(ev, &*env, types, count as usize, span)?;
-    let mut blocks = Vec::with_capacity(places.len());
-    for place in &places {
-        let v = ev.read_place(&*env, place);
-        let Some(layout) = layout_of_value(ev, env, v, span)? else {
-            return Ok(());
-        };
-        blocks.push(layout);
-    }
-    let elements: i64 = lengths
-        .iter()
-        .zip(&blocks)
-        .map(|(&b, l)| b.saturating_mul(l.elements() as i64))
-        .sum();
-    if elements > LAYOUT_LIMIT {
-        return Err(EngineError::unsupported(
-            format!("MPI_Type_create_struct of {elements} elements"),
-            span,
-        ));
-    }
-    let mut parts = Vec::with_capacity(blocks.len());
-    for ((&b, &d), block) in lengths.iter().zip(bytes).zip(&blocks) {
-        let Some(block) = block.in_bytes() else {
+impl MpiCall<'_, '_, '_> {
+    /// The block lengths and displacements (the `displacements` argument: in
+    /// extents of the old type, or in bytes) of `MPI_Type_indexed` or
+    /// `MPI_Type_create_struct`: concrete arrays of `count` ints, no length
+    /// negative (`mpi-count`); `None` when the path died.
+    fn blocks(
+        &mut self,
+        count: i64,
+        displacements: ArgRole,
+    ) -> Result<Option<Blocks>, EngineError> {
+        let (ev, env, call) = self.parts();
+        let f = ev.factory();
+        let (name, span) = (call.lf.c_name(), call.span);
+        if count > LAYOUT_LIMIT {
             return Err(EngineError::unsupported(
-                "MPI_Type_create_struct of a block of a basic datatype of unknown size",
+                format!("{name} of {count} blocks"),
                 span,
             ));
-        };
-        parts.push(block.replicate(b, d));
-    }
-    let map = MixedLayout::union(parts);
-    let map = match map.uniform() {
-        Some((base, displacements, lower, upper)) => TypeMap::Uniform(Layout {
-            base,
-            displacements,
-            lower,
-            upper,
-        }),
-        None if map.elements.is_empty() => {
-            TypeMap::Uniform(Layout::basic(LC::MpiInt).replicate(0..0))
         }
-        None => TypeMap::Mixed(map),
-    };
-    add_datatype(ev, env, call, map)
+        let mut arrays = Vec::new();
+        for (role, what) in [
+            (ArgRole::BlockLengths, "block length"),
+            (displacements, "displacement"),
+        ] {
+            let n = f.int(count);
+            let array = read_buffer(ev, &*env, call.arg(role), n, f.int(0), &Type::Int, span)?;
+            let Some(array) = array else {
+                return Ok(None); // an invalid array, reported
+            };
+            let values = (0..count)
+                .map(|j| concrete(ev, flat_read(f, array, f.int(j)), what, span))
+                .collect::<Result<Vec<i64>, _>>()?;
+            arrays.push(values);
+        }
+        let displacements = arrays.pop().expect("two arrays");
+        let lengths = arrays.pop().expect("two arrays");
+        if let Some(j) = lengths.iter().position(|&b| b < 0) {
+            let message = format!("negative block length {} in {name}", lengths[j]);
+            ev.fail(&*env, Property::MpiCount, message, span);
+            return Ok(None);
+        }
+        Ok(Some(Blocks {
+            lengths,
+            displacements,
+        }))
+    }
+
+    /// `MPI_Type_indexed(count, blocklengths, displacements, oldtype, &newtype)`:
+    /// block `i` is `blocklengths[i]` copies of `oldtype` from `displacements[i]`
+    /// extents of it (concrete arrays of `count` ints).
+    fn build_indexed(&mut self, count: i64) -> Result<(), EngineError> {
+        let Some(Blocks {
+            lengths,
+            displacements,
+        }) = self.blocks(count, ArgRole::Displacements)?
+        else {
+            return Ok(());
+        };
+        let (ev, env, call) = self.parts();
+        let span = call.span;
+        let Some(old) = building_block(ev, env, call.arg(ArgRole::OldType), span)? else {
+            return Ok(());
+        };
+        let elements: i64 = lengths.iter().sum::<i64>() * old.displacements.len() as i64;
+        if elements > LAYOUT_LIMIT {
+            return Err(EngineError::unsupported(
+                format!("MPI_Type_indexed of {elements} elements"),
+                span,
+            ));
+        }
+        let starts = lengths
+            .iter()
+            .zip(&displacements)
+            .flat_map(|(&b, &d)| (0..b).map(move |j| d + j));
+        let layout = old.replicate(starts);
+        self.add_datatype(TypeMap::Uniform(layout))
+    }
+
+    /// `MPI_Type_create_struct(count, blocklengths, displacements, types,
+    /// &newtype)`: a uniform layout when every element has one basic datatype
+    /// at whole elements of it (a C struct of fields of one type, and arrays of
+    /// them), else a struct of mixed basic types (`struct_type.rs`).
+    fn build_struct(&mut self, count: i64) -> Result<(), EngineError> {
+        let Some(Blocks {
+            lengths,
+            displacements: bytes,
+        }) = self.blocks(count, ArgRole::ByteDisplacements)?
+        else {
+            return Ok(());
+        };
+        let (ev, env, call) = self.parts();
+        let span = call.span;
+        let types = ev.eval(&*env, call.arg(ArgRole::OldTypes))?;
+        let places = super::request::request_places(ev, &*env, types, count as usize, span)?;
+        let mut blocks = Vec::with_capacity(places.len());
+        for place in &places {
+            let v = ev.read_place(&*env, place);
+            let Some(layout) = layout_of_value(ev, env, v, span)? else {
+                return Ok(());
+            };
+            blocks.push(layout);
+        }
+        let elements: i64 = lengths
+            .iter()
+            .zip(&blocks)
+            .map(|(&b, l)| b.saturating_mul(l.elements() as i64))
+            .sum();
+        if elements > LAYOUT_LIMIT {
+            return Err(EngineError::unsupported(
+                format!("MPI_Type_create_struct of {elements} elements"),
+                span,
+            ));
+        }
+        let mut parts = Vec::with_capacity(blocks.len());
+        for ((&b, &d), block) in lengths.iter().zip(&bytes).zip(&blocks) {
+            let Some(block) = block.in_bytes() else {
+                return Err(EngineError::unsupported(
+                    "MPI_Type_create_struct of a block of a basic datatype of unknown size",
+                    span,
+                ));
+            };
+            parts.push(block.replicate(b, d));
+        }
+        let map = MixedLayout::union(parts);
+        let map = match map.uniform() {
+            Some((base, displacements, lower, upper)) => TypeMap::Uniform(Layout {
+                base,
+                displacements,
+                lower,
+                upper,
+            }),
+            None if map.elements.is_empty() => {
+                TypeMap::Uniform(Layout::basic(LC::MpiInt).replicate(0..0))
+            }
+            None => TypeMap::Mixed(map),
+        };
+        self.add_datatype(map)
+    }
 }
 
-/// `MPI_Get_count` of a status recording `elements` basic elements with the
-/// call's datatype: for a derived datatype of `k` elements an item, the
-/// whole items (`MPI_UNDEFINED` when the elements are not whole items).
-pub(super) fn items_of_elements(
-    ev: &mut Evaluator<'_>,
-    env: &ProcEnv<'_>,
-    call: &Call<'_>,
-    elements: Expr,
-) -> Result<Expr, EngineError> {
-    let f = ev.factory();
-    let Value::Handle(Handle::Datatype(i)) = ev.eval(env, call.arg(ArgRole::Datatype))? else {
-        return Ok(elements);
-    };
-    let k = env.state.inner.procs[env.proc].mpi.datatypes[i as usize]
-        .layout
-        .elements() as i64;
-    let n = concrete(ev, elements, "element count of MPI_Get_count", call.span)?;
-    Ok(if n == 0 {
-        f.int(0)
-    } else if k > 0 && n % k == 0 {
-        f.int(n / k)
-    } else {
-        f.int(tass_model::api::mpi::MPI_UNDEFINED)
-    })
+impl MpiCall<'_, '_, '_> {
+    /// `MPI_Get_count` of a status recording `elements` basic elements with the
+    /// call's datatype: for a derived datatype of `k` elements an item, the
+    /// whole items (`MPI_UNDEFINED` when the elements are not whole items).
+    pub(super) fn items_of_elements(&mut self, elements: Expr) -> Result<Expr, EngineError> {
+        let (ev, env, call) = self.parts();
+        let f = ev.factory();
+        let datatype = call.arg(ArgRole::Datatype);
+        let Value::Handle(Handle::Datatype(i)) = ev.eval(&*env, datatype)? else {
+            return Ok(elements);
+        };
+        let k = env.state.inner.procs[env.proc].mpi.datatypes[i as usize]
+            .layout
+            .elements() as i64;
+        let n = concrete(ev, elements, "element count of MPI_Get_count", call.span)?;
+        Ok(if n == 0 {
+            f.int(0)
+        } else if k > 0 && n % k == 0 {
+            f.int(n / k)
+        } else {
+            f.int(tass_model::api::mpi::MPI_UNDEFINED)
+        })
+    }
 }
 
 /// The datatype of a transfer whose elements tass moves one by one at their
@@ -765,25 +748,25 @@ pub(super) fn bytewise_datatype(
     }))
 }
 
-/// Refuses by name a struct datatype of mixed basic types as the datatype
-/// of `call`, which does not move them.
-pub(super) fn refuse_mixed(
-    ev: &mut Evaluator<'_>,
-    env: &ProcEnv<'_>,
-    call: &Call<'_>,
-) -> Result<(), EngineError> {
-    match committed_mixed(ev, env, call.arg(ArgRole::Datatype))? {
-        None => Ok(()),
-        Some(mixed) => Err(EngineError::unsupported(
-            format!(
-                "a struct datatype of mixed basic types (built by {} on line {}) in {}; tass \
-                 moves such datatypes in MPI_Send, MPI_Ssend, MPI_Recv and MPI_Sendrecv only",
-                mixed.builder,
-                mixed.line,
-                call.lf.c_name()
-            ),
-            call.span,
-        )),
+impl MpiCall<'_, '_, '_> {
+    /// Refuses by name a struct datatype of mixed basic types as the datatype
+    /// of `call`, which does not move them.
+    pub(super) fn refuse_mixed(&mut self) -> Result<(), EngineError> {
+        let (ev, env, call) = self.parts();
+        match committed_mixed(ev, env, call.arg(ArgRole::Datatype))? {
+            None => Ok(()),
+            Some(mixed) => Err(EngineError::unsupported(
+                format!(
+                    "a struct datatype of mixed basic types (built by {} on line {}) in {}; \
+                     tass moves such datatypes in MPI_Send, MPI_Ssend, MPI_Recv and \
+                     MPI_Sendrecv only",
+                    mixed.builder,
+                    mixed.line,
+                    call.lf.c_name()
+                ),
+                call.span,
+            )),
+        }
     }
 }
 
@@ -809,33 +792,33 @@ pub(super) fn committed_mixed(
     })
 }
 
-/// `MPI_Type_get_extent(datatype, &lb, &extent)`, in bytes.
-pub(super) fn get_extent(
-    ev: &mut Evaluator<'_>,
-    env: &mut ProcEnv<'_>,
-    call: &Call<'_>,
-) -> Result<(), EngineError> {
-    let span = call.span;
-    let (lb, extent) = match ev.eval(&*env, call.arg(ArgRole::Datatype))? {
-        Value::Handle(Handle::Datatype(i)) => {
-            match &env.state.inner.procs[env.proc].mpi.datatypes[i as usize].layout {
-                TypeMap::Uniform(l) => (
-                    l.lower * basic_size(l.base),
-                    l.extent() * basic_size(l.base),
-                ),
-                TypeMap::Mixed(m) => (m.lower, m.extent()),
+impl MpiCall<'_, '_, '_> {
+    /// `MPI_Type_get_extent(datatype, &lb, &extent)`, in bytes.
+    pub(super) fn get_extent(&mut self) -> Result<(), EngineError> {
+        let (ev, env, call) = self.parts();
+        let span = call.span;
+        let (lb, extent) = match ev.eval(&*env, call.arg(ArgRole::Datatype))? {
+            Value::Handle(Handle::Datatype(i)) => {
+                match &env.state.inner.procs[env.proc].mpi.datatypes[i as usize].layout {
+                    TypeMap::Uniform(l) => (
+                        l.lower * basic_size(l.base),
+                        l.extent() * basic_size(l.base),
+                    ),
+                    TypeMap::Mixed(m) => (m.lower, m.extent()),
+                }
             }
-        }
-        _ => {
-            let Some(layout) = building_block(ev, env, call.arg(ArgRole::Datatype), span)? else {
-                return Ok(());
-            };
-            let size = basic_size(layout.base);
-            (layout.lower * size, layout.extent() * size)
-        }
-    };
-    write_int_through(ev, env, call.arg(ArgRole::LowerBoundOut), lb, span)?;
-    write_int_through(ev, env, call.arg(ArgRole::ExtentOut), extent, span)
+            _ => {
+                let datatype = call.arg(ArgRole::Datatype);
+                let Some(layout) = building_block(ev, env, datatype, span)? else {
+                    return Ok(());
+                };
+                let size = basic_size(layout.base);
+                (layout.lower * size, layout.extent() * size)
+            }
+        };
+        self.write_int_through(call.arg(ArgRole::LowerBoundOut), lb)?;
+        self.write_int_through(call.arg(ArgRole::ExtentOut), extent)
+    }
 }
 
 /// The size in bytes of a basic datatype a layout is made of.

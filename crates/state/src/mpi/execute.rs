@@ -10,8 +10,8 @@ use super::buffer::concrete;
 use super::collective::{is_collective, push_due_fold};
 use super::comm::check_comm;
 use super::context::{
-    current_call, is_implemented, is_nonblocking_send, is_standard_send, write_int_through,
-    write_request, write_success, write_through, Call, Mpi, MpiCall, ENVELOPE_CASE, NO_MESSAGE,
+    current_call, is_implemented, is_nonblocking_send, is_standard_send, write_through, Call, Mpi,
+    MpiCall, ENVELOPE_CASE, NO_MESSAGE,
 };
 use super::group::Done;
 use super::p2p::{receive, send};
@@ -104,13 +104,9 @@ impl Mpi<'_> {
         let after = MpiCall::new(&mut ev, &mut env, call).dispatch(phase, step)?;
         let mut rma_due = Vec::new();
         match after {
-            After::Return => {
-                write_success(&mut ev, &mut env, call)?;
-                env.set_location(call.target);
-            }
+            After::Return => MpiCall::new(&mut ev, &mut env, call).return_success()?,
             After::ReturnOwing(due) => {
-                write_success(&mut ev, &mut env, call)?;
-                env.set_location(call.target);
+                MpiCall::new(&mut ev, &mut env, call).return_success()?;
                 for d in &due.folds {
                     push_due_fold(&mut ev, &mut env, d, call.span)?;
                 }
@@ -215,7 +211,7 @@ impl MpiCall<'_, '_, '_> {
                 After::Return
             }
             (LF::MpiTypeGetExtent, _) => {
-                datatypes::get_extent(self.ev, self.env, call)?;
+                self.get_extent()?;
                 After::Return
             }
             (
@@ -225,11 +221,11 @@ impl MpiCall<'_, '_, '_> {
                 | LF::MpiTypeCreateStruct,
                 _,
             ) => {
-                datatypes::build(self.ev, self.env, call)?;
+                self.build_datatype()?;
                 After::Return
             }
             (LF::MpiTypeCommit | LF::MpiTypeFree, _) => {
-                datatypes::commit_or_free(self.ev, self.env, call)?;
+                self.commit_or_free()?;
                 After::Return
             }
             (LF::MpiStartall, _) => {
@@ -317,9 +313,9 @@ impl MpiCall<'_, '_, '_> {
 
     /// `MPI_Isend`, `MPI_Issend` (made in `function`): the send and its request.
     fn nonblocking_send(&mut self, function: FunctionId) -> Result<(), EngineError> {
-        let (ev, env, call) = self.parts();
         // Its pending send buffer is kept as basic elements only.
-        datatypes::refuse_mixed(ev, env, call)?;
+        self.refuse_mixed()?;
+        let (ev, env, call) = self.parts();
         let origin = (function, call.tid);
         let synchronous = call.lf == LF::MpiIssend;
         let h = request::add_request(env, RequestKind::Send { synchronous }, origin);
@@ -329,7 +325,7 @@ impl MpiCall<'_, '_, '_> {
             let sent = request::sent_of(ev.factory(), call, pointer, data);
             request::keep_sent(env, h, sent);
         }
-        write_request(ev, env, call.arg(ArgRole::Request), h, call.span)
+        self.write_request(call.arg(ArgRole::Request), h)
     }
 
     /// `MPI_Request_free(&request)`.
@@ -413,7 +409,8 @@ impl MpiCall<'_, '_, '_> {
             Value::Data(c) => c,
             _ => f.fresh_symbol("undef", Type::Int),
         };
-        let count = datatypes::items_of_elements(ev, &*env, call, count)?;
+        let count = self.items_of_elements(count)?;
+        let (ev, env, call) = self.parts();
         let out = call.arg(ArgRole::CountOut);
         write_through(ev, env, out, Value::Data(count), "count", call.span)?;
         Ok(After::Return)
@@ -439,7 +436,7 @@ impl MpiCall<'_, '_, '_> {
             request::complete(ev, env, (&place, &v), status, (name, call.span), &mut due)?;
         }
         if let Some(flag) = flag {
-            write_int_through(ev, env, flag, i64::from(!pending), call.span)?;
+            self.write_int_through(flag, i64::from(!pending))?;
         }
         Ok(returning(due))
     }
@@ -482,7 +479,7 @@ impl MpiCall<'_, '_, '_> {
                     MPI_UNDEFINED
                 }
             };
-            write_int_through(ev, env, call.arg(ArgRole::Index), index, call.span)?;
+            self.write_int_through(call.arg(ArgRole::Index), index)?;
             return Ok(returning(due));
         }
         let statuses = ev.eval(&*env, call.arg(ArgRole::Statuses))?;
@@ -494,7 +491,7 @@ impl MpiCall<'_, '_, '_> {
             }
         }
         if let Some(flag) = call.arg_if(ArgRole::Flag) {
-            write_int_through(ev, env, flag, i64::from(!pending), call.span)?;
+            self.write_int_through(flag, i64::from(!pending))?;
         }
         Ok(returning(due))
     }

@@ -9,7 +9,7 @@ use tass_semantics::api::{EngineError, Property};
 use tass_symbolic::api::Type;
 
 use super::buffer::{write_buffer, Window};
-use super::context::{write_int_through, write_through, MpiCall};
+use super::context::{write_through, MpiCall};
 use crate::env::set_mpi;
 
 /// `MPI_THREAD_SINGLE` .. `MPI_THREAD_MULTIPLE`, as `<mpi.h>` defines them.
@@ -96,8 +96,7 @@ impl MpiCall<'_, '_, '_> {
             n,
             call.span,
         )?;
-        let length = call.arg(ArgRole::NameLengthOut);
-        write_int_through(ev, env, length, PROCESSOR_NAME_LENGTH, call.span)
+        self.write_int_through(call.arg(ArgRole::NameLengthOut), PROCESSOR_NAME_LENGTH)
     }
 
     /// `MPI_Type_size(datatype, &size)`: the bytes of one element's data (of an
@@ -134,6 +133,6 @@ impl MpiCall<'_, '_, '_> {
                 ))
             }
         };
-        write_int_through(ev, env, call.arg(ArgRole::SizeOut), size, call.span)
+        self.write_int_through(call.arg(ArgRole::SizeOut), size)
     }
 }

@@ -10,7 +10,7 @@ use tass_symbolic::api::{Expr, Type};
 
 use super::buffer::{check_count, check_rank, holds, read_buffer, P2pType};
 use super::comm::check_comm;
-use super::context::{write_int_through, write_request, Call, MpiCall, ANY, NO_MESSAGE, PROC_NULL};
+use super::context::{Call, MpiCall, ANY, NO_MESSAGE, PROC_NULL};
 use super::envelope::{blocking_match, resolve_rank, tag_value};
 use super::request::RequestKind;
 use super::tag::{check_tag, PathAfterCheck, TagUse};
@@ -283,11 +283,11 @@ impl MpiCall<'_, '_, '_> {
         let Some(kind) = self.receive_request()? else {
             return Ok(());
         };
-        let (ev, env, call) = self.parts();
-        let receiving = super::receive_buffer::posted_buffer(ev, env, call)?;
-        let h = request::add_request(env, kind, (function, call.tid));
-        request::keep_receiving(env, h, receiving);
-        write_request(ev, env, call.arg(ArgRole::Request), h, call.span)
+        let receiving = self.posted_buffer()?;
+        let call = self.call;
+        let h = request::add_request(self.env, kind, (function, call.tid));
+        request::keep_receiving(self.env, h, receiving);
+        self.write_request(call.arg(ArgRole::Request), h)
     }
 
     /// The datatype and count of the call's buffer, from its `Count` and
@@ -381,13 +381,8 @@ impl MpiCall<'_, '_, '_> {
             }
         };
         if call.lf == LF::MpiIprobe {
-            write_int_through(
-                ev,
-                env,
-                call.arg(ArgRole::Flag),
-                i64::from(found.is_some()),
-                span,
-            )?;
+            let flag = call.arg(ArgRole::Flag);
+            MpiCall::new(ev, env, call).write_int_through(flag, i64::from(found.is_some()))?;
         }
         if let Some(status) = found {
             let st = ev.eval(&*env, status_arg)?;

@@ -17,7 +17,7 @@ use tass_semantics::api::{EngineError, Environment, Place, Property};
 
 use super::buffer::{check_count, concrete, read_buffer, BufArg, P2pType};
 use super::collective::pending::Sent;
-use super::context::{write_request, Call, MpiCall};
+use super::context::{Call, MpiCall};
 use super::envelope::tag_value;
 use super::p2p::{checked_envelope, world_peer, Envelope, EnvelopeArgs};
 use super::receive_buffer::ReceiveBuffer;
@@ -37,8 +37,7 @@ impl MpiCall<'_, '_, '_> {
             if matches!(&kind, RequestKind::Recv(pr) if pr.pair.is_some()) {
                 return Err(pairs_unsupported(self.call));
             }
-            let (ev, env, call) = self.parts();
-            let buffer = super::receive_buffer::posted_buffer(ev, env, call)?;
+            let buffer = self.posted_buffer()?;
             Persistent::Recv(kind, Box::new(buffer))
         } else {
             let Some(send) = self.persistent_send()? else {
@@ -46,15 +45,15 @@ impl MpiCall<'_, '_, '_> {
             };
             send
         };
-        let (ev, env, call) = self.parts();
+        let call = self.call;
         let origin = (function, call.tid);
         let h = request::add_request_of(
-            env,
+            self.env,
             RequestKind::Inactive,
             origin,
             Some(Box::new(persistent)),
         );
-        write_request(ev, env, call.arg(ArgRole::Request), h, call.span)
+        self.write_request(call.arg(ArgRole::Request), h)
     }
 
     /// The send a send init binds; `None` when the path died (a bad argument,

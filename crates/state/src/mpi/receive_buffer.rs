@@ -30,7 +30,7 @@ use tass_semantics::api::{EngineError, Environment, Evaluator, Place, Property, 
 use tass_symbolic::api::{Expr, ExprFactory, Type};
 
 use super::buffer::{inner_size, locate, BufArg, Buffer};
-use super::context::{Call, Mpi};
+use super::context::{Mpi, MpiCall};
 use super::datatypes::TypeMap;
 use super::request::Persistent;
 use crate::env::ProcEnv;
@@ -61,25 +61,24 @@ impl ReceiveBuffer {
     }
 }
 
-/// The buffer of receive `call` (`MPI_Irecv`, `MPI_Recv_init`): its `Buffer`,
-/// `Count` and `Datatype` arguments.
-pub(super) fn posted_buffer(
-    ev: &mut Evaluator<'_>,
-    env: &ProcEnv<'_>,
-    call: &Call<'_>,
-) -> Result<ReceiveBuffer, EngineError> {
-    let buffer = call.arg(ArgRole::Buffer);
-    let pointer = ev.eval(env, buffer)?;
-    let count = ev.eval_int(env, call.arg(ArgRole::Count))?;
-    let (lo, hi) = datatype_span(ev, env, call.arg(ArgRole::Datatype), count, buffer)?;
-    Ok(ReceiveBuffer {
-        pointer,
-        lo,
-        hi,
-        posted_by: call.lf,
-        line: call.span.start_line,
-        freed_at: None,
-    })
+impl MpiCall<'_, '_, '_> {
+    /// The buffer of the receive call (`MPI_Irecv`, `MPI_Recv_init`): its
+    /// `Buffer`, `Count` and `Datatype` arguments.
+    pub(super) fn posted_buffer(&mut self) -> Result<ReceiveBuffer, EngineError> {
+        let (ev, env, call) = self.parts();
+        let buffer = call.arg(ArgRole::Buffer);
+        let pointer = ev.eval(&*env, buffer)?;
+        let count = ev.eval_int(&*env, call.arg(ArgRole::Count))?;
+        let (lo, hi) = datatype_span(ev, env, call.arg(ArgRole::Datatype), count, buffer)?;
+        Ok(ReceiveBuffer {
+            pointer,
+            lo,
+            hi,
+            posted_by: call.lf,
+            line: call.span.start_line,
+            freed_at: None,
+        })
+    }
 }
 
 /// The scalars `count` items of datatype `datatype` cover from a buffer

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use tass_dynamic::api::{Handle, Value};
 use tass_model::api::LibraryConstant as LC;
-use tass_semantics::api::{Change, EngineError, Environment, Property, Violation};
+use tass_semantics::api::{Change, EngineError, Property, Violation};
 use tass_symbolic::api::Type;
 
 use super::data::{write_data, DType, Op};
@@ -15,7 +15,7 @@ use super::transfer::Transfer;
 use super::user_reduce::{push_fold, Fold, Inputs};
 use crate::mpi::buffer::check_rank;
 use crate::mpi::comm;
-use crate::mpi::context::{current_call, write_success, Mpi, MpiCall};
+use crate::mpi::context::{current_call, Mpi, MpiCall};
 use crate::mpi::group::{created_comms, CommSpec};
 use crate::state::State;
 
@@ -136,9 +136,7 @@ impl Mpi<'_> {
         for m in &members {
             let Some(call) = &m.call else { continue };
             self.as_process(state, m.world, &mut violations, |ev, env| {
-                write_success(ev, env, call)?;
-                env.set_location(call.target);
-                Ok(())
+                MpiCall::new(ev, env, call).return_success()
             })?;
         }
         // A user operator: its function runs on each receiving member, in

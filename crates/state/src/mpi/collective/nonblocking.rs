@@ -4,20 +4,20 @@
 use tass_dynamic::api::{Pointer, Step as PStep, Value};
 use tass_model::api::mpi::ArgRole;
 use tass_model::api::{FunctionId, LibraryConstant as LC, Model, TransitionId};
-use tass_semantics::api::{Change, EngineError, Environment, Evaluator, Property, Violation};
+use tass_semantics::api::{Change, EngineError, Evaluator, Property, Violation};
 use tass_symbolic::api::{Expr, Type};
 
 use super::data::Op;
 use super::data::{concrete_small, read_data, write_data, DType, Data};
 use super::kind::{positions, shape, Kind};
 use super::members::{agrees, path_dead, recv_args, resolve_root, send_pieces, Member};
-use super::pending::{check_sent, hold_back, owned_elements, span_of, Posted, Sent, Target};
+use super::pending::{check_sent, owned_elements, span_of, Posted, Sent, Target};
 use super::transfer::Transfer;
 use super::user_reduce::DueFold;
 use crate::env::{set_mpi, ProcEnv};
 use crate::mpi::buffer::{check_rank, BufArg};
 use crate::mpi::comm;
-use crate::mpi::context::{write_request, write_success, Call, Mpi, MpiCall, ANY};
+use crate::mpi::context::{Call, Mpi, MpiCall, ANY};
 use crate::mpi::request::{add_request, remove_request, RequestKind};
 use crate::state::State;
 
@@ -68,10 +68,9 @@ impl Mpi<'_> {
         self.as_process(state, p, &mut violations, |ev, env| {
             let kind_of = RequestKind::Posted(Box::new(posted));
             let h = add_request(env, kind_of, (function, call.tid));
-            write_request(ev, env, call.arg(ArgRole::Request), h, call.span)?;
-            write_success(ev, env, call)?;
-            env.set_location(call.target);
-            Ok(())
+            let mut returning = MpiCall::new(ev, env, call);
+            returning.write_request(call.arg(ArgRole::Request), h)?;
+            returning.return_success()
         })?;
         if comm::members(state, comm)
             .iter()
@@ -153,12 +152,12 @@ impl MpiCall<'_, '_, '_> {
             _ => owned_elements(f, kind, &args, n, rank),
         };
         for (arg, optional) in recv_args(kind, is_root, rank) {
-            let pointer = ev.eval(&*env, &call.args[arg])?;
+            let pointer = self.ev.eval(&*self.env, &call.args[arg])?;
             if optional && matches!(pointer, Value::Pointer(ref q) if q.is_null()) {
                 continue;
             }
             let pointee = BufArg::Expr(&call.args[arg]).scalar_pointee();
-            let hold = hold_back(ev, env, &call.args[arg], owned.as_deref(), call.span)?;
+            let hold = self.hold_back(&call.args[arg], owned.as_deref())?;
             targets.push(Target {
                 arg,
                 pointer,
@@ -166,6 +165,7 @@ impl MpiCall<'_, '_, '_> {
                 hold,
             });
         }
+        let (ev, env, _) = self.parts();
         // The send buffer is checked later unless it lies in an object held back
         // for the result (send and receive parts of one array: not checked).
         let mut sent = None;

@@ -2,12 +2,11 @@
 //! the calling process alone, `inoutbuf[i] = inbuf[i] op inoutbuf[i]`.
 
 use tass_model::api::mpi::ArgRole;
-use tass_semantics::api::{EngineError, Environment};
+use tass_semantics::api::EngineError;
 
 use super::data::{dtype_of, op_of, read_data, reduce, write_data};
 use super::user_reduce::{push_fold, user_function, Fold, Inputs};
 use crate::mpi::buffer::{BufArg, Window};
-use crate::mpi::context::write_success;
 use crate::mpi::context::MpiCall;
 use tass_dynamic::api::{Handle, Value};
 
@@ -27,8 +26,7 @@ impl MpiCall<'_, '_, '_> {
             };
             let input = ev.eval(&*env, call.arg(ArgRole::SendBuffer))?;
             let inout = ev.eval(&*env, call.arg(ArgRole::RecvBuffer))?;
-            write_success(ev, env, call)?;
-            env.set_location(call.target);
+            MpiCall::new(ev, env, call).return_success()?;
             let fold = Fold {
                 function,
                 ins: Inputs::Buffer(input),

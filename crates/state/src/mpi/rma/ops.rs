@@ -7,13 +7,13 @@ use std::sync::Arc;
 use tass_dynamic::api::{Handle, Value};
 use tass_model::api::mpi::{ArgRole, RmaOp};
 use tass_model::api::{LibraryConstant as LC, LibraryFunction as LF};
-use tass_semantics::api::{Change, EngineError, Evaluator, Property, Violation};
+use tass_semantics::api::{Change, EngineError, Property, Violation};
 use tass_symbolic::api::{Expr, ExprFactory, Type};
 
-use super::sync::{checked_target, checked_window, rma_op};
+use super::sync::rma_op;
 use super::window::{datatype_size, Epoch, OpKind, OriginHold, PendingOp, Window};
 use crate::mpi::buffer::{self, concrete, read_buffer, write_buffer, BufArg};
-use crate::mpi::context::{write_request, Call, Mpi};
+use crate::mpi::context::{Call, Mpi, MpiCall};
 use crate::mpi::request::{self, RequestKind};
 use crate::state::State;
 use crate::step::Step;
@@ -44,7 +44,7 @@ impl Mpi<'_> {
         let p = step.process;
         let mut violations = Vec::new();
         let issued = self.as_process(state, p, &mut violations, |ev, env| {
-            issue_args(ev, env, call)
+            MpiCall::new(ev, env, call).issue_args()
         })?;
         let hold = self.request_of(state, step, call, &mut violations)?;
         if let Some(issued) = issued {
@@ -228,7 +228,7 @@ impl Mpi<'_> {
             .unwrap_or(self.ctx.model.main);
         let handle = self.as_process(state, p, violations, |ev, env| {
             let h = request::add_request(env, RequestKind::Rma, (function, call.tid));
-            write_request(ev, env, call.arg(ArgRole::Request), h, call.span)?;
+            MpiCall::new(ev, env, call).write_request(call.arg(ArgRole::Request), h)?;
             Ok(h)
         })?;
         Ok(OriginHold::Request(handle))
@@ -274,7 +274,7 @@ impl Mpi<'_> {
         };
         let Some(c) = op.filter(|_| matches!(lf, OpKind::AtomicRead(..))) else {
             let (data, buffer) = self.as_process(state, p, violations, |ev, env| {
-                origin_side(ev, env, call, lf, issued)
+                MpiCall::new(ev, env, call).origin_side(lf, issued)
             })?;
             return Ok(vec![(lf, data, buffer, None)]);
         };
@@ -451,143 +451,144 @@ impl Mpi<'_> {
     }
 }
 
-/// Reads and checks the window, target rank, counts, datatypes and target
-/// displacement of an RMA operation (`None`: nothing to do, a null target,
-/// or a violation reported).
-fn issue_args(
-    ev: &mut Evaluator<'_>,
-    env: &mut crate::env::ProcEnv<'_>,
-    call: &Call<'_>,
-) -> Result<Option<Issued>, EngineError> {
-    let name = call.lf.c_name();
-    let Some((window, n)) = checked_window(ev, env, call)? else {
-        return Ok(None);
-    };
-    let Some(rank) = checked_target(ev, env, call, call.arg(ArgRole::TargetRank), n)? else {
-        return Ok(None);
-    };
-    if matches!(
-        rma_op(call),
-        Some(RmaOp::FetchAndOp | RmaOp::CompareAndSwap)
-    ) {
-        // One element of one datatype, at the target displacement.
-        let (dtype, ty) = buffer::datatype(ev, &*env, call.arg(ArgRole::Datatype), call.span)?;
-        if null_datatype(dtype) {
+impl MpiCall<'_, '_, '_> {
+    /// Reads and checks the window, target rank, counts, datatypes and target
+    /// displacement of the RMA operation (`None`: nothing to do, a null target,
+    /// or a violation reported).
+    fn issue_args(&mut self) -> Result<Option<Issued>, EngineError> {
+        let call = self.call;
+        let name = call.lf.c_name();
+        let Some((window, n)) = self.checked_window()? else {
+            return Ok(None);
+        };
+        let Some(rank) = self.checked_target(call.arg(ArgRole::TargetRank), n)? else {
+            return Ok(None);
+        };
+        let (ev, env, _) = self.parts();
+        if matches!(
+            rma_op(call),
+            Some(RmaOp::FetchAndOp | RmaOp::CompareAndSwap)
+        ) {
+            // One element of one datatype, at the target displacement.
+            let (dtype, ty) = buffer::datatype(ev, &*env, call.arg(ArgRole::Datatype), call.span)?;
+            if null_datatype(dtype) {
+                return Ok(None);
+            }
+            if datatype_size(dtype).is_none() {
+                return Err(EngineError::unsupported(
+                    format!("{name} with datatype {}", dtype.c_name()),
+                    call.span,
+                ));
+            }
+            let disp = ev.eval_int(&*env, call.arg(ArgRole::TargetDisp))?;
+            let target_disp = concrete(ev, disp, "target displacement", call.span)?;
+            return Ok(Some(Issued {
+                window,
+                target: rank,
+                count: 1,
+                dtype,
+                ty,
+                target_disp,
+            }));
+        }
+        // The buffers whose count and datatype must match the target's: the
+        // origin's, and for MPI_Get_accumulate the result's too (its origin is
+        // ignored with MPI_NO_OP).
+        let no_op = match call.arg_if(ArgRole::Op) {
+            Some(op) => ev.eval(&*env, op)? == Value::Handle(Handle::Constant(LC::MpiNoOp)),
+            None => false,
+        };
+        let sides: &[(ArgRole, ArgRole, &str)] = match rma_op(call) {
+            Some(RmaOp::Get) => &[(ArgRole::RecvCount, ArgRole::RecvType, "origin")],
+            Some(RmaOp::GetAccumulate) if no_op => {
+                &[(ArgRole::RecvCount, ArgRole::RecvType, "result")]
+            }
+            Some(RmaOp::GetAccumulate) => &[
+                (ArgRole::RecvCount, ArgRole::RecvType, "result"),
+                (ArgRole::SendCount, ArgRole::SendType, "origin"),
+            ],
+            _ => &[(ArgRole::SendCount, ArgRole::SendType, "origin")],
+        };
+        let (tdt, ty) = buffer::datatype(ev, &*env, call.arg(ArgRole::TargetType), call.span)?;
+        let odt = tdt;
+        for &(_, type_role, _) in sides {
+            let (dt, _) = buffer::datatype(ev, &*env, call.arg(type_role), call.span)?;
+            if null_datatype(dt) {
+                return Ok(None);
+            }
+        }
+        if null_datatype(tdt) {
             return Ok(None);
         }
-        if datatype_size(dtype).is_none() {
+        if datatype_size(tdt).is_none() {
             return Err(EngineError::unsupported(
-                format!("{name} with datatype {}", dtype.c_name()),
+                format!("{name} with datatype {}", tdt.c_name()),
                 call.span,
             ));
         }
+        let f = ev.factory();
+        let tcount = ev.eval_int(&*env, call.arg(ArgRole::TargetCount))?;
+        for &(count_role, type_role, side) in sides {
+            let (dt, _) = buffer::datatype(ev, &*env, call.arg(type_role), call.span)?;
+            if dt != tdt {
+                let message = format!(
+                    "{name} with {side} datatype {} and target datatype {}",
+                    dt.c_name(),
+                    tdt.c_name()
+                );
+                ev.fail(&*env, Property::MpiType, message, call.span);
+                return Ok(None);
+            }
+            let c = ev.eval_int(&*env, call.arg(count_role))?;
+            let same = f.and(f.eq(c, tcount), f.le(f.int(0), c));
+            ev.check(
+                &*env,
+                same,
+                Property::MpiCount,
+                || {
+                    format!(
+                        "{name} with {side} count {} and target count {}",
+                        f.pretty(c),
+                        f.pretty(tcount)
+                    )
+                },
+                call.span,
+            );
+        }
+        let count = concrete(ev, tcount, "count", call.span)?;
         let disp = ev.eval_int(&*env, call.arg(ArgRole::TargetDisp))?;
         let target_disp = concrete(ev, disp, "target displacement", call.span)?;
-        return Ok(Some(Issued {
+        Ok(Some(Issued {
             window,
             target: rank,
-            count: 1,
-            dtype,
+            count,
+            dtype: odt,
             ty,
             target_disp,
-        }));
+        }))
     }
-    // The buffers whose count and datatype must match the target's: the
-    // origin's, and for MPI_Get_accumulate the result's too (its origin is
-    // ignored with MPI_NO_OP).
-    let no_op = match call.arg_if(ArgRole::Op) {
-        Some(op) => ev.eval(&*env, op)? == Value::Handle(Handle::Constant(LC::MpiNoOp)),
-        None => false,
-    };
-    let sides: &[(ArgRole, ArgRole, &str)] = match rma_op(call) {
-        Some(RmaOp::Get) => &[(ArgRole::RecvCount, ArgRole::RecvType, "origin")],
-        Some(RmaOp::GetAccumulate) if no_op => &[(ArgRole::RecvCount, ArgRole::RecvType, "result")],
-        Some(RmaOp::GetAccumulate) => &[
-            (ArgRole::RecvCount, ArgRole::RecvType, "result"),
-            (ArgRole::SendCount, ArgRole::SendType, "origin"),
-        ],
-        _ => &[(ArgRole::SendCount, ArgRole::SendType, "origin")],
-    };
-    let (tdt, ty) = buffer::datatype(ev, &*env, call.arg(ArgRole::TargetType), call.span)?;
-    let odt = tdt;
-    for &(_, type_role, _) in sides {
-        let (dt, _) = buffer::datatype(ev, &*env, call.arg(type_role), call.span)?;
-        if null_datatype(dt) {
-            return Ok(None);
-        }
-    }
-    if null_datatype(tdt) {
-        return Ok(None);
-    }
-    if datatype_size(tdt).is_none() {
-        return Err(EngineError::unsupported(
-            format!("{name} with datatype {}", tdt.c_name()),
-            call.span,
-        ));
-    }
-    let f = ev.factory();
-    let tcount = ev.eval_int(&*env, call.arg(ArgRole::TargetCount))?;
-    for &(count_role, type_role, side) in sides {
-        let (dt, _) = buffer::datatype(ev, &*env, call.arg(type_role), call.span)?;
-        if dt != tdt {
-            let message = format!(
-                "{name} with {side} datatype {} and target datatype {}",
-                dt.c_name(),
-                tdt.c_name()
-            );
-            ev.fail(&*env, Property::MpiType, message, call.span);
-            return Ok(None);
-        }
-        let c = ev.eval_int(&*env, call.arg(count_role))?;
-        let same = f.and(f.eq(c, tcount), f.le(f.int(0), c));
-        ev.check(
-            &*env,
-            same,
-            Property::MpiCount,
-            || {
-                format!(
-                    "{name} with {side} count {} and target count {}",
-                    f.pretty(c),
-                    f.pretty(tcount)
-                )
-            },
-            call.span,
-        );
-    }
-    let count = concrete(ev, tcount, "count", call.span)?;
-    let disp = ev.eval_int(&*env, call.arg(ArgRole::TargetDisp))?;
-    let target_disp = concrete(ev, disp, "target displacement", call.span)?;
-    Ok(Some(Issued {
-        window,
-        target: rank,
-        count,
-        dtype: odt,
-        ty,
-        target_disp,
-    }))
-}
 
-/// The origin side of an operation: the data a put or accumulate sends (read
-/// now), or the buffer a get fills (its bounds checked now).
-fn origin_side(
-    ev: &mut Evaluator<'_>,
-    env: &mut crate::env::ProcEnv<'_>,
-    call: &Call<'_>,
-    kind: OpKind,
-    issued: &Issued,
-) -> Result<(Option<Expr>, Value), EngineError> {
-    let f = ev.factory();
-    let n = f.int(issued.count);
-    let zero = f.int(0);
-    let arg = call.arg(if kind == OpKind::Get {
-        ArgRole::RecvBuffer
-    } else {
-        ArgRole::SendBuffer
-    });
-    // Reading checks that the buffer holds `count` elements.
-    let data = read_buffer(ev, &*env, arg, n, zero, &issued.ty, call.span)?;
-    let buffer = ev.eval(&*env, arg)?;
-    Ok(((kind != OpKind::Get).then_some(data).flatten(), buffer))
+    /// The origin side of an operation: the data a put or accumulate sends (read
+    /// now), or the buffer a get fills (its bounds checked now).
+    fn origin_side(
+        &mut self,
+        kind: OpKind,
+        issued: &Issued,
+    ) -> Result<(Option<Expr>, Value), EngineError> {
+        let (ev, env, call) = self.parts();
+        let f = ev.factory();
+        let n = f.int(issued.count);
+        let zero = f.int(0);
+        let arg = call.arg(if kind == OpKind::Get {
+            ArgRole::RecvBuffer
+        } else {
+            ArgRole::SendBuffer
+        });
+        // Reading checks that the buffer holds `count` elements.
+        let data = read_buffer(ev, &*env, arg, n, zero, &issued.ty, call.span)?;
+        let buffer = ev.eval(&*env, arg)?;
+        Ok(((kind != OpKind::Get).then_some(data).flatten(), buffer))
+    }
 }
 
 /// `old op data`, element by element, for `count` elements of type `ty`.

@@ -20,11 +20,11 @@ use tass_model::api::mpi::{ArgRole, RmaOp, MPI_LOCK_EXCLUSIVE, MPI_LOCK_SHARED};
 use tass_model::api::LibraryFunction as LF;
 use tass_semantics::api::{Change, EngineError, Property, Violation};
 
-use super::sync::{checked_target, checked_window, rma_op, Caller};
+use super::sync::{rma_op, Caller};
 use super::window::{Lock, LockKind, OpKind, PendingOp, Window};
 use crate::mpi::buffer::concrete;
 use crate::mpi::comm;
-use crate::mpi::context::{Call, Mpi};
+use crate::mpi::context::{Call, Mpi, MpiCall};
 use crate::state::State;
 use crate::step::Step;
 
@@ -515,11 +515,12 @@ impl Mpi<'_> {
     ) -> Result<Option<PassiveArgs>, EngineError> {
         let name = call.lf.c_name();
         let ok = self.as_process(state, p, violations, |ev, env| {
-            let Some((_, n)) = checked_window(ev, env, call)? else {
+            let mut checked = MpiCall::new(ev, env, call);
+            let Some((_, n)) = checked.checked_window()? else {
                 return Ok(false);
             };
             if let Some(e) = call.arg_if(ArgRole::TargetRank) {
-                if checked_target(ev, env, call, e, n)?.is_none() {
+                if checked.checked_target(e, n)?.is_none() {
                     return Ok(false); // MPI_PROC_NULL: nothing to lock
                 }
             }

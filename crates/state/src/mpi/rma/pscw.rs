@@ -31,7 +31,7 @@ use super::passive::Performing;
 use super::sync::{rma_op, Caller};
 use super::window::{PendingOp, Post, Start, Window};
 use crate::mpi::comm;
-use crate::mpi::context::{write_int_through, Call, Mpi, NO_MESSAGE};
+use crate::mpi::context::{Call, Mpi, MpiCall, NO_MESSAGE};
 use crate::mpi::group::{check_group, group_of_value};
 use crate::state::State;
 use crate::step::Step;
@@ -402,13 +402,8 @@ impl Mpi<'_> {
             }
         }
         self.as_process(state, p, violations, |ev, env| {
-            write_int_through(
-                ev,
-                env,
-                call.arg(ArgRole::Flag),
-                i64::from(closes),
-                call.span,
-            )
+            MpiCall::new(ev, env, call)
+                .write_int_through(call.arg(ArgRole::Flag), i64::from(closes))
         })?;
         Ok(None)
     }

@@ -8,15 +8,16 @@ use std::sync::Arc;
 use tass_dynamic::api::{undefined_data, ElemType, Handle, Pointer, Root, Step as PStep, Value};
 use tass_model::api::mpi::{ArgRole, RmaOp};
 use tass_model::api::{LibraryConstant as LC, LibraryFunction as LF, Span, Type as MType};
-use tass_semantics::api::{Change, EngineError, Environment, Evaluator, Property, Violation};
+use tass_semantics::api::{Change, EngineError, Environment, Property, Violation};
 use tass_symbolic::api::Type;
 
 use super::passive::EARLY_UPDATES;
 use super::window::{Epoch, MemoryOwner, WinMemory, Window};
-use crate::env::ProcEnv;
 use crate::mpi::buffer::{self, concrete};
 use crate::mpi::comm;
-use crate::mpi::context::{current_call, write_success, Call, HandlePassed, Mpi, NO_MESSAGE};
+use crate::mpi::context::{
+    current_call, write_through, Call, HandlePassed, Mpi, MpiCall, NO_MESSAGE,
+};
 use crate::mpi::process::MpiPhase;
 use crate::state::State;
 use crate::step::Step;
@@ -58,40 +59,38 @@ pub(super) struct Caller {
     pub rank: u32,
 }
 
-/// The window argument of RMA call `call`, checked, with the size of the
-/// window's communicator (`None` after reporting an invalid window).
-pub(super) fn checked_window(
-    ev: &mut Evaluator<'_>,
-    env: &ProcEnv<'_>,
-    call: &Call<'_>,
-) -> Result<Option<(u32, usize)>, EngineError> {
-    let wv = ev.eval(env, call.arg(ArgRole::Win))?;
-    let Some(window) = live_window(env.state, &wv) else {
-        let name = call.lf.c_name();
-        let message = format!("{name} on an invalid window (never created, or freed)");
-        ev.fail(env, Property::InvalidPointer, message, call.span);
-        return Ok(None);
-    };
-    let comm = env.state.inner.windows[window as usize]
-        .as_ref()
-        .map_or(0, |w| w.comm);
-    Ok(Some((window, comm::comm_size(env.state, comm))))
-}
+impl MpiCall<'_, '_, '_> {
+    /// The window argument of the RMA call, checked, with the size of the
+    /// window's communicator (`None` after reporting an invalid window).
+    pub(super) fn checked_window(&mut self) -> Result<Option<(u32, usize)>, EngineError> {
+        let (ev, env, call) = self.parts();
+        let wv = ev.eval(&*env, call.arg(ArgRole::Win))?;
+        let Some(window) = live_window(env.state, &wv) else {
+            let name = call.lf.c_name();
+            let message = format!("{name} on an invalid window (never created, or freed)");
+            ev.fail(&*env, Property::InvalidPointer, message, call.span);
+            return Ok(None);
+        };
+        let comm = env.state.inner.windows[window as usize]
+            .as_ref()
+            .map_or(0, |w| w.comm);
+        Ok(Some((window, comm::comm_size(env.state, comm))))
+    }
 
-/// Target rank argument `e` of RMA call `call` on a window of `n` processes,
-/// checked: the rank, or `None` for `MPI_PROC_NULL` (nothing to do) and after
-/// reporting an invalid one.
-pub(super) fn checked_target(
-    ev: &mut Evaluator<'_>,
-    env: &ProcEnv<'_>,
-    call: &Call<'_>,
-    e: &tass_model::api::Expr,
-    n: usize,
-) -> Result<Option<u32>, EngineError> {
-    let rank = ev.eval_int(env, e)?;
-    buffer::check_rank(ev, env, rank, false, "target", call.span, n);
-    let rank = concrete(ev, rank, "target rank", call.span)?;
-    Ok((0..n as i64).contains(&rank).then_some(rank as u32))
+    /// Target rank argument `e` of the RMA call on a window of `n`
+    /// processes, checked: the rank, or `None` for `MPI_PROC_NULL` (nothing
+    /// to do) and after reporting an invalid one.
+    pub(super) fn checked_target(
+        &mut self,
+        e: &tass_model::api::Expr,
+        n: usize,
+    ) -> Result<Option<u32>, EngineError> {
+        let (ev, env, call) = self.parts();
+        let rank = ev.eval_int(&*env, e)?;
+        buffer::check_rank(ev, &*env, rank, false, "target", call.span, n);
+        let rank = concrete(ev, rank, "target rank", call.span)?;
+        Ok((0..n as i64).contains(&rank).then_some(rank as u32))
+    }
 }
 
 impl Mpi<'_> {
@@ -270,9 +269,7 @@ impl Mpi<'_> {
         violations: &mut Vec<Violation>,
     ) -> Result<(), EngineError> {
         self.as_process(state, p, violations, |ev, env| {
-            write_success(ev, env, call)?;
-            env.set_location(call.target);
-            Ok(())
+            MpiCall::new(ev, env, call).return_success()
         })
     }
 
@@ -316,9 +313,7 @@ impl Mpi<'_> {
         }
         for (&q, c) in members.iter().zip(&calls) {
             self.as_process(state, q, &mut violations, |ev, env| {
-                write_success(ev, env, c)?;
-                env.set_location(c.target);
-                Ok(())
+                MpiCall::new(ev, env, c).return_success()
             })?;
         }
         Ok((violations, Vec::new()))
@@ -371,7 +366,7 @@ impl Mpi<'_> {
                     c.span,
                 );
                 let (base, owner) = if c.lf == LF::MpiWinAllocate {
-                    (allocate(ev, env, c, size)?, MemoryOwner::Mpi)
+                    (MpiCall::new(ev, env, c).allocate(size)?, MemoryOwner::Mpi)
                 } else {
                     let base = ev.eval(&*env, c.arg(ArgRole::WinBase))?;
                     if size > 0 && matches!(base, Value::Pointer(Pointer::Null)) {
@@ -420,7 +415,7 @@ impl Mpi<'_> {
         s.windows = Arc::new(windows);
         for (&q, c) in members.iter().zip(calls) {
             self.as_process(state, q, violations, |ev, env| {
-                write_handle(ev, env, c, Value::Handle(Handle::Win(k)))
+                MpiCall::new(ev, env, c).write_window(Value::Handle(Handle::Win(k)))
             })?;
         }
         Ok(())
@@ -537,69 +532,62 @@ impl Mpi<'_> {
         Arc::make_mut(&mut s.windows)[k as usize] = None;
         for (&q, c) in members.iter().zip(calls) {
             self.as_process(state, q, violations, |ev, env| {
-                write_handle(ev, env, c, Value::Handle(Handle::Constant(LC::MpiWinNull)))
+                let null = Value::Handle(Handle::Constant(LC::MpiWinNull));
+                MpiCall::new(ev, env, c).write_window(null)
             })?;
         }
         Ok(())
     }
 }
 
-/// `MPI_Win_allocate`'s memory: a heap block of `size` bytes of the type
-/// `baseptr` points to a pointer to, whose address is written through
-/// `baseptr`.
-fn allocate(
-    ev: &mut Evaluator<'_>,
-    env: &mut ProcEnv<'_>,
-    call: &Call<'_>,
-    size: i64,
-) -> Result<Value, EngineError> {
-    let f = ev.factory();
-    let arg = call.arg(ArgRole::WinBase);
-    let elem = match &arg.ty {
-        MType::Pointer(p) => match &**p {
-            MType::Pointer(e) if matches!(&**e, MType::Int(_) | MType::Real(_) | MType::Char) => {
-                (**e).clone()
-            }
+impl MpiCall<'_, '_, '_> {
+    /// `MPI_Win_allocate`'s memory: a heap block of `size` bytes of the type
+    /// `baseptr` points to a pointer to, whose address is written through
+    /// `baseptr`.
+    fn allocate(&mut self, size: i64) -> Result<Value, EngineError> {
+        let (ev, env, call) = self.parts();
+        let f = ev.factory();
+        let arg = call.arg(ArgRole::WinBase);
+        let elem = match &arg.ty {
+            MType::Pointer(p) => match &**p {
+                MType::Pointer(e)
+                    if matches!(&**e, MType::Int(_) | MType::Real(_) | MType::Char) =>
+                {
+                    (**e).clone()
+                }
+                _ => MType::Void,
+            },
             _ => MType::Void,
-        },
-        _ => MType::Void,
-    };
-    let elem_size = tass_dynamic::api::size_of(env.model(), &elem)
-        .and_then(|s| i64::try_from(s).ok())
-        .filter(|_| elem != MType::Void)
-        .ok_or_else(|| {
-            EngineError::unsupported(
-                "MPI_Win_allocate whose base pointer is not the address of an `int *`, \
-                 `double *`, `char *` or another pointer to a basic type",
+        };
+        let elem_size = tass_dynamic::api::size_of(env.model(), &elem)
+            .and_then(|s| i64::try_from(s).ok())
+            .filter(|_| elem != MType::Void)
+            .ok_or_else(|| {
+                EngineError::unsupported(
+                    "MPI_Win_allocate whose base pointer is not the address of an `int *`, \
+                     `double *`, `char *` or another pointer to a basic type",
+                    call.span,
+                )
+            })?;
+        let n = size / elem_size;
+        let Some(et) = ev.data_type(&*env, &elem, call.span)? else {
+            return Err(EngineError::unsupported(
+                "MPI_Win_allocate of non-data elements",
                 call.span,
-            )
-        })?;
-    let n = size / elem_size;
-    let Some(et) = ev.data_type(&*env, &elem, call.span)? else {
-        return Err(EngineError::unsupported(
-            "MPI_Win_allocate of non-data elements",
-            call.span,
-        ));
-    };
-    let value = Value::Data(undefined_data(f, Type::array(et, Some(f.int(n)))));
-    let root = env.allocate(value, f.int(n), ElemType::of(&elem));
-    let base = Value::Pointer(Pointer::to(root, [PStep::Index(f.int(0))]));
-    let ptr = ev.eval(&*env, arg)?;
-    let place = ev.deref_place(&*env, ptr, false, call.span, &|| "base pointer".into())?;
-    ev.write_place(env, &place, base.clone(), call.span)?;
-    Ok(base)
-}
+            ));
+        };
+        let value = Value::Data(undefined_data(f, Type::array(et, Some(f.int(n)))));
+        let root = env.allocate(value, f.int(n), ElemType::of(&elem));
+        let base = Value::Pointer(Pointer::to(root, [PStep::Index(f.int(0))]));
+        write_through(ev, env, arg, base.clone(), "base pointer", call.span)?;
+        Ok(base)
+    }
 
-/// `*win = handle` for the window argument of `MPI_Win_create`/`MPI_Win_free`.
-fn write_handle(
-    ev: &mut Evaluator<'_>,
-    env: &mut ProcEnv<'_>,
-    call: &Call<'_>,
-    handle: Value,
-) -> Result<(), EngineError> {
-    let v = ev.eval(&*env, call.arg(ArgRole::Win))?;
-    let place = ev.deref_place(&*env, v, false, call.span, &|| "window".into())?;
-    ev.write_place(env, &place, handle, call.span)
+    /// `*win = handle` for the window argument of `MPI_Win_create`/`MPI_Win_free`.
+    fn write_window(&mut self, handle: Value) -> Result<(), EngineError> {
+        let (ev, env, call) = self.parts();
+        write_through(ev, env, call.arg(ArgRole::Win), handle, "window", call.span)
+    }
 }
 
 /// What generalized-active-target epoch of window `w` is still open, if one
