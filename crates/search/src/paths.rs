@@ -21,20 +21,48 @@ pub struct PathId(usize);
 /// paths differ below the last branching point). Equal steps in equal
 /// positions after an equal prefix make an equal path, so the sharing is exact:
 /// [`PathTree::path`] gives back the steps inserted.
+///
+/// The nodes are kept in chunks of [`CHUNK`] that never grow after they are
+/// allocated: a single vector would double, holding up to twice the nodes'
+/// memory, and three times while it moves.
 #[derive(Debug, Clone)]
 pub struct PathTree<T> {
-    /// Each node's parent (`PathId` numbering: 0 is the root) and step.
-    nodes: Vec<(usize, T)>,
+    /// Node `i` is `chunks[i / CHUNK][i % CHUNK]`: its parent (`PathId`
+    /// numbering: 0 is the root) and step.
+    chunks: Vec<Vec<(usize, T)>>,
+    /// How many nodes there are.
+    len: usize,
     /// The nodes of the path inserted last, first step first.
     last: Vec<usize>,
 }
 
+/// Nodes per chunk of a [`PathTree`].
+const CHUNK: usize = 1 << 14;
+
 impl<T> Default for PathTree<T> {
     fn default() -> Self {
         PathTree {
-            nodes: Vec::new(),
+            chunks: Vec::new(),
+            len: 0,
             last: Vec::new(),
         }
+    }
+}
+
+impl<T> PathTree<T> {
+    fn node(&self, i: usize) -> &(usize, T) {
+        &self.chunks[i / CHUNK][i % CHUNK]
+    }
+
+    /// Appends a node; returns its index.
+    fn push(&mut self, parent: usize, step: T) -> usize {
+        if self.len % CHUNK == 0 {
+            self.chunks.push(Vec::with_capacity(CHUNK));
+        }
+        let chunk = self.chunks.last_mut().expect("a chunk with room");
+        chunk.push((parent, step));
+        self.len += 1;
+        self.len - 1
     }
 }
 
@@ -50,13 +78,13 @@ impl<T: Clone + PartialEq> PathTree<T> {
             .last
             .iter()
             .zip(path)
-            .take_while(|(&node, step)| self.nodes[node].1 == **step)
+            .take_while(|(&node, step)| self.node(node).1 == **step)
             .count();
         self.last.truncate(shared);
         for step in &path[shared..] {
             let parent = self.last.last().map_or(0, |&node| node + 1);
-            self.nodes.push((parent, step.clone()));
-            self.last.push(self.nodes.len() - 1);
+            let node = self.push(parent, step.clone());
+            self.last.push(node);
         }
         PathId(self.last.last().map_or(0, |&node| node + 1))
     }
@@ -66,7 +94,7 @@ impl<T: Clone + PartialEq> PathTree<T> {
         let mut steps = Vec::new();
         let mut at = id.0;
         while at != 0 {
-            let (parent, step) = &self.nodes[at - 1];
+            let (parent, step) = self.node(at - 1);
             steps.push(step.clone());
             at = *parent;
         }
@@ -76,7 +104,7 @@ impl<T: Clone + PartialEq> PathTree<T> {
 
     /// The number of steps stored (the nodes of the tree).
     pub fn stored_steps(&self) -> usize {
-        self.nodes.len()
+        self.len
     }
 }
 
@@ -102,6 +130,21 @@ mod tests {
         // 4 + 1 + 2 + 1 + 4: a shares nothing, b shares 1 2, c shares 1 2 5,
         // the empty path and [9] share nothing, e shares nothing with [9].
         assert_eq!(tree.stored_steps(), 12);
+    }
+
+    #[test]
+    fn paths_across_chunks() {
+        let mut tree = PathTree::new();
+        let long: Vec<usize> = (0..CHUNK * 2 + 3).collect();
+        let a = tree.insert(&long);
+        let b = tree.insert(&long[..CHUNK + 1]);
+        let mut other = long[..CHUNK].to_vec();
+        other.push(7);
+        let c = tree.insert(&other);
+        assert_eq!(tree.path(a), long);
+        assert_eq!(tree.path(b), long[..CHUNK + 1].to_vec());
+        assert_eq!(tree.path(c), other);
+        assert_eq!(tree.stored_steps(), long.len() + 1);
     }
 
     #[test]
