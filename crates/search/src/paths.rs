@@ -56,7 +56,7 @@ impl<T> PathTree<T> {
 
     /// Appends a node; returns its index.
     fn push(&mut self, parent: usize, step: T) -> usize {
-        if self.len % CHUNK == 0 {
+        if self.len.is_multiple_of(CHUNK) {
             self.chunks.push(Vec::with_capacity(CHUNK));
         }
         let chunk = self.chunks.last_mut().expect("a chunk with room");
