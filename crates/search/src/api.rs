@@ -5,3 +5,4 @@ pub use crate::dfs::{
     Split, SplitInfo, SplitSystem, TransitionSystem, MEMORY_CHECK_EVERY,
 };
 pub use crate::fair_cycle::{find_fair_lasso, Bits, Fairness, Lasso, LassoGraph};
+pub use crate::paths::{PathId, PathTree};

@@ -41,3 +41,4 @@
 pub mod api;
 mod dfs;
 mod fair_cycle;
+mod paths;

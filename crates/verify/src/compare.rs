@@ -17,7 +17,7 @@
 use std::sync::atomic::Ordering;
 
 use tass_model::api::Model;
-use tass_search::api::{Limit, Search, SearchStats, Split};
+use tass_search::api::{Limit, PathId, PathTree, Search, SearchStats, Split};
 use tass_semantics::api::{EngineError, Violation};
 
 use crate::engine::{Engine, Equality, OutputMismatch};
@@ -155,8 +155,46 @@ enum SymmetryUse {
 }
 
 /// The completed paths of one program: each terminal state with the steps that
-/// reach it from the initial state.
-pub(crate) type Terminals<E> = Vec<(<E as Engine>::State, Vec<<E as Engine>::Step>)>;
+/// reach it from the initial state. The steps are kept as a tree
+/// ([`PathTree`]): paths met one after the other by the depth-first search
+/// share their prefix (one vector per path was most of the memory of a
+/// manager-worker run; see docs/PERFORMANCE.md, branch mem21).
+pub(crate) struct Terminals<E: Engine> {
+    ends: Vec<(E::State, PathId)>,
+    paths: PathTree<E::Step>,
+}
+
+impl<E: Engine> Default for Terminals<E> {
+    fn default() -> Self {
+        Terminals {
+            ends: Vec::new(),
+            paths: PathTree::new(),
+        }
+    }
+}
+
+impl<E: Engine> Terminals<E> {
+    /// Records the terminal state `state` reached by `path`.
+    pub fn push(&mut self, state: E::State, path: &[E::Step]) {
+        let id = self.paths.insert(path);
+        self.ends.push((state, id));
+    }
+
+    /// The terminal states with their paths, in the order they were met.
+    pub fn iter(&self) -> impl Iterator<Item = &(E::State, PathId)> {
+        self.ends.iter()
+    }
+
+    /// The terminal states, in the order they were met.
+    pub fn states(&self) -> impl Iterator<Item = &E::State> {
+        self.ends.iter().map(|(state, _)| state)
+    }
+
+    /// The steps of the path `id`.
+    pub fn path(&self, id: PathId) -> Vec<E::Step> {
+        self.paths.path(id)
+    }
+}
 
 /// One program explored to the end.
 struct Explored<E: Engine> {
@@ -331,10 +369,10 @@ impl<E: Engine> Comparison<'_, E> {
             Ok(x) => x,
             Err(ending) => return ending,
         };
-        for (spec_state, spec_path) in &spec_side.terminals {
+        for (spec_state, spec_path) in spec_side.terminals.iter() {
             let pc_s = self.spec.path_condition(spec_state);
             let outputs_s = self.spec.outputs(spec_state);
-            for (impl_state, impl_path) in &impl_side.terminals {
+            for (impl_state, impl_path) in impl_side.terminals.iter() {
                 if let Some(limit) = interrupted(self.options, &self.findings) {
                     return Ending::Limit(limit);
                 }
@@ -348,6 +386,7 @@ impl<E: Engine> Comparison<'_, E> {
                 match self.imp.check_joint(impl_state, &spec_history, &pc) {
                     Err(error) => return Ending::Error(error),
                     Ok(Some(violation)) => {
+                        let impl_path = impl_side.terminals.path(*impl_path);
                         let path = (&impl_side.initial, impl_path.as_slice());
                         if let Err(error) = self.report_joint(path, violation, &pc) {
                             return Ending::Error(error);
@@ -376,11 +415,13 @@ impl<E: Engine> Comparison<'_, E> {
                 {
                     continue;
                 }
+                let spec_path = spec_side.terminals.path(*spec_path);
+                let impl_path = impl_side.terminals.path(*impl_path);
                 let paths = PairedPaths {
                     spec_initial: &spec_side.initial,
-                    spec_path,
+                    spec_path: &spec_path,
                     impl_initial: &impl_side.initial,
-                    impl_path,
+                    impl_path: &impl_path,
                     pc,
                 };
                 let violation = match self.difference(m, paths, (file, line, column)) {

@@ -34,12 +34,12 @@ pub(crate) enum SpecSymmetry {
 /// the hypotheses are proved.
 pub(crate) fn report<E: Engine>(
     spec: &mut E,
-    terminals: &[(E::State, Vec<E::Step>)],
+    terminals: &crate::compare::Terminals<E>,
     options: &Options,
 ) -> (String, Option<usize>) {
     let paths: Vec<_> = terminals
-        .iter()
-        .map(|(state, _)| (spec.path_condition(state), spec.outputs(state)))
+        .states()
+        .map(|state| (spec.path_condition(state), spec.outputs(state)))
         .collect();
     let arrays = options.symmetry.join(", ");
     match decide(spec, &paths, &options.symmetry) {

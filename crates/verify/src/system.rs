@@ -211,7 +211,7 @@ pub(crate) struct ModelSystem<'a, E: Engine> {
     successor_on_forced_chain: Option<bool>,
     nprocs: usize,
     /// Distinct terminal states with their paths (compare mode).
-    pub terminals: Vec<(E::State, Vec<E::Step>)>,
+    pub terminals: crate::compare::Terminals<E>,
     /// The canonical form of each of `terminals`, in the same order (for
     /// `compare --jobs N`, which removes the repetitions between parts with
     /// the forms each part's own, warm engine computed).
@@ -310,7 +310,7 @@ impl<'a, E: Engine> ModelSystem<'a, E> {
             cached_enabled: None,
             end_depths: Vec::new(),
             nprocs,
-            terminals: Vec::new(),
+            terminals: Default::default(),
             terminal_keys: Vec::new(),
             terminal_set: HashSet::new(),
             error: None,
@@ -571,7 +571,7 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
                 let canonical = self.engine.canonicalize(state.clone());
                 if self.terminal_set.insert(canonical.clone()) {
                     self.terminal_keys.push(canonical);
-                    self.terminals.push((state.clone(), path.to_vec()));
+                    self.terminals.push(state.clone(), path);
                 }
             }
         }

@@ -132,7 +132,7 @@ impl PartOutcome for PartSearched {
     fn panicked(_: u64, options: &Options) -> Self {
         PartSearched {
             prover_calls: (0, 0),
-            terminals: Vec::new(),
+            terminals: Default::default(),
             terminal_keys: Vec::new(),
             stats: SearchStats::default(),
             findings: Findings::new(options),
@@ -156,7 +156,7 @@ fn run_part(plan: &ImplPlan<'_>, part: u64, slot: &mut Option<RealEngine>) -> Pa
     findings.started = plan.started;
     let failed = |findings, error| PartSearched {
         prover_calls: (0, 0),
-        terminals: Vec::new(),
+        terminals: Default::default(),
         terminal_keys: Vec::new(),
         stats: SearchStats::default(),
         findings,
@@ -230,7 +230,7 @@ fn combine_parts(
     stopped: bool,
 ) -> ImplSearched<RealEngine> {
     let mut searched = ImplSearched {
-        terminals: Vec::new(),
+        terminals: Default::default(),
         stats: SearchStats::default(),
         violations: Vec::new(),
         warnings: Vec::new(),
@@ -261,9 +261,10 @@ fn combine_parts(
         // states have equal keys. Canonicalizing them again here cost this
         // thread's cold engine memory and time in proportion to the
         // terminal states' size (laplace np 5: gigabytes).
-        for (key, terminal) in part.terminal_keys.into_iter().zip(part.terminals) {
+        for (key, (state, path)) in part.terminal_keys.into_iter().zip(part.terminals.iter()) {
             if seen.insert(key) {
-                searched.terminals.push(terminal);
+                let path = part.terminals.path(*path);
+                searched.terminals.push(state.clone(), &path);
             }
         }
         searched.prover_calls.0 += part.prover_calls.0;
