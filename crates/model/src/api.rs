@@ -21,6 +21,7 @@ pub use crate::stmt::{
 pub use crate::types::{
     AggregateKind, Field, IntKind, MpiHandleType, RealKind, StructDef, StructId, Type, CHAR_RANGE,
 };
+pub use crate::types::char_byte_value;
 /// The MPI library, described once (kinds, argument roles and positions, constants).
 pub mod mpi {
     pub use crate::mpi::{
