@@ -220,6 +220,37 @@ fn high_bytes_of_character_constants_are_negative_chars() {
     }
 }
 
+const NEGATED_CONSTANTS: &str = r#"#include <assert.h>
+int main(void) {
+  long big = -3000000000;
+  assert(-2147483648 < 0u);
+  assert(sizeof(-2147483648) == 8 && sizeof(-1) == 4);
+  assert(-3000000000 < 1u && big < 0);
+  assert(-0xFFFFFFFF == 1 && -0x80000000 == 2147483648u && -0x80000000 > 0);
+  assert(-1 < 0 && -0x10 == -16 && - 5 == -5);
+  return 0;
+}
+"#;
+
+/// Session 15 probe: C has no negative constants; `-2147483648` is `-` applied to
+/// the `long` 2147483648, and `-0x80000000` to the `unsigned` 0x80000000. tass
+/// read the signed token as an `int` (`assert(-2147483648 < 0u)` was a provable
+/// violation, its negation held) and refused `-0xFFFFFFFF`. gcc
+/// -fsanitize=address,undefined: exit 0; each wrong line aborts (line 9).
+#[test]
+fn negated_constants_take_the_type_of_the_constant() {
+    let (code, r) = verify("1", &[], NEGATED_CONSTANTS);
+    assert_holds(code, &r);
+    for wrong in ["!(-2147483648 < 0u)", "-0x80000000 < 0", "sizeof(-2147483648) == 4"] {
+        let text = NEGATED_CONSTANTS.replace(
+            "  return 0;\n}",
+            &format!("  assert({wrong});\n  return 0;\n}}"),
+        );
+        let (code, r) = verify("1", &[], &text);
+        assert_violated(code, &r, "assertion", Some(9));
+    }
+}
+
 const INPUT_RANGES: &str = r#"#include <assert.h>
 #include <stdint.h>
 #pragma TASS input
