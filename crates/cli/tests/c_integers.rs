@@ -241,7 +241,11 @@ int main(void) {
 fn negated_constants_take_the_type_of_the_constant() {
     let (code, r) = verify("1", &[], NEGATED_CONSTANTS);
     assert_holds(code, &r);
-    for wrong in ["!(-2147483648 < 0u)", "-0x80000000 < 0", "sizeof(-2147483648) == 4"] {
+    for wrong in [
+        "!(-2147483648 < 0u)",
+        "-0x80000000 < 0",
+        "sizeof(-2147483648) == 4",
+    ] {
         let text = NEGATED_CONSTANTS.replace(
             "  return 0;\n}",
             &format!("  assert({wrong});\n  return 0;\n}}"),

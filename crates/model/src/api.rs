@@ -18,10 +18,10 @@ pub use crate::span::Span;
 pub use crate::stmt::{
     AssertOrigin, Callee, CollectiveKind, LoopArrival, LoopInvariant, Statement, Transition,
 };
+pub use crate::types::char_byte_value;
 pub use crate::types::{
     AggregateKind, Field, IntKind, MpiHandleType, RealKind, StructDef, StructId, Type, CHAR_RANGE,
 };
-pub use crate::types::char_byte_value;
 /// The MPI library, described once (kinds, argument roles and positions, constants).
 pub mod mpi {
     pub use crate::mpi::{

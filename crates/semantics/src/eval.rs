@@ -3,8 +3,8 @@
 use smallvec::SmallVec;
 use tass_dynamic::api::{size_of, Handle, Pointer, Root, Step, Value};
 use tass_model::api::{
-    char_byte_value, BinaryOp, Expr as MExpr, ExprKind, FunctionId, LibraryConstant, QuantifierKind, Span,
-    Type as MType, UnaryOp, VarId,
+    char_byte_value, BinaryOp, Expr as MExpr, ExprKind, FunctionId, LibraryConstant,
+    QuantifierKind, Span, Type as MType, UnaryOp, VarId,
 };
 use tass_symbolic::api::{BigInt, BigRational, Expr, ExprFactory, Type};
 
