@@ -172,6 +172,89 @@ fn wrong_conversion_results_are_reported() {
     }
 }
 
+const HIGH_BYTES: &str = r#"#include <assert.h>
+#include <string.h>
+int main(void) {
+  char s[] = "\xff\x80z";
+  char line[4];
+  int v = '\xff';
+  char c = '\xff';
+  unsigned char u = '\xff';
+  int r = 0;
+  assert(v == -1 && c == -1 && u == 255);
+  assert(s[0] == '\xff' && s[0] == -1 && s[1] == -128 && (unsigned char)s[0] == 255);
+  assert('\377' == -1 && '\200' < 0 && '\x7f' == 127);
+  switch (s[0]) { case '\xff': r = 1; break; default: r = 2; }
+  assert(r == 1);
+  assert(strlen(s) == 3 && strcmp(s, "\xff\x80z") == 0);
+  assert(strcmp(s, "a") > 0 && memcmp(s, "a", 1) > 0 && s[0] < 'a');
+  strcpy(line, "\xe9t\xe9");
+  assert(line[0] == (char)233 && line[2] < 0 && strlen(line) == 3);
+  return 0;
+}
+"#;
+
+/// Session 15 probe: a character constant or string-literal byte 128..255 is a
+/// negative plain `char`, as gcc and clang make it (C11 6.4.4.4p10). Before,
+/// `'\xff'` was 255: `assert('\xff' == 255)` held (gcc: fails), and
+/// `assert(s[0] < 'a')` over `"\xff"` was a provable violation (gcc: holds).
+/// strcmp/memcmp still compare as unsigned char. gcc -fsanitize=address,undefined
+/// of HIGH_BYTES: exit 0; each wrong line below aborts on its assert (line 19).
+#[test]
+fn high_bytes_of_character_constants_are_negative_chars() {
+    let (code, r) = verify("1", &[], HIGH_BYTES);
+    assert_holds(code, &r);
+    for wrong in [
+        "'\\xff' == 255",
+        "s[0] == 255",
+        "s[0] > 'a'",
+        "line[0] == 233",
+        "strcmp(s, \"a\") < 0",
+    ] {
+        let text = HIGH_BYTES.replace(
+            "  return 0;\n}",
+            &format!("  assert({wrong});\n  return 0;\n}}"),
+        );
+        let (code, r) = verify("1", &[], &text);
+        assert_violated(code, &r, "assertion", Some(19));
+    }
+}
+
+const NEGATED_CONSTANTS: &str = r#"#include <assert.h>
+int main(void) {
+  long big = -3000000000;
+  assert(-2147483648 < 0u);
+  assert(sizeof(-2147483648) == 8 && sizeof(-1) == 4);
+  assert(-3000000000 < 1u && big < 0);
+  assert(-0xFFFFFFFF == 1 && -0x80000000 == 2147483648u && -0x80000000 > 0);
+  assert(-1 < 0 && -0x10 == -16 && - 5 == -5);
+  return 0;
+}
+"#;
+
+/// Session 15 probe: C has no negative constants; `-2147483648` is `-` applied to
+/// the `long` 2147483648, and `-0x80000000` to the `unsigned` 0x80000000. tass
+/// read the signed token as an `int` (`assert(-2147483648 < 0u)` was a provable
+/// violation, its negation held) and refused `-0xFFFFFFFF`. gcc
+/// -fsanitize=address,undefined: exit 0; each wrong line aborts (line 9).
+#[test]
+fn negated_constants_take_the_type_of_the_constant() {
+    let (code, r) = verify("1", &[], NEGATED_CONSTANTS);
+    assert_holds(code, &r);
+    for wrong in [
+        "!(-2147483648 < 0u)",
+        "-0x80000000 < 0",
+        "sizeof(-2147483648) == 4",
+    ] {
+        let text = NEGATED_CONSTANTS.replace(
+            "  return 0;\n}",
+            &format!("  assert({wrong});\n  return 0;\n}}"),
+        );
+        let (code, r) = verify("1", &[], &text);
+        assert_violated(code, &r, "assertion", Some(9));
+    }
+}
+
 const INPUT_RANGES: &str = r#"#include <assert.h>
 #include <stdint.h>
 #pragma TASS input

@@ -251,6 +251,25 @@ fn number_literal<'t>(t: &str) -> AstKind<'t> {
     }
 }
 
+/// A number whose token carries a sign (tree-sitter's C grammar reads `-1` as
+/// one literal). C has no negative integer constants: `-2147483648` is `-`
+/// applied to `2147483648`, a `long`, and `-0x80000000` is `-` applied to an
+/// `unsigned`, so the sign of an integer becomes a unary operator. (Floating
+/// literals keep their sign: `-0.0` is read as negative zero either way.)
+fn signed_number_literal<'t>(t: &str, pos: Pos) -> AstKind<'t> {
+    let Some((op, digits)) = t
+        .strip_prefix('-')
+        .map(|d| ("-", d))
+        .or_else(|| t.strip_prefix('+').map(|d| ("+", d)))
+    else {
+        return number_literal(t);
+    };
+    match number_literal(digits.trim_start()) {
+        kind @ AstKind::Int(_) => AstKind::Unary(op, Box::new(Ast { kind, pos })),
+        _ => number_literal(t),
+    }
+}
+
 /// A character constant holding exactly one character (after escapes).
 fn char_literal<'t>(node: Node<'t>, src: &str) -> Result<AstKind<'t>, AstError> {
     let t = text(node, src);
@@ -319,7 +338,7 @@ pub(crate) fn convert<'t>(node: Node<'t>, src: &str) -> Result<Ast<'t>, AstError
     };
     let kind = match node.kind() {
         "identifier" => AstKind::Ident(text(node, src).to_string()),
-        "number_literal" => number_literal(text(node, src)),
+        "number_literal" => signed_number_literal(text(node, src), pos),
         "char_literal" => char_literal(node, src)?,
         "string_literal" => AstKind::Str(string_bytes(node, src)),
         "concatenated_string" => concatenated_string(node, src)?,

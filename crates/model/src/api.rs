@@ -18,6 +18,7 @@ pub use crate::span::Span;
 pub use crate::stmt::{
     AssertOrigin, Callee, CollectiveKind, LoopArrival, LoopInvariant, Statement, Transition,
 };
+pub use crate::types::char_byte_value;
 pub use crate::types::{
     AggregateKind, Field, IntKind, MpiHandleType, RealKind, StructDef, StructId, Type, CHAR_RANGE,
 };

@@ -109,6 +109,12 @@ impl IntKind {
 /// signed on x86-64, and tass follows them.
 pub const CHAR_RANGE: (i128, i128) = (-128, 127);
 
+/// The value of a byte of a character constant or string literal as a plain
+/// `char`: `'\xff'` is -1, as with gcc and clang (C11 6.4.4.4p10).
+pub fn char_byte_value(byte: u8) -> i128 {
+    byte as i8 as i128
+}
+
 /// The C floating type a `Real` came from. All denote the mathematical reals.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum RealKind {

@@ -3,8 +3,8 @@
 use smallvec::SmallVec;
 use tass_dynamic::api::{size_of, Handle, Pointer, Root, Step, Value};
 use tass_model::api::{
-    BinaryOp, Expr as MExpr, ExprKind, FunctionId, LibraryConstant, QuantifierKind, Span,
-    Type as MType, UnaryOp, VarId,
+    char_byte_value, BinaryOp, Expr as MExpr, ExprKind, FunctionId, LibraryConstant,
+    QuantifierKind, Span, Type as MType, UnaryOp, VarId,
 };
 use tass_symbolic::api::{BigInt, BigRational, Expr, ExprFactory, Type};
 
@@ -19,6 +19,7 @@ mod operators;
 mod places;
 mod types;
 
+pub(crate) use convert::char_of_byte;
 use convert::{wrap_signed, WrapUnsigned};
 
 /// `RAND_MAX` of the library model (glibc's value).
@@ -452,13 +453,16 @@ impl<'a> Evaluator<'a> {
         Ok(match &e.kind {
             ExprKind::IntLit(i) => self.int_literal(*i, &e.ty),
             ExprKind::RealLit(text) => self.real_literal(text, e)?,
+            // `char` is signed (x86-64): a byte 128..255 (`'\xff'`) is the
+            // negative value a C compiler gives it (C11 6.4.4.4p10).
+            ExprKind::CharLit(c) if *c >= 0x80 => self.int_literal(char_byte_value(*c), &e.ty),
             ExprKind::CharLit(c) => match scalar_type(&e.ty) {
                 Some(Type::Int) => Value::Data(f.int(*c)),
                 _ => Value::Data(f.char(*c as u32)),
             },
             ExprKind::BoolLit(b) => Value::Data(f.bool(*b)),
             ExprKind::StringLit(bytes) => {
-                let mut els: Vec<Expr> = bytes.iter().map(|&b| f.char(b as u32)).collect();
+                let mut els: Vec<Expr> = bytes.iter().map(|&b| char_of_byte(f, b)).collect();
                 els.push(f.char(0));
                 let ty = Type::array(Type::Char, Some(f.int(els.len())));
                 Value::Data(f.array_literal(ty, &els))

@@ -16,7 +16,7 @@ use tass_model::api::{
 use tass_symbolic::api::{BigInt, Expr, ExprFactory, Type};
 
 use crate::env::Environment;
-use crate::eval::{scalar_type, Evaluator, Place};
+use crate::eval::{char_of_byte, scalar_type, Evaluator, Place};
 use crate::exec::pointee_type;
 use crate::oracle::Decision;
 use crate::report::{EngineError, Property};
@@ -126,7 +126,7 @@ impl Buffer {
         match self {
             Buffer::Literal(bytes) => concrete_index(f, j)
                 .and_then(|j| bytes.get(j))
-                .map(|&b| Value::Data(f.char(u32::from(b))))
+                .map(|&b| Value::Data(char_of_byte(f, b)))
                 .unwrap_or(Value::Undefined),
             _ => match self.place(f, j) {
                 Some(place) => ev.read_place(env, &place),
@@ -533,7 +533,7 @@ impl StringCall<'_, '_> {
                 f.array_read(s, f.add(f.sub(i, *start), *sstart))
             }
             Source::Copy(Buffer::Literal(bytes)) => {
-                let chars: Vec<Expr> = bytes.iter().map(|&b| f.char(u32::from(b))).collect();
+                let chars: Vec<Expr> = bytes.iter().map(|&b| char_of_byte(f, b)).collect();
                 let lit =
                     f.array_literal(Type::array(Type::Char, Some(f.int(chars.len()))), &chars);
                 f.array_read(lit, f.sub(i, *start))

@@ -91,7 +91,7 @@ impl<'t> Tr<'t> {
             Type::Int(_) => e,
             Type::Char | Type::Bool => {
                 if let ExprKind::CharLit(c) = e.kind {
-                    return Expr::int(c as i128, e.span);
+                    return Expr::int(char_byte_value(c), e.span);
                 }
                 let span = e.span.clone();
                 Expr::new(ExprKind::Cast(bx(e)), Type::INT, span)

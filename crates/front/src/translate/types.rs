@@ -1006,7 +1006,7 @@ impl<'t> Tr<'t> {
 pub(crate) fn fold_int(e: &Expr) -> Option<i128> {
     match &e.kind {
         ExprKind::IntLit(v) => Some(*v),
-        ExprKind::CharLit(c) => Some(*c as i128),
+        ExprKind::CharLit(c) => Some(char_byte_value(*c)),
         ExprKind::BoolLit(b) => Some(*b as i128),
         ExprKind::Cast(a) if e.ty.is_integer() => fold_int(a),
         ExprKind::Unary(UnaryOp::Neg, a) => fold_int(a)?.checked_neg(),

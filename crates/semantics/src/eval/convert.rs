@@ -1,7 +1,7 @@
 //! C conversions between types, with unsigned and signed wrapping.
 
 use tass_dynamic::api::{Pointer, Value};
-use tass_model::api::{Span, Type as MType};
+use tass_model::api::{char_byte_value, Span, Type as MType};
 use tass_symbolic::api::{BigInt, Expr, ExprFactory, Type};
 
 use super::{int_of, scalar_type, Evaluator};
@@ -161,6 +161,16 @@ fn needs_signed_wrap(from: &MType, to: &MType) -> bool {
     match from.int_range() {
         Some((lo, hi)) => lo < target.0 || hi > target.1,
         None => false,
+    }
+}
+
+/// The `char` value of a byte of a character constant or string literal: its
+/// code for 0..127, the negative value of a signed `char` for 128..255 (as
+/// `(char)255` is), so that `"\xff"[0] == '\xff'` and `'\xff' == -1`.
+pub(crate) fn char_of_byte(f: &ExprFactory, byte: u8) -> Expr {
+    match byte {
+        0x80.. => wrap_signed(f, f.int(char_byte_value(byte)), &MType::Char),
+        _ => f.char(u32::from(byte)),
     }
 }
 
