@@ -17,6 +17,7 @@
 mod common;
 
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 fn fevs() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fevs")
