@@ -4,9 +4,7 @@ use smallvec::SmallVec;
 use tass_dynamic::api::{
     is_undefined_data, undefined_data, write_at, Pointer, Step as PStep, Value,
 };
-use tass_model::api::{
-    Expr as MExpr, FunctionId, LibraryFunction as LF, Model, Span, TransitionId,
-};
+use tass_model::api::{FunctionId, LibraryFunction as LF, Model, Span, TransitionId};
 use tass_semantics::api::{EngineError, Evaluator, Property};
 use tass_symbolic::api::{Expr, ExprFactory, Type};
 
@@ -47,6 +45,47 @@ pub(crate) struct Posted {
     pub(super) targets: Vec<Target>,
     /// What the match and the wait check is still in the send buffer.
     pub(super) sent: Option<Sent>,
+    /// For a started persistent collective: how many persistent collectives
+    /// the process initialised on the communicator before this one (MPI
+    /// requires the inits in the same order at every member).
+    pub(super) init_ordinal: Option<u32>,
+}
+
+/// A collective call's arguments significant at its process, evaluated (at
+/// the call of a nonblocking collective, at the init of a persistent one,
+/// which binds them): what each post needs besides the send data.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Bound {
+    pub comm: u32,
+    pub lf: LF,
+    pub(super) kind: Kind,
+    pub(super) rank: usize,
+    pub(super) size: usize,
+    pub(super) is_root: bool,
+    pub(super) root: Option<Expr>,
+    pub(super) op: Option<Op>,
+    pub(super) args: Significant,
+    /// The send buffer pointer and its scalar pointee type.
+    pub(crate) send: Option<(Value, Option<Type>)>,
+    /// The receive buffers: (argument position, pointer, pointee); optional
+    /// NULL ones left out.
+    pub(crate) receive: Vec<(usize, Value, Option<Type>)>,
+    /// See [`Posted::init_ordinal`].
+    pub(crate) init_ordinal: Option<u32>,
+}
+
+impl Bound {
+    /// The pointers it holds (heap canonicalization follows them).
+    pub(crate) fn pointers(&self) -> Vec<&Value> {
+        let send = self.send.iter().map(|(v, _)| v);
+        send.chain(self.receive.iter().map(|(_, v, _)| v)).collect()
+    }
+
+    pub(crate) fn pointers_mut(&mut self) -> Vec<&mut Value> {
+        let send = self.send.iter_mut().map(|(v, _)| v);
+        send.chain(self.receive.iter_mut().map(|(_, v, _)| v))
+            .collect()
+    }
 }
 
 /// The send data of a nonblocking collective as it was at the post, to check
@@ -332,12 +371,15 @@ pub(super) fn owned_elements(
 pub(super) fn hold_back(
     ev: &mut Evaluator<'_>,
     env: &mut ProcEnv<'_>,
-    arg: &MExpr,
+    arg: BufArg<'_>,
     owned: Option<&[(Expr, Expr)]>,
     span: &Span,
 ) -> Result<Option<Held>, EngineError> {
     let f = ev.factory();
-    let ptr = ev.eval(&*env, arg)?;
+    let ptr = match arg {
+        BufArg::Expr(e) => ev.eval(&*env, e)?,
+        BufArg::Stored(v, _) => v.clone(),
+    };
     if !matches!(&ptr, Value::Pointer(p) if !p.is_null()) {
         return Ok(None);
     }
@@ -367,7 +409,7 @@ pub(super) fn hold_back(
 pub(super) fn hold_elements(
     ev: &mut Evaluator<'_>,
     env: &mut ProcEnv<'_>,
-    arg: &MExpr,
+    arg: BufArg<'_>,
     owned: Option<&[(Expr, Expr)]>,
     span: &Span,
 ) -> Result<Option<Held>, EngineError> {
@@ -389,7 +431,7 @@ pub(super) fn hold_elements(
         prefix,
         start,
         array,
-    } = locate(ev, &*env, BufArg::Expr(arg), f.int(span_count), span)?
+    } = locate(ev, &*env, arg, f.int(span_count), span)?
     else {
         return Ok(None);
     };
