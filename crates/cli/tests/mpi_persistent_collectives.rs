@@ -235,3 +235,22 @@ fn a_wait_on_an_inactive_persistent_collective_returns_at_once() {
     let (code, r) = verify("2", &[], &text);
     assert_holds(code, &r);
 }
+
+/// A pair datatype in a persistent reduction (`MPI_MAXLOC` on `MPI_2INT`).
+/// mpirun -np 2, both modes: exit 0.
+#[test]
+fn a_persistent_maxloc_on_pairs_holds() {
+    let text = program(
+        "",
+        "    int in[2], out[2] = {0, 0};\n\
+    MPI_Request r;\n\
+    in[0] = 5 - rank; in[1] = rank;\n\
+    MPI_Allreduce_init(in, out, 1, MPI_2INT, MPI_MAXLOC, MPI_COMM_WORLD, MPI_INFO_NULL, &r);\n\
+    MPI_Start(&r);\n\
+    MPI_Wait(&r, MPI_STATUS_IGNORE);\n\
+    assert(out[0] == 5 && out[1] == 0);\n\
+    MPI_Request_free(&r);",
+    );
+    let (code, r) = verify("2", &[], &text);
+    assert_holds(code, &r);
+}

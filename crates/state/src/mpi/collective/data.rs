@@ -322,19 +322,9 @@ pub(super) fn read_data<'b>(
     span: &Span,
 ) -> Result<Option<Data>, EngineError> {
     let arg = arg.into();
-    Ok(match (dt, arg) {
-        (DType::Scalar(_, ty), _) => {
-            read_buffer(ev, env, arg, count, offset, ty, span)?.map(Data::Flat)
-        }
-        (DType::Pair(c), BufArg::Expr(e)) => {
-            read_pairs(ev, env, e, count, offset, *c, span)?.map(Data::Pairs)
-        }
-        (DType::Pair(_), BufArg::Stored(..)) => {
-            return Err(EngineError::unsupported(
-                "a pair datatype (MPI_DOUBLE_INT, MPI_2INT) in a persistent collective",
-                span,
-            ))
-        }
+    Ok(match dt {
+        DType::Scalar(_, ty) => read_buffer(ev, env, arg, count, offset, ty, span)?.map(Data::Flat),
+        DType::Pair(c) => read_pairs(ev, env, arg, count, offset, *c, span)?.map(Data::Pairs),
     })
 }
 
