@@ -111,6 +111,11 @@ named_enum! {
         // mpi.h, one-sided atomics
         MpiFetchAndOp = "MPI_Fetch_and_op", MpiCompareAndSwap = "MPI_Compare_and_swap",
         MpiGetAccumulate = "MPI_Get_accumulate", MpiRgetAccumulate = "MPI_Rget_accumulate",
+        // mpi.h, persistent collectives (MPI-4)
+        MpiBarrierInit = "MPI_Barrier_init", MpiBcastInit = "MPI_Bcast_init",
+        MpiReduceInit = "MPI_Reduce_init", MpiAllreduceInit = "MPI_Allreduce_init",
+        MpiGatherInit = "MPI_Gather_init", MpiScatterInit = "MPI_Scatter_init",
+        MpiAllgatherInit = "MPI_Allgather_init",
     }
 }
 

@@ -250,6 +250,10 @@ pub enum MpiKind {
     /// `MPI_Start`, `MPI_Startall`: starts persistent requests (sends their
     /// messages, posts their receives).
     Start,
+    /// `MPI_Bcast_init`, `MPI_Allreduce_init`, ... (MPI-4): makes an inactive
+    /// persistent request that binds the arguments of this collective; each
+    /// `MPI_Start` then posts it as the nonblocking form would (a local step).
+    PersistentCollective(CollectiveOp),
     /// One-sided communication: window management and synchronisation
     /// (collective over the window's communicator) and the RMA operations
     /// (`MPI_Put`, `MPI_Get`, `MPI_Accumulate`).
@@ -556,13 +560,24 @@ impl MpiFunction {
         }
     }
 
+    /// The collective operation a persistent collective init binds.
+    pub fn persistent_collective(&self) -> Option<CollectiveOp> {
+        match self.kind {
+            MpiKind::PersistentCollective(op) => Some(op),
+            _ => None,
+        }
+    }
+
     /// True for a nonblocking operation, which returns a request
     /// (`MPI_Isend`, `MPI_Irecv`, `MPI_Ibcast`, ...).
     pub fn returns_request(&self) -> bool {
         self.blocking == Blocking::Returns
             && !matches!(
                 self.kind,
-                MpiKind::Completion | MpiKind::PersistentInit | MpiKind::Start
+                MpiKind::Completion
+                    | MpiKind::PersistentInit
+                    | MpiKind::PersistentCollective(_)
+                    | MpiKind::Start
             )
             && self.position(ArgRole::Request).is_some()
     }
@@ -686,6 +701,16 @@ macro_rules! blocking_and_immediate {
     };
 }
 
+/// A persistent collective init's parameters (MPI-4): the blocking form's,
+/// then an info and the request.
+macro_rules! persistent_collective {
+    ($name:ident = $($list:tt)*) => {
+        const $name: &[Param] = params!(
+            $($list)* "MPI_Info" info: Info, "MPI_Request *" request: Request
+        );
+    };
+}
+
 macro_rules! mpi_fn {
     ($f:ident, $kind:expr, $blocking:ident, $result:literal, $params:expr) => {
         MpiFunction {
@@ -747,6 +772,30 @@ blocking_and_immediate! { REDUCE_SCATTER, IREDUCE_SCATTER =
     "const void *" sendbuf: SendBuffer, "void *" recvbuf: RecvBuffer,
     "const int *" recvcounts: RecvCounts, "MPI_Datatype" datatype: Datatype, "MPI_Op" op: Op,
     "MPI_Comm" comm: Comm,
+}
+
+persistent_collective! { BARRIER_INIT = "MPI_Comm" comm: Comm, }
+persistent_collective! { BCAST_INIT =
+    "void *" buffer: Buffer, "int" count: Count, "MPI_Datatype" datatype: Datatype,
+    "int" root: Root, "MPI_Comm" comm: Comm,
+}
+persistent_collective! { REDUCE_INIT =
+    "const void *" sendbuf: SendBuffer, "void *" recvbuf: RecvBuffer, "int" count: Count,
+    "MPI_Datatype" datatype: Datatype, "MPI_Op" op: Op, "int" root: Root, "MPI_Comm" comm: Comm,
+}
+persistent_collective! { ALLREDUCE_INIT =
+    "const void *" sendbuf: SendBuffer, "void *" recvbuf: RecvBuffer, "int" count: Count,
+    "MPI_Datatype" datatype: Datatype, "MPI_Op" op: Op, "MPI_Comm" comm: Comm,
+}
+persistent_collective! { GATHER_INIT =
+    "const void *" sendbuf: SendBuffer, "int" sendcount: SendCount,
+    "MPI_Datatype" sendtype: SendType, "void *" recvbuf: RecvBuffer, "int" recvcount: RecvCount,
+    "MPI_Datatype" recvtype: RecvType, "int" root: Root, "MPI_Comm" comm: Comm,
+}
+persistent_collective! { ALLGATHER_INIT =
+    "const void *" sendbuf: SendBuffer, "int" sendcount: SendCount,
+    "MPI_Datatype" sendtype: SendType, "void *" recvbuf: RecvBuffer, "int" recvcount: RecvCount,
+    "MPI_Datatype" recvtype: RecvType, "MPI_Comm" comm: Comm,
 }
 
 const GROUP_RANGE: &[Param] = params!(
@@ -1086,6 +1135,14 @@ pub const MPI_FUNCTIONS: &[MpiFunction] = &[
         "int" target_count: TargetCount, "MPI_Datatype" target_datatype: TargetType,
         "MPI_Op" op: Op, "MPI_Win" win: Win, "MPI_Request *" request: Request,
     ) },
+    // Persistent collectives (MPI-4; Open MPI 4.1 names them `MPIX_..._init`).
+    mpi_fn! { MpiBarrierInit, PersistentCollective(C::Barrier), Returns, "int", BARRIER_INIT },
+    mpi_fn! { MpiBcastInit, PersistentCollective(C::Bcast), Returns, "int", BCAST_INIT },
+    mpi_fn! { MpiReduceInit, PersistentCollective(C::Reduce), Returns, "int", REDUCE_INIT },
+    mpi_fn! { MpiAllreduceInit, PersistentCollective(C::Allreduce), Returns, "int", ALLREDUCE_INIT },
+    mpi_fn! { MpiGatherInit, PersistentCollective(C::Gather), Returns, "int", GATHER_INIT },
+    mpi_fn! { MpiScatterInit, PersistentCollective(C::Scatter), Returns, "int", GATHER_INIT },
+    mpi_fn! { MpiAllgatherInit, PersistentCollective(C::Allgather), Returns, "int", ALLGATHER_INIT },
 ];
 
 const RMA_TRANSFER: &[Param] = params!(

@@ -24,6 +24,7 @@ fn group_of(function: &MpiFunction) -> &'static str {
         }
         MpiKind::Completion => "Completion of requests",
         MpiKind::PersistentInit | MpiKind::Start => "Persistent requests",
+        MpiKind::PersistentCollective(_) => "Persistent collectives (MPI-4)",
         MpiKind::Collective(op) if op.manages_communicators() => "Communicators",
         MpiKind::Collective(_) => "Collectives (blocking and nonblocking)",
         MpiKind::Local => "Groups, topologies, user operators, buffers (local calls)",

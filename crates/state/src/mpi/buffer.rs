@@ -810,10 +810,10 @@ fn pair_place(
 
 /// Reads `count` (value, index) pairs at pair offset `offset` of the buffer of
 /// pair datatype `dtype` (`MPI_DOUBLE_INT` or `MPI_2INT`); `None` when the path died.
-pub(super) fn read_pairs(
+pub(super) fn read_pairs<'b>(
     ev: &mut Evaluator<'_>,
     env: &dyn Environment,
-    arg: &MExpr,
+    arg: impl Into<BufArg<'b>>,
     count: Expr,
     offset: Expr,
     dtype: LC,
@@ -826,8 +826,10 @@ pub(super) fn read_pairs(
         return Ok(Some(Vec::new()));
     }
     let val_ty = pair_value_type(dtype);
-    let text = || tass_model::api::render_expr(env.model(), arg);
-    match pair_layout(ev, env, BufArg::Expr(arg), span)? {
+    let arg = arg.into();
+    let text = arg.text(env);
+    let text = || text.clone();
+    match pair_layout(ev, env, arg, span)? {
         None => Ok(None),
         Some(PairLayout::FlatInts) => {
             if !flat_pairs_allowed(ev, env, dtype, &text, span) {

@@ -127,6 +127,13 @@ pub(super) fn is_own_state_only(lf: LF) -> bool {
             | LF::MpiTypeIndexed
             | LF::MpiTypeCreateStruct
             | LF::MpiTypeGetExtent
+            | LF::MpiBarrierInit
+            | LF::MpiBcastInit
+            | LF::MpiReduceInit
+            | LF::MpiAllreduceInit
+            | LF::MpiGatherInit
+            | LF::MpiScatterInit
+            | LF::MpiAllgatherInit
     )
 }
 

@@ -119,6 +119,10 @@ impl Mpi<'_> {
         env.set_path_condition(pc);
         let mut violations = std::mem::take(&mut ev.violations);
         drop(ev);
+        if matches!(call.lf, LF::MpiStart | LF::MpiStartall) {
+            // Started persistent collectives every member has now posted.
+            self.perform_started(state, p, &mut violations)?;
+        }
         if !rma_due.is_empty() {
             // The completed requests' RMA operations (`rma/request_ops.rs`).
             let order = super::rma::split_wait_choice(step.choice).1;
@@ -204,6 +208,10 @@ impl MpiCall<'_, '_, '_> {
             }
             (LF::MpiSendInit | LF::MpiSsendInit | LF::MpiRsendInit | LF::MpiRecvInit, _) => {
                 self.init_persistent(step.function)?;
+                After::Return
+            }
+            (lf, _) if collective::is_persistent_init(lf) => {
+                self.init_persistent_collective(step.function)?;
                 After::Return
             }
             (LF::MpiStart, _) => {

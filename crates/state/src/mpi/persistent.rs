@@ -17,6 +17,7 @@ use tass_semantics::api::{EngineError, Environment, Place, Property};
 
 use super::buffer::{check_count, concrete, read_buffer, BufArg, P2pType};
 use super::collective::pending::Sent;
+use super::collective::post_bound;
 use super::context::{Call, MpiCall};
 use super::envelope::tag_value;
 use super::p2p::{checked_envelope, world_peer, Envelope, EnvelopeArgs};
@@ -49,6 +50,49 @@ impl MpiCall<'_, '_, '_> {
         let origin = (function, call.tid);
         let h = request::add_request_of(
             self.env,
+            RequestKind::Inactive,
+            origin,
+            Some(Box::new(persistent)),
+        );
+        self.write_request(call.arg(ArgRole::Request), h)
+    }
+
+    /// `MPI_Bcast_init(..., info, &request)` and the other persistent
+    /// collective inits (MPI-4): an inactive persistent request binding the
+    /// collective's arguments significant at the process. A local step: the
+    /// members' inits are matched with each other by their order on the
+    /// communicator, checked when the started operations are performed.
+    pub(super) fn init_persistent_collective(
+        &mut self,
+        function: FunctionId,
+    ) -> Result<(), EngineError> {
+        let Some(kind) = self.call.lf.mpi().and_then(|d| d.persistent_collective()) else {
+            return Err(EngineError::invalid(
+                "persistent collective init of a call that is none",
+                Some(self.call.span),
+            ));
+        };
+        let Some(mut bound) = self.bind(kind)? else {
+            return Ok(()); // a bad argument, reported
+        };
+        let (_, env, call) = self.parts();
+        let comm = bound.comm;
+        let inits = &env.state.inner.procs[env.proc].mpi.collective_inits;
+        let ordinal = inits
+            .iter()
+            .find(|(c, _)| *c == comm)
+            .map_or(0, |(_, k)| *k);
+        bound.init_ordinal = Some(ordinal);
+        set_mpi(env, |m| {
+            match m.collective_inits.iter_mut().find(|(c, _)| *c == comm) {
+                Some((_, k)) => *k += 1,
+                None => m.collective_inits.push((comm, 1)),
+            }
+        });
+        let origin = (function, call.tid);
+        let persistent = Persistent::Collective(Box::new(bound));
+        let h = request::add_request_of(
+            env,
             RequestKind::Inactive,
             origin,
             Some(Box::new(persistent)),
@@ -158,6 +202,14 @@ impl MpiCall<'_, '_, '_> {
         let mut sent = None;
         let mut receiving = None;
         let kind = match persistent {
+            Persistent::Collective(bound) => {
+                // Posted as the nonblocking form (`execute.rs` performs it
+                // once every member has posted).
+                let Some(posted) = post_bound(ev, env, bound, span)? else {
+                    return Ok(()); // the path died on a reported error
+                };
+                RequestKind::Posted(Box::new(posted))
+            }
             Persistent::Recv(kind, buffer) => {
                 receiving = Some(Box::new(ReceiveBuffer {
                     posted_by: call.lf,

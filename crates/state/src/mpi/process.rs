@@ -35,6 +35,9 @@ pub(crate) struct MpiProc {
     /// The heap blocks of running calls of user operators' functions in
     /// reductions, innermost last (freed as their frames return).
     pub scratch: Vec<super::collective::ScratchBlocks>,
+    /// How many persistent collectives the process initialised on each
+    /// communicator: (communicator, count), for the order check at the match.
+    pub collective_inits: Vec<(u32, u32)>,
 }
 
 /// Where a process is in its MPI lifetime: MPI calls other than `MPI_Wtime`

@@ -429,6 +429,22 @@ fn started_touches(
                 Touch::Range(b.pointer.clone(), b.lo, b.hi, lf),
                 Access::Write,
             )),
+            // A persistent collective: its send buffer read, its receive
+            // buffers held, each from its pointer on.
+            Some(Persistent::Collective(b)) => {
+                if let Some((pointer, _)) = &b.send {
+                    out.push((
+                        Touch::Range(pointer.clone(), f.int(0), None, lf),
+                        Access::Read,
+                    ));
+                }
+                for (_, pointer, _) in &b.receive {
+                    out.push((
+                        Touch::Range(pointer.clone(), f.int(0), None, lf),
+                        Access::Write,
+                    ));
+                }
+            }
             None => {}
         }
     }

@@ -19,7 +19,7 @@ use tass_semantics::api::{
 use tass_symbolic::api::{Expr, ExprFactory, Type};
 
 use super::buffer::{scalar_of, type_name, write_buffer, BufArg, Window};
-use super::collective::pending::{check_sent, Held, Posted, Sent};
+use super::collective::pending::{check_sent, Bound, Held, Posted, Sent};
 use super::collective::DueFold;
 use super::comm::rank_in;
 use super::context::{tag_matches, Ctx, ANY, PROC_NULL};
@@ -71,6 +71,9 @@ pub(crate) enum Persistent {
     },
     /// Posts this receive (a `Done` one for `MPI_PROC_NULL`) into this buffer.
     Recv(RequestKind, Box<ReceiveBuffer>),
+    /// Posts this collective (`MPI_Bcast_init`, ...) as its nonblocking form
+    /// would, with the arguments bound at the init.
+    Collective(Box<Bound>),
 }
 
 impl Persistent {
@@ -78,7 +81,7 @@ impl Persistent {
         match self {
             Persistent::Send { buffer, .. } => Some(buffer),
             Persistent::Recv(RequestKind::Recv(pr), _) => Some(&pr.buffer),
-            Persistent::Recv(..) => None,
+            Persistent::Recv(..) | Persistent::Collective(_) => None,
         }
     }
 
@@ -86,7 +89,7 @@ impl Persistent {
         match self {
             Persistent::Send { buffer, .. } => Some(buffer),
             Persistent::Recv(RequestKind::Recv(pr), _) => Some(&mut pr.buffer),
-            Persistent::Recv(..) => None,
+            Persistent::Recv(..) | Persistent::Collective(_) => None,
         }
     }
 }
@@ -109,8 +112,10 @@ impl Request {
             RequestKind::Posted(p) => p.pointers(),
             _ => Vec::new(),
         };
-        if let Some(Persistent::Recv(_, b)) = self.persistent.as_deref() {
-            out.push(&b.pointer);
+        match self.persistent.as_deref() {
+            Some(Persistent::Recv(_, b)) => out.push(&b.pointer),
+            Some(Persistent::Collective(b)) => out.extend(b.pointers()),
+            _ => {}
         }
         out.extend(self.persistent.as_ref().and_then(|p| p.buffer()));
         out.extend(self.sent.as_ref().map(|s| s.pointer()));
@@ -141,6 +146,7 @@ impl Request {
                 }
                 out.push(&mut b.pointer);
             }
+            Some(Persistent::Collective(b)) => out.extend(b.pointers_mut()),
             Some(p) => out.extend(p.buffer_mut()),
             None => {}
         }
@@ -1042,8 +1048,9 @@ pub(super) fn free_request(
             ev.fail(
                 &*env,
                 Property::InvalidPointer,
-                "MPI_Request_free on the request of a nonblocking collective (MPI makes \
-                 that erroneous: complete it with MPI_Wait or MPI_Test)"
+                "MPI_Request_free on the request of an active nonblocking or started \
+                 persistent collective (MPI makes that erroneous: complete it with MPI_Wait \
+                 or MPI_Test)"
                     .into(),
                 span,
             );

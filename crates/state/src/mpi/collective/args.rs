@@ -209,7 +209,7 @@ impl MpiCall<'_, '_, '_> {
             );
             return Ok(None);
         }
-        if found && call.lf.is_nonblocking_collective() {
+        if found && matches!(super::kind::shape(call.lf), Some((_, true))) {
             return Err(EngineError::unsupported(
                 format!("MPI_IN_PLACE in {}", call.lf.c_name()),
                 call.span,

@@ -312,15 +312,16 @@ pub(super) fn slice(
     }
 }
 
-pub(super) fn read_data(
+pub(super) fn read_data<'b>(
     ev: &mut Evaluator<'_>,
     env: &dyn Environment,
-    arg: &MExpr,
+    arg: impl Into<BufArg<'b>>,
     count: Expr,
     offset: Expr,
     dt: &DType,
     span: &Span,
 ) -> Result<Option<Data>, EngineError> {
+    let arg = arg.into();
     Ok(match dt {
         DType::Scalar(_, ty) => read_buffer(ev, env, arg, count, offset, ty, span)?.map(Data::Flat),
         DType::Pair(c) => read_pairs(ev, env, arg, count, offset, *c, span)?.map(Data::Pairs),

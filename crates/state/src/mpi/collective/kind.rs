@@ -10,14 +10,26 @@ pub(super) const UNDEFINED: i64 = tass_model::api::mpi::MPI_UNDEFINED;
 /// What a collective call does (nonblocking forms map to their blocking kind).
 pub(crate) type Kind = tass_model::api::mpi::CollectiveOp;
 
-/// The kind of collective call `lf` and whether it is a nonblocking form.
+/// The kind of collective call `lf` and whether it is a nonblocking form (a
+/// persistent collective init counts as one: each start posts it).
 pub(super) fn shape(lf: LF) -> Option<(Kind, bool)> {
     let d = lf.mpi()?;
+    if let Some(kind) = d.persistent_collective() {
+        return Some((kind, true));
+    }
     Some((d.collective()?, d.returns_request()))
 }
 
+/// A collective call proper (blocking or nonblocking; not a persistent init,
+/// a local step).
 pub(crate) fn is_collective(lf: LF) -> bool {
-    shape(lf).is_some()
+    lf.mpi().is_some_and(|d| d.collective().is_some())
+}
+
+/// A persistent collective init (`MPI_Bcast_init`, ...).
+pub(crate) fn is_persistent_init(lf: LF) -> bool {
+    lf.mpi()
+        .is_some_and(|d| d.persistent_collective().is_some())
 }
 
 /// Position of the communicator argument of collective call `lf` (for
@@ -69,7 +81,7 @@ pub(super) fn positions(kind: Kind) -> Positions {
 
 /// Whether `lf` is a nonblocking collective.
 pub(crate) fn is_nonblocking(lf: LF) -> bool {
-    matches!(shape(lf), Some((_, true)))
+    is_collective(lf) && matches!(shape(lf), Some((_, true)))
 }
 
 #[cfg(test)]

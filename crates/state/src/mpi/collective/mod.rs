@@ -57,6 +57,6 @@ mod reduce_local;
 mod transfer;
 mod user_reduce;
 
-pub(super) use kind::{is_collective, is_nonblocking};
-pub(super) use nonblocking::{has_post, pending_posts};
+pub(super) use kind::{is_collective, is_nonblocking, is_persistent_init};
+pub(super) use nonblocking::{has_post, pending_posts, post_bound};
 pub(crate) use user_reduce::{push_due_fold, DueFold, ScratchBlocks};

@@ -3,7 +3,7 @@
 
 use tass_dynamic::api::{Pointer, Step as PStep, Value};
 use tass_model::api::mpi::ArgRole;
-use tass_model::api::{FunctionId, LibraryConstant as LC, Model, TransitionId};
+use tass_model::api::{FunctionId, LibraryConstant as LC, Model, Span, TransitionId};
 use tass_semantics::api::{Change, EngineError, Evaluator, Property, Violation};
 use tass_symbolic::api::{Expr, Type};
 
@@ -11,7 +11,7 @@ use super::data::Op;
 use super::data::{concrete_small, read_data, write_data, DType, Data};
 use super::kind::{positions, shape, Kind};
 use super::members::{agrees, path_dead, recv_args, resolve_root, send_pieces, Member};
-use super::pending::{check_sent, owned_elements, span_of, Posted, Sent, Target};
+use super::pending::{check_sent, hold_back, owned_elements, span_of, Bound, Posted, Sent, Target};
 use super::transfer::Transfer;
 use super::user_reduce::DueFold;
 use crate::env::{set_mpi, ProcEnv};
@@ -22,13 +22,37 @@ use crate::mpi::request::{add_request, remove_request, RequestKind};
 use crate::state::State;
 
 /// True if process `q` has posted a nonblocking collective on `comm` that not
-/// every member has posted yet.
+/// every member has posted yet (started persistent collectives aside: they
+/// were matched at their inits and do not take part in the order of the
+/// others).
 pub(crate) fn has_post(state: &State, q: usize, comm: u32) -> bool {
     state.inner.procs[q]
         .mpi
         .requests
         .iter()
-        .any(|r| matches!(&r.kind, RequestKind::Posted(p) if p.comm == comm))
+        .any(|r| Which::Next.selects(&r.kind, comm))
+}
+
+/// Which posted collective of each member a match takes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Which {
+    /// The first nonblocking collective posted on the communicator.
+    Next,
+    /// The started persistent collective with this init ordinal (MPI matches
+    /// persistent collectives at their inits, in the order of the inits).
+    Persistent(u32),
+}
+
+impl Which {
+    fn selects(self, kind: &RequestKind, comm: u32) -> bool {
+        match kind {
+            RequestKind::Posted(p) if p.comm == comm => match self {
+                Which::Next => p.init_ordinal.is_none(),
+                Which::Persistent(k) => p.init_ordinal == Some(k),
+            },
+            _ => false,
+        }
+    }
 }
 
 impl Mpi<'_> {
@@ -76,7 +100,7 @@ impl Mpi<'_> {
             .iter()
             .all(|&q| has_post(state, q as usize, comm))
         {
-            self.match_posts(state, comm, &mut violations)?;
+            self.match_posts(state, (comm, Which::Next), &mut violations)?;
         }
         Ok((violations, Vec::new()))
     }
@@ -86,6 +110,16 @@ impl MpiCall<'_, '_, '_> {
     /// The part of a nonblocking collective process `env.proc` posts (`None`: the
     /// path died on a reported error).
     pub(super) fn post_part(&mut self, kind: Kind) -> Result<Option<Posted>, EngineError> {
+        let Some(bound) = self.bind(kind)? else {
+            return Ok(None);
+        };
+        let (ev, env, call) = self.parts();
+        post_bound(ev, env, &bound, call.span)
+    }
+
+    /// Evaluates the arguments of collective call `self.call` of kind `kind`
+    /// significant at its process (`None`: the path died on a reported error).
+    pub(crate) fn bind(&mut self, kind: Kind) -> Result<Option<Bound>, EngineError> {
         let call = self.call;
         let f = self.ev.factory();
         let dead = |ev: &mut Evaluator<'_>, env: &ProcEnv<'_>| {
@@ -132,87 +166,126 @@ impl MpiCall<'_, '_, '_> {
         if dead(ev, env) {
             return Ok(None);
         }
-        let mut pieces = Vec::new();
-        if let Some(sbuf) = pos.sbuf {
-            let dt = args
-                .stype
-                .clone()
-                .unwrap_or(DType::Scalar(LC::MpiInt, Type::Int));
-            for (off, cnt) in send_pieces(f, kind, &args, n, is_root) {
-                let Some(d) = read_data(ev, &*env, &call.args[sbuf], cnt, off, &dt, call.span)?
-                else {
-                    return Ok(None);
-                };
-                pieces.push((off, cnt, d));
+        let send = match pos.sbuf {
+            Some(sbuf) => {
+                let pointer = ev.eval(&*env, &call.args[sbuf])?;
+                Some((pointer, BufArg::Expr(&call.args[sbuf]).scalar_pointee()))
             }
-        }
-        let mut targets = Vec::new();
-        let owned = match args.rtype.as_ref().or(args.stype.as_ref()) {
-            Some(DType::Pair(_)) => None, // arrays of structs: the whole object
-            _ => owned_elements(f, kind, &args, n, rank),
+            None => None,
         };
+        let mut receive = Vec::new();
         for (arg, optional) in recv_args(kind, is_root, rank) {
-            let pointer = self.ev.eval(&*self.env, &call.args[arg])?;
+            let pointer = ev.eval(&*env, &call.args[arg])?;
             if optional && matches!(pointer, Value::Pointer(ref q) if q.is_null()) {
                 continue;
             }
             let pointee = BufArg::Expr(&call.args[arg]).scalar_pointee();
-            let hold = self.hold_back(&call.args[arg], owned.as_deref())?;
-            targets.push(Target {
-                arg,
-                pointer,
-                pointee,
-                hold,
-            });
+            receive.push((arg, pointer, pointee));
         }
-        let (ev, env, _) = self.parts();
-        // The send buffer is checked later unless it lies in an object held back
-        // for the result (send and receive parts of one array: not checked).
-        let mut sent = None;
-        if let (Some(sbuf), Some(DType::Scalar(_, ty))) = (pos.sbuf, &args.stype) {
-            let pointer = ev.eval(&*env, &call.args[sbuf])?;
-            let object = match &pointer {
-                Value::Pointer(Pointer::To { root, path }) => {
-                    let mut path = path.clone();
-                    if matches!(path.last(), Some(PStep::Index(_))) {
-                        path.pop();
-                    }
-                    Some(Value::Pointer(Pointer::To { root: *root, path }))
-                }
-                _ => None,
-            };
-            let held = targets
-                .iter()
-                .any(|t| t.hold.as_ref().map(|h| Some(h.pointer())) == Some(object.as_ref()));
-            let flat: Vec<(Expr, Expr, Expr)> = pieces
-                .iter()
-                .filter_map(|(o, c, d)| match d {
-                    Data::Flat(x) if concrete_small(f, *c).is_some() => Some((*o, *c, *x)),
-                    _ => None,
-                })
-                .collect();
-            if object.is_some() && !held && !flat.is_empty() {
-                sent = Some(Sent {
-                    lf: call.lf,
-                    line: call.span.start_line,
-                    pointer,
-                    pointee: BufArg::Expr(&call.args[sbuf]).scalar_pointee(),
-                    ty: ty.clone(),
-                    pieces: flat,
-                });
-            }
-        }
-        Ok(Some(Posted {
+        Ok(Some(Bound {
             comm,
             lf: call.lf,
+            kind,
+            rank,
+            size: n,
+            is_root,
             root,
             op,
             args,
-            pieces,
-            targets,
-            sent,
+            send,
+            receive,
+            init_ordinal: None,
         }))
     }
+}
+
+/// The part a process posts of the collective `bound` describes: its send
+/// data read now, the elements of its receive buffers the operation writes
+/// held back until the wait (`None`: the path died on a reported error).
+pub(crate) fn post_bound(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    bound: &Bound,
+    span: &Span,
+) -> Result<Option<Posted>, EngineError> {
+    let f = ev.factory();
+    let (kind, n, rank, is_root) = (bound.kind, bound.size, bound.rank, bound.is_root);
+    let args = &bound.args;
+    let mut pieces = Vec::new();
+    if let Some((pointer, pointee)) = &bound.send {
+        let dt = args
+            .stype
+            .clone()
+            .unwrap_or(DType::Scalar(LC::MpiInt, Type::Int));
+        for (off, cnt) in send_pieces(f, kind, args, n, is_root) {
+            let arg = BufArg::Stored(pointer, pointee.as_ref());
+            let Some(d) = read_data(ev, &*env, arg, cnt, off, &dt, span)? else {
+                return Ok(None);
+            };
+            pieces.push((off, cnt, d));
+        }
+    }
+    let mut targets = Vec::new();
+    let owned = match args.rtype.as_ref().or(args.stype.as_ref()) {
+        Some(DType::Pair(_)) => None, // arrays of structs: the whole object
+        _ => owned_elements(f, kind, args, n, rank),
+    };
+    for (arg, pointer, pointee) in &bound.receive {
+        let buf = BufArg::Stored(pointer, pointee.as_ref());
+        let hold = hold_back(ev, env, buf, owned.as_deref(), span)?;
+        targets.push(Target {
+            arg: *arg,
+            pointer: pointer.clone(),
+            pointee: pointee.clone(),
+            hold,
+        });
+    }
+    // The send buffer is checked later unless it lies in an object held back
+    // for the result (send and receive parts of one array: not checked).
+    let mut sent = None;
+    if let (Some((pointer, pointee)), Some(DType::Scalar(_, ty))) = (&bound.send, &args.stype) {
+        let object = match pointer {
+            Value::Pointer(Pointer::To { root, path }) => {
+                let mut path = path.clone();
+                if matches!(path.last(), Some(PStep::Index(_))) {
+                    path.pop();
+                }
+                Some(Value::Pointer(Pointer::To { root: *root, path }))
+            }
+            _ => None,
+        };
+        let held = targets
+            .iter()
+            .any(|t| t.hold.as_ref().map(|h| Some(h.pointer())) == Some(object.as_ref()));
+        let flat: Vec<(Expr, Expr, Expr)> = pieces
+            .iter()
+            .filter_map(|(o, c, d)| match d {
+                Data::Flat(x) if concrete_small(f, *c).is_some() => Some((*o, *c, *x)),
+                _ => None,
+            })
+            .collect();
+        if object.is_some() && !held && !flat.is_empty() {
+            sent = Some(Sent {
+                lf: bound.lf,
+                line: span.start_line,
+                pointer: pointer.clone(),
+                pointee: pointee.clone(),
+                ty: ty.clone(),
+                pieces: flat,
+            });
+        }
+    }
+    Ok(Some(Posted {
+        comm: bound.comm,
+        lf: bound.lf,
+        root: bound.root,
+        op: bound.op,
+        args: bound.args.clone(),
+        pieces,
+        targets,
+        sent,
+        init_ordinal: bound.init_ordinal,
+    }))
 }
 
 impl Mpi<'_> {
@@ -223,7 +296,7 @@ impl Mpi<'_> {
     pub(super) fn match_posts(
         &mut self,
         state: &mut State,
-        comm: u32,
+        (comm, which): (u32, Which),
         violations: &mut Vec<Violation>,
     ) -> Result<(), EngineError> {
         let worlds: Vec<usize> = comm::members(state, comm)
@@ -233,9 +306,10 @@ impl Mpi<'_> {
         let mut members: Vec<Member<'_>> = Vec::with_capacity(worlds.len());
         let mut heads: Vec<(u32, Posted)> = Vec::with_capacity(worlds.len());
         for &w in &worlds {
-            let (handle, origin, posted) = first_post(state, w, comm).ok_or_else(|| {
+            let (handle, origin, posted) = post_of(state, w, comm, which).ok_or_else(|| {
                 EngineError::invalid("collective match: a member has not posted", None)
             })?;
+            // (For a started persistent collective, the init: MPI matched it there.)
             let span = span_of(self.ctx.model, origin);
             let Some((kind, _)) = shape(posted.lf) else {
                 return Err(EngineError::invalid(
@@ -301,6 +375,40 @@ impl Mpi<'_> {
                     Ok(())
                 }
             })?;
+        }
+        Ok(())
+    }
+}
+
+impl Mpi<'_> {
+    /// After an `MPI_Start` or `MPI_Startall` of process `p`: performs each
+    /// started persistent collective every member of its communicator has
+    /// now posted, as the last post of a nonblocking collective does.
+    pub(crate) fn perform_started(
+        &mut self,
+        state: &mut State,
+        p: usize,
+        violations: &mut Vec<Violation>,
+    ) -> Result<(), EngineError> {
+        let started: Vec<(u32, u32)> = state.inner.procs[p]
+            .mpi
+            .requests
+            .iter()
+            .filter_map(|r| match &r.kind {
+                RequestKind::Posted(x) => x.init_ordinal.map(|k| (x.comm, k)),
+                _ => None,
+            })
+            .collect();
+        for (comm, k) in started {
+            let which = Which::Persistent(k);
+            let all_started = comm::members(state, comm).iter().all(|&q| {
+                let requests = &state.inner.procs[q as usize].mpi.requests;
+                requests.iter().any(|r| which.selects(&r.kind, comm))
+            });
+            if !all_started || path_dead(&self.ctx, state) {
+                continue;
+            }
+            self.match_posts(state, (comm, which), violations)?;
         }
         Ok(())
     }
@@ -418,11 +526,32 @@ pub(crate) fn pending_posts(model: &Model, state: &State, p: usize) -> Vec<Strin
         let RequestKind::Posted(posted) = &r.kind else {
             continue;
         };
+        if let Some(k) = posted.init_ordinal {
+            // A started persistent collective waits for the members' starts
+            // of the one they initialised k-th on the communicator.
+            let which = Which::Persistent(k);
+            let missing: Vec<String> = comm::members(state, posted.comm)
+                .into_iter()
+                .filter(|&q| {
+                    let requests = &state.inner.procs[q as usize].mpi.requests;
+                    !requests.iter().any(|x| which.selects(&x.kind, posted.comm))
+                })
+                .map(|q| q.to_string())
+                .collect();
+            let span = span_of(model, r.origin);
+            out.push(format!(
+                "for its {} of line {}, not yet started by process(es) {}",
+                posted.lf.c_name(),
+                span.start_line,
+                missing.join(", ")
+            ));
+            continue;
+        }
         // It is the `ordinal`-th pending post of `p` on its communicator; a
         // member with fewer pending posts there has not posted it yet.
         let ordinal = mine[..=k]
             .iter()
-            .filter(|x| matches!(&x.kind, RequestKind::Posted(q) if q.comm == posted.comm))
+            .filter(|x| Which::Next.selects(&x.kind, posted.comm))
             .count();
         let missing: Vec<String> = comm::members(state, posted.comm)
             .into_iter()
@@ -431,7 +560,7 @@ pub(crate) fn pending_posts(model: &Model, state: &State, p: usize) -> Vec<Strin
                     .mpi
                     .requests
                     .iter()
-                    .filter(|x| matches!(&x.kind, RequestKind::Posted(o) if o.comm == posted.comm))
+                    .filter(|x| Which::Next.selects(&x.kind, posted.comm))
                     .count()
                     < ordinal
             })
@@ -455,12 +584,25 @@ pub(super) fn first_post(
     q: usize,
     comm: u32,
 ) -> Option<(u32, (FunctionId, TransitionId), Posted)> {
+    post_of(state, q, comm, Which::Next)
+}
+
+/// The collective `which` process `q` posted on `comm` and that is not
+/// performed yet: (request handle, the call that posted it, its part).
+fn post_of(
+    state: &State,
+    q: usize,
+    comm: u32,
+    which: Which,
+) -> Option<(u32, (FunctionId, TransitionId), Posted)> {
     state.inner.procs[q]
         .mpi
         .requests
         .iter()
         .find_map(|r| match &r.kind {
-            RequestKind::Posted(p) if p.comm == comm => Some((r.handle, r.origin, (**p).clone())),
+            RequestKind::Posted(p) if which.selects(&r.kind, comm) => {
+                Some((r.handle, r.origin, (**p).clone()))
+            }
             _ => None,
         })
 }

@@ -4,9 +4,7 @@ use smallvec::SmallVec;
 use tass_dynamic::api::{
     is_undefined_data, undefined_data, write_at, Pointer, Step as PStep, Value,
 };
-use tass_model::api::{
-    Expr as MExpr, FunctionId, LibraryFunction as LF, Model, Span, TransitionId,
-};
+use tass_model::api::{FunctionId, LibraryFunction as LF, Model, Span, TransitionId};
 use tass_semantics::api::{EngineError, Evaluator, Property};
 use tass_symbolic::api::{Expr, ExprFactory, Type};
 
@@ -18,7 +16,6 @@ use crate::mpi::buffer::{
     flat_path, flat_read, inner_size, locate, read_buffer, scalar_of, BufArg, Buffer,
     CONCRETE_LIMIT,
 };
-use crate::mpi::context::MpiCall;
 
 /// Where the result of a posted nonblocking collective goes in its process.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -48,6 +45,47 @@ pub(crate) struct Posted {
     pub(super) targets: Vec<Target>,
     /// What the match and the wait check is still in the send buffer.
     pub(super) sent: Option<Sent>,
+    /// For a started persistent collective: how many persistent collectives
+    /// the process initialised on the communicator before this one (MPI
+    /// requires the inits in the same order at every member).
+    pub(super) init_ordinal: Option<u32>,
+}
+
+/// A collective call's arguments significant at its process, evaluated (at
+/// the call of a nonblocking collective, at the init of a persistent one,
+/// which binds them): what each post needs besides the send data.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Bound {
+    pub comm: u32,
+    pub lf: LF,
+    pub(super) kind: Kind,
+    pub(super) rank: usize,
+    pub(super) size: usize,
+    pub(super) is_root: bool,
+    pub(super) root: Option<Expr>,
+    pub(super) op: Option<Op>,
+    pub(super) args: Significant,
+    /// The send buffer pointer and its scalar pointee type.
+    pub(crate) send: Option<(Value, Option<Type>)>,
+    /// The receive buffers: (argument position, pointer, pointee); optional
+    /// NULL ones left out.
+    pub(crate) receive: Vec<(usize, Value, Option<Type>)>,
+    /// See [`Posted::init_ordinal`].
+    pub(crate) init_ordinal: Option<u32>,
+}
+
+impl Bound {
+    /// The pointers it holds (heap canonicalization follows them).
+    pub(crate) fn pointers(&self) -> Vec<&Value> {
+        let send = self.send.iter().map(|(v, _)| v);
+        send.chain(self.receive.iter().map(|(_, v, _)| v)).collect()
+    }
+
+    pub(crate) fn pointers_mut(&mut self) -> Vec<&mut Value> {
+        let send = self.send.iter_mut().map(|(v, _)| v);
+        send.chain(self.receive.iter_mut().map(|(_, v, _)| v))
+            .collect()
+    }
 }
 
 /// The send data of a nonblocking collective as it was at the post, to check
@@ -289,10 +327,6 @@ pub(super) fn undefined_elements(f: &ExprFactory, a: Expr, at: &[(i64, Expr)]) -
     at.iter().map(|&(k, _)| (k, marker)).collect()
 }
 
-/// The elements of a receive buffer a nonblocking collective owns, as
-/// (offset, count) pairs from the buffer's start ([`owned_elements`]).
-pub(super) type OwnedElements = [(Expr, Expr)];
-
 /// The parts of its receive buffer a nonblocking collective owns at the
 /// member of comm rank `rank`, as (offset, count) in elements from the
 /// buffer's start: what [`read_transfers`] may write there. MPI leaves the
@@ -329,113 +363,112 @@ pub(super) fn owned_elements(
     })
 }
 
-impl MpiCall<'_, '_, '_> {
-    /// For a posted nonblocking collective: the elements `owned` of the receive
-    /// buffer `arg` (offsets and counts from its start) read as undefined until
-    /// the wait; when they are not all known and inside the array, the whole
-    /// object the buffer lies in does. Returns what is held, with its values
-    /// now; `None` for a NULL or invalid buffer.
-    pub(super) fn hold_back(
-        &mut self,
-        arg: &MExpr,
-        owned: Option<&OwnedElements>,
-    ) -> Result<Option<Held>, EngineError> {
-        let (ev, env, call) = self.parts();
-        let span = call.span;
-        let f = ev.factory();
-        let ptr = ev.eval(&*env, arg)?;
-        if !matches!(&ptr, Value::Pointer(p) if !p.is_null()) {
-            return Ok(None);
-        }
-        let (root, mut path) =
-            ev.deref_place(&*env, ptr, true, span, &|| "receive buffer".into())?;
-        if let Some(owned) = owned {
-            if let Some(held) = MpiCall::new(ev, env, call).hold_elements(arg, owned)? {
-                return Ok(Some(held));
-            }
-        }
-        // The whole object the buffer lies in (an array the pointer indexes).
-        if matches!(path.last(), Some(PStep::Index(_))) {
-            path.pop();
-        }
-        let place = (root, path.clone());
-        let before = ev.read_place(&*env, &place);
-        let marker = match &before {
-            Value::Data(x) => Value::Data(undefined_data(f, f.type_of(*x))),
-            _ => Value::Undefined,
-        };
-        ev.write_place(env, &place, marker.clone(), span)?;
-        let pointer = Value::Pointer(Pointer::To { root, path });
-        Ok(Some(Held::Object(pointer, marker, before)))
+/// For a posted nonblocking collective: the elements `owned` of the receive
+/// buffer `arg` (offsets and counts from its start) read as undefined until
+/// the wait; when they are not all known and inside the array, the whole
+/// object the buffer lies in does. Returns what is held, with its values
+/// now; `None` for a NULL or invalid buffer.
+pub(super) fn hold_back(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    arg: BufArg<'_>,
+    owned: Option<&[(Expr, Expr)]>,
+    span: &Span,
+) -> Result<Option<Held>, EngineError> {
+    let f = ev.factory();
+    let ptr = match arg {
+        BufArg::Expr(e) => ev.eval(&*env, e)?,
+        BufArg::Stored(v, _) => v.clone(),
+    };
+    if !matches!(&ptr, Value::Pointer(p) if !p.is_null()) {
+        return Ok(None);
     }
+    let (root, mut path) = ev.deref_place(&*env, ptr, true, span, &|| "receive buffer".into())?;
+    if let Some(held) = hold_elements(ev, env, arg, owned, span)? {
+        return Ok(Some(held));
+    }
+    // The whole object the buffer lies in (an array the pointer indexes).
+    if matches!(path.last(), Some(PStep::Index(_))) {
+        path.pop();
+    }
+    let place = (root, path.clone());
+    let before = ev.read_place(&*env, &place);
+    let marker = match &before {
+        Value::Data(x) => Value::Data(undefined_data(f, f.type_of(*x))),
+        _ => Value::Undefined,
+    };
+    ev.write_place(env, &place, marker.clone(), span)?;
+    let pointer = Value::Pointer(Pointer::To { root, path });
+    Ok(Some(Held::Object(pointer, marker, before)))
+}
 
-    /// [`Self::hold_back`] for the elements `owned` of the data array buffer `arg`
-    /// points into, when their offsets, counts and the buffer's position are
-    /// concrete and they lie inside the array (else `None`: out-of-bounds
-    /// transfers are reported when the operation is performed).
-    fn hold_elements(
-        &mut self,
-        arg: &MExpr,
-        owned: &OwnedElements,
-    ) -> Result<Option<Held>, EngineError> {
-        let (ev, env, call) = self.parts();
-        let span = call.span;
-        let f = ev.factory();
-        let concrete = |e: Expr| f.as_concrete_int(e).and_then(|k| i64::try_from(k).ok());
-        let mut parts = Vec::with_capacity(owned.len());
-        for &(off, cnt) in owned {
-            match (concrete(off), concrete(cnt)) {
-                (Some(o), Some(c)) if o >= 0 && (0..=CONCRETE_LIMIT).contains(&c) => {
-                    parts.push((o, c))
-                }
-                _ => return Ok(None),
-            }
+/// [`hold_back`] for the elements `owned` of the data array buffer `arg`
+/// points into, when their offsets, counts and the buffer's position are
+/// concrete and they lie inside the array (else `None`: out-of-bounds
+/// transfers are reported when the operation is performed).
+pub(super) fn hold_elements(
+    ev: &mut Evaluator<'_>,
+    env: &mut ProcEnv<'_>,
+    arg: BufArg<'_>,
+    owned: Option<&[(Expr, Expr)]>,
+    span: &Span,
+) -> Result<Option<Held>, EngineError> {
+    let f = ev.factory();
+    let Some(owned) = owned else {
+        return Ok(None);
+    };
+    let concrete = |e: Expr| f.as_concrete_int(e).and_then(|k| i64::try_from(k).ok());
+    let mut parts = Vec::with_capacity(owned.len());
+    for &(off, cnt) in owned {
+        match (concrete(off), concrete(cnt)) {
+            (Some(o), Some(c)) if o >= 0 && (0..=CONCRETE_LIMIT).contains(&c) => parts.push((o, c)),
+            _ => return Ok(None),
         }
-        let span_count = parts.iter().map(|&(o, c)| o + c).max().unwrap_or(0);
-        let Buffer::Array {
-            root,
-            prefix,
-            start,
-            array,
-        } = locate(ev, &*env, BufArg::Expr(arg), f.int(span_count), span)?
-        else {
-            return Ok(None);
-        };
-        let t = f.type_of(array);
-        let (Some(base), Some(inner), Some(extent)) = (
-            concrete(start),
-            inner_size(f, &t).and_then(concrete),
-            f.array_extent(array).and_then(concrete),
-        ) else {
-            return Ok(None);
-        };
-        let total = extent * inner;
-        let mut indices: Vec<i64> = parts
-            .iter()
-            .flat_map(|&(o, c)| (base + o)..(base + o + c))
-            .collect();
-        indices.sort_unstable();
-        indices.dedup();
-        if base < 0
-            || indices.last().is_some_and(|&k| k >= total)
-            || indices.len() as i64 > CONCRETE_LIMIT
-        {
-            return Ok(None);
-        }
-        let before: Vec<(i64, Expr)> = indices
-            .iter()
-            .map(|&k| (k, flat_read(f, array, f.int(k))))
-            .collect();
-        let marked = set_elements(
-            ev,
-            Value::Data(array),
-            &undefined_elements(f, array, &before),
-            span,
-        )?;
-        ev.write_place(env, &(root, prefix.clone()), marked, span)?;
-        let pointer = Value::Pointer(Pointer::To { root, path: prefix });
-        Ok(Some(Held::Elements(pointer, before)))
     }
+    let span_count = parts.iter().map(|&(o, c)| o + c).max().unwrap_or(0);
+    let Buffer::Array {
+        root,
+        prefix,
+        start,
+        array,
+    } = locate(ev, &*env, arg, f.int(span_count), span)?
+    else {
+        return Ok(None);
+    };
+    let t = f.type_of(array);
+    let (Some(base), Some(inner), Some(extent)) = (
+        concrete(start),
+        inner_size(f, &t).and_then(concrete),
+        f.array_extent(array).and_then(concrete),
+    ) else {
+        return Ok(None);
+    };
+    let total = extent * inner;
+    let mut indices: Vec<i64> = parts
+        .iter()
+        .flat_map(|&(o, c)| (base + o)..(base + o + c))
+        .collect();
+    indices.sort_unstable();
+    indices.dedup();
+    if base < 0
+        || indices.last().is_some_and(|&k| k >= total)
+        || indices.len() as i64 > CONCRETE_LIMIT
+    {
+        return Ok(None);
+    }
+    let before: Vec<(i64, Expr)> = indices
+        .iter()
+        .map(|&k| (k, flat_read(f, array, f.int(k))))
+        .collect();
+    let marked = set_elements(
+        ev,
+        Value::Data(array),
+        &undefined_elements(f, array, &before),
+        span,
+    )?;
+    ev.write_place(env, &(root, prefix.clone()), marked, span)?;
+    let pointer = Value::Pointer(Pointer::To { root, path: prefix });
+    Ok(Some(Held::Elements(pointer, before)))
 }
 
 pub(super) fn span_of(model: &Model, (function, tid): (FunctionId, TransitionId)) -> &Span {
