@@ -135,7 +135,21 @@ impl RealEngine {
         // implementation that can meet it: one disjunction of all paths on each side
         // would be a formula quadratic to build and simplify.
         let domain: Vec<Expr> = domain.iter().filter_map(|v| self.data(v)).collect();
+        // Many interleavings end with the same path condition: ask about each once.
+        let mut distinct = HashSet::new();
+        let cover: Vec<Expr> = cover.into_iter().filter(|&c| distinct.insert(c)).collect();
+        let clauses_of_cover: Vec<HashSet<Expr>> = cover
+            .iter()
+            .map(|&c| f.conjuncts(c).into_iter().collect())
+            .collect();
         for path in domain {
+            // A path whose clauses include all of some `c`'s implies `c` (the
+            // common case at herbrand level, where both programs branch on the
+            // same floating terms): no disjunction to build.
+            let clauses: HashSet<Expr> = f.conjuncts(path).into_iter().collect();
+            if clauses_of_cover.iter().any(|c| c.is_subset(&clauses)) {
+                continue;
+            }
             if cover.iter().any(|&c| self.fixed_values_satisfy(path, c)) {
                 continue;
             }
