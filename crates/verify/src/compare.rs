@@ -369,10 +369,16 @@ impl<E: Engine> Comparison<'_, E> {
             Ok(x) => x,
             Err(ending) => return ending,
         };
+        // Each implementation path's outputs once, not once per pair.
+        let impl_outputs: Vec<_> = (impl_side.terminals.iter())
+            .map(|(s, _)| self.imp.outputs(s))
+            .collect();
         for (spec_state, spec_path) in spec_side.terminals.iter() {
             let pc_s = self.spec.path_condition(spec_state);
             let outputs_s = self.spec.outputs(spec_state);
-            for (impl_state, impl_path) in impl_side.terminals.iter() {
+            for ((impl_state, impl_path), outputs_i) in
+                impl_side.terminals.iter().zip(&impl_outputs)
+            {
                 if let Some(limit) = interrupted(self.options, &self.findings) {
                     return Ending::Limit(limit);
                 }
@@ -398,7 +404,7 @@ impl<E: Engine> Comparison<'_, E> {
                     }
                     Ok(None) => {}
                 }
-                let Some(m) = self.first_mismatch(&pc, &outputs_s, impl_state) else {
+                let Some(m) = self.first_mismatch(&pc, &outputs_s, outputs_i) else {
                     continue;
                 };
                 let declared = self
@@ -568,9 +574,8 @@ impl<E: Engine> Comparison<'_, E> {
         &mut self,
         pc: &E::Value,
         outputs_s: &[(String, E::Value)],
-        impl_state: &E::State,
+        outputs_i: &[(String, E::Value)],
     ) -> Option<OutputMismatch<E::Value>> {
-        let outputs_i = self.imp.outputs(impl_state);
         let mut mismatch = None;
         for (name, s) in outputs_s {
             let Some((_, i)) = outputs_i.iter().find(|(n, _)| n == name) else {

@@ -25,7 +25,7 @@ use crate::system::{saving_locations, verify_with};
 
 use inputs::fixed_inputs;
 use mpi_calls::mpi_call;
-use pairing::PairingFacts;
+use pairing::{ClauseSets, PairingFacts};
 use prover::{make_prover, SharedProver};
 use witness::witness_values;
 
@@ -70,6 +70,8 @@ pub(crate) struct RealEngine {
     fixed: Vec<(String, String)>,
     /// Per path condition: what compare's pairing needs ([`Self::pairing_facts`]).
     pairing: HashMap<Expr, PairingFacts>,
+    /// Per path condition: its clauses and their negations ([`Self::clause_sets`]).
+    clause_sets: HashMap<Expr, Arc<ClauseSets>>,
     /// What the livelock check has learnt (`real/livelock.rs`).
     livelock_memo: livelock::LivelockMemo,
     /// `compare --symmetry`, implementation: the reduction in force, and
@@ -128,6 +130,7 @@ impl RealEngine {
             input_bounds: None,
             fixed: options.inputs.clone(),
             pairing: HashMap::new(),
+            clause_sets: HashMap::new(),
             livelock_memo: livelock::LivelockMemo::default(),
             symmetry: None,
             workers,
@@ -679,7 +682,11 @@ impl Engine for RealEngine {
 
     fn disjoint(&mut self, a: &Value, b: &Value) -> bool {
         match (self.data(a), self.data(b)) {
-            (Some(x), Some(y)) => self.fixed_values_refute(x, y) || self.fixed_values_refute(y, x),
+            (Some(x), Some(y)) => {
+                self.clauses_contradict(x, y)
+                    || self.fixed_values_refute(x, y)
+                    || self.fixed_values_refute(y, x)
+            }
             _ => false,
         }
     }

@@ -14,6 +14,12 @@ use tass_symbolic::api::Expr;
 use super::RealEngine;
 use crate::engine::Uncovered;
 
+/// A path condition's clauses (its top-level conjuncts) and their negations.
+pub(super) struct ClauseSets {
+    clauses: HashSet<Expr>,
+    negations: HashSet<Expr>,
+}
+
 /// The constants a path condition fixes (with their values) and those it mentions.
 pub(super) type PairingFacts = (Arc<tass_symbolic::api::ExprMap>, Arc<HashSet<Expr>>);
 
@@ -36,6 +42,28 @@ impl RealEngine {
             },
             Validity::Maybe => Uncovered::Undecided,
         }
+    }
+
+    /// True if a clause of `a` is the negation of a clause of `b`: then `a && b`
+    /// contains `c && !c` and is unsatisfiable in every interpretation (at
+    /// herbrand level the usual way two paths part: one took `a[i][c] != 0`, the
+    /// other `a[i][c] == 0`, over the same uninterpreted term, where no constant
+    /// is fixed and [`Self::fixed_values_refute`] sees nothing).
+    pub(super) fn clauses_contradict(&mut self, a: Expr, b: Expr) -> bool {
+        let a = self.clause_sets(a);
+        let b = self.clause_sets(b);
+        !a.negations.is_disjoint(&b.clauses)
+    }
+
+    /// [`ClauseSets`] of `condition`, computed once per condition.
+    fn clause_sets(&mut self, condition: Expr) -> Arc<ClauseSets> {
+        let f = &self.factory;
+        let sets = self.clause_sets.entry(condition).or_insert_with(|| {
+            let clauses: HashSet<Expr> = f.conjuncts(condition).into_iter().collect();
+            let negations = clauses.iter().map(|&c| f.not(c)).collect();
+            Arc::new(ClauseSets { clauses, negations })
+        });
+        Arc::clone(sets)
     }
 
     /// True if the constants `fixer` fixes to concrete values make `other` true:
@@ -135,7 +163,19 @@ impl RealEngine {
         // implementation that can meet it: one disjunction of all paths on each side
         // would be a formula quadratic to build and simplify.
         let domain: Vec<Expr> = domain.iter().filter_map(|v| self.data(v)).collect();
+        // Many interleavings end with the same path condition: ask about each once.
+        let mut distinct = HashSet::new();
+        let cover: Vec<Expr> = cover.into_iter().filter(|&c| distinct.insert(c)).collect();
+        let clauses_of_cover: Vec<Arc<ClauseSets>> =
+            cover.iter().map(|&c| self.clause_sets(c)).collect();
         for path in domain {
+            // A path whose clauses include all of some `c`'s implies `c` (the
+            // common case at herbrand level, where both programs branch on the
+            // same floating terms): no disjunction to build.
+            let clauses = self.clause_sets(path);
+            if (clauses_of_cover.iter()).any(|c| c.clauses.is_subset(&clauses.clauses)) {
+                continue;
+            }
             if cover.iter().any(|&c| self.fixed_values_satisfy(path, c)) {
                 continue;
             }
