@@ -196,8 +196,8 @@ fn stagger_like_claims_are_decided_without_smt() {
     let odd = f.and(f.ge(i, f.int(0)), f.eq(f.int_mod(i, two), f.int(1)));
     let sent = f.and(odd, f.eq(x, f.add(i, f.int(1))));
     let claim1 = f.eq(x, f.mul(two, half(f.add(i, f.int(1)))));
-    // neither sends nor receives: x == 2 * ((i + 1) / 2) && i even |= x == 2 * ((i + 2) / 2)
-    let kept = f.and(even, f.eq(x, f.mul(two, half(f.add(i, f.int(1))))));
+    // rank 0 on an odd i (no receive): x == 2 * ((i + 1) / 2) |= x == 2 * ((i + 2) / 2)
+    let kept = f.and(odd, f.eq(x, f.mul(two, half(f.add(i, f.int(1))))));
     let claim2 = f.eq(x, f.mul(two, half(f.add(i, f.int(2)))));
     for (a, p) in [(received, claim), (sent, claim1), (kept, claim2)] {
         assert_eq!(
