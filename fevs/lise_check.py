@@ -127,6 +127,11 @@ def inv_stagger(n):
                c[p]["x"] == 2 * ((int(c[p]["i"]) + 1 - p) // 2) for p in c)
 
 
+def inv_stagger_wide(n, k):
+    return lambda c: all(0 <= c[p]["i"] <= k * n and c[p]["i"] == c[1 - p]["i"] and
+               c[p]["x"] == k * ((int(c[p]["i"]) + (k - 1) * (1 - p)) // k) for p in c)
+
+
 def inv_count(n):
     # PROC[0].i: rank 0's arrival (any rank's when an abort lost rank 0's lines).
     return lambda c: all(0 <= v["i"] <= n and v["i"] == c.get(0, v)["i"] for v in c.values())
@@ -281,6 +286,13 @@ def main():
         for n in (0, 1, 2, 3):
             check_verify("stagger_bad", "mpi/lise_stagger_bad.c", {"N": n}, 2, "I", inv_stagger(n),
                          n >= 1, n >= 1, M)
+    if sel("wide"):
+        for n in (0, 1, 2, 3):
+            x_ok = lambda s, o, n=n: (o.get("x0") == 6 * n and o.get("x1") == 6 * n, "x = %s" % o)
+            check_verify("stagger_wide", "mpi/lise_stagger_wide.c", {"N": n}, 2, "W",
+                         inv_stagger_wide(n, 6), False, False, M, x_ok)
+            check_verify("stagger_wide_bad", "mpi/lise_stagger_wide_bad.c", {"N": n}, 2, "W",
+                         inv_stagger_wide(n, 6), n >= 1, n >= 1, M)
     if sel("count"):
         for np in (10, 4):
             for n in (0, 1, 4, 9):

@@ -142,6 +142,11 @@ pub(crate) struct CheckArgs {
     /// (written with --format json).
     #[arg(long, value_name = "K/N")]
     pub shard: Option<String>,
+    /// Collective loop invariants: the second run with lagged loop records
+    /// follows at most K incomplete loop records (loop arrivals one process
+    /// is ahead of another) on a path; default max(8, 2n + 4).
+    #[arg(long, value_name = "K")]
+    pub max_lag: Option<usize>,
     /// Worker threads of the search (in compare: of the implementation's).
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub jobs: usize,

@@ -132,6 +132,8 @@ pub(crate) enum ArgumentError {
     Shard(String),
     /// `--jobs 0`.
     JobsZero,
+    /// `--max-lag 0`.
+    MaxLagZero,
 }
 
 impl fmt::Display for ArgumentError {
@@ -194,6 +196,11 @@ impl fmt::Display for ArgumentError {
                  with 0 <= K < N (e.g. --shard 0/8)"
             ),
             ArgumentError::JobsZero => write!(f, "--jobs must be at least 1"),
+            ArgumentError::MaxLagZero => write!(
+                f,
+                "--max-lag must be at least 1 (the loop records one process may be ahead of \
+                 another; default max(8, 2n + 4))"
+            ),
         }
     }
 }

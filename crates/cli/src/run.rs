@@ -127,6 +127,10 @@ fn options(check: &CheckArgs) -> Result<Options, ArgumentError> {
         fairness: check.fairness,
         matching: MatchMode::Syntactic,
         max_states: check.max_states,
+        max_lag: match check.max_lag {
+            Some(0) => return Err(ArgumentError::MaxLagZero),
+            k => k,
+        },
         timeout,
         max_memory,
         max_violations: check.max_violations,

@@ -365,3 +365,42 @@ fn a_process_running_ahead_without_bound_stops_the_second_run() {
         "{r:#}"
     );
 }
+
+/// `fevs/mpi/lise_stagger_wide.c` (stride 6): rank 0 receives at i == 0 what rank 1
+/// sends at i == 5; the lagged search needs 10 incomplete records (mpirun -np 2,
+/// N = 0..3, eager and zero-buffer, `fevs/lise_check.py wide`: the invariant holds at
+/// every composed arrival, x == 6N on both ranks, exit 0; the `_bad` twin, rank 1
+/// sending i instead of i + 1: the invariant fails at the second composed arrival, rank 0
+/// aborts, for N >= 1). By default the lagged run follows max(8, 2n + 4) = 8 incomplete
+/// records: refused (an error naming `--max-lag`, never a verdict), also at 9;
+/// `--max-lag 10` decides both.
+#[test]
+fn a_program_needing_lag_10_is_decided_only_with_max_lag_raised() {
+    let wide = std::fs::read_to_string(fevs_mpi("lise_stagger_wide.c")).expect("read wide");
+    let wide_bad =
+        std::fs::read_to_string(fevs_mpi("lise_stagger_wide_bad.c")).expect("read wide bad");
+    let (code, r) = run(&[], &wide);
+    assert_eq!((code, &r["verdict"]), (2, &Value::from("error")), "{r:#}");
+    let second = r["loop_runs"]["second_run"].as_str().unwrap_or_default();
+    assert!(
+        second.contains("incomplete records") && second.contains("--max-lag"),
+        "{second}"
+    );
+    expect_holds(&["--max-lag", "10"], &wide);
+    expect_violated(&["--max-lag", "10"], &wide_bad, &["invariant"]);
+    // a limit below what the program needs is refused the same way
+    let (code, r) = run(&["--max-lag", "9"], &wide);
+    assert_eq!((code, &r["verdict"]), (2, &Value::from("error")), "{r:#}");
+}
+
+#[test]
+fn max_lag_zero_is_a_usage_error() {
+    let out = Command::new(env!("CARGO_BIN_EXE_tass"))
+        .args(["verify", "-n", "2", "--max-lag", "0"])
+        .arg(fevs_mpi("lise_stagger.c"))
+        .output()
+        .expect("run tass");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--max-lag must be at least 1"), "{err}");
+}

@@ -678,3 +678,49 @@ fn shared_compare_jobs_keep_verdicts() {
         }
     }
 }
+
+/// Collective loop invariants whose verdict needs the second run with lagged loop
+/// records (`fevs/mpi/lise_stagger.c`: holds, and its twin `lise_stagger_bad.c`:
+/// violated, both confirmed under mpirun in the manifest): that run searches the
+/// program whole, so under `--shard` a shard whose aligned part needs it is an error
+/// naming `--shard` (exit 2), never a verdict of its own; a shard whose aligned part
+/// decided alone keeps its verdict. Merged, the shards give the whole run's verdict or
+/// are refused (error): never `holds` where the whole run did not prove it.
+/// `lise_count.c` (aligned run alone) splits like any program.
+#[test]
+fn the_second_lise_run_is_refused_under_shard() {
+    for (program, whole_verdict) in [
+        ("mpi/lise_stagger.c", "holds"),
+        ("mpi/lise_stagger_bad.c", "violated"),
+    ] {
+        let args = ["verify", "-n", "2", program];
+        let mut whole = args.to_vec();
+        whole.extend(["--format", "json"]);
+        let (_, out) = tass(&whole);
+        assert_eq!(json(&out)["verdict"], whole_verdict, "{out}");
+        for n in [2, 3] {
+            let dir = scratch();
+            let files = run_shards(&args, n, &dir);
+            let mut refused = 0;
+            for file in &files {
+                let report = json(&std::fs::read_to_string(file).expect("read shard"));
+                match report["verdict"].as_str() {
+                    Some("error") => {
+                        refused += 1;
+                        let error = report["error"].as_str().unwrap_or_default();
+                        assert!(
+                            error.contains("--shard") && error.contains("lagged"),
+                            "{report:#}"
+                        );
+                    }
+                    Some("holds") => {}
+                    _ => panic!("{program} shard: {report:#}"),
+                }
+            }
+            assert!(refused > 0, "{program}: no shard needed the second run");
+            let (code, merged) = merge(&files);
+            assert_eq!(code, 2, "{program} merged {n}: {merged:#}");
+        }
+    }
+    shards_agree(&["verify", "-n", "3", "mpi/lise_count.c"], "holds");
+}

@@ -58,6 +58,7 @@ mod choice;
 mod engine;
 mod enumerate;
 mod float_literals;
+mod int_division;
 mod linear;
 mod model;
 mod process;

@@ -26,14 +26,14 @@ const MAX_CASES: usize = 16;
 
 /// `sum(coef * unknown) + constant  (> | >= | ==)  0`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-struct Constraint {
-    coefs: BTreeMap<usize, BigRational>,
-    constant: BigRational,
-    kind: Kind,
+pub(crate) struct Constraint {
+    pub(crate) coefs: BTreeMap<usize, BigRational>,
+    pub(crate) constant: BigRational,
+    pub(crate) kind: Kind,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum Kind {
+pub(crate) enum Kind {
     Gt,
     Ge,
     Eq,
@@ -52,25 +52,38 @@ enum Lit {
 
 /// Maps monomials to unknown indices, remembering which are integer-valued.
 #[derive(Default)]
-struct Unknowns {
+pub(crate) struct Unknowns {
     index: HashMap<Expr, usize>,
     is_int: Vec<bool>,
+    /// The monomial of each unknown, by index.
+    monomials: Vec<Expr>,
 }
 
 impl Unknowns {
-    fn get(&mut self, f: &ExprFactory, m: Expr) -> usize {
+    pub(crate) fn get(&mut self, f: &ExprFactory, m: Expr) -> usize {
         if let Some(&i) = self.index.get(&m) {
             return i;
         }
         let i = self.is_int.len();
         self.index.insert(m, i);
+        self.monomials.push(m);
         self.is_int
             .push(matches!(f.type_of(m), Type::Int | Type::Char));
         i
     }
+
+    /// How many unknowns there are (indices `0..len()`).
+    pub(crate) fn len(&self) -> usize {
+        self.monomials.len()
+    }
+
+    /// The monomial unknown `i` stands for.
+    pub(crate) fn monomial(&self, i: usize) -> Expr {
+        self.monomials[i]
+    }
 }
 
-fn linear_form(
+pub(crate) fn linear_form(
     f: &ExprFactory,
     g: Expr,
     unknowns: &mut Unknowns,
@@ -315,7 +328,8 @@ fn infeasible(mut system: Vec<Constraint>, unknowns: &Unknowns) -> bool {
 pub(crate) fn refute_cnf(f: &ExprFactory, clauses: &[Vec<Expr>]) -> bool {
     let mut unknowns = Unknowns::default();
     let mut base = Vec::new();
-    let mut splits: Vec<Vec<Constraint>> = Vec::new();
+    // each split: alternatives, each a conjunction (all must be refuted)
+    let mut splits: Vec<Vec<Vec<Constraint>>> = Vec::new();
     let mut cases = 1usize;
     for clause in clauses {
         if clause.is_empty() {
@@ -348,13 +362,23 @@ pub(crate) fn refute_cnf(f: &ExprFactory, clauses: &[Vec<Expr>]) -> bool {
             base.extend(alts);
         } else if cases * alts.len() <= MAX_CASES {
             cases *= alts.len();
-            splits.push(alts);
+            splits.push(alts.into_iter().map(|c| vec![c]).collect());
         }
     }
+    // C quotients and remainders by constants: their defining constraints
+    let budget = crate::int_division::CaseBudget {
+        cases: &mut cases,
+        max: MAX_CASES,
+    };
+    crate::int_division::define(f, &mut unknowns, &mut base, &mut splits, budget);
     refute_cases(base, &splits, &unknowns)
 }
 
-fn refute_cases(base: Vec<Constraint>, splits: &[Vec<Constraint>], unknowns: &Unknowns) -> bool {
+fn refute_cases(
+    base: Vec<Constraint>,
+    splits: &[Vec<Vec<Constraint>>],
+    unknowns: &Unknowns,
+) -> bool {
     if infeasible(base.clone(), unknowns) {
         return true;
     }
@@ -363,7 +387,7 @@ fn refute_cases(base: Vec<Constraint>, splits: &[Vec<Constraint>], unknowns: &Un
     };
     first.iter().all(|alt| {
         let mut b = base.clone();
-        b.push(alt.clone());
+        b.extend(alt.iter().cloned());
         refute_cases(b, rest, unknowns)
     })
 }

@@ -79,6 +79,7 @@ macro_rules! snapshot_ctx {
             joint: $engine.joint,
             spec_paths: &$engine.spec_paths,
             side: $engine.joint_side,
+            max_lag: $engine.max_lag,
         }
     };
 }
@@ -178,6 +179,9 @@ pub struct Engine {
     /// (`crate::loop_lag`) instead of aligned ones: set for a second run
     /// when the aligned form got stuck.
     lagged_loops: bool,
+    /// Lagged loop records: the most incomplete records a path may have
+    /// (`--max-lag`); `None`: `crate::loop_lag`'s default.
+    max_lag: Option<usize>,
     /// The aligned form got stuck with a process waiting at a loop head (a
     /// run with lagged records may succeed where it refused).
     aligned_stuck: bool,
@@ -281,6 +285,7 @@ impl Engine {
             collective: crate::snapshot::model_has_collective(&model) || aligned_loops,
             aligned_loops,
             lagged_loops: false,
+            max_lag: None,
             aligned_stuck: false,
             locks_windows: crate::mpi::model_locks_windows(&model),
             joint: Default::default(),
@@ -872,6 +877,13 @@ impl Engine {
     pub fn set_lagged_loops(&mut self) -> bool {
         self.lagged_loops = self.aligned_loops && self.config.nprocs > 1 && !self.has_joint_loops();
         self.lagged_loops
+    }
+
+    /// Lagged loop records: follow at most `records` incomplete records on
+    /// a path (the most loop arrivals one process may be ahead of another)
+    /// instead of the default `max(8, 2n + 4)` (`--max-lag`).
+    pub fn set_max_lag(&mut self, records: Option<usize>) {
+        self.max_lag = records;
     }
 
     /// True if the processes are aligned at invariant loop heads.

@@ -163,8 +163,9 @@ pub(crate) fn after_arrival(
         ));
     }
     lag.next[process] += 1;
-    if lag.records.len() > lag_limit(nprocs) {
-        return Err(ran_ahead(inv, process, &lag, lag_limit(nprocs)));
+    let limit = ctx.max_lag.unwrap_or_else(|| default_lag_limit(nprocs));
+    if lag.records.len() > limit {
+        return Err(ran_ahead(inv, process, &lag, limit));
     }
     let before = Arc::clone(&state.inner.procs[process]);
     let assumed = havoc_process(ctx, state, process, inv, generation)?;
@@ -208,12 +209,14 @@ pub(crate) fn after_arrival(
 /// 2 apart); a process that may run ahead without bound (sends that are
 /// buffered with nobody receiving yet) makes the search go on forever, one
 /// new state per arrival. Past this many records the run stops (an error,
-/// never a verdict) instead of searching on.
-fn lag_limit(nprocs: usize) -> usize {
+/// never a verdict) instead of searching on. `--max-lag K` replaces it (a
+/// program whose processes stay further apart, but boundedly).
+fn default_lag_limit(nprocs: usize) -> usize {
     (2 * nprocs + 4).max(8)
 }
 
-/// Why a path with more than [`lag_limit`] incomplete records stops the run.
+/// Why a path with more than [`default_lag_limit`] (or `--max-lag`)
+/// incomplete records stops the run.
 fn ran_ahead(inv: &LoopInvariant, process: usize, lag: &LoopLag, limit: usize) -> EngineError {
     let oldest = &lag.records[0];
     let missing: Vec<String> = (0..oldest.snaps.len())
@@ -224,10 +227,10 @@ fn ran_ahead(inv: &LoopInvariant, process: usize, lag: &LoopLag, limit: usize) -
         format!(
             "collective loop invariant `{}` with lagged loop records: process {process} ran {} \
              arrivals at invariant loop heads ahead of process(es) {} (tass follows at most \
-             {limit} incomplete records); \
+             {limit} incomplete records; `--max-lag K` raises the limit); \
              lagged records decide only when the processes stay a bounded number of \
              iterations apart, and here one may run ahead without bound (e.g. its sends are \
-             buffered while nobody receives them)",
+             buffered while nobody receives them) or further than the limit",
             inv.id,
             lag.records.len() - 1,
             missing.join(", "),

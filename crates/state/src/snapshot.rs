@@ -273,6 +273,9 @@ pub(crate) struct SnapshotCtx<'a> {
     /// `tass compare`: which of the two programs this engine runs (joint
     /// invariant loops act differently on each side: `crate::loop_joint`).
     pub side: JointSide,
+    /// Lagged loop records: the most incomplete records (`--max-lag`);
+    /// `None`: the default of `crate::loop_lag`.
+    pub max_lag: Option<usize>,
 }
 
 impl<'a> SnapshotCtx<'a> {

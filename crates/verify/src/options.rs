@@ -172,6 +172,10 @@ pub struct Options {
     pub matching: MatchMode,
     /// At most this many states (`--max-states`).
     pub max_states: Option<u64>,
+    /// Collective loop invariants, the second run with lagged loop records:
+    /// at most this many incomplete loop records on a path (`--max-lag`);
+    /// `None`: `max(8, 2n + 4)`.
+    pub max_lag: Option<usize>,
     /// At most this long (`--timeout`).
     pub timeout: Option<Duration>,
     /// At most this many bytes of resident memory (`--max-memory`, in MB there).
@@ -284,6 +288,7 @@ impl Default for Options {
             fairness: FairnessMode::Weak,
             matching: MatchMode::Syntactic,
             max_states: None,
+            max_lag: None,
             timeout: None,
             max_memory: None,
             max_violations: 1,

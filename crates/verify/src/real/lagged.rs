@@ -25,6 +25,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tass_model::api::Model;
+use tass_state::api::EngineError;
 
 use super::{RunSetup, SetupError};
 use crate::options::Options;
@@ -116,6 +117,14 @@ pub(super) fn second_run_if_needed(
             return Ok(report);
         }
     };
+    if options.shard.is_some() && lagged.engine.set_lagged_loops() {
+        let loop_runs = runs(
+            "not made: --shard (the second run is not split into shards)".to_string(),
+            None,
+        );
+        return Ok(refused_under_shard(&first, &need, loop_runs));
+    }
+    lagged.engine.set_max_lag(options.max_lag);
     if !lagged.engine.set_lagged_loops() {
         let mut report = first.clone();
         report.loop_runs = Some(runs(
@@ -171,6 +180,41 @@ pub(super) fn second_run_if_needed(
     report.stats = stats;
     report.loop_runs = Some(loop_runs);
     Ok(report)
+}
+
+/// `--shard K/N` when the program needs the second run: refused by name.
+///
+/// A shard's aligned run searches its part of the aligned search, but the
+/// aligned form is sound only if *no* part gets stuck, and a second run on
+/// one part of the lagged search (whose tree, and so whose parts, differ
+/// from the aligned one's) would leave the other parts of the lagged search
+/// to shards that never run it: merged, the shards could say `holds` where
+/// the whole run did not prove it, or differ from the whole run's verdict.
+/// So the shard's report is an error (exit 2), which `tass merge` keeps;
+/// shards whose aligned run decided alone stay as they are (merged, they
+/// cover the whole aligned search).
+fn refused_under_shard(first: &Report, need: &Need, runs: LoopRuns) -> Report {
+    let why = match need {
+        Need::Decision => {
+            "its aligned run refused the program (a process waits at a loop head \
+                           for another, or a message crosses the head)"
+        }
+        Need::Proof => "its aligned run found only possible violations",
+    };
+    let mut report = crate::report::refusal(&EngineError::invalid(
+        format!(
+            "--shard: {why}, and the second run with lagged loop records that would decide \
+             it searches the program whole (a part of the lagged search cannot be checked \
+             on its own, and the shards split the aligned search, not the lagged one); \
+             run the program without --shard (--jobs N runs the first search in parallel)"
+        ),
+        None,
+    ));
+    report.stats = first.stats;
+    // the shard's part, so that `tass merge` takes the report (and keeps the error)
+    report.split = first.split.clone();
+    report.loop_runs = Some(runs);
+    report
 }
 
 /// What became of the second run, in words (for `-v`).
