@@ -6,11 +6,13 @@
 //! verified for one of the behaviours a compiler may pick (or none: the
 //! behaviour is undefined). The front end refuses it instead, by name.
 //!
-//! The check is syntactic and follows only objects it can name: variables and
-//! their members through `.` (`s.x`). Accesses through pointers or array
-//! elements (`*p`, `a[j]`, `p->x`) are not followed, since whether two of them
-//! are the same object depends on values; the reads that locate them (`p`, `j`)
-//! are. Calls are not followed into the callee (its body is indeterminately
+//! The check is syntactic and follows only objects it can name: variables,
+//! their members through `.` (`s.x`) and their elements at a constant index
+//! (`a[0]`, `s.a[2].x`). Accesses through pointers or computed indices (`*p`,
+//! `a[j]`, `p->x`) are not followed, since whether two of them are the same
+//! object depends on values; the reads that locate them (`p`, `j`) are. An
+//! element `a[0]` is not taken to overlap `a` itself: `a` may be a pointer,
+//! whose value is not the element. Calls are not followed into the callee (its body is indeterminately
 //! sequenced with the caller's expression, which C allows).
 //!
 //! Sequence points between operands: `&&`, `||`, `?:` (after the condition), the
@@ -65,12 +67,32 @@ fn overlap(a: &str, b: &str) -> bool {
     long.starts_with(short) && matches!(long.as_bytes().get(short.len()), None | Some(b'.'))
 }
 
-/// The object an lvalue names, when it is a variable or a member of one.
+/// The object an lvalue names, when it is a variable, a member of one or an
+/// element of one at a constant index.
 fn named_object(a: &Ast<'_>) -> Option<String> {
     match &a.kind {
         AstKind::Ident(n) => Some(n.clone()),
         AstKind::Member(base, field, false) => Some(format!("{}.{field}", named_object(base)?)),
+        AstKind::Index(base, index) => {
+            let AstKind::Int(text) = &index.kind else {
+                return None;
+            };
+            Some(format!("{}[{}]", named_object(base)?, int_literal(text)?))
+        }
         _ => None,
+    }
+}
+
+/// The value of an integer constant's text (`0`, `0x10`, `010`, `2u`), so
+/// that `a[0x1]` and `a[1]` name one element.
+fn int_literal(text: &str) -> Option<u64> {
+    let digits = text.trim_end_matches(['u', 'U', 'l', 'L']);
+    if let Some(hex) = digits.strip_prefix("0x").or(digits.strip_prefix("0X")) {
+        u64::from_str_radix(hex, 16).ok()
+    } else if digits.len() > 1 && digits.starts_with('0') {
+        u64::from_str_radix(&digits[1..], 8).ok()
+    } else {
+        digits.parse().ok()
     }
 }
 
@@ -130,7 +152,11 @@ fn value(a: &Ast<'_>) -> Result<Accesses, AstError> {
         AstKind::Binary(_, l, r) => unsequenced(value(l)?, value(r)?, pos)?,
         AstKind::Comma(l, r) => value(l)?.then(value(r)?),
         AstKind::Cond(c, x, y) => value(c)?.then(value(x)?.or(value(y)?)),
-        AstKind::Index(base, index) => all_unsequenced([&**base, &**index], pos)?,
+        AstKind::Index(base, index) => {
+            let mut acc = all_unsequenced([&**base, &**index], pos)?;
+            acc.reads.extend(named_object(a));
+            acc
+        }
         AstKind::Call(function, args) => {
             // The arguments' stores are done before the call.
             let mut acc = all_unsequenced(std::iter::once(&**function).chain(args.iter()), pos)?;
@@ -186,6 +212,7 @@ fn location(a: &Ast<'_>) -> Result<Accesses, AstError> {
         AstKind::Member(base, _, false) => location(base)?,
         AstKind::Member(base, _, true) => value(base)?,
         AstKind::Unary("*", x) => value(x)?,
+        AstKind::Index(base, index) => all_unsequenced([&**base, &**index], a.pos)?,
         _ => value(a)?,
     })
 }
@@ -230,6 +257,12 @@ mod tests {
             "f(i++) + i",
             "i = i = 1",
             "(i++, 1) + i",
+            "a[0] = a[0]++",
+            "s.a[0] = s.a[0]++",
+            "a[1] = a[0x1]++ + 1",
+            "x = a[2]++ + a[2]",
+            "f(a[0]++, a[0])",
+            "s.a[0].x = s.a[0].x--",
         ] {
             let message = check(bad).expect_err(bad);
             assert!(
@@ -259,6 +292,13 @@ mod tests {
             "x = y++ + z++",
             "i = (i++, 5)",
             "i = (i++ && 1)",
+            "a[0] = a[0] + 1",
+            "a[0] = a[1]++",
+            "x = a[0]++ + a[1]",
+            "p[0] = p[0] + 1",
+            "x = p[0]++ + *q",
+            "a[0]++, a[0]++",
+            "x = a[0]++ + a",
         ] {
             assert_eq!(check(good), Ok(()), "{good}");
         }
