@@ -68,6 +68,57 @@ fn a_persistent_request_never_freed_is_a_resource_leak() {
     assert!(message(&r).contains("never freed"), "{r:#}");
 }
 
+/// fevs persist_modes_ok.c (MPI_Ssend_init, MPI_Bsend_init with an attached
+/// buffer, MPI_Rsend_init against receives posted before a barrier, two
+/// rounds): mpirun -np 2 and 3, default and tcp without eager limits: exit 0.
+/// (With zero buffering Open MPI 4.1.4 resends round 0's data for the restarted
+/// buffered request: its defect, see the program's comment.)
+#[test]
+fn persistent_synchronous_buffered_and_ready_sends_run_in_rounds() {
+    for (procs, mode) in [("2", "absolute"), ("3", "absolute"), ("2", "potential")] {
+        let (code, r) = verify_fevs(procs, &["--deadlock", mode], "persist_modes_ok.c");
+        assert_holds(code, &r);
+    }
+}
+
+/// fevs persist_bsend_small_bad.c: the attached buffer has room for one int,
+/// the MPI_Bsend_init request sends two. Open MPI does not check the room for
+/// a persistent buffered send (mpirun -np 2: exit 0); MPI makes it erroneous.
+#[test]
+fn a_started_buffered_request_without_room_overflows_the_attached_buffer() {
+    let (code, r) = verify_fevs("2", &[], "persist_bsend_small_bad.c");
+    assert_violated(code, &r, "buffer-overflow", Some(40));
+    assert!(
+        message(&r).contains("MPI_Bsend_init request needs"),
+        "{r:#}"
+    );
+}
+
+/// A started MPI_Bsend_init request with no buffer attached is a
+/// buffer-overflow (MPI: erroneous). Open MPI 4.1.4, mpirun -np 2: exit 0 by
+/// default (below its eager limit the message leaves at once); with zero
+/// buffering the run hangs (killed by `timeout 30`, rc 124).
+#[test]
+fn a_buffered_request_started_with_no_buffer_attached_is_an_error() {
+    let text = program(
+        "",
+        "    int x = 5, y = 0;\n\
+    MPI_Request r;\n\
+    if (rank == 0) {\n\
+        MPI_Bsend_init(&x, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, &r);\n\
+        MPI_Start(&r);\n\
+        MPI_Wait(&r, MPI_STATUS_IGNORE);\n\
+        MPI_Request_free(&r);\n\
+    } else if (rank == 1) {\n\
+        MPI_Recv(&y, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n\
+        assert(y == 5);\n\
+    }",
+    );
+    let (code, r) = verify("2", &[], &text);
+    assert_violated(code, &r, "buffer-overflow", None);
+    assert!(message(&r).contains("no buffer attached"), "{r:#}");
+}
+
 /// MPI: a wait on an inactive persistent request returns at once with an empty
 /// status and leaves the handle; MPI_Request_free makes it MPI_REQUEST_NULL.
 /// mpirun -np 2, both modes: exit 0.

@@ -101,7 +101,8 @@ named_enum! {
         MpiGetProcessorName = "MPI_Get_processor_name", MpiTypeSize = "MPI_Type_size",
         MpiReduceLocal = "MPI_Reduce_local",
         MpiSendInit = "MPI_Send_init", MpiSsendInit = "MPI_Ssend_init",
-        MpiRsendInit = "MPI_Rsend_init", MpiRecvInit = "MPI_Recv_init",
+        MpiRsendInit = "MPI_Rsend_init", MpiBsendInit = "MPI_Bsend_init",
+        MpiRecvInit = "MPI_Recv_init",
         MpiStart = "MPI_Start", MpiStartall = "MPI_Startall",
         // mpi.h, derived datatypes
         MpiTypeContiguous = "MPI_Type_contiguous", MpiTypeVector = "MPI_Type_vector",

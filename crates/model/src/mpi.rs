@@ -1076,6 +1076,7 @@ pub const MPI_FUNCTIONS: &[MpiFunction] = &[
     mpi_fn! { MpiSendInit, PersistentInit, Returns, "int", ISEND },
     mpi_fn! { MpiSsendInit, PersistentInit, Returns, "int", ISEND },
     mpi_fn! { MpiRsendInit, PersistentInit, Returns, "int", ISEND },
+    mpi_fn! { MpiBsendInit, PersistentInit, Returns, "int", ISEND },
     mpi_fn! { MpiRecvInit, PersistentInit, Returns, "int", params!(
         "void *" buf: Buffer, "int" count: Count, "MPI_Datatype" datatype: Datatype,
         "int" source: Source, "int" tag: Tag, "MPI_Comm" comm: Comm,

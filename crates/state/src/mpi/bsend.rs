@@ -104,7 +104,7 @@ impl MpiCall<'_, '_, '_> {
 
 /// The bytes an `MPI_Bsend` of `count` elements of `dtype` takes in the
 /// attached buffer (Open MPI's packed sizes and overhead).
-fn message_bytes(count: i64, dtype: &P2pType) -> i64 {
+pub(super) fn message_bytes(count: i64, dtype: &P2pType) -> i64 {
     let element = match dtype {
         P2pType::Pair(LC::MpiDoubleInt) => 12,
         P2pType::Pair(_) => 8,
@@ -144,6 +144,26 @@ pub(super) fn after(
     let count = concrete_int(ev, &*env, send_args[1], "count", (LF::MpiBsend, span))?;
     let dtype = p2p_datatype(ev, &*env, send_args[2], span)?;
     let bytes = message_bytes(count, &dtype);
+    if !has_room(ev, env, "MPI_Bsend", (count, bytes), span) {
+        return Ok(());
+    }
+    let s = env.state.inner_mut();
+    Arc::make_mut(&mut s.messages)[at].bsend_bytes = u32::try_from(bytes).ok();
+    Ok(())
+}
+
+/// Whether a buffered message of `count` elements taking `bytes` in the
+/// attached buffer fits in the room the process has left there (its earlier
+/// buffered messages not yet received hold theirs); when not, reports the
+/// `buffer-overflow` of the sending call `what` (`MPI_Bsend`, or `MPI_Start`
+/// of an `MPI_Bsend_init` request) and the path ends.
+pub(super) fn has_room(
+    ev: &mut Evaluator<'_>,
+    env: &ProcEnv<'_>,
+    what: &str,
+    (count, bytes): (i64, i64),
+    span: &Span,
+) -> bool {
     let p = env.proc;
     let used = bytes_in_use(env.state, p);
     let size = env.state.inner.procs[p]
@@ -152,21 +172,17 @@ pub(super) fn after(
         .as_ref()
         .map(|a| a.size);
     let message = match size {
-        None => Some(format!(
-            "MPI_Bsend with no buffer attached (MPI_Buffer_attach): the message needs {bytes} bytes"
-        )),
-        Some(size) if used + bytes > size => Some(format!(
-            "MPI_Bsend needs {bytes} bytes ({count} elements and MPI_BSEND_OVERHEAD {MPI_BSEND_OVERHEAD}) \
-             of the attached buffer, but only {} of its {size} bytes are free",
+        None => format!(
+            "{what} with no buffer attached (MPI_Buffer_attach): the message needs {bytes} bytes"
+        ),
+        Some(size) if used + bytes > size => format!(
+            "{what} needs {bytes} bytes ({count} elements and \
+             MPI_BSEND_OVERHEAD {MPI_BSEND_OVERHEAD}) of the attached buffer, but only {} \
+             of its {size} bytes are free",
             size - used
-        )),
-        Some(_) => None,
+        ),
+        Some(_) => return true,
     };
-    if let Some(message) = message {
-        ev.fail(&*env, Property::BufferOverflow, message, span);
-        return Ok(());
-    }
-    let s = env.state.inner_mut();
-    Arc::make_mut(&mut s.messages)[at].bsend_bytes = u32::try_from(bytes).ok();
-    Ok(())
+    ev.fail(env, Property::BufferOverflow, message, span);
+    false
 }

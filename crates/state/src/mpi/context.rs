@@ -119,6 +119,7 @@ pub(super) fn is_own_state_only(lf: LF) -> bool {
             | LF::MpiSendInit
             | LF::MpiSsendInit
             | LF::MpiRsendInit
+            | LF::MpiBsendInit
             | LF::MpiRecvInit
             | LF::MpiTypeContiguous
             | LF::MpiTypeVector

@@ -206,7 +206,14 @@ impl MpiCall<'_, '_, '_> {
                     After::Return
                 }
             }
-            (LF::MpiSendInit | LF::MpiSsendInit | LF::MpiRsendInit | LF::MpiRecvInit, _) => {
+            (
+                LF::MpiSendInit
+                | LF::MpiSsendInit
+                | LF::MpiRsendInit
+                | LF::MpiBsendInit
+                | LF::MpiRecvInit,
+                _,
+            ) => {
                 self.init_persistent(step.function)?;
                 After::Return
             }

@@ -1,5 +1,5 @@
-//! Persistent requests: `MPI_Send_init`, `MPI_Ssend_init`, `MPI_Rsend_init`
-//! and `MPI_Recv_init` make an inactive request that remembers the call's
+//! Persistent requests: `MPI_Send_init`, `MPI_Ssend_init`, `MPI_Rsend_init`,
+//! `MPI_Bsend_init` and `MPI_Recv_init` make an inactive request that remembers the call's
 //! arguments (the buffer's address, count, datatype, peer, tag and
 //! communicator: MPI binds them at the init); `MPI_Start` / `MPI_Startall`
 //! start it as the nonblocking call would (a send reads its buffer then), a
@@ -8,13 +8,16 @@
 //! one that is not persistent is an error (`invalid-pointer`, as for the other
 //! misused requests); a wait or test of an inactive one returns at once with an
 //! empty status, as MPI says; a persistent request never freed is a
-//! `resource-leak`.
+//! `resource-leak`. A started `MPI_Bsend_init` request copies its message
+//! into the attached buffer as `MPI_Bsend` does (`bsend.rs`: no room is a
+//! `buffer-overflow`) and is complete at once.
 
 use tass_dynamic::api::{Handle, Message, Value};
 use tass_model::api::mpi::{ArgRole, Rank};
 use tass_model::api::{FunctionId, LibraryFunction as LF};
 use tass_semantics::api::{EngineError, Environment, Place, Property};
 
+use super::bsend;
 use super::buffer::{check_count, concrete, read_buffer, BufArg, P2pType};
 use super::collective::pending::Sent;
 use super::collective::post_bound;
@@ -126,6 +129,17 @@ impl MpiCall<'_, '_, '_> {
         let tag = tag_value(ev, ev.current_pc(&*env), tag, span)?;
         let buffer = ev.eval(&*env, call.arg(ArgRole::Buffer))?;
         let pointee = BufArg::Expr(call.arg(ArgRole::Buffer)).scalar_pointee();
+        // A buffered send's room in the attached buffer is claimed at each
+        // start; its size is fixed by the arguments bound here.
+        let buffered_bytes = if call.lf == LF::MpiBsendInit {
+            let elements = concrete(ev, count, "count", span)?;
+            Some(bsend::message_bytes(
+                elements,
+                &P2pType::Basic(datatype, ty.clone()),
+            ))
+        } else {
+            None
+        };
         Ok(Some(Persistent::Send {
             buffer,
             pointee,
@@ -136,6 +150,7 @@ impl MpiCall<'_, '_, '_> {
             tag,
             comm,
             synchronous: call.lf == LF::MpiSsendInit,
+            buffered_bytes,
         }))
     }
 
@@ -232,34 +247,51 @@ impl MpiCall<'_, '_, '_> {
                 tag,
                 comm,
                 synchronous,
+                buffered_bytes,
             } => {
                 let f = ev.factory();
                 let arg = BufArg::Stored(buffer, pointee.as_ref());
                 let Some(data) = read_buffer(ev, &*env, arg, *count, f.int(0), ty, span)? else {
                     return Ok(());
                 };
+                if let Some(bytes) = *buffered_bytes {
+                    let elements = concrete(ev, *count, "count", span)?;
+                    let what = "MPI_Start of an MPI_Bsend_init request";
+                    if !bsend::has_room(ev, env, what, (elements, bytes), span) {
+                        return Ok(());
+                    }
+                }
                 env.enqueue(Message {
-                    bsend_bytes: None,
+                    bsend_bytes: buffered_bytes.and_then(|b| u32::try_from(b).ok()),
                     source: p as u32,
                     dest: *dest,
                     tag: f.int(*tag),
                     comm: *comm,
                     data: Value::Data(data),
                     count: *count,
-                    request: Some(r.handle),
+                    // A buffered message lives in the attached buffer, apart
+                    // from the request, which completes at once.
+                    request: buffered_bytes.is_none().then_some(r.handle),
                     signature: Some(*datatype),
                     mixed_signature: None,
                 });
-                sent = Some(Box::new(Sent {
-                    lf: LF::MpiStart,
-                    line: span.start_line,
-                    pointer: buffer.clone(),
-                    pointee: pointee.clone(),
-                    ty: ty.clone(),
-                    pieces: vec![(f.int(0), *count, data)],
-                }));
-                RequestKind::Send {
-                    synchronous: *synchronous,
+                if buffered_bytes.is_some() {
+                    // The data was copied out: the program may reuse its
+                    // buffer at once, and a wait returns at once.
+                    let (source, tag, count) = request::proc_null_status(f);
+                    RequestKind::Done { source, tag, count }
+                } else {
+                    sent = Some(Box::new(Sent {
+                        lf: LF::MpiStart,
+                        line: span.start_line,
+                        pointer: buffer.clone(),
+                        pointee: pointee.clone(),
+                        ty: ty.clone(),
+                        pieces: vec![(f.int(0), *count, data)],
+                    }));
+                    RequestKind::Send {
+                        synchronous: *synchronous,
+                    }
                 }
             }
         };

@@ -68,6 +68,9 @@ pub(crate) enum Persistent {
         tag: i64,
         comm: u32,
         synchronous: bool,
+        /// `MPI_Bsend_init`: the bytes each started message takes in the
+        /// attached buffer (its data and `MPI_BSEND_OVERHEAD`).
+        buffered_bytes: Option<i64>,
     },
     /// Posts this receive (a `Done` one for `MPI_PROC_NULL`) into this buffer.
     Recv(RequestKind, Box<ReceiveBuffer>),

@@ -629,6 +629,7 @@ impl RealEngine {
             | L::MpiSendInit
             | L::MpiSsendInit
             | L::MpiRsendInit
+            | L::MpiBsendInit
             | L::MpiRecvInit => step.commutes,
             // From one source (`commutes`), with the message there: only this
             // process takes messages from that channel.
