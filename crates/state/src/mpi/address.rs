@@ -13,6 +13,10 @@
 //! addresses of two objects keeps the unknowns, and a call that needs a
 //! concrete number (a displacement) refuses it by name.
 //!
+//! The unknowns are named by the process and a count of the unknowns it
+//! made (`MPI_address_p0_3`): every order of the processes' steps that
+//! reaches a state gives it the same names, so states still match.
+//!
 //! The unknown of an object is kept in the process's MPI state
 //! ([`MpiProc::addresses`](super::process::MpiProc)), so that every
 //! `MPI_Get_address` of the object in its lifetime sees the same base. A
@@ -120,7 +124,12 @@ impl MpiCall<'_, '_, '_> {
                         span,
                     ));
                 };
-                let base = f.fresh_symbol(ADDRESS_SYMBOL, Type::Int);
+                // Named by the process and how many unknowns it made before,
+                // not by a global counter: the same state reached in another
+                // order of the processes' steps has the same names, so it matches.
+                let made = env.state.inner.procs[env.proc].mpi.addresses_made;
+                let name = format!("{ADDRESS_SYMBOL}_p{}_{made}", env.proc);
+                let base = f.symbol(&name, Type::Int);
                 // Inside the address space, and apart from every other
                 // live object whose address the process knows.
                 let mut facts = vec![
@@ -139,7 +148,10 @@ impl MpiCall<'_, '_, '_> {
                     base,
                     size,
                 };
-                set_mpi(env, |m| m.addresses.push(entry));
+                set_mpi(env, |m| {
+                    m.addresses.push(entry);
+                    m.addresses_made += 1;
+                });
                 base
             }
         };

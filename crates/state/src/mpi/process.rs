@@ -41,6 +41,8 @@ pub(crate) struct MpiProc {
     /// The unknown address of each object `MPI_Get_address` was asked about
     /// (its root without the process; `address.rs`), in the order asked.
     pub addresses: Vec<super::address::KnownAddress>,
+    /// How many unknown addresses the process has made (it names the next).
+    pub addresses_made: u32,
 }
 
 /// Where a process is in its MPI lifetime: MPI calls other than `MPI_Wtime`
