@@ -50,7 +50,7 @@ int main(int argc, char *argv[]) {
         q.pos[0] = 1.5;
         q.pos[1] = 2.5;
         q.tag = 'z';
-        MPI_Send(&q, 1, t, 1, 0, MPI_COMM_WORLD);
+        MPI_Send(&q, 1, t, 1, 0, MPI_COMM_WORLD); /* the BUG shows: tag is at 24 */
     } else if (rank == 1) {
         MPI_Recv(&q, 1, t, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         assert(q.id == 7 && q.pos[0] == 1.5 && q.pos[1] == 2.5 && q.tag == 'z');
