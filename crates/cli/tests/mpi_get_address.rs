@@ -121,3 +121,49 @@ fn the_address_of_a_heap_block_is_refused() {
     let text = program("#include <stdlib.h>", body);
     assert_refused(&text, "MPI_Get_address of a heap block", BODY + 2);
 }
+
+/// Addresses through a pointer parameter (a local of `main` and a global), a
+/// `char *` view inside a struct, and a global apart from a local (mpirun -np 2,
+/// built with `mpicc -Wall`: exit 0).
+#[test]
+fn addresses_through_pointers_globals_and_char_views() {
+    let decls = "struct S { int a; double b[3]; };
+struct S g;
+static void fill(struct S *s, MPI_Aint *d) {
+    MPI_Aint base;
+    MPI_Get_address(s, &base);
+    MPI_Get_address(&s->b[2], d);
+    *d = MPI_Aint_diff(*d, base);
+}";
+    let body = "    struct S loc;
+    MPI_Aint d1, d2, x, y, z;
+    fill(&loc, &d1);
+    fill(&g, &d2);
+    assert(d1 == 24 && d2 == 24);
+    MPI_Get_address((char *)&loc + 4, &x);
+    MPI_Get_address(&loc, &y);
+    assert(x - y == 4);
+    MPI_Get_address(&g, &z);
+    assert(z + (MPI_Aint)sizeof(struct S) <= y || y + (MPI_Aint)sizeof(struct S) <= z);";
+    let (code, r) = verify("2", &[], &program(decls, body));
+    assert_holds(code, &r);
+}
+
+/// Before `MPI_Init`: Open MPI aborts ("The MPI_Get_address() function was
+/// called before MPI_INIT was invoked. This is disallowed by the MPI
+/// standard."), tass reports `mpi-init-finalize`.
+#[test]
+fn get_address_before_init_is_reported() {
+    let text = "#include <mpi.h>
+int main(int argc, char *argv[]) {
+    MPI_Aint a;
+    int x = 0;
+    MPI_Get_address(&x, &a);
+    MPI_Init(&argc, &argv);
+    MPI_Finalize();
+    return 0;
+}
+";
+    let (code, r) = verify("1", &[], text);
+    assert_violated(code, &r, "mpi-init-finalize", Some(5));
+}
