@@ -16,8 +16,9 @@
 //!
 //! States whose parts are not renamed here are their own key (always sound):
 //! pending requests or multi-step calls, groups, user operators, derived
-//! datatypes, unknown addresses (`MPI_Get_address`), attached buffers, communicators other than `MPI_COMM_WORLD` and
-//! the processes' own `MPI_COMM_SELF`,
+//! datatypes, unknown addresses (`MPI_Get_address`), attached buffers,
+//! communicators other than `MPI_COMM_WORLD` and the processes' own
+//! `MPI_COMM_SELF`,
 //! windows, snapshots, messages holding pointers or requests, a rank slot
 //! holding a symbolic value, a pointer into another process's memory.
 
