@@ -109,6 +109,8 @@ named_enum! {
         MpiTypeIndexed = "MPI_Type_indexed", MpiTypeCreateStruct = "MPI_Type_create_struct",
         MpiTypeCommit = "MPI_Type_commit", MpiTypeFree = "MPI_Type_free",
         MpiTypeGetExtent = "MPI_Type_get_extent",
+        // mpi.h, addresses (opaque values: state/src/mpi/address.rs)
+        MpiGetAddress = "MPI_Get_address", MpiAintAdd = "MPI_Aint_add", MpiAintDiff = "MPI_Aint_diff",
         // mpi.h, one-sided atomics
         MpiFetchAndOp = "MPI_Fetch_and_op", MpiCompareAndSwap = "MPI_Compare_and_swap",
         MpiGetAccumulate = "MPI_Get_accumulate", MpiRgetAccumulate = "MPI_Rget_accumulate",

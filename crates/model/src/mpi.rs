@@ -513,6 +513,14 @@ pub enum ArgRole {
     LowerBoundOut,
     /// Where `MPI_Type_get_extent` writes the extent, in bytes.
     ExtentOut,
+    /// The place whose address `MPI_Get_address` gives.
+    Location,
+    /// Where `MPI_Get_address` writes the address.
+    AddressOut,
+    /// The first operand of `MPI_Aint_add` (the base) and `MPI_Aint_diff`.
+    AintLeft,
+    /// The second operand of `MPI_Aint_add` (the displacement) and `MPI_Aint_diff`.
+    AintRight,
 }
 
 /// One parameter of an MPI function's prototype.
@@ -1109,6 +1117,17 @@ pub const MPI_FUNCTIONS: &[MpiFunction] = &[
     mpi_fn! { MpiTypeGetExtent, Query, Returns, "int", params!(
         "MPI_Datatype" datatype: Datatype, "MPI_Aint *" lb: LowerBoundOut,
         "MPI_Aint *" extent: ExtentOut,
+    ) },
+    // Addresses: an object's address is an unknown value, an address inside
+    // it that value plus the byte offset (state/src/mpi/address.rs).
+    mpi_fn! { MpiGetAddress, Query, Returns, "int", params!(
+        "const void *" location: Location, "MPI_Aint *" address: AddressOut,
+    ) },
+    mpi_fn! { MpiAintAdd, Query, Returns, "MPI_Aint", params!(
+        "MPI_Aint" base: AintLeft, "MPI_Aint" disp: AintRight,
+    ) },
+    mpi_fn! { MpiAintDiff, Query, Returns, "MPI_Aint", params!(
+        "MPI_Aint" addr1: AintLeft, "MPI_Aint" addr2: AintRight,
     ) },
     mpi_fn! { MpiFetchAndOp, Rma(RmaOp::FetchAndOp), Returns, "int", params!(
         "const void *" origin_addr: SendBuffer, "void *" result_addr: RecvBuffer,

@@ -14,7 +14,8 @@ pub const GUIDE_LIST_END: &str = "<!-- /mpi-list -->";
 
 /// The heading of the group a function is listed under.
 fn group_of(function: &MpiFunction) -> &'static str {
-    if function.function.c_name().starts_with("MPI_Type_") {
+    let name = function.function.c_name();
+    if name.starts_with("MPI_Type_") || name.starts_with("MPI_Aint_") || name == "MPI_Get_address" {
         return "Datatypes";
     }
     match function.kind {

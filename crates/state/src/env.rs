@@ -345,6 +345,11 @@ impl Environment for ProcEnv<'_> {
         // The last call of a user operator's function in a reduction has
         // returned: its scratch blocks are freed.
         let depth = ps.stack.len();
+        // The locals of the returned frame are gone: a later object in
+        // their place gets a new unknown address.
+        if !ps.mpi.addresses.is_empty() {
+            crate::mpi::forget_frames(&mut ps.mpi.addresses, depth);
+        }
         if ps.mpi.scratch.last().is_some_and(|b| b.depth == depth) {
             if let Some(done) = ps.mpi.scratch.pop() {
                 for o in done.objects {

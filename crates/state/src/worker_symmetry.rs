@@ -16,8 +16,9 @@
 //!
 //! States whose parts are not renamed here are their own key (always sound):
 //! pending requests or multi-step calls, groups, user operators, derived
-//! datatypes, attached buffers, communicators other than `MPI_COMM_WORLD` and
-//! the processes' own `MPI_COMM_SELF`,
+//! datatypes, unknown addresses (`MPI_Get_address`), attached buffers,
+//! communicators other than `MPI_COMM_WORLD` and the processes' own
+//! `MPI_COMM_SELF`,
 //! windows, snapshots, messages holding pointers or requests, a rank slot
 //! holding a symbolic value, a pointer into another process's memory.
 
@@ -127,6 +128,8 @@ fn renamable(s: &SystemState) -> bool {
                 && m.attached.is_none()
                 && m.datatypes.is_empty()
                 && m.scratch.is_empty()
+                // unknown addresses are named by their process's rank
+                && m.addresses_made == 0
         })
         && s.messages.iter().all(|m| {
             let mut pointer = false;

@@ -128,6 +128,9 @@ pub(super) fn is_own_state_only(lf: LF) -> bool {
             | LF::MpiTypeIndexed
             | LF::MpiTypeCreateStruct
             | LF::MpiTypeGetExtent
+            | LF::MpiGetAddress
+            | LF::MpiAintAdd
+            | LF::MpiAintDiff
             | LF::MpiBarrierInit
             | LF::MpiBcastInit
             | LF::MpiReduceInit

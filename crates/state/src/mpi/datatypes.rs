@@ -573,9 +573,23 @@ impl MpiCall<'_, '_, '_> {
             let Some(array) = array else {
                 return Ok(None); // an invalid array, reported
             };
-            let values = (0..count)
-                .map(|j| concrete(ev, flat_read(f, array, f.int(j)), what, span))
-                .collect::<Result<Vec<i64>, _>>()?;
+            let mut values = Vec::with_capacity(count as usize);
+            for j in 0..count {
+                let value = flat_read(f, array, f.int(j));
+                if super::address::depends_on_placement(f, value) {
+                    return Err(EngineError::unsupported(
+                        format!(
+                            "{name} with {what} {j} depending on where objects lie in memory \
+                             (an absolute address, or the difference of addresses of two \
+                             objects): tass takes displacements between places of one object \
+                             (MPI_Get_address of the object and of its fields, then \
+                             MPI_Aint_diff)"
+                        ),
+                        span,
+                    ));
+                }
+                values.push(concrete(ev, value, what, span)?);
+            }
             arrays.push(values);
         }
         let displacements = arrays.pop().expect("two arrays");

@@ -6,6 +6,7 @@ use tass_model::api::{FunctionId, LibraryFunction as LF};
 use tass_semantics::api::{Change, EngineError, Environment, Evaluator, Property, Violation};
 use tass_symbolic::api::Type;
 
+use super::address::AintOp;
 use super::buffer::concrete;
 use super::collective::{is_collective, push_due_fold};
 use super::comm::check_comm;
@@ -228,6 +229,18 @@ impl MpiCall<'_, '_, '_> {
             (LF::MpiTypeGetExtent, _) => {
                 self.get_extent()?;
                 After::Return
+            }
+            (LF::MpiGetAddress, _) => {
+                self.get_address()?;
+                After::Return
+            }
+            (LF::MpiAintAdd, _) => {
+                self.aint_arithmetic(AintOp::Add)?;
+                After::End
+            }
+            (LF::MpiAintDiff, _) => {
+                self.aint_arithmetic(AintOp::Diff)?;
+                After::End
             }
             (
                 LF::MpiTypeContiguous

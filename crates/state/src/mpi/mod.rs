@@ -47,6 +47,7 @@
 //!   settled processes, potential deadlock, polls, blocked calls,
 //!   termination checks).
 
+mod address;
 mod bsend;
 mod buffer;
 mod collective;
@@ -72,6 +73,7 @@ mod tag;
 mod topology;
 mod user_op;
 
+pub(crate) use address::forget_frames;
 pub(crate) use comm::Communicator;
 pub(crate) use commute::{pending_receives, settled};
 pub(crate) use context::{Ctx, Mpi, ENVELOPE_CASE};

@@ -38,6 +38,11 @@ pub(crate) struct MpiProc {
     /// How many persistent collectives the process initialised on each
     /// communicator: (communicator, count), for the order check at the match.
     pub collective_inits: Vec<(u32, u32)>,
+    /// The unknown address of each object `MPI_Get_address` was asked about
+    /// (its root without the process; `address.rs`), in the order asked.
+    pub addresses: Vec<super::address::KnownAddress>,
+    /// How many unknown addresses the process has made (it names the next).
+    pub addresses_made: u32,
 }
 
 /// Where a process is in its MPI lifetime: MPI calls other than `MPI_Wtime`
