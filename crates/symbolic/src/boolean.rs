@@ -105,33 +105,30 @@ impl ExprFactory {
 
     /// `a < b` (numeric; int and real operands are promoted).
     pub fn lt(&self, a: Expr, b: Expr) -> Expr {
-        match self.sub_poly(b, a) {
-            Some((p, ty)) => self.rel_poly(RelOp::Gt, p, ty),
-            None => self.rel(RelOp::Gt, self.sub(b, a)),
-        }
+        self.difference_rel(RelOp::Gt, b, a)
     }
 
     /// `a <= b`.
     pub fn le(&self, a: Expr, b: Expr) -> Expr {
-        match self.sub_poly(b, a) {
-            Some((p, ty)) => self.rel_poly(RelOp::Ge, p, ty),
-            None => self.rel(RelOp::Ge, self.sub(b, a)),
-        }
+        self.difference_rel(RelOp::Ge, b, a)
     }
 
     /// `a > b`.
     pub fn gt(&self, a: Expr, b: Expr) -> Expr {
-        match self.sub_poly(a, b) {
-            Some((p, ty)) => self.rel_poly(RelOp::Gt, p, ty),
-            None => self.rel(RelOp::Gt, self.sub(a, b)),
-        }
+        self.difference_rel(RelOp::Gt, a, b)
     }
 
     /// `a >= b`.
     pub fn ge(&self, a: Expr, b: Expr) -> Expr {
-        match self.sub_poly(a, b) {
-            Some((p, ty)) => self.rel_poly(RelOp::Ge, p, ty),
-            None => self.rel(RelOp::Ge, self.sub(a, b)),
+        self.difference_rel(RelOp::Ge, a, b)
+    }
+
+    /// `left - right op 0` (`op` is `Gt` or `Ge`): every ordering is kept as
+    /// a difference compared with zero, the polynomial one when there is one.
+    fn difference_rel(&self, op: RelOp, left: Expr, right: Expr) -> Expr {
+        match self.sub_poly(left, right) {
+            Some((p, ty)) => self.rel_poly(op, p, ty),
+            None => self.rel(op, self.sub(left, right)),
         }
     }
 
