@@ -601,21 +601,25 @@ impl Parser {
     }
 
     fn ltl_or<'t>(&mut self) -> Result<LtlAst<'t>, AstError> {
-        let mut left = self.ltl_and()?;
-        while self.is_punct("||") {
-            self.bump();
-            let right = self.ltl_and()?;
-            left = LtlAst::Binary(LtlBinary::Or, Box::new(left), Box::new(right));
-        }
-        Ok(left)
+        self.ltl_grouped_left("||", LtlBinary::Or, Self::ltl_and)
     }
 
     fn ltl_and<'t>(&mut self) -> Result<LtlAst<'t>, AstError> {
-        let mut left = self.ltl_until()?;
-        while self.is_punct("&&") {
+        self.ltl_grouped_left("&&", LtlBinary::And, Self::ltl_until)
+    }
+
+    /// `operand (punct operand)*`, grouped to the left.
+    fn ltl_grouped_left<'t>(
+        &mut self,
+        punct: &str,
+        op: LtlBinary,
+        operand: fn(&mut Self) -> Result<LtlAst<'t>, AstError>,
+    ) -> Result<LtlAst<'t>, AstError> {
+        let mut left = operand(self)?;
+        while self.is_punct(punct) {
             self.bump();
-            let right = self.ltl_until()?;
-            left = LtlAst::Binary(LtlBinary::And, Box::new(left), Box::new(right));
+            let right = operand(self)?;
+            left = LtlAst::Binary(op, Box::new(left), Box::new(right));
         }
         Ok(left)
     }
