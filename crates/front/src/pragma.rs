@@ -54,6 +54,13 @@ pub(crate) enum LtlAst<'t> {
     Binary(LtlBinary, Box<LtlAst<'t>>, Box<LtlAst<'t>>),
 }
 
+impl<'t> LtlAst<'t> {
+    /// `left op right`.
+    fn binary(op: LtlBinary, left: LtlAst<'t>, right: LtlAst<'t>) -> LtlAst<'t> {
+        LtlAst::Binary(op, Box::new(left), Box::new(right))
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum LtlUnary {
     Not,
@@ -577,11 +584,7 @@ impl Parser {
             self.bump();
             self.bump();
             let right = self.ltl()?;
-            return Ok(LtlAst::Binary(
-                LtlBinary::Iff,
-                Box::new(left),
-                Box::new(right),
-            ));
+            return Ok(LtlAst::binary(LtlBinary::Iff, left, right));
         }
         Ok(left)
     }
@@ -591,11 +594,7 @@ impl Parser {
         if self.is_punct("->") {
             self.bump();
             let right = self.ltl_implies()?;
-            return Ok(LtlAst::Binary(
-                LtlBinary::Implies,
-                Box::new(left),
-                Box::new(right),
-            ));
+            return Ok(LtlAst::binary(LtlBinary::Implies, left, right));
         }
         Ok(left)
     }
@@ -619,7 +618,7 @@ impl Parser {
         while self.is_punct(punct) {
             self.bump();
             let right = operand(self)?;
-            left = LtlAst::Binary(op, Box::new(left), Box::new(right));
+            left = LtlAst::binary(op, left, right);
         }
         Ok(left)
     }
@@ -634,7 +633,7 @@ impl Parser {
         };
         self.bump();
         let right = self.ltl_until()?;
-        Ok(LtlAst::Binary(op, Box::new(left), Box::new(right)))
+        Ok(LtlAst::binary(op, left, right))
     }
 
     fn ltl_unary<'t>(&mut self) -> Result<LtlAst<'t>, AstError> {
