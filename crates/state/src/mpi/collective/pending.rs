@@ -387,8 +387,10 @@ impl MpiCall<'_, '_, '_> {
         }
         let (root, mut path) =
             ev.deref_place(&*env, ptr, true, span, &|| "receive buffer".into())?;
-        if let Some(held) = self.hold_elements(arg, owned)? {
-            return Ok(Some(held));
+        if let Some(owned) = owned {
+            if let Some(held) = self.hold_elements(arg, owned)? {
+                return Ok(Some(held));
+            }
         }
         let (ev, env, _) = self.parts();
         // The whole object the buffer lies in (an array the pointer indexes).
@@ -406,21 +408,18 @@ impl MpiCall<'_, '_, '_> {
         Ok(Some(Held::Object(pointer, marker, before)))
     }
 
-    /// [`hold_back`] for the elements `owned` of the data array buffer `arg`
+    /// [`Self::hold_back`] for the elements `owned` of the data array buffer `arg`
     /// points into, when their offsets, counts and the buffer's position are
     /// concrete and they lie inside the array (else `None`: out-of-bounds
     /// transfers are reported when the operation is performed).
     fn hold_elements(
         &mut self,
         arg: BufArg<'_>,
-        owned: Option<&[(Expr, Expr)]>,
+        owned: &[(Expr, Expr)],
     ) -> Result<Option<Held>, EngineError> {
         let (ev, env, call) = self.parts();
         let span = call.span;
         let f = ev.factory();
-        let Some(owned) = owned else {
-            return Ok(None);
-        };
         let concrete = |e: Expr| f.as_concrete_int(e).and_then(|k| i64::try_from(k).ok());
         let mut parts = Vec::with_capacity(owned.len());
         for &(off, cnt) in owned {
