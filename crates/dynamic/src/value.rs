@@ -110,24 +110,27 @@ impl Value {
             Value::Undefined | Value::Handle(_) => self.clone(),
             Value::Data(e) => Value::Data(g(*e)),
             Value::Pointer(p) => Value::Pointer(f(&p.map_indices(&mut *g))),
-            Value::Struct(v) => {
-                let new: Vec<Value> = v.iter().map(|x| x.map(f, g)).collect();
-                if new == **v {
-                    self.clone()
-                } else {
-                    Value::Struct(Arc::new(new))
-                }
-            }
-            Value::Array(v) => {
-                let new: Vec<Value> = v.iter().map(|x| x.map(f, g)).collect();
-                if new == **v {
-                    self.clone()
-                } else {
-                    Value::Array(Arc::new(new))
-                }
-            }
+            Value::Struct(v) => match map_components(v, f, g) {
+                Some(new) => Value::Struct(new),
+                None => self.clone(),
+            },
+            Value::Array(v) => match map_components(v, f, g) {
+                Some(new) => Value::Array(new),
+                None => self.clone(),
+            },
         }
     }
+}
+
+/// The components of a struct or array mapped by [`Value::map`]; `None` when
+/// none changes (the old ones stay shared).
+fn map_components(
+    components: &[Value],
+    f: &mut dyn FnMut(&Pointer) -> Pointer,
+    g: &mut dyn FnMut(Expr) -> Expr,
+) -> Option<Arc<Vec<Value>>> {
+    let new: Vec<Value> = components.iter().map(|x| x.map(f, g)).collect();
+    (new != components).then(|| Arc::new(new))
 }
 
 /// Why a navigation inside a value failed.

@@ -54,6 +54,13 @@ pub(crate) enum LtlAst<'t> {
     Binary(LtlBinary, Box<LtlAst<'t>>, Box<LtlAst<'t>>),
 }
 
+impl<'t> LtlAst<'t> {
+    /// `left op right`.
+    fn binary(op: LtlBinary, left: LtlAst<'t>, right: LtlAst<'t>) -> LtlAst<'t> {
+        LtlAst::Binary(op, Box::new(left), Box::new(right))
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum LtlUnary {
     Not,
@@ -577,11 +584,7 @@ impl Parser {
             self.bump();
             self.bump();
             let right = self.ltl()?;
-            return Ok(LtlAst::Binary(
-                LtlBinary::Iff,
-                Box::new(left),
-                Box::new(right),
-            ));
+            return Ok(LtlAst::binary(LtlBinary::Iff, left, right));
         }
         Ok(left)
     }
@@ -591,31 +594,31 @@ impl Parser {
         if self.is_punct("->") {
             self.bump();
             let right = self.ltl_implies()?;
-            return Ok(LtlAst::Binary(
-                LtlBinary::Implies,
-                Box::new(left),
-                Box::new(right),
-            ));
+            return Ok(LtlAst::binary(LtlBinary::Implies, left, right));
         }
         Ok(left)
     }
 
     fn ltl_or<'t>(&mut self) -> Result<LtlAst<'t>, AstError> {
-        let mut left = self.ltl_and()?;
-        while self.is_punct("||") {
-            self.bump();
-            let right = self.ltl_and()?;
-            left = LtlAst::Binary(LtlBinary::Or, Box::new(left), Box::new(right));
-        }
-        Ok(left)
+        self.ltl_grouped_left("||", LtlBinary::Or, Self::ltl_and)
     }
 
     fn ltl_and<'t>(&mut self) -> Result<LtlAst<'t>, AstError> {
-        let mut left = self.ltl_until()?;
-        while self.is_punct("&&") {
+        self.ltl_grouped_left("&&", LtlBinary::And, Self::ltl_until)
+    }
+
+    /// `operand (punct operand)*`, grouped to the left.
+    fn ltl_grouped_left<'t>(
+        &mut self,
+        punct: &str,
+        op: LtlBinary,
+        operand: fn(&mut Self) -> Result<LtlAst<'t>, AstError>,
+    ) -> Result<LtlAst<'t>, AstError> {
+        let mut left = operand(self)?;
+        while self.is_punct(punct) {
             self.bump();
-            let right = self.ltl_until()?;
-            left = LtlAst::Binary(LtlBinary::And, Box::new(left), Box::new(right));
+            let right = operand(self)?;
+            left = LtlAst::binary(op, left, right);
         }
         Ok(left)
     }
@@ -630,7 +633,7 @@ impl Parser {
         };
         self.bump();
         let right = self.ltl_until()?;
-        Ok(LtlAst::Binary(op, Box::new(left), Box::new(right)))
+        Ok(LtlAst::binary(op, left, right))
     }
 
     fn ltl_unary<'t>(&mut self) -> Result<LtlAst<'t>, AstError> {

@@ -108,29 +108,23 @@ impl Interval {
 
     /// The intersection.
     pub fn intersect(&self, other: &Interval) -> Interval {
-        let lower = match (&self.lower, &other.lower) {
+        // The tighter of two bounds on one side: where `a` compares to `b`
+        // as `a_tighter`, `a`; on a tie the strict one; no bound is no limit.
+        let tighter = |a: &Option<Bound>, b: &Option<Bound>, a_tighter: Ordering| match (a, b) {
             (None, x) | (x, None) => x.clone(),
             (Some(a), Some(b)) => Some(match a.value.cmp(&b.value) {
-                Ordering::Greater => a.clone(),
-                Ordering::Less => b.clone(),
                 Ordering::Equal => Bound {
                     value: a.value.clone(),
                     strict: a.strict || b.strict,
                 },
+                order if order == a_tighter => a.clone(),
+                _ => b.clone(),
             }),
         };
-        let upper = match (&self.upper, &other.upper) {
-            (None, x) | (x, None) => x.clone(),
-            (Some(a), Some(b)) => Some(match a.value.cmp(&b.value) {
-                Ordering::Less => a.clone(),
-                Ordering::Greater => b.clone(),
-                Ordering::Equal => Bound {
-                    value: a.value.clone(),
-                    strict: a.strict || b.strict,
-                },
-            }),
-        };
-        Interval { lower, upper }
+        Interval {
+            lower: tighter(&self.lower, &other.lower, Ordering::Greater),
+            upper: tighter(&self.upper, &other.upper, Ordering::Less),
+        }
     }
 
     /// `{x + y}` for x, y in the intervals.

@@ -48,7 +48,7 @@ use std::sync::Arc;
 use tass_dynamic::api::{HeapObject, Value};
 use tass_model::api::{CollectiveKind, FunctionId, LoopArrival, LoopInvariant, TransitionId};
 use tass_semantics::api::{
-    havoc_write_set, EngineError, Evaluator, Havoc, Oracle, Property, Violation, LOOP_SYMBOL_PREFIX,
+    havoc_write_set, EngineError, Havoc, Oracle, Violation, LOOP_SYMBOL_PREFIX,
 };
 use tass_symbolic::api::{Expr, ExprFactory, Type};
 
@@ -56,7 +56,7 @@ use crate::loop_sync::{
     agree_on_guards, arrival_name, check_claims, ended_without_arriving, invariant_at, Moment,
 };
 use crate::mpi::Ctx;
-use crate::snapshot::{composite_env, SnapshotCtx};
+use crate::snapshot::SnapshotCtx;
 use crate::state::{ProcState, State, Status};
 
 /// The loop records of a path: the incomplete ones, oldest first, and the
@@ -394,29 +394,12 @@ fn out_of_order(
     inv: &LoopInvariant,
     (other_id, other_arrival): (&str, LoopArrival),
 ) -> Vec<Violation> {
-    let env = composite_env(ctx, state, process);
-    let mut ev = Evaluator::checking(ctx.f, oracle, process);
-    ev.check(
-        &env,
-        ctx.f.ff(),
-        Property::Invariant,
-        || {
-            format!(
-                "collective loop invariant `{}`: process {process} arrives at its loop head ({}) \
-                 where another process's corresponding arrival was at the loop head of `{}` ({}): \
-                 the processes meet the invariant loops in different orders, or one leaves a loop \
-                 on an iteration where another goes on",
-                inv.id,
-                arrival_name(inv.arrival),
-                other_id,
-                arrival_name(other_arrival)
-            )
-        },
-        &inv.span,
+    let met = format!(
+        "where another process's corresponding arrival was at the loop head of `{}` ({})",
+        other_id,
+        arrival_name(other_arrival)
     );
-    let violations = std::mem::take(&mut ev.violations);
-    state.inner_mut().pc = ctx.f.ff();
-    violations
+    crate::loop_sync::end_out_of_order(ctx, oracle, state, process, inv, &met)
 }
 
 /// At a state where no process can move, or all have ended: a process that

@@ -264,6 +264,27 @@ fn out_of_order(
         .filter(|&p| sync.arrived[p].is_some())
         .map(|p| p.to_string())
         .collect();
+    let met = format!(
+        "while process(es) {} wait at the loop head of `{}` ({})",
+        waiting.join(", "),
+        sync.id,
+        arrival_name(sync.arrival)
+    );
+    end_out_of_order(ctx, oracle, state, process, inv, &met)
+}
+
+/// Reports that process `process` arrived at the head of `inv`'s loop out of
+/// order with the others (`met` says where they are) and ends the path: the
+/// report both the joint record (`loop_sync`) and the lagged one
+/// (`loop_lag`) make.
+pub(crate) fn end_out_of_order(
+    ctx: &SnapshotCtx,
+    oracle: &mut Oracle,
+    state: &mut State,
+    process: usize,
+    inv: &LoopInvariant,
+    met: &str,
+) -> Vec<Violation> {
     let env = composite_env(ctx, state, process);
     let mut ev = Evaluator::checking(ctx.f, oracle, process);
     ev.check(
@@ -273,14 +294,10 @@ fn out_of_order(
         || {
             format!(
                 "collective loop invariant `{}`: process {process} arrives at its loop head ({}) \
-                 while process(es) {} wait at the loop head of `{}` ({}): the processes meet the \
-                 invariant loops in different orders, or one leaves a loop on an iteration where \
-                 another goes on",
+                 {met}: the processes meet the invariant loops in different orders, or one leaves \
+                 a loop on an iteration where another goes on",
                 inv.id,
                 arrival_name(inv.arrival),
-                waiting.join(", "),
-                sync.id,
-                arrival_name(sync.arrival)
             )
         },
         &inv.span,

@@ -503,7 +503,13 @@ pub(crate) fn after_step(
     inner.snapshots.matched += 1;
     let occurrence = inner.snapshots.matched;
     if heads.iter().all(|s| ctx.id_of(s) == id) {
-        let pc = check_composite(ctx, oracle, state, &heads, occurrence, &mut violations)?;
+        let check = CompositeCheck {
+            ctx,
+            state,
+            heads: &heads,
+            occurrence,
+        };
+        let pc = check.run(oracle, &mut violations)?;
         if pc != state.inner.pc {
             state.inner_mut().pc = pc;
         }
@@ -515,77 +521,14 @@ pub(crate) fn after_step(
 /// at most the number of processes).
 const MAX_RANK_SPLITS: usize = 4;
 
-/// Evaluates every process's asserted expression in the composite state of
-/// `heads`; returns the path condition with the claims assumed (the path goes
-/// on as if they held, as after a failed `assert`).
-///
-/// A `PROC[e]` whose rank `e` the path condition leaves open (a neighbour
-/// computed from a symbolic problem size) splits the check: it is made under
-/// `pc && e == r` for every rank `r` the path allows, and the path goes on
-/// under the disjunction of what each case assumed. A rank outside
-/// `0..NPROCS` the path allows stays an error.
-fn check_composite(
-    ctx: &SnapshotCtx,
-    oracle: &mut Oracle,
-    state: &State,
-    heads: &[Snapshot],
+/// One composite check: the state the snapshots `heads` were matched in, and
+/// which occurrence of the assertion they are.
+#[derive(Clone, Copy)]
+struct CompositeCheck<'c, 'm> {
+    ctx: &'c SnapshotCtx<'m>,
+    state: &'c State,
+    heads: &'c [Snapshot],
     occurrence: u64,
-    violations: &mut Vec<Violation>,
-) -> Result<Expr, EngineError> {
-    check_composite_split(
-        ctx,
-        oracle,
-        (state, state.inner.pc),
-        heads,
-        occurrence,
-        violations,
-        0,
-    )
-}
-
-fn check_composite_split(
-    ctx: &SnapshotCtx,
-    oracle: &mut Oracle,
-    (state, pc): (&State, Expr),
-    heads: &[Snapshot],
-    occurrence: u64,
-    violations: &mut Vec<Violation>,
-    splits: usize,
-) -> Result<Expr, EngineError> {
-    let found = violations.len();
-    let (error, rank) =
-        match check_composite_under(ctx, oracle, (state, pc), heads, occurrence, violations) {
-            Ok(pc) => return Ok(pc),
-            Err(CompositeError { error, rank: None }) => return Err(error),
-            Err(CompositeError {
-                error,
-                rank: Some(rank),
-            }) => (error, rank),
-        };
-    violations.truncate(found);
-    let f = ctx.f;
-    let nprocs = heads.len() as i64;
-    let in_range = f.and(f.le(f.int(0), rank), f.lt(rank, f.int(nprocs)));
-    if splits >= MAX_RANK_SPLITS || !oracle.is_unsat(f, f.and(pc, f.not(in_range))) {
-        return Err(error);
-    }
-    let mut cases = Vec::new();
-    for r in 0..nprocs {
-        let case = f.and(pc, f.eq(rank, f.int(r)));
-        if oracle.is_unsat(f, case) {
-            continue;
-        }
-        cases.push(check_composite_split(
-            ctx,
-            oracle,
-            (state, case),
-            heads,
-            occurrence,
-            violations,
-            splits + 1,
-        )?);
-    }
-    Ok(f.or_all(cases))
 }
 
 /// Why a composite check stopped: the error, and the undecided `PROC[e]`
@@ -595,90 +538,150 @@ struct CompositeError {
     rank: Option<Expr>,
 }
 
-fn check_composite_under(
-    ctx: &SnapshotCtx,
-    oracle: &mut Oracle,
-    (state, pc): (&State, Expr),
-    heads: &[Snapshot],
-    occurrence: u64,
-    violations: &mut Vec<Violation>,
-) -> Result<Expr, CompositeError> {
-    let stopped = |ev: &Evaluator, error: EngineError| CompositeError {
-        error,
-        rank: ev.undecided_rank,
-    };
-    let mut inner = (*state.inner).clone();
-    inner.pc = pc;
-    inner.procs = heads.iter().map(|s| Arc::clone(&s.proc)).collect();
-    inner.snapshots = Snapshots::default();
-    let mut composite = State::new(inner);
-    let positions: Vec<SnapshotPosition> = heads
-        .iter()
-        .enumerate()
-        .map(|(q, s)| ctx.position(q, s))
-        .collect();
-    // Every expression first (with the checks inside them, such as bounds),
-    // then one question for all the claims together: most matches hold, and
-    // one prover call instead of one per process is what keeps the assertions
-    // cheap. Only when that fails is each claim checked on its own, to say
-    // which process's fails.
-    let mut claims = Vec::new();
-    let mut pc = pc;
-    for (q, head) in heads.iter().enumerate() {
-        let Some((_, condition, _)) = assertion_at(ctx.model, head.function, head.transition)
-        else {
-            continue;
-        };
-        let env = composite_env(ctx, &mut composite, q);
-        let mut ev = Evaluator::checking(ctx.f, oracle, q);
-        let c = match ev.eval_bool(&env, condition) {
-            Ok(c) => c,
-            Err(error) => return Err(stopped(&ev, error)),
-        };
-        violations.append(&mut ev.violations);
-        pc = ev.assumed.drain(..).fold(pc, |pc, a| ctx.f.and(pc, a));
-        claims.push((q, head, c));
+impl CompositeCheck<'_, '_> {
+    /// Evaluates every process's asserted expression in the composite state of
+    /// `heads`; returns the path condition with the claims assumed (the path goes
+    /// on as if they held, as after a failed `assert`).
+    ///
+    /// A `PROC[e]` whose rank `e` the path condition leaves open (a neighbour
+    /// computed from a symbolic problem size) splits the check: it is made under
+    /// `pc && e == r` for every rank `r` the path allows, and the path goes on
+    /// under the disjunction of what each case assumed. A rank outside
+    /// `0..NPROCS` the path allows stays an error.
+    fn run(
+        &self,
+        oracle: &mut Oracle,
+        violations: &mut Vec<Violation>,
+    ) -> Result<Expr, EngineError> {
+        self.split(oracle, self.state.inner.pc, violations, 0)
     }
-    let all = ctx.f.and_all(claims.iter().map(|&(_, _, c)| c));
-    if ctx.f.as_bool(all) == Some(true) || oracle.valid(ctx.f, pc, all) == Decision::Holds {
-        return Ok(pc);
-    }
-    composite.inner_mut().pc = pc;
-    for (q, head, c) in claims {
-        let Some((id, condition, span)) = assertion_at(ctx.model, head.function, head.transition)
-        else {
-            continue;
+
+    fn split(
+        &self,
+        oracle: &mut Oracle,
+        pc: Expr,
+        violations: &mut Vec<Violation>,
+        splits: usize,
+    ) -> Result<Expr, EngineError> {
+        let ctx = self.ctx;
+        let heads = self.heads;
+        let found = violations.len();
+        let (error, rank) = match self.under(oracle, pc, violations) {
+            Ok(pc) => return Ok(pc),
+            Err(CompositeError { error, rank: None }) => return Err(error),
+            Err(CompositeError {
+                error,
+                rank: Some(rank),
+            }) => (error, rank),
         };
-        let env = composite_env(ctx, &mut composite, q);
-        let mut ev = Evaluator::checking(ctx.f, oracle, q);
-        let text = render_expr(ctx.model, condition);
-        ev.check(
-            &env,
-            c,
-            Property::CollectiveAssertion,
-            || {
-                format!(
+        violations.truncate(found);
+        let f = ctx.f;
+        let nprocs = heads.len() as i64;
+        let in_range = f.and(f.le(f.int(0), rank), f.lt(rank, f.int(nprocs)));
+        if splits >= MAX_RANK_SPLITS || !oracle.is_unsat(f, f.and(pc, f.not(in_range))) {
+            return Err(error);
+        }
+        let mut cases = Vec::new();
+        for r in 0..nprocs {
+            let case = f.and(pc, f.eq(rank, f.int(r)));
+            if oracle.is_unsat(f, case) {
+                continue;
+            }
+            cases.push(self.split(oracle, case, violations, splits + 1)?);
+        }
+        Ok(f.or_all(cases))
+    }
+
+    fn under(
+        &self,
+        oracle: &mut Oracle,
+        pc: Expr,
+        violations: &mut Vec<Violation>,
+    ) -> Result<Expr, CompositeError> {
+        let CompositeCheck {
+            ctx,
+            state,
+            heads,
+            occurrence,
+        } = *self;
+        let stopped = |ev: &Evaluator, error: EngineError| CompositeError {
+            error,
+            rank: ev.undecided_rank,
+        };
+        let mut inner = (*state.inner).clone();
+        inner.pc = pc;
+        inner.procs = heads.iter().map(|s| Arc::clone(&s.proc)).collect();
+        inner.snapshots = Snapshots::default();
+        let mut composite = State::new(inner);
+        let positions: Vec<SnapshotPosition> = heads
+            .iter()
+            .enumerate()
+            .map(|(q, s)| ctx.position(q, s))
+            .collect();
+        // Every expression first (with the checks inside them, such as bounds),
+        // then one question for all the claims together: most matches hold, and
+        // one prover call instead of one per process is what keeps the assertions
+        // cheap. Only when that fails is each claim checked on its own, to say
+        // which process's fails.
+        let mut claims = Vec::new();
+        let mut pc = pc;
+        for (q, head) in heads.iter().enumerate() {
+            let Some((_, condition, _)) = assertion_at(ctx.model, head.function, head.transition)
+            else {
+                continue;
+            };
+            let env = composite_env(ctx, &mut composite, q);
+            let mut ev = Evaluator::checking(ctx.f, oracle, q);
+            let c = match ev.eval_bool(&env, condition) {
+                Ok(c) => c,
+                Err(error) => return Err(stopped(&ev, error)),
+            };
+            violations.append(&mut ev.violations);
+            pc = ev.assumed.drain(..).fold(pc, |pc, a| ctx.f.and(pc, a));
+            claims.push((q, head, c));
+        }
+        let all = ctx.f.and_all(claims.iter().map(|&(_, _, c)| c));
+        if ctx.f.as_bool(all) == Some(true) || oracle.valid(ctx.f, pc, all) == Decision::Holds {
+            return Ok(pc);
+        }
+        composite.inner_mut().pc = pc;
+        for (q, head, c) in claims {
+            let Some((id, condition, span)) =
+                assertion_at(ctx.model, head.function, head.transition)
+            else {
+                continue;
+            };
+            let env = composite_env(ctx, &mut composite, q);
+            let mut ev = Evaluator::checking(ctx.f, oracle, q);
+            let text = render_expr(ctx.model, condition);
+            ev.check(
+                &env,
+                c,
+                Property::CollectiveAssertion,
+                || {
+                    format!(
                     "collective assertion `{id}` (occurrence {occurrence}) can fail for process \
                      {q}: `{text}`"
                 )
-            },
-            span,
-        );
-        for v in &mut ev.violations {
-            if v.property == Property::CollectiveAssertion {
-                v.snapshots = Some(Box::new(SnapshotReport {
-                    assertion: id.to_string(),
-                    occurrence,
-                    processes: positions.clone(),
-                    specification: None,
-                    specification_path: None,
-                }));
+                },
+                span,
+            );
+            for v in &mut ev.violations {
+                if v.property == Property::CollectiveAssertion {
+                    v.snapshots = Some(Box::new(SnapshotReport {
+                        assertion: id.to_string(),
+                        occurrence,
+                        processes: positions.clone(),
+                        specification: None,
+                        specification_path: None,
+                    }));
+                }
             }
+            violations.append(&mut ev.violations);
+            pc = ev.assumed.drain(..).fold(pc, |pc, a| ctx.f.and(pc, a));
         }
-        violations.append(&mut ev.violations);
-        pc = ev.assumed.drain(..).fold(pc, |pc, a| ctx.f.and(pc, a));
+        Ok(pc)
     }
-    Ok(pc)
 }
 
 /// The composite state seen by process `q`.

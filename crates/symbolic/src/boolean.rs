@@ -105,33 +105,30 @@ impl ExprFactory {
 
     /// `a < b` (numeric; int and real operands are promoted).
     pub fn lt(&self, a: Expr, b: Expr) -> Expr {
-        match self.sub_poly(b, a) {
-            Some((p, ty)) => self.rel_poly(RelOp::Gt, p, ty),
-            None => self.rel(RelOp::Gt, self.sub(b, a)),
-        }
+        self.difference_rel(RelOp::Gt, b, a)
     }
 
     /// `a <= b`.
     pub fn le(&self, a: Expr, b: Expr) -> Expr {
-        match self.sub_poly(b, a) {
-            Some((p, ty)) => self.rel_poly(RelOp::Ge, p, ty),
-            None => self.rel(RelOp::Ge, self.sub(b, a)),
-        }
+        self.difference_rel(RelOp::Ge, b, a)
     }
 
     /// `a > b`.
     pub fn gt(&self, a: Expr, b: Expr) -> Expr {
-        match self.sub_poly(a, b) {
-            Some((p, ty)) => self.rel_poly(RelOp::Gt, p, ty),
-            None => self.rel(RelOp::Gt, self.sub(a, b)),
-        }
+        self.difference_rel(RelOp::Gt, a, b)
     }
 
     /// `a >= b`.
     pub fn ge(&self, a: Expr, b: Expr) -> Expr {
-        match self.sub_poly(a, b) {
-            Some((p, ty)) => self.rel_poly(RelOp::Ge, p, ty),
-            None => self.rel(RelOp::Ge, self.sub(a, b)),
+        self.difference_rel(RelOp::Ge, a, b)
+    }
+
+    /// `left - right op 0` (`op` is `Gt` or `Ge`): every ordering is kept as
+    /// a difference compared with zero, the polynomial one when there is one.
+    fn difference_rel(&self, op: RelOp, left: Expr, right: Expr) -> Expr {
+        match self.sub_poly(left, right) {
+            Some((p, ty)) => self.rel_poly(op, p, ty),
+            None => self.rel(op, self.sub(left, right)),
         }
     }
 
@@ -330,18 +327,25 @@ impl ExprFactory {
     pub fn and(&self, a: Expr, b: Expr) -> Expr {
         let a = self.expect_bool("and", a);
         let b = self.expect_bool("and", b);
-        if a == self.c_false || b == self.c_false {
-            return self.c_false;
-        }
-        if a == self.c_true || a == b {
-            return b;
-        }
-        if b == self.c_true {
-            return a;
+        if let Some(decided) = self.decided_by_operand(a, b, self.c_false, self.c_true) {
+            return decided;
         }
         let mut cs = self.clauses_of(a);
         cs.extend(self.clauses_of(b));
         self.build_cnf(cs)
+    }
+
+    /// The result of `a && b` (`absorbing` false, `neutral` true) or `a || b`
+    /// (the other way round) when an operand decides it without building
+    /// clauses: an absorbing operand, a neutral one, or twice the same.
+    fn decided_by_operand(&self, a: Expr, b: Expr, absorbing: Expr, neutral: Expr) -> Option<Expr> {
+        if a == absorbing || b == absorbing {
+            return Some(absorbing);
+        }
+        if a == neutral || a == b {
+            return Some(b);
+        }
+        (b == neutral).then_some(a)
     }
 
     /// The conjunction of all `items` (`true` if empty).
@@ -361,14 +365,8 @@ impl ExprFactory {
     pub fn or(&self, a: Expr, b: Expr) -> Expr {
         let a = self.expect_bool("or", a);
         let b = self.expect_bool("or", b);
-        if a == self.c_true || b == self.c_true {
-            return self.c_true;
-        }
-        if a == self.c_false || a == b {
-            return b;
-        }
-        if b == self.c_false {
-            return a;
+        if let Some(decided) = self.decided_by_operand(a, b, self.c_true, self.c_false) {
+            return decided;
         }
         let ca = self.clauses_of(a);
         let cb = self.clauses_of(b);

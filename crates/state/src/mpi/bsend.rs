@@ -17,7 +17,7 @@ use tass_semantics::api::{EngineError, Evaluator, Property};
 use super::buffer::{p2p_datatype, P2pType};
 use super::context::write_through;
 use super::context::MpiCall;
-use super::group::{concrete_int, write_int, Done, OUTPUT};
+use super::group::{concrete_int, Done, OUTPUT};
 use crate::env::{set_mpi, ProcEnv};
 use crate::state::State;
 
@@ -97,7 +97,7 @@ impl MpiCall<'_, '_, '_> {
             OUTPUT,
             span,
         )?;
-        write_int(self.ev, self.env, call.arg(ArgRole::BufferSize), size, span)?;
+        self.write_int(ArgRole::BufferSize, size)?;
         Ok(Done::Returns)
     }
 }

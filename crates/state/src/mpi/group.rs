@@ -150,7 +150,7 @@ impl MpiCall<'_, '_, '_> {
             let rank = g.iter().position(|&w| w == me);
             (rank.map_or(MPI_UNDEFINED, |r| r as i64), ArgRole::RankOut)
         };
-        write_int(ev, env, call.arg(out), value, call.span)?;
+        self.write_int(out, value)?;
         Ok(Done::Returns)
     }
 
@@ -272,7 +272,7 @@ impl MpiCall<'_, '_, '_> {
                     .map_or(MPI_UNDEFINED, |k| k as i64),
             );
         }
-        write_ints(self.ev, self.env, call.arg(ArgRole::RanksOut), &out, span)?;
+        self.write_ints(ArgRole::RanksOut, &out)?;
         Ok(Done::Returns)
     }
 
@@ -441,38 +441,39 @@ pub(super) fn concrete_int(
         })
 }
 
-/// Writes `values` into array argument `e`.
-pub(super) fn write_ints(
-    ev: &mut Evaluator<'_>,
-    env: &mut ProcEnv<'_>,
-    e: &MExpr,
-    values: &[i64],
-    span: &Span,
-) -> Result<(), EngineError> {
-    if values.is_empty() {
-        return Ok(());
+impl MpiCall<'_, '_, '_> {
+    /// Writes `values` into the array argument with role `role`.
+    pub(super) fn write_ints(&mut self, role: ArgRole, values: &[i64]) -> Result<(), EngineError> {
+        let (ev, env, call) = self.parts();
+        let (e, span) = (call.arg(role), call.span);
+        if values.is_empty() {
+            return Ok(());
+        }
+        let f = ev.factory();
+        let n = f.int(values.len() as i64);
+        let items: Vec<_> = values.iter().map(|&v| f.int(v)).collect();
+        let data = f.array_literal(Type::array(Type::Int, Some(n)), &items);
+        let window = Window {
+            capacity: n,
+            offset: f.int(0),
+        };
+        write_buffer(ev, env, e, window, data, n, span)
     }
-    let f = ev.factory();
-    let n = f.int(values.len() as i64);
-    let items: Vec<_> = values.iter().map(|&v| f.int(v)).collect();
-    let data = f.array_literal(Type::array(Type::Int, Some(n)), &items);
-    let window = Window {
-        capacity: n,
-        offset: f.int(0),
-    };
-    write_buffer(ev, env, e, window, data, n, span)
-}
 
-/// Writes `value` into the `int` that pointer argument `e` points to.
-pub(super) fn write_int(
-    ev: &mut Evaluator<'_>,
-    env: &mut ProcEnv<'_>,
-    e: &MExpr,
-    value: i64,
-    span: &Span,
-) -> Result<(), EngineError> {
-    let f = ev.factory();
-    write_through(ev, env, e, Value::Data(f.int(value)), OUTPUT, span)
+    /// Writes `value` into the `int` that the pointer argument with role
+    /// `role` points to.
+    pub(super) fn write_int(&mut self, role: ArgRole, value: i64) -> Result<(), EngineError> {
+        let (ev, env, call) = self.parts();
+        let f = ev.factory();
+        write_through(
+            ev,
+            env,
+            call.arg(role),
+            Value::Data(f.int(value)),
+            OUTPUT,
+            call.span,
+        )
+    }
 }
 
 /// The groups of process `p` never freed: the calls that made them.

@@ -56,6 +56,7 @@ mod commute;
 mod context;
 mod datatypes;
 mod deadlock;
+mod deliver;
 mod enabled;
 mod envelope;
 mod execute;

@@ -14,7 +14,7 @@ use super::context::{Call, MpiCall, ANY, NO_MESSAGE, PROC_NULL};
 use super::envelope::{blocking_match, resolve_rank, tag_value};
 use super::request::RequestKind;
 use super::tag::{check_tag, PathAfterCheck, TagUse};
-use super::{buffer, comm, datatypes, request, struct_type};
+use super::{buffer, comm, datatypes, deliver, request, struct_type};
 use crate::env::ProcEnv;
 
 /// `MPI_Send(buf, count, datatype, dest, tag, comm)`: buffers the message
@@ -162,16 +162,16 @@ pub(super) fn receive(
                     struct_type::deliver(ev, env, &msg, args[0], capacity, mixed, span)?
                 }
                 P2pType::Basic(c, ty) => {
-                    let into = request::Receive {
+                    let into = deliver::Receive {
                         buffer: args[0].into(),
                         capacity,
                         ty: &ty,
                         datatype: Some(c),
                     };
-                    request::deliver(ev, env, &msg, into, span)?
+                    deliver::deliver(ev, env, &msg, into, span)?
                 }
                 P2pType::Pair(c) => {
-                    request::deliver_pairs(ev, env, &msg, args[0].into(), capacity, c, span)?
+                    deliver::deliver_pairs(ev, env, &msg, args[0].into(), capacity, c, span)?
                 }
             }
             let rank = comm::rank_in(env.state, comm, s).unwrap_or(s as usize);

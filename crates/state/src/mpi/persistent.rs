@@ -20,7 +20,6 @@ use tass_semantics::api::{EngineError, Environment, Place, Property};
 use super::bsend;
 use super::buffer::{check_count, concrete, read_buffer, BufArg, P2pType};
 use super::collective::pending::Sent;
-use super::collective::post_bound;
 use super::context::{Call, MpiCall};
 use super::envelope::tag_value;
 use super::p2p::{checked_envelope, world_peer, Envelope, EnvelopeArgs};
@@ -220,7 +219,7 @@ impl MpiCall<'_, '_, '_> {
             Persistent::Collective(bound) => {
                 // Posted as the nonblocking form (`execute.rs` performs it
                 // once every member has posted).
-                let Some(posted) = post_bound(ev, env, bound, span)? else {
+                let Some(posted) = MpiCall::new(ev, env, call).post_bound(bound)? else {
                     return Ok(()); // the path died on a reported error
                 };
                 RequestKind::Posted(Box::new(posted))

@@ -406,7 +406,7 @@ pub(super) fn deliver(
     let items = concrete(ev, capacity, "count with a struct datatype", span)?;
     let per_item = use_.layout.elements.len();
     let room = items.max(0).saturating_mul(per_item as i64);
-    let fits = super::request::check_fits(
+    let fits = super::deliver::check_fits(
         ev,
         &*env,
         f.int(sent.len() as i64),

@@ -12,7 +12,7 @@ use tass_semantics::api::{EngineError, Property};
 
 use super::comm::{self, check_comm};
 use super::context::MpiCall;
-use super::group::{write_int, write_ints, Done};
+use super::group::Done;
 
 /// The grid of a Cartesian communicator.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -80,13 +80,7 @@ impl MpiCall<'_, '_, '_> {
         let my_rank = comm::rank_in(self.env.state, c, self.env.proc as u32).unwrap_or(0) as i64;
         let (lf, span) = (call.lf, call.span);
         match lf {
-            LF::MpiCartdimGet => write_int(
-                self.ev,
-                self.env,
-                call.arg(ArgRole::SizeOut),
-                grid.dims.len() as i64,
-                span,
-            )?,
+            LF::MpiCartdimGet => self.write_int(ArgRole::SizeOut, grid.dims.len() as i64)?,
             LF::MpiCartCoords => {
                 let rank = self.int_arg(ArgRole::RankIn, "rank")?;
                 if !(0..grid.size()).contains(&rank) {
@@ -100,34 +94,16 @@ impl MpiCall<'_, '_, '_> {
                 if !self.max_dims_ok(grid.dims.len())? {
                     return Ok(Done::Failed);
                 }
-                write_ints(
-                    self.ev,
-                    self.env,
-                    call.arg(ArgRole::Coords),
-                    &grid.coords(rank),
-                    span,
-                )?;
+                self.write_ints(ArgRole::Coords, &grid.coords(rank))?;
             }
             LF::MpiCartGet => {
                 if !self.max_dims_ok(grid.dims.len())? {
                     return Ok(Done::Failed);
                 }
                 let periods: Vec<i64> = grid.periods.iter().map(|&p| i64::from(p)).collect();
-                write_ints(self.ev, self.env, call.arg(ArgRole::Dims), &grid.dims, span)?;
-                write_ints(
-                    self.ev,
-                    self.env,
-                    call.arg(ArgRole::Periods),
-                    &periods,
-                    span,
-                )?;
-                write_ints(
-                    self.ev,
-                    self.env,
-                    call.arg(ArgRole::Coords),
-                    &grid.coords(my_rank),
-                    span,
-                )?;
+                self.write_ints(ArgRole::Dims, &grid.dims)?;
+                self.write_ints(ArgRole::Periods, &periods)?;
+                self.write_ints(ArgRole::Coords, &grid.coords(my_rank))?;
             }
             LF::MpiCartRank => {
                 let n = grid.dims.len();
@@ -136,7 +112,7 @@ impl MpiCall<'_, '_, '_> {
                     return Ok(Done::Failed);
                 };
                 match grid.rank(&coords) {
-                    Ok(r) => write_int(self.ev, self.env, call.arg(ArgRole::RankOut), r, span)?,
+                    Ok(r) => self.write_int(ArgRole::RankOut, r)?,
                     Err(d) => {
                         let message = format!(
                             "MPI_Cart_rank: coordinate {} of dimension {d} lies outside 0..{} \
@@ -167,14 +143,8 @@ impl MpiCall<'_, '_, '_> {
                     grid.rank(&c).unwrap_or(MPI_PROC_NULL)
                 };
                 let (source, dest) = (neighbour(-disp), neighbour(disp));
-                write_int(
-                    self.ev,
-                    self.env,
-                    call.arg(ArgRole::SourceOut),
-                    source,
-                    span,
-                )?;
-                write_int(self.ev, self.env, call.arg(ArgRole::DestOut), dest, span)?;
+                self.write_int(ArgRole::SourceOut, source)?;
+                self.write_int(ArgRole::DestOut, dest)?;
             }
             other => {
                 return Err(EngineError::unsupported(
@@ -235,7 +205,7 @@ impl MpiCall<'_, '_, '_> {
                 dims[*slot] = v;
             }
         }
-        write_ints(self.ev, self.env, call.arg(ArgRole::Dims), &dims, span)?;
+        self.write_ints(ArgRole::Dims, &dims)?;
         Ok(Done::Returns)
     }
 }

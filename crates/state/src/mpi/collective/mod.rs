@@ -58,5 +58,5 @@ mod transfer;
 mod user_reduce;
 
 pub(super) use kind::{is_collective, is_nonblocking, is_persistent_init};
-pub(super) use nonblocking::{has_post, pending_posts, post_bound};
+pub(super) use nonblocking::{has_post, pending_posts};
 pub(crate) use user_reduce::{push_due_fold, DueFold, ScratchBlocks};

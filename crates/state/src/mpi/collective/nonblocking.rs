@@ -3,7 +3,7 @@
 
 use tass_dynamic::api::{Pointer, Step as PStep, Value};
 use tass_model::api::mpi::ArgRole;
-use tass_model::api::{FunctionId, LibraryConstant as LC, Model, Span, TransitionId};
+use tass_model::api::{FunctionId, LibraryConstant as LC, Model, TransitionId};
 use tass_semantics::api::{Change, EngineError, Evaluator, Property, Violation};
 use tass_symbolic::api::{Expr, Type};
 
@@ -11,7 +11,7 @@ use super::data::Op;
 use super::data::{concrete_small, read_data, write_data, DType, Data};
 use super::kind::{positions, shape, Kind};
 use super::members::{agrees, path_dead, recv_args, resolve_root, send_pieces, Member};
-use super::pending::{check_sent, hold_back, owned_elements, span_of, Bound, Posted, Sent, Target};
+use super::pending::{check_sent, owned_elements, span_of, Bound, Posted, Sent, Target};
 use super::transfer::Transfer;
 use super::user_reduce::DueFold;
 use crate::env::{set_mpi, ProcEnv};
@@ -113,8 +113,7 @@ impl MpiCall<'_, '_, '_> {
         let Some(bound) = self.bind(kind)? else {
             return Ok(None);
         };
-        let (ev, env, call) = self.parts();
-        post_bound(ev, env, &bound, call.span)
+        self.post_bound(&bound)
     }
 
     /// Evaluates the arguments of collective call `self.call` of kind `kind`
@@ -199,93 +198,92 @@ impl MpiCall<'_, '_, '_> {
     }
 }
 
-/// The part a process posts of the collective `bound` describes: its send
-/// data read now, the elements of its receive buffers the operation writes
-/// held back until the wait (`None`: the path died on a reported error).
-pub(crate) fn post_bound(
-    ev: &mut Evaluator<'_>,
-    env: &mut ProcEnv<'_>,
-    bound: &Bound,
-    span: &Span,
-) -> Result<Option<Posted>, EngineError> {
-    let f = ev.factory();
-    let (kind, n, rank, is_root) = (bound.kind, bound.size, bound.rank, bound.is_root);
-    let args = &bound.args;
-    let mut pieces = Vec::new();
-    if let Some((pointer, pointee)) = &bound.send {
-        let dt = args
-            .stype
-            .clone()
-            .unwrap_or(DType::Scalar(LC::MpiInt, Type::Int));
-        for (off, cnt) in send_pieces(f, kind, args, n, is_root) {
-            let arg = BufArg::Stored(pointer, pointee.as_ref());
-            let Some(d) = read_data(ev, &*env, arg, cnt, off, &dt, span)? else {
-                return Ok(None);
-            };
-            pieces.push((off, cnt, d));
-        }
-    }
-    let mut targets = Vec::new();
-    let owned = match args.rtype.as_ref().or(args.stype.as_ref()) {
-        Some(DType::Pair(_)) => None, // arrays of structs: the whole object
-        _ => owned_elements(f, kind, args, n, rank),
-    };
-    for (arg, pointer, pointee) in &bound.receive {
-        let buf = BufArg::Stored(pointer, pointee.as_ref());
-        let hold = hold_back(ev, env, buf, owned.as_deref(), span)?;
-        targets.push(Target {
-            arg: *arg,
-            pointer: pointer.clone(),
-            pointee: pointee.clone(),
-            hold,
-        });
-    }
-    // The send buffer is checked later unless it lies in an object held back
-    // for the result (send and receive parts of one array: not checked).
-    let mut sent = None;
-    if let (Some((pointer, pointee)), Some(DType::Scalar(_, ty))) = (&bound.send, &args.stype) {
-        let object = match pointer {
-            Value::Pointer(Pointer::To { root, path }) => {
-                let mut path = path.clone();
-                if matches!(path.last(), Some(PStep::Index(_))) {
-                    path.pop();
-                }
-                Some(Value::Pointer(Pointer::To { root: *root, path }))
+impl MpiCall<'_, '_, '_> {
+    /// The part a process posts of the collective `bound` describes: its send
+    /// data read now, the elements of its receive buffers the operation writes
+    /// held back until the wait (`None`: the path died on a reported error).
+    pub(crate) fn post_bound(&mut self, bound: &Bound) -> Result<Option<Posted>, EngineError> {
+        let (ev, env, call) = self.parts();
+        let span = call.span;
+        let f = ev.factory();
+        let (kind, n, rank, is_root) = (bound.kind, bound.size, bound.rank, bound.is_root);
+        let args = &bound.args;
+        let mut pieces = Vec::new();
+        if let Some((pointer, pointee)) = &bound.send {
+            let dt = args
+                .stype
+                .clone()
+                .unwrap_or(DType::Scalar(LC::MpiInt, Type::Int));
+            for (off, cnt) in send_pieces(f, kind, args, n, is_root) {
+                let arg = BufArg::Stored(pointer, pointee.as_ref());
+                let Some(d) = read_data(ev, &*env, arg, cnt, off, &dt, span)? else {
+                    return Ok(None);
+                };
+                pieces.push((off, cnt, d));
             }
-            _ => None,
+        }
+        let mut targets = Vec::new();
+        let owned = match args.rtype.as_ref().or(args.stype.as_ref()) {
+            Some(DType::Pair(_)) => None, // arrays of structs: the whole object
+            _ => owned_elements(f, kind, args, n, rank),
         };
-        let held = targets
-            .iter()
-            .any(|t| t.hold.as_ref().map(|h| Some(h.pointer())) == Some(object.as_ref()));
-        let flat: Vec<(Expr, Expr, Expr)> = pieces
-            .iter()
-            .filter_map(|(o, c, d)| match d {
-                Data::Flat(x) if concrete_small(f, *c).is_some() => Some((*o, *c, *x)),
-                _ => None,
-            })
-            .collect();
-        if object.is_some() && !held && !flat.is_empty() {
-            sent = Some(Sent {
-                lf: bound.lf,
-                line: span.start_line,
+        for (arg, pointer, pointee) in &bound.receive {
+            let buf = BufArg::Stored(pointer, pointee.as_ref());
+            let hold = MpiCall::new(ev, env, call).hold_back(buf, owned.as_deref())?;
+            targets.push(Target {
+                arg: *arg,
                 pointer: pointer.clone(),
                 pointee: pointee.clone(),
-                ty: ty.clone(),
-                pieces: flat,
+                hold,
             });
         }
+        // The send buffer is checked later unless it lies in an object held back
+        // for the result (send and receive parts of one array: not checked).
+        let mut sent = None;
+        if let (Some((pointer, pointee)), Some(DType::Scalar(_, ty))) = (&bound.send, &args.stype) {
+            let object = match pointer {
+                Value::Pointer(Pointer::To { root, path }) => {
+                    let mut path = path.clone();
+                    if matches!(path.last(), Some(PStep::Index(_))) {
+                        path.pop();
+                    }
+                    Some(Value::Pointer(Pointer::To { root: *root, path }))
+                }
+                _ => None,
+            };
+            let held = targets
+                .iter()
+                .any(|t| t.hold.as_ref().map(|h| Some(h.pointer())) == Some(object.as_ref()));
+            let flat: Vec<(Expr, Expr, Expr)> = pieces
+                .iter()
+                .filter_map(|(o, c, d)| match d {
+                    Data::Flat(x) if concrete_small(f, *c).is_some() => Some((*o, *c, *x)),
+                    _ => None,
+                })
+                .collect();
+            if object.is_some() && !held && !flat.is_empty() {
+                sent = Some(Sent {
+                    lf: bound.lf,
+                    line: span.start_line,
+                    pointer: pointer.clone(),
+                    pointee: pointee.clone(),
+                    ty: ty.clone(),
+                    pieces: flat,
+                });
+            }
+        }
+        Ok(Some(Posted {
+            comm: bound.comm,
+            lf: bound.lf,
+            root: bound.root,
+            op: bound.op,
+            args: bound.args.clone(),
+            pieces,
+            targets,
+            sent,
+            init_ordinal: bound.init_ordinal,
+        }))
     }
-    Ok(Some(Posted {
-        comm: bound.comm,
-        lf: bound.lf,
-        root: bound.root,
-        op: bound.op,
-        args: bound.args.clone(),
-        pieces,
-        targets,
-        sent,
-        init_ordinal: bound.init_ordinal,
-    }))
 }
 
 impl Mpi<'_> {

@@ -16,6 +16,7 @@ use crate::mpi::buffer::{
     flat_path, flat_read, inner_size, locate, read_buffer, scalar_of, BufArg, Buffer,
     CONCRETE_LIMIT,
 };
+use crate::mpi::context::MpiCall;
 
 /// Where the result of a posted nonblocking collective goes in its process.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -363,112 +364,117 @@ pub(super) fn owned_elements(
     })
 }
 
-/// For a posted nonblocking collective: the elements `owned` of the receive
-/// buffer `arg` (offsets and counts from its start) read as undefined until
-/// the wait; when they are not all known and inside the array, the whole
-/// object the buffer lies in does. Returns what is held, with its values
-/// now; `None` for a NULL or invalid buffer.
-pub(super) fn hold_back(
-    ev: &mut Evaluator<'_>,
-    env: &mut ProcEnv<'_>,
-    arg: BufArg<'_>,
-    owned: Option<&[(Expr, Expr)]>,
-    span: &Span,
-) -> Result<Option<Held>, EngineError> {
-    let f = ev.factory();
-    let ptr = match arg {
-        BufArg::Expr(e) => ev.eval(&*env, e)?,
-        BufArg::Stored(v, _) => v.clone(),
-    };
-    if !matches!(&ptr, Value::Pointer(p) if !p.is_null()) {
-        return Ok(None);
-    }
-    let (root, mut path) = ev.deref_place(&*env, ptr, true, span, &|| "receive buffer".into())?;
-    if let Some(held) = hold_elements(ev, env, arg, owned, span)? {
-        return Ok(Some(held));
-    }
-    // The whole object the buffer lies in (an array the pointer indexes).
-    if matches!(path.last(), Some(PStep::Index(_))) {
-        path.pop();
-    }
-    let place = (root, path.clone());
-    let before = ev.read_place(&*env, &place);
-    let marker = match &before {
-        Value::Data(x) => Value::Data(undefined_data(f, f.type_of(*x))),
-        _ => Value::Undefined,
-    };
-    ev.write_place(env, &place, marker.clone(), span)?;
-    let pointer = Value::Pointer(Pointer::To { root, path });
-    Ok(Some(Held::Object(pointer, marker, before)))
-}
-
-/// [`hold_back`] for the elements `owned` of the data array buffer `arg`
-/// points into, when their offsets, counts and the buffer's position are
-/// concrete and they lie inside the array (else `None`: out-of-bounds
-/// transfers are reported when the operation is performed).
-pub(super) fn hold_elements(
-    ev: &mut Evaluator<'_>,
-    env: &mut ProcEnv<'_>,
-    arg: BufArg<'_>,
-    owned: Option<&[(Expr, Expr)]>,
-    span: &Span,
-) -> Result<Option<Held>, EngineError> {
-    let f = ev.factory();
-    let Some(owned) = owned else {
-        return Ok(None);
-    };
-    let concrete = |e: Expr| f.as_concrete_int(e).and_then(|k| i64::try_from(k).ok());
-    let mut parts = Vec::with_capacity(owned.len());
-    for &(off, cnt) in owned {
-        match (concrete(off), concrete(cnt)) {
-            (Some(o), Some(c)) if o >= 0 && (0..=CONCRETE_LIMIT).contains(&c) => parts.push((o, c)),
-            _ => return Ok(None),
+impl MpiCall<'_, '_, '_> {
+    /// For a posted nonblocking collective: the elements `owned` of the receive
+    /// buffer `arg` (offsets and counts from its start) read as undefined until
+    /// the wait; when they are not all known and inside the array, the whole
+    /// object the buffer lies in does. Returns what is held, with its values
+    /// now; `None` for a NULL or invalid buffer.
+    pub(super) fn hold_back(
+        &mut self,
+        arg: BufArg<'_>,
+        owned: Option<&[(Expr, Expr)]>,
+    ) -> Result<Option<Held>, EngineError> {
+        let (ev, env, call) = self.parts();
+        let span = call.span;
+        let f = ev.factory();
+        let ptr = match arg {
+            BufArg::Expr(e) => ev.eval(&*env, e)?,
+            BufArg::Stored(v, _) => v.clone(),
+        };
+        if !matches!(&ptr, Value::Pointer(p) if !p.is_null()) {
+            return Ok(None);
         }
+        let (root, mut path) =
+            ev.deref_place(&*env, ptr, true, span, &|| "receive buffer".into())?;
+        if let Some(owned) = owned {
+            if let Some(held) = self.hold_elements(arg, owned)? {
+                return Ok(Some(held));
+            }
+        }
+        let (ev, env, _) = self.parts();
+        // The whole object the buffer lies in (an array the pointer indexes).
+        if matches!(path.last(), Some(PStep::Index(_))) {
+            path.pop();
+        }
+        let place = (root, path.clone());
+        let before = ev.read_place(&*env, &place);
+        let marker = match &before {
+            Value::Data(x) => Value::Data(undefined_data(f, f.type_of(*x))),
+            _ => Value::Undefined,
+        };
+        ev.write_place(env, &place, marker.clone(), span)?;
+        let pointer = Value::Pointer(Pointer::To { root, path });
+        Ok(Some(Held::Object(pointer, marker, before)))
     }
-    let span_count = parts.iter().map(|&(o, c)| o + c).max().unwrap_or(0);
-    let Buffer::Array {
-        root,
-        prefix,
-        start,
-        array,
-    } = locate(ev, &*env, arg, f.int(span_count), span)?
-    else {
-        return Ok(None);
-    };
-    let t = f.type_of(array);
-    let (Some(base), Some(inner), Some(extent)) = (
-        concrete(start),
-        inner_size(f, &t).and_then(concrete),
-        f.array_extent(array).and_then(concrete),
-    ) else {
-        return Ok(None);
-    };
-    let total = extent * inner;
-    let mut indices: Vec<i64> = parts
-        .iter()
-        .flat_map(|&(o, c)| (base + o)..(base + o + c))
-        .collect();
-    indices.sort_unstable();
-    indices.dedup();
-    if base < 0
-        || indices.last().is_some_and(|&k| k >= total)
-        || indices.len() as i64 > CONCRETE_LIMIT
-    {
-        return Ok(None);
+
+    /// [`Self::hold_back`] for the elements `owned` of the data array buffer `arg`
+    /// points into, when their offsets, counts and the buffer's position are
+    /// concrete and they lie inside the array (else `None`: out-of-bounds
+    /// transfers are reported when the operation is performed).
+    fn hold_elements(
+        &mut self,
+        arg: BufArg<'_>,
+        owned: &[(Expr, Expr)],
+    ) -> Result<Option<Held>, EngineError> {
+        let (ev, env, call) = self.parts();
+        let span = call.span;
+        let f = ev.factory();
+        let concrete = |e: Expr| f.as_concrete_int(e).and_then(|k| i64::try_from(k).ok());
+        let mut parts = Vec::with_capacity(owned.len());
+        for &(off, cnt) in owned {
+            match (concrete(off), concrete(cnt)) {
+                (Some(o), Some(c)) if o >= 0 && (0..=CONCRETE_LIMIT).contains(&c) => {
+                    parts.push((o, c))
+                }
+                _ => return Ok(None),
+            }
+        }
+        let span_count = parts.iter().map(|&(o, c)| o + c).max().unwrap_or(0);
+        let Buffer::Array {
+            root,
+            prefix,
+            start,
+            array,
+        } = locate(ev, &*env, arg, f.int(span_count), span)?
+        else {
+            return Ok(None);
+        };
+        let t = f.type_of(array);
+        let (Some(base), Some(inner), Some(extent)) = (
+            concrete(start),
+            inner_size(f, &t).and_then(concrete),
+            f.array_extent(array).and_then(concrete),
+        ) else {
+            return Ok(None);
+        };
+        let total = extent * inner;
+        let mut indices: Vec<i64> = parts
+            .iter()
+            .flat_map(|&(o, c)| (base + o)..(base + o + c))
+            .collect();
+        indices.sort_unstable();
+        indices.dedup();
+        if base < 0
+            || indices.last().is_some_and(|&k| k >= total)
+            || indices.len() as i64 > CONCRETE_LIMIT
+        {
+            return Ok(None);
+        }
+        let before: Vec<(i64, Expr)> = indices
+            .iter()
+            .map(|&k| (k, flat_read(f, array, f.int(k))))
+            .collect();
+        let marked = set_elements(
+            ev,
+            Value::Data(array),
+            &undefined_elements(f, array, &before),
+            span,
+        )?;
+        ev.write_place(env, &(root, prefix.clone()), marked, span)?;
+        let pointer = Value::Pointer(Pointer::To { root, path: prefix });
+        Ok(Some(Held::Elements(pointer, before)))
     }
-    let before: Vec<(i64, Expr)> = indices
-        .iter()
-        .map(|&k| (k, flat_read(f, array, f.int(k))))
-        .collect();
-    let marked = set_elements(
-        ev,
-        Value::Data(array),
-        &undefined_elements(f, array, &before),
-        span,
-    )?;
-    ev.write_place(env, &(root, prefix.clone()), marked, span)?;
-    let pointer = Value::Pointer(Pointer::To { root, path: prefix });
-    Ok(Some(Held::Elements(pointer, before)))
 }
 
 pub(super) fn span_of(model: &Model, (function, tid): (FunctionId, TransitionId)) -> &Span {
