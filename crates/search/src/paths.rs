@@ -15,17 +15,6 @@ use std::hash::{BuildHasher, Hash};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PathId(usize);
 
-/// One node of a [`PathTree`]: its parent (`PathId` numbering: 0 is the root)
-/// and the number of its step among the tree's distinct steps. 16 bytes where
-/// a node holding its step was 72 (a `tass-state` step is 64 bytes): a search
-/// takes the same few thousand steps again and again, the tree's nodes number
-/// millions.
-#[derive(Debug, Clone, Copy)]
-struct Node {
-    parent: u64,
-    step: u32,
-}
-
 /// Paths stored as a tree of their steps: a node is a step and the node of the
 /// step before it (its parent).
 ///
@@ -35,14 +24,24 @@ struct Node {
 /// positions after an equal prefix make an equal path, so the sharing is exact:
 /// [`PathTree::path`] gives back the steps inserted.
 ///
-/// Each distinct step is stored once ([`Steps`]); a node names it by number.
-/// The nodes are kept in chunks of [`CHUNK`] that never grow after they are
-/// allocated: a single vector would double, holding up to twice the nodes'
-/// memory, and three times while it moves.
+/// A node is 4 bytes where one holding its step and parent was 72 (a
+/// `tass-state` step is 64 bytes): a search takes the same few thousand steps
+/// again and again, and the tree's nodes number millions. Each distinct step
+/// is stored once ([`Steps`]) and a node holds its number; a node's parent is
+/// the node before it, except for the first node of each inserted suffix,
+/// whose parent is recorded in `jumps`. The nodes are kept in chunks of
+/// [`CHUNK`] that never grow after they are allocated: a single vector would
+/// double, holding up to twice the nodes' memory, and three times while it
+/// moves.
 #[derive(Debug, Clone)]
 pub struct PathTree<T> {
-    /// Node `i` is `chunks[i / CHUNK][i % CHUNK]`.
-    chunks: Vec<Vec<Node>>,
+    /// The step number of node `i` is `chunks[i / CHUNK][i % CHUNK]`.
+    chunks: Vec<Vec<u32>>,
+    /// The nodes whose parent is not the node before them, with their parent
+    /// (`PathId` numbering: 0 is the root), in increasing order of node. Node
+    /// `i` not listed has parent `PathId(i)`, the node `i - 1` (the root for
+    /// node 0).
+    jumps: Vec<(usize, usize)>,
     /// How many nodes there are.
     len: usize,
     /// The nodes of the path inserted last, first step first.
@@ -109,6 +108,7 @@ impl<T> Default for PathTree<T> {
     fn default() -> Self {
         PathTree {
             chunks: Vec::new(),
+            jumps: Vec::new(),
             len: 0,
             last: Vec::new(),
             steps: Steps::default(),
@@ -117,8 +117,17 @@ impl<T> Default for PathTree<T> {
 }
 
 impl<T> PathTree<T> {
-    fn node(&self, i: usize) -> Node {
+    /// The step number of node `i`.
+    fn step_of(&self, i: usize) -> u32 {
         self.chunks[i / CHUNK][i % CHUNK]
+    }
+
+    /// The parent of node `i` (`PathId` numbering).
+    fn parent_of(&self, i: usize) -> usize {
+        match self.jumps.binary_search_by_key(&i, |&(node, _)| node) {
+            Ok(k) => self.jumps[k].1,
+            Err(_) => i,
+        }
     }
 
     /// Appends a node; returns its index.
@@ -127,10 +136,10 @@ impl<T> PathTree<T> {
             self.chunks.push(Vec::with_capacity(CHUNK));
         }
         let chunk = self.chunks.last_mut().expect("a chunk with room");
-        chunk.push(Node {
-            parent: parent as u64,
-            step,
-        });
+        chunk.push(step);
+        if parent != self.len {
+            self.jumps.push((self.len, parent));
+        }
         self.len += 1;
         self.len - 1
     }
@@ -148,7 +157,7 @@ impl<T: Clone + Hash + Eq> PathTree<T> {
             .last
             .iter()
             .zip(path)
-            .take_while(|(&node, step)| self.steps.get(self.node(node).step) == *step)
+            .take_while(|(&node, step)| self.steps.get(self.step_of(node)) == *step)
             .count();
         self.last.truncate(shared);
         for step in &path[shared..] {
@@ -165,9 +174,8 @@ impl<T: Clone + Hash + Eq> PathTree<T> {
         let mut steps = Vec::new();
         let mut at = id.0;
         while at != 0 {
-            let node = self.node(at - 1);
-            steps.push(self.steps.get(node.step).clone());
-            at = node.parent as usize;
+            steps.push(self.steps.get(self.step_of(at - 1)).clone());
+            at = self.parent_of(at - 1);
         }
         steps.reverse();
         steps
@@ -235,5 +243,22 @@ mod tests {
         let q = tree.insert(&[1, 2, 3]);
         assert_eq!(tree.stored_steps(), 4);
         assert_eq!(tree.path(q), vec![1, 2, 3]);
+    }
+
+    proptest::proptest! {
+        /// Any paths, in any order (not only depth-first), come back as
+        /// inserted; a node is stored only where a path leaves the last one.
+        #[test]
+        fn any_paths_come_back_as_inserted(
+            paths in proptest::collection::vec(proptest::collection::vec(0u8..4, 0..12), 1..40)
+        ) {
+            let mut tree = PathTree::new();
+            let ids: Vec<PathId> = paths.iter().map(|p| tree.insert(p)).collect();
+            for (id, p) in ids.iter().zip(&paths) {
+                proptest::prop_assert_eq!(&tree.path(*id), p);
+            }
+            proptest::prop_assert!(tree.stored_steps() <= paths.iter().map(Vec::len).sum::<usize>());
+            proptest::prop_assert!(tree.distinct_steps() <= 4);
+        }
     }
 }
