@@ -2,8 +2,6 @@
 
 use std::sync::Arc;
 
-use hashbrown::HashSet;
-
 use tass_dynamic::api::{HeapObject, Value};
 
 use tass_model::api::mpi::Rank;
@@ -152,7 +150,7 @@ pub struct EngineStats {
 /// The execution engine for one model (`tass verify`; compare mode uses two).
 ///
 /// It owns the model, the expression factory, the [`Oracle`] (prover) and the
-/// canonic store of states. `tass-verify` drives it: [`Engine::initial_state`],
+/// store of the parts of canonic states (each process state, frame, heap once). `tass-verify` drives it: [`Engine::initial_state`],
 /// then repeatedly [`Engine::enabled`] and [`Engine::execute`], saving states
 /// after [`Engine::canonicalize`].
 pub struct Engine {
@@ -161,7 +159,8 @@ pub struct Engine {
     oracle: Oracle,
     config: EngineConfig,
     layout: Layout,
-    store: HashSet<State>,
+    /// States canonicalized so far (the statistics' `canonic_states`).
+    canonicalized: usize,
     /// The parts of the stored states, each kept once.
     parts: PartStore,
     simplifiers: tass_simplify::api::SimplifierCache,
@@ -276,7 +275,7 @@ impl Engine {
             oracle,
             config,
             layout,
-            store: HashSet::new(),
+            canonicalized: 0,
             parts: PartStore::default(),
             simplifiers,
             record_changes: true,
@@ -958,24 +957,26 @@ impl Engine {
     /// The canonical representative of `state`: the path condition simplified
     /// and every expression in the state simplified under it (an equivalent
     /// state, paper Sec. 4.5), heap objects renumbered in order of first reach
-    /// from the roots (freed, unreferenced ones dropped), then interned in the
-    /// canonic store, so equal states are one object and "seen before?" is one
-    /// hash lookup.
+    /// from the roots (freed, unreferenced ones dropped), and its parts
+    /// (processes, frames, heaps, variables, messages) replaced by equal ones
+    /// met before, so equal states are equal object by object and "seen
+    /// before?" is one hash lookup in the search's set of saved states.
+    ///
+    /// The whole state is not kept here: the search keeps the states it saves
+    /// (one table of saved states); a state canonicalized only on its way
+    /// (after a branch, `crate::api::Engine::execute`'s callers) is freed with
+    /// its path.
     pub fn canonicalize(&mut self, state: State) -> State {
+        self.canonicalized += 1;
         let state = crate::loop_lag::canonic_names(&self.factory, state);
         if crate::loop_lag::has_relations(&state) {
             // The relations of incomplete records must stay conjuncts of the
             // path condition as they are (they are dropped one by one), and
             // simplifying under them would put the old values back.
-            let state = canonical_heaps(&self.factory, state).seal();
-            if let Some(s) = self.store.get(&state) {
-                return crate::snapshot::with_counters_of(s.clone(), &state);
-            }
-            self.store.insert(state.clone());
-            return state;
+            return canonical_heaps(&self.factory, state).seal();
         }
         let heapless = state.inner.procs.iter().all(|p| p.heap.is_empty());
-        let state = if heapless {
+        if heapless {
             // Shares the parts itself (the processes' from a memo).
             canonical_heapless(
                 &self.factory,
@@ -992,23 +993,14 @@ impl Engine {
                 &mut self.simplified_pcs,
                 state,
             );
-            canonical_heaps(&self.factory, state).seal()
-        };
-        if let Some(s) = self.store.get(&state) {
-            return crate::snapshot::with_counters_of(s.clone(), &state);
+            self.parts
+                .share(canonical_heaps(&self.factory, state).seal())
         }
-        let state = if heapless {
-            state
-        } else {
-            self.parts.share(state)
-        };
-        self.store.insert(state.clone());
-        state
     }
 
-    /// Number of states in the canonic store.
+    /// Number of states canonicalized so far (each time counted).
     pub fn stored_states(&self) -> usize {
-        self.store.len()
+        self.canonicalized
     }
 
     /// The program's outputs and their values (for compare and reports): the
@@ -1137,7 +1129,7 @@ impl Engine {
         let oracle = self.oracle.stats();
         EngineStats {
             symbolic_values: self.factory.len() as u64,
-            canonic_states: self.store.len() as u64,
+            canonic_states: self.canonicalized as u64,
             prover_calls: oracle.prover.builtin_calls,
             smt_calls: oracle.prover.smt_calls(),
             oracle,

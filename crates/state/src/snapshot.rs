@@ -204,23 +204,6 @@ impl Snapshots {
     pub(crate) fn queue_len_any(&self) -> bool {
         self.queues.iter().any(|q| !q.is_empty())
     }
-
-    fn same_metadata(&self, other: &Snapshots) -> bool {
-        let same_steps =
-            |a: &[Snapshot], b: &[Snapshot]| a.iter().zip(b).all(|(x, y)| x.step == y.step);
-        self.matched == other.matched
-            && self.steps == other.steps
-            && self
-                .queues
-                .iter()
-                .zip(other.queues.iter())
-                .all(|(a, b)| a.iter().zip(b).all(|(x, y)| x.step == y.step))
-            && self
-                .joint
-                .iter()
-                .zip(other.joint.iter())
-                .all(|(a, b)| same_steps(a, b))
-    }
 }
 
 /// True if `model` has a collective or joint assertion (the engine then
@@ -238,21 +221,6 @@ pub(crate) fn model_has_collective(model: &Model) -> bool {
 /// `state` with one more step counted (for the step numbers of snapshots).
 pub(crate) fn count_step(mut state: State) -> State {
     state.inner_mut().snapshots.steps += 1;
-    state
-}
-
-/// `stored` (an equal state from the canonic store) carrying the report
-/// counters of `reached`, the state the current path reached.
-pub(crate) fn with_counters_of(stored: State, reached: &State) -> State {
-    let (mine, theirs) = (&stored.inner.snapshots, &reached.inner.snapshots);
-    if mine.same_metadata(theirs) {
-        return stored;
-    }
-    let hash = stored.hash;
-    let mut inner = (*stored.inner).clone();
-    inner.snapshots = theirs.clone();
-    let mut state = State::new(inner);
-    state.hash = hash;
     state
 }
 

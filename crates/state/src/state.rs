@@ -207,8 +207,8 @@ impl State {
         self.inner.snapshots.queue_len(p)
     }
 
-    /// True if both handles share the same representation (canonic states that are
-    /// equal are always the same object).
+    /// True if both handles share the same representation (equal canonic states
+    /// share their parts, not always the whole).
     pub fn same_object(&self, other: &State) -> bool {
         Arc::ptr_eq(&self.inner, &other.inner)
     }

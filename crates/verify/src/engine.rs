@@ -97,7 +97,7 @@ pub(crate) struct OutputMismatch<V> {
 /// An execution engine for one model (one program with its process count).
 pub(crate) trait Engine {
     type State: Clone + Eq + Hash;
-    type Step: Clone + PartialEq;
+    type Step: Clone + Eq + Hash;
     /// A symbolic expression (path conditions, output values).
     type Value: Clone;
     /// `tass compare`: the specification's joint-assertion snapshots on one path.
