@@ -35,6 +35,15 @@ enum Connective {
     Or,
 }
 
+/// A `PROC[e]` rank the path leaves open ([`Evaluator::undecided_rank`]).
+#[derive(Clone, Copy, Debug)]
+pub struct UndecidedRank {
+    /// The rank `e`.
+    pub rank: Expr,
+    /// Where `e` was read: the path condition and the enclosing conditions.
+    pub read_under: Expr,
+}
+
 /// Evaluates expressions against an [`Environment`], checking as it goes.
 ///
 /// Each check (array bounds, division by zero, pointer validity, uninitialised
@@ -52,9 +61,11 @@ pub struct Evaluator<'a> {
     /// Claims assumed after failed checks (to be conjoined to the path condition).
     pub assumed: Vec<Expr>,
     /// The rank of a `PROC[e]` that the path condition does not fix, when
-    /// evaluation stopped on it: a caller that can split the path on its
-    /// values (the collective-assertion check) does so.
-    pub undecided_rank: Option<Expr>,
+    /// evaluation stopped on it, with the condition it was read under (the
+    /// path condition and the enclosing `&&`, `||`, `?:` conditions): a caller
+    /// that can split the path on its values (the collective-assertion check)
+    /// does so.
+    pub undecided_rank: Option<UndecidedRank>,
     context: Vec<Expr>,
     bound: Vec<(VarId, Expr)>,
     checking: bool,

@@ -500,10 +500,10 @@ struct CompositeCheck<'c, 'm> {
 }
 
 /// Why a composite check stopped: the error, and the undecided `PROC[e]`
-/// rank when that was the cause.
+/// rank (with the condition it was read under) when that was the cause.
 struct CompositeError {
     error: EngineError,
-    rank: Option<Expr>,
+    rank: Option<tass_semantics::api::UndecidedRank>,
 }
 
 impl CompositeCheck<'_, '_> {
@@ -534,24 +534,30 @@ impl CompositeCheck<'_, '_> {
         let ctx = self.ctx;
         let heads = self.heads;
         let found = violations.len();
-        let (error, rank) = match self.under(oracle, pc, violations) {
+        let (error, rank, read_under) = match self.under(oracle, pc, violations) {
             Ok(pc) => return Ok(pc),
             Err(CompositeError { error, rank: None }) => return Err(error),
             Err(CompositeError {
                 error,
-                rank: Some(rank),
-            }) => (error, rank),
+                rank: Some(open),
+            }) => (error, open.rank, open.read_under),
         };
         violations.truncate(found);
         let f = ctx.f;
         let nprocs = heads.len() as i64;
+        // The rank must name a process wherever it is read (`read_under`: the path
+        // condition and the enclosing `&&`, `||`, `?:` conditions, as in
+        // `N < 2 || PROC[N - 2].x == ...`).
         let in_range = f.and(f.le(f.int(0), rank), f.lt(rank, f.int(nprocs)));
-        if splits >= MAX_RANK_SPLITS || !oracle.is_unsat(f, f.and(pc, f.not(in_range))) {
+        if splits >= MAX_RANK_SPLITS || !oracle.is_unsat(f, f.and(read_under, f.not(in_range))) {
             return Err(error);
         }
+        // Case r: where the rank is read, it is r; elsewhere on the path the
+        // operand is not used, and every case covers it (checked more than once,
+        // never skipped). The cases together are the whole path condition.
         let mut cases = Vec::new();
         for r in 0..nprocs {
-            let case = f.and(pc, f.eq(rank, f.int(r)));
+            let case = f.and(pc, f.or(f.not(read_under), f.eq(rank, f.int(r))));
             if oracle.is_unsat(f, case) {
                 continue;
             }

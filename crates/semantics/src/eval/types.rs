@@ -80,7 +80,11 @@ impl<'a> Evaluator<'a> {
             }
         }
         let Some(v) = value else {
-            self.undecided_rank = Some(r);
+            let read_under = self.assumption(env);
+            self.undecided_rank = Some(super::UndecidedRank {
+                rank: r,
+                read_under,
+            });
             return Err(EngineError::unsupported(
                 format!(
                     "the rank `{}` in PROC[...] is not one number on this path: write a rank the \
