@@ -25,6 +25,7 @@
 //! of `x` is 1 or -1 and every other coefficient an integer, so `e` is an
 //! integer expression.
 
+use hashbrown::HashMap;
 use tass_symbolic::api::{Assignment, Expr, ExprFactory, ExprView, RelOp, Type, Value};
 
 use crate::model::{Model, ModelValue};
@@ -52,46 +53,51 @@ pub(crate) fn substitute(
     assumption: Expr,
     predicate: Expr,
 ) -> Option<Substituted> {
-    let mut clauses = f.cnf_clauses(assumption);
-    let mut predicate = predicate;
+    // One pass over the unit clauses collects the substitutions (each
+    // literal read with the ones before it applied, the earlier values
+    // updated with each new one, so every value is in the constants that
+    // stay); one more pass applies them all to the rest.
     let mut solved: Vec<(Expr, Expr)> = Vec::new();
-    while solved.len() < MAX_SUBSTITUTIONS {
-        let Some((pos, x, value)) = clauses.iter().enumerate().find_map(|(pos, clause)| {
-            let [lit] = clause.as_slice() else {
-                return None;
-            };
-            let (x, value) = solved_equality(f, *lit)?;
-            Some((pos, x, value))
-        }) else {
-            break;
+    let mut map: HashMap<Expr, Expr> = HashMap::new();
+    let mut rest = Vec::new();
+    for clause in f.cnf_clauses(assumption) {
+        let ([lit], true) = (clause.as_slice(), solved.len() < MAX_SUBSTITUTIONS) else {
+            rest.push(clause);
+            continue;
         };
-        clauses.swap_remove(pos);
-        let mut next = Vec::with_capacity(clauses.len());
-        for clause in clauses {
-            let c = f.substitute_one(f.or_all(clause), x, value);
-            match f.as_bool(c) {
-                Some(true) => {}
-                Some(false) => {
-                    // the assumption is contradictory: anything follows
-                    return Some(Substituted {
-                        assumption: f.ff(),
-                        predicate: f.tt(),
-                        solved: Vec::new(),
-                    });
+        match solved_equality(f, f.substitute(*lit, &map)) {
+            Some((x, value)) => {
+                for (_, earlier) in solved.iter_mut() {
+                    *earlier = f.substitute_one(*earlier, x, value);
                 }
-                None => next.extend(f.cnf_clauses(c)),
+                solved.push((x, value));
+                map = solved.iter().copied().collect();
             }
+            None => rest.push(clause),
         }
-        clauses = next;
-        predicate = f.substitute_one(predicate, x, value);
-        for (_, earlier) in solved.iter_mut() {
-            *earlier = f.substitute_one(*earlier, x, value);
-        }
-        solved.push((x, value));
     }
-    (!solved.is_empty()).then(|| Substituted {
-        assumption: f.and_all(clauses.into_iter().map(|c| f.or_all(c))),
-        predicate,
+    if solved.is_empty() {
+        return None;
+    }
+    let mut clauses = Vec::with_capacity(rest.len());
+    for clause in rest {
+        let c = f.substitute(f.or_all(clause), &map);
+        match f.as_bool(c) {
+            Some(true) => {}
+            // the assumption is contradictory: anything follows
+            Some(false) => {
+                return Some(Substituted {
+                    assumption: f.ff(),
+                    predicate: f.tt(),
+                    solved: Vec::new(),
+                })
+            }
+            None => clauses.push(c),
+        }
+    }
+    Some(Substituted {
+        assumption: f.and_all(clauses),
+        predicate: f.substitute(predicate, &map),
         solved,
     })
 }
