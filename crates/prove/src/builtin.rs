@@ -4,6 +4,7 @@ use tass_simplify::api::SimplifierCache;
 use tass_symbolic::api::{Assignment, Expr, ExprFactory, Type, Value};
 
 use crate::enumerate;
+use crate::equalities;
 use crate::linear;
 use crate::model::{Model, ModelValue};
 use crate::prover::Answer;
@@ -58,7 +59,14 @@ pub(crate) fn decide(
     if let Some(answer) = enumerate::decide(f, &s, assumption, predicate, simplified) {
         return answer;
     }
-    if linear::implies(f, s.reduced_assumption(), simplified) {
+    // The assumption's equalities substituted first when it has any: an
+    // equivalent query (`equalities.rs`) with fewer unknowns.
+    let substituted = equalities::substitute(f, s.reduced_assumption(), simplified);
+    let proved = match &substituted {
+        Some(sub) => linear::implies(f, sub.assumption, sub.predicate),
+        None => linear::implies(f, s.reduced_assumption(), simplified),
+    };
+    if proved {
         return Answer::yes();
     }
     let reduced = witness::Reduced {
@@ -75,6 +83,24 @@ pub(crate) fn decide(
         witness_tries,
     ) {
         return Answer::no(Some(model));
+    }
+    // The substituted query has fewer constants for the search to choose;
+    // its points are confirmed on the original query.
+    if let Some(sub) = &substituted {
+        if let Some(model) = witness::search(
+            f,
+            recent,
+            sub.assumption,
+            sub.predicate,
+            None,
+            witness_tries,
+        ) {
+            if let Some(model) =
+                sub.original_model(f, &model, s.eliminated(), (assumption, predicate))
+            {
+                return Answer::no(Some(model));
+            }
+        }
     }
     Answer::maybe("the built-in prover could not decide")
 }

@@ -57,6 +57,7 @@ mod builtin;
 mod choice;
 mod engine;
 mod enumerate;
+mod equalities;
 mod float_literals;
 mod int_division;
 mod linear;
