@@ -375,9 +375,16 @@ fn describe_model(role: &str, model: &Model) {
 }
 
 /// `-v`: which prover `--prover` stands for on this machine (`auto` asks the
-/// built-in prover first, then the first two installed solvers of its order).
+/// built-in prover first, then the first two installed solvers of its order;
+/// a third one, cvc5, first about nonlinear queries).
 fn describe_prover(check: &CheckArgs) {
     let installed: Vec<SolverKind> = solvers_on_path().into_iter().map(|(k, _)| k).collect();
+    let helper = match check.prover {
+        ProverChoice::Auto if AUTO_ORDER.iter().all(|k| installed.contains(k)) => {
+            format!("; {} first for nonlinear queries", AUTO_ORDER[2].name())
+        }
+        _ => String::new(),
+    };
     let solvers: Vec<&str> = match check.prover {
         ProverChoice::Builtin => Vec::new(),
         ProverChoice::Auto => AUTO_ORDER
@@ -394,7 +401,7 @@ fn describe_prover(check: &CheckArgs) {
         eprintln!("tass: prover: built-in (--prover {})", check.prover);
     } else {
         eprintln!(
-            "tass: prover: built-in, then {} (--prover {})",
+            "tass: prover: built-in, then {}{helper} (--prover {})",
             solvers.join(", then "),
             check.prover
         );

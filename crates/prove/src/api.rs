@@ -15,7 +15,7 @@ pub use crate::choice::{
 };
 pub use crate::engine::{BuiltinProver, HybridProver};
 pub use crate::model::{Model, ModelValue, ValueSort};
-pub use crate::prover::{Answer, Prover, ProverStats, Validity};
+pub use crate::prover::{Answer, Effort, Prover, ProverStats, Validity, BRANCH_LIMIT};
 pub use crate::smt::{
     solvers_on_path, BackendStats, ModelTerm, SatOutcome, SmtQuery, SmtSolver, SolverError,
     SolverKind,

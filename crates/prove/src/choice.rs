@@ -31,7 +31,10 @@ pub enum ProverChoice {
 
 /// The solvers `Auto` uses, in the order it asks them: yices decides quantifier-free
 /// queries fastest; z3 takes the quantified ones yices declines and the ones yices
-/// leaves open; cvc5 is used only if neither is installed.
+/// leaves open; cvc5 takes z3's place if one of them is not installed. When all
+/// three are, cvc5 is asked about nonlinear queries only, with
+/// [`BRANCH_LIMIT`](crate::api::BRANCH_LIMIT), before z3 (it decides or gives up
+/// in a fraction of a second where z3 often spends its whole limit).
 pub const AUTO_ORDER: [SolverKind; 3] = [SolverKind::Yices, SolverKind::Z3, SolverKind::Cvc5];
 
 impl FromStr for ProverChoice {
@@ -129,19 +132,20 @@ pub fn build_prover(
     let kind = match options.choice {
         ProverChoice::Builtin => return Ok(Box::new(BuiltinProver::new(factory))),
         ProverChoice::Auto => {
-            let backends: Vec<SmtSolver> = AUTO_ORDER
+            let mut backends: Vec<SmtSolver> = AUTO_ORDER
                 .into_iter()
                 .filter_map(|k| SmtSolver::new_lazy(k, None, options.timeout).ok())
-                .take(2)
                 .collect();
             if backends.is_empty() {
                 return Ok(Box::new(BuiltinProver::new(factory)));
             }
-            return Ok(Box::new(HybridProver::with_builtin(
-                factory,
-                backends,
-                options.builtin_first,
-            )));
+            let helper = (backends.len() > 2).then(|| backends.remove(2));
+            return Ok(Box::new(match helper {
+                Some(h) => {
+                    HybridProver::with_nonlinear_helper(factory, backends, h, options.builtin_first)
+                }
+                None => HybridProver::with_builtin(factory, backends, options.builtin_first),
+            }));
         }
         ProverChoice::Z3 => SolverKind::Z3,
         ProverChoice::Cvc5 => SolverKind::Cvc5,

@@ -10,8 +10,8 @@ use tass_symbolic::api::{Expr, ExprFactory};
 
 use crate::builtin;
 use crate::float_literals;
-use crate::prover::{Answer, Prover, ProverStats, Validity};
-use crate::smt::{SatOutcome, SmtSolver};
+use crate::prover::{Answer, Effort, Prover, ProverStats, Validity, BRANCH_LIMIT};
+use crate::smt::{SatOutcome, SmtQuery, SmtSolver};
 use crate::translate;
 use crate::witness::RecentWitnesses;
 
@@ -19,6 +19,15 @@ use crate::witness::RecentWitnesses;
 /// are dropped wholesale when full (they only save time).
 const MAX_CACHED_ANSWERS: usize = 1 << 18;
 const MAX_CACHED_SIMPLIFIERS: usize = 1 << 14;
+
+/// How a back end is asked.
+#[derive(Clone, Copy)]
+enum Role {
+    /// Every query the built-in prover leaves open, with the back end's limit.
+    Main,
+    /// Nonlinear queries only, first, with [`BRANCH_LIMIT`].
+    Helper,
+}
 
 #[derive(Default)]
 struct Counters {
@@ -36,6 +45,10 @@ struct Engine {
     simplifiers: SimplifierCache,
     recent_witnesses: RecentWitnesses,
     backends: Vec<Mutex<SmtSolver>>,
+    /// Asked with [`BRANCH_LIMIT`] about nonlinear queries only, before the
+    /// others (cvc5 under `--prover auto`: it answers or gives up quickly where
+    /// z3 and yices often spend their whole limits).
+    nonlinear_helper: Option<Mutex<SmtSolver>>,
     cache: Mutex<HashMap<(Expr, Expr), Answer>>,
     counters: Mutex<Counters>,
 }
@@ -49,12 +62,13 @@ impl Engine {
             f: factory,
             builtin: true,
             backends: backends.into_iter().map(Mutex::new).collect(),
+            nonlinear_helper: None,
             cache: Mutex::new(HashMap::new()),
             counters: Mutex::new(Counters::default()),
         }
     }
 
-    fn answer(&self, assumption: Expr, predicate: Expr) -> Answer {
+    fn answer(&self, assumption: Expr, predicate: Expr, effort: Effort) -> Answer {
         let started = Instant::now();
         self.counters.lock().queries += 1;
         if let Some(hit) = self.cache.lock().get(&(assumption, predicate)).cloned() {
@@ -63,7 +77,7 @@ impl Engine {
             c.time += started.elapsed();
             return hit;
         }
-        let answer = self.decide(assumption, predicate);
+        let answer = self.decide(assumption, predicate, effort);
         // `Maybe` is not cached: it may come from a transient solver failure (the SMT
         // layer caches the solver's own `unknown`s and time-outs by query text).
         if answer.validity != Validity::Maybe {
@@ -77,9 +91,8 @@ impl Engine {
         answer
     }
 
-    fn decide(&self, assumption: Expr, predicate: Expr) -> Answer {
+    fn decide(&self, assumption: Expr, predicate: Expr, effort: Effort) -> Answer {
         let f = &*self.f;
-        let mut reasons = Vec::new();
         if self.builtin {
             self.counters.lock().builtin_calls += 1;
             if let Some(valid) = float_literals::implies(f, assumption, predicate) {
@@ -117,14 +130,33 @@ impl Engine {
             Ok(q) => q,
             Err(e) => return Answer::maybe(format!("not translatable to SMT-LIB: {}", e.0)),
         };
-        for backend in &self.backends {
-            match backend.lock().check(&query) {
-                SatOutcome::Unsat => return Answer::yes(),
-                SatOutcome::Sat(model) => return Answer::no(Some(model)),
+        self.ask_solvers(&query, effort)
+            .unwrap_or_else(|r| Answer::maybe(r.join("; ")))
+    }
+
+    /// Asks the back ends in order until one decides; a nonlinear query goes
+    /// to the nonlinear helper first, with [`BRANCH_LIMIT`] (it decides or gives
+    /// up quickly where yices and z3 often run out their limits). Each back end
+    /// gets its own limit, or [`BRANCH_LIMIT`] for a branch question.
+    fn ask_solvers(&self, query: &SmtQuery, effort: Effort) -> Result<Answer, Vec<String>> {
+        let mut reasons = Vec::new();
+        let helper = self.nonlinear_helper.iter().filter(|_| query.nonlinear);
+        for (backend, role) in helper
+            .map(|h| (h, Role::Helper))
+            .chain(self.backends.iter().map(|b| (b, Role::Main)))
+        {
+            let mut solver = backend.lock();
+            let limit = match (role, effort) {
+                (Role::Main, Effort::Claim) => solver.timeout(),
+                (Role::Helper, _) | (_, Effort::Branch) => BRANCH_LIMIT,
+            };
+            match solver.check_within(query, limit) {
+                SatOutcome::Unsat => return Ok(Answer::yes()),
+                SatOutcome::Sat(model) => return Ok(Answer::no(Some(model))),
                 SatOutcome::Unknown(r) => reasons.push(r),
             }
         }
-        Answer::maybe(reasons.join("; "))
+        Err(reasons)
     }
 
     /// Whether `pc` is unsatisfiable, decided without a solver when it is a
@@ -150,7 +182,12 @@ impl Engine {
             cache_hits: c.cache_hits,
             builtin_calls: c.builtin_calls,
             builtin_decided: c.builtin_decided,
-            smt: self.backends.iter().map(|b| b.lock().stats()).collect(),
+            smt: self
+                .backends
+                .iter()
+                .chain(&self.nonlinear_helper)
+                .map(|b| b.lock().stats())
+                .collect(),
             time: c.time,
         }
     }
@@ -165,6 +202,9 @@ impl Engine {
                 .iter()
                 .map(|b| b.lock().kind().name().to_string()),
         );
+        if let Some(h) = &self.nonlinear_helper {
+            parts.push(format!("{} (nonlinear)", h.lock().kind().name()));
+        }
         parts.join("+")
     }
 }
@@ -190,15 +230,28 @@ macro_rules! prover_through_engine {
     ($prover:ty) => {
         impl Prover for $prover {
             fn valid_with_model(&self, assumption: Expr, predicate: Expr) -> Answer {
-                self.engine.answer(assumption, predicate)
+                self.engine.answer(assumption, predicate, Effort::Claim)
             }
 
             fn is_unsat(&self, pc: Expr) -> bool {
+                self.is_unsat_with_effort(pc, Effort::Claim)
+            }
+
+            fn valid_with_effort(
+                &self,
+                assumption: Expr,
+                predicate: Expr,
+                effort: Effort,
+            ) -> Validity {
+                self.engine.answer(assumption, predicate, effort).validity
+            }
+
+            fn is_unsat_with_effort(&self, pc: Expr, effort: Effort) -> bool {
                 if let Some(unsat) = self.engine.float_literals_unsat(pc) {
                     return unsat;
                 }
                 let ff = self.engine.f.ff();
-                self.engine.answer(pc, ff).validity == Validity::Yes
+                self.engine.answer(pc, ff, effort).validity == Validity::Yes
             }
 
             fn stats(&self) -> ProverStats {
@@ -237,6 +290,23 @@ impl HybridProver {
         HybridProver {
             engine: Engine {
                 builtin: builtin_first,
+                ..Engine::new(factory, backends)
+            },
+        }
+    }
+
+    /// Like [`HybridProver::with_builtin`], with `helper` asked (with
+    /// [`BRANCH_LIMIT`]) about nonlinear queries before the `backends`.
+    pub fn with_nonlinear_helper(
+        factory: Arc<ExprFactory>,
+        backends: Vec<SmtSolver>,
+        helper: SmtSolver,
+        builtin_first: bool,
+    ) -> HybridProver {
+        HybridProver {
+            engine: Engine {
+                builtin: builtin_first,
+                nonlinear_helper: Some(Mutex::new(helper)),
                 ..Engine::new(factory, backends)
             },
         }

@@ -30,6 +30,24 @@ impl fmt::Display for Validity {
     }
 }
 
+/// How much solver time a question is worth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Effort {
+    /// A claim whose "don't know" weakens the verdict (an assertion, an
+    /// equivalence, a coverage question): each solver gets the full time limit.
+    #[default]
+    Claim,
+    /// A question whose "don't know" only costs time: whether a branch is
+    /// feasible (undecided, both sides are explored). Each solver gets
+    /// [`BRANCH_LIMIT`] at most.
+    Branch,
+}
+
+/// The time limit of a solver for an [`Effort::Branch`] question (or the
+/// run's limit when that is shorter), and of the nonlinear helper (cvc5 under
+/// `--prover auto`) for any question.
+pub const BRANCH_LIMIT: Duration = Duration::from_secs(1);
+
 /// A validity answer with, when it is [`Validity::No`] and the prover could give one,
 /// a model of `assumption && !predicate`: the counterexample's input values.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -114,6 +132,19 @@ pub trait Prover: Send + Sync {
     /// The paper's `nsat`: `true` only if `pc` is certainly unsatisfiable.
     /// Conservative: `false` means "satisfiable or not known".
     fn is_unsat(&self, pc: Expr) -> bool;
+
+    /// [`Prover::valid`] for a question worth `effort` (the same soundness
+    /// contract: a shorter limit only makes `Maybe` likelier).
+    fn valid_with_effort(&self, assumption: Expr, predicate: Expr, effort: Effort) -> Validity {
+        let _ = effort;
+        self.valid(assumption, predicate)
+    }
+
+    /// [`Prover::is_unsat`] for a question worth `effort`.
+    fn is_unsat_with_effort(&self, pc: Expr, effort: Effort) -> bool {
+        let _ = effort;
+        self.is_unsat(pc)
+    }
 
     /// Counters so far.
     fn stats(&self) -> ProverStats;

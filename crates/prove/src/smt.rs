@@ -224,7 +224,9 @@ pub struct SmtSolver {
     program: PathBuf,
     timeout: Duration,
     process: Option<Live>,
-    cache: HashMap<String, SatOutcome>,
+    /// Answers by query text, with the time limit they were asked under (an
+    /// `unknown` under a short limit does not answer a question with a longer one).
+    cache: HashMap<String, (SatOutcome, Duration)>,
     start_failures: u32,
     disabled: Option<String>,
     /// Whether the trivial query that shows the solver works is still to be
@@ -347,18 +349,28 @@ impl SmtSolver {
 
     /// Decides `query`, from the cache when the same text was asked before.
     pub fn check(&mut self, query: &SmtQuery) -> SatOutcome {
+        self.check_within(query, self.timeout)
+    }
+
+    /// Like [`SmtSolver::check`] with the time limit `limit` (at most the back
+    /// end's own) for this query: for questions whose "don't know" only costs
+    /// time, such as a branch's feasibility.
+    pub fn check_within(&mut self, query: &SmtQuery, limit: Duration) -> SatOutcome {
         self.stats.queries += 1;
+        let limit = limit.min(self.timeout);
         let key = cache_key(query);
-        if let Some(hit) = self.cache.get(&key) {
-            self.stats.cache_hits += 1;
-            return hit.clone();
+        if let Some((hit, asked_with)) = self.cache.get(&key) {
+            if !matches!(hit, SatOutcome::Unknown(_)) || *asked_with >= limit {
+                self.stats.cache_hits += 1;
+                return hit.clone();
+            }
         }
-        let (outcome, cacheable) = self.solve(query);
+        let (outcome, cacheable) = self.solve(query, limit);
         if cacheable {
             if self.cache.len() >= MAX_CACHED_QUERIES {
                 self.cache.clear();
             }
-            self.cache.insert(key, outcome.clone());
+            self.cache.insert(key, (outcome.clone(), limit));
         }
         outcome
     }
@@ -366,7 +378,7 @@ impl SmtSolver {
     /// Decides `query` without consulting or filling the cache.
     pub fn check_uncached(&mut self, query: &SmtQuery) -> SatOutcome {
         self.stats.queries += 1;
-        self.solve(query).0
+        self.solve(query, self.timeout).0
     }
 
     fn logic(&self, query: &SmtQuery) -> Result<Option<&'static str>, String> {
@@ -384,7 +396,7 @@ impl SmtSolver {
 
     /// Returns the outcome and whether it may be cached (process failures may be
     /// transient and are not cached; the solver's `unknown` and time-outs are).
-    fn solve(&mut self, query: &SmtQuery) -> (SatOutcome, bool) {
+    fn solve(&mut self, query: &SmtQuery, limit: Duration) -> (SatOutcome, bool) {
         if self.probe == Probe::Pending {
             let before = self.stats.clone();
             if let Err(reason) = self.run_probe() {
@@ -415,6 +427,7 @@ impl SmtSolver {
                     configured: false,
                     dirty: false,
                     sync: 0,
+                    limit: Duration::ZERO,
                 },
                 Err(reason) => {
                     self.stats.unknown += 1;
@@ -424,7 +437,7 @@ impl SmtSolver {
         };
         self.stats.solver_calls += 1;
         let started = Instant::now();
-        let result = self.converse(&mut process, query, logic);
+        let result = self.converse(&mut process, query, logic, limit);
         self.stats.time += started.elapsed();
         match result {
             Ok(outcome) => {
@@ -444,8 +457,8 @@ impl SmtSolver {
                 self.stats.timeouts += 1;
                 self.stats.unknown += 1;
                 let reason = format!(
-                    "{} did not answer within {:?} and was killed",
-                    self.kind, self.timeout
+                    "{} did not answer within {limit:?} and was killed",
+                    self.kind
                 );
                 (SatOutcome::Unknown(reason), true)
             }
@@ -487,19 +500,27 @@ impl SmtSolver {
     /// arithmetic). cvc5 and yices always get a `(reset)` (cheap for them). Every
     /// exchange ends with an `echo`ed token that must come back right after the
     /// answer, so that a stray line can never shift answers between queries.
+    ///
+    /// The query's time limit is the solver's own (z3's `:timeout`, cvc5's
+    /// `:tlimit-per`; yices has only its start-up `--timeout`, so a shorter limit
+    /// is the watchdog's), and the watchdog kills a solver that overruns it.
     fn converse(
         &self,
         live: &mut Live,
         query: &SmtQuery,
         logic: Option<&str>,
+        query_limit: Duration,
     ) -> Result<SatOutcome, ProcessError> {
-        let limit = self.timeout + WATCHDOG_GRACE;
+        let ms = query_limit.as_millis().max(1);
+        let limit = query_limit + WATCHDOG_GRACE.min(query_limit.max(Duration::from_millis(200)));
         let prelude = match self.kind {
-            SolverKind::Z3 => format!(
-                "(set-option :produce-models true)\n(set-option :timeout {})\n",
-                self.timeout.as_millis().max(1)
-            ),
-            _ => "(set-option :produce-models true)\n".to_string(),
+            SolverKind::Z3 => {
+                format!("(set-option :produce-models true)\n(set-option :timeout {ms})\n")
+            }
+            SolverKind::Cvc5 => {
+                format!("(set-option :produce-models true)\n(set-option :tlimit-per {ms})\n")
+            }
+            SolverKind::Yices => "(set-option :produce-models true)\n".to_string(),
         };
         let incremental = self.kind == SolverKind::Z3 && !query.nonlinear && !query.quantified;
         let mut script = String::new();
@@ -513,9 +534,10 @@ impl SmtSolver {
                 live.configured = false;
                 live.dirty = false;
             }
-            if !live.configured {
+            if !live.configured || live.limit != query_limit {
                 script.push_str(&prelude);
                 live.configured = true;
+                live.limit = query_limit;
             }
             script.push_str("(push 1)\n");
             live.pushed = true;
@@ -526,6 +548,7 @@ impl SmtSolver {
                 script.push_str(&format!("(set-logic {l})\n"));
             }
             live.configured = true;
+            live.limit = query_limit;
             // The query's declarations live at the base level now.
             live.dirty = true;
         }
@@ -535,8 +558,8 @@ impl SmtSolver {
         match answer.atom() {
             Some("unsat") => Ok(SatOutcome::Unsat),
             Some("unknown") | Some("timeout") => Ok(SatOutcome::Unknown(format!(
-                "{} answered `unknown` (limit {:?})",
-                self.kind, self.timeout
+                "{} answered `unknown` (limit {query_limit:?})",
+                self.kind
             ))),
             Some("sat") => {
                 let mut model = Model::new();
@@ -566,6 +589,8 @@ struct Live {
     dirty: bool,
     /// Counter for the synchronization tokens.
     sync: u64,
+    /// The time limit the options last set.
+    limit: Duration,
 }
 
 impl Live {

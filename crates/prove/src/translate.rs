@@ -582,6 +582,18 @@ impl<'f> Translator<'f> {
     /// A quantified formula; a character variable ranges over codes only.
     fn quantifier(&mut self, kind: Quantifier, var: Expr, body: Expr) -> Res<Vec<String>> {
         let f = self.f;
+        if kind == Quantifier::Forall {
+            if let Some(instances) = bounded_instances(f, var, body) {
+                // Equivalent to the quantifier, and quantifier-free: yices can
+                // take the query, and no solver has to find the instances.
+                let parts = self.scalars(&instances)?;
+                return Ok(vec![match parts.len() {
+                    0 => "true".to_string(),
+                    1 => parts.into_iter().next().unwrap_or_default(),
+                    _ => format!("(and {})", parts.join(" ")),
+                }]);
+            }
+        }
         self.quantified = true;
         let vt = f.type_of(var);
         let sort = match vt {
@@ -877,6 +889,97 @@ pub(crate) fn script(f: &ExprFactory, e: Expr) -> Res<String> {
     s.push_str(&q.body());
     s.push_str("(check-sat)\n");
     Ok(s)
+}
+
+/// At most this many instances replace a bounded `forall`.
+const MAX_FORALL_INSTANCES: i64 = 256;
+
+/// The instances `body[var := v]` for every integer `v` in a concrete range
+/// outside which `body` holds by one of its disjuncts (`forall k. k < lo || k
+/// >= hi || p(k)`, as the range pragmas' quantifiers simplify): the
+/// conjunction of the instances is equivalent to the quantifier. `None` when
+/// the range is not concrete or has more than [`MAX_FORALL_INSTANCES`].
+fn bounded_instances(f: &ExprFactory, var: Expr, body: Expr) -> Option<Vec<Expr>> {
+    if f.type_of(var) != Type::Int {
+        return None;
+    }
+    let ExprView::Or(disjuncts) = f.view(body) else {
+        return None;
+    };
+    // The body holds for every v <= below and every v >= above.
+    let mut below: Option<BigInt> = None;
+    let mut above: Option<BigInt> = None;
+    for d in disjuncts {
+        let Some((side, bound)) = half_line(f, var, d) else {
+            continue;
+        };
+        match side {
+            HalfLine::AtMost => {
+                below = Some(below.map_or(bound.clone(), |b| b.max(bound)));
+            }
+            HalfLine::AtLeast => {
+                above = Some(above.map_or(bound.clone(), |a| a.min(bound)));
+            }
+        }
+    }
+    let lo = (below? + BigInt::from(1)).to_i64()?;
+    let hi = above?.to_i64()?;
+    if hi - lo > MAX_FORALL_INSTANCES {
+        return None;
+    }
+    Some(
+        (lo..hi)
+            .map(|v| f.substitute_one(body, var, f.int(v)))
+            .collect(),
+    )
+}
+
+/// Which side of a bound a relation in one integer variable holds on.
+enum HalfLine {
+    AtMost,
+    AtLeast,
+}
+
+/// For `c*var + d >= 0` or `> 0` (c a non-zero rational, d a constant): the
+/// integers it holds for, as a half-line and its end.
+fn half_line(f: &ExprFactory, var: Expr, rel: Expr) -> Option<(HalfLine, BigInt)> {
+    let ExprView::Rel(op, g) = f.view(rel) else {
+        return None;
+    };
+    let mut coef = None;
+    let mut constant = BigRational::zero();
+    for (c, m) in f.poly_terms(g) {
+        match f.as_concrete_rational(m) {
+            Some(v) => constant += c * v,
+            None if m == var && coef.is_none() => coef = Some(c),
+            None => return None,
+        }
+    }
+    let c = coef?;
+    // c*v + d (>= | >) 0  <=>  v (>= | >) -d/c when c > 0, v (<= | <) -d/c when c < 0.
+    let t = -constant / &c;
+    let strict = match op {
+        RelOp::Ge => false,
+        RelOp::Gt => true,
+        RelOp::Eq | RelOp::Ne => return None,
+    };
+    Some(if c.is_positive() {
+        // v >= t: the least integer is ceil(t); v > t: floor(t) + 1.
+        let end = if strict {
+            t.floor().to_integer() + 1
+        } else {
+            t.ceil().to_integer()
+        };
+        (HalfLine::AtLeast, end)
+    } else {
+        // v <= t: floor(t); v < t: ceil(t) - 1.
+        let end = if strict {
+            t.ceil().to_integer() - 1
+        } else {
+            t.floor().to_integer()
+        };
+        (HalfLine::AtMost, end)
+    })
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! The oracle: the engine's access to the prover, with fast paths and counters.
 
-use tass_prove::api::{ModelValue, Prover, ProverStats, Validity};
+use tass_prove::api::{Effort, ModelValue, Prover, ProverStats, Validity};
 use tass_symbolic::api::{Assignment, BigInt, BigRational, Expr, ExprFactory, Type, Value};
 
 use crate::float::{confirm_in_doubles, is_float_operator, Arith};
@@ -290,9 +290,27 @@ impl Oracle {
             return true;
         }
         if f.as_bool(claim) == Some(false) {
-            return self.prover.is_unsat(assumption);
+            return self.prover.is_unsat_with_effort(assumption, Effort::Branch);
         }
-        self.prover.valid(assumption, claim) == Validity::Yes
+        // Not holding only costs time here (both sides of the branch are
+        // explored), so the solvers get a short limit.
+        self.prover
+            .valid_with_effort(assumption, claim, Effort::Branch)
+            == Validity::Yes
+    }
+
+    /// Whether a branch whose path condition would be `pc` is certainly
+    /// infeasible. `false` (feasible or not known) explores it, so the solvers
+    /// get a short limit ([`Effort::Branch`]).
+    pub fn branch_infeasible(&mut self, f: &ExprFactory, pc: Expr) -> bool {
+        self.checks += 1;
+        match f.as_bool(pc) {
+            Some(b) => {
+                self.trivial += 1;
+                !b
+            }
+            None => self.prover.is_unsat_with_effort(pc, Effort::Branch),
+        }
     }
 
     /// At herbrand/ieee level, a counterexample found by evaluating in IEEE

@@ -399,7 +399,7 @@ impl Engine {
                 (None, Some(answer)) => answer,
                 (None, None) => match self.oracle.holds(&f, pc, g) {
                     true => (true, true),
-                    false => (!self.oracle.is_unsat(&f, f.and(pc, g)), false),
+                    false => (!self.oracle.branch_infeasible(&f, f.and(pc, g)), false),
                 },
             };
             decided.push((g, enabled, known));

@@ -315,6 +315,9 @@ impl Poly {
     /// Exact division by `d` (non-zero), or `None` if `d` does not divide `self`.
     pub fn div_exact(&self, d: &Poly) -> Option<Poly> {
         let lead = d.terms.first()?;
+        if d.terms.len() == 1 {
+            return self.div_by_term(lead);
+        }
         let mut rem = self.clone();
         let mut quot = Poly::zero();
         let mut steps = 0usize;
@@ -334,6 +337,25 @@ impl Poly {
             });
         }
         Some(quot)
+    }
+
+    /// `self / t` for a single term `t`, when every term's monomial is a
+    /// multiple of `t`'s: one pass (the long division above subtracts a
+    /// product per term, quadratic in the terms, and dominated the rational
+    /// function sums of iterative solvers: `x / A[i][i]` denominators).
+    fn div_by_term(&self, t: &Term) -> Option<Poly> {
+        let mut terms = SmallVec::with_capacity(self.terms.len());
+        for u in &self.terms {
+            terms.push(Term {
+                mono: mono_div(&u.mono, &t.mono)?,
+                coef: &u.coef / &t.coef,
+            });
+        }
+        // A monomial order: dividing every term by one monomial keeps the
+        // order; sorting again costs little and does not lean on that.
+        let mut q = Poly { terms };
+        q.terms.sort_by(|a, b| mono_cmp(&b.mono, &a.mono));
+        Some(q)
     }
 
     /// Leading coefficient (0 for the zero polynomial).

@@ -462,3 +462,28 @@ fn reads_see_through_array_retyping_casts() {
     let cell = f.array_read(f.array_read(retyped, f.int(0)), i);
     assert_eq!(cell, f.array_read(row0, i));
 }
+
+#[test]
+fn sums_of_quotients_cancel_a_single_term_denominator() {
+    // (x*y)/(2*x*z) + (x*x)/(2*x*z) == (x + y)/(2*z): the sum's numerator
+    // x*y + x*x is divided by the denominator factor x term by term (one pass),
+    // which must give the same canonical form as building the result directly.
+    let f = ExprFactory::new();
+    let (x, y, z) = (
+        f.symbol("x", Type::Real),
+        f.symbol("y", Type::Real),
+        f.symbol("z", Type::Real),
+    );
+    let two = f.to_real(f.int(2));
+    let d = f.mul(two, f.mul(x, z));
+    let sum = f.add(f.div(f.mul(x, y), d), f.div(f.mul(x, x), d));
+    assert_eq!(sum, f.div(f.add(x, y), f.mul(two, z)));
+    let mut a = Assignment::new();
+    a.set(x, Value::Real(BigRational::from_integer(3.into())));
+    a.set(y, Value::Real(BigRational::from_integer(5.into())));
+    a.set(z, Value::Real(BigRational::from_integer(7.into())));
+    assert_eq!(
+        f.eval(sum, &a),
+        Ok(Value::Real(BigRational::new(8.into(), 14.into())))
+    );
+}

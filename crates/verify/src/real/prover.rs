@@ -4,7 +4,8 @@
 use std::sync::Arc;
 
 use tass_prove::api::{
-    build_prover, Answer, Prover, ProverChoice, ProverOptions, ProverStats, SolverError, Validity,
+    build_prover, Answer, Effort, Prover, ProverChoice, ProverOptions, ProverStats, SolverError,
+    Validity,
 };
 use tass_symbolic::api::{Expr, ExprFactory};
 
@@ -21,6 +22,12 @@ impl Prover for SharedProver {
     }
     fn is_unsat(&self, pc: Expr) -> bool {
         self.0.is_unsat(pc)
+    }
+    fn valid_with_effort(&self, assumption: Expr, predicate: Expr, effort: Effort) -> Validity {
+        self.0.valid_with_effort(assumption, predicate, effort)
+    }
+    fn is_unsat_with_effort(&self, pc: Expr, effort: Effort) -> bool {
+        self.0.is_unsat_with_effort(pc, effort)
     }
     fn stats(&self) -> ProverStats {
         self.0.stats()
