@@ -22,14 +22,14 @@
 #define X (-2.5)
 
 int main(void) {
-    int a[N], b[N];
+    int a[N], b[N], c[N];
     memset(a, 0, sizeof a);
     for (int i = 0; i < N; i++)
         assert(a[i] == 0);
     for (int i = 0; i < N; i++)
         a[i] = K + i;
     memcpy(b, a, sizeof a);
-    assert(memcmp(a, b, sizeof a) == 0);
+    memcpy(c, a, sizeof a);
     /* Shift the first N - 1 elements up by one, in place: the ranges overlap,
      * which memmove allows. */
     size_t moved = N - 1;
@@ -39,8 +39,9 @@ int main(void) {
     assert(b[0] == K && b[1] == K);
     for (int i = 2; i < N; i++)
         assert(b[i] == a[i - 1]);
-    b[0] = K - 1;
-    assert(memcmp(a, b, sizeof a) != 0);
+    assert(memcmp(a, c, sizeof a) == 0);
+    c[0] = K - 1;
+    assert(memcmp(a, c, sizeof a) != 0);
     assert(abs(K) >= 0 && (abs(K) == K || abs(K) == -K));
     assert(labs((long)K - 2000) == 2000 - (long)K);
     assert(fabs(X) >= 0.0 && (fabs(X) == X || fabs(X) == -X));
