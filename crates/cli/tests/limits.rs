@@ -115,13 +115,19 @@ fn on_path(name: &str) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-/// A folder with wrappers named like the auto-chosen solvers (yices-smt2, z3):
-/// each appends its name to `starts.log` in the folder, then runs the real one.
+/// A folder with wrappers named like the auto-chosen solvers (yices-smt2, z3,
+/// and cvc5, which `auto` asks first about nonlinear queries): each appends its
+/// name to `starts.log` in the folder, then runs the real one. `None` unless
+/// yices-smt2 and z3 are installed.
 fn logging_solvers() -> Option<PathBuf> {
     let dir = inline("").parent().expect("folder").join("bin");
     std::fs::create_dir_all(&dir).expect("create bin");
-    for name in ["yices-smt2", "z3"] {
-        let real = on_path(name)?;
+    on_path("yices-smt2")?;
+    on_path("z3")?;
+    for name in ["yices-smt2", "z3", "cvc5"] {
+        let Some(real) = on_path(name) else {
+            continue;
+        };
         let script = dir.join(name);
         let log = dir.join("starts.log");
         std::fs::write(
