@@ -71,6 +71,11 @@ impl MpiConfig {
                 "--mca",
                 "btl_tcp_rndv_eager_limit",
                 "56",
+                // Open MPI's default one-sided component needs a shared-memory
+                // transport; over tcp alone osc ucx (or else pt2pt) makes windows.
+                "--mca",
+                "osc",
+                "ucx,pt2pt",
             ],
         }
     }

@@ -301,10 +301,11 @@ pub fn run(tass: &Path, quick: bool, filter: Option<&str>) -> i32 {
 }
 
 /// Whether run `r` failed only because the MPI library could not make a
-/// window: Open MPI 4.1 has no one-sided transport over `btl self,tcp` (the
-/// zero-buffer setting), so every RMA program fails there at `MPI_Win_create`
-/// or `MPI_Win_allocate` with MPI_ERR_WIN, whatever the program does. That is
-/// no symptom of the violation being replayed.
+/// window: Open MPI 4.1's default one-sided component has no transport over
+/// `btl self,tcp` (the zero-buffer setting), so without `--mca osc ucx,pt2pt`
+/// (asked for since session 17; an MPI may lack it) every RMA program fails
+/// there at `MPI_Win_create` or `MPI_Win_allocate` with MPI_ERR_WIN, whatever
+/// the program does. That is no symptom of the violation being replayed.
 fn no_window(r: &concrete::ConcreteRun) -> bool {
     matches!(r.behaviour, Behaviour::Failed(_))
         && r.output.contains("MPI_ERR_WIN")

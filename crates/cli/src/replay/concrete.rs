@@ -136,6 +136,11 @@ pub(crate) fn run(
                         "--mca",
                         "btl_tcp_rndv_eager_limit",
                         "56",
+                        // Open MPI's default one-sided component needs a shared-memory
+                        // transport; over tcp alone osc ucx (or else pt2pt) makes windows.
+                        "--mca",
+                        "osc",
+                        "ucx,pt2pt",
                     ]
                     .map(String::from),
                 );
