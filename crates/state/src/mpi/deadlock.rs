@@ -48,7 +48,7 @@ impl Mpi<'_> {
             return Some(PollOutcome::Something);
         }
         let mut scratch = state.clone();
-        let Some(values) = self.peek_requests(&mut scratch, step.process, &call) else {
+        let Some(values) = self.at(&mut scratch, step.process, &call).peek_requests() else {
             return Some(PollOutcome::Something); // executing it reports the error
         };
         let states: Vec<request::Completion> = values
@@ -169,7 +169,9 @@ impl Mpi<'_> {
         let Some((_, tag_arg, _, _)) = p2p_args(call, stage) else {
             return Ok(None);
         };
-        let tag = self.peek(scratch, step.process, &call.args[tag_arg])?;
+        let tag = self
+            .at(scratch, step.process, call)
+            .peek(&call.args[tag_arg])?;
         // A tag that depends on the inputs is fixed by the step's guard.
         let pc = self.ctx.f.and(scratch.inner.pc, step.guard);
         let Some(tag) = resolve_int(self.ctx.f, self.oracle, pc, tag) else {
@@ -196,11 +198,12 @@ impl Mpi<'_> {
         let Some((rank_arg, _, comm_arg, P2p::Send)) = p2p_args(call, stage) else {
             return Ok(None);
         };
-        let Some(comm) = self.peek_comm(scratch, p, &call.args[comm_arg])? else {
+        let mut at = self.at(scratch, p, call);
+        let Some(comm) = at.peek_comm(&call.args[comm_arg])? else {
             return Ok(None);
         };
+        let dest = at.peek(&call.args[rank_arg])?;
         let n = comm::comm_size(scratch, comm);
-        let dest = self.peek(scratch, p, &call.args[rank_arg])?;
         let pc = self.ctx.f.and(scratch.inner.pc, step.guard);
         let dest =
             resolve_rank(self.ctx.f, self.oracle, pc, dest, n).and_then(|d| Rank::from_int(d, n));
