@@ -8,7 +8,7 @@ use tass_symbolic::api::{Expr, Type};
 
 use super::data::{dtype_of, op_name, DType, Op};
 use super::kind::{positions, Kind, UNDEFINED};
-use super::members::{check_gives_same, path_dead, Member, Significant};
+use super::members::{check_gives_same, path_dead, CollectiveRun, Member, Significant};
 use crate::env::ProcEnv;
 use crate::mpi::buffer::{read_buffer, type_name, BufArg};
 use crate::mpi::context::{Mpi, MpiCall};
@@ -353,31 +353,29 @@ pub(super) fn check_fit(
     ev.check(env, same, Property::CollectiveMismatch, message, span);
 }
 
-impl Mpi<'_> {
+impl CollectiveRun<'_, '_> {
     /// Phase 3: datatypes, operations and counts agree. `false` if the path died.
-    pub(super) fn check_agreement(
-        &mut self,
-        state: &mut State,
-        members: &[Member<'_>],
-        root: Option<usize>,
-        violations: &mut Vec<Violation>,
-    ) -> Result<bool, EngineError> {
-        if !self.check_datatypes(state, members, violations)? {
+    pub(super) fn check_agreement(&mut self) -> Result<bool, EngineError> {
+        let (mpi, state, violations) = (&mut *self.mpi, &mut *self.state, &mut *self.violations);
+        let (members, root) = (self.members, self.root);
+        if !mpi.check_datatypes(state, members, violations)? {
             return Ok(false);
         }
         for j in 0..members.len() {
             let w = members[j].world;
-            self.as_process(state, w, violations, |ev, env| {
+            mpi.as_process(state, w, violations, |ev, env| {
                 check_counts(ev, &*env, members, root, j);
                 Ok(())
             })?;
-            if path_dead(&self.ctx, state) {
+            if path_dead(&mpi.ctx, state) {
                 return Ok(false);
             }
         }
         Ok(true)
     }
+}
 
+impl Mpi<'_> {
     /// Datatypes: every significant one is the same, and the operation suits
     /// it. False if a violation was reported.
     fn check_datatypes(

@@ -3,7 +3,7 @@
 
 use tass_dynamic::api::{Handle, Value};
 use tass_model::api::{LibraryConstant as LC, LibraryFunction as LF, Span};
-use tass_semantics::api::{EngineError, Environment, Evaluator, Property};
+use tass_semantics::api::{EngineError, Environment, Evaluator, Property, Violation};
 use tass_symbolic::api::{Expr, ExprFactory, Type};
 
 use super::data::{op_name, op_of, DType, Data, Op};
@@ -63,6 +63,36 @@ impl Significant {
             .clone()
             .or_else(|| self.stype.clone())
             .unwrap_or(DType::Scalar(LC::MpiInt, Type::Int))
+    }
+}
+
+/// The members of one collective operation in a state, with its root (comm
+/// rank, if it has one): the receiver of the phases that read and check
+/// every member's arguments (`check_agreement`, `read_transfers`), which
+/// all report into `violations`.
+pub(super) struct CollectiveRun<'r, 'a> {
+    pub mpi: &'r mut Mpi<'a>,
+    pub state: &'r mut State,
+    pub members: &'r [Member<'r>],
+    pub root: Option<usize>,
+    pub violations: &'r mut Vec<Violation>,
+}
+
+impl<'a> Mpi<'a> {
+    /// The collective operation of `members` (with root `root`) in `state`.
+    pub(super) fn run<'r>(
+        &'r mut self,
+        state: &'r mut State,
+        (members, root): (&'r [Member<'r>], Option<usize>),
+        violations: &'r mut Vec<Violation>,
+    ) -> CollectiveRun<'r, 'a> {
+        CollectiveRun {
+            mpi: self,
+            state,
+            members,
+            root,
+            violations,
+        }
     }
 }
 
