@@ -607,17 +607,18 @@ impl Engine {
             let aligned_loops = self.aligned_loops;
             let lagged_loops = self.lagged_loops;
             let (ctx, oracle) = self.snapshots();
-            let at = (step.function, step.transition);
-            let found = crate::snapshot::after_step(&ctx, oracle, &mut state, step.process, at)?;
-            violations.extend(found);
+            let mut after = crate::snapshot::AfterStep {
+                ctx: &ctx,
+                oracle,
+                state: &mut state,
+                process: step.process,
+                at: (step.function, step.transition),
+            };
+            violations.extend(after.check_assertions()?);
             if lagged_loops {
-                let found =
-                    crate::loop_lag::after_arrival(&ctx, oracle, &mut state, step.process, at)?;
-                violations.extend(found);
+                violations.extend(after.record_lagged_arrival()?);
             } else if aligned_loops {
-                let found =
-                    crate::loop_sync::after_arrival(&ctx, oracle, &mut state, step.process, at);
-                let found = match found {
+                let found = match after.record_aligned_arrival() {
                     Ok(found) => found,
                     Err(refusal) => {
                         // e.g. a message crossing the head: lagged records

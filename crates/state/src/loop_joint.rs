@@ -62,76 +62,76 @@ use crate::loop_sync::{
     agree_on_guards, arrival_name, check_claims, enter_loop, havoc_all, Moment,
 };
 use crate::snapshot::{
-    composite_env, composite_env_with_spec, joint_id, joint_points, JointPoint, JointSide,
-    LoopMark, Snapshot, SnapshotCtx,
+    composite_env, composite_env_with_spec, joint_id, joint_points, AfterStep, JointPoint,
+    JointSide, LoopMark, Snapshot, SnapshotCtx,
 };
 use crate::state::State;
 
 /// The transition each process arrived at the loop head by.
 type Arrived = [Option<(FunctionId, TransitionId)>];
 
-/// Acts on a complete loop record of a joint invariant loop (every process
-/// arrived; `invariants` are their statements, process by process).
-pub(crate) fn complete(
-    ctx: &SnapshotCtx,
-    oracle: &mut Oracle,
-    state: &mut State,
-    arrived: &Arrived,
-    invariants: &[&LoopInvariant],
-) -> Result<Vec<Violation>, EngineError> {
-    match ctx.side {
-        JointSide::Specification => specification_arrival(ctx, oracle, state, arrived, invariants),
-        JointSide::Implementation => {
-            implementation_arrival(ctx, oracle, state, arrived, invariants)
-        }
-    }
+/// A complete loop record of a joint invariant loop (every process
+/// arrived): the transition each arrived by and the invariants' statements,
+/// process by process.
+pub(crate) struct JointRecord<'r> {
+    pub arrived: &'r Arrived,
+    pub invariants: &'r [&'r LoopInvariant],
 }
 
-/// The specification's side: a collective invariant of its own, with every
-/// arrival marked in the joint snapshots.
-fn specification_arrival(
-    ctx: &SnapshotCtx,
-    oracle: &mut Oracle,
-    state: &mut State,
-    arrived: &Arrived,
-    invariants: &[&LoopInvariant],
-) -> Result<Vec<Violation>, EngineError> {
-    let inv = invariants[0];
-    let mut violations = Vec::new();
-    match inv.arrival {
-        LoopArrival::Entry => {
-            let (before, pc) =
-                enter_loop(ctx, oracle, state, (invariants, "spec_e"), &mut violations)?;
-            let guard = entering_guard(ctx, oracle, state, 0, inv)?;
-            let after = Some((Arc::clone(&state.inner.procs[0]), state.inner.pc, guard));
-            let mark = LoopMark {
-                arrival: LoopArrival::Entry,
-                pc,
-                after,
-            };
-            push_marks(state, arrived, &before, &mark);
-        }
-        LoopArrival::Return => {
-            check_claims(
-                ctx,
-                oracle,
-                state,
-                invariants,
-                Moment::Return,
-                &mut violations,
-            )?;
-            let now: Vec<_> = state.inner.procs.iter().map(Arc::clone).collect();
-            let mark = LoopMark {
-                arrival: LoopArrival::Return,
-                pc: state.inner.pc,
-                after: None,
-            };
-            push_marks(state, arrived, &now, &mark);
-            // The back edge is cut; the engine keeps the path ([`cut_path`]).
-            state.inner_mut().pc = ctx.f.ff();
+impl AfterStep<'_, '_> {
+    /// Acts on the complete loop record `record` of a joint invariant loop.
+    pub(crate) fn complete_joint(
+        &mut self,
+        record: &JointRecord,
+    ) -> Result<Vec<Violation>, EngineError> {
+        match self.ctx.side {
+            JointSide::Specification => self.specification_side(record),
+            JointSide::Implementation => self.implementation_side(record),
         }
     }
-    Ok(violations)
+
+    /// The specification's side: a collective invariant of its own, with
+    /// every arrival marked in the joint snapshots.
+    fn specification_side(&mut self, record: &JointRecord) -> Result<Vec<Violation>, EngineError> {
+        let (ctx, oracle, state) = (self.ctx, &mut *self.oracle, &mut *self.state);
+        let (arrived, invariants) = (record.arrived, record.invariants);
+        let inv = invariants[0];
+        let mut violations = Vec::new();
+        match inv.arrival {
+            LoopArrival::Entry => {
+                let (before, pc) =
+                    enter_loop(ctx, oracle, state, (invariants, "spec_e"), &mut violations)?;
+                let guard = entering_guard(ctx, oracle, state, 0, inv)?;
+                let after = Some((Arc::clone(&state.inner.procs[0]), state.inner.pc, guard));
+                let mark = LoopMark {
+                    arrival: LoopArrival::Entry,
+                    pc,
+                    after,
+                };
+                push_marks(state, arrived, &before, &mark);
+            }
+            LoopArrival::Return => {
+                check_claims(
+                    ctx,
+                    oracle,
+                    state,
+                    invariants,
+                    Moment::Return,
+                    &mut violations,
+                )?;
+                let now: Vec<_> = state.inner.procs.iter().map(Arc::clone).collect();
+                let mark = LoopMark {
+                    arrival: LoopArrival::Return,
+                    pc: state.inner.pc,
+                    after: None,
+                };
+                push_marks(state, arrived, &now, &mark);
+                // The back edge is cut; the engine keeps the path ([`cut_path`]).
+                state.inner_mut().pc = ctx.f.ff();
+            }
+        }
+        Ok(violations)
+    }
 }
 
 /// Appends a joint snapshot of each process (its state `procs[q]`) marked
@@ -178,67 +178,64 @@ fn point_key(p: &JointPoint) -> PointKey<'_> {
     (Some(p.id.as_str()), p.loop_arrival())
 }
 
-/// The implementation's side: the arrival checked against, and assumed with,
-/// the specification's partner points.
-fn implementation_arrival(
-    ctx: &SnapshotCtx,
-    oracle: &mut Oracle,
-    state: &mut State,
-    arrived: &Arrived,
-    invariants: &[&LoopInvariant],
-) -> Result<Vec<Violation>, EngineError> {
-    let inv = invariants[0];
-    let f = ctx.f;
-    let history: Vec<PointKey> = state
-        .inner
-        .snapshots
-        .joint
-        .first()
-        .map(|list| {
-            list.iter()
-                .map(|s| (joint_id(ctx, s), s.loop_arrival()))
-                .collect()
-        })
-        .unwrap_or_default();
-    let k = history.len();
-    let pc_i = state.inner.pc;
-    let mut partners: Vec<&JointPoint> = Vec::new();
-    // This arrival's key after the history: a specification path is a
-    // partner if its points so far have exactly these keys; one that can meet
-    // this path but differs at some point (now or before: an assertion one
-    // program reaches and the other does not) is out of step.
-    let current: PointKey = (Some(inv.id.as_str()), Some(inv.arrival));
-    for (pc_s, points) in ctx.spec_paths {
-        let differs_at = (0..=k).find(|&d| {
-            let want = if d < k { history[d] } else { current };
-            points.get(d).map(point_key) != Some(want)
-        });
-        let at = points.get(differs_at.unwrap_or(k));
-        let pc_at = at.and_then(|p| p.mark.as_ref()).map_or(*pc_s, |m| m.pc);
-        if oracle.is_unsat(f, f.and(pc_i, pc_at)) {
-            continue;
-        }
-        match (differs_at, at) {
-            (None, Some(p)) => {
-                if !partners.contains(&p) {
-                    partners.push(p);
-                }
+impl AfterStep<'_, '_> {
+    /// The implementation's side: the arrival checked against, and assumed
+    /// with, the specification's partner points.
+    fn implementation_side(&mut self, record: &JointRecord) -> Result<Vec<Violation>, EngineError> {
+        let (ctx, oracle, state) = (self.ctx, &mut *self.oracle, &mut *self.state);
+        let (arrived, invariants) = (record.arrived, record.invariants);
+        let inv = invariants[0];
+        let f = ctx.f;
+        let history: Vec<PointKey> = state
+            .inner
+            .snapshots
+            .joint
+            .first()
+            .map(|list| {
+                list.iter()
+                    .map(|s| (joint_id(ctx, s), s.loop_arrival()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let k = history.len();
+        let pc_i = state.inner.pc;
+        let mut partners: Vec<&JointPoint> = Vec::new();
+        // This arrival's key after the history: a specification path is a
+        // partner if its points so far have exactly these keys; one that can meet
+        // this path but differs at some point (now or before: an assertion one
+        // program reaches and the other does not) is out of step.
+        let current: PointKey = (Some(inv.id.as_str()), Some(inv.arrival));
+        for (pc_s, points) in ctx.spec_paths {
+            let differs_at = (0..=k).find(|&d| {
+                let want = if d < k { history[d] } else { current };
+                points.get(d).map(point_key) != Some(want)
+            });
+            let at = points.get(differs_at.unwrap_or(k));
+            let pc_at = at.and_then(|p| p.mark.as_ref()).map_or(*pc_s, |m| m.pc);
+            if oracle.is_unsat(f, f.and(pc_i, pc_at)) {
+                continue;
             }
-            (d, _) => {
-                let d = d.unwrap_or(k);
-                let what = match at {
-                    Some(p) => format!(
-                        "the specification reaches `{}` (line {}{})",
-                        p.id,
-                        p.line,
-                        match p.loop_arrival() {
-                            Some(a) => format!(", {}", arrival_name(a)),
-                            None => String::new(),
-                        }
-                    ),
-                    None => "the specification reaches no further joint point".to_string(),
-                };
-                let message = format!(
+            match (differs_at, at) {
+                (None, Some(p)) => {
+                    if !partners.contains(&p) {
+                        partners.push(p);
+                    }
+                }
+                (d, _) => {
+                    let d = d.unwrap_or(k);
+                    let what = match at {
+                        Some(p) => format!(
+                            "the specification reaches `{}` (line {}{})",
+                            p.id,
+                            p.line,
+                            match p.loop_arrival() {
+                                Some(a) => format!(", {}", arrival_name(a)),
+                                None => String::new(),
+                            }
+                        ),
+                        None => "the specification reaches no further joint point".to_string(),
+                    };
+                    let message = format!(
                     "joint loop invariant `{}`: the implementation arrives at the loop head ({}) \
                      as joint point {}, but at joint point {} {what} where the implementation \
                      reached {}: the two programs' invariant loops are out of step",
@@ -251,48 +248,50 @@ fn implementation_arrival(
                         None => "another point".to_string(),
                     }
                 );
-                let violations = fail_under(ctx, oracle, state, f.and(pc_i, pc_at), inv, message);
-                state.inner_mut().pc = f.ff();
-                return Ok(violations);
+                    let violations =
+                        fail_under(ctx, oracle, state, f.and(pc_i, pc_at), inv, message);
+                    state.inner_mut().pc = f.ff();
+                    return Ok(violations);
+                }
             }
         }
-    }
-    if partners.is_empty() {
-        // No path of the specification meets this one (it ended in a
-        // violation, which is reported, or cannot run with these inputs).
-        state.inner_mut().pc = f.ff();
-        return Ok(Vec::new());
-    }
-    let mut violations = Vec::new();
-    let asked_before = oracle.prover_questions();
-    for p in &partners {
-        let pc_s = p.mark.as_ref().map_or(pc_i, |m| m.pc);
-        check_against(
-            ctx,
-            oracle,
-            state,
-            (invariants, p),
-            (f.and(pc_i, pc_s), inv.arrival),
-            &mut violations,
-        )?;
-    }
-    oracle.count_invariant_check(oracle.prover_questions() - asked_before);
-    match inv.arrival {
-        LoopArrival::Entry => {
-            let now: Vec<_> = state.inner.procs.iter().map(Arc::clone).collect();
-            let mark = LoopMark {
-                arrival: LoopArrival::Entry,
-                pc: pc_i,
-                after: None,
-            };
-            push_marks(state, arrived, &now, &mark);
-            havoc_all(ctx, state, invariants, "e")?;
-            assume_with_partners(ctx, oracle, state, invariants, &partners, &mut violations)?;
-            agree_on_guards(ctx, oracle, state, inv, &mut violations)?;
+        if partners.is_empty() {
+            // No path of the specification meets this one (it ended in a
+            // violation, which is reported, or cannot run with these inputs).
+            state.inner_mut().pc = f.ff();
+            return Ok(Vec::new());
         }
-        LoopArrival::Return => state.inner_mut().pc = f.ff(),
+        let mut violations = Vec::new();
+        let asked_before = oracle.prover_questions();
+        for p in &partners {
+            let pc_s = p.mark.as_ref().map_or(pc_i, |m| m.pc);
+            check_against(
+                ctx,
+                oracle,
+                state,
+                (invariants, p),
+                (f.and(pc_i, pc_s), inv.arrival),
+                &mut violations,
+            )?;
+        }
+        oracle.count_invariant_check(oracle.prover_questions() - asked_before);
+        match inv.arrival {
+            LoopArrival::Entry => {
+                let now: Vec<_> = state.inner.procs.iter().map(Arc::clone).collect();
+                let mark = LoopMark {
+                    arrival: LoopArrival::Entry,
+                    pc: pc_i,
+                    after: None,
+                };
+                push_marks(state, arrived, &now, &mark);
+                havoc_all(ctx, state, invariants, "e")?;
+                assume_with_partners(ctx, oracle, state, invariants, &partners, &mut violations)?;
+                agree_on_guards(ctx, oracle, state, inv, &mut violations)?;
+            }
+            LoopArrival::Return => state.inner_mut().pc = f.ff(),
+        }
+        Ok(violations)
     }
-    Ok(violations)
 }
 
 /// After the implementation's fresh values: checks, for each partner, that

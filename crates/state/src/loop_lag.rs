@@ -56,7 +56,7 @@ use crate::loop_sync::{
     agree_on_guards, arrival_name, check_claims, ended_without_arriving, invariant_at, Moment,
 };
 use crate::mpi::Ctx;
-use crate::snapshot::SnapshotCtx;
+use crate::snapshot::{AfterStep, SnapshotCtx};
 use crate::state::{ProcState, State, Status};
 
 /// The loop records of a path: the incomplete ones, oldest first, and the
@@ -105,101 +105,92 @@ fn generation_of(f: &ExprFactory, symbol: Expr) -> Option<(u32, String)> {
     Some((g, rest[digits..].to_string()))
 }
 
-/// After process `process` executed transition `transition` of `function`:
-/// if that was the arrival at an invariant loop's head, records it (fresh
-/// values, relation, snapshot) and completes the oldest record if every
-/// process has now arrived.
-pub(crate) fn after_arrival(
-    ctx: &SnapshotCtx,
-    oracle: &mut Oracle,
-    state: &mut State,
-    process: usize,
-    (function, transition): (FunctionId, TransitionId),
-) -> Result<Vec<Violation>, EngineError> {
-    let Some(inv) = invariant_at(ctx.model, function, transition) else {
-        return Ok(Vec::new());
-    };
-    if inv.kind != CollectiveKind::Collective {
-        return Err(EngineError::unsupported(
-            format!(
-                "joint loop invariant `{}`: the specification's processes would have to run \
+impl AfterStep<'_, '_> {
+    /// If the step was the arrival at an invariant loop's head: records it
+    /// (fresh values, relation, snapshot) and completes the oldest record if
+    /// every process has now arrived.
+    pub(crate) fn record_lagged_arrival(&mut self) -> Result<Vec<Violation>, EngineError> {
+        let (ctx, oracle, state, process) =
+            (self.ctx, &mut *self.oracle, &mut *self.state, self.process);
+        let (function, transition) = self.at;
+        let Some(inv) = invariant_at(ctx.model, function, transition) else {
+            return Ok(Vec::new());
+        };
+        if inv.kind != CollectiveKind::Collective {
+            return Err(EngineError::unsupported(
+                format!(
+                    "joint loop invariant `{}`: the specification's processes would have to run \
                  iterations apart, which tass supports for collective invariants in verify only",
-                inv.id
-            ),
-            &inv.span,
-        ));
-    }
-    let nprocs = state.inner.procs.len();
-    let mut lag = state
-        .inner
-        .snapshots
-        .loop_lag
-        .as_deref()
-        .cloned()
-        .unwrap_or_else(|| LoopLag {
-            completed: 0,
-            next: vec![0; nprocs],
-            records: Vec::new(),
-        });
-    let generation = lag.next[process];
-    let slot = (generation - lag.completed) as usize;
-    if slot == lag.records.len() {
-        lag.records.push(LagRecord {
-            id: inv.id.clone(),
-            arrival: inv.arrival,
-            snaps: vec![None; nprocs],
-            relation: Vec::new(),
-        });
-    } else if lag.records[slot].id != inv.id || lag.records[slot].arrival != inv.arrival {
-        let other = &lag.records[slot];
-        let (id, arrival) = (other.id.clone(), other.arrival);
-        return Ok(out_of_order(
-            ctx,
-            oracle,
-            state,
-            process,
-            inv,
-            (&id, arrival),
-        ));
-    }
-    lag.next[process] += 1;
-    let limit = ctx.max_lag.unwrap_or_else(|| default_lag_limit(nprocs));
-    if lag.records.len() > limit {
-        return Err(ran_ahead(inv, process, &lag, limit));
-    }
-    let before = Arc::clone(&state.inner.procs[process]);
-    let assumed = havoc_process(ctx, state, process, inv, generation)?;
-    let after = Arc::clone(&state.inner.procs[process]);
-    let mut relation = Vec::new();
-    relate_procs(ctx.f, &before, &after, &mut relation).map_err(|()| {
-        EngineError::unsupported(
-            format!(
+                    inv.id
+                ),
+                &inv.span,
+            ));
+        }
+        let nprocs = state.inner.procs.len();
+        let mut lag = state
+            .inner
+            .snapshots
+            .loop_lag
+            .as_deref()
+            .cloned()
+            .unwrap_or_else(|| LoopLag {
+                completed: 0,
+                next: vec![0; nprocs],
+                records: Vec::new(),
+            });
+        let generation = lag.next[process];
+        let slot = (generation - lag.completed) as usize;
+        if slot == lag.records.len() {
+            lag.records.push(LagRecord {
+                id: inv.id.clone(),
+                arrival: inv.arrival,
+                snaps: vec![None; nprocs],
+                relation: Vec::new(),
+            });
+        } else if lag.records[slot].id != inv.id || lag.records[slot].arrival != inv.arrival {
+            let other = &lag.records[slot];
+            let (id, arrival) = (other.id.clone(), other.arrival);
+            return Ok(self.end_out_of_order(inv, &met_another_record(&id, arrival)));
+        }
+        lag.next[process] += 1;
+        let limit = ctx.max_lag.unwrap_or_else(|| default_lag_limit(nprocs));
+        if lag.records.len() > limit {
+            return Err(ran_ahead(inv, process, &lag, limit));
+        }
+        let before = Arc::clone(&state.inner.procs[process]);
+        let assumed = havoc_process(ctx, state, process, inv, generation)?;
+        let after = Arc::clone(&state.inner.procs[process]);
+        let mut relation = Vec::new();
+        relate_procs(ctx.f, &before, &after, &mut relation).map_err(|()| {
+            EngineError::unsupported(
+                format!(
                 "collective loop invariant `{}`: an object of the loop's write set changed shape \
                  at the loop head; tass cannot relate its fresh value to the old one",
                 inv.id
             ),
-            &inv.span,
-        )
-    })?;
-    let f = ctx.f;
-    let pc = f.and_all(
-        std::iter::once(state.inner.pc)
-            .chain(assumed)
-            .chain(relation.iter().copied()),
-    );
-    state.inner_mut().pc = pc;
-    let record = &mut lag.records[slot];
-    record.relation.extend(relation);
-    record.snaps[process] = Some(LagSnap {
-        at: (function, transition),
-        proc: after,
-    });
-    let mut violations = Vec::new();
-    if lag.records[0].snaps.iter().all(Option::is_some) {
-        complete_oldest(ctx, oracle, state, &mut lag, &mut violations)?;
+                &inv.span,
+            )
+        })?;
+        let f = ctx.f;
+        let pc = f.and_all(
+            std::iter::once(state.inner.pc)
+                .chain(assumed)
+                .chain(relation.iter().copied()),
+        );
+        state.inner_mut().pc = pc;
+        let record = &mut lag.records[slot];
+        record.relation.extend(relation);
+        record.snaps[process] = Some(LagSnap {
+            at: (function, transition),
+            proc: after,
+        });
+        let mut violations = Vec::new();
+        if lag.records[0].snaps.iter().all(Option::is_some) {
+            complete_oldest(ctx, oracle, state, &mut lag, &mut violations)?;
+        }
+        state.inner_mut().snapshots.loop_lag = Some(Arc::new(lag));
+        Ok(violations)
     }
-    state.inner_mut().snapshots.loop_lag = Some(Arc::new(lag));
-    Ok(violations)
 }
 
 /// The most incomplete records a path may have (the most loop arrivals one
@@ -382,24 +373,16 @@ fn complete_oldest(
     Ok(())
 }
 
-/// A process arrived at a loop head as part of a record of another loop (or
-/// of the same loop the other way): loops met in different orders, or a
-/// process left a loop on an iteration where another went on. The path
-/// ends there.
-fn out_of_order(
-    ctx: &SnapshotCtx,
-    oracle: &mut Oracle,
-    state: &mut State,
-    process: usize,
-    inv: &LoopInvariant,
-    (other_id, other_arrival): (&str, LoopArrival),
-) -> Vec<Violation> {
-    let met = format!(
+/// Where a process that arrived at a loop head as part of a record of
+/// another loop (`other_id`, or of the same loop the other way) met the
+/// others, for [`AfterStep::end_out_of_order`]: loops met in different
+/// orders, or a process left a loop on an iteration where another went on.
+fn met_another_record(other_id: &str, other_arrival: LoopArrival) -> String {
+    format!(
         "where another process's corresponding arrival was at the loop head of `{}` ({})",
         other_id,
         arrival_name(other_arrival)
-    );
-    crate::loop_sync::end_out_of_order(ctx, oracle, state, process, inv, &met)
+    )
 }
 
 /// At a state where no process can move, or all have ended: a process that

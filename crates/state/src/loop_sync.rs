@@ -52,7 +52,7 @@ use tass_semantics::api::{
 use tass_symbolic::api::{Expr, ExprFactory, Type};
 
 use crate::mpi::Ctx;
-use crate::snapshot::{composite_env, SnapshotCtx};
+use crate::snapshot::{composite_env, AfterStep, SnapshotCtx};
 use crate::state::{State, Status};
 
 /// An incomplete loop record: which processes have arrived at the head of
@@ -182,129 +182,121 @@ pub(crate) fn stuck_outcome(
     )))
 }
 
-/// After process `process` executed transition `transition` of `function`:
-/// if that was the arrival at an invariant loop's head (several processes),
-/// records it and, when every process has arrived, acts on the record.
-pub(crate) fn after_arrival(
-    ctx: &SnapshotCtx,
-    oracle: &mut Oracle,
-    state: &mut State,
-    process: usize,
-    (function, transition): (FunctionId, TransitionId),
-) -> Result<Vec<Violation>, EngineError> {
-    let nprocs = state.inner.procs.len();
-    let Some(inv) = invariant_at(ctx.model, function, transition) else {
-        return Ok(Vec::new());
-    };
-    if nprocs < 2 && inv.communication.is_none() && inv.kind != CollectiveKind::Joint {
-        // one process, no communication: the classic form (`tass-semantics`)
-        return Ok(Vec::new());
-    }
-    let mut sync = match state.inner.snapshots.loop_sync.as_deref() {
-        Some(s) => s.clone(),
-        None => LoopSync {
-            id: inv.id.clone(),
-            arrival: inv.arrival,
-            arrived: vec![None; nprocs],
-        },
-    };
-    if sync.id != inv.id || sync.arrival != inv.arrival {
-        return Ok(out_of_order(ctx, oracle, state, process, inv, &sync));
-    }
-    sync.arrived[process] = Some((function, transition));
-    if sync.arrived.iter().any(Option::is_none) {
-        state.inner_mut().snapshots.loop_sync = Some(Arc::new(sync));
-        return Ok(Vec::new());
-    }
-    state.inner_mut().snapshots.loop_sync = None;
-    let invariants: Vec<&LoopInvariant> = sync
-        .arrived
-        .iter()
-        .flatten()
-        .filter_map(|&(f, t)| invariant_at(ctx.model, f, t))
-        .collect();
-    require_quiescent(state, inv)?;
-    if inv.kind == CollectiveKind::Joint {
-        return crate::loop_joint::complete(ctx, oracle, state, &sync.arrived, &invariants);
-    }
-    let mut violations = Vec::new();
-    match inv.arrival {
-        LoopArrival::Entry => {
-            enter_loop(ctx, oracle, state, (&invariants, "e"), &mut violations)?;
+impl AfterStep<'_, '_> {
+    /// If the step was the arrival at an invariant loop's head (several
+    /// processes): records it and, when every process has arrived, acts on
+    /// the record.
+    pub(crate) fn record_aligned_arrival(&mut self) -> Result<Vec<Violation>, EngineError> {
+        let (ctx, oracle, state, process) =
+            (self.ctx, &mut *self.oracle, &mut *self.state, self.process);
+        let (function, transition) = self.at;
+        let nprocs = state.inner.procs.len();
+        let Some(inv) = invariant_at(ctx.model, function, transition) else {
+            return Ok(Vec::new());
+        };
+        if nprocs < 2 && inv.communication.is_none() && inv.kind != CollectiveKind::Joint {
+            // one process, no communication: the classic form (`tass-semantics`)
+            return Ok(Vec::new());
         }
-        LoopArrival::Return => {
-            check_claims(
-                ctx,
-                oracle,
-                state,
-                &invariants,
-                Moment::Return,
-                &mut violations,
-            )?;
-            // The back edge is cut: this arbitrary iteration stands for all.
-            state.inner_mut().pc = ctx.f.ff();
+        let mut sync = match state.inner.snapshots.loop_sync.as_deref() {
+            Some(s) => s.clone(),
+            None => LoopSync {
+                id: inv.id.clone(),
+                arrival: inv.arrival,
+                arrived: vec![None; nprocs],
+            },
+        };
+        if sync.id != inv.id || sync.arrival != inv.arrival {
+            return Ok(self.end_out_of_order(inv, &met_waiting(&sync)));
         }
+        sync.arrived[process] = Some((function, transition));
+        if sync.arrived.iter().any(Option::is_none) {
+            state.inner_mut().snapshots.loop_sync = Some(Arc::new(sync));
+            return Ok(Vec::new());
+        }
+        state.inner_mut().snapshots.loop_sync = None;
+        let invariants: Vec<&LoopInvariant> = sync
+            .arrived
+            .iter()
+            .flatten()
+            .filter_map(|&(f, t)| invariant_at(ctx.model, f, t))
+            .collect();
+        require_quiescent(state, inv)?;
+        if inv.kind == CollectiveKind::Joint {
+            let record = crate::loop_joint::JointRecord {
+                arrived: &sync.arrived,
+                invariants: &invariants,
+            };
+            return self.complete_joint(&record);
+        }
+        let mut violations = Vec::new();
+        match inv.arrival {
+            LoopArrival::Entry => {
+                enter_loop(ctx, oracle, state, (&invariants, "e"), &mut violations)?;
+            }
+            LoopArrival::Return => {
+                check_claims(
+                    ctx,
+                    oracle,
+                    state,
+                    &invariants,
+                    Moment::Return,
+                    &mut violations,
+                )?;
+                // The back edge is cut: this arbitrary iteration stands for all.
+                state.inner_mut().pc = ctx.f.ff();
+            }
+        }
+        Ok(violations)
     }
-    Ok(violations)
 }
 
-/// A process arrived at a loop head while others wait at another one (or
-/// at the same one the other way): the loops are met in different orders,
-/// or a process left a loop on an iteration where another went on. The
-/// path ends there.
-fn out_of_order(
-    ctx: &SnapshotCtx,
-    oracle: &mut Oracle,
-    state: &mut State,
-    process: usize,
-    inv: &LoopInvariant,
-    sync: &LoopSync,
-) -> Vec<Violation> {
+/// Where a process that arrived at a loop head while others wait at
+/// another one (or at the same one the other way) met them, for
+/// [`AfterStep::end_out_of_order`]: the loops are met in different orders,
+/// or a process left a loop on an iteration where another went on.
+fn met_waiting(sync: &LoopSync) -> String {
     let waiting: Vec<String> = (0..sync.arrived.len())
         .filter(|&p| sync.arrived[p].is_some())
         .map(|p| p.to_string())
         .collect();
-    let met = format!(
+    format!(
         "while process(es) {} wait at the loop head of `{}` ({})",
         waiting.join(", "),
         sync.id,
         arrival_name(sync.arrival)
-    );
-    end_out_of_order(ctx, oracle, state, process, inv, &met)
+    )
 }
 
-/// Reports that process `process` arrived at the head of `inv`'s loop out of
-/// order with the others (`met` says where they are) and ends the path: the
-/// report both the joint record (`loop_sync`) and the lagged one
-/// (`loop_lag`) make.
-pub(crate) fn end_out_of_order(
-    ctx: &SnapshotCtx,
-    oracle: &mut Oracle,
-    state: &mut State,
-    process: usize,
-    inv: &LoopInvariant,
-    met: &str,
-) -> Vec<Violation> {
-    let env = composite_env(ctx, state, process);
-    let mut ev = Evaluator::checking(ctx.f, oracle, process);
-    ev.check(
-        &env,
-        ctx.f.ff(),
-        Property::Invariant,
-        || {
-            format!(
+impl AfterStep<'_, '_> {
+    /// Reports that the process arrived at the head of `inv`'s loop out of
+    /// order with the others (`met` says where they are) and ends the path:
+    /// the report both the joint record (`loop_sync`) and the lagged one
+    /// (`loop_lag`) make.
+    pub(crate) fn end_out_of_order(&mut self, inv: &LoopInvariant, met: &str) -> Vec<Violation> {
+        let (ctx, oracle, state, process) =
+            (self.ctx, &mut *self.oracle, &mut *self.state, self.process);
+        let env = composite_env(ctx, state, process);
+        let mut ev = Evaluator::checking(ctx.f, oracle, process);
+        ev.check(
+            &env,
+            ctx.f.ff(),
+            Property::Invariant,
+            || {
+                format!(
                 "collective loop invariant `{}`: process {process} arrives at its loop head ({}) \
                  {met}: the processes meet the invariant loops in different orders, or one leaves \
                  a loop on an iteration where another goes on",
                 inv.id,
                 arrival_name(inv.arrival),
             )
-        },
-        &inv.span,
-    );
-    let violations = std::mem::take(&mut ev.violations);
-    state.inner_mut().pc = ctx.f.ff();
-    violations
+            },
+            &inv.span,
+        );
+        let violations = std::mem::take(&mut ev.violations);
+        state.inner_mut().pc = ctx.f.ff();
+        violations
+    }
 }
 
 /// Refuses the run if some MPI state crosses the loop head.

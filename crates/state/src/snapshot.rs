@@ -129,10 +129,9 @@ impl Eq for Snapshot {}
 
 impl Hash for Snapshot {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        self.hash.hash(state);
-        self.function.hash(state);
-        self.transition.index().hash(state);
-        self.mark.hash(state);
+        // The fields `eq` compares but the process's state, whose hash is `hash`.
+        let identity = (&self.hash, &self.function, self.transition.index());
+        (identity, &self.mark).hash(state);
     }
 }
 
@@ -177,11 +176,9 @@ impl Eq for Snapshots {}
 
 impl Hash for Snapshots {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        self.queues.hash(state);
-        self.joint.hash(state);
-        self.loop_sync.hash(state);
-        self.loop_entries.hash(state);
-        self.loop_lag.hash(state);
+        // The fields `eq` compares (not the counters).
+        let loops = (&self.loop_sync, &self.loop_entries, &self.loop_lag);
+        (&self.queues, &self.joint, loops).hash(state);
     }
 }
 
@@ -368,121 +365,132 @@ impl SnapshotCtx<'_> {
     }
 }
 
-/// After process `process` executed transition `transition` of `function`:
-/// if that was a collective assertion, appends the snapshot, reports an
-/// out-of-order arrival, and checks the assertion when every process has a
-/// snapshot queued.
-pub(crate) fn after_step(
-    ctx: &SnapshotCtx,
-    oracle: &mut Oracle,
-    state: &mut State,
-    process: usize,
-    (function, transition): (FunctionId, TransitionId),
-) -> Result<Vec<Violation>, EngineError> {
-    if ctx.joint == JointSnapshots::Recorded
-        && pragma_at(ctx.model, function, transition, CollectiveKind::Joint).is_some()
-    {
-        let snapshot = Snapshot::take(state, process, (function, transition));
-        let nprocs = state.inner.procs.len();
-        let joint = Arc::make_mut(&mut state.inner_mut().snapshots.joint);
-        joint.resize(nprocs, Vec::new());
-        joint[process].push(snapshot);
-        let k = joint[process].len();
-        if joint.iter().all(|list| list.len() >= k) {
-            // Occurrence k is complete: check it now against every
-            // specification path this one can meet (the counts and the IDs
-            // are checked when the paths are paired at the end).
-            let heads: Vec<Snapshot> = joint.iter().map(|list| list[k - 1].clone()).collect();
-            return Ok(check_joint_now(ctx, oracle, state, &heads, k)?
-                .into_iter()
-                .collect());
+/// One step of a process, for the checks that run after it: the snapshot
+/// code's context and prover, the state after the step, the process and the
+/// transition (of a function) it executed. The receiver of
+/// [`AfterStep::check_assertions`] and the loop records' arrivals
+/// (`crate::loop_lag`, `crate::loop_sync`), which all start from it.
+pub(crate) struct AfterStep<'c, 'a> {
+    pub ctx: &'c SnapshotCtx<'a>,
+    pub oracle: &'c mut Oracle,
+    pub state: &'c mut State,
+    pub process: usize,
+    pub at: (FunctionId, TransitionId),
+}
+
+impl AfterStep<'_, '_> {
+    /// If the step executed a collective assertion: appends the snapshot,
+    /// reports an out-of-order arrival, and checks the assertion when every
+    /// process has a snapshot queued.
+    pub(crate) fn check_assertions(&mut self) -> Result<Vec<Violation>, EngineError> {
+        let (ctx, oracle, state, process) =
+            (self.ctx, &mut *self.oracle, &mut *self.state, self.process);
+        let (function, transition) = self.at;
+        if ctx.joint == JointSnapshots::Recorded
+            && pragma_at(ctx.model, function, transition, CollectiveKind::Joint).is_some()
+        {
+            let snapshot = Snapshot::take(state, process, (function, transition));
+            let nprocs = state.inner.procs.len();
+            let joint = Arc::make_mut(&mut state.inner_mut().snapshots.joint);
+            joint.resize(nprocs, Vec::new());
+            joint[process].push(snapshot);
+            let k = joint[process].len();
+            if joint.iter().all(|list| list.len() >= k) {
+                // Occurrence k is complete: check it now against every
+                // specification path this one can meet (the counts and the IDs
+                // are checked when the paths are paired at the end).
+                let heads: Vec<Snapshot> = joint.iter().map(|list| list[k - 1].clone()).collect();
+                return Ok(check_joint_now(ctx, oracle, state, &heads, k)?
+                    .into_iter()
+                    .collect());
+            }
+            return Ok(Vec::new());
         }
-        return Ok(Vec::new());
-    }
-    let Some((id, _, span)) = assertion_at(ctx.model, function, transition) else {
-        return Ok(Vec::new());
-    };
-    let nprocs = state.inner.procs.len();
-    let snapshot = Snapshot::take(state, process, (function, transition));
-    let mut violations = Vec::new();
-    let pc = state.inner.pc;
-    let inner = state.inner_mut();
-    let queues = Arc::make_mut(&mut inner.snapshots.queues);
-    if queues.is_empty() {
-        queues.resize(nprocs, VecDeque::new());
-    }
-    // The k-th snapshots of all processes must come from the same assertion:
-    // compare with every other process's snapshot at the same position.
-    let position = queues[process].len();
-    let others: Vec<String> = (0..nprocs)
-        .filter(|&q| q != process)
-        .filter_map(|q| queues[q].get(position).map(|s| (q, s)))
-        .filter(|(_, s)| ctx.id_of(s) != id)
-        .map(|(q, s)| {
-            format!(
-                "process {q} reached `{}` ({})",
-                ctx.id_of(s),
-                ctx.line_of(s)
-            )
-        })
-        .collect();
-    let occurrence = inner.snapshots.matched + position as u64 + 1;
-    if !others.is_empty() {
-        if let Some((certainty, witness)) = ctx.path_violation(oracle, pc) {
-            let processes = (0..nprocs)
-                .filter_map(|q| match q == process {
-                    true => Some(ctx.position(q, &snapshot)),
-                    false => queues[q].get(position).map(|s| ctx.position(q, s)),
-                })
-                .collect();
-            violations.push(Violation {
-                property: Property::CollectiveAssertion,
-                certainty,
-                message: format!(
+        let Some((id, _, span)) = assertion_at(ctx.model, function, transition) else {
+            return Ok(Vec::new());
+        };
+        let nprocs = state.inner.procs.len();
+        let snapshot = Snapshot::take(state, process, (function, transition));
+        let mut violations = Vec::new();
+        let pc = state.inner.pc;
+        let inner = state.inner_mut();
+        let queues = Arc::make_mut(&mut inner.snapshots.queues);
+        if queues.is_empty() {
+            queues.resize(nprocs, VecDeque::new());
+        }
+        // The k-th snapshots of all processes must come from the same assertion:
+        // compare with every other process's snapshot at the same position.
+        let position = queues[process].len();
+        let others: Vec<String> = (0..nprocs)
+            .filter(|&q| q != process)
+            .filter_map(|q| queues[q].get(position).map(|s| (q, s)))
+            .filter(|(_, s)| ctx.id_of(s) != id)
+            .map(|(q, s)| {
+                format!(
+                    "process {q} reached `{}` ({})",
+                    ctx.id_of(s),
+                    ctx.line_of(s)
+                )
+            })
+            .collect();
+        let occurrence = inner.snapshots.matched + position as u64 + 1;
+        if !others.is_empty() {
+            if let Some((certainty, witness)) = ctx.path_violation(oracle, pc) {
+                let processes = (0..nprocs)
+                    .filter_map(|q| match q == process {
+                        true => Some(ctx.position(q, &snapshot)),
+                        false => queues[q].get(position).map(|s| ctx.position(q, s)),
+                    })
+                    .collect();
+                violations.push(Violation {
+                    property: Property::CollectiveAssertion,
+                    certainty,
+                    message: format!(
                     "collective assertions reached in different orders: at occurrence {occurrence} \
                      process {process} reached `{id}` ({}) but {}",
                     ctx.line_of(&snapshot),
                     others.join(", ")
                 ),
-                span: span.clone(),
-                process,
-                witness,
-                claim: format!(
+                    span: span.clone(),
+                    process,
+                    witness,
+                    claim: format!(
                     "every process reaches the same collective assertion at occurrence {occurrence}"
                 ),
-                snapshots: Some(Box::new(SnapshotReport {
-                    assertion: id.to_string(),
-                    occurrence,
-                    processes,
-                    specification: None,
-                    specification_path: None,
-                })),
-            });
+                    snapshots: Some(Box::new(SnapshotReport {
+                        assertion: id.to_string(),
+                        occurrence,
+                        processes,
+                        specification: None,
+                        specification_path: None,
+                    })),
+                });
+            }
         }
-    }
-    queues[process].push_back(snapshot);
-    if queues.iter().any(VecDeque::is_empty) {
-        return Ok(violations);
-    }
-    let heads: Vec<Snapshot> = queues.iter_mut().filter_map(VecDeque::pop_front).collect();
-    if queues.iter().all(VecDeque::is_empty) {
-        inner.snapshots.queues = Arc::default();
-    }
-    inner.snapshots.matched += 1;
-    let occurrence = inner.snapshots.matched;
-    if heads.iter().all(|s| ctx.id_of(s) == id) {
-        let check = CompositeCheck {
-            ctx,
-            state,
-            heads: &heads,
-            occurrence,
-        };
-        let pc = check.run(oracle, &mut violations)?;
-        if pc != state.inner.pc {
-            state.inner_mut().pc = pc;
+        queues[process].push_back(snapshot);
+        if queues.iter().any(VecDeque::is_empty) {
+            return Ok(violations);
         }
+        let heads: Vec<Snapshot> = queues.iter_mut().filter_map(VecDeque::pop_front).collect();
+        if queues.iter().all(VecDeque::is_empty) {
+            inner.snapshots.queues = Arc::default();
+        }
+        inner.snapshots.matched += 1;
+        let occurrence = inner.snapshots.matched;
+        if heads.iter().all(|s| ctx.id_of(s) == id) {
+            let check = CompositeCheck {
+                ctx,
+                state,
+                heads: &heads,
+                occurrence,
+            };
+            let pc = check.run(oracle, &mut violations)?;
+            if pc != state.inner.pc {
+                state.inner_mut().pc = pc;
+            }
+        }
+        Ok(violations)
     }
-    Ok(violations)
 }
 
 /// The most `PROC[e]` ranks one check splits the path on (each split is over
@@ -627,19 +635,13 @@ impl CompositeCheck<'_, '_> {
             };
             let env = composite_env(ctx, &mut composite, q);
             let mut ev = Evaluator::checking(ctx.f, oracle, q);
-            let text = render_expr(ctx.model, condition);
-            ev.check(
-                &env,
-                c,
-                Property::CollectiveAssertion,
-                || {
-                    format!(
-                    "collective assertion `{id}` (occurrence {occurrence}) can fail for process \
-                     {q}: `{text}`"
-                )
-                },
-                span,
-            );
+            let claim = AssertionClaim {
+                kind: "collective",
+                id,
+                occurrence,
+                process: q,
+            };
+            claim.check(&mut ev, &env, (c, render_expr(ctx.model, condition)), span);
             for v in &mut ev.violations {
                 if v.property == Property::CollectiveAssertion {
                     v.snapshots = Some(Box::new(SnapshotReport {
@@ -988,6 +990,38 @@ pub(crate) fn check_joint(
     Ok(None)
 }
 
+/// One process's claim of an occurrence of a `kind` ("collective" or
+/// "joint") assertion: what a failure's message names.
+struct AssertionClaim<'a> {
+    kind: &'static str,
+    id: &'a str,
+    occurrence: u64,
+    process: usize,
+}
+
+impl AssertionClaim<'_> {
+    /// Checks the claim `c` (`text`: the assertion's condition, for the
+    /// message): a `collective-assertion` violation when it can fail.
+    fn check(
+        &self,
+        ev: &mut Evaluator<'_>,
+        env: &dyn Environment,
+        (c, text): (Expr, String),
+        span: &Span,
+    ) {
+        let AssertionClaim {
+            kind,
+            id,
+            occurrence,
+            process,
+        } = self;
+        let message = || {
+            format!("{kind} assertion `{id}` (occurrence {occurrence}) can fail for process {process}: `{text}`")
+        };
+        ev.check(env, c, Property::CollectiveAssertion, message, span);
+    }
+}
+
 /// Occurrence `k` of the implementation's joint assertions (`heads`) against
 /// the k-th joint snapshot of each specification path it can meet.
 fn check_joint_now(
@@ -1080,19 +1114,13 @@ fn check_joint_occurrence(
         };
         let mut ev = Evaluator::checking(ctx.f, oracle, q);
         let c = ev.eval_bool(&env, condition)?;
-        let text = render_expr(ctx.model, condition);
-        ev.check(
-            &env,
-            c,
-            Property::CollectiveAssertion,
-            || {
-                format!(
-                    "joint assertion `{id}` (occurrence {occurrence}) can fail for process {q}: \
-                     `{text}`"
-                )
-            },
-            span,
-        );
+        let claim = AssertionClaim {
+            kind: "joint",
+            id,
+            occurrence: occurrence as u64,
+            process: q,
+        };
+        claim.check(&mut ev, &env, (c, render_expr(ctx.model, condition)), span);
         if let Some(mut v) = ev.violations.into_iter().next() {
             if v.property == Property::CollectiveAssertion {
                 v.snapshots = Some(Box::new(SnapshotReport {

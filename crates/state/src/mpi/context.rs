@@ -8,7 +8,9 @@ use tass_model::api::mpi::{ArgRole, MPI_ANY_SOURCE, MPI_ANY_TAG};
 use tass_model::api::{
     Callee, Expr as MExpr, LibraryFunction as LF, LocationId, Model, Span, Statement, TransitionId,
 };
-use tass_semantics::api::{Decision, EngineError, Environment, Evaluator, Oracle, Violation};
+use tass_semantics::api::{
+    Change, Decision, EngineError, Environment, Evaluator, Oracle, Property, Violation,
+};
 use tass_symbolic::api::{Expr, ExprFactory};
 
 use super::comm;
@@ -169,13 +171,6 @@ pub(super) fn is_implemented(lf: LF) -> bool {
                 | LF::MpiWtime
                 | LF::MpiStart
                 | LF::MpiStartall
-                | LF::MpiTypeContiguous
-                | LF::MpiTypeVector
-                | LF::MpiTypeCommit
-                | LF::MpiTypeFree
-                | LF::MpiTypeIndexed
-                | LF::MpiTypeCreateStruct
-                | LF::MpiTypeGetExtent
         )
 }
 
@@ -282,31 +277,99 @@ impl Mpi<'_> {
         Ok(r)
     }
 
-    /// What `read` finds with process `p`'s view of `state`, evaluating without
-    /// checks (the argument reads of the peek functions below).
+    /// Process `p` of `state` at its MPI call `call`: the receiver of the
+    /// reads and effects of that call.
+    pub(crate) fn at<'r>(
+        &'r mut self,
+        state: &'r mut State,
+        p: usize,
+        call: &'r Call<'_>,
+    ) -> ProcessCall<'r> {
+        ProcessCall {
+            mpi: Mpi {
+                ctx: self.ctx,
+                oracle: &mut *self.oracle,
+            },
+            state,
+            p,
+            call,
+            violations: Vec::new(),
+        }
+    }
+}
+
+/// One process at one MPI call in a state: the receiver of the operations
+/// that read the call's arguments (without checks, to decide which steps
+/// the process has) or execute it, so that the state, the process, the call
+/// and the violations found are named once rather than threaded through
+/// every operation. ([`MpiCall`] is the receiver inside one evaluator run;
+/// this one spans several, each on `state`.)
+pub(crate) struct ProcessCall<'r> {
+    pub mpi: Mpi<'r>,
+    pub state: &'r mut State,
+    pub p: usize,
+    pub call: &'r Call<'r>,
+    /// What executing the call has found so far.
+    pub violations: Vec<Violation>,
+}
+
+impl ProcessCall<'_> {
+    /// Runs `body` as a step of the process (see [`Mpi::as_process`]); its
+    /// violations join the call's.
+    pub(crate) fn as_process<R>(
+        &mut self,
+        body: impl FnOnce(&mut Evaluator<'_>, &mut ProcEnv<'_>) -> Result<R, EngineError>,
+    ) -> Result<R, EngineError> {
+        let mpi = &mut self.mpi;
+        mpi.as_process(self.state, self.p, &mut self.violations, body)
+    }
+
+    /// Runs `body` on the call's [`MpiCall`], as a step of the process.
+    pub(super) fn checked<R>(
+        &mut self,
+        body: impl FnOnce(&mut MpiCall<'_, '_, '_>) -> Result<R, EngineError>,
+    ) -> Result<R, EngineError> {
+        let call = self.call;
+        self.as_process(|ev, env| body(&mut MpiCall::new(ev, env, call)))
+    }
+
+    /// Reports `message` as a violation of `property` at the call.
+    pub(super) fn fail(&mut self, property: Property, message: String) -> Result<(), EngineError> {
+        let span = self.call.span;
+        self.as_process(|ev, env| {
+            ev.fail(&*env, property, message, span);
+            Ok(())
+        })
+    }
+
+    /// The end of a call of the process alone: `MPI_SUCCESS` as its result,
+    /// the process moves past the call, and what executing it found.
+    pub(super) fn finish(mut self) -> Result<(Vec<Violation>, Vec<Change>), EngineError> {
+        self.checked(|c| c.return_success())?;
+        Ok((self.violations, Vec::new()))
+    }
+
+    /// What `read` finds with the process's view of the state, evaluating
+    /// without checks (the argument reads of the peek functions below).
     fn peek_with<T>(
         &mut self,
-        state: &mut State,
-        p: usize,
         read: impl FnOnce(&mut Evaluator<'_>, &ProcEnv<'_>) -> Result<T, EngineError>,
     ) -> Result<T, EngineError> {
-        let env = self.ctx.env(state, p);
-        let mut ev = Evaluator::without_checks(self.ctx.f, self.oracle, p);
+        let env = self.mpi.ctx.env(self.state, self.p);
+        let mut ev = Evaluator::without_checks(self.mpi.ctx.f, self.mpi.oracle, self.p);
         read(&mut ev, &env)
     }
 
-    /// The handle argument `arg` of process `p` names (no checks): read
-    /// through the pointer when the call takes the handle's address (the
-    /// `MPI_*_free` calls); `None` for a null address.
+    /// The handle argument `arg` names (no checks): read through the
+    /// pointer when the call takes the handle's address (the `MPI_*_free`
+    /// calls); `None` for a null address.
     pub(super) fn peek_handle(
         &mut self,
-        state: &mut State,
-        p: usize,
-        call: &Call<'_>,
         arg: &MExpr,
         passed: HandlePassed,
     ) -> Result<Option<Value>, EngineError> {
-        self.peek_with(state, p, |ev, env| {
+        let span = self.call.span;
+        self.peek_with(|ev, env| {
             let v = ev.eval(env, arg)?;
             let HandlePassed::ByAddress(what) = passed else {
                 return Ok(Some(v));
@@ -314,40 +377,25 @@ impl Mpi<'_> {
             if !matches!(v, Value::Pointer(ref q) if !q.is_null()) {
                 return Ok(None);
             }
-            let place = ev.deref_place(env, v, true, call.span, &|| what.into())?;
+            let place = ev.deref_place(env, v, true, span, &|| what.into())?;
             Ok(Some(ev.read_place(env, &place)))
         })
     }
 
-    /// The value of integer argument `e` of process `p` (no checks).
-    pub(super) fn peek(
-        &mut self,
-        state: &mut State,
-        p: usize,
-        e: &MExpr,
-    ) -> Result<Expr, EngineError> {
-        self.peek_with(state, p, |ev, env| ev.eval_int(env, e))
+    /// The value of integer argument `e` (no checks).
+    pub(super) fn peek(&mut self, e: &MExpr) -> Result<Expr, EngineError> {
+        self.peek_with(|ev, env| ev.eval_int(env, e))
     }
 
-    /// The value of argument `e` of process `p` (no checks).
-    pub(super) fn peek_value(
-        &mut self,
-        state: &mut State,
-        p: usize,
-        e: &MExpr,
-    ) -> Result<Value, EngineError> {
-        self.peek_with(state, p, |ev, env| ev.eval(env, e))
+    /// The value of argument `e` (no checks).
+    pub(super) fn peek_value(&mut self, e: &MExpr) -> Result<Value, EngineError> {
+        self.peek_with(|ev, env| ev.eval(env, e))
     }
 
-    /// The communicator argument `e` of process `p` names (no checks).
-    pub(super) fn peek_comm(
-        &mut self,
-        state: &mut State,
-        p: usize,
-        e: &MExpr,
-    ) -> Result<Option<u32>, EngineError> {
-        let v = self.peek_value(state, p, e)?;
-        Ok(comm::comm_of_value(state, &v))
+    /// The communicator argument `e` names (no checks).
+    pub(super) fn peek_comm(&mut self, e: &MExpr) -> Result<Option<u32>, EngineError> {
+        let v = self.peek_value(e)?;
+        Ok(comm::comm_of_value(self.state, &v))
     }
 }
 

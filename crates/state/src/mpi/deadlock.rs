@@ -9,7 +9,9 @@ use tass_model::api::{LibraryFunction as LF, Model, Span};
 use tass_semantics::api::{Certainty, Decision, EngineError, Property, Violation};
 
 use super::commute::pending_receives;
-use super::context::{call_of, current_call, resolve_int, Call, Mpi, ENVELOPE_CASE, NO_MESSAGE};
+use super::context::{
+    call_of, current_call, resolve_int, Mpi, ProcessCall, ENVELOPE_CASE, NO_MESSAGE,
+};
 use super::envelope::{p2p_args, resolve_rank, P2p};
 use super::process::{completion_stage, CallStage, MpiPhase};
 use super::request::Leak;
@@ -48,7 +50,7 @@ impl Mpi<'_> {
             return Some(PollOutcome::Something);
         }
         let mut scratch = state.clone();
-        let Some(values) = self.peek_requests(&mut scratch, step.process, &call) else {
+        let Some(values) = self.at(&mut scratch, step.process, &call).peek_requests() else {
             return Some(PollOutcome::Something); // executing it reports the error
         };
         let states: Vec<request::Completion> = values
@@ -139,7 +141,8 @@ impl Mpi<'_> {
             if !is_blocking_send || scratch.inner.procs[p].mpi.phase != MpiPhase::Initialized {
                 return Ok(false);
             }
-            let Some((d, tag, comm)) = self.send_envelope(&mut scratch, step, &call, stage)? else {
+            let envelope = self.at(&mut scratch, p, &call).send_envelope(step, stage)?;
+            let Some((d, tag, comm)) = envelope else {
                 return Ok(false); // MPI_PROC_NULL, a bad rank, or not known: not counted
             };
             if self.receiver_waits(&mut scratch, d, p, Some(tag), comm)? {
@@ -151,60 +154,6 @@ impl Mpi<'_> {
             .procs
             .iter()
             .any(|ps| ps.status == Status::Running))
-    }
-
-    /// The world rank of the destination, the tag and the communicator of the
-    /// send (or send half) `call` that `step` makes, when all three are known:
-    /// `None` for `MPI_PROC_NULL`, a bad rank or values that are not concrete.
-    pub(super) fn send_envelope(
-        &mut self,
-        scratch: &mut State,
-        step: &Step,
-        call: &Call<'_>,
-        stage: CallStage,
-    ) -> Result<Option<(usize, i64, u32)>, EngineError> {
-        let Some((dest, comm)) = self.send_destination_rank(scratch, step, call, stage)? else {
-            return Ok(None);
-        };
-        let Some((_, tag_arg, _, _)) = p2p_args(call, stage) else {
-            return Ok(None);
-        };
-        let tag = self.peek(scratch, step.process, &call.args[tag_arg])?;
-        // A tag that depends on the inputs is fixed by the step's guard.
-        let pc = self.ctx.f.and(scratch.inner.pc, step.guard);
-        let Some(tag) = resolve_int(self.ctx.f, self.oracle, pc, tag) else {
-            return Ok(None);
-        };
-        let Rank::Process(dest) = dest else {
-            return Ok(None);
-        };
-        let d = comm::to_world(scratch, comm, dest as usize);
-        Ok(d.map(|d| (d as usize, tag, comm)))
-    }
-
-    /// The destination rank (in its communicator) and the communicator of the
-    /// send (or send half) `call` that `step` makes, when the path condition and
-    /// the step's guard fix them to a rank or `MPI_PROC_NULL`.
-    pub(super) fn send_destination_rank(
-        &mut self,
-        scratch: &mut State,
-        step: &Step,
-        call: &Call<'_>,
-        stage: CallStage,
-    ) -> Result<Option<(Rank, u32)>, EngineError> {
-        let p = step.process;
-        let Some((rank_arg, _, comm_arg, P2p::Send)) = p2p_args(call, stage) else {
-            return Ok(None);
-        };
-        let Some(comm) = self.peek_comm(scratch, p, &call.args[comm_arg])? else {
-            return Ok(None);
-        };
-        let n = comm::comm_size(scratch, comm);
-        let dest = self.peek(scratch, p, &call.args[rank_arg])?;
-        let pc = self.ctx.f.and(scratch.inner.pc, step.guard);
-        let dest =
-            resolve_rank(self.ctx.f, self.oracle, pc, dest, n).and_then(|d| Rank::from_int(d, n));
-        Ok(dest.map(|d| (d, comm)))
     }
 
     /// See `Engine::send_destination`.
@@ -219,8 +168,10 @@ impl Mpi<'_> {
         };
         let mut scratch = state.clone();
         let stage = state.inner.procs[p].mpi.stage;
-        let Some((dest, comm)) = self.send_destination_rank(&mut scratch, step, &call, stage)?
-        else {
+        let destination = self
+            .at(&mut scratch, p, &call)
+            .send_destination_rank(step, stage)?;
+        let Some((dest, comm)) = destination else {
             return Ok(None);
         };
         Ok(match dest {
@@ -246,9 +197,10 @@ impl Mpi<'_> {
             return Ok(None);
         }
         let mut scratch = state.clone();
-        let Some((d, tag, comm)) =
-            self.send_envelope(&mut scratch, step, &call, CallStage::Start)?
-        else {
+        let envelope = self
+            .at(&mut scratch, p, &call)
+            .send_envelope(step, CallStage::Start)?;
+        let Some((d, tag, comm)) = envelope else {
             return Ok(None);
         };
         if d == p || pending_receives(state, d) {
@@ -260,6 +212,61 @@ impl Mpi<'_> {
         Ok(self
             .receiver_waits(&mut scratch, d, p, Some(tag), comm)?
             .then_some(d))
+    }
+}
+
+impl ProcessCall<'_> {
+    /// The world rank of the destination, the tag and the communicator of
+    /// the send (or send half) the call makes at `step` (the process at
+    /// `stage` of it), when all three are known: `None` for
+    /// `MPI_PROC_NULL`, a bad rank or values that are not concrete.
+    pub(super) fn send_envelope(
+        &mut self,
+        step: &Step,
+        stage: CallStage,
+    ) -> Result<Option<(usize, i64, u32)>, EngineError> {
+        let call = self.call;
+        let Some((dest, comm)) = self.send_destination_rank(step, stage)? else {
+            return Ok(None);
+        };
+        let Some((_, tag_arg, _, _)) = p2p_args(call, stage) else {
+            return Ok(None);
+        };
+        let tag = self.peek(&call.args[tag_arg])?;
+        // A tag that depends on the inputs is fixed by the step's guard.
+        let f = self.mpi.ctx.f;
+        let pc = f.and(self.state.inner.pc, step.guard);
+        let Some(tag) = resolve_int(f, self.mpi.oracle, pc, tag) else {
+            return Ok(None);
+        };
+        let Rank::Process(dest) = dest else {
+            return Ok(None);
+        };
+        let d = comm::to_world(self.state, comm, dest as usize);
+        Ok(d.map(|d| (d as usize, tag, comm)))
+    }
+
+    /// The destination rank (in its communicator) and the communicator of
+    /// the send (or send half) the call makes at `step`, when the path
+    /// condition and the step's guard fix them to a rank or `MPI_PROC_NULL`.
+    pub(super) fn send_destination_rank(
+        &mut self,
+        step: &Step,
+        stage: CallStage,
+    ) -> Result<Option<(Rank, u32)>, EngineError> {
+        let call = self.call;
+        let Some((rank_arg, _, comm_arg, P2p::Send)) = p2p_args(call, stage) else {
+            return Ok(None);
+        };
+        let Some(comm) = self.peek_comm(&call.args[comm_arg])? else {
+            return Ok(None);
+        };
+        let dest = self.peek(&call.args[rank_arg])?;
+        let n = comm::comm_size(self.state, comm);
+        let f = self.mpi.ctx.f;
+        let pc = f.and(self.state.inner.pc, step.guard);
+        let dest = resolve_rank(f, self.mpi.oracle, pc, dest, n).and_then(|d| Rank::from_int(d, n));
+        Ok(dest.map(|d| (d, comm)))
     }
 }
 

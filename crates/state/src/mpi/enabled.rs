@@ -8,7 +8,7 @@ use tass_semantics::api::{EngineError, Evaluator};
 use super::collective::is_collective;
 use super::context::{
     concrete_i64, current_call, is_implemented, is_own_state_only, is_standard_send, resolve_int,
-    Call, Mpi, ANY, ENVELOPE_CASE, NO_MESSAGE, PROC_NULL,
+    Call, Mpi, ProcessCall, ANY, ENVELOPE_CASE, NO_MESSAGE, PROC_NULL,
 };
 use super::envelope::{
     blocking_match, p2p_args, rank_cases, resolve_rank, tag_cases, with_case, P2p,
@@ -18,38 +18,60 @@ use super::{collective, comm, group, request};
 use crate::state::State;
 use crate::step::Step;
 
-impl Mpi<'_> {
-    /// The receive a process at `call` waits in: (world rank of the source or
-    /// `ANY`, tag, communicator), if it is at one and all three are determined.
-    pub(super) fn pending_receive(
-        &mut self,
-        state: &mut State,
-        p: usize,
-        call: &Call<'_>,
-    ) -> Result<Option<(i64, i64, u32)>, EngineError> {
+impl ProcessCall<'_> {
+    /// The receive the process waits in at its call: (world rank of the
+    /// source or `ANY`, tag, communicator), if it is at one and all three
+    /// are determined.
+    fn pending_receive(&mut self) -> Result<Option<(i64, i64, u32)>, EngineError> {
         // A blocking probe waits as a receive does (it sees a send's envelope
         // before any data moves, so a zero-buffer send can proceed).
+        let call = self.call;
         let Some((src, tag, comm, P2p::Recv | P2p::Probe)) =
-            p2p_args(call, state.inner.procs[p].mpi.stage)
+            p2p_args(call, self.state.inner.procs[self.p].mpi.stage)
         else {
             return Ok(None);
         };
-        let Some(comm) = self.peek_comm(state, p, &call.args[comm])? else {
+        let Some(comm) = self.peek_comm(&call.args[comm])? else {
             return Ok(None);
         };
-        let pc = state.inner.pc;
-        let s = self.peek(state, p, &call.args[src])?;
-        let t = self.peek(state, p, &call.args[tag])?;
-        let size = comm::comm_size(state, comm);
-        let s = match resolve_rank(self.ctx.f, self.oracle, pc, s, size) {
+        let pc = self.state.inner.pc;
+        let s = self.peek(&call.args[src])?;
+        let t = self.peek(&call.args[tag])?;
+        let size = comm::comm_size(self.state, comm);
+        let f = self.mpi.ctx.f;
+        let s = match resolve_rank(f, self.mpi.oracle, pc, s, size) {
             Some(ANY) => Some(ANY),
-            Some(r) if r >= 0 => comm::to_world(state, comm, r as usize).map(i64::from),
+            Some(r) if r >= 0 => comm::to_world(self.state, comm, r as usize).map(i64::from),
             _ => None,
         };
-        let t = resolve_int(self.ctx.f, self.oracle, pc, t);
+        let t = resolve_int(f, self.mpi.oracle, pc, t);
         Ok(s.zip(t).map(|(s, t)| (s, t, comm)))
     }
 
+    /// The request handle values the process's wait/test call looks at (no
+    /// checks): `None` if they cannot be read (executing the call reports it).
+    pub(super) fn peek_requests(&mut self) -> Option<Vec<Value>> {
+        let (call, f, p) = (self.call, self.mpi.ctx.f, self.p);
+        let env = self.mpi.ctx.env(self.state, p);
+        let mut ev = Evaluator::without_checks(f, self.mpi.oracle, p);
+        let (array, count) = match call.lf {
+            LF::MpiWait | LF::MpiTest => (call.arg(ArgRole::Request), 1),
+            _ => {
+                let n = ev.eval_int(&env, call.arg(ArgRole::RequestCount)).ok()?;
+                let n = usize::try_from(concrete_i64(f, n)?).ok()?;
+                (call.arg(ArgRole::Requests), n)
+            }
+        };
+        let ptr = ev.eval(&env, array).ok()?;
+        let places = request::request_places(&mut ev, &env, ptr, count, call.span).ok()?;
+        if !ev.violations.is_empty() {
+            return None;
+        }
+        Some(places.iter().map(|pl| ev.read_place(&env, pl)).collect())
+    }
+}
+
+impl Mpi<'_> {
     /// True if process `d` waits for a message from world rank `p` with `tag` on
     /// `comm`: in a blocking receive, or with a posted `MPI_Irecv`.
     pub(super) fn receiver_waits(
@@ -66,7 +88,7 @@ impl Mpi<'_> {
         let Some(rcall) = current_call(self.ctx.model, state, d) else {
             return Ok(false);
         };
-        let Some((s, t, c)) = self.pending_receive(state, d, &rcall)? else {
+        let Some((s, t, c)) = self.at(state, d, &rcall).pending_receive()? else {
             return Ok(false);
         };
         if !((s == ANY || s == p as i64) && (t == ANY || Some(t) == tag) && c == comm) {
@@ -82,32 +104,6 @@ impl Mpi<'_> {
         Ok(!sources
             .into_iter()
             .any(|src| blocking_match(state, self.ctx.f, src, d, t, c).is_some()))
-    }
-
-    /// The request handle values a wait/test call at `call` of process `p` looks
-    /// at (no checks): `None` if they cannot be read (executing the call reports it).
-    pub(super) fn peek_requests(
-        &mut self,
-        state: &mut State,
-        p: usize,
-        call: &Call<'_>,
-    ) -> Option<Vec<Value>> {
-        let env = self.ctx.env(state, p);
-        let mut ev = Evaluator::without_checks(self.ctx.f, self.oracle, p);
-        let (array, count) = match call.lf {
-            LF::MpiWait | LF::MpiTest => (call.arg(ArgRole::Request), 1),
-            _ => {
-                let n = ev.eval_int(&env, call.arg(ArgRole::RequestCount)).ok()?;
-                let n = usize::try_from(concrete_i64(self.ctx.f, n)?).ok()?;
-                (call.arg(ArgRole::Requests), n)
-            }
-        };
-        let ptr = ev.eval(&env, array).ok()?;
-        let places = request::request_places(&mut ev, &env, ptr, count, call.span).ok()?;
-        if !ev.violations.is_empty() {
-            return None;
-        }
-        Some(places.iter().map(|pl| ev.read_place(&env, pl)).collect())
     }
 
     /// Adds to `steps` the steps of the MPI call `base` (enabled by its guard): none
@@ -132,24 +128,28 @@ impl Mpi<'_> {
             steps.push(base);
             return Ok(());
         }
+        let mut at = self.at(scratch, p, &call);
         if super::rma::rma_op(&call).is_some() {
-            return self.push_rma_steps(scratch, base, &call, steps);
+            steps.extend(at.rma_steps(base)?);
+            return Ok(());
         }
         if is_collective(call.lf) {
-            return self.push_collective_steps(scratch, base, &call, steps);
+            steps.extend(at.collective_steps(base)?);
+            return Ok(());
         }
         if matches!(
             call.lf,
             LF::MpiWait | LF::MpiWaitall | LF::MpiWaitany | LF::MpiTest | LF::MpiTestall
         ) {
-            return self.push_completion_steps(scratch, base, &call, steps);
+            steps.extend(at.completion_steps(base)?);
+            return Ok(());
         }
-        let stage = scratch.inner.procs[p].mpi.stage;
+        let stage = at.state.inner.procs[p].mpi.stage;
         if let Some(request) = completion_stage(call.lf, stage) {
             // The call returns once its send completes; as for a wait, that
             // depends only on the process's own request.
             let handle = Value::Handle(Handle::Request(request));
-            match request::completion(scratch, p, &handle) {
+            match request::completion(at.state, p, &handle) {
                 request::Completion::Pending => {}
                 request::Completion::Ready { by_buffering, .. } => steps.push(Step {
                     commutes: true,
@@ -169,82 +169,70 @@ impl Mpi<'_> {
             });
             return Ok(());
         };
-        self.push_envelope_steps(scratch, base, &call, envelope, steps)
+        steps.extend(at.envelope_steps(base, envelope)?);
+        Ok(())
     }
+}
 
+impl ProcessCall<'_> {
     /// The steps of collective call `call` of process `base.process`: a
     /// nonblocking one posts alone; a blocking one is one step of all members,
     /// owned by the first, once every member has arrived.
-    fn push_collective_steps(
-        &mut self,
-        scratch: &mut State,
-        base: Step,
-        call: &Call<'_>,
-        steps: &mut Vec<Step>,
-    ) -> Result<(), EngineError> {
-        let p = base.process;
-        let Some(comm) = self.peek_collective_comm(scratch, p, call)? else {
-            steps.push(base); // an invalid communicator: executing it reports it
-            return Ok(());
+    fn collective_steps(&mut self, base: Step) -> Result<Vec<Step>, EngineError> {
+        let p = self.p;
+        let Some(comm) = self.peek_collective_comm()? else {
+            return Ok(vec![base]); // an invalid communicator: executing it reports it
         };
-        let n = comm::comm_size(scratch, comm);
-        if collective::is_nonblocking(call.lf) {
+        let n = comm::comm_size(self.state, comm);
+        if collective::is_nonblocking(self.call.lf) {
             // A nonblocking collective posts this process's part: never blocks.
-            steps.extend(self.per_root(scratch, p, call, n, base)?);
-            return Ok(());
+            return self.per_root(n, base);
         }
         // One step for all members, owned by the first, once all have arrived.
-        if collective::has_post(scratch, p, comm) {
+        if collective::has_post(self.state, p, comm) {
             // Its earlier nonblocking collectives on `comm` come first.
-            return Ok(());
+            return Ok(Vec::new());
         }
-        let members = comm::members(scratch, comm);
+        let members = comm::members(self.state, comm);
         if members
             .iter()
-            .any(|&q| collective::has_post(scratch, q as usize, comm))
+            .any(|&q| collective::has_post(self.state, q as usize, comm))
         {
             // Another member's next collective there is a nonblocking one it
             // posted: this call does not match it (executing reports it).
-            steps.push(base);
-            return Ok(());
+            return Ok(vec![base]);
         }
         if members.first() != Some(&(p as u32)) {
-            return Ok(());
+            return Ok(Vec::new());
         }
         for &q in &members {
             let q = q as usize;
-            let Some(c) = current_call(self.ctx.model, scratch, q)
+            let Some(c) = current_call(self.mpi.ctx.model, self.state, q)
                 .filter(|c| is_collective(c.lf) && !collective::is_nonblocking(c.lf))
             else {
-                return Ok(());
+                return Ok(Vec::new());
             };
-            if scratch.inner.procs[q].mpi.phase != MpiPhase::Initialized
-                || self.peek_collective_comm(scratch, q, &c)? != Some(comm)
+            if self.state.inner.procs[q].mpi.phase != MpiPhase::Initialized
+                || self.mpi.at(self.state, q, &c).peek_collective_comm()? != Some(comm)
             {
-                return Ok(());
+                return Ok(Vec::new());
             }
         }
         // The first member's root is the one the others must agree with.
-        steps.extend(self.per_root(scratch, p, call, n, base)?);
-        Ok(())
+        self.per_root(n, base)
     }
 
     /// The steps of a wait or test `call`: one per request `MPI_Waitany` may
     /// complete, else one if the call can complete (or only tests).
-    fn push_completion_steps(
-        &mut self,
-        scratch: &mut State,
-        base: Step,
-        call: &Call<'_>,
-        steps: &mut Vec<Step>,
-    ) -> Result<(), EngineError> {
-        let p = base.process;
+    fn completion_steps(&mut self, base: Step) -> Result<Vec<Step>, EngineError> {
+        let (p, call) = (self.p, self.call);
         // Completions depend only on the process's own requests (its progress
         // steps match them), so these steps commute with the other processes'.
-        let Some(values) = self.peek_requests(scratch, p, call) else {
-            steps.push(base);
-            return Ok(());
+        let Some(values) = self.peek_requests() else {
+            return Ok(vec![base]);
         };
+        let scratch = &*self.state;
+        let mut steps = Vec::new();
         let states: Vec<request::Completion> = values
             .iter()
             .map(|v| request::completion(scratch, p, v))
@@ -253,16 +241,8 @@ impl Mpi<'_> {
         // origin buffer and an MPI_Rget's access to its target: the target's
         // steps must be tried on both sides of it.
         let ends_rma = values.iter().any(|v| {
-            let Value::Handle(Handle::Request(h)) = v else {
-                return false;
-            };
-            scratch.inner.procs[p]
-                .mpi
-                .requests
-                .iter()
-                .any(|r| r.handle == *h && r.kind == request::RequestKind::Rma)
+            request::requests_named(scratch, p, v).any(|(_, r)| r.kind == request::RequestKind::Rma)
         });
-        let first = steps.len();
         let by_buffering = states.iter().any(|c| {
             matches!(
                 c,
@@ -320,36 +300,33 @@ impl Mpi<'_> {
             }
         }
         if ends_rma {
-            for step in steps[first..]
-                .iter_mut()
-                .filter(|s| s.choice != Some(NO_MESSAGE))
-            {
+            for step in steps.iter_mut().filter(|s| s.choice != Some(NO_MESSAGE)) {
                 step.commutes = false;
             }
-            self.push_early_update_steps(scratch, call, &values, first, steps)?;
+            let early = self.early_update_steps(&values, &steps)?;
+            steps.extend(early);
         }
-        Ok(())
+        Ok(steps)
     }
 
-    /// For each step from `first` on that completes request-based RMA
-    /// operations still pending (an `MPI_Rget_accumulate`, performed by the
-    /// completion), one more step per way other origins' pending updates of
-    /// that memory may have been applied first (`rma/request_ops.rs`).
-    /// `values` are the request handles the wait or test looks at.
-    fn push_early_update_steps(
+    /// For each of the wait or test's `steps` that completes request-based
+    /// RMA operations still pending (an `MPI_Rget_accumulate`, performed by
+    /// the completion), one more step per way other origins' pending
+    /// updates of that memory may have been applied first
+    /// (`rma/request_ops.rs`). `values` are the request handles the call
+    /// looks at.
+    fn early_update_steps(
         &mut self,
-        scratch: &mut State,
-        call: &Call<'_>,
         values: &[Value],
-        first: usize,
-        steps: &mut Vec<Step>,
-    ) -> Result<(), EngineError> {
+        steps: &[Step],
+    ) -> Result<Vec<Step>, EngineError> {
+        let call = self.call;
         let rma_handle = |v: &Value| match v {
             Value::Handle(Handle::Request(h)) => Some(*h),
             _ => None,
         };
         let mut early = Vec::new();
-        for step in &steps[first..] {
+        for step in steps {
             if step.choice == Some(NO_MESSAGE) {
                 continue;
             }
@@ -363,47 +340,42 @@ impl Mpi<'_> {
                 _ => values.iter().filter_map(rma_handle).collect(),
             };
             let index = step.choice.filter(|_| call.lf == LF::MpiWaitany);
-            for order in self.request_early_choices(scratch, step.process, &handles, call)? {
+            let choices = (self.mpi).request_early_choices(self.state, self.p, &handles, call)?;
+            for order in choices {
                 early.push(Step {
                     choice: Some(crate::mpi::rma::wait_choice(index, order)),
                     ..step.clone()
                 });
             }
         }
-        steps.extend(early);
-        Ok(())
+        Ok(early)
     }
 
     /// The steps of point-to-point call `call` whose rank, tag and
     /// communicator are at `envelope`: the call itself when they are known,
     /// else one step per value that splits the path.
-    fn push_envelope_steps(
+    fn envelope_steps(
         &mut self,
-        scratch: &mut State,
         base: Step,
-        call: &Call<'_>,
         (rank_arg, tag_arg, comm_arg, kind): (usize, usize, usize, P2p),
-        steps: &mut Vec<Step>,
-    ) -> Result<(), EngineError> {
-        let p = base.process;
-        let f = self.ctx.f;
-        let Some(comm) = self.peek_comm(scratch, p, &call.args[comm_arg])? else {
-            steps.push(base); // an invalid communicator: executing it reports it
-            return Ok(());
+    ) -> Result<Vec<Step>, EngineError> {
+        let call = self.call;
+        let f = self.mpi.ctx.f;
+        let Some(comm) = self.peek_comm(&call.args[comm_arg])? else {
+            return Ok(vec![base]); // an invalid communicator: executing it reports it
         };
-        let n = comm::comm_size(scratch, comm);
-        let pc = scratch.inner.pc;
-        let tag = self.peek(scratch, p, &call.args[tag_arg])?;
-        let Some(tags) = tag_cases(f, self.oracle, pc, tag) else {
+        let n = comm::comm_size(self.state, comm);
+        let pc = self.state.inner.pc;
+        let tag = self.peek(&call.args[tag_arg])?;
+        let Some(tags) = tag_cases(f, self.mpi.oracle, pc, tag) else {
             // Too many values to split on: executing it reports that.
-            steps.push(base);
-            return Ok(());
+            return Ok(vec![base]);
         };
-        let rank = self.peek(scratch, p, &call.args[rank_arg])?;
+        let rank = self.peek(&call.args[rank_arg])?;
         let mut cases = Vec::new();
         for (tag_guard, tag) in tags {
             let pc = tag_guard.map_or(pc, |g| f.and(pc, g));
-            for (rank_guard, rank) in rank_cases(f, self.oracle, pc, rank, n) {
+            for (rank_guard, rank) in rank_cases(f, self.mpi.oracle, pc, rank, n) {
                 let guard = match (tag_guard, rank_guard) {
                     (Some(a), Some(b)) => Some(f.and(a, b)),
                     (a, b) => a.or(b),
@@ -414,41 +386,37 @@ impl Mpi<'_> {
         if let [(guard, rank, tag)] = cases[..] {
             // One case: the call runs under it.
             let step = with_case(f, &base, guard);
-            return self.p2p_steps(scratch, call, step, (kind, comm, n), (rank, tag), steps);
+            return self.p2p_steps(step, (kind, comm, n), (rank, tag));
         }
         // The rank or tag depends on the inputs: split the path first, one step per
         // value, and let the call run on each path where its envelope is known.
         // (Matching and the deadlock test see one value per path; steps for
         // different values at one state would let one path's match hide another
         // path's deadlock.)
-        for (guard, _, _) in cases {
-            let Some(guard) = guard else { continue };
-            steps.push(Step {
+        Ok(cases
+            .into_iter()
+            .filter_map(|(guard, _, _)| guard)
+            .map(|guard| Step {
                 guard,
                 guard_known_true: false,
                 choice: Some(ENVELOPE_CASE),
                 commutes: false,
                 ..base.clone()
-            });
-        }
-        Ok(())
+            })
+            .collect())
     }
 
     /// The steps of point-to-point call `call` (`step`) whose rank argument is
     /// `value` (`None`: not a rank of the communicator, which executing reports)
     /// and whose tag is `tag`: for a blocking receive or probe one per sender with
     /// a matching message, else `step` itself.
-    pub(super) fn p2p_steps(
+    fn p2p_steps(
         &mut self,
-        scratch: &mut State,
-        call: &Call<'_>,
         step: Step,
         (kind, comm, n): (P2p, u32, usize),
         (value, tag): (Option<i64>, i64),
-        steps: &mut Vec<Step>,
-    ) -> Result<(), EngineError> {
-        let f = self.ctx.f;
-        let p = step.process;
+    ) -> Result<Vec<Step>, EngineError> {
+        let (f, p, call) = (self.mpi.ctx.f, self.p, self.call);
         let blocking = matches!(kind, P2p::Recv | P2p::Probe | P2p::Iprobe);
         let source = match value {
             Some(v) if blocking && (v == ANY || (0..n as i64).contains(&v)) => v,
@@ -463,10 +431,14 @@ impl Mpi<'_> {
                         step.commutes = true;
                         if is_standard_send(call.lf) {
                             let tag = Some(tag);
-                            let waiting = match comm::to_world(scratch, comm, d as usize) {
-                                Some(dw) => {
-                                    self.receiver_waits(scratch, dw as usize, p, tag, comm)?
-                                }
+                            let waiting = match comm::to_world(self.state, comm, d as usize) {
+                                Some(dw) => (self.mpi).receiver_waits(
+                                    self.state,
+                                    dw as usize,
+                                    p,
+                                    tag,
+                                    comm,
+                                )?,
                                 None => false,
                             };
                             // MPI_Bsend uses the buffer the program attached, not
@@ -479,10 +451,11 @@ impl Mpi<'_> {
                     }
                     _ => {}
                 }
-                steps.push(step);
-                return Ok(());
+                return Ok(vec![step]);
             }
         };
+        let scratch = &*self.state;
+        let mut steps = Vec::new();
         let commutes = source != ANY && kind != P2p::Iprobe;
         let sources: Vec<u32> = if source == ANY {
             comm::members(scratch, comm)
@@ -508,9 +481,11 @@ impl Mpi<'_> {
                 });
             }
         }
-        Ok(())
+        Ok(steps)
     }
+}
 
+impl Mpi<'_> {
     /// Whether step `step` of a wait call completes only by buffering (an
     /// `MPI_Isend` whose message nobody has received yet).
     pub(super) fn wait_needs_buffering(
@@ -520,7 +495,7 @@ impl Mpi<'_> {
         call: &Call<'_>,
     ) -> bool {
         let p = step.process;
-        let Some(values) = self.peek_requests(state, p, call) else {
+        let Some(values) = self.at(state, p, call).peek_requests() else {
             return false;
         };
         let buffered = |v: &Value| {

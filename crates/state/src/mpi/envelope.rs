@@ -7,7 +7,7 @@ use tass_model::api::{LibraryFunction as LF, Span};
 use tass_semantics::api::{Decision, EngineError, Evaluator, Oracle};
 use tass_symbolic::api::{Expr, ExprFactory};
 
-use super::context::{first_match, resolve_int, Call, Mpi};
+use super::context::{first_match, resolve_int, Call, ProcessCall};
 use super::process::CallStage;
 use super::request;
 use crate::state::State;
@@ -100,24 +100,18 @@ pub(super) fn rank_cases(
     cases
 }
 
-impl Mpi<'_> {
-    /// `base` once per value the root of collective call `call` of process `p`
-    /// can take (a root that depends on the inputs splits the path; the step
-    /// with a guard fixing it executes with that root).
-    pub(super) fn per_root(
-        &mut self,
-        scratch: &mut State,
-        p: usize,
-        call: &Call<'_>,
-        n: usize,
-        base: Step,
-    ) -> Result<Vec<Step>, EngineError> {
-        let f = self.ctx.f;
-        let Some(root) = self.peek_root(scratch, p, call)? else {
+impl ProcessCall<'_> {
+    /// `base` once per value the root of the process's collective call can
+    /// take in a communicator of `n` processes (a root that depends on the
+    /// inputs splits the path; the step with a guard fixing it executes
+    /// with that root).
+    pub(super) fn per_root(&mut self, n: usize, base: Step) -> Result<Vec<Step>, EngineError> {
+        let f = self.mpi.ctx.f;
+        let Some(root) = self.peek_root()? else {
             return Ok(vec![base]);
         };
-        let pc = scratch.inner.pc;
-        Ok(rank_cases(f, self.oracle, pc, root, n)
+        let pc = self.state.inner.pc;
+        Ok(rank_cases(f, self.mpi.oracle, pc, root, n)
             .into_iter()
             .map(|(guard, _)| with_case(f, &base, guard))
             .collect())

@@ -70,19 +70,21 @@ impl Mpi<'_> {
             use tass_model::api::mpi::RmaOp;
             return match op {
                 RmaOp::Create | RmaOp::Free | RmaOp::Fence => self.rma_collective(state, p, call),
-                RmaOp::Lock | RmaOp::Unlock | RmaOp::Flush => self.passive_call(state, step, call),
+                RmaOp::Lock | RmaOp::Unlock | RmaOp::Flush => {
+                    self.at(state, p, call).passive_call(step)
+                }
                 RmaOp::Post
                 | RmaOp::Start
                 | RmaOp::Complete
                 | RmaOp::Wait
                 | RmaOp::Test
-                | RmaOp::Sync => self.pscw_call(state, step, call),
+                | RmaOp::Sync => self.at(state, p, call).pscw_call(step),
                 RmaOp::Put
                 | RmaOp::Get
                 | RmaOp::Accumulate
                 | RmaOp::FetchAndOp
                 | RmaOp::CompareAndSwap
-                | RmaOp::GetAccumulate => self.rma_operation(state, step, call),
+                | RmaOp::GetAccumulate => self.at(state, p, call).rma_operation(),
             };
         }
         if is_collective(call.lf) && phase == MpiPhase::Initialized {

@@ -146,13 +146,7 @@ pub(super) fn receive(
     let status = match choice {
         None => request::proc_null_status(f),
         Some(s) => {
-            let tag = tag_value(ev, ev.current_pc(&*env), tag, span)?;
-            let Some(k) = blocking_match(env.state, f, s, env.proc, tag, comm) else {
-                return Err(EngineError::invalid(
-                    "receive step without a matching message",
-                    Some(span),
-                ));
-            };
+            let k = matched_message(ev, env, (s, tag, comm), "receive", span)?;
             let Some(msg) = env.dequeue(k) else {
                 return Err(EngineError::invalid("message vanished", Some(span)));
             };
@@ -368,13 +362,7 @@ impl MpiCall<'_, '_, '_> {
             Some(NO_MESSAGE) => None,
             None => Some(request::proc_null_status(f)),
             Some(s) => {
-                let tag = tag_value(ev, ev.current_pc(&*env), tag, span)?;
-                let Some(k) = blocking_match(env.state, f, s, env.proc, tag, comm) else {
-                    return Err(EngineError::invalid(
-                        "probe step without a matching message",
-                        Some(span),
-                    ));
-                };
+                let k = matched_message(ev, env, (s, tag, comm), "probe", span)?;
                 let m = &env.state.inner.messages[k];
                 let rank = comm::rank_in(env.state, comm, s).unwrap_or(s as usize);
                 Some((f.int(rank as i64), m.tag, m.count))
@@ -457,4 +445,24 @@ impl MpiCall<'_, '_, '_> {
         );
         Ok(())
     }
+}
+
+/// The buffered message from world rank `source` with `tag` on `comm` that
+/// the step of a blocking receive or probe (`what`) takes: the step was
+/// enabled for it, so its absence is an internal error.
+fn matched_message(
+    ev: &mut Evaluator<'_>,
+    env: &ProcEnv<'_>,
+    (source, tag, comm): (u32, Expr, u32),
+    what: &str,
+    span: &Span,
+) -> Result<usize, EngineError> {
+    let tag = tag_value(ev, ev.current_pc(env), tag, span)?;
+    let f = ev.factory();
+    blocking_match(env.state, f, source, env.proc, tag, comm).ok_or_else(|| {
+        EngineError::invalid(
+            format!("{what} step without a matching message"),
+            Some(span),
+        )
+    })
 }

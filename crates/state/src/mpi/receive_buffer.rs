@@ -539,11 +539,10 @@ impl Mpi<'_> {
         state: &mut State,
         step: &Step,
     ) -> Result<Vec<Violation>, EngineError> {
-        let p = step.process;
-        let mut violations = Vec::new();
         if step.request.is_some() {
-            return Ok(violations); // a progress step: MPI's own write
+            return Ok(Vec::new()); // a progress step: MPI's own write
         }
+        let p = step.process;
         let pending: Vec<ReceiveBuffer> = state.inner.procs[p]
             .mpi
             .requests
@@ -551,7 +550,7 @@ impl Mpi<'_> {
             .filter_map(|r| r.receiving.as_deref().cloned())
             .collect();
         if pending.is_empty() {
-            return Ok(violations);
+            return Ok(Vec::new());
         }
         let env = self.ctx.env(state, p);
         let f = self.ctx.f;
@@ -596,7 +595,6 @@ impl Mpi<'_> {
         for (claim, message) in claims {
             ev.check(&env, claim, Property::LocalConcurrency, || message, &span);
         }
-        violations.append(&mut ev.violations);
-        Ok(violations)
+        Ok(ev.violations)
     }
 }

@@ -731,16 +731,29 @@ pub(super) fn complete(
     )
 }
 
+/// The requests of process `p` (with their indices) that handle value `v`
+/// names: none when `v` is no request handle.
+pub(super) fn requests_named<'s>(
+    state: &'s State,
+    p: usize,
+    v: &Value,
+) -> impl Iterator<Item = (usize, &'s Request)> {
+    let handle = match v {
+        Value::Handle(Handle::Request(h)) => Some(*h),
+        _ => None,
+    };
+    let requests = &state.inner.procs[p].mpi.requests;
+    requests
+        .iter()
+        .enumerate()
+        .filter(move |(_, r)| Some(r.handle) == handle)
+}
+
 /// The index of the persistent request (not freed) that `v` names, if it names one.
 pub(super) fn persistent_index(state: &State, p: usize, v: &Value) -> Option<usize> {
-    let Value::Handle(Handle::Request(h)) = v else {
-        return None;
-    };
-    state.inner.procs[p]
-        .mpi
-        .requests
-        .iter()
-        .position(|r| r.handle == *h && !r.freed && r.persistent.is_some())
+    requests_named(state, p, v)
+        .find(|(_, r)| !r.freed && r.persistent.is_some())
+        .map(|(index, _)| index)
 }
 
 /// Makes the `index`-th request of the process (a persistent one) inactive;

@@ -8,7 +8,7 @@ use tass_symbolic::api::{Expr, Type};
 
 use super::data::{dtype_of, op_name, DType, Op};
 use super::kind::{positions, Kind, UNDEFINED};
-use super::members::{path_dead, Member, Significant};
+use super::members::{check_gives_same, path_dead, CollectiveRun, Member, Significant};
 use crate::env::ProcEnv;
 use crate::mpi::buffer::{read_buffer, type_name, BufArg};
 use crate::mpi::context::{Mpi, MpiCall};
@@ -86,36 +86,35 @@ impl MpiCall<'_, '_, '_> {
             }
             Ok(Ok(Some(xs)))
         };
-        if sends {
-            out.stype = dt(ev, pos.stype)?;
-            out.scount = int(ev, pos.scount)?;
-            let (Ok(counts), Ok(displs)) =
-                (ints(ev, pos.scounts, true)?, ints(ev, pos.sdispls, false)?)
+        // One side of the call (send or receive): the datatype, count, counts
+        // and displacements at argument positions `at` (`None`: the path died).
+        let side = |ev: &mut Evaluator<'_>, at: [Option<usize>; 4]| {
+            let [ty, count, counts, displs] = at;
+            let (ty, count) = (dt(ev, ty)?, int(ev, count)?);
+            let (Ok(counts), Ok(displs)) = (ints(ev, counts, true)?, ints(ev, displs, false)?)
             else {
                 return Ok(None);
             };
-            let displs = match (per_peer, &out.stype) {
+            let displs = match (per_peer, &ty) {
                 (true, Some(t)) => Some(byte_displacements_in_elements(ev, displs, t, span)?),
                 _ => displs,
             };
-            (out.scounts, out.sdispls) = (counts, displs);
+            Ok::<_, EngineError>(Some((ty, count, counts, displs)))
+        };
+        if sends {
+            let Some(send) = side(ev, [pos.stype, pos.scount, pos.scounts, pos.sdispls])? else {
+                return Ok(None);
+            };
+            (out.stype, out.scount, out.scounts, out.sdispls) = send;
         }
         if receives {
-            out.rtype = dt(ev, pos.rtype)?;
-            out.rcount = int(ev, pos.rcount)?;
-            let (Ok(counts), Ok(displs)) =
-                (ints(ev, pos.rcounts, true)?, ints(ev, pos.rdispls, false)?)
-            else {
+            let Some(receive) = side(ev, [pos.rtype, pos.rcount, pos.rcounts, pos.rdispls])? else {
                 return Ok(None);
             };
-            let displs = match (per_peer, &out.rtype) {
-                (true, Some(t)) => Some(byte_displacements_in_elements(ev, displs, t, span)?),
-                _ => displs,
-            };
-            if let (Some(counts), Some(displs)) = (&counts, &displs) {
+            if let (_, _, Some(counts), Some(displs)) = &receive {
                 check_disjoint_receives(ev, env, counts, displs, lf, span);
             }
-            (out.rcounts, out.rdispls) = (counts, displs);
+            (out.rtype, out.rcount, out.rcounts, out.rdispls) = receive;
         }
         // The buffers' C types must be the datatype's.
         let rbuf_type = out.rtype.clone().or_else(|| out.stype.clone());
@@ -354,31 +353,29 @@ pub(super) fn check_fit(
     ev.check(env, same, Property::CollectiveMismatch, message, span);
 }
 
-impl Mpi<'_> {
+impl CollectiveRun<'_, '_> {
     /// Phase 3: datatypes, operations and counts agree. `false` if the path died.
-    pub(super) fn check_agreement(
-        &mut self,
-        state: &mut State,
-        members: &[Member<'_>],
-        root: Option<usize>,
-        violations: &mut Vec<Violation>,
-    ) -> Result<bool, EngineError> {
-        if !self.check_datatypes(state, members, violations)? {
+    pub(super) fn check_agreement(&mut self) -> Result<bool, EngineError> {
+        let (mpi, state, violations) = (&mut *self.mpi, &mut *self.state, &mut *self.violations);
+        let (members, root) = (self.members, self.root);
+        if !mpi.check_datatypes(state, members, violations)? {
             return Ok(false);
         }
         for j in 0..members.len() {
             let w = members[j].world;
-            self.as_process(state, w, violations, |ev, env| {
+            mpi.as_process(state, w, violations, |ev, env| {
                 check_counts(ev, &*env, members, root, j);
                 Ok(())
             })?;
-            if path_dead(&self.ctx, state) {
+            if path_dead(&mpi.ctx, state) {
                 return Ok(false);
             }
         }
         Ok(true)
     }
+}
 
+impl Mpi<'_> {
     /// Datatypes: every significant one is the same, and the operation suits
     /// it. False if a violation was reported.
     fn check_datatypes(
@@ -490,31 +487,22 @@ fn check_counts(
     let count = |x: &Option<Expr>| x.unwrap_or(zero);
     let m = &members[j];
     let (w, span) = (m.world, m.span);
+    // `sent` units fit the `posted` receive (`what`: who sends to whom).
+    let fit = |ev: &mut Evaluator<'_>, (sent, posted), what: &dyn Fn() -> String| {
+        check_fit(ev, env, sent, posted, what, span)
+    };
     match kind {
         Kind::Bcast | Kind::Reduce | Kind::Allreduce | Kind::Scan | Kind::Exscan => {
             let (c0, c) = (count(&members[0].args.scount), count(&m.args.scount));
-            let same = f.eq(c0, c);
             let w0 = members[0].world;
-            ev.check(
-                env,
-                same,
-                Property::CollectiveMismatch,
-                || {
-                    format!(
-                        "process {w} gives count {} to {name} while process {w0} gives {}",
-                        f.pretty(c),
-                        f.pretty(c0)
-                    )
-                },
-                span,
-            );
+            check_gives_same(ev, env, (name, "count"), (w0, c0), (w, c), span);
         }
         Kind::ReduceScatter => {
             let w0 = members[0].world;
             for k in 0..n {
                 let (c0, c) = (at(&members[0].args.rcounts, k), at(&m.args.rcounts, k));
-                let same = f.eq(c0, c);
-                ev.check(env, same, Property::CollectiveMismatch, || format!("process {w} gives recvcounts[{k}] = {} to {name} while process {w0} gives {}", f.pretty(c), f.pretty(c0)), span);
+                let what = format!("recvcounts[{k}] =");
+                check_gives_same(ev, env, (name, &what), (w0, c0), (w, c), span);
             }
         }
         // The gathering process (the root, or every process for
@@ -528,14 +516,9 @@ fn check_counts(
                 } else {
                     at(&m.args.rcounts, i)
                 };
-                check_fit(
-                    ev,
-                    env,
-                    count(&s.args.scount),
-                    posted,
-                    &|| format!("{name}: process {} sends to process {w}", s.world),
-                    span,
-                );
+                fit(ev, (count(&s.args.scount), posted), &|| {
+                    format!("{name}: process {} sends to process {w}", s.world)
+                });
             }
         }
         Kind::Scatter | Kind::Scatterv => {
@@ -546,14 +529,9 @@ fn check_counts(
                 } else {
                     at(&rm.args.scounts, j)
                 };
-                check_fit(
-                    ev,
-                    env,
-                    sent,
-                    count(&m.args.rcount),
-                    &|| format!("{name}: root {} sends to process {w}", rm.world),
-                    span,
-                );
+                fit(ev, (sent, count(&m.args.rcount)), &|| {
+                    format!("{name}: root {} sends to process {w}", rm.world)
+                });
             }
         }
         Kind::Alltoall | Kind::Alltoallv => {
@@ -563,14 +541,9 @@ fn check_counts(
                 } else {
                     (at(&s.args.scounts, j), at(&m.args.rcounts, i))
                 };
-                check_fit(
-                    ev,
-                    env,
-                    sent,
-                    posted,
-                    &|| format!("{name}: process {} sends to process {w}", s.world),
-                    span,
-                );
+                fit(ev, (sent, posted), &|| {
+                    format!("{name}: process {} sends to process {w}", s.world)
+                });
             }
         }
         _ => {}

@@ -100,7 +100,7 @@ impl Mpi<'_> {
         }
 
         // Phase 3: datatypes and counts must agree.
-        if !self.check_agreement(state, &members, root, &mut violations)?
+        if !(self.run(state, (&members, root), &mut violations)).check_agreement()?
             || path_dead(&self.ctx, state)
         {
             return Ok((violations, Vec::new()));
@@ -120,9 +120,8 @@ impl Mpi<'_> {
             }
             Kind::Barrier => {}
             _ => {
-                let Some(transfers) =
-                    self.read_transfers(state, &members, root, &mut violations)?
-                else {
+                let mut run = self.run(state, (&members, root), &mut violations);
+                let Some(transfers) = run.read_transfers()? else {
                     return Ok((violations, Vec::new()));
                 };
                 if path_dead(&self.ctx, state) {

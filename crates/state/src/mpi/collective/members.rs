@@ -3,7 +3,7 @@
 
 use tass_dynamic::api::{Handle, Value};
 use tass_model::api::{LibraryConstant as LC, LibraryFunction as LF, Span};
-use tass_semantics::api::{EngineError, Environment, Evaluator, Property};
+use tass_semantics::api::{EngineError, Environment, Evaluator, Property, Violation};
 use tass_symbolic::api::{Expr, ExprFactory, Type};
 
 use super::data::{op_name, op_of, DType, Data, Op};
@@ -12,7 +12,7 @@ use super::user_reduce::user_function;
 use crate::env::ProcEnv;
 use crate::mpi::buffer::holds;
 use crate::mpi::comm;
-use crate::mpi::context::{Call, Ctx, HandlePassed, Mpi, MpiCall};
+use crate::mpi::context::{Call, Ctx, HandlePassed, Mpi, MpiCall, ProcessCall};
 use crate::state::State;
 
 /// One member of the communicator in a collective: at its blocking call, or
@@ -66,43 +66,63 @@ impl Significant {
     }
 }
 
+/// The members of one collective operation in a state, with its root (comm
+/// rank, if it has one): the receiver of the phases that read and check
+/// every member's arguments (`check_agreement`, `read_transfers`), which
+/// all report into `violations`.
+pub(super) struct CollectiveRun<'r, 'a> {
+    pub mpi: &'r mut Mpi<'a>,
+    pub state: &'r mut State,
+    pub members: &'r [Member<'r>],
+    pub root: Option<usize>,
+    pub violations: &'r mut Vec<Violation>,
+}
+
+impl<'a> Mpi<'a> {
+    /// The collective operation of `members` (with root `root`) in `state`.
+    pub(super) fn run<'r>(
+        &'r mut self,
+        state: &'r mut State,
+        (members, root): (&'r [Member<'r>], Option<usize>),
+        violations: &'r mut Vec<Violation>,
+    ) -> CollectiveRun<'r, 'a> {
+        CollectiveRun {
+            mpi: self,
+            state,
+            members,
+            root,
+            violations,
+        }
+    }
+}
+
 pub(super) fn path_dead(ctx: &Ctx<'_>, state: &State) -> bool {
     ctx.f.as_bool(state.inner.pc) == Some(false)
 }
 
-impl Mpi<'_> {
-    /// The communicator a process at collective call `call` names, without checks
-    /// (`None`: not a valid one). `MPI_Comm_free` names it through its pointer.
-    pub(crate) fn peek_collective_comm(
-        &mut self,
-        state: &mut State,
-        p: usize,
-        call: &Call<'_>,
-    ) -> Result<Option<u32>, EngineError> {
-        let passed = if call.lf == LF::MpiCommFree {
+impl ProcessCall<'_> {
+    /// The communicator the process's collective call names, without
+    /// checks (`None`: not a valid one). `MPI_Comm_free` names it through
+    /// its pointer.
+    pub(crate) fn peek_collective_comm(&mut self) -> Result<Option<u32>, EngineError> {
+        let passed = if self.call.lf == LF::MpiCommFree {
             HandlePassed::ByAddress("communicator")
         } else {
             HandlePassed::ByValue
         };
-        let arg = &call.args[comm_arg(call.lf)];
-        let v = self.peek_handle(state, p, call, arg, passed)?;
-        Ok(v.and_then(|v| comm::comm_of_value(state, &v)))
+        let arg = &self.call.args[comm_arg(self.call.lf)];
+        let v = self.peek_handle(arg, passed)?;
+        Ok(v.and_then(|v| comm::comm_of_value(self.state, &v)))
     }
 
-    /// The root argument of collective call `call` of process `p`, evaluated
-    /// without checks (`None`: the collective has no root).
-    pub(crate) fn peek_root(
-        &mut self,
-        state: &mut State,
-        p: usize,
-        call: &Call<'_>,
-    ) -> Result<Option<Expr>, EngineError> {
-        let Some(k) = shape(call.lf).and_then(|(kind, _)| positions(kind).root) else {
+    /// The root argument of the process's collective call (no checks;
+    /// `None`: the collective has no root).
+    pub(crate) fn peek_root(&mut self) -> Result<Option<Expr>, EngineError> {
+        let Some(k) = shape(self.call.lf).and_then(|(kind, _)| positions(kind).root) else {
             return Ok(None);
         };
-        let env = self.ctx.env(state, p);
-        let mut ev = Evaluator::without_checks(self.ctx.f, self.oracle, p);
-        Ok(Some(ev.eval_int(&env, &call.args[k])?))
+        let arg = &self.call.args[k];
+        Ok(Some(self.peek(arg)?))
     }
 }
 
@@ -260,24 +280,34 @@ pub(super) fn agrees(
         return false;
     }
     if let (Some(r0), Some(r)) = (root0, root) {
-        let f = ev.factory();
-        let same = f.eq(r0, r);
-        ev.check(
-            env,
-            same,
-            Property::CollectiveMismatch,
-            || {
-                format!(
-                    "process {w} gives root {} to {} while process {w0} gives {}",
-                    f.pretty(r),
-                    lf.c_name(),
-                    f.pretty(r0)
-                )
-            },
-            span,
-        );
+        let name = lf.c_name();
+        check_gives_same(ev, env, (name, "root"), (w0, r0), (w, r), span);
     }
     true
+}
+
+/// Checks that process `w` gives collective `name` the same `what`
+/// (`mine`) as process `w0` (`first`): `collective-mismatch` otherwise.
+pub(super) fn check_gives_same(
+    ev: &mut Evaluator<'_>,
+    env: &dyn Environment,
+    (name, what): (&str, &str),
+    (w0, first): (usize, Expr),
+    (w, mine): (usize, Expr),
+    span: &Span,
+) {
+    let f = ev.factory();
+    let message = || {
+        let (mine, first) = (f.pretty(mine), f.pretty(first));
+        format!("process {w} gives {what} {mine} to {name} while process {w0} gives {first}")
+    };
+    ev.check(
+        env,
+        f.eq(first, mine),
+        Property::CollectiveMismatch,
+        message,
+        span,
+    );
 }
 
 impl Mpi<'_> {

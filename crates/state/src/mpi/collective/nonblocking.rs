@@ -341,11 +341,16 @@ impl Mpi<'_> {
         let Some(root) = self.members_root(state, &members)? else {
             return Ok(());
         };
-        if !self.check_agreement(state, &members, root, violations)? || path_dead(&self.ctx, state)
-        {
+        let agree = self
+            .run(state, (&members, root), violations)
+            .check_agreement()?;
+        if !agree || path_dead(&self.ctx, state) {
             return Ok(());
         }
-        let Some(transfers) = self.read_transfers(state, &members, root, violations)? else {
+        let Some(transfers) = self
+            .run(state, (&members, root), violations)
+            .read_transfers()?
+        else {
             return Ok(());
         };
         if path_dead(&self.ctx, state) {
@@ -524,36 +529,24 @@ pub(crate) fn pending_posts(model: &Model, state: &State, p: usize) -> Vec<Strin
         let RequestKind::Posted(posted) = &r.kind else {
             continue;
         };
-        if let Some(k) = posted.init_ordinal {
+        let members = comm::members(state, posted.comm).into_iter();
+        let (verb, missing): (&str, Vec<u32>) = if let Some(k) = posted.init_ordinal {
             // A started persistent collective waits for the members' starts
             // of the one they initialised k-th on the communicator.
             let which = Which::Persistent(k);
-            let missing: Vec<String> = comm::members(state, posted.comm)
-                .into_iter()
-                .filter(|&q| {
-                    let requests = &state.inner.procs[q as usize].mpi.requests;
-                    !requests.iter().any(|x| which.selects(&x.kind, posted.comm))
-                })
-                .map(|q| q.to_string())
-                .collect();
-            let span = span_of(model, r.origin);
-            out.push(format!(
-                "for its {} of line {}, not yet started by process(es) {}",
-                posted.lf.c_name(),
-                span.start_line,
-                missing.join(", ")
-            ));
-            continue;
-        }
-        // It is the `ordinal`-th pending post of `p` on its communicator; a
-        // member with fewer pending posts there has not posted it yet.
-        let ordinal = mine[..=k]
-            .iter()
-            .filter(|x| Which::Next.selects(&x.kind, posted.comm))
-            .count();
-        let missing: Vec<String> = comm::members(state, posted.comm)
-            .into_iter()
-            .filter(|&q| {
+            let missing = members.filter(|&q| {
+                let requests = &state.inner.procs[q as usize].mpi.requests;
+                !requests.iter().any(|x| which.selects(&x.kind, posted.comm))
+            });
+            ("started", missing.collect())
+        } else {
+            // It is the `ordinal`-th pending post of `p` on its communicator; a
+            // member with fewer pending posts there has not posted it yet.
+            let ordinal = mine[..=k]
+                .iter()
+                .filter(|x| Which::Next.selects(&x.kind, posted.comm))
+                .count();
+            let missing = members.filter(|&q| {
                 state.inner.procs[q as usize]
                     .mpi
                     .requests
@@ -561,12 +554,13 @@ pub(crate) fn pending_posts(model: &Model, state: &State, p: usize) -> Vec<Strin
                     .filter(|x| Which::Next.selects(&x.kind, posted.comm))
                     .count()
                     < ordinal
-            })
-            .map(|q| q.to_string())
-            .collect();
+            });
+            ("posted", missing.collect())
+        };
+        let missing: Vec<String> = missing.iter().map(|q| q.to_string()).collect();
         let span = span_of(model, r.origin);
         out.push(format!(
-            "for its {} of line {}, not yet posted by process(es) {}",
+            "for its {} of line {}, not yet {verb} by process(es) {}",
             posted.lf.c_name(),
             span.start_line,
             missing.join(", ")

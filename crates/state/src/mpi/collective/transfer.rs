@@ -1,14 +1,13 @@
 //! Where a collective's data goes: the transfers between members' buffers.
 
 use tass_model::api::LibraryConstant as LC;
-use tass_semantics::api::{Arith, EngineError, Violation};
+use tass_semantics::api::{Arith, EngineError};
 use tass_symbolic::api::{Expr, ExprFactory, Type};
 
 use super::data::{read_data, reduce, slice, undefined_like, DType, Data, Op};
 use super::kind::{positions, Kind};
-use super::members::Member;
+use super::members::{CollectiveRun, Member};
 use crate::mpi::buffer::Window;
-use crate::mpi::context::Mpi;
 use crate::state::State;
 
 /// The transfers of a collective, or `None` when some member has no send
@@ -345,23 +344,19 @@ impl Transfer {
     }
 }
 
-impl Mpi<'_> {
+impl CollectiveRun<'_, '_> {
     /// Phase 4: reads every contribution and computes what each member receives.
-    pub(super) fn read_transfers(
-        &mut self,
-        state: &mut State,
-        members: &[Member<'_>],
-        root: Option<usize>,
-        violations: &mut Vec<Violation>,
-    ) -> Transfers {
+    pub(super) fn read_transfers(&mut self) -> Transfers {
+        let (mpi, state, violations) = (&mut *self.mpi, &mut *self.state, &mut *self.violations);
+        let (members, root) = (self.members, self.root);
         let kind = members[0].kind;
         let pos = positions(kind);
         let (Some(sbuf), rbuf) = (pos.sbuf, pos.rbuf.unwrap_or(0)) else {
             return Ok(Some(Vec::new()));
         };
         let plan = Plan {
-            f: self.ctx.f,
-            arith: self.oracle.arith(),
+            f: mpi.ctx.f,
+            arith: mpi.oracle.arith(),
             kind,
             members,
             root,
@@ -400,7 +395,7 @@ impl Mpi<'_> {
             } else {
                 sbuf
             };
-            self.as_process(state, m.world, violations, |ev, env| {
+            mpi.as_process(state, m.world, violations, |ev, env| {
                 read_data(ev, &*env, &call.args[from], cnt, offset, &dt, m.span)
             })
         };

@@ -13,10 +13,9 @@ use tass_symbolic::api::{Expr, ExprFactory, Type};
 use super::sync::rma_op;
 use super::window::{datatype_size, Epoch, OpKind, OriginHold, PendingOp, Window};
 use crate::mpi::buffer::{self, concrete, read_buffer, write_buffer, BufArg};
-use crate::mpi::context::{Call, Mpi, MpiCall};
+use crate::mpi::context::{Call, Mpi, MpiCall, ProcessCall};
 use crate::mpi::request::{self, RequestKind};
 use crate::state::State;
-use crate::step::Step;
 
 /// A pending operation's kind, origin data, origin buffer and compare value
 /// and buffer (see [`PendingOp`]).
@@ -32,42 +31,36 @@ struct Issued {
     target_disp: i64,
 }
 
-impl Mpi<'_> {
-    /// Executes `MPI_Put`, `MPI_Get` or `MPI_Accumulate` (`step` of its
-    /// process): checks it and adds it to the window's epoch.
-    pub(crate) fn rma_operation(
-        &mut self,
-        state: &mut State,
-        step: &Step,
-        call: &Call<'_>,
-    ) -> Result<(Vec<Violation>, Vec<Change>), EngineError> {
-        let p = step.process;
-        let mut violations = Vec::new();
-        let issued = self.as_process(state, p, &mut violations, |ev, env| {
-            MpiCall::new(ev, env, call).issue_args()
-        })?;
-        let hold = self.request_of(state, step, call, &mut violations)?;
+impl ProcessCall<'_> {
+    /// Executes `MPI_Put`, `MPI_Get` or `MPI_Accumulate` (a step of its
+    /// process alone): checks it and adds it to the window's epoch.
+    pub(crate) fn rma_operation(mut self) -> Result<(Vec<Violation>, Vec<Change>), EngineError> {
+        let issued = self.checked(|c| c.issue_args())?;
+        let hold = self.request_of()?;
         if let Some(issued) = issued {
-            self.add_operation(state, step, call, (issued, hold), &mut violations)?;
+            self.add_operation((issued, hold))?;
         }
-        self.finish_rma_call(state, p, call, &mut violations)?;
-        Ok((violations, Vec::new()))
+        self.finish()
     }
 
-    fn add_operation(
-        &mut self,
-        state: &mut State,
-        step: &Step,
-        call: &Call<'_>,
-        (issued, hold): (Issued, OriginHold),
-        violations: &mut Vec<Violation>,
-    ) -> Result<(), EngineError> {
-        let p = step.process;
-        let Some(w) = state.inner.windows[issued.window as usize].clone() else {
+    /// The function the process is in (`main` when it has returned).
+    fn function(&self) -> tass_model::api::FunctionId {
+        self.state.inner.procs[self.p]
+            .stack
+            .last()
+            .map(|fr| fr.function)
+            .unwrap_or(self.mpi.ctx.model.main)
+    }
+
+    /// Adds the checked operation `issued` (whose origin buffer `hold`
+    /// holds) to its window's epoch, or reports why it may not be.
+    fn add_operation(&mut self, (issued, hold): (Issued, OriginHold)) -> Result<(), EngineError> {
+        let (p, call) = (self.p, self.call);
+        let Some(w) = self.state.inner.windows[issued.window as usize].clone() else {
             return Ok(());
         };
         let name = call.lf.c_name();
-        let origin_rank = crate::mpi::comm::rank_in(state, w.comm, p as u32).map(|r| r as u32);
+        let origin_rank = crate::mpi::comm::rank_in(self.state, w.comm, p as u32).map(|r| r as u32);
         let under_start = w
             .starts
             .iter()
@@ -81,15 +74,12 @@ impl Mpi<'_> {
             .iter()
             .any(|l| Some(l.origin) == origin_rank && l.target == issued.target);
         if hold != OriginHold::Epoch && !locked {
-            return self.as_process(state, p, violations, |ev, env| {
-                let message = format!(
-                    "{name} outside a passive-target epoch: process {p} holds no lock \
-                     (MPI_Win_lock or MPI_Win_lock_all) on the target, and MPI allows \
-                     request-based operations only there"
-                );
-                ev.fail(&*env, Property::Epoch, message, call.span);
-                Ok(())
-            });
+            let message = format!(
+                "{name} outside a passive-target epoch: process {p} holds no lock \
+                 (MPI_Win_lock or MPI_Win_lock_all) on the target, and MPI allows \
+                 request-based operations only there"
+            );
+            return self.fail(Property::Epoch, message);
         }
         if w.epoch == Epoch::Closed && !under_lock && !under_start {
             let message = format!(
@@ -97,7 +87,7 @@ impl Mpi<'_> {
                  process {p} holds no lock (MPI_Win_lock) on the target, and no MPI_Win_start \
                  of process {p} names the target"
             );
-            return self.fail_epoch(state, p, message, call.span, violations);
+            return self.fail(Property::Epoch, message);
         }
         let memory = &w.memory[issued.target as usize];
         let size = datatype_size(issued.dtype).unwrap_or(1);
@@ -107,14 +97,11 @@ impl Mpi<'_> {
         if !inside {
             let target = issued.target;
             let window_size = memory.size;
-            return self.as_process(state, p, violations, |ev, env| {
-                let message = format!(
-                    "{name} outside the target window: bytes {first_byte}..{end_byte} of the \
-                     {window_size} bytes process {target} exposes"
-                );
-                ev.fail(&*env, Property::OutOfBounds, message, call.span);
-                Ok(())
-            });
+            let message = format!(
+                "{name} outside the target window: bytes {first_byte}..{end_byte} of the \
+                 {window_size} bytes process {target} exposes"
+            );
+            return self.fail(Property::OutOfBounds, message);
         }
         if first_byte % size != 0 {
             return Err(EngineError::unsupported(
@@ -122,12 +109,8 @@ impl Mpi<'_> {
                 call.span,
             ));
         }
-        let halves = self.halves(state, p, call, &issued, violations)?;
-        let function = state.inner.procs[p]
-            .stack
-            .last()
-            .map(|fr| fr.function)
-            .unwrap_or(self.ctx.model.main);
+        let halves = self.halves(&issued)?;
+        let function = self.function();
         for (kind, data, buffer, compare) in halves {
             let op = PendingOp {
                 origin: p as u32,
@@ -146,8 +129,9 @@ impl Mpi<'_> {
                 hold,
                 performed: false,
             };
-            let found = self.check_recorded_accesses(state, p, &op, &w.local, call.span)?;
-            violations.extend(found);
+            let found =
+                (self.mpi).check_recorded_accesses(self.state, p, &op, &w.local, call.span)?;
+            self.violations.extend(found);
             // Conflicting operations on the same memory in one epoch race,
             // also two of one origin: MPI orders only accumulates (MPI 4.1
             // 12.7, rule 2: a location an update has started on must not be
@@ -161,11 +145,11 @@ impl Mpi<'_> {
                 .chain(&w.exposed)
                 .find(|o| o.overlaps(&op) && o.kind.conflicts_with(op.kind))
             {
-                let line = self.line_of(other.at);
+                let line = self.mpi.line_of(other.at);
                 let message = format!(
                     "{name} of process {p} and {} of process {} (line {line}) access the same \
                      window memory of process {} in one epoch, and at least one writes it{}",
-                    self.op_name(other),
+                    self.mpi.op_name(other),
                     other.origin,
                     op.target,
                     if other.origin == op.origin {
@@ -174,10 +158,7 @@ impl Mpi<'_> {
                         ""
                     }
                 );
-                self.as_process(state, p, violations, |ev, env| {
-                    ev.fail(&*env, Property::RmaRace, message, call.span);
-                    Ok(())
-                })?;
+                self.fail(Property::RmaRace, message)?;
             }
             // MPI_Rget: its data arrives by the wait of its request, which
             // may come before the epoch closes. Reading the target now is
@@ -193,9 +174,10 @@ impl Mpi<'_> {
             // (`request_ops.rs`, `passive.rs`).
             let performed = rget;
             if performed {
-                self.perform_op(state, &w, &op, violations)?;
+                let violations = &mut self.violations;
+                self.mpi.perform_op(self.state, &w, &op, violations)?;
             }
-            let s = state.inner_mut();
+            let s = self.state.inner_mut();
             if let Some(w) = Arc::make_mut(&mut s.windows)[issued.window as usize].as_mut() {
                 w.ops.push(PendingOp { performed, ..op });
             }
@@ -207,78 +189,47 @@ impl Mpi<'_> {
     /// `MPI_Rget_accumulate`, makes the request (it can complete at
     /// once: its wait completes the operation at the origin) and writes it
     /// to the request argument; which holds the origin buffer.
-    fn request_of(
-        &mut self,
-        state: &mut State,
-        step: &Step,
-        call: &Call<'_>,
-        violations: &mut Vec<Violation>,
-    ) -> Result<OriginHold, EngineError> {
+    fn request_of(&mut self) -> Result<OriginHold, EngineError> {
+        let call = self.call;
         if !matches!(
             call.lf,
             LF::MpiRput | LF::MpiRget | LF::MpiRaccumulate | LF::MpiRgetAccumulate
         ) {
             return Ok(OriginHold::Epoch);
         }
-        let p = step.process;
-        let function = state.inner.procs[p]
-            .stack
-            .last()
-            .map(|fr| fr.function)
-            .unwrap_or(self.ctx.model.main);
-        let handle = self.as_process(state, p, violations, |ev, env| {
-            let h = request::add_request(env, RequestKind::Rma, (function, call.tid));
-            MpiCall::new(ev, env, call).write_request(call.arg(ArgRole::Request), h)?;
+        let function = self.function();
+        let handle = self.checked(|c| {
+            let h = request::add_request(c.env, RequestKind::Rma, (function, call.tid));
+            c.write_request(call.arg(ArgRole::Request), h)?;
             Ok(h)
         })?;
         Ok(OriginHold::Request(handle))
-    }
-
-    /// The source line of call `at`.
-    pub(super) fn line_of(
-        &self,
-        (function, tid): (tass_model::api::FunctionId, tass_model::api::TransitionId),
-    ) -> u32 {
-        self.ctx
-            .model
-            .function(function)
-            .body
-            .as_ref()
-            .map_or(0, |b| b.transition(tid).span.start_line)
     }
 
     /// The pending operations a call issues, in the order they are
     /// performed: one for a put, get or accumulate; for an atomic its read
     /// half, then its write half (none for `MPI_NO_OP`). Each with its origin
     /// data, origin buffer and compare value and buffer.
-    fn halves(
-        &mut self,
-        state: &mut State,
-        p: usize,
-        call: &Call<'_>,
-        issued: &Issued,
-        violations: &mut Vec<Violation>,
-    ) -> Result<Vec<Half>, EngineError> {
+    fn halves(&mut self, issued: &Issued) -> Result<Vec<Half>, EngineError> {
+        let call = self.call;
         let (op, lf) = match rma_op(call) {
             Some(RmaOp::Put) => (None, OpKind::Put),
             Some(RmaOp::Get) => (None, OpKind::Get),
             Some(RmaOp::FetchAndOp | RmaOp::GetAccumulate) => {
-                let c = self.reduce_op(state, p, call)?;
+                let c = self.reduce_op()?;
                 (Some(c), OpKind::AtomicRead(c, call.lf))
             }
             Some(RmaOp::CompareAndSwap) => {
                 let c = LC::MpiReplace;
                 (Some(c), OpKind::AtomicRead(c, call.lf))
             }
-            _ => (None, OpKind::Accumulate(self.reduce_op(state, p, call)?)),
+            _ => (None, OpKind::Accumulate(self.reduce_op()?)),
         };
         let Some(c) = op.filter(|_| matches!(lf, OpKind::AtomicRead(..))) else {
-            let (data, buffer) = self.as_process(state, p, violations, |ev, env| {
-                MpiCall::new(ev, env, call).origin_side(lf, issued)
-            })?;
+            let (data, buffer) = self.checked(|c| c.origin_side(lf, issued))?;
             return Ok(vec![(lf, data, buffer, None)]);
         };
-        self.as_process(state, p, violations, |ev, env| {
+        self.as_process(|ev, env| {
             let f = ev.factory();
             let (n, zero) = (f.int(issued.count), f.int(0));
             let result = call.arg(ArgRole::RecvBuffer);
@@ -317,14 +268,10 @@ impl Mpi<'_> {
 
     /// The operation of `MPI_Accumulate`, `MPI_Fetch_and_op` or
     /// `MPI_Get_accumulate` (the atomics also take `MPI_NO_OP`).
-    fn reduce_op(
-        &mut self,
-        state: &mut State,
-        p: usize,
-        call: &Call<'_>,
-    ) -> Result<LC, EngineError> {
+    fn reduce_op(&mut self) -> Result<LC, EngineError> {
+        let call = self.call;
         let takes_no_op = matches!(rma_op(call), Some(RmaOp::FetchAndOp | RmaOp::GetAccumulate));
-        let v = self.peek_value(state, p, call.arg(ArgRole::Op))?;
+        let v = self.peek_value(call.arg(ArgRole::Op))?;
         match v {
             Value::Handle(Handle::Constant(
                 c @ (LC::MpiSum | LC::MpiProd | LC::MpiMin | LC::MpiMax | LC::MpiReplace),
@@ -335,6 +282,21 @@ impl Mpi<'_> {
                 call.span,
             )),
         }
+    }
+}
+
+impl Mpi<'_> {
+    /// The source line of call `at`.
+    pub(super) fn line_of(
+        &self,
+        (function, tid): (tass_model::api::FunctionId, tass_model::api::TransitionId),
+    ) -> u32 {
+        self.ctx
+            .model
+            .function(function)
+            .body
+            .as_ref()
+            .map_or(0, |b| b.transition(tid).span.start_line)
     }
 
     /// Performs the operations of window `k`'s epoch, in issue order (their
@@ -471,14 +433,8 @@ impl MpiCall<'_, '_, '_> {
         ) {
             // One element of one datatype, at the target displacement.
             let (dtype, ty) = buffer::datatype(ev, &*env, call.arg(ArgRole::Datatype), call.span)?;
-            if null_datatype(dtype) {
+            if !usable_datatype(dtype, call)? {
                 return Ok(None);
-            }
-            if datatype_size(dtype).is_none() {
-                return Err(EngineError::unsupported(
-                    format!("{name} with datatype {}", dtype.c_name()),
-                    call.span,
-                ));
             }
             let disp = ev.eval_int(&*env, call.arg(ArgRole::TargetDisp))?;
             let target_disp = concrete(ev, disp, "target displacement", call.span)?;
@@ -517,14 +473,8 @@ impl MpiCall<'_, '_, '_> {
                 return Ok(None);
             }
         }
-        if null_datatype(tdt) {
+        if !usable_datatype(tdt, call)? {
             return Ok(None);
-        }
-        if datatype_size(tdt).is_none() {
-            return Err(EngineError::unsupported(
-                format!("{name} with datatype {}", tdt.c_name()),
-                call.span,
-            ));
         }
         let f = ev.factory();
         let tcount = ev.eval_int(&*env, call.arg(ArgRole::TargetCount))?;
@@ -612,6 +562,22 @@ fn combine(f: &ExprFactory, op: LC, old: Expr, data: Expr, count: i64, ty: &Type
 
 /// True for `MPI_DATATYPE_NULL` (also what a freed derived datatype's handle
 /// becomes), which `buffer::datatype` reported (`mpi-type`): the path is dead.
+/// Whether the RMA call `call` can move data of datatype `dtype`: `false`
+/// for `MPI_DATATYPE_NULL` (nothing to do), an error for a datatype tass
+/// has no size for.
+fn usable_datatype(dtype: LC, call: &Call<'_>) -> Result<bool, EngineError> {
+    if null_datatype(dtype) {
+        return Ok(false);
+    }
+    if datatype_size(dtype).is_none() {
+        return Err(EngineError::unsupported(
+            format!("{} with datatype {}", call.lf.c_name(), dtype.c_name()),
+            call.span,
+        ));
+    }
+    Ok(true)
+}
+
 fn null_datatype(dtype: LC) -> bool {
     dtype == LC::MpiDatatypeNull
 }

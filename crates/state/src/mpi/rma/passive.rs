@@ -24,7 +24,7 @@ use super::sync::{rma_op, Caller};
 use super::window::{Lock, LockKind, OpKind, PendingOp, Window};
 use crate::mpi::buffer::concrete;
 use crate::mpi::comm;
-use crate::mpi::context::{Call, Mpi, MpiCall};
+use crate::mpi::context::{Call, Mpi, ProcessCall};
 use crate::state::State;
 use crate::step::Step;
 
@@ -82,13 +82,20 @@ impl<'a> Performing<'a> {
     /// An unlock's or flush's: the origin's operations under its lock to
     /// the call's targets.
     fn passive(state: &State, args: &'a PassiveArgs) -> Self {
-        let comm = state.inner.windows[args.window as usize]
+        let mine = |_, o: &PendingOp| o.under_lock && args.targets.contains(&o.target);
+        Performing::of_rank(state, args.window, args.origin, Box::new(mine))
+    }
+
+    /// The operations `mine` selects of the origin of rank `origin` in
+    /// window `window`'s communicator.
+    pub(super) fn of_rank(state: &State, window: u32, origin: u32, mine: Box<Selects<'a>>) -> Self {
+        let comm = state.inner.windows[window as usize]
             .as_ref()
             .map_or(0, |w| w.comm);
         Performing {
-            window: args.window,
-            origin_world: comm::to_world(state, comm, args.origin as usize).unwrap_or(u32::MAX),
-            mine: Box::new(|_, o: &PendingOp| o.under_lock && args.targets.contains(&o.target)),
+            window,
+            origin_world: comm::to_world(state, comm, origin as usize).unwrap_or(u32::MAX),
+            mine,
         }
     }
 }
@@ -265,40 +272,36 @@ struct PassiveArgs {
     kind: LockKind,
 }
 
-impl Mpi<'_> {
-    /// The arguments of passive-target call `call` of process `p`, without
-    /// checks (`None`: an invalid window or rank, which executing reports).
-    fn peek_passive(
-        &mut self,
-        state: &mut State,
-        p: usize,
-        call: &Call<'_>,
-    ) -> Result<Option<PassiveArgs>, EngineError> {
+impl ProcessCall<'_> {
+    /// The arguments of the passive-target call, without checks (`None`: an
+    /// invalid window or rank, which executing reports).
+    fn peek_passive(&mut self) -> Result<Option<PassiveArgs>, EngineError> {
         let Some(Caller {
             window,
             rank: origin,
-        }) = self.peek_caller(state, p, call)?
+        }) = self.peek_caller()?
         else {
             return Ok(None);
         };
-        let comm = state.inner.windows[window as usize]
+        let comm = self.state.inner.windows[window as usize]
             .as_ref()
             .map_or(0, |w| w.comm);
-        let n = comm::comm_size(state, comm) as u32;
-        let targets = match call.arg_if(ArgRole::TargetRank) {
+        let n = comm::comm_size(self.state, comm) as u32;
+        let f = self.mpi.ctx.f;
+        let targets = match self.call.arg_if(ArgRole::TargetRank) {
             Some(e) => {
-                let r = self.peek(state, p, e)?;
-                match crate::mpi::context::concrete_i64(self.ctx.f, r) {
+                let r = self.peek(e)?;
+                match crate::mpi::context::concrete_i64(f, r) {
                     Some(r) if (0..i64::from(n)).contains(&r) => vec![r as u32],
                     _ => return Ok(None),
                 }
             }
             None => (0..n).collect(),
         };
-        let kind = match call.arg_if(ArgRole::LockType) {
+        let kind = match self.call.arg_if(ArgRole::LockType) {
             Some(e) => {
-                let t = self.peek(state, p, e)?;
-                match crate::mpi::context::concrete_i64(self.ctx.f, t) {
+                let t = self.peek(e)?;
+                match crate::mpi::context::concrete_i64(f, t) {
                     Some(MPI_LOCK_EXCLUSIVE) => LockKind::Exclusive,
                     Some(MPI_LOCK_SHARED) => LockKind::Shared,
                     _ => return Ok(None),
@@ -314,20 +317,132 @@ impl Mpi<'_> {
         }))
     }
 
-    /// [`early_update_choices`] for process `p`'s unlock or flush `call`.
-    pub(super) fn passive_early_choices(
-        &mut self,
-        state: &mut State,
-        p: usize,
-        call: &Call<'_>,
-    ) -> Result<Vec<u32>, EngineError> {
-        let Some(args) = self.peek_passive(state, p, call)? else {
+    /// [`early_update_choices`] for the process's unlock or flush call.
+    pub(super) fn passive_early_choices(&mut self) -> Result<Vec<u32>, EngineError> {
+        let Some(args) = self.peek_passive()? else {
             return Ok(Vec::new());
         };
-        let sync = Performing::passive(state, &args);
-        early_update_choices(state, &sync, call)
+        let sync = Performing::passive(self.state, &args);
+        early_update_choices(self.state, &sync, self.call)
     }
 
+    /// Whether the process at its lock call can take its lock now (an
+    /// invalid call can: executing reports it).
+    pub(super) fn lock_available(&mut self) -> Result<bool, EngineError> {
+        let Some(args) = self.peek_passive()? else {
+            return Ok(true);
+        };
+        let Some(w) = self.state.inner.windows[args.window as usize].as_ref() else {
+            return Ok(true);
+        };
+        Ok(args.targets.iter().all(|&t| {
+            w.locks.iter().all(|l| {
+                l.target != t
+                    || l.origin == args.origin // locking twice: executing reports it
+                    || (l.kind == LockKind::Shared && args.kind == LockKind::Shared)
+            })
+        }))
+    }
+
+    /// Executes `MPI_Win_lock(_all)`, `MPI_Win_unlock(_all)` or
+    /// `MPI_Win_flush(_all)` (`step` of its process).
+    pub(crate) fn passive_call(
+        mut self,
+        step: &Step,
+    ) -> Result<(Vec<Violation>, Vec<Change>), EngineError> {
+        let (p, call) = (self.p, self.call);
+        let name = call.lf.c_name();
+        if let Some(args) = self.checked_passive()? {
+            let w = self.state.inner.windows[args.window as usize].clone();
+            let Some(w) = w else {
+                unreachable!("a live window")
+            };
+            let held: Vec<u32> = args
+                .targets
+                .iter()
+                .copied()
+                .filter(|&t| {
+                    w.locks
+                        .iter()
+                        .any(|l| l.origin == args.origin && l.target == t)
+                })
+                .collect();
+            let op = rma_op(call);
+            let problem = match op {
+                Some(RmaOp::Lock) if !held.is_empty() => Some(format!(
+                    "{name}: process {p} already holds a lock on process {} of this window \
+                     (an epoch opened twice)",
+                    held[0]
+                )),
+                Some(RmaOp::Unlock | RmaOp::Flush) if held.len() != args.targets.len() => {
+                    Some(format!(
+                        "{name} without a passive-target epoch: process {p} holds no lock \
+                         (MPI_Win_lock{}) on the target",
+                        if call.lf == LF::MpiWinUnlockAll || call.lf == LF::MpiWinFlushAll {
+                            "_all"
+                        } else {
+                            ""
+                        }
+                    ))
+                }
+                _ => None,
+            };
+            if let Some(message) = problem {
+                self.fail(Property::Epoch, message)?;
+            } else {
+                if op == Some(RmaOp::Lock) {
+                    note_lock_in_fence(self.state, args.window, p, call);
+                }
+                let early = early_order(step);
+                let violations = &mut self.violations;
+                self.mpi
+                    .passive_effect(self.state, &args, op, early, violations)?;
+            }
+        }
+        self.finish()
+    }
+
+    /// The arguments of the passive-target call, checked (window, rank,
+    /// lock type); `None` after a reported violation.
+    fn checked_passive(&mut self) -> Result<Option<PassiveArgs>, EngineError> {
+        let call = self.call;
+        let name = call.lf.c_name();
+        let ok = self.checked(|checked| {
+            let Some((_, n)) = checked.checked_window()? else {
+                return Ok(false);
+            };
+            if let Some(e) = call.arg_if(ArgRole::TargetRank) {
+                if checked.checked_target(e, n)?.is_none() {
+                    return Ok(false); // MPI_PROC_NULL: nothing to lock
+                }
+            }
+            if let Some(e) = call.arg_if(ArgRole::LockType) {
+                let (ev, env, _) = checked.parts();
+                let t = ev.eval_int(&*env, e)?;
+                let f = ev.factory();
+                let claim = f.or(
+                    f.eq(t, f.int(MPI_LOCK_EXCLUSIVE)),
+                    f.eq(t, f.int(MPI_LOCK_SHARED)),
+                );
+                ev.check(
+                    &*env,
+                    claim,
+                    Property::Epoch,
+                    || format!("{name} with a lock type other than MPI_LOCK_EXCLUSIVE or MPI_LOCK_SHARED"),
+                    call.span,
+                );
+                concrete(ev, t, "lock type", call.span)?;
+            }
+            Ok(true)
+        })?;
+        if !ok {
+            return Ok(None);
+        }
+        self.peek_passive()
+    }
+}
+
+impl Mpi<'_> {
     /// Applies the other origins' pending updates in the order that step
     /// choice `order` ([`early_update_choices`]) says they were applied before
     /// `sync` performs its operations, each after its origin's earlier
@@ -369,92 +484,6 @@ impl Mpi<'_> {
             }
         }
         Ok(())
-    }
-
-    /// Whether process `p` at lock call `call` can take its lock now (an
-    /// invalid call can: executing reports it).
-    pub(super) fn lock_available(
-        &mut self,
-        state: &mut State,
-        p: usize,
-        call: &Call<'_>,
-    ) -> Result<bool, EngineError> {
-        let Some(args) = self.peek_passive(state, p, call)? else {
-            return Ok(true);
-        };
-        let Some(w) = state.inner.windows[args.window as usize].as_ref() else {
-            return Ok(true);
-        };
-        Ok(args.targets.iter().all(|&t| {
-            w.locks.iter().all(|l| {
-                l.target != t
-                    || l.origin == args.origin // locking twice: executing reports it
-                    || (l.kind == LockKind::Shared && args.kind == LockKind::Shared)
-            })
-        }))
-    }
-
-    /// Executes `MPI_Win_lock(_all)`, `MPI_Win_unlock(_all)` or
-    /// `MPI_Win_flush(_all)` (`step` of its process).
-    pub(crate) fn passive_call(
-        &mut self,
-        state: &mut State,
-        step: &Step,
-        call: &Call<'_>,
-    ) -> Result<(Vec<Violation>, Vec<Change>), EngineError> {
-        let p = step.process;
-        let mut violations = Vec::new();
-        let name = call.lf.c_name();
-        match self.checked_passive(state, p, call, &mut violations)? {
-            None => {}
-            Some(args) => {
-                let w = state.inner.windows[args.window as usize].clone();
-                let Some(w) = w else {
-                    unreachable!("a live window")
-                };
-                let held: Vec<u32> = args
-                    .targets
-                    .iter()
-                    .copied()
-                    .filter(|&t| {
-                        w.locks
-                            .iter()
-                            .any(|l| l.origin == args.origin && l.target == t)
-                    })
-                    .collect();
-                let op = rma_op(call);
-                let problem = match op {
-                    Some(RmaOp::Lock) if !held.is_empty() => Some(format!(
-                        "{name}: process {p} already holds a lock on process {} of this window \
-                         (an epoch opened twice)",
-                        held[0]
-                    )),
-                    Some(RmaOp::Unlock | RmaOp::Flush) if held.len() != args.targets.len() => {
-                        Some(format!(
-                            "{name} without a passive-target epoch: process {p} holds no lock \
-                             (MPI_Win_lock{}) on the target",
-                            if call.lf == LF::MpiWinUnlockAll || call.lf == LF::MpiWinFlushAll {
-                                "_all"
-                            } else {
-                                ""
-                            }
-                        ))
-                    }
-                    _ => None,
-                };
-                if let Some(message) = problem {
-                    self.fail_epoch(state, p, message, call.span, &mut violations)?;
-                } else {
-                    if op == Some(RmaOp::Lock) {
-                        note_lock_in_fence(state, args.window, p, call);
-                    }
-                    let early = early_order(step);
-                    self.passive_effect(state, &args, op, early, &mut violations)?;
-                }
-            }
-        }
-        self.finish_rma_call(state, p, call, &mut violations)?;
-        Ok((violations, Vec::new()))
     }
 
     /// Takes the locks, or performs the origin's operations under them (and
@@ -502,50 +531,6 @@ impl Mpi<'_> {
             }
         }
         Ok(())
-    }
-
-    /// The arguments of a passive-target call, checked (window, rank, lock
-    /// type); `None` after a reported violation.
-    fn checked_passive(
-        &mut self,
-        state: &mut State,
-        p: usize,
-        call: &Call<'_>,
-        violations: &mut Vec<Violation>,
-    ) -> Result<Option<PassiveArgs>, EngineError> {
-        let name = call.lf.c_name();
-        let ok = self.as_process(state, p, violations, |ev, env| {
-            let mut checked = MpiCall::new(ev, env, call);
-            let Some((_, n)) = checked.checked_window()? else {
-                return Ok(false);
-            };
-            if let Some(e) = call.arg_if(ArgRole::TargetRank) {
-                if checked.checked_target(e, n)?.is_none() {
-                    return Ok(false); // MPI_PROC_NULL: nothing to lock
-                }
-            }
-            if let Some(e) = call.arg_if(ArgRole::LockType) {
-                let t = ev.eval_int(&*env, e)?;
-                let f = ev.factory();
-                let claim = f.or(
-                    f.eq(t, f.int(MPI_LOCK_EXCLUSIVE)),
-                    f.eq(t, f.int(MPI_LOCK_SHARED)),
-                );
-                ev.check(
-                    &*env,
-                    claim,
-                    Property::Epoch,
-                    || format!("{name} with a lock type other than MPI_LOCK_EXCLUSIVE or MPI_LOCK_SHARED"),
-                    call.span,
-                );
-                concrete(ev, t, "lock type", call.span)?;
-            }
-            Ok(true)
-        })?;
-        if !ok {
-            return Ok(None);
-        }
-        self.peek_passive(state, p, call)
     }
 }
 

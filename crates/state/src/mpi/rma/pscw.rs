@@ -31,27 +31,22 @@ use super::passive::Performing;
 use super::sync::{rma_op, Caller};
 use super::window::{PendingOp, Post, Start, Window};
 use crate::mpi::comm;
-use crate::mpi::context::{Call, Mpi, MpiCall, NO_MESSAGE};
+use crate::mpi::context::{Call, Mpi, ProcessCall, NO_MESSAGE};
 use crate::mpi::group::{check_group, group_of_value};
 use crate::state::State;
 use crate::step::Step;
 
-impl Mpi<'_> {
-    /// The ranks in window `window`'s communicator of the members of group
-    /// value `v` of process `p`, sorted; `None` if the group is invalid or
-    /// has a member outside the window's communicator.
-    fn window_ranks_of_group(
-        &mut self,
-        state: &mut State,
-        p: usize,
-        window: u32,
-        call: &Call<'_>,
-    ) -> Result<Option<Vec<u32>>, EngineError> {
-        let v = self.peek_value(state, p, call.arg(ArgRole::Group))?;
-        let env = self.ctx.env(state, p);
+impl ProcessCall<'_> {
+    /// The ranks in window `window`'s communicator of the members of the
+    /// call's group argument, sorted; `None` if the group is invalid or has
+    /// a member outside the window's communicator.
+    fn window_ranks_of_group(&mut self, window: u32) -> Result<Option<Vec<u32>>, EngineError> {
+        let v = self.peek_value(self.call.arg(ArgRole::Group))?;
+        let env = self.mpi.ctx.env(self.state, self.p);
         let Some(members) = group_of_value(&env, &v) else {
             return Ok(None);
         };
+        let state = &*self.state;
         let comm = state.inner.windows[window as usize]
             .as_ref()
             .map_or(0, |w| w.comm);
@@ -67,23 +62,18 @@ impl Mpi<'_> {
         Ok(Some(ranks))
     }
 
-    /// Whether process `p` can return from `MPI_Win_start` (every target has
+    /// Whether the process can return from `MPI_Win_start` (every target has
     /// posted for it) or `MPI_Win_wait` (every origin has completed) now. An
     /// invalid call can: executing reports it.
-    pub(super) fn pscw_available(
-        &mut self,
-        state: &mut State,
-        p: usize,
-        call: &Call<'_>,
-    ) -> Result<bool, EngineError> {
-        let Some(caller) = self.peek_caller(state, p, call)? else {
+    pub(super) fn pscw_available(&mut self) -> Result<bool, EngineError> {
+        let Some(caller) = self.peek_caller()? else {
             return Ok(true);
         };
-        if rma_op(call) == Some(RmaOp::Start) {
-            let Some(targets) = self.window_ranks_of_group(state, p, caller.window, call)? else {
+        if rma_op(self.call) == Some(RmaOp::Start) {
+            let Some(targets) = self.window_ranks_of_group(caller.window)? else {
                 return Ok(true);
             };
-            let Some(w) = state.inner.windows[caller.window as usize].as_ref() else {
+            let Some(w) = self.state.inner.windows[caller.window as usize].as_ref() else {
                 return Ok(true);
             };
             if w.starts.iter().any(|s| s.origin == caller.rank) {
@@ -97,7 +87,7 @@ impl Mpi<'_> {
                 })
             }));
         }
-        let Some(w) = state.inner.windows[caller.window as usize].as_ref() else {
+        let Some(w) = self.state.inner.windows[caller.window as usize].as_ref() else {
             return Ok(true);
         };
         Ok(w.posts
@@ -106,73 +96,53 @@ impl Mpi<'_> {
             .is_none_or(|post| post.origins == post.completed))
     }
 
-    /// [`super::passive::early_update_choices`] for process `p`'s
-    /// `MPI_Win_complete` `call`: the operations of its access epoch.
-    pub(super) fn complete_early_choices(
-        &mut self,
-        state: &mut State,
-        p: usize,
-        call: &Call<'_>,
-    ) -> Result<Vec<u32>, EngineError> {
-        let Some(caller) = self.peek_caller(state, p, call)? else {
+    /// [`super::passive::early_update_choices`] for the process's
+    /// `MPI_Win_complete`: the operations of its access epoch.
+    pub(super) fn complete_early_choices(&mut self) -> Result<Vec<u32>, EngineError> {
+        let Some(caller) = self.peek_caller()? else {
             return Ok(Vec::new());
         };
-        super::passive::early_update_choices(state, &access_epoch(state, &caller), call)
+        let sync = access_epoch(self.state, &caller);
+        super::passive::early_update_choices(self.state, &sync, self.call)
     }
 
     /// Executes `MPI_Win_post`, `MPI_Win_start`, `MPI_Win_complete`,
     /// `MPI_Win_wait` or `MPI_Win_sync` (`step` of its process).
     pub(crate) fn pscw_call(
-        &mut self,
-        state: &mut State,
+        mut self,
         step: &Step,
-        call: &Call<'_>,
     ) -> Result<(Vec<Violation>, Vec<Change>), EngineError> {
-        let p = step.process;
-        let mut violations = Vec::new();
-        if let Some(caller) = self.checked_caller(state, p, call, &mut violations)? {
-            let problem = match rma_op(call) {
-                Some(op @ (RmaOp::Post | RmaOp::Start)) => {
-                    self.open_epoch(state, p, (caller, op), call, &mut violations)?
-                }
+        if let Some(caller) = self.checked_caller()? {
+            let problem = match rma_op(self.call) {
+                Some(op @ (RmaOp::Post | RmaOp::Start)) => self.open_epoch((caller, op))?,
                 Some(RmaOp::Complete) => {
+                    let violations = &mut self.violations;
                     if let Some(order) = super::passive::early_order(step) {
-                        let sync = access_epoch(state, &caller);
-                        self.apply_early_updates(state, &sync, order, &mut violations)?;
+                        let sync = access_epoch(self.state, &caller);
+                        self.mpi
+                            .apply_early_updates(self.state, &sync, order, violations)?;
                     }
-                    self.complete_epoch(state, caller, &mut violations)?
+                    self.mpi.complete_epoch(self.state, caller, violations)?
                 }
-                Some(RmaOp::Wait) => wait_epoch(state, caller, call),
-                Some(RmaOp::Test) => {
-                    self.test_epoch(state, (step, caller), call, &mut violations)?
-                }
+                Some(RmaOp::Wait) => wait_epoch(self.state, caller, self.call),
+                Some(RmaOp::Test) => self.test_epoch((step, caller))?,
                 _ => None, // MPI_Win_sync
             };
             if let Some(message) = problem {
-                self.fail_epoch(state, p, message, call.span, &mut violations)?;
+                self.fail(Property::Epoch, message)?;
             }
         }
-        self.finish_rma_call(state, p, call, &mut violations)?;
-        Ok((violations, Vec::new()))
+        self.finish()
     }
 
     /// The window and rank of the call, checked (`None` after a reported
     /// invalid window).
-    fn checked_caller(
-        &mut self,
-        state: &mut State,
-        p: usize,
-        call: &Call<'_>,
-        violations: &mut Vec<Violation>,
-    ) -> Result<Option<Caller>, EngineError> {
-        let caller = self.peek_caller(state, p, call)?;
+    fn checked_caller(&mut self) -> Result<Option<Caller>, EngineError> {
+        let caller = self.peek_caller()?;
         if caller.is_none() {
-            let name = call.lf.c_name();
-            self.as_process(state, p, violations, |ev, env| {
-                let message = format!("{name} on an invalid window (never created, or freed)");
-                ev.fail(&*env, Property::InvalidPointer, message, call.span);
-                Ok(())
-            })?;
+            let name = self.call.lf.c_name();
+            let message = format!("{name} on an invalid window (never created, or freed)");
+            self.fail(Property::InvalidPointer, message)?;
         }
         Ok(caller)
     }
@@ -180,29 +150,19 @@ impl Mpi<'_> {
     /// The group of a post or start in window ranks, checked: an invalid
     /// group is `invalid-pointer`, a member outside the window's
     /// communicator `mpi-rank` (`None` after either).
-    fn checked_group(
-        &mut self,
-        state: &mut State,
-        p: usize,
-        caller: Caller,
-        call: &Call<'_>,
-        violations: &mut Vec<Violation>,
-    ) -> Result<Option<Vec<u32>>, EngineError> {
-        let valid = self.as_process(state, p, violations, |ev, env| {
+    fn checked_group(&mut self, caller: Caller) -> Result<Option<Vec<u32>>, EngineError> {
+        let valid = self.checked(|c| {
+            let (ev, env, call) = c.parts();
             Ok(check_group(ev, env, call.arg(ArgRole::Group), call.lf, call.span)?.is_some())
         })?;
         if !valid {
             return Ok(None);
         }
-        let ranks = self.window_ranks_of_group(state, p, caller.window, call)?;
+        let ranks = self.window_ranks_of_group(caller.window)?;
         if ranks.is_none() {
-            let name = call.lf.c_name();
-            self.as_process(state, p, violations, |ev, env| {
-                let message =
-                    format!("{name} with a group member outside the window's communicator");
-                ev.fail(&*env, Property::MpiRank, message, call.span);
-                Ok(())
-            })?;
+            let name = self.call.lf.c_name();
+            let message = format!("{name} with a group member outside the window's communicator");
+            self.fail(Property::MpiRank, message)?;
         }
         Ok(ranks)
     }
@@ -211,17 +171,12 @@ impl Mpi<'_> {
     /// epoch; `MPI_Win_start` (every target has posted: the step is enabled
     /// only then): opens its access epoch. The message of an epoch error, if
     /// any.
-    fn open_epoch(
-        &mut self,
-        state: &mut State,
-        p: usize,
-        (caller, op): (Caller, RmaOp),
-        call: &Call<'_>,
-        violations: &mut Vec<Violation>,
-    ) -> Result<Option<String>, EngineError> {
-        let Some(group) = self.checked_group(state, p, caller, call, violations)? else {
+    fn open_epoch(&mut self, (caller, op): (Caller, RmaOp)) -> Result<Option<String>, EngineError> {
+        let p = self.p;
+        let Some(group) = self.checked_group(caller)? else {
             return Ok(None);
         };
+        let state = &mut *self.state;
         let Some(w) = state.inner.windows[caller.window as usize].as_ref() else {
             return Ok(None);
         };
@@ -255,6 +210,39 @@ impl Mpi<'_> {
         Ok(None)
     }
 
+    /// Whether the process (at `MPI_Win_test`) has an open exposure epoch
+    /// on the call's window (an invalid window: no).
+    pub(super) fn has_posted(&mut self) -> Result<bool, EngineError> {
+        let Some(caller) = self.peek_caller()? else {
+            return Ok(false);
+        };
+        Ok(self.state.inner.windows[caller.window as usize]
+            .as_ref()
+            .is_some_and(|w| w.posts.iter().any(|post| post.target == caller.rank)))
+    }
+
+    /// `MPI_Win_test`: at the step that finds every origin completed (no
+    /// choice), as `MPI_Win_wait`, flag 1; at the other (`NO_MESSAGE`), flag 0
+    /// and the exposure epoch stays open. The `epoch` error without one.
+    fn test_epoch(
+        &mut self,
+        (step, caller): (&Step, Caller),
+    ) -> Result<Option<String>, EngineError> {
+        let closes = step.choice != Some(NO_MESSAGE);
+        if closes {
+            if let Some(problem) = wait_epoch(self.state, caller, self.call) {
+                return Ok(Some(problem));
+            }
+        }
+        self.checked(|c| {
+            let flag = c.call.arg(ArgRole::Flag);
+            c.write_int_through(flag, i64::from(closes))
+        })?;
+        Ok(None)
+    }
+}
+
+impl Mpi<'_> {
     /// `MPI_Win_complete`: performs the caller's operations of its access
     /// epoch (kept as exposed until their targets' waits), marks it completed
     /// at each target, and closes it.
@@ -367,57 +355,9 @@ fn no_exposure_epoch(caller: Caller, call: &Call<'_>) -> String {
     )
 }
 
-impl Mpi<'_> {
-    /// Whether process `p` (at `MPI_Win_test`) has an open exposure epoch on
-    /// the call's window (an invalid window: no).
-    pub(super) fn has_posted(
-        &mut self,
-        state: &mut State,
-        p: usize,
-        call: &Call<'_>,
-    ) -> Result<bool, EngineError> {
-        let Some(caller) = self.peek_caller(state, p, call)? else {
-            return Ok(false);
-        };
-        Ok(state.inner.windows[caller.window as usize]
-            .as_ref()
-            .is_some_and(|w| w.posts.iter().any(|post| post.target == caller.rank)))
-    }
-
-    /// `MPI_Win_test`: at the step that finds every origin completed (no
-    /// choice), as `MPI_Win_wait`, flag 1; at the other (`NO_MESSAGE`), flag 0
-    /// and the exposure epoch stays open. The `epoch` error without one.
-    fn test_epoch(
-        &mut self,
-        state: &mut State,
-        (step, caller): (&Step, Caller),
-        call: &Call<'_>,
-        violations: &mut Vec<Violation>,
-    ) -> Result<Option<String>, EngineError> {
-        let p = step.process;
-        let closes = step.choice != Some(NO_MESSAGE);
-        if closes {
-            if let Some(problem) = wait_epoch(state, caller, call) {
-                return Ok(Some(problem));
-            }
-        }
-        self.as_process(state, p, violations, |ev, env| {
-            MpiCall::new(ev, env, call)
-                .write_int_through(call.arg(ArgRole::Flag), i64::from(closes))
-        })?;
-        Ok(None)
-    }
-}
-
 /// What the `MPI_Win_complete` of `caller` performs: the operations of its
 /// access epoch.
 fn access_epoch(state: &State, caller: &Caller) -> Performing<'static> {
-    let comm = state.inner.windows[caller.window as usize]
-        .as_ref()
-        .map_or(0, |w| w.comm);
-    Performing {
-        window: caller.window,
-        origin_world: comm::to_world(state, comm, caller.rank as usize).unwrap_or(u32::MAX),
-        mine: Box::new(|_, o: &PendingOp| o.under_start),
-    }
+    let mine = |_, o: &PendingOp| o.under_start;
+    Performing::of_rank(state, caller.window, caller.rank, Box::new(mine))
 }

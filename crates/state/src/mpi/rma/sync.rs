@@ -16,7 +16,7 @@ use super::window::{Epoch, MemoryOwner, WinMemory, Window};
 use crate::mpi::buffer::{self, concrete};
 use crate::mpi::comm;
 use crate::mpi::context::{
-    current_call, write_through, Call, HandlePassed, Mpi, MpiCall, NO_MESSAGE,
+    current_call, write_through, Call, HandlePassed, Mpi, MpiCall, ProcessCall, NO_MESSAGE,
 };
 use crate::mpi::process::MpiPhase;
 use crate::state::State;
@@ -93,117 +93,94 @@ impl MpiCall<'_, '_, '_> {
     }
 }
 
-impl Mpi<'_> {
-    /// The window and rank of process `p` at call `call` (no checks; `None`
-    /// for an invalid window or a process outside its communicator, which
-    /// executing reports).
-    pub(super) fn peek_caller(
-        &mut self,
-        state: &mut State,
-        p: usize,
-        call: &Call<'_>,
-    ) -> Result<Option<Caller>, EngineError> {
-        let v = self.peek_value(state, p, call.arg(ArgRole::Win))?;
-        let Some(window) = live_window(state, &v) else {
+impl ProcessCall<'_> {
+    /// The window and the process's rank in its communicator (no checks;
+    /// `None` for an invalid window or a process outside its communicator,
+    /// which executing reports).
+    pub(super) fn peek_caller(&mut self) -> Result<Option<Caller>, EngineError> {
+        let v = self.peek_value(self.call.arg(ArgRole::Win))?;
+        let Some(window) = live_window(self.state, &v) else {
             return Ok(None);
         };
-        let comm = state.inner.windows[window as usize]
+        let comm = self.state.inner.windows[window as usize]
             .as_ref()
             .map_or(0, |w| w.comm);
-        Ok(comm::rank_in(state, comm, p as u32).map(|r| Caller {
-            window,
-            rank: r as u32,
-        }))
+        Ok(
+            comm::rank_in(self.state, comm, self.p as u32).map(|r| Caller {
+                window,
+                rank: r as u32,
+            }),
+        )
     }
 
-    /// The window handle argument of `call` of process `p` (through the
-    /// pointer for `MPI_Win_free`), without checks.
-    pub(super) fn peek_window(
-        &mut self,
-        state: &mut State,
-        p: usize,
-        call: &Call<'_>,
-    ) -> Result<Option<u32>, EngineError> {
-        let passed = if rma_op(call) == Some(RmaOp::Free) {
+    /// The window handle argument of the call (through the pointer for
+    /// `MPI_Win_free`), without checks.
+    fn peek_window(&mut self) -> Result<Option<u32>, EngineError> {
+        let passed = if rma_op(self.call) == Some(RmaOp::Free) {
             HandlePassed::ByAddress("window")
         } else {
             HandlePassed::ByValue
         };
-        let v = self.peek_handle(state, p, call, call.arg(ArgRole::Win), passed)?;
-        Ok(v.and_then(|v| live_window(state, &v)))
+        let v = self.peek_handle(self.call.arg(ArgRole::Win), passed)?;
+        Ok(v.and_then(|v| live_window(self.state, &v)))
     }
 
-    /// What collective window call `call` of process `p` names (`None`: an
-    /// invalid communicator or window, which executing reports).
-    fn peek_names(
-        &mut self,
-        state: &mut State,
-        p: usize,
-        call: &Call<'_>,
-    ) -> Result<Option<Names>, EngineError> {
-        if rma_op(call) == Some(RmaOp::Create) {
-            let comm = self.peek_comm(state, p, call.arg(ArgRole::Comm))?;
+    /// What the collective window call names (`None`: an invalid
+    /// communicator or window, which executing reports).
+    fn peek_names(&mut self) -> Result<Option<Names>, EngineError> {
+        if rma_op(self.call) == Some(RmaOp::Create) {
+            let comm = self.peek_comm(self.call.arg(ArgRole::Comm))?;
             return Ok(comm.map(|comm| Names { comm, window: None }));
         }
-        let Some(k) = self.peek_window(state, p, call)? else {
+        let Some(k) = self.peek_window()? else {
             return Ok(None);
         };
-        let comm = state.inner.windows[k as usize].as_ref().map(|w| w.comm);
+        let comm = self.state.inner.windows[k as usize]
+            .as_ref()
+            .map(|w| w.comm);
         Ok(comm.map(|comm| Names {
             comm,
             window: Some(k),
         }))
     }
 
-    /// The steps of RMA call `call`: an operation is a step of its process
-    /// alone; a collective window call is one step of all members, owned by
-    /// the first, once all are at the same call on the same window.
-    pub(crate) fn push_rma_steps(
-        &mut self,
-        scratch: &mut State,
-        base: Step,
-        call: &Call<'_>,
-        steps: &mut Vec<Step>,
-    ) -> Result<(), EngineError> {
-        let p = base.process;
-        if rma_op(call) == Some(RmaOp::Lock) {
-            if self.lock_available(scratch, p, call)? {
-                steps.push(base);
-            }
-            return Ok(());
+    /// The steps of the RMA call, `base` being the plain one: an operation
+    /// is a step of its process alone; a collective window call is one step
+    /// of all members, owned by the first, once all are at the same call on
+    /// the same window.
+    pub(crate) fn rma_steps(&mut self, base: Step) -> Result<Vec<Step>, EngineError> {
+        let op = rma_op(self.call);
+        if op == Some(RmaOp::Lock) {
+            return Ok(self.lock_available()?.then_some(base).into_iter().collect());
         }
-        if matches!(rma_op(call), Some(RmaOp::Start | RmaOp::Wait)) {
-            if self.pscw_available(scratch, p, call)? {
-                steps.push(base);
-            }
-            return Ok(());
+        if matches!(op, Some(RmaOp::Start | RmaOp::Wait)) {
+            return Ok(self.pscw_available()?.then_some(base).into_iter().collect());
         }
         // Other origins' pending updates that MPI may already have applied
         // when a synchronisation performs this origin's operations: one step
         // per way (`passive.rs`), then the plain one.
-        let early = match rma_op(call) {
-            Some(RmaOp::Unlock | RmaOp::Flush) => {
-                Some(self.passive_early_choices(scratch, p, call)?)
-            }
-            Some(RmaOp::Complete) => Some(self.complete_early_choices(scratch, p, call)?),
+        let early = match op {
+            Some(RmaOp::Unlock | RmaOp::Flush) => Some(self.passive_early_choices()?),
+            Some(RmaOp::Complete) => Some(self.complete_early_choices()?),
             _ => None,
         };
         if let Some(orders) = early {
-            for order in orders {
-                steps.push(Step {
+            let mut steps: Vec<Step> = orders
+                .into_iter()
+                .map(|order| Step {
                     choice: Some(EARLY_UPDATES + order),
                     ..base.clone()
-                });
-            }
+                })
+                .collect();
             steps.push(base);
-            return Ok(());
+            return Ok(steps);
         }
-        if rma_op(call) == Some(RmaOp::Test) {
+        if op == Some(RmaOp::Test) {
             // MPI_Win_test: flag 1 (the epoch closes) once every origin has
             // completed; flag 0 whenever the process has posted, also then
             // (the completions may not have reached it yet).
-            let posted = self.has_posted(scratch, p, call)?;
-            if posted {
+            let mut steps = Vec::new();
+            if self.has_posted()? {
                 // Not marked commuting, as every RMA step (the reduction
                 // treats the window calls as dependent on all others).
                 steps.push(Step {
@@ -211,39 +188,50 @@ impl Mpi<'_> {
                     ..base.clone()
                 });
             }
-            if self.pscw_available(scratch, p, call)? {
+            if self.pscw_available()? {
                 steps.push(base);
             }
-            return Ok(());
+            return Ok(steps);
         }
-        if !rma_op(call).is_some_and(RmaOp::is_collective) {
-            steps.push(base);
-            return Ok(());
+        if !op.is_some_and(RmaOp::is_collective) {
+            return Ok(vec![base]);
         }
-        let Some(names) = self.peek_names(scratch, p, call)? else {
-            steps.push(base); // executing it reports the invalid handle
-            return Ok(());
+        let Some(names) = self.peek_names()? else {
+            return Ok(vec![base]); // executing it reports the invalid handle
         };
-        let members = comm::members(scratch, names.comm);
-        if members.first() != Some(&(p as u32)) {
-            return Ok(());
+        let members = comm::members(self.state, names.comm);
+        if members.first() != Some(&(self.p as u32)) {
+            return Ok(Vec::new());
         }
         for &q in &members {
             let q = q as usize;
-            let Some(c) = current_call(self.ctx.model, scratch, q).filter(|c| c.lf == call.lf)
+            let Some(c) =
+                current_call(self.mpi.ctx.model, self.state, q).filter(|c| c.lf == self.call.lf)
             else {
-                return Ok(());
+                return Ok(Vec::new());
             };
-            if scratch.inner.procs[q].mpi.phase != MpiPhase::Initialized
-                || self.peek_names(scratch, q, &c)? != Some(names)
+            if self.state.inner.procs[q].mpi.phase != MpiPhase::Initialized
+                || self.mpi.at(self.state, q, &c).peek_names()? != Some(names)
             {
-                return Ok(());
+                return Ok(Vec::new());
             }
         }
-        steps.push(base);
-        Ok(())
+        Ok(vec![base])
     }
 
+    /// Reports the invalid communicator or window of a window call.
+    fn report_invalid_handle(&mut self) -> Result<(), EngineError> {
+        let what = if rma_op(self.call) == Some(RmaOp::Create) {
+            "communicator"
+        } else {
+            "window (never created, or freed)"
+        };
+        let message = format!("{} called with an invalid {what}", self.call.lf.c_name());
+        self.fail(Property::InvalidPointer, message)
+    }
+}
+
+impl Mpi<'_> {
     /// Reports `message` as an `epoch` violation of process `p` at `span`.
     pub(super) fn fail_epoch(
         &mut self,
@@ -259,20 +247,6 @@ impl Mpi<'_> {
         })
     }
 
-    /// The end of an RMA call of process `p` alone: `MPI_SUCCESS` as its
-    /// result, and the process moves past the call.
-    pub(super) fn finish_rma_call(
-        &mut self,
-        state: &mut State,
-        p: usize,
-        call: &Call<'_>,
-        violations: &mut Vec<Violation>,
-    ) -> Result<(), EngineError> {
-        self.as_process(state, p, violations, |ev, env| {
-            MpiCall::new(ev, env, call).return_success()
-        })
-    }
-
     /// Executes collective window call `call` owned by process `owner`.
     pub(crate) fn rma_collective(
         &mut self,
@@ -280,11 +254,12 @@ impl Mpi<'_> {
         owner: usize,
         call: &Call<'_>,
     ) -> Result<(Vec<Violation>, Vec<Change>), EngineError> {
-        let mut violations = Vec::new();
-        let Some(names) = self.peek_names(state, owner, call)? else {
-            self.report_invalid_handle(state, owner, call, &mut violations)?;
-            return Ok((violations, Vec::new()));
+        let mut at = self.at(state, owner, call);
+        let Some(names) = at.peek_names()? else {
+            at.report_invalid_handle()?;
+            return Ok((at.violations, Vec::new()));
         };
+        let mut violations = Vec::new();
         let members: Vec<usize> = comm::members(state, names.comm)
             .into_iter()
             .map(|w| w as usize)
@@ -317,26 +292,6 @@ impl Mpi<'_> {
             })?;
         }
         Ok((violations, Vec::new()))
-    }
-
-    /// Reports the invalid communicator or window of a window call.
-    pub(super) fn report_invalid_handle(
-        &mut self,
-        state: &mut State,
-        p: usize,
-        call: &Call<'_>,
-        violations: &mut Vec<Violation>,
-    ) -> Result<(), EngineError> {
-        let what = if rma_op(call) == Some(RmaOp::Create) {
-            "communicator"
-        } else {
-            "window (never created, or freed)"
-        };
-        self.as_process(state, p, violations, |ev, env| {
-            let message = format!("{} called with an invalid {what}", call.lf.c_name());
-            ev.fail(&*env, Property::InvalidPointer, message, call.span);
-            Ok(())
-        })
     }
 
     /// `MPI_Win_create`: reads each member's base, size and displacement
