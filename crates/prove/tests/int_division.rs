@@ -12,8 +12,8 @@ mod common;
 use std::sync::Arc;
 
 use proptest::prelude::*;
-use tass_prove::api::{BuiltinProver, HybridProver, ModelValue, Prover, SolverKind, Validity};
-use tass_symbolic::api::{Assignment, Expr, ExprFactory, Type, Value};
+use tass_prove::api::{BuiltinProver, HybridProver, Prover, SolverKind, Validity};
+use tass_symbolic::api::{Expr, ExprFactory, Type};
 
 /// `coefs . (y0, y1, y2) + constant`.
 #[derive(Clone, Debug)]
@@ -129,33 +129,14 @@ fn check(
     } else {
         f.and_all(parts)
     };
-    let builtin = BuiltinProver::new(f.clone());
-    let smt = HybridProver::with_builtin(f.clone(), vec![z3], false);
-    let b = builtin.valid_with_model(a, p);
-    let s = smt.valid(a, p);
-    prop_assert!(
-        !matches!(
-            (b.validity, s),
-            (Validity::Yes, Validity::No) | (Validity::No, Validity::Yes)
-        ),
-        "builtin {:?} vs z3 {:?} on {} |= {}",
-        b.validity,
-        s,
-        f.pretty(a),
-        f.pretty(p)
-    );
-    if let Some(m) = b.model {
-        let mut asg = Assignment::new();
-        for (k, &v) in vars.iter().enumerate() {
-            let value = match m.get(&format!("y{k}")) {
-                Some(ModelValue::Int(i)) => i.clone(),
-                _ => 0.into(),
-            };
-            asg.set(v, Value::Int(value));
-        }
-        prop_assert_eq!(f.eval_bool(a, &asg), Ok(true));
-        prop_assert_eq!(f.eval_bool(p, &asg), Ok(false));
-    }
+    let query = common::RandomQuery {
+        f: &f,
+        vars: &vars,
+        ty: &Type::Int,
+        assumption: a,
+        claim: p,
+    };
+    common::agrees_with_z3(z3, &query)?;
     Ok(())
 }
 

@@ -2,9 +2,14 @@
 #![allow(dead_code)]
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
-use tass_prove::api::{SmtSolver, SolverKind};
+use proptest::prelude::*;
+use tass_prove::api::{
+    Answer, BuiltinProver, HybridProver, ModelValue, Prover, SmtSolver, SolverKind, Validity,
+};
+use tass_symbolic::api::{Assignment, BigRational, Expr, ExprFactory, Type, Value};
 
 /// The time limit the tests give each query.
 pub const LIMIT: Duration = Duration::from_secs(10);
@@ -49,4 +54,58 @@ pub fn fake_solver(name: &str, body: &str) -> PathBuf {
     std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).expect("write fake solver");
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
     path
+}
+
+/// One random query of a soundness property: does `assumption` imply `claim`,
+/// over the constants `vars` (`vars[k]` is named `y{k}`, of type `ty`).
+pub struct RandomQuery<'a> {
+    pub f: &'a Arc<ExprFactory>,
+    pub vars: &'a [Expr],
+    pub ty: &'a Type,
+    pub assumption: Expr,
+    pub claim: Expr,
+}
+
+/// The property the proptest files share: the built-in prover and z3 (behind
+/// the hybrid prover) never answer yes and no to the same query, and every
+/// model the built-in prover gives is a real counterexample (the assumption
+/// evaluates to true and the claim to false under it, exactly). Returns the
+/// built-in answer for checks of the caller's own.
+pub fn agrees_with_z3(z3: SmtSolver, q: &RandomQuery) -> Result<Answer, TestCaseError> {
+    let (f, a, p) = (q.f, q.assumption, q.claim);
+    let builtin = BuiltinProver::new(f.clone());
+    let smt = HybridProver::with_builtin(f.clone(), vec![z3], false);
+    let b = builtin.valid_with_model(a, p);
+    let s = smt.valid(a, p);
+    let conflict = matches!(
+        (b.validity, s),
+        (Validity::Yes, Validity::No) | (Validity::No, Validity::Yes)
+    );
+    prop_assert!(
+        !conflict,
+        "builtin {:?} vs z3 {:?} on {} |= {}",
+        b.validity,
+        s,
+        f.pretty(a),
+        f.pretty(p)
+    );
+    if let Some(m) = &b.model {
+        let mut asg = Assignment::new();
+        for (k, &v) in q.vars.iter().enumerate() {
+            let value = match m.get(&format!("y{k}")) {
+                Some(ModelValue::Int(i)) => Value::Int(i.clone()),
+                Some(ModelValue::Real(r)) => Value::Real(r.clone()),
+                // A constant absent from the model does not occur in the query.
+                _ => Value::Int(0.into()),
+            };
+            let value = match (q.ty, value) {
+                (Type::Real, Value::Int(i)) => Value::Real(BigRational::from_integer(i)),
+                (_, v) => v,
+            };
+            asg.set(v, value);
+        }
+        prop_assert_eq!(f.eval_bool(a, &asg), Ok(true));
+        prop_assert_eq!(f.eval_bool(p, &asg), Ok(false));
+    }
+    Ok(b)
 }
