@@ -11,10 +11,12 @@
 
 mod common;
 
+use common::{Junction, RandomQuery};
+
 use std::sync::Arc;
 
 use proptest::prelude::*;
-use tass_prove::api::{BuiltinProver, Prover, SolverKind, Validity};
+use tass_prove::api::{BuiltinProver, Prover, Validity};
 use tass_symbolic::api::{Expr, ExprFactory, Type};
 
 /// `y_a == s * y_b + k` (`double`: `2 * y_a == y_b + k` instead).
@@ -96,48 +98,30 @@ fn build_atom(f: &ExprFactory, y: &[Expr], a: &Atom) -> Expr {
     };
     let lhs = f.add(f.mul(f.int(a.c), divided), f.mul(f.int(a.e), y[a.w]));
     let m = f.int(a.m);
-    match a.rel {
-        0 => f.gt(lhs, m),
-        1 => f.ge(lhs, m),
-        2 => f.eq(lhs, m),
-        3 => f.ne(lhs, m),
-        _ => f.lt(lhs, m),
-    }
+    common::relation(f, a.rel, lhs, m)
 }
 
 fn check(
     equalities: &[Equality],
     assumed: &[Atom],
     claimed: &[Atom],
-    disjunctive: bool,
+    junction: Junction,
 ) -> Result<(), TestCaseError> {
-    let Some(z3) = common::solver(SolverKind::Z3, "equalities") else {
-        return Ok(());
-    };
     let f = Arc::new(ExprFactory::new());
-    let y: Vec<Expr> = (0..4)
-        .map(|k| f.symbol(&format!("y{k}"), Type::Int))
-        .collect();
+    let y = common::constants(&f, 4, &Type::Int);
     let mut parts: Vec<Expr> = equalities
         .iter()
         .map(|q| build_equality(&f, &y, q))
         .collect();
     parts.extend(assumed.iter().map(|a| build_atom(&f, &y, a)));
-    let a = f.and_all(parts);
-    let claims: Vec<Expr> = claimed.iter().map(|x| build_atom(&f, &y, x)).collect();
-    let p = if disjunctive {
-        f.or_all(claims)
-    } else {
-        f.and_all(claims)
-    };
-    let query = common::RandomQuery {
+    let query = RandomQuery {
         f: &f,
         vars: &y,
         ty: &Type::Int,
-        assumption: a,
-        claim: p,
+        assumption: f.and_all(parts),
+        claim: junction.join(&f, claimed.iter().map(|x| build_atom(&f, &y, x)).collect()),
     };
-    common::agrees_with_z3(z3, &query)?;
+    common::agrees_with_z3("equalities", &query)?;
     Ok(())
 }
 
@@ -149,9 +133,9 @@ proptest! {
         equalities in prop::collection::vec(equality(), 1..4),
         assumed in prop::collection::vec(atom(), 0..3),
         claimed in prop::collection::vec(atom(), 1..3),
-        disjunctive: bool,
+        junction in common::junction(),
     ) {
-        check(&equalities, &assumed, &claimed, disjunctive)?;
+        check(&equalities, &assumed, &claimed, junction)?;
     }
 }
 

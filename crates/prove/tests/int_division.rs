@@ -9,6 +9,8 @@
 
 mod common;
 
+use common::{Junction, RandomQuery};
+
 use std::sync::Arc;
 
 use proptest::prelude::*;
@@ -82,13 +84,7 @@ fn build(f: &ExprFactory, vars: &[Expr], a: &Atom) -> Expr {
         f.add(f.mul(f.int(a.q), quotient), f.mul(f.int(a.r), remainder)),
     );
     let zero = f.int(0);
-    match a.op {
-        0 => f.gt(sum, zero),
-        1 => f.ge(sum, zero),
-        2 => f.eq(sum, zero),
-        3 => f.ne(sum, zero),
-        _ => f.lt(sum, zero),
-    }
+    common::relation(f, a.op, sum, zero)
 }
 
 /// What each `y_k` is assumed to be: nothing, `>= 0`, or `<= -1`.
@@ -100,16 +96,10 @@ fn check(
     assume: &[Atom],
     signs: [u8; 3],
     pred: &[Atom],
-    disjunctive: bool,
+    junction: Junction,
 ) -> Result<(), TestCaseError> {
-    let Some(z3) = common::solver(SolverKind::Z3, "int_division") else {
-        return Ok(());
-    };
     let f = Arc::new(ExprFactory::new());
-    let vars: Vec<Expr> = ["y0", "y1", "y2"]
-        .iter()
-        .map(|n| f.symbol(n, Type::Int))
-        .collect();
+    let vars = common::constants(&f, 3, &Type::Int);
     let mut a = f.and_all(
         assume
             .iter()
@@ -123,20 +113,14 @@ fn check(
             _ => {}
         }
     }
-    let parts: Vec<Expr> = pred.iter().map(|x| build(&f, &vars, x)).collect();
-    let p = if disjunctive {
-        f.or_all(parts)
-    } else {
-        f.and_all(parts)
-    };
-    let query = common::RandomQuery {
+    let query = RandomQuery {
         f: &f,
         vars: &vars,
         ty: &Type::Int,
         assumption: a,
-        claim: p,
+        claim: junction.join(&f, pred.iter().map(|x| build(&f, &vars, x)).collect()),
     };
-    common::agrees_with_z3(z3, &query)?;
+    common::agrees_with_z3("int_division", &query)?;
     Ok(())
 }
 
@@ -148,9 +132,9 @@ proptest! {
         assume in prop::collection::vec(atom(), 0..3),
         signs in signs(),
         pred in prop::collection::vec(atom(), 1..3),
-        disjunctive: bool,
+        junction in common::junction(),
     ) {
-        check(&assume, signs, &pred, disjunctive)?;
+        check(&assume, signs, &pred, junction)?;
     }
 }
 
