@@ -262,25 +262,13 @@ fn merge(shards: &[ShardResult]) -> Result<Merged, String> {
     };
     let mut keys = std::collections::HashSet::new();
     for (index, shard) in &by_index {
-        for w in shard
-            .report
-            .get("warnings")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
+        for w in list(&shard.report, "warnings") {
             let w = display(w);
             if !merged.warnings.contains(&w) {
                 merged.warnings.push(w);
             }
         }
-        for v in shard
-            .report
-            .get("violations")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
+        for v in list(&shard.report, "violations") {
             let key: Vec<String> = ["property", "file", "line", "column"]
                 .iter()
                 .map(|k| v.get(*k).map(display).unwrap_or_default())
@@ -382,4 +370,14 @@ fn summed_stats(shards: &BTreeMap<u64, &ShardResult>) -> Map<String, Value> {
     );
     sums.insert("max_memory_mb".into(), memory.into());
     sums
+}
+
+/// The elements of the JSON array `report[key]` (none when it is absent or
+/// not an array), read the same way for every list a shard reports.
+fn list<'r>(report: &'r Value, key: &str) -> impl Iterator<Item = &'r Value> {
+    report
+        .get(key)
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
 }

@@ -4,6 +4,8 @@
 
 mod common;
 
+use common::{Junction, RandomQuery};
+
 use std::sync::Arc;
 
 use proptest::prelude::*;
@@ -64,102 +66,55 @@ fn build(f: &ExprFactory, vars: &[Expr], ty: &Type, a: &Atom) -> Expr {
         _ => {}
     }
     let zero = f.zero(ty);
-    match a.op {
-        0 => f.gt(sum, zero),
-        1 => f.ge(sum, zero),
-        2 => f.eq(sum, zero),
-        3 => f.ne(sum, zero),
-        _ => f.lt(sum, zero),
-    }
+    common::relation(f, a.op, sum, zero)
 }
 
-fn check(
-    f: &Arc<ExprFactory>,
-    ty: Type,
-    assume: &[Atom],
-    pred: &[Atom],
-    disjunctive: bool,
-) -> Result<(), TestCaseError> {
-    check_boxed(f, ty, assume, pred, disjunctive, None)
-}
-
-/// Like [`check`]; with `bounds`, each `y_k` is also assumed to lie in
-/// `lo_k..=hi_k` and the built-in prover must decide (it enumerates small boxes).
-fn check_boxed(
-    f: &Arc<ExprFactory>,
-    ty: Type,
-    assume: &[Atom],
-    pred: &[Atom],
-    disjunctive: bool,
+/// One random case: assume every `assume` atom, claim the `pred` atoms
+/// joined by `junction`.
+struct Case<'a> {
+    assume: &'a [Atom],
+    pred: &'a [Atom],
+    junction: Junction,
+    /// Each `y_k` also assumed to lie in `lo_k..=hi_k`: the built-in prover
+    /// must then decide (it enumerates small boxes).
     bounds: Option<[(i64, i64); 3]>,
-) -> Result<(), TestCaseError> {
-    let Some(z3) = common::solver(SolverKind::Z3, "builtin_soundness") else {
-        return Ok(());
-    };
-    let vars: Vec<Expr> = ["y0", "y1", "y2"]
-        .iter()
-        .map(|n| f.symbol(n, ty.clone()))
-        .collect();
+}
+
+fn check(ty: Type, case: Case) -> Result<(), TestCaseError> {
+    let f = Arc::new(ExprFactory::new());
+    let vars = common::constants(&f, 3, &ty);
     let mut a = f.and_all(
-        assume
+        case.assume
             .iter()
-            .map(|x| build(f, &vars, &ty, x))
+            .map(|x| build(&f, &vars, &ty, x))
             .collect::<Vec<_>>(),
     );
-    if let Some(bounds) = bounds {
+    if let Some(bounds) = case.bounds {
         for (&v, (lo, hi)) in vars.iter().zip(bounds) {
             a = f.and(a, f.and(f.ge(v, f.int(lo)), f.le(v, f.int(hi))));
         }
     }
-    let parts: Vec<Expr> = pred.iter().map(|x| build(f, &vars, &ty, x)).collect();
-    let p = if disjunctive {
-        f.or_all(parts)
-    } else {
-        f.and_all(parts)
+    let query = RandomQuery {
+        f: &f,
+        vars: &vars,
+        ty: &ty,
+        assumption: a,
+        claim: case.junction.join(
+            &f,
+            case.pred.iter().map(|x| build(&f, &vars, &ty, x)).collect(),
+        ),
     };
-    let builtin = BuiltinProver::new(f.clone());
-    let smt = HybridProver::with_builtin(f.clone(), vec![z3], false);
-    let b = builtin.valid_with_model(a, p);
-    let s = smt.valid(a, p);
-    let conflict = matches!(
-        (b.validity, s),
-        (Validity::Yes, Validity::No) | (Validity::No, Validity::Yes)
-    );
-    prop_assert!(
-        !conflict,
-        "builtin {:?} vs z3 {:?} on {} |= {}",
-        b.validity,
-        s,
-        f.pretty(a),
-        f.pretty(p)
-    );
-    if bounds.is_some() {
+    let Some(b) = common::agrees_with_z3("builtin_soundness", &query)? else {
+        return Ok(());
+    };
+    if case.bounds.is_some() {
         prop_assert!(
             b.validity != Validity::Maybe,
             "builtin undecided on a small box: {} |= {} ({})",
-            f.pretty(a),
-            f.pretty(p),
+            f.pretty(query.assumption),
+            f.pretty(query.claim),
             b.reason
         );
-    }
-    if let Some(m) = b.model {
-        let mut asg = Assignment::new();
-        for (k, &v) in vars.iter().enumerate() {
-            let name = format!("y{k}");
-            let value = match m.get(&name) {
-                Some(ModelValue::Int(i)) => Value::Int(i.clone()),
-                Some(ModelValue::Real(q)) => Value::Real(q.clone()),
-                // A constant absent from the model does not occur in the query.
-                _ => Value::Int(0.into()),
-            };
-            let value = match (&ty, value) {
-                (Type::Real, Value::Int(i)) => Value::Real(BigRational::from_integer(i)),
-                (_, v) => v,
-            };
-            asg.set(v, value);
-        }
-        prop_assert_eq!(f.eval_bool(a, &asg), Ok(true));
-        prop_assert_eq!(f.eval_bool(p, &asg), Ok(false));
     }
     Ok(())
 }
@@ -171,30 +126,27 @@ proptest! {
     fn builtin_agrees_with_z3_over_integers(
         assume in prop::collection::vec(atom(), 1..4),
         pred in prop::collection::vec(atom(), 1..3),
-        disjunctive: bool,
+        junction in common::junction(),
     ) {
-        let f = Arc::new(ExprFactory::new());
-        check(&f, Type::Int, &assume, &pred, disjunctive)?;
+        check(Type::Int, Case { assume: &assume, pred: &pred, junction, bounds: None })?;
     }
 
     #[test]
     fn builtin_agrees_with_z3_on_quotients_and_remainders(
         assume in prop::collection::vec(dividing_atom(), 1..4),
         pred in prop::collection::vec(dividing_atom(), 1..3),
-        disjunctive: bool,
+        junction in common::junction(),
     ) {
-        let f = Arc::new(ExprFactory::new());
-        check(&f, Type::Int, &assume, &pred, disjunctive)?;
+        check(Type::Int, Case { assume: &assume, pred: &pred, junction, bounds: None })?;
     }
 
     #[test]
     fn builtin_agrees_with_z3_over_reals(
         assume in prop::collection::vec(atom(), 1..4),
         pred in prop::collection::vec(atom(), 1..3),
-        disjunctive: bool,
+        junction in common::junction(),
     ) {
-        let f = Arc::new(ExprFactory::new());
-        check(&f, Type::Real, &assume, &pred, disjunctive)?;
+        check(Type::Real, Case { assume: &assume, pred: &pred, junction, bounds: None })?;
     }
 
     /// Nonlinear queries (products, quotients, remainders) over small boxes: the
@@ -204,15 +156,14 @@ proptest! {
         assume in prop::collection::vec(dividing_atom(), 0..3),
         squares in prop::collection::vec(atom(), 0..2),
         pred in prop::collection::vec(dividing_atom(), 1..3),
-        disjunctive: bool,
+        junction in common::junction(),
         lows in [-6i64..3, -6i64..3, -6i64..3],
         widths in [0i64..9, 0i64..9, 0i64..9],
     ) {
-        let f = Arc::new(ExprFactory::new());
         let mut assume = assume;
         assume.extend(squares.into_iter().map(|mut a| { a.square = true; a }));
         let bounds = [0, 1, 2].map(|k| (lows[k], lows[k] + widths[k]));
-        check_boxed(&f, Type::Int, &assume, &pred, disjunctive, Some(bounds))?;
+        check(Type::Int, Case { assume: &assume, pred: &pred, junction, bounds: Some(bounds) })?;
     }
 }
 

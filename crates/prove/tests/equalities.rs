@@ -11,11 +11,13 @@
 
 mod common;
 
+use common::{Junction, RandomQuery};
+
 use std::sync::Arc;
 
 use proptest::prelude::*;
-use tass_prove::api::{BuiltinProver, HybridProver, ModelValue, Prover, SolverKind, Validity};
-use tass_symbolic::api::{Assignment, Expr, ExprFactory, Type, Value};
+use tass_prove::api::{BuiltinProver, Prover, Validity};
+use tass_symbolic::api::{Expr, ExprFactory, Type};
 
 /// `y_a == s * y_b + k` (`double`: `2 * y_a == y_b + k` instead).
 #[derive(Clone, Debug)]
@@ -96,67 +98,30 @@ fn build_atom(f: &ExprFactory, y: &[Expr], a: &Atom) -> Expr {
     };
     let lhs = f.add(f.mul(f.int(a.c), divided), f.mul(f.int(a.e), y[a.w]));
     let m = f.int(a.m);
-    match a.rel {
-        0 => f.gt(lhs, m),
-        1 => f.ge(lhs, m),
-        2 => f.eq(lhs, m),
-        3 => f.ne(lhs, m),
-        _ => f.lt(lhs, m),
-    }
+    common::relation(f, a.rel, lhs, m)
 }
 
 fn check(
     equalities: &[Equality],
     assumed: &[Atom],
     claimed: &[Atom],
-    disjunctive: bool,
+    junction: Junction,
 ) -> Result<(), TestCaseError> {
-    let Some(z3) = common::solver(SolverKind::Z3, "equalities") else {
-        return Ok(());
-    };
     let f = Arc::new(ExprFactory::new());
-    let y: Vec<Expr> = (0..4)
-        .map(|k| f.symbol(&format!("y{k}"), Type::Int))
-        .collect();
+    let y = common::constants(&f, 4, &Type::Int);
     let mut parts: Vec<Expr> = equalities
         .iter()
         .map(|q| build_equality(&f, &y, q))
         .collect();
     parts.extend(assumed.iter().map(|a| build_atom(&f, &y, a)));
-    let a = f.and_all(parts);
-    let claims: Vec<Expr> = claimed.iter().map(|x| build_atom(&f, &y, x)).collect();
-    let p = if disjunctive {
-        f.or_all(claims)
-    } else {
-        f.and_all(claims)
+    let query = RandomQuery {
+        f: &f,
+        vars: &y,
+        ty: &Type::Int,
+        assumption: f.and_all(parts),
+        claim: junction.join(&f, claimed.iter().map(|x| build_atom(&f, &y, x)).collect()),
     };
-    let builtin = BuiltinProver::new(f.clone());
-    let smt = HybridProver::with_builtin(f.clone(), vec![z3], false);
-    let b = builtin.valid_with_model(a, p);
-    let s = smt.valid(a, p);
-    prop_assert!(
-        !matches!(
-            (b.validity, s),
-            (Validity::Yes, Validity::No) | (Validity::No, Validity::Yes)
-        ),
-        "builtin {:?} vs z3 {:?} on {} |= {}",
-        b.validity,
-        s,
-        f.pretty(a),
-        f.pretty(p)
-    );
-    if let Some(m) = b.model {
-        let mut asg = Assignment::new();
-        for (k, &v) in y.iter().enumerate() {
-            let value = match m.get(&format!("y{k}")) {
-                Some(ModelValue::Int(i)) => i.clone(),
-                _ => 0.into(),
-            };
-            asg.set(v, Value::Int(value));
-        }
-        prop_assert_eq!(f.eval_bool(a, &asg), Ok(true));
-        prop_assert_eq!(f.eval_bool(p, &asg), Ok(false));
-    }
+    common::agrees_with_z3("equalities", &query)?;
     Ok(())
 }
 
@@ -168,9 +133,9 @@ proptest! {
         equalities in prop::collection::vec(equality(), 1..4),
         assumed in prop::collection::vec(atom(), 0..3),
         claimed in prop::collection::vec(atom(), 1..3),
-        disjunctive: bool,
+        junction in common::junction(),
     ) {
-        check(&equalities, &assumed, &claimed, disjunctive)?;
+        check(&equalities, &assumed, &claimed, junction)?;
     }
 }
 

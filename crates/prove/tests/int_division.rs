@@ -9,11 +9,13 @@
 
 mod common;
 
+use common::{Junction, RandomQuery};
+
 use std::sync::Arc;
 
 use proptest::prelude::*;
-use tass_prove::api::{BuiltinProver, HybridProver, ModelValue, Prover, SolverKind, Validity};
-use tass_symbolic::api::{Assignment, Expr, ExprFactory, Type, Value};
+use tass_prove::api::{BuiltinProver, HybridProver, Prover, SolverKind, Validity};
+use tass_symbolic::api::{Expr, ExprFactory, Type};
 
 /// `coefs . (y0, y1, y2) + constant`.
 #[derive(Clone, Debug)]
@@ -82,13 +84,7 @@ fn build(f: &ExprFactory, vars: &[Expr], a: &Atom) -> Expr {
         f.add(f.mul(f.int(a.q), quotient), f.mul(f.int(a.r), remainder)),
     );
     let zero = f.int(0);
-    match a.op {
-        0 => f.gt(sum, zero),
-        1 => f.ge(sum, zero),
-        2 => f.eq(sum, zero),
-        3 => f.ne(sum, zero),
-        _ => f.lt(sum, zero),
-    }
+    common::relation(f, a.op, sum, zero)
 }
 
 /// What each `y_k` is assumed to be: nothing, `>= 0`, or `<= -1`.
@@ -100,16 +96,10 @@ fn check(
     assume: &[Atom],
     signs: [u8; 3],
     pred: &[Atom],
-    disjunctive: bool,
+    junction: Junction,
 ) -> Result<(), TestCaseError> {
-    let Some(z3) = common::solver(SolverKind::Z3, "int_division") else {
-        return Ok(());
-    };
     let f = Arc::new(ExprFactory::new());
-    let vars: Vec<Expr> = ["y0", "y1", "y2"]
-        .iter()
-        .map(|n| f.symbol(n, Type::Int))
-        .collect();
+    let vars = common::constants(&f, 3, &Type::Int);
     let mut a = f.and_all(
         assume
             .iter()
@@ -123,39 +113,14 @@ fn check(
             _ => {}
         }
     }
-    let parts: Vec<Expr> = pred.iter().map(|x| build(&f, &vars, x)).collect();
-    let p = if disjunctive {
-        f.or_all(parts)
-    } else {
-        f.and_all(parts)
+    let query = RandomQuery {
+        f: &f,
+        vars: &vars,
+        ty: &Type::Int,
+        assumption: a,
+        claim: junction.join(&f, pred.iter().map(|x| build(&f, &vars, x)).collect()),
     };
-    let builtin = BuiltinProver::new(f.clone());
-    let smt = HybridProver::with_builtin(f.clone(), vec![z3], false);
-    let b = builtin.valid_with_model(a, p);
-    let s = smt.valid(a, p);
-    prop_assert!(
-        !matches!(
-            (b.validity, s),
-            (Validity::Yes, Validity::No) | (Validity::No, Validity::Yes)
-        ),
-        "builtin {:?} vs z3 {:?} on {} |= {}",
-        b.validity,
-        s,
-        f.pretty(a),
-        f.pretty(p)
-    );
-    if let Some(m) = b.model {
-        let mut asg = Assignment::new();
-        for (k, &v) in vars.iter().enumerate() {
-            let value = match m.get(&format!("y{k}")) {
-                Some(ModelValue::Int(i)) => i.clone(),
-                _ => 0.into(),
-            };
-            asg.set(v, Value::Int(value));
-        }
-        prop_assert_eq!(f.eval_bool(a, &asg), Ok(true));
-        prop_assert_eq!(f.eval_bool(p, &asg), Ok(false));
-    }
+    common::agrees_with_z3("int_division", &query)?;
     Ok(())
 }
 
@@ -167,9 +132,9 @@ proptest! {
         assume in prop::collection::vec(atom(), 0..3),
         signs in signs(),
         pred in prop::collection::vec(atom(), 1..3),
-        disjunctive: bool,
+        junction in common::junction(),
     ) {
-        check(&assume, signs, &pred, disjunctive)?;
+        check(&assume, signs, &pred, junction)?;
     }
 }
 

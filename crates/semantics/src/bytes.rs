@@ -65,6 +65,16 @@ pub enum Resolved {
     PastTheEnd,
 }
 
+/// What resolving a byte offset asks, carried from
+/// [`Evaluator::element_path_at`] into the scalar it lands on: the offset,
+/// the type wanted there, what to do on failure, and where.
+struct ByteRequest<'q> {
+    offset: Expr,
+    target: &'q MType,
+    mode: ResolveMode,
+    span: &'q Span,
+}
+
 /// How a C type is spelled in messages.
 fn type_text(env: &dyn Environment, ty: &MType) -> String {
     tass_model::api::render_type(env.model(), ty)
@@ -393,7 +403,15 @@ impl Evaluator<'_> {
                         }
                     }
                 }
-                other => return self.inside_scalar(env, &other, offset, target, mode, span),
+                other => {
+                    let request = ByteRequest {
+                        offset,
+                        target,
+                        mode,
+                        span,
+                    };
+                    return self.inside_scalar(env, &other, request);
+                }
             }
         }
     }
@@ -404,11 +422,14 @@ impl Evaluator<'_> {
         &mut self,
         env: &dyn Environment,
         here: &MType,
-        offset: Expr,
-        target: &MType,
-        mode: ResolveMode,
-        span: &Span,
+        request: ByteRequest<'_>,
     ) -> Result<Option<Resolved>, EngineError> {
+        let ByteRequest {
+            offset,
+            target,
+            mode,
+            span,
+        } = request;
         let f = self.factory();
         let structs = &env.model().structs;
         let size = layout_of(structs, here).map(|l| l.size);

@@ -213,6 +213,27 @@ struct Claim<'s> {
     span: &'s Span,
 }
 
+/// A check whose claim is simply `false` (a definite violation, if the path
+/// is feasible), with its message.
+struct FalseClaim<'s> {
+    property: Property,
+    message: String,
+    /// The claim in words (default: [`claim_phrase`] of the property).
+    phrase: Option<&'s str>,
+    span: &'s Span,
+}
+
+impl<'s> FalseClaim<'s> {
+    fn new(property: Property, message: String, span: &'s Span) -> Self {
+        FalseClaim {
+            property,
+            message,
+            phrase: None,
+            span,
+        }
+    }
+}
+
 /// What a check does after recording a violation of its claim.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum OnFailure {
@@ -308,14 +329,8 @@ impl<'a> Evaluator<'a> {
         message: String,
         span: &Span,
     ) {
-        let ff = self.f.ff();
-        let claim = Claim {
-            formula: ff,
-            phrase: None,
-            property,
-            span,
-        };
-        self.check_and_assume(env, claim, || message, OnFailure::KeepPath)
+        let claim = FalseClaim::new(property, message, span);
+        self.check_false(env, claim, OnFailure::KeepPath)
     }
 
     /// Checks `claim` under the current assumption and records a violation if
@@ -389,8 +404,22 @@ impl<'a> Evaluator<'a> {
         message: String,
         span: &Span,
     ) {
-        let ff = self.f.ff();
-        self.check(env, ff, property, || message, span);
+        let claim = FalseClaim::new(property, message, span);
+        self.check_false(env, claim, OnFailure::AssumeClaim)
+    }
+
+    /// Records a violation of the claim `false` (if the path is feasible):
+    /// what [`Evaluator::report`], [`Evaluator::fail`] and
+    /// [`Evaluator::fail_claiming`] share; they differ only in the phrase and
+    /// in whether the path goes on.
+    fn check_false(&mut self, env: &dyn Environment, c: FalseClaim<'_>, on_failure: OnFailure) {
+        let claim = Claim {
+            formula: self.f.ff(),
+            phrase: c.phrase,
+            property: c.property,
+            span: c.span,
+        };
+        self.check_and_assume(env, claim, || c.message, on_failure)
     }
 
     /// [`Evaluator::fail`] with the claim that fails said in words (e.g.
@@ -403,14 +432,11 @@ impl<'a> Evaluator<'a> {
         claim: &str,
         span: &Span,
     ) {
-        let ff = self.f.ff();
-        let claim = Claim {
-            formula: ff,
+        let claim = FalseClaim {
             phrase: Some(claim),
-            property,
-            span,
+            ..FalseClaim::new(property, message, span)
         };
-        self.check_and_assume(env, claim, || message, OnFailure::AssumeClaim);
+        self.check_false(env, claim, OnFailure::AssumeClaim)
     }
 
     /// Evaluates a condition to a boolean expression.

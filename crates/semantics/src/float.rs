@@ -280,6 +280,19 @@ impl<'a> Floats<'a> {
         self.apply("sub", &[x, y], Type::Real)
     }
 
+    /// `-(a op y)` for `x == -a`, `-(x op b)` for `y == -b`, where `op` is
+    /// `*` or `/`: round to nearest is symmetric in sign, `(-a) * b ==
+    /// -(a * b)` and `(-a) / b == -(a / b)`, signs of zeros too.
+    fn negation_out(&self, x: Expr, y: Expr, op: fn(&Self, Expr, Expr) -> Expr) -> Option<Expr> {
+        if let Some(a) = self.negated(x) {
+            return Some(self.neg(op(self, a, y)));
+        }
+        if let Some(b) = self.negated(y) {
+            return Some(self.neg(op(self, x, b)));
+        }
+        None
+    }
+
     pub(crate) fn mul(&self, x: Expr, y: Expr) -> Expr {
         if self.ieee() {
             for (a, b) in [(x, y), (y, x)] {
@@ -290,12 +303,8 @@ impl<'a> Floats<'a> {
                     return self.neg(a);
                 }
             }
-            // Round to nearest is symmetric: (-a)*b = -(a*b), signs of zeros too.
-            if let Some(a) = self.negated(x) {
-                return self.neg(self.mul(a, y));
-            }
-            if let Some(b) = self.negated(y) {
-                return self.neg(self.mul(x, b));
+            if let Some(e) = self.negation_out(x, y, Self::mul) {
+                return e;
             }
         }
         let (x, y) = self.commuted(x, y);
@@ -310,11 +319,8 @@ impl<'a> Floats<'a> {
             if self.is_concrete(y, -1) {
                 return self.neg(x);
             }
-            if let Some(a) = self.negated(x) {
-                return self.neg(self.div(a, y));
-            }
-            if let Some(b) = self.negated(y) {
-                return self.neg(self.div(x, b));
+            if let Some(e) = self.negation_out(x, y, Self::div) {
+                return e;
             }
         }
         self.apply("div", &[x, y], Type::Real)

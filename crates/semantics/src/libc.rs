@@ -26,6 +26,14 @@ use crate::window::ElementWindow;
 /// never meet a terminating NUL in an object of unknown size).
 const MAX_WALK: usize = 1 << 16;
 
+/// How far [`StringCall::walk_strings`] goes: to `limit` (the `n` of
+/// `strncmp`), else to the first NUL; past [`MAX_WALK`] it refuses with
+/// `too_long`.
+struct StringWalk {
+    limit: Option<usize>,
+    too_long: &'static str,
+}
+
 /// Counts up to this many elements are copied one by one; longer concrete
 /// counts over data arrays use one array expression.
 const MAX_UNROLLED: usize = 256;
@@ -648,6 +656,41 @@ impl StringCall<'_, '_> {
         Some(self.scalar(&v, which))
     }
 
+    /// Walks strings position by position from 0 while some path reaches the
+    /// position (`reached`, true at 0): `step` reads the characters at `k`
+    /// (each read checked inside its object), records the outcomes that end
+    /// the walk there, and gives the condition to go on (`None`: the path
+    /// ended at a failed check, and so does the walk). At `walk.limit` the
+    /// walk ends with the outcome `(reached, at_limit(k))`. What `strlen`,
+    /// `strcmp` and their bounded forms share.
+    fn walk_strings<T>(
+        &mut self,
+        walk: StringWalk,
+        at_limit: impl Fn(usize) -> T,
+        mut step: impl FnMut(&mut Self, usize, Expr, &mut Vec<(Expr, T)>) -> Option<Expr>,
+    ) -> Result<Option<Vec<(Expr, T)>>, EngineError> {
+        let f = self.ev.factory();
+        let mut reached = f.tt();
+        let mut outcomes = Vec::new();
+        for k in 0.. {
+            if f.as_bool(reached) == Some(false) {
+                break;
+            }
+            if walk.limit == Some(k) {
+                outcomes.push((reached, at_limit(k)));
+                break;
+            }
+            if k >= MAX_WALK {
+                return Err(self.call.unsupported(walk.too_long));
+            }
+            let Some(next) = step(self, k, reached, &mut outcomes) else {
+                return Ok(None);
+            };
+            reached = next;
+        }
+        Ok(Some(outcomes))
+    }
+
     /// The length of string `s` (at most `limit`), as an expression over its
     /// characters; `None` when the path ended at a failed check.
     fn string_length(
@@ -657,28 +700,20 @@ impl StringCall<'_, '_> {
         limit: Option<usize>,
     ) -> Result<Option<Expr>, EngineError> {
         let f = self.ev.factory();
-        let mut reached = f.tt();
-        let mut ends: Vec<(Expr, usize)> = Vec::new();
-        for k in 0.. {
-            if f.as_bool(reached) == Some(false) {
-                break;
-            }
-            if limit == Some(k) {
-                ends.push((reached, k));
-                break;
-            }
-            if k >= MAX_WALK {
-                return Err(self
-                    .call
-                    .unsupported("of a string longer than 65536 characters"));
-            }
-            let Some(c) = self.string_char(s, which, k, reached) else {
-                return Ok(None);
-            };
+        let walk = StringWalk {
+            limit,
+            too_long: "of a string longer than 65536 characters",
+        };
+        let at_limit = |k| k;
+        let Some(ends) = self.walk_strings(walk, at_limit, |this, k, reached, ends| {
+            let c = this.string_char(s, which, k, reached)?;
             let nul = f.eq(c, f.int(0));
             ends.push((f.and(reached, nul), k));
-            reached = f.and(reached, f.not(nul));
-        }
+            Some(f.and(reached, f.not(nul)))
+        })?
+        else {
+            return Ok(None);
+        };
         let mut len = f.int(ends.last().map_or(0, |e| e.1));
         for &(cond, k) in ends.iter().rev().skip(1) {
             len = f.ite(cond, f.int(k), len);
@@ -702,27 +737,14 @@ impl StringCall<'_, '_> {
         } else {
             None
         };
-        let mut reached = f.tt();
-        let mut outcomes: Vec<(Expr, Expr)> = Vec::new();
-        for k in 0.. {
-            if f.as_bool(reached) == Some(false) {
-                break;
-            }
-            if limit == Some(k) {
-                outcomes.push((reached, f.int(0)));
-                break;
-            }
-            if k >= MAX_WALK {
-                return Err(self
-                    .call
-                    .unsupported("of strings longer than 65536 characters"));
-            }
-            let Some(x) = self.string_char(&a, 0, k, reached) else {
-                return Ok(None);
-            };
-            let Some(y) = self.string_char(&b, 1, k, reached) else {
-                return Ok(None);
-            };
+        let walk = StringWalk {
+            limit,
+            too_long: "of strings longer than 65536 characters",
+        };
+        let at_limit = |_| f.int(0);
+        let Some(outcomes) = self.walk_strings(walk, at_limit, |this, k, reached, outcomes| {
+            let x = this.string_char(&a, 0, k, reached)?;
+            let y = this.string_char(&b, 1, k, reached)?;
             let same = f.eq(x, y);
             outcomes.push((
                 f.and(reached, f.not(same)),
@@ -730,8 +752,11 @@ impl StringCall<'_, '_> {
             ));
             let end = f.eq(x, f.int(0));
             outcomes.push((f.and(reached, f.and(same, end)), f.int(0)));
-            reached = f.and_all([reached, same, f.not(end)]);
-        }
+            Some(f.and_all([reached, same, f.not(end)]))
+        })?
+        else {
+            return Ok(None);
+        };
         let mut diff = f.int(0);
         for &(cond, d) in outcomes.iter().rev() {
             diff = f.ite(cond, d, diff);

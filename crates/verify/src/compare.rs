@@ -20,10 +20,12 @@ use tass_model::api::Model;
 use tass_search::api::{Limit, PathId, PathTree, Search, SearchStats, Split};
 use tass_semantics::api::{EngineError, Violation};
 
-use crate::engine::{Engine, Equality, OutputMismatch};
+use crate::engine::{Engine, Equality, OutputMismatch, OutputPair};
 use crate::options::{MatchMode, Options, ShardReport};
 use crate::report::{complete_witness, violation_report};
-use crate::report::{Certainty, OutputDifference, Property, Report, ViolationReport, Witness};
+use crate::report::{
+    Certainty, OutputDifference, Property, Report, TraceStep, ViolationReport, Witness,
+};
 use crate::split::{choose_cut, split_report, SplitTarget};
 use crate::system::{finish, limits_now, replay, Ending, Findings, Mode, ModelSystem};
 
@@ -424,10 +426,14 @@ impl<E: Engine> Comparison<'_, E> {
                 let spec_path = spec_side.terminals.path(*spec_path);
                 let impl_path = impl_side.terminals.path(*impl_path);
                 let paths = PairedPaths {
-                    spec_initial: &spec_side.initial,
-                    spec_path: &spec_path,
-                    impl_initial: &impl_side.initial,
-                    impl_path: &impl_path,
+                    spec: OnePath {
+                        initial: &spec_side.initial,
+                        steps: &spec_path,
+                    },
+                    imp: OnePath {
+                        initial: &impl_side.initial,
+                        steps: &impl_path,
+                    },
                     pc,
                 };
                 let violation = match self.difference(m, paths, (file, line, column)) {
@@ -581,7 +587,14 @@ impl<E: Engine> Comparison<'_, E> {
             let Some((_, i)) = outputs_i.iter().find(|(n, _)| n == name) else {
                 continue; // signatures were checked: cannot happen
             };
-            if let Some(m) = self.imp.compare_output(pc, name, s, i) {
+            if let Some(m) = self.imp.compare_output(
+                pc,
+                OutputPair {
+                    name,
+                    spec: s,
+                    imp: i,
+                },
+            ) {
                 let proved = matches!(m.answer, Equality::Different(_));
                 if mismatch.is_none() || proved {
                     mismatch = Some(m);
@@ -603,20 +616,8 @@ impl<E: Engine> Comparison<'_, E> {
         (file, line, column): (String, u32, u32),
     ) -> Result<ViolationReport, EngineError> {
         let (spec, imp) = (&mut *self.spec, &mut *self.imp);
-        let spec_trace = replay(
-            spec,
-            paths.spec_initial.clone(),
-            paths.spec_path,
-            Some("spec"),
-        )?
-        .trace;
-        let trace = replay(
-            imp,
-            paths.impl_initial.clone(),
-            paths.impl_path,
-            Some("impl"),
-        )?
-        .trace;
+        let spec_trace = paths.spec.trace(spec, "spec")?;
+        let trace = paths.imp.trace(imp, "impl")?;
         // Found under values made up at an invariant loop's entry: possible.
         let made_up = imp.leans_on_loop_values(&[&paths.pc, &m.spec, &m.imp]);
         let (certainty, (witness, witness_missing)) = match m.answer {
@@ -686,11 +687,23 @@ impl<E: Engine> Comparison<'_, E> {
 
 /// A completed path of each program whose conditions can hold together (`pc`).
 struct PairedPaths<'p, E: Engine> {
-    spec_initial: &'p E::State,
-    spec_path: &'p [E::Step],
-    impl_initial: &'p E::State,
-    impl_path: &'p [E::Step],
+    spec: OnePath<'p, E>,
+    imp: OnePath<'p, E>,
     pc: E::Value,
+}
+
+/// One program's path of a [`PairedPaths`]: where it starts and its steps.
+struct OnePath<'p, E: Engine> {
+    initial: &'p E::State,
+    steps: &'p [E::Step],
+}
+
+impl<E: Engine> OnePath<'_, E> {
+    /// The path replayed for its trace, the trace's steps labelled with
+    /// which program they are of (`spec` or `impl`).
+    fn trace(&self, engine: &mut E, label: &str) -> Result<Vec<TraceStep>, EngineError> {
+        Ok(replay(engine, self.initial.clone(), self.steps, Some(label))?.trace)
+    }
 }
 
 /// Ctrl-C or the time limit during the pairwise comparison.

@@ -85,6 +85,15 @@ pub(crate) enum Equality {
     Unknown,
 }
 
+/// One output of the two programs `tass compare` pairs: its name and its
+/// value in the specification and in the implementation.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct OutputPair<'o, V> {
+    pub name: &'o str,
+    pub spec: &'o V,
+    pub imp: &'o V,
+}
+
 /// A differing output found by [`Engine::compare_output`].
 #[derive(Clone, Debug)]
 pub(crate) struct OutputMismatch<V> {
@@ -265,16 +274,14 @@ pub(crate) trait Engine {
     /// The program's outputs at `state` (process 0's copies): `(name, value)`
     /// in declaration order.
     fn outputs(&mut self, state: &Self::State) -> Vec<(String, Self::Value)>;
-    /// Compares output `name` of the specification (`spec`) and of the
-    /// implementation (`imp`) under `assumption`: `None` if proved equal, else the
-    /// element that differs (`c[2]`, or `name` itself), its two values, and whether
-    /// the difference is proved or only not ruled out.
+    /// Compares the specification's and the implementation's value of one
+    /// output under `assumption`: `None` if proved equal, else the element that
+    /// differs (`c[2]`, or the output's name itself), its two values, and
+    /// whether the difference is proved or only not ruled out.
     fn compare_output(
         &mut self,
         assumption: &Self::Value,
-        name: &str,
-        spec: &Self::Value,
-        imp: &Self::Value,
+        pair: OutputPair<'_, Self::Value>,
     ) -> Option<OutputMismatch<Self::Value>>;
     /// The outputs at a terminal state, element by element (`c[0][1]`), each printed
     /// exactly under the state's path condition (for the JSON `outputs` object).

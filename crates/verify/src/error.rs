@@ -110,8 +110,8 @@ pub struct UnknownChoice {
     pub what: &'static str,
     /// The word given.
     pub found: String,
-    /// The choices, e.g. "potential, absolute or none".
-    pub expected: &'static str,
+    /// The words accepted, e.g. `["potential", "absolute", "none"]`.
+    pub expected: Vec<&'static str>,
 }
 
 impl fmt::Display for UnknownChoice {
@@ -121,7 +121,13 @@ impl fmt::Display for UnknownChoice {
             found,
             expected,
         } = self;
-        write!(f, "unknown {what} `{found}`: expected {expected}")
+        // "a, b or c"
+        let listed = match expected.split_last() {
+            Some((last, [])) => last.to_string(),
+            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+            None => String::new(),
+        };
+        write!(f, "unknown {what} `{found}`: expected {listed}")
     }
 }
 

@@ -8,6 +8,24 @@ use tass_state::api::{Arith, SignedOverflow};
 
 use crate::error::UnknownChoice;
 
+/// Reads `text` as one of an option's words (`choices`, in the order an
+/// error lists them): one table a choice, so that the words accepted and the
+/// words the error names cannot drift apart.
+fn choose<T: Copy>(
+    what: &'static str,
+    text: &str,
+    choices: &[(&'static str, T)],
+) -> Result<T, UnknownChoice> {
+    match choices.iter().find(|(word, _)| *word == text) {
+        Some(&(_, choice)) => Ok(choice),
+        None => Err(UnknownChoice {
+            what,
+            found: text.to_string(),
+            expected: choices.iter().map(|(word, _)| *word).collect(),
+        }),
+    }
+}
+
 /// Which potential deadlocks are looked for (`--deadlock`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum DeadlockMode {
@@ -24,35 +42,28 @@ pub enum DeadlockMode {
 impl std::str::FromStr for DeadlockMode {
     type Err = UnknownChoice;
 
-    /// Parses `potential|absolute|none`.
     fn from_str(text: &str) -> Result<DeadlockMode, UnknownChoice> {
-        match text {
-            "potential" => Ok(DeadlockMode::Potential),
-            "absolute" => Ok(DeadlockMode::Absolute),
-            "none" => Ok(DeadlockMode::None),
-            other => Err(UnknownChoice {
-                what: "deadlock mode",
-                found: other.to_string(),
-                expected: "potential, absolute or none",
-            }),
-        }
+        choose(
+            "deadlock mode",
+            text,
+            &[
+                ("potential", DeadlockMode::Potential),
+                ("absolute", DeadlockMode::Absolute),
+                ("none", DeadlockMode::None),
+            ],
+        )
     }
 }
 
 impl std::str::FromStr for Reduction {
     type Err = UnknownChoice;
 
-    /// Parses `urgent|off`.
     fn from_str(text: &str) -> Result<Reduction, UnknownChoice> {
-        match text {
-            "urgent" => Ok(Reduction::Urgent),
-            "off" => Ok(Reduction::Off),
-            other => Err(UnknownChoice {
-                what: "reduction",
-                found: other.to_string(),
-                expected: "urgent or off",
-            }),
-        }
+        choose(
+            "reduction",
+            text,
+            &[("urgent", Reduction::Urgent), ("off", Reduction::Off)],
+        )
     }
 }
 
@@ -70,17 +81,12 @@ pub enum FairnessMode {
 impl std::str::FromStr for FairnessMode {
     type Err = UnknownChoice;
 
-    /// Parses `weak|none`.
     fn from_str(text: &str) -> Result<FairnessMode, UnknownChoice> {
-        match text {
-            "weak" => Ok(FairnessMode::Weak),
-            "none" => Ok(FairnessMode::None),
-            other => Err(UnknownChoice {
-                what: "fairness",
-                found: other.to_string(),
-                expected: "weak or none",
-            }),
-        }
+        choose(
+            "fairness",
+            text,
+            &[("weak", FairnessMode::Weak), ("none", FairnessMode::None)],
+        )
     }
 }
 
@@ -101,18 +107,16 @@ pub enum MatchMode {
 impl std::str::FromStr for MatchMode {
     type Err = UnknownChoice;
 
-    /// Parses `syntactic|set|subsume`.
     fn from_str(text: &str) -> Result<MatchMode, UnknownChoice> {
-        match text {
-            "syntactic" => Ok(MatchMode::Syntactic),
-            "set" => Ok(MatchMode::Set),
-            "subsume" => Ok(MatchMode::Subsume),
-            other => Err(UnknownChoice {
-                what: "match mode",
-                found: other.to_string(),
-                expected: "syntactic, set or subsume",
-            }),
-        }
+        choose(
+            "match mode",
+            text,
+            &[
+                ("syntactic", MatchMode::Syntactic),
+                ("set", MatchMode::Set),
+                ("subsume", MatchMode::Subsume),
+            ],
+        )
     }
 }
 

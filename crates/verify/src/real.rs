@@ -15,7 +15,9 @@ use tass_simplify::api::SimplifierCache;
 use tass_state::api::{EngineConfig, EngineError, ProcessStatus, State, Step, Value, Violation};
 use tass_symbolic::api::{Expr, ExprFactory};
 
-use crate::engine::{DataRelation, Engine, Executed, OutputMismatch, StepInfo, Uncovered};
+use crate::engine::{
+    DataRelation, Engine, Executed, OutputMismatch, OutputPair, StepInfo, Uncovered,
+};
 use crate::error::SetupError;
 use crate::options::{DeadlockMode, Options, Reduction, UrgentChoice};
 use crate::por::PorTables;
@@ -595,11 +597,9 @@ impl Engine for RealEngine {
     fn compare_output(
         &mut self,
         assumption: &Value,
-        name: &str,
-        spec: &Value,
-        imp: &Value,
+        pair: OutputPair<'_, Value>,
     ) -> Option<OutputMismatch<Value>> {
-        self.compare_output_values(assumption, name, spec, imp)
+        self.compare_output_values(assumption, pair)
     }
 
     fn output_values(&mut self, state: &State) -> Vec<(String, String)> {

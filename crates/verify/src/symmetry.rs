@@ -15,7 +15,7 @@
 //! representative per orbit (`tass_state`'s `symmetry.rs` says why that is
 //! sound); when they do not, it says which failed and explores in full.
 
-use crate::engine::Engine;
+use crate::engine::{Engine, OutputPair};
 use crate::options::Options;
 
 /// A completed specification path: its path condition and its outputs.
@@ -129,7 +129,14 @@ fn has_image<E: Engine>(
         for ((name, value), (_, other_value)) in outputs.iter().zip(other_outputs) {
             let image = permuted(spec, value).map_err(|e| format!("2 (output {name}: {e})"))?;
             if spec
-                .compare_output(&image_pc, name, other_value, &image)
+                .compare_output(
+                    &image_pc,
+                    OutputPair {
+                        name,
+                        spec: other_value,
+                        imp: &image,
+                    },
+                )
                 .is_some()
             {
                 differing_output.get_or_insert_with(|| name.clone());

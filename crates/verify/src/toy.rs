@@ -4,7 +4,7 @@
 use tass_model::api::Span;
 use tass_semantics::api::{Certainty, EngineError, Property, Violation};
 
-use crate::engine::{Engine, Equality, Executed, OutputMismatch, StepInfo, Uncovered};
+use crate::engine::{Engine, Equality, Executed, OutputMismatch, OutputPair, StepInfo, Uncovered};
 use crate::report::Change;
 
 /// `x = 0; while (x < limit) { x += step_a or step_b (nondeterministic) }
@@ -127,14 +127,12 @@ impl Engine for Toy {
     fn compare_output(
         &mut self,
         _: &String,
-        name: &str,
-        a: &String,
-        b: &String,
+        pair: OutputPair<'_, String>,
     ) -> Option<OutputMismatch<String>> {
-        (a != b).then(|| OutputMismatch {
-            element: name.to_string(),
-            spec: a.clone(),
-            imp: b.clone(),
+        (pair.spec != pair.imp).then(|| OutputMismatch {
+            element: pair.name.to_string(),
+            spec: pair.spec.clone(),
+            imp: pair.imp.clone(),
             answer: Equality::Different(Some(vec![("N".into(), "1".into())])),
         })
     }

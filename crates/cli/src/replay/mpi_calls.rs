@@ -19,6 +19,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::mpi_lasso::RankStep;
+use super::wildcard::rank_arrays;
 
 /// The MPI functions the lasso replay follows: each call is one or more
 /// trace steps whose marks say which one enters it; the polls' outcomes are
@@ -282,31 +283,22 @@ fn poll_layer(stem: &BTreeMap<usize, Vec<bool>>, cycle: &BTreeMap<usize, Vec<boo
          #include <stdio.h>\n\
          #include <unistd.h>\n",
     );
-    let list = |v: Option<&Vec<bool>>| -> String {
-        match v {
-            Some(v) if !v.is_empty() => v
-                .iter()
-                .map(|&f| if f { "1" } else { "0" })
-                .collect::<Vec<_>>()
-                .join(", "),
-            _ => "-1".to_string(),
-        }
+    // 1: the poll finds something, 0: it finds nothing
+    let outcomes = |per_rank: &BTreeMap<usize, Vec<bool>>, rank: u64| -> Vec<String> {
+        let list = per_rank
+            .get(&(rank as usize))
+            .map(Vec::as_slice)
+            .unwrap_or(&[]);
+        list.iter()
+            .map(|&f| if f { "1" } else { "0" }.to_string())
+            .collect()
     };
-    let (mut stems, mut stem_counts, mut cycles, mut cycle_counts) =
-        (String::new(), String::new(), String::new(), String::new());
-    for rank in 0..ranks {
-        let _ = writeln!(
-            out,
-            "static const int tass_poll_stem{rank}[] = {{ {} }};\n\
-             static const int tass_poll_cycle{rank}[] = {{ {} }};",
-            list(stem.get(&rank)),
-            list(cycle.get(&rank))
-        );
-        let _ = write!(stems, "tass_poll_stem{rank}, ");
-        let _ = write!(stem_counts, "{}, ", stem.get(&rank).map_or(0, Vec::len));
-        let _ = write!(cycles, "tass_poll_cycle{rank}, ");
-        let _ = write!(cycle_counts, "{}, ", cycle.get(&rank).map_or(0, Vec::len));
-    }
+    let ranks_u64 = ranks as u64;
+    let (stems, stem_counts) =
+        rank_arrays(&mut out, "tass_poll_stem", ranks_u64, |r| outcomes(stem, r));
+    let (cycles, cycle_counts) = rank_arrays(&mut out, "tass_poll_cycle", ranks_u64, |r| {
+        outcomes(cycle, r)
+    });
     let _ = write!(
         out,
         "static const int *const tass_poll_stems[{ranks}] = {{ {stems}}};\n\

@@ -106,28 +106,31 @@ pub(crate) fn unenforceable(program_texts: &[String]) -> Option<&'static str> {
         .copied()
 }
 
-/// Writes one array `tass_replay_{name}{rank}` a rank: the senders `per_rank`
-/// lists for it (`-1`: the trace does not say; `{ -1 }` for none). Returns the
-/// arrays' names and their lengths, as items of the C tables that index them.
-fn rank_arrays(out: &mut String, name: &str, per_rank: &Matches, ranks: u64) -> (String, String) {
+/// Writes one C array a rank, `{prefix}{rank}` holding the rank's `items`
+/// (`{ -1 }` when it has none: C has no empty initializer), and returns the
+/// rows of the two tables that point at them and count them (`prefix0,
+/// prefix1, ...` and the lengths). Both PMPI layers (wildcard matches and
+/// poll outcomes) lay their per-rank lists out this way.
+pub(super) fn rank_arrays(
+    out: &mut String,
+    prefix: &str,
+    ranks: u64,
+    items_of: impl Fn(u64) -> Vec<String>,
+) -> (String, String) {
     let (mut table, mut counts) = (String::new(), String::new());
     for rank in 0..ranks {
-        let list = per_rank.get(&rank).map(Vec::as_slice).unwrap_or(&[]);
-        let items: Vec<String> = list
-            .iter()
-            .map(|s| s.map_or("-1".to_string(), |s| s.to_string()))
-            .collect();
+        let items = items_of(rank);
         let _ = writeln!(
             out,
-            "static const int tass_replay_{name}{rank}[] = {{ {} }};",
+            "static const int {prefix}{rank}[] = {{ {} }};",
             if items.is_empty() {
                 "-1".to_string()
             } else {
                 items.join(", ")
             }
         );
-        let _ = write!(table, "tass_replay_{name}{rank}, ");
-        let _ = write!(counts, "{}, ", list.len());
+        let _ = write!(table, "{prefix}{rank}, ");
+        let _ = write!(counts, "{}, ", items.len());
     }
     (table, counts)
 }
@@ -155,8 +158,16 @@ pub(crate) fn pmpi_layer(matches: &Matches, cycle: &Matches) -> Option<String> {
          * (-1: the trace does not say; the receive stays a wildcard). */\n\
          #include <mpi.h>\n",
     );
-    let (cycle_table, cycle_counts) = rank_arrays(&mut out, "cycle", cycle, ranks);
-    let (table, counts) = rank_arrays(&mut out, "rank", matches, ranks);
+    // -1: the trace does not say which sender
+    let sources = |per_rank: &Matches, rank| -> Vec<String> {
+        let list = per_rank.get(&rank).map(Vec::as_slice).unwrap_or(&[]);
+        list.iter()
+            .map(|s| s.map_or("-1".to_string(), |s| s.to_string()))
+            .collect()
+    };
+    let (cycle_table, cycle_counts) =
+        rank_arrays(&mut out, "tass_replay_cycle", ranks, |r| sources(cycle, r));
+    let (table, counts) = rank_arrays(&mut out, "tass_replay_rank", ranks, |r| sources(matches, r));
     let _ = write!(
         out,
         "static const int *const tass_replay_sources[{ranks}] = {{ {table}}};\n\

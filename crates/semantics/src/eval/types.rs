@@ -10,6 +10,15 @@ use crate::env::Environment;
 use crate::oracle::Decision;
 use crate::report::EngineError;
 
+/// Which initial value a fresh object gets.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Initial {
+    /// C's indeterminate value (a declared local, `malloc`).
+    Undefined,
+    /// Zero (static storage, `calloc`).
+    Zero,
+}
+
 impl<'a> Evaluator<'a> {
     // ----- values of types ------------------------------------------------------------
 
@@ -140,26 +149,7 @@ impl<'a> Evaluator<'a> {
         ty: &MType,
         span: &Span,
     ) -> Result<Value, EngineError> {
-        Ok(match ty {
-            MType::Array(elem, ext) => {
-                if let Some(t) = self.data_type(env, ty, span)? {
-                    Value::Data(undefined_data(self.f, t))
-                } else {
-                    let n = self.concrete_extent(env, ext, span)?;
-                    let e = self.undefined_value(env, elem, span)?;
-                    Value::Array(Arc::new(vec![e; n]))
-                }
-            }
-            MType::Struct(id) => {
-                let fields = env.model().struct_def(*id).fields.clone();
-                let mut vs = Vec::with_capacity(fields.len());
-                for fd in &fields {
-                    vs.push(self.undefined_value(env, &fd.ty, span)?);
-                }
-                Value::Struct(Arc::new(vs))
-            }
-            _ => Value::Undefined,
-        })
+        self.initial_value(env, ty, Initial::Undefined, span)
     }
 
     /// The zero value of type `ty` (C static initialisation, `calloc`).
@@ -169,8 +159,49 @@ impl<'a> Evaluator<'a> {
         ty: &MType,
         span: &Span,
     ) -> Result<Value, EngineError> {
+        self.initial_value(env, ty, Initial::Zero, span)
+    }
+
+    /// What a fresh object of type `ty` holds: one walk over arrays and
+    /// structs for both kinds of initial value.
+    fn initial_value(
+        &mut self,
+        env: &dyn Environment,
+        ty: &MType,
+        initial: Initial,
+        span: &Span,
+    ) -> Result<Value, EngineError> {
         use tass_model::api::MpiHandleType;
         Ok(match ty {
+            MType::Array(elem, ext) => {
+                if let Some(t) = self.data_type(env, ty, span)? {
+                    Value::Data(match initial {
+                        Initial::Undefined => undefined_data(self.f, t),
+                        Initial::Zero => self.f.default_value(&t),
+                    })
+                } else {
+                    let n = self.concrete_extent(env, ext, span)?;
+                    let e = self.initial_value(env, elem, initial, span)?;
+                    Value::Array(Arc::new(vec![e; n]))
+                }
+            }
+            MType::Struct(id) => {
+                let def = env.model().struct_def(*id);
+                let fields = def.fields.clone();
+                let union = def.is_union();
+                let mut vs = Vec::with_capacity(fields.len());
+                for (k, fd) in fields.iter().enumerate() {
+                    // A union's zero value is its first member's (C11 6.7.9p10).
+                    let member = if union && k > 0 {
+                        Initial::Undefined
+                    } else {
+                        initial
+                    };
+                    vs.push(self.initial_value(env, &fd.ty, member, span)?);
+                }
+                Value::Struct(Arc::new(vs))
+            }
+            _ if initial == Initial::Undefined => Value::Undefined,
             MType::Pointer(_) => Value::Pointer(Pointer::Null),
             MType::Mpi(MpiHandleType::Comm) => {
                 Value::Handle(Handle::Constant(LibraryConstant::MpiCommNull))
@@ -185,30 +216,6 @@ impl<'a> Evaluator<'a> {
                 Value::Handle(Handle::Constant(LibraryConstant::MpiWinNull))
             }
             MType::Mpi(_) => Value::Undefined,
-            MType::Array(elem, ext) => {
-                if let Some(t) = self.data_type(env, ty, span)? {
-                    Value::Data(self.f.default_value(&t))
-                } else {
-                    let n = self.concrete_extent(env, ext, span)?;
-                    let e = self.zero_value(env, elem, span)?;
-                    Value::Array(Arc::new(vec![e; n]))
-                }
-            }
-            MType::Struct(id) => {
-                let def = env.model().struct_def(*id);
-                let fields = def.fields.clone();
-                let union = def.is_union();
-                let mut vs = Vec::with_capacity(fields.len());
-                for (k, fd) in fields.iter().enumerate() {
-                    // A union's zero value is its first member's (C11 6.7.9p10).
-                    vs.push(if union && k > 0 {
-                        self.undefined_value(env, &fd.ty, span)?
-                    } else {
-                        self.zero_value(env, &fd.ty, span)?
-                    });
-                }
-                Value::Struct(Arc::new(vs))
-            }
             MType::Void | MType::Unknown => Value::Undefined,
             t => match scalar_type(t) {
                 Some(st) => Value::Data(self.f.default_value(&st)),

@@ -10,7 +10,7 @@ use tass_symbolic::api::{Expr, ExprFactory, ExprView, Type};
 
 use super::witness::{prover_witness, witness_values};
 use super::RealEngine;
-use crate::engine::{Equality, OutputMismatch};
+use crate::engine::{Equality, OutputMismatch, OutputPair};
 use tass_semantics::api::is_internal_symbol;
 
 /// What two outputs are compared under: the assumption that both paths were
@@ -36,14 +36,12 @@ impl RealEngine {
         out
     }
 
-    /// Compares output `name` of the two programs under `assumption`
+    /// Compares one output of the two programs under `assumption`
     /// ([`crate::engine::Engine::compare_output`]).
     pub(super) fn compare_output_values(
         &mut self,
         assumption: &Value,
-        name: &str,
-        spec: &Value,
-        imp: &Value,
+        OutputPair { name, spec, imp }: OutputPair<'_, Value>,
     ) -> Option<OutputMismatch<Value>> {
         let assumption = self.data(assumption).unwrap_or_else(|| self.factory.tt());
         let simplifier = self.simplifiers.simplifier(assumption);

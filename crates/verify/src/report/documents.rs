@@ -93,8 +93,11 @@ impl<'a> JsonReport<'a> {
     }
 }
 
+/// The fields a JSON violation and a `--trace FILE` start with: which
+/// property, how certain, and where (one struct so the two documents cannot
+/// drift apart).
 #[derive(Serialize)]
-struct JsonViolation<'a> {
+struct JsonViolationHead<'a> {
     property: &'static str,
     certainty: &'static str,
     message: &'a str,
@@ -102,6 +105,26 @@ struct JsonViolation<'a> {
     line: u32,
     column: u32,
     process: usize,
+}
+
+impl<'a> JsonViolationHead<'a> {
+    fn new(v: &'a ViolationReport) -> JsonViolationHead<'a> {
+        JsonViolationHead {
+            property: v.property.id(),
+            certainty: v.certainty.as_str(),
+            message: &v.message,
+            file: &v.file,
+            line: v.line,
+            column: v.column,
+            process: v.process,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct JsonViolation<'a> {
+    #[serde(flatten)]
+    head: JsonViolationHead<'a>,
     trace: Vec<JsonStep>,
     witness: Option<Map<String, Value>>,
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
@@ -163,13 +186,7 @@ impl<'a> JsonViolation<'a> {
     fn new(v: &'a ViolationReport) -> JsonViolation<'a> {
         let d = v.difference.as_ref();
         JsonViolation {
-            property: v.property.id(),
-            certainty: v.certainty.as_str(),
-            message: &v.message,
-            file: &v.file,
-            line: v.line,
-            column: v.column,
-            process: v.process,
+            head: JsonViolationHead::new(v),
             trace: json_trace(&v.trace),
             witness: witness_map(&v.witness),
             witness_missing: &v.witness_missing,
@@ -187,13 +204,8 @@ impl<'a> JsonViolation<'a> {
 /// What `--trace FILE` holds: the first violation and its trace.
 #[derive(Serialize)]
 pub(super) struct JsonTraceFile<'a> {
-    property: &'static str,
-    certainty: &'static str,
-    message: &'a str,
-    file: &'a str,
-    line: u32,
-    column: u32,
-    process: usize,
+    #[serde(flatten)]
+    head: JsonViolationHead<'a>,
     #[serde(skip_serializing_if = "Option::is_none")]
     spec_trace: Option<Vec<JsonStep>>,
     trace: Vec<JsonStep>,
@@ -207,13 +219,7 @@ pub(super) struct JsonTraceFile<'a> {
 impl<'a> JsonTraceFile<'a> {
     pub(super) fn new(v: &'a ViolationReport) -> JsonTraceFile<'a> {
         JsonTraceFile {
-            property: v.property.id(),
-            certainty: v.certainty.as_str(),
-            message: &v.message,
-            file: &v.file,
-            line: v.line,
-            column: v.column,
-            process: v.process,
+            head: JsonViolationHead::new(v),
             spec_trace: v.difference.as_ref().map(|d| json_trace(&d.spec_trace)),
             trace: json_trace(&v.trace),
             path_condition: &v.path_condition,

@@ -2,7 +2,7 @@ use tass_model::api::Span;
 use tass_semantics::api::{Certainty, EngineError, Property as EngineProperty, Violation};
 
 use super::verify_with;
-use crate::engine::{Engine, Executed, OutputMismatch, StepInfo, Uncovered};
+use crate::engine::{Engine, Executed, OutputMismatch, OutputPair, StepInfo, Uncovered};
 use crate::options::Options;
 use crate::report::{Property, Verdict};
 
@@ -100,9 +100,7 @@ impl Engine for Spin {
     fn compare_output(
         &mut self,
         _: &String,
-        _: &str,
-        _: &String,
-        _: &String,
+        _: OutputPair<'_, String>,
     ) -> Option<OutputMismatch<String>> {
         None
     }
