@@ -125,3 +125,46 @@ fn an_address_from_mpi_get_address_is_aligned_for_its_type() {
     assert_violated(code, &r, "assertion", None);
     assert_eq!(certainty(&r), "provable", "{r:#}");
 }
+
+/// Runs `tass verify` on a one-process program: (exit status, report).
+fn verify_seq(text: &str) -> (i32, Value) {
+    verify("1", &[], text)
+}
+
+/// A struct layout tass does not compute was verified with gcc's default
+/// one: `struct __attribute__((packed)) P { char c; double d; }` has sizeof 9
+/// with gcc, and `assert(sizeof(struct P) == 16)` *held* (gcc
+/// -fsanitize=address,undefined: the assertion fails); `#pragma pack(1)`
+/// likewise; `_Alignas(16)` on a member made a true `sizeof == 32` a provable
+/// violation (gcc passes). Each is now refused by name (exit 2); the same
+/// struct without them is verified as before (gcc: sizeof 16, passes).
+#[test]
+fn a_struct_layout_tass_does_not_compute_is_refused() {
+    let check = "int main(void) {\n    assert(sizeof(struct P) == 16);\n    return 0;\n}\n";
+    let with = |decl: &str| format!("#include <assert.h>\n{decl}\n{check}");
+    let (code, r) = verify_seq(&with("struct P { char c; double d; };"));
+    assert_holds(code, &r);
+    for (decl, named) in [
+        (
+            "struct __attribute__((packed)) P { char c; double d; };",
+            "attributes",
+        ),
+        (
+            "struct P { char c; double d; } __attribute__((packed));",
+            "attributes",
+        ),
+        (
+            "#pragma pack(push, 1)\nstruct P { char c; double d; };\n#pragma pack(pop)",
+            "#pragma pack",
+        ),
+        (
+            "struct P { char c; _Alignas(16) char e; double d; };",
+            "_Alignas",
+        ),
+    ] {
+        let (code, r) = verify_seq(&with(decl));
+        assert_eq!(code, 2, "{decl}: {r:#}");
+        let text = r.to_string();
+        assert!(text.contains(named), "{decl}: {text}");
+    }
+}

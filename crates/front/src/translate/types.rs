@@ -220,6 +220,15 @@ impl<'t> Tr<'t> {
                 "type_qualifier" => match self.text(ch) {
                     "const" => flags.is_const = true,
                     "_Atomic" => return err(Pos::of(ch), "_Atomic (threads) is not supported"),
+                    // A layout tass would not follow: sizes, offsets and
+                    // addresses would differ from the compiled program's.
+                    q if q.starts_with("_Alignas") || q.starts_with("alignas") => {
+                        return err(
+                            Pos::of(ch),
+                            "`_Alignas` is not supported (tass lays objects out at their \
+                             type's own alignment); remove it",
+                        )
+                    }
                     _ => {}
                 },
                 "attribute_specifier" | "attribute_declaration" | "ms_declspec_modifier" => {
@@ -526,6 +535,18 @@ impl<'t> Tr<'t> {
             .child_by_field_name("name")
             .map(|n| self.text(n).to_string());
         let body = crate::ast::child(node, "body");
+        // `struct __attribute__((packed)) P {...}` (and an attribute after
+        // the body) changes the layout, which tass would not follow.
+        let mut c = node.walk();
+        if let Some(attr) = node
+            .children(&mut c)
+            .find(|ch| ch.kind() == "attribute_specifier")
+        {
+            return err(
+                Pos::of(attr),
+                "attributes are not supported (a struct's layout is gcc's default one)",
+            );
+        }
         let existing = name
             .as_ref()
             .and_then(|n| self.ctx.struct_tags.get(n).copied());
