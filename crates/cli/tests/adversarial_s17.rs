@@ -168,3 +168,32 @@ fn a_struct_layout_tass_does_not_compute_is_refused() {
         assert!(text.contains(named), "{decl}: {text}");
     }
 }
+
+/// Every enumerated type was `int`; gcc (x86-64) makes one with no negative
+/// enumerator `unsigned int`, and one with a value beyond 32 bits 8 bytes
+/// wide. So `(enum E)-1 < 0` *held* for `enum E { A = 0, B = 5 }` (gcc:
+/// 4294967295, the assertion fails), `(enum E)-1 > 0` was a provable violation
+/// (gcc passes), and so was `sizeof(enum Big) == 8` with an enumerator
+/// 0x100000000. gcc -fsanitize=address,undefined confirms each; an enum with a
+/// negative enumerator stays `int` (4 bytes, `(enum S)-1 < 0`).
+#[test]
+fn an_enum_has_the_integer_type_gcc_gives_it() {
+    let prog = |decls: &str, body: &str| {
+        format!("#include <assert.h>\n{decls}\nint main(void) {{\n    {body}\n    return 0;\n}}\n")
+    };
+    let small = "enum E { A = 0, B = 5 };";
+    let (code, r) = verify_seq(&prog(small, "enum E e = (enum E)-1;\n    assert(e < 0);"));
+    assert_violated(code, &r, "assertion", None);
+    assert_eq!(certainty(&r), "provable", "{r:#}");
+    let (code, r) = verify_seq(&prog(
+        small,
+        "enum E e = (enum E)-1;\n    assert(e > 0 && A - 1 < 0 && e - 1 > 0);",
+    ));
+    assert_holds(code, &r);
+    let (code, r) = verify_seq(&prog(
+        "enum Big { SMALL = 1, LARGE = 0x100000000L };\nenum S { M = -1, N = 5 };",
+        "enum S s = (enum S)-1;\n    assert(sizeof(enum Big) == 8 && LARGE == 4294967296L);\n    \
+         assert(s < 0 && sizeof(enum S) == 4);",
+    ));
+    assert_holds(code, &r);
+}

@@ -639,6 +639,10 @@ impl<'t> Tr<'t> {
     }
 
     fn enum_type(&mut self, node: Node<'t>) -> Res<Type> {
+        let tag = node
+            .child_by_field_name("name")
+            .map(|n| self.text(n).to_string());
+        let mut values = Vec::new();
         if let Some(body) = crate::ast::child(node, "body") {
             let mut next: i128 = 0;
             let mut c = body.walk();
@@ -665,10 +669,17 @@ impl<'t> Tr<'t> {
                     }
                 }
                 self.declare(&name, Sym::EnumConst(next));
+                values.push(next);
                 next += 1;
             }
+        } else if let Some(ty) = tag.as_ref().and_then(|t| self.ctx.enum_tags.get(t)) {
+            return Ok(ty.clone());
         }
-        Ok(Type::INT)
+        let ty = enum_underlying(&values);
+        if let Some(t) = tag {
+            self.ctx.enum_tags.insert(t, ty.clone());
+        }
+        Ok(ty)
     }
 
     pub(crate) fn type_definition(&mut self, node: Node<'t>) -> Res<()> {
@@ -1105,4 +1116,19 @@ fn fn_pointer_declarator(inner: Node<'_>) -> Option<Node<'_>> {
     inner
         .named_child(0)
         .filter(|p| p.kind().contains("pointer_declarator"))
+}
+
+/// The integer type gcc (x86-64, without `-fshort-enums`) gives an enumerated
+/// type with these enumerator values: `unsigned int` when none is negative,
+/// `int` when one is, and the 64-bit type of the same signedness when a value
+/// does not fit 32 bits. (`(enum E)-1 > 0` holds for `enum E { A, B }`.)
+fn enum_underlying(values: &[i128]) -> Type {
+    let negative = values.iter().any(|&v| v < 0);
+    let fits = |lo: i128, hi: i128| values.iter().all(|&v| lo <= v && v <= hi);
+    Type::Int(match negative {
+        false if fits(0, u32::MAX as i128) => IntKind::Unsigned,
+        false => IntKind::UnsignedLong,
+        true if fits(i32::MIN as i128, i32::MAX as i128) => IntKind::Int,
+        true => IntKind::Long,
+    })
 }
