@@ -204,23 +204,25 @@ fn make_unit(pre: crate::preprocess::Preprocessed) -> Result<Unit, Diagnostics> 
                     }
                 } else {
                     // other pragmas are hints a verifier may ignore, except
-                    // those that bring in threads
+                    // those that bring in threads and `pack`, which changes
+                    // the struct layout tass computes
                     let word = rest_trim.split_whitespace().next().unwrap_or("");
-                    if matches!(word, "omp" | "acc") {
+                    let word = word.split('(').next().unwrap_or("");
+                    if matches!(word, "omp" | "acc" | "pack") {
                         let col = (line.len() - rest_trim.len()) as u32;
                         directive_errors.push((
                             Pos {
                                 row,
                                 col,
                                 end_row: row,
-                                end_col: col + 3,
+                                end_col: col + word.len() as u32,
                             },
                             format!(
                                 "`#pragma {word}` ({}) is not supported",
-                                if word == "omp" {
-                                    "OpenMP threads"
-                                } else {
-                                    "OpenACC"
+                                match word {
+                                    "omp" => "OpenMP threads",
+                                    "acc" => "OpenACC",
+                                    _ => "a packed struct layout, which tass does not compute",
                                 }
                             ),
                         ));

@@ -14,9 +14,9 @@ pub enum IntKind {
     Short,
     /// `unsigned short`
     UnsignedShort,
-    /// `int` (also enums)
+    /// `int` (also an enum with a negative enumerator)
     Int,
-    /// `unsigned int`
+    /// `unsigned int` (also an enum whose enumerators are all nonnegative)
     Unsigned,
     /// `long`
     Long,

@@ -806,10 +806,10 @@ impl Engine<'_> {
                 }
                 self.tass_pragma(hash, line)
             }
-            // OpenMP and OpenACC pragmas bring in threads: pass them on so the
-            // translator rejects them by name instead of verifying a different,
-            // sequential program.
-            Some(t) if t.is_ident("omp") || t.is_ident("acc") => {
+            // OpenMP and OpenACC pragmas bring in threads, and `pack` changes
+            // the struct layout: pass them on so the translator rejects them
+            // by name instead of verifying a different program.
+            Some(t) if t.is_ident("omp") || t.is_ident("acc") || t.is_ident("pack") => {
                 let l = hash.pos.line;
                 self.writer.fresh_line(hash.pos.file, l);
                 for t in std::iter::once(hash).chain(line) {

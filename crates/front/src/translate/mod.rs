@@ -164,6 +164,8 @@ pub(crate) struct Ctx {
     /// Structs declared but not (yet) defined.
     pub incomplete: Vec<bool>,
     pub struct_tags: HashMap<String, StructId>,
+    /// The type of each enum tag (gcc's choice from its enumerators' values).
+    pub enum_tags: HashMap<String, Type>,
     pub fns: Vec<FnInfo>,
     pub model_fn_count: u32,
     pub globals: HashMap<String, Sym>,

@@ -220,6 +220,15 @@ impl<'t> Tr<'t> {
                 "type_qualifier" => match self.text(ch) {
                     "const" => flags.is_const = true,
                     "_Atomic" => return err(Pos::of(ch), "_Atomic (threads) is not supported"),
+                    // A layout tass would not follow: sizes, offsets and
+                    // addresses would differ from the compiled program's.
+                    q if q.starts_with("_Alignas") || q.starts_with("alignas") => {
+                        return err(
+                            Pos::of(ch),
+                            "`_Alignas` is not supported (tass lays objects out at their \
+                             type's own alignment); remove it",
+                        )
+                    }
                     _ => {}
                 },
                 "attribute_specifier" | "attribute_declaration" | "ms_declspec_modifier" => {
@@ -526,6 +535,18 @@ impl<'t> Tr<'t> {
             .child_by_field_name("name")
             .map(|n| self.text(n).to_string());
         let body = crate::ast::child(node, "body");
+        // `struct __attribute__((packed)) P {...}` (and an attribute after
+        // the body) changes the layout, which tass would not follow.
+        let mut c = node.walk();
+        if let Some(attr) = node
+            .children(&mut c)
+            .find(|ch| ch.kind() == "attribute_specifier")
+        {
+            return err(
+                Pos::of(attr),
+                "attributes are not supported (a struct's layout is gcc's default one)",
+            );
+        }
         let existing = name
             .as_ref()
             .and_then(|n| self.ctx.struct_tags.get(n).copied());
@@ -618,6 +639,10 @@ impl<'t> Tr<'t> {
     }
 
     fn enum_type(&mut self, node: Node<'t>) -> Res<Type> {
+        let tag = node
+            .child_by_field_name("name")
+            .map(|n| self.text(n).to_string());
+        let mut values = Vec::new();
         if let Some(body) = crate::ast::child(node, "body") {
             let mut next: i128 = 0;
             let mut c = body.walk();
@@ -644,10 +669,17 @@ impl<'t> Tr<'t> {
                     }
                 }
                 self.declare(&name, Sym::EnumConst(next));
+                values.push(next);
                 next += 1;
             }
+        } else if let Some(ty) = tag.as_ref().and_then(|t| self.ctx.enum_tags.get(t)) {
+            return Ok(ty.clone());
         }
-        Ok(Type::INT)
+        let ty = enum_underlying(&values);
+        if let Some(t) = tag {
+            self.ctx.enum_tags.insert(t, ty.clone());
+        }
+        Ok(ty)
     }
 
     pub(crate) fn type_definition(&mut self, node: Node<'t>) -> Res<()> {
@@ -1084,4 +1116,19 @@ fn fn_pointer_declarator(inner: Node<'_>) -> Option<Node<'_>> {
     inner
         .named_child(0)
         .filter(|p| p.kind().contains("pointer_declarator"))
+}
+
+/// The integer type gcc (x86-64, without `-fshort-enums`) gives an enumerated
+/// type with these enumerator values: `unsigned int` when none is negative,
+/// `int` when one is, and the 64-bit type of the same signedness when a value
+/// does not fit 32 bits. (`(enum E)-1 > 0` holds for `enum E { A, B }`.)
+fn enum_underlying(values: &[i128]) -> Type {
+    let negative = values.iter().any(|&v| v < 0);
+    let fits = |lo: i128, hi: i128| values.iter().all(|&v| lo <= v && v <= hi);
+    Type::Int(match negative {
+        false if fits(0, u32::MAX as i128) => IntKind::Unsigned,
+        false => IntKind::UnsignedLong,
+        true if fits(i32::MIN as i128, i32::MAX as i128) => IntKind::Int,
+        true => IntKind::Long,
+    })
 }

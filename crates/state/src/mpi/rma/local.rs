@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use tass_dynamic::api::{Pointer, Step as PStep, Value};
 use tass_model::api::{Callee, Expr as MExpr, ExprKind, LibraryFunction as LF, Span, Statement};
-use tass_semantics::api::{EngineError, Evaluator, Place, Property, Violation};
+use tass_semantics::api::{Certainty, EngineError, Evaluator, Place, Property, Violation};
 use tass_symbolic::api::{Expr, ExprFactory};
 
 use super::window::{Epoch, LocalAccess, OpKind, OriginHold, PendingOp};
@@ -30,6 +30,30 @@ use crate::step::Step;
 pub(crate) enum Access {
     Read,
     Write,
+}
+
+/// How much of an object an access is known to touch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Reach {
+    /// The lvalue the statement names.
+    Exact,
+    /// What a library or MPI function reaches through a pointer argument:
+    /// taken to be the whole object, since tass does not follow the
+    /// function's own accesses (an `MPI_Get` into `&a[2]` touches `a[2]`
+    /// only). A conflict found through it is an over-approximation, so it is
+    /// reported as *possible*, never provable.
+    WholeObject,
+}
+
+impl Reach {
+    /// `v` as sure as an access of this reach makes it.
+    fn qualify(self, mut v: Violation) -> Violation {
+        if self == Reach::WholeObject {
+            v.certainty = Certainty::Possible;
+            v.witness = None;
+        }
+        v
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -235,7 +259,7 @@ impl Mpi<'_> {
             let mut ev = Evaluator::without_checks(self.ctx.f, self.oracle, p);
             for (e, access) in accesses {
                 if let Ok(place) = ev.eval_place(&env, e, true) {
-                    places.push((place, access));
+                    places.push((place, access, Reach::Exact));
                 }
             }
         }
@@ -262,7 +286,7 @@ impl Mpi<'_> {
                 if matches!(path.last(), Some(PStep::Index(_))) {
                     path.pop();
                 }
-                places.push(((root, path), library_access(*lf, k)));
+                places.push(((root, path), library_access(*lf, k), Reach::WholeObject));
             }
         }
         if places.is_empty() {
@@ -278,13 +302,13 @@ impl Mpi<'_> {
             }
             let rank = crate::mpi::comm::rank_in(state, w.comm, p as u32);
             let mut record = Vec::new();
-            for (place, access) in &places {
+            for (place, access, reach) in &places {
                 let pending = w.ops.iter().map(|op| (op, OpStage::Pending));
                 let exposed = w.exposed.iter().map(|op| (op, OpStage::DoneAtOrigin));
                 for op in pending.chain(exposed) {
                     let found =
                         self.check_against_op(state, (p, rank), op, (place, *access), &t.span)?;
-                    violations.extend(found);
+                    violations.extend(found.into_iter().map(|v| reach.qualify(v)));
                 }
                 // Accesses are recorded in fence epochs and in the
                 // process's exposure epochs (`pscw.rs`) only: a passive
@@ -301,6 +325,7 @@ impl Mpi<'_> {
                         rank: r as u32,
                         at,
                         access: *access,
+                        reach: *reach,
                         line,
                     });
                 }
@@ -464,7 +489,9 @@ impl Mpi<'_> {
                 self.op_name(op),
                 a.line
             );
-            self.check_local_concurrency(state, p, claim, message, span, &mut violations)?;
+            let mut found = Vec::new();
+            self.check_local_concurrency(state, p, claim, message, span, &mut found)?;
+            violations.extend(found.into_iter().map(|v| a.reach.qualify(v)));
         }
         Ok(violations)
     }

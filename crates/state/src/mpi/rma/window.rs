@@ -118,6 +118,8 @@ pub(crate) struct LocalAccess {
     /// whole memory.
     pub at: Option<Expr>,
     pub access: super::local::Access,
+    /// Whether `at` is the access itself or a library call's reach.
+    pub reach: super::local::Reach,
     /// The source line, for messages.
     pub line: u32,
 }
