@@ -931,6 +931,30 @@ impl Engine {
         self.mpi().send_destination(state, step)
     }
 
+    /// The condition of the `assume` statement `step` executes, as its process
+    /// sees it in `state` (evaluated without checks: executing the step makes
+    /// them); `None` when `step` is not an `assume` or the condition cannot be
+    /// read that way. For the partial-order reduction, which explores alone an
+    /// assumption the path condition already implies.
+    pub fn assumed_condition(&mut self, state: &State, step: &Step) -> Option<Expr> {
+        let model = Arc::clone(&self.model);
+        let body = model.function(step.function).body.as_ref()?;
+        let Statement::Assume { condition } = &body.transition(step.transition).statement else {
+            return None;
+        };
+        let f = Arc::clone(&self.factory);
+        let mut scratch = state.clone();
+        let ctx = crate::mpi::Ctx {
+            model: &model,
+            f: &f,
+            layout: &self.layout,
+        };
+        let env = ctx.env(&mut scratch, step.process);
+        let mut ev =
+            tass_semantics::api::Evaluator::without_checks(&f, &mut self.oracle, step.process);
+        ev.eval_bool(&env, condition).ok()
+    }
+
     /// MPI: true if process `p` has posted receives (`MPI_Irecv`) not matched
     /// yet.
     pub fn pending_receives(&self, state: &State, p: usize) -> bool {

@@ -601,6 +601,9 @@ impl RealEngine {
             // it is shared when the `MPI_Irecv` is.
             return step.commutes && !self.others_may_touch_shared(statuses, p, step);
         }
+        if step.local && self.is_assume(step) {
+            return self.assumption_alone(at, step);
+        }
         if step.local {
             return self.local_step_alone(step, || self.others_may_touch_shared(statuses, p, step));
         }
@@ -699,6 +702,73 @@ impl RealEngine {
             }
             _ => false,
         }
+    }
+
+    /// Whether `step` executes an `assume` statement.
+    fn is_assume(&self, step: &Step) -> bool {
+        self.model
+            .function(step.function)
+            .body
+            .as_ref()
+            .is_some_and(|b| {
+                matches!(
+                    b.transition(step.transition).statement,
+                    Statement::Assume { .. }
+                )
+            })
+    }
+
+    /// Whether the `assume` step `step` (settled, of process `p`) may be
+    /// explored alone. An assumption ends every execution in which its
+    /// condition `c` is false, so in general it does not commute with the other
+    /// processes' steps: one of them taken before it could fail a check on
+    /// inputs that `c` excludes, a violation a real run reports. It may be
+    /// taken alone in two cases, provided `c` reads no memory another process
+    /// may still write (its regions, as for a local step):
+    ///
+    /// 1. The path condition (with the step's guard) implies `c`: for every
+    ///    input of the path `c` is true and stays true (it reads only `p`'s
+    ///    own memory and the read-only inputs), so the step is enabled for
+    ///    every concrete execution the state stands for, stays enabled while
+    ///    the others move, and changes nothing but `p`'s location (the path
+    ///    condition `pc && c` is equivalent to `pc`, so no assumption-vacuous
+    ///    warning is lost either): an invisible local step.
+    /// 2. Every enabled step of every other process is an `assume` of the same
+    ///    condition (the same value: SPMD programs assume the same thing about
+    ///    their inputs in every process). For an input where `c` holds, the
+    ///    steps are no-ops as in 1. For an input where `c` is false, no
+    ///    process can move at all: each enabled step is an assumption that is
+    ///    false, and the processes without an enabled step wait for the others.
+    ///    So no execution from this state is lost by taking `p`'s first (and
+    ///    the others' assumptions then fall under case 1, with the same
+    ///    vacuity warning if `pc && c` is unsatisfiable).
+    fn assumption_alone(&mut self, at: &ReductionState, step: &Step) -> bool {
+        let p = step.process;
+        if self.others_may_touch_shared(at.statuses, p, step) {
+            return false;
+        }
+        let Some(c) = self.engine.assumed_condition(at.state, step) else {
+            return false;
+        };
+        let f = Arc::clone(&self.factory);
+        if f.as_bool(c) == Some(true) {
+            return true;
+        }
+        let pc = self.engine.path_condition(at.state);
+        let here = if step.guard_known_true {
+            pc
+        } else {
+            f.and(pc, step.guard)
+        };
+        if self.prover.valid(here, c) == Validity::Yes {
+            return true;
+        }
+        at.enabled.iter().filter(|s| s.process != p).all(|s| {
+            s.local
+                && s.request.is_none()
+                && self.is_assume(s)
+                && self.engine.assumed_condition(at.state, s) == Some(c)
+        })
     }
 
     /// Whether a process other than `p` may still call `MPI_Test` or
