@@ -94,6 +94,12 @@ pub(crate) fn linear_form(
         match f.as_concrete_rational(m) {
             Some(v) => constant += c * v,
             None => {
+                // `(real) a` of an integer `a` has `a`'s value: one integer
+                // unknown for both (`(double)N != 0.0` under `N >= 1`)
+                let m = match f.view(m) {
+                    ExprView::ToReal(a) if matches!(f.type_of(a), Type::Int) => a,
+                    _ => m,
+                };
                 let i = unknowns.get(f, m);
                 let e = coefs.entry(i).or_insert_with(BigRational::zero);
                 *e += c;
@@ -440,6 +446,33 @@ mod tests {
             &f,
             &f.cnf_clauses(f.eq(two_r, f.real_ratio(1, 1)))
         ));
+    }
+
+    #[test]
+    fn an_integer_converted_to_real_is_the_same_unknown() {
+        let f = ExprFactory::new();
+        let n = f.symbol("n", Type::Int);
+        let real_n = f.to_real(n);
+        let zero = f.real_ratio(0, 1);
+        // n >= 1 |= (real) n != 0, and (real) n > 1/2 (n is an integer: n >= 1)
+        assert!(implies(&f, f.ge(n, f.int(1)), f.ne(real_n, zero)));
+        assert!(implies(
+            &f,
+            f.gt(real_n, f.real_ratio(1, 2)),
+            f.ge(n, f.int(1))
+        ));
+        // but not from n >= 0, nor (real) n > 1 from n >= 1
+        assert!(!implies(&f, f.ge(n, f.int(0)), f.ne(real_n, zero)));
+        assert!(!implies(
+            &f,
+            f.ge(n, f.int(1)),
+            f.gt(real_n, f.real_ratio(1, 1))
+        ));
+        // mixed with a real unknown: r == (real) n && n == 2 |= r == 2
+        let r = f.symbol("r", Type::Real);
+        let a = f.and(f.eq(r, real_n), f.eq(n, f.int(2)));
+        assert!(implies(&f, a, f.eq(r, f.real_ratio(2, 1))));
+        assert!(!implies(&f, a, f.eq(r, f.real_ratio(3, 1))));
     }
 
     #[test]

@@ -39,6 +39,10 @@ pub struct OracleStats {
     pub invariant_checks: u64,
     /// The prover questions those checks asked.
     pub invariant_prover_calls: u64,
+    /// Arrival steps at invariant loop heads executed (entry and end of an
+    /// iteration): tass's own transitions, which the LISE paper's next-state
+    /// function folds into the loop's branch transition (its Fig. 3).
+    pub loop_arrivals: u64,
     /// The prover's own counters (built-in and SMT calls).
     pub prover: ProverStats,
 }
@@ -67,6 +71,7 @@ pub struct Oracle {
     /// questions they asked.
     invariant_checks: u64,
     invariant_prover_calls: u64,
+    loop_arrivals: u64,
     signed_overflow: SignedOverflow,
     /// How floating-point operations are interpreted (`--arith`).
     arith: Arith,
@@ -152,6 +157,7 @@ impl Oracle {
             checks: 0,
             trivial: 0,
             invariant_checks: 0,
+            loop_arrivals: 0,
             invariant_prover_calls: 0,
             signed_overflow: SignedOverflow::Unchecked,
             arith: Arith::Real,
@@ -379,6 +385,11 @@ impl Oracle {
         self.invariant_prover_calls += prover_calls;
     }
 
+    /// Counts one executed arrival step at an invariant loop head.
+    pub fn count_loop_arrival(&mut self) {
+        self.loop_arrivals += 1;
+    }
+
     /// Counters so far.
     pub fn stats(&self) -> OracleStats {
         OracleStats {
@@ -386,6 +397,7 @@ impl Oracle {
             trivial: self.trivial,
             invariant_checks: self.invariant_checks,
             invariant_prover_calls: self.invariant_prover_calls,
+            loop_arrivals: self.loop_arrivals,
             prover: self.prover.stats(),
         }
     }

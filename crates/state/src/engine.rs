@@ -584,6 +584,14 @@ impl Engine {
                     None,
                 ));
             }
+            if let Some(body) = model.function(step.function).body.as_ref() {
+                if matches!(
+                    body.transition(step.transition).statement,
+                    Statement::LoopInvariant(_)
+                ) {
+                    self.oracle.count_loop_arrival();
+                }
+            }
             let mut result = execute_transition(
                 &model,
                 &f,

@@ -138,6 +138,7 @@ pub(crate) fn compare_with_search<'r, E: Engine>(
     let (checks, calls) = spec.invariant_counters();
     report.stats.invariant_checks += checks;
     report.stats.invariant_prover_calls += calls;
+    report.stats.loop_arrivals += spec.loop_arrivals();
     report.stats.prover_calls += parts_prover_calls.0;
     report.stats.smt_calls += parts_prover_calls.1;
     report.split = split;

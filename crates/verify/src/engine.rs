@@ -320,6 +320,11 @@ pub(crate) trait Engine {
     fn invariant_counters(&self) -> (u64, u64) {
         (0, 0)
     }
+    /// Arrival steps at invariant loop heads executed (tass's own
+    /// transitions; the LISE paper's loop transition includes the arrival).
+    fn loop_arrivals(&self) -> u64 {
+        0
+    }
     /// True if the aligned form of collective loop invariants refused a
     /// state in this engine's run (a run with lagged records may decide).
     fn aligned_loops_stuck(&self) -> bool {

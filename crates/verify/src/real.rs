@@ -701,6 +701,10 @@ impl Engine for RealEngine {
         (oracle.invariant_checks, oracle.invariant_prover_calls)
     }
 
+    fn loop_arrivals(&self) -> u64 {
+        self.engine.stats().oracle.loop_arrivals
+    }
+
     fn aligned_loops_stuck(&self) -> bool {
         self.engine.aligned_loops_stuck()
     }

@@ -200,6 +200,10 @@ pub struct Stats {
     /// questions they asked.
     pub invariant_checks: u64,
     pub invariant_prover_calls: u64,
+    /// Arrival steps at invariant loop heads among `transitions` (the LISE
+    /// paper counts them as part of its loop transitions: Fig. 5's
+    /// comparable figure is `transitions - loop_arrivals`).
+    pub loop_arrivals: u64,
 }
 
 impl Stats {
@@ -214,6 +218,7 @@ impl Stats {
         self.symbolic_values = self.symbolic_values.max(other.symbolic_values);
         self.invariant_checks += other.invariant_checks;
         self.invariant_prover_calls += other.invariant_prover_calls;
+        self.loop_arrivals += other.loop_arrivals;
         self.memory_mb = self.memory_mb.max(other.memory_mb);
     }
 
@@ -227,6 +232,7 @@ impl Stats {
         self.symbolic_values = self.symbolic_values.max(other.symbolic_values);
         self.invariant_checks += other.invariant_checks;
         self.invariant_prover_calls += other.invariant_prover_calls;
+        self.loop_arrivals += other.loop_arrivals;
     }
 }
 
@@ -431,10 +437,10 @@ impl Report {
 }
 
 fn stats_text(s: &Stats) -> String {
-    let invariants = if s.invariant_checks > 0 {
+    let invariants = if s.invariant_checks > 0 || s.loop_arrivals > 0 {
         format!(
-            ", invariant checks {} (prover calls {})",
-            s.invariant_checks, s.invariant_prover_calls
+            ", invariant checks {} (prover calls {}), loop arrivals {}",
+            s.invariant_checks, s.invariant_prover_calls, s.loop_arrivals
         )
     } else {
         String::new()

@@ -938,6 +938,7 @@ pub(crate) fn finish<E: Engine>(
     let stats = Stats {
         invariant_checks,
         invariant_prover_calls,
+        loop_arrivals: engine.loop_arrivals(),
         states_seen: search.states_seen,
         states_saved: search.states_saved,
         transitions: search.transitions,

@@ -335,6 +335,7 @@ fn run_verify_part(plan: &PartsPlan<'_>, part: u64, slot: &mut Option<RealEngine
     // The engine's counters run on from its earlier parts: this part's are
     // the difference.
     let counters_before = (engine.counters(), engine.invariant_counters());
+    let arrivals_before = engine.loop_arrivals();
     let mut findings = Findings::new(options);
     let initial = match engine.initial_state() {
         Ok(initial) => initial,
@@ -369,6 +370,7 @@ fn run_verify_part(plan: &PartsPlan<'_>, part: u64, slot: &mut Option<RealEngine
     report.stats.prover_calls = report.stats.prover_calls.saturating_sub(calls);
     report.stats.smt_calls = report.stats.smt_calls.saturating_sub(smt);
     report.stats.invariant_checks = report.stats.invariant_checks.saturating_sub(checks);
+    report.stats.loop_arrivals = report.stats.loop_arrivals.saturating_sub(arrivals_before);
     report.stats.invariant_prover_calls = report
         .stats
         .invariant_prover_calls

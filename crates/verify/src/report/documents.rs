@@ -321,6 +321,8 @@ struct JsonStats {
     invariant_checks: u64,
     #[serde(skip_serializing_if = "is_zero")]
     invariant_prover_calls: u64,
+    #[serde(skip_serializing_if = "is_zero")]
+    loop_arrivals: u64,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -340,6 +342,7 @@ impl JsonStats {
             memory_mb: (s.memory_mb * 10.0).round() / 10.0,
             invariant_checks: s.invariant_checks,
             invariant_prover_calls: s.invariant_prover_calls,
+            loop_arrivals: s.loop_arrivals,
         }
     }
 }
