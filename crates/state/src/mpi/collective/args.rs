@@ -1,6 +1,7 @@
 //! The arguments significant at each member of a collective, and the checks
 //! that they agree, fit and do not overlap.
 
+use crate::mpi::buffer::{Elements, Reader};
 use tass_dynamic::api::{Handle, Value};
 use tass_model::api::{Expr as MExpr, LibraryConstant as LC, LibraryFunction as LF, Span};
 use tass_semantics::api::{EngineError, Environment, Evaluator, Property, Violation};
@@ -10,7 +11,7 @@ use super::data::{dtype_of, op_name, DType, Op};
 use super::kind::{positions, Kind, UNDEFINED};
 use super::members::{check_gives_same, path_dead, CollectiveRun, Member, Significant};
 use crate::env::ProcEnv;
-use crate::mpi::buffer::{read_buffer, type_name, BufArg};
+use crate::mpi::buffer::{type_name, BufArg};
 use crate::mpi::context::{Mpi, MpiCall};
 use crate::state::State;
 
@@ -58,8 +59,8 @@ impl MpiCall<'_, '_, '_> {
                     counts: bool|
          -> Result<Result<Option<Vec<Expr>>, ()>, EngineError> {
             let Some(k) = k else { return Ok(Ok(None)) };
-            let Some(array) =
-                read_buffer(ev, env, &a[k], f.int(n as i64), f.int(0), &Type::Int, span)?
+            let Some(array) = Reader::new(ev, env, span)
+                .read_buffer(Elements::new(&a[k], f.int(n as i64), f.int(0)), &Type::Int)?
             else {
                 return Ok(Err(()));
             };

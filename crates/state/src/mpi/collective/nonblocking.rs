@@ -1,6 +1,7 @@
 //! Nonblocking collectives: posting a part, and performing the operation
 //! once every member has posted it.
 
+use crate::mpi::buffer::{Elements, Reader};
 use tass_dynamic::api::{Pointer, Step as PStep, Value};
 use tass_model::api::mpi::ArgRole;
 use tass_model::api::{FunctionId, LibraryConstant as LC, Model, TransitionId};
@@ -8,7 +9,7 @@ use tass_semantics::api::{Change, EngineError, Evaluator, Property, Violation};
 use tass_symbolic::api::{Expr, Type};
 
 use super::data::Op;
-use super::data::{concrete_small, read_data, write_data, DType, Data};
+use super::data::{concrete_small, write_data, DType, Data};
 use super::kind::{positions, shape, Kind};
 use super::members::{agrees, path_dead, recv_args, resolve_root, send_pieces, Member};
 use super::pending::{check_sent, owned_elements, span_of, Bound, Posted, Sent, Target};
@@ -216,7 +217,9 @@ impl MpiCall<'_, '_, '_> {
                 .unwrap_or(DType::Scalar(LC::MpiInt, Type::Int));
             for (off, cnt) in send_pieces(f, kind, args, n, is_root) {
                 let arg = BufArg::Stored(pointer, pointee.as_ref());
-                let Some(d) = read_data(ev, &*env, arg, cnt, off, &dt, span)? else {
+                let Some(d) =
+                    Reader::new(ev, &*env, span).read_data(Elements::new(arg, cnt, off), &dt)?
+                else {
                     return Ok(None);
                 };
                 pieces.push((off, cnt, d));

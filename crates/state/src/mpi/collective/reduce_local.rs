@@ -1,10 +1,11 @@
 //! `MPI_Reduce_local(inbuf, inoutbuf, count, datatype, op)`: a reduction of
 //! the calling process alone, `inoutbuf[i] = inbuf[i] op inoutbuf[i]`.
 
+use crate::mpi::buffer::{Elements, Reader};
 use tass_model::api::mpi::ArgRole;
 use tass_semantics::api::EngineError;
 
-use super::data::{dtype_of, op_of, read_data, reduce, write_data};
+use super::data::{dtype_of, op_of, reduce, write_data};
 use super::user_reduce::{push_fold, user_function, Fold, Inputs};
 use crate::mpi::buffer::{BufArg, Window};
 use crate::mpi::context::MpiCall;
@@ -39,10 +40,14 @@ impl MpiCall<'_, '_, '_> {
         }
         let op = op_of(&op_value, span)?;
         let (input, inout) = (call.arg(ArgRole::SendBuffer), call.arg(ArgRole::RecvBuffer));
-        let Some(a) = read_data(ev, &*env, input, count, f.int(0), &dt, span)? else {
+        let Some(a) =
+            Reader::new(ev, &*env, span).read_data(Elements::new(input, count, f.int(0)), &dt)?
+        else {
             return Ok(false);
         };
-        let Some(b) = read_data(ev, &*env, inout, count, f.int(0), &dt, span)? else {
+        let Some(b) =
+            Reader::new(ev, &*env, span).read_data(Elements::new(inout, count, f.int(0)), &dt)?
+        else {
             return Ok(false);
         };
         let arith = ev.oracle().arith();
