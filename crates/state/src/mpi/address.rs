@@ -27,7 +27,7 @@
 
 use tass_dynamic::api::{Pointer, Root, Value};
 use tass_model::api::mpi::ArgRole;
-use tass_semantics::api::{EngineError, Environment};
+use tass_semantics::api::EngineError;
 use tass_symbolic::api::{Expr, ExprFactory, Type};
 
 use super::context::{write_through, MpiCall};
@@ -178,15 +178,8 @@ impl MpiCall<'_, '_, '_> {
             AintOp::Add => f.add(left, right),
             AintOp::Diff => f.sub(left, right),
         };
-        if let Some(lhs) = call.lhs {
-            let place = ev.eval_place(&*env, lhs, false)?;
-            ev.write_place(env, &place, Value::Data(result), call.span)?;
-        }
         // The result is the call's value, not MPI_SUCCESS: the call ends here.
-        let pc = ev.current_pc(&*env);
-        env.set_location(call.target);
-        env.set_path_condition(pc);
-        Ok(())
+        self.return_value(result)
     }
 }
 

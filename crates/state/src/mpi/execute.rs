@@ -329,20 +329,14 @@ impl MpiCall<'_, '_, '_> {
 
     /// `MPI_Wtime`: a fresh real, not smaller than the last one the process saw.
     fn wtime(&mut self) -> Result<After, EngineError> {
-        let (ev, env, call) = self.parts();
+        let (ev, env, _) = self.parts();
         let f = ev.factory();
         let t = f.fresh_symbol("MPI_Wtime", Type::Real);
         let last = env.state.inner.procs[env.proc].mpi.wtime;
         ev.assumed
             .push(f.le(last.unwrap_or_else(|| f.zero(&Type::Real)), t));
         set_mpi(env, |m| m.wtime = Some(t));
-        if let Some(lhs) = call.lhs {
-            let place = ev.eval_place(&*env, lhs, false)?;
-            ev.write_place(env, &place, Value::Data(t), call.span)?;
-        }
-        let pc = ev.current_pc(&*env);
-        env.set_location(call.target);
-        env.set_path_condition(pc);
+        self.return_value(t)?;
         Ok(After::End)
     }
 

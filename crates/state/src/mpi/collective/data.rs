@@ -99,18 +99,6 @@ impl DType {
     }
 }
 
-pub(super) fn dtype_of(
-    ev: &mut Evaluator<'_>,
-    env: &dyn Environment,
-    e: &MExpr,
-    span: &Span,
-) -> Result<DType, EngineError> {
-    Ok(match crate::mpi::buffer::p2p_datatype(ev, env, e, span)? {
-        crate::mpi::buffer::P2pType::Basic(c, ty) => DType::Scalar(c, ty),
-        crate::mpi::buffer::P2pType::Pair(c) => DType::Pair(c),
-    })
-}
-
 /// Data moved by a collective: `count` scalars (an array expression), or pairs.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub(super) enum Data {
@@ -313,6 +301,15 @@ pub(super) fn slice(
 }
 
 impl Reader<'_, '_> {
+    /// The datatype a collective's datatype argument `e` names.
+    pub(super) fn dtype_of(&mut self, e: &MExpr) -> Result<DType, EngineError> {
+        let (ev, env, span) = (&mut *self.ev, self.env, self.span);
+        Ok(match crate::mpi::buffer::p2p_datatype(ev, env, e, span)? {
+            crate::mpi::buffer::P2pType::Basic(c, ty) => DType::Scalar(c, ty),
+            crate::mpi::buffer::P2pType::Pair(c) => DType::Pair(c),
+        })
+    }
+
     /// Reads `at` as elements of datatype `dt`; `None` when the path died.
     pub(super) fn read_data(
         &mut self,

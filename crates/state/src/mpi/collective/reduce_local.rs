@@ -5,7 +5,7 @@ use crate::mpi::buffer::{Elements, Reader};
 use tass_model::api::mpi::ArgRole;
 use tass_semantics::api::EngineError;
 
-use super::data::{dtype_of, op_of, reduce, write_data};
+use super::data::{op_of, reduce, write_data};
 use super::user_reduce::{push_fold, user_function, Fold, Inputs};
 use crate::mpi::buffer::{BufArg, Window};
 use crate::mpi::context::MpiCall;
@@ -19,7 +19,7 @@ impl MpiCall<'_, '_, '_> {
         let f = ev.factory();
         let span = call.span;
         let count = ev.eval_int(&*env, call.arg(ArgRole::Count))?;
-        let dt = dtype_of(ev, &*env, call.arg(ArgRole::Datatype), span)?;
+        let dt = Reader::new(ev, &*env, span).dtype_of(call.arg(ArgRole::Datatype))?;
         let op_value = ev.eval(&*env, call.arg(ArgRole::Op))?;
         if let Value::Handle(Handle::Op(k)) = op_value {
             let Some(function) = user_function(ev, &*env, k, call.lf, span)? else {
