@@ -69,7 +69,9 @@ impl Mpi<'_> {
         if let (Some(op), MpiPhase::Initialized) = (super::rma::rma_op(call), phase) {
             use tass_model::api::mpi::RmaOp;
             return match op {
-                RmaOp::Create | RmaOp::Free | RmaOp::Fence => self.rma_collective(state, p, call),
+                RmaOp::Create | RmaOp::Free | RmaOp::Fence => {
+                    self.at(state, p, call).rma_collective()
+                }
                 RmaOp::Lock | RmaOp::Unlock | RmaOp::Flush => {
                     self.at(state, p, call).passive_call(step)
                 }

@@ -229,6 +229,55 @@ impl ProcessCall<'_> {
         let message = format!("{} called with an invalid {what}", self.call.lf.c_name());
         self.fail(Property::InvalidPointer, message)
     }
+
+    /// Executes the collective window call (`MPI_Win_create`,
+    /// `MPI_Win_fence`, `MPI_Win_free`) of the call's process, the owner of
+    /// the step: the calls of every member of the communicator run together.
+    pub(crate) fn rma_collective(mut self) -> Result<(Vec<Violation>, Vec<Change>), EngineError> {
+        let Some(names) = self.peek_names()? else {
+            self.report_invalid_handle()?;
+            return Ok((self.violations, Vec::new()));
+        };
+        let (mpi, state, call) = (&mut self.mpi, &mut *self.state, self.call);
+        // Peeking at the names checks nothing (`peek_with`): no violations yet.
+        let mut violations = Vec::new();
+        let members: Vec<usize> = comm::members(state, names.comm)
+            .into_iter()
+            .map(|w| w as usize)
+            .collect();
+        let calls: Vec<Call<'_>> = members
+            .iter()
+            .filter_map(|&q| current_call(mpi.ctx.model, state, q))
+            .collect();
+        if calls.len() != members.len() {
+            return Err(EngineError::invalid(
+                "window call without its members",
+                None,
+            ));
+        }
+        let run = WindowRun {
+            mpi,
+            state,
+            members: &members,
+            calls: &calls,
+            violations: &mut violations,
+        };
+        match (rma_op(call), names.window) {
+            (Some(RmaOp::Create), _) => run.create_window(names.comm)?,
+            (Some(RmaOp::Fence), Some(k)) => {
+                let first = (members[0], call.span);
+                run.mpi.fence(run.state, k, first, run.violations)?
+            }
+            (Some(RmaOp::Free), Some(k)) => run.free_window(k)?,
+            _ => return Err(EngineError::invalid("not a collective window call", None)),
+        }
+        for (&q, c) in members.iter().zip(&calls) {
+            mpi.as_process(state, q, &mut violations, |ev, env| {
+                MpiCall::new(ev, env, c).return_success()
+            })?;
+        }
+        Ok((violations, Vec::new()))
+    }
 }
 
 impl Mpi<'_> {
@@ -245,57 +294,6 @@ impl Mpi<'_> {
             ev.fail(&*env, Property::Epoch, message, span);
             Ok(())
         })
-    }
-
-    /// Executes collective window call `call` owned by process `owner`.
-    pub(crate) fn rma_collective(
-        &mut self,
-        state: &mut State,
-        owner: usize,
-        call: &Call<'_>,
-    ) -> Result<(Vec<Violation>, Vec<Change>), EngineError> {
-        let mut at = self.at(state, owner, call);
-        let Some(names) = at.peek_names()? else {
-            at.report_invalid_handle()?;
-            return Ok((at.violations, Vec::new()));
-        };
-        let mut violations = Vec::new();
-        let members: Vec<usize> = comm::members(state, names.comm)
-            .into_iter()
-            .map(|w| w as usize)
-            .collect();
-        let calls: Vec<Call<'_>> = members
-            .iter()
-            .filter_map(|&q| current_call(self.ctx.model, state, q))
-            .collect();
-        if calls.len() != members.len() {
-            return Err(EngineError::invalid(
-                "window call without its members",
-                None,
-            ));
-        }
-        let run = WindowRun {
-            mpi: self,
-            state,
-            members: &members,
-            calls: &calls,
-            violations: &mut violations,
-        };
-        match (rma_op(call), names.window) {
-            (Some(RmaOp::Create), _) => run.create_window(names.comm)?,
-            (Some(RmaOp::Fence), Some(k)) => {
-                let first = (members[0], call.span);
-                run.mpi.fence(run.state, k, first, run.violations)?
-            }
-            (Some(RmaOp::Free), Some(k)) => run.free_window(k)?,
-            _ => return Err(EngineError::invalid("not a collective window call", None)),
-        }
-        for (&q, c) in members.iter().zip(&calls) {
-            self.as_process(state, q, &mut violations, |ev, env| {
-                MpiCall::new(ev, env, c).return_success()
-            })?;
-        }
-        Ok((violations, Vec::new()))
     }
 
     /// `MPI_Win_fence`: performs the epoch's operations and opens the next
