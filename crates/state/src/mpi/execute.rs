@@ -126,7 +126,9 @@ impl Mpi<'_> {
         drop(ev);
         if matches!(call.lf, LF::MpiStart | LF::MpiStartall) {
             // Started persistent collectives every member has now posted.
-            self.perform_started(state, p, &mut violations)?;
+            let mut at = self.at(state, p, call);
+            at.perform_started()?;
+            violations.append(&mut at.violations);
         }
         if !rma_due.is_empty() {
             // The completed requests' RMA operations (`rma/request_ops.rs`).

@@ -18,7 +18,7 @@ use super::user_reduce::DueFold;
 use crate::env::{set_mpi, ProcEnv};
 use crate::mpi::buffer::{check_rank, BufArg};
 use crate::mpi::comm;
-use crate::mpi::context::{Call, Mpi, MpiCall, ANY};
+use crate::mpi::context::{Call, Mpi, MpiCall, ProcessCall, ANY};
 use crate::mpi::request::{add_request, remove_request, RequestKind};
 use crate::state::State;
 
@@ -386,16 +386,13 @@ impl Mpi<'_> {
     }
 }
 
-impl Mpi<'_> {
-    /// After an `MPI_Start` or `MPI_Startall` of process `p`: performs each
+impl ProcessCall<'_> {
+    /// After the call, an `MPI_Start` or `MPI_Startall`: performs each
     /// started persistent collective every member of its communicator has
     /// now posted, as the last post of a nonblocking collective does.
-    pub(crate) fn perform_started(
-        &mut self,
-        state: &mut State,
-        p: usize,
-        violations: &mut Vec<Violation>,
-    ) -> Result<(), EngineError> {
+    pub(crate) fn perform_started(&mut self) -> Result<(), EngineError> {
+        let (mpi, state, p) = (&mut self.mpi, &mut *self.state, self.p);
+        let violations = &mut self.violations;
         let started: Vec<(u32, u32)> = state.inner.procs[p]
             .mpi
             .requests
@@ -411,10 +408,10 @@ impl Mpi<'_> {
                 let requests = &state.inner.procs[q as usize].mpi.requests;
                 requests.iter().any(|r| which.selects(&r.kind, comm))
             });
-            if !all_started || path_dead(&self.ctx, state) {
+            if !all_started || path_dead(&mpi.ctx, state) {
                 continue;
             }
-            self.match_posts(state, (comm, which), violations)?;
+            mpi.match_posts(state, (comm, which), violations)?;
         }
         Ok(())
     }

@@ -303,18 +303,6 @@ impl Mpi<'_> {
             .map_or(0, |b| b.transition(tid).span.start_line)
     }
 
-    /// Performs the operations of window `k`'s epoch, in issue order (their
-    /// order does not matter: conflicting ones were reported at issue), and
-    /// empties it.
-    pub(super) fn perform_pending(
-        &mut self,
-        state: &mut State,
-        k: u32,
-        violations: &mut Vec<Violation>,
-    ) -> Result<(), EngineError> {
-        self.perform_where(state, k, violations, &|_| true)
-    }
-
     /// Performs the operations of window `k` that `which` selects, in issue
     /// order, and removes them.
     pub(super) fn perform_where(

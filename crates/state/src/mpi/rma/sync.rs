@@ -324,7 +324,9 @@ impl Mpi<'_> {
             );
             self.fail_epoch(state, p, message, span, violations)?;
         }
-        self.perform_pending(state, k, violations)?;
+        // All the operations of the epoch, in issue order (their order does
+        // not matter: conflicting ones were reported at issue); it empties.
+        self.perform_where(state, k, violations, &|_| true)?;
         let s = state.inner_mut();
         let windows = Arc::make_mut(&mut s.windows);
         if let Some(w) = windows[k as usize].as_mut() {
