@@ -206,15 +206,8 @@ impl MpiCall<'_, '_, '_> {
             AintOp::Add => f.add(left, right),
             AintOp::Diff => f.sub(left, right),
         };
-        if let Some(lhs) = call.lhs {
-            let place = ev.eval_place(&*env, lhs, false)?;
-            ev.write_place(env, &place, Value::Data(result), call.span)?;
-        }
         // The result is the call's value, not MPI_SUCCESS: the call ends here.
-        let pc = ev.current_pc(&*env);
-        env.set_location(call.target);
-        env.set_path_condition(pc);
-        Ok(())
+        self.return_value(result)
     }
 }
 

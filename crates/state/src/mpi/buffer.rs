@@ -454,80 +454,189 @@ pub(super) fn check_bounds(
     Some(total)
 }
 
-/// Reads `count` elements at flat offset `offset` of buffer `arg`: an array of
-/// `count` scalars, or the whole (nested) array when the buffer is one. `None`
-/// when nothing can be read (the path died).
-pub(super) fn read_buffer<'b>(
-    ev: &mut Evaluator<'_>,
-    env: &dyn Environment,
-    arg: impl Into<BufArg<'b>>,
-    count: Expr,
-    offset: Expr,
-    ty: &Type,
-    span: &Span,
-) -> Result<Option<Expr>, EngineError> {
-    let f = ev.factory();
-    let reach = Some(f.add(offset, count));
-    match locate_reaching(ev, env, arg.into(), count, reach, span)? {
-        Buffer::Nothing => Ok(Some(
-            f.array_literal(Type::array(ty.clone(), Some(f.int(0))), &[]),
-        )),
-        Buffer::Array { start, array, .. } => {
-            let t = f.type_of(array);
-            let off = f.add(start, offset);
-            let total = check_bounds(ev, env, array, off, count, span);
-            let scalar = scalar_of(&t);
-            if f.as_concrete_int(off) == Some(0.into())
-                && total.is_some_and(|total| holds(ev, env, f.eq(total, count)))
-            {
-                return Ok(Some(array));
-            }
-            let out_ty = Type::array(scalar.clone(), Some(count));
-            if let Some(k) = f
-                .as_concrete_int(count)
-                .and_then(|k| i64::try_from(k).ok())
-                .filter(|&k| (0..=CONCRETE_LIMIT).contains(&k))
-            {
-                let els: Vec<Expr> = (0..k)
-                    .map(|j| flat_read(f, array, f.add(off, f.int(j))))
-                    .collect();
-                return Ok(Some(f.array_literal(out_ty, &els)));
-            }
-            let j = f.symbol("__tass_mpi_j", Type::Int);
-            let body = flat_read(f, array, f.add(off, j));
-            Ok(Some(f.array_lambda(out_ty, j, body)))
+/// `count` elements from flat offset `offset` of buffer `arg`: what one read
+/// of a [`Reader`] takes.
+#[derive(Clone, Copy)]
+pub(super) struct Elements<'b> {
+    pub(super) arg: BufArg<'b>,
+    pub(super) count: Expr,
+    pub(super) offset: Expr,
+}
+
+impl<'b> Elements<'b> {
+    pub(super) fn new(arg: impl Into<BufArg<'b>>, count: Expr, offset: Expr) -> Self {
+        Elements {
+            arg: arg.into(),
+            count,
+            offset,
         }
-        Buffer::Scalar { value, ty: sty, .. } => {
-            let one = f.le(f.add(offset, count), f.int(1));
-            ev.check(
-                env,
-                one,
-                Property::OutOfBounds,
-                || {
-                    format!(
-                        "MPI buffer overrun: count {} on a single object",
-                        f.pretty(count)
-                    )
-                },
-                span,
-            );
-            let x = match value {
-                Value::Data(x) => x,
-                Value::Undefined => undefined_data(f, sty.unwrap_or_else(|| ty.clone())),
-                other => {
-                    return Err(EngineError::unsupported(
-                        format!("MPI buffer holding {other:?}"),
-                        span,
-                    ))
+    }
+}
+
+/// Reads of a process's memory for one MPI call: the evaluator, the
+/// process's environment and the call's span (for reports), which every
+/// read of a user buffer needs.
+pub(super) struct Reader<'r, 'e> {
+    pub(super) ev: &'r mut Evaluator<'e>,
+    pub(super) env: &'r dyn Environment,
+    pub(super) span: &'r Span,
+}
+
+impl<'r, 'e> Reader<'r, 'e> {
+    pub(super) fn new(ev: &'r mut Evaluator<'e>, env: &'r dyn Environment, span: &'r Span) -> Self {
+        Reader { ev, env, span }
+    }
+
+    /// Reads `at`: an array of `at.count` scalars, or the whole (nested)
+    /// array when the buffer is one. `None` when nothing can be read (the
+    /// path died).
+    pub(super) fn read_buffer(
+        &mut self,
+        at: Elements<'_>,
+        ty: &Type,
+    ) -> Result<Option<Expr>, EngineError> {
+        let (ev, env, span) = (&mut *self.ev, self.env, self.span);
+        let Elements { arg, count, offset } = at;
+        let f = ev.factory();
+        let reach = Some(f.add(offset, count));
+        match locate_reaching(ev, env, arg, count, reach, span)? {
+            Buffer::Nothing => Ok(Some(
+                f.array_literal(Type::array(ty.clone(), Some(f.int(0))), &[]),
+            )),
+            Buffer::Array { start, array, .. } => {
+                let t = f.type_of(array);
+                let off = f.add(start, offset);
+                let total = check_bounds(ev, env, array, off, count, span);
+                let scalar = scalar_of(&t);
+                if f.as_concrete_int(off) == Some(0.into())
+                    && total.is_some_and(|total| holds(ev, env, f.eq(total, count)))
+                {
+                    return Ok(Some(array));
                 }
-            };
-            let scalar = f.type_of(x);
-            if f.as_concrete_int(count) == Some(0.into()) {
-                return Ok(Some(f.array_literal(Type::array(scalar, Some(count)), &[])));
+                let out_ty = Type::array(scalar.clone(), Some(count));
+                if let Some(k) = f
+                    .as_concrete_int(count)
+                    .and_then(|k| i64::try_from(k).ok())
+                    .filter(|&k| (0..=CONCRETE_LIMIT).contains(&k))
+                {
+                    let els: Vec<Expr> = (0..k)
+                        .map(|j| flat_read(f, array, f.add(off, f.int(j))))
+                        .collect();
+                    return Ok(Some(f.array_literal(out_ty, &els)));
+                }
+                let j = f.symbol("__tass_mpi_j", Type::Int);
+                let body = flat_read(f, array, f.add(off, j));
+                Ok(Some(f.array_lambda(out_ty, j, body)))
             }
-            Ok(Some(
-                f.array_literal(Type::array(scalar, Some(count)), &[x]),
-            ))
+            Buffer::Scalar { value, ty: sty, .. } => {
+                let one = f.le(f.add(offset, count), f.int(1));
+                ev.check(
+                    env,
+                    one,
+                    Property::OutOfBounds,
+                    || {
+                        format!(
+                            "MPI buffer overrun: count {} on a single object",
+                            f.pretty(count)
+                        )
+                    },
+                    span,
+                );
+                let x = match value {
+                    Value::Data(x) => x,
+                    Value::Undefined => undefined_data(f, sty.unwrap_or_else(|| ty.clone())),
+                    other => {
+                        return Err(EngineError::unsupported(
+                            format!("MPI buffer holding {other:?}"),
+                            span,
+                        ))
+                    }
+                };
+                let scalar = f.type_of(x);
+                if f.as_concrete_int(count) == Some(0.into()) {
+                    return Ok(Some(f.array_literal(Type::array(scalar, Some(count)), &[])));
+                }
+                Ok(Some(
+                    f.array_literal(Type::array(scalar, Some(count)), &[x]),
+                ))
+            }
+        }
+    }
+
+    /// Reads `at.count` (value, index) pairs at pair offset `at.offset` of
+    /// the buffer of pair datatype `dtype` (`MPI_DOUBLE_INT` or `MPI_2INT`);
+    /// `None` when the path died.
+    pub(super) fn read_pairs(
+        &mut self,
+        at: Elements<'_>,
+        dtype: LC,
+    ) -> Result<Option<Vec<(Expr, Expr)>>, EngineError> {
+        let (ev, env, span) = (&mut *self.ev, self.env, self.span);
+        let Elements { arg, count, offset } = at;
+        let f = ev.factory();
+        let k = pair_index(ev, count, "count", span)?;
+        let off = pair_index(ev, offset, "offset", span)?;
+        if k == 0 {
+            return Ok(Some(Vec::new()));
+        }
+        let val_ty = pair_value_type(dtype);
+        let text = arg.text(env);
+        let text = || text.clone();
+        match pair_layout(ev, env, arg, span)? {
+            None => Ok(None),
+            Some(PairLayout::FlatInts) => {
+                if !flat_pairs_allowed(ev, env, dtype, &text, span) {
+                    return Ok(None);
+                }
+                let Some(a) = Reader {
+                    ev: &mut *ev,
+                    env,
+                    span,
+                }
+                .read_buffer(Elements::new(arg, f.int(2 * k), f.int(2 * off)), &Type::Int)?
+                else {
+                    return Ok(None);
+                };
+                Ok(Some(
+                    (0..k)
+                        .map(|j| {
+                            (
+                                f.array_read(a, f.int(2 * j)),
+                                f.array_read(a, f.int(2 * j + 1)),
+                            )
+                        })
+                        .collect(),
+                ))
+            }
+            Some(PairLayout::Structs(ptr)) => {
+                let mut out = Vec::with_capacity(k as usize);
+                for j in 0..k {
+                    let Some(place) = pair_place(ev, env, &ptr, off + j, &text, span)? else {
+                        return Ok(None);
+                    };
+                    let mut pair = [f.int(0), f.int(0)];
+                    for (field, want) in [val_ty.clone(), Type::Int].into_iter().enumerate() {
+                        let mut path = place.1.clone();
+                        path.push(PStep::Field(field as u32));
+                        let x = match ev.read_place(env, &(place.0, path)) {
+                            Value::Data(x) => x,
+                            Value::Undefined => undefined_data(f, want.clone()),
+                            other => {
+                                return Err(EngineError::unsupported(
+                                    format!("{} buffer holding {other:?}", dtype.c_name()),
+                                    span,
+                                ))
+                            }
+                        };
+                        if !pair_field_type_ok(ev, env, x, &want, dtype, &text, span) {
+                            return Ok(None);
+                        }
+                        pair[field] = x;
+                    }
+                    out.push((pair[0], pair[1]));
+                }
+                Ok(Some(out))
+            }
         }
     }
 }
@@ -806,81 +915,6 @@ fn pair_place(
     };
     let place = ev.deref_place(env, p, false, span, text)?;
     Ok((!is_placeholder(&place.0)).then_some(place))
-}
-
-/// Reads `count` (value, index) pairs at pair offset `offset` of the buffer of
-/// pair datatype `dtype` (`MPI_DOUBLE_INT` or `MPI_2INT`); `None` when the path died.
-pub(super) fn read_pairs<'b>(
-    ev: &mut Evaluator<'_>,
-    env: &dyn Environment,
-    arg: impl Into<BufArg<'b>>,
-    count: Expr,
-    offset: Expr,
-    dtype: LC,
-    span: &Span,
-) -> Result<Option<Vec<(Expr, Expr)>>, EngineError> {
-    let f = ev.factory();
-    let k = pair_index(ev, count, "count", span)?;
-    let off = pair_index(ev, offset, "offset", span)?;
-    if k == 0 {
-        return Ok(Some(Vec::new()));
-    }
-    let val_ty = pair_value_type(dtype);
-    let arg = arg.into();
-    let text = arg.text(env);
-    let text = || text.clone();
-    match pair_layout(ev, env, arg, span)? {
-        None => Ok(None),
-        Some(PairLayout::FlatInts) => {
-            if !flat_pairs_allowed(ev, env, dtype, &text, span) {
-                return Ok(None);
-            }
-            let Some(a) =
-                read_buffer(ev, env, arg, f.int(2 * k), f.int(2 * off), &Type::Int, span)?
-            else {
-                return Ok(None);
-            };
-            Ok(Some(
-                (0..k)
-                    .map(|j| {
-                        (
-                            f.array_read(a, f.int(2 * j)),
-                            f.array_read(a, f.int(2 * j + 1)),
-                        )
-                    })
-                    .collect(),
-            ))
-        }
-        Some(PairLayout::Structs(ptr)) => {
-            let mut out = Vec::with_capacity(k as usize);
-            for j in 0..k {
-                let Some(place) = pair_place(ev, env, &ptr, off + j, &text, span)? else {
-                    return Ok(None);
-                };
-                let mut pair = [f.int(0), f.int(0)];
-                for (field, want) in [val_ty.clone(), Type::Int].into_iter().enumerate() {
-                    let mut path = place.1.clone();
-                    path.push(PStep::Field(field as u32));
-                    let x = match ev.read_place(env, &(place.0, path)) {
-                        Value::Data(x) => x,
-                        Value::Undefined => undefined_data(f, want.clone()),
-                        other => {
-                            return Err(EngineError::unsupported(
-                                format!("{} buffer holding {other:?}", dtype.c_name()),
-                                span,
-                            ))
-                        }
-                    };
-                    if !pair_field_type_ok(ev, env, x, &want, dtype, &text, span) {
-                        return Ok(None);
-                    }
-                    pair[field] = x;
-                }
-                out.push((pair[0], pair[1]));
-            }
-            Ok(Some(out))
-        }
-    }
 }
 
 /// Writes (value, index) pairs at pair offset `window.offset` of the buffer of

@@ -57,24 +57,17 @@ impl Mpi<'_> {
                     };
                     (sent, count, ty)
                 };
-                state.inner.procs[p]
-                    .mpi
-                    .requests
-                    .iter()
-                    .all(|r| match &r.kind {
-                        RequestKind::Recv(pr) => {
-                            pr.pair.is_none()
-                                && pr.ty == ty
-                                && disjoint(
-                                    f,
-                                    self.oracle,
-                                    pc,
-                                    (&sent, count),
-                                    (&pr.buffer, pr.capacity),
-                                )
-                        }
-                        _ => true,
-                    })
+                request::posted_receives(state, p).all(|pr| {
+                    pr.pair.is_none()
+                        && pr.ty == ty
+                        && disjoint(
+                            f,
+                            self.oracle,
+                            pc,
+                            (&sent, count),
+                            (&pr.buffer, pr.capacity),
+                        )
+                })
             }
             _ => false,
         }
@@ -198,9 +191,5 @@ pub(crate) fn settled(
 
 /// True if process `p` has posted receives not matched yet.
 pub(crate) fn pending_receives(state: &State, p: usize) -> bool {
-    state.inner.procs[p]
-        .mpi
-        .requests
-        .iter()
-        .any(|r| matches!(r.kind, RequestKind::Recv(_)))
+    request::posted_receives(state, p).next().is_some()
 }

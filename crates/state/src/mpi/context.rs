@@ -465,6 +465,22 @@ impl<'r, 'e, 'p> MpiCall<'r, 'e, 'p> {
         Ok(())
     }
 
+    /// The call returns `value`, its result rather than `MPI_SUCCESS`
+    /// (`MPI_Wtime`, `MPI_Aint_add`, ...): written to `lhs` when used; the
+    /// process moves past it and the path condition takes what was assumed,
+    /// so that the step ends here.
+    pub(super) fn return_value(&mut self, value: Expr) -> Result<(), EngineError> {
+        let (ev, env, call) = self.parts();
+        if let Some(lhs) = call.lhs {
+            let place = ev.eval_place(&*env, lhs, false)?;
+            ev.write_place(env, &place, Value::Data(value), call.span)?;
+        }
+        let pc = ev.current_pc(&*env);
+        env.set_location(call.target);
+        env.set_path_condition(pc);
+        Ok(())
+    }
+
     /// `*ptr = Handle::Request(h)` for the request argument `ptr` of the call.
     pub(super) fn write_request(&mut self, ptr: &MExpr, h: u32) -> Result<(), EngineError> {
         let request = Value::Handle(Handle::Request(h));

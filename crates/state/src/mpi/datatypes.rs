@@ -14,13 +14,14 @@
 //! predefined one (`mpi-type`); a derived datatype still allocated at
 //! `MPI_Finalize` (`resource-leak`).
 
+use crate::mpi::buffer::{Elements, Reader};
 use tass_dynamic::api::{Handle, Value};
 use tass_model::api::mpi::ArgRole;
 use tass_model::api::{Expr as MExpr, LibraryConstant as LC, LibraryFunction as LF, Span};
 use tass_semantics::api::{EngineError, Evaluator, Property};
 use tass_symbolic::api::{Expr, Type};
 
-use super::buffer::{concrete, datatype, flat_read, read_buffer, P2pType};
+use super::buffer::{concrete, datatype, flat_read, P2pType};
 use super::context::{write_through, MpiCall};
 use super::struct_type::{MixedLayout, MixedUse};
 use crate::env::{set_mpi, ProcEnv};
@@ -367,20 +368,14 @@ impl MpiCall<'_, '_, '_> {
     }
 }
 
-/// The datatype and element count of a point-to-point call with `count`
-/// items of datatype `e`: a derived datatype of a contiguous layout is
-/// `count * k` elements of its basic datatype. A null, uncommitted or freed
-/// datatype is `mpi-type` (the path dies; the datatype returned then is a
-/// placeholder). A layout with holes is refused here; sends take it through
-/// [`send_datatype_and_count`].
-pub(super) fn p2p_datatype_and_count(
-    ev: &mut Evaluator<'_>,
-    env: &ProcEnv<'_>,
-    count: &MExpr,
-    e: &MExpr,
+/// The datatype and element count [`datatype_and_count`] found, for a
+/// point-to-point call that cannot gather (a receive, a persistent send): a
+/// layout with holes is refused here; sends take it through
+/// [`datatype_and_count`]'s `Gather`.
+pub(super) fn without_holes(
+    (dtype, count, gather): (P2pType, Expr, Option<Gather>),
     span: &Span,
 ) -> Result<(P2pType, Expr), EngineError> {
-    let (dtype, count, gather) = send_datatype_and_count(ev, env, count, e, span)?;
     match gather {
         None => Ok((dtype, count)),
         Some(gather) => Err(EngineError::unsupported(
@@ -404,9 +399,14 @@ pub(super) struct Gather {
     line: u32,
 }
 
-/// [`p2p_datatype_and_count`] for a send, which can also gather the elements
-/// of a layout with holes (`Some(gather)`: `count` items of a concrete count).
-pub(super) fn send_datatype_and_count(
+/// The datatype and element count of a point-to-point call with `count`
+/// items of datatype `e`: a derived datatype of a contiguous layout is
+/// `count * k` elements of its basic datatype; a layout with holes is
+/// gathered (`Some(gather)`: `count` items of a concrete count, which only
+/// sends take: the others pass the result through [`without_holes`]). A
+/// null, uncommitted or freed datatype is `mpi-type` (the path dies; the
+/// datatype returned then is a placeholder).
+pub(super) fn datatype_and_count(
     ev: &mut Evaluator<'_>,
     env: &ProcEnv<'_>,
     count: &MExpr,
@@ -474,32 +474,33 @@ pub(super) fn send_datatype_and_count(
     Ok((dtype, f.int(n), Some(gather)))
 }
 
-/// Reads the elements `gather` selects from the send buffer `buffer` (each
-/// checked in bounds): the message's data. `None` when the path died.
-pub(super) fn gather_elements(
-    ev: &mut Evaluator<'_>,
-    env: &ProcEnv<'_>,
-    buffer: &MExpr,
-    gather: &Gather,
-    ty: &Type,
-    span: &Span,
-) -> Result<Option<Expr>, EngineError> {
-    let f = ev.factory();
-    let mut elements = Vec::with_capacity(gather.offsets.len());
-    for &offset in &gather.offsets {
-        let Some(one) = read_buffer(ev, env, buffer, f.int(1), f.int(offset), ty, span)? else {
-            return Ok(None);
-        };
-        elements.push(flat_read(f, one, f.int(0)));
+impl Reader<'_, '_> {
+    /// Reads the elements `gather` selects from the send buffer `buffer` (each
+    /// checked in bounds): the message's data. `None` when the path died.
+    pub(super) fn read_gathered(
+        &mut self,
+        buffer: &MExpr,
+        gather: &Gather,
+        ty: &Type,
+    ) -> Result<Option<Expr>, EngineError> {
+        let f = self.ev.factory();
+        let mut elements = Vec::with_capacity(gather.offsets.len());
+        for &offset in &gather.offsets {
+            let at = Elements::new(buffer, f.int(1), f.int(offset));
+            let Some(one) = self.read_buffer(at, ty)? else {
+                return Ok(None);
+            };
+            elements.push(flat_read(f, one, f.int(0)));
+        }
+        let scalar = elements
+            .first()
+            .map(|&x| f.type_of(x))
+            .unwrap_or_else(|| ty.clone());
+        let n = f.int(elements.len() as i64);
+        Ok(Some(
+            f.array_literal(Type::array(scalar, Some(n)), &elements),
+        ))
     }
-    let scalar = elements
-        .first()
-        .map(|&x| f.type_of(x))
-        .unwrap_or_else(|| ty.clone());
-    let n = f.int(elements.len() as i64);
-    Ok(Some(
-        f.array_literal(Type::array(scalar, Some(n)), &elements),
-    ))
 }
 
 /// The symbolic type of the elements of basic datatype `c` (one that
@@ -569,7 +570,8 @@ impl MpiCall<'_, '_, '_> {
             (displacements, "displacement"),
         ] {
             let n = f.int(count);
-            let array = read_buffer(ev, &*env, call.arg(role), n, f.int(0), &Type::Int, span)?;
+            let array = Reader::new(ev, &*env, span)
+                .read_buffer(Elements::new(call.arg(role), n, f.int(0)), &Type::Int)?;
             let Some(array) = array else {
                 return Ok(None); // an invalid array, reported
             };
@@ -786,7 +788,7 @@ impl MpiCall<'_, '_, '_> {
 
 /// The committed struct datatype of mixed basic types that datatype
 /// argument `e` names, if it names one (an uncommitted or freed one is
-/// reported by [`send_datatype_and_count`]).
+/// reported by [`datatype_and_count`]).
 pub(super) fn committed_mixed(
     ev: &mut Evaluator<'_>,
     env: &ProcEnv<'_>,

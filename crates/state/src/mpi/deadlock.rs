@@ -156,28 +156,38 @@ impl Mpi<'_> {
             .any(|ps| ps.status == Status::Running))
     }
 
+    /// Asks `question` of the MPI call `step` makes (`None` when it makes
+    /// none), on a scratch copy of `state`: answering may evaluate the
+    /// call's arguments, which must not change the state asked about.
+    fn ask_call<R>(
+        &mut self,
+        state: &State,
+        step: &Step,
+        question: impl FnOnce(&mut ProcessCall<'_>) -> Result<Option<R>, EngineError>,
+    ) -> Result<Option<R>, EngineError> {
+        let Some(call) = call_of(&self.ctx, state, step) else {
+            return Ok(None);
+        };
+        let mut scratch = state.clone();
+        question(&mut self.at(&mut scratch, step.process, &call))
+    }
+
     /// See `Engine::send_destination`.
     pub(crate) fn send_destination(
         &mut self,
         state: &State,
         step: &Step,
     ) -> Result<Option<Rank>, EngineError> {
-        let p = step.process;
-        let Some(call) = call_of(&self.ctx, state, step) else {
-            return Ok(None);
-        };
-        let mut scratch = state.clone();
-        let stage = state.inner.procs[p].mpi.stage;
-        let destination = self
-            .at(&mut scratch, p, &call)
-            .send_destination_rank(step, stage)?;
-        let Some((dest, comm)) = destination else {
-            return Ok(None);
-        };
-        Ok(match dest {
-            Rank::ProcNull => Some(Rank::ProcNull),
-            Rank::Process(d) => comm::to_world(&scratch, comm, d as usize).map(Rank::Process),
-            Rank::Any => None, // not a destination: the send reports it
+        let stage = state.inner.procs[step.process].mpi.stage;
+        self.ask_call(state, step, |at| {
+            let Some((dest, comm)) = at.send_destination_rank(step, stage)? else {
+                return Ok(None);
+            };
+            Ok(match dest {
+                Rank::ProcNull => Some(Rank::ProcNull),
+                Rank::Process(d) => comm::to_world(at.state, comm, d as usize).map(Rank::Process),
+                Rank::Any => None, // not a destination: the send reports it
+            })
         })
     }
 
@@ -188,30 +198,27 @@ impl Mpi<'_> {
         step: &Step,
     ) -> Result<Option<usize>, EngineError> {
         let p = step.process;
-        let Some(call) = call_of(&self.ctx, state, step) else {
-            return Ok(None);
-        };
-        if !matches!(call.lf, LF::MpiSend | LF::MpiRsend)
-            || state.inner.procs[p].mpi.phase != MpiPhase::Initialized
-        {
+        if state.inner.procs[p].mpi.phase != MpiPhase::Initialized {
             return Ok(None);
         }
-        let mut scratch = state.clone();
-        let envelope = self
-            .at(&mut scratch, p, &call)
-            .send_envelope(step, CallStage::Start)?;
-        let Some((d, tag, comm)) = envelope else {
-            return Ok(None);
-        };
-        if d == p || pending_receives(state, d) {
-            return Ok(None);
-        }
-        if current_call(self.ctx.model, state, d).map(|c| c.lf) != Some(LF::MpiRecv) {
-            return Ok(None);
-        }
-        Ok(self
-            .receiver_waits(&mut scratch, d, p, Some(tag), comm)?
-            .then_some(d))
+        self.ask_call(state, step, |at| {
+            if !matches!(at.call.lf, LF::MpiSend | LF::MpiRsend) {
+                return Ok(None);
+            }
+            let Some((d, tag, comm)) = at.send_envelope(step, CallStage::Start)? else {
+                return Ok(None);
+            };
+            if d == p || pending_receives(state, d) {
+                return Ok(None);
+            }
+            if current_call(at.mpi.ctx.model, state, d).map(|c| c.lf) != Some(LF::MpiRecv) {
+                return Ok(None);
+            }
+            Ok(at
+                .mpi
+                .receiver_waits(at.state, d, p, Some(tag), comm)?
+                .then_some(d))
+        })
     }
 }
 

@@ -69,7 +69,9 @@ impl Mpi<'_> {
         if let (Some(op), MpiPhase::Initialized) = (super::rma::rma_op(call), phase) {
             use tass_model::api::mpi::RmaOp;
             return match op {
-                RmaOp::Create | RmaOp::Free | RmaOp::Fence => self.rma_collective(state, p, call),
+                RmaOp::Create | RmaOp::Free | RmaOp::Fence => {
+                    self.at(state, p, call).rma_collective()
+                }
                 RmaOp::Lock | RmaOp::Unlock | RmaOp::Flush => {
                     self.at(state, p, call).passive_call(step)
                 }
@@ -124,7 +126,9 @@ impl Mpi<'_> {
         drop(ev);
         if matches!(call.lf, LF::MpiStart | LF::MpiStartall) {
             // Started persistent collectives every member has now posted.
-            self.perform_started(state, p, &mut violations)?;
+            let mut at = self.at(state, p, call);
+            at.perform_started()?;
+            violations.append(&mut at.violations);
         }
         if !rma_due.is_empty() {
             // The completed requests' RMA operations (`rma/request_ops.rs`).
@@ -151,6 +155,12 @@ enum After {
     /// The step is over: the call ended it its own way, or reported an error
     /// that stops it.
     End,
+}
+
+/// What a `dispatch` arm gives whose call returns once its work, `done`,
+/// succeeded.
+fn returns(done: Result<(), EngineError>) -> Result<After, EngineError> {
+    done.map(|()| After::Return)
 }
 
 impl MpiCall<'_, '_, '_> {
@@ -189,18 +199,9 @@ impl MpiCall<'_, '_, '_> {
             (LF::MpiAbort, _) => self.abort()?,
             (LF::MpiCommRank | LF::MpiCommSize, _) => self.comm_query()?,
             (LF::MpiGetCount, _) => self.get_count()?,
-            (LF::MpiQueryThread, _) => {
-                self.query_thread()?;
-                After::Return
-            }
-            (LF::MpiGetProcessorName, _) => {
-                self.processor_name()?;
-                After::Return
-            }
-            (LF::MpiTypeSize, _) => {
-                self.type_size()?;
-                After::Return
-            }
+            (LF::MpiQueryThread, _) => returns(self.query_thread())?,
+            (LF::MpiGetProcessorName, _) => returns(self.processor_name())?,
+            (LF::MpiTypeSize, _) => returns(self.type_size())?,
             (LF::MpiReduceLocal, _) => {
                 // With a user operator the call has returned already.
                 if self.reduce_local()? {
@@ -216,26 +217,13 @@ impl MpiCall<'_, '_, '_> {
                 | LF::MpiBsendInit
                 | LF::MpiRecvInit,
                 _,
-            ) => {
-                self.init_persistent(step.function)?;
-                After::Return
-            }
+            ) => returns(self.init_persistent(step.function))?,
             (lf, _) if collective::is_persistent_init(lf) => {
-                self.init_persistent_collective(step.function)?;
-                After::Return
+                returns(self.init_persistent_collective(step.function))?
             }
-            (LF::MpiStart, _) => {
-                self.start()?;
-                After::Return
-            }
-            (LF::MpiTypeGetExtent, _) => {
-                self.get_extent()?;
-                After::Return
-            }
-            (LF::MpiGetAddress, _) => {
-                self.get_address()?;
-                After::Return
-            }
+            (LF::MpiStart, _) => returns(self.start())?,
+            (LF::MpiTypeGetExtent, _) => returns(self.get_extent())?,
+            (LF::MpiGetAddress, _) => returns(self.get_address())?,
             (LF::MpiAintAdd, _) => {
                 self.aint_arithmetic(AintOp::Add)?;
                 After::End
@@ -250,18 +238,9 @@ impl MpiCall<'_, '_, '_> {
                 | LF::MpiTypeIndexed
                 | LF::MpiTypeCreateStruct,
                 _,
-            ) => {
-                self.build_datatype()?;
-                After::Return
-            }
-            (LF::MpiTypeCommit | LF::MpiTypeFree, _) => {
-                self.commit_or_free()?;
-                After::Return
-            }
-            (LF::MpiStartall, _) => {
-                self.start_all()?;
-                After::Return
-            }
+            ) => returns(self.build_datatype())?,
+            (LF::MpiTypeCommit | LF::MpiTypeFree, _) => returns(self.commit_or_free())?,
+            (LF::MpiStartall, _) => returns(self.start_all())?,
             (LF::MpiSsend | LF::MpiSendrecv | LF::MpiSendrecvReplace, _) => {
                 if self.staged_call(step)? {
                     After::Return
@@ -269,10 +248,7 @@ impl MpiCall<'_, '_, '_> {
                     After::Stay
                 }
             }
-            (LF::MpiBsend, _) => {
-                self.buffered_send()?;
-                After::Return
-            }
+            (LF::MpiBsend, _) => returns(self.buffered_send())?,
             (lf, _) if group::is_local_call(lf) => {
                 let origin = (step.function, call.tid);
                 match self.execute_local(origin)? {
@@ -285,31 +261,19 @@ impl MpiCall<'_, '_, '_> {
                 send(ev, env, call.send_half(), call.span, None)?;
                 After::Return
             }
-            (lf, _) if is_nonblocking_send(lf) => {
-                self.nonblocking_send(step.function)?;
-                After::Return
-            }
-            (LF::MpiIrecv, _) => {
-                self.post_receive(step.function)?;
-                After::Return
-            }
+            (lf, _) if is_nonblocking_send(lf) => returns(self.nonblocking_send(step.function))?,
+            (LF::MpiIrecv, _) => returns(self.post_receive(step.function))?,
             (LF::MpiRecv, _) => {
                 let (ev, env, call) = self.parts();
                 receive(ev, env, call.receive_half(), step.choice, call.span)?;
                 After::Return
             }
-            (LF::MpiProbe | LF::MpiIprobe, _) => {
-                self.probe(step.choice)?;
-                After::Return
-            }
+            (LF::MpiProbe | LF::MpiIprobe, _) => returns(self.probe(step.choice))?,
             (LF::MpiWait | LF::MpiTest, _) => self.wait_or_test(step)?,
             (LF::MpiWaitall | LF::MpiTestall | LF::MpiWaitany, _) => {
                 self.wait_or_test_many(step)?
             }
-            (LF::MpiRequestFree, _) => {
-                self.request_free()?;
-                After::Return
-            }
+            (LF::MpiRequestFree, _) => returns(self.request_free())?,
             (lf, _) => {
                 return Err(EngineError::unsupported(
                     format!("not yet supported: {}", lf.c_name()),
@@ -369,20 +333,14 @@ impl MpiCall<'_, '_, '_> {
 
     /// `MPI_Wtime`: a fresh real, not smaller than the last one the process saw.
     fn wtime(&mut self) -> Result<After, EngineError> {
-        let (ev, env, call) = self.parts();
+        let (ev, env, _) = self.parts();
         let f = ev.factory();
         let t = f.fresh_symbol("MPI_Wtime", Type::Real);
         let last = env.state.inner.procs[env.proc].mpi.wtime;
         ev.assumed
             .push(f.le(last.unwrap_or_else(|| f.zero(&Type::Real)), t));
         set_mpi(env, |m| m.wtime = Some(t));
-        if let Some(lhs) = call.lhs {
-            let place = ev.eval_place(&*env, lhs, false)?;
-            ev.write_place(env, &place, Value::Data(t), call.span)?;
-        }
-        let pc = ev.current_pc(&*env);
-        env.set_location(call.target);
-        env.set_path_condition(pc);
+        self.return_value(t)?;
         Ok(After::End)
     }
 

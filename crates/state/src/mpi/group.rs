@@ -9,6 +9,7 @@
 //! members in the order of their ranks in the group. `MPI_GROUP_EMPTY` is the
 //! empty group (never freed); `MPI_GROUP_NULL` names none.
 
+use crate::mpi::buffer::{Elements, Reader};
 use tass_dynamic::api::{Handle, Value};
 use tass_model::api::mpi::{ArgRole, MPI_PROC_NULL, MPI_UNDEFINED};
 use tass_model::api::{
@@ -17,7 +18,7 @@ use tass_model::api::{
 use tass_semantics::api::{EngineError, Evaluator, Property};
 use tass_symbolic::api::Type;
 
-use super::buffer::{read_buffer, write_buffer, Window};
+use super::buffer::{write_buffer, Window};
 use super::comm;
 use super::comm::check_comm;
 use super::context::{write_through, MpiCall};
@@ -96,15 +97,8 @@ impl MpiCall<'_, '_, '_> {
         let (ev, env, call) = self.parts();
         let f = ev.factory();
         let count = f.int(n as i64);
-        let got = read_buffer(
-            ev,
-            env,
-            call.arg(role),
-            count,
-            f.int(0),
-            &Type::Int,
-            call.span,
-        )?;
+        let got = Reader::new(ev, env, call.span)
+            .read_buffer(Elements::new(call.arg(role), count, f.int(0)), &Type::Int)?;
         let Some(array) = got else {
             return Ok(None);
         };

@@ -1,5 +1,6 @@
 //! Point-to-point operations: sends, receives, posted receives and probes.
 
+use crate::mpi::buffer::{Elements, Reader};
 use tass_dynamic::api::{Message, Value};
 use tass_model::api::mpi::{ArgRole, Rank};
 use tass_model::api::{
@@ -8,7 +9,7 @@ use tass_model::api::{
 use tass_semantics::api::{EngineError, Environment, Evaluator, Property};
 use tass_symbolic::api::{Expr, Type};
 
-use super::buffer::{check_count, check_rank, holds, read_buffer, P2pType};
+use super::buffer::{check_count, check_rank, holds, P2pType};
 use super::comm::check_comm;
 use super::context::{Call, MpiCall, ANY, NO_MESSAGE, PROC_NULL};
 use super::envelope::{blocking_match, resolve_rank, tag_value};
@@ -36,7 +37,7 @@ pub(super) fn send(
             ev.eval_int(&*env, args[1])?,
             None,
         ),
-        None => datatypes::send_datatype_and_count(ev, env, args[1], args[2], span)?,
+        None => datatypes::datatype_and_count(ev, env, args[1], args[2], span)?,
     };
     let envelope_args = EnvelopeArgs {
         peer: args[3],
@@ -73,13 +74,14 @@ pub(super) fn send(
                 data
             })
         }
-        (P2pType::Basic(_, ty), Some(gather)) => {
-            datatypes::gather_elements(ev, env, args[0], &gather, ty, span)?.map(Value::Data)
-        }
-        (P2pType::Basic(_, ty), None) => {
-            read_buffer(ev, &*env, args[0], count, f.int(0), ty, span)?.map(Value::Data)
-        }
-        (&P2pType::Pair(c), _) => buffer::read_pairs(ev, &*env, args[0], count, f.int(0), c, span)?
+        (P2pType::Basic(_, ty), Some(gather)) => Reader::new(ev, &*env, span)
+            .read_gathered(args[0], &gather, ty)?
+            .map(Value::Data),
+        (P2pType::Basic(_, ty), None) => Reader::new(ev, &*env, span)
+            .read_buffer(Elements::new(args[0], count, f.int(0)), ty)?
+            .map(Value::Data),
+        (&P2pType::Pair(c), _) => Reader::new(ev, &*env, span)
+            .read_pairs(Elements::new(args[0], count, f.int(0)), c)?
             .map(|pairs| buffer::pair_message(f, c, &pairs)),
     };
     let pc = ev.current_pc(&*env);
@@ -130,7 +132,10 @@ pub(super) fn receive(
     let (dtype, capacity) = match &mixed {
         // A struct of mixed basic types: delivered by `struct_type::deliver`.
         Some(_) => (P2pType::Pair(LC::Mpi2Int), ev.eval_int(&*env, args[1])?),
-        None => datatypes::p2p_datatype_and_count(ev, env, args[1], args[2], span)?,
+        None => datatypes::without_holes(
+            datatypes::datatype_and_count(ev, env, args[1], args[2], span)?,
+            span,
+        )?,
     };
     let envelope_args = EnvelopeArgs {
         peer: args[3],
@@ -285,11 +290,12 @@ impl MpiCall<'_, '_, '_> {
     }
 
     /// The datatype and count of the call's buffer, from its `Count` and
-    /// `Datatype` arguments (see [`datatypes::p2p_datatype_and_count`]).
+    /// `Datatype` arguments (see [`datatypes::datatype_and_count`]).
     pub(super) fn buffer_datatype_and_count(&mut self) -> Result<(P2pType, Expr), EngineError> {
         let (ev, env, call) = self.parts();
         let (count, datatype) = (call.arg(ArgRole::Count), call.arg(ArgRole::Datatype));
-        datatypes::p2p_datatype_and_count(ev, env, count, datatype, call.span)
+        let found = datatypes::datatype_and_count(ev, env, count, datatype, call.span)?;
+        datatypes::without_holes(found, call.span)
     }
 
     /// The request of the receive `call` (`MPI_Irecv`, `MPI_Recv_init`) posts: a

@@ -12,13 +12,14 @@
 //! into the attached buffer as `MPI_Bsend` does (`bsend.rs`: no room is a
 //! `buffer-overflow`) and is complete at once.
 
+use crate::mpi::buffer::{Elements, Reader};
 use tass_dynamic::api::{Handle, Message, Value};
 use tass_model::api::mpi::{ArgRole, Rank};
 use tass_model::api::{FunctionId, LibraryFunction as LF};
 use tass_semantics::api::{EngineError, Environment, Place, Property};
 
 use super::bsend;
-use super::buffer::{check_count, concrete, read_buffer, BufArg, P2pType};
+use super::buffer::{check_count, concrete, BufArg, P2pType};
 use super::collective::pending::Sent;
 use super::context::{Call, MpiCall};
 use super::envelope::tag_value;
@@ -250,7 +251,9 @@ impl MpiCall<'_, '_, '_> {
             } => {
                 let f = ev.factory();
                 let arg = BufArg::Stored(buffer, pointee.as_ref());
-                let Some(data) = read_buffer(ev, &*env, arg, *count, f.int(0), ty, span)? else {
+                let Some(data) = Reader::new(ev, &*env, span)
+                    .read_buffer(Elements::new(arg, *count, f.int(0)), ty)?
+                else {
                     return Ok(());
                 };
                 if let Some(bytes) = *buffered_bytes {

@@ -318,24 +318,31 @@ fn measured_by(kind: MpiKind, role: ArgRole) -> Option<(ArgRole, ArgRole)> {
     }
 }
 
-/// What library function `lf` touches through its pointer arguments: the
+/// A call of library function `lf` with arguments `args`, at `span`.
+#[derive(Clone, Copy)]
+struct LibraryCall<'a> {
+    lf: LF,
+    args: &'a [MExpr],
+    span: &'a Span,
+}
+
+/// What library function `call.lf` touches through its pointer arguments: the
 /// extent its count and datatype give for a point-to-point or RMA buffer,
 /// else the object from the pointer on. An init (`MPI_Send_init`) only binds
 /// its buffer; `MPI_Start` touches the buffers of the requests it starts.
 fn library_touches(
     ev: &mut Evaluator<'_>,
     env: &ProcEnv<'_>,
-    lf: LF,
-    args: &[MExpr],
-    span: &Span,
+    call: LibraryCall<'_>,
 ) -> Vec<(Touch, Access)> {
+    let LibraryCall { lf, args, .. } = call;
     let mut out = Vec::new();
     let description = lf.mpi();
     if let Some(d) = description {
         match d.kind {
             MpiKind::PersistentInit => return out,
             MpiKind::Start => {
-                started_touches(ev, env, lf, args, span, &mut out);
+                started_touches(ev, env, call, &mut out);
                 return out;
             }
             _ => {}
@@ -377,11 +384,10 @@ fn library_touches(
 fn started_touches(
     ev: &mut Evaluator<'_>,
     env: &ProcEnv<'_>,
-    lf: LF,
-    args: &[MExpr],
-    span: &Span,
+    call: LibraryCall<'_>,
     out: &mut Vec<(Touch, Access)>,
 ) {
+    let LibraryCall { lf, args, span } = call;
     let f = ev.factory();
     let Some(d) = lf.mpi() else { return };
     let places: Vec<Place> = if lf == LF::MpiStartall {
@@ -502,7 +508,12 @@ fn step_touches(
         ..
     } = &t.statement
     {
-        out.extend(library_touches(ev, env, *lf, args, &t.span));
+        let call = LibraryCall {
+            lf: *lf,
+            args,
+            span: &t.span,
+        };
+        out.extend(library_touches(ev, env, call));
     }
     (out, t.span.clone())
 }

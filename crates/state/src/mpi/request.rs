@@ -362,23 +362,26 @@ pub(super) fn posted_receive_matches(
     tag: Option<i64>,
     comm: u32,
 ) -> bool {
-    state.inner.procs[p]
-        .mpi
-        .requests
-        .iter()
-        .any(|r| match &r.kind {
-            RequestKind::Recv(pr) => {
-                pr.comm == comm
-                    && (pr.source == ANY || pr.source == source as i64)
-                    && (pr.tag == ANY || Some(pr.tag) == tag)
-                    && !state
-                        .inner
-                        .messages
-                        .iter()
-                        .any(|m| pr.matches(m, p as u32, f))
-            }
-            _ => false,
-        })
+    posted_receives(state, p).any(|pr| {
+        pr.comm == comm
+            && (pr.source == ANY || pr.source == source as i64)
+            && (pr.tag == ANY || Some(pr.tag) == tag)
+            && !state
+                .inner
+                .messages
+                .iter()
+                .any(|m| pr.matches(m, p as u32, f))
+    })
+}
+
+/// The receives process `p` has posted and that are not matched yet, in
+/// the order they were posted.
+pub(super) fn posted_receives(state: &State, p: usize) -> impl Iterator<Item = &PostedRecv> {
+    let requests = state.inner.procs[p].mpi.requests.iter();
+    requests.filter_map(|r| match &r.kind {
+        RequestKind::Recv(pr) => Some(pr),
+        _ => None,
+    })
 }
 
 /// True if every pending receive request of process `p` has a fixed source

@@ -1,16 +1,16 @@
 //! The arguments significant at each member of a collective, and the checks
 //! that they agree, fit and do not overlap.
 
+use crate::mpi::buffer::{Elements, Reader};
 use tass_dynamic::api::{Handle, Value};
 use tass_model::api::{Expr as MExpr, LibraryConstant as LC, LibraryFunction as LF, Span};
 use tass_semantics::api::{EngineError, Environment, Evaluator, Property, Violation};
 use tass_symbolic::api::{Expr, Type};
 
-use super::data::{dtype_of, op_name, DType, Op};
+use super::data::{op_name, DType, Op};
 use super::kind::{positions, Kind, UNDEFINED};
 use super::members::{check_gives_same, path_dead, CollectiveRun, Member, Significant};
-use crate::env::ProcEnv;
-use crate::mpi::buffer::{read_buffer, type_name, BufArg};
+use crate::mpi::buffer::{type_name, BufArg};
 use crate::mpi::context::{Mpi, MpiCall};
 use crate::state::State;
 
@@ -48,8 +48,10 @@ impl MpiCall<'_, '_, '_> {
         };
         let per_peer = lf == LF::MpiAlltoallw;
         let dt = |ev: &mut Evaluator<'_>, k: Option<usize>| match k {
-            Some(k) if per_peer => one_datatype_per_peer(ev, env, &a[k], n, span).map(Some),
-            Some(k) => dtype_of(ev, env, &a[k], span).map(Some),
+            Some(k) if per_peer => Reader::new(ev, env, span)
+                .one_datatype_per_peer(&a[k], n)
+                .map(Some),
+            Some(k) => Reader::new(ev, env, span).dtype_of(&a[k]).map(Some),
             None => Ok(None),
         };
         // An array of one int per member (`Err(())`: the path died).
@@ -58,8 +60,8 @@ impl MpiCall<'_, '_, '_> {
                     counts: bool|
          -> Result<Result<Option<Vec<Expr>>, ()>, EngineError> {
             let Some(k) = k else { return Ok(Ok(None)) };
-            let Some(array) =
-                read_buffer(ev, env, &a[k], f.int(n as i64), f.int(0), &Type::Int, span)?
+            let Some(array) = Reader::new(ev, env, span)
+                .read_buffer(Elements::new(&a[k], f.int(n as i64), f.int(0)), &Type::Int)?
             else {
                 return Ok(Err(()));
             };
@@ -568,54 +570,52 @@ fn check_counts(
     }
 }
 
-/// The datatype of every peer in `MPI_Alltoallw`'s array of `n` datatypes
-/// `e`, which tass accepts when all are the same basic datatype (each entry
-/// checked as a datatype argument: `MPI_DATATYPE_NULL` is `mpi-type`).
-fn one_datatype_per_peer(
-    ev: &mut Evaluator<'_>,
-    env: &ProcEnv<'_>,
-    e: &MExpr,
-    n: usize,
-    span: &Span,
-) -> Result<DType, EngineError> {
-    use tass_model::api::{BinaryOp, ExprKind, Type as MType};
-    let elem = match &e.ty {
-        MType::Pointer(t) => (**t).clone(),
-        other => other.clone(),
-    };
-    if n > 0
-        && matches!(
-            ev.eval(env, e)?,
-            Value::Pointer(tass_dynamic::api::Pointer::Null)
-        )
-    {
-        let message = "MPI_Alltoallw with a NULL array of datatypes".to_string();
-        ev.fail(env, Property::InvalidPointer, message, span);
-        return Ok(DType::Scalar(LC::MpiInt, Type::Int)); // the path is dead
-    }
-    let mut first: Option<DType> = None;
-    for j in 0..n {
-        let index = MExpr::new(ExprKind::IntLit(j as i128), MType::INT, e.span.clone());
-        let at = MExpr::new(
-            ExprKind::Binary(BinaryOp::PointerAdd, Box::new(e.clone()), Box::new(index)),
-            e.ty.clone(),
-            e.span.clone(),
-        );
-        let entry = MExpr::new(ExprKind::Deref(Box::new(at)), elem.clone(), e.span.clone());
-        let t = dtype_of(ev, env, &entry, span)?;
-        match &first {
-            None => first = Some(t),
-            Some(f) if *f == t => {}
-            Some(_) => {
-                return Err(EngineError::unsupported(
-                    "MPI_Alltoallw with different datatypes for different processes (tass \
-                     runs it when each side names one basic datatype)",
-                    span,
-                ))
+impl Reader<'_, '_> {
+    /// The datatype of every peer in `MPI_Alltoallw`'s array of `n`
+    /// datatypes `e`, which tass accepts when all are the same basic
+    /// datatype (each entry checked as a datatype argument:
+    /// `MPI_DATATYPE_NULL` is `mpi-type`).
+    fn one_datatype_per_peer(&mut self, e: &MExpr, n: usize) -> Result<DType, EngineError> {
+        let (ev, env, span) = (&mut *self.ev, self.env, self.span);
+        use tass_model::api::{BinaryOp, ExprKind, Type as MType};
+        let elem = match &e.ty {
+            MType::Pointer(t) => (**t).clone(),
+            other => other.clone(),
+        };
+        if n > 0
+            && matches!(
+                ev.eval(env, e)?,
+                Value::Pointer(tass_dynamic::api::Pointer::Null)
+            )
+        {
+            let message = "MPI_Alltoallw with a NULL array of datatypes".to_string();
+            ev.fail(env, Property::InvalidPointer, message, span);
+            return Ok(DType::Scalar(LC::MpiInt, Type::Int)); // the path is dead
+        }
+        let mut first: Option<DType> = None;
+        for j in 0..n {
+            let index = MExpr::new(ExprKind::IntLit(j as i128), MType::INT, e.span.clone());
+            let at = MExpr::new(
+                ExprKind::Binary(BinaryOp::PointerAdd, Box::new(e.clone()), Box::new(index)),
+                e.ty.clone(),
+                e.span.clone(),
+            );
+            let entry = MExpr::new(ExprKind::Deref(Box::new(at)), elem.clone(), e.span.clone());
+            let t = Reader::new(ev, env, span).dtype_of(&entry)?;
+            match &first {
+                None => first = Some(t),
+                Some(f) if *f == t => {}
+                Some(_) => {
+                    return Err(EngineError::unsupported(
+                        "MPI_Alltoallw with different datatypes for different processes (tass \
+                         runs it when each side names one basic datatype)",
+                        span,
+                    ))
+                }
             }
         }
+        Ok(first.unwrap_or(DType::Scalar(LC::MpiInt, Type::Int)))
     }
-    Ok(first.unwrap_or(DType::Scalar(LC::MpiInt, Type::Int)))
 }
 
 /// `MPI_Alltoallw`'s displacements, in bytes, as element offsets of basic

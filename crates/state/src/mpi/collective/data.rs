@@ -1,6 +1,7 @@
 //! The data of collectives: reduction operations and datatypes, combining
 //! contributions, slicing and reading and writing whole buffers.
 
+use crate::mpi::buffer::{Elements, Reader};
 use tass_dynamic::api::{undefined_data, Handle, Value};
 use tass_model::api::{Expr as MExpr, LibraryConstant as LC, Span};
 use tass_semantics::api::{
@@ -9,8 +10,7 @@ use tass_semantics::api::{
 use tass_symbolic::api::{BitOp, Expr, ExprFactory, Type};
 
 use crate::mpi::buffer::{
-    flat_read, read_buffer, read_pairs, scalar_of, write_buffer, write_pairs, BufArg, Window,
-    CONCRETE_LIMIT,
+    flat_read, scalar_of, write_buffer, write_pairs, BufArg, Window, CONCRETE_LIMIT,
 };
 
 /// The reduction operations.
@@ -97,18 +97,6 @@ impl DType {
             DType::Scalar(c, _) | DType::Pair(c) => *c,
         }
     }
-}
-
-pub(super) fn dtype_of(
-    ev: &mut Evaluator<'_>,
-    env: &dyn Environment,
-    e: &MExpr,
-    span: &Span,
-) -> Result<DType, EngineError> {
-    Ok(match crate::mpi::buffer::p2p_datatype(ev, env, e, span)? {
-        crate::mpi::buffer::P2pType::Basic(c, ty) => DType::Scalar(c, ty),
-        crate::mpi::buffer::P2pType::Pair(c) => DType::Pair(c),
-    })
 }
 
 /// Data moved by a collective: `count` scalars (an array expression), or pairs.
@@ -312,20 +300,27 @@ pub(super) fn slice(
     }
 }
 
-pub(super) fn read_data<'b>(
-    ev: &mut Evaluator<'_>,
-    env: &dyn Environment,
-    arg: impl Into<BufArg<'b>>,
-    count: Expr,
-    offset: Expr,
-    dt: &DType,
-    span: &Span,
-) -> Result<Option<Data>, EngineError> {
-    let arg = arg.into();
-    Ok(match dt {
-        DType::Scalar(_, ty) => read_buffer(ev, env, arg, count, offset, ty, span)?.map(Data::Flat),
-        DType::Pair(c) => read_pairs(ev, env, arg, count, offset, *c, span)?.map(Data::Pairs),
-    })
+impl Reader<'_, '_> {
+    /// The datatype a collective's datatype argument `e` names.
+    pub(super) fn dtype_of(&mut self, e: &MExpr) -> Result<DType, EngineError> {
+        let (ev, env, span) = (&mut *self.ev, self.env, self.span);
+        Ok(match crate::mpi::buffer::p2p_datatype(ev, env, e, span)? {
+            crate::mpi::buffer::P2pType::Basic(c, ty) => DType::Scalar(c, ty),
+            crate::mpi::buffer::P2pType::Pair(c) => DType::Pair(c),
+        })
+    }
+
+    /// Reads `at` as elements of datatype `dt`; `None` when the path died.
+    pub(super) fn read_data(
+        &mut self,
+        at: Elements<'_>,
+        dt: &DType,
+    ) -> Result<Option<Data>, EngineError> {
+        Ok(match dt {
+            DType::Scalar(_, ty) => self.read_buffer(at, ty)?.map(Data::Flat),
+            DType::Pair(c) => self.read_pairs(at, *c)?.map(Data::Pairs),
+        })
+    }
 }
 
 /// Writes `n` elements of `data` (of datatype `dt`) into buffer `arg` at `window`.

@@ -1,6 +1,7 @@
 //! Nonblocking collectives: posting a part, and performing the operation
 //! once every member has posted it.
 
+use crate::mpi::buffer::{Elements, Reader};
 use tass_dynamic::api::{Pointer, Step as PStep, Value};
 use tass_model::api::mpi::ArgRole;
 use tass_model::api::{FunctionId, LibraryConstant as LC, Model, TransitionId};
@@ -8,7 +9,7 @@ use tass_semantics::api::{Change, EngineError, Evaluator, Property, Violation};
 use tass_symbolic::api::{Expr, Type};
 
 use super::data::Op;
-use super::data::{concrete_small, read_data, write_data, DType, Data};
+use super::data::{concrete_small, write_data, DType, Data};
 use super::kind::{positions, shape, Kind};
 use super::members::{agrees, path_dead, recv_args, resolve_root, send_pieces, Member};
 use super::pending::{check_sent, owned_elements, span_of, Bound, Posted, Sent, Target};
@@ -17,7 +18,7 @@ use super::user_reduce::DueFold;
 use crate::env::{set_mpi, ProcEnv};
 use crate::mpi::buffer::{check_rank, BufArg};
 use crate::mpi::comm;
-use crate::mpi::context::{Call, Mpi, MpiCall, ANY};
+use crate::mpi::context::{Call, Mpi, MpiCall, ProcessCall, ANY};
 use crate::mpi::request::{add_request, remove_request, RequestKind};
 use crate::state::State;
 
@@ -216,7 +217,9 @@ impl MpiCall<'_, '_, '_> {
                 .unwrap_or(DType::Scalar(LC::MpiInt, Type::Int));
             for (off, cnt) in send_pieces(f, kind, args, n, is_root) {
                 let arg = BufArg::Stored(pointer, pointee.as_ref());
-                let Some(d) = read_data(ev, &*env, arg, cnt, off, &dt, span)? else {
+                let Some(d) =
+                    Reader::new(ev, &*env, span).read_data(Elements::new(arg, cnt, off), &dt)?
+                else {
                     return Ok(None);
                 };
                 pieces.push((off, cnt, d));
@@ -383,16 +386,13 @@ impl Mpi<'_> {
     }
 }
 
-impl Mpi<'_> {
-    /// After an `MPI_Start` or `MPI_Startall` of process `p`: performs each
+impl ProcessCall<'_> {
+    /// After the call, an `MPI_Start` or `MPI_Startall`: performs each
     /// started persistent collective every member of its communicator has
     /// now posted, as the last post of a nonblocking collective does.
-    pub(crate) fn perform_started(
-        &mut self,
-        state: &mut State,
-        p: usize,
-        violations: &mut Vec<Violation>,
-    ) -> Result<(), EngineError> {
+    pub(crate) fn perform_started(&mut self) -> Result<(), EngineError> {
+        let (mpi, state, p) = (&mut self.mpi, &mut *self.state, self.p);
+        let violations = &mut self.violations;
         let started: Vec<(u32, u32)> = state.inner.procs[p]
             .mpi
             .requests
@@ -408,10 +408,10 @@ impl Mpi<'_> {
                 let requests = &state.inner.procs[q as usize].mpi.requests;
                 requests.iter().any(|r| which.selects(&r.kind, comm))
             });
-            if !all_started || path_dead(&self.ctx, state) {
+            if !all_started || path_dead(&mpi.ctx, state) {
                 continue;
             }
-            self.match_posts(state, (comm, which), violations)?;
+            mpi.match_posts(state, (comm, which), violations)?;
         }
         Ok(())
     }

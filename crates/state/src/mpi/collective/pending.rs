@@ -1,5 +1,6 @@
 //! What a posted nonblocking collective keeps in its request.
 
+use crate::mpi::buffer::{Elements, Reader};
 use smallvec::SmallVec;
 use tass_dynamic::api::{
     is_undefined_data, undefined_data, write_at, Pointer, Step as PStep, Value,
@@ -13,8 +14,7 @@ use super::kind::Kind;
 use super::members::{Piece, Significant};
 use crate::env::ProcEnv;
 use crate::mpi::buffer::{
-    flat_path, flat_read, inner_size, locate, read_buffer, scalar_of, BufArg, Buffer,
-    CONCRETE_LIMIT,
+    flat_path, flat_read, inner_size, locate, scalar_of, BufArg, Buffer, CONCRETE_LIMIT,
 };
 use crate::mpi::context::MpiCall;
 
@@ -125,7 +125,9 @@ pub(crate) fn check_sent(
     let f = ev.factory();
     for &(off, cnt, data) in &sent.pieces {
         let arg = BufArg::Stored(&sent.pointer, sent.pointee.as_ref());
-        let Some(now) = read_buffer(ev, env, arg, cnt, off, &sent.ty, span)? else {
+        let Some(now) =
+            Reader::new(ev, env, span).read_buffer(Elements::new(arg, cnt, off), &sent.ty)?
+        else {
             return Ok(());
         };
         if now == data {

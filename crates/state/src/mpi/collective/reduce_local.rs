@@ -1,10 +1,11 @@
 //! `MPI_Reduce_local(inbuf, inoutbuf, count, datatype, op)`: a reduction of
 //! the calling process alone, `inoutbuf[i] = inbuf[i] op inoutbuf[i]`.
 
+use crate::mpi::buffer::{Elements, Reader};
 use tass_model::api::mpi::ArgRole;
 use tass_semantics::api::EngineError;
 
-use super::data::{dtype_of, op_of, read_data, reduce, write_data};
+use super::data::{op_of, reduce, write_data};
 use super::user_reduce::{push_fold, user_function, Fold, Inputs};
 use crate::mpi::buffer::{BufArg, Window};
 use crate::mpi::context::MpiCall;
@@ -18,7 +19,7 @@ impl MpiCall<'_, '_, '_> {
         let f = ev.factory();
         let span = call.span;
         let count = ev.eval_int(&*env, call.arg(ArgRole::Count))?;
-        let dt = dtype_of(ev, &*env, call.arg(ArgRole::Datatype), span)?;
+        let dt = Reader::new(ev, &*env, span).dtype_of(call.arg(ArgRole::Datatype))?;
         let op_value = ev.eval(&*env, call.arg(ArgRole::Op))?;
         if let Value::Handle(Handle::Op(k)) = op_value {
             let Some(function) = user_function(ev, &*env, k, call.lf, span)? else {
@@ -39,10 +40,14 @@ impl MpiCall<'_, '_, '_> {
         }
         let op = op_of(&op_value, span)?;
         let (input, inout) = (call.arg(ArgRole::SendBuffer), call.arg(ArgRole::RecvBuffer));
-        let Some(a) = read_data(ev, &*env, input, count, f.int(0), &dt, span)? else {
+        let Some(a) =
+            Reader::new(ev, &*env, span).read_data(Elements::new(input, count, f.int(0)), &dt)?
+        else {
             return Ok(false);
         };
-        let Some(b) = read_data(ev, &*env, inout, count, f.int(0), &dt, span)? else {
+        let Some(b) =
+            Reader::new(ev, &*env, span).read_data(Elements::new(inout, count, f.int(0)), &dt)?
+        else {
             return Ok(false);
         };
         let arith = ev.oracle().arith();

@@ -1,10 +1,11 @@
 //! Where a collective's data goes: the transfers between members' buffers.
 
+use crate::mpi::buffer::{Elements, Reader};
 use tass_model::api::LibraryConstant as LC;
 use tass_semantics::api::{Arith, EngineError};
 use tass_symbolic::api::{Expr, ExprFactory, Type};
 
-use super::data::{read_data, reduce, slice, undefined_like, DType, Data, Op};
+use super::data::{reduce, slice, undefined_like, DType, Data, Op};
 use super::kind::{positions, Kind};
 use super::members::{CollectiveRun, Member};
 use crate::mpi::buffer::Window;
@@ -396,7 +397,8 @@ impl CollectiveRun<'_, '_> {
                 sbuf
             };
             mpi.as_process(state, m.world, violations, |ev, env| {
-                read_data(ev, &*env, &call.args[from], cnt, offset, &dt, m.span)
+                Reader::new(ev, &*env, m.span)
+                    .read_data(Elements::new(&call.args[from], cnt, offset), &dt)
             })
         };
         match kind {

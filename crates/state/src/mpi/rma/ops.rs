@@ -2,6 +2,7 @@
 //! operation into the window's epoch (with the checks MPI asks at the call);
 //! the closing synchronisation performs them.
 
+use crate::mpi::buffer::{Elements, Reader};
 use std::sync::Arc;
 
 use tass_dynamic::api::{Handle, Value};
@@ -12,7 +13,7 @@ use tass_symbolic::api::{Expr, ExprFactory, Type};
 
 use super::sync::rma_op;
 use super::window::{datatype_size, Epoch, OpKind, OriginHold, PendingOp, Window};
-use crate::mpi::buffer::{self, concrete, read_buffer, write_buffer, BufArg};
+use crate::mpi::buffer::{self, concrete, write_buffer, BufArg};
 use crate::mpi::context::{Call, Mpi, MpiCall, ProcessCall};
 use crate::mpi::request::{self, RequestKind};
 use crate::state::State;
@@ -234,13 +235,15 @@ impl ProcessCall<'_> {
             let (n, zero) = (f.int(issued.count), f.int(0));
             let result = call.arg(ArgRole::RecvBuffer);
             // Reading checks that the buffer holds the element.
-            read_buffer(ev, &*env, result, n, zero, &issued.ty, call.span)?;
+            Reader::new(ev, &*env, call.span)
+                .read_buffer(Elements::new(result, n, zero), &issued.ty)?;
             let read = (lf, None, ev.eval(&*env, result)?, None);
             if c == LC::MpiNoOp {
                 return Ok(vec![read]); // MPI ignores the origin buffer
             }
             let origin = call.arg(ArgRole::SendBuffer);
-            let data = read_buffer(ev, &*env, origin, n, zero, &issued.ty, call.span)?;
+            let data = Reader::new(ev, &*env, call.span)
+                .read_buffer(Elements::new(origin, n, zero), &issued.ty)?;
             let compare = match call
                 .lf
                 .mpi()
@@ -248,7 +251,8 @@ impl ProcessCall<'_> {
             {
                 Some(k) => {
                     let arg = &call.args[k];
-                    let value = read_buffer(ev, &*env, arg, n, zero, &issued.ty, call.span)?;
+                    let value = Reader::new(ev, &*env, call.span)
+                        .read_buffer(Elements::new(arg, n, zero), &issued.ty)?;
                     let Some(value) = value else {
                         return Ok(Vec::new()); // reported
                     };
@@ -297,18 +301,6 @@ impl Mpi<'_> {
             .body
             .as_ref()
             .map_or(0, |b| b.transition(tid).span.start_line)
-    }
-
-    /// Performs the operations of window `k`'s epoch, in issue order (their
-    /// order does not matter: conflicting ones were reported at issue), and
-    /// empties it.
-    pub(super) fn perform_pending(
-        &mut self,
-        state: &mut State,
-        k: u32,
-        violations: &mut Vec<Violation>,
-    ) -> Result<(), EngineError> {
-        self.perform_where(state, k, violations, &|_| true)
     }
 
     /// Performs the operations of window `k` that `which` selects, in issue
@@ -366,7 +358,8 @@ impl Mpi<'_> {
                 OpKind::Accumulate(c) | OpKind::AtomicWrite(c, _) => {
                     let Some(data) = op.data else { return Ok(()) };
                     self.as_process(state, target as usize, violations, |ev, env| {
-                        let old = read_buffer(ev, &*env, base, n, at.offset, &op.ty, &span)?;
+                        let old = Reader::new(ev, &*env, &span)
+                            .read_buffer(Elements::new(base, n, at.offset), &op.ty)?;
                         let Some(old) = old else { return Ok(()) };
                         let f = ev.factory();
                         let mut new = combine(f, c, old, data, op.count, &op.ty);
@@ -384,7 +377,8 @@ impl Mpi<'_> {
                 }
                 OpKind::Get | OpKind::AtomicRead(..) => {
                     let got = self.as_process(state, target as usize, violations, |ev, env| {
-                        read_buffer(ev, &*env, base, n, at.offset, &op.ty, &span)
+                        Reader::new(ev, &*env, &span)
+                            .read_buffer(Elements::new(base, n, at.offset), &op.ty)
                     })?;
                     let Some(got) = got else { return Ok(()) };
                     let dest = &op.buffer;
@@ -535,7 +529,8 @@ impl MpiCall<'_, '_, '_> {
             ArgRole::SendBuffer
         });
         // Reading checks that the buffer holds `count` elements.
-        let data = read_buffer(ev, &*env, arg, n, zero, &issued.ty, call.span)?;
+        let data = Reader::new(ev, &*env, call.span)
+            .read_buffer(Elements::new(arg, n, zero), &issued.ty)?;
         let buffer = ev.eval(&*env, arg)?;
         Ok(((kind != OpKind::Get).then_some(data).flatten(), buffer))
     }

@@ -229,6 +229,55 @@ impl ProcessCall<'_> {
         let message = format!("{} called with an invalid {what}", self.call.lf.c_name());
         self.fail(Property::InvalidPointer, message)
     }
+
+    /// Executes the collective window call (`MPI_Win_create`,
+    /// `MPI_Win_fence`, `MPI_Win_free`) of the call's process, the owner of
+    /// the step: the calls of every member of the communicator run together.
+    pub(crate) fn rma_collective(mut self) -> Result<(Vec<Violation>, Vec<Change>), EngineError> {
+        let Some(names) = self.peek_names()? else {
+            self.report_invalid_handle()?;
+            return Ok((self.violations, Vec::new()));
+        };
+        let (mpi, state, call) = (&mut self.mpi, &mut *self.state, self.call);
+        // Peeking at the names checks nothing (`peek_with`): no violations yet.
+        let mut violations = Vec::new();
+        let members: Vec<usize> = comm::members(state, names.comm)
+            .into_iter()
+            .map(|w| w as usize)
+            .collect();
+        let calls: Vec<Call<'_>> = members
+            .iter()
+            .filter_map(|&q| current_call(mpi.ctx.model, state, q))
+            .collect();
+        if calls.len() != members.len() {
+            return Err(EngineError::invalid(
+                "window call without its members",
+                None,
+            ));
+        }
+        let run = WindowRun {
+            mpi,
+            state,
+            members: &members,
+            calls: &calls,
+            violations: &mut violations,
+        };
+        match (rma_op(call), names.window) {
+            (Some(RmaOp::Create), _) => run.create_window(names.comm)?,
+            (Some(RmaOp::Fence), Some(k)) => {
+                let first = (members[0], call.span);
+                run.mpi.fence(run.state, k, first, run.violations)?
+            }
+            (Some(RmaOp::Free), Some(k)) => run.free_window(k)?,
+            _ => return Err(EngineError::invalid("not a collective window call", None)),
+        }
+        for (&q, c) in members.iter().zip(&calls) {
+            mpi.as_process(state, q, &mut violations, |ev, env| {
+                MpiCall::new(ev, env, c).return_success()
+            })?;
+        }
+        Ok((violations, Vec::new()))
+    }
 }
 
 impl Mpi<'_> {
@@ -245,135 +294,6 @@ impl Mpi<'_> {
             ev.fail(&*env, Property::Epoch, message, span);
             Ok(())
         })
-    }
-
-    /// Executes collective window call `call` owned by process `owner`.
-    pub(crate) fn rma_collective(
-        &mut self,
-        state: &mut State,
-        owner: usize,
-        call: &Call<'_>,
-    ) -> Result<(Vec<Violation>, Vec<Change>), EngineError> {
-        let mut at = self.at(state, owner, call);
-        let Some(names) = at.peek_names()? else {
-            at.report_invalid_handle()?;
-            return Ok((at.violations, Vec::new()));
-        };
-        let mut violations = Vec::new();
-        let members: Vec<usize> = comm::members(state, names.comm)
-            .into_iter()
-            .map(|w| w as usize)
-            .collect();
-        let calls: Vec<Call<'_>> = members
-            .iter()
-            .filter_map(|&q| current_call(self.ctx.model, state, q))
-            .collect();
-        if calls.len() != members.len() {
-            return Err(EngineError::invalid(
-                "window call without its members",
-                None,
-            ));
-        }
-        match (rma_op(call), names.window) {
-            (Some(RmaOp::Create), _) => {
-                self.create_window(state, names.comm, &members, &calls, &mut violations)?
-            }
-            (Some(RmaOp::Fence), Some(k)) => {
-                self.fence(state, k, (members[0], call.span), &mut violations)?
-            }
-            (Some(RmaOp::Free), Some(k)) => {
-                self.free_window(state, k, &members, &calls, &mut violations)?
-            }
-            _ => return Err(EngineError::invalid("not a collective window call", None)),
-        }
-        for (&q, c) in members.iter().zip(&calls) {
-            self.as_process(state, q, &mut violations, |ev, env| {
-                MpiCall::new(ev, env, c).return_success()
-            })?;
-        }
-        Ok((violations, Vec::new()))
-    }
-
-    /// `MPI_Win_create`: reads each member's base, size and displacement
-    /// unit, makes the window and writes its handle through `win`.
-    fn create_window(
-        &mut self,
-        state: &mut State,
-        comm: u32,
-        members: &[usize],
-        calls: &[Call<'_>],
-        violations: &mut Vec<Violation>,
-    ) -> Result<(), EngineError> {
-        let mut memory = Vec::new();
-        for (&q, c) in members.iter().zip(calls) {
-            let m = self.as_process(state, q, violations, |ev, env| {
-                let size = ev.eval_int(&*env, c.arg(ArgRole::WinSize))?;
-                let size = concrete(ev, size, "window size", c.span)?;
-                let unit = ev.eval_int(&*env, c.arg(ArgRole::DispUnit))?;
-                let unit = concrete(ev, unit, "displacement unit", c.span)?;
-                let f = ev.factory();
-                let ok = f.bool((size >= 0) && (unit > 0));
-                ev.check(
-                    &*env,
-                    ok,
-                    Property::MpiCount,
-                    || format!("MPI_Win_create with size {size} and displacement unit {unit}"),
-                    c.span,
-                );
-                let (base, owner) = if c.lf == LF::MpiWinAllocate {
-                    (MpiCall::new(ev, env, c).allocate(size)?, MemoryOwner::Mpi)
-                } else {
-                    let base = ev.eval(&*env, c.arg(ArgRole::WinBase))?;
-                    if size > 0 && matches!(base, Value::Pointer(Pointer::Null)) {
-                        let message = format!(
-                            "MPI_Win_create exposes {size} bytes at a NULL base (only a \
-                             window of size 0 may have no memory)"
-                        );
-                        ev.fail(&*env, Property::InvalidPointer, message, c.span);
-                    }
-                    (base, MemoryOwner::Program)
-                };
-                Ok(WinMemory {
-                    base,
-                    size,
-                    disp_unit: unit,
-                    owner,
-                })
-            })?;
-            memory.push(m);
-        }
-        let owner_call = &calls[0];
-        let window = Window {
-            comm,
-            created_at: (
-                state.inner.procs[members[0]]
-                    .stack
-                    .last()
-                    .map(|fr| fr.function)
-                    .unwrap_or(self.ctx.model.main),
-                owner_call.tid,
-            ),
-            memory,
-            epoch: Epoch::Closed,
-            ops: Vec::new(),
-            local: Vec::new(),
-            locks: Vec::new(),
-            locked_in_fence: None,
-            posts: Vec::new(),
-            starts: Vec::new(),
-            exposed: Vec::new(),
-        };
-        let s = state.inner_mut();
-        let mut windows = (*s.windows).clone();
-        windows.push(Some(window));
-        let k = (windows.len() - 1) as u32;
-        s.windows = Arc::new(windows);
-        for (&q, c) in members.iter().zip(calls) {
-            self.as_process(state, q, violations, |ev, env| {
-                MpiCall::new(ev, env, c).write_window(Value::Handle(Handle::Win(k)))
-            })?;
-        }
-        Ok(())
     }
 
     /// `MPI_Win_fence`: performs the epoch's operations and opens the next
@@ -404,92 +324,15 @@ impl Mpi<'_> {
             );
             self.fail_epoch(state, p, message, span, violations)?;
         }
-        self.perform_pending(state, k, violations)?;
+        // All the operations of the epoch, in issue order (their order does
+        // not matter: conflicting ones were reported at issue); it empties.
+        self.perform_where(state, k, violations, &|_| true)?;
         let s = state.inner_mut();
         let windows = Arc::make_mut(&mut s.windows);
         if let Some(w) = windows[k as usize].as_mut() {
             w.epoch = Epoch::Fence;
             w.local.clear();
             w.locked_in_fence = None;
-        }
-        Ok(())
-    }
-
-    /// `MPI_Win_free`: an epoch with operations not completed by a
-    /// synchronisation is an `epoch` violation; the handles become
-    /// `MPI_WIN_NULL`.
-    fn free_window(
-        &mut self,
-        state: &mut State,
-        k: u32,
-        members: &[usize],
-        calls: &[Call<'_>],
-        violations: &mut Vec<Violation>,
-    ) -> Result<(), EngineError> {
-        let pending = state.inner.windows[k as usize]
-            .as_ref()
-            .map(|w| {
-                w.ops
-                    .iter()
-                    .map(|op| (op.origin, op.kind))
-                    .collect::<Vec<_>>()
-            })
-            .unwrap_or_default();
-        if let Some(message) = state.inner.windows[k as usize]
-            .as_ref()
-            .and_then(open_pscw_epoch)
-        {
-            let span = calls[0].span;
-            self.as_process(state, members[0], violations, |ev, env| {
-                ev.fail(
-                    &*env,
-                    Property::Epoch,
-                    format!("MPI_Win_free while {message}"),
-                    span,
-                );
-                Ok(())
-            })?;
-        }
-        let locked = state.inner.windows[k as usize]
-            .as_ref()
-            .and_then(|w| w.locks.first().copied());
-        if let Some(l) = locked {
-            let span = calls[0].span;
-            let message = format!(
-                "MPI_Win_free while rank {} still holds a lock on rank {} (a passive-target \
-                 epoch never closed by MPI_Win_unlock)",
-                l.origin, l.target
-            );
-            self.fail_epoch(state, members[0], message, span, violations)?;
-        }
-        if let Some(&(origin, kind)) = pending.first() {
-            let span = calls[0].span;
-            let message = format!(
-                "MPI_Win_free while the epoch is still open: {} of process {origin} (and \
-                 {} more) not completed by a synchronisation (MPI_Win_fence)",
-                kind.name(),
-                pending.len() - 1
-            );
-            self.fail_epoch(state, members[0], message, span, violations)?;
-        }
-        let memory = state.inner.windows[k as usize]
-            .as_ref()
-            .map(|w| w.memory.clone())
-            .unwrap_or_default();
-        for (&q, m) in members.iter().zip(&memory) {
-            if let (MemoryOwner::Mpi, Value::Pointer(p)) = (m.owner, &m.base) {
-                if let Some(Root::Heap { object, .. }) = p.root() {
-                    self.ctx.env(state, q).free(object);
-                }
-            }
-        }
-        let s = state.inner_mut();
-        Arc::make_mut(&mut s.windows)[k as usize] = None;
-        for (&q, c) in members.iter().zip(calls) {
-            self.as_process(state, q, violations, |ev, env| {
-                let null = Value::Handle(Handle::Constant(LC::MpiWinNull));
-                MpiCall::new(ev, env, c).write_window(null)
-            })?;
         }
         Ok(())
     }
@@ -560,4 +403,171 @@ pub(crate) fn open_pscw_epoch(w: &Window) -> Option<String> {
             post.target
         )
     })
+}
+
+/// One collective window call (`MPI_Win_create`, `MPI_Win_free`) of the
+/// members of a communicator, each at its call in `calls`: the receiver of
+/// the operations that run it, so that the five are named once.
+struct WindowRun<'r, 'a> {
+    mpi: &'r mut Mpi<'a>,
+    state: &'r mut State,
+    members: &'r [usize],
+    calls: &'r [Call<'r>],
+    violations: &'r mut Vec<Violation>,
+}
+
+impl WindowRun<'_, '_> {
+    /// `MPI_Win_create`: reads each member's base, size and displacement
+    /// unit, makes the window and writes its handle through `win`.
+    fn create_window(self, comm: u32) -> Result<(), EngineError> {
+        let mut memory = Vec::new();
+        for (&q, c) in self.members.iter().zip(self.calls) {
+            let m = self
+                .mpi
+                .as_process(self.state, q, self.violations, |ev, env| {
+                    let size = ev.eval_int(&*env, c.arg(ArgRole::WinSize))?;
+                    let size = concrete(ev, size, "window size", c.span)?;
+                    let unit = ev.eval_int(&*env, c.arg(ArgRole::DispUnit))?;
+                    let unit = concrete(ev, unit, "displacement unit", c.span)?;
+                    let f = ev.factory();
+                    let ok = f.bool((size >= 0) && (unit > 0));
+                    ev.check(
+                        &*env,
+                        ok,
+                        Property::MpiCount,
+                        || format!("MPI_Win_create with size {size} and displacement unit {unit}"),
+                        c.span,
+                    );
+                    let (base, owner) = if c.lf == LF::MpiWinAllocate {
+                        (MpiCall::new(ev, env, c).allocate(size)?, MemoryOwner::Mpi)
+                    } else {
+                        let base = ev.eval(&*env, c.arg(ArgRole::WinBase))?;
+                        if size > 0 && matches!(base, Value::Pointer(Pointer::Null)) {
+                            let message = format!(
+                                "MPI_Win_create exposes {size} bytes at a NULL base (only a \
+                             window of size 0 may have no memory)"
+                            );
+                            ev.fail(&*env, Property::InvalidPointer, message, c.span);
+                        }
+                        (base, MemoryOwner::Program)
+                    };
+                    Ok(WinMemory {
+                        base,
+                        size,
+                        disp_unit: unit,
+                        owner,
+                    })
+                })?;
+            memory.push(m);
+        }
+        let owner_call = &self.calls[0];
+        let window = Window {
+            comm,
+            created_at: (
+                self.state.inner.procs[self.members[0]]
+                    .stack
+                    .last()
+                    .map(|fr| fr.function)
+                    .unwrap_or(self.mpi.ctx.model.main),
+                owner_call.tid,
+            ),
+            memory,
+            epoch: Epoch::Closed,
+            ops: Vec::new(),
+            local: Vec::new(),
+            locks: Vec::new(),
+            locked_in_fence: None,
+            posts: Vec::new(),
+            starts: Vec::new(),
+            exposed: Vec::new(),
+        };
+        let s = self.state.inner_mut();
+        let mut windows = (*s.windows).clone();
+        windows.push(Some(window));
+        let k = (windows.len() - 1) as u32;
+        s.windows = Arc::new(windows);
+        for (&q, c) in self.members.iter().zip(self.calls) {
+            self.mpi
+                .as_process(self.state, q, self.violations, |ev, env| {
+                    MpiCall::new(ev, env, c).write_window(Value::Handle(Handle::Win(k)))
+                })?;
+        }
+        Ok(())
+    }
+
+    /// `MPI_Win_free`: an epoch with operations not completed by a
+    /// synchronisation is an `epoch` violation; the handles become
+    /// `MPI_WIN_NULL`.
+    fn free_window(self, k: u32) -> Result<(), EngineError> {
+        let pending = self.state.inner.windows[k as usize]
+            .as_ref()
+            .map(|w| {
+                w.ops
+                    .iter()
+                    .map(|op| (op.origin, op.kind))
+                    .collect::<Vec<_>>()
+            })
+            .unwrap_or_default();
+        if let Some(message) = self.state.inner.windows[k as usize]
+            .as_ref()
+            .and_then(open_pscw_epoch)
+        {
+            let span = self.calls[0].span;
+            self.mpi
+                .as_process(self.state, self.members[0], self.violations, |ev, env| {
+                    ev.fail(
+                        &*env,
+                        Property::Epoch,
+                        format!("MPI_Win_free while {message}"),
+                        span,
+                    );
+                    Ok(())
+                })?;
+        }
+        let locked = self.state.inner.windows[k as usize]
+            .as_ref()
+            .and_then(|w| w.locks.first().copied());
+        if let Some(l) = locked {
+            let span = self.calls[0].span;
+            let message = format!(
+                "MPI_Win_free while rank {} still holds a lock on rank {} (a passive-target \
+                 epoch never closed by MPI_Win_unlock)",
+                l.origin, l.target
+            );
+            self.mpi
+                .fail_epoch(self.state, self.members[0], message, span, self.violations)?;
+        }
+        if let Some(&(origin, kind)) = pending.first() {
+            let span = self.calls[0].span;
+            let message = format!(
+                "MPI_Win_free while the epoch is still open: {} of process {origin} (and \
+                 {} more) not completed by a synchronisation (MPI_Win_fence)",
+                kind.name(),
+                pending.len() - 1
+            );
+            self.mpi
+                .fail_epoch(self.state, self.members[0], message, span, self.violations)?;
+        }
+        let memory = self.state.inner.windows[k as usize]
+            .as_ref()
+            .map(|w| w.memory.clone())
+            .unwrap_or_default();
+        for (&q, m) in self.members.iter().zip(&memory) {
+            if let (MemoryOwner::Mpi, Value::Pointer(p)) = (m.owner, &m.base) {
+                if let Some(Root::Heap { object, .. }) = p.root() {
+                    self.mpi.ctx.env(self.state, q).free(object);
+                }
+            }
+        }
+        let s = self.state.inner_mut();
+        Arc::make_mut(&mut s.windows)[k as usize] = None;
+        for (&q, c) in self.members.iter().zip(self.calls) {
+            self.mpi
+                .as_process(self.state, q, self.violations, |ev, env| {
+                    let null = Value::Handle(Handle::Constant(LC::MpiWinNull));
+                    MpiCall::new(ev, env, c).write_window(null)
+                })?;
+        }
+        Ok(())
+    }
 }
