@@ -502,6 +502,11 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
         // The search is now at depth `path.len()`: saved states deeper than that
         // are no longer on its path.
         self.depth = path.len();
+        if self.region == Visited::<E::Key, E::State>::PREFIX {
+            if let Some(shared) = &self.shared {
+                shared.prefix_state_checked();
+            }
+        }
         if let Some(progress) = &self.findings.progress {
             progress.reached(self.depth);
             // The counters are read rarely: a progress line shows them only
