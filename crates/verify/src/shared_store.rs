@@ -48,7 +48,7 @@ pub(crate) struct SharedStore<S> {
     /// How [`SharedStore::save`] answered (`new`, `matched`, `expand`), and
     /// the states the parts checked above the cut (`prefix`): where a
     /// parallel run's extra work comes from (`TASS_WORKER_TIMES`).
-    counts: [AtomicU64; 4],
+    counts: [AtomicU64; 5],
 }
 
 /// Indices into [`SharedStore::counts`].
@@ -56,6 +56,7 @@ const NEW: usize = 0;
 const MATCHED: usize = 1;
 const EXPAND: usize = 2;
 const PREFIX: usize = 3;
+const PREFIX_BELOW: usize = 4;
 
 impl<S: Hash + Eq> SharedStore<S> {
     pub fn new() -> SharedStore<S> {
@@ -71,17 +72,23 @@ impl<S: Hash + Eq> SharedStore<S> {
         self.counts[PREFIX].fetch_add(1, Ordering::Relaxed);
     }
 
+    /// A part saved below the cut a state it had saved above it.
+    pub fn prefix_state_saved_below(&self) {
+        self.counts[PREFIX_BELOW].fetch_add(1, Ordering::Relaxed);
+    }
+
     /// With `TASS_WORKER_TIMES` set: prints on stderr how the store answered
     /// and how many prefix states the parts checked.
     pub fn report_counts(&self) {
         if std::env::var_os("TASS_WORKER_TIMES").is_none() {
             return;
         }
-        let [new, matched, expand, prefix] =
-            [NEW, MATCHED, EXPAND, PREFIX].map(|k| self.counts[k].load(Ordering::Relaxed));
+        let [new, matched, expand, prefix, again] = [NEW, MATCHED, EXPAND, PREFIX, PREFIX_BELOW]
+            .map(|k| self.counts[k].load(Ordering::Relaxed));
         eprintln!(
-            "tass: shared store: {new} saved, {matched} matched, {expand} expanded fully \
-             (cycle proviso); {prefix} states checked above the cut by all parts"
+            "tass: shared store: {new} saved ({again} of them saved above the cut too), \
+             {matched} matched, {expand} expanded fully (cycle proviso); {prefix} states \
+             checked above the cut by all parts"
         );
     }
 

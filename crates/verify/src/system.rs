@@ -742,6 +742,13 @@ impl<E: Engine> ModelSystem<'_, E> {
         }
         match shared.save(canonical.clone(), self.reduced) {
             Saved::New => {
+                if self.visited[Visited::<E::Key, E::State>::PREFIX]
+                    .store
+                    .contains(&key)
+                {
+                    // Saved above the cut too (the regions are kept apart).
+                    shared.prefix_state_saved_below();
+                }
                 self.visited[region]
                     .on_path
                     .insert(key.clone(), self.reduced);
