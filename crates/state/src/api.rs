@@ -14,6 +14,7 @@ pub use crate::engine::{
     Arith, ControlData, Engine, EngineConfig, EngineStats, FixedValue, ProcessStatus, Step,
     StepInfo, StepOutcome,
 };
+pub use crate::key::StateKey;
 pub use crate::mpi::PollOutcome;
 pub use crate::snapshot::JointPoint;
 pub use crate::state::State;

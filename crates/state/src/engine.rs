@@ -169,6 +169,8 @@ pub struct Engine {
     simplified_pcs: hashbrown::HashMap<Expr, Option<Expr>>,
     /// Canonical forms of process states met before (see [`ProcMemo`]).
     proc_memo: ProcMemo,
+    /// The numbers of the parts of saved states' keys ([`Engine::state_key`]).
+    key_numbers: crate::key::KeyNumbers,
     /// The model has collective assertions: steps are counted for their reports.
     collective: bool,
     /// Several processes and loop invariants: the processes are aligned at
@@ -281,6 +283,7 @@ impl Engine {
             record_changes: true,
             simplified_pcs: hashbrown::HashMap::new(),
             proc_memo: ProcMemo::default(),
+            key_numbers: crate::key::KeyNumbers::default(),
             collective: crate::snapshot::model_has_collective(&model) || aligned_loops,
             aligned_loops,
             lagged_loops: false,
@@ -1029,6 +1032,13 @@ impl Engine {
             self.parts
                 .share(canonical_heaps(&self.factory, state).seal())
         }
+    }
+
+    /// The compact key of a canonical state (from [`Engine::canonicalize`],
+    /// or a permutation of one): equal keys of this engine mean equal
+    /// states. What a search keeps of the states it saved.
+    pub fn state_key(&mut self, canonical: &State) -> crate::key::StateKey {
+        self.key_numbers.key(&mut self.parts, canonical)
     }
 
     /// Number of states canonicalized so far (each time counted).

@@ -71,6 +71,7 @@ mod call_marks;
 mod canon;
 mod engine;
 mod env;
+mod key;
 mod loop_joint;
 mod loop_lag;
 mod loop_sync;

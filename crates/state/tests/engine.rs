@@ -320,6 +320,10 @@ fn commuting_steps_of_two_processes_reach_one_canonical_state() {
     let b2 = run(&mut e, [1, 0]);
     assert_eq!(a, b2);
     assert_eq!(a.hash_value(), b2.hash_value());
+    // The compact keys the search keeps agree with state equality.
+    let s0_canonical = e.canonicalize(s0.clone());
+    assert_eq!(e.state_key(&a), e.state_key(&b2));
+    assert_ne!(e.state_key(&a), e.state_key(&s0_canonical));
     assert_eq!(
         e.variable(&a, 1, "g")
             .and_then(|v| v.as_data())
@@ -387,6 +391,7 @@ fn heap_canonicalization_identifies_allocation_orders() {
         at_join.push(e.canonicalize(s));
     }
     assert_eq!(at_join[0], at_join[1]);
+    assert_eq!(e.state_key(&at_join[0]), e.state_key(&at_join[1]));
     let r = explore(&mut e, 100).unwrap();
     assert!(r.violations.is_empty(), "{:?}", r.violations);
     assert_eq!(r.final_states.len(), 1);

@@ -106,6 +106,8 @@ pub(crate) struct OutputMismatch<V> {
 /// An execution engine for one model (one program with its process count).
 pub(crate) trait Engine {
     type State: Clone + Eq + Hash;
+    /// What the search keeps of a state it saved (see [`Engine::saved_key`]).
+    type Key: Clone + Eq + Hash;
     type Step: Clone + Eq + Hash;
     /// A symbolic expression (path conditions, output values).
     type Value: Clone;
@@ -141,6 +143,11 @@ pub(crate) trait Engine {
     fn store_key(&mut self, state: Self::State) -> Self::State {
         state
     }
+    /// The key the search keeps for the saved state `key_state` (a
+    /// [`Engine::store_key`]): equal keys of one engine mean equal states.
+    /// The real engine's is a short vector of part numbers (collapse
+    /// compression), so saved states cost a few words each.
+    fn saved_key(&mut self, key_state: &Self::State) -> Self::Key;
     /// The control part of `state` (`--match set|subsume`): states with equal
     /// control parts differ only in their symbolic data. `None`: match `state`
     /// syntactically only.

@@ -292,6 +292,7 @@ impl RealEngine {
 
 impl Engine for RealEngine {
     type State = State;
+    type Key = tass_state::api::StateKey;
     type Step = Step;
     type Value = Value;
     type JointHistory = Vec<tass_state::api::JointPoint>;
@@ -427,6 +428,10 @@ impl Engine for RealEngine {
             Some(workers) => self.engine.worker_key(state, workers),
             None => state,
         }
+    }
+
+    fn saved_key(&mut self, key_state: &State) -> tass_state::api::StateKey {
+        self.engine.state_key(key_state)
     }
 
     fn control_part(&mut self, state: &State) -> Option<State> {

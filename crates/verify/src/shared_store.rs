@@ -14,6 +14,7 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hash};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 /// Shards of the store: a lookup locks one, so workers rarely wait for each
@@ -44,14 +45,51 @@ pub(crate) enum Saved {
 pub(crate) struct SharedStore<S> {
     shards: Vec<Mutex<HashMap<S, Entry>>>,
     hasher: std::collections::hash_map::RandomState,
+    /// How [`SharedStore::save`] answered (`new`, `matched`, `expand`), and
+    /// the states the parts checked above the cut (`prefix`): where a
+    /// parallel run's extra work comes from (`TASS_WORKER_TIMES`).
+    counts: [AtomicU64; 5],
 }
+
+/// Indices into [`SharedStore::counts`].
+const NEW: usize = 0;
+const MATCHED: usize = 1;
+const EXPAND: usize = 2;
+const PREFIX: usize = 3;
+const PREFIX_BELOW: usize = 4;
 
 impl<S: Hash + Eq> SharedStore<S> {
     pub fn new() -> SharedStore<S> {
         SharedStore {
             shards: (0..SHARDS).map(|_| Mutex::new(HashMap::new())).collect(),
             hasher: std::collections::hash_map::RandomState::new(),
+            counts: Default::default(),
         }
+    }
+
+    /// A part checked a state above the cut (which every part explores).
+    pub fn prefix_state_checked(&self) {
+        self.counts[PREFIX].fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// A part saved below the cut a state it had saved above it.
+    pub fn prefix_state_saved_below(&self) {
+        self.counts[PREFIX_BELOW].fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// With `TASS_WORKER_TIMES` set: prints on stderr how the store answered
+    /// and how many prefix states the parts checked.
+    pub fn report_counts(&self) {
+        if std::env::var_os("TASS_WORKER_TIMES").is_none() {
+            return;
+        }
+        let [new, matched, expand, prefix, again] = [NEW, MATCHED, EXPAND, PREFIX, PREFIX_BELOW]
+            .map(|k| self.counts[k].load(Ordering::Relaxed));
+        eprintln!(
+            "tass: shared store: {new} saved ({again} of them saved above the cut too), \
+             {matched} matched, {expand} expanded fully (cycle proviso); {prefix} states \
+             checked above the cut by all parts"
+        );
     }
 
     fn shard(&self, state: &S) -> std::sync::MutexGuard<'_, HashMap<S, Entry>> {
@@ -77,13 +115,18 @@ impl<S: Hash + Eq> SharedStore<S> {
                         expanded: false,
                     },
                 );
+                self.counts[NEW].fetch_add(1, Ordering::Relaxed);
                 Saved::New
             }
             Some(entry) if entry.open && entry.reduced && !entry.expanded => {
                 entry.expanded = true;
+                self.counts[EXPAND].fetch_add(1, Ordering::Relaxed);
                 Saved::ExpandFully
             }
-            Some(_) => Saved::Matched,
+            Some(_) => {
+                self.counts[MATCHED].fetch_add(1, Ordering::Relaxed);
+                Saved::Matched
+            }
         }
     }
 

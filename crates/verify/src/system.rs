@@ -176,13 +176,11 @@ pub(crate) struct ModelSystem<'a, E: Engine> {
     pub matching: MatchMode,
     /// The saved states, per region of a split search (`Visited::PREFIX`,
     /// `Visited::PART`; an unsplit search uses the first only).
-    visited: [Visited<E::State>; 2],
+    visited: [Visited<E::Key, E::State>; 2],
     /// The region of the states being checked (an index into `visited`).
     region: usize,
-    /// The saved states on the current search path (for the cycle proviso):
-    /// depth, canonical form, whether the reduction left steps out there, and
-    /// the region whose `on_path` holds it.
-    path_states: Vec<(usize, E::State, bool, usize)>,
+    /// The saved states on the current search path (for the cycle proviso).
+    path_states: Vec<PathState<E::Key, E::State>>,
     /// Depth of the state just checked.
     depth: usize,
     /// Whether the reduction left out some steps of the state just checked.
@@ -230,27 +228,40 @@ pub(crate) struct ModelSystem<'a, E: Engine> {
     pub shared: Option<Arc<SharedStore<E::State>>>,
 }
 
+/// A saved state on the current search path.
+struct PathState<K, S> {
+    depth: usize,
+    /// Its key ([`Engine::saved_key`]).
+    key: K,
+    /// Its canonical form, when it is in the shared store of a parallel
+    /// run (closed there when the search backtracks over it).
+    shared: Option<S>,
+    /// The region whose `on_path` holds it.
+    region: usize,
+}
+
 /// The canonic store of one region of the search, and what the cycle proviso
 /// keeps with it. A split search keeps two, so that a state above the cut
 /// (explored alike by every part, its subtrees shared out) never stands for
-/// one below it (explored here in full), nor the other way round.
-struct Visited<S> {
-    /// Canonical forms of the saved states.
-    store: HashSet<S>,
+/// one below it (explored here in full), nor the other way round. States
+/// are kept as their keys (`K`, [`Engine::saved_key`]: a few words each).
+struct Visited<K, S> {
+    /// Keys of the saved states.
+    store: HashSet<K>,
     /// The saved states on the current search path and whether each was
     /// reduced (a state occurs there once: a match ends the path).
-    on_path: HashMap<S, bool>,
+    on_path: HashMap<K, bool>,
     /// States the cycle proviso has expanded fully (once each).
-    expanded: HashSet<S>,
+    expanded: HashSet<K>,
     /// `--match set|subsume`: the saved states by control part.
     by_control: HashMap<S, Vec<S>>,
 }
 
-impl<S> Visited<S> {
+impl<K, S> Visited<K, S> {
     const PREFIX: usize = 0;
     const PART: usize = 1;
 
-    fn new() -> Visited<S> {
+    fn new() -> Visited<K, S> {
         Visited {
             store: HashSet::new(),
             on_path: HashMap::new(),
@@ -298,7 +309,7 @@ impl<'a, E: Engine> ModelSystem<'a, E> {
             closed_cycle: false,
             matching: MatchMode::Syntactic,
             visited: [Visited::new(), Visited::new()],
-            region: Visited::<E::State>::PREFIX,
+            region: Visited::<E::Key, E::State>::PREFIX,
             path_states: Vec::new(),
             depth: 0,
             reduced: false,
@@ -491,6 +502,11 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
         // The search is now at depth `path.len()`: saved states deeper than that
         // are no longer on its path.
         self.depth = path.len();
+        if self.region == Visited::<E::Key, E::State>::PREFIX {
+            if let Some(shared) = &self.shared {
+                shared.prefix_state_checked();
+            }
+        }
         if let Some(progress) = &self.findings.progress {
             progress.reached(self.depth);
             // The counters are read rarely: a progress line shows them only
@@ -505,13 +521,10 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
         while self
             .path_states
             .last()
-            .is_some_and(|(depth, _, _, _)| *depth >= self.depth)
+            .is_some_and(|entry| entry.depth >= self.depth)
         {
-            if let Some((_, s, _, region)) = self.path_states.pop() {
-                self.visited[region].on_path.remove(&s);
-                if let Some(shared) = self.shared_store_of(region) {
-                    shared.close(&s);
-                }
+            if let Some(entry) = self.path_states.pop() {
+                self.leave_path(entry);
             }
         }
         let alone = if self.nprocs > 1 {
@@ -656,28 +669,33 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
     fn save(&mut self, state: &E::State) -> bool {
         let canonical = self.engine.canonicalize(state.clone());
         let canonical = self.engine.store_key(canonical);
+        let key = self.engine.saved_key(&canonical);
         let region = self.region;
         if let Some(shared) = self.shared_store_of(region) {
-            return self.save_shared(&shared, state, canonical);
+            return self.save_shared(&shared, state, canonical, key);
         }
-        let matched = if self.visited[region].store.contains(&canonical) {
-            canonical
+        let matched = if self.visited[region].store.contains(&key) {
+            key
         } else {
             match self.match_by_data(&canonical) {
-                Ok(saved) => saved,
-                Err(key) => {
+                Ok(saved) => self.engine.saved_key(&saved),
+                Err(control) => {
                     let visited = &mut self.visited[region];
-                    if let Some(key) = key {
+                    if let Some(control) = control {
                         visited
                             .by_control
-                            .entry(key)
+                            .entry(control)
                             .or_default()
-                            .push(canonical.clone());
+                            .push(canonical);
                     }
-                    visited.store.insert(canonical.clone());
-                    visited.on_path.insert(canonical.clone(), self.reduced);
-                    self.path_states
-                        .push((self.depth, canonical, self.reduced, region));
+                    visited.store.insert(key.clone());
+                    visited.on_path.insert(key.clone(), self.reduced);
+                    self.path_states.push(PathState {
+                        depth: self.depth,
+                        key,
+                        shared: None,
+                        region,
+                    });
                     if let Some(progress) = &self.findings.progress {
                         progress.saved_one();
                     }
@@ -703,7 +721,7 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
 impl<E: Engine> ModelSystem<'_, E> {
     /// The shared store that stands for `region`'s saved states, if any.
     fn shared_store_of(&self, region: usize) -> Option<Arc<SharedStore<E::State>>> {
-        if region != Visited::<E::State>::PART || self.matching != MatchMode::Syntactic {
+        if region != Visited::<E::Key, E::State>::PART || self.matching != MatchMode::Syntactic {
             return None;
         }
         self.shared.clone()
@@ -716,18 +734,30 @@ impl<E: Engine> ModelSystem<'_, E> {
         shared: &SharedStore<E::State>,
         state: &E::State,
         canonical: E::State,
+        key: E::Key,
     ) -> bool {
         let region = self.region;
-        if self.visited[region].on_path.contains_key(&canonical) {
+        if self.visited[region].on_path.contains_key(&key) {
             self.closed_cycle = true;
         }
         match shared.save(canonical.clone(), self.reduced) {
             Saved::New => {
+                if self.visited[Visited::<E::Key, E::State>::PREFIX]
+                    .store
+                    .contains(&key)
+                {
+                    // Saved above the cut too (the regions are kept apart).
+                    shared.prefix_state_saved_below();
+                }
                 self.visited[region]
                     .on_path
-                    .insert(canonical.clone(), self.reduced);
-                self.path_states
-                    .push((self.depth, canonical, self.reduced, region));
+                    .insert(key.clone(), self.reduced);
+                self.path_states.push(PathState {
+                    depth: self.depth,
+                    key,
+                    shared: Some(canonical),
+                    region,
+                });
                 if let Some(progress) = &self.findings.progress {
                     progress.saved_one();
                 }
@@ -756,11 +786,17 @@ impl<E: Engine> ModelSystem<'_, E> {
     /// The search has ended: the states still on its path are closed in the
     /// shared store (other parts need not expand them for this one).
     pub fn close_path(&mut self) {
-        while let Some((_, s, _, region)) = self.path_states.pop() {
-            self.visited[region].on_path.remove(&s);
-            if let Some(shared) = self.shared_store_of(region) {
-                shared.close(&s);
-            }
+        while let Some(entry) = self.path_states.pop() {
+            self.leave_path(entry);
+        }
+    }
+
+    /// The search has backtracked over a saved state: off the path, and
+    /// closed in the shared store if it is there.
+    fn leave_path(&mut self, entry: PathState<E::Key, E::State>) {
+        self.visited[entry.region].on_path.remove(&entry.key);
+        if let (Some(s), Some(shared)) = (entry.shared, self.shared_store_of(entry.region)) {
+            shared.close(&s);
         }
     }
 }
@@ -792,10 +828,11 @@ impl<E: Engine> ModelSystem<'_, E> {
             .cloned()
             .unwrap_or_default();
         for saved in candidates {
-            if relation == DataRelation::Included
-                && self.visited[self.region].on_path.get(&saved) == Some(&true)
-            {
-                continue;
+            if relation == DataRelation::Included {
+                let key = self.engine.saved_key(&saved);
+                if self.visited[self.region].on_path.get(&key) == Some(&true) {
+                    continue;
+                }
             }
             if self.engine.data_relation(canonical, &saved, relation) {
                 return Ok(saved);
@@ -808,8 +845,8 @@ impl<E: Engine> ModelSystem<'_, E> {
 impl<E: Engine> SplitSystem for ModelSystem<'_, E> {
     fn enter_region(&mut self, region: Region) {
         self.region = match region {
-            Region::Prefix => Visited::<E::State>::PREFIX,
-            Region::Part => Visited::<E::State>::PART,
+            Region::Prefix => Visited::<E::Key, E::State>::PREFIX,
+            Region::Part => Visited::<E::Key, E::State>::PART,
         };
     }
 

@@ -32,6 +32,7 @@ fn span(line: u32) -> Span {
 
 impl Engine for Toy {
     type State = ToyState;
+    type Key = ToyState;
     type Step = u8;
     type Value = String;
     type JointHistory = ();
@@ -98,6 +99,9 @@ impl Engine for Toy {
     }
     fn canonicalize(&mut self, s: ToyState) -> ToyState {
         s
+    }
+    fn saved_key(&mut self, s: &ToyState) -> ToyState {
+        s.clone()
     }
     fn at_join_location(&self, s: &ToyState) -> bool {
         s.loc == 0

@@ -291,6 +291,7 @@ fn run_parts(
         .run_workers(jobs, options, cancel, &|part, engine| {
             run(&plan, part, engine)
         });
+    plan.shared.report_counts();
     let stopped = plan.queue.stop.load(Ordering::Relaxed);
     let mut results = plan.queue.into_results();
     // Parts no worker took: only when the run was stopped (then a violation,

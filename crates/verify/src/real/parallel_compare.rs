@@ -123,6 +123,7 @@ fn search_impl(
         .run_workers(jobs, options, None, &|part, engine| {
             run_part(&plan, part, engine)
         });
+    plan.shared.report_counts();
     let stopped = plan.queue.stop.load(Ordering::Relaxed);
     let results = plan.queue.into_results();
     combine_parts(results, parts, stopped)

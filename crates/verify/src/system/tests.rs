@@ -24,6 +24,7 @@ fn span(line: u32) -> Span {
 
 impl Engine for Spin {
     type State = SpinState;
+    type Key = SpinState;
     type Step = usize;
     type Value = String;
     type JointHistory = ();
@@ -71,6 +72,9 @@ impl Engine for Spin {
     }
     fn canonicalize(&mut self, s: SpinState) -> SpinState {
         s
+    }
+    fn saved_key(&mut self, s: &SpinState) -> SpinState {
+        s.clone()
     }
     fn at_join_location(&self, _: &SpinState) -> bool {
         true
