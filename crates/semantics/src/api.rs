@@ -16,7 +16,8 @@
 pub use crate::bytes::{compatible, is_byte_type, Path, ResolveMode, Resolved};
 pub use crate::env::{Environment, RemoteVar};
 pub use crate::eval::{
-    is_data_type, parse_real_literal, scalar_type, Evaluator, Place, UndecidedRank, RAND_MAX,
+    is_data_type, parse_real_literal, scalar_type, Evaluator, FalseClaim, Place, UndecidedRank,
+    RAND_MAX,
 };
 pub use crate::exec::{
     evaluate_guard, execute_transition, havoc_write_set, leans_on_loop_values, pointee_type,

@@ -214,22 +214,44 @@ struct Claim<'s> {
 }
 
 /// A check whose claim is simply `false` (a definite violation, if the path
-/// is feasible), with its message.
-struct FalseClaim<'s> {
+/// is feasible), with its message: what [`Evaluator::record_false`] records.
+/// By default the claim reads as [`claim_phrase`] of the property and the
+/// path dies after it (see [`FalseClaim::claiming`], [`FalseClaim::keeping_path`]).
+pub struct FalseClaim<'s> {
     property: Property,
     message: String,
     /// The claim in words (default: [`claim_phrase`] of the property).
     phrase: Option<&'s str>,
     span: &'s Span,
+    on_failure: OnFailure,
 }
 
 impl<'s> FalseClaim<'s> {
-    fn new(property: Property, message: String, span: &'s Span) -> Self {
+    pub fn new(property: Property, message: String, span: &'s Span) -> Self {
         FalseClaim {
             property,
             message,
             phrase: None,
             span,
+            on_failure: OnFailure::AssumeClaim,
+        }
+    }
+
+    /// The claim that fails said in words (e.g. "MPI_Abort is not called"),
+    /// for a check no expression of the program states.
+    pub fn claiming(self, phrase: &'s str) -> Self {
+        FalseClaim {
+            phrase: Some(phrase),
+            ..self
+        }
+    }
+
+    /// The path goes on unconstrained: a violation such as an uninitialised
+    /// read, after which execution continues with an arbitrary value.
+    pub fn keeping_path(self) -> Self {
+        FalseClaim {
+            on_failure: OnFailure::KeepPath,
+            ..self
         }
     }
 }
@@ -320,19 +342,6 @@ impl<'a> Evaluator<'a> {
         self.check_and_assume(env, claim, message, OnFailure::AssumeClaim)
     }
 
-    /// Reports a violation that does not constrain the path (an uninitialised
-    /// read: execution continues with an arbitrary value), if the path is feasible.
-    pub fn report(
-        &mut self,
-        env: &dyn Environment,
-        property: Property,
-        message: String,
-        span: &Span,
-    ) {
-        let claim = FalseClaim::new(property, message, span);
-        self.check_false(env, claim, OnFailure::KeepPath)
-    }
-
     /// Checks `claim` under the current assumption and records a violation if
     /// it may fail (then acts as `on_failure` says).
     fn check_and_assume(
@@ -404,39 +413,19 @@ impl<'a> Evaluator<'a> {
         message: String,
         span: &Span,
     ) {
-        let claim = FalseClaim::new(property, message, span);
-        self.check_false(env, claim, OnFailure::AssumeClaim)
+        self.record_false(env, FalseClaim::new(property, message, span))
     }
 
-    /// Records a violation of the claim `false` (if the path is feasible):
-    /// what [`Evaluator::report`], [`Evaluator::fail`] and
-    /// [`Evaluator::fail_claiming`] share; they differ only in the phrase and
-    /// in whether the path goes on.
-    fn check_false(&mut self, env: &dyn Environment, c: FalseClaim<'_>, on_failure: OnFailure) {
+    /// Records a violation of the claim `false` (if the path is feasible),
+    /// read and followed as `c` says; [`Evaluator::fail`] is the common case.
+    pub fn record_false(&mut self, env: &dyn Environment, c: FalseClaim<'_>) {
         let claim = Claim {
             formula: self.f.ff(),
             phrase: c.phrase,
             property: c.property,
             span: c.span,
         };
-        self.check_and_assume(env, claim, || c.message, on_failure)
-    }
-
-    /// [`Evaluator::fail`] with the claim that fails said in words (e.g.
-    /// "MPI_Abort is not called"), for a check no expression of the program states.
-    pub fn fail_claiming(
-        &mut self,
-        env: &dyn Environment,
-        property: Property,
-        message: String,
-        claim: &str,
-        span: &Span,
-    ) {
-        let claim = FalseClaim {
-            phrase: Some(claim),
-            ..FalseClaim::new(property, message, span)
-        };
-        self.check_false(env, claim, OnFailure::AssumeClaim)
+        self.check_and_assume(env, claim, || c.message, c.on_failure)
     }
 
     /// Evaluates a condition to a boolean expression.

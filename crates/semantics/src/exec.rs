@@ -8,7 +8,7 @@ use tass_model::api::{
 use tass_symbolic::api::{Expr, ExprFactory, Type};
 
 use crate::env::Environment;
-use crate::eval::{is_data_type, scalar_type, Evaluator, RAND_MAX};
+use crate::eval::{is_data_type, scalar_type, Evaluator, FalseClaim, RAND_MAX};
 use crate::oracle::Oracle;
 use crate::report::{EngineError, Property, Violation};
 
@@ -702,13 +702,9 @@ impl StatementStep<'_, '_> {
                     Some(ev.eval_int(&*env, arg(0)?)?)
                 } else {
                     // A program that aborts has failed, as if an assertion had.
-                    ev.fail_claiming(
-                        &*env,
-                        Property::Assertion,
-                        "abort() is called: the program aborts".into(),
-                        "abort() is not called",
-                        span,
-                    );
+                    let message = "abort() is called: the program aborts".into();
+                    let claim = FalseClaim::new(Property::Assertion, message, span);
+                    ev.record_false(&*env, claim.claiming("abort() is not called"));
                     None
                 };
                 // Terminate at the call's own location (not its target), so that

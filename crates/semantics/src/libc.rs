@@ -16,7 +16,7 @@ use tass_model::api::{
 use tass_symbolic::api::{BigInt, Expr, ExprFactory, Type};
 
 use crate::env::Environment;
-use crate::eval::{char_of_byte, scalar_type, Evaluator, Place};
+use crate::eval::{char_of_byte, scalar_type, Evaluator, FalseClaim, Place};
 use crate::exec::pointee_type;
 use crate::oracle::Decision;
 use crate::report::{EngineError, Property};
@@ -613,16 +613,13 @@ impl StringCall<'_, '_> {
                 _ => *x,
             },
             _ => {
-                self.ev.report(
-                    self.env,
-                    Property::InvalidPointer,
-                    format!(
-                        "`{}` reads an uninitialised element of `{}`",
-                        self.call.name(),
-                        self.call.text(k)
-                    ),
-                    self.call.span,
+                let message = format!(
+                    "`{}` reads an uninitialised element of `{}`",
+                    self.call.name(),
+                    self.call.text(k)
                 );
+                let claim = FalseClaim::new(Property::InvalidPointer, message, self.call.span);
+                self.ev.record_false(self.env, claim.keeping_path());
                 f.fresh_symbol("undef", Type::Int)
             }
         }

@@ -7,7 +7,7 @@ use tass_dynamic::api::{
 use tass_model::api::{Expr as MExpr, ExprKind, Span, Type as MType, VarScope};
 use tass_symbolic::api::{Expr, Type};
 
-use super::{int_of, scalar_type, Evaluator, Place};
+use super::{int_of, scalar_type, Evaluator, FalseClaim, Place};
 use crate::env::Environment;
 use crate::report::{EngineError, Property};
 
@@ -301,12 +301,9 @@ impl<'a> Evaluator<'a> {
         };
         if undefined {
             let text = tass_model::api::render_expr(env.model(), e);
-            self.report(
-                env,
-                Property::InvalidPointer,
-                format!("read of uninitialised `{text}`"),
-                &e.span,
-            );
+            let message = format!("read of uninitialised `{text}`");
+            let claim = FalseClaim::new(Property::InvalidPointer, message, &e.span);
+            self.record_false(env, claim.keeping_path());
             return Ok(self.fresh_of(&e.ty));
         }
         if !path.is_empty() {
@@ -371,14 +368,14 @@ impl<'a> Evaluator<'a> {
         self.forget_other_union_members(env, place, span)
     }
 
+    /// The write itself, without the union bookkeeping [`Evaluator::write_place`] adds.
     fn store_place(
         &mut self,
         env: &mut dyn Environment,
-        place: &Place,
+        (root, path): &Place,
         value: Value,
         span: &Span,
     ) -> Result<(), EngineError> {
-        let (root, path) = place;
         if root.eq(&(Root::Heap {
             proc: u32::MAX,
             object: u32::MAX,

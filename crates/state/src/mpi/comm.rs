@@ -8,11 +8,12 @@
 
 use std::sync::Arc;
 use tass_dynamic::api::{Handle, Value};
-use tass_model::api::{Expr as MExpr, FunctionId, LibraryConstant as LC, Span, TransitionId};
-use tass_semantics::api::{EngineError, Evaluator, Property};
+use tass_model::api::mpi::ArgRole;
+use tass_model::api::{Expr as MExpr, FunctionId, LibraryConstant as LC, TransitionId};
+use tass_semantics::api::{EngineError, Property};
 
+use super::context::{ArgReader, MpiCall};
 use super::topology::Cartesian;
-use crate::env::ProcEnv;
 use crate::state::State;
 
 /// A communicator made at run time (or a process's `MPI_COMM_SELF`).
@@ -139,28 +140,28 @@ pub(crate) fn free_comm(state: &mut State, comm: u32) {
     }
 }
 
-/// Evaluates communicator argument `e`: its number, or `None` after reporting
-/// an invalid communicator (the path dies).
-pub(crate) fn check_comm(
-    ev: &mut Evaluator<'_>,
-    env: &ProcEnv<'_>,
-    e: &MExpr,
-    span: &Span,
-) -> Result<Option<u32>, EngineError> {
-    let v = ev.eval(env, e)?;
-    if let Some(c) = comm_of_value(env.state, &v) {
-        return Ok(Some(c));
+impl ArgReader<'_, '_, '_> {
+    /// Evaluates communicator argument `e`: its number, or `None` after
+    /// reporting an invalid communicator (the path dies).
+    pub(super) fn check_comm(&mut self, e: &MExpr) -> Result<Option<u32>, EngineError> {
+        let v = self.ev.eval(self.env, e)?;
+        if let Some(c) = comm_of_value(self.env.state, &v) {
+            return Ok(Some(c));
+        }
+        let what = describe_invalid(&v);
+        let message = format!("MPI call on {what}, which is not a valid communicator");
+        self.ev
+            .fail(self.env, Property::InvalidPointer, message, self.span);
+        Ok(None)
     }
-    ev.fail(
-        env,
-        Property::InvalidPointer,
-        format!(
-            "MPI call on {}, which is not a valid communicator",
-            describe_invalid(&v)
-        ),
-        span,
-    );
-    Ok(None)
+}
+
+impl MpiCall<'_, '_, '_> {
+    /// The call's communicator argument, checked (see [`ArgReader::check_comm`]).
+    pub(super) fn checked_comm(&mut self) -> Result<Option<u32>, EngineError> {
+        let comm = self.call.arg(ArgRole::Comm);
+        self.reader().check_comm(comm)
+    }
 }
 
 /// What an invalid communicator value is, for messages.

@@ -428,6 +428,27 @@ pub(super) fn write_through(
     ev.write_place(env, &place, value, span)
 }
 
+/// The receiver of the checks and reads of MPI arguments (communicators,
+/// groups, peers, datatypes, struct messages): the evaluator, the process's
+/// view of the state (read only) and the span a violation or refusal points
+/// at, one value instead of three parameters threaded through each.
+pub(super) struct ArgReader<'r, 'e, 'p> {
+    pub ev: &'r mut Evaluator<'e>,
+    pub env: &'r ProcEnv<'p>,
+    pub span: &'r Span,
+}
+
+impl<'r, 'e, 'p> ArgReader<'r, 'e, 'p> {
+    pub(super) fn new(ev: &'r mut Evaluator<'e>, env: &'r ProcEnv<'p>, span: &'r Span) -> Self {
+        ArgReader { ev, env, span }
+    }
+
+    /// The three parts, for bodies written over them.
+    pub(super) fn parts(&mut self) -> (&mut Evaluator<'e>, &ProcEnv<'p>, &'r Span) {
+        (&mut *self.ev, self.env, self.span)
+    }
+}
+
 /// The receiver of an MPI call model: the evaluator, the calling process's
 /// view of the state and the call being executed, one value instead of three
 /// parameters threaded through every model and its helpers. The modules
@@ -450,6 +471,11 @@ impl<'r, 'e, 'p> MpiCall<'r, 'e, 'p> {
     /// The three parts, for the helpers that take them separately.
     pub(super) fn parts(&mut self) -> (&mut Evaluator<'e>, &mut ProcEnv<'p>, &'r Call<'r>) {
         (&mut *self.ev, &mut *self.env, self.call)
+    }
+
+    /// The reader of the call's arguments (see [`ArgReader`]).
+    pub(super) fn reader(&mut self) -> ArgReader<'_, 'e, 'p> {
+        ArgReader::new(self.ev, self.env, self.call.span)
     }
 
     /// The call returns: `lhs = MPI_SUCCESS` when its result is used, and

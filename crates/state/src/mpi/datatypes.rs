@@ -18,11 +18,11 @@ use crate::mpi::buffer::{Elements, Reader};
 use tass_dynamic::api::{Handle, Value};
 use tass_model::api::mpi::ArgRole;
 use tass_model::api::{Expr as MExpr, LibraryConstant as LC, LibraryFunction as LF, Span};
-use tass_semantics::api::{EngineError, Evaluator, Property};
+use tass_semantics::api::{EngineError, Evaluator, FalseClaim, Property};
 use tass_symbolic::api::{Expr, Type};
 
 use super::buffer::{concrete, datatype, flat_read, P2pType};
-use super::context::{write_through, MpiCall};
+use super::context::{write_through, ArgReader, MpiCall};
 use super::struct_type::{MixedLayout, MixedUse};
 use crate::env::{set_mpi, ProcEnv};
 
@@ -541,7 +541,8 @@ pub(super) fn check_freed(ev: &mut Evaluator<'_>, env: &ProcEnv<'_>, span: &Span
                 n => format!(", and {} more", n - 1),
             }
         );
-        ev.report(env, Property::ResourceLeak, message, span);
+        let claim = FalseClaim::new(Property::ResourceLeak, message, span);
+        ev.record_false(env, claim.keeping_path());
     }
 }
 
@@ -725,43 +726,45 @@ impl MpiCall<'_, '_, '_> {
     }
 }
 
-/// The datatype of a transfer whose elements tass moves one by one at their
-/// byte positions (`struct_type.rs`): a committed struct datatype of mixed
-/// basic types, or a committed derived datatype of one basic type over a C
-/// struct buffer (whose fields are no flat array of elements).
-pub(super) fn bytewise_datatype(
-    ev: &mut Evaluator<'_>,
-    env: &ProcEnv<'_>,
-    datatype: &MExpr,
-    buffer: &MExpr,
-) -> Result<Option<MixedUse>, EngineError> {
-    if let Some(mixed) = committed_mixed(ev, env, datatype)? {
-        return Ok(Some(mixed));
-    }
-    // A pointer to a struct, or into one (`&s.first_field`): the struct's
-    // fields are no flat array of elements.
-    let into_struct = matches!(
-        ev.eval(env, buffer)?,
-        Value::Pointer(tass_dynamic::api::Pointer::To { ref path, .. })
-            if path.iter().any(|s| matches!(s, tass_dynamic::api::Step::Field(_)))
-    );
-    let of_structs = into_struct
-        || matches!(
-            &buffer.ty,
-            tass_model::api::Type::Pointer(t) if matches!(**t, tass_model::api::Type::Struct(_))
+impl ArgReader<'_, '_, '_> {
+    /// The datatype of a transfer whose elements tass moves one by one at their
+    /// byte positions (`struct_type.rs`): a committed struct datatype of mixed
+    /// basic types, or a committed derived datatype of one basic type over a C
+    /// struct buffer (whose fields are no flat array of elements).
+    pub(super) fn bytewise_datatype(
+        &mut self,
+        datatype: &MExpr,
+        buffer: &MExpr,
+    ) -> Result<Option<MixedUse>, EngineError> {
+        let (ev, env, _) = self.parts();
+        if let Some(mixed) = committed_mixed(ev, env, datatype)? {
+            return Ok(Some(mixed));
+        }
+        // A pointer to a struct, or into one (`&s.first_field`): the struct's
+        // fields are no flat array of elements.
+        let into_struct = matches!(
+            ev.eval(env, buffer)?,
+            Value::Pointer(tass_dynamic::api::Pointer::To { ref path, .. })
+                if path.iter().any(|s| matches!(s, tass_dynamic::api::Step::Field(_)))
         );
-    let Value::Handle(Handle::Datatype(i)) = ev.eval(env, datatype)? else {
-        return Ok(None);
-    };
-    let t = &env.state.inner.procs[env.proc].mpi.datatypes[i as usize];
-    if !of_structs || t.status != TypeStatus::Committed {
-        return Ok(None);
+        let of_structs = into_struct
+            || matches!(
+                &buffer.ty,
+                tass_model::api::Type::Pointer(t) if matches!(**t, tass_model::api::Type::Struct(_))
+            );
+        let Value::Handle(Handle::Datatype(i)) = ev.eval(env, datatype)? else {
+            return Ok(None);
+        };
+        let t = &env.state.inner.procs[env.proc].mpi.datatypes[i as usize];
+        if !of_structs || t.status != TypeStatus::Committed {
+            return Ok(None);
+        }
+        Ok(t.layout.in_bytes().map(|layout| MixedUse {
+            layout,
+            builder: t.builder,
+            line: t.line,
+        }))
     }
-    Ok(t.layout.in_bytes().map(|layout| MixedUse {
-        layout,
-        builder: t.builder,
-        line: t.line,
-    }))
 }
 
 impl MpiCall<'_, '_, '_> {

@@ -3,13 +3,14 @@
 use tass_dynamic::api::{Step as PStep, Value};
 use tass_model::api::mpi::{ArgRole, MPI_UNDEFINED};
 use tass_model::api::{FunctionId, LibraryFunction as LF};
-use tass_semantics::api::{Change, EngineError, Environment, Evaluator, Property, Violation};
+use tass_semantics::api::{
+    Change, EngineError, Environment, Evaluator, FalseClaim, Property, Violation,
+};
 use tass_symbolic::api::Type;
 
 use super::address::AintOp;
 use super::buffer::concrete;
 use super::collective::{is_collective, push_due_fold};
-use super::comm::check_comm;
 use super::context::{
     current_call, is_implemented, is_nonblocking_send, is_standard_send, write_through, Call, Mpi,
     MpiCall, ENVELOPE_CASE, NO_MESSAGE,
@@ -346,15 +347,11 @@ impl MpiCall<'_, '_, '_> {
 
     /// `MPI_Abort`: an assertion failure; the process ends at the call.
     fn abort(&mut self) -> Result<After, EngineError> {
+        self.checked_comm()?;
         let (ev, env, call) = self.parts();
-        check_comm(ev, &*env, call.arg(ArgRole::Comm), call.span)?;
-        ev.fail_claiming(
-            &*env,
-            Property::Assertion,
-            "MPI_Abort is called: the program aborts".into(),
-            "MPI_Abort is not called",
-            call.span,
-        );
+        let message = "MPI_Abort is called: the program aborts".into();
+        let claim = FalseClaim::new(Property::Assertion, message, call.span);
+        ev.record_false(&*env, claim.claiming("MPI_Abort is not called"));
         let pc = ev.current_pc(&*env);
         // terminates at the call's own location: later reports point at it
         env.terminate(None);
@@ -364,12 +361,12 @@ impl MpiCall<'_, '_, '_> {
 
     /// `MPI_Comm_rank`, `MPI_Comm_size`.
     fn comm_query(&mut self) -> Result<After, EngineError> {
+        let Some(comm) = self.checked_comm()? else {
+            return Ok(After::End);
+        };
         let (ev, env, call) = self.parts();
         let f = ev.factory();
         let name = call.lf.c_name();
-        let Some(comm) = check_comm(ev, &*env, call.arg(ArgRole::Comm), call.span)? else {
-            return Ok(After::End);
-        };
         let value = if call.lf == LF::MpiCommRank {
             comm::rank_in(env.state, comm, env.proc as u32).unwrap_or(0)
         } else {

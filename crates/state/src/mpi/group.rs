@@ -20,8 +20,7 @@ use tass_symbolic::api::Type;
 
 use super::buffer::{write_buffer, Window};
 use super::comm;
-use super::comm::check_comm;
-use super::context::{write_through, MpiCall};
+use super::context::{write_through, ArgReader, MpiCall};
 use crate::env::{set_mpi, ProcEnv};
 
 /// A group of a process.
@@ -121,10 +120,10 @@ impl MpiCall<'_, '_, '_> {
 
     /// `MPI_Comm_group(comm, &group)`: a new group of the communicator's members.
     fn comm_group(&mut self, origin: (FunctionId, TransitionId)) -> Result<Done, EngineError> {
-        let (ev, env, call) = self.parts();
-        let Some(c) = check_comm(ev, &*env, call.arg(ArgRole::Comm), call.span)? else {
+        let Some(c) = self.checked_comm()? else {
             return Ok(Done::Failed);
         };
+        let (ev, env, call) = self.parts();
         let members = comm::members(env.state, c);
         let g = new_group(env, members, origin);
         write_through(ev, env, call.arg(ArgRole::NewGroup), g, OUTPUT, call.span)?;
@@ -133,14 +132,14 @@ impl MpiCall<'_, '_, '_> {
 
     /// `MPI_Group_size`, `MPI_Group_rank` (`MPI_UNDEFINED` for a non-member).
     fn group_query(&mut self) -> Result<Done, EngineError> {
-        let (ev, env, call) = self.parts();
-        let Some(g) = check_group(ev, &*env, call.arg(ArgRole::Group), call.lf, call.span)? else {
+        let (group, lf) = (self.call.arg(ArgRole::Group), self.call.lf);
+        let Some(g) = self.reader().check_group(group, lf)? else {
             return Ok(Done::Failed);
         };
-        let (value, out) = if call.lf == LF::MpiGroupSize {
+        let (value, out) = if lf == LF::MpiGroupSize {
             (g.len() as i64, ArgRole::SizeOut)
         } else {
-            let me = env.proc as u32;
+            let me = self.env.proc as u32;
             let rank = g.iter().position(|&w| w == me);
             (rank.map_or(MPI_UNDEFINED, |r| r as i64), ArgRole::RankOut)
         };
@@ -177,7 +176,7 @@ impl MpiCall<'_, '_, '_> {
     fn group_range(&mut self, origin: (FunctionId, TransitionId)) -> Result<Done, EngineError> {
         let call = self.call;
         let (lf, span) = (call.lf, call.span);
-        let Some(g) = check_group(self.ev, &*self.env, call.arg(ArgRole::Group), lf, span)? else {
+        let Some(g) = self.reader().check_group(call.arg(ArgRole::Group), lf)? else {
             return Ok(Done::Failed);
         };
         let n = self.int_arg(ArgRole::Length, "count")?;
@@ -228,10 +227,12 @@ impl MpiCall<'_, '_, '_> {
     fn translate_ranks(&mut self) -> Result<Done, EngineError> {
         let call = self.call;
         let (lf, span) = (call.lf, call.span);
-        let Some(g1) = check_group(self.ev, &*self.env, call.arg(ArgRole::Group), lf, span)? else {
+        let Some(g1) = self.reader().check_group(call.arg(ArgRole::Group), lf)? else {
             return Ok(Done::Failed);
         };
-        let Some(g2) = check_group(self.ev, &*self.env, call.arg(ArgRole::OtherGroup), lf, span)?
+        let Some(g2) = self
+            .reader()
+            .check_group(call.arg(ArgRole::OtherGroup), lf)?
         else {
             return Ok(Done::Failed);
         };
@@ -308,7 +309,7 @@ impl MpiCall<'_, '_, '_> {
         let call = self.call;
         let (lf, span) = (call.lf, call.span);
         if lf == LF::MpiCommCreate {
-            let g = check_group(self.ev, self.env, call.arg(ArgRole::Group), lf, span)?;
+            let g = self.reader().check_group(call.arg(ArgRole::Group), lf)?;
             return Ok(g.map(CommSpec::Group));
         }
         let ndims = self.int_arg(ArgRole::Length, "ndims")?;
@@ -355,32 +356,30 @@ pub(super) fn group_of_value(env: &ProcEnv<'_>, v: &Value) -> Option<Vec<u32>> {
     }
 }
 
-/// Evaluates group argument `e`: its members, or `None` after reporting an
-/// invalid group (`invalid-pointer`, as for an invalid communicator).
-pub(super) fn check_group(
-    ev: &mut Evaluator<'_>,
-    env: &ProcEnv<'_>,
-    e: &MExpr,
-    lf: LF,
-    span: &Span,
-) -> Result<Option<Vec<u32>>, EngineError> {
-    let v = ev.eval(env, e)?;
-    if let Some(g) = group_of_value(env, &v) {
-        return Ok(Some(g));
+impl ArgReader<'_, '_, '_> {
+    /// Evaluates group argument `e` of a call of `lf`: its members, or `None`
+    /// after reporting an invalid group (`invalid-pointer`, as for an invalid
+    /// communicator).
+    pub(super) fn check_group(
+        &mut self,
+        e: &MExpr,
+        lf: LF,
+    ) -> Result<Option<Vec<u32>>, EngineError> {
+        let v = self.ev.eval(self.env, e)?;
+        if let Some(g) = group_of_value(self.env, &v) {
+            return Ok(Some(g));
+        }
+        let what = match v {
+            Value::Handle(Handle::Constant(LC::MpiGroupNull)) => "MPI_GROUP_NULL".to_string(),
+            Value::Handle(Handle::Group(_)) => "a freed group".to_string(),
+            Value::Undefined => "an uninitialised group".to_string(),
+            other => format!("{other:?}"),
+        };
+        let message = format!("{} on {what}, which is not a valid group", lf.c_name());
+        self.ev
+            .fail(self.env, Property::InvalidPointer, message, self.span);
+        Ok(None)
     }
-    let what = match v {
-        Value::Handle(Handle::Constant(LC::MpiGroupNull)) => "MPI_GROUP_NULL".to_string(),
-        Value::Handle(Handle::Group(_)) => "a freed group".to_string(),
-        Value::Undefined => "an uninitialised group".to_string(),
-        other => format!("{other:?}"),
-    };
-    ev.fail(
-        env,
-        Property::InvalidPointer,
-        format!("{} on {what}, which is not a valid group", lf.c_name()),
-        span,
-    );
-    Ok(None)
 }
 
 /// Adds a group with these members to the process; the handle value

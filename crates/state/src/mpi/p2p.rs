@@ -10,8 +10,7 @@ use tass_semantics::api::{EngineError, Environment, Evaluator, Property};
 use tass_symbolic::api::{Expr, Type};
 
 use super::buffer::{check_count, check_rank, holds, P2pType};
-use super::comm::check_comm;
-use super::context::{Call, MpiCall, ANY, NO_MESSAGE, PROC_NULL};
+use super::context::{ArgReader, Call, MpiCall, ANY, NO_MESSAGE, PROC_NULL};
 use super::envelope::{blocking_match, resolve_rank, tag_value};
 use super::request::RequestKind;
 use super::tag::{check_tag, PathAfterCheck, TagUse};
@@ -29,7 +28,7 @@ pub(super) fn send(
     request: Option<u32>,
 ) -> Result<Option<(Expr, Expr)>, EngineError> {
     let f = ev.factory();
-    let mixed = datatypes::bytewise_datatype(ev, env, args[2], args[0])?;
+    let mixed = ArgReader::new(ev, env, span).bytewise_datatype(args[2], args[0])?;
     let (dtype, count, gather) = match &mixed {
         // A struct of mixed basic types: its own reading below.
         Some(_) => (
@@ -49,6 +48,7 @@ pub(super) fn send(
         tag,
         comm,
         size,
+        ..
     }) = checked_envelope(ev, env, envelope_args, TagUse::Send, "the send", span)?
     else {
         return Ok(None);
@@ -63,7 +63,8 @@ pub(super) fn send(
     let data = match (&dtype, gather) {
         _ if mixed.is_some() => {
             let Some(mixed) = &mixed else { return Ok(None) };
-            let message = struct_type::read_message(ev, &*env, args[0], count, mixed, span)?;
+            let mut reader = ArgReader::new(ev, env, span);
+            let message = reader.read_message(args[0], count, mixed)?;
             message.map(|(data, types)| {
                 count = f.int(types.len() as i64);
                 let (data, one_type) = struct_type::uniform_message(f, data, &types);
@@ -128,7 +129,7 @@ pub(super) fn receive(
     span: &Span,
 ) -> Result<(), EngineError> {
     let f = ev.factory();
-    let mixed = datatypes::bytewise_datatype(ev, env, args[2], args[0])?;
+    let mixed = ArgReader::new(ev, env, span).bytewise_datatype(args[2], args[0])?;
     let (dtype, capacity) = match &mixed {
         // A struct of mixed basic types: delivered by `struct_type::deliver`.
         Some(_) => (P2pType::Pair(LC::Mpi2Int), ev.eval_int(&*env, args[1])?),
@@ -208,6 +209,10 @@ pub(super) struct Envelope {
     pub(super) comm: u32,
     /// The number of processes in `comm`.
     pub(super) size: usize,
+    /// Whether the call sends or receives.
+    usage: TagUse,
+    /// The call's name in messages.
+    function: &'static str,
 }
 
 /// Evaluates a call's envelope and checks it: a valid communicator, the peer
@@ -218,12 +223,12 @@ pub(super) fn checked_envelope(
     env: &ProcEnv<'_>,
     args: EnvelopeArgs<'_>,
     usage: TagUse,
-    function: &str,
+    function: &'static str,
     span: &Span,
 ) -> Result<Option<Envelope>, EngineError> {
     let peer = ev.eval_int(env, args.peer)?;
     let tag = ev.eval_int(env, args.tag)?;
-    let Some(comm) = check_comm(ev, env, args.comm, span)? else {
+    let Some(comm) = ArgReader::new(ev, env, span).check_comm(args.comm)? else {
         return Ok(None);
     };
     let size = comm::comm_size(env.state, comm);
@@ -240,38 +245,37 @@ pub(super) fn checked_envelope(
         tag,
         comm,
         size,
+        usage,
+        function,
     }))
 }
 
-/// The world rank a checked envelope's peer resolves to under the path
-/// condition: `Rank::Any` only for a receive. `None` when the path died (a bad
-/// rank, reported); an error when the rank depends on the inputs.
-pub(super) fn world_peer(
-    ev: &mut Evaluator<'_>,
-    env: &ProcEnv<'_>,
-    envelope: &Envelope,
-    usage: TagUse,
-    function: &str,
-    span: &Span,
-) -> Result<Option<Rank>, EngineError> {
-    let f = ev.factory();
-    let pc = ev.current_pc(env);
-    let direction = match usage {
-        TagUse::Send => "to",
-        TagUse::Receive => "from",
-    };
-    match resolve_rank(f, ev.oracle(), pc, envelope.peer, envelope.size) {
-        Some(ANY) if usage == TagUse::Receive => Ok(Some(Rank::Any)),
-        Some(PROC_NULL) => Ok(Some(Rank::ProcNull)),
-        Some(r) => Ok(usize::try_from(r)
-            .ok()
-            .and_then(|r| comm::to_world(env.state, envelope.comm, r))
-            .map(Rank::Process)),
-        None if holds(ev, env, f.ff()) => Ok(None),
-        None => Err(EngineError::unsupported(
-            format!("{function} {direction} a rank that depends on the inputs"),
-            span,
-        )),
+impl ArgReader<'_, '_, '_> {
+    /// The world rank a checked envelope's peer resolves to under the path
+    /// condition: `Rank::Any` only for a receive. `None` when the path died (a bad
+    /// rank, reported); an error when the rank depends on the inputs.
+    pub(super) fn world_peer(&mut self, envelope: &Envelope) -> Result<Option<Rank>, EngineError> {
+        let (ev, env, span) = self.parts();
+        let (usage, function) = (envelope.usage, envelope.function);
+        let f = ev.factory();
+        let pc = ev.current_pc(env);
+        let direction = match usage {
+            TagUse::Send => "to",
+            TagUse::Receive => "from",
+        };
+        match resolve_rank(f, ev.oracle(), pc, envelope.peer, envelope.size) {
+            Some(ANY) if usage == TagUse::Receive => Ok(Some(Rank::Any)),
+            Some(PROC_NULL) => Ok(Some(Rank::ProcNull)),
+            Some(r) => Ok(usize::try_from(r)
+                .ok()
+                .and_then(|r| comm::to_world(env.state, envelope.comm, r))
+                .map(Rank::Process)),
+            None if holds(ev, env, f.ff()) => Ok(None),
+            None => Err(EngineError::unsupported(
+                format!("{function} {direction} a rank that depends on the inputs"),
+                span,
+            )),
+        }
     }
 }
 
@@ -317,7 +321,7 @@ impl MpiCall<'_, '_, '_> {
             return Ok(None);
         };
         check_count(ev, &*env, capacity, name, span);
-        let source = match world_peer(ev, env, &envelope, usage, name, span)? {
+        let source = match ArgReader::new(ev, env, span).world_peer(&envelope)? {
             None => return Ok(None), // a bad rank, reported
             Some(Rank::Any) => Some(ANY),
             Some(Rank::ProcNull) => None,
@@ -396,8 +400,9 @@ impl MpiCall<'_, '_, '_> {
         let (send, receive) = (call.send_half(), call.receive_half());
         let sc = ev.eval_int(env, send[1])?;
         let rc = ev.eval_int(env, receive[1])?;
-        let bytewise = datatypes::bytewise_datatype(ev, env, send[2], send[0])?.is_some()
-            || datatypes::bytewise_datatype(ev, env, receive[2], receive[0])?.is_some();
+        let mut reader = ArgReader::new(ev, env, span);
+        let bytewise = reader.bytewise_datatype(send[2], send[0])?.is_some()
+            || reader.bytewise_datatype(receive[2], receive[0])?.is_some();
         if bytewise {
             return struct_type::refuse_one_object(ev, env, [send[0], receive[0]], span);
         }

@@ -21,9 +21,9 @@ use tass_semantics::api::{EngineError, Environment, Place, Property};
 use super::bsend;
 use super::buffer::{check_count, concrete, BufArg, P2pType};
 use super::collective::pending::Sent;
-use super::context::{Call, MpiCall};
+use super::context::{ArgReader, Call, MpiCall};
 use super::envelope::tag_value;
-use super::p2p::{checked_envelope, world_peer, Envelope, EnvelopeArgs};
+use super::p2p::{checked_envelope, Envelope, EnvelopeArgs};
 use super::receive_buffer::ReceiveBuffer;
 use super::request::{self, Persistent, RequestKind};
 use super::tag::TagUse;
@@ -120,7 +120,7 @@ impl MpiCall<'_, '_, '_> {
             return Ok(None);
         };
         check_count(ev, &*env, count, name, span);
-        let dest = match world_peer(ev, env, &envelope, TagUse::Send, name, span)? {
+        let dest = match ArgReader::new(ev, env, span).world_peer(&envelope)? {
             None => return Ok(None), // a bad rank, reported
             Some(Rank::Process(w)) => Some(w),
             Some(_) => None, // MPI_PROC_NULL (MPI_ANY_SOURCE is not a send's: reported)

@@ -28,6 +28,7 @@ use tass_semantics::api::{EngineError, Evaluator, Place, Property, ResolveMode, 
 use tass_symbolic::api::{Expr, ExprFactory, Type};
 
 use super::buffer::{coerce, concrete, holds};
+use super::context::ArgReader;
 use crate::env::ProcEnv;
 
 /// The type map of a struct datatype of mixed basic types, in bytes.
@@ -279,56 +280,57 @@ fn element_place(
 /// scalars) and the basic datatype of each.
 pub(super) type StructMessage = (Value, Arc<[LC]>);
 
-/// The message of a send of `count` items of `use_` from `buffer`: the
-/// elements' values (a struct of scalars) and their basic datatypes. `None`
-/// when the path died (reported).
-pub(super) fn read_message(
-    ev: &mut Evaluator<'_>,
-    env: &ProcEnv<'_>,
-    buffer: &MExpr,
-    count: Expr,
-    use_: &MixedUse,
-    span: &Span,
-) -> Result<Option<StructMessage>, EngineError> {
-    let f = ev.factory();
-    let items = concrete(ev, count, "count with a struct datatype", span)?;
-    let total = items.saturating_mul(use_.layout.elements.len() as i64);
-    if !(0..=super::buffer::CONCRETE_LIMIT).contains(&total) {
-        return Err(EngineError::unsupported(
-            format!("a message of {total} elements of a struct datatype"),
-            span,
-        ));
-    }
-    let text = || tass_model::api::render_expr(env.model, buffer);
-    let mut values = Vec::with_capacity(total as usize);
-    let mut signature = Vec::with_capacity(total as usize);
-    if total > 0 {
-        let Some(buf) = byte_buffer(ev, env, buffer, &text, span)? else {
-            return Ok(None);
-        };
-        let extent = use_.layout.extent();
-        for item in 0..items {
-            for &(c, d) in &use_.layout.elements {
-                let at = (c, item * extent + d);
-                let Some(place) = element_place(ev, env, &buf, at, use_, span)? else {
-                    return Ok(None);
-                };
-                let x = match ev.read_place(env, &place) {
-                    Value::Data(x) => x,
-                    Value::Undefined => undefined_data(f, symbolic_type(c)),
-                    other => {
-                        return Err(EngineError::unsupported(
-                            format!("MPI buffer holding {other:?}"),
-                            span,
-                        ))
-                    }
-                };
-                values.push(Value::Data(x));
-                signature.push(c);
+impl ArgReader<'_, '_, '_> {
+    /// The message of a send of `count` items of `use_` from `buffer`: the
+    /// elements' values (a struct of scalars) and their basic datatypes. `None`
+    /// when the path died (reported).
+    pub(super) fn read_message(
+        &mut self,
+        buffer: &MExpr,
+        count: Expr,
+        use_: &MixedUse,
+    ) -> Result<Option<StructMessage>, EngineError> {
+        let (ev, env, span) = self.parts();
+        let f = ev.factory();
+        let items = concrete(ev, count, "count with a struct datatype", span)?;
+        let total = items.saturating_mul(use_.layout.elements.len() as i64);
+        if !(0..=super::buffer::CONCRETE_LIMIT).contains(&total) {
+            return Err(EngineError::unsupported(
+                format!("a message of {total} elements of a struct datatype"),
+                span,
+            ));
+        }
+        let text = || tass_model::api::render_expr(env.model, buffer);
+        let mut values = Vec::with_capacity(total as usize);
+        let mut signature = Vec::with_capacity(total as usize);
+        if total > 0 {
+            let Some(buf) = byte_buffer(ev, env, buffer, &text, span)? else {
+                return Ok(None);
+            };
+            let extent = use_.layout.extent();
+            for item in 0..items {
+                for &(c, d) in &use_.layout.elements {
+                    let at = (c, item * extent + d);
+                    let Some(place) = element_place(ev, env, &buf, at, use_, span)? else {
+                        return Ok(None);
+                    };
+                    let x = match ev.read_place(env, &place) {
+                        Value::Data(x) => x,
+                        Value::Undefined => undefined_data(f, symbolic_type(c)),
+                        other => {
+                            return Err(EngineError::unsupported(
+                                format!("MPI buffer holding {other:?}"),
+                                span,
+                            ))
+                        }
+                    };
+                    values.push(Value::Data(x));
+                    signature.push(c);
+                }
             }
         }
+        Ok(Some((Value::Struct(Arc::new(values)), signature.into())))
     }
-    Ok(Some((Value::Struct(Arc::new(values)), signature.into())))
 }
 
 /// A message read by [`read_message`] whose elements all have one basic

@@ -10,7 +10,7 @@ use tass_model::api::mpi::{ArgRole, MPI_PROC_NULL};
 use tass_model::api::LibraryFunction as LF;
 use tass_semantics::api::{EngineError, Property};
 
-use super::comm::{self, check_comm};
+use super::comm;
 use super::context::MpiCall;
 use super::group::Done;
 
@@ -64,7 +64,7 @@ impl MpiCall<'_, '_, '_> {
         if call.lf == LF::MpiDimsCreate {
             return self.dims_create();
         }
-        let Some(c) = check_comm(self.ev, &*self.env, call.arg(ArgRole::Comm), call.span)? else {
+        let Some(c) = self.checked_comm()? else {
             return Ok(Done::Failed);
         };
         let Some(grid) = comm::communicator(self.env.state, c).and_then(|c| c.topology.clone())

@@ -12,7 +12,7 @@ use super::user_reduce::user_function;
 use crate::env::ProcEnv;
 use crate::mpi::buffer::holds;
 use crate::mpi::comm;
-use crate::mpi::context::{Call, Ctx, HandlePassed, Mpi, MpiCall, ProcessCall};
+use crate::mpi::context::{ArgReader, Call, Ctx, HandlePassed, Mpi, MpiCall, ProcessCall};
 use crate::state::State;
 
 /// One member of the communicator in a collective: at its blocking call, or
@@ -133,7 +133,7 @@ impl MpiCall<'_, '_, '_> {
         let (ev, env, call) = self.parts();
         let env = &*env;
         if call.lf != LF::MpiCommFree {
-            return comm::check_comm(ev, env, &call.args[comm_arg(call.lf)], call.span);
+            return ArgReader::new(ev, env, call.span).check_comm(&call.args[comm_arg(call.lf)]);
         }
         let ptr = ev.eval(env, &call.args[0])?;
         let place = ev.deref_place(env, ptr, false, call.span, &|| {

@@ -32,7 +32,7 @@ use super::sync::{rma_op, Caller};
 use super::window::{PendingOp, Post, Start, Window};
 use crate::mpi::comm;
 use crate::mpi::context::{Call, Mpi, ProcessCall, NO_MESSAGE};
-use crate::mpi::group::{check_group, group_of_value};
+use crate::mpi::group::group_of_value;
 use crate::state::State;
 use crate::step::Step;
 
@@ -152,8 +152,8 @@ impl ProcessCall<'_> {
     /// communicator `mpi-rank` (`None` after either).
     fn checked_group(&mut self, caller: Caller) -> Result<Option<Vec<u32>>, EngineError> {
         let valid = self.checked(|c| {
-            let (ev, env, call) = c.parts();
-            Ok(check_group(ev, env, call.arg(ArgRole::Group), call.lf, call.span)?.is_some())
+            let (group, lf) = (c.call.arg(ArgRole::Group), c.call.lf);
+            Ok(c.reader().check_group(group, lf)?.is_some())
         })?;
         if !valid {
             return Ok(None);
