@@ -98,7 +98,7 @@ impl Mpi<'_> {
                 s.pc = f.and(s.pc, step.guard);
             }
             if collective::is_nonblocking(call.lf) {
-                return self.post(state, p, call);
+                return self.at(state, p, call).post();
             }
             return self.collective_for(state, p);
         }

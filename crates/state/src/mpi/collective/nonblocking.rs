@@ -18,7 +18,7 @@ use super::user_reduce::DueFold;
 use crate::env::{set_mpi, ProcEnv};
 use crate::mpi::buffer::{check_rank, BufArg};
 use crate::mpi::comm;
-use crate::mpi::context::{Call, Mpi, MpiCall, ProcessCall, ANY};
+use crate::mpi::context::{Mpi, MpiCall, ProcessCall, ANY};
 use crate::mpi::request::{add_request, remove_request, RequestKind};
 use crate::state::State;
 
@@ -56,54 +56,49 @@ impl Which {
     }
 }
 
-impl Mpi<'_> {
-    /// A nonblocking collective call of process `p` (`call`): it posts its part
-    /// and moves on. The arguments significant at `p` are evaluated and its send
-    /// data read now; the objects holding its receive buffers read as undefined
-    /// until the wait. When every member has posted the operation, it is
-    /// performed ([`match_posts`]).
-    pub(crate) fn post(
-        &mut self,
-        state: &mut State,
-        p: usize,
-        call: &Call<'_>,
-    ) -> Result<(Vec<Violation>, Vec<Change>), EngineError> {
-        let mut violations = Vec::new();
+impl ProcessCall<'_> {
+    /// A nonblocking collective call of the process: it posts its part and
+    /// moves on. The arguments significant at the process are evaluated and
+    /// its send data read now; the objects holding its receive buffers read as
+    /// undefined until the wait. When every member has posted the operation,
+    /// it is performed ([`Mpi::match_posts`]).
+    pub(crate) fn post(mut self) -> Result<(Vec<Violation>, Vec<Change>), EngineError> {
+        let call = self.call;
         let Some((kind, true)) = shape(call.lf) else {
             return Err(EngineError::invalid(
                 "post of a call that is not a nonblocking collective",
                 Some(call.span),
             ));
         };
-        let function = state.inner.procs[p]
+        let function = self.state.inner.procs[self.p]
             .stack
             .last()
             .map(|fr| fr.function)
             .ok_or_else(|| EngineError::invalid("collective post without a frame", None))?;
-        let posted = self.as_process(state, p, &mut violations, |ev, env| {
-            MpiCall::new(ev, env, call).post_part(kind)
-        })?;
+        let posted = self.as_process(|ev, env| MpiCall::new(ev, env, call).post_part(kind))?;
         let Some(posted) = posted else {
-            return Ok((violations, Vec::new()));
+            return Ok((self.violations, Vec::new()));
         };
-        if path_dead(&self.ctx, state) {
-            return Ok((violations, Vec::new()));
+        if path_dead(&self.mpi.ctx, self.state) {
+            return Ok((self.violations, Vec::new()));
         }
         let comm = posted.comm;
-        self.as_process(state, p, &mut violations, |ev, env| {
+        self.as_process(|ev, env| {
             let kind_of = RequestKind::Posted(Box::new(posted));
             let h = add_request(env, kind_of, (function, call.tid));
             let mut returning = MpiCall::new(ev, env, call);
             returning.write_request(call.arg(ArgRole::Request), h)?;
             returning.return_success()
         })?;
+        let state = &mut *self.state;
         if comm::members(state, comm)
             .iter()
             .all(|&q| has_post(state, q as usize, comm))
         {
-            self.match_posts(state, (comm, Which::Next), &mut violations)?;
+            let next = (comm, Which::Next);
+            self.mpi.match_posts(state, next, &mut self.violations)?;
         }
-        Ok((violations, Vec::new()))
+        Ok((self.violations, Vec::new()))
     }
 }
 
