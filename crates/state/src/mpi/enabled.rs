@@ -128,53 +128,54 @@ impl Mpi<'_> {
             steps.push(base);
             return Ok(());
         }
-        let mut at = self.at(scratch, p, &call);
-        if super::rma::rma_op(&call).is_some() {
-            steps.extend(at.rma_steps(base)?);
-            return Ok(());
-        }
-        if is_collective(call.lf) {
-            steps.extend(at.collective_steps(base)?);
-            return Ok(());
-        }
-        if matches!(
-            call.lf,
-            LF::MpiWait | LF::MpiWaitall | LF::MpiWaitany | LF::MpiTest | LF::MpiTestall
-        ) {
-            steps.extend(at.completion_steps(base)?);
-            return Ok(());
-        }
-        let stage = at.state.inner.procs[p].mpi.stage;
-        if let Some(request) = completion_stage(call.lf, stage) {
-            // The call returns once its send completes; as for a wait, that
-            // depends only on the process's own request.
-            let handle = Value::Handle(Handle::Request(request));
-            match request::completion(at.state, p, &handle) {
-                request::Completion::Pending => {}
-                request::Completion::Ready { by_buffering, .. } => steps.push(Step {
-                    commutes: true,
-                    buffered_send: by_buffering,
-                    ..base
-                }),
-                _ => steps.push(base), // executing it reports the lost request
-            }
-            return Ok(());
-        }
-        let Some(envelope) = p2p_args(&call, stage) else {
-            let own_state_only = (group::is_local_call(call.lf) && call.lf != LF::MpiBufferDetach)
-                || is_own_state_only(call.lf);
-            steps.push(Step {
-                commutes: own_state_only,
-                ..base
-            });
-            return Ok(());
-        };
-        steps.extend(at.envelope_steps(base, envelope)?);
+        steps.extend(self.at(scratch, p, &call).steps(base)?);
         Ok(())
     }
 }
 
 impl ProcessCall<'_> {
+    /// The steps of the process's implemented MPI call `base`, once MPI is
+    /// initialised (see [`Mpi::push_steps`]).
+    fn steps(&mut self, base: Step) -> Result<Vec<Step>, EngineError> {
+        let (p, call) = (self.p, self.call);
+        if super::rma::rma_op(call).is_some() {
+            return self.rma_steps(base);
+        }
+        if is_collective(call.lf) {
+            return self.collective_steps(base);
+        }
+        if matches!(
+            call.lf,
+            LF::MpiWait | LF::MpiWaitall | LF::MpiWaitany | LF::MpiTest | LF::MpiTestall
+        ) {
+            return self.completion_steps(base);
+        }
+        let stage = self.state.inner.procs[p].mpi.stage;
+        if let Some(request) = completion_stage(call.lf, stage) {
+            // The call returns once its send completes; as for a wait, that
+            // depends only on the process's own request.
+            let handle = Value::Handle(Handle::Request(request));
+            return Ok(match request::completion(self.state, p, &handle) {
+                request::Completion::Pending => Vec::new(),
+                request::Completion::Ready { by_buffering, .. } => vec![Step {
+                    commutes: true,
+                    buffered_send: by_buffering,
+                    ..base
+                }],
+                _ => vec![base], // executing it reports the lost request
+            });
+        }
+        let Some(envelope) = p2p_args(call, stage) else {
+            let own_state_only = (group::is_local_call(call.lf) && call.lf != LF::MpiBufferDetach)
+                || is_own_state_only(call.lf);
+            return Ok(vec![Step {
+                commutes: own_state_only,
+                ..base
+            }]);
+        };
+        self.envelope_steps(base, envelope)
+    }
+
     /// The steps of collective call `call` of process `base.process`: a
     /// nonblocking one posts alone; a blocking one is one step of all members,
     /// owned by the first, once every member has arrived.
