@@ -10,8 +10,9 @@
 //! is checked at issue against the accesses recorded before it.
 //!
 //! The accesses of a statement are the lvalues its guard and statement read or
-//! write (`a[i]`, `*p`, `x`, `s.f`); memory a library function reaches
-//! through a pointer argument (`memcpy`) is not seen.
+//! write (`a[i]`, `*p`, `x`, `s.f`), except those a `&&`, `||` or `?:` skips
+//! on the path (an operand before them with a known value); memory a library
+//! function reaches through a pointer argument (`memcpy`) is not seen.
 
 use std::sync::Arc;
 
