@@ -34,7 +34,7 @@ use super::context::{Mpi, MpiCall};
 use super::datatypes::TypeMap;
 use super::request::Persistent;
 use crate::env::ProcEnv;
-use crate::mpi::rma::local::{library_access, transition_lvalues, Access};
+use crate::mpi::rma::local::{library_access, transition_touches, Access};
 use crate::state::State;
 use crate::step::Step;
 
@@ -458,12 +458,15 @@ fn started_touches(
 
 /// The accesses step `step` makes: the lvalues its guard and statement read
 /// or write, a variable it declares again, and what it hands to library and
-/// MPI functions.
+/// MPI functions; each with the condition under which it happens (an
+/// operand behind `&&`, `||` or `?:` is read only on some values of the
+/// operands before it: `flag && v == 1` reads `v` only when `flag` is set).
 fn step_touches(
     ev: &mut Evaluator<'_>,
     env: &ProcEnv<'_>,
     step: &Step,
-) -> (Vec<(Touch, Access)>, Span) {
+) -> (Vec<(Touch, Access, Expr)>, Span) {
+    let f = ev.factory();
     let model = env.model;
     let Some(body) = model.function(step.function).body.as_ref() else {
         return (Vec::new(), model.function(step.function).span.clone());
@@ -492,14 +495,26 @@ fn step_touches(
     } else {
         &t.statement
     };
-    let mut lvalues = transition_lvalues(&t.guard, statement);
-    if let Some(e) = &declared {
-        lvalues.push((e, Access::Write));
-    }
+    let touched = transition_touches(&t.guard, statement);
     let mut out = Vec::new();
-    for (e, access) in lvalues {
+    for touch in touched {
+        let Ok(place) = ev.eval_place(env, touch.expr, true) else {
+            continue;
+        };
+        // An operand that cannot be evaluated: taken as evaluated.
+        let evaluated =
+            touch
+                .when
+                .iter()
+                .fold(f.tt(), |acc, &(c, nonzero)| match ev.eval_bool(env, c) {
+                    Ok(v) => f.and(acc, if nonzero { v } else { f.not(v) }),
+                    Err(_) => acc,
+                });
+        out.push((Touch::Place(place), touch.access, evaluated));
+    }
+    if let Some(e) = &declared {
         if let Ok(place) = ev.eval_place(env, e, true) {
-            out.push((Touch::Place(place), access));
+            out.push((Touch::Place(place), Access::Write, f.tt()));
         }
     }
     if let Statement::Call {
@@ -513,7 +528,11 @@ fn step_touches(
             args,
             span: &t.span,
         };
-        out.extend(library_touches(ev, env, call));
+        out.extend(
+            library_touches(ev, env, call)
+                .into_iter()
+                .map(|(touch, access)| (touch, access, f.tt())),
+        );
     }
     (out, t.span.clone())
 }
@@ -571,7 +590,7 @@ impl Mpi<'_> {
         let span = {
             let mut ev = Evaluator::without_checks(f, self.oracle, p);
             let (touches, span) = step_touches(&mut ev, &env, step);
-            for (touch, access) in &touches {
+            for (touch, access, evaluated) in &touches {
                 let region = match touch {
                     Touch::Place(place) => Some(Region::Object(place.clone())),
                     Touch::Range(pointer, lo, hi, _) => {
@@ -590,6 +609,7 @@ impl Mpi<'_> {
                     if let Touch::Range(_, lo, hi, _) = touch {
                         meet = f.and(meet, nonempty(*lo, *hi));
                     }
+                    meet = f.and(meet, *evaluated);
                     let claim = f.not(meet);
                     if f.as_bool(claim) == Some(true) {
                         continue;

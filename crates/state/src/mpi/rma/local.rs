@@ -10,8 +10,9 @@
 //! is checked at issue against the accesses recorded before it.
 //!
 //! The accesses of a statement are the lvalues its guard and statement read or
-//! write (`a[i]`, `*p`, `x`, `s.f`); memory a library function reaches
-//! through a pointer argument (`memcpy`) is not seen.
+//! write (`a[i]`, `*p`, `x`, `s.f`), except those a `&&`, `||` or `?:` skips
+//! on the path (an operand before them with a known value); memory a library
+//! function reaches through a pointer argument (`memcpy`) is not seen.
 
 use std::sync::Arc;
 
@@ -43,12 +44,16 @@ pub(crate) enum Reach {
     /// only). A conflict found through it is an over-approximation, so it is
     /// reported as *possible*, never provable.
     WholeObject,
+    /// The lvalue the statement names, behind a `&&`, `||` or `?:` operand
+    /// whose value depends on the inputs: C may skip it, so a conflict
+    /// through it is *possible*, never provable.
+    MaybeSkipped,
 }
 
 impl Reach {
     /// `v` as sure as an access of this reach makes it.
     fn qualify(self, mut v: Violation) -> Violation {
-        if self == Reach::WholeObject {
+        if matches!(self, Reach::WholeObject | Reach::MaybeSkipped) {
             v.certainty = Certainty::Possible;
             v.witness = None;
         }
@@ -63,81 +68,108 @@ enum Use {
     Address,
 }
 
-/// The lvalues `e` reads or writes, with how (`mode` is how `e` itself is used).
-fn lvalues<'e>(e: &'e MExpr, mode: Use, out: &mut Vec<(&'e MExpr, Access)>) {
+/// An lvalue a transition touches: how, and when C evaluates it (`when`: the
+/// operands of the `&&`, `||` and `?:` it sits behind, `(c, true)` if it is
+/// evaluated only when `c` is nonzero, `(c, false)` only when `c` is zero).
+pub(crate) struct Touched<'e> {
+    pub expr: &'e MExpr,
+    pub access: Access,
+    pub when: Vec<(&'e MExpr, bool)>,
+}
+
+/// The lvalues `e` reads or writes, with how (`mode` is how `e` itself is
+/// used) and under which short-circuit conditions (`when`).
+fn lvalues<'e>(e: &'e MExpr, mode: Use, when: &[(&'e MExpr, bool)], out: &mut Vec<Touched<'e>>) {
     use ExprKind as K;
-    let record = |out: &mut Vec<(&'e MExpr, Access)>| {
-        if let Use::Access(a) = mode {
-            out.push((e, a));
+    let record = |out: &mut Vec<Touched<'e>>| {
+        if let Use::Access(access) = mode {
+            out.push(Touched {
+                expr: e,
+                access,
+                when: when.to_vec(),
+            });
         }
     };
     let read = Use::Access(Access::Read);
+    let behind = |c: &'e MExpr, nonzero: bool| {
+        let mut w = when.to_vec();
+        w.push((c, nonzero));
+        w
+    };
     match &e.kind {
         K::Var(_) => record(out),
         K::Index(a, i) => {
             record(out);
-            lvalues(a, Use::Address, out);
-            lvalues(i, read, out);
+            lvalues(a, Use::Address, when, out);
+            lvalues(i, read, when, out);
         }
         K::Deref(p) => {
             record(out);
-            lvalues(p, read, out);
+            lvalues(p, read, when, out);
         }
         K::Field(s, _) => {
             record(out);
-            lvalues(s, Use::Address, out);
+            lvalues(s, Use::Address, when, out);
         }
-        K::AddressOf(a) | K::Decay(a) => lvalues(a, Use::Address, out),
-        K::Unary(_, a) | K::Cast(a) => lvalues(a, read, out),
-        K::Binary(_, a, b) | K::LogicalAnd(a, b) | K::LogicalOr(a, b) => {
-            lvalues(a, read, out);
-            lvalues(b, read, out);
+        K::AddressOf(a) | K::Decay(a) => lvalues(a, Use::Address, when, out),
+        K::Unary(_, a) | K::Cast(a) => lvalues(a, read, when, out),
+        K::Binary(_, a, b) => {
+            lvalues(a, read, when, out);
+            lvalues(b, read, when, out);
+        }
+        // C evaluates the right operand of `&&` only when the left one is
+        // nonzero, of `||` only when it is zero, and one arm of `?:`.
+        K::LogicalAnd(a, b) => {
+            lvalues(a, read, when, out);
+            lvalues(b, read, &behind(a, true), out);
+        }
+        K::LogicalOr(a, b) => {
+            lvalues(a, read, when, out);
+            lvalues(b, read, &behind(a, false), out);
         }
         K::Conditional(a, b, c) => {
-            lvalues(a, read, out);
-            lvalues(b, read, out);
-            lvalues(c, read, out);
+            lvalues(a, read, when, out);
+            lvalues(b, read, &behind(a, true), out);
+            lvalues(c, read, &behind(a, false), out);
         }
         K::MathCall(_, args) | K::AbstractCall(_, args) => {
             for a in args {
-                lvalues(a, read, out);
+                lvalues(a, read, when, out);
             }
         }
         _ => {}
     }
 }
 
-/// The lvalues a transition (guard and statement) reads or writes.
-pub(crate) fn transition_lvalues<'e>(
-    guard: &'e MExpr,
-    st: &'e Statement,
-) -> Vec<(&'e MExpr, Access)> {
+/// The lvalues a transition (guard and statement) reads or writes, with
+/// when C evaluates them.
+pub(crate) fn transition_touches<'e>(guard: &'e MExpr, st: &'e Statement) -> Vec<Touched<'e>> {
     let read = Use::Access(Access::Read);
     let write = Use::Access(Access::Write);
     let mut out = Vec::new();
-    lvalues(guard, read, &mut out);
+    lvalues(guard, read, &[], &mut out);
     match st {
         Statement::Assign { lhs, rhs } => {
-            lvalues(lhs, write, &mut out);
-            lvalues(rhs, read, &mut out);
+            lvalues(lhs, write, &[], &mut out);
+            lvalues(rhs, read, &[], &mut out);
         }
         Statement::Assert { condition, .. }
         | Statement::Assume { condition }
-        | Statement::CollectiveAssert { condition, .. } => lvalues(condition, read, &mut out),
+        | Statement::CollectiveAssert { condition, .. } => lvalues(condition, read, &[], &mut out),
         Statement::Call { lhs, args, .. } => {
             if let Some(lhs) = lhs {
-                lvalues(lhs, write, &mut out);
+                lvalues(lhs, write, &[], &mut out);
             }
             for a in args {
-                lvalues(a, read, &mut out);
+                lvalues(a, read, &[], &mut out);
             }
         }
-        Statement::Return { value: Some(v) } => lvalues(v, read, &mut out),
+        Statement::Return { value: Some(v) } => lvalues(v, read, &[], &mut out),
         Statement::Allocate { lhs, count, .. } => {
-            lvalues(lhs, write, &mut out);
-            lvalues(count, read, &mut out);
+            lvalues(lhs, write, &[], &mut out);
+            lvalues(count, read, &[], &mut out);
         }
-        Statement::Free { pointer } => lvalues(pointer, read, &mut out),
+        Statement::Free { pointer } => lvalues(pointer, read, &[], &mut out),
         _ => {}
     }
     out
@@ -249,17 +281,33 @@ impl Mpi<'_> {
             )),
             _ => None,
         };
-        let mut accesses = transition_lvalues(&t.guard, &t.statement);
-        if let Some(e) = &declared {
-            accesses.push((e, Access::Write));
-        }
+        let accesses = transition_touches(&t.guard, &t.statement);
         let mut places = Vec::new();
         {
             let env = self.ctx.env(state, p);
-            let mut ev = Evaluator::without_checks(self.ctx.f, self.oracle, p);
-            for (e, access) in accesses {
+            let f = self.ctx.f;
+            let mut ev = Evaluator::without_checks(f, self.oracle, p);
+            for touch in accesses {
+                // Short-circuit: an lvalue C skips on this path is no access.
+                let mut reach = Reach::Exact;
+                let mut skipped = false;
+                for &(c, nonzero) in &touch.when {
+                    let operand = ev.eval_bool(&env, c).ok().and_then(|v| f.as_bool(v));
+                    match operand {
+                        Some(v) => skipped |= v != nonzero,
+                        None => reach = Reach::MaybeSkipped,
+                    }
+                }
+                if skipped {
+                    continue;
+                }
+                if let Ok(place) = ev.eval_place(&env, touch.expr, true) {
+                    places.push((place, touch.access, reach));
+                }
+            }
+            if let Some(e) = &declared {
                 if let Ok(place) = ev.eval_place(&env, e, true) {
-                    places.push((place, access, Reach::Exact));
+                    places.push((place, Access::Write, Reach::Exact));
                 }
             }
         }
