@@ -593,6 +593,25 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
         Control::Continue
     }
 
+    fn should_save(&mut self, state: &E::State) -> bool {
+        let decision = self.saving_decision(state);
+        if crate::saved_dump::enabled() {
+            let tag = if decision { "seen-save" } else { "seen-skip" };
+            self.dump_state(tag, state);
+        }
+        decision
+    }
+
+    fn save(&mut self, state: &E::State) -> bool {
+        let explore = self.save_state(state);
+        if crate::saved_dump::enabled() {
+            self.dump_state(if explore { "new" } else { "matched" }, state);
+        }
+        explore
+    }
+}
+
+impl<E: Engine> ModelSystem<'_, E> {
     /// The state-saving heuristic (paper Sec. 5.4), erring on the side of saving
     /// (and every state at a depth that is a multiple of [`SAFETY_NET_PERIOD`]):
     /// a state is *not* saved only if its enabled steps (after the reduction) all
@@ -619,7 +638,7 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
     /// chain and by another path is explored again up to the next saved state:
     /// time, never soundness (the safety net and the merge states still cut
     /// every cycle).
-    fn should_save(&mut self, state: &E::State) -> bool {
+    fn saving_decision(&mut self, state: &E::State) -> bool {
         let Some(enabled) = &self.cached_enabled else {
             return true;
         };
@@ -666,7 +685,7 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
     /// on the path: `v` is re-expanded then, or was fully expanded already.
     /// Every cycle thus has a fully expanded state, which is what the
     /// reduction's argument needs (no step is ignored forever along a cycle).
-    fn save(&mut self, state: &E::State) -> bool {
+    fn save_state(&mut self, state: &E::State) -> bool {
         let canonical = self.engine.canonicalize(state.clone());
         let canonical = self.engine.store_key(canonical);
         let key = self.engine.saved_key(&canonical);
@@ -715,6 +734,16 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
         // every enabled step (the ones explored before lead to saved states).
         visited.expanded.insert(canonical);
         self.expand_fully(state)
+    }
+
+    /// `TASS_DUMP_SAVED`: one line for `state` (its canonical form's stable
+    /// hash, `crate::saved_dump`).
+    fn dump_state(&mut self, tag: &str, state: &E::State) {
+        let canonical = self.engine.canonicalize(state.clone());
+        let canonical = self.engine.store_key(canonical);
+        if let Some(hash) = self.engine.stable_form_hash(&canonical) {
+            crate::saved_dump::record(tag, self.region, hash);
+        }
     }
 }
 
