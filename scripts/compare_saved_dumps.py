@@ -5,7 +5,7 @@ def load(p):
     d=collections.defaultdict(list)
     for l in open(p):
         t,r,h=l.split()
-        d[(t,int(r))].append(h)
+        d[(t.removesuffix('+x'),int(r))].append(h)  # '+x': below a proviso full expansion
     return d
 one=load(sys.argv[1]); par=load(sys.argv[2])
 PREFIX=int(sys.argv[3]) if len(sys.argv)>3 else 0

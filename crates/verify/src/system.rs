@@ -196,6 +196,9 @@ pub(crate) struct ModelSystem<'a, E: Engine> {
     /// guards do not exclude each other. While there is none, the path so far
     /// is the only way to the current state.
     end_depths: Vec<usize>,
+    /// `TASS_DUMP_SAVED` only: the depths of the states on the path that the
+    /// cycle proviso expanded fully (a dumped state below one is tagged `+x`).
+    full_expansion_depths: Vec<usize>,
     /// Whether the state just checked was saved because its next process sits
     /// at a merge location (condition 3 of the heuristic).
     saved_at_merge: bool,
@@ -320,6 +323,7 @@ impl<'a, E: Engine> ModelSystem<'a, E> {
             successor_on_forced_chain: None,
             cached_enabled: None,
             end_depths: Vec::new(),
+            full_expansion_depths: Vec::new(),
             nprocs,
             terminals: Default::default(),
             terminal_keys: Vec::new(),
@@ -517,6 +521,13 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
         }
         while self.end_depths.last().is_some_and(|&d| d >= self.depth) {
             self.end_depths.pop();
+        }
+        while self
+            .full_expansion_depths
+            .last()
+            .is_some_and(|&d| d >= self.depth)
+        {
+            self.full_expansion_depths.pop();
         }
         while self
             .path_states
@@ -742,7 +753,13 @@ impl<E: Engine> ModelSystem<'_, E> {
         let canonical = self.engine.canonicalize(state.clone());
         let canonical = self.engine.store_key(canonical);
         if let Some(hash) = self.engine.stable_form_hash(&canonical) {
-            crate::saved_dump::record(tag, self.region, hash);
+            let below_expansion = !self.full_expansion_depths.is_empty();
+            let tag = if below_expansion {
+                format!("{tag}+x")
+            } else {
+                tag.to_string()
+            };
+            crate::saved_dump::record(&tag, self.region, hash);
         }
     }
 }
@@ -799,6 +816,9 @@ impl<E: Engine> ModelSystem<'_, E> {
 
     /// Explores `state` again with every enabled step (the cycle proviso).
     fn expand_fully(&mut self, state: &E::State) -> bool {
+        if crate::saved_dump::enabled() {
+            self.full_expansion_depths.push(self.depth);
+        }
         match self.engine.enabled(state) {
             Ok(all) => {
                 self.note_end(state, &all);
