@@ -120,6 +120,13 @@ impl ExprFactory {
         Arc::new(Self::new())
     }
 
+    /// The expression with numeric id `id` ([`Expr::id`]), if this factory
+    /// has interned that many: lets a diagnostic print a state's expressions
+    /// from their numbers (`TASS_DUMP_SAVED`).
+    pub fn expr_with_id(&self, id: u32) -> Option<Expr> {
+        ((id as usize) < self.len()).then_some(Expr(id))
+    }
+
     /// Number of distinct expressions interned so far.
     pub fn len(&self) -> usize {
         self.nodes.count()

@@ -148,6 +148,12 @@ pub(crate) trait Engine {
     /// The real engine's is a short vector of part numbers (collapse
     /// compression), so saved states cost a few words each.
     fn saved_key(&mut self, key_state: &Self::State) -> Self::Key;
+    /// A hash of a printed form of the canonical `state` that does not depend
+    /// on the engine or the run (`TASS_DUMP_SAVED`, a diagnostic); `None`
+    /// where there is none.
+    fn stable_form_hash(&mut self, _state: &Self::State) -> Option<u64> {
+        None
+    }
     /// The control part of `state` (`--match set|subsume`): states with equal
     /// control parts differ only in their symbolic data. `None`: match `state`
     /// syntactically only.

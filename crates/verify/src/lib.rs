@@ -67,6 +67,7 @@ mod options;
 mod por;
 mod real;
 mod report;
+mod saved_dump;
 mod shared_store;
 mod signature;
 mod split;

@@ -434,6 +434,11 @@ impl Engine for RealEngine {
         self.engine.state_key(key_state)
     }
 
+    fn stable_form_hash(&mut self, state: &State) -> Option<u64> {
+        let debug = format!("{state:?}");
+        Some(crate::saved_dump::stable_hash(&debug, &self.factory))
+    }
+
     fn control_part(&mut self, state: &State) -> Option<State> {
         self.control_key(state)
     }

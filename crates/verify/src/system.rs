@@ -196,6 +196,9 @@ pub(crate) struct ModelSystem<'a, E: Engine> {
     /// guards do not exclude each other. While there is none, the path so far
     /// is the only way to the current state.
     end_depths: Vec<usize>,
+    /// `TASS_DUMP_SAVED` only: the depths of the states on the path that the
+    /// cycle proviso expanded fully (a dumped state below one is tagged `+x`).
+    full_expansion_depths: Vec<usize>,
     /// Whether the state just checked was saved because its next process sits
     /// at a merge location (condition 3 of the heuristic).
     saved_at_merge: bool,
@@ -320,6 +323,7 @@ impl<'a, E: Engine> ModelSystem<'a, E> {
             successor_on_forced_chain: None,
             cached_enabled: None,
             end_depths: Vec::new(),
+            full_expansion_depths: Vec::new(),
             nprocs,
             terminals: Default::default(),
             terminal_keys: Vec::new(),
@@ -519,6 +523,13 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
             self.end_depths.pop();
         }
         while self
+            .full_expansion_depths
+            .last()
+            .is_some_and(|&d| d >= self.depth)
+        {
+            self.full_expansion_depths.pop();
+        }
+        while self
             .path_states
             .last()
             .is_some_and(|entry| entry.depth >= self.depth)
@@ -593,6 +604,25 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
         Control::Continue
     }
 
+    fn should_save(&mut self, state: &E::State) -> bool {
+        let decision = self.saving_decision(state);
+        if crate::saved_dump::enabled() {
+            let tag = if decision { "seen-save" } else { "seen-skip" };
+            self.dump_state(tag, state);
+        }
+        decision
+    }
+
+    fn save(&mut self, state: &E::State) -> bool {
+        let explore = self.save_state(state);
+        if crate::saved_dump::enabled() {
+            self.dump_state(if explore { "new" } else { "matched" }, state);
+        }
+        explore
+    }
+}
+
+impl<E: Engine> ModelSystem<'_, E> {
     /// The state-saving heuristic (paper Sec. 5.4), erring on the side of saving
     /// (and every state at a depth that is a multiple of [`SAFETY_NET_PERIOD`]):
     /// a state is *not* saved only if its enabled steps (after the reduction) all
@@ -619,7 +649,7 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
     /// chain and by another path is explored again up to the next saved state:
     /// time, never soundness (the safety net and the merge states still cut
     /// every cycle).
-    fn should_save(&mut self, state: &E::State) -> bool {
+    fn saving_decision(&mut self, state: &E::State) -> bool {
         let Some(enabled) = &self.cached_enabled else {
             return true;
         };
@@ -666,7 +696,7 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
     /// on the path: `v` is re-expanded then, or was fully expanded already.
     /// Every cycle thus has a fully expanded state, which is what the
     /// reduction's argument needs (no step is ignored forever along a cycle).
-    fn save(&mut self, state: &E::State) -> bool {
+    fn save_state(&mut self, state: &E::State) -> bool {
         let canonical = self.engine.canonicalize(state.clone());
         let canonical = self.engine.store_key(canonical);
         let key = self.engine.saved_key(&canonical);
@@ -715,6 +745,22 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
         // every enabled step (the ones explored before lead to saved states).
         visited.expanded.insert(canonical);
         self.expand_fully(state)
+    }
+
+    /// `TASS_DUMP_SAVED`: one line for `state` (its canonical form's stable
+    /// hash, `crate::saved_dump`).
+    fn dump_state(&mut self, tag: &str, state: &E::State) {
+        let canonical = self.engine.canonicalize(state.clone());
+        let canonical = self.engine.store_key(canonical);
+        if let Some(hash) = self.engine.stable_form_hash(&canonical) {
+            let below_expansion = !self.full_expansion_depths.is_empty();
+            let tag = if below_expansion {
+                format!("{tag}+x")
+            } else {
+                tag.to_string()
+            };
+            crate::saved_dump::record(&tag, self.region, hash);
+        }
     }
 }
 
@@ -770,6 +816,9 @@ impl<E: Engine> ModelSystem<'_, E> {
 
     /// Explores `state` again with every enabled step (the cycle proviso).
     fn expand_fully(&mut self, state: &E::State) -> bool {
+        if crate::saved_dump::enabled() {
+            self.full_expansion_depths.push(self.depth);
+        }
         match self.engine.enabled(state) {
             Ok(all) => {
                 self.note_end(state, &all);
