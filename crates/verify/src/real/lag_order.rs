@@ -43,11 +43,14 @@ impl RealEngine {
     ///    ahead that leaves first ends the schedules in which it takes the
     ///    others' rounds away.
     ///
-    /// Why the order is sound: the search explores every step of the list
-    /// whatever their order, and stops only at its first violation (after
-    /// possible ones) or at a limit (never a verdict). The cycle proviso
-    /// (`system.rs`) depends on the order in which states are met but makes
-    /// every cycle of the explored graph fully expanded in any order.
+    /// Why the order is sound: the list holds the same steps in any order,
+    /// so `holds` (every step of every explored state searched) means what
+    /// it meant; a violation is one on whichever path it is met; what the
+    /// order can change is which comes first of a violation, the lag limit
+    /// and the budget, and the last two are never a verdict. The cycle
+    /// proviso (`system.rs`) depends on the order in which states are met
+    /// but makes every cycle of the explored graph fully expanded in any
+    /// order.
     pub(super) fn order_for_lagged_records(
         &self,
         state: &State,
@@ -97,9 +100,8 @@ impl RealEngine {
                 }
                 _ => None,
             })?;
-        if body.outgoing(head).nth(1).is_none() {
-            return None;
-        }
+        // a head with one way out (`while (1)`) has no branch to order
+        body.outgoing(head).nth(1)?;
         let enters = reaches_return_arrival(self, function, (head, target), &id);
         Some(if enters {
             HeadBranch::Enter
