@@ -278,6 +278,15 @@ def main():
                 check_verify("race", "mpi/lise_race.c", {"N": n}, np, "SUM", inv_sum, n >= 2, False, M)
                 check_verify("race_fixed", "mpi/lise_race_fixed.c", {"N": n}, np, "SUM", inv_sum_round,
                              False, False, M)
+                # the paper's form (`while (1)`): the concrete build stops after ROUNDS rounds;
+                # at ROUNDS = 2 the timing of one run on a loaded machine may hide the race
+                if n != 2:
+                    check_verify("race_paper", "mpi/lise_race_paper.c", {"ROUNDS": n}, np, "SUM",
+                                 inv_sum, n >= 2, False, M)
+        for n in (0, 1, 3, 5):
+            # one sender: rank 0's round takes exactly its one message
+            check_verify("race_paper", "mpi/lise_race_paper.c", {"ROUNDS": n}, 2, "SUM", inv_sum,
+                         False, False, M)
     if sel("stagger"):
         for n in (0, 1, 2, 3, 7):
             x_ok = lambda s, o, n=n: (o.get("x0") == 2 * n and o.get("x1") == 2 * n, "x = %s" % o)

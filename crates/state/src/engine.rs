@@ -890,6 +890,12 @@ impl Engine {
         self.lagged_loops
     }
 
+    /// True when this engine runs collective loop invariants with lagged
+    /// loop records (after [`Engine::set_lagged_loops`] said so).
+    pub fn lagged_loops(&self) -> bool {
+        self.lagged_loops
+    }
+
     /// Lagged loop records: follow at most `records` incomplete records on
     /// a path (the most loop arrivals one process may be ahead of another)
     /// instead of the default `max(8, 2n + 4)` (`--max-lag`).

@@ -70,6 +70,16 @@ pub(crate) struct LoopLag {
     records: Vec<LagRecord>,
 }
 
+impl LoopLag {
+    /// How many records process `p` has arrived at beyond the oldest
+    /// incomplete one (its arrivals at records `completed + 1 ..`).
+    pub(crate) fn records_ahead(&self, p: usize) -> u32 {
+        self.next
+            .get(p)
+            .map_or(0, |&next| next.saturating_sub(self.completed + 1))
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct LagRecord {
     id: String,

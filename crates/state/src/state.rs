@@ -207,6 +207,19 @@ impl State {
         self.inner.snapshots.queue_len(p)
     }
 
+    /// Lagged loop records (the second run of collective loop invariants):
+    /// how many loop records process `p` has arrived at beyond the oldest
+    /// record still waiting for a process (0 when it is at or behind it, or
+    /// when the path has no lagged records). The lagged run's exploration
+    /// order reads it (`verify`'s `real/lag_order.rs`).
+    pub fn loop_records_ahead(&self, p: usize) -> u32 {
+        self.inner
+            .snapshots
+            .loop_lag
+            .as_deref()
+            .map_or(0, |lag| lag.records_ahead(p))
+    }
+
     /// True if both handles share the same representation (equal canonic states
     /// share their parts, not always the whole).
     pub fn same_object(&self, other: &State) -> bool {

@@ -33,6 +33,7 @@ use witness::witness_values;
 
 mod deadlock;
 mod inputs;
+mod lag_order;
 mod lagged;
 mod livelock;
 mod matching;
@@ -472,7 +473,8 @@ impl Engine for RealEngine {
     /// The urgent partial-order reduction: see [`RealEngine::reduce_urgent`]
     /// (`real/por.rs`), where the argument for it is.
     fn reduce(&mut self, state: &State, steps: Vec<Step>) -> Vec<Step> {
-        self.reduce_urgent(state, steps)
+        let steps = self.reduce_urgent(state, steps);
+        self.order_for_lagged_records(state, steps)
     }
 
     fn is_synchronous(&self, step: &Step) -> bool {
@@ -485,7 +487,8 @@ impl Engine for RealEngine {
         state: &State,
         last: Option<(usize, bool)>,
     ) -> Result<Option<Vec<Step>>, EngineError> {
-        self.local_steps_alone(state, last)
+        let alone = self.local_steps_alone(state, last)?;
+        Ok(alone.map(|steps| self.order_for_lagged_records(state, steps)))
     }
 
     fn step_info(&self, step: &Step) -> StepInfo {
