@@ -7,10 +7,12 @@
 //! and a nearby unequal pair is a provable difference whose witness, compiled
 //! with `gcc -fsanitize=address,undefined` and run, prints different doubles.
 //!
-//! Confirmed by hand with gcc 12 (x86-64) before the tests were written:
-//! `a/b + c/b` and `(a+c)/b` at a=1, b=3, c=1 print 0x1.5555555555555p-1 both;
-//! `a/b` and `a/c` at a=1, b=1, c=2 print 0x1p+0 and 0x1p-1; `(a*b)/b` and `a`
-//! agree wherever b != 0; `a/a` is 0x1p+0 for a = 3.
+//! Run by hand with gcc (x86-64, `-fsanitize=address,undefined`, volatile
+//! operands): `a/b + c/b` and `(a+c)/b` at a=1, b=3, c=1 print
+//! 0x1.5555555555555p-1 both; `a/b` and `a/c` at a=1, b=1, c=2 print 0x1p+0 and
+//! 0x1p-1; `(a*b)/b` and `a` at a=0.1, b=0.3 print 0x1.999999999999ap-4 both;
+//! `a/a` at a=3 prints 0x1p+0. (The equalities are real-number identities; in
+//! doubles they may round differently, which `--arith real` does not claim.)
 
 mod common;
 
