@@ -19,6 +19,10 @@ use crate::witness::RecentWitnesses;
 /// are dropped wholesale when full (they only save time).
 const MAX_CACHED_ANSWERS: usize = 1 << 18;
 const MAX_CACHED_SIMPLIFIERS: usize = 1 << 14;
+/// Most quotient atoms a query may have for the built-in prover to retry it
+/// with them expanded into rational functions (whose size grows exponentially
+/// with their number: jacobi's iterates over all diagonal entries).
+const EXPANDED_ATOMS: usize = 10;
 
 /// How a back end is asked.
 #[derive(Clone, Copy)]
@@ -91,6 +95,46 @@ impl Engine {
         answer
     }
 
+    /// The built-in answer on the query with its quotient atoms expanded into
+    /// rational functions (`tass-symbolic`'s `quotient.rs`), when the factory
+    /// keeps quotients as atoms and the query has a few of them: two forms that
+    /// differ (`a/b + c/b` and `(a+c)/b`) may still be equal values. `No` counts
+    /// only with a point that refutes the original query, evaluated exactly.
+    fn decide_expanded(&self, assumption: Expr, predicate: Expr, tries: usize) -> Option<Answer> {
+        let f = &*self.f;
+        if !f.quotient_atoms_enabled() {
+            return None;
+        }
+        let atoms = f.quotient_atom_count(assumption, EXPANDED_ATOMS)
+            + f.quotient_atom_count(predicate, EXPANDED_ATOMS);
+        if atoms == 0 || atoms > EXPANDED_ATOMS {
+            return None;
+        }
+        let answer = f.with_quotients_expanded(|| {
+            let a = f.expand_quotients(assumption);
+            let p = f.expand_quotients(predicate);
+            if (a, p) == (assumption, predicate) {
+                return None;
+            }
+            Some(builtin::decide(
+                f,
+                &self.simplifiers,
+                &self.recent_witnesses,
+                a,
+                p,
+                tries,
+            ))
+        })?;
+        match answer.validity {
+            Validity::Yes => Some(answer),
+            Validity::No => self
+                .recent_witnesses
+                .refute(f, assumption, predicate)
+                .map(|model| Answer::no(Some(model))),
+            Validity::Maybe => None,
+        }
+    }
+
     fn decide(&self, assumption: Expr, predicate: Expr, effort: Effort) -> Answer {
         let f = &*self.f;
         if self.builtin {
@@ -118,6 +162,10 @@ impl Engine {
             if a.validity != Validity::Maybe {
                 self.counters.lock().builtin_decided += 1;
                 return a;
+            }
+            if let Some(expanded) = self.decide_expanded(assumption, predicate, tries) {
+                self.counters.lock().builtin_decided += 1;
+                return expanded;
             }
             if self.backends.is_empty() {
                 return a;

@@ -1,7 +1,7 @@
 //! The expression factory: interning (hash-consing) and basic accessors.
 
 use std::hash::BuildHasher;
-use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering as AtomicOrdering};
 use std::sync::Arc;
 
 use hashbrown::{HashMap, HashTable};
@@ -56,6 +56,13 @@ pub struct ExprFactory {
     /// most of the simplifier's time on nonlinear path conditions).
     pub(crate) sorted_polys: RwLock<HashMap<Expr, Arc<Vec<crate::node::Term>>>>,
     fresh_counter: AtomicU64,
+    /// Real quotients with a non-constant denominator are kept as atoms of
+    /// polynomials instead of expanding every value over a common denominator
+    /// (`quotient.rs`); off unless [`Self::enable_quotient_atoms`] was called.
+    pub(crate) quotient_atoms: AtomicBool,
+    /// Expansions of expressions with quotient atoms into rational functions
+    /// (`quotient.rs`), kept across queries.
+    pub(crate) expansions: RwLock<HashMap<Expr, Expr>>,
     symbol_names: RwLock<hashbrown::HashSet<Arc<str>>>,
     pub(crate) c_true: Expr,
     pub(crate) c_false: Expr,
@@ -98,6 +105,8 @@ impl ExprFactory {
             factorizations: RwLock::new(HashMap::new()),
             sorted_polys: RwLock::new(HashMap::new()),
             fresh_counter: AtomicU64::new(0),
+            quotient_atoms: AtomicBool::new(false),
+            expansions: RwLock::new(HashMap::new()),
             symbol_names: RwLock::new(hashbrown::HashSet::new()),
             c_true: Expr(0),
             c_false: Expr(0),

@@ -73,6 +73,7 @@ mod node;
 mod numeric;
 mod order;
 mod print;
+mod quotient;
 mod rational;
 mod subst;
 mod types;

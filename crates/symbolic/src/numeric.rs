@@ -108,7 +108,10 @@ impl ExprFactory {
     /// `a + b` (int + real converts the int operand to real).
     pub fn add(&self, a: Expr, b: Expr) -> Expr {
         let (a, b, ty) = self.promote("add", a, b);
-        if ty == Type::Real && (self.as_div(a).is_some() || self.as_div(b).is_some()) {
+        if ty == Type::Real
+            && !self.quotients_are_atoms()
+            && (self.as_div(a).is_some() || self.as_div(b).is_some())
+        {
             return self.ratfn_add(a, b);
         }
         let p = self.poly_of(a).add(&self.poly_of(b));
@@ -126,7 +129,8 @@ impl ExprFactory {
     /// canonical).
     pub fn add_all(&self, ty: &Type, items: impl IntoIterator<Item = Expr>) -> Expr {
         let items: Vec<Expr> = items.into_iter().collect();
-        let polynomial = |&x: &Expr| self.as_div(x).is_none() && self.type_ref(x) == ty;
+        let atoms = self.quotients_are_atoms();
+        let polynomial = |&x: &Expr| (atoms || self.as_div(x).is_none()) && self.type_ref(x) == ty;
         if matches!(ty, Type::Int | Type::Real) && items.iter().all(polynomial) {
             let polys = items
                 .iter()
@@ -144,7 +148,7 @@ impl ExprFactory {
         let t = self.type_of(a);
         let a = self.numeric_operand("neg", a, &t);
         let ty = self.type_of(a);
-        if let Some((n, d)) = self.as_div(a) {
+        if let Some((n, d)) = self.as_div(a).filter(|_| !self.quotients_are_atoms()) {
             let nn = self.neg(n);
             return self.intern(Op::Div(nn, d), Type::Real);
         }
@@ -164,7 +168,10 @@ impl ExprFactory {
     /// `a - b` as a polynomial, unless one of them is a real quotient.
     pub(crate) fn sub_poly(&self, a: Expr, b: Expr) -> Option<(Poly, Type)> {
         let (a, b, ty) = self.promote("sub", a, b);
-        if ty == Type::Real && (self.as_div(a).is_some() || self.as_div(b).is_some()) {
+        if ty == Type::Real
+            && !self.quotients_are_atoms()
+            && (self.as_div(a).is_some() || self.as_div(b).is_some())
+        {
             return None;
         }
         Some((self.poly_of(a).sub(&self.poly_of(b)), ty))
@@ -173,7 +180,7 @@ impl ExprFactory {
     /// `a * b`.
     pub fn mul(&self, a: Expr, b: Expr) -> Expr {
         let (a, b, ty) = self.promote("mul", a, b);
-        if ty == Type::Int {
+        if ty == Type::Int || self.quotients_are_atoms() {
             let p = self.poly_of(a).mul(&self.poly_of(b));
             return self.poly_expr(p, &ty);
         }
@@ -300,7 +307,7 @@ impl ExprFactory {
         }
     }
 
-    fn expand(&self, f: &Factored) -> Poly {
+    pub(crate) fn expand(&self, f: &Factored) -> Poly {
         let mut acc = Poly::constant(f.constant.clone());
         for &(x, k) in &f.factors {
             acc = acc.mul(&self.poly_of(x).pow(k));
@@ -308,7 +315,7 @@ impl ExprFactory {
         acc
     }
 
-    fn record_factorization(&self, e: Expr, f: Factored) {
+    pub(crate) fn record_factorization(&self, e: Expr, f: Factored) {
         if f.factors.len() + f.factors.iter().map(|x| x.1 as usize).sum::<usize>() <= 2 {
             return;
         }
@@ -343,6 +350,9 @@ impl ExprFactory {
         den.factors.retain(|x| x.1 > 0);
         num.constant = &num.constant / &den.constant;
         den.constant = BigRational::one();
+        if !den.factors.is_empty() && self.quotients_are_atoms() {
+            return self.quotient_atom(num, &den);
+        }
         let np = self.expand(&num);
         let ne = self.poly_expr(np, &Type::Real);
         self.record_factorization(ne, num);

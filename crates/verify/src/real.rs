@@ -803,6 +803,12 @@ impl<'a> RunSetup<'a> {
     /// Builds the prover `options` choose.
     fn new(options: &'a Options) -> Result<RunSetup<'a>, SetupError> {
         let factory = ExprFactory::shared();
+        if options.arith == tass_state::api::Arith::Real {
+            // The paper's level-2 normal form: a quotient stays one atom instead
+            // of putting every value over a common denominator (`tass-symbolic`'s
+            // `quotient.rs`).
+            factory.enable_quotient_atoms();
+        }
         let prover = make_prover(&factory, &options.prover).map_err(SetupError::Prover)?;
         Ok(RunSetup {
             factory,
