@@ -3,7 +3,9 @@
 //! constraint or by an assumption). A heuristic for the user's sake only: it
 //! decides nothing, and misses loops bounded through a copy of the input.
 
-use tass_model::api::{BinaryOp, Expr, ExprKind, LocationKind, Model, Statement, VarId};
+use tass_model::api::{
+    BinaryOp, Comparison, Expr, ExprKind, LocationKind, Model, Statement, VarId,
+};
 
 /// The names of the integer inputs of `model` that a loop condition reads and
 /// nothing bounds above; `fixed` are the names given values by `-i`.
@@ -66,9 +68,9 @@ fn bounds_above(e: &Expr, v: VarId) -> bool {
     e.visit(&mut |x| {
         if let ExprKind::Binary(op, a, b) = &x.kind {
             found |= match op {
-                BinaryOp::Lt | BinaryOp::Le => is_var(a, v),
-                BinaryOp::Gt | BinaryOp::Ge => is_var(b, v),
-                BinaryOp::Eq => is_var(a, v) || is_var(b, v),
+                BinaryOp::Compare(Comparison::Lt | Comparison::Le) => is_var(a, v),
+                BinaryOp::Compare(Comparison::Gt | Comparison::Ge) => is_var(b, v),
+                BinaryOp::Compare(Comparison::Eq) => is_var(a, v) || is_var(b, v),
                 _ => false,
             };
         }

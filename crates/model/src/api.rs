@@ -1,7 +1,7 @@
 //! The public interface of `tass-model`: everything other crates may use.
 
 pub use crate::builder::{BodyBuilder, ModelBuilder};
-pub use crate::expr::{BinaryOp, Expr, ExprKind, QuantifierKind, UnaryOp};
+pub use crate::expr::{BinaryOp, Comparison, Expr, ExprKind, QuantifierKind, UnaryOp};
 pub use crate::layout::{field_offset, layout_of, TypeLayout};
 pub use crate::library::{LibraryConstant, LibraryFunction};
 pub use crate::loop_writes::{prepare_loop_invariants, WriteSetError, WriteTarget};

@@ -49,18 +49,8 @@ pub enum BinaryOp {
     Div,
     /// `%` (integers, C99 sign rules). Modulus by zero is a violation.
     Mod,
-    /// `<`
-    Lt,
-    /// `<=`
-    Le,
-    /// `>`
-    Gt,
-    /// `>=`
-    Ge,
-    /// `==` (numbers, pointers, MPI handles)
-    Eq,
-    /// `!=`
-    Ne,
+    /// `<`, `<=`, `>`, `>=`, `==`, `!=` (an int, 0 or 1, in C; `Bool` here)
+    Compare(Comparison),
     /// `&` (integers)
     BitAnd,
     /// `|`
@@ -79,6 +69,57 @@ pub enum BinaryOp {
     PointerDiff,
 }
 
+/// The six comparison operators of C. One type for every operand kind
+/// (numbers, floating values, pointers, MPI handles): each evaluator matches
+/// on it rather than on a copy of its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Comparison {
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+    /// `==` (numbers, pointers, MPI handles)
+    Eq,
+    /// `!=`
+    Ne,
+}
+
+impl Comparison {
+    /// The C spelling.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Comparison::Lt => "<",
+            Comparison::Le => "<=",
+            Comparison::Gt => ">",
+            Comparison::Ge => ">=",
+            Comparison::Eq => "==",
+            Comparison::Ne => "!=",
+        }
+    }
+
+    /// True for `==` and `!=`, the comparisons defined on every operand kind
+    /// (the others order numbers and pointers into one array).
+    pub fn is_equality(self) -> bool {
+        matches!(self, Comparison::Eq | Comparison::Ne)
+    }
+
+    /// The comparison of two concrete values.
+    pub fn holds<T: PartialOrd>(self, x: T, y: T) -> bool {
+        match self {
+            Comparison::Lt => x < y,
+            Comparison::Le => x <= y,
+            Comparison::Gt => x > y,
+            Comparison::Ge => x >= y,
+            Comparison::Eq => x == y,
+            Comparison::Ne => x != y,
+        }
+    }
+}
+
 impl BinaryOp {
     /// The C spelling.
     pub fn symbol(self) -> &'static str {
@@ -89,12 +130,7 @@ impl BinaryOp {
             Mul => "*",
             Div => "/",
             Mod => "%",
-            Lt => "<",
-            Le => "<=",
-            Gt => ">",
-            Ge => ">=",
-            Eq => "==",
-            Ne => "!=",
+            Compare(c) => c.symbol(),
             BitAnd => "&",
             BitOr => "|",
             BitXor => "^",

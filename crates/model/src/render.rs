@@ -259,8 +259,8 @@ fn precedence(e: &Expr) -> u8 {
             BinaryOp::BitOr => 4,
             BinaryOp::BitXor => 5,
             BinaryOp::BitAnd => 6,
-            BinaryOp::Eq | BinaryOp::Ne => 7,
-            BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => 8,
+            BinaryOp::Compare(c) if c.is_equality() => 7,
+            BinaryOp::Compare(_) => 8,
             BinaryOp::Shl | BinaryOp::Shr => 9,
             BinaryOp::Add
             | BinaryOp::Sub

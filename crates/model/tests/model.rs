@@ -80,7 +80,11 @@ fn expressions_print_with_minimal_parentheses() {
         "a + b + c"
     );
     let lt = Expr::new(
-        ExprKind::Binary(BinaryOp::Lt, Box::new(var(0)), Box::new(var(1))),
+        ExprKind::Binary(
+            BinaryOp::Compare(Comparison::Lt),
+            Box::new(var(0)),
+            Box::new(var(1)),
+        ),
         Type::Bool,
         sp(),
     );
@@ -113,7 +117,11 @@ fn body_outgoing_lists_edges_in_both_orders() {
     let body = graph.add_node(loc(LocationKind::Plain));
     let exit = graph.add_node(loc(LocationKind::Exit));
     let c = Expr::new(
-        ExprKind::Binary(BinaryOp::Lt, Box::new(var(0)), Box::new(var(1))),
+        ExprKind::Binary(
+            BinaryOp::Compare(Comparison::Lt),
+            Box::new(var(0)),
+            Box::new(var(1)),
+        ),
         Type::Bool,
         sp(),
     );

@@ -13,11 +13,12 @@
 
 use smallvec::SmallVec;
 use tass_dynamic::api::{HeapObject, Pointer, Root, Step, Value};
-use tass_model::api::{field_offset, layout_of, IntKind, Span, Type as MType};
+use tass_model::api::{field_offset, layout_of, Comparison, IntKind, Span, Type as MType};
 use tass_symbolic::api::{BigInt, Expr, ExprView};
 
 use crate::env::Environment;
 use crate::eval::Evaluator;
+use crate::float::compare_exact;
 use crate::report::{EngineError, Property};
 
 /// A path inside a variable.
@@ -711,20 +712,15 @@ impl Evaluator<'_> {
             return Ok(None);
         };
         Ok(Some(match op {
-            Eq if r1 != r2 => f.ff(),
-            Ne if r1 != r2 => f.tt(),
+            Compare(Comparison::Eq) if r1 != r2 => f.ff(),
+            Compare(Comparison::Ne) if r1 != r2 => f.tt(),
             _ if r1 != r2 => {
                 return Err(EngineError::unsupported(
                     "ordering of pointers into different objects",
                     span,
                 ))
             }
-            Eq => f.eq(o1, o2),
-            Ne => f.ne(o1, o2),
-            Lt => f.lt(o1, o2),
-            Le => f.le(o1, o2),
-            Gt => f.gt(o1, o2),
-            Ge => f.ge(o1, o2),
+            Compare(c) => compare_exact(f, c, (o1, o2)),
             _ => return Ok(None),
         }))
     }

@@ -25,7 +25,7 @@
 use std::sync::Arc;
 
 use num_traits::{ToPrimitive, Zero};
-use tass_model::api::RealKind;
+use tass_model::api::{Comparison, RealKind};
 use tass_symbolic::api::{
     ieee_value, Assignment, BigInt, BigRational, Expr, ExprFactory, ExprView, FunctionValue, Type,
     Value,
@@ -68,16 +68,17 @@ pub(crate) enum Exactness {
     MayRound,
 }
 
-/// A floating comparison, after `a > b` became `b < a` and `a >= b` became `b <= a`
-/// (the same IEEE predicates with the operands swapped).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum FloatComparison {
-    Lt,
-    Le,
-    Gt,
-    Ge,
-    Eq,
-    Ne,
+/// The comparison `c` of two exact values (integers, rationals, byte offsets,
+/// indices): the factory's relations, without the IEEE rules.
+pub(crate) fn compare_exact(f: &ExprFactory, c: Comparison, (x, y): (Expr, Expr)) -> Expr {
+    match c {
+        Comparison::Lt => f.lt(x, y),
+        Comparison::Le => f.le(x, y),
+        Comparison::Gt => f.gt(x, y),
+        Comparison::Ge => f.ge(x, y),
+        Comparison::Eq => f.eq(x, y),
+        Comparison::Ne => f.ne(x, y),
+    }
 }
 
 /// The prefix of the operator names of one floating type.
@@ -328,29 +329,17 @@ impl<'a> Floats<'a> {
 
     /// A comparison of two values of this type (an IEEE predicate: false when an
     /// operand is NaN, except `!=`).
-    pub(crate) fn compare(&self, op: FloatComparison, x: Expr, y: Expr) -> Expr {
+    /// (`a > b` is `b < a` and `a >= b` is `b <= a`: the same IEEE predicates
+    /// with the operands swapped.)
+    pub(crate) fn compare(&self, op: Comparison, x: Expr, y: Expr) -> Expr {
         let f = self.f;
-        use FloatComparison::*;
+        use Comparison::*;
         if let (Some(a), Some(b)) = (f.as_concrete_rational(x), f.as_concrete_rational(y)) {
-            return f.bool(match op {
-                Lt => a < b,
-                Le => a <= b,
-                Gt => a > b,
-                Ge => a >= b,
-                Eq => a == b,
-                Ne => a != b,
-            });
+            return f.bool(op.holds(a, b));
         }
         // Exactly converted integers compare as the integers (no NaN among them).
         if let (Some(i), Some(j)) = (self.exact_integer(x), self.exact_integer(y)) {
-            return match op {
-                Lt => f.lt(i, j),
-                Le => f.le(i, j),
-                Gt => f.gt(i, j),
-                Ge => f.ge(i, j),
-                Eq => f.eq(i, j),
-                Ne => f.ne(i, j),
-            };
+            return compare_exact(f, op, (i, j));
         }
         let (name, a, b) = match op {
             Lt => ("fp_lt", x, y),
@@ -370,7 +359,7 @@ impl<'a> Floats<'a> {
 
     /// `x != 0`, the truth value of a floating value.
     pub(crate) fn truth(&self, x: Expr) -> Expr {
-        self.compare(FloatComparison::Ne, x, self.f.real(BigRational::zero()))
+        self.compare(Comparison::Ne, x, self.f.real(BigRational::zero()))
     }
 
     /// A `<math.h>` function of this type on `args` (already of this type). `sqrt`,
@@ -458,7 +447,7 @@ pub fn first_difference(f: &ExprFactory, a: Expr, b: Expr) -> Option<(Expr, Expr
 /// otherwise: the claim [`confirm_in_doubles`] evaluates for an output equality.
 pub fn float_equal(f: &ExprFactory, a: Expr, b: Expr) -> Expr {
     if f.type_of(a) == Type::Real {
-        Floats::new(f, Arith::Herbrand, RealKind::Double).compare(FloatComparison::Eq, a, b)
+        Floats::new(f, Arith::Herbrand, RealKind::Double).compare(Comparison::Eq, a, b)
     } else {
         f.eq(a, b)
     }
@@ -466,7 +455,7 @@ pub fn float_equal(f: &ExprFactory, a: Expr, b: Expr) -> Expr {
 
 /// `a < b` on floating values at herbrand/ieee level (the IEEE predicate `fp_lt`).
 pub fn float_less(f: &ExprFactory, a: Expr, b: Expr) -> Expr {
-    Floats::new(f, Arith::Herbrand, RealKind::Double).compare(FloatComparison::Lt, a, b)
+    Floats::new(f, Arith::Herbrand, RealKind::Double).compare(Comparison::Lt, a, b)
 }
 
 /// The IEEE meaning of operator `name` (`tass_symbolic`'s `ieee_value`), for
@@ -703,11 +692,7 @@ mod tests {
         let f = ExprFactory::new();
         let i = Floats::new(&f, Arith::Ieee, RealKind::Double);
         let [a, b, c] = ["a", "b", "c"].map(|n| f.symbol(n, Type::Real));
-        let claim = i.compare(
-            FloatComparison::Eq,
-            i.add(i.add(a, b), c),
-            i.add(a, i.add(b, c)),
-        );
+        let claim = i.compare(Comparison::Eq, i.add(i.add(a, b), c), i.add(a, i.add(b, c)));
         let witness = confirm_in_doubles(&f, f.tt(), claim).expect("a witness");
         assert_eq!(witness.len(), 3);
     }

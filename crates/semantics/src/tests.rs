@@ -186,9 +186,14 @@ fn short_circuit_and_conditional_guard_their_operands() {
     let i = var(0, Type::INT);
     let guarded = Expr::new(
         ExprKind::LogicalAnd(
-            Box::new(bin(BinaryOp::Ne, i.clone(), int(0), Type::Bool)),
             Box::new(bin(
-                BinaryOp::Gt,
+                BinaryOp::Compare(Comparison::Ne),
+                i.clone(),
+                int(0),
+                Type::Bool,
+            )),
+            Box::new(bin(
+                BinaryOp::Compare(Comparison::Gt),
                 bin(BinaryOp::Div, int(10), i.clone(), Type::INT),
                 int(1),
                 Type::Bool,

@@ -43,7 +43,7 @@
 //! let one = Expr::int(1, m.span(2));
 //! let div = Expr::new(ExprKind::Binary(BinaryOp::Div, Box::new(one.clone()), Box::new(one.clone())),
 //!     Type::INT, m.span(2));
-//! let cond = Expr::new(ExprKind::Binary(BinaryOp::Eq, Box::new(div), Box::new(one)), Type::Bool,
+//! let cond = Expr::new(ExprKind::Binary(BinaryOp::Compare(Comparison::Eq), Box::new(div), Box::new(one)), Type::Bool,
 //!     m.span(2));
 //! let mut body = m.body();
 //! body.then(Statement::Assert { condition: cond, origin: AssertOrigin::CAssert });

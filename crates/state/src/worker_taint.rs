@@ -34,8 +34,8 @@
 
 use hashbrown::{HashMap, HashSet};
 use tass_model::api::{
-    mpi::ArgRole, BinaryOp, Callee, Expr, ExprKind, FunctionId, LibraryConstant, LibraryFunction,
-    Model, Statement, Type, VarId, VarScope,
+    mpi::ArgRole, BinaryOp, Callee, Comparison, Expr, ExprKind, FunctionId, LibraryConstant,
+    LibraryFunction, Model, Statement, Type, VarId, VarScope,
 };
 
 /// Where a process state holds a rank value.
@@ -423,8 +423,7 @@ impl<'m> Taint<'m> {
             ));
         }
         match &e.kind {
-            ExprKind::Binary(op @ (BinaryOp::Eq | BinaryOp::Ne), a, b) => {
-                let _ = op;
+            ExprKind::Binary(BinaryOp::Compare(Comparison::Eq | Comparison::Ne), a, b) => {
                 match (self.is_rank(a), self.is_rank(b)) {
                     (true, true) => Ok(()),
                     (true, false) | (false, true) => {

@@ -20,7 +20,7 @@ fn only(vs: &[Violation], p: Property) -> Vec<&Violation> {
 fn out_of_bounds_write_is_provable_with_witness() {
     let mut m = ModelBuilder::new("t.c");
     let n0 = m.input("N", Type::INT, None);
-    let c = cmp(BinaryOp::Ge, n0.clone(), int(1));
+    let c = cmp(Comparison::Ge, n0.clone(), int(1));
     let n = m.input("N2", Type::INT, None); // an unrelated second input
     let _ = n;
     let id = var_id(&n0);
@@ -34,7 +34,7 @@ fn out_of_bounds_write_is_provable_with_witness() {
     let branch = b.current();
     let then_loc = b.location(LocationKind::Plain);
     let join = b.location(LocationKind::IfJoin);
-    let guard = cmp(BinaryOp::Gt, x.clone(), int(0));
+    let guard = cmp(Comparison::Gt, x.clone(), int(0));
     b.edge(branch, then_loc, guard.clone(), Statement::Noop);
     b.edge(branch, join, not(guard), Statement::Noop);
     b.edge(
@@ -74,14 +74,14 @@ fn division_model(constraint: bool) -> Model {
     let n = m.input("N", Type::INT, None);
     if constraint {
         let id = var_id(&n);
-        m.constrain(id, cmp(BinaryOp::Ge, n.clone(), int(1)));
+        m.constrain(id, cmp(Comparison::Ge, n.clone(), int(1)));
     }
     let y = m.var("y", Type::INT, VarScope::Local(FunctionId(0)));
     let mut b = BodyBuilder::new("t.c");
     b.assign(y.clone(), bin(BinaryOp::Div, int(10), n.clone(), Type::INT));
     b.then(Statement::Assert {
         condition: cmp(
-            BinaryOp::Le,
+            Comparison::Le,
             bin(BinaryOp::Mul, y.clone(), n.clone(), Type::INT),
             int(10),
         ),
@@ -147,7 +147,7 @@ fn assert_model(claim_offset: i128) -> Model {
     b.assign(x.clone(), bin(BinaryOp::Add, n.clone(), int(1), Type::INT));
     b.then(Statement::Assert {
         condition: cmp(
-            BinaryOp::Gt,
+            Comparison::Gt,
             x.clone(),
             bin(BinaryOp::Add, n.clone(), int(claim_offset), Type::INT),
         ),
@@ -180,7 +180,7 @@ fn malloc_model(free: bool) -> Model {
     let mut m = ModelBuilder::new("t.c");
     let n = m.input("N", Type::INT, Some(int(0)));
     let id = var_id(&n);
-    m.constrain(id, cmp(BinaryOp::Ge, n.clone(), int(1)));
+    m.constrain(id, cmp(Comparison::Ge, n.clone(), int(1)));
     let p = m.var("p", ptr(Type::DOUBLE), VarScope::Local(FunctionId(0)));
     let mut b = BodyBuilder::new("t.c");
     b.then(Statement::Allocate {
@@ -238,8 +238,8 @@ fn symbolic_loop_bound_explores_each_iteration_count() {
     let id = var_id(&n);
     let c = Expr::new(
         ExprKind::LogicalAnd(
-            Box::new(cmp(BinaryOp::Ge, n.clone(), int(0))),
-            Box::new(cmp(BinaryOp::Le, n.clone(), int(3))),
+            Box::new(cmp(Comparison::Ge, n.clone(), int(0))),
+            Box::new(cmp(Comparison::Le, n.clone(), int(3))),
         ),
         Type::Bool,
         sp(1),
@@ -253,7 +253,7 @@ fn symbolic_loop_bound_explores_each_iteration_count() {
     b.edge(cur, head, tt(), Statement::Noop);
     let body = b.location(LocationKind::Plain);
     let after = b.location(LocationKind::Plain);
-    let g = cmp(BinaryOp::Lt, i.clone(), n.clone());
+    let g = cmp(Comparison::Lt, i.clone(), n.clone());
     b.edge(head, body, g.clone(), Statement::Noop);
     b.edge(head, after, not(g), Statement::Noop);
     b.edge(
@@ -267,7 +267,7 @@ fn symbolic_loop_bound_explores_each_iteration_count() {
     );
     b.move_to(after);
     b.then(Statement::Assert {
-        condition: cmp(BinaryOp::Eq, i.clone(), n.clone()),
+        condition: cmp(Comparison::Eq, i.clone(), n.clone()),
         origin: AssertOrigin::CAssert,
     });
     b.ret(Some(int(0)));
@@ -497,9 +497,9 @@ fn short_circuit_protects_the_right_operand() {
     let x = m.var("x", Type::Bool, VarScope::Local(FunctionId(0)));
     let cond = Expr::new(
         ExprKind::LogicalAnd(
-            Box::new(cmp(BinaryOp::Ne, n.clone(), int(0))),
+            Box::new(cmp(Comparison::Ne, n.clone(), int(0))),
             Box::new(cmp(
-                BinaryOp::Gt,
+                Comparison::Gt,
                 bin(BinaryOp::Div, int(10), n.clone(), Type::INT),
                 int(1),
             )),
@@ -531,7 +531,7 @@ fn recursive_calls_return_values() {
         args: vec![int(4)],
     });
     main.then(Statement::Assert {
-        condition: cmp(BinaryOp::Eq, r.clone(), int(24)),
+        condition: cmp(Comparison::Eq, r.clone(), int(24)),
         origin: AssertOrigin::CAssert,
     });
     main.ret(Some(int(0)));
@@ -542,7 +542,7 @@ fn recursive_calls_return_values() {
         fb.location(LocationKind::Plain),
         fb.location(LocationKind::Exit),
     );
-    let g = cmp(BinaryOp::Le, n.clone(), int(1));
+    let g = cmp(Comparison::Le, n.clone(), int(1));
     fb.edge(start, base, g.clone(), Statement::Noop);
     fb.edge(start, rec, not(g), Statement::Noop);
     fb.edge(
@@ -629,7 +629,7 @@ fn outputs_and_path_condition_are_visible() {
     let n = m.input("N", Type::DOUBLE, None);
     let id = var_id(&n);
     let zero = Expr::new(ExprKind::RealLit("0.0".into()), Type::DOUBLE, sp(1));
-    m.constrain(id, cmp(BinaryOp::Gt, n.clone(), zero));
+    m.constrain(id, cmp(Comparison::Gt, n.clone(), zero));
     let out = m.var("out", Type::DOUBLE, VarScope::Output);
     let two = Expr::new(ExprKind::RealLit("2.0".into()), Type::DOUBLE, sp(1));
     let mut b = BodyBuilder::new("t.c");
@@ -664,11 +664,11 @@ fn assume_restricts_the_path_and_a_vacuous_one_warns() {
         let mut m = ModelBuilder::new("t.c");
         let n = m.input("N", Type::INT, None);
         let id = var_id(&n);
-        m.constrain(id, cmp(BinaryOp::Le, n.clone(), int(3)));
+        m.constrain(id, cmp(Comparison::Le, n.clone(), int(3)));
         let y = m.var("y", Type::INT, VarScope::Local(FunctionId(0)));
         let mut b = BodyBuilder::new("t.c");
         b.then(Statement::Assume {
-            condition: cmp(BinaryOp::Gt, n.clone(), int(bound)),
+            condition: cmp(Comparison::Gt, n.clone(), int(bound)),
         });
         b.assign(
             y.clone(),

@@ -12,20 +12,39 @@ use crate::factory::ExprFactory;
 use crate::node::{Op, Term};
 use crate::types::{Expr, Quantifier, RelOp, Type};
 
-// Precedence levels (higher binds tighter).
-const P_COND: u8 = 1;
-const P_OR: u8 = 2;
-const P_AND: u8 = 3;
-const P_BITOR: u8 = 4;
-const P_BITXOR: u8 = 5;
-const P_BITAND: u8 = 6;
-const P_EQ: u8 = 7;
-const P_REL: u8 = 8;
-const P_SHIFT: u8 = 9;
-const P_ADD: u8 = 10;
-const P_MUL: u8 = 11;
-const P_UNARY: u8 = 12;
-const P_POSTFIX: u8 = 13;
+/// The precedence levels of C's operators, loosest first: the derived order
+/// is binding strength (a later level binds tighter).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Prec {
+    /// Anything: an index, an argument, the whole expression.
+    Any,
+    /// `c ? a : b`
+    Cond,
+    /// `||`
+    Or,
+    /// `&&`
+    And,
+    /// `|`
+    BitOr,
+    /// `^`
+    BitXor,
+    /// `&`
+    BitAnd,
+    /// `==`, `!=`
+    Eq,
+    /// `<`, `<=`, `>`, `>=`
+    Rel,
+    /// `<<`, `>>`
+    Shift,
+    /// `+`, `-`
+    Add,
+    /// `*`, `/`, `%`
+    Mul,
+    /// `-x`, `!x`, casts
+    Unary,
+    /// `a[i]`, `f(x)`, `t.k`, constants, symbols
+    Postfix,
+}
 
 /// Displays an expression C-like (see [`ExprFactory::display`]).
 pub struct ExprDisplay<'a> {
@@ -86,19 +105,32 @@ impl ExprFactory {
     /// pragma syntax `forall {int i} body`.
     pub fn pretty(&self, e: Expr) -> String {
         let mut s = String::new();
-        self.pp(e, 0, &mut s);
+        self.pp(e, Prec::Any, &mut s);
         s
     }
 
-    fn pp(&self, e: Expr, min: u8, out: &mut String) {
+    /// Prints `e`, in parentheses if it binds looser than `min`.
+    fn pp(&self, e: Expr, min: Prec, out: &mut String) {
+        self.pp_bare_if(e, |p| p >= min, out);
+    }
+
+    /// Prints `e`, in parentheses unless it binds tighter than `level`: the
+    /// operands of `&&` and `||`, the right operand of a left-associative
+    /// operator.
+    fn pp_tighter(&self, e: Expr, level: Prec, out: &mut String) {
+        self.pp_bare_if(e, |p| p > level, out);
+    }
+
+    /// Prints `e`, without parentheses if `bare` accepts its precedence.
+    fn pp_bare_if(&self, e: Expr, bare: impl Fn(Prec) -> bool, out: &mut String) {
         let mut s = String::new();
         let p = self.pp_inner(e, &mut s);
-        if p < min {
+        if bare(p) {
+            out.push_str(&s);
+        } else {
             out.push('(');
             out.push_str(&s);
             out.push(')');
-        } else {
-            out.push_str(&s);
         }
     }
 
@@ -115,140 +147,140 @@ impl ExprFactory {
     }
 
     /// Prints the node of `e` into `out`; returns its precedence.
-    fn pp_inner(&self, e: Expr, out: &mut String) -> u8 {
+    fn pp_inner(&self, e: Expr, out: &mut String) -> Prec {
         let node = self.node(e);
         match &node.op {
             Op::Bool(b) => {
                 out.push_str(if *b { "true" } else { "false" });
-                P_POSTFIX
+                Prec::Postfix
             }
             Op::Int(i) => {
                 out.push_str(&i.to_string());
                 if i.is_negative() {
-                    P_UNARY
+                    Prec::Unary
                 } else {
-                    P_POSTFIX
+                    Prec::Postfix
                 }
             }
             Op::Real(r) => {
                 let s = fmt_real(r);
                 out.push_str(&s);
                 if r.is_negative() || s.contains('/') {
-                    P_MUL
+                    Prec::Mul
                 } else {
-                    P_POSTFIX
+                    Prec::Postfix
                 }
             }
             Op::Char(c) => {
                 pp_char(*c, out);
-                P_POSTFIX
+                Prec::Postfix
             }
             Op::Symbol(s) => {
                 out.push_str(s);
-                P_POSTFIX
+                Prec::Postfix
             }
             Op::Poly(p) => {
                 let terms = self.sorted_terms(&p.terms);
                 self.pp_sum(&terms, &node.ty, out)
             }
             Op::Div(a, b) => {
-                self.pp(*a, P_MUL, out);
+                self.pp(*a, Prec::Mul, out);
                 out.push('/');
-                self.pp(*b, P_UNARY, out);
-                P_MUL
+                self.pp(*b, Prec::Unary, out);
+                Prec::Mul
             }
             Op::IntDiv(a, b) | Op::IntMod(a, b) => {
-                self.pp(*a, P_MUL, out);
+                self.pp(*a, Prec::Mul, out);
                 out.push_str(if matches!(node.op, Op::IntDiv(..)) {
                     "/"
                 } else {
                     "%"
                 });
-                self.pp(*b, P_UNARY, out);
-                P_MUL
+                self.pp(*b, Prec::Unary, out);
+                Prec::Mul
             }
             Op::ToReal(a) => {
                 out.push_str("(double)");
-                self.pp(*a, P_UNARY, out);
-                P_UNARY
+                self.pp(*a, Prec::Unary, out);
+                Prec::Unary
             }
             Op::ToInt(a) => {
                 out.push_str("(int)");
-                self.pp(*a, P_UNARY, out);
-                P_UNARY
+                self.pp(*a, Prec::Unary, out);
+                Prec::Unary
             }
             Op::Cast(a) => {
                 out.push_str(&format!("({})", self.type_name(&node.ty)));
-                self.pp(*a, P_UNARY, out);
-                P_UNARY
+                self.pp(*a, Prec::Unary, out);
+                Prec::Unary
             }
             Op::Rel(op, f) => self.pp_rel(*op, *f, out),
             Op::Equal(a, b) => {
-                self.pp(*a, P_REL, out);
+                self.pp(*a, Prec::Rel, out);
                 out.push_str(" == ");
-                self.pp(*b, P_REL, out);
-                P_EQ
+                self.pp(*b, Prec::Rel, out);
+                Prec::Eq
             }
             Op::And(ks) | Op::Or(ks) => {
                 let is_and = matches!(node.op, Op::And(_));
                 let (sep, p) = if is_and {
-                    (" && ", P_AND)
+                    (" && ", Prec::And)
                 } else {
-                    (" || ", P_OR)
+                    (" || ", Prec::Or)
                 };
                 let mut v = ks.to_vec();
                 v.sort_by(|&a, &b| self.compare(a, b));
-                self.pp_separated(&v, sep, p + 1, out);
+                self.pp_separated(&v, sep, |q| q > p, out);
                 p
             }
             Op::Not(a) => {
                 out.push('!');
-                self.pp(*a, P_UNARY, out);
-                P_UNARY
+                self.pp(*a, Prec::Unary, out);
+                Prec::Unary
             }
             Op::Ite(c, a, b) => {
-                self.pp(*c, P_OR, out);
+                self.pp(*c, Prec::Or, out);
                 out.push_str(" ? ");
-                self.pp(*a, P_OR, out);
+                self.pp(*a, Prec::Or, out);
                 out.push_str(" : ");
-                self.pp(*b, P_COND, out);
-                P_COND
+                self.pp(*b, Prec::Cond, out);
+                Prec::Cond
             }
             Op::ArrayRead(a, i) => {
-                self.pp(*a, P_POSTFIX, out);
+                self.pp(*a, Prec::Postfix, out);
                 out.push('[');
-                self.pp(*i, 0, out);
+                self.pp(*i, Prec::Any, out);
                 out.push(']');
-                P_POSTFIX
+                Prec::Postfix
             }
             Op::ArrayWrite(a, i, v) => {
-                self.pp(*a, P_POSTFIX, out);
+                self.pp(*a, Prec::Postfix, out);
                 out.push_str("{[");
-                self.pp(*i, 0, out);
+                self.pp(*i, Prec::Any, out);
                 out.push_str("] = ");
-                self.pp(*v, P_COND, out);
+                self.pp(*v, Prec::Cond, out);
                 out.push('}');
-                P_POSTFIX
+                Prec::Postfix
             }
             Op::ConcreteArray(b, els) => self.pp_concrete_array(*b, els, out),
             Op::ArrayLambda(var, body) => {
                 out.push_str("(lambda int ");
-                self.pp(*var, P_POSTFIX, out);
+                self.pp(*var, Prec::Postfix, out);
                 out.push_str(". ");
-                self.pp(*body, 0, out);
+                self.pp(*body, Prec::Any, out);
                 out.push(')');
-                P_POSTFIX
+                Prec::Postfix
             }
             Op::Tuple(ks) => {
                 out.push('{');
-                self.pp_separated(ks, ", ", P_COND, out);
+                self.pp_separated(ks, ", ", |q| q >= Prec::Cond, out);
                 out.push('}');
-                P_POSTFIX
+                Prec::Postfix
             }
             Op::TupleRead(t, k) => {
-                self.pp(*t, P_POSTFIX, out);
+                self.pp(*t, Prec::Postfix, out);
                 out.push_str(&format!(".{k}"));
-                P_POSTFIX
+                Prec::Postfix
             }
             Op::Apply(g, args) => self.pp_apply(*g, args, out),
             Op::Quant(q, var, body) => self.pp_quantifier(*q, *var, *body, out),
@@ -256,24 +288,31 @@ impl ExprFactory {
     }
 
     /// `items` printed one after the other with `sep` between them.
-    fn pp_separated(&self, items: &[Expr], sep: &str, prec: u8, out: &mut String) {
+    /// (`bare`: the precedences an item may have without parentheses.)
+    fn pp_separated(
+        &self,
+        items: &[Expr],
+        sep: &str,
+        bare: impl Fn(Prec) -> bool + Copy,
+        out: &mut String,
+    ) {
         for (i, k) in items.iter().enumerate() {
             if i > 0 {
                 out.push_str(sep);
             }
-            self.pp(*k, prec, out);
+            self.pp_bare_if(*k, bare, out);
         }
     }
 
     /// An array of known elements: `{a, b}` when all are known on top of a
     /// lambda array, otherwise `base{[k] = v, ...}`.
-    fn pp_concrete_array(&self, b: Expr, els: &[Option<Expr>], out: &mut String) -> u8 {
+    fn pp_concrete_array(&self, b: Expr, els: &[Option<Expr>], out: &mut String) -> Prec {
         let lambda_base = matches!(self.node(b).op, Op::ArrayLambda(..));
         let full = els.iter().all(|x| x.is_some());
         if lambda_base && full {
             out.push('{');
         } else {
-            self.pp(b, P_POSTFIX, out);
+            self.pp(b, Prec::Postfix, out);
             out.push('{');
         }
         let mut first = true;
@@ -286,51 +325,51 @@ impl ExprFactory {
                 if !(lambda_base && full) {
                     out.push_str(&format!("[{k}] = "));
                 }
-                self.pp(*v, P_COND, out);
+                self.pp(*v, Prec::Cond, out);
             }
         }
         out.push('}');
-        P_POSTFIX
+        Prec::Postfix
     }
 
     /// `forall {int x} body`.
-    fn pp_quantifier(&self, q: Quantifier, var: Expr, body: Expr, out: &mut String) -> u8 {
+    fn pp_quantifier(&self, q: Quantifier, var: Expr, body: Expr, out: &mut String) -> Prec {
         out.push_str(match q {
             Quantifier::Forall => "forall {",
             Quantifier::Exists => "exists {",
         });
         out.push_str(&self.type_name(&self.type_of(var)));
         out.push(' ');
-        self.pp(var, P_POSTFIX, out);
+        self.pp(var, Prec::Postfix, out);
         out.push_str("} ");
-        self.pp(body, P_UNARY, out);
-        P_UNARY
+        self.pp(body, Prec::Unary, out);
+        Prec::Unary
     }
 
     /// An application: bit operations infix, other functions `g(a, b)`.
-    fn pp_apply(&self, g: Expr, args: &[Expr], out: &mut String) -> u8 {
+    fn pp_apply(&self, g: Expr, args: &[Expr], out: &mut String) -> Prec {
         let name = self.symbol_name(g);
         if let (Some(op), 2) = (
             name.as_deref().and_then(BitOp::from_function_name),
             args.len(),
         ) {
             let (sym, p) = match op {
-                BitOp::And => (" & ", P_BITAND),
-                BitOp::Or => (" | ", P_BITOR),
-                BitOp::Xor => (" ^ ", P_BITXOR),
-                BitOp::Shl => (" << ", P_SHIFT),
-                BitOp::Shr => (" >> ", P_SHIFT),
+                BitOp::And => (" & ", Prec::BitAnd),
+                BitOp::Or => (" | ", Prec::BitOr),
+                BitOp::Xor => (" ^ ", Prec::BitXor),
+                BitOp::Shl => (" << ", Prec::Shift),
+                BitOp::Shr => (" >> ", Prec::Shift),
             };
             self.pp(args[0], p, out);
             out.push_str(sym);
-            self.pp(args[1], p + 1, out);
+            self.pp_tighter(args[1], p, out);
             return p;
         }
-        self.pp(g, P_POSTFIX, out);
+        self.pp(g, Prec::Postfix, out);
         out.push('(');
-        self.pp_separated(args, ", ", P_COND, out);
+        self.pp_separated(args, ", ", |q| q >= Prec::Cond, out);
         out.push(')');
-        P_POSTFIX
+        Prec::Postfix
     }
 
     fn coef_string(&self, c: &BigRational, ty: &Type) -> String {
@@ -353,20 +392,20 @@ impl ExprFactory {
                 first = false;
                 if k > 4 {
                     out.push_str("pow(");
-                    self.pp(x, 0, out);
+                    self.pp(x, Prec::Any, out);
                     out.push_str(&format!(", {k})"));
                 } else {
-                    self.pp(x, P_MUL + 1, out);
+                    self.pp_tighter(x, Prec::Mul, out);
                 }
             }
         }
     }
 
     /// Prints a sum of (structurally sorted) terms; returns its precedence.
-    fn pp_sum(&self, terms: &[Term], ty: &Type, out: &mut String) -> u8 {
+    fn pp_sum(&self, terms: &[Term], ty: &Type, out: &mut String) -> Prec {
         if terms.is_empty() {
             out.push_str(&self.coef_string(&BigRational::zero(), ty));
-            return P_POSTFIX;
+            return Prec::Postfix;
         }
         for (i, t) in terms.iter().enumerate() {
             let neg = t.coef.is_negative();
@@ -396,17 +435,17 @@ impl ExprFactory {
             self.pp_mono(t, out);
         }
         if terms.len() > 1 {
-            P_ADD
+            Prec::Add
         } else if terms[0].coef.is_negative() {
-            P_UNARY
+            Prec::Unary
         } else if terms[0].mono.len() == 1 && terms[0].mono[0].1 == 1 && terms[0].coef.is_one() {
-            P_POSTFIX
+            Prec::Postfix
         } else {
-            P_MUL
+            Prec::Mul
         }
     }
 
-    fn pp_rel(&self, op: RelOp, f: Expr, out: &mut String) -> u8 {
+    fn pp_rel(&self, op: RelOp, f: Expr, out: &mut String) -> Prec {
         let ty = self.type_of(f);
         let p = self.poly_of(f);
         let mut terms = self.sorted_terms(&p.terms);
@@ -468,9 +507,9 @@ impl ExprFactory {
         out.push_str(sym);
         out.push_str(&r);
         if matches!(op, RelOp::Eq | RelOp::Ne) {
-            P_EQ
+            Prec::Eq
         } else {
-            P_REL
+            Prec::Rel
         }
     }
 }

@@ -21,25 +21,28 @@ pub(crate) enum SetupError {
     Signatures(SignatureMismatch),
 }
 
+impl SetupError {
+    /// The error of the step that failed (each variant wraps one): its
+    /// message is this error's message.
+    fn cause(&self) -> &(dyn std::error::Error + 'static) {
+        match self {
+            SetupError::Prover(e) => e,
+            SetupError::Input(e) => e,
+            SetupError::Engine(e) => e,
+            SetupError::Signatures(e) => e,
+        }
+    }
+}
+
 impl fmt::Display for SetupError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SetupError::Prover(e) => write!(f, "{e}"),
-            SetupError::Input(e) => write!(f, "{e}"),
-            SetupError::Engine(e) => write!(f, "{e}"),
-            SetupError::Signatures(e) => write!(f, "{e}"),
-        }
+        write!(f, "{}", self.cause())
     }
 }
 
 impl std::error::Error for SetupError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            SetupError::Prover(e) => Some(e),
-            SetupError::Input(e) => Some(e),
-            SetupError::Engine(e) => Some(e),
-            SetupError::Signatures(e) => Some(e),
-        }
+        Some(self.cause())
     }
 }
 

@@ -491,15 +491,10 @@ fn eval_rank_test(e: &tass_model::api::Expr, rank: VarId, r: i128) -> Option<Con
             else {
                 return None;
             };
-            Bool(match op {
-                BinaryOp::Eq => x == y,
-                BinaryOp::Ne => x != y,
-                BinaryOp::Lt => x < y,
-                BinaryOp::Le => x <= y,
-                BinaryOp::Gt => x > y,
-                BinaryOp::Ge => x >= y,
-                _ => return None,
-            })
+            let BinaryOp::Compare(c) = op else {
+                return None;
+            };
+            Bool(c.holds(x, y))
         }
         _ => return None,
     })

@@ -26,6 +26,27 @@ fn choose<T: Copy>(
     }
 }
 
+/// `FromStr` for option enums, each from its table of words (in the order an
+/// error lists them; read by [`choose`]).
+macro_rules! option_words {
+    ($($ty:ident, $what:literal: [$($word:literal => $choice:ident),* $(,)?];)*) => {$(
+        impl std::str::FromStr for $ty {
+            type Err = UnknownChoice;
+
+            fn from_str(text: &str) -> Result<$ty, UnknownChoice> {
+                choose($what, text, &[$(($word, $ty::$choice)),*])
+            }
+        }
+    )*};
+}
+
+option_words! {
+    DeadlockMode, "deadlock mode": ["potential" => Potential, "absolute" => Absolute, "none" => None];
+    Reduction, "reduction": ["urgent" => Urgent, "off" => Off];
+    FairnessMode, "fairness": ["weak" => Weak, "none" => None];
+    MatchMode, "match mode": ["syntactic" => Syntactic, "set" => Set, "subsume" => Subsume];
+}
+
 /// Which potential deadlocks are looked for (`--deadlock`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum DeadlockMode {
@@ -39,34 +60,6 @@ pub enum DeadlockMode {
     None,
 }
 
-impl std::str::FromStr for DeadlockMode {
-    type Err = UnknownChoice;
-
-    fn from_str(text: &str) -> Result<DeadlockMode, UnknownChoice> {
-        choose(
-            "deadlock mode",
-            text,
-            &[
-                ("potential", DeadlockMode::Potential),
-                ("absolute", DeadlockMode::Absolute),
-                ("none", DeadlockMode::None),
-            ],
-        )
-    }
-}
-
-impl std::str::FromStr for Reduction {
-    type Err = UnknownChoice;
-
-    fn from_str(text: &str) -> Result<Reduction, UnknownChoice> {
-        choose(
-            "reduction",
-            text,
-            &[("urgent", Reduction::Urgent), ("off", Reduction::Off)],
-        )
-    }
-}
-
 /// Which runs an `ltl` formula is checked on (`--fairness`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum FairnessMode {
@@ -76,18 +69,6 @@ pub enum FairnessMode {
     Weak,
     /// Every run, fair or not.
     None,
-}
-
-impl std::str::FromStr for FairnessMode {
-    type Err = UnknownChoice;
-
-    fn from_str(text: &str) -> Result<FairnessMode, UnknownChoice> {
-        choose(
-            "fairness",
-            text,
-            &[("weak", FairnessMode::Weak), ("none", FairnessMode::None)],
-        )
-    }
 }
 
 /// How a new state is matched with the saved ones (`--match`).
@@ -102,22 +83,6 @@ pub enum MatchMode {
     /// Equal control parts and a data set included in a saved state's: the
     /// new state is not explored (safety properties only, never `ltl`).
     Subsume,
-}
-
-impl std::str::FromStr for MatchMode {
-    type Err = UnknownChoice;
-
-    fn from_str(text: &str) -> Result<MatchMode, UnknownChoice> {
-        choose(
-            "match mode",
-            text,
-            &[
-                ("syntactic", MatchMode::Syntactic),
-                ("set", MatchMode::Set),
-                ("subsume", MatchMode::Subsume),
-            ],
-        )
-    }
 }
 
 /// Whether the urgent partial-order reduction prunes the interleavings (`--por`).

@@ -128,7 +128,7 @@ impl<'t> Tr<'t> {
             }
         };
         Ok(Expr::new(
-            ExprKind::Binary(BinaryOp::Ne, bx(e), bx(zero)),
+            ExprKind::Binary(BinaryOp::Compare(Comparison::Ne), bx(e), bx(zero)),
             Type::Bool,
             span,
         ))

@@ -120,7 +120,11 @@ impl<'t> Tr<'t> {
                 span.clone(),
             );
             let names_it = Expr::new(
-                ExprKind::Binary(BinaryOp::Eq, bx(target.clone()), bx(code)),
+                ExprKind::Binary(
+                    BinaryOp::Compare(Comparison::Eq),
+                    bx(target.clone()),
+                    bx(code),
+                ),
                 Type::Bool,
                 span.clone(),
             );

@@ -191,13 +191,13 @@ impl<'t> Tr<'t> {
         let bad = |s: &Self| s.invalid_operands(op, &l, &r, pos);
         let is_ptr = |t: &Type| matches!(t, Type::Pointer(_));
         let unknown = l.ty == Type::Unknown || r.ty == Type::Unknown;
-        let bop = match op {
-            "<" => BinaryOp::Lt,
-            "<=" => BinaryOp::Le,
-            ">" => BinaryOp::Gt,
-            ">=" => BinaryOp::Ge,
-            "==" => BinaryOp::Eq,
-            _ => BinaryOp::Ne,
+        let comparison = match op {
+            "<" => Comparison::Lt,
+            "<=" => Comparison::Le,
+            ">" => Comparison::Gt,
+            ">=" => Comparison::Ge,
+            "==" => Comparison::Eq,
+            _ => Comparison::Ne,
         };
         let fn_pointer_null = |x: &Expr, y: &Expr| {
             x.ty == super::FN_POINTER_TYPE && is_ptr(&y.ty) && Self::is_null_constant(y)
@@ -217,14 +217,14 @@ impl<'t> Tr<'t> {
             let ty = r.ty.clone();
             (Expr::new(ExprKind::NullPointer, ty, l.span), r)
         } else if matches!((&l.ty, &r.ty), (Type::Mpi(a), Type::Mpi(b)) if a == b)
-            && matches!(bop, BinaryOp::Eq | BinaryOp::Ne)
+            && comparison.is_equality()
         {
             (l, r)
         } else {
             return bad(self);
         };
         Ok(Expr::new(
-            ExprKind::Binary(bop, bx(l), bx(r)),
+            ExprKind::Binary(BinaryOp::Compare(comparison), bx(l), bx(r)),
             Type::Bool,
             span,
         ))

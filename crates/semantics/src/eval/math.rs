@@ -1,10 +1,10 @@
 //! Math library functions (`sqrt`, `fabs`, ...) at the arithmetic level.
 
-use tass_model::api::{LibraryFunction, Span, Type as MType};
+use tass_model::api::{Comparison, LibraryFunction, Span, Type as MType};
 use tass_symbolic::api::{BigInt, BigRational, Expr, Type};
 
 use super::{int_of, scalar_type, Evaluator};
-use crate::float::{Exactness, FloatComparison};
+use crate::float::Exactness;
 use crate::report::EngineError;
 
 impl<'a> Evaluator<'a> {
@@ -22,7 +22,7 @@ impl<'a> Evaluator<'a> {
             // branching; `<` of the arithmetic level (uninterpreted at herbrand/ieee).
             let (x, y) = (f.cast(*x, &Type::Real), f.cast(*y, &Type::Real));
             let less = match self.floats(&MType::DOUBLE) {
-                Some(fl) => fl.compare(FloatComparison::Lt, x, y),
+                Some(fl) => fl.compare(Comparison::Lt, x, y),
                 None => f.lt(x, y),
             };
             return Ok(f.ite(less, f.int(1), f.int(0)));

@@ -2,12 +2,12 @@
 
 use smallvec::SmallVec;
 use tass_dynamic::api::{Pointer, Step, Value};
-use tass_model::api::{BinaryOp, Expr as MExpr, Span, Type as MType};
+use tass_model::api::{BinaryOp, Comparison, Expr as MExpr, Span, Type as MType};
 use tass_symbolic::api::{BitOp, Expr, Type};
 
 use super::{int_of, scalar_type, Evaluator};
 use crate::env::Environment;
-use crate::float::{Arith, Exactness, FloatComparison, Floats};
+use crate::float::{compare_exact, Arith, Exactness, Floats};
 use crate::oracle::SignedOverflow;
 use crate::report::{EngineError, Property};
 
@@ -34,7 +34,6 @@ impl<'a> Evaluator<'a> {
         fl: &Floats<'a>,
     ) -> Result<Value, EngineError> {
         use BinaryOp::*;
-        let comparison = |c| Ok(Value::Data(fl.compare(c, x, y)));
         match op {
             Add => Ok(Value::Data(fl.add(x, y))),
             Sub => Ok(Value::Data(fl.sub(x, y))),
@@ -54,12 +53,7 @@ impl<'a> Evaluator<'a> {
                 );
                 Ok(Value::Data(fl.div(x, y)))
             }
-            Lt => comparison(FloatComparison::Lt),
-            Le => comparison(FloatComparison::Le),
-            Gt => comparison(FloatComparison::Gt),
-            Ge => comparison(FloatComparison::Ge),
-            Eq => comparison(FloatComparison::Eq),
-            Ne => comparison(FloatComparison::Ne),
+            Compare(c) => Ok(Value::Data(fl.compare(c, x, y))),
             _ => Err(EngineError::unsupported(
                 format!("`{}` on floating operands", op.symbol()),
                 &e.span,
@@ -102,8 +96,7 @@ impl<'a> Evaluator<'a> {
             }
             (Value::Handle(h1), Value::Handle(h2)) => {
                 return match op {
-                    Eq => Ok(Value::Data(f.bool(h1 == h2))),
-                    Ne => Ok(Value::Data(f.bool(h1 != h2))),
+                    Compare(c) if c.is_equality() => Ok(Value::Data(f.bool(c.holds(h1, h2)))),
                     _ => Err(EngineError::unsupported("ordering of MPI handles", &e.span)),
                 }
             }
@@ -126,7 +119,7 @@ impl<'a> Evaluator<'a> {
         let mut y = undefined_to_fresh(self, vb, &b.ty)?;
         let operand_floats = self.floats(&a.ty).or_else(|| self.floats(&b.ty));
         if let Some(fl) = operand_floats.or_else(|| self.floats(&e.ty)) {
-            if matches!(op, Add | Sub | Mul | Div | Lt | Le | Gt | Ge | Eq | Ne) {
+            if matches!(op, Add | Sub | Mul | Div | Compare(_)) {
                 let as_float = |v: Expr| match f.type_of(v) {
                     Type::Real => v,
                     _ => fl.of_int(int_of(f, v), Exactness::MayRound),
@@ -145,7 +138,9 @@ impl<'a> Evaluator<'a> {
                 x = int_of(f, x);
                 y = int_of(f, y);
             }
-        } else if (tx == Type::Char || tx == Type::Bool) && !matches!(op, Eq | Ne) {
+        } else if (tx == Type::Char || tx == Type::Bool)
+            && !matches!(op, Compare(c) if c.is_equality())
+        {
             x = int_of(f, x);
             y = int_of(f, y);
         }
@@ -247,12 +242,7 @@ impl<'a> Evaluator<'a> {
                     _ => f.int_mod(x, y),
                 }
             }
-            Lt => f.lt(x, y),
-            Le => f.le(x, y),
-            Gt => f.gt(x, y),
-            Ge => f.ge(x, y),
-            Eq => f.eq(x, y),
-            Ne => f.ne(x, y),
+            Compare(c) => compare_exact(f, c, (x, y)),
             BitAnd | BitOr | BitXor | Shl | Shr => {
                 let bit_op = match op {
                     BitAnd => BitOp::And,
@@ -306,10 +296,17 @@ impl<'a> Evaluator<'a> {
                 }
             }
         };
-        match op {
-            BinaryOp::Eq => Ok(same.unwrap_or_else(|| f.ff())),
-            BinaryOp::Ne => Ok(f.not(same.unwrap_or_else(|| f.ff()))),
-            BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => match (p, q) {
+        let BinaryOp::Compare(c) = op else {
+            return Err(EngineError::unsupported(
+                format!("`{}` on pointers", op.symbol()),
+                span,
+            ));
+        };
+        match c {
+            Comparison::Eq => Ok(same.unwrap_or_else(|| f.ff())),
+            Comparison::Ne => Ok(f.not(same.unwrap_or_else(|| f.ff()))),
+            // An ordering.
+            _ => match (p, q) {
                 (Pointer::To { root: r1, path: p1 }, Pointer::To { root: r2, path: p2 })
                     if r1 == r2
                         && p1.len() == p2.len()
@@ -317,12 +314,7 @@ impl<'a> Evaluator<'a> {
                         && p1[..p1.len() - 1] == p2[..p2.len() - 1] =>
                 {
                     match (p1[p1.len() - 1], p2[p2.len() - 1]) {
-                        (Step::Index(i), Step::Index(j)) => Ok(match op {
-                            BinaryOp::Lt => f.lt(i, j),
-                            BinaryOp::Le => f.le(i, j),
-                            BinaryOp::Gt => f.gt(i, j),
-                            _ => f.ge(i, j),
-                        }),
+                        (Step::Index(i), Step::Index(j)) => Ok(compare_exact(f, c, (i, j))),
                         _ => Err(EngineError::unsupported(
                             "ordering of pointers to struct fields",
                             span,
@@ -334,10 +326,6 @@ impl<'a> Evaluator<'a> {
                     span,
                 )),
             },
-            _ => Err(EngineError::unsupported(
-                format!("`{}` on pointers", op.symbol()),
-                span,
-            )),
         }
     }
 

@@ -79,13 +79,13 @@ impl MpiCall<'_, '_, '_> {
             return Ok(()); // a bad argument, reported
         };
         let (_, env, call) = self.parts();
-        let comm = bound.comm;
+        let comm = bound.call.comm;
         let inits = &env.state.inner.procs[env.proc].mpi.collective_inits;
         let ordinal = inits
             .iter()
             .find(|(c, _)| *c == comm)
             .map_or(0, |(_, k)| *k);
-        bound.init_ordinal = Some(ordinal);
+        bound.call.init_ordinal = Some(ordinal);
         set_mpi(env, |m| {
             match m.collective_inits.iter_mut().find(|(c, _)| *c == comm) {
                 Some((_, k)) => *k += 1,

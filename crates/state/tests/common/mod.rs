@@ -25,8 +25,8 @@ pub fn bin(op: BinaryOp, a: Expr, b: Expr, ty: Type) -> Expr {
     Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), ty, sp(1))
 }
 
-pub fn cmp(op: BinaryOp, a: Expr, b: Expr) -> Expr {
-    bin(op, a, b, Type::Bool)
+pub fn cmp(op: Comparison, a: Expr, b: Expr) -> Expr {
+    bin(BinaryOp::Compare(op), a, b, Type::Bool)
 }
 
 pub fn not(a: Expr) -> Expr {

@@ -56,8 +56,7 @@ impl MpiCall<'_, '_, '_> {
         };
         // An array of one int per member (`Err(())`: the path died).
         let ints = |ev: &mut Evaluator<'_>,
-                    k: Option<usize>,
-                    counts: bool|
+                    k: Option<usize>|
          -> Result<Result<Option<Vec<Expr>>, ()>, EngineError> {
             let Some(k) = k else { return Ok(Ok(None)) };
             let Some(array) = Reader::new(ev, env, span)
@@ -65,36 +64,31 @@ impl MpiCall<'_, '_, '_> {
             else {
                 return Ok(Err(()));
             };
-            let xs: Vec<Expr> = (0..n as i64)
-                .map(|j| f.array_read(array, f.int(j)))
-                .collect();
-            if counts {
-                for (j, &x) in xs.iter().enumerate() {
-                    let nonneg = f.le(f.int(0), x);
-                    ev.check(
-                        env,
-                        nonneg,
-                        Property::MpiCount,
-                        || {
-                            format!(
-                                "negative count {} (element {j} of the counts of {})",
-                                f.pretty(x),
-                                lf.c_name()
-                            )
-                        },
-                        span,
-                    );
-                }
-            }
-            Ok(Ok(Some(xs)))
+            Ok(Ok(Some(
+                (0..n as i64)
+                    .map(|j| f.array_read(array, f.int(j)))
+                    .collect(),
+            )))
         };
         // One side of the call (send or receive): the datatype, count, counts
         // and displacements at argument positions `at` (`None`: the path died).
         let side = |ev: &mut Evaluator<'_>, at: [Option<usize>; 4]| {
             let [ty, count, counts, displs] = at;
             let (ty, count) = (dt(ev, ty)?, int(ev, count)?);
-            let (Ok(counts), Ok(displs)) = (ints(ev, counts, true)?, ints(ev, displs, false)?)
-            else {
+            let counts = ints(ev, counts)?;
+            if let Ok(Some(xs)) = &counts {
+                let what = NonNegative {
+                    property: Property::MpiCount,
+                    message: &|j, x| {
+                        format!(
+                            "negative count {x} (element {j} of the counts of {})",
+                            lf.c_name()
+                        )
+                    },
+                };
+                what.check_each(ev, env, xs, span);
+            }
+            let (Ok(counts), Ok(displs)) = (counts, ints(ev, displs)?) else {
                 return Ok(None);
             };
             let displs = match (per_peer, &ty) {
@@ -551,19 +545,33 @@ fn check_counts(
         _ => {}
     }
     // Displacements are offsets into the buffer: never negative.
+    let what = NonNegative {
+        property: Property::OutOfBounds,
+        message: &|k, d| format!("negative displacement {d} (element {k}) in {name}"),
+    };
     for xs in [&m.args.sdispls, &m.args.rdispls].into_iter().flatten() {
-        for (k, &d) in xs.iter().enumerate() {
-            let ok = f.le(f.int(0), d);
+        what.check_each(ev, env, xs, span);
+    }
+}
+
+/// The claim that every element of an array argument (counts, displacements)
+/// is not negative: the property a negative element violates, and its message
+/// from the element's index and printed value.
+struct NonNegative<'m> {
+    property: Property,
+    message: &'m dyn Fn(usize, String) -> String,
+}
+
+impl NonNegative<'_> {
+    fn check_each(&self, ev: &mut Evaluator<'_>, env: &dyn Environment, xs: &[Expr], span: &Span) {
+        let f = ev.factory();
+        for (k, &x) in xs.iter().enumerate() {
+            let non_negative = f.le(f.int(0), x);
             ev.check(
                 env,
-                ok,
-                Property::OutOfBounds,
-                || {
-                    format!(
-                        "negative displacement {} (element {k}) in {name}",
-                        f.pretty(d)
-                    )
-                },
+                non_negative,
+                self.property,
+                || (self.message)(k, f.pretty(x)),
                 span,
             );
         }

@@ -62,7 +62,7 @@ impl Mpi<'_> {
                         "process {owner} calls {} while process {q} has posted {} (line {line}); \
                      collective calls on a communicator must match in order",
                         owner_call.lf.c_name(),
-                        posted.lf.c_name()
+                        posted.call.lf.c_name()
                     ),
                     owner_call.span,
                 );

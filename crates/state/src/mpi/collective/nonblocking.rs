@@ -12,7 +12,9 @@ use super::data::Op;
 use super::data::{concrete_small, write_data, DType, Data};
 use super::kind::{positions, shape, Kind};
 use super::members::{agrees, path_dead, recv_args, resolve_root, send_pieces, Member};
-use super::pending::{check_sent, owned_elements, span_of, Bound, Posted, Sent, Target};
+use super::pending::{
+    check_sent, owned_elements, span_of, Bound, MemberCall, Posted, Sent, Target,
+};
 use super::transfer::Transfer;
 use super::user_reduce::DueFold;
 use crate::env::{set_mpi, ProcEnv};
@@ -47,9 +49,9 @@ pub(super) enum Which {
 impl Which {
     fn selects(self, kind: &RequestKind, comm: u32) -> bool {
         match kind {
-            RequestKind::Posted(p) if p.comm == comm => match self {
-                Which::Next => p.init_ordinal.is_none(),
-                Which::Persistent(k) => p.init_ordinal == Some(k),
+            RequestKind::Posted(p) if p.call.comm == comm => match self {
+                Which::Next => p.call.init_ordinal.is_none(),
+                Which::Persistent(k) => p.call.init_ordinal == Some(k),
             },
             _ => false,
         }
@@ -82,7 +84,7 @@ impl ProcessCall<'_> {
         if path_dead(&self.mpi.ctx, self.state) {
             return Ok((self.violations, Vec::new()));
         }
-        let comm = posted.comm;
+        let comm = posted.call.comm;
         self.as_process(|ev, env| {
             let kind_of = RequestKind::Posted(Box::new(posted));
             let h = add_request(env, kind_of, (function, call.tid));
@@ -178,18 +180,20 @@ impl MpiCall<'_, '_, '_> {
             receive.push((arg, pointer, pointee));
         }
         Ok(Some(Bound {
-            comm,
-            lf: call.lf,
+            call: MemberCall {
+                comm,
+                lf: call.lf,
+                root,
+                op,
+                args,
+                init_ordinal: None,
+            },
             kind,
             rank,
             size: n,
             is_root,
-            root,
-            op,
-            args,
             send,
             receive,
-            init_ordinal: None,
         }))
     }
 }
@@ -203,7 +207,7 @@ impl MpiCall<'_, '_, '_> {
         let span = call.span;
         let f = ev.factory();
         let (kind, n, rank, is_root) = (bound.kind, bound.size, bound.rank, bound.is_root);
-        let args = &bound.args;
+        let args = &bound.call.args;
         let mut pieces = Vec::new();
         if let Some((pointer, pointee)) = &bound.send {
             let dt = args
@@ -261,7 +265,7 @@ impl MpiCall<'_, '_, '_> {
                 .collect();
             if object.is_some() && !held && !flat.is_empty() {
                 sent = Some(Sent {
-                    lf: bound.lf,
+                    lf: bound.call.lf,
                     line: span.start_line,
                     pointer: pointer.clone(),
                     pointee: pointee.clone(),
@@ -271,15 +275,10 @@ impl MpiCall<'_, '_, '_> {
             }
         }
         Ok(Some(Posted {
-            comm: bound.comm,
-            lf: bound.lf,
-            root: bound.root,
-            op: bound.op,
-            args: bound.args.clone(),
+            call: bound.call.clone(),
             pieces,
             targets,
             sent,
-            init_ordinal: bound.init_ordinal,
         }))
     }
 }
@@ -307,7 +306,7 @@ impl Mpi<'_> {
             })?;
             // (For a started persistent collective, the init: MPI matched it there.)
             let span = span_of(self.ctx.model, origin);
-            let Some((kind, _)) = shape(posted.lf) else {
+            let Some((kind, _)) = shape(posted.call.lf) else {
                 return Err(EngineError::invalid(
                     "collective match: not a collective",
                     Some(span),
@@ -315,7 +314,7 @@ impl Mpi<'_> {
             };
             if let Some(m0) = members.first() {
                 let first = (m0.world, m0.lf, m0.root, m0.op);
-                let this = (w, posted.lf, posted.root, posted.op);
+                let this = (w, posted.call.lf, posted.call.root, posted.call.op);
                 let ok = self.as_process(state, w, violations, |ev, env| {
                     Ok(agrees(ev, env, first, this, span))
                 })?;
@@ -325,13 +324,13 @@ impl Mpi<'_> {
             }
             members.push(Member {
                 world: w,
-                lf: posted.lf,
+                lf: posted.call.lf,
                 span,
                 call: None,
                 kind,
-                root: posted.root,
-                op: posted.op,
-                args: posted.args.clone(),
+                root: posted.call.root,
+                op: posted.call.op,
+                args: posted.call.args.clone(),
                 pieces: Some(posted.pieces.clone()),
             });
             heads.push((handle, posted));
@@ -393,7 +392,7 @@ impl ProcessCall<'_> {
             .requests
             .iter()
             .filter_map(|r| match &r.kind {
-                RequestKind::Posted(x) => x.init_ordinal.map(|k| (x.comm, k)),
+                RequestKind::Posted(x) => x.call.init_ordinal.map(|k| (x.call.comm, k)),
                 _ => None,
             })
             .collect();
@@ -458,7 +457,7 @@ fn deliver(
         write_data(ev, env, arg, tr.window(), (&tr.data, tr.n), &dt, m.span)?;
         // A user operator: its function runs at the wait, on the buffer
         // that then holds the last contribution.
-        if let (Some(copies), Some(Op::User(function))) = (&tr.fold, posted.op) {
+        if let (Some(copies), Some(Op::User(function))) = (&tr.fold, posted.call.op) {
             fold = Some(Box::new(DueFold {
                 function,
                 copies: copies.clone(),
@@ -524,14 +523,16 @@ pub(crate) fn pending_posts(model: &Model, state: &State, p: usize) -> Vec<Strin
         let RequestKind::Posted(posted) = &r.kind else {
             continue;
         };
-        let members = comm::members(state, posted.comm).into_iter();
-        let (verb, missing): (&str, Vec<u32>) = if let Some(k) = posted.init_ordinal {
+        let members = comm::members(state, posted.call.comm).into_iter();
+        let (verb, missing): (&str, Vec<u32>) = if let Some(k) = posted.call.init_ordinal {
             // A started persistent collective waits for the members' starts
             // of the one they initialised k-th on the communicator.
             let which = Which::Persistent(k);
             let missing = members.filter(|&q| {
                 let requests = &state.inner.procs[q as usize].mpi.requests;
-                !requests.iter().any(|x| which.selects(&x.kind, posted.comm))
+                !requests
+                    .iter()
+                    .any(|x| which.selects(&x.kind, posted.call.comm))
             });
             ("started", missing.collect())
         } else {
@@ -539,14 +540,14 @@ pub(crate) fn pending_posts(model: &Model, state: &State, p: usize) -> Vec<Strin
             // member with fewer pending posts there has not posted it yet.
             let ordinal = mine[..=k]
                 .iter()
-                .filter(|x| Which::Next.selects(&x.kind, posted.comm))
+                .filter(|x| Which::Next.selects(&x.kind, posted.call.comm))
                 .count();
             let missing = members.filter(|&q| {
                 state.inner.procs[q as usize]
                     .mpi
                     .requests
                     .iter()
-                    .filter(|x| Which::Next.selects(&x.kind, posted.comm))
+                    .filter(|x| Which::Next.selects(&x.kind, posted.call.comm))
                     .count()
                     < ordinal
             });
@@ -556,7 +557,7 @@ pub(crate) fn pending_posts(model: &Model, state: &State, p: usize) -> Vec<Strin
         let span = span_of(model, r.origin);
         out.push(format!(
             "for its {} of line {}, not yet {verb} by process(es) {}",
-            posted.lf.c_name(),
+            posted.call.lf.c_name(),
             span.start_line,
             missing.join(", ")
         ));

@@ -31,25 +31,36 @@ pub(crate) struct Target {
     pub(crate) hold: Option<Held>,
 }
 
-/// A nonblocking collective a process posted that not every member of the
-/// communicator has posted yet: what the operation needs from this member.
+/// One member's nonblocking or persistent collective call as the match sees
+/// it: what the members must agree on, and the arguments significant at this
+/// member, evaluated. A [`Bound`] and a [`Posted`] both keep one.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub(crate) struct Posted {
+pub(crate) struct MemberCall {
     pub comm: u32,
     pub lf: LF,
     pub(super) root: Option<Expr>,
     pub(super) op: Option<Op>,
     pub(super) args: Significant,
+    /// For a persistent collective: how many persistent collectives the
+    /// process initialised on the communicator before this one (MPI requires
+    /// the inits in the same order at every member).
+    pub(crate) init_ordinal: Option<u32>,
+}
+
+/// A nonblocking collective a process posted that not every member of the
+/// communicator has posted yet: what the operation needs from this member.
+/// (Not the whole [`Bound`]: its buffer pointers are kept only where the
+/// wait needs them, in `targets` and `sent`, so that posts that differ only
+/// in an unused pointer stay one state.)
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Posted {
+    pub(crate) call: MemberCall,
     /// The send data, read at the post (MPI forbids changing it until the
     /// operation completes).
     pub(super) pieces: Vec<Piece>,
     pub(super) targets: Vec<Target>,
     /// What the match and the wait check is still in the send buffer.
     pub(super) sent: Option<Sent>,
-    /// For a started persistent collective: how many persistent collectives
-    /// the process initialised on the communicator before this one (MPI
-    /// requires the inits in the same order at every member).
-    pub(super) init_ordinal: Option<u32>,
 }
 
 /// A collective call's arguments significant at its process, evaluated (at
@@ -57,22 +68,16 @@ pub(crate) struct Posted {
 /// which binds them): what each post needs besides the send data.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Bound {
-    pub comm: u32,
-    pub lf: LF,
+    pub(crate) call: MemberCall,
     pub(super) kind: Kind,
     pub(super) rank: usize,
     pub(super) size: usize,
     pub(super) is_root: bool,
-    pub(super) root: Option<Expr>,
-    pub(super) op: Option<Op>,
-    pub(super) args: Significant,
     /// The send buffer pointer and its scalar pointee type.
     pub(crate) send: Option<(Value, Option<Type>)>,
     /// The receive buffers: (argument position, pointer, pointee); optional
     /// NULL ones left out.
     pub(crate) receive: Vec<(usize, Value, Option<Type>)>,
-    /// See [`Posted::init_ordinal`].
-    pub(crate) init_ordinal: Option<u32>,
 }
 
 impl Bound {
