@@ -92,3 +92,44 @@ fn a_copy_of_a_pointer_parameter_writes_the_argument_object() {
     let (code, r) = verify("1", &[], &moved);
     assert_eq!(code, 2, "{r:#}");
 }
+
+/// A `long` input constrained next to `LONG_MIN` made the prover's box
+/// enumeration take `i64::MIN.abs()`: a panic (internal error, exit 2) in a
+/// debug build, a wrapped bound in release. The bound is now kept out of the
+/// box (`unsigned_abs`), and both verdicts come out right (gcc ASan+UBSan with
+/// x = LONG_MIN + 1: the assertion fails; with x = LONG_MIN: passes).
+#[test]
+fn a_bound_at_long_min_is_no_internal_error() {
+    let program = |body: &str| {
+        format!(
+            "#include <assert.h>\n#include <limits.h>\n#pragma TASS input {{x <= LONG_MIN + 1}}\n\
+             long x;\nint main(void) {{\n    {body}\n    return 0;\n}}\n"
+        )
+    };
+    let bad = program("assert(x != LONG_MIN + 1);");
+    let ok = program("if (x != LONG_MIN + 1) assert(x == LONG_MIN);");
+    for prover in [&[][..], &["--prover", "builtin"][..]] {
+        let (code, r) = verify("1", prover, &bad);
+        assert_violated(code, &r, "assertion", None);
+        let (code, r) = verify("1", prover, &ok);
+        assert_holds(code, &r);
+    }
+}
+
+/// A floating literal with exponent -2^63 (`0x1p-9223372036854775808`; gcc
+/// takes it as 0.0) negated `i64::MIN` while being read: a panic in a debug
+/// build, and in release `2^(2^63)` was computed, a run that never ended (not
+/// even at `--timeout`). It is now refused at the literal like any exponent
+/// beyond the reader's range (exit 2, with the position).
+#[test]
+fn a_floating_literal_with_the_least_exponent_is_refused_not_hung() {
+    for literal in ["0x1p-9223372036854775808", "1e-9223372036854775808"] {
+        let text = format!(
+            "#include <assert.h>\nint main(void) {{\n    double d = {literal};\n    \
+             assert(d == 0.0);\n    return 0;\n}}\n"
+        );
+        let (code, r) = verify("1", &[], &text);
+        assert_eq!(code, 2, "{r:#}");
+        assert!(r.to_string().contains(":3:16:"), "{r:#}");
+    }
+}

@@ -129,7 +129,7 @@ pub fn parse_real_literal(text: &str) -> Option<BigRational> {
             16,
         )?;
         let e2 = exp.checked_sub(4 * fp.len() as i64)?;
-        if e2.abs() > MAX_BINARY_EXPONENT {
+        if !(-MAX_BINARY_EXPONENT..=MAX_BINARY_EXPONENT).contains(&e2) {
             return None;
         }
         let two = BigInt::from(2);
@@ -154,7 +154,7 @@ pub fn parse_real_literal(text: &str) -> Option<BigRational> {
     let digits = format!("{ip}{fp}");
     let m = BigInt::parse_bytes(digits.as_bytes(), 10)?;
     let e10 = exp.checked_sub(fp.len() as i64)?;
-    if e10.abs() > MAX_DECIMAL_EXPONENT {
+    if !(-MAX_DECIMAL_EXPONENT..=MAX_DECIMAL_EXPONENT).contains(&e10) {
         return None;
     }
     let r = BigRational::from_integer(m);
