@@ -272,10 +272,14 @@ impl<'t> Tr<'t> {
         let saved = self.pure_context.replace("the operand of sizeof");
         let e = self.expr(x);
         self.pure_context = saved;
-        Ok(mk(
-            ExprKind::SizeOf(e?.ty),
-            Type::Int(IntKind::UnsignedLong),
-        ))
+        // A character constant has type `int` in C (C11 6.4.4.4): `sizeof('a')`
+        // is 4, although the model keeps the literal as a `char` elsewhere
+        // (its value is the same once promoted).
+        let ty = match (&x.kind, e?.ty) {
+            (AstKind::Char(_), _) => Type::INT,
+            (_, ty) => ty,
+        };
+        Ok(mk(ExprKind::SizeOf(ty), Type::Int(IntKind::UnsignedLong)))
     }
 
     pub(crate) fn type_name_type(&mut self, tn: &TypeName<'t>, pos: Pos) -> Res<Type> {
