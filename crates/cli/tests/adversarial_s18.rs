@@ -148,3 +148,29 @@ fn sizeof_a_character_constant_is_that_of_int() {
     let (code, r) = verify("1", &[], &wrong);
     assert_violated(code, &r, "assertion", Some(5));
 }
+
+/// `labs(LONG_MIN)` (and `abs(INT_MIN)`) is undefined (C11 7.22.6.1; UBSan:
+/// "negation of -9223372036854775808 cannot be represented in type 'long
+/// int'", k = 1), but `--signed-overflow` did not check it: the run held.
+/// It is now a `signed-overflow` violation there; without the option, and for
+/// values whose absolute value fits (gcc: passes), nothing is reported.
+#[test]
+fn abs_of_the_least_value_is_a_signed_overflow() {
+    let program = |least: &str, call: &str| {
+        format!(
+            "#include <stdlib.h>\n#include <limits.h>\n#pragma TASS input {{k == 0 || k == 1}}\n\
+             int k;\nint main(void) {{\n    long v = k ? {least} : 5;\n    long a = {call}(v);\n    \
+             (void)a;\n    return 0;\n}}\n"
+        )
+    };
+    for (least, call) in [("LONG_MIN", "labs"), ("INT_MIN", "abs")] {
+        let bad = program(least, call);
+        let (code, r) = verify("1", &["--signed-overflow"], &bad);
+        assert_violated(code, &r, "signed-overflow", Some(7));
+        let (code, r) = verify("1", &[], &bad);
+        assert_holds(code, &r);
+        let ok = program(&format!("{least} + 1"), call);
+        let (code, r) = verify("1", &["--signed-overflow"], &ok);
+        assert_holds(code, &r);
+    }
+}
