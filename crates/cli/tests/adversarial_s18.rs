@@ -136,12 +136,17 @@ fn a_floating_literal_with_the_least_exponent_is_refused_not_hung() {
 
 /// A character constant has type `int` in C (C11 6.4.4.4), so `sizeof('a')`
 /// is 4; tass typed it `char`, and `assert(sizeof('a') == 4)` was a provable
-/// violation (gcc ASan+UBSan: passes). `sizeof` of a `char` variable stays 1.
+/// violation (gcc ASan+UBSan: passes). The same for the `int` results of
+/// comparisons, `!`, `&&`, `||` (`sizeof(1 == 1)`, `sizeof(!c)`: tass said 1).
+/// `sizeof` of a `char` or `_Bool` variable stays 1.
 #[test]
 fn sizeof_a_character_constant_is_that_of_int() {
     let text = "#include <assert.h>\nint main(void) {\n    \
                 assert(sizeof('a') == 4 && sizeof '\\n' == 4);\n    char c = 'b';\n    \
-                assert(sizeof(c) == 1 && sizeof('c' + 0) == 4);\n    return 0;\n}\n";
+                assert(sizeof(c) == 1 && sizeof('c' + 0) == 4);\n    _Bool b = 1;\n    \
+                assert(sizeof(!c) == 4 && sizeof(1 == 1) == 4 && sizeof(c < b) == 4);\n    \
+                assert(sizeof(c && b) == 4 && sizeof(c || 0) == 4 && sizeof(b) == 1);\n    \
+                return 0;\n}\n";
     let (code, r) = verify("1", &[], text);
     assert_holds(code, &r);
     let wrong = text.replace("sizeof(c) == 1", "sizeof(c) == 4");
