@@ -26,6 +26,7 @@ use petgraph::visit::EdgeRef;
 use petgraph::Direction;
 
 use crate::expr::{BinaryOp, Expr, ExprKind};
+use crate::mpi::ArgRole;
 use crate::program::{
     Body, FunctionId, Location, LocationId, LocationKind, Model, VarId, VarScope,
 };
@@ -374,6 +375,11 @@ impl WriteScan<'_> {
                         Ok(())
                     }
                 }
+                (VarScope::Local(f), Frame::Callee(g)) if f == g && self.param_alias(g, *p) => {
+                    // `int *b = inout;`: a copy of a parameter points where the
+                    // parameter does, which the caller's argument covers
+                    Ok(())
+                }
                 (VarScope::Local(f), Frame::Loop) if f == self.loop_function => {
                     self.targets.insert(WriteTarget::PointeeOf(*p));
                     Ok(())
@@ -396,6 +402,126 @@ impl WriteScan<'_> {
                 crate::render::render_expr(self.model, pointer)
             ),
         )
+    }
+
+    /// Whether local `q` of `g` only ever holds a copy of one of `g`'s
+    /// parameters (cast, or moved by pointer arithmetic within its object),
+    /// a parameter `g` never assigns; and `&q` is never taken, so nothing
+    /// else can change it.
+    fn param_alias(&self, g: FunctionId, q: VarId) -> bool {
+        let function = self.model.function(g);
+        let Some(body) = function.body.as_ref() else {
+            return false;
+        };
+        let mut assigned = false;
+        for e in body.graph.edge_references() {
+            let t = e.weight();
+            let mut address_taken = false;
+            let mut look = |x: &Expr| {
+                x.visit(&mut |y| {
+                    if let ExprKind::AddressOf(inner) = &y.kind {
+                        if matches!(inner.kind, ExprKind::Var(v) if v == q) {
+                            address_taken = true;
+                        }
+                    }
+                })
+            };
+            look(&t.guard);
+            match &t.statement {
+                Statement::Assign { lhs, rhs } => {
+                    look(lhs);
+                    look(rhs);
+                    if matches!(lhs.kind, ExprKind::Var(v) if v == q) {
+                        match copied_pointer(rhs) {
+                            Some(p)
+                                if function.params.contains(&p) && !self.callee_assigns(g, p) =>
+                            {
+                                assigned = true
+                            }
+                            _ => return false,
+                        }
+                    }
+                }
+                Statement::Call { lhs, args, .. } => {
+                    if let Some(lhs) = lhs {
+                        if matches!(lhs.kind, ExprKind::Var(v) if v == q) {
+                            return false;
+                        }
+                        look(lhs);
+                    }
+                    args.iter().for_each(&mut look);
+                }
+                Statement::Allocate { lhs, .. } | Statement::Reallocate { lhs, .. } if matches!(lhs.kind, ExprKind::Var(v) if v == q) => {
+                    return false
+                }
+                Statement::Assert { condition, .. } | Statement::Assume { condition } => {
+                    look(condition)
+                }
+                Statement::Return { value: Some(v) } => look(v),
+                _ => {}
+            }
+            if address_taken {
+                return false;
+            }
+        }
+        assigned
+    }
+
+    /// The functions `MPI_Op_create` makes operators of anywhere in the
+    /// program: a reduction with an operator that is not a built-in one runs
+    /// one of them as program code (on the process that gets the result), so
+    /// what they write is written by the loop.
+    fn user_operators(&self, span: &Span) -> Result<Vec<FunctionId>, WriteSetError> {
+        let mut functions = Vec::new();
+        for f in &self.model.functions {
+            let Some(body) = f.body.as_ref() else {
+                continue;
+            };
+            for e in body.graph.edge_references() {
+                let Statement::Call {
+                    callee: Callee::Library(lf),
+                    args,
+                    ..
+                } = &e.weight().statement
+                else {
+                    continue;
+                };
+                let Some(at) = lf.mpi().and_then(|d| d.position(ArgRole::UserFunction)) else {
+                    continue;
+                };
+                match args.get(at).map(strip_casts).map(|a| &a.kind) {
+                    Some(ExprKind::IntLit(k)) if *k >= 1 && (*k as usize) <= self.model.functions.len() => {
+                        functions.push(FunctionId((*k - 1) as u32))
+                    }
+                    _ => {
+                        return self.refuse(
+                            span,
+                            format!(
+                                "a reduction with a user operator in a loop with an invariant, and the \
+                                 `MPI_Op_create` at line {} names its function through a pointer: tass \
+                                 cannot tell which function the reduction runs; pass the function by name",
+                                e.weight().span.start_line
+                            ),
+                        )
+                    }
+                }
+            }
+        }
+        Ok(functions)
+    }
+
+    /// Adds what one call of user function `g` writes.
+    fn user_function(&mut self, g: FunctionId) -> Result<(), WriteSetError> {
+        if !self.visited.insert(g) {
+            return Ok(());
+        }
+        let Some(body) = self.model.function(g).body.as_ref() else {
+            return Ok(());
+        };
+        for e in body.graph.edge_references() {
+            self.statement(&e.weight().statement, &e.weight().span, Frame::Callee(g))?;
+        }
+        Ok(())
     }
 
     fn callee_assigns(&self, g: FunctionId, p: VarId) -> bool {
@@ -451,6 +577,15 @@ impl WriteScan<'_> {
             // with one process).
             Callee::Library(lf) if lf.is_mpi() && communication_call(lf.c_name()) => {
                 self.communication.get_or_insert_with(|| span.clone());
+                let op = lf.mpi().and_then(|d| d.position(ArgRole::Op));
+                let user_op = op
+                    .and_then(|k| args.get(k))
+                    .is_some_and(|a| !matches!(strip_casts(a).kind, ExprKind::LibraryConstant(_)));
+                if user_op {
+                    for g in self.user_operators(span)? {
+                        self.user_function(g)?;
+                    }
+                }
                 Ok(())
             }
             // Other MPI calls change MPI state that is not a variable the
@@ -470,19 +605,25 @@ impl WriteScan<'_> {
                 span,
                 "a loop with an invariant may not call a system function".into(),
             ),
-            Callee::User(g) => {
-                if !self.visited.insert(*g) {
-                    return Ok(());
-                }
-                let Some(body) = self.model.function(*g).body.as_ref() else {
-                    return Ok(());
-                };
-                for e in body.graph.edge_references() {
-                    self.statement(&e.weight().statement, &e.weight().span, Frame::Callee(*g))?;
-                }
-                Ok(())
-            }
+            Callee::User(g) => self.user_function(*g),
         }
+    }
+}
+
+fn strip_casts(e: &Expr) -> &Expr {
+    match &e.kind {
+        ExprKind::Cast(inner) => strip_casts(inner),
+        _ => e,
+    }
+}
+
+/// The pointer variable `e` copies: `p`, `(T *)p`, `p + k`.
+fn copied_pointer(e: &Expr) -> Option<VarId> {
+    match &e.kind {
+        ExprKind::Var(v) => Some(*v),
+        ExprKind::Cast(inner) => copied_pointer(inner),
+        ExprKind::Binary(BinaryOp::PointerAdd | BinaryOp::PointerSub, p, _) => copied_pointer(p),
+        _ => None,
     }
 }
 

@@ -454,7 +454,8 @@ fn ceil_bound(b: &Bound, lower: bool) -> Option<i64> {
     };
     // Keep far from i64's ends: `hi - lo + 1` must not overflow.
     let i = i.to_i64()?;
-    (i.abs() < (1 << 40)).then_some(i)
+    // (`unsigned_abs`: `i64::MIN.abs()` overflows)
+    (i.unsigned_abs() < (1 << 40)).then_some(i)
 }
 
 fn value_of(r: &Range, v: i64) -> Value {

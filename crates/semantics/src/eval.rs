@@ -4,7 +4,7 @@ use smallvec::SmallVec;
 use tass_dynamic::api::{size_of, Handle, Pointer, Root, Step, Value};
 use tass_model::api::{
     char_byte_value, BinaryOp, Expr as MExpr, ExprKind, FunctionId, LibraryConstant,
-    QuantifierKind, Span, Type as MType, UnaryOp, VarId,
+    LibraryFunction, QuantifierKind, Span, Type as MType, UnaryOp, VarId,
 };
 use tass_symbolic::api::{BigInt, BigRational, Expr, ExprFactory, Type};
 
@@ -129,7 +129,7 @@ pub fn parse_real_literal(text: &str) -> Option<BigRational> {
             16,
         )?;
         let e2 = exp.checked_sub(4 * fp.len() as i64)?;
-        if e2.abs() > MAX_BINARY_EXPONENT {
+        if !(-MAX_BINARY_EXPONENT..=MAX_BINARY_EXPONENT).contains(&e2) {
             return None;
         }
         let two = BigInt::from(2);
@@ -154,7 +154,7 @@ pub fn parse_real_literal(text: &str) -> Option<BigRational> {
     let digits = format!("{ip}{fp}");
     let m = BigInt::parse_bytes(digits.as_bytes(), 10)?;
     let e10 = exp.checked_sub(fp.len() as i64)?;
-    if e10.abs() > MAX_DECIMAL_EXPONENT {
+    if !(-MAX_DECIMAL_EXPONENT..=MAX_DECIMAL_EXPONENT).contains(&e10) {
         return None;
     }
     let r = BigRational::from_integer(m);
@@ -548,7 +548,12 @@ impl<'a> Evaluator<'a> {
                 for a in args {
                     xs.push(self.eval_data(env, a)?);
                 }
-                Value::Data(self.math(*func, &xs, &e.ty, &e.span)?)
+                let value = Value::Data(self.math(*func, &xs, &e.ty, &e.span)?);
+                // `abs(INT_MIN)`, `labs(LONG_MIN)`: undefined (C11 7.22.6.1)
+                if matches!(func, LibraryFunction::Abs | LibraryFunction::Labs) {
+                    self.check_signed_overflow(env, &value, e);
+                }
+                value
             }
             ExprKind::AbstractCall(fid, args) => self.eval_abstract_call(env, e, *fid, args)?,
             ExprKind::LibraryConstant(c) => match (library_int(*c), scalar_type(&e.ty)) {

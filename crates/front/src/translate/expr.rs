@@ -272,10 +272,24 @@ impl<'t> Tr<'t> {
         let saved = self.pure_context.replace("the operand of sizeof");
         let e = self.expr(x);
         self.pure_context = saved;
-        Ok(mk(
-            ExprKind::SizeOf(e?.ty),
-            Type::Int(IntKind::UnsignedLong),
-        ))
+        // A character constant (C11 6.4.4.4) and the result of a comparison,
+        // `!`, `&&` or `||` (6.5.3.3, 6.5.8-6.5.14) have type `int` in C:
+        // `sizeof('a')` and `sizeof(a < b)` are 4, although the model keeps
+        // the first as a `char` and the others as booleans elsewhere (their
+        // values are the same once promoted).
+        let int_typed = match &x.kind {
+            AstKind::Char(_) | AstKind::Unary("!", _) => true,
+            AstKind::Binary(op, _, _) => {
+                matches!(
+                    op.as_str(),
+                    "==" | "!=" | "<" | ">" | "<=" | ">=" | "&&" | "||"
+                )
+            }
+            _ => false,
+        };
+        let ty = e?.ty;
+        let ty = if int_typed { Type::INT } else { ty };
+        Ok(mk(ExprKind::SizeOf(ty), Type::Int(IntKind::UnsignedLong)))
     }
 
     pub(crate) fn type_name_type(&mut self, tn: &TypeName<'t>, pos: Pos) -> Res<Type> {
