@@ -270,6 +270,11 @@ pub fn undefined_data(f: &ExprFactory, ty: Type) -> Expr {
 /// True if `e` is undefined data or an element (at any depth) of undefined data.
 pub fn is_undefined_data(f: &ExprFactory, mut e: Expr) -> bool {
     loop {
+        // A polynomial is none of the kinds below, and its view would intern
+        // every term (every read of a numeric value comes here).
+        if f.is_polynomial(e) {
+            return false;
+        }
         match f.view(e) {
             ExprView::Symbol(name) => return &*name == UNDEFINED_SYMBOL,
             ExprView::ArrayRead(a, _) => e = a,

@@ -876,6 +876,14 @@ fn compile(
     if let Some(&k) = index.get(&e) {
         return Approx::Var(k); // a constant or an application's slot
     }
+    if let Some(terms) = f.polynomial_terms(e) {
+        let walk = PolynomialWalk {
+            f,
+            index,
+            integer: matches!(f.type_ref(e), Type::Int),
+        };
+        return walk.polynomial(&terms, budget);
+    }
     let mut sub = |x: Expr| compile(f, x, index, budget);
     let truth = |b: bool| Approx::Const(f64::from(u8::from(b)));
     let number = |x: Option<f64>| x.map_or(Approx::Unknown, Approx::Const);
@@ -901,6 +909,101 @@ fn compile(
         ExprView::Not(x) => Approx::Not(Box::new(sub(x))),
         ExprView::Ite(c, a, b) => Approx::Ite(Box::new(sub(c)), Box::new(sub(a)), Box::new(sub(b))),
         _ => Approx::Unknown,
+    }
+}
+
+/// A polynomial node compiled as [`compile`] compiles its view (a sum of
+/// products; each term, coefficient and power `x^k` a node of its own,
+/// charged to the budget alike) without interning those nodes: the view
+/// interned one node per term, kept by the store for good (~100 MB on
+/// laplace np 5 after 100,000 states).
+struct PolynomialWalk<'a> {
+    f: &'a ExprFactory,
+    index: &'a hashbrown::HashMap<Expr, usize>,
+    /// The polynomial's type is `int` (its coefficients are integers).
+    integer: bool,
+}
+
+type PolynomialTerm<'t> = (&'t BigRational, &'t [(Expr, u32)]);
+
+/// Takes one node from `budget`: false if none is left.
+fn charge(budget: &mut u32) -> bool {
+    if *budget == 0 {
+        return false;
+    }
+    *budget -= 1;
+    true
+}
+
+impl PolynomialWalk<'_> {
+    /// The polynomial node itself (already charged by `compile`).
+    fn polynomial(&self, terms: &[PolynomialTerm<'_>], budget: &mut u32) -> Approx {
+        match terms {
+            [single] => self.product(*single, budget),
+            _ => Approx::Add(terms.iter().map(|&t| self.term(t, budget)).collect()),
+        }
+    }
+
+    /// One term of a sum, as the node the view gave for it: the primitive
+    /// itself for `1 * x`, a number for the constant term, else a product.
+    fn term(&self, (coef, mono): PolynomialTerm<'_>, budget: &mut u32) -> Approx {
+        if let [(x, 1)] = mono {
+            if coef.is_one() {
+                return compile(self.f, *x, self.index, budget);
+            }
+        }
+        if !charge(budget) {
+            return Approx::Unknown;
+        }
+        if mono.is_empty() {
+            return self.number(coef);
+        }
+        self.product((coef, mono), budget)
+    }
+
+    /// A single-term node: `x^k` alone, else the coefficient (unless 1) and
+    /// the factors, each power `x^k` (`k > 1`) a node of its own.
+    fn product(&self, (coef, mono): PolynomialTerm<'_>, budget: &mut u32) -> Approx {
+        if let [(x, k)] = mono {
+            if coef.is_one() {
+                return self.power(*x, *k, budget);
+            }
+        }
+        let mut factors = Vec::with_capacity(mono.len() + 1);
+        if !coef.is_one() {
+            factors.push(if charge(budget) {
+                self.number(coef)
+            } else {
+                Approx::Unknown
+            });
+        }
+        for &(x, k) in mono {
+            factors.push(if k == 1 {
+                compile(self.f, x, self.index, budget)
+            } else if charge(budget) {
+                self.power(x, k, budget)
+            } else {
+                Approx::Unknown
+            });
+        }
+        Approx::Mul(factors)
+    }
+
+    fn power(&self, x: Expr, k: u32, budget: &mut u32) -> Approx {
+        match i32::try_from(k) {
+            Ok(n) => Approx::Pow(Box::new(compile(self.f, x, self.index, budget)), n),
+            Err(_) => Approx::Unknown,
+        }
+    }
+
+    /// A coefficient, converted as its `int` or `real` node would be.
+    fn number(&self, coef: &BigRational) -> Approx {
+        let value = if self.integer {
+            coef.numer().to_f64()
+        } else {
+            coef.to_f64()
+        };
+        value.map_or(Approx::Unknown, Approx::Const)
     }
 }
 
@@ -1050,8 +1153,11 @@ fn collect_applications(
     if !seen.insert(e) {
         return Some(());
     }
-    match f.view(e) {
-        ExprView::Apply(function, _) => {
+    // A polynomial is none of the kinds matched here (its children are its
+    // primitives); its view would intern a node per term for nothing.
+    let view = (!f.is_polynomial(e)).then(|| f.view(e));
+    match view {
+        Some(ExprView::Apply(function, _)) => {
             let name = f.symbol_name(function).unwrap_or_default();
             if BitOp::from_function_name(&name).is_none() {
                 if !is_scalar(&f.type_of(e)) {
@@ -1061,10 +1167,12 @@ fn collect_applications(
             }
         }
         // A scalar element of an input array (`g0[i][j]`) is a slot too.
-        ExprView::ArrayRead(..) if is_scalar(&f.type_of(e)) && array_read(f, e).is_some() => {
+        Some(ExprView::ArrayRead(..))
+            if is_scalar(&f.type_of(e)) && array_read(f, e).is_some() =>
+        {
             out.push(e)
         }
-        ExprView::Quant { .. } | ExprView::ArrayLambda { .. } => return None,
+        Some(ExprView::Quant { .. } | ExprView::ArrayLambda { .. }) => return None,
         _ => {}
     }
     for c in f.children(e) {
