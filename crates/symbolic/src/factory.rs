@@ -139,13 +139,13 @@ impl ExprFactory {
     }
 
     /// Interns a node; `op`'s children must be canonical already.
-    pub(crate) fn intern(&self, op: Op, ty: Type) -> Expr {
+    pub(crate) fn intern(&self, mut op: Op, ty: Type) -> Expr {
         let hash = self.hasher.hash_one((&op, &ty));
-        let same = |&id: &u32| {
+        let same = |op: &Op, id: u32| {
             let n = self.node(Expr(id));
-            n.hash == hash && n.ty == ty && n.op == op
+            n.hash == hash && n.ty == ty && n.op == *op
         };
-        if let Some(&id) = self.index.read().ids.find(hash, same) {
+        if let Some(&id) = self.index.read().ids.find(hash, |&id| same(&op, id)) {
             return Expr(id);
         }
         let (bloom, depth) = match &op {
@@ -164,8 +164,14 @@ impl ExprFactory {
                 (b, d + 1)
             }
         };
+        // Probably a new node: it is kept for good, so without spare room.
+        if let Op::Poly(p) = &mut op {
+            if let Some(p) = Arc::get_mut(p) {
+                p.shrink_exact();
+            }
+        }
         let mut index = self.index.write();
-        if let Some(&id) = index.ids.find(hash, same) {
+        if let Some(&id) = index.ids.find(hash, |&id| same(&op, id)) {
             return Expr(id);
         }
         // Appends happen only here, under the write lock, so ids are dense and
