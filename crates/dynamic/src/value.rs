@@ -315,6 +315,26 @@ mod tests {
     }
 
     #[test]
+    fn asking_whether_a_sum_is_undefined_interns_nothing() {
+        // Every read of a numeric value asks; the view of a sum would intern a
+        // node per term, kept by the store for good (most of laplace np 5's
+        // memory before).
+        let f = ExprFactory::new();
+        let xs: Vec<Expr> = (0..8)
+            .map(|k| f.symbol(&format!("x{k}"), Type::Real))
+            .collect();
+        let sum = f.add_all(
+            &Type::Real,
+            xs.iter().map(|&x| f.mul(f.real_ratio(1, 4), x)),
+        );
+        let nodes = f.len();
+        assert!(!is_undefined_data(&f, sum));
+        assert_eq!(f.len(), nodes);
+        let undefined = undefined_data(&f, Type::Real);
+        assert!(is_undefined_data(&f, undefined));
+    }
+
+    #[test]
     fn struct_and_pointer_arrays_need_concrete_indices() {
         let f = ExprFactory::new();
         let arr = Value::Array(Arc::new(vec![Value::Pointer(Pointer::Null); 2]));

@@ -14,6 +14,8 @@ use tass_symbolic::api::{Assignment, BitOp, Expr, ExprFactory, ExprView, RelOp, 
 
 use crate::model::{Model, ModelValue};
 
+mod polynomial;
+
 /// Most distinct candidate numbers collected from the formulas.
 const MAX_CANDIDATES: usize = 24;
 
@@ -843,6 +845,7 @@ fn value_to_f64(v: &Value) -> f64 {
 }
 
 /// A formula compiled for fast floating-point evaluation (variables by index).
+#[cfg_attr(test, derive(Debug, PartialEq))]
 enum Approx {
     Const(f64),
     Var(usize),
@@ -877,7 +880,7 @@ fn compile(
         return Approx::Var(k); // a constant or an application's slot
     }
     if let Some(terms) = f.polynomial_terms(e) {
-        let walk = PolynomialWalk {
+        let walk = polynomial::PolynomialWalk {
             f,
             index,
             integer: matches!(f.type_ref(e), Type::Int),
@@ -909,101 +912,6 @@ fn compile(
         ExprView::Not(x) => Approx::Not(Box::new(sub(x))),
         ExprView::Ite(c, a, b) => Approx::Ite(Box::new(sub(c)), Box::new(sub(a)), Box::new(sub(b))),
         _ => Approx::Unknown,
-    }
-}
-
-/// A polynomial node compiled as [`compile`] compiles its view (a sum of
-/// products; each term, coefficient and power `x^k` a node of its own,
-/// charged to the budget alike) without interning those nodes: the view
-/// interned one node per term, kept by the store for good (~100 MB on
-/// laplace np 5 after 100,000 states).
-struct PolynomialWalk<'a> {
-    f: &'a ExprFactory,
-    index: &'a hashbrown::HashMap<Expr, usize>,
-    /// The polynomial's type is `int` (its coefficients are integers).
-    integer: bool,
-}
-
-type PolynomialTerm<'t> = (&'t BigRational, &'t [(Expr, u32)]);
-
-/// Takes one node from `budget`: false if none is left.
-fn charge(budget: &mut u32) -> bool {
-    if *budget == 0 {
-        return false;
-    }
-    *budget -= 1;
-    true
-}
-
-impl PolynomialWalk<'_> {
-    /// The polynomial node itself (already charged by `compile`).
-    fn polynomial(&self, terms: &[PolynomialTerm<'_>], budget: &mut u32) -> Approx {
-        match terms {
-            [single] => self.product(*single, budget),
-            _ => Approx::Add(terms.iter().map(|&t| self.term(t, budget)).collect()),
-        }
-    }
-
-    /// One term of a sum, as the node the view gave for it: the primitive
-    /// itself for `1 * x`, a number for the constant term, else a product.
-    fn term(&self, (coef, mono): PolynomialTerm<'_>, budget: &mut u32) -> Approx {
-        if let [(x, 1)] = mono {
-            if coef.is_one() {
-                return compile(self.f, *x, self.index, budget);
-            }
-        }
-        if !charge(budget) {
-            return Approx::Unknown;
-        }
-        if mono.is_empty() {
-            return self.number(coef);
-        }
-        self.product((coef, mono), budget)
-    }
-
-    /// A single-term node: `x^k` alone, else the coefficient (unless 1) and
-    /// the factors, each power `x^k` (`k > 1`) a node of its own.
-    fn product(&self, (coef, mono): PolynomialTerm<'_>, budget: &mut u32) -> Approx {
-        if let [(x, k)] = mono {
-            if coef.is_one() {
-                return self.power(*x, *k, budget);
-            }
-        }
-        let mut factors = Vec::with_capacity(mono.len() + 1);
-        if !coef.is_one() {
-            factors.push(if charge(budget) {
-                self.number(coef)
-            } else {
-                Approx::Unknown
-            });
-        }
-        for &(x, k) in mono {
-            factors.push(if k == 1 {
-                compile(self.f, x, self.index, budget)
-            } else if charge(budget) {
-                self.power(x, k, budget)
-            } else {
-                Approx::Unknown
-            });
-        }
-        Approx::Mul(factors)
-    }
-
-    fn power(&self, x: Expr, k: u32, budget: &mut u32) -> Approx {
-        match i32::try_from(k) {
-            Ok(n) => Approx::Pow(Box::new(compile(self.f, x, self.index, budget)), n),
-            Err(_) => Approx::Unknown,
-        }
-    }
-
-    /// A coefficient, converted as its `int` or `real` node would be.
-    fn number(&self, coef: &BigRational) -> Approx {
-        let value = if self.integer {
-            coef.numer().to_f64()
-        } else {
-            coef.to_f64()
-        };
-        value.map_or(Approx::Unknown, Approx::Const)
     }
 }
 
@@ -1167,9 +1075,7 @@ fn collect_applications(
             }
         }
         // A scalar element of an input array (`g0[i][j]`) is a slot too.
-        Some(ExprView::ArrayRead(..))
-            if is_scalar(&f.type_of(e)) && array_read(f, e).is_some() =>
-        {
+        Some(ExprView::ArrayRead(..)) if is_scalar(&f.type_of(e)) && array_read(f, e).is_some() => {
             out.push(e)
         }
         Some(ExprView::Quant { .. } | ExprView::ArrayLambda { .. }) => return None,

@@ -546,6 +546,59 @@ mod tests {
     }
 
     #[test]
+    fn polynomial_terms_are_the_views_terms_without_new_nodes() {
+        let f = ExprFactory::new();
+        let (x, y) = (f.symbol("x", Type::Int), f.symbol("y", Type::Int));
+        let p = f.add_all(
+            &Type::Int,
+            [f.mul(f.int(3), f.mul(x, y)), f.mul(x, x), y, f.int(-2)],
+        );
+        assert!(f.is_polynomial(p));
+        assert!(!f.is_polynomial(x));
+        assert!(!f.is_polynomial(f.int(5)));
+        assert!(f.polynomial_terms(x).is_none());
+        let nodes = f.len();
+        let terms: Vec<(BigRational, Vec<(Expr, u32)>)> = f
+            .polynomial_terms(p)
+            .unwrap()
+            .into_iter()
+            .map(|(c, m)| (c.clone(), m.to_vec()))
+            .collect();
+        assert_eq!(f.len(), nodes, "reading the terms interned a node");
+        // The view's terms, rebuilt from the borrowed ones, in the same order.
+        let ExprView::Add(view_terms) = f.view(p) else {
+            panic!("a sum's view is a sum");
+        };
+        let rebuilt: Vec<Expr> = terms
+            .iter()
+            .map(|(c, mono)| {
+                let factors = mono.iter().map(|&(v, k)| f.pow(v, k));
+                f.mul(
+                    f.number(c.clone(), &Type::Int),
+                    f.mul_all(&Type::Int, factors),
+                )
+            })
+            .collect();
+        assert_eq!(rebuilt, view_terms);
+    }
+
+    #[test]
+    fn an_interned_polynomial_keeps_no_spare_room() {
+        // x0 + ... + x9 + (x0 + ... + x9) reserves 20 terms for 10.
+        let f = ExprFactory::new();
+        let xs: Vec<Expr> = (0..10)
+            .map(|k| f.symbol(&format!("x{k}"), Type::Int))
+            .collect();
+        let s = f.add_all(&Type::Int, xs.iter().copied());
+        let doubled = f.add(s, s);
+        let Op::Poly(p) = &f.node(doubled).op else {
+            panic!("a sum is a polynomial node");
+        };
+        assert_eq!(p.terms.len(), 10);
+        assert_eq!(p.terms.capacity(), 10);
+    }
+
+    #[test]
     fn interning_gives_equal_ids() {
         let f = ExprFactory::new();
         assert_eq!(f.int(5), f.int(5));
