@@ -23,6 +23,10 @@ struct Index {
     ids: HashTable<u32>,
 }
 
+/// One term of a polynomial node borrowed from the store: its coefficient and
+/// its primitive factors with their exponents ([`ExprFactory::polynomial_terms`]).
+pub type PolynomialTerm<'a> = (&'a BigRational, &'a [(Expr, u32)]);
+
 /// Factors of a real polynomial: `poly == constant * prod(factor^exp)`.
 #[derive(Clone, Debug)]
 pub(crate) struct Factored {
@@ -349,7 +353,7 @@ impl ExprFactory {
     /// [`view`](Self::view) shows them, borrowed from the store: a walk that
     /// needs the terms reads them here without interning a node per term.
     /// `None` if `e` is not a polynomial node.
-    pub fn polynomial_terms(&self, e: Expr) -> Option<Vec<(&BigRational, &[(Expr, u32)])>> {
+    pub fn polynomial_terms(&self, e: Expr) -> Option<Vec<PolynomialTerm<'_>>> {
         match &self.node(e).op {
             Op::Poly(p) => Some(
                 p.terms

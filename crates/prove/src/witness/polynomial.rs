@@ -2,7 +2,7 @@
 
 use num_rational::BigRational;
 use num_traits::{One, ToPrimitive};
-use tass_symbolic::api::{Expr, ExprFactory};
+use tass_symbolic::api::{Expr, ExprFactory, PolynomialTerm};
 
 use super::{compile, Approx};
 
@@ -17,8 +17,6 @@ pub(super) struct PolynomialWalk<'a> {
     /// The polynomial's type is `int` (its coefficients are integers).
     pub(super) integer: bool,
 }
-
-type PolynomialTerm<'t> = (&'t BigRational, &'t [(Expr, u32)]);
 
 /// Takes one node from `budget`: false if none is left.
 fn charge(budget: &mut u32) -> bool {
