@@ -270,6 +270,11 @@ pub fn undefined_data(f: &ExprFactory, ty: Type) -> Expr {
 /// True if `e` is undefined data or an element (at any depth) of undefined data.
 pub fn is_undefined_data(f: &ExprFactory, mut e: Expr) -> bool {
     loop {
+        // A polynomial is none of the kinds below, and its view would intern
+        // every term (every read of a numeric value comes here).
+        if f.is_polynomial(e) {
+            return false;
+        }
         match f.view(e) {
             ExprView::Symbol(name) => return &*name == UNDEFINED_SYMBOL,
             ExprView::ArrayRead(a, _) => e = a,
@@ -307,6 +312,26 @@ mod tests {
         );
         let other = read_at(&f, &a, &[Step::Index(i), Step::Index(f.int(0))]).unwrap();
         assert!(is_undefined_data(&f, other.as_data().unwrap()));
+    }
+
+    #[test]
+    fn asking_whether_a_sum_is_undefined_interns_nothing() {
+        // Every read of a numeric value asks; the view of a sum would intern a
+        // node per term, kept by the store for good (most of laplace np 5's
+        // memory before).
+        let f = ExprFactory::new();
+        let xs: Vec<Expr> = (0..8)
+            .map(|k| f.symbol(&format!("x{k}"), Type::Real))
+            .collect();
+        let sum = f.add_all(
+            &Type::Real,
+            xs.iter().map(|&x| f.mul(f.real_ratio(1, 4), x)),
+        );
+        let nodes = f.len();
+        assert!(!is_undefined_data(&f, sum));
+        assert_eq!(f.len(), nodes);
+        let undefined = undefined_data(&f, Type::Real);
+        assert!(is_undefined_data(&f, undefined));
     }
 
     #[test]

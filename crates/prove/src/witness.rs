@@ -14,6 +14,8 @@ use tass_symbolic::api::{Assignment, BitOp, Expr, ExprFactory, ExprView, RelOp, 
 
 use crate::model::{Model, ModelValue};
 
+mod polynomial;
+
 /// Most distinct candidate numbers collected from the formulas.
 const MAX_CANDIDATES: usize = 24;
 
@@ -843,6 +845,7 @@ fn value_to_f64(v: &Value) -> f64 {
 }
 
 /// A formula compiled for fast floating-point evaluation (variables by index).
+#[cfg_attr(test, derive(Debug, PartialEq))]
 enum Approx {
     Const(f64),
     Var(usize),
@@ -875,6 +878,14 @@ fn compile(
     *budget -= 1;
     if let Some(&k) = index.get(&e) {
         return Approx::Var(k); // a constant or an application's slot
+    }
+    if let Some(terms) = f.polynomial_terms(e) {
+        let walk = polynomial::PolynomialWalk {
+            f,
+            index,
+            integer: matches!(f.type_ref(e), Type::Int),
+        };
+        return walk.polynomial(&terms, budget);
     }
     let mut sub = |x: Expr| compile(f, x, index, budget);
     let truth = |b: bool| Approx::Const(f64::from(u8::from(b)));
@@ -1050,8 +1061,11 @@ fn collect_applications(
     if !seen.insert(e) {
         return Some(());
     }
-    match f.view(e) {
-        ExprView::Apply(function, _) => {
+    // A polynomial is none of the kinds matched here (its children are its
+    // primitives); its view would intern a node per term for nothing.
+    let view = (!f.is_polynomial(e)).then(|| f.view(e));
+    match view {
+        Some(ExprView::Apply(function, _)) => {
             let name = f.symbol_name(function).unwrap_or_default();
             if BitOp::from_function_name(&name).is_none() {
                 if !is_scalar(&f.type_of(e)) {
@@ -1061,10 +1075,10 @@ fn collect_applications(
             }
         }
         // A scalar element of an input array (`g0[i][j]`) is a slot too.
-        ExprView::ArrayRead(..) if is_scalar(&f.type_of(e)) && array_read(f, e).is_some() => {
+        Some(ExprView::ArrayRead(..)) if is_scalar(&f.type_of(e)) && array_read(f, e).is_some() => {
             out.push(e)
         }
-        ExprView::Quant { .. } | ExprView::ArrayLambda { .. } => return None,
+        Some(ExprView::Quant { .. } | ExprView::ArrayLambda { .. }) => return None,
         _ => {}
     }
     for c in f.children(e) {

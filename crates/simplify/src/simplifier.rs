@@ -660,47 +660,60 @@ impl Simplifier {
         if let Some(&v) = know.subst.get(&e) {
             return v;
         }
-        let r = match f.view(e) {
-            ExprView::Bool(_)
-            | ExprView::Int(_)
-            | ExprView::Real(_)
-            | ExprView::Char(_)
-            | ExprView::Symbol(_) => e,
-            ExprView::Quant { var, .. } | ExprView::ArrayLambda { var, .. }
-                if know.symbols.contains(&var) =>
-            {
-                e
-            }
-            ExprView::Rel(op, g) => {
-                let g2 = self.simp(know, g, memo);
-                let r = f.rel(op, g2);
-                self.decide_rel(know, r)
-            }
-            ExprView::And(_) | ExprView::Or(_) => {
-                f.map_children(e, &mut |c| self.simp(know, c, memo))
-            }
-            _ => {
-                let r = f.map_children(e, &mut |c| self.simp(know, c, memo));
-                let r = match know.subst.get(&r) {
-                    Some(&v) => v,
-                    None => r,
-                };
-                let r = self.int_division_by_bounds(know, r);
-                if f.type_of(r).is_numeric() {
-                    self.reduce_numeric(know, r)
-                } else {
-                    r
+        // A polynomial is simplified through its primitives; its view would
+        // intern a node per term, kept by the store for good.
+        let r = if f.is_polynomial(e) {
+            self.simp_compound(know, e, memo)
+        } else {
+            match f.view(e) {
+                ExprView::Bool(_)
+                | ExprView::Int(_)
+                | ExprView::Real(_)
+                | ExprView::Char(_)
+                | ExprView::Symbol(_) => e,
+                ExprView::Quant { var, .. } | ExprView::ArrayLambda { var, .. }
+                    if know.symbols.contains(&var) =>
+                {
+                    e
                 }
+                ExprView::Rel(op, g) => {
+                    let g2 = self.simp(know, g, memo);
+                    let r = f.rel(op, g2);
+                    self.decide_rel(know, r)
+                }
+                ExprView::And(_) | ExprView::Or(_) => {
+                    f.map_children(e, &mut |c| self.simp(know, c, memo))
+                }
+                _ => self.simp_compound(know, e, memo),
             }
         };
         memo.insert(e, r);
         r
     }
 
+    /// `e` with its children simplified, then reduced as a whole.
+    fn simp_compound(&self, know: &Knowledge, e: Expr, memo: &mut HashMap<Expr, Expr>) -> Expr {
+        let f = &self.factory;
+        let r = f.map_children(e, &mut |c| self.simp(know, c, memo));
+        let r = match know.subst.get(&r) {
+            Some(&v) => v,
+            None => r,
+        };
+        let r = self.int_division_by_bounds(know, r);
+        if f.type_of(r).is_numeric() {
+            self.reduce_numeric(know, r)
+        } else {
+            r
+        }
+    }
+
     /// `a / b` and `a % b` for a concrete `b != 0` when the bounds of `a` fix the
     /// quotient (e.g. `0 <= a < b` gives `a / b == 0` and `a % b == a`).
     fn int_division_by_bounds(&self, know: &Knowledge, r: Expr) -> Expr {
         let f = &self.factory;
+        if f.is_polynomial(r) {
+            return r;
+        }
         let (a, b, is_div) = match f.view(r) {
             ExprView::IntDiv(a, b) => (a, b, true),
             ExprView::IntMod(a, b) => (a, b, false),

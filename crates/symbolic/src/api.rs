@@ -15,7 +15,7 @@
 //!   (re-exported from num-bigint 0.4 / num-rational 0.4).
 
 pub use crate::compound::{BitOp, BITWISE_FUNCTIONS};
-pub use crate::factory::ExprFactory;
+pub use crate::factory::{ExprFactory, PolynomialTerm};
 pub use crate::ieee::ieee_value;
 pub use crate::print::ExprDisplay;
 pub use crate::types::{

@@ -182,6 +182,19 @@ impl Poly {
         self.terms.is_empty()
     }
 
+    /// Gives back the room a sum or product reserved beyond its terms (a sum
+    /// reserves both operands' terms; equal monomials merge): the store keeps
+    /// every interned polynomial, so the spare room would be kept with it.
+    /// Moves the terms into an exact allocation: `shrink_to_fit` may keep
+    /// the block (mimalloc keeps it when at least half is used).
+    pub fn shrink_exact(&mut self) {
+        if self.terms.spilled() && self.terms.capacity() > self.terms.len() {
+            let mut exact = SmallVec::with_capacity(self.terms.len());
+            exact.extend(self.terms.drain(..));
+            self.terms = exact;
+        }
+    }
+
     /// The constant value, if the polynomial has no non-constant term.
     pub fn as_constant(&self) -> Option<BigRational> {
         match self.terms.len() {
