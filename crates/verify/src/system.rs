@@ -20,7 +20,7 @@ use crate::report::{
     complete_witness, peak_memory_mb, violation_report, Certainty, Property, Report, Stats,
     TraceStep, Verdict, ViolationReport,
 };
-use crate::shared_store::{Saved, SharedStore};
+use crate::shared_store::{Meeting, Saved, SharedStore};
 use crate::split::{choose_cut, split_report, SplitTarget};
 
 /// Every state this many steps deep (and at multiples of it) is saved, whatever
@@ -181,6 +181,13 @@ pub(crate) struct ModelSystem<'a, E: Engine> {
     region: usize,
     /// The saved states on the current search path (for the cycle proviso).
     path_states: Vec<PathState<E::Key, E::State>>,
+    /// `--jobs N`: how many of `path_states` (from the first) are known to
+    /// reach a fully expanded state and are marked so in the shared store
+    /// (every state on the path reaches the states below it).
+    reaches_full_upto: usize,
+    /// Whether the state about to be expanded is expanded with every enabled
+    /// step (the reduction left nothing out, or the cycle proviso).
+    expanding_fully: bool,
     /// Depth of the state just checked.
     depth: usize,
     /// Whether the reduction left out some steps of the state just checked.
@@ -314,6 +321,8 @@ impl<'a, E: Engine> ModelSystem<'a, E> {
             visited: [Visited::new(), Visited::new()],
             region: Visited::<E::Key, E::State>::PREFIX,
             path_states: Vec::new(),
+            reaches_full_upto: 0,
+            expanding_fully: false,
             depth: 0,
             reduced: false,
             pending: Vec::new(),
@@ -478,7 +487,12 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
         self.successor_on_forced_chain =
             Some(forced && (self.saved_at_merge || self.on_forced_chain));
         match self.cached_enabled.take() {
-            Some(steps) => Ok(steps),
+            Some(steps) => {
+                if self.expanding_fully {
+                    self.note_reaches_full();
+                }
+                Ok(steps)
+            }
             None if self.nprocs > 1 => {
                 let steps = self.engine.enabled(state)?;
                 Ok(self.engine.reduce(state, steps))
@@ -497,6 +511,7 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
 
     fn check(&mut self, state: &E::State, path: &[E::Step]) -> Control {
         self.saved_at_merge = false;
+        self.expanding_fully = false;
         let pending = std::mem::take(&mut self.pending);
         for violation in pending {
             if self.record(violation, path, FoundBy::Step) == Control::Stop {
@@ -571,6 +586,7 @@ impl<E: Engine> TransitionSystem for ModelSystem<'_, E> {
                 return Control::Stop;
             }
         };
+        self.expanding_fully = !self.reduced;
         if enabled.is_empty() {
             for violation in self.engine.final_violations(state) {
                 if self.record(violation, path, FoundBy::FinalChecks) == Control::Stop {
@@ -783,10 +799,13 @@ impl<E: Engine> ModelSystem<'_, E> {
         key: E::Key,
     ) -> bool {
         let region = self.region;
-        if self.visited[region].on_path.contains_key(&key) {
+        let meeting = if self.visited[region].on_path.contains_key(&key) {
             self.closed_cycle = true;
-        }
-        match shared.save(canonical.clone(), self.reduced) {
+            Meeting::OwnPath
+        } else {
+            Meeting::Elsewhere
+        };
+        match shared.save(canonical.clone(), self.reduced, meeting) {
             Saved::New => {
                 if self.visited[Visited::<E::Key, E::State>::PREFIX]
                     .store
@@ -809,7 +828,12 @@ impl<E: Engine> ModelSystem<'_, E> {
                 }
                 true
             }
-            Saved::Matched => false,
+            Saved::Matched { reaches_full } => {
+                if reaches_full {
+                    self.note_reaches_full();
+                }
+                false
+            }
             Saved::ExpandFully => self.expand_fully(state),
         }
     }
@@ -823,6 +847,7 @@ impl<E: Engine> ModelSystem<'_, E> {
             Ok(all) => {
                 self.note_end(state, &all);
                 self.cached_enabled = Some(all);
+                self.expanding_fully = true;
                 true
             }
             Err(error) => {
@@ -830,6 +855,23 @@ impl<E: Engine> ModelSystem<'_, E> {
                 false
             }
         }
+    }
+
+    /// The state being expanded is expanded fully, or equals a saved state
+    /// from which a fully expanded one is reachable: so is every saved state
+    /// on the path (each reaches it by explored steps). Marks them in the
+    /// shared store (which a part uses to spare another part's open states
+    /// the cycle proviso, see [`SharedStore::save`]).
+    fn note_reaches_full(&mut self) {
+        let Some(shared) = &self.shared else {
+            return;
+        };
+        for entry in &self.path_states[self.reaches_full_upto..] {
+            if let Some(state) = &entry.shared {
+                shared.mark_reaches_full(state);
+            }
+        }
+        self.reaches_full_upto = self.path_states.len();
     }
 
     /// The search has ended: the states still on its path are closed in the
@@ -843,6 +885,7 @@ impl<E: Engine> ModelSystem<'_, E> {
     /// The search has backtracked over a saved state: off the path, and
     /// closed in the shared store if it is there.
     fn leave_path(&mut self, entry: PathState<E::Key, E::State>) {
+        self.reaches_full_upto = self.reaches_full_upto.min(self.path_states.len());
         self.visited[entry.region].on_path.remove(&entry.key);
         if let (Some(s), Some(shared)) = (entry.shared, self.shared_store_of(entry.region)) {
             shared.close(&s);

@@ -5,7 +5,7 @@ use tass_search::api::{Limits, Outcome, Region, Search, SplitSystem};
 use super::tests::{Spin, SpinState};
 use super::{Findings, Mode, ModelSystem};
 use crate::options::Options;
-use crate::shared_store::SharedStore;
+use crate::shared_store::{Meeting, SharedStore};
 
 /// Runs the `Spin` system below the cut with `store` shared, as one part of
 /// a parallel search whose other parts saved what `store` holds; returns
@@ -50,16 +50,33 @@ fn found_with(store: Arc<SharedStore<SpinState>>) -> bool {
 fn a_reduced_state_open_in_another_part_is_expanded_fully() {
     let open = Arc::new(SharedStore::new());
     for a in 0..2 {
-        open.save(SpinState { a, b: 0 }, true);
+        open.save(SpinState { a, b: 0 }, true, Meeting::Elsewhere);
     }
     assert!(found_with(open));
     let closed = Arc::new(SharedStore::new());
     for a in 0..2 {
         let state = SpinState { a, b: 0 };
-        closed.save(state.clone(), true);
+        closed.save(state.clone(), true, Meeting::Elsewhere);
         closed.close(&state);
     }
     assert!(!found_with(closed));
     // Alone (nothing saved by others), the part's own cycle is expanded.
     assert!(found_with(Arc::new(SharedStore::new())));
+}
+
+/// The same open states, but known to reach a fully expanded state (their
+/// saver met one below them): this part does not expand them, since every
+/// state of the cycle then reaches a fully expanded state, which is what the
+/// reduction needs (docs/architecture.md, "Parallel search"); the saver's
+/// side of that is `shared_jobs_*` in crates/cli/tests/shard.rs. Not marked,
+/// they are expanded (above).
+#[test]
+fn an_open_state_known_to_reach_a_full_one_is_not_expanded_by_another_part() {
+    let open = Arc::new(SharedStore::new());
+    for a in 0..2 {
+        let state = SpinState { a, b: 0 };
+        open.save(state.clone(), true, Meeting::Elsewhere);
+        open.mark_reaches_full(&state);
+    }
+    assert!(!found_with(open));
 }
