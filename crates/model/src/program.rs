@@ -6,7 +6,7 @@ use petgraph::Direction;
 
 use crate::expr::Expr;
 use crate::span::Span;
-use crate::stmt::{LoopInvariant, Transition};
+use crate::stmt::{LoopArrival, LoopInvariant, Statement, Transition};
 use crate::types::{StructDef, StructId, Type};
 
 /// Index of a variable in [`Model::variables`].
@@ -188,6 +188,38 @@ impl Body {
     /// Number of locations.
     pub fn location_count(&self) -> usize {
         self.graph.node_count()
+    }
+    /// True if the return arrival of `inv`'s loop (the statement with its id
+    /// and span, `LoopArrival::Return`) can be reached from `from` without
+    /// passing `head`, the loop's head: whether the branch into `from` enters
+    /// the loop's body.
+    pub fn reaches_loop_return(
+        &self,
+        (head, from): (LocationId, LocationId),
+        inv: &LoopInvariant,
+    ) -> bool {
+        let mut seen = vec![from];
+        let mut todo = vec![from];
+        while let Some(at) = todo.pop() {
+            if at == head {
+                continue;
+            }
+            for (_, t, target) in self.outgoing(at) {
+                if let Statement::LoopInvariant(other) = &t.statement {
+                    if other.arrival == LoopArrival::Return
+                        && other.id == inv.id
+                        && other.span == inv.span
+                    {
+                        return true;
+                    }
+                }
+                if !seen.contains(&target) {
+                    seen.push(target);
+                    todo.push(target);
+                }
+            }
+        }
+        false
     }
 }
 

@@ -51,7 +51,7 @@
 
 use std::sync::Arc;
 
-use tass_model::api::{render_expr, LocationId, LoopArrival, LoopInvariant, Model, Statement};
+use tass_model::api::{render_expr, LoopArrival, LoopInvariant, Model, Statement};
 use tass_model::api::{FunctionId, TransitionId};
 use tass_semantics::api::{
     evaluate_guard, EngineError, Environment, Evaluator, Oracle, Property, Violation,
@@ -524,7 +524,7 @@ fn entering_guard(
         .as_ref()
         .map(|body| {
             body.outgoing(head)
-                .filter(|&(_, _, target)| reaches_return(ctx.model, function, (head, target), inv))
+                .filter(|&(_, _, target)| body.reaches_loop_return((head, target), inv))
                 .map(|(tid, _, _)| tid)
                 .collect()
         })
@@ -534,39 +534,4 @@ fn entering_guard(
     };
     let env = ctx.env(state, q);
     evaluate_guard(ctx.model, ctx.f, oracle, &env, tid)
-}
-
-/// True if the return arrival of `inv`'s loop can be reached from `from`
-/// without passing `head`.
-fn reaches_return(
-    model: &Model,
-    function: FunctionId,
-    (head, from): (LocationId, LocationId),
-    inv: &LoopInvariant,
-) -> bool {
-    let Some(body) = model.function(function).body.as_ref() else {
-        return false;
-    };
-    let mut seen = vec![from];
-    let mut todo = vec![from];
-    while let Some(at) = todo.pop() {
-        if at == head {
-            continue;
-        }
-        for (_, t, target) in body.outgoing(at) {
-            if let Statement::LoopInvariant(other) = &t.statement {
-                if other.arrival == LoopArrival::Return
-                    && other.id == inv.id
-                    && other.span == inv.span
-                {
-                    return true;
-                }
-            }
-            if !seen.contains(&target) {
-                seen.push(target);
-                todo.push(target);
-            }
-        }
-    }
-    false
 }

@@ -5,9 +5,7 @@
 //! steps of the list are all explored, in some order).
 
 use petgraph::Direction;
-use tass_model::api::{
-    CollectiveKind, FunctionId, LocationId, LoopArrival, Statement, TransitionId,
-};
+use tass_model::api::{CollectiveKind, FunctionId, Statement, TransitionId};
 use tass_state::api::{State, Step};
 
 use super::RealEngine;
@@ -91,54 +89,22 @@ impl RealEngine {
     fn head_branch(&self, function: FunctionId, transition: TransitionId) -> Option<HeadBranch> {
         let body = self.model.function(function).body.as_ref()?;
         let (head, target) = body.graph.edge_endpoints(transition)?;
-        let id = body
+        let inv = body
             .graph
             .edges_directed(head, Direction::Incoming)
             .find_map(|e| match &e.weight().statement {
                 Statement::LoopInvariant(inv) if inv.kind == CollectiveKind::Collective => {
-                    Some(inv.id.clone())
+                    Some(inv)
                 }
                 _ => None,
             })?;
         // a head with one way out (`while (1)`) has no branch to order
         body.outgoing(head).nth(1)?;
-        let enters = reaches_return_arrival(self, function, (head, target), &id);
+        let enters = body.reaches_loop_return((head, target), inv);
         Some(if enters {
             HeadBranch::Enter
         } else {
             HeadBranch::Leave
         })
     }
-}
-
-/// True if the return arrival of the invariant loop `id` can be reached
-/// from `from` without passing its head.
-fn reaches_return_arrival(
-    engine: &RealEngine,
-    function: FunctionId,
-    (head, from): (LocationId, LocationId),
-    id: &str,
-) -> bool {
-    let Some(body) = engine.model.function(function).body.as_ref() else {
-        return false;
-    };
-    let mut seen = vec![from];
-    let mut todo = vec![from];
-    while let Some(at) = todo.pop() {
-        if at == head {
-            continue;
-        }
-        for (_, t, target) in body.outgoing(at) {
-            if let Statement::LoopInvariant(inv) = &t.statement {
-                if inv.arrival == LoopArrival::Return && inv.id == id {
-                    return true;
-                }
-            }
-            if !seen.contains(&target) {
-                seen.push(target);
-                todo.push(target);
-            }
-        }
-    }
-    false
 }
