@@ -15,8 +15,6 @@
 
 mod common;
 
-use std::process::Command;
-
 use serde_json::Value;
 
 const LEVELS: [&str; 3] = ["real", "herbrand", "ieee"];
@@ -35,32 +33,7 @@ fn seq(body: &str) -> String {
 
 /// Compiles `text` with gcc (sanitizers on) and runs it: whether it exited normally.
 fn runs_ok(text: &str) -> bool {
-    let dir = common::inline("").parent().expect("a folder").to_path_buf();
-    let file = dir.join("concrete.c");
-    std::fs::write(&file, text).expect("write");
-    let binary = dir.join("concrete");
-    let built = Command::new("gcc")
-        .args([
-            "-g",
-            "-O0",
-            "-fsanitize=address,undefined",
-            "-frounding-math",
-            "-w",
-        ])
-        .arg(&file)
-        .arg("-o")
-        .arg(&binary)
-        .arg("-lm")
-        .output()
-        .expect("run gcc");
-    assert!(
-        built.status.success(),
-        "{}",
-        String::from_utf8_lossy(&built.stderr)
-    );
-    Command::new(&binary)
-        .output()
-        .expect("run the program")
+    common::gcc_run(text, &["-O0", "-frounding-math"])
         .status
         .success()
 }

@@ -78,25 +78,7 @@ fn with_inputs(text: &str, witness: &Value) -> String {
 
 /// Compiles and runs `text` with gcc (sanitizers on): (exit success, stdout).
 fn run_c(text: &str) -> (bool, String) {
-    let dir = common::inline("").parent().expect("a folder").to_path_buf();
-    let file = dir.join("concrete.c");
-    std::fs::write(&file, text).expect("write");
-    let include = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fevs/include");
-    let binary = dir.join("concrete");
-    let built = Command::new("gcc")
-        .args(["-g", "-fsanitize=address,undefined", "-w", "-I", include])
-        .arg(&file)
-        .arg("-o")
-        .arg(&binary)
-        .arg("-lm")
-        .output()
-        .expect("run gcc");
-    assert!(
-        built.status.success(),
-        "{}",
-        String::from_utf8_lossy(&built.stderr)
-    );
-    let ran = Command::new(&binary).output().expect("run the program");
+    let ran = common::gcc_run(text, &[]);
     (
         ran.status.success(),
         String::from_utf8_lossy(&ran.stdout).into_owned(),

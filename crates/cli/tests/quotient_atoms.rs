@@ -86,23 +86,7 @@ fn with_inputs(text: &str, witness: &Value) -> String {
 
 /// Compiles and runs `text` with gcc (sanitizers on): its output.
 fn run_c(text: &str) -> String {
-    let dir = common::inline("").parent().expect("a folder").to_path_buf();
-    let file = dir.join("concrete.c");
-    std::fs::write(&file, text).expect("write");
-    let binary = dir.join("concrete");
-    let built = Command::new("gcc")
-        .args(["-g", "-fsanitize=address,undefined", "-w"])
-        .arg(&file)
-        .arg("-o")
-        .arg(&binary)
-        .output()
-        .expect("run gcc");
-    assert!(
-        built.status.success(),
-        "{}",
-        String::from_utf8_lossy(&built.stderr)
-    );
-    let ran = Command::new(&binary).output().expect("run the program");
+    let ran = common::gcc_run(text, &[]);
     assert!(
         ran.status.success(),
         "{}",

@@ -196,3 +196,30 @@ pub fn program(decls: &str, body: &str) -> String {
 
 // Line numbers in the programs: `program` puts `body`'s first line on line 9.
 pub const BODY: u64 = 9;
+
+/// Compiles `text` with gcc (`-g -fsanitize=address,undefined -w`, fevs's
+/// include folder, `-lm`, plus `flags`) in a fresh folder, asserts that it
+/// builds, and runs it: the run's output (status, stdout, stderr). For
+/// confirming a verdict by a real run.
+pub fn gcc_run(text: &str, flags: &[&str]) -> Output {
+    let dir = inline("").parent().expect("a folder").to_path_buf();
+    let file = dir.join("concrete.c");
+    std::fs::write(&file, text).expect("write");
+    let include = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fevs/include");
+    let binary = dir.join("concrete");
+    let built = Command::new("gcc")
+        .args(["-g", "-fsanitize=address,undefined", "-w", "-I", include])
+        .args(flags)
+        .arg(&file)
+        .arg("-o")
+        .arg(&binary)
+        .arg("-lm")
+        .output()
+        .expect("run gcc");
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    Command::new(&binary).output().expect("run the program")
+}
